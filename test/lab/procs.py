@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Long-running lab processes with readiness on a real signal."""
+import socket
+import subprocess
+import time
+
+
+def wait_for_tcp(host, port, timeout=30.0, proc=None):
+    """Waits until a TCP connect to host:port succeeds.
+
+    Fails early, with the process's output, if `proc` exits meanwhile.
+    """
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"{proc.args[0]} exited with {proc.returncode} "
+                               f"before listening on {host}:{port}")
+        try:
+            with socket.create_connection((host, port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise TimeoutError(f"nothing listens on {host}:{port} after {timeout} s")
+
+
+class Process:
+    """A child process whose output goes to a log file; stopped on exit."""
+
+    def __init__(self, argv, log_path, env=None):
+        self.log_path = log_path
+        self._log = open(log_path, "w")
+        self.popen = subprocess.Popen(argv, stdout=self._log, stderr=subprocess.STDOUT,
+                                      env=env)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def stop(self, timeout=10.0):
+        if self.popen.poll() is None:
+            self.popen.terminate()
+            try:
+                self.popen.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.popen.kill()
+                self.popen.wait()
+        self._log.close()
+
+    def log_tail(self, lines=30):
+        with open(self.log_path) as f:
+            return "".join(f.readlines()[-lines:])

@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The lab creates what it says and leaves nothing behind."""
+import os
+import subprocess
+
+import pytest
+
+from . import Lab, LabError
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="namespace lab needs root")
+
+
+def _netns():
+    out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    return {line.split(" ")[0] for line in out.splitlines() if line}
+
+
+def _links():
+    return set(os.listdir("/sys/class/net"))
+
+
+def test_hosts_talk_over_a_bridge_and_everything_is_removed():
+    with Lab("fbt-") as lab:
+        h1, h2 = lab.add_host("h1"), lab.add_host("h2")
+        p1 = lab.link_host(h1, "eth0", "s1", ip="10.99.0.1/24")
+        p2 = lab.link_host(h2, "eth0", "s2", ip="10.99.0.2/24")
+        br = lab.name("br")
+        subprocess.run(["ip", "link", "add", br, "type", "bridge"], check=True)
+        lab.root_links.append(br)
+        for port in (p1, p2):
+            subprocess.run(["ip", "link", "set", port, "master", br], check=True)
+        subprocess.run(["ip", "link", "set", br, "up"], check=True)
+        ping = h1.run("ping", "-c", "1", "-W", "2", "10.99.0.2", check=False)
+        assert ping.returncode == 0, ping.stdout + ping.stderr
+        assert {"fbt-h1", "fbt-h2"} <= _netns()
+    assert not any(n.startswith("fbt-") for n in _netns())
+    assert not any(n.startswith("fbt-") for n in _links())
+
+
+def test_leftovers_of_a_killed_lab_are_removed():
+    subprocess.run(["ip", "netns", "add", "fbt-stale"], check=True)
+    subprocess.run(["ip", "link", "add", "fbt-x", "type", "veth", "peer", "name", "fbt-y"],
+                   check=True)
+    with Lab("fbt-"):
+        assert "fbt-stale" not in _netns()
+        assert "fbt-x" not in _links()
+
+
+def test_names_longer_than_linux_allows_are_refused():
+    with Lab("fbt-") as lab:
+        with pytest.raises(LabError, match="15 bytes"):
+            lab.name("much-too-long-name")

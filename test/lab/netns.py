@@ -105,6 +105,17 @@ class Lab:
             _run("sysctl", "-qw", f"net.ipv6.conf.{end}.disable_ipv6=1", check=False)
         return ea, eb
 
+    def add_bridge(self, short, ports):
+        """A Linux bridge in the root namespace over `ports` (the baseline
+        that benchmarks compare a software switch against)."""
+        br = self.name(short)
+        _run("ip", "link", "add", br, "type", "bridge")
+        self.root_links.append(br)
+        for port in ports:
+            _run("ip", "link", "set", port, "master", br)
+        _run("ip", "link", "set", br, "up")
+        return br
+
     def close(self):
         for link in reversed(self.root_links):
             _run("ip", "link", "del", link, check=False)

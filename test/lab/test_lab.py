@@ -24,12 +24,7 @@ def test_hosts_talk_over_a_bridge_and_everything_is_removed():
         h1, h2 = lab.add_host("h1"), lab.add_host("h2")
         p1 = lab.link_host(h1, "eth0", "s1", ip="10.99.0.1/24")
         p2 = lab.link_host(h2, "eth0", "s2", ip="10.99.0.2/24")
-        br = lab.name("br")
-        subprocess.run(["ip", "link", "add", br, "type", "bridge"], check=True)
-        lab.root_links.append(br)
-        for port in (p1, p2):
-            subprocess.run(["ip", "link", "set", port, "master", br], check=True)
-        subprocess.run(["ip", "link", "set", br, "up"], check=True)
+        lab.add_bridge("br", [p1, p2])
         ping = h1.run("ping", "-c", "1", "-W", "2", "10.99.0.2", check=False)
         assert ping.returncode == 0, ping.stdout + ping.stderr
         assert {"fbt-h1", "fbt-h2"} <= _netns()

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package engine
+
+import "fmt"
+
+const maxBatchOps = 256
+
+// Batch applies ops in order, all or nothing. On failure the error carries
+// the code of the first failing operation and its index ("operation 3: ").
+func (e *Engine) Batch(app string, ops []Op) ([]OpResult, error) {
+	if len(ops) == 0 || len(ops) > maxBatchOps {
+		return nil, errorf(InvalidArgument, "a batch needs 1..%d operations, got %d", maxBatchOps, len(ops))
+	}
+	return e.apply(app, ops, true)
+}
+
+// apply is every control change: validate all ops against a plan (a view
+// of the state with the earlier ops applied), open the backends the plan
+// needs, then commit. Only backend opening can fail after validation, and
+// it happens before anything is committed, so a failure changes nothing.
+func (e *Engine) apply(app string, ops []Op, indexed bool) ([]OpResult, error) {
+	if err := checkApp(app); err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return nil, errorf(FailedPrecondition, "the engine is closed")
+	}
+	p := newPlan(e, app)
+	for i, op := range ops {
+		if err := p.add(op); err != nil {
+			if indexed {
+				return nil, withPrefix(err, fmt.Sprintf("operation %d: ", i))
+			}
+			return nil, err
+		}
+	}
+	if err := p.openBackends(); err != nil {
+		return nil, err
+	}
+	for _, c := range p.commits {
+		c()
+	}
+	out := make([]OpResult, len(p.results))
+	for i, r := range p.results {
+		out[i] = r()
+	}
+	return out, nil
+}
+
+// plan is an overlay over the engine's maps holding the effect of the ops
+// validated so far; commits run only once every op is valid.
+type plan struct {
+	e       *Engine
+	app     string
+	usage   *appUsage
+	bufs    map[string]*buffer // nil value: removed by an earlier op
+	vps     map[string]*vport
+	bindOf  map[*vport]*buffer // nil value: unbound by an earlier op
+	bound   map[*buffer]int    // change in the number of bound vports
+	nBufs   int                // change in the engine's (and app's) buffers
+	nVps    int
+	opens   []*vport
+	commits []func()
+	results []func() OpResult
+}
+
+func newPlan(e *Engine, app string) *plan {
+	return &plan{
+		e: e, app: app, usage: e.appLocked(app),
+		bufs: map[string]*buffer{}, vps: map[string]*vport{},
+		bindOf: map[*vport]*buffer{}, bound: map[*buffer]int{},
+	}
+}
+
+func (p *plan) add(op Op) error {
+	switch {
+	case op.CreateBuffer != nil:
+		return p.createBuffer(op.CreateBuffer)
+	case op.RemoveBuffer != nil:
+		return p.removeBuffer(op.RemoveBuffer)
+	case op.CreateVport != nil:
+		return p.createVport(op.CreateVport)
+	case op.RemoveVport != nil:
+		return p.removeVport(op.RemoveVport)
+	case op.SetVportMode != nil:
+		return p.setVportMode(op.SetVportMode)
+	case op.Bind != nil:
+		return p.bind(op.Bind)
+	case op.Unbind != nil:
+		return p.unbind(op.Unbind)
+	}
+	return errorf(InvalidArgument, "empty operation")
+}
+
+func (p *plan) buffer(id string) (*buffer, bool) {
+	if b, ok := p.bufs[id]; ok {
+		return b, b != nil
+	}
+	b, ok := p.e.buffers[id]
+	return b, ok
+}
+
+func (p *plan) vport(id string) (*vport, bool) {
+	if v, ok := p.vps[id]; ok {
+		return v, v != nil
+	}
+	v, ok := p.e.vports[id]
+	return v, ok
+}
+
+func (p *plan) ownedBuffer(id string) (*buffer, error) {
+	if err := checkID("buffer_id", id); err != nil {
+		return nil, err
+	}
+	b, ok := p.buffer(id)
+	if !ok {
+		return nil, errorf(NotFound, "buffer %q not found", id)
+	}
+	if b.owner != p.app {
+		return nil, errorf(PermissionDenied, "buffer %q belongs to another application", id)
+	}
+	return b, nil
+}
+
+func (p *plan) ownedVport(id string) (*vport, error) {
+	if err := checkID("vport_id", id); err != nil {
+		return nil, err
+	}
+	v, ok := p.vport(id)
+	if !ok {
+		return nil, errorf(NotFound, "vport %q not found", id)
+	}
+	if v.owner != p.app {
+		return nil, errorf(PermissionDenied, "vport %q belongs to another application", id)
+	}
+	return v, nil
+}
+
+func (p *plan) boundBuffer(v *vport) *buffer {
+	if b, ok := p.bindOf[v]; ok {
+		return b
+	}
+	return v.buf.Load()
+}
+
+// boundCount is the number of vports bound to b once the plan applies. The
+// caller holds Engine.mu, under which b.vports changes.
+func (p *plan) boundCount(b *buffer) int { return len(b.vports) + p.bound[b] }
+
+func (p *plan) openBackends() error {
+	for i, v := range p.opens {
+		f := p.e.backends[v.cfg.Backend.Kind]
+		be, err := f.Open(v.id, v.cfg.Backend, v)
+		if err != nil {
+			for _, done := range p.opens[:i] {
+				_ = done.backend.Close() // best effort: the vport never existed
+			}
+			if _, ok := CodeOf(err); ok {
+				return withPrefix(err, fmt.Sprintf("vport %q: ", v.id))
+			}
+			return fmt.Errorf("open backend of vport %q: %w", v.id, err)
+		}
+		v.backend = be
+	}
+	return nil
+}
+
+func (p *plan) commit(f func()) { p.commits = append(p.commits, f) }
+
+func (p *plan) result(f func() OpResult) { p.results = append(p.results, f) }
+
+func bufferResult(b *buffer) func() OpResult {
+	return func() OpResult { i := b.info(); return OpResult{Buffer: &i} }
+}
+
+func vportResult(v *vport) func() OpResult {
+	return func() OpResult { i := v.info(); return OpResult{Vport: &i} }
+}

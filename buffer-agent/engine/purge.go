@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package engine
+
+const maxAckIDs = 65536
+
+// PurgeUpTo drops (cause PURGED) every held packet that arrived before the
+// first one carrying id, and that packet too when inclusive. When no held
+// packet carries id nothing is purged and Found is false.
+func (e *Engine) PurgeUpTo(app, bufferID string, id PacketID, inclusive bool) (PurgeResult, error) {
+	e.mu.Lock()
+	b, err := e.ownedBuffer(app, bufferID)
+	e.mu.Unlock()
+	if err != nil {
+		return PurgeResult{}, err
+	}
+	return b.purgeUpTo(id, inclusive), nil
+}
+
+// Ack releases the ARQ copies of the given packets; unknown ids are ignored.
+func (e *Engine) Ack(app, bufferID string, ids []PacketID) (uint32, error) {
+	if len(ids) > maxAckIDs {
+		return 0, errorf(InvalidArgument, "at most %d packet ids per ack, got %d", maxAckIDs, len(ids))
+	}
+	e.mu.Lock()
+	b, err := e.ownedBuffer(app, bufferID)
+	e.mu.Unlock()
+	if err != nil {
+		return 0, err
+	}
+	if b.arq == nil {
+		return 0, errorf(FailedPrecondition, "buffer %q is not an ARQ buffer", bufferID)
+	}
+	return b.ack(ids), nil
+}
+
+func (b *buffer) purgeUpTo(id PacketID, inclusive bool) PurgeResult {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	seq, ok := b.q.findSeq(func(f []byte) bool {
+		pid, ok := packetIDOf(f)
+		return ok && pid == id
+	})
+	if !ok {
+		return PurgeResult{}
+	}
+	last := seq
+	if !inclusive {
+		last = seq - 1
+	}
+	before, _ := b.occupancy()
+	dropsBefore := b.st.drops
+	res := PurgeResult{Found: true}
+	b.q.popUpTo(last, func(p packet) {
+		res.PurgedPackets++
+		res.PurgedBytes += uint64(len(p.data))
+		b.discard(p.data, DropPurged)
+	})
+	b.afterChange(before, &dropsBefore)
+	b.afterControl()
+	return res
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package server_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/status"
+
+	pb "github.com/flowbuf/flowbuf/proto/gen/go/bufferv1"
+)
+
+func TestHappyPathOverGRPC(t *testing.T) {
+	e := newEnv(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c := e.client
+
+	caps, err := c.GetCapabilities(ctx, &pb.GetCapabilitiesRequest{AppId: appA})
+	if err != nil || caps.GetApiVersion() != "v1" || caps.GetQuota().GetMaxBuffers() != 10 ||
+		len(caps.GetVportBackends()) != 1 || caps.GetVportBackends()[0] != pb.VportBackendKind_VPORT_BACKEND_KIND_IN_PROCESS {
+		t.Fatalf("capabilities %v %v", caps, err)
+	}
+	stream, err := c.Subscribe(ctx, &pb.SubscribeRequest{AppId: appA, Rules: []*pb.EventRule{
+		{RuleId: "s", BufferId: "*", Kind: pb.EventKind_EVENT_KIND_STATE_CHANGED}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stream.Header(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Batch(ctx, &pb.BatchRequest{AppId: appA, Operations: []*pb.Operation{
+		opCreateBuffer("p", fifo(10)),
+		{Op: &pb.Operation_SetVportMode{SetVportMode: &pb.SetVportModeRequest{VportId: "vfree", Mode: pb.VportMode_VPORT_MODE_TX}}},
+		opBind("p", "vfree"),
+	}})
+	if err != nil || len(res.GetResults()) != 3 {
+		t.Fatalf("batch %v %v", res, err)
+	}
+	if got := res.GetResults()[2].GetBuffer().GetState(); got != pb.BufferState_BUFFER_STATE_SERVING {
+		t.Fatalf("state after batch %v", got)
+	}
+	// The stream may first carry state events of buffers that existed; wait for p.
+	for {
+		ev, err := stream.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.GetBufferId() == "p" {
+			if ev.GetState() != pb.BufferState_BUFFER_STATE_SERVING {
+				t.Fatalf("event %v", ev)
+			}
+			break
+		}
+	}
+	// Idempotent create: the same request again succeeds.
+	if _, err := c.CreateBuffer(ctx, &pb.CreateBufferRequest{AppId: appA, BufferId: "p", Config: fifo(10)}); err != nil {
+		t.Fatalf("idempotent create: %v", err)
+	}
+	if _, err := c.Unbind(ctx, &pb.UnbindRequest{AppId: appA, BufferId: "p", VportId: "vfree"}); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := c.RemoveBuffer(ctx, &pb.RemoveBufferRequest{AppId: appA, BufferId: "held", Discard: true}); err != nil || r.GetDiscardedPackets() != 3 {
+		t.Fatalf("remove held: %v %v", r, err)
+	}
+	if _, err := c.QueryBuffer(ctx, &pb.QueryBufferRequest{AppId: appA, BufferId: "held"}); status.Code(err) != codes.NotFound {
+		t.Fatalf("removed buffer still answers: %v", err)
+	}
+	h, err := healthpb.NewHealthClient(e.conn).Check(ctx, &healthpb.HealthCheckRequest{Service: pb.BufferAgent_ServiceDesc.ServiceName})
+	if err != nil || h.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+		t.Fatalf("health %v %v", h, err)
+	}
+}
+
+func TestPurgeAndAckOverGRPC(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	r, err := e.client.PurgeUpTo(ctx, &pb.PurgeUpToRequest{AppId: appA, BufferId: "held",
+		PacketId: &pb.PacketId{Ipv4Id: 3, L4Checksum: 3}})
+	if err != nil || !r.GetFound() || r.GetPurgedPackets() != 2 {
+		t.Fatalf("purge %v %v", r, err)
+	}
+	a, err := e.client.Ack(ctx, &pb.AckRequest{AppId: appA, BufferId: "arq", PacketIds: []*pb.PacketId{{Ipv4Id: 1}}})
+	if err != nil || a.GetAcked() != 0 {
+		t.Fatalf("ack of unknown id %v %v", a, err)
+	}
+}

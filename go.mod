@@ -4,6 +4,9 @@ go 1.26.0
 
 require (
 	github.com/p4lang/p4runtime v1.4.1 // indirect
+	github.com/safchain/ethtool v0.7.0 // indirect
+	github.com/vishvananda/netlink v1.3.1 // indirect
+	github.com/vishvananda/netns v0.0.5 // indirect
 	golang.org/x/net v0.60.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/text v0.42.0 // indirect

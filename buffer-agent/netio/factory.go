@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Package netio carries vport frames over Linux interfaces (veth ends or
+// TAP devices): an engine.BackendFactory that binds a vport to an
+// interface, creates and removes veth pairs on request, turns offloads off,
+// and moves frames in batches through AF_PACKET rings.
+package netio
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/vishvananda/netlink"
+
+	"github.com/flowbuf/flowbuf/buffer-agent/engine"
+)
+
+// Factory opens LINUX_INTERFACE vports. The zero value works in the
+// agent's own network namespace.
+type Factory struct {
+	NS  NS
+	Log *slog.Logger
+	// RxSlots is the RX ring depth per vport; 0 means DefaultRxSlots.
+	RxSlots int
+
+	mu    sync.Mutex
+	ports map[string]*Port
+}
+
+// Open implements engine.BackendFactory.
+func (f *Factory) Open(vportID string, spec engine.BackendSpec, in engine.Ingress) (engine.Backend, error) {
+	if spec.Kind != engine.BackendLinuxInterface {
+		return nil, &engine.Error{Code: engine.InvalidArgument, Msg: "not a linux_interface backend"}
+	}
+	log := f.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	slots := f.RxSlots
+	if slots <= 0 {
+		slots = DefaultRxSlots
+	}
+	p := &Port{vportID: vportID, iface: spec.Interface, ns: f.NS, in: in, log: log, rxSlots: slots}
+	if err := f.NS.Do(func() error { return p.attach(spec) }); err != nil {
+		return nil, err
+	}
+	p.start()
+	f.track(vportID, p)
+	log.Info("vport attached", "vport", vportID, "interface", spec.Interface,
+		"created_veth_peer", spec.CreateVethPeer, "keep_offloads", spec.KeepOffloads)
+	return &trackedPort{Port: p, f: f}, nil
+}
+
+// attach runs in the namespace: it prepares the interface and opens the
+// socket, undoing a veth it created if a later step fails.
+func (p *Port) attach(spec engine.BackendSpec) error {
+	if spec.CreateVethPeer != "" {
+		if err := CreateVeth(spec.Interface, spec.CreateVethPeer); err != nil {
+			if errors.Is(err, errLinkExists) {
+				return &engine.Error{Code: engine.InvalidArgument, Msg: fmt.Sprintf("cannot create veth pair: %v", err)}
+			}
+			return err
+		}
+		p.ownLink = true
+	}
+	err := p.open(spec)
+	if err != nil && p.ownLink {
+		_ = DeleteLink(spec.Interface)
+	}
+	return err
+}
+
+func (p *Port) open(spec engine.BackendSpec) error {
+	link, err := netlink.LinkByName(spec.Interface)
+	if err != nil {
+		var nf netlink.LinkNotFoundError
+		if errors.As(err, &nf) {
+			return &engine.Error{Code: engine.InvalidArgument, Msg: fmt.Sprintf("no interface %q", spec.Interface)}
+		}
+		return fmt.Errorf("find interface %s: %w", spec.Interface, err)
+	}
+	if err := netlink.LinkSetUp(link); err != nil {
+		return fmt.Errorf("set %s up: %w", spec.Interface, err)
+	}
+	if !spec.KeepOffloads {
+		if err := DisableOffloads(spec.Interface); err != nil {
+			return err
+		}
+	}
+	if err := DisableIPv6(spec.Interface); err != nil {
+		p.log.Warn("cannot disable IPv6 on vport interface", "interface", spec.Interface, "err", err)
+	}
+	sock, err := OpenSocketSlots(link.Attrs().Index, max(link.Attrs().MTU, 1500), p.rxSlots, DefaultTxSlots)
+	if err != nil {
+		return fmt.Errorf("open socket on %s: %w", spec.Interface, err)
+	}
+	p.sock = sock
+	return nil
+}
+
+func (f *Factory) track(id string, p *Port) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.ports == nil {
+		f.ports = map[string]*Port{}
+	}
+	f.ports[id] = p
+}
+
+// Ports returns the open ports by vport id (for metrics).
+func (f *Factory) Ports() map[string]*Port {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make(map[string]*Port, len(f.ports))
+	for k, v := range f.ports {
+		out[k] = v
+	}
+	return out
+}
+
+// trackedPort forgets the port in the factory when it closes.
+type trackedPort struct {
+	*Port
+	f *Factory
+}
+
+func (t *trackedPort) Close() error {
+	t.f.mu.Lock()
+	if t.f.ports[t.vportID] == t.Port {
+		delete(t.f.ports, t.vportID)
+	}
+	t.f.mu.Unlock()
+	return t.Port.Close()
+}

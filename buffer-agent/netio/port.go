@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package netio
+
+import (
+	"errors"
+	"log/slog"
+	"sync"
+
+	"github.com/flowbuf/flowbuf/buffer-agent/engine"
+)
+
+// rxBatch bounds the frames handed to the engine per Receive call.
+const rxBatch = 64
+
+// Port is the engine backend of a vport on a Linux interface: one reader
+// goroutine moves received frames into the engine in batches, and the
+// engine's TX worker calls Transmit.
+type Port struct {
+	vportID string
+	iface   string
+	ns      NS
+	sock    *Socket
+	in      engine.Ingress
+	log     *slog.Logger
+	ownLink bool // the port created the veth pair and removes it
+	rxSlots int
+	done    chan struct{}
+	once    sync.Once
+}
+
+func (p *Port) start() {
+	p.done = make(chan struct{})
+	go p.read()
+}
+
+func (p *Port) read() {
+	defer close(p.done)
+	batch := make([][]byte, 0, rxBatch)
+	for !p.sock.closed.Load() {
+		var err error
+		batch, err = p.sock.Recv(batch[:0], rxBatch)
+		if len(batch) > 0 {
+			p.in.Receive(batch)
+			clear(batch) // the engine owns the frames now
+		}
+		if err != nil {
+			if !errors.Is(err, ErrClosed) {
+				p.log.Error("vport receive stopped", "vport", p.vportID, "interface", p.iface, "err", err)
+			}
+			return
+		}
+	}
+}
+
+// Transmit implements engine.Transmitter: the frames go out of the
+// interface in order and return to the frame pool.
+func (p *Port) Transmit(frames [][]byte) error {
+	err := p.sock.Send(frames)
+	for _, f := range frames {
+		engine.PutFrame(f)
+	}
+	return err
+}
+
+// Stats are a port's socket counters.
+type Stats struct {
+	RingDrops uint64 // dropped by the kernel: RX ring full
+	Truncated uint64
+	TxErrors  uint64
+}
+
+// Stats reads the counters; RingDrops counts since the previous call.
+func (p *Port) Stats() Stats {
+	return Stats{RingDrops: p.sock.Drops(), Truncated: p.sock.Truncated.Load(), TxErrors: p.sock.TxErrors.Load()}
+}
+
+// Interface is the name of the interface the port reads and writes.
+func (p *Port) Interface() string { return p.iface }
+
+// Close stops the reader, releases the socket and removes a veth pair the
+// port created.
+func (p *Port) Close() error {
+	var err error
+	p.once.Do(func() {
+		p.sock.Wake()
+		<-p.done
+		err = p.sock.Close()
+		if p.ownLink {
+			if derr := p.ns.Do(func() error { return DeleteLink(p.iface) }); derr != nil && err == nil {
+				err = derr
+			}
+		}
+	})
+	return err
+}

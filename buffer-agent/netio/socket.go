@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package netio
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/flowbuf/flowbuf/buffer-agent/engine"
+)
+
+// ErrClosed is returned by Recv once the socket is closed.
+var ErrClosed = errors.New("netio: socket closed")
+
+// Default ring sizes, in frames.
+const (
+	DefaultRxSlots = 4096
+	DefaultTxSlots = 1024
+)
+
+// Socket is an AF_PACKET socket on one interface with a TPACKET_V2 RX ring
+// and TX ring. TPACKET_V2 rather than V3: V3 hands frames over a block at a
+// time, after a block timeout of at least 1 ms when traffic is light, while
+// V2 wakes the reader per frame and still batches whatever is ready, which
+// keeps the added latency in microseconds. The socket ignores its host's
+// outgoing frames (PACKET_IGNORE_OUTGOING), so it never reads back what it
+// sent, and transmits past the qdisc (PACKET_QDISC_BYPASS).
+type Socket struct {
+	fd, wake int
+	mem      []byte
+	rx, tx   ring
+	txMu     sync.Mutex
+	closed   atomic.Bool
+
+	Truncated atomic.Uint64 // frames larger than a ring slot, not delivered
+	TxErrors  atomic.Uint64 // frames the kernel refused
+}
+
+func htons(v uint16) uint16 { return v<<8 | v>>8 }
+
+// OpenSocket opens a socket with default ring sizes on interface ifindex
+// for frames up to mtu. It must run in the interface's network namespace.
+func OpenSocket(ifindex, mtu int) (*Socket, error) {
+	return OpenSocketSlots(ifindex, mtu, DefaultRxSlots, DefaultTxSlots)
+}
+
+// OpenSocketSlots is OpenSocket with ring sizes in frames; a deep RX ring
+// absorbs longer stalls of the reader.
+func OpenSocketSlots(ifindex, mtu, rxSlots, txSlots int) (*Socket, error) {
+	fd, err := unix.Socket(unix.AF_PACKET, unix.SOCK_RAW|unix.SOCK_CLOEXEC, int(htons(unix.ETH_P_ALL)))
+	if err != nil {
+		return nil, fmt.Errorf("AF_PACKET socket: %w", err)
+	}
+	s := &Socket{fd: fd, wake: -1}
+	if err := s.setup(ifindex, mtu, rxSlots, txSlots); err != nil {
+		s.release()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Socket) setup(ifindex, mtu, rxSlots, txSlots int) error {
+	opts := []struct {
+		name string
+		opt  int
+		val  int
+	}{
+		{"PACKET_VERSION", unix.PACKET_VERSION, unix.TPACKET_V2},
+		{"PACKET_IGNORE_OUTGOING", unix.PACKET_IGNORE_OUTGOING, 1},
+		{"PACKET_QDISC_BYPASS", unix.PACKET_QDISC_BYPASS, 1},
+	}
+	for _, o := range opts {
+		if err := unix.SetsockoptInt(s.fd, unix.SOL_PACKET, o.opt, o.val); err != nil {
+			return fmt.Errorf("setsockopt %s: %w", o.name, err)
+		}
+	}
+	rxReq, txReq := ringGeometry(mtu, rxSlots), ringGeometry(mtu, txSlots)
+	if err := unix.SetsockoptTpacketReq(s.fd, unix.SOL_PACKET, unix.PACKET_RX_RING, &rxReq); err != nil {
+		return fmt.Errorf("setsockopt PACKET_RX_RING: %w", err)
+	}
+	if err := unix.SetsockoptTpacketReq(s.fd, unix.SOL_PACKET, unix.PACKET_TX_RING, &txReq); err != nil {
+		return fmt.Errorf("setsockopt PACKET_TX_RING: %w", err)
+	}
+	s.rx = ring{frameSize: int(rxReq.Frame_size), frameNr: int(rxReq.Frame_nr)}
+	s.tx = ring{frameSize: int(txReq.Frame_size), frameNr: int(txReq.Frame_nr)}
+	mem, err := unix.Mmap(s.fd, 0, s.rx.bytes()+s.tx.bytes(), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED|unix.MAP_LOCKED)
+	if err != nil {
+		// MAP_LOCKED needs memlock headroom; fall back to pageable rings.
+		mem, err = unix.Mmap(s.fd, 0, s.rx.bytes()+s.tx.bytes(), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
+		if err != nil {
+			return fmt.Errorf("mmap rings: %w", err)
+		}
+	}
+	s.mem = mem
+	s.rx.mem, s.tx.mem = mem[:s.rx.bytes()], mem[s.rx.bytes():]
+	sa := &unix.SockaddrLinklayer{Protocol: htons(unix.ETH_P_ALL), Ifindex: ifindex}
+	if err := unix.Bind(s.fd, sa); err != nil {
+		return fmt.Errorf("bind to ifindex %d: %w", ifindex, err)
+	}
+	s.wake, err = unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
+	if err != nil {
+		return fmt.Errorf("eventfd: %w", err)
+	}
+	return nil
+}
+
+// Recv appends to dst up to max frames, copied out of the ring into frames
+// of the engine's pool, blocking (in poll, never spinning) until at least
+// one is ready. VLAN tags the kernel moved out of band are put back, so the
+// frame is the frame that was on the wire. Recv is not safe for concurrent
+// use.
+func (s *Socket) Recv(dst [][]byte, max int) ([][]byte, error) {
+	for {
+		n := len(dst)
+		for len(dst)-n < max {
+			slot := s.rx.slot(s.rx.next)
+			st := status(slot)
+			if st&unix.TP_STATUS_USER == 0 {
+				break
+			}
+			if f, ok := s.copyOut(slot, st); ok {
+				dst = append(dst, f)
+			}
+			setStatus(slot, unix.TP_STATUS_KERNEL)
+			s.rx.next = (s.rx.next + 1) % s.rx.frameNr
+		}
+		if len(dst) > n {
+			return dst, nil
+		}
+		if err := s.waitReadable(); err != nil {
+			return dst, err
+		}
+	}
+}
+
+func (s *Socket) waitReadable() error {
+	fds := []unix.PollFd{{Fd: int32(s.fd), Events: unix.POLLIN}, {Fd: int32(s.wake), Events: unix.POLLIN}}
+	for {
+		if s.closed.Load() {
+			return ErrClosed
+		}
+		_, err := unix.Poll(fds, -1)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("poll: %w", err)
+		}
+		if fds[1].Revents != 0 {
+			return ErrClosed
+		}
+		return nil
+	}
+}
+
+func (s *Socket) copyOut(slot []byte, st uint32) ([]byte, bool) {
+	mac, snap, wire := int(u16(slot, hdrMac)), int(u32(slot, hdrSnaplen)), u32(slot, hdrLen)
+	if uint32(snap) < wire || mac+snap > len(slot) || snap < 14 {
+		s.Truncated.Add(1)
+		return nil, false
+	}
+	data := slot[mac : mac+snap]
+	if st&unix.TP_STATUS_VLAN_VALID == 0 {
+		f := engine.GetFrame(snap)
+		copy(f, data)
+		return f, true
+	}
+	tpid := uint16(0x8100)
+	if st&unix.TP_STATUS_VLAN_TPID_VALID != 0 {
+		tpid = u16(slot, hdrVlanTPID)
+	}
+	f := engine.GetFrame(snap + 4)
+	copy(f, data[:12])
+	binary.BigEndian.PutUint16(f[12:], tpid)
+	binary.BigEndian.PutUint16(f[14:], u16(slot, hdrVlanTCI))
+	copy(f[16:], data[12:])
+	return f, true
+}
+
+// Send copies frames into the TX ring and has the kernel transmit them, in
+// order; it returns when they are handed to the driver. The caller keeps
+// ownership of the frames. Safe for concurrent use.
+func (s *Socket) Send(frames [][]byte) error {
+	s.txMu.Lock()
+	defer s.txMu.Unlock()
+	if s.closed.Load() {
+		return ErrClosed
+	}
+	pending := 0
+	for _, f := range frames {
+		if len(f) > s.tx.frameSize-txDataOffset {
+			s.TxErrors.Add(1)
+			continue
+		}
+		slot := s.tx.slot(s.tx.next)
+		if status(slot) != unix.TP_STATUS_AVAILABLE {
+			if err := s.flush(); err != nil {
+				return err
+			}
+			pending = 0
+			if err := s.waitSlot(slot); err != nil {
+				return err
+			}
+		}
+		copy(slot[txDataOffset:], f)
+		putU32(slot, hdrLen, uint32(len(f)))
+		setStatus(slot, unix.TP_STATUS_SEND_REQUEST)
+		s.tx.next = (s.tx.next + 1) % s.tx.frameNr
+		pending++
+	}
+	if pending == 0 {
+		return nil
+	}
+	return s.flush()
+}
+
+// flush asks the kernel to send every SEND_REQUEST slot; without
+// MSG_DONTWAIT it returns once they have left the ring.
+func (s *Socket) flush() error {
+	for {
+		err := unix.Sendto(s.fd, nil, 0, nil)
+		switch {
+		case err == nil:
+			return nil
+		case err == unix.EINTR || err == unix.EAGAIN || err == unix.ENOBUFS:
+			continue
+		default:
+			return fmt.Errorf("flush TX ring: %w", err)
+		}
+	}
+}
+
+// waitSlot waits until the kernel gives a TX slot back; a slot it rejected
+// is counted and reused.
+func (s *Socket) waitSlot(slot []byte) error {
+	for i := 0; ; i++ {
+		switch status(slot) {
+		case unix.TP_STATUS_AVAILABLE:
+			return nil
+		case unix.TP_STATUS_WRONG_FORMAT:
+			s.TxErrors.Add(1)
+			setStatus(slot, unix.TP_STATUS_AVAILABLE)
+			return nil
+		}
+		fds := []unix.PollFd{{Fd: int32(s.fd), Events: unix.POLLOUT}}
+		if _, err := unix.Poll(fds, 1); err != nil && err != unix.EINTR {
+			return fmt.Errorf("poll for TX slot: %w", err)
+		}
+		if i > 1000 {
+			return fmt.Errorf("TX ring stuck")
+		}
+	}
+}
+
+// Drops is the number of frames the kernel dropped because the RX ring was
+// full, since the last call (PACKET_STATISTICS resets on read).
+func (s *Socket) Drops() uint64 {
+	st, err := unix.GetsockoptTpacketStats(s.fd, unix.SOL_PACKET, unix.PACKET_STATISTICS)
+	if err != nil {
+		return 0
+	}
+	return uint64(st.Drops)
+}
+
+// Wake makes a blocked Recv return ErrClosed; Close must follow once the
+// reader has returned.
+func (s *Socket) Wake() {
+	s.closed.Store(true)
+	var one [8]byte
+	binary.NativeEndian.PutUint64(one[:], 1)
+	_, _ = unix.Write(s.wake, one[:])
+}
+
+// Close releases the rings and descriptors. The reader must have returned.
+func (s *Socket) Close() error {
+	s.Wake()
+	s.txMu.Lock()
+	defer s.txMu.Unlock()
+	s.release()
+	return nil
+}
+
+func (s *Socket) release() {
+	if s.mem != nil {
+		_ = unix.Munmap(s.mem)
+		s.mem = nil
+	}
+	if s.wake >= 0 {
+		unix.Close(s.wake)
+		s.wake = -1
+	}
+	if s.fd >= 0 {
+		unix.Close(s.fd)
+		s.fd = -1
+	}
+}

@@ -318,3 +318,28 @@ func (e *Engine) ownedVport(app, id string) (*vport, error) {
 	}
 	return v, nil
 }
+
+// AllBuffers returns snapshots of every application's buffers, sorted by
+// id: for operators and metrics, never for an application.
+func (e *Engine) AllBuffers() []BufferInfo {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := make([]BufferInfo, 0, len(e.buffers))
+	for _, b := range e.buffers {
+		out = append(out, b.info())
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// AllVports returns snapshots of every application's vports, sorted by id.
+func (e *Engine) AllVports() []VportInfo {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := make([]VportInfo, 0, len(e.vports))
+	for _, v := range e.vports {
+		out = append(out, v.info())
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}

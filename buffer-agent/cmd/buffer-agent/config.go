@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/flowbuf/flowbuf/buffer-agent/engine"
+)
+
+// Config is the agent's configuration: defaults, then the config file
+// (YAML, or JSON which YAML reads too), then flags given on the command line.
+type Config struct {
+	Listen        string                 `yaml:"listen"`
+	MetricsListen string                 `yaml:"metrics_listen"`
+	Netns         string                 `yaml:"netns"`
+	PoolBytes     uint64                 `yaml:"pool_bytes"`
+	MaxBufBytes   uint64                 `yaml:"max_buffer_bytes"`
+	MaxBufPackets uint64                 `yaml:"max_buffer_packets"`
+	MaxBuffers    uint32                 `yaml:"max_buffers"`
+	MaxVports     uint32                 `yaml:"max_vports"`
+	MaxFrameBytes uint32                 `yaml:"max_frame_bytes"`
+	RxSlots       int                    `yaml:"rx_ring_slots"`
+	DefaultQuota  QuotaConfig            `yaml:"default_quota"`
+	Quotas        map[string]QuotaConfig `yaml:"quotas"`
+	TLS           TLSConfig              `yaml:"tls"`
+	LogLevel      string                 `yaml:"log_level"`
+	LogFormat     string                 `yaml:"log_format"`
+}
+
+// QuotaConfig is a per-application quota; 0 means no limit of its own.
+type QuotaConfig struct {
+	MaxBytes   uint64 `yaml:"max_bytes"`
+	MaxBuffers uint32 `yaml:"max_buffers"`
+	MaxVports  uint32 `yaml:"max_vports"`
+}
+
+// TLSConfig enables mutual TLS when all three files are given.
+type TLSConfig struct {
+	Cert string `yaml:"cert"`
+	Key  string `yaml:"key"`
+	CA   string `yaml:"ca"`
+}
+
+func defaults() Config {
+	d := engine.DefaultLimits
+	return Config{
+		Listen:        ":50061",
+		MetricsListen: ":9465",
+		PoolBytes:     d.PoolBytes,
+		MaxBufBytes:   d.MaxBufferBytes,
+		MaxBufPackets: d.MaxBufferPackets,
+		MaxBuffers:    d.MaxBuffers,
+		MaxVports:     d.MaxVports,
+		MaxFrameBytes: d.MaxFrameBytes,
+		LogLevel:      "info",
+		LogFormat:     "json",
+	}
+}
+
+// parseConfig reads flags and the optional config file.
+func parseConfig(args []string) (Config, error) {
+	cfg := defaults()
+	fs := flag.NewFlagSet("buffer-agent", flag.ContinueOnError)
+	file := fs.String("config", "", "config file (YAML or JSON)")
+	var fromFlags Config
+	fs.StringVar(&fromFlags.Listen, "listen", cfg.Listen, "gRPC listen address")
+	fs.StringVar(&fromFlags.MetricsListen, "metrics-listen", cfg.MetricsListen, "Prometheus /metrics address; empty disables")
+	fs.StringVar(&fromFlags.Netns, "netns", "", "network namespace path of the vport interfaces (default: the agent's own)")
+	fs.Uint64Var(&fromFlags.PoolBytes, "pool-bytes", cfg.PoolBytes, "hard limit of the shared packet pool")
+	fs.Uint64Var(&fromFlags.MaxBufBytes, "max-buffer-bytes", cfg.MaxBufBytes, "largest buffer, bytes")
+	fs.Uint64Var(&fromFlags.MaxBufPackets, "max-buffer-packets", cfg.MaxBufPackets, "largest buffer, packets")
+	fs.IntVar(&fromFlags.RxSlots, "rx-ring-slots", 0, "RX ring depth per vport, frames (0: default)")
+	fs.Uint64Var(&fromFlags.DefaultQuota.MaxBytes, "quota-bytes", 0, "default per-application quota, bytes held")
+	fs.StringVar(&fromFlags.TLS.Cert, "tls-cert", "", "server certificate (PEM) for mTLS")
+	fs.StringVar(&fromFlags.TLS.Key, "tls-key", "", "server key (PEM) for mTLS")
+	fs.StringVar(&fromFlags.TLS.CA, "tls-ca", "", "CA (PEM) that client certificates must chain to")
+	fs.StringVar(&fromFlags.LogLevel, "log-level", cfg.LogLevel, "debug, info, warn or error")
+	fs.StringVar(&fromFlags.LogFormat, "log-format", cfg.LogFormat, "json or text")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected arguments %v", fs.Args())
+	}
+	if *file != "" {
+		if err := readFile(*file, &cfg); err != nil {
+			return cfg, err
+		}
+	}
+	fs.Visit(func(f *flag.Flag) { applyFlag(&cfg, &fromFlags, f.Name) })
+	return cfg, cfg.validate()
+}
+
+func readFile(path string, cfg *Config) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("read config: %w", err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	// An empty file decodes as io.EOF and means "defaults".
+	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("config %s: %w", path, err)
+	}
+	return nil
+}
+
+func applyFlag(cfg, f *Config, name string) {
+	switch name {
+	case "listen":
+		cfg.Listen = f.Listen
+	case "metrics-listen":
+		cfg.MetricsListen = f.MetricsListen
+	case "netns":
+		cfg.Netns = f.Netns
+	case "pool-bytes":
+		cfg.PoolBytes = f.PoolBytes
+	case "max-buffer-bytes":
+		cfg.MaxBufBytes = f.MaxBufBytes
+	case "max-buffer-packets":
+		cfg.MaxBufPackets = f.MaxBufPackets
+	case "rx-ring-slots":
+		cfg.RxSlots = f.RxSlots
+	case "quota-bytes":
+		cfg.DefaultQuota.MaxBytes = f.DefaultQuota.MaxBytes
+	case "tls-cert":
+		cfg.TLS.Cert = f.TLS.Cert
+	case "tls-key":
+		cfg.TLS.Key = f.TLS.Key
+	case "tls-ca":
+		cfg.TLS.CA = f.TLS.CA
+	case "log-level":
+		cfg.LogLevel = f.LogLevel
+	case "log-format":
+		cfg.LogFormat = f.LogFormat
+	}
+}
+
+func (c Config) validate() error {
+	if c.Listen == "" {
+		return errors.New("listen address is required")
+	}
+	t := c.TLS
+	if set := btoi(t.Cert != "") + btoi(t.Key != "") + btoi(t.CA != ""); set != 0 && set != 3 {
+		return errors.New("mTLS needs all of tls cert, key and ca")
+	}
+	if c.PoolBytes == 0 {
+		return errors.New("pool_bytes must be above 0")
+	}
+	if c.MaxBufBytes > c.PoolBytes {
+		return fmt.Errorf("max_buffer_bytes %d above pool_bytes %d", c.MaxBufBytes, c.PoolBytes)
+	}
+	if _, err := c.level(); err != nil {
+		return err
+	}
+	if c.LogFormat != "json" && c.LogFormat != "text" {
+		return fmt.Errorf("log_format %q is not json or text", c.LogFormat)
+	}
+	return nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (c Config) level() (slog.Level, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(c.LogLevel)); err != nil {
+		return l, fmt.Errorf("log_level %q: %w", c.LogLevel, err)
+	}
+	return l, nil
+}
+
+func (c Config) mtls() bool { return c.TLS.Cert != "" }
+
+func (c Config) engineOptions() engine.Options {
+	quotas := map[string]engine.Quota{}
+	for app, q := range c.Quotas {
+		quotas[app] = engine.Quota(q)
+	}
+	return engine.Options{
+		Limits: engine.Limits{
+			PoolBytes: c.PoolBytes, MaxBufferBytes: c.MaxBufBytes, MaxBufferPackets: c.MaxBufPackets,
+			MaxBuffers: c.MaxBuffers, MaxVports: c.MaxVports, MaxFrameBytes: c.MaxFrameBytes,
+		},
+		DefaultQuota: engine.Quota(c.DefaultQuota),
+		Quotas:       quotas,
+	}
+}

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Command buffer-agent runs FlowBuf's Buffer Engine beside a switch: it
+// serves the southbound buffer API over gRPC (with health, reflection and
+// optional mTLS), attaches vports to Linux interfaces, and exports
+// Prometheus metrics. SIGTERM or SIGINT stops it gracefully: the health
+// service reports NOT_SERVING, calls in flight finish, vports are closed
+// and veth pairs it created are removed.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+
+	"github.com/flowbuf/flowbuf/buffer-agent/engine"
+	"github.com/flowbuf/flowbuf/buffer-agent/metrics"
+	"github.com/flowbuf/flowbuf/buffer-agent/netio"
+	"github.com/flowbuf/flowbuf/buffer-agent/server"
+)
+
+// version is the agent's release, reported by GetCapabilities.
+const version = "0.1.0"
+
+// shutdownGrace bounds how long calls in flight (and Subscribe streams)
+// may take to finish on shutdown.
+const shutdownGrace = 5 * time.Second
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	if err := run(ctx, os.Args[1:], nil); err != nil {
+		fmt.Fprintln(os.Stderr, "buffer-agent:", err)
+		os.Exit(1)
+	}
+}
+
+// run serves until ctx ends; ready, if set, receives the gRPC and metrics
+// addresses once both listen.
+func run(ctx context.Context, args []string, ready func(grpcAddr, metricsAddr string)) error {
+	cfg, err := parseConfig(args)
+	if err != nil {
+		return err
+	}
+	log, err := newLogger(cfg)
+	if err != nil {
+		return err
+	}
+	factory := &netio.Factory{NS: netio.NS{Path: cfg.Netns}, Log: log, RxSlots: cfg.RxSlots}
+	opts := cfg.engineOptions()
+	opts.Backends = server.Backends(factory, nil)
+	eng := engine.New(opts)
+	defer func() {
+		if err := eng.Close(); err != nil {
+			log.Error("closing vports", "err", err)
+		}
+	}()
+	srv := server.New(eng, server.Options{AgentVersion: "buffer-agent " + version, MTLS: cfg.mtls(), Logger: log})
+	g, err := newGRPCServer(cfg)
+	if err != nil {
+		return err
+	}
+	srv.Register(g)
+	lis, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("listen %s: %w", cfg.Listen, err)
+	}
+	metricsAddr, stopMetrics, err := serveMetrics(cfg.MetricsListen, eng, log)
+	if err != nil {
+		lis.Close()
+		return err
+	}
+	defer stopMetrics()
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- g.Serve(lis) }()
+	log.Info("buffer-agent serving", "grpc", lis.Addr().String(), "metrics", metricsAddr,
+		"mtls", cfg.mtls(), "netns", cfg.Netns, "pool_bytes", cfg.PoolBytes)
+	if ready != nil {
+		ready(lis.Addr().String(), metricsAddr)
+	}
+	select {
+	case <-ctx.Done():
+		log.Info("shutting down")
+	case err := <-serveErr:
+		return fmt.Errorf("grpc serve: %w", err)
+	}
+	srv.Shutdown()
+	stopGracefully(g)
+	return nil
+}
+
+func newLogger(cfg Config) (*slog.Logger, error) {
+	level, err := cfg.level()
+	if err != nil {
+		return nil, err
+	}
+	hopts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "text" {
+		return slog.New(slog.NewTextHandler(os.Stderr, hopts)), nil
+	}
+	return slog.New(slog.NewJSONHandler(os.Stderr, hopts)), nil
+}
+
+func newGRPCServer(cfg Config) (*grpc.Server, error) {
+	if !cfg.mtls() {
+		return grpc.NewServer(), nil
+	}
+	tc, err := server.MTLSConfig(cfg.TLS.Cert, cfg.TLS.Key, cfg.TLS.CA)
+	if err != nil {
+		return nil, err
+	}
+	return grpc.NewServer(grpc.Creds(credentials.NewTLS(tc))), nil
+}
+
+// stopGracefully lets calls in flight finish, then cuts what remains
+// (long-lived Subscribe streams) after shutdownGrace.
+func stopGracefully(g *grpc.Server) {
+	done := make(chan struct{})
+	go func() {
+		g.GracefulStop()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(shutdownGrace):
+		g.Stop()
+	}
+}
+
+func serveMetrics(addr string, eng *engine.Engine, log *slog.Logger) (string, func(), error) {
+	if addr == "" {
+		return "", func() {}, nil
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(metrics.New(eng), collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	lis, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", nil, fmt.Errorf("listen metrics %s: %w", addr, err)
+	}
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		if err := hs.Serve(lis); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("metrics server", "err", err)
+		}
+	}()
+	return lis.Addr().String(), func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_ = hs.Shutdown(ctx)
+	}, nil
+}

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Package metrics exports an engine's buffers, vports and memory pool as
+// Prometheus metrics, read from the engine at scrape time (nothing on the
+// packet path).
+package metrics
+
+import (
+	"strings"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/flowbuf/flowbuf/buffer-agent/engine"
+)
+
+const ns = "flowbuf_agent"
+
+var (
+	bufLabels   = []string{"buffer", "owner"}
+	vportLabels = []string{"vport", "owner"}
+
+	poolUsed  = prometheus.NewDesc(ns+"_pool_used_bytes", "Bytes held in the shared packet pool.", nil, nil)
+	poolLimit = prometheus.NewDesc(ns+"_pool_limit_bytes", "Hard limit of the shared packet pool.", nil, nil)
+
+	bufState   = prometheus.NewDesc(ns+"_buffer_state", "1 for the buffer's derived state.", append(bufLabels, "state"), nil)
+	bufOccP    = prometheus.NewDesc(ns+"_buffer_occupancy_packets", "Packets held.", bufLabels, nil)
+	bufOccB    = prometheus.NewDesc(ns+"_buffer_occupancy_bytes", "Bytes held.", bufLabels, nil)
+	bufInP     = prometheus.NewDesc(ns+"_buffer_in_packets_total", "Packets offered to the buffer.", bufLabels, nil)
+	bufInB     = prometheus.NewDesc(ns+"_buffer_in_bytes_total", "Bytes offered to the buffer.", bufLabels, nil)
+	bufOutP    = prometheus.NewDesc(ns+"_buffer_out_packets_total", "Packets sent from the buffer.", bufLabels, nil)
+	bufOutB    = prometheus.NewDesc(ns+"_buffer_out_bytes_total", "Bytes sent from the buffer.", bufLabels, nil)
+	bufDrops   = prometheus.NewDesc(ns+"_buffer_dropped_packets_total", "Packets dropped, by cause.", append(bufLabels, "cause"), nil)
+	bufHWM     = prometheus.NewDesc(ns+"_buffer_high_watermark_packets", "Highest occupancy since creation.", bufLabels, nil)
+	bufAge     = prometheus.NewDesc(ns+"_buffer_oldest_packet_age_seconds", "Age of the oldest held packet.", bufLabels, nil)
+	bufResent  = prometheus.NewDesc(ns+"_buffer_arq_resent_total", "ARQ packets resent.", bufLabels, nil)
+	vpRxP      = prometheus.NewDesc(ns+"_vport_rx_packets_total", "Packets from the switch into the vport.", vportLabels, nil)
+	vpTxP      = prometheus.NewDesc(ns+"_vport_tx_packets_total", "Packets from the vport back to the switch.", vportLabels, nil)
+	vpDrops    = prometheus.NewDesc(ns+"_vport_dropped_packets_total", "Packets dropped at the vport, by cause.", append(vportLabels, "cause"), nil)
+	allStates  = []engine.State{engine.StateFree, engine.StateBuffering, engine.StateServing, engine.StateForwarding, engine.StateStoring}
+	causeNames = map[engine.DropCause]string{
+		engine.DropOverflow: "overflow", engine.DropPool: "pool", engine.DropPurged: "purged",
+		engine.DropAdmin: "admin", engine.DropTxMode: "tx_mode", engine.DropUnbound: "unbound",
+		engine.DropArqExpired: "arq_expired",
+	}
+)
+
+// Collector is a prometheus.Collector over an engine.
+type Collector struct{ eng *engine.Engine }
+
+// New returns a collector for eng.
+func New(eng *engine.Engine) *Collector { return &Collector{eng: eng} }
+
+// Describe implements prometheus.Collector.
+func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{poolUsed, poolLimit, bufState, bufOccP, bufOccB, bufInP, bufInB,
+		bufOutP, bufOutB, bufDrops, bufHWM, bufAge, bufResent, vpRxP, vpTxP, vpDrops} {
+		ch <- d
+	}
+}
+
+// Collect implements prometheus.Collector.
+func (c *Collector) Collect(ch chan<- prometheus.Metric) {
+	g, ctr := prometheus.GaugeValue, prometheus.CounterValue
+	ch <- prometheus.MustNewConstMetric(poolUsed, g, float64(c.eng.PoolUsedBytes()))
+	ch <- prometheus.MustNewConstMetric(poolLimit, g, float64(c.eng.Limits().PoolBytes))
+	for _, b := range c.eng.AllBuffers() {
+		l := []string{b.ID, b.Owner}
+		for _, s := range allStates {
+			v := 0.0
+			if s == b.State {
+				v = 1
+			}
+			ch <- prometheus.MustNewConstMetric(bufState, g, v, b.ID, b.Owner, strings.ToLower(s.String()))
+		}
+		st := b.Stats
+		ch <- prometheus.MustNewConstMetric(bufOccP, g, float64(st.OccupancyPackets), l...)
+		ch <- prometheus.MustNewConstMetric(bufOccB, g, float64(st.OccupancyBytes), l...)
+		ch <- prometheus.MustNewConstMetric(bufInP, ctr, float64(st.PacketsIn), l...)
+		ch <- prometheus.MustNewConstMetric(bufInB, ctr, float64(st.BytesIn), l...)
+		ch <- prometheus.MustNewConstMetric(bufOutP, ctr, float64(st.PacketsOut), l...)
+		ch <- prometheus.MustNewConstMetric(bufOutB, ctr, float64(st.BytesOut), l...)
+		ch <- prometheus.MustNewConstMetric(bufHWM, g, float64(st.HighWatermarkPackets), l...)
+		ch <- prometheus.MustNewConstMetric(bufAge, g, st.OldestPacketAge.Seconds(), l...)
+		ch <- prometheus.MustNewConstMetric(bufResent, ctr, float64(st.ArqResent), l...)
+		for _, d := range st.Drops {
+			ch <- prometheus.MustNewConstMetric(bufDrops, ctr, float64(d.Packets), b.ID, b.Owner, causeNames[d.Cause])
+		}
+	}
+	for _, v := range c.eng.AllVports() {
+		l := []string{v.ID, v.Owner}
+		ch <- prometheus.MustNewConstMetric(vpRxP, ctr, float64(v.Stats.RxPackets), l...)
+		ch <- prometheus.MustNewConstMetric(vpTxP, ctr, float64(v.Stats.TxPackets), l...)
+		for _, d := range v.Stats.Drops {
+			ch <- prometheus.MustNewConstMetric(vpDrops, ctr, float64(d.Packets), v.ID, v.Owner, causeNames[d.Cause])
+		}
+	}
+}

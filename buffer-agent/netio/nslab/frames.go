@@ -35,6 +35,8 @@ func Frame(buf []byte, size int, seq uint32, ns int64) []byte {
 	binary.BigEndian.PutUint16(ip[4:], uint16(seq))
 	copy(ip[12:], []byte{10, 251, 0, 1})
 	copy(ip[16:], []byte{10, 251, 0, 2})
+	// A valid header checksum: bridges with br_netfilter drop bad ones.
+	binary.BigEndian.PutUint16(ip[10:], ipChecksum(ip[:20]))
 	udp := ip[20:]
 	binary.BigEndian.PutUint16(udp[0:], 40000)
 	binary.BigEndian.PutUint16(udp[2:], 40001)
@@ -55,3 +57,14 @@ func Seq(f []byte) uint32 { return binary.BigEndian.Uint32(f[seqOffset:]) }
 
 // SentAt reads the send timestamp of a lab frame.
 func SentAt(f []byte) int64 { return int64(binary.BigEndian.Uint64(f[timeOffset:])) }
+
+func ipChecksum(h []byte) uint16 {
+	var sum uint32
+	for i := 0; i < len(h); i += 2 {
+		sum += uint32(h[i])<<8 | uint32(h[i+1])
+	}
+	for sum > 0xffff {
+		sum = sum&0xffff + sum>>16
+	}
+	return ^uint16(sum)
+}

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/flowbuf/flowbuf/buffer-agent/engine"
+	"github.com/flowbuf/flowbuf/buffer-agent/netio"
+	"github.com/flowbuf/flowbuf/buffer-agent/netio/nslab"
+)
+
+const (
+	benchApp   = "org.flowbuf.bench"
+	frame64    = 60   // 64 bytes on the wire with the FCS
+	frame1500  = 1514 // a 1500-byte IP packet in an Ethernet frame
+	latencyGap = 100 * time.Microsecond
+)
+
+// netLab: gen -- sink (generator ceiling) and h1 -- [sw: ag-in, ag-out] --
+// h2, where sw holds a Linux bridge first and then the agent's vports.
+type netLab struct {
+	lab             *nslab.Lab
+	sw              netio.NS
+	genTx, h1Tx     *netio.Socket
+	genSink, h2Sink *sink
+}
+
+func (b *bench) network() (err error) {
+	l := &netLab{lab: nslab.New("fbagb-")}
+	defer func() { err = errors.Join(err, l.close()) }()
+	if err := l.build(); err != nil {
+		return err
+	}
+	gen := rate(l.genTx, l.genSink, frame64, b.dur)
+	b.emit("generator_max_mpps_64b", gen/1e6, "Mpps", map[string]any{"frame_bytes": frame64, "seconds": b.dur.Seconds(), "path": "veth pair, AF_PACKET sender and sink"})
+
+	if err := l.lab.Bridge(l.sw, "br0", "ag-in", "ag-out"); err != nil {
+		return err
+	}
+	bridgeLat := latencies(l.h1Tx, l.h2Sink, latencyGap, b.dur/2)
+	bridge := rate(l.h1Tx, l.h2Sink, frame64, b.dur)
+	b.emit("baseline_fwd_mpps_64b", bridge/1e6, "Mpps", map[string]any{"frame_bytes": frame64, "seconds": b.dur.Seconds(), "path": "veth -> Linux bridge -> veth"})
+	if err := l.sw.Do(func() error { return netio.DeleteLink("br0") }); err != nil {
+		return err
+	}
+
+	eng, err := l.startAgent()
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	agentLat := latencies(l.h1Tx, l.h2Sink, latencyGap, b.dur/2)
+	agent := rate(l.h1Tx, l.h2Sink, frame64, b.dur)
+	cond := map[string]any{"frame_bytes": frame64, "seconds": b.dur.Seconds(), "path": "veth -> agent (FORWARDING) -> veth", "cores": 2}
+	b.emit("agent_fwd_mpps_64b", agent/1e6, "Mpps", cond)
+	b.emit("agent_vs_bridge_64b", agent/bridge, "ratio", map[string]any{"baseline": "baseline_fwd_mpps_64b"})
+	if err := waitDrained(eng, "fwd"); err != nil {
+		return err
+	}
+	big := rate(l.h1Tx, l.h2Sink, frame1500, b.dur)
+	b.emit("agent_fwd_gbps_1500b", big*frame1500*8/1e9, "Gbps", map[string]any{"frame_bytes": frame1500, "seconds": b.dur.Seconds(), "mpps": round(big / 1e6)})
+	b.emitLatency(bridgeLat, agentLat)
+	if err := waitDrained(eng, "fwd"); err != nil {
+		return err
+	}
+	return b.pauseResume(eng, l)
+}
+
+func (b *bench) emitLatency(bridge, agent []time.Duration) {
+	for _, p := range []struct {
+		name string
+		q    float64
+	}{{"agent_added_latency_us_p50", 0.5}, {"agent_added_latency_us_p99", 0.99}} {
+		added := percentile(agent, p.q) - percentile(bridge, p.q)
+		b.emit(p.name, float64(added.Nanoseconds())/1e3, "us", map[string]any{
+			"agent_us": float64(percentile(agent, p.q).Nanoseconds()) / 1e3, "bridge_us": float64(percentile(bridge, p.q).Nanoseconds()) / 1e3,
+			"samples": len(agent), "rate_pps": int(time.Second / latencyGap), "one_way": true,
+		})
+	}
+}
+
+func (l *netLab) build() error {
+	var gen, sinkNS, h1, h2 netio.NS
+	var err error
+	steps := []func() error{
+		func() error { gen, err = l.lab.NS("gen"); return err },
+		func() error { sinkNS, err = l.lab.NS("sink"); return err },
+		func() error { h1, err = l.lab.NS("h1"); return err },
+		func() error { h2, err = l.lab.NS("h2"); return err },
+		func() error { l.sw, err = l.lab.NS("sw"); return err },
+		func() error { return l.lab.Veth(gen, "g-eth", sinkNS, "s-eth") },
+		func() error { return l.lab.Veth(h1, "h1-eth", l.sw, "ag-in") },
+		func() error { return l.lab.Veth(h2, "h2-eth", l.sw, "ag-out") },
+		func() error { l.genTx, err = nslab.Socket(gen, "g-eth", 1600, 1024); return err },
+		func() error { l.h1Tx, err = nslab.Socket(h1, "h1-eth", 1600, 1024); return err },
+		func() error {
+			s, err := nslab.Socket(sinkNS, "s-eth", 1600, 1<<15)
+			l.genSink = startSink(s)
+			return err
+		},
+		func() error {
+			s, err := nslab.Socket(h2, "h2-eth", 1600, 1<<16)
+			l.h2Sink = startSink(s)
+			return err
+		},
+	}
+	for _, s := range steps {
+		if err := s(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *netLab) close() error {
+	for _, k := range []*sink{l.genSink, l.h2Sink} {
+		if k != nil && k.sock != nil {
+			k.stop()
+		}
+	}
+	for _, s := range []*netio.Socket{l.genTx, l.h1Tx} {
+		if s != nil {
+			s.Close()
+		}
+	}
+	return l.lab.Close()
+}
+
+// startAgent runs the engine with vports on ag-in (RX) and ag-out (TX)
+// bound to buffer "fwd": the FORWARDING state.
+func (l *netLab) startAgent() (*engine.Engine, error) {
+	eng := engine.New(engine.Options{
+		Limits:   engine.Limits{PoolBytes: 1 << 30, MaxBufferBytes: 1 << 30, MaxBufferPackets: 4 << 20},
+		Backends: map[engine.BackendKind]engine.BackendFactory{engine.BackendLinuxInterface: &netio.Factory{NS: l.sw, RxSlots: 16384}},
+	})
+	ops := []engine.Op{
+		{CreateBuffer: &engine.CreateBufferOp{ID: "fwd", Config: engine.BufferConfig{CapacityPackets: 65536}}},
+		{CreateVport: &engine.CreateVportOp{ID: "in", Config: linuxVport("ag-in", engine.ModeRX)}},
+		{CreateVport: &engine.CreateVportOp{ID: "out", Config: linuxVport("ag-out", engine.ModeTX)}},
+		{Bind: &engine.BindOp{BufferID: "fwd", VportID: "in"}},
+		{Bind: &engine.BindOp{BufferID: "fwd", VportID: "out"}},
+	}
+	res, err := eng.Batch(benchApp, ops)
+	if err != nil {
+		eng.Close()
+		return nil, err
+	}
+	if s := res[4].Buffer.State; s != engine.StateForwarding {
+		eng.Close()
+		return nil, fmt.Errorf("agent buffer is %v, not FORWARDING", s)
+	}
+	return eng, nil
+}
+
+func linuxVport(iface string, mode engine.VportMode) engine.VportConfig {
+	return engine.VportConfig{Mode: mode, Backend: engine.BackendSpec{Kind: engine.BackendLinuxInterface, Interface: iface}}
+}
+
+func waitDrained(eng *engine.Engine, id string) error {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		b, err := eng.QueryBuffer(benchApp, id)
+		if err != nil {
+			return err
+		}
+		if b.Stats.OccupancyPackets == 0 {
+			return nil
+		}
+	}
+	return fmt.Errorf("buffer %s did not drain", id)
+}

@@ -16,9 +16,12 @@ type Ingress interface {
 type Transmitter interface {
 	// Transmit sends frames in order and takes ownership of every frame
 	// slice (the engine never touches them again); the outer slice stays the
-	// engine's. It is called from one goroutine per buffer at a time. An
-	// error means the frames were not sent; the engine counts them as sent
-	// by the buffer but not by the vport, and does not retry.
+	// engine's. It is never called concurrently for one buffer. It may be
+	// called from inside an Ingress.Receive call of another (or the same)
+	// vport: in FORWARDING the receiving goroutine sends the frames itself
+	// when the TX side is idle (cut-through), unless Options.NoCutThrough.
+	// An error means the frames were not sent; the engine counts them as
+	// sent by the buffer but not by the vport, and does not retry.
 	Transmit(frames [][]byte) error
 }
 

@@ -52,6 +52,9 @@ type buffer struct {
 	state   State // last state reported to STATE_CHANGED watches
 	watches []*watch
 	pace    pacer
+	markers int      // MARKER_SEEN watches: they need the per-frame path
+	txBusy  bool     // a goroutine is in Transmit for this buffer
+	scratch [][]byte // the transmitting goroutine's batch (see txBusy)
 
 	wake chan struct{} // capacity 1: "there may be work for the TX worker"
 	done chan struct{}
@@ -66,7 +69,8 @@ func newBuffer(e *Engine, owner, id string, cfg BufferConfig) *buffer {
 		id: id, owner: owner, cfg: cfg, e: e,
 		q:     newQueue(classes),
 		state: StateFree,
-		wake:  make(chan struct{}, 1),
+		wake:    make(chan struct{}, 1),
+		scratch: make([][]byte, 0, maxTxBatch),
 		done:  make(chan struct{}),
 	}
 	if cfg.Queue == QueueARQ {
@@ -121,6 +125,10 @@ func (b *buffer) txVport() *vport {
 
 // receive stores frames that a vport with RX brought in. It returns false
 // when the buffer was removed meanwhile (the frames are then the caller's).
+// When a TX vport is bound and nobody is transmitting, the calling
+// goroutine sends the head of the queue itself (cut-through): in the
+// FORWARDING state a frame then leaves without waiting for the TX worker
+// to wake up, which is most of the latency an extra hop would add.
 func (b *buffer) receive(frames [][]byte) bool {
 	now := b.e.clock.Now().UnixNano()
 	b.mu.Lock()
@@ -134,14 +142,56 @@ func (b *buffer) receive(frames [][]byte) bool {
 		saved := b.st.drops
 		dropsBefore = &saved
 	}
-	for _, f := range frames {
-		b.admit(f, now)
+	if !b.admitAll(frames, now) {
+		for _, f := range frames {
+			b.admit(f, now)
+		}
 	}
 	b.afterChange(before, dropsBefore)
+	if b.e.cutThrough && !b.txBusy {
+		b.sendLocked() // unlocks
+		return true
+	}
 	_, tx := b.flags()
 	b.mu.Unlock()
 	if tx {
 		b.kick()
+	}
+	return true
+}
+
+// admitAll is the fast path of a batch that fits as a whole in the
+// buffer, the pool and the quota: one reservation for the batch. It
+// reports false, having changed nothing, when the batch needs the
+// per-frame path (overflow, pool limits, priority classes, marker rules).
+func (b *buffer) admitAll(frames [][]byte, now int64) bool {
+	if b.cfg.Queue == QueuePriority || b.markers > 0 {
+		return false
+	}
+	var total uint64
+	for _, f := range frames {
+		total += uint64(len(f))
+	}
+	p, by := b.occupancy()
+	n := uint64(len(frames))
+	if (b.cfg.CapacityPackets != 0 && p+n > b.cfg.CapacityPackets) ||
+		(b.cfg.CapacityBytes != 0 && by+total > b.cfg.CapacityBytes) {
+		return false
+	}
+	if !b.e.pool.reserve(total) {
+		return false
+	}
+	if !b.app.reserve(total) {
+		b.e.pool.release(total)
+		return false
+	}
+	b.st.packetsIn += n
+	b.st.bytesIn += total
+	b.q.pushAll(frames, now, b.seq, total)
+	b.seq += n
+	if p+n > b.st.hwmPackets || by+total > b.st.hwmBytes {
+		b.st.hwmPackets = max(b.st.hwmPackets, p+n)
+		b.st.hwmBytes = max(b.st.hwmBytes, by+total)
 	}
 	return true
 }
@@ -213,11 +263,10 @@ func (b *buffer) released(n uint64) {
 }
 
 func (b *buffer) run() {
-	out := make([][]byte, 0, maxTxBatch)
 	for {
 		select {
 		case <-b.wake:
-			b.drain(out)
+			b.drain()
 		case <-b.done:
 			return
 		}
@@ -225,25 +274,51 @@ func (b *buffer) run() {
 }
 
 // drain sends held frames to the TX vport until the buffer is empty, the
-// vport loses TX, or pacing asks to wait.
-func (b *buffer) drain(out [][]byte) {
+// vport loses TX, pacing asks to wait, or another goroutine is sending
+// (it kicks the worker again when it is done).
+func (b *buffer) drain() {
 	for {
 		b.mu.Lock()
-		v := b.txVport()
-		if v == nil || b.closed {
+		if b.txBusy {
 			b.mu.Unlock()
 			return
 		}
-		before, _ := b.occupancy()
-		out = b.dequeue(out[:0], v.rateBps.Load())
-		b.startArqTicks()
-		b.afterChange(before, nil)
-		b.mu.Unlock()
-		if len(out) == 0 {
+		if !b.sendLocked() {
 			return
 		}
-		v.transmit(out)
 	}
+}
+
+// sendLocked sends one batch of held frames. The caller holds b.mu and
+// txBusy is clear; sendLocked releases b.mu. Only the goroutine that set
+// txBusy transmits, so frames leave in order and Transmit is never called
+// concurrently for one buffer. It reports whether it sent anything.
+func (b *buffer) sendLocked() bool {
+	v := b.txVport()
+	if v == nil || b.closed {
+		b.mu.Unlock()
+		return false
+	}
+	before, _ := b.occupancy()
+	out := b.dequeue(b.scratch[:0], v.rateBps.Load())
+	b.startArqTicks()
+	b.afterChange(before, nil)
+	if len(out) == 0 {
+		b.mu.Unlock()
+		return false
+	}
+	b.txBusy = true
+	b.mu.Unlock()
+	v.transmit(out)
+	clear(out) // the frames are the backend's now
+	b.mu.Lock()
+	b.txBusy = false
+	more := b.q.n > 0 || b.arq.hasResends()
+	b.mu.Unlock()
+	if more {
+		b.kick()
+	}
+	return true
 }
 
 // dequeue fills out with the next frames to send: pending ARQ resends
@@ -254,6 +329,19 @@ func (b *buffer) dequeue(out [][]byte, rateBps uint64) [][]byte {
 	if b.arq != nil {
 		out = b.arq.takeResends(out, &b.pace, rateBps)
 	}
+	if rateBps == 0 && b.arq == nil && len(b.q.classes) == 1 {
+		// Unpaced FIFO: move the whole batch at once.
+		var freed uint64
+		n := len(out)
+		out, freed = b.q.popAll(out, maxTxBatch-len(out))
+		b.st.packetsOut += uint64(len(out) - n)
+		b.st.bytesOut += freed
+		if freed > 0 {
+			b.released(freed)
+		}
+		return out
+	}
+	var freed uint64
 	for len(out) < maxTxBatch && b.q.n > 0 {
 		next := b.q.next()
 		n := uint64(len(next.data))
@@ -267,8 +355,11 @@ func (b *buffer) dequeue(out [][]byte, rateBps uint64) [][]byte {
 			out = append(out, b.arq.keep(p))
 			continue
 		}
-		b.released(n)
+		freed += n
 		out = append(out, p.data)
+	}
+	if freed > 0 {
+		b.released(freed)
 	}
 	if b.pace.waiting(rateBps) && (b.q.n > 0 || b.arq.hasResends()) {
 		b.pace.schedule(b.e.clock, rateBps, b.nextSize(), b.kick)

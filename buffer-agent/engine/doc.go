@@ -52,9 +52,15 @@
 //     (TX_MODE when the vport's mode has no RX, UNBOUND when no buffer is
 //     bound, OVERFLOW or POOL when it does not fit). Receive never blocks on
 //     the TX side; the caller may reuse the outer slice when it returns.
-//   - buffer -> switch: one goroutine per buffer calls the bound TX vport's
-//     Backend.Transmit(frames) with frames in buffer order (ARQ resends and
-//     paced replays included). From then on the backend owns each frame.
+//   - buffer -> switch: the bound TX vport's Backend.Transmit(frames) gets
+//     frames in buffer order (ARQ resends and paced replays included), never
+//     concurrently for one buffer. From then on the backend owns each frame.
+//     Usually the buffer's TX worker goroutine calls it; when the TX side is
+//     idle (FORWARDING with an empty queue) the goroutine inside
+//     Ingress.Receive calls it directly (cut-through), saving a goroutine
+//     hand-off per batch. A backend whose Transmit must not run inside its
+//     own Receive call (it holds a lock across Receive that Transmit needs)
+//     sets Options.NoCutThrough.
 //
 // Frames that the engine drops go back to the package frame pool (GetFrame /
 // PutFrame), which backends that copy out of sockets may also use to avoid a

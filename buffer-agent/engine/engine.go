@@ -18,6 +18,10 @@ type Options struct {
 	// Backends open vports of each kind; a kind without a factory is
 	// Unimplemented.
 	Backends map[BackendKind]BackendFactory
+	// NoCutThrough keeps Transmit off the goroutine that calls Receive:
+	// every frame then leaves through the buffer's TX worker. For backends
+	// that cannot take a Transmit call from inside their own Receive call.
+	NoCutThrough bool
 }
 
 // DefaultLimits are the limits used for zero fields of Options.Limits.
@@ -39,6 +43,8 @@ type Engine struct {
 	defQuota Quota
 	clock    Clock
 	backends map[BackendKind]BackendFactory
+	// cutThrough lets Receive transmit inline when the TX side is idle.
+	cutThrough bool
 
 	pool memPool
 
@@ -63,6 +69,7 @@ func New(opts Options) *Engine {
 		defQuota: opts.DefaultQuota,
 		clock:    clk,
 		backends: opts.Backends,
+		cutThrough: !opts.NoCutThrough,
 		pool:     memPool{limit: l.PoolBytes},
 		buffers:  map[string]*buffer{},
 		vports:   map[string]*vport{},

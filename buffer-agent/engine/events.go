@@ -139,6 +139,9 @@ func (s *Subscription) watchLocked(r *EventRule, b *buffer) {
 		p, by := b.occupancy()
 		w.above = w.past(p, by)
 		b.watches = append(b.watches, w)
+		if r.Kind == EventMarkerSeen {
+			b.markers++
+		}
 	}
 	b.mu.Unlock()
 	s.watches = append(s.watches, w)
@@ -164,6 +167,9 @@ func (b *buffer) removeWatch(w *watch) {
 	w.dead = true
 	for i, x := range b.watches {
 		if x == w {
+			if w.rule.Kind == EventMarkerSeen {
+				b.markers--
+			}
 			b.watches = append(b.watches[:i:i], b.watches[i+1:]...)
 			return
 		}

@@ -121,3 +121,21 @@ func PutFrame(b []byte) {
 		largeFrames.put(b)
 	}
 }
+
+// PutFrames returns a batch of frames to the pool with one lock per size
+// class and clears the batch's entries.
+func PutFrames(frames [][]byte) {
+	smallFrames.putAll(frames, smallFrameCap)
+	largeFrames.putAll(frames, largeFrameCap)
+	clear(frames)
+}
+
+func (l *frameList) putAll(frames [][]byte, size int) {
+	l.mu.Lock()
+	for _, f := range frames {
+		if cap(f) == size && len(l.free) < maxFreeFrames {
+			l.free = append(l.free, f)
+		}
+	}
+	l.mu.Unlock()
+}

@@ -16,31 +16,63 @@ type ring struct {
 	n    int
 }
 
+// Its size is a power of two so that indexes wrap with a mask.
 func (r *ring) push(p packet) {
 	if r.n == len(r.buf) {
 		r.grow()
 	}
-	r.buf[(r.head+r.n)%len(r.buf)] = p
+	r.buf[(r.head+r.n)&(len(r.buf)-1)] = p
 	r.n++
 }
 
 func (r *ring) grow() {
-	size := max(16, 2*len(r.buf))
+	size := max(64, 2*len(r.buf))
 	nb := make([]packet, size)
 	for i := 0; i < r.n; i++ {
-		nb[i] = r.buf[(r.head+i)%len(r.buf)]
+		nb[i] = r.buf[(r.head+i)&(len(r.buf)-1)]
 	}
 	r.buf, r.head = nb, 0
 }
 
+// pushFrames appends frames that arrived at the same instant; their
+// sequence numbers continue from seq.
+func (r *ring) pushFrames(frames [][]byte, at int64, seq uint64) {
+	for r.n+len(frames) > len(r.buf) {
+		r.grow()
+	}
+	mask := len(r.buf) - 1
+	for i, f := range frames {
+		seq++
+		r.buf[(r.head+r.n+i)&mask] = packet{data: f, at: at, seq: seq}
+	}
+	r.n += len(frames)
+}
+
+// popFrames moves up to max frames from the head into out and returns out
+// and their total size.
+func (r *ring) popFrames(out [][]byte, max int) ([][]byte, uint64) {
+	var bytes uint64
+	mask := len(r.buf) - 1
+	n := min(max, r.n)
+	for i := 0; i < n; i++ {
+		p := &r.buf[(r.head+i)&mask]
+		out = append(out, p.data)
+		bytes += uint64(len(p.data))
+		*p = packet{} // drop the reference: the frame now has a new owner
+	}
+	r.head = (r.head + n) & mask
+	r.n -= n
+	return out, bytes
+}
+
 func (r *ring) front() *packet { return &r.buf[r.head] }
 
-func (r *ring) at(i int) *packet { return &r.buf[(r.head+i)%len(r.buf)] }
+func (r *ring) at(i int) *packet { return &r.buf[(r.head+i)&(len(r.buf)-1)] }
 
 func (r *ring) pop() packet {
 	p := r.buf[r.head]
 	r.buf[r.head] = packet{} // drop the reference: the frame now has a new owner
-	r.head = (r.head + 1) % len(r.buf)
+	r.head = (r.head + 1) & (len(r.buf) - 1)
 	r.n--
 	return p
 }
@@ -59,6 +91,21 @@ func (q *queue) push(class int, p packet) {
 	q.classes[class].push(p)
 	q.n++
 	q.bytes += uint64(len(p.data))
+}
+
+// pushAll appends frames to class 0 (FIFO buffers) in one step.
+func (q *queue) pushAll(frames [][]byte, at int64, seq uint64, bytes uint64) {
+	q.classes[0].pushFrames(frames, at, seq)
+	q.n += len(frames)
+	q.bytes += bytes
+}
+
+// popAll moves up to max frames of a one-class queue into out.
+func (q *queue) popAll(out [][]byte, max int) ([][]byte, uint64) {
+	out, bytes := q.classes[0].popFrames(out, max)
+	q.n = q.classes[0].n
+	q.bytes -= bytes
+	return out, bytes
 }
 
 // pop removes the next packet to serve: the head of the highest non-empty class.

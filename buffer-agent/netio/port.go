@@ -57,9 +57,7 @@ func (p *Port) read() {
 // interface in order and return to the frame pool.
 func (p *Port) Transmit(frames [][]byte) error {
 	err := p.sock.Send(frames)
-	for _, f := range frames {
-		engine.PutFrame(f)
-	}
+	engine.PutFrames(frames)
 	return err
 }
 

@@ -17,10 +17,9 @@ import (
 type countingPort struct{ sent *atomic.Uint64 }
 
 func (p countingPort) Transmit(frames [][]byte) error {
-	for _, f := range frames {
-		engine.PutFrame(f)
-	}
-	p.sent.Add(uint64(len(frames)))
+	n := len(frames)
+	engine.PutFrames(frames)
+	p.sent.Add(uint64(n))
 	return nil
 }
 
@@ -81,11 +80,11 @@ func inprocRate(n, feeders int, dur time.Duration) (float64, error) {
 		go func(g int) {
 			defer wg.Done()
 			batch := make([][]byte, batchSize)
-			var seq uint32
+			template := nslab.Frame(make([]byte, frame64), frame64, 0, 0)
 			for i := g; !stop.Load(); i = (i + feeders) % n {
 				for j := range batch {
-					batch[j] = nslab.Frame(engine.GetFrame(frame64), frame64, seq, 0)
-					seq++
+					batch[j] = engine.GetFrame(frame64)
+					copy(batch[j], template)
 				}
 				ins[i].Receive(batch)
 			}

@@ -67,11 +67,11 @@ func newBuffer(e *Engine, owner, id string, cfg BufferConfig) *buffer {
 	}
 	b := &buffer{
 		id: id, owner: owner, cfg: cfg, e: e,
-		q:     newQueue(classes),
-		state: StateFree,
+		q:       newQueue(classes),
+		state:   StateFree,
 		wake:    make(chan struct{}, 1),
 		scratch: make([][]byte, 0, maxTxBatch),
-		done:  make(chan struct{}),
+		done:    make(chan struct{}),
 	}
 	if cfg.Queue == QueueARQ {
 		b.arq = newArqState(cfg.Arq)

@@ -64,17 +64,17 @@ func New(opts Options) *Engine {
 		clk = SystemClock{}
 	}
 	return &Engine{
-		limits:   l,
-		quotas:   opts.Quotas,
-		defQuota: opts.DefaultQuota,
-		clock:    clk,
-		backends: opts.Backends,
+		limits:     l,
+		quotas:     opts.Quotas,
+		defQuota:   opts.DefaultQuota,
+		clock:      clk,
+		backends:   opts.Backends,
 		cutThrough: !opts.NoCutThrough,
-		pool:     memPool{limit: l.PoolBytes},
-		buffers:  map[string]*buffer{},
-		vports:   map[string]*vport{},
-		apps:     map[string]*appUsage{},
-		subs:     map[*Subscription]struct{}{},
+		pool:       memPool{limit: l.PoolBytes},
+		buffers:    map[string]*buffer{},
+		vports:     map[string]*vport{},
+		apps:       map[string]*appUsage{},
+		subs:       map[*Subscription]struct{}{},
 	}
 }
 

@@ -15,8 +15,9 @@ type Ingress interface {
 // Transmitter sends frames from a vport back into the switch.
 type Transmitter interface {
 	// Transmit sends frames in order and takes ownership of every frame
-	// slice (the engine never touches them again); the outer slice stays the
-	// engine's. It is never called concurrently for one buffer. It may be
+	// slice (the engine never touches them again); the outer slice must not
+	// be kept after Transmit returns (in pass-through it is the very slice
+	// the switch gave to Receive). It is never called concurrently for one buffer. It may be
 	// called from inside an Ingress.Receive call of another (or the same)
 	// vport: in FORWARDING the receiving goroutine sends the frames itself
 	// when the TX side is idle (cut-through), unless Options.NoCutThrough.

@@ -3,6 +3,7 @@
 package engine_test
 
 import (
+	"fmt"
 	"sync/atomic"
 	"testing"
 
@@ -18,6 +19,55 @@ func (p *recyclePort) Transmit(frames [][]byte) error {
 }
 
 func (p *recyclePort) Close() error { return nil }
+
+func forwardingBuffers(b *testing.B, n int) (*engine.Engine, []engine.Ingress) {
+	out := &recyclePort{}
+	f := engine.BackendFactoryFunc(func(id string, _ engine.BackendSpec, _ engine.Ingress) (engine.Backend, error) {
+		return out, nil
+	})
+	eng := engine.New(engine.Options{
+		Limits:   engine.Limits{MaxBuffers: uint32(n), MaxVports: uint32(2 * n)},
+		Backends: map[engine.BackendKind]engine.BackendFactory{engine.BackendInProcess: f},
+	})
+	ins := make([]engine.Ingress, n)
+	for i := range ins {
+		bid, rx, tx := fmt.Sprint("b", i), fmt.Sprint("rx", i), fmt.Sprint("tx", i)
+		_, err := eng.Batch(app, []engine.Op{
+			{CreateBuffer: &engine.CreateBufferOp{ID: bid, Config: engine.BufferConfig{CapacityPackets: 4096}}},
+			{CreateVport: &engine.CreateVportOp{ID: rx, Config: engine.VportConfig{Mode: engine.ModeRX, Backend: engine.BackendSpec{Kind: engine.BackendInProcess, Port: uint32(2 * i)}}}},
+			{CreateVport: &engine.CreateVportOp{ID: tx, Config: engine.VportConfig{Mode: engine.ModeTX, Backend: engine.BackendSpec{Kind: engine.BackendInProcess, Port: uint32(2*i + 1)}}}},
+			{Bind: &engine.BindOp{BufferID: bid, VportID: rx}},
+			{Bind: &engine.BindOp{BufferID: bid, VportID: tx}},
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ins[i], _ = eng.Ingress(app, rx)
+	}
+	return eng, ins
+}
+
+// BenchmarkForwardingBuffers spreads 64-frame batches round-robin over
+// many FORWARDING buffers.
+func BenchmarkForwardingBuffers(b *testing.B) {
+	for _, n := range []int{4, 2048} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			eng, ins := forwardingBuffers(b, n)
+			defer eng.Close()
+			template := udpFrame(1, 1, 1, 0)
+			batch := make([][]byte, 64)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				for j := range batch {
+					batch[j] = engine.GetFrame(len(template))
+					copy(batch[j], template)
+				}
+				ins[i%n].Receive(batch)
+			}
+			b.ReportMetric(float64(b.N*64)/b.Elapsed().Seconds()/1e6, "Mpps")
+		})
+	}
+}
 
 // BenchmarkForwarding64 measures the FORWARDING hot path in process: a
 // batch of 64 60-byte frames in through an RX vport, out through a TX vport.

@@ -130,7 +130,6 @@ func (b *buffer) txVport() *vport {
 // FORWARDING state a frame then leaves without waiting for the TX worker
 // to wake up, which is most of the latency an extra hop would add.
 func (b *buffer) receive(frames [][]byte) bool {
-	now := b.e.clock.Now().UnixNano()
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()
@@ -139,6 +138,7 @@ func (b *buffer) receive(frames [][]byte) bool {
 	if b.passThrough(frames) {
 		return true
 	}
+	now := b.e.clock.Now().UnixNano()
 	before, _ := b.occupancy()
 	var dropsBefore *dropCounts
 	if len(b.watches) > 0 {
@@ -190,11 +190,11 @@ func (b *buffer) passThrough(frames [][]byte) bool {
 	b.st.bytesOut += total
 	b.st.hwmPackets = max(b.st.hwmPackets, n)
 	b.st.hwmBytes = max(b.st.hwmBytes, total)
-	out := append(b.scratch[:0], frames...)
 	b.txBusy = true
 	b.mu.Unlock()
-	v.transmit(out)
-	clear(out)
+	// The caller's batch goes out as it is: Transmit returns before
+	// Receive does and keeps only the frames, never the outer slice.
+	v.transmit(frames)
 	b.mu.Lock()
 	b.txBusy = false
 	more := b.q.n > 0

@@ -36,23 +36,22 @@ func (b *bench) network() (err error) {
 	}
 	gen := rate(l.genTx, l.genSink, frame64, b.dur)
 	b.emit("generator_max_mpps_64b", gen/1e6, "Mpps", map[string]any{"frame_bytes": frame64, "seconds": b.dur.Seconds(), "path": "veth pair, AF_PACKET sender and sink"})
-
-	if err := l.lab.Bridge(l.sw, "br0", "ag-in", "ag-out"); err != nil {
+	eng := newAgentEngine(l.sw)
+	defer eng.Close()
+	if err := b.latency(l, eng); err != nil {
 		return err
 	}
-	bridgeLat := latencies(l.h1Tx, l.h2Sink, latencyGap, b.dur/2)
+	if err := l.bridgeUp(); err != nil {
+		return err
+	}
 	bridge := rate(l.h1Tx, l.h2Sink, frame64, b.dur)
 	b.emit("baseline_fwd_mpps_64b", bridge/1e6, "Mpps", map[string]any{"frame_bytes": frame64, "seconds": b.dur.Seconds(), "path": "veth -> Linux bridge -> veth"})
-	if err := l.sw.Do(func() error { return netio.DeleteLink("br0") }); err != nil {
+	if err := l.bridgeDown(); err != nil {
 		return err
 	}
-
-	eng, err := l.startAgent()
-	if err != nil {
+	if err := agentUp(eng); err != nil {
 		return err
 	}
-	defer eng.Close()
-	agentLat := latencies(l.h1Tx, l.h2Sink, latencyGap, b.dur/2)
 	agent := rate(l.h1Tx, l.h2Sink, frame64, b.dur)
 	cond := map[string]any{"frame_bytes": frame64, "seconds": b.dur.Seconds(), "path": "veth -> agent (FORWARDING) -> veth", "cores": 2}
 	b.emit("agent_fwd_mpps_64b", agent/1e6, "Mpps", cond)
@@ -62,14 +61,42 @@ func (b *bench) network() (err error) {
 	}
 	big := rate(l.h1Tx, l.h2Sink, frame1500, b.dur)
 	b.emit("agent_fwd_gbps_1500b", big*frame1500*8/1e9, "Gbps", map[string]any{"frame_bytes": frame1500, "seconds": b.dur.Seconds(), "mpps": round(big / 1e6)})
-	b.emitLatency(bridgeLat, agentLat)
 	if err := waitDrained(eng, "fwd"); err != nil {
 		return err
 	}
 	return b.pauseResume(eng, l)
 }
 
-func (b *bench) emitLatency(bridge, agent []time.Duration) {
+// latency alternates short rounds through the bridge and through the
+// agent on the same veths, so that both see the same machine noise.
+func (b *bench) latency(l *netLab, eng *engine.Engine) error {
+	const rounds = 4
+	var bridge, agent []time.Duration
+	start := time.Now()
+	for r := 0; r < rounds; r++ {
+		if err := l.bridgeUp(); err != nil {
+			return err
+		}
+		bridge = append(bridge, latencies(l.h1Tx, l.h2Sink, latencyGap, b.dur/rounds)...)
+		if err := l.bridgeDown(); err != nil {
+			return err
+		}
+		if err := agentUp(eng); err != nil {
+			return err
+		}
+		agent = append(agent, latencies(l.h1Tx, l.h2Sink, latencyGap, b.dur/rounds)...)
+		if err := agentDown(eng); err != nil {
+			return err
+		}
+	}
+	sortDurations(bridge)
+	sortDurations(agent)
+	pps := float64(len(agent)) / (time.Since(start).Seconds() / 2)
+	b.emitLatency(bridge, agent, pps, rounds)
+	return nil
+}
+
+func (b *bench) emitLatency(bridge, agent []time.Duration, pps float64, rounds int) {
 	for _, p := range []struct {
 		name string
 		q    float64
@@ -77,7 +104,8 @@ func (b *bench) emitLatency(bridge, agent []time.Duration) {
 		added := percentile(agent, p.q) - percentile(bridge, p.q)
 		b.emit(p.name, float64(added.Nanoseconds())/1e3, "us", map[string]any{
 			"agent_us": float64(percentile(agent, p.q).Nanoseconds()) / 1e3, "bridge_us": float64(percentile(bridge, p.q).Nanoseconds()) / 1e3,
-			"samples": len(agent), "rate_pps": int(time.Second / latencyGap), "one_way": true,
+			"samples": len(agent), "bridge_samples": len(bridge), "rate_pps": int(pps), "one_way": true,
+			"rounds": rounds, "frame_bytes": frame64,
 		})
 	}
 }
@@ -129,30 +157,47 @@ func (l *netLab) close() error {
 	return l.lab.Close()
 }
 
-// startAgent runs the engine with vports on ag-in (RX) and ag-out (TX)
-// bound to buffer "fwd": the FORWARDING state.
-func (l *netLab) startAgent() (*engine.Engine, error) {
-	eng := engine.New(engine.Options{
+func newAgentEngine(sw netio.NS) *engine.Engine {
+	return engine.New(engine.Options{
 		Limits:   engine.Limits{PoolBytes: 1 << 30, MaxBufferBytes: 1 << 30, MaxBufferPackets: 4 << 20},
-		Backends: map[engine.BackendKind]engine.BackendFactory{engine.BackendLinuxInterface: &netio.Factory{NS: l.sw, RxSlots: 16384}},
+		Backends: map[engine.BackendKind]engine.BackendFactory{engine.BackendLinuxInterface: &netio.Factory{NS: sw, RxSlots: 16384}},
 	})
-	ops := []engine.Op{
+}
+
+// agentUp attaches vports to ag-in (RX) and ag-out (TX) and binds both to
+// buffer "fwd": the FORWARDING state.
+func agentUp(eng *engine.Engine) error {
+	res, err := eng.Batch(benchApp, []engine.Op{
 		{CreateBuffer: &engine.CreateBufferOp{ID: "fwd", Config: engine.BufferConfig{CapacityPackets: 65536}}},
 		{CreateVport: &engine.CreateVportOp{ID: "in", Config: linuxVport("ag-in", engine.ModeRX)}},
 		{CreateVport: &engine.CreateVportOp{ID: "out", Config: linuxVport("ag-out", engine.ModeTX)}},
 		{Bind: &engine.BindOp{BufferID: "fwd", VportID: "in"}},
 		{Bind: &engine.BindOp{BufferID: "fwd", VportID: "out"}},
-	}
-	res, err := eng.Batch(benchApp, ops)
+	})
 	if err != nil {
-		eng.Close()
-		return nil, err
+		return err
 	}
 	if s := res[4].Buffer.State; s != engine.StateForwarding {
-		eng.Close()
-		return nil, fmt.Errorf("agent buffer is %v, not FORWARDING", s)
+		return fmt.Errorf("agent buffer is %v, not FORWARDING", s)
 	}
-	return eng, nil
+	return nil
+}
+
+// agentDown detaches the agent from the veths (closing its sockets).
+func agentDown(eng *engine.Engine) error {
+	_, err := eng.Batch(benchApp, []engine.Op{
+		{Unbind: &engine.BindOp{BufferID: "fwd", VportID: "in"}},
+		{Unbind: &engine.BindOp{BufferID: "fwd", VportID: "out"}},
+		{RemoveVport: &engine.RemoveVportOp{ID: "in"}},
+		{RemoveVport: &engine.RemoveVportOp{ID: "out"}},
+	})
+	return err
+}
+
+func (l *netLab) bridgeUp() error { return l.lab.Bridge(l.sw, "br0", "ag-in", "ag-out") }
+
+func (l *netLab) bridgeDown() error {
+	return l.sw.Do(func() error { return netio.DeleteLink("br0") })
 }
 
 func linuxVport(iface string, mode engine.VportMode) engine.VportConfig {

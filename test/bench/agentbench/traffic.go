@@ -104,8 +104,8 @@ func rate(tx *netio.Socket, k *sink, size int, dur time.Duration) float64 {
 	return float64(c1-c0) / t1.Sub(t0).Seconds()
 }
 
-// latencies sends one timestamped frame every gap for dur and returns the
-// sorted one-way latencies seen by k.
+// latencies sends one timestamped frame every gap (at least) for dur and
+// returns the one-way latencies seen by k.
 func latencies(tx *netio.Socket, k *sink, gap, dur time.Duration) []time.Duration {
 	k.mu.Lock()
 	k.latency = make([]time.Duration, 0, int(dur/gap)+16)
@@ -122,9 +122,10 @@ func latencies(tx *netio.Socket, k *sink, gap, dur time.Duration) []time.Duratio
 	out := k.latency
 	k.latency = nil
 	k.mu.Unlock()
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
 }
+
+func sortDurations(d []time.Duration) { sort.Slice(d, func(i, j int) bool { return d[i] < d[j] }) }
 
 func percentile(sorted []time.Duration, p float64) time.Duration {
 	if len(sorted) == 0 {

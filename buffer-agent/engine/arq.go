@@ -182,6 +182,10 @@ func (b *buffer) arqTick() {
 func (b *buffer) ack(ids []PacketID) uint32 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	return b.ackLocked(ids)
+}
+
+func (b *buffer) ackLocked(ids []PacketID) uint32 {
 	a := b.arq
 	before, _ := b.occupancy()
 	var acked uint32

@@ -105,3 +105,22 @@ func TestPacingFollowsTheRate(t *testing.T) {
 		t.Fatalf("paced order %v", got)
 	}
 }
+
+func TestArqStatusFrameAcks(t *testing.T) {
+	fx, in, out := arqFixture(t, 0)
+	in.in.Receive(seqFrames(1, 3))
+	out.waitSent(t, 3)
+	status := engine.ArqStatusFrame([]engine.PacketID{{IPv4ID: 1, L4Checksum: 7}, {IPv4ID: 3, L4Checksum: 21}})
+	in.in.Receive([][]byte{status, seqFrames(4, 1)[0]})
+	out.waitSent(t, 4)
+	st := fx.query(t, "b").Stats
+	if st.ArqAcked != 2 || st.OccupancyPackets != 2 || st.PacketsIn != 4 {
+		t.Fatalf("stats %+v", st)
+	}
+	truncated := status[:len(status)-1] // not a status frame: stored as data
+	in.in.Receive([][]byte{truncated})
+	out.waitSent(t, 5)
+	if st := fx.query(t, "b").Stats; st.ArqAcked != 2 || st.PacketsIn != 5 {
+		t.Fatalf("truncated status frame: %+v", st)
+	}
+}

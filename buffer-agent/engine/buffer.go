@@ -138,6 +138,9 @@ func (b *buffer) receive(frames [][]byte) bool {
 	if b.passThrough(frames) {
 		return true
 	}
+	if b.arq != nil {
+		frames = b.takeArqStatus(frames)
+	}
 	now := b.e.clock.Now().UnixNano()
 	before, _ := b.occupancy()
 	var dropsBefore *dropCounts

@@ -80,6 +80,9 @@
 // ages and DROPPED-event coalescing all read the injected Clock, so tests
 // drive them with a fake clock instead of sleeping.
 //
+// ARQ buffers are acknowledged by Engine.Ack or in band by status frames
+// (see ArqStatusEtherType) arriving through one of their RX vports.
+//
 // # Events
 //
 // Subscribe registers EventRules (occupancy above/below a threshold, drained,

@@ -22,11 +22,15 @@ type capture struct {
 	in     engine.Ingress
 	sent   [][]byte
 	closed bool
+	fail   bool
 }
 
 func (c *capture) Transmit(frames [][]byte) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.fail {
+		return errors.New("link down")
+	}
 	c.sent = append(c.sent, frames...)
 	return nil
 }

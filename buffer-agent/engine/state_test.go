@@ -135,3 +135,20 @@ func TestReusedIDStartsEmptyForNewOwner(t *testing.T) {
 		t.Fatalf("pool still holds %d bytes", fx.e.PoolUsedBytes())
 	}
 }
+
+func TestTransmitErrorsAreCounted(t *testing.T) {
+	fx := newFixture(t, engine.Options{})
+	fx.mustBuffer(t, "b", engine.BufferConfig{CapacityPackets: 10})
+	in := fx.mustVport(t, "in", engine.ModeRX)
+	out := fx.mustVport(t, "out", engine.ModeTX)
+	out.mu.Lock()
+	out.fail = true
+	out.mu.Unlock()
+	fx.mustBind(t, "b", "in")
+	fx.mustBind(t, "b", "out")
+	in.in.Receive(seqFrames(0, 3))
+	v, _ := fx.e.QueryVport(app, "out")
+	if v.Stats.TxErrors != 3 || v.Stats.TxPackets != 0 {
+		t.Fatalf("vport stats %+v", v.Stats)
+	}
+}

@@ -188,7 +188,10 @@ type VportConfig struct {
 type VportStats struct {
 	RxPackets, RxBytes uint64
 	TxPackets, TxBytes uint64
-	Drops              []DropCounter
+	// TxErrors counts frames the backend failed to send (not in TxPackets).
+	// The API has no field for it; operators see it in the agent's metrics.
+	TxErrors uint64
+	Drops    []DropCounter
 }
 
 // VportInfo is a snapshot of a vport as the API reports it.

@@ -19,6 +19,7 @@ type vport struct {
 
 	rxPackets, rxBytes atomic.Uint64
 	txPackets, txBytes atomic.Uint64
+	txErrors           atomic.Uint64
 	drops              [numDropCauses]struct{ packets, bytes atomic.Uint64 }
 }
 
@@ -71,6 +72,7 @@ func (v *vport) transmit(frames [][]byte) {
 		bytes += uint64(len(f))
 	}
 	if err := v.backend.Transmit(frames); err != nil {
+		v.txErrors.Add(uint64(len(frames)))
 		return
 	}
 	v.txPackets.Add(uint64(len(frames)))
@@ -96,7 +98,8 @@ func (v *vport) info() VportInfo {
 		Stats: VportStats{
 			RxPackets: v.rxPackets.Load(), RxBytes: v.rxBytes.Load(),
 			TxPackets: v.txPackets.Load(), TxBytes: v.txBytes.Load(),
-			Drops: drops,
+			TxErrors: v.txErrors.Load(),
+			Drops:    drops,
 		},
 	}
 }

@@ -35,6 +35,7 @@ var (
 	bufResent  = prometheus.NewDesc(ns+"_buffer_arq_resent_total", "ARQ packets resent.", bufLabels, nil)
 	vpRxP      = prometheus.NewDesc(ns+"_vport_rx_packets_total", "Packets from the switch into the vport.", vportLabels, nil)
 	vpTxP      = prometheus.NewDesc(ns+"_vport_tx_packets_total", "Packets from the vport back to the switch.", vportLabels, nil)
+	vpTxErr    = prometheus.NewDesc(ns+"_vport_tx_errors_total", "Frames the vport's backend failed to send.", vportLabels, nil)
 	vpDrops    = prometheus.NewDesc(ns+"_vport_dropped_packets_total", "Packets dropped at the vport, by cause.", append(vportLabels, "cause"), nil)
 	allStates  = []engine.State{engine.StateFree, engine.StateBuffering, engine.StateServing, engine.StateForwarding, engine.StateStoring}
 	causeNames = map[engine.DropCause]string{
@@ -53,7 +54,7 @@ func New(eng *engine.Engine) *Collector { return &Collector{eng: eng} }
 // Describe implements prometheus.Collector.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{poolUsed, poolLimit, bufState, bufOccP, bufOccB, bufInP, bufInB,
-		bufOutP, bufOutB, bufDrops, bufHWM, bufAge, bufResent, vpRxP, vpTxP, vpDrops} {
+		bufOutP, bufOutB, bufDrops, bufHWM, bufAge, bufResent, vpRxP, vpTxP, vpTxErr, vpDrops} {
 		ch <- d
 	}
 }
@@ -90,6 +91,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		l := []string{v.ID, v.Owner}
 		ch <- prometheus.MustNewConstMetric(vpRxP, ctr, float64(v.Stats.RxPackets), l...)
 		ch <- prometheus.MustNewConstMetric(vpTxP, ctr, float64(v.Stats.TxPackets), l...)
+		ch <- prometheus.MustNewConstMetric(vpTxErr, ctr, float64(v.Stats.TxErrors), l...)
 		for _, d := range v.Stats.Drops {
 			ch <- prometheus.MustNewConstMetric(vpDrops, ctr, float64(d.Packets), v.ID, v.Owner, causeNames[d.Cause])
 		}

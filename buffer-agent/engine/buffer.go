@@ -30,34 +30,37 @@ func (d *dropCounts) list() []DropCounter {
 type bufferCounters struct {
 	packetsIn, bytesIn   uint64
 	packetsOut, bytesOut uint64
-	drops                dropCounts
 	hwmPackets, hwmBytes uint64
+	drops                dropCounts
 	arqResent, arqAcked  uint64
 }
 
-// buffer is one packet store. Everything below mu is guarded by it.
+// buffer is one packet store. The fields every batch touches come first,
+// so that with thousands of active buffers a batch costs few cache misses.
+// Everything from mu to the end, except the identity fields, is guarded
+// by mu.
 type buffer struct {
-	id, owner string
-	cfg       BufferConfig
-	e         *Engine
-	app       *appUsage
-
 	mu      sync.Mutex
+	txBusy  bool // a goroutine is in Transmit for this buffer
+	closed  bool
+	markers int32    // MARKER_SEEN watches: they need the per-frame path
+	e       *Engine
+	vports  []*vport // bound, in bind order
 	q       queue
 	arq     *arqState // nil unless the queue type is ARQ
-	vports  []*vport  // bound, in bind order
-	closed  bool
-	seq     uint64
+	cfg     BufferConfig
 	st      bufferCounters
+	app     *appUsage
+
+	seq     uint64
 	state   State // last state reported to STATE_CHANGED watches
 	watches []*watch
 	pace    pacer
-	markers int      // MARKER_SEEN watches: they need the per-frame path
-	txBusy  bool     // a goroutine is in Transmit for this buffer
 	scratch [][]byte // the transmitting goroutine's batch (see txBusy)
 
-	wake chan struct{} // capacity 1: "there may be work for the TX worker"
-	done chan struct{}
+	id, owner string
+	wake      chan struct{} // capacity 1: "there may be work for the TX worker"
+	done      chan struct{}
 }
 
 func newBuffer(e *Engine, owner, id string, cfg BufferConfig) *buffer {

@@ -7,20 +7,20 @@ import "sync/atomic"
 // vport is one virtual port. The packet path reads mode, rate and the bound
 // buffer atomically; control calls change them under Engine.mu.
 type vport struct {
+	// Hot: read or counted on every batch.
+	mode               atomic.Int32
+	rateBps            atomic.Uint64
+	buf                atomic.Pointer[buffer]
+	backend            Backend
+	rxPackets, rxBytes atomic.Uint64
+	txPackets, txBytes atomic.Uint64
+
+	txErrors  atomic.Uint64
+	drops     [numDropCauses]struct{ packets, bytes atomic.Uint64 }
 	id, owner string
 	cfg       VportConfig // as created, for idempotent create
 	e         *Engine
 	app       *appUsage
-	backend   Backend
-
-	mode    atomic.Int32
-	rateBps atomic.Uint64
-	buf     atomic.Pointer[buffer]
-
-	rxPackets, rxBytes atomic.Uint64
-	txPackets, txBytes atomic.Uint64
-	txErrors           atomic.Uint64
-	drops              [numDropCauses]struct{ packets, bytes atomic.Uint64 }
 }
 
 func newVport(e *Engine, owner, id string, cfg VportConfig) *vport {

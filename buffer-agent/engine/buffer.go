@@ -43,7 +43,7 @@ type buffer struct {
 	mu      sync.Mutex
 	txBusy  bool // a goroutine is in Transmit for this buffer
 	closed  bool
-	markers int32    // MARKER_SEEN watches: they need the per-frame path
+	markers int32 // MARKER_SEEN watches: they need the per-frame path
 	e       *Engine
 	vports  []*vport // bound, in bind order
 	q       queue

@@ -65,7 +65,9 @@
 // Frames that the engine drops go back to the package frame pool (GetFrame /
 // PutFrame), which backends that copy out of sockets may also use to avoid a
 // per-packet allocation. A backend that never uses the pool loses nothing:
-// PutFrame ignores slices the pool does not size.
+// PutFrame ignores slices the pool does not size. Because dropped frames may
+// be recycled, every frame given to Receive must be a slice the caller no
+// longer uses in any way (never a view into an arena it keeps writing).
 //
 // Backend.Close is called once, when the vport is removed (or the engine is
 // closed); it must stop calling Receive before it returns.
@@ -73,6 +75,13 @@
 // Callers that keep their own port table can also skip factories and feed a
 // vport through Engine.Ingress; its frames then still leave through the
 // vport's Backend.
+//
+// # Serving the API
+//
+// package server serves this engine over gRPC (flowbuf.buffer.v1); an
+// embedding switch passes its IN_PROCESS factory in Options.Backends (or
+// server.Backends(nil, factory)) and registers server.New(eng, ...) on its
+// grpc.Server. LINUX_INTERFACE vports come from package netio.
 //
 // # Time
 //

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package engine
+
+func (b *buffer) kick() {
+	select {
+	case b.wake <- struct{}{}:
+	default:
+	}
+}
+
+// released accounts for a held frame that leaves the buffer by TX.
+func (b *buffer) released(n uint64) {
+	b.e.pool.release(n)
+	b.app.release(n)
+}
+
+func (b *buffer) run() {
+	for {
+		select {
+		case <-b.wake:
+			b.drain()
+		case <-b.done:
+			return
+		}
+	}
+}
+
+// drain sends held frames to the TX vport until the buffer is empty, the
+// vport loses TX, pacing asks to wait, or another goroutine is sending
+// (it kicks the worker again when it is done).
+func (b *buffer) drain() {
+	for {
+		b.mu.Lock()
+		if b.txBusy {
+			b.mu.Unlock()
+			return
+		}
+		if !b.sendLocked() {
+			return
+		}
+	}
+}
+
+// sendLocked sends one batch of held frames. The caller holds b.mu and
+// txBusy is clear; sendLocked releases b.mu. Only the goroutine that set
+// txBusy transmits, so frames leave in order and Transmit is never called
+// concurrently for one buffer. It reports whether it sent anything.
+func (b *buffer) sendLocked() bool {
+	v := b.txVport()
+	if v == nil || b.closed {
+		b.mu.Unlock()
+		return false
+	}
+	before, _ := b.occupancy()
+	out := b.dequeue(b.scratch[:0], v.rateBps.Load())
+	b.startArqTicks()
+	b.afterChange(before, nil)
+	if len(out) == 0 {
+		b.mu.Unlock()
+		return false
+	}
+	b.txBusy = true
+	b.mu.Unlock()
+	v.transmit(out)
+	clear(out) // the frames are the backend's now
+	b.mu.Lock()
+	b.txBusy = false
+	more := b.q.n > 0 || b.arq.hasResends()
+	b.mu.Unlock()
+	if more {
+		b.kick()
+	}
+	return true
+}
+
+// dequeue fills out with the next frames to send: pending ARQ resends
+// first, then held packets, within the pacing budget.
+func (b *buffer) dequeue(out [][]byte, rateBps uint64) [][]byte {
+	now := b.e.clock.Now().UnixNano()
+	b.pace.refill(now, rateBps, b.e.limits.MaxFrameBytes)
+	if b.arq != nil {
+		out = b.arq.takeResends(out, &b.pace, rateBps)
+	}
+	if rateBps == 0 && b.arq == nil && len(b.q.classes) == 1 {
+		// Unpaced FIFO: move the whole batch at once.
+		var freed uint64
+		n := len(out)
+		out, freed = b.q.popAll(out, maxTxBatch-len(out))
+		b.st.packetsOut += uint64(len(out) - n)
+		b.st.bytesOut += freed
+		if freed > 0 {
+			b.released(freed)
+		}
+		return out
+	}
+	var freed uint64
+	for len(out) < maxTxBatch && b.q.n > 0 {
+		next := b.q.next()
+		n := uint64(len(next.data))
+		if !b.pace.take(n, rateBps) {
+			break
+		}
+		p, _ := b.q.pop()
+		b.st.packetsOut++
+		b.st.bytesOut += n
+		if b.arq != nil {
+			out = append(out, b.arq.keep(p))
+			continue
+		}
+		freed += n
+		out = append(out, p.data)
+	}
+	if freed > 0 {
+		b.released(freed)
+	}
+	if b.pace.waiting(rateBps) && (b.q.n > 0 || b.arq.hasResends()) {
+		b.pace.schedule(b.e.clock, rateBps, b.nextSize(), b.kick)
+	}
+	return out
+}
+
+func (b *buffer) nextSize() uint64 {
+	if b.q.n == 0 {
+		return uint64(b.e.limits.MaxFrameBytes)
+	}
+	return uint64(len(b.q.next().data))
+}

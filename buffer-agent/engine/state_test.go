@@ -152,3 +152,34 @@ func TestTransmitErrorsAreCounted(t *testing.T) {
 		t.Fatalf("vport stats %+v", v.Stats)
 	}
 }
+
+// vlanFrame tags a UDP frame with 802.1Q PCP pcp.
+func vlanFrame(seq uint32, pcp byte) []byte {
+	f := udpFrame(seq, uint16(seq), 1, 0)
+	tagged := append(append([]byte{}, f[:12]...), 0x81, 0x00, pcp<<5, 10)
+	return append(tagged, f[12:]...)
+}
+
+func TestPriorityByVLANPCPWithFourClasses(t *testing.T) {
+	fx := newFixture(t, engine.Options{})
+	fx.mustBuffer(t, "b", engine.BufferConfig{CapacityPackets: 100, Queue: engine.QueuePriority,
+		Priority: engine.PriorityConfig{Classes: 4, Field: engine.FieldVLANPCP}})
+	in := fx.mustVport(t, "in", engine.ModeRX)
+	out := fx.mustVport(t, "out", engine.ModeNone)
+	fx.mustBind(t, "b", "in")
+	fx.mustBind(t, "b", "out")
+	// Four classes: PCP 0-1 -> 0, 2-3 -> 1, 4-5 -> 2, 6-7 -> 3; untagged is 0.
+	in.in.Receive([][]byte{vlanFrame(1, 1), vlanFrame(2, 7), udpFrame(3, 3, 3, 46), vlanFrame(4, 4), vlanFrame(5, 6)})
+	fx.mustMode(t, "out", engine.ModeTX)
+	got := out.waitSent(t, 5)
+	order := make([]uint32, len(got))
+	for i, f := range got {
+		if f[12] == 0x81 {
+			f = f[4:] // skip the tag: the sequence sits 4 bytes later
+		}
+		order[i] = seqOf(f)
+	}
+	if !slices.Equal(order, []uint32{2, 5, 4, 1, 3}) {
+		t.Fatalf("priority order %v, want [2 5 4 1 3]", order)
+	}
+}

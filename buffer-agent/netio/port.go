@@ -27,6 +27,9 @@ type Port struct {
 	rxSlots int
 	done    chan struct{}
 	once    sync.Once
+
+	statsMu   sync.Mutex
+	ringDrops uint64 // PACKET_STATISTICS resets on read: the running total
 }
 
 func (p *Port) start() {
@@ -68,9 +71,12 @@ type Stats struct {
 	TxErrors  uint64
 }
 
-// Stats reads the counters; RingDrops counts since the previous call.
+// Stats reads the counters (totals since the port opened).
 func (p *Port) Stats() Stats {
-	return Stats{RingDrops: p.sock.Drops(), Truncated: p.sock.Truncated.Load(), TxErrors: p.sock.TxErrors.Load()}
+	p.statsMu.Lock()
+	defer p.statsMu.Unlock()
+	p.ringDrops += p.sock.Drops()
+	return Stats{RingDrops: p.ringDrops, Truncated: p.sock.Truncated.Load(), TxErrors: p.sock.TxErrors.Load()}
 }
 
 // Interface is the name of the interface the port reads and writes.
@@ -83,7 +89,9 @@ func (p *Port) Close() error {
 	p.once.Do(func() {
 		p.sock.Wake()
 		<-p.done
+		p.statsMu.Lock()
 		err = p.sock.Close()
+		p.statsMu.Unlock()
 		if p.ownLink {
 			if derr := p.ns.Do(func() error { return DeleteLink(p.iface) }); derr != nil && err == nil {
 				err = derr

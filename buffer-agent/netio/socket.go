@@ -260,6 +260,9 @@ func (s *Socket) waitSlot(slot []byte) error {
 // Drops is the number of frames the kernel dropped because the RX ring was
 // full, since the last call (PACKET_STATISTICS resets on read).
 func (s *Socket) Drops() uint64 {
+	if s.fd < 0 {
+		return 0
+	}
 	st, err := unix.GetsockoptTpacketStats(s.fd, unix.SOL_PACKET, unix.PACKET_STATISTICS)
 	if err != nil {
 		return 0

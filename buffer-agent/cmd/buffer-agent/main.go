@@ -78,7 +78,7 @@ func run(ctx context.Context, args []string, ready func(grpcAddr, metricsAddr st
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", cfg.Listen, err)
 	}
-	metricsAddr, stopMetrics, err := serveMetrics(cfg.MetricsListen, eng, log)
+	metricsAddr, stopMetrics, err := serveMetrics(cfg.MetricsListen, log, metrics.New(eng), portCollector{factory})
 	if err != nil {
 		lis.Close()
 		return err
@@ -140,12 +140,13 @@ func stopGracefully(g *grpc.Server) {
 	}
 }
 
-func serveMetrics(addr string, eng *engine.Engine, log *slog.Logger) (string, func(), error) {
+func serveMetrics(addr string, log *slog.Logger, cs ...prometheus.Collector) (string, func(), error) {
 	if addr == "" {
 		return "", func() {}, nil
 	}
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(metrics.New(eng), collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(cs...)
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	lis, err := net.Listen("tcp", addr)

@@ -12,7 +12,8 @@
 // bytes and/or packets, with drop-tail or drop-head overflow. A vport has a
 // mode: RX carries frames from the switch into its bound buffer, TX carries
 // the buffer's frames back to the switch, in order, optionally paced at
-// tx_rate_bps. A buffer's state (Free, Buffering, Serving, Forwarding,
+// tx_rate_bps. Several vports may be bound to one buffer; with more than one
+// TX vport, frames leave through the first one bound. A buffer's state (Free, Buffering, Serving, Forwarding,
 // Storing) is always computed from its bindings and occupancy by
 // DeriveState, never stored. Every packet lives in one shared memory pool
 // with a hard limit; per-buffer capacities and per-application quotas are

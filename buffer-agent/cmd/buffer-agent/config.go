@@ -153,6 +153,11 @@ func (c Config) validate() error {
 	if set := btoi(t.Cert != "") + btoi(t.Key != "") + btoi(t.CA != ""); set != 0 && set != 3 {
 		return errors.New("mTLS needs all of tls cert, key and ca")
 	}
+	if c.Netns != "" {
+		if _, err := os.Stat(c.Netns); err != nil {
+			return fmt.Errorf("netns: %w", err)
+		}
+	}
 	if c.PoolBytes == 0 {
 		return errors.New("pool_bytes must be above 0")
 	}

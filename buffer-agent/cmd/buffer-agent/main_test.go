@@ -40,6 +40,7 @@ func TestConfigFileAndFlags(t *testing.T) {
 		"partial tls":   "tls: {cert: a.pem}\n",
 		"buffer > pool": "pool_bytes: 10\nmax_buffer_bytes: 11\n",
 		"bad level":     "log_level: loud\n",
+		"missing netns": "netns: /var/run/netns/fbag-none\n",
 	}
 	for name, body := range bad {
 		os.WriteFile(file, []byte(body), 0o600)

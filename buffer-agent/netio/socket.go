@@ -6,8 +6,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
+	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -29,13 +32,17 @@ const (
 // V2 wakes the reader per frame and still batches whatever is ready, which
 // keeps the added latency in microseconds. The socket ignores its host's
 // outgoing frames (PACKET_IGNORE_OUTGOING), so it never reads back what it
-// sent, and transmits past the qdisc (PACKET_QDISC_BYPASS).
+// sent, and transmits past the qdisc (PACKET_QDISC_BYPASS). The reader
+// waits in Go's network poller, so an idle vport holds no OS thread and
+// burns no CPU.
 type Socket struct {
-	fd, wake int
-	mem      []byte
-	rx, tx   ring
-	txMu     sync.Mutex
-	closed   atomic.Bool
+	fd     int
+	file   *os.File        // owns fd once set; registered with the poller
+	rc     syscall.RawConn // waits for readiness without a thread per socket
+	mem    []byte
+	rx, tx ring
+	txMu   sync.Mutex
+	closed atomic.Bool
 
 	Truncated atomic.Uint64 // frames larger than a ring slot, not delivered
 	TxErrors  atomic.Uint64 // frames the kernel refused
@@ -56,7 +63,7 @@ func OpenSocketSlots(ifindex, mtu, rxSlots, txSlots int) (*Socket, error) {
 	if err != nil {
 		return nil, fmt.Errorf("AF_PACKET socket: %w", err)
 	}
-	s := &Socket{fd: fd, wake: -1}
+	s := &Socket{fd: fd}
 	if err := s.setup(ifindex, mtu, rxSlots, txSlots); err != nil {
 		s.release()
 		return nil, err
@@ -102,16 +109,19 @@ func (s *Socket) setup(ifindex, mtu, rxSlots, txSlots int) error {
 	if err := unix.Bind(s.fd, sa); err != nil {
 		return fmt.Errorf("bind to ifindex %d: %w", ifindex, err)
 	}
-	s.wake, err = unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
-	if err != nil {
-		return fmt.Errorf("eventfd: %w", err)
+	if err := unix.SetNonblock(s.fd, true); err != nil {
+		return fmt.Errorf("set non-blocking: %w", err)
+	}
+	s.file = os.NewFile(uintptr(s.fd), "af_packet")
+	if s.rc, err = s.file.SyscallConn(); err != nil {
+		return fmt.Errorf("register with the poller: %w", err)
 	}
 	return nil
 }
 
 // Recv appends to dst up to max frames, copied out of the ring into frames
-// of the engine's pool, blocking (in poll, never spinning) until at least
-// one is ready. VLAN tags the kernel moved out of band are put back, so the
+// of the engine's pool, waiting (parked in the poller, never spinning)
+// until at least one is ready. VLAN tags the kernel moved out of band are put back, so the
 // frame is the frame that was on the wire. Recv is not safe for concurrent
 // use.
 func (s *Socket) Recv(dst [][]byte, max int) ([][]byte, error) {
@@ -138,23 +148,27 @@ func (s *Socket) Recv(dst [][]byte, max int) ([][]byte, error) {
 	}
 }
 
+// waitReadable parks the goroutine in the network poller until the slot
+// the reader looks at next belongs to user space (or the socket closes).
 func (s *Socket) waitReadable() error {
-	fds := []unix.PollFd{{Fd: int32(s.fd), Events: unix.POLLIN}, {Fd: int32(s.wake), Events: unix.POLLIN}}
+	next := s.rx.slot(s.rx.next)
 	for {
 		if s.closed.Load() {
 			return ErrClosed
 		}
-		_, err := unix.Poll(fds, -1)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("poll: %w", err)
-		}
-		if fds[1].Revents != 0 {
+		err := s.rc.Read(func(uintptr) bool {
+			return status(next)&unix.TP_STATUS_USER != 0 || s.closed.Load()
+		})
+		switch {
+		case s.closed.Load():
 			return ErrClosed
+		case err == nil:
+			return nil
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			continue
+		default:
+			return fmt.Errorf("wait for frames: %w", err)
 		}
-		return nil
 	}
 }
 
@@ -260,7 +274,7 @@ func (s *Socket) waitSlot(slot []byte) error {
 // Drops is the number of frames the kernel dropped because the RX ring was
 // full, since the last call (PACKET_STATISTICS resets on read).
 func (s *Socket) Drops() uint64 {
-	if s.fd < 0 {
+	if s.fd < 0 || s.closed.Load() {
 		return 0
 	}
 	st, err := unix.GetsockoptTpacketStats(s.fd, unix.SOL_PACKET, unix.PACKET_STATISTICS)
@@ -270,13 +284,13 @@ func (s *Socket) Drops() uint64 {
 	return uint64(st.Drops)
 }
 
-// Wake makes a blocked Recv return ErrClosed; Close must follow once the
-// reader has returned.
+// Wake makes a waiting Recv return ErrClosed and stops Send; Close must
+// follow once the reader has returned.
 func (s *Socket) Wake() {
 	s.closed.Store(true)
-	var one [8]byte
-	binary.NativeEndian.PutUint64(one[:], 1)
-	_, _ = unix.Write(s.wake, one[:])
+	if s.file != nil {
+		_ = s.file.SetReadDeadline(time.Now()) // interrupts a parked reader
+	}
 }
 
 // Close releases the rings and descriptors. The reader must have returned.
@@ -293,12 +307,12 @@ func (s *Socket) release() {
 		_ = unix.Munmap(s.mem)
 		s.mem = nil
 	}
-	if s.wake >= 0 {
-		unix.Close(s.wake)
-		s.wake = -1
-	}
-	if s.fd >= 0 {
+	switch {
+	case s.file != nil:
+		s.file.Close() // closes fd
+		s.file = nil
+	case s.fd >= 0:
 		unix.Close(s.fd)
-		s.fd = -1
 	}
+	s.fd = -1
 }

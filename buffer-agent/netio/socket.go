@@ -233,21 +233,32 @@ func (s *Socket) Send(frames [][]byte) error {
 	return s.flush()
 }
 
-// flush asks the kernel to send every SEND_REQUEST slot; without
-// MSG_DONTWAIT it returns once they have left the ring.
+// flush asks the kernel to send every SEND_REQUEST slot. The socket is
+// non-blocking, so a full send buffer (a TAP device whose reader lags)
+// answers EAGAIN: then it waits for POLLOUT, up to txStall in all.
 func (s *Socket) flush() error {
+	deadline := time.Now().Add(txStall)
 	for {
 		err := unix.Sendto(s.fd, nil, 0, nil)
 		switch {
 		case err == nil:
 			return nil
-		case err == unix.EINTR || err == unix.EAGAIN || err == unix.ENOBUFS:
+		case err == unix.EINTR:
 			continue
+		case err == unix.EAGAIN || err == unix.ENOBUFS:
+			if time.Now().After(deadline) {
+				return fmt.Errorf("flush TX ring: stalled for %v: %w", txStall, err)
+			}
+			fds := []unix.PollFd{{Fd: int32(s.fd), Events: unix.POLLOUT}}
+			_, _ = unix.Poll(fds, 1)
 		default:
 			return fmt.Errorf("flush TX ring: %w", err)
 		}
 	}
 }
+
+// txStall bounds how long a send waits for the interface to take frames.
+const txStall = time.Second
 
 // waitSlot waits until the kernel gives a TX slot back; a slot it rejected
 // is counted and reused.

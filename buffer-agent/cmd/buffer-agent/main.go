@@ -69,7 +69,7 @@ func run(ctx context.Context, args []string, ready func(grpcAddr, metricsAddr st
 		}
 	}()
 	srv := server.New(eng, server.Options{AgentVersion: "buffer-agent " + version, MTLS: cfg.mtls(), Logger: log})
-	g, err := newGRPCServer(cfg)
+	g, err := newGRPCServer(cfg, grpc.UnaryInterceptor(server.LogCalls(log)))
 	if err != nil {
 		return err
 	}
@@ -114,15 +114,15 @@ func newLogger(cfg Config) (*slog.Logger, error) {
 	return slog.New(slog.NewJSONHandler(os.Stderr, hopts)), nil
 }
 
-func newGRPCServer(cfg Config) (*grpc.Server, error) {
+func newGRPCServer(cfg Config, opts ...grpc.ServerOption) (*grpc.Server, error) {
 	if !cfg.mtls() {
-		return grpc.NewServer(), nil
+		return grpc.NewServer(opts...), nil
 	}
 	tc, err := server.MTLSConfig(cfg.TLS.Cert, cfg.TLS.Key, cfg.TLS.CA)
 	if err != nil {
 		return nil, err
 	}
-	return grpc.NewServer(grpc.Creds(credentials.NewTLS(tc))), nil
+	return grpc.NewServer(append(opts, grpc.Creds(credentials.NewTLS(tc)))...), nil
 }
 
 // stopGracefully lets calls in flight finish, then cuts what remains

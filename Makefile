@@ -14,7 +14,7 @@ GO     := go
 QUICK  ?=
 export QUICK
 
-.PHONY: help setup proto build build-go build-java \
+.PHONY: help setup p4-build proto build build-go build-java \
         test test-go test-java test-python test-gui \
         demo bench bench-agent bench-pbswitch bench-service lint clean
 
@@ -23,6 +23,9 @@ help: ## List the targets
 
 setup: ## Install what is missing (apt, Go modules, Maven, Python venv); idempotent
 	@tools/setup.sh
+
+p4-build: ## Compile the P4 program with p4c where installed (bmv2.json, p4info.txt)
+	@tools/p4-build.sh
 
 proto: ## Regenerate the committed Go stubs from proto/ (needs protoc)
 	@tools/gen-go-proto.sh

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0
+// Flow steering to and from buffer vports (Programmable Buffers): a flow is
+// paused by steering it into an RX vport and resumed by the buffer replaying
+// it through a TX vport; replayed packets continue through forwarding.
+#ifndef FLOWBUF_STEERING_P4
+#define FLOWBUF_STEERING_P4
+
+#include "headers.p4"
+
+control Steering(inout parsed_headers_t hdr,
+                 inout local_metadata_t meta,
+                 inout standard_metadata_t std_meta) {
+
+    direct_counter(CounterType.packets_and_bytes) vport_ports_counter;
+    direct_counter(CounterType.packets_and_bytes) flow_steering_counter;
+
+    action mark_from_vport() {
+        meta.from_vport = true;
+    }
+
+    // Ports whose far end is a buffer. Their packets skip flow_steering, so
+    // a replayed packet never goes back into a buffer by the rule that put
+    // it there.
+    table vport_ports {
+        key = {
+            std_meta.ingress_port: exact @name("ingress_port");
+        }
+        actions = {
+            mark_from_vport;
+            @defaultonly NoAction;
+        }
+        const default_action = NoAction();
+        counters = vport_ports_counter;
+        size = 256;
+    }
+
+    action steer_to_port(port_num_t port) {
+        std_meta.egress_spec = port;
+        meta.forwarded = true;
+    }
+
+    // FMM: the anchor multicasts a UE's flow to several eNB switches.
+    action steer_to_mcast_group(mcast_group_id_t group_id) {
+        std_meta.mcast_grp = group_id;
+        meta.forwarded = true;
+    }
+
+    // In-port + IPv4 5-tuple -> a vport (pause) or a normal port (resume,
+    // redirect). Ternary so that one rule covers a prefix or a port range
+    // of a flow filter; priorities order overlapping filters.
+    table flow_steering {
+        key = {
+            std_meta.ingress_port: ternary @name("ingress_port");
+            hdr.ipv4.src_addr: ternary @name("ipv4_src");
+            hdr.ipv4.dst_addr: ternary @name("ipv4_dst");
+            meta.ip_proto: ternary @name("ip_proto");
+            meta.l4_src_port: ternary @name("l4_src_port");
+            meta.l4_dst_port: ternary @name("l4_dst_port");
+        }
+        actions = {
+            steer_to_port;
+            steer_to_mcast_group;
+            @defaultonly NoAction;
+        }
+        const default_action = NoAction();
+        counters = flow_steering_counter;
+        size = 4096;
+    }
+
+    apply {
+        vport_ports.apply();
+        if (!meta.from_vport && hdr.ipv4.isValid()) {
+            flow_steering.apply();
+        }
+    }
+}
+
+#endif

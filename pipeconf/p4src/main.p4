@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+// The FlowBuf P4 program (P4-16, v1model). Each functional block is a control
+// in its own file under include/; this file composes them. Later blocks (the
+// hybrid UPF, congestion avoidance, FB admission) slot in as further controls
+// applied from IngressPipeImpl / EgressPipeImpl.
+
+#include <core.p4>
+#include <v1model.p4>
+
+#include "include/defines.p4"
+#include "include/headers.p4"
+#include "include/parser.p4"
+#include "include/checksums.p4"
+#include "include/packetio.p4"
+#include "include/steering.p4"
+#include "include/forwarding.p4"
+#include "include/acl.p4"
+
+control IngressPipeImpl(inout parsed_headers_t hdr,
+                        inout local_metadata_t meta,
+                        inout standard_metadata_t std_meta) {
+    PacketOutIngress() packet_out_io;
+    Steering() steering;
+    Forwarding() forwarding;
+    Acl() acl;
+
+    apply {
+        if (hdr.packet_out.isValid()) {
+            packet_out_io.apply(hdr, meta, std_meta);
+            exit;
+        }
+        steering.apply(hdr, meta, std_meta);
+        if (!meta.forwarded) {
+            forwarding.apply(hdr, meta, std_meta);
+        }
+        acl.apply(hdr, meta, std_meta);
+    }
+}
+
+control EgressPipeImpl(inout parsed_headers_t hdr,
+                       inout local_metadata_t meta,
+                       inout standard_metadata_t std_meta) {
+    PacketInEgress() packet_in_io;
+
+    apply {
+        // A multicast replica never goes back out of the port it came in on.
+        if (std_meta.mcast_grp != 0 && std_meta.egress_port == std_meta.ingress_port) {
+            mark_to_drop(std_meta);
+            exit;
+        }
+        packet_in_io.apply(hdr, meta, std_meta);
+    }
+}
+
+V1Switch(
+    ParserImpl(),
+    VerifyChecksumImpl(),
+    IngressPipeImpl(),
+    EgressPipeImpl(),
+    ComputeChecksumImpl(),
+    DeparserImpl()
+) main;

@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: Apache-2.0
+"""A UDP flow with sequence numbers: a paced sender and a receiver that
+counts what was lost, reordered and duplicated.
+
+Run inside a lab host:
+    python -m test.lab.seqflow send DST_IP PORT --pps 5000 --seconds 6
+    python -m test.lab.seqflow recv PORT --expect N --idle 3
+The receiver prints one JSON object when the flow has been idle for --idle
+seconds after the first packet (or --timeout passes).
+"""
+import argparse
+import json
+import socket
+import struct
+import sys
+import time
+
+HEADER = struct.Struct("!QQ")  # sequence number, send time in ns
+
+
+def send(dst, port, pps, seconds, size):
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    count = int(pps * seconds)
+    pad = b"\0" * max(0, size - HEADER.size)
+    start = time.monotonic()
+    for seq in range(count):
+        # Paced against the start time so that late sends catch up and the
+        # average rate stays at pps.
+        due = start + seq / pps
+        delay = due - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        sock.sendto(HEADER.pack(seq, time.time_ns()) + pad, (dst, port))
+    print(json.dumps({"sent": count, "seconds": time.monotonic() - start}), flush=True)
+
+
+def receive(port, expect, idle, timeout):
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+    sock.bind(("0.0.0.0", port))
+    print(json.dumps({"listening": port}), flush=True)
+    seen = set()
+    received = reordered = duplicates = 0
+    highest = -1
+    max_gap_s = 0.0
+    last_arrival = None
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        sock.settimeout(idle if received else max(0.1, deadline - time.monotonic()))
+        try:
+            data = sock.recv(65535)
+        except socket.timeout:
+            if received:
+                break
+            continue
+        now = time.monotonic()
+        if last_arrival is not None:
+            max_gap_s = max(max_gap_s, now - last_arrival)
+        last_arrival = now
+        seq, _ = HEADER.unpack_from(data)
+        if seq in seen:
+            duplicates += 1
+            continue
+        seen.add(seq)
+        received += 1
+        if seq < highest:
+            reordered += 1
+        highest = max(highest, seq)
+        if expect and received == expect:
+            break
+    lost = (expect - received) if expect else (highest + 1 - received)
+    print(json.dumps({"received": received, "lost": lost, "reordered": reordered,
+                      "duplicates": duplicates, "max_gap_ms": round(max_gap_s * 1e3, 1)}),
+          flush=True)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__)
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("send")
+    s.add_argument("dst")
+    s.add_argument("port", type=int)
+    s.add_argument("--pps", type=float, default=5000)
+    s.add_argument("--seconds", type=float, default=5)
+    s.add_argument("--size", type=int, default=100, help="UDP payload bytes")
+    r = sub.add_parser("recv")
+    r.add_argument("port", type=int)
+    r.add_argument("--expect", type=int, default=0)
+    r.add_argument("--idle", type=float, default=3)
+    r.add_argument("--timeout", type=float, default=120)
+    args = parser.parse_args(argv)
+    if args.cmd == "send":
+        send(args.dst, args.port, args.pps, args.seconds, args.size)
+    else:
+        receive(args.port, args.expect, args.idle, args.timeout)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package pipeline
+
+import (
+	"bytes"
+	"sort"
+)
+
+// matcher is a table's lookup index. Callers hold the table's lock.
+type matcher interface {
+	add(e *Entry)
+	remove(e *Entry)
+	lookup(key []byte) *Entry
+}
+
+// newMatcher picks the index for a key shape: a hash map when every field
+// is exact, one hash map per prefix length (longest first) when one field
+// is LPM and the rest exact, and a priority-ordered scan otherwise.
+func newMatcher(fields []KeyField, offsets []int, width int) matcher {
+	lpm := -1
+	for i, f := range fields {
+		switch f.Kind {
+		case Exact:
+		case LPM:
+			if lpm >= 0 {
+				return &scanMatcher{fields: fields, offsets: offsets}
+			}
+			lpm = i
+		default:
+			return &scanMatcher{fields: fields, offsets: offsets}
+		}
+	}
+	if lpm < 0 {
+		return &exactMatcher{m: map[string]*Entry{}}
+	}
+	return &lpmMatcher{field: lpm, bits: fields[lpm].Bits, off: offsets[lpm], width: width,
+		byLen: map[int]map[string]*Entry{}}
+}
+
+// concatValues is the lookup key an entry of an exact or LPM table matches.
+func concatValues(e *Entry) []byte {
+	var b []byte
+	for _, m := range e.Match {
+		b = append(b, m.Value...)
+	}
+	return b
+}
+
+type exactMatcher struct{ m map[string]*Entry }
+
+func (x *exactMatcher) add(e *Entry)             { x.m[string(concatValues(e))] = e }
+func (x *exactMatcher) remove(e *Entry)          { delete(x.m, string(concatValues(e))) }
+func (x *exactMatcher) lookup(key []byte) *Entry { return x.m[string(key)] }
+
+// lpmMatcher keeps one map per prefix length of the LPM field; the map key
+// is the lookup key with the LPM field masked to that length. A wildcard
+// LPM field is prefix length 0.
+type lpmMatcher struct {
+	field, bits, off, width int
+	byLen                   map[int]map[string]*Entry
+	lens                    []int // present prefix lengths, longest first
+	masks                   map[int][]byte
+}
+
+func (x *lpmMatcher) plen(e *Entry) int {
+	if e.Match[x.field].Wildcard {
+		return 0
+	}
+	return e.Match[x.field].PrefixLen
+}
+
+func (x *lpmMatcher) entryKey(e *Entry) string {
+	var b []byte
+	for i, m := range e.Match {
+		if i == x.field && m.Wildcard {
+			b = append(b, make([]byte, Width(x.bits))...)
+			continue
+		}
+		b = append(b, m.Value...)
+	}
+	return string(b)
+}
+
+func (x *lpmMatcher) add(e *Entry) {
+	n := x.plen(e)
+	m, ok := x.byLen[n]
+	if !ok {
+		m = map[string]*Entry{}
+		x.byLen[n] = m
+		x.lens = append(x.lens, n)
+		sort.Sort(sort.Reverse(sort.IntSlice(x.lens)))
+		if x.masks == nil {
+			x.masks = map[int][]byte{}
+		}
+		x.masks[n] = prefixMask(x.bits, n)
+	}
+	m[x.entryKey(e)] = e
+}
+
+func (x *lpmMatcher) remove(e *Entry) {
+	n := x.plen(e)
+	m := x.byLen[n]
+	delete(m, x.entryKey(e))
+	if len(m) == 0 {
+		delete(x.byLen, n)
+		for i, l := range x.lens {
+			if l == n {
+				x.lens = append(x.lens[:i], x.lens[i+1:]...)
+				break
+			}
+		}
+	}
+}
+
+func (x *lpmMatcher) lookup(key []byte) *Entry {
+	var stack [64]byte
+	var masked []byte
+	if len(key) <= len(stack) {
+		masked = stack[:len(key)]
+	} else {
+		masked = make([]byte, len(key))
+	}
+	copy(masked, key)
+	w := Width(x.bits)
+	for _, n := range x.lens {
+		mask := x.masks[n]
+		for i := 0; i < w; i++ {
+			masked[x.off+i] = key[x.off+i] & mask[i]
+		}
+		if e, ok := x.byLen[n][string(masked)]; ok {
+			return e
+		}
+	}
+	return nil
+}
+
+// scanMatcher checks entries in priority order (highest first; among equal
+// priorities the earlier insert wins).
+type scanMatcher struct {
+	fields  []KeyField
+	offsets []int
+	list    []*Entry
+}
+
+func (x *scanMatcher) add(e *Entry) {
+	i := sort.Search(len(x.list), func(i int) bool { return x.list[i].Priority < e.Priority })
+	x.list = append(x.list, nil)
+	copy(x.list[i+1:], x.list[i:])
+	x.list[i] = e
+}
+
+func (x *scanMatcher) remove(e *Entry) {
+	for i, o := range x.list {
+		if o == e {
+			x.list = append(x.list[:i], x.list[i+1:]...)
+			return
+		}
+	}
+}
+
+func (x *scanMatcher) lookup(key []byte) *Entry {
+	for _, e := range x.list {
+		if x.matches(e, key) {
+			return e
+		}
+	}
+	return nil
+}
+
+func (x *scanMatcher) matches(e *Entry, key []byte) bool {
+	for i, f := range x.fields {
+		m := &e.Match[i]
+		if m.Wildcard {
+			continue
+		}
+		v := key[x.offsets[i] : x.offsets[i]+Width(f.Bits)]
+		switch f.Kind {
+		case Exact, Optional:
+			if !bytes.Equal(v, m.Value) {
+				return false
+			}
+		case Ternary, LPM:
+			for j := range v {
+				if v[j]&m.Mask[j] != m.Value[j] {
+					return false
+				}
+			}
+		case Range:
+			if bytes.Compare(v, m.Low) < 0 || bytes.Compare(v, m.High) > 0 {
+				return false
+			}
+		}
+	}
+	return true
+}

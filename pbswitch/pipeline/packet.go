@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package pipeline
+
+// StdMeta mirrors the fields of v1model's standard_metadata_t that a
+// program reads or writes.
+type StdMeta struct {
+	IngressPort uint32
+	// EgressSpec is where ingress sends the packet; EgressPort is the port
+	// egress is running for (a multicast replica's own port).
+	EgressSpec uint32
+	EgressPort uint32
+	McastGrp   uint16
+	// Drop is mark_to_drop.
+	Drop bool
+	// CloneSession is the I2E clone session requested by ingress (0: none).
+	CloneSession uint32
+	// InstanceType is 0 for the original packet, InstanceClone for a clone
+	// and InstanceReplica for a multicast replica (v1model's values).
+	InstanceType uint32
+	EgressRid    uint16
+	// Traffic manager figures, filled in before egress runs.
+	EnqTimestampUs uint32
+	EnqQdepth      uint32
+	DeqTimedeltaUs uint32
+	DeqQdepth      uint32
+	// Priority is the queue the traffic manager puts the packet in
+	// (v1model's priority, 0 lowest).
+	Priority uint8
+	// CloneIngressPort is the ingress port a clone carries to the CPU
+	// (the field list preserved by clone_preserving_field_list).
+	CloneIngressPort uint32
+}
+
+// v1model instance types.
+const (
+	InstanceNormal  = 0
+	InstanceClone   = 1
+	InstanceReplica = 5
+)

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package pipeline
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"sync"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// MatchKind is how a key field matches.
+type MatchKind int
+
+// Match kinds (P4Runtime's MatchField.MatchType).
+const (
+	Exact MatchKind = iota + 1
+	LPM
+	Ternary
+	Range
+	Optional
+)
+
+func (k MatchKind) String() string {
+	return [...]string{"?", "EXACT", "LPM", "TERNARY", "RANGE", "OPTIONAL"}[k]
+}
+
+// KeyField describes one field of a table key.
+type KeyField struct {
+	ID   uint32
+	Name string
+	Bits int
+	Kind MatchKind
+}
+
+// FieldMatch is one field of an entry's match. An omitted (don't care)
+// field of a ternary, LPM, range or optional field has Wildcard set.
+type FieldMatch struct {
+	Wildcard  bool
+	Value     []byte // exact, LPM, ternary, optional
+	Mask      []byte // ternary; LPM's prefix as a mask
+	PrefixLen int    // LPM
+	Low, High []byte // range
+}
+
+// Action is a call of an action with its parameters (full width).
+type Action struct {
+	ID     uint32
+	Params [][]byte
+}
+
+// Entry is a table entry. Its match and priority identify it.
+type Entry struct {
+	Match    []FieldMatch
+	Priority int32
+	Action   Action
+	// Cookie is the controller's opaque value, returned on read.
+	Cookie uint64
+	// Counter is the entry's direct counter cell (kept when the entry is
+	// modified, as P4Runtime requires).
+	Counter CounterCell
+	// Meter is the entry's direct meter (nil: not configured, all green).
+	Meter *Meter
+	// key is the entry's identity (match + priority).
+	key string
+}
+
+// Table is a match-action table. Lookups take a read lock, so they run
+// concurrently with each other and never see a half-applied write.
+type Table struct {
+	ID     uint32
+	Name   string
+	Fields []KeyField
+	Size   int
+	// Actions lists the action ids the table accepts; DefaultOnly those
+	// only allowed as the default action.
+	Actions      map[uint32]ActionSpec
+	ConstDefault bool
+
+	mu       sync.RWMutex
+	entries  map[string]*Entry
+	index    matcher
+	def      Action
+	offsets  []int
+	keyWidth int
+}
+
+// ActionSpec says where an action may be used in a table and the widths of
+// its parameters.
+type ActionSpec struct {
+	ParamBits   []int
+	TableOnly   bool
+	DefaultOnly bool
+}
+
+// NewTable makes an empty table; def is its initial default action.
+func NewTable(id uint32, name string, fields []KeyField, size int, actions map[uint32]ActionSpec, def Action, constDefault bool) *Table {
+	t := &Table{ID: id, Name: name, Fields: fields, Size: size, Actions: actions,
+		ConstDefault: constDefault, entries: map[string]*Entry{}, def: def}
+	for _, f := range fields {
+		t.offsets = append(t.offsets, t.keyWidth)
+		t.keyWidth += Width(f.Bits)
+	}
+	t.index = newMatcher(fields, t.offsets, t.keyWidth)
+	return t
+}
+
+// KeyWidth is the byte length of a lookup key: the fields' full-width
+// values concatenated in field order.
+func (t *Table) KeyWidth() int { return t.keyWidth }
+
+// FieldOffset is where field i starts in a lookup key.
+func (t *Table) FieldOffset(i int) int { return t.offsets[i] }
+
+// NeedsPriority reports whether entries carry a priority (any ternary,
+// range or optional field).
+func (t *Table) NeedsPriority() bool {
+	for _, f := range t.Fields {
+		if f.Kind == Ternary || f.Kind == Range || f.Kind == Optional {
+			return true
+		}
+	}
+	return false
+}
+
+// Lookup returns the action for key and the entry that matched (nil: the
+// default action). Its direct counter is not touched; the caller counts.
+func (t *Table) Lookup(key []byte) (Action, *Entry) {
+	t.mu.RLock()
+	e := t.index.lookup(key)
+	def := t.def
+	t.mu.RUnlock()
+	if e == nil {
+		return def, nil
+	}
+	return e.Action, e
+}
+
+// Insert adds e. ALREADY_EXISTS when an entry with the same match and
+// priority exists, RESOURCE_EXHAUSTED when the table is full.
+func (t *Table) Insert(e *Entry) error {
+	if err := t.validate(e); err != nil {
+		return err
+	}
+	e.key = entryKey(e)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, dup := t.entries[e.key]; dup {
+		return status.Errorf(codes.AlreadyExists, "table %s: entry already exists", t.Name)
+	}
+	if len(t.entries) >= t.Size {
+		return status.Errorf(codes.ResourceExhausted, "table %s: full (%d entries)", t.Name, t.Size)
+	}
+	t.entries[e.key] = e
+	t.index.add(e)
+	return nil
+}
+
+// Modify replaces the action (and cookie, meter) of the entry matching e.
+// NOT_FOUND when there is none.
+func (t *Table) Modify(e *Entry) error {
+	if err := t.validate(e); err != nil {
+		return err
+	}
+	key := entryKey(e)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	old, ok := t.entries[key]
+	if !ok {
+		return status.Errorf(codes.NotFound, "table %s: no such entry to modify", t.Name)
+	}
+	old.Action = e.Action
+	old.Cookie = e.Cookie
+	if e.Meter != nil {
+		old.Meter = e.Meter
+	}
+	return nil
+}
+
+// Delete removes the entry matching e's match and priority. NOT_FOUND when
+// there is none.
+func (t *Table) Delete(e *Entry) error {
+	if err := t.validateMatch(e); err != nil {
+		return err
+	}
+	key := entryKey(e)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	old, ok := t.entries[key]
+	if !ok {
+		return status.Errorf(codes.NotFound, "table %s: no such entry to delete", t.Name)
+	}
+	delete(t.entries, key)
+	t.index.remove(old)
+	return nil
+}
+
+// Find returns the stored entry with e's match and priority, or nil.
+func (t *Table) Find(e *Entry) *Entry {
+	if t.validateMatch(e) != nil {
+		return nil
+	}
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.entries[entryKey(e)]
+}
+
+// SetDefault changes the default action. PERMISSION_DENIED when the P4
+// program declared it const.
+func (t *Table) SetDefault(a Action) error {
+	if t.ConstDefault {
+		return status.Errorf(codes.PermissionDenied, "table %s: the default action is const", t.Name)
+	}
+	if err := t.validateAction(a, true); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	t.def = a
+	t.mu.Unlock()
+	return nil
+}
+
+// Default returns the default action.
+func (t *Table) Default() Action {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.def
+}
+
+// Entries returns the entries in a stable order (priority, then key).
+func (t *Table) Entries() []*Entry {
+	t.mu.RLock()
+	out := make([]*Entry, 0, len(t.entries))
+	for _, e := range t.entries {
+		out = append(out, e)
+	}
+	t.mu.RUnlock()
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Priority != out[j].Priority {
+			return out[i].Priority > out[j].Priority
+		}
+		return out[i].key < out[j].key
+	})
+	return out
+}
+
+// Len is the number of entries.
+func (t *Table) Len() int {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return len(t.entries)
+}
+
+// Clear removes every entry (a new pipeline, or a delete-all).
+func (t *Table) Clear() {
+	t.mu.Lock()
+	t.entries = map[string]*Entry{}
+	t.index = newMatcher(t.Fields, t.offsets, t.keyWidth)
+	t.mu.Unlock()
+}
+
+func (t *Table) validate(e *Entry) error {
+	if err := t.validateMatch(e); err != nil {
+		return err
+	}
+	return t.validateAction(e.Action, false)
+}
+
+func (t *Table) validateMatch(e *Entry) error {
+	if len(e.Match) != len(t.Fields) {
+		return status.Errorf(codes.InvalidArgument, "table %s: match has %d fields, want %d", t.Name, len(e.Match), len(t.Fields))
+	}
+	if t.NeedsPriority() != (e.Priority != 0) {
+		if e.Priority == 0 {
+			return status.Errorf(codes.InvalidArgument, "table %s: ternary, range or optional match needs a priority > 0", t.Name)
+		}
+		return status.Errorf(codes.InvalidArgument, "table %s: exact/LPM table takes no priority", t.Name)
+	}
+	if e.Priority < 0 {
+		return status.Errorf(codes.InvalidArgument, "table %s: negative priority %d", t.Name, e.Priority)
+	}
+	for i, f := range t.Fields {
+		if err := checkField(f, &e.Match[i]); err != nil {
+			return status.Errorf(codes.InvalidArgument, "table %s field %s: %v", t.Name, f.Name, err)
+		}
+	}
+	return nil
+}
+
+func checkField(f KeyField, m *FieldMatch) error {
+	w := Width(f.Bits)
+	if m.Wildcard {
+		if f.Kind == Exact {
+			return fmt.Errorf("an exact field cannot be omitted")
+		}
+		return nil
+	}
+	switch f.Kind {
+	case Exact, Optional:
+		if len(m.Value) != w {
+			return fmt.Errorf("value is %d bytes, want %d", len(m.Value), w)
+		}
+	case LPM:
+		if m.PrefixLen <= 0 || m.PrefixLen > f.Bits {
+			return fmt.Errorf("prefix length %d outside [1, %d]", m.PrefixLen, f.Bits)
+		}
+		m.Mask = prefixMask(f.Bits, m.PrefixLen)
+		return checkMasked(m.Value, m.Mask, w)
+	case Ternary:
+		if isZero(m.Mask) {
+			return fmt.Errorf("all-zero mask: omit the field instead")
+		}
+		return checkMasked(m.Value, m.Mask, w)
+	case Range:
+		if len(m.Low) != w || len(m.High) != w {
+			return fmt.Errorf("range bounds must be %d bytes", w)
+		}
+		if bytes.Compare(m.Low, m.High) > 0 {
+			return fmt.Errorf("low bound above high bound")
+		}
+	}
+	return nil
+}
+
+func checkMasked(v, mask []byte, w int) error {
+	if len(v) != w || len(mask) != w {
+		return fmt.Errorf("value and mask must be %d bytes", w)
+	}
+	for i := range v {
+		if v[i]&^mask[i] != 0 {
+			return fmt.Errorf("value 0x%x has bits outside mask 0x%x", v, mask)
+		}
+	}
+	return nil
+}
+
+func isZero(b []byte) bool {
+	for _, x := range b {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *Table) validateAction(a Action, asDefault bool) error {
+	spec, ok := t.Actions[a.ID]
+	if !ok {
+		return status.Errorf(codes.InvalidArgument, "table %s: action %d is not one of its actions", t.Name, a.ID)
+	}
+	if asDefault && spec.TableOnly {
+		return status.Errorf(codes.InvalidArgument, "table %s: action %d cannot be the default action", t.Name, a.ID)
+	}
+	if !asDefault && spec.DefaultOnly {
+		return status.Errorf(codes.InvalidArgument, "table %s: action %d is only allowed as the default action", t.Name, a.ID)
+	}
+	if len(a.Params) != len(spec.ParamBits) {
+		return status.Errorf(codes.InvalidArgument, "table %s: action %d takes %d parameters, got %d", t.Name, a.ID, len(spec.ParamBits), len(a.Params))
+	}
+	for i, bits := range spec.ParamBits {
+		if len(a.Params[i]) != Width(bits) {
+			return status.Errorf(codes.InvalidArgument, "table %s: action %d parameter %d is %d bytes, want %d", t.Name, a.ID, i+1, len(a.Params[i]), Width(bits))
+		}
+	}
+	return nil
+}
+
+// entryKey encodes an entry's identity: every field's match plus priority.
+func entryKey(e *Entry) string {
+	var b bytes.Buffer
+	for _, m := range e.Match {
+		switch {
+		case m.Wildcard:
+			b.WriteByte('*')
+		case m.Low != nil:
+			b.WriteByte('r')
+			b.Write(m.Low)
+			b.Write(m.High)
+		default:
+			b.WriteByte('v')
+			b.Write(m.Value)
+			b.Write(m.Mask)
+		}
+	}
+	fmt.Fprintf(&b, "@%d", e.Priority)
+	return b.String()
+}

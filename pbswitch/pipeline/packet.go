@@ -11,8 +11,6 @@ type StdMeta struct {
 	EgressSpec uint32
 	EgressPort uint32
 	McastGrp   uint16
-	// Drop is mark_to_drop.
-	Drop bool
 	// CloneSession is the I2E clone session requested by ingress (0: none).
 	CloneSession uint32
 	// InstanceType is 0 for the original packet, InstanceClone for a clone
@@ -30,6 +28,27 @@ type StdMeta struct {
 	// CloneIngressPort is the ingress port a clone carries to the CPU
 	// (the field list preserved by clone_preserving_field_list).
 	CloneIngressPort uint32
+}
+
+// DropPort is v1model's drop port: mark_to_drop sets egress_spec to it.
+const DropPort = 511
+
+// CtrlMeta is one field of a packet_in or packet_out controller header.
+type CtrlMeta struct {
+	ID    uint32
+	Value []byte
+}
+
+// Packet is a frame on its way through the pipeline with its metadata.
+// The pipeline may rewrite Frame in place; whoever holds the Packet owns it.
+type Packet struct {
+	Frame []byte
+	Meta  StdMeta
+	// PacketOut holds the packet_out header of a frame from the controller
+	// (nil for frames from ports); PacketIn is filled by egress for frames
+	// leaving on the CPU port.
+	PacketOut []CtrlMeta
+	PacketIn  []CtrlMeta
 }
 
 // v1model instance types.

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package pipeline
+
+import (
+	"fmt"
+	"sort"
+
+	p4info "github.com/p4lang/p4runtime/go/p4/config/v1"
+)
+
+// Objects are the runtime state of one pipeline built from a p4info: every
+// table, extern and the replication engine, by P4Runtime id.
+type Objects struct {
+	Info           *p4info.P4Info
+	Tables         map[uint32]*Table
+	Counters       map[uint32]*CounterArray
+	DirectCounters map[uint32]*Table // direct counter id -> its table
+	Meters         map[uint32]*MeterArray
+	DirectMeters   map[uint32]*Table
+	Registers      map[uint32]*RegisterArray
+	Digests        map[uint32]*Digest
+	PRE            *PRE
+	// ActionParams gives each action's parameter widths, by action id.
+	ActionParams map[uint32][]int
+}
+
+// TableIDs lists table ids in order (reads with a wildcard table id).
+func (o *Objects) TableIDs() []uint32 { return sortedKeys(o.Tables) }
+
+// Build makes empty runtime objects for info. Digest lists go to digestOut.
+func Build(info *p4info.P4Info, digestOut func(DigestList)) (*Objects, error) {
+	o := &Objects{Info: info, Tables: map[uint32]*Table{}, Counters: map[uint32]*CounterArray{},
+		DirectCounters: map[uint32]*Table{}, Meters: map[uint32]*MeterArray{}, DirectMeters: map[uint32]*Table{},
+		Registers: map[uint32]*RegisterArray{}, Digests: map[uint32]*Digest{}, PRE: NewPRE(),
+		ActionParams: map[uint32][]int{}}
+	noAction := uint32(0)
+	for _, a := range info.GetActions() {
+		var bits []int
+		params := append([]*p4info.Action_Param(nil), a.GetParams()...)
+		sort.Slice(params, func(i, j int) bool { return params[i].GetId() < params[j].GetId() })
+		for _, p := range params {
+			bits = append(bits, int(p.GetBitwidth()))
+		}
+		o.ActionParams[a.GetPreamble().GetId()] = bits
+		if a.GetPreamble().GetName() == "NoAction" {
+			noAction = a.GetPreamble().GetId()
+		}
+	}
+	for _, t := range info.GetTables() {
+		tb, err := o.buildTable(t, noAction)
+		if err != nil {
+			return nil, err
+		}
+		o.Tables[tb.ID] = tb
+	}
+	for _, c := range info.GetCounters() {
+		o.Counters[c.GetPreamble().GetId()] = NewCounterArray(c.GetPreamble().GetId(), c.GetPreamble().GetName(), int(c.GetSize()))
+	}
+	for _, c := range info.GetDirectCounters() {
+		tb, ok := o.Tables[c.GetDirectTableId()]
+		if !ok {
+			return nil, fmt.Errorf("direct counter %s: table %d not in the p4info", c.GetPreamble().GetName(), c.GetDirectTableId())
+		}
+		o.DirectCounters[c.GetPreamble().GetId()] = tb
+	}
+	for _, m := range info.GetMeters() {
+		o.Meters[m.GetPreamble().GetId()] = NewMeterArray(m.GetPreamble().GetId(), m.GetPreamble().GetName(), int(m.GetSize()),
+			m.GetSpec().GetUnit() == p4info.MeterSpec_PACKETS)
+	}
+	for _, m := range info.GetDirectMeters() {
+		tb, ok := o.Tables[m.GetDirectTableId()]
+		if !ok {
+			return nil, fmt.Errorf("direct meter %s: table %d not in the p4info", m.GetPreamble().GetName(), m.GetDirectTableId())
+		}
+		o.DirectMeters[m.GetPreamble().GetId()] = tb
+	}
+	for _, r := range info.GetRegisters() {
+		bits := int(r.GetTypeSpec().GetBitstring().GetBit().GetBitwidth())
+		if bits == 0 {
+			return nil, fmt.Errorf("register %s: only bit<W> registers are supported", r.GetPreamble().GetName())
+		}
+		o.Registers[r.GetPreamble().GetId()] = NewRegisterArray(r.GetPreamble().GetId(), r.GetPreamble().GetName(), int(r.GetSize()), bits)
+	}
+	for _, d := range info.GetDigests() {
+		o.Digests[d.GetPreamble().GetId()] = NewDigest(d.GetPreamble().GetId(), d.GetPreamble().GetName(), digestOut)
+	}
+	return o, nil
+}
+
+var matchKinds = map[p4info.MatchField_MatchType]MatchKind{
+	p4info.MatchField_EXACT: Exact, p4info.MatchField_LPM: LPM, p4info.MatchField_TERNARY: Ternary,
+	p4info.MatchField_RANGE: Range, p4info.MatchField_OPTIONAL: Optional,
+}
+
+func (o *Objects) buildTable(t *p4info.Table, noAction uint32) (*Table, error) {
+	name := t.GetPreamble().GetName()
+	if t.GetImplementationId() != 0 {
+		return nil, fmt.Errorf("table %s: action profiles are not supported", name)
+	}
+	var fields []KeyField
+	for _, f := range t.GetMatchFields() {
+		kind, ok := matchKinds[f.GetMatchType()]
+		if !ok {
+			return nil, fmt.Errorf("table %s field %s: match type %v not supported", name, f.GetName(), f.GetMatchType())
+		}
+		fields = append(fields, KeyField{ID: f.GetId(), Name: f.GetName(), Bits: int(f.GetBitwidth()), Kind: kind})
+	}
+	sort.Slice(fields, func(i, j int) bool { return fields[i].ID < fields[j].ID })
+	actions := map[uint32]ActionSpec{}
+	for _, r := range t.GetActionRefs() {
+		bits, ok := o.ActionParams[r.GetId()]
+		if !ok {
+			return nil, fmt.Errorf("table %s: action %d not in the p4info", name, r.GetId())
+		}
+		actions[r.GetId()] = ActionSpec{ParamBits: bits,
+			TableOnly: r.GetScope() == p4info.ActionRef_TABLE_ONLY, DefaultOnly: r.GetScope() == p4info.ActionRef_DEFAULT_ONLY}
+	}
+	def := Action{ID: t.GetConstDefaultActionId()}
+	if def.ID == 0 {
+		if _, ok := actions[noAction]; !ok {
+			return nil, fmt.Errorf("table %s: no const default action and no NoAction to start with", name)
+		}
+		def.ID = noAction
+	}
+	size := int(t.GetSize())
+	if size <= 0 {
+		size = 1024
+	}
+	return NewTable(t.GetPreamble().GetId(), name, fields, size, actions, def, t.GetConstDefaultActionId() != 0), nil
+}

@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Fixtures of the target-agnostic packet tests.
+
+    pytest test/packet                                  # pbswitch, built here
+    pytest test/packet --target grpc=127.0.0.1:9559 \\
+        --port-map 1=veth1,2=veth3,3=veth5 --device-id 1  # any P4Runtime target
+
+The options live here, so pass them with test/packet on the command line;
+`pytest test` runs against pbswitch.
+"""
+import os
+
+import pytest
+
+from .client import Client
+from .harness import Switch
+from .p4info import BMV2_JSON_PATH, P4Info
+from .targets import CPU_PORT, PbswitchTarget, external_target
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("flowbuf-packet", "FlowBuf packet tests")
+    group.addoption("--target", default="pbswitch",
+                    help="pbswitch (default: built and started in a namespace lab) "
+                         "or grpc=HOST:PORT of a running P4Runtime target")
+    group.addoption("--port-map", default="",
+                    help="with grpc=...: PORT=IFNAME,... the interface at the far end "
+                         "of each switch port, where tests send and watch frames")
+    group.addoption("--device-id", type=int, default=1, help="P4Runtime device id")
+    group.addoption("--cpu-port", type=int, default=CPU_PORT,
+                    help="the target's CPU port (the program's CPU_PORT is 255)")
+
+
+def _option(config, name, default):
+    # getoption with a default also works when `pytest test` did not load
+    # this conftest early enough to register the options.
+    return config.getoption(name, default=default)
+
+
+@pytest.fixture(scope="session")
+def target(request):
+    if os.geteuid() != 0:
+        pytest.skip("packet tests need root (network namespaces, raw sockets); "
+                    "run as root, e.g. in CI")
+    spec = _option(request.config, "--target", "pbswitch")
+    device_id = _option(request.config, "--device-id", 1)
+    if spec == "pbswitch":
+        tgt = PbswitchTarget(device_id=device_id)
+    elif spec.startswith("grpc="):
+        tgt = external_target(spec, _option(request.config, "--port-map", ""), device_id,
+                              _option(request.config, "--cpu-port", CPU_PORT))
+    else:
+        raise pytest.UsageError(f"--target {spec!r}: expected pbswitch or grpc=HOST:PORT")
+    yield tgt
+    tgt.close()
+
+
+@pytest.fixture(scope="session")
+def p4info():
+    return P4Info()
+
+
+@pytest.fixture(scope="session")
+def device_config():
+    """What SetForwardingPipelineConfig carries as p4_device_config: the
+    p4c-built bmv2.json (bmv2 targets run it; pbswitch implements the
+    program natively and checks the p4info)."""
+    return BMV2_JSON_PATH.read_bytes()
+
+
+@pytest.fixture(scope="session")
+def pipeline(target, p4info, device_config):
+    """The FlowBuf pipeline pushed once per session."""
+    with Client(target.grpc_addr, target.device_id) as client:
+        client.set_pipeline(p4info.info, device_config)
+    return target
+
+
+@pytest.fixture
+def sw(pipeline, p4info):
+    switch = Switch(pipeline, p4info)
+    yield switch
+    switch.close()
+    if hasattr(pipeline, "log_tail"):
+        # Shown by pytest only when the test failed.
+        print(f"--- pbswitch log (tail) ---\n{pipeline.log_tail()}")

@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: Apache-2.0
+"""What a packet test holds: the switch under test, programmed by name.
+
+A Switch is one primary controller connection plus the port interfaces.
+It remembers the replication-engine entries a test wrote and, on close,
+removes them and every table entry, so each test starts from an empty
+pipeline without pushing the pipeline again.
+"""
+from p4.v1 import p4runtime_pb2
+
+from .client import Client, WriteError
+from .dataplane import Port
+from .p4info import P4Info, decode, encode
+
+
+class Switch:
+    def __init__(self, target, p4info=None, election_id=(0, 1)):
+        self.target = target
+        self.p4info = p4info or P4Info()
+        self.client = Client(target.grpc_addr, target.device_id, election_id)
+        if not self.client.is_primary:
+            self.client.close()
+            raise RuntimeError(f"not the primary controller of {target.grpc_addr} with "
+                               f"election id {election_id}: another controller is connected")
+        self.ports = {}
+        self._written_pre = []
+        try:
+            for number, spec in sorted(target.ports.items()):
+                self.ports[number] = Port(number, spec.ifname, spec.netns)
+                self.ports[number].drain()
+        except BaseException:
+            self.close()
+            raise
+
+    def port(self, number):
+        return self.ports[number]
+
+    def port_numbers(self):
+        return sorted(self.ports)
+
+    # --- tables ---------------------------------------------------------
+
+    def entry(self, table, match=None, action=None, params=None, priority=0):
+        return self.p4info.table_entry(table, match, action, params, priority)
+
+    def insert(self, table, match=None, action=None, params=None, priority=0):
+        """Inserts an entry by names and returns it (to read or delete later)."""
+        entry = self.entry(table, match, action, params, priority)
+        self.client.insert(entry)
+        return entry
+
+    def counter(self, entry):
+        return self.client.direct_counter(entry)
+
+    # --- packet replication engine --------------------------------------
+
+    def add_multicast_group(self, group_id, ports):
+        pre = Client.multicast_group(group_id, ports)
+        self.client.insert(pre)
+        self._written_pre.append(pre)
+
+    def add_clone_session(self, session_id, ports):
+        pre = Client.clone_session(session_id, ports)
+        self.client.insert(pre)
+        self._written_pre.append(pre)
+
+    # --- packet I/O with the controller ---------------------------------
+
+    def packet_out(self, frame, egress_port):
+        md_id, width = self.p4info.packet_metadata("packet_out", "egress_port")
+        self.client.packet_out(bytes(frame), {md_id: encode(egress_port, width)})
+
+    def packet_in_metadata(self, packet):
+        """{name: int} of a PacketIn's metadata, names from the p4info."""
+        names = {}
+        for md in packet.metadata:
+            for name in ("ingress_port", "_pad"):
+                md_id, _ = self.p4info.packet_metadata("packet_in", name)
+                if md.metadata_id == md_id:
+                    names[name] = decode(md.value)
+        return names
+
+    def expect_packet_in(self, expected, timeout=2.0):
+        """Waits for a packet-in whose payload is `expected`, byte for byte;
+        returns its metadata by name. Other packet-ins fail the test."""
+        packet = self.client.packet_in(timeout)
+        if packet is None:
+            raise AssertionError(f"no packet-in within {timeout} s")
+        if packet.payload != bytes(expected):
+            raise AssertionError(f"packet-in payload differs:\n  got  {packet.payload.hex()}"
+                                 f"\n  want {bytes(expected).hex()}")
+        return self.packet_in_metadata(packet)
+
+    def expect_no_packet_in(self, timeout=0.5):
+        packet = self.client.packet_in(timeout)
+        if packet is not None:
+            raise AssertionError(f"unexpected packet-in: {packet.payload.hex()}")
+
+    # --- cleanup --------------------------------------------------------
+
+    def close(self):
+        try:
+            for pre in reversed(self._written_pre):
+                try:
+                    self.client.delete(pre)
+                except WriteError:
+                    pass  # the test may have deleted it itself
+            self.client.clear_tables()
+        finally:
+            for port in self.ports.values():
+                port.close()
+            self.client.close()
+
+
+def entity_of(entry):
+    entity = p4runtime_pb2.Entity()
+    entity.table_entry.CopyFrom(entry)
+    return entity

@@ -1,0 +1,138 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The P4Runtime targets the packet tests run against.
+
+A target is a P4Runtime address and device id plus, for each switch port
+number, the interface at the far end of that port (where the tests send
+and watch frames). `pbswitch` is built and started here, in a namespace lab
+with one host per port; any other target (simple_switch_grpc, stratum_bmv2)
+is started by the user and described with --target grpc=HOST:PORT
+--port-map 1=IFNAME,2=IFNAME --device-id N.
+"""
+import dataclasses
+import os
+import pathlib
+import socket
+import subprocess
+import tempfile
+
+from test.lab import Lab, Process, wait_for_tcp
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+LAB_PREFIX = "fpk-"
+# Enough ports for multicast: one ingress port plus members on the others.
+PBSWITCH_PORTS = (1, 2, 3, 4)
+PBSWITCH_VPORT = 100
+CPU_PORT = 255
+
+
+@dataclasses.dataclass
+class PortSpec:
+    ifname: str
+    netns: str = None  # None: the root namespace
+
+
+@dataclasses.dataclass
+class Target:
+    name: str
+    grpc_addr: str
+    device_id: int
+    ports: dict  # switch port number -> PortSpec
+    cpu_port: int = CPU_PORT
+    # The southbound buffer API of a switch that hosts buffers in-process,
+    # and the switch port number of its in-process vport; None elsewhere.
+    buffer_api_addr: str = None
+    inproc_vport: int = None
+
+    def close(self):
+        pass
+
+
+def parse_port_map(text):
+    """"1=veth1,2=veth3" -> {1: PortSpec("veth1"), 2: PortSpec("veth3")}."""
+    ports = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        number, sep, ifname = item.partition("=")
+        if not sep or not number.isdigit() or not ifname:
+            raise ValueError(f"--port-map item {item!r} is not PORT=IFNAME")
+        if int(number) in ports:
+            raise ValueError(f"--port-map names port {number} twice")
+        ports[int(number)] = PortSpec(ifname)
+    return ports
+
+
+def external_target(spec, port_map, device_id, cpu_port):
+    """--target grpc=HOST:PORT: a target someone else runs."""
+    address = spec.partition("=")[2]
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"--target {spec!r}: expected grpc=HOST:PORT")
+    ports = parse_port_map(port_map or "")
+    if len(ports) < 2:
+        raise ValueError("--target grpc=... needs --port-map with at least two ports")
+    return Target(name="grpc", grpc_addr=address, device_id=device_id, ports=ports,
+                  cpu_port=cpu_port)
+
+
+def _free_tcp_port():
+    """A port nothing listens on now; other helpers run switches on this
+    machine at the same time, so fixed ports could collide."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def build_pbswitch():
+    out = ROOT / "bin"
+    proc = subprocess.run(["go", "build", "-o", f"{out}/", "./pbswitch/cmd/pbswitch"],
+                          cwd=ROOT, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"go build ./pbswitch/cmd/pbswitch failed:\n{proc.stderr}")
+    return out / "pbswitch"
+
+
+def pbswitch_argv(binary, grpc_port, buffer_port, device_id, switch_ifs):
+    argv = [str(binary), "--grpc-addr", f"127.0.0.1:{grpc_port}",
+            "--device-id", str(device_id), "--cpu-port", str(CPU_PORT),
+            "--inproc-vport", str(PBSWITCH_VPORT),
+            "--buffer-api-addr", f"127.0.0.1:{buffer_port}"]
+    for number, ifname in switch_ifs.items():
+        argv += ["--port", f"{number}={ifname}"]
+    return argv
+
+
+class PbswitchTarget(Target):
+    """pbswitch on veths whose host ends live in one namespace per port."""
+
+    def __init__(self, device_id=1):
+        binary = build_pbswitch()
+        self.lab = Lab(LAB_PREFIX)
+        self.logs = tempfile.TemporaryDirectory(prefix="fpk-logs-")
+        self.process = None
+        try:
+            ports, switch_ifs = {}, {}
+            for number in PBSWITCH_PORTS:
+                host = self.lab.add_host(f"h{number}")
+                switch_ifs[number] = self.lab.link_host(host, "eth0", f"s{number}")
+                ports[number] = PortSpec("eth0", host.name)
+            grpc_port, buffer_port = _free_tcp_port(), _free_tcp_port()
+            self.log_path = os.path.join(self.logs.name, "pbswitch.log")
+            self.process = Process(pbswitch_argv(binary, grpc_port, buffer_port, device_id,
+                                                 switch_ifs), self.log_path)
+            wait_for_tcp("127.0.0.1", grpc_port, proc=self.process.popen)
+            wait_for_tcp("127.0.0.1", buffer_port, proc=self.process.popen)
+        except BaseException:
+            self.close()
+            raise
+        super().__init__(name="pbswitch", grpc_addr=f"127.0.0.1:{grpc_port}",
+                         device_id=device_id, ports=ports,
+                         buffer_api_addr=f"127.0.0.1:{buffer_port}",
+                         inproc_vport=PBSWITCH_VPORT)
+
+    def log_tail(self):
+        return self.process.log_tail() if self.process else ""
+
+    def close(self):
+        if self.process is not None:
+            self.process.stop()
+        self.lab.close()
+        self.logs.cleanup()

@@ -6,7 +6,7 @@ It remembers the replication-engine entries a test wrote and, on close,
 removes them and every table entry, so each test starts from an empty
 pipeline without pushing the pipeline again.
 """
-from p4.v1 import p4runtime_pb2
+import pytest
 
 from .client import Client, WriteError
 from .dataplane import Port
@@ -37,6 +37,14 @@ class Switch:
 
     def port_numbers(self):
         return sorted(self.ports)
+
+    def take_ports(self, count):
+        """The first `count` port numbers; skips the test on a target with
+        fewer ports."""
+        numbers = self.port_numbers()
+        if len(numbers) < count:
+            pytest.skip(f"needs {count} ports, the target has {len(numbers)}")
+        return numbers[:count]
 
     # --- tables ---------------------------------------------------------
 
@@ -111,8 +119,3 @@ class Switch:
                 port.close()
             self.client.close()
 
-
-def entity_of(entry):
-    entity = p4runtime_pb2.Entity()
-    entity.table_entry.CopyFrom(entry)
-    return entity

@@ -118,8 +118,7 @@ class PbswitchTarget(Target):
             self.log_path = os.path.join(self.logs.name, "pbswitch.log")
             self.process = Process(pbswitch_argv(binary, grpc_port, buffer_port, device_id,
                                                  switch_ifs), self.log_path)
-            wait_for_tcp("127.0.0.1", grpc_port, proc=self.process.popen)
-            wait_for_tcp("127.0.0.1", buffer_port, proc=self.process.popen)
+            self._wait_ready(grpc_port, buffer_port)
         except BaseException:
             self.close()
             raise
@@ -127,6 +126,14 @@ class PbswitchTarget(Target):
                          device_id=device_id, ports=ports,
                          buffer_api_addr=f"127.0.0.1:{buffer_port}",
                          inproc_vport=PBSWITCH_VPORT)
+
+    def _wait_ready(self, *tcp_ports):
+        try:
+            for port in tcp_ports:
+                wait_for_tcp("127.0.0.1", port, timeout=20.0, proc=self.process.popen)
+        except (RuntimeError, TimeoutError) as err:
+            raise RuntimeError(f"pbswitch did not start: {err}\n"
+                               f"--- pbswitch log ---\n{self.log_tail()}") from None
 
     def log_tail(self):
         return self.process.log_tail() if self.process else ""

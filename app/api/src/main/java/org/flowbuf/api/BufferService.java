@@ -1,0 +1,76 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.api;
+
+import org.onosproject.net.DeviceId;
+
+import java.util.Collection;
+import java.util.Optional;
+
+/**
+ * Task-level Buffer Service (Programmable Buffers): create a buffer in a
+ * given state and move it between states; the service issues the minimal
+ * southbound calls (Forwarding to Buffering is one set_vport_mode).
+ */
+public interface BufferService {
+
+    /**
+     * Creates a buffer on a device, attached to a free pair of the device's
+     * vports (RX, TX), and puts it in the given state.
+     *
+     * @param deviceId device
+     * @param id       buffer id
+     * @param owner    owning application
+     * @param spec     size and behaviour
+     * @param state    FREE, BUFFERING or FORWARDING (an empty buffer cannot
+     *                 be STORING, and SERVING it would send nothing)
+     * @return the buffer
+     * @throws FlowBufException INVALID, NOT_FOUND (device), CONFLICT (id
+     *                          taken, no free vports), EXHAUSTED, UNAVAILABLE
+     */
+    Buffer createBuffer(DeviceId deviceId, BufferId id, String owner, BufferSpec spec,
+                        BufferState state);
+
+    /**
+     * Moves a buffer to a state with the fewest southbound calls.
+     *
+     * @param deviceId device
+     * @param id       buffer id
+     * @param owner    calling application (must own the buffer)
+     * @param state    target state
+     * @return the buffer in its new state
+     * @throws FlowBufException NOT_FOUND, FORBIDDEN, CONFLICT (e.g. FREE while
+     *                          packets are held), UNAVAILABLE
+     */
+    Buffer moveBuffer(DeviceId deviceId, BufferId id, String owner, BufferState state);
+
+    /**
+     * Removes a buffer, which must be FREE unless discard is set.
+     *
+     * @param deviceId device
+     * @param id       buffer id
+     * @param owner    calling application
+     * @param discard  drop held packets (counted by the agent)
+     * @throws FlowBufException NOT_FOUND, FORBIDDEN, CONFLICT, UNAVAILABLE
+     */
+    void removeBuffer(DeviceId deviceId, BufferId id, String owner, boolean discard);
+
+    /**
+     * Returns a buffer with its current occupancy.
+     *
+     * @param deviceId device
+     * @param id       buffer id
+     * @return the buffer, if it exists
+     */
+    Optional<Buffer> getBuffer(DeviceId deviceId, BufferId id);
+
+    /**
+     * Returns the buffers of a device.
+     *
+     * @param deviceId device
+     * @return buffers
+     */
+    Collection<Buffer> getBuffers(DeviceId deviceId);
+}

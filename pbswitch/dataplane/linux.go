@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package dataplane
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/vishvananda/netlink"
+
+	"github.com/flowbuf/flowbuf/buffer-agent/engine"
+	"github.com/flowbuf/flowbuf/buffer-agent/netio"
+)
+
+// rxBatch bounds the frames one Receive call handles.
+const rxBatch = 64
+
+// MaxFrame is the largest frame a Linux port carries.
+const MaxFrame = 9216
+
+// linuxPort moves frames between an interface's AF_PACKET rings and the
+// switch: one reader goroutine feeds Receive in batches; Send writes
+// batches into the TX ring.
+type linuxPort struct {
+	id    uint32
+	iface string
+	sock  *netio.Socket
+	done  chan struct{}
+}
+
+// AddLinuxPort attaches interface ifname (in network namespace ns; the zero
+// NS is the switch's own) as port id. Offloads are turned off so that the
+// switch sees wire-sized frames.
+func (s *Switch) AddLinuxPort(id uint32, ns netio.NS, ifname string, rateBps uint64) error {
+	var sock *netio.Socket
+	err := ns.Do(func() error {
+		link, err := netlink.LinkByName(ifname)
+		if err != nil {
+			return fmt.Errorf("interface %s: %w", ifname, err)
+		}
+		if err := netio.DisableOffloads(ifname); err != nil {
+			return fmt.Errorf("interface %s: %w", ifname, err)
+		}
+		if err := netio.SetUp(ifname); err != nil {
+			return fmt.Errorf("interface %s: %w", ifname, err)
+		}
+		sock, err = netio.OpenSocketSlots(link.Attrs().Index, MaxFrame, 4096, netio.DefaultTxSlots)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("port %d: %w", id, err)
+	}
+	lp := &linuxPort{id: id, iface: ifname, sock: sock, done: make(chan struct{})}
+	if err := s.AddPort(id, lp, rateBps, lp.close); err != nil {
+		sock.Wake()
+		sock.Close()
+		return err
+	}
+	go lp.read(s)
+	return nil
+}
+
+func (lp *linuxPort) read(s *Switch) {
+	defer close(lp.done)
+	batch := make([][]byte, 0, rxBatch)
+	for {
+		var err error
+		batch, err = lp.sock.Recv(batch[:0], rxBatch)
+		if len(batch) > 0 {
+			s.Receive(lp.id, batch)
+			clear(batch)
+		}
+		if err != nil {
+			if !errors.Is(err, netio.ErrClosed) {
+				slog.Error("port receive stopped", "port", lp.id, "interface", lp.iface, "err", err)
+			}
+			return
+		}
+	}
+}
+
+// Send implements Sink: the socket copies the frames into its TX ring,
+// and they go back to the frame pool.
+func (lp *linuxPort) Send(frames [][]byte) error {
+	err := lp.sock.Send(frames)
+	engine.PutFrames(frames)
+	return err
+}
+
+func (lp *linuxPort) close() error {
+	lp.sock.Wake()
+	<-lp.done
+	return lp.sock.Close()
+}

@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package dataplane
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/flowbuf/flowbuf/buffer-agent/engine"
+	"github.com/flowbuf/flowbuf/pbswitch/pipeline"
+)
+
+// Processor is a pipeline program (e.g. *flowbufprog.Program).
+type Processor interface {
+	// Ingress sets pk.Meta's EgressSpec, McastGrp and CloneSession.
+	Ingress(pk *pipeline.Packet)
+	// Egress runs for each copy leaving on pk.Meta.EgressPort; false drops it.
+	Egress(pk *pipeline.Packet) bool
+	// Objects holds the replication engine the switch reads.
+	Objects() *pipeline.Objects
+}
+
+// Sink is the far end of a port: where the frames the switch sends out of
+// the port go. Send takes ownership of the frames.
+type Sink interface {
+	Send(frames [][]byte) error
+}
+
+// SinkFunc adapts a function to Sink.
+type SinkFunc func(frames [][]byte) error
+
+// Send calls f.
+func (f SinkFunc) Send(frames [][]byte) error { return f(frames) }
+
+// Options configure a Switch.
+type Options struct {
+	// CPUPort stands for the controller; frames egressing there go to
+	// PacketIn with their packet_in metadata.
+	CPUPort  uint32
+	PacketIn func(frame []byte, meta []pipeline.CtrlMeta)
+	// QueueLen is each priority queue's capacity (DefaultQueueLen if 0).
+	QueueLen int
+}
+
+// Switch is the data plane: ports, the running program and the traffic
+// manager between ingress and egress.
+type Switch struct {
+	opts  Options
+	prog  atomic.Pointer[procBox]
+	ports atomic.Pointer[map[uint32]*port]
+	mu    sync.Mutex // serialises port changes
+	start time.Time
+	cnt   counters
+	pool  sync.Pool
+}
+
+type procBox struct{ p Processor }
+
+type port struct {
+	id     uint32
+	sink   Sink
+	q      *queue
+	rx, tx atomic.Uint64
+	done   chan struct{}
+	closer func() error
+}
+
+// New makes a switch with no ports but the CPU port and no program.
+func New(opts Options) *Switch {
+	if opts.QueueLen <= 0 {
+		opts.QueueLen = DefaultQueueLen
+	}
+	s := &Switch{opts: opts, start: time.Now()}
+	s.pool.New = func() any { return new(pipeline.Packet) }
+	empty := map[uint32]*port{}
+	s.ports.Store(&empty)
+	cpu := SinkFunc(func([][]byte) error { return nil }) // egress hands CPU frames to PacketIn itself
+	if err := s.AddPort(opts.CPUPort, cpu, 0, nil); err != nil {
+		panic(err) // an empty switch always takes its first port
+	}
+	return s
+}
+
+// CPUPort is the controller's port.
+func (s *Switch) CPUPort() uint32 { return s.opts.CPUPort }
+
+// SetProgram makes p the running program (nil: drop everything).
+func (s *Switch) SetProgram(p Processor) {
+	if p == nil {
+		s.prog.Store(nil)
+		return
+	}
+	s.prog.Store(&procBox{p: p})
+}
+
+// AddPort attaches sink as port id, shaped to rateBps (0: unshaped);
+// closer (may be nil) runs when the port is removed.
+func (s *Switch) AddPort(id uint32, sink Sink, rateBps uint64, closer func() error) error {
+	if id == pipeline.DropPort {
+		return fmt.Errorf("port %d is the drop port", id)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old := *s.ports.Load()
+	if _, ok := old[id]; ok {
+		return fmt.Errorf("port %d already exists", id)
+	}
+	p := &port{id: id, sink: sink, q: newQueue(s.opts.QueueLen, rateBps), done: make(chan struct{}), closer: closer}
+	next := make(map[uint32]*port, len(old)+1)
+	for k, v := range old {
+		next[k] = v
+	}
+	next[id] = p
+	s.ports.Store(&next)
+	go s.egressWorker(p)
+	return nil
+}
+
+// RemovePort detaches port id; what was queued for it is dropped.
+func (s *Switch) RemovePort(id uint32) error {
+	s.mu.Lock()
+	old := *s.ports.Load()
+	p, ok := old[id]
+	if !ok {
+		s.mu.Unlock()
+		return fmt.Errorf("port %d does not exist", id)
+	}
+	next := make(map[uint32]*port, len(old))
+	for k, v := range old {
+		if k != id {
+			next[k] = v
+		}
+	}
+	s.ports.Store(&next)
+	s.mu.Unlock()
+	var err error
+	if p.closer != nil {
+		err = p.closer()
+	}
+	for _, pk := range p.q.close() {
+		s.discard(pk, DropNoPort)
+	}
+	<-p.done
+	return err
+}
+
+// SetPortRate shapes port id to rateBps (0: unshaped).
+func (s *Switch) SetPortRate(id uint32, rateBps uint64) error {
+	p, ok := (*s.ports.Load())[id]
+	if !ok {
+		return fmt.Errorf("port %d does not exist", id)
+	}
+	p.q.setRate(rateBps)
+	return nil
+}
+
+// Close removes every port.
+func (s *Switch) Close() error {
+	var first error
+	for id := range *s.ports.Load() {
+		if err := s.RemovePort(id); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// Stats snapshots the counters.
+func (s *Switch) Stats() Stats {
+	st := Stats{Drops: map[string]uint64{}, Ports: map[uint32]PortStats{}}
+	for c := DropCause(0); c < numDropCauses; c++ {
+		st.Drops[c.String()] = s.cnt.drops[c].Load()
+	}
+	for id, p := range *s.ports.Load() {
+		st.Ports[id] = PortStats{RxFrames: p.rx.Load(), TxFrames: p.tx.Load(), QueueDepth: p.q.Depth()}
+	}
+	return st
+}
+
+func (s *Switch) nowUs() uint32 { return uint32(time.Since(s.start).Microseconds()) }
+
+func (s *Switch) packet(frame []byte, inPort uint32) *pipeline.Packet {
+	pk := s.pool.Get().(*pipeline.Packet)
+	pk.Frame, pk.Meta, pk.PacketOut = frame, pipeline.StdMeta{IngressPort: inPort}, nil
+	pk.PacketIn = pk.PacketIn[:0]
+	return pk
+}
+
+func (s *Switch) release(pk *pipeline.Packet) {
+	pk.Frame = nil
+	s.pool.Put(pk)
+}
+
+// discard drops pk, returning its frame to the frame pool.
+func (s *Switch) discard(pk *pipeline.Packet, cause DropCause) {
+	s.cnt.drop(cause, 1)
+	engine.PutFrame(pk.Frame)
+	s.release(pk)
+}
+
+// Receive runs frames that arrived on port inPort through the pipeline.
+// The switch owns the frames from now on; the outer slice stays the
+// caller's.
+func (s *Switch) Receive(inPort uint32, frames [][]byte) {
+	box := s.prog.Load()
+	ports := *s.ports.Load()
+	if p, ok := ports[inPort]; ok {
+		p.rx.Add(uint64(len(frames)))
+	}
+	if box == nil {
+		s.cnt.drop(DropNoPipeline, len(frames))
+		engine.PutFrames(frames)
+		return
+	}
+	nowUs := s.nowUs()
+	for _, f := range frames {
+		pk := s.packet(f, inPort)
+		box.p.Ingress(pk)
+		s.dispatch(box.p, ports, pk, nowUs)
+	}
+}
+
+// PacketOut injects a frame from the controller (ingress port: the CPU
+// port) with its packet_out metadata.
+func (s *Switch) PacketOut(frame []byte, meta []pipeline.CtrlMeta) error {
+	box := s.prog.Load()
+	if box == nil {
+		return fmt.Errorf("no pipeline program is running")
+	}
+	pk := s.packet(frame, s.opts.CPUPort)
+	pk.PacketOut = meta
+	box.p.Ingress(pk)
+	s.dispatch(box.p, *s.ports.Load(), pk, s.nowUs())
+	return nil
+}
+
+// dispatch applies ingress's verdict: clone, then multicast or unicast.
+func (s *Switch) dispatch(proc Processor, ports map[uint32]*port, pk *pipeline.Packet, nowUs uint32) {
+	m := &pk.Meta
+	if m.CloneSession != 0 {
+		s.clone(proc, ports, pk, nowUs)
+	}
+	switch {
+	case m.McastGrp != 0:
+		s.multicast(proc, ports, pk, nowUs)
+	case m.EgressSpec == pipeline.DropPort:
+		s.discard(pk, DropIngress)
+	default:
+		m.EgressPort = m.EgressSpec
+		s.enqueue(ports, pk, nowUs)
+	}
+}
+
+func (s *Switch) enqueue(ports map[uint32]*port, pk *pipeline.Packet, nowUs uint32) {
+	p, ok := ports[pk.Meta.EgressPort]
+	if !ok {
+		s.discard(pk, DropNoPort)
+		return
+	}
+	if !p.q.enqueue(pk, nowUs) {
+		s.discard(pk, DropQueueFull)
+	}
+}
+
+// copyPacket makes an independent copy of pk (frame included).
+func (s *Switch) copyPacket(pk *pipeline.Packet, truncate int) *pipeline.Packet {
+	n := len(pk.Frame)
+	if truncate > 0 && truncate < n {
+		n = truncate
+	}
+	f := engine.GetFrame(n)[:n]
+	copy(f, pk.Frame)
+	c := s.packet(f, pk.Meta.IngressPort)
+	c.Meta = pk.Meta
+	return c
+}
+
+func (s *Switch) multicast(proc Processor, ports map[uint32]*port, pk *pipeline.Packet, nowUs uint32) {
+	rs, ok := proc.Objects().PRE.Group(uint32(pk.Meta.McastGrp))
+	if !ok || len(rs) == 0 {
+		s.discard(pk, DropNoGroup)
+		return
+	}
+	for i, r := range rs {
+		c := pk
+		if i < len(rs)-1 {
+			c = s.copyPacket(pk, 0)
+		}
+		c.Meta.EgressPort, c.Meta.EgressRid, c.Meta.InstanceType = r.Port, uint16(r.Instance), pipeline.InstanceReplica
+		s.enqueue(ports, c, nowUs)
+	}
+}
+
+func (s *Switch) clone(proc Processor, ports map[uint32]*port, pk *pipeline.Packet, nowUs uint32) {
+	sess, ok := proc.Objects().PRE.Clone(pk.Meta.CloneSession)
+	if !ok {
+		s.cnt.drop(DropNoGroup, 1)
+		return
+	}
+	for _, r := range sess.Replicas {
+		c := s.copyPacket(pk, int(sess.TruncateTo))
+		c.Meta.McastGrp, c.Meta.CloneSession = 0, 0
+		c.Meta.EgressPort, c.Meta.EgressRid, c.Meta.InstanceType = r.Port, uint16(r.Instance), pipeline.InstanceClone
+		c.Meta.Priority = uint8(sess.ClassOfSvc)
+		s.enqueue(ports, c, nowUs)
+	}
+}
+
+// egressBatch bounds the packets one egress round handles.
+const egressBatch = 64
+
+// egressWorker serves one port's queues: dequeue (strict priority, within
+// the port rate), egress program, transmit.
+func (s *Switch) egressWorker(p *port) {
+	defer close(p.done)
+	batch := make([]*pipeline.Packet, egressBatch)
+	frames := make([][]byte, 0, egressBatch)
+	for {
+		n, wait := p.q.dequeue(batch, time.Now(), s.nowUs())
+		if n == 0 {
+			if wait > 0 {
+				time.Sleep(wait)
+				continue
+			}
+			if _, open := <-p.q.wake; !open {
+				return
+			}
+			continue
+		}
+		box := s.prog.Load()
+		for _, pk := range batch[:n] {
+			if box == nil || !box.p.Egress(pk) {
+				s.discard(pk, DropEgress)
+				continue
+			}
+			if p.id == s.opts.CPUPort {
+				if s.opts.PacketIn != nil {
+					s.opts.PacketIn(pk.Frame, pk.PacketIn)
+				}
+				p.tx.Add(1)
+				s.release(pk)
+				continue
+			}
+			frames = append(frames, pk.Frame)
+			s.release(pk)
+		}
+		clear(batch[:n])
+		if len(frames) > 0 {
+			if err := p.sink.Send(frames); err != nil {
+				s.cnt.drop(DropTxError, len(frames))
+			} else {
+				p.tx.Add(uint64(len(frames)))
+			}
+			clear(frames)
+			frames = frames[:0]
+		}
+	}
+}

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package p4rt
+
+import (
+	"slices"
+
+	p4 "github.com/p4lang/p4runtime/go/p4/v1"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/flowbuf/flowbuf/pbswitch/pipeline"
+)
+
+func invalid(format string, args ...any) error {
+	return status.Errorf(codes.InvalidArgument, format, args...)
+}
+
+// toEntry converts a P4Runtime table entry into the table and a pipeline
+// entry, checking ids, widths and match kinds against the p4info.
+func toEntry(objs *pipeline.Objects, te *p4.TableEntry, needAction bool) (*pipeline.Table, *pipeline.Entry, error) {
+	tb, ok := objs.Tables[te.GetTableId()]
+	if !ok {
+		return nil, nil, status.Errorf(codes.NotFound, "table id %d is not in the p4info", te.GetTableId())
+	}
+	match, err := toMatch(tb, te.GetMatch())
+	if err != nil {
+		return nil, nil, err
+	}
+	e := &pipeline.Entry{Match: match, Priority: te.GetPriority(), Cookie: te.GetControllerMetadata()}
+	if needAction {
+		a, err := toAction(objs, tb, te.GetAction())
+		if err != nil {
+			return nil, nil, err
+		}
+		e.Action = a
+	}
+	if mc := te.GetMeterConfig(); mc != nil {
+		m, err := pipeline.NewMeter(meterConfig(mc))
+		if err != nil {
+			return nil, nil, err
+		}
+		e.Meter = m
+	}
+	return tb, e, nil
+}
+
+func toMatch(tb *pipeline.Table, fms []*p4.FieldMatch) ([]pipeline.FieldMatch, error) {
+	out := make([]pipeline.FieldMatch, len(tb.Fields))
+	pos := make(map[uint32]int, len(tb.Fields))
+	for i, f := range tb.Fields {
+		pos[f.ID] = i
+		out[i].Wildcard = true
+	}
+	seen := map[uint32]bool{}
+	for _, fm := range fms {
+		i, ok := pos[fm.GetFieldId()]
+		if !ok {
+			return nil, invalid("table %s: no match field id %d", tb.Name, fm.GetFieldId())
+		}
+		if seen[fm.GetFieldId()] {
+			return nil, invalid("table %s: match field %d given twice", tb.Name, fm.GetFieldId())
+		}
+		seen[fm.GetFieldId()] = true
+		m, err := toFieldMatch(tb.Fields[i], fm)
+		if err != nil {
+			return nil, invalid("table %s field %s: %v", tb.Name, tb.Fields[i].Name, err)
+		}
+		out[i] = m
+	}
+	return out, nil
+}
+
+func toFieldMatch(f pipeline.KeyField, fm *p4.FieldMatch) (pipeline.FieldMatch, error) {
+	var m pipeline.FieldMatch
+	var err error
+	fit := func(v []byte) []byte {
+		if err != nil {
+			return nil
+		}
+		var out []byte
+		out, err = pipeline.FitValue(v, f.Bits)
+		return out
+	}
+	switch x := fm.GetFieldMatchType().(type) {
+	case *p4.FieldMatch_Exact_:
+		if f.Kind != pipeline.Exact {
+			return m, invalidKind(f, "exact")
+		}
+		m.Value = fit(x.Exact.GetValue())
+	case *p4.FieldMatch_Lpm:
+		if f.Kind != pipeline.LPM {
+			return m, invalidKind(f, "lpm")
+		}
+		m.Value, m.PrefixLen = fit(x.Lpm.GetValue()), int(x.Lpm.GetPrefixLen())
+	case *p4.FieldMatch_Ternary_:
+		if f.Kind != pipeline.Ternary {
+			return m, invalidKind(f, "ternary")
+		}
+		m.Value, m.Mask = fit(x.Ternary.GetValue()), fit(x.Ternary.GetMask())
+	case *p4.FieldMatch_Range_:
+		if f.Kind != pipeline.Range {
+			return m, invalidKind(f, "range")
+		}
+		m.Low, m.High = fit(x.Range.GetLow()), fit(x.Range.GetHigh())
+	case *p4.FieldMatch_Optional_:
+		if f.Kind != pipeline.Optional {
+			return m, invalidKind(f, "optional")
+		}
+		m.Value = fit(x.Optional.GetValue())
+	default:
+		return m, status.Error(codes.Unimplemented, "unsupported field match type")
+	}
+	return m, err
+}
+
+func invalidKind(f pipeline.KeyField, got string) error {
+	return invalid("a %s match for a %v field", got, f.Kind)
+}
+
+func toAction(objs *pipeline.Objects, tb *pipeline.Table, ta *p4.TableAction) (pipeline.Action, error) {
+	act := ta.GetAction()
+	if act == nil {
+		if ta != nil && ta.GetType() != nil {
+			return pipeline.Action{}, status.Errorf(codes.Unimplemented, "table %s: action profiles are not supported", tb.Name)
+		}
+		return pipeline.Action{}, invalid("table %s: the entry has no action", tb.Name)
+	}
+	return toActionCall(objs, act)
+}
+
+func toActionCall(objs *pipeline.Objects, act *p4.Action) (pipeline.Action, error) {
+	bits, ok := objs.ActionParams[act.GetActionId()]
+	if !ok {
+		return pipeline.Action{}, status.Errorf(codes.NotFound, "action id %d is not in the p4info", act.GetActionId())
+	}
+	ids := paramIDs(objs, act.GetActionId())
+	params := make([][]byte, len(bits))
+	for _, p := range act.GetParams() {
+		i, ok := ids[p.GetParamId()]
+		if !ok {
+			return pipeline.Action{}, invalid("action %d: no parameter id %d", act.GetActionId(), p.GetParamId())
+		}
+		if params[i] != nil {
+			return pipeline.Action{}, invalid("action %d: parameter %d given twice", act.GetActionId(), p.GetParamId())
+		}
+		v, err := pipeline.FitValue(p.GetValue(), bits[i])
+		if err != nil {
+			return pipeline.Action{}, invalid("action %d parameter %d: %v", act.GetActionId(), p.GetParamId(), err)
+		}
+		params[i] = v
+	}
+	for i, p := range params {
+		if p == nil {
+			return pipeline.Action{}, invalid("action %d: parameter #%d missing", act.GetActionId(), i+1)
+		}
+	}
+	return pipeline.Action{ID: act.GetActionId(), Params: params}, nil
+}
+
+// paramIDs maps an action's parameter ids to their positions (id order,
+// as pipeline.Build lays them out).
+func paramIDs(objs *pipeline.Objects, actionID uint32) map[uint32]int {
+	var ids []uint32
+	for _, a := range objs.Info.GetActions() {
+		if a.GetPreamble().GetId() == actionID {
+			for _, p := range a.GetParams() {
+				ids = append(ids, p.GetId())
+			}
+		}
+	}
+	slices.Sort(ids)
+	out := make(map[uint32]int, len(ids))
+	for i, id := range ids {
+		out[id] = i
+	}
+	return out
+}
+
+func meterConfig(mc *p4.MeterConfig) pipeline.MeterConfig {
+	return pipeline.MeterConfig{CIR: mc.GetCir(), CBurst: mc.GetCburst(), PIR: mc.GetPir(), PBurst: mc.GetPburst()}
+}
+
+func toP4MeterConfig(c pipeline.MeterConfig) *p4.MeterConfig {
+	return &p4.MeterConfig{Cir: c.CIR, Cburst: c.CBurst, Pir: c.PIR, Pburst: c.PBurst}
+}
+
+// fromEntry converts a stored entry back, values in canonical form.
+func fromEntry(objs *pipeline.Objects, tb *pipeline.Table, e *pipeline.Entry, withCounter, withMeter bool) *p4.TableEntry {
+	te := &p4.TableEntry{TableId: tb.ID, Priority: e.Priority, ControllerMetadata: e.Cookie,
+		Action: &p4.TableAction{Type: &p4.TableAction_Action{Action: fromAction(objs, e.Action)}}}
+	for i, m := range e.Match {
+		if m.Wildcard {
+			continue
+		}
+		f := tb.Fields[i]
+		fm := &p4.FieldMatch{FieldId: f.ID}
+		c := pipeline.Canonical
+		switch f.Kind {
+		case pipeline.Exact:
+			fm.FieldMatchType = &p4.FieldMatch_Exact_{Exact: &p4.FieldMatch_Exact{Value: c(m.Value)}}
+		case pipeline.LPM:
+			fm.FieldMatchType = &p4.FieldMatch_Lpm{Lpm: &p4.FieldMatch_LPM{Value: c(m.Value), PrefixLen: int32(m.PrefixLen)}}
+		case pipeline.Ternary:
+			fm.FieldMatchType = &p4.FieldMatch_Ternary_{Ternary: &p4.FieldMatch_Ternary{Value: c(m.Value), Mask: c(m.Mask)}}
+		case pipeline.Range:
+			fm.FieldMatchType = &p4.FieldMatch_Range_{Range: &p4.FieldMatch_Range{Low: c(m.Low), High: c(m.High)}}
+		case pipeline.Optional:
+			fm.FieldMatchType = &p4.FieldMatch_Optional_{Optional: &p4.FieldMatch_Optional{Value: c(m.Value)}}
+		}
+		te.Match = append(te.Match, fm)
+	}
+	if withCounter {
+		p, b := e.Counter.Read()
+		te.CounterData = &p4.CounterData{PacketCount: int64(p), ByteCount: int64(b)}
+	}
+	if withMeter && e.Meter != nil {
+		if cfg, ok := e.Meter.Config(); ok {
+			te.MeterConfig = toP4MeterConfig(cfg)
+		}
+	}
+	return te
+}
+
+func fromAction(objs *pipeline.Objects, a pipeline.Action) *p4.Action {
+	out := &p4.Action{ActionId: a.ID}
+	var ids []uint32
+	for id := range paramIDs(objs, a.ID) {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for i, v := range a.Params {
+		if i < len(ids) {
+			out.Params = append(out.Params, &p4.Action_Param{ParamId: ids[i], Value: pipeline.Canonical(v)})
+		}
+	}
+	return out
+}

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/flowbuf/flowbuf/pbswitch/node"
+)
+
+// portFlags collects --port ID=IFACE[@RATE_BPS].
+type portFlags []node.PortSpec
+
+func (p *portFlags) String() string { return fmt.Sprint(*p) }
+
+func (p *portFlags) Set(v string) error {
+	id, rest, ok := strings.Cut(v, "=")
+	if !ok || rest == "" {
+		return fmt.Errorf("want ID=INTERFACE[@RATE_BPS], got %q", v)
+	}
+	n, err := parsePort(id)
+	if err != nil {
+		return err
+	}
+	spec := node.PortSpec{ID: n, Interface: rest}
+	if iface, rate, ok := strings.Cut(rest, "@"); ok {
+		r, err := strconv.ParseUint(rate, 10, 64)
+		if err != nil || iface == "" {
+			return fmt.Errorf("bad rate in %q: want ID=INTERFACE@BITS_PER_SECOND", v)
+		}
+		spec.Interface, spec.RateBps = iface, r
+	}
+	for _, q := range *p {
+		if q.ID == spec.ID {
+			return fmt.Errorf("port %d given twice", spec.ID)
+		}
+	}
+	*p = append(*p, spec)
+	return nil
+}
+
+// vportFlags collects --vport ID (in-process vport ports).
+type vportFlags []uint32
+
+func (v *vportFlags) String() string { return fmt.Sprint(*v) }
+
+func (v *vportFlags) Set(s string) error {
+	n, err := parsePort(s)
+	if err != nil {
+		return err
+	}
+	*v = append(*v, n)
+	return nil
+}
+
+// parsePort reads a port number; v1model ports are 9 bits and 511 drops.
+func parsePort(s string) (uint32, error) {
+	n, err := strconv.ParseUint(s, 10, 32)
+	if err != nil || n == 0 || n >= 511 {
+		return 0, fmt.Errorf("port %q: want a number in [1, 510]", s)
+	}
+	return uint32(n), nil
+}
+
+func parseFlags(args []string) (node.Config, error) {
+	fs := flag.NewFlagSet("pbswitch", flag.ContinueOnError)
+	var ports portFlags
+	var vports vportFlags
+	cfg := node.Config{}
+	fs.Uint64Var(&cfg.DeviceID, "device-id", 1, "P4Runtime device id")
+	cpu := fs.Uint("cpu-port", 255, "port number that stands for the controller (CPU_PORT of the P4 program)")
+	fs.StringVar(&cfg.P4RTListen, "p4rt-listen", ":9559", "P4Runtime gRPC address")
+	fs.StringVar(&cfg.BufferListen, "buffer-listen", ":50061", "southbound buffer API address for in-process buffers; empty disables")
+	fs.StringVar(&cfg.Netns, "netns", "", "network namespace path holding the port interfaces (default: this process's)")
+	fs.IntVar(&cfg.QueueLen, "queue-len", 0, "packets per priority queue of each port (default 4096)")
+	fs.Var(&ports, "port", "front-panel port ID=INTERFACE[@RATE_BPS] (repeatable)")
+	fs.Var(&vports, "vport", "in-process vport port ID (repeatable)")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected arguments %v", fs.Args())
+	}
+	cfg.CPUPort, cfg.Ports, cfg.Vports = uint32(*cpu), ports, vports
+	used := map[uint32]string{cfg.CPUPort: "the CPU port"}
+	for _, p := range cfg.Ports {
+		if what, dup := used[p.ID]; dup {
+			return cfg, fmt.Errorf("port %d is already %s", p.ID, what)
+		}
+		used[p.ID] = "interface " + p.Interface
+	}
+	for _, v := range cfg.Vports {
+		if what, dup := used[v]; dup {
+			return cfg, fmt.Errorf("vport port %d is already %s", v, what)
+		}
+		used[v] = "a vport port"
+	}
+	return cfg, nil
+}

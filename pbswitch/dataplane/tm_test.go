@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package dataplane
+
+import (
+	"testing"
+	"time"
+
+	"github.com/flowbuf/flowbuf/pbswitch/pipeline"
+)
+
+func pkt(prio uint8, size int) *pipeline.Packet {
+	return &pipeline.Packet{Frame: make([]byte, size), Meta: pipeline.StdMeta{Priority: prio}}
+}
+
+func TestStrictPriorityAndDepths(t *testing.T) {
+	q := newQueue(4, 0)
+	low1, low2, high := pkt(0, 64), pkt(0, 64), pkt(7, 64)
+	for _, p := range []*pipeline.Packet{low1, low2, high} {
+		if !q.enqueue(p, 100) {
+			t.Fatal("enqueue refused below the limit")
+		}
+	}
+	if low2.Meta.EnqQdepth != 1 || high.Meta.EnqQdepth != 0 {
+		t.Fatalf("enq depths %d %d", low2.Meta.EnqQdepth, high.Meta.EnqQdepth)
+	}
+	out := make([]*pipeline.Packet, 8)
+	n, _ := q.dequeue(out, time.Now(), 130)
+	if n != 3 || out[0] != high || out[1] != low1 || out[2] != low2 {
+		t.Fatalf("dequeue order wrong: n=%d", n)
+	}
+	if out[1].Meta.DeqTimedeltaUs != 30 || out[1].Meta.DeqQdepth != 1 {
+		t.Fatalf("deq metadata %+v", out[1].Meta)
+	}
+	for i := 0; i < 4; i++ {
+		q.enqueue(pkt(3, 64), 0)
+	}
+	if q.enqueue(pkt(3, 64), 0) {
+		t.Fatal("a full priority queue took a packet")
+	}
+	if !q.enqueue(pkt(4, 64), 0) {
+		t.Fatal("another priority's queue is not full")
+	}
+}
+
+func TestPortRateHoldsPacketsBack(t *testing.T) {
+	q := newQueue(1000, 8*100_000) // 100 kB/s, burst 9216 bytes
+	for i := 0; i < 20; i++ {
+		q.enqueue(pkt(0, 1000), 0)
+	}
+	out := make([]*pipeline.Packet, 64)
+	now := time.Unix(1000, 0)
+	n, wait := q.dequeue(out, now, 0)
+	if n != 9 || wait <= 0 {
+		t.Fatalf("burst: %d packets, wait %v; want 9 and a wait", n, wait)
+	}
+	// 50 ms later 5000 bytes of tokens: 5 more packets.
+	n, _ = q.dequeue(out, now.Add(50*time.Millisecond), 0)
+	if n != 5 {
+		t.Fatalf("after 50 ms: %d packets, want 5", n)
+	}
+}

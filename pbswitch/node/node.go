@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Package node assembles a running pbswitch: the data plane with its ports,
+// the P4Runtime server, and (optionally) in-process buffers served over the
+// southbound buffer API on a second gRPC port.
+package node
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+
+	"google.golang.org/grpc"
+
+	"github.com/flowbuf/flowbuf/buffer-agent/engine"
+	"github.com/flowbuf/flowbuf/buffer-agent/netio"
+	"github.com/flowbuf/flowbuf/buffer-agent/server"
+	"github.com/flowbuf/flowbuf/pbswitch/dataplane"
+	"github.com/flowbuf/flowbuf/pbswitch/device"
+	"github.com/flowbuf/flowbuf/pbswitch/inproc"
+	"github.com/flowbuf/flowbuf/pbswitch/p4rt"
+	"github.com/flowbuf/flowbuf/pbswitch/pipeline"
+)
+
+// Version is reported to buffer API clients.
+const Version = "pbswitch 0.1.0"
+
+// PortSpec is one front-panel port: a Linux interface, optionally shaped.
+type PortSpec struct {
+	ID        uint32
+	Interface string
+	RateBps   uint64
+}
+
+// Config is what a node runs.
+type Config struct {
+	DeviceID uint64
+	CPUPort  uint32
+	// P4RTListen and BufferListen are TCP addresses (":0" picks a port);
+	// an empty BufferListen disables the in-process buffer API.
+	P4RTListen   string
+	BufferListen string
+	// Netns holds the interfaces of Ports ("" : the process's own).
+	Netns  string
+	Ports  []PortSpec
+	Vports []uint32
+	// QueueLen is the traffic manager's per-priority queue length.
+	QueueLen int
+	Logger   *slog.Logger
+}
+
+// Node is a running pbswitch.
+type Node struct {
+	Switch *dataplane.Switch
+	P4RT   *p4rt.Server
+	Engine *engine.Engine // nil without in-process buffers
+	Vports *inproc.Vports
+
+	p4rtLis, bufLis   net.Listener
+	p4rtGRPC, bufGRPC *grpc.Server
+	bufSrv            *server.Server
+}
+
+// Start brings a node up; on error nothing is left running.
+func Start(cfg Config) (n *Node, err error) {
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	n = &Node{}
+	defer func() {
+		if err != nil {
+			n.Close()
+		}
+	}()
+	var srv *p4rt.Server
+	n.Switch = dataplane.New(dataplane.Options{CPUPort: cfg.CPUPort, QueueLen: cfg.QueueLen,
+		PacketIn: func(f []byte, m []pipeline.CtrlMeta) { srv.PacketIn(f, m) }})
+	srv = p4rt.New(cfg.DeviceID, device.New(n.Switch), log)
+	n.P4RT = srv
+	for _, p := range cfg.Ports {
+		if err := n.Switch.AddLinuxPort(p.ID, netio.NS{Path: cfg.Netns}, p.Interface, p.RateBps); err != nil {
+			return nil, err
+		}
+	}
+	if n.Vports, err = inproc.New(n.Switch, cfg.Vports); err != nil {
+		return nil, err
+	}
+	if n.p4rtLis, err = net.Listen("tcp", cfg.P4RTListen); err != nil {
+		return nil, fmt.Errorf("P4Runtime listen %s: %w", cfg.P4RTListen, err)
+	}
+	n.p4rtGRPC = grpc.NewServer(grpc.MaxRecvMsgSize(64 << 20))
+	srv.Register(n.p4rtGRPC)
+	go n.p4rtGRPC.Serve(n.p4rtLis)
+	if cfg.BufferListen == "" {
+		return n, nil
+	}
+	n.Engine = engine.New(engine.Options{Backends: server.Backends(nil, n.Vports)})
+	n.bufSrv = server.New(n.Engine, server.Options{AgentVersion: Version, Logger: log})
+	if n.bufLis, err = net.Listen("tcp", cfg.BufferListen); err != nil {
+		return nil, fmt.Errorf("buffer API listen %s: %w", cfg.BufferListen, err)
+	}
+	n.bufGRPC = grpc.NewServer()
+	n.bufSrv.Register(n.bufGRPC)
+	go n.bufGRPC.Serve(n.bufLis)
+	log.Info("pbswitch up", "p4runtime", n.P4RTAddr(), "buffers", n.BufferAddr(), "ports", len(cfg.Ports), "vports", cfg.Vports)
+	return n, nil
+}
+
+// P4RTAddr is the P4Runtime server's address.
+func (n *Node) P4RTAddr() string { return addr(n.p4rtLis) }
+
+// BufferAddr is the buffer API's address ("" when disabled).
+func (n *Node) BufferAddr() string { return addr(n.bufLis) }
+
+func addr(l net.Listener) string {
+	if l == nil {
+		return ""
+	}
+	return l.Addr().String()
+}
+
+// Close stops the servers, removes the vports and ports.
+func (n *Node) Close() error {
+	var errs []error
+	if n.bufGRPC != nil {
+		n.bufSrv.Shutdown()
+		n.bufGRPC.Stop()
+	}
+	if n.p4rtGRPC != nil {
+		n.p4rtGRPC.Stop()
+	}
+	if n.Engine != nil {
+		errs = append(errs, n.Engine.Close())
+	}
+	if n.Switch != nil {
+		errs = append(errs, n.Switch.Close())
+	}
+	return errors.Join(errs...)
+}

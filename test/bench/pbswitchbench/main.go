@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Command pbswitchbench measures pbswitch: 64-byte L3 forwarding between
+// two veth ports against a Linux bridge on the same veths (same run), a flow
+// steered through an in-process buffer against the same flow forwarded
+// directly, and P4Runtime table-entry writes per second from one client. It
+// prints one JSON object per metric, then a one-line summary. QUICK=1 runs
+// in under a minute. The packet part needs root (network namespaces).
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/flowbuf/flowbuf/buffer-agent/netio/nslab"
+	"github.com/flowbuf/flowbuf/pbswitch/ctl"
+)
+
+type result struct {
+	Metric     string         `json:"metric"`
+	Value      any            `json:"value"`
+	Unit       string         `json:"unit"`
+	Conditions map[string]any `json:"conditions,omitempty"`
+}
+
+type bench struct {
+	quick   bool
+	dur     time.Duration
+	results map[string]float64
+	enc     *json.Encoder
+}
+
+var quietLog = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// p4infoPath is the committed p4info, relative to the repository root
+// (where `go run ./test/bench/pbswitchbench` runs); P4INFO overrides it.
+func p4infoPath() string {
+	if p := os.Getenv("P4INFO"); p != "" {
+		return p
+	}
+	return "pipeconf/p4src/build/p4info.txt"
+}
+
+// pushed connects to a pbswitch as primary and pushes the FlowBuf p4info.
+func pushed(addr string) (*ctl.Controller, error) {
+	info, err := ctl.LoadP4Info(p4infoPath())
+	if err != nil {
+		return nil, err
+	}
+	c, err := ctl.Connect(addr, 1)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Push(info); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+func (b *bench) emit(metric string, value float64, unit string, cond map[string]any) {
+	b.results[metric] = value
+	_ = b.enc.Encode(result{Metric: metric, Value: round(value), Unit: unit, Conditions: cond})
+}
+
+func (b *bench) skip(metric, unit, why string) {
+	_ = b.enc.Encode(result{Metric: metric, Value: nil, Unit: unit, Conditions: map[string]any{"skipped": why}})
+}
+
+func round(v float64) float64 {
+	if v >= 100 {
+		return float64(int64(v*10+0.5)) / 10
+	}
+	return float64(int64(v*1000+0.5)) / 1000
+}
+
+var networkMetrics = []struct{ name, unit string }{
+	{"generator_max_mpps_64b", "Mpps"}, {"baseline_fwd_mpps_64b", "Mpps"}, {"pbswitch_fwd_mpps_64b", "Mpps"},
+	{"pbswitch_vs_bridge_64b", "ratio"}, {"pbswitch_inproc_buffer_vs_direct", "ratio"},
+}
+
+func main() {
+	slog.SetDefault(quietLog)
+	b := &bench{quick: os.Getenv("QUICK") == "1", dur: 6 * time.Second, results: map[string]float64{}, enc: json.NewEncoder(os.Stdout)}
+	if b.quick {
+		b.dur = 1500 * time.Millisecond
+	}
+	start := time.Now()
+	if nslab.IsRoot() {
+		if err := b.network(); err != nil {
+			fmt.Fprintln(os.Stderr, "pbswitchbench: packet benchmarks:", err)
+			os.Exit(1)
+		}
+	} else {
+		for _, m := range networkMetrics {
+			b.skip(m.name, m.unit, "needs root for network namespaces")
+		}
+	}
+	if err := b.writes(); err != nil {
+		fmt.Fprintln(os.Stderr, "pbswitchbench: P4Runtime writes:", err)
+		os.Exit(1)
+	}
+	fmt.Println(b.summary(time.Since(start)))
+}
+
+// goals are the issue's targets (all "at least").
+var goals = []struct {
+	metric string
+	bound  float64
+}{
+	{"pbswitch_vs_bridge_64b", 0.6},
+	{"pbswitch_inproc_buffer_vs_direct", 0.9},
+	{"p4rt_write_entries_per_s", 50000},
+}
+
+func (b *bench) summary(took time.Duration) string {
+	var met, missed []string
+	for _, g := range goals {
+		v, ok := b.results[g.metric]
+		if !ok {
+			continue
+		}
+		s := fmt.Sprintf("%s=%v (goal >= %v)", g.metric, round(v), g.bound)
+		if v >= g.bound {
+			met = append(met, s)
+		} else {
+			missed = append(missed, s)
+		}
+	}
+	return fmt.Sprintf("pbswitchbench (%s, %.0fs): pbswitch %.3f Mpps vs bridge %.3f Mpps (generator %.3f), P4Runtime %.0f entries/s; goals met: %s; goals missed: %s",
+		map[bool]string{true: "QUICK", false: "full"}[b.quick], took.Seconds(),
+		b.results["pbswitch_fwd_mpps_64b"], b.results["baseline_fwd_mpps_64b"], b.results["generator_max_mpps_64b"],
+		b.results["p4rt_write_entries_per_s"], orNone(met), orNone(missed))
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, "; ")
+}

@@ -10,8 +10,8 @@ import org.onosproject.net.DeviceId;
 import java.util.Objects;
 
 /**
- * A buffer on a device as the Buffer Service knows it: the pair of vports it
- * is attached to (RX from the pipeline, TX back to it), their modes, and the
+ * A buffer on a device as the Buffer Service knows it: the vport it is bound
+ * to (a switch port whose far end is this buffer), that vport's mode, and the
  * last occupancy the agent reported. Its state is derived, never stored.
  */
 public final class Buffer {
@@ -20,10 +20,8 @@ public final class Buffer {
     private final BufferId id;
     private final String owner;
     private final BufferSpec spec;
-    private final VportId rxVport;
-    private final VportId txVport;
-    private final VportMode rxMode;
-    private final VportMode txMode;
+    private final VportId vport;
+    private final VportMode mode;
     private final long occupancyPackets;
 
     /**
@@ -33,23 +31,18 @@ public final class Buffer {
      * @param id               buffer id
      * @param owner            application that owns it
      * @param spec             size and behaviour
-     * @param rxVport          vport that carries packets in
-     * @param txVport          vport that carries packets out
-     * @param rxMode           current mode of the RX vport
-     * @param txMode           current mode of the TX vport
+     * @param vport            vport the buffer is bound to
+     * @param mode             current mode of that vport
      * @param occupancyPackets packets held, as last reported
      */
     public Buffer(DeviceId deviceId, BufferId id, String owner, BufferSpec spec,
-                  VportId rxVport, VportId txVport, VportMode rxMode, VportMode txMode,
-                  long occupancyPackets) {
+                  VportId vport, VportMode mode, long occupancyPackets) {
         this.deviceId = Objects.requireNonNull(deviceId);
         this.id = Objects.requireNonNull(id);
         this.owner = Objects.requireNonNull(owner);
         this.spec = Objects.requireNonNull(spec);
-        this.rxVport = Objects.requireNonNull(rxVport);
-        this.txVport = Objects.requireNonNull(txVport);
-        this.rxMode = Objects.requireNonNull(rxMode);
-        this.txMode = Objects.requireNonNull(txMode);
+        this.vport = Objects.requireNonNull(vport);
+        this.mode = Objects.requireNonNull(mode);
         this.occupancyPackets = occupancyPackets;
     }
 
@@ -90,39 +83,21 @@ public final class Buffer {
     }
 
     /**
-     * The vport from the pipeline into the buffer.
+     * The vport the buffer is bound to.
      *
      * @return vport id
      */
-    public VportId rxVport() {
-        return rxVport;
+    public VportId vport() {
+        return vport;
     }
 
     /**
-     * The vport from the buffer back into the pipeline.
-     *
-     * @return vport id
-     */
-    public VportId txVport() {
-        return txVport;
-    }
-
-    /**
-     * Current mode of the RX vport.
+     * Current mode of the vport.
      *
      * @return mode
      */
-    public VportMode rxMode() {
-        return rxMode;
-    }
-
-    /**
-     * Current mode of the TX vport.
-     *
-     * @return mode
-     */
-    public VportMode txMode() {
-        return txMode;
+    public VportMode mode() {
+        return mode;
     }
 
     /**
@@ -140,20 +115,17 @@ public final class Buffer {
      * @return state
      */
     public BufferState state() {
-        return BufferState.derive(rxMode.hasRx() || txMode.hasRx(),
-                                  rxMode.hasTx() || txMode.hasTx(), occupancyPackets);
+        return BufferState.derive(mode.hasRx(), mode.hasTx(), occupancyPackets);
     }
 
     /**
-     * A copy with other vport modes.
+     * A copy with another vport mode.
      *
-     * @param newRxMode RX vport mode
-     * @param newTxMode TX vport mode
+     * @param newMode vport mode
      * @return the copy
      */
-    public Buffer withModes(VportMode newRxMode, VportMode newTxMode) {
-        return new Buffer(deviceId, id, owner, spec, rxVport, txVport, newRxMode, newTxMode,
-                          occupancyPackets);
+    public Buffer withMode(VportMode newMode) {
+        return new Buffer(deviceId, id, owner, spec, vport, newMode, occupancyPackets);
     }
 
     /**
@@ -163,7 +135,7 @@ public final class Buffer {
      * @return the copy
      */
     public Buffer withOccupancy(long packets) {
-        return new Buffer(deviceId, id, owner, spec, rxVport, txVport, rxMode, txMode, packets);
+        return new Buffer(deviceId, id, owner, spec, vport, mode, packets);
     }
 
     @Override
@@ -177,21 +149,19 @@ public final class Buffer {
         Buffer that = (Buffer) o;
         return occupancyPackets == that.occupancyPackets && deviceId.equals(that.deviceId)
                 && id.equals(that.id) && owner.equals(that.owner) && spec.equals(that.spec)
-                && rxVport.equals(that.rxVport) && txVport.equals(that.txVport)
-                && rxMode == that.rxMode && txMode == that.txMode;
+                && vport.equals(that.vport) && mode == that.mode;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(deviceId, id, owner, spec, rxVport, txVport, rxMode, txMode,
-                            occupancyPackets);
+        return Objects.hash(deviceId, id, owner, spec, vport, mode, occupancyPackets);
     }
 
     @Override
     public String toString() {
         return MoreObjects.toStringHelper(this).add("device", deviceId).add("id", id)
                 .add("state", state()).add("owner", owner).add("spec", spec)
-                .add("rx", rxVport + "/" + rxMode).add("tx", txVport + "/" + txMode)
+                .add("vport", vport + "/" + mode)
                 .add("packets", occupancyPackets).toString();
     }
 }

@@ -12,13 +12,14 @@ import java.util.Optional;
 /**
  * Task-level Buffer Service (Programmable Buffers): create a buffer in a
  * given state and move it between states; the service issues the minimal
- * southbound calls (Forwarding to Buffering is one set_vport_mode).
+ * southbound calls (Forwarding to Buffering is one set_vport_mode: RX_TX to
+ * RX on the buffer's vport).
  */
 public interface BufferService {
 
     /**
-     * Creates a buffer on a device, attached to a free pair of the device's
-     * vports (RX, TX), and puts it in the given state.
+     * Creates a buffer on a device, bound to a free vport of the device, and
+     * puts it in the given state.
      *
      * @param deviceId device
      * @param id       buffer id

@@ -1,0 +1,33 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.southbound;
+
+import org.onosproject.net.DeviceId;
+
+import java.util.List;
+
+/**
+ * The buffer agent of each device and the switch ports reserved for its
+ * vports, as network configuration declares them.
+ */
+public interface AgentDirectory {
+
+    /**
+     * The client of a device's agent.
+     *
+     * @param deviceId device
+     * @return client
+     * @throws org.flowbuf.api.FlowBufException NOT_FOUND if the device has no agent configured
+     */
+    BufferAgentClient agent(DeviceId deviceId);
+
+    /**
+     * The vport slots of a device, in configuration order.
+     *
+     * @param deviceId device
+     * @return slots (empty when the device has none)
+     */
+    List<VportSlot> vportSlots(DeviceId deviceId);
+}

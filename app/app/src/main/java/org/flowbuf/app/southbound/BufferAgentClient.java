@@ -1,0 +1,39 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.southbound;
+
+import org.flowbuf.api.BufferId;
+
+import java.util.List;
+
+/**
+ * Client of one buffer agent (the buffer-agent beside a switch, or pbswitch
+ * serving in-process buffers) under one application id.
+ */
+public interface BufferAgentClient extends AutoCloseable {
+
+    /**
+     * Applies operations in order, atomically: all or none. A single
+     * operation is sent as its own call (one message, as in the paper's
+     * Table 1); several go in one Batch.
+     *
+     * @param operations the changes
+     * @throws org.flowbuf.api.FlowBufException with the agent's reason; nothing changed
+     */
+    void apply(List<AgentOperation> operations);
+
+    /**
+     * Packets a buffer holds now.
+     *
+     * @param id buffer id
+     * @return occupancy in packets
+     * @throws org.flowbuf.api.FlowBufException NOT_FOUND, FORBIDDEN, UNAVAILABLE
+     */
+    long occupancyPackets(BufferId id);
+
+    /** Closes the channel if this client owns it. */
+    @Override
+    void close();
+}

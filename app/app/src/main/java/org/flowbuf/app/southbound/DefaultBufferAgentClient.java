@@ -1,0 +1,147 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.southbound;
+
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import org.flowbuf.api.BufferId;
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.proto.buffer.v1.BatchRequest;
+import org.flowbuf.proto.buffer.v1.BufferAgentGrpc;
+import org.flowbuf.proto.buffer.v1.Operation;
+import org.flowbuf.proto.buffer.v1.QueryBufferRequest;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * gRPC client of a buffer agent. Every call has a deadline; only calls that
+ * are idempotent are retried, and only when the agent was UNAVAILABLE.
+ */
+public final class DefaultBufferAgentClient implements BufferAgentClient {
+
+    /** Deadline of one call; the agent answers in well under a millisecond. */
+    public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(2);
+    /** Attempts of an idempotent call (the first plus retries). */
+    static final int ATTEMPTS = 3;
+    private static final long RETRY_PAUSE_MS = 50;
+
+    private final String agent;
+    private final String appId;
+    private final ManagedChannel channel;
+    private final boolean ownsChannel;
+    private final Duration deadline;
+
+    /**
+     * Creates a client on a channel.
+     *
+     * @param agent       agent name for messages (e.g. its address)
+     * @param appId       application id sent with every call
+     * @param channel     channel to the agent
+     * @param ownsChannel whether close() shuts the channel down
+     * @param deadline    deadline of each call
+     */
+    public DefaultBufferAgentClient(String agent, String appId, ManagedChannel channel,
+                                    boolean ownsChannel, Duration deadline) {
+        this.agent = Objects.requireNonNull(agent);
+        this.appId = Objects.requireNonNull(appId);
+        this.channel = Objects.requireNonNull(channel);
+        this.ownsChannel = ownsChannel;
+        this.deadline = Objects.requireNonNull(deadline);
+    }
+
+    @Override
+    public void apply(List<AgentOperation> operations) {
+        if (operations.isEmpty()) {
+            return;
+        }
+        if (operations.size() == 1) {
+            AgentOperation op = operations.get(0);
+            call(() -> {
+                applyOne(op.toProto());
+                return null;
+            }, op.idempotent());
+            return;
+        }
+        BatchRequest.Builder batch = BatchRequest.newBuilder().setAppId(appId);
+        operations.forEach(op -> batch.addOperations(op.toProto()));
+        call(() -> stub().batch(batch.build()), false);
+    }
+
+    @Override
+    public long occupancyPackets(BufferId id) {
+        return call(() -> stub().queryBuffer(QueryBufferRequest.newBuilder().setAppId(appId)
+                                                     .setBufferId(id.id()).build())
+                .getStats().getOccupancyPackets(), true);
+    }
+
+    @Override
+    public void close() {
+        if (ownsChannel) {
+            channel.shutdown();
+        }
+    }
+
+    private void applyOne(Operation op) {
+        BufferAgentGrpc.BufferAgentBlockingStub stub = stub();
+        switch (op.getOpCase()) {
+            case CREATE_BUFFER:
+                stub.createBuffer(op.getCreateBuffer().toBuilder().setAppId(appId).build());
+                break;
+            case REMOVE_BUFFER:
+                stub.removeBuffer(op.getRemoveBuffer().toBuilder().setAppId(appId).build());
+                break;
+            case CREATE_VPORT:
+                stub.createVport(op.getCreateVport().toBuilder().setAppId(appId).build());
+                break;
+            case REMOVE_VPORT:
+                stub.removeVport(op.getRemoveVport().toBuilder().setAppId(appId).build());
+                break;
+            case SET_VPORT_MODE:
+                stub.setVportMode(op.getSetVportMode().toBuilder().setAppId(appId).build());
+                break;
+            case BIND:
+                stub.bind(op.getBind().toBuilder().setAppId(appId).build());
+                break;
+            case UNBIND:
+                stub.unbind(op.getUnbind().toBuilder().setAppId(appId).build());
+                break;
+            default:
+                throw FlowBufException.invalid("empty southbound operation");
+        }
+    }
+
+    private BufferAgentGrpc.BufferAgentBlockingStub stub() {
+        return BufferAgentGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private <T> T call(Supplier<T> rpc, boolean idempotent) {
+        int attemptsLeft = idempotent ? ATTEMPTS : 1;
+        while (true) {
+            try {
+                return rpc.get();
+            } catch (StatusRuntimeException e) {
+                attemptsLeft--;
+                if (attemptsLeft == 0 || !StatusMapping.retryable(e)) {
+                    throw StatusMapping.toException(agent, e);
+                }
+                pause();
+            }
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(RETRY_PAUSE_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE, "interrupted", e);
+        }
+    }
+}

@@ -1,0 +1,76 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.southbound;
+
+import org.flowbuf.api.BufferSpec;
+import org.flowbuf.api.OverflowPolicy;
+import org.flowbuf.api.QueueType;
+import org.flowbuf.api.VportMode;
+import org.flowbuf.proto.buffer.v1.BufferConfig;
+import org.flowbuf.proto.buffer.v1.InProcessBackend;
+import org.flowbuf.proto.buffer.v1.LinuxInterfaceBackend;
+import org.flowbuf.proto.buffer.v1.VportConfig;
+
+/** Domain model to and from the southbound protobuf messages. */
+final class ProtoConverter {
+
+    private ProtoConverter() {
+    }
+
+    static BufferConfig toProto(BufferSpec spec) {
+        return BufferConfig.newBuilder()
+                .setCapacityBytes(spec.capacityBytes())
+                .setCapacityPackets(spec.capacityPackets())
+                .setQueueType(toProto(spec.queueType()))
+                .setOverflow(toProto(spec.overflow()))
+                .build();
+    }
+
+    static VportConfig toProto(VportSlot slot, VportMode mode) {
+        VportConfig.Builder b = VportConfig.newBuilder().setMode(toProto(mode))
+                .setSwitchPort((int) slot.switchPort());
+        if (slot.agentInterface().isPresent()) {
+            b.setLinuxInterface(LinuxInterfaceBackend.newBuilder()
+                                        .setInterface(slot.agentInterface().get()));
+        } else {
+            b.setInProcess(InProcessBackend.newBuilder().setPort((int) slot.switchPort()));
+        }
+        return b.build();
+    }
+
+    static org.flowbuf.proto.buffer.v1.VportMode toProto(VportMode mode) {
+        switch (mode) {
+            case NONE:
+                return org.flowbuf.proto.buffer.v1.VportMode.VPORT_MODE_NONE;
+            case RX:
+                return org.flowbuf.proto.buffer.v1.VportMode.VPORT_MODE_RX;
+            case TX:
+                return org.flowbuf.proto.buffer.v1.VportMode.VPORT_MODE_TX;
+            case RX_TX:
+                return org.flowbuf.proto.buffer.v1.VportMode.VPORT_MODE_RX_TX;
+            default:
+                throw new IllegalArgumentException("unknown vport mode " + mode);
+        }
+    }
+
+    static org.flowbuf.proto.buffer.v1.QueueType toProto(QueueType type) {
+        switch (type) {
+            case FIFO:
+                return org.flowbuf.proto.buffer.v1.QueueType.QUEUE_TYPE_FIFO;
+            case PRIORITY:
+                return org.flowbuf.proto.buffer.v1.QueueType.QUEUE_TYPE_PRIORITY;
+            case ARQ:
+                return org.flowbuf.proto.buffer.v1.QueueType.QUEUE_TYPE_ARQ;
+            default:
+                throw new IllegalArgumentException("unknown queue type " + type);
+        }
+    }
+
+    static org.flowbuf.proto.buffer.v1.OverflowPolicy toProto(OverflowPolicy policy) {
+        return policy == OverflowPolicy.DROP_HEAD
+                ? org.flowbuf.proto.buffer.v1.OverflowPolicy.OVERFLOW_POLICY_DROP_HEAD
+                : org.flowbuf.proto.buffer.v1.OverflowPolicy.OVERFLOW_POLICY_DROP_TAIL;
+    }
+}

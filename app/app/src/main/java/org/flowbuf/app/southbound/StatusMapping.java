@@ -1,0 +1,51 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.southbound;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowBufException.Reason;
+
+/** The southbound error model (see the .proto header) as Buffer Service reasons. */
+final class StatusMapping {
+
+    private StatusMapping() {
+    }
+
+    static Reason reasonOf(Status.Code code) {
+        switch (code) {
+            case INVALID_ARGUMENT:
+            case UNIMPLEMENTED:
+            case OUT_OF_RANGE:
+                return Reason.INVALID;
+            case NOT_FOUND:
+                return Reason.NOT_FOUND;
+            case ALREADY_EXISTS:
+            case FAILED_PRECONDITION:
+            case ABORTED:
+                return Reason.CONFLICT;
+            case PERMISSION_DENIED:
+            case UNAUTHENTICATED:
+                return Reason.FORBIDDEN;
+            case RESOURCE_EXHAUSTED:
+                return Reason.EXHAUSTED;
+            default:
+                return Reason.UNAVAILABLE;
+        }
+    }
+
+    static FlowBufException toException(String agent, StatusRuntimeException e) {
+        Status status = e.getStatus();
+        String detail = status.getDescription() == null ? status.getCode().name()
+                : status.getDescription();
+        return new FlowBufException(reasonOf(status.getCode()),
+                                    "agent " + agent + ": " + detail, e);
+    }
+
+    static boolean retryable(StatusRuntimeException e) {
+        return e.getStatus().getCode() == Status.Code.UNAVAILABLE;
+    }
+}

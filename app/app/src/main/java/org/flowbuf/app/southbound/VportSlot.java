@@ -1,0 +1,62 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.southbound;
+
+import org.flowbuf.api.VportId;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A switch port reserved for a vport: the number flow rules use, and how the
+ * agent reaches it (a Linux interface of an external agent, or an internal
+ * port of pbswitch when the interface is absent).
+ */
+public final class VportSlot {
+
+    private final VportId id;
+    private final long switchPort;
+    private final String agentInterface;
+
+    /**
+     * Creates a slot.
+     *
+     * @param id             vport id used on the agent
+     * @param switchPort     switch port number of the vport
+     * @param agentInterface Linux interface the agent opens; null for in-process
+     */
+    public VportSlot(VportId id, long switchPort, String agentInterface) {
+        this.id = Objects.requireNonNull(id);
+        this.switchPort = switchPort;
+        this.agentInterface = agentInterface;
+    }
+
+    /**
+     * Vport id.
+     *
+     * @return id
+     */
+    public VportId id() {
+        return id;
+    }
+
+    /**
+     * Switch port number.
+     *
+     * @return port
+     */
+    public long switchPort() {
+        return switchPort;
+    }
+
+    /**
+     * Interface of an external agent, if any.
+     *
+     * @return interface name, empty for an in-process vport
+     */
+    public Optional<String> agentInterface() {
+        return Optional.ofNullable(agentInterface);
+    }
+}

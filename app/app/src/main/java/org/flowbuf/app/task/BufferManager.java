@@ -1,0 +1,134 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.task;
+
+import org.flowbuf.api.Buffer;
+import org.flowbuf.api.BufferId;
+import org.flowbuf.api.BufferService;
+import org.flowbuf.api.BufferSpec;
+import org.flowbuf.api.BufferState;
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.VportId;
+import org.flowbuf.api.VportMode;
+import org.flowbuf.app.southbound.AgentDirectory;
+import org.flowbuf.app.southbound.AgentOperation;
+import org.flowbuf.app.southbound.BufferAgentClient;
+import org.flowbuf.app.southbound.VportSlot;
+import org.flowbuf.app.store.BufferStore;
+import org.onosproject.net.DeviceId;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The task-level Buffer Service, independent of OSGi: the ONOS component and
+ * the embedded host both run this class. Every change is planned first and
+ * applied to the agent atomically; the store changes only after the agent
+ * accepted it, so a refused request changes nothing.
+ */
+public final class BufferManager implements BufferService {
+
+    private final AgentDirectory agents;
+    private final BufferStore store;
+
+    /**
+     * Creates the service.
+     *
+     * @param agents agents and vport slots of the devices
+     * @param store  where buffers are kept
+     */
+    public BufferManager(AgentDirectory agents, BufferStore store) {
+        this.agents = Objects.requireNonNull(agents);
+        this.store = Objects.requireNonNull(store);
+    }
+
+    @Override
+    public synchronized Buffer createBuffer(DeviceId deviceId, BufferId id, String owner,
+                                            BufferSpec spec, BufferState state) {
+        if (state != BufferState.FREE && state != BufferState.BUFFERING
+                && state != BufferState.FORWARDING) {
+            throw FlowBufException.invalid("a new buffer is empty: create it FREE, BUFFERING "
+                                                   + "or FORWARDING, not %s", state);
+        }
+        if (store.get(deviceId, id).isPresent()) {
+            throw FlowBufException.conflict("buffer %s already exists on %s", id, deviceId);
+        }
+        BufferAgentClient agent = agents.agent(deviceId);
+        VportSlot slot = freeSlot(deviceId);
+        VportMode mode = StateTransitionPlanner.modeFor(state);
+        agent.apply(List.of(AgentOperation.createBuffer(id, spec),
+                            AgentOperation.createVport(slot, mode),
+                            AgentOperation.bind(id, slot.id())));
+        Buffer buffer = new Buffer(deviceId, id, owner, spec, slot.id(), mode, 0);
+        store.put(buffer);
+        return buffer;
+    }
+
+    @Override
+    public synchronized Buffer moveBuffer(DeviceId deviceId, BufferId id, String owner,
+                                          BufferState state) {
+        Buffer buffer = owned(deviceId, id, owner);
+        BufferAgentClient agent = agents.agent(deviceId);
+        Buffer current = buffer.withOccupancy(agent.occupancyPackets(id));
+        List<AgentOperation> plan = StateTransitionPlanner.plan(current, state);
+        agent.apply(plan);
+        Buffer moved = current.withMode(StateTransitionPlanner.modeFor(state));
+        store.put(moved);
+        return moved;
+    }
+
+    @Override
+    public synchronized void removeBuffer(DeviceId deviceId, BufferId id, String owner,
+                                          boolean discard) {
+        Buffer buffer = owned(deviceId, id, owner);
+        agents.agent(deviceId).apply(List.of(AgentOperation.unbind(id, buffer.vport()),
+                                             AgentOperation.removeVport(buffer.vport()),
+                                             AgentOperation.removeBuffer(id, discard)));
+        store.remove(deviceId, id);
+    }
+
+    @Override
+    public Optional<Buffer> getBuffer(DeviceId deviceId, BufferId id) {
+        return store.get(deviceId, id).map(b -> withLiveOccupancy(deviceId, b));
+    }
+
+    @Override
+    public Collection<Buffer> getBuffers(DeviceId deviceId) {
+        return store.buffers(deviceId).stream().map(b -> withLiveOccupancy(deviceId, b))
+                .collect(Collectors.toList());
+    }
+
+    private Buffer withLiveOccupancy(DeviceId deviceId, Buffer buffer) {
+        try {
+            return buffer.withOccupancy(agents.agent(deviceId).occupancyPackets(buffer.id()));
+        } catch (FlowBufException e) {
+            // An unreachable agent does not hide the buffer: show what was last known.
+            return buffer;
+        }
+    }
+
+    private Buffer owned(DeviceId deviceId, BufferId id, String owner) {
+        Buffer buffer = store.get(deviceId, id).orElseThrow(
+                () -> FlowBufException.notFound("no buffer %s on %s", id, deviceId));
+        if (!buffer.owner().equals(owner)) {
+            throw new FlowBufException(FlowBufException.Reason.FORBIDDEN,
+                                       String.format("buffer %s belongs to %s", id, buffer.owner()));
+        }
+        return buffer;
+    }
+
+    private VportSlot freeSlot(DeviceId deviceId) {
+        Set<VportId> used = store.buffers(deviceId).stream().map(Buffer::vport)
+                .collect(Collectors.toSet());
+        return agents.vportSlots(deviceId).stream().filter(s -> !used.contains(s.id()))
+                .findFirst().orElseThrow(() -> new FlowBufException(
+                        FlowBufException.Reason.EXHAUSTED,
+                        "every vport of " + deviceId + " is bound to a buffer"));
+    }
+}

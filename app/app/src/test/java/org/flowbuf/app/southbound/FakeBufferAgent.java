@@ -1,0 +1,135 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.southbound;
+
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import org.flowbuf.proto.buffer.v1.BatchRequest;
+import org.flowbuf.proto.buffer.v1.BatchResponse;
+import org.flowbuf.proto.buffer.v1.BindRequest;
+import org.flowbuf.proto.buffer.v1.BindResponse;
+import org.flowbuf.proto.buffer.v1.Buffer;
+import org.flowbuf.proto.buffer.v1.BufferAgentGrpc;
+import org.flowbuf.proto.buffer.v1.BufferStats;
+import org.flowbuf.proto.buffer.v1.CreateBufferRequest;
+import org.flowbuf.proto.buffer.v1.CreateVportRequest;
+import org.flowbuf.proto.buffer.v1.Operation;
+import org.flowbuf.proto.buffer.v1.QueryBufferRequest;
+import org.flowbuf.proto.buffer.v1.SetVportModeRequest;
+import org.flowbuf.proto.buffer.v1.Vport;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.List;
+
+/**
+ * A buffer agent for tests: records what it was asked (as operations, in
+ * order, with the app id) and fails calls with statuses queued by the test.
+ */
+public class FakeBufferAgent extends BufferAgentGrpc.BufferAgentImplBase {
+
+    /** Calls received: "RPC app_id" then the operation, for assertions. */
+    public final List<String> calls = Collections.synchronizedList(new ArrayList<>());
+    /** Operations applied, in order (batches flattened). */
+    public final List<Operation> applied = Collections.synchronizedList(new ArrayList<>());
+    private final Deque<Status> failures = new ArrayDeque<>();
+    private volatile long occupancy;
+
+    /**
+     * Makes the next call fail.
+     *
+     * @param status the status to answer with
+     */
+    public synchronized void failNext(Status status) {
+        failures.add(status);
+    }
+
+    /**
+     * Sets what QueryBuffer reports as occupancy.
+     *
+     * @param packets packets held
+     */
+    public void setOccupancy(long packets) {
+        this.occupancy = packets;
+    }
+
+    private synchronized boolean failed(StreamObserver<?> out) {
+        Status s = failures.poll();
+        if (s != null) {
+            out.onError(s.asRuntimeException());
+            return true;
+        }
+        return false;
+    }
+
+    @Override
+    public void createBuffer(CreateBufferRequest req, StreamObserver<Buffer> out) {
+        calls.add("CreateBuffer " + req.getAppId());
+        if (failed(out)) {
+            return;
+        }
+        applied.add(Operation.newBuilder().setCreateBuffer(req).build());
+        out.onNext(Buffer.newBuilder().setBufferId(req.getBufferId()).build());
+        out.onCompleted();
+    }
+
+    @Override
+    public void createVport(CreateVportRequest req, StreamObserver<Vport> out) {
+        calls.add("CreateVport " + req.getAppId());
+        if (failed(out)) {
+            return;
+        }
+        applied.add(Operation.newBuilder().setCreateVport(req).build());
+        out.onNext(Vport.newBuilder().setVportId(req.getVportId()).build());
+        out.onCompleted();
+    }
+
+    @Override
+    public void setVportMode(SetVportModeRequest req, StreamObserver<Vport> out) {
+        calls.add("SetVportMode " + req.getAppId());
+        if (failed(out)) {
+            return;
+        }
+        applied.add(Operation.newBuilder().setSetVportMode(req).build());
+        out.onNext(Vport.newBuilder().setVportId(req.getVportId()).build());
+        out.onCompleted();
+    }
+
+    @Override
+    public void bind(BindRequest req, StreamObserver<BindResponse> out) {
+        calls.add("Bind " + req.getAppId());
+        if (failed(out)) {
+            return;
+        }
+        applied.add(Operation.newBuilder().setBind(req).build());
+        out.onNext(BindResponse.getDefaultInstance());
+        out.onCompleted();
+    }
+
+    @Override
+    public void batch(BatchRequest req, StreamObserver<BatchResponse> out) {
+        calls.add("Batch " + req.getAppId());
+        if (failed(out)) {
+            return;
+        }
+        applied.addAll(req.getOperationsList());
+        out.onNext(BatchResponse.getDefaultInstance());
+        out.onCompleted();
+    }
+
+    @Override
+    public void queryBuffer(QueryBufferRequest req, StreamObserver<Buffer> out) {
+        calls.add("QueryBuffer " + req.getAppId());
+        if (failed(out)) {
+            return;
+        }
+        out.onNext(Buffer.newBuilder().setBufferId(req.getBufferId())
+                           .setStats(BufferStats.newBuilder().setOccupancyPackets(occupancy))
+                           .build());
+        out.onCompleted();
+    }
+}

@@ -1,0 +1,164 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.task;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.grpc.testing.GrpcCleanupRule;
+import org.flowbuf.api.Buffer;
+import org.flowbuf.api.BufferId;
+import org.flowbuf.api.BufferSpec;
+import org.flowbuf.api.BufferState;
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.VportId;
+import org.flowbuf.app.southbound.AgentDirectory;
+import org.flowbuf.app.southbound.BufferAgentClient;
+import org.flowbuf.app.southbound.DefaultBufferAgentClient;
+import org.flowbuf.app.southbound.FakeBufferAgent;
+import org.flowbuf.app.southbound.VportSlot;
+import org.flowbuf.app.store.InMemoryBufferStore;
+import org.flowbuf.proto.buffer.v1.Operation;
+import org.junit.Before;
+import org.junit.Rule;
+import org.junit.Test;
+import org.onosproject.net.DeviceId;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+/** The task-level service: what it sends, what it stores, what it refuses. */
+public class BufferManagerTest {
+
+    private static final DeviceId S1 = DeviceId.deviceId("device:s1");
+    private static final BufferSpec SPEC = BufferSpec.builder().capacityPackets(1000).build();
+    private static final BufferId B1 = BufferId.bufferId("b1");
+    private static final BufferId B2 = BufferId.bufferId("b2");
+
+    @Rule
+    public final GrpcCleanupRule grpc = new GrpcCleanupRule();
+
+    private FakeBufferAgent agent;
+    private BufferManager manager;
+
+    @Before
+    public void setUp() throws Exception {
+        agent = new FakeBufferAgent();
+        String name = InProcessServerBuilder.generateName();
+        grpc.register(InProcessServerBuilder.forName(name).directExecutor().addService(agent)
+                              .build().start());
+        ManagedChannel channel = grpc.register(
+                InProcessChannelBuilder.forName(name).directExecutor().build());
+        BufferAgentClient client = new DefaultBufferAgentClient("s1", "org.flowbuf.test", channel,
+                                                                false, Duration.ofSeconds(1));
+        List<VportSlot> slots = List.of(new VportSlot(VportId.vportId("vp100"), 100, null),
+                                        new VportSlot(VportId.vportId("vp101"), 101, null));
+        manager = new BufferManager(new AgentDirectory() {
+            @Override
+            public BufferAgentClient agent(DeviceId deviceId) {
+                if (!deviceId.equals(S1)) {
+                    throw FlowBufException.notFound("no agent for %s", deviceId);
+                }
+                return client;
+            }
+
+            @Override
+            public List<VportSlot> vportSlots(DeviceId deviceId) {
+                return deviceId.equals(S1) ? slots : List.of();
+            }
+        }, new InMemoryBufferStore());
+    }
+
+    @Test
+    public void createIsOneAtomicBatchOnAFreeVport() {
+        Buffer b = manager.createBuffer(S1, B1, "app", SPEC, BufferState.BUFFERING);
+        assertEquals(BufferState.BUFFERING, b.state());
+        assertEquals(List.of("Batch org.flowbuf.test"), agent.calls);
+        assertEquals(List.of(Operation.OpCase.CREATE_BUFFER, Operation.OpCase.CREATE_VPORT,
+                             Operation.OpCase.BIND), opCases());
+        Buffer second = manager.createBuffer(S1, B2, "app", SPEC, BufferState.FREE);
+        assertEquals("vp101", second.vport().id());
+        assertEquals(2, manager.getBuffers(S1).size());
+    }
+
+    @Test
+    public void forwardingToBufferingSendsOneSetVportMode() {
+        manager.createBuffer(S1, B1, "app", SPEC, BufferState.FORWARDING);
+        agent.calls.clear();
+        agent.setOccupancy(0);
+        Buffer paused = manager.moveBuffer(S1, B1, "app", BufferState.BUFFERING);
+        assertEquals(BufferState.BUFFERING, paused.state());
+        assertEquals(List.of("QueryBuffer org.flowbuf.test", "SetVportMode org.flowbuf.test"),
+                     agent.calls);
+    }
+
+    @Test
+    public void aRefusedRequestChangesNothing() {
+        manager.createBuffer(S1, B1, "app", SPEC, BufferState.FORWARDING);
+        agent.failNext(Status.RESOURCE_EXHAUSTED.withDescription("pool full"));
+        assertReason(() -> manager.createBuffer(S1, B2, "app", SPEC, BufferState.FREE),
+                     FlowBufException.Reason.EXHAUSTED);
+        assertFalse(manager.getBuffer(S1, B2).isPresent());
+
+        agent.setOccupancy(5);
+        assertReason(() -> manager.moveBuffer(S1, B1, "app", BufferState.FREE),
+                     FlowBufException.Reason.CONFLICT);
+        assertEquals(BufferState.FORWARDING, manager.getBuffer(S1, B1).get().state());
+    }
+
+    @Test
+    public void badRequestsAreRefusedWithTheirReason() {
+        manager.createBuffer(S1, B1, "app", SPEC, BufferState.FREE);
+        assertReason(() -> manager.createBuffer(S1, B1, "app", SPEC, BufferState.FREE),
+                     FlowBufException.Reason.CONFLICT);
+        assertReason(() -> manager.createBuffer(S1, B2, "app", SPEC, BufferState.SERVING),
+                     FlowBufException.Reason.INVALID);
+        assertReason(() -> manager.createBuffer(DeviceId.deviceId("device:nope"), B2, "app", SPEC,
+                                                BufferState.FREE),
+                     FlowBufException.Reason.NOT_FOUND);
+        assertReason(() -> manager.moveBuffer(S1, B2, "app", BufferState.FREE),
+                     FlowBufException.Reason.NOT_FOUND);
+        assertReason(() -> manager.moveBuffer(S1, B1, "intruder", BufferState.FORWARDING),
+                     FlowBufException.Reason.FORBIDDEN);
+        assertReason(() -> manager.removeBuffer(S1, B1, "intruder", true),
+                     FlowBufException.Reason.FORBIDDEN);
+        manager.createBuffer(S1, B2, "app", SPEC, BufferState.FREE);
+        assertReason(() -> manager.createBuffer(S1, BufferId.bufferId("b3"), "app", SPEC,
+                                                BufferState.FREE),
+                     FlowBufException.Reason.EXHAUSTED);
+    }
+
+    @Test
+    public void removeFreesTheVportForTheNextBuffer() {
+        manager.createBuffer(S1, B1, "app", SPEC, BufferState.FREE);
+        agent.applied.clear();
+        manager.removeBuffer(S1, B1, "app", false);
+        assertEquals(List.of(Operation.OpCase.UNBIND, Operation.OpCase.REMOVE_VPORT,
+                             Operation.OpCase.REMOVE_BUFFER), opCases());
+        assertTrue(manager.getBuffers(S1).isEmpty());
+        assertEquals("vp100", manager.createBuffer(S1, B2, "app", SPEC, BufferState.FREE)
+                .vport().id());
+    }
+
+    private List<Operation.OpCase> opCases() {
+        return agent.applied.stream().map(Operation::getOpCase).collect(Collectors.toList());
+    }
+
+    private static void assertReason(Runnable call, FlowBufException.Reason reason) {
+        try {
+            call.run();
+            fail("expected " + reason);
+        } catch (FlowBufException e) {
+            assertEquals(e.getMessage(), reason, e.reason());
+        }
+    }
+}

@@ -150,7 +150,7 @@ func sourceNames(controls map[string]*p4Control, src string) map[string]bool {
 	return names
 }
 
-func loadP4Info(t *testing.T) *p4info.P4Info {
+func loadP4Info(t testing.TB) *p4info.P4Info {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(p4srcDir, "build", "p4info.txt"))
 	if err != nil {

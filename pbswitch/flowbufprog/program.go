@@ -100,7 +100,6 @@ type ctx struct {
 	h         headers
 	fromVport bool
 	forwarded bool
-	key       [64]byte
 }
 
 // Ingress runs IngressPipeImpl on pk and leaves its verdict in pk.Meta
@@ -165,7 +164,7 @@ func (p *Program) Egress(pk *pipeline.Packet) bool {
 }
 
 func (p *Program) apply(c *ctx, bt *boundTable) {
-	key := c.key[:bt.t.KeyWidth()]
+	key := c.p.Key[:bt.t.KeyWidth()]
 	for i, f := range bt.fields {
 		off := bt.t.FieldOffset(i)
 		c.readField(f, key[off:off+pipeline.Width(bt.t.Fields[i].Bits)])

@@ -15,12 +15,12 @@ import (
 )
 
 type fixture struct {
-	t    *testing.T
+	t    testing.TB
 	prog *Program
 	ids  map[string]uint32
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	info := loadP4Info(t)
 	prog, err := Bind(info, DefaultCPUPort, nil)
 	if err != nil {

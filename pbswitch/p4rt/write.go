@@ -203,23 +203,23 @@ func writeCounter(objs *pipeline.Objects, typ p4.Update_Type, ce *p4.CounterEntr
 	return nil
 }
 
-func findDirect(objs *pipeline.Objects, te *p4.TableEntry) (*pipeline.Entry, error) {
+func findDirect(objs *pipeline.Objects, te *p4.TableEntry) (*pipeline.Table, *pipeline.Entry, error) {
 	tb, e, err := toEntry(objs, te, false)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	stored := tb.Find(e)
 	if stored == nil {
-		return nil, status.Errorf(codes.NotFound, "table %s: no such entry", tb.Name)
+		return nil, nil, status.Errorf(codes.NotFound, "table %s: no such entry", tb.Name)
 	}
-	return stored, nil
+	return tb, stored, nil
 }
 
 func writeDirectCounter(objs *pipeline.Objects, typ p4.Update_Type, dc *p4.DirectCounterEntry) error {
 	if err := modifyOnly(typ, "direct counter"); err != nil {
 		return err
 	}
-	e, err := findDirect(objs, dc.GetTableEntry())
+	_, e, err := findDirect(objs, dc.GetTableEntry())
 	if err != nil {
 		return err
 	}
@@ -253,19 +253,19 @@ func writeDirectMeter(objs *pipeline.Objects, typ p4.Update_Type, dm *p4.DirectM
 	if err := modifyOnly(typ, "direct meter"); err != nil {
 		return err
 	}
-	e, err := findDirect(objs, dm.GetTableEntry())
+	tb, e, err := findDirect(objs, dm.GetTableEntry())
 	if err != nil {
 		return err
 	}
 	if dm.GetConfig() == nil {
-		e.Meter = nil
+		tb.SetMeter(e, nil)
 		return nil
 	}
 	m, err := pipeline.NewMeter(meterConfig(dm.GetConfig()))
 	if err != nil {
 		return err
 	}
-	e.Meter = m
+	tb.SetMeter(e, m)
 	return nil
 }
 

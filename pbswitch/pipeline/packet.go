@@ -49,6 +49,9 @@ type Packet struct {
 	// leaving on the CPU port.
 	PacketOut []CtrlMeta
 	PacketIn  []CtrlMeta
+	// Key is scratch space for building lookup keys. It lives in the
+	// (pooled) packet so that a lookup allocates nothing per packet.
+	Key [64]byte
 }
 
 // v1model instance types.

@@ -130,13 +130,20 @@ func (t *Table) NeedsPriority() bool {
 // default action). Its direct counter is not touched; the caller counts.
 func (t *Table) Lookup(key []byte) (Action, *Entry) {
 	t.mu.RLock()
+	a := t.def
 	e := t.index.lookup(key)
-	def := t.def
-	t.mu.RUnlock()
-	if e == nil {
-		return def, nil
+	if e != nil {
+		a = e.Action // read under the lock: Modify replaces it
 	}
-	return e.Action, e
+	t.mu.RUnlock()
+	return a, e
+}
+
+// SetMeter replaces the direct meter of the stored entry e (nil: none).
+func (t *Table) SetMeter(e *Entry, m *Meter) {
+	t.mu.Lock()
+	e.Meter = m
+	t.mu.Unlock()
 }
 
 // Insert adds e. ALREADY_EXISTS when an entry with the same match and

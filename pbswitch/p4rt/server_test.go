@@ -271,3 +271,56 @@ func groupUpdate(id uint32, replicas ...*p4.Replica) *p4.Update {
 	pre := &p4.PacketReplicationEngineEntry{Type: &p4.PacketReplicationEngineEntry_MulticastGroupEntry{MulticastGroupEntry: g}}
 	return &p4.Update{Type: p4.Update_INSERT, Entity: &p4.Entity{Entity: &p4.Entity_PacketReplicationEngineEntry{PacketReplicationEngineEntry: pre}}}
 }
+
+func TestCopyToCPUCloneAndBackupPacketOut(t *testing.T) {
+	r := newRig(t)
+	primary, _ := r.stream(2)
+	backup, _ := r.stream(1)
+	if err := r.push(2, r.info, p4.SetForwardingPipelineConfigRequest_VERIFY_AND_COMMIT); err != nil {
+		t.Fatal(err)
+	}
+	clone := &p4.Update{Type: p4.Update_INSERT, Entity: &p4.Entity{Entity: &p4.Entity_PacketReplicationEngineEntry{
+		PacketReplicationEngineEntry: &p4.PacketReplicationEngineEntry{Type: &p4.PacketReplicationEngineEntry_CloneSessionEntry{
+			CloneSessionEntry: &p4.CloneSessionEntry{SessionId: flowbufprog.CPUCloneSession,
+				Replicas: []*p4.Replica{{PortKind: &p4.Replica_EgressPort{EgressPort: cpuPort}}}}}}}}}
+	acl := &p4.TableEntry{TableId: r.id(flowbufprog.TableACL), Priority: 10,
+		Match:  []*p4.FieldMatch{ternary(9, b16(9), b16(0xffff))},
+		Action: action(r.id(flowbufprog.ActionCopyToCPU))}
+	l2 := &p4.TableEntry{TableId: r.id(flowbufprog.TableL2Exact), Match: []*p4.FieldMatch{exact(1, []byte{2, 0, 0, 0, 0, 0xbb})},
+		Action: action(r.id(flowbufprog.ActionSetEgressPort), b16(3))}
+	if err := r.write(2, clone, update(p4.Update_INSERT, acl), update(p4.Update_INSERT, l2)); err != nil {
+		t.Fatal(err)
+	}
+	r.sw.Receive(1, [][]byte{udpFrame([4]byte{10, 0, 0, 2}, 9)})
+	r.ports[3].wait(t) // the original still goes on
+	for {
+		m, err := primary.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pi := m.GetPacket(); pi != nil {
+			if string(pi.Metadata[0].Value) != "\x01" {
+				t.Fatalf("clone's packet-in ingress_port %x, want 1", pi.Metadata[0].Value)
+			}
+			break
+		}
+	}
+	// A backup may not send packets.
+	err := backup.Send(&p4.StreamMessageRequest{Update: &p4.StreamMessageRequest_Packet{Packet: &p4.PacketOut{
+		Payload: udpFrame([4]byte{10, 0, 0, 2}, 9), Metadata: []*p4.PacketMetadata{{MetadataId: 1, Value: []byte{3}}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		m, err := backup.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := m.GetError(); e != nil {
+			if codes.Code(e.GetCanonicalCode()) != codes.PermissionDenied || e.GetPacketOut() == nil {
+				t.Fatalf("backup packet-out error %v", e)
+			}
+			return
+		}
+	}
+}

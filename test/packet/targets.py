@@ -91,10 +91,10 @@ def build_pbswitch():
 
 
 def pbswitch_argv(binary, grpc_port, buffer_port, device_id, switch_ifs):
-    argv = [str(binary), "--grpc-addr", f"127.0.0.1:{grpc_port}",
+    argv = [str(binary), "--p4rt-listen", f"127.0.0.1:{grpc_port}",
             "--device-id", str(device_id), "--cpu-port", str(CPU_PORT),
-            "--inproc-vport", str(PBSWITCH_VPORT),
-            "--buffer-api-addr", f"127.0.0.1:{buffer_port}"]
+            "--vport", str(PBSWITCH_VPORT),
+            "--buffer-listen", f"127.0.0.1:{buffer_port}"]
     for number, ifname in switch_ifs.items():
         argv += ["--port", f"{number}={ifname}"]
     return argv

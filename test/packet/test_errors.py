@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: Apache-2.0
+"""P4Runtime errors: the right status for each bad write, and the write
+changes nothing."""
+import grpc
+import pytest
+from p4.v1 import p4runtime_pb2
+
+from .client import Client, WriteError
+from .packets import HOST2_MAC
+
+
+def _l2_entry(sw, port=2):
+    return sw.entry("forwarding.l2_exact", match={"eth_dst": HOST2_MAC},
+                    action="forwarding.set_egress_port", params={"port": port})
+
+
+def _unused_table_id(sw):
+    used = {t.preamble.id for t in sw.p4info.info.tables}
+    # The p4info prefix of tables (0x02) with an id no table has.
+    return next(i for i in range(0x02FFFFFF, 0x02000000, -1) if i not in used)
+
+
+def _expect_update_error(call, code_name):
+    with pytest.raises(WriteError) as err:
+        call()
+    # P4Runtime: a batch with failed updates answers UNKNOWN and one
+    # p4.v1.Error per update in the status details.
+    assert err.value.code == grpc.StatusCode.UNKNOWN, err.value
+    assert err.value.update_codes() == [code_name], err.value
+
+
+def test_unknown_table_id_is_not_found(sw):
+    entry = _l2_entry(sw)
+    entry.table_id = _unused_table_id(sw)
+    _expect_update_error(lambda: sw.client.insert(entry), "NOT_FOUND")
+    assert sw.client.table_entries() == []
+
+
+def test_duplicate_insert_is_already_exists(sw):
+    sw.client.insert(_l2_entry(sw, port=2))
+    _expect_update_error(lambda: sw.client.insert(_l2_entry(sw, port=3)), "ALREADY_EXISTS")
+    [stored] = sw.client.table_entries()
+    assert stored.action.action.params[0].value == b"\x02"  # the first insert stands
+
+
+def test_modify_or_delete_of_a_missing_entry_is_not_found(sw):
+    _expect_update_error(lambda: sw.client.modify(_l2_entry(sw)), "NOT_FOUND")
+    _expect_update_error(lambda: sw.client.delete(_l2_entry(sw)), "NOT_FOUND")
+    assert sw.client.table_entries() == []
+
+
+def test_write_with_an_election_id_that_is_not_the_primary(sw):
+    foreign = p4runtime_pb2.Uint128(high=0, low=5)  # held by no controller
+    with pytest.raises(WriteError) as err:
+        sw.client.write(Client.update("INSERT", _l2_entry(sw)), election_id=foreign)
+    assert err.value.code == grpc.StatusCode.PERMISSION_DENIED
+    # A controller with a higher election id takes over: the former primary,
+    # now a backup, may not write either.
+    with Client(sw.target.grpc_addr, sw.target.device_id, election_id=(0, 2)) as higher:
+        assert higher.is_primary
+        with pytest.raises(WriteError) as err:
+            sw.client.insert(_l2_entry(sw))
+        assert err.value.code == grpc.StatusCode.PERMISSION_DENIED
+        assert higher.table_entries() == []

@@ -12,6 +12,7 @@ import ctypes
 import os
 import select
 import socket
+import struct
 import time
 from contextlib import contextmanager
 
@@ -19,6 +20,13 @@ from scapy.layers.l2 import Ether
 
 ETH_P_ALL = 0x0003
 CLONE_NEWNET = 0x40000000
+# Linux strips 802.1Q tags on receive (VLAN offload) and hands them over in
+# a tpacket_auxdata control message; recv puts them back, as libpcap does.
+SOL_PACKET = 263
+PACKET_AUXDATA = 8
+TP_STATUS_VLAN_VALID = 1 << 4
+TP_STATUS_VLAN_TPID_VALID = 1 << 6
+AUXDATA = struct.Struct("=IIIHHHH")  # status, len, snaplen, mac, net, vlan_tci, vlan_tpid
 # Every frame a test sends carries this; frames without it (none are
 # expected, but a kernel may always emit one) are not the test's business.
 MARKER = b"flowbuf-packet-test"
@@ -59,6 +67,7 @@ class Port:
                                       socket.htons(ETH_P_ALL))
             self.sock.bind((ifname, 0))
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+        self.sock.setsockopt(SOL_PACKET, PACKET_AUXDATA, 1)
 
     def __repr__(self):
         where = f" in {self.netns}" if self.netns else ""
@@ -77,9 +86,22 @@ class Port:
             left = max(0.0, deadline - time.monotonic())
             if not select.select([self.sock], [], [], left)[0]:
                 return None
-            data, addr = self.sock.recvfrom(65535)
-            if addr[2] != socket.PACKET_OUTGOING:  # not our own sends
-                return data
+            frame, outgoing = self.read()
+            if not outgoing:  # not our own sends
+                return frame
+
+    def read(self):
+        """One frame from the socket, with its VLAN tag restored, and
+        whether it is one this socket's interface sent."""
+        data, ancdata, _, addr = self.sock.recvmsg(65535, socket.CMSG_SPACE(AUXDATA.size))
+        for level, kind, payload in ancdata:
+            if level == SOL_PACKET and kind == PACKET_AUXDATA and len(payload) >= AUXDATA.size:
+                status, _, _, _, _, tci, tpid = AUXDATA.unpack_from(payload)
+                if status & TP_STATUS_VLAN_VALID:
+                    if not status & TP_STATUS_VLAN_TPID_VALID:
+                        tpid = 0x8100
+                    data = data[:12] + struct.pack("!HH", tpid, tci) + data[12:]
+        return data, addr[2] == socket.PACKET_OUTGOING
 
     def drain(self):
         while self.recv(0.0) is not None:
@@ -132,7 +154,7 @@ def expect_no_packet(ports, timeout=0.5):
         for port in ports:
             if port.sock not in ready:
                 continue
-            data, addr = port.sock.recvfrom(65535)
-            if addr[2] != socket.PACKET_OUTGOING and MARKER in data:
+            data, outgoing = port.read()
+            if not outgoing and MARKER in data:
                 raise AssertionError(f"unexpected frame on {port}: {Ether(data).summary()}"
                                      f"\n  {data.hex()}")

@@ -14,7 +14,10 @@ from .p4info import P4Info, decode, encode
 
 
 class Switch:
-    def __init__(self, target, p4info=None, election_id=(0, 1)):
+    # Leaves room below for backup controllers and above for a takeover.
+    ELECTION_ID = (0, 10)
+
+    def __init__(self, target, p4info=None, election_id=ELECTION_ID):
         self.target = target
         self.p4info = p4info or P4Info()
         self.client = Client(target.grpc_addr, target.device_id, election_id)

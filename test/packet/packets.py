@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Test frames, built with scapy, each carrying the test marker."""
 from scapy.layers.inet import IP, TCP, UDP
-from scapy.layers.l2 import Ether
+from scapy.layers.l2 import Dot1Q, Ether
 from scapy.packet import Raw
 
 from .dataplane import MARKER
@@ -21,9 +21,12 @@ def _payload(seq):
 
 
 def udp_frame(eth_dst=HOST2_MAC, eth_src=HOST1_MAC, ip_src=HOST1_IP, ip_dst=HOST2_IP,
-              sport=4000, dport=5000, ttl=64, seq=0):
-    return (Ether(dst=eth_dst, src=eth_src) / IP(src=ip_src, dst=ip_dst, ttl=ttl)
-            / UDP(sport=sport, dport=dport) / _payload(seq))
+              sport=4000, dport=5000, ttl=64, seq=0, vid=None):
+    """A UDP/IPv4 frame; with `vid`, 802.1Q-tagged."""
+    eth = Ether(dst=eth_dst, src=eth_src)
+    if vid is not None:
+        eth = eth / Dot1Q(vlan=vid, prio=3)
+    return eth / IP(src=ip_src, dst=ip_dst, ttl=ttl) / UDP(sport=sport, dport=dport) / _payload(seq)
 
 
 def tcp_frame(eth_dst=HOST2_MAC, eth_src=HOST1_MAC, ip_src=HOST1_IP, ip_dst=HOST2_IP,

@@ -32,6 +32,9 @@ def test_sent_frames_arrive_in_order_and_silence_is_seen(bridged_ports):
     p1.send(frame)
     expect_packet(p2, frame)
     expect_no_packet([p1], timeout=0.2)  # own sends are not echoed
+    tagged = udp_frame(vid=42)  # the tag survives the kernel's VLAN offload
+    p1.send(tagged)
+    expect_packet(p2, tagged)
     flow = [l2_frame(seq=i) for i in range(20)]
     for f in flow:
         p1.send(f)

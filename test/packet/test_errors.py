@@ -56,7 +56,7 @@ def test_write_with_an_election_id_that_is_not_the_primary(sw):
     assert err.value.code == grpc.StatusCode.PERMISSION_DENIED
     # A controller with a higher election id takes over: the former primary,
     # now a backup, may not write either.
-    with Client(sw.target.grpc_addr, sw.target.device_id, election_id=(0, 2)) as higher:
+    with Client(sw.target.grpc_addr, sw.target.device_id, election_id=(0, 20)) as higher:
         assert higher.is_primary
         with pytest.raises(WriteError) as err:
             sw.client.insert(_l2_entry(sw))

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """L2 exact forwarding, IPv4 LPM routing and multicast replication."""
 from scapy.layers.inet import IP
-from scapy.layers.l2 import Ether
+from scapy.layers.l2 import Dot1Q, Ether
 
 from .dataplane import expect_no_packet, expect_packet
 from .packets import HOST2_MAC, HOST3_MAC, ROUTER_MAC, l2_frame, routed, udp_frame
@@ -54,6 +54,17 @@ def test_lpm_routing_longest_prefix_wins_and_rewrites(sw):
         expect_no_packet([p for n, p in sw.ports.items() if n != out_port])
     sw.port(first).send(udp_frame(eth_dst=ROUTER_MAC, ip_dst="10.2.0.1"))  # no route
     expect_no_packet(_all(sw))
+
+
+def test_vlan_tagged_packet_is_routed_with_its_tag(sw):
+    first, second = sw.take_ports(2)
+    sw.insert("forwarding.routing_v4", match={"ipv4_dst": ("10.1.0.0", 16)},
+              action="forwarding.route",
+              params={"port": second, "src_mac": ROUTER_MAC, "dst_mac": NEXT_HOP_A})
+    frame = udp_frame(eth_dst=ROUTER_MAC, ip_dst="10.1.0.1", vid=42)
+    sw.port(first).send(frame)
+    got = Ether(expect_packet(sw.port(second), routed(frame, ROUTER_MAC, NEXT_HOP_A)))
+    assert got[Dot1Q].vlan == 42 and got[IP].ttl == 63
 
 
 def test_packet_with_ttl_1_is_not_routed(sw):

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """Packet I/O with the controller: packet-out to a port, packet-in by ACL
 punt (with its ingress port), copy-to-cpu (forwarded and punted) and drop."""
+from .client import Client
 from .dataplane import expect_no_packet, expect_packet
+from .p4info import encode
 from .packets import HOST2_MAC, udp_frame
 
 EXACT_IP = "255.255.255.255"
@@ -67,3 +69,18 @@ def test_acl_drop_beats_forwarding(sw):
     allowed = udp_frame(ip_src="10.0.1.67")
     sw.port(first).send(allowed)
     expect_packet(sw.port(second), allowed)
+
+
+def test_packet_in_goes_to_the_primary_and_backups_cannot_packet_out(sw):
+    first, second = sw.take_ports(2)
+    sw.insert("acl.acl_table", priority=10, match={"l4_dst_port": (5000, 0xFFFF)},
+              action="acl.punt_to_cpu")
+    with Client(sw.target.grpc_addr, sw.target.device_id, election_id=(0, 5)) as backup:
+        assert not backup.is_primary
+        frame = udp_frame(dport=5000)
+        sw.port(first).send(frame)
+        assert sw.expect_packet_in(frame)["ingress_port"] == first
+        assert backup.packet_in(timeout=0.5) is None
+        md_id, width = sw.p4info.packet_metadata("packet_out", "egress_port")
+        backup.packet_out(udp_frame(seq=9), {md_id: encode(second, width)})
+        expect_no_packet(list(sw.ports.values()))

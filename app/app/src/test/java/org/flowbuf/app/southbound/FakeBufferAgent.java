@@ -36,6 +36,7 @@ public class FakeBufferAgent extends BufferAgentGrpc.BufferAgentImplBase {
     public final List<String> calls = Collections.synchronizedList(new ArrayList<>());
     /** Operations applied, in order (batches flattened). */
     public final List<Operation> applied = Collections.synchronizedList(new ArrayList<>());
+    private final Deque<String> failingRpcs = new ArrayDeque<>();
     private final Deque<Status> failures = new ArrayDeque<>();
     private volatile long occupancy;
 
@@ -45,6 +46,17 @@ public class FakeBufferAgent extends BufferAgentGrpc.BufferAgentImplBase {
      * @param status the status to answer with
      */
     public synchronized void failNext(Status status) {
+        failNext("*", status);
+    }
+
+    /**
+     * Makes the next call of one RPC fail.
+     *
+     * @param rpc    RPC name, e.g. "SetVportMode", or "*" for any
+     * @param status the status to answer with
+     */
+    public synchronized void failNext(String rpc, Status status) {
+        failingRpcs.add(rpc);
         failures.add(status);
     }
 
@@ -57,19 +69,20 @@ public class FakeBufferAgent extends BufferAgentGrpc.BufferAgentImplBase {
         this.occupancy = packets;
     }
 
-    private synchronized boolean failed(StreamObserver<?> out) {
-        Status s = failures.poll();
-        if (s != null) {
-            out.onError(s.asRuntimeException());
-            return true;
+    private synchronized boolean failed(String rpc, StreamObserver<?> out) {
+        String target = failingRpcs.peek();
+        if (target == null || !(target.equals("*") || target.equals(rpc))) {
+            return false;
         }
-        return false;
+        failingRpcs.poll();
+        out.onError(failures.poll().asRuntimeException());
+        return true;
     }
 
     @Override
     public void createBuffer(CreateBufferRequest req, StreamObserver<Buffer> out) {
         calls.add("CreateBuffer " + req.getAppId());
-        if (failed(out)) {
+        if (failed("CreateBuffer", out)) {
             return;
         }
         applied.add(Operation.newBuilder().setCreateBuffer(req).build());
@@ -80,7 +93,7 @@ public class FakeBufferAgent extends BufferAgentGrpc.BufferAgentImplBase {
     @Override
     public void createVport(CreateVportRequest req, StreamObserver<Vport> out) {
         calls.add("CreateVport " + req.getAppId());
-        if (failed(out)) {
+        if (failed("CreateVport", out)) {
             return;
         }
         applied.add(Operation.newBuilder().setCreateVport(req).build());
@@ -91,7 +104,7 @@ public class FakeBufferAgent extends BufferAgentGrpc.BufferAgentImplBase {
     @Override
     public void setVportMode(SetVportModeRequest req, StreamObserver<Vport> out) {
         calls.add("SetVportMode " + req.getAppId());
-        if (failed(out)) {
+        if (failed("SetVportMode", out)) {
             return;
         }
         applied.add(Operation.newBuilder().setSetVportMode(req).build());
@@ -102,7 +115,7 @@ public class FakeBufferAgent extends BufferAgentGrpc.BufferAgentImplBase {
     @Override
     public void bind(BindRequest req, StreamObserver<BindResponse> out) {
         calls.add("Bind " + req.getAppId());
-        if (failed(out)) {
+        if (failed("Bind", out)) {
             return;
         }
         applied.add(Operation.newBuilder().setBind(req).build());
@@ -113,7 +126,7 @@ public class FakeBufferAgent extends BufferAgentGrpc.BufferAgentImplBase {
     @Override
     public void batch(BatchRequest req, StreamObserver<BatchResponse> out) {
         calls.add("Batch " + req.getAppId());
-        if (failed(out)) {
+        if (failed("Batch", out)) {
             return;
         }
         applied.addAll(req.getOperationsList());
@@ -124,7 +137,7 @@ public class FakeBufferAgent extends BufferAgentGrpc.BufferAgentImplBase {
     @Override
     public void queryBuffer(QueryBufferRequest req, StreamObserver<Buffer> out) {
         calls.add("QueryBuffer " + req.getAppId());
-        if (failed(out)) {
+        if (failed("QueryBuffer", out)) {
             return;
         }
         out.onNext(Buffer.newBuilder().setBufferId(req.getBufferId())

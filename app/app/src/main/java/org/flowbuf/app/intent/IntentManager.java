@@ -1,0 +1,288 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.intent;
+
+import org.flowbuf.api.Buffer;
+import org.flowbuf.api.BufferId;
+import org.flowbuf.api.BufferService;
+import org.flowbuf.api.BufferSpec;
+import org.flowbuf.api.BufferState;
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowBufIntent;
+import org.flowbuf.api.FlowBufIntentService;
+import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.IntentId;
+import org.flowbuf.app.southbound.AgentDirectory;
+import org.flowbuf.app.southbound.VportSlot;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * pause_flow and resume_flow as ordered task-level steps and steering rules.
+ *
+ * <p>Pause: the buffer is made to receive (BUFFERING) before the rule that
+ * steers the flow into its vport is installed, so no packet reaches a vport
+ * that would drop it. Resume: the rule that sends replayed packets to the
+ * out-port is installed before the buffer starts transmitting (FORWARDING),
+ * so held packets leave first, in order, and later packets queue behind them
+ * in the same buffer. A failed step undoes the steps before it.
+ */
+public final class IntentManager implements FlowBufIntentService {
+
+    /** Pause rules: the flow as it arrives. */
+    static final int PAUSE_PRIORITY = 100;
+    /** Resume rules match only replayed packets, above any pause rule. */
+    static final int RESUME_PRIORITY = 200;
+    /** Size of a buffer allocated for a pause without a buffer id. */
+    static final BufferSpec AUTO_BUFFER = BufferSpec.builder()
+            .capacityBytes(64L << 20).capacityPackets(200_000).build();
+
+    private final BufferService buffers;
+    private final AgentDirectory agents;
+    private final SteeringRuleWriter rules;
+    private final AtomicLong nextId = new AtomicLong(1);
+    private final Map<IntentId, FlowBufIntent> intents = new ConcurrentHashMap<>();
+    private final Map<IntentId, SteeringRule> installedRules = new ConcurrentHashMap<>();
+
+    /**
+     * Creates the service.
+     *
+     * @param buffers task-level service
+     * @param agents  vport slots of each device
+     * @param rules   writer of steering rules
+     */
+    public IntentManager(BufferService buffers, AgentDirectory agents, SteeringRuleWriter rules) {
+        this.buffers = Objects.requireNonNull(buffers);
+        this.agents = Objects.requireNonNull(agents);
+        this.rules = Objects.requireNonNull(rules);
+    }
+
+    @Override
+    public synchronized FlowBufIntent pause(DeviceId deviceId, PortNumber inPort, FlowFilter filter,
+                                            Optional<BufferId> bufferId, String owner) {
+        checkPort(inPort, "inPort");
+        if (filter.inPort().isPresent() && !filter.inPort().get().equals(inPort)) {
+            throw FlowBufException.invalid("filter in-port %s differs from inPort %s",
+                                           filter.inPort().get(), inPort);
+        }
+        FlowBufIntent intent = newIntent(FlowBufIntent.Type.PAUSE, deviceId, inPort, filter, owner);
+        PauseSteps steps = new PauseSteps(deviceId, owner);
+        try {
+            Buffer buffer = steps.receivingBuffer(bufferId.or(() -> pausedBuffer(deviceId, filter)));
+            SteeringRule rule = new SteeringRule(filter.withoutInPort(), false,
+                                                 inPort.toLong(), switchPort(buffer),
+                                                 PAUSE_PRIORITY);
+            adoptOrInstall(deviceId, rule);
+            installedRules.put(intent.id(), rule);
+            return record(intent.with(FlowBufIntent.State.INSTALLED, buffer.id(), null));
+        } catch (FlowBufException e) {
+            steps.undo();
+            record(intent.with(FlowBufIntent.State.FAILED, null, e.getMessage()));
+            throw e;
+        }
+    }
+
+    @Override
+    public synchronized FlowBufIntent resume(DeviceId deviceId, PortNumber outPort,
+                                             FlowFilter filter, Optional<BufferId> bufferId,
+                                             String owner) {
+        checkPort(outPort, "outPort");
+        FlowBufIntent intent = newIntent(FlowBufIntent.Type.RESUME, deviceId, outPort, filter,
+                                         owner);
+        BufferId id = bufferId.or(() -> pausedBuffer(deviceId, filter)).orElseThrow(
+                () -> FlowBufException.notFound("no paused flow with filter %s on %s; "
+                                                        + "name the buffer", filter, deviceId));
+        Buffer buffer = buffers.getBuffer(deviceId, id).orElseThrow(
+                () -> FlowBufException.notFound("no buffer %s on %s", id, deviceId));
+        SteeringRule rule = new SteeringRule(filter.withoutInPort(), true, switchPort(buffer),
+                                             outPort.toLong(), RESUME_PRIORITY);
+        Optional<IntentId> earlier = installedWith(deviceId, rule);
+        try {
+            if (earlier.isEmpty()) {
+                rules.install(deviceId, rule);
+            }
+        } catch (FlowBufException e) {
+            record(intent.with(FlowBufIntent.State.FAILED, id, e.getMessage()));
+            throw e;
+        }
+        try {
+            buffers.moveBuffer(deviceId, id, owner, BufferState.FORWARDING);
+            earlier.ifPresent(this::supersede);
+        } catch (FlowBufException e) {
+            if (earlier.isEmpty()) {
+                rules.remove(deviceId, rule);
+            }
+            record(intent.with(FlowBufIntent.State.FAILED, id, e.getMessage()));
+            throw e;
+        }
+        installedRules.put(intent.id(), rule);
+        return record(intent.with(FlowBufIntent.State.INSTALLED, id, null));
+    }
+
+    @Override
+    public Collection<FlowBufIntent> getIntents() {
+        List<FlowBufIntent> all = new ArrayList<>(intents.values());
+        all.sort((a, b) -> Long.compare(a.id().id(), b.id().id()));
+        return all;
+    }
+
+    @Override
+    public Optional<FlowBufIntent> getIntent(IntentId id) {
+        return Optional.ofNullable(intents.get(id));
+    }
+
+    @Override
+    public synchronized void withdraw(IntentId id, String owner) {
+        FlowBufIntent intent = getIntent(id).orElseThrow(
+                () -> FlowBufException.notFound("no intent %s", id));
+        if (!intent.owner().equals(owner)) {
+            throw new FlowBufException(FlowBufException.Reason.FORBIDDEN,
+                                       "intent " + id + " belongs to " + intent.owner());
+        }
+        SteeringRule rule = installedRules.get(id);
+        if (intent.state() != FlowBufIntent.State.INSTALLED || rule == null) {
+            throw FlowBufException.conflict("intent %s is %s, not INSTALLED", id, intent.state());
+        }
+        BufferId bufferId = intent.bufferId().orElseThrow();
+        if (intent.type() == FlowBufIntent.Type.PAUSE) {
+            long held = buffers.getBuffer(intent.deviceId(), bufferId)
+                    .map(Buffer::occupancyPackets).orElse(0L);
+            if (held > 0) {
+                throw FlowBufException.conflict("buffer %s still holds %d packets of intent %s: "
+                                                        + "resume it first", bufferId, held, id);
+            }
+            rules.remove(intent.deviceId(), rule);
+        } else {
+            // Stop replaying first, then drop the rule: nothing replays to nowhere.
+            buffers.moveBuffer(intent.deviceId(), bufferId, owner, BufferState.BUFFERING);
+            rules.remove(intent.deviceId(), rule);
+        }
+        installedRules.remove(id);
+        record(intent.with(FlowBufIntent.State.WITHDRAWN, bufferId, null));
+    }
+
+    /**
+     * Installs a rule, or takes it over from an earlier installed intent
+     * with the same rule (a flow paused again after a resume reuses its
+     * rule and buffer); the earlier intent is then withdrawn.
+     */
+    private void adoptOrInstall(DeviceId deviceId, SteeringRule rule) {
+        Optional<IntentId> earlier = installedWith(deviceId, rule);
+        if (earlier.isPresent()) {
+            supersede(earlier.get());
+        } else {
+            rules.install(deviceId, rule);
+        }
+    }
+
+    private Optional<IntentId> installedWith(DeviceId deviceId, SteeringRule rule) {
+        return installedRules.entrySet().stream()
+                .filter(e -> e.getValue().equals(rule)
+                        && intents.get(e.getKey()).deviceId().equals(deviceId))
+                .map(Map.Entry::getKey).findFirst();
+    }
+
+    private void supersede(IntentId id) {
+        installedRules.remove(id);
+        FlowBufIntent old = intents.get(id);
+        record(old.with(FlowBufIntent.State.WITHDRAWN, old.bufferId().orElse(null),
+                        null));
+    }
+
+    /** The buffer of the installed pause with this filter (in-port ignored). */
+    private Optional<BufferId> pausedBuffer(DeviceId deviceId, FlowFilter filter) {
+        FlowFilter wanted = filter.withoutInPort();
+        return intents.values().stream()
+                .filter(i -> i.type() == FlowBufIntent.Type.PAUSE
+                        && i.state() == FlowBufIntent.State.INSTALLED
+                        && i.deviceId().equals(deviceId)
+                        && i.filter().withoutInPort().equals(wanted))
+                .map(i -> i.bufferId().orElseThrow())
+                .reduce((first, later) -> later);
+    }
+
+    private long switchPort(Buffer buffer) {
+        return agents.vportSlots(buffer.deviceId()).stream()
+                .filter(s -> s.id().equals(buffer.vport())).map(VportSlot::switchPort)
+                .findFirst().orElseThrow(() -> FlowBufException.notFound(
+                        "vport %s of buffer %s is not configured on %s", buffer.vport(),
+                        buffer.id(), buffer.deviceId()));
+    }
+
+    private FlowBufIntent newIntent(FlowBufIntent.Type type, DeviceId deviceId, PortNumber port,
+                                    FlowFilter filter, String owner) {
+        return record(new FlowBufIntent(IntentId.intentId(nextId.getAndIncrement()), type,
+                                        deviceId, port, filter, null,
+                                        FlowBufIntent.State.REQUESTED, owner, null));
+    }
+
+    private FlowBufIntent record(FlowBufIntent intent) {
+        intents.put(intent.id(), intent);
+        return intent;
+    }
+
+    private static void checkPort(PortNumber port, String name) {
+        if (port == null || port.isLogical() || port.toLong() <= 0) {
+            throw FlowBufException.invalid("%s must be a physical port number, got %s", name, port);
+        }
+    }
+
+    /** The buffer side of a pause, remembering how to undo it. */
+    private final class PauseSteps {
+        private final DeviceId deviceId;
+        private final String owner;
+        private BufferId created;
+        private BufferId moved;
+        private BufferState movedFrom;
+
+        private PauseSteps(DeviceId deviceId, String owner) {
+            this.deviceId = deviceId;
+            this.owner = owner;
+        }
+
+        /** The given or reused buffer moved to BUFFERING, or a new one. */
+        Buffer receivingBuffer(Optional<BufferId> id) {
+            if (id.isEmpty()) {
+                BufferId auto = BufferId.bufferId("auto-" + nextId.get());
+                Buffer b = buffers.createBuffer(deviceId, auto, owner, AUTO_BUFFER,
+                                                BufferState.BUFFERING);
+                created = auto;
+                return b;
+            }
+            Buffer before = buffers.getBuffer(deviceId, id.get()).orElseThrow(
+                    () -> FlowBufException.notFound("no buffer %s on %s", id.get(), deviceId));
+            if (before.state() == BufferState.BUFFERING) {
+                return before;
+            }
+            Buffer after = buffers.moveBuffer(deviceId, id.get(), owner, BufferState.BUFFERING);
+            moved = id.get();
+            movedFrom = before.state();
+            return after;
+        }
+
+        void undo() {
+            try {
+                if (created != null) {
+                    buffers.removeBuffer(deviceId, created, owner, true);
+                } else if (moved != null) {
+                    buffers.moveBuffer(deviceId, moved, owner, movedFrom);
+                }
+            } catch (FlowBufException e) {
+                // The original failure is what the caller needs; the store
+                // reconciles the buffer with its agent on the next query.
+                return;
+            }
+        }
+    }
+}

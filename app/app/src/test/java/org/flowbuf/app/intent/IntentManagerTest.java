@@ -1,0 +1,208 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.intent;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.grpc.testing.GrpcCleanupRule;
+import org.flowbuf.api.BufferId;
+import org.flowbuf.api.BufferState;
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowBufIntent;
+import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.VportId;
+import org.flowbuf.app.southbound.AgentDirectory;
+import org.flowbuf.app.southbound.BufferAgentClient;
+import org.flowbuf.app.southbound.DefaultBufferAgentClient;
+import org.flowbuf.app.southbound.FakeBufferAgent;
+import org.flowbuf.app.southbound.VportSlot;
+import org.flowbuf.app.store.InMemoryBufferStore;
+import org.flowbuf.app.task.BufferManager;
+import org.junit.Before;
+import org.junit.Rule;
+import org.junit.Test;
+import org.onlab.packet.IpPrefix;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+/** pause/resume: step order, buffer choice, reuse, rollback and refusals. */
+public class IntentManagerTest {
+
+    private static final DeviceId S1 = DeviceId.deviceId("device:s1");
+    private static final String APP = "app";
+    private static final PortNumber P1 = PortNumber.portNumber(1);
+    private static final PortNumber P2 = PortNumber.portNumber(2);
+    private static final PortNumber P3 = PortNumber.portNumber(3);
+    private static final FlowFilter UDP_FLOW = FlowFilter.builder()
+            .ipv4Dst(IpPrefix.valueOf("10.0.0.2/32")).ipProto(17).l4DstPort(9000).build();
+
+    @Rule
+    public final GrpcCleanupRule grpc = new GrpcCleanupRule();
+
+    private FakeBufferAgent agent;
+    private BufferManager buffers;
+    private RecordingWriter writer;
+    private IntentManager intents;
+
+    /** Records rule writes in the agent's call log, so order across both shows. */
+    private final class RecordingWriter implements SteeringRuleWriter {
+        private FlowBufException failNext;
+
+        @Override
+        public void install(DeviceId deviceId, SteeringRule rule) {
+            agent.calls.add("install " + describe(rule));
+            if (failNext != null) {
+                FlowBufException e = failNext;
+                failNext = null;
+                throw e;
+            }
+        }
+
+        @Override
+        public void remove(DeviceId deviceId, SteeringRule rule) {
+            agent.calls.add("remove " + describe(rule));
+        }
+    }
+
+    private static String describe(SteeringRule r) {
+        return (r.fromVport() ? "replay " : "flow ") + r.ingressPort().orElse(0L) + "->"
+                + r.outPort() + "@" + r.priority();
+    }
+
+    @Before
+    public void setUp() throws Exception {
+        agent = new FakeBufferAgent();
+        String name = InProcessServerBuilder.generateName();
+        grpc.register(InProcessServerBuilder.forName(name).directExecutor().addService(agent)
+                              .build().start());
+        ManagedChannel channel = grpc.register(
+                InProcessChannelBuilder.forName(name).directExecutor().build());
+        BufferAgentClient client = new DefaultBufferAgentClient("s1", "org.flowbuf.test", channel,
+                                                                false, Duration.ofSeconds(1));
+        List<VportSlot> slots = List.of(new VportSlot(VportId.vportId("vp100"), 100, null),
+                                        new VportSlot(VportId.vportId("vp101"), 101, null));
+        AgentDirectory directory = new AgentDirectory() {
+            @Override
+            public BufferAgentClient agent(DeviceId deviceId) {
+                return client;
+            }
+
+            @Override
+            public List<VportSlot> vportSlots(DeviceId deviceId) {
+                return slots;
+            }
+        };
+        buffers = new BufferManager(directory, new InMemoryBufferStore());
+        writer = new RecordingWriter();
+        intents = new IntentManager(buffers, directory, writer);
+    }
+
+    @Test
+    public void pauseMakesANewBufferReceiveBeforeSteeringTheFlowIntoIt() {
+        FlowBufIntent pause = intents.pause(S1, P1, UDP_FLOW, Optional.empty(), APP);
+        assertEquals(FlowBufIntent.State.INSTALLED, pause.state());
+        assertEquals(List.of("Batch org.flowbuf.test", "install flow 1->100@100"), agent.calls);
+        BufferId id = pause.bufferId().get();
+        assertEquals(BufferState.BUFFERING, buffers.getBuffer(S1, id).get().state());
+    }
+
+    @Test
+    public void resumeTowardsAnotherPortRoutesReplaysBeforeTransmitting() {
+        FlowBufIntent pause = intents.pause(S1, P1, UDP_FLOW, Optional.empty(), APP);
+        agent.calls.clear();
+        FlowBufIntent resume = intents.resume(S1, P3, UDP_FLOW, Optional.empty(), APP);
+        assertEquals(pause.bufferId(), resume.bufferId());
+        assertEquals(List.of("QueryBuffer org.flowbuf.test", "install replay 100->3@200",
+                             "QueryBuffer org.flowbuf.test", "SetVportMode org.flowbuf.test"),
+                     agent.calls);
+        assertEquals(BufferState.FORWARDING,
+                     buffers.getBuffer(S1, resume.bufferId().get()).get().state());
+    }
+
+    @Test
+    public void pausingAgainReusesTheBufferWithOneSetVportMode() {
+        FlowBufIntent first = intents.pause(S1, P1, UDP_FLOW, Optional.empty(), APP);
+        intents.resume(S1, P2, UDP_FLOW, Optional.empty(), APP);
+        agent.calls.clear();
+        FlowBufIntent again = intents.pause(S1, P1, UDP_FLOW, Optional.empty(), APP);
+        assertEquals(first.bufferId(), again.bufferId());
+        assertEquals(List.of("QueryBuffer org.flowbuf.test", "QueryBuffer org.flowbuf.test",
+                             "SetVportMode org.flowbuf.test"), agent.calls);
+        assertEquals(FlowBufIntent.State.WITHDRAWN, intents.getIntent(first.id()).get().state());
+    }
+
+    @Test
+    public void aRefusedRuleRemovesTheBufferThePauseCreated() {
+        writer.failNext = FlowBufException.invalid("table full");
+        try {
+            intents.pause(S1, P1, UDP_FLOW, Optional.empty(), APP);
+            fail("pause succeeded");
+        } catch (FlowBufException e) {
+            assertEquals("table full", e.getMessage());
+        }
+        assertTrue(buffers.getBuffers(S1).isEmpty());
+        FlowBufIntent failed = intents.getIntents().iterator().next();
+        assertEquals(FlowBufIntent.State.FAILED, failed.state());
+        assertEquals("table full", failed.failure().get());
+    }
+
+    @Test
+    public void aRefusedBufferMoveOnResumeRemovesTheReplayRule() {
+        intents.pause(S1, P1, UDP_FLOW, Optional.empty(), APP);
+        agent.calls.clear();
+        agent.failNext("SetVportMode", Status.FAILED_PRECONDITION.withDescription("agent busy"));
+        assertReason(() -> intents.resume(S1, P2, UDP_FLOW, Optional.empty(), APP),
+                     FlowBufException.Reason.CONFLICT);
+        assertEquals(List.of("QueryBuffer org.flowbuf.test", "install replay 100->2@200",
+                             "QueryBuffer org.flowbuf.test", "SetVportMode org.flowbuf.test",
+                             "remove replay 100->2@200"), agent.calls);
+    }
+
+    @Test
+    public void withdrawingAPauseThatHoldsPacketsIsRefused() {
+        FlowBufIntent pause = intents.pause(S1, P1, UDP_FLOW, Optional.empty(), APP);
+        agent.setOccupancy(7);
+        assertReason(() -> intents.withdraw(pause.id(), APP), FlowBufException.Reason.CONFLICT);
+        assertReason(() -> intents.withdraw(pause.id(), "other"), FlowBufException.Reason.FORBIDDEN);
+        agent.setOccupancy(0);
+        intents.withdraw(pause.id(), APP);
+        assertEquals(FlowBufIntent.State.WITHDRAWN, intents.getIntent(pause.id()).get().state());
+        assertEquals("remove flow 1->100@100", agent.calls.get(agent.calls.size() - 1));
+    }
+
+    @Test
+    public void badRequestsAreRefused() {
+        assertReason(() -> intents.resume(S1, P2, UDP_FLOW, Optional.empty(), APP),
+                     FlowBufException.Reason.NOT_FOUND);
+        assertReason(() -> intents.pause(S1, PortNumber.CONTROLLER, UDP_FLOW, Optional.empty(), APP),
+                     FlowBufException.Reason.INVALID);
+        FlowFilter onPort2 = FlowFilter.builder().inPort(P2).build();
+        assertReason(() -> intents.pause(S1, P1, onPort2, Optional.empty(), APP),
+                     FlowBufException.Reason.INVALID);
+        assertReason(() -> intents.pause(S1, P1, UDP_FLOW, Optional.of(BufferId.bufferId("nope")),
+                                         APP),
+                     FlowBufException.Reason.NOT_FOUND);
+        assertTrue(buffers.getBuffers(S1).isEmpty());
+    }
+
+    private static void assertReason(Runnable call, FlowBufException.Reason reason) {
+        try {
+            call.run();
+            fail("expected " + reason);
+        } catch (FlowBufException e) {
+            assertEquals(e.getMessage(), reason, e.reason());
+        }
+    }
+}

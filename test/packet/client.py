@@ -142,12 +142,14 @@ class Client:
     @staticmethod
     def update(kind, entity):
         """An Update of `kind` ("INSERT", "MODIFY", "DELETE") for a
-        TableEntry or PacketReplicationEngineEntry."""
+        TableEntry, PacketReplicationEngineEntry or DirectCounterEntry."""
         update = p4runtime_pb2.Update(type=p4runtime_pb2.Update.Type.Value(kind))
         if isinstance(entity, p4runtime_pb2.TableEntry):
             update.entity.table_entry.CopyFrom(entity)
         elif isinstance(entity, p4runtime_pb2.PacketReplicationEngineEntry):
             update.entity.packet_replication_engine_entry.CopyFrom(entity)
+        elif isinstance(entity, p4runtime_pb2.DirectCounterEntry):
+            update.entity.direct_counter_entry.CopyFrom(entity)
         else:
             raise TypeError(f"cannot write a {type(entity).__name__}")
         return update

@@ -53,7 +53,12 @@ def _set_mode(agent, mode):
     agent.call("SetVportMode", vport_id=VPORT, mode=agent.pb.VportMode.Value(mode))
 
 
-def test_flow_through_an_in_process_vport_buffering_and_release(sw, agent):
+@pytest.fixture
+def steered(sw, agent):
+    """A Forwarding buffer on the in-process vport and the rules that steer
+    the test flow (UDP to 10.0.2.2:5000 from the first port) through it;
+    what comes back from the vport is forwarded to the second port.
+    Returns (ingress port, egress port, vport)."""
     first, second = sw.take_ports(2)
     vport = sw.target.inproc_vport
     _create_forwarding_buffer(agent, vport)
@@ -66,7 +71,11 @@ def test_flow_through_an_in_process_vport_buffering_and_release(sw, agent):
               action="steering.steer_to_port", params={"port": vport})
     sw.insert("forwarding.l2_exact", match={"eth_dst": HOST2_MAC},
               action="forwarding.set_egress_port", params={"port": second})
+    return first, second, vport
 
+
+def test_flow_through_an_in_process_vport_buffering_and_release(sw, agent, steered):
+    first, second, _ = steered
     flowing = [udp_frame(seq=i) for i in range(5)]
     for frame in flowing:
         sw.port(first).send(frame)
@@ -85,3 +94,31 @@ def test_flow_through_an_in_process_vport_buffering_and_release(sw, agent):
     sw.port(first).send(after)
     expect_packets(sw.port(second), [after])
     assert _state(agent) == ("BUFFER_STATE_FORWARDING", 0)
+
+
+def _tx_mode_drops(agent):
+    vport = agent.call("QueryVport", vport_id=VPORT)
+    return sum(d.packets for d in vport.stats.drops
+               if d.cause == agent.pb.DROP_CAUSE_TX_MODE)
+
+
+def test_serving_buffer_replays_and_its_vport_drops_new_packets(sw, agent, steered):
+    first, second, vport = steered
+    _set_mode(agent, "VPORT_MODE_RX")
+    held = [udp_frame(seq=i) for i in range(10)]
+    for frame in held:
+        sw.port(first).send(frame)
+    # The controller injects an end marker into the buffer with a packet-out.
+    marker = udp_frame(seq=999)
+    sw.packet_out(marker, vport)
+    expect_no_packet(list(sw.ports.values()), timeout=1.0)
+    assert _state(agent) == ("BUFFER_STATE_BUFFERING", len(held) + 1)
+
+    _set_mode(agent, "VPORT_MODE_TX")
+    expect_packets(sw.port(second), held + [marker], timeout=5.0)
+    late = [udp_frame(seq=i) for i in range(100, 103)]
+    for frame in late:
+        sw.port(first).send(frame)
+    expect_no_packet(list(sw.ports.values()), timeout=1.0)
+    assert _state(agent) == ("BUFFER_STATE_SERVING", 0)
+    assert _tx_mode_drops(agent) == len(late)

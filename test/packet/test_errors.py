@@ -62,3 +62,16 @@ def test_write_with_an_election_id_that_is_not_the_primary(sw):
             sw.client.insert(_l2_entry(sw))
         assert err.value.code == grpc.StatusCode.PERMISSION_DENIED
         assert higher.table_entries() == []
+
+
+def test_constant_default_action_cannot_be_changed(sw):
+    # Every table of the program declares `const default_action`.
+    default = sw.entry("forwarding.l2_exact", action="forwarding.drop")
+    default.is_default_action = True
+    _expect_update_error(lambda: sw.client.modify(default), "PERMISSION_DENIED")
+    query = p4runtime_pb2.Entity()
+    query.table_entry.table_id = default.table_id
+    query.table_entry.is_default_action = True
+    [read] = [e.table_entry for e in sw.client.read(query)]
+    assert read.is_default_action
+    assert read.action.action.action_id == sw.p4info.action_id("NoAction")

@@ -26,7 +26,8 @@ def udp_frame(eth_dst=HOST2_MAC, eth_src=HOST1_MAC, ip_src=HOST1_IP, ip_dst=HOST
     eth = Ether(dst=eth_dst, src=eth_src)
     if vid is not None:
         eth = eth / Dot1Q(vlan=vid, prio=3)
-    return eth / IP(src=ip_src, dst=ip_dst, ttl=ttl) / UDP(sport=sport, dport=dport) / _payload(seq)
+    ip = IP(src=ip_src, dst=ip_dst, ttl=ttl)
+    return eth / ip / UDP(sport=sport, dport=dport) / _payload(seq)
 
 
 def tcp_frame(eth_dst=HOST2_MAC, eth_src=HOST1_MAC, ip_src=HOST1_IP, ip_dst=HOST2_IP,

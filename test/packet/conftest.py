@@ -37,20 +37,33 @@ def _option(config, name, default):
     return config.getoption(name, default=default)
 
 
+def _external(config):
+    """The Target of --target grpc=..., or None for pbswitch."""
+    spec = _option(config, "--target", "pbswitch")
+    if spec == "pbswitch":
+        return None
+    if not spec.startswith("grpc="):
+        raise pytest.UsageError(f"--target {spec!r}: expected pbswitch or grpc=HOST:PORT")
+    try:
+        return external_target(spec, _option(config, "--port-map", ""),
+                               _option(config, "--device-id", 1),
+                               _option(config, "--cpu-port", CPU_PORT))
+    except ValueError as err:
+        raise pytest.UsageError(str(err)) from None
+
+
+def pytest_configure(config):
+    _external(config)  # a bad --target or --port-map stops the run before any test
+
+
 @pytest.fixture(scope="session")
 def target(request):
     if os.geteuid() != 0:
         pytest.skip("packet tests need root (network namespaces, raw sockets); "
                     "run as root, e.g. in CI")
-    spec = _option(request.config, "--target", "pbswitch")
-    device_id = _option(request.config, "--device-id", 1)
-    if spec == "pbswitch":
-        tgt = PbswitchTarget(device_id=device_id)
-    elif spec.startswith("grpc="):
-        tgt = external_target(spec, _option(request.config, "--port-map", ""), device_id,
-                              _option(request.config, "--cpu-port", CPU_PORT))
-    else:
-        raise pytest.UsageError(f"--target {spec!r}: expected pbswitch or grpc=HOST:PORT")
+    tgt = _external(request.config)
+    if tgt is None:
+        tgt = PbswitchTarget(device_id=_option(request.config, "--device-id", 1))
     yield tgt
     tgt.close()
 

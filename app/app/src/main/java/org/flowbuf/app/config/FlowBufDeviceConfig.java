@@ -1,0 +1,195 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.common.collect.ImmutableList;
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.VportId;
+import org.flowbuf.app.southbound.VportSlot;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.config.Config;
+import org.onosproject.net.config.InvalidFieldException;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Per-device FlowBuf configuration, under the key "flowbuf" of a device:
+ * <pre>
+ * { "agentAddress": "127.0.0.1:28000", "inProcess": false,
+ *   "tls": { "caCert": "...", "clientCert": "...", "clientKey": "..." },
+ *   "vports": [ { "id": "vp1", "switchPort": 10, "interface": "fbv1" } ] }
+ * </pre>
+ * "inProcess" says the switch hosts the buffers itself (pbswitch); the agent
+ * address is then the switch's buffer endpoint. {@link #validationError()}
+ * names the first bad field, so an operator sees why a device is ignored.
+ */
+public final class FlowBufDeviceConfig extends Config<DeviceId> {
+
+    /** Key of this configuration under a device. */
+    public static final String CONFIG_KEY = "flowbuf";
+    static final String AGENT_ADDRESS = "agentAddress";
+    static final String IN_PROCESS = "inProcess";
+    static final String TLS = "tls";
+    static final String CA_CERT = "caCert";
+    static final String CLIENT_CERT = "clientCert";
+    static final String CLIENT_KEY = "clientKey";
+    static final String VPORTS = "vports";
+    static final String VPORT_ID = "id";
+    static final String SWITCH_PORT = "switchPort";
+    static final String INTERFACE = "interface";
+    private static final long MAX_SWITCH_PORT = (1L << 32) - 1;
+
+    @Override
+    public boolean isValid() {
+        return validationError().isEmpty();
+    }
+
+    /**
+     * The first problem of this configuration.
+     *
+     * @return a message naming the bad field, empty when the config is valid
+     */
+    public Optional<String> validationError() {
+        try {
+            hasOnlyFields(AGENT_ADDRESS, IN_PROCESS, TLS, VPORTS);
+        } catch (InvalidFieldException e) {
+            return Optional.of("unknown field " + e.field() + "; allowed: agentAddress, inProcess, tls, vports");
+        }
+        Optional<String> error = checkAddress();
+        if (error.isEmpty()) {
+            error = checkTls();
+        }
+        if (error.isEmpty()) {
+            error = checkVports();
+        }
+        return error;
+    }
+
+    /**
+     * The agent's address.
+     *
+     * @return host:port
+     */
+    public AgentAddress agentAddress() {
+        return AgentAddress.parse(get(AGENT_ADDRESS, null));
+    }
+
+    /**
+     * Whether the switch hosts the buffers in its own process.
+     *
+     * @return true for an in-process buffer engine
+     */
+    public boolean inProcess() {
+        return get(IN_PROCESS, false);
+    }
+
+    /**
+     * TLS material, when the agent channel uses mTLS.
+     *
+     * @return TLS paths, empty for plaintext
+     */
+    public Optional<TlsPaths> tls() {
+        JsonNode tls = object.path(TLS);
+        if (tls.isMissingNode() || tls.isNull()) {
+            return Optional.empty();
+        }
+        return Optional.of(new TlsPaths(tls.path(CA_CERT).asText(),
+                                        tls.path(CLIENT_CERT).asText(null),
+                                        tls.path(CLIENT_KEY).asText(null)));
+    }
+
+    /**
+     * The device's vport slots, in configuration order.
+     *
+     * @return slots
+     */
+    public List<VportSlot> vportSlots() {
+        ImmutableList.Builder<VportSlot> slots = ImmutableList.builder();
+        for (JsonNode v : object.path(VPORTS)) {
+            slots.add(new VportSlot(VportId.vportId(v.path(VPORT_ID).asText()),
+                                    v.path(SWITCH_PORT).asLong(),
+                                    v.path(INTERFACE).asText(null)));
+        }
+        return slots.build();
+    }
+
+    private Optional<String> checkAddress() {
+        if (!object.path(AGENT_ADDRESS).isTextual()) {
+            return Optional.of("agentAddress is required (host:port)");
+        }
+        try {
+            agentAddress();
+        } catch (IllegalArgumentException e) {
+            return Optional.of("agentAddress: " + e.getMessage());
+        }
+        JsonNode inProcess = object.path(IN_PROCESS);
+        if (!inProcess.isMissingNode() && !inProcess.isBoolean()) {
+            return Optional.of("inProcess must be true or false");
+        }
+        return Optional.empty();
+    }
+
+    private Optional<String> checkTls() {
+        JsonNode tls = object.path(TLS);
+        if (tls.isMissingNode() || tls.isNull()) {
+            return Optional.empty();
+        }
+        if (!tls.isObject()) {
+            return Optional.of("tls must be an object");
+        }
+        if (!tls.path(CA_CERT).isTextual() || tls.path(CA_CERT).asText().isEmpty()) {
+            return Optional.of("tls.caCert is required when tls is set");
+        }
+        if (tls.has(CLIENT_CERT) != tls.has(CLIENT_KEY)) {
+            return Optional.of("tls.clientCert and tls.clientKey go together");
+        }
+        return Optional.empty();
+    }
+
+    private Optional<String> checkVports() {
+        JsonNode vports = object.path(VPORTS);
+        if (vports.isMissingNode()) {
+            return Optional.empty();
+        }
+        if (!vports.isArray()) {
+            return Optional.of("vports must be an array");
+        }
+        Set<String> ids = new HashSet<>();
+        Set<Long> ports = new HashSet<>();
+        List<String> errors = new ArrayList<>();
+        int index = 0;
+        for (JsonNode v : vports) {
+            String where = "vports[" + index++ + "]";
+            String id = v.path(VPORT_ID).asText("");
+            long port = v.path(SWITCH_PORT).asLong(-1);
+            if (id.isEmpty()) {
+                errors.add(where + ".id is required");
+            } else if (!isVportId(id)) {
+                errors.add(where + ".id '" + id + "' is not a valid vport id");
+            } else if (!ids.add(id)) {
+                errors.add(where + ".id " + id + " is used twice");
+            } else if (!v.path(SWITCH_PORT).isIntegralNumber() || port < 1 || port > MAX_SWITCH_PORT) {
+                errors.add(where + ".switchPort must be an integer in 1.." + MAX_SWITCH_PORT);
+            } else if (!ports.add(port)) {
+                errors.add(where + ".switchPort " + port + " is used twice");
+            }
+        }
+        return errors.stream().findFirst();
+    }
+
+    private static boolean isVportId(String id) {
+        try {
+            VportId.vportId(id);
+            return true;
+        } catch (FlowBufException e) {
+            return false;
+        }
+    }
+}

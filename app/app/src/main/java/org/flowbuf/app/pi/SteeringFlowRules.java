@@ -1,0 +1,95 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.pi;
+
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowFilter;
+import org.flowbuf.app.intent.SteeringRule;
+import org.onlab.packet.IpPrefix;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.flow.DefaultFlowRule;
+import org.onosproject.net.flow.DefaultTrafficSelector;
+import org.onosproject.net.flow.DefaultTrafficTreatment;
+import org.onosproject.net.flow.FlowRule;
+import org.onosproject.net.flow.criteria.PiCriterion;
+import org.onosproject.net.pi.model.PiMatchFieldId;
+import org.onosproject.net.pi.runtime.PiAction;
+import org.onosproject.net.pi.runtime.PiActionParam;
+
+import static org.flowbuf.app.pi.FlowBufP4Names.FLOW_STEERING;
+import static org.flowbuf.app.pi.FlowBufP4Names.FROM_VPORT;
+import static org.flowbuf.app.pi.FlowBufP4Names.INGRESS_PORT;
+import static org.flowbuf.app.pi.FlowBufP4Names.IPV4_DST;
+import static org.flowbuf.app.pi.FlowBufP4Names.IPV4_SRC;
+import static org.flowbuf.app.pi.FlowBufP4Names.IP_PROTO;
+import static org.flowbuf.app.pi.FlowBufP4Names.L4_DST_PORT;
+import static org.flowbuf.app.pi.FlowBufP4Names.L4_SRC_PORT;
+import static org.flowbuf.app.pi.FlowBufP4Names.PORT;
+import static org.flowbuf.app.pi.FlowBufP4Names.PORT_BITS;
+import static org.flowbuf.app.pi.FlowBufP4Names.STEER_TO_PORT;
+
+/**
+ * Translates a steering rule into an ONOS PI flow rule of the flow_steering
+ * table. Every value is given as a long, so equal rules give byte-equal
+ * matches (ONOS fits them to the p4info bit widths when it writes them).
+ * Pure: the same rule always gives an equal flow rule, so removing a
+ * rule rebuilds exactly the entry that was installed.
+ */
+public final class SteeringFlowRules {
+
+    private static final long PORT_MASK = (1L << PORT_BITS) - 1;
+
+    private SteeringFlowRules() {
+    }
+
+    /**
+     * The PI flow rule of a steering rule.
+     *
+     * @param appId    owner of the flow rule
+     * @param deviceId device
+     * @param rule     steering rule
+     * @return flow rule
+     * @throws FlowBufException INVALID when a port does not fit the P4 port width
+     */
+    public static FlowRule toFlowRule(ApplicationId appId, DeviceId deviceId, SteeringRule rule) {
+        PiCriterion.Builder match = PiCriterion.builder()
+                .matchTernary(FROM_VPORT, rule.fromVport() ? 1L : 0L, 1L);
+        rule.ingressPort().ifPresent(p -> match.matchTernary(INGRESS_PORT, checkPort(p), PORT_MASK));
+        FlowFilter f = rule.filter();
+        f.ipv4Src().ifPresent(prefix -> matchPrefix(match, IPV4_SRC, prefix));
+        f.ipv4Dst().ifPresent(prefix -> matchPrefix(match, IPV4_DST, prefix));
+        f.ipProto().ifPresent(proto -> match.matchTernary(IP_PROTO, (long) proto, 0xffL));
+        f.l4SrcPort().ifPresent(port -> match.matchTernary(L4_SRC_PORT, (long) port, 0xffffL));
+        f.l4DstPort().ifPresent(port -> match.matchTernary(L4_DST_PORT, (long) port, 0xffffL));
+        PiAction action = PiAction.builder().withId(STEER_TO_PORT)
+                .withParameter(new PiActionParam(PORT, checkPort(rule.outPort()))).build();
+        return DefaultFlowRule.builder()
+                .forDevice(deviceId)
+                .forTable(FLOW_STEERING)
+                .fromApp(appId)
+                .withPriority(rule.priority())
+                .makePermanent()
+                .withSelector(DefaultTrafficSelector.builder().matchPi(match.build()).build())
+                .withTreatment(DefaultTrafficTreatment.builder().piTableAction(action).build())
+                .build();
+    }
+
+    private static void matchPrefix(PiCriterion.Builder match,
+                                    PiMatchFieldId field,
+                                    IpPrefix prefix) {
+        int length = prefix.prefixLength();
+        long mask = length == 0 ? 0 : (0xffffffffL << (32 - length)) & 0xffffffffL;
+        match.matchTernary(field, prefix.address().getIp4Address().toInt() & 0xffffffffL, mask);
+    }
+
+    private static long checkPort(long port) {
+        if (port < 0 || port > PORT_MASK) {
+            throw FlowBufException.invalid("port %d does not fit the %d-bit P4 port", port,
+                                           PORT_BITS);
+        }
+        return port;
+    }
+}

@@ -1,0 +1,108 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.flowbuf.api.VportId;
+import org.junit.Test;
+import org.onosproject.net.DeviceId;
+
+import java.io.IOException;
+import java.util.Optional;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * Loading and validating the per-device configuration.
+ */
+public class FlowBufDeviceConfigTest {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final DeviceId DEVICE = DeviceId.deviceId("device:s1");
+
+    private static FlowBufDeviceConfig load(String json) throws IOException {
+        JsonNode node = MAPPER.readTree(json.replace('\'', '"'));
+        FlowBufDeviceConfig config = new FlowBufDeviceConfig();
+        config.init(DEVICE, FlowBufDeviceConfig.CONFIG_KEY, node, MAPPER, c -> { });
+        return config;
+    }
+
+    private static void assertRejected(String json, String expectedFragment) throws IOException {
+        FlowBufDeviceConfig config = load(json);
+        assertFalse(json, config.isValid());
+        String error = config.validationError().orElse("");
+        assertTrue("'" + error + "' should mention " + expectedFragment,
+                   error.contains(expectedFragment));
+    }
+
+    @Test
+    public void readsAFullConfig() throws IOException {
+        FlowBufDeviceConfig config = load("{'agentAddress':'10.0.0.1:28000','inProcess':true,"
+                + "'tls':{'caCert':'/ca.pem','clientCert':'/c.pem','clientKey':'/k.pem'},"
+                + "'vports':[{'id':'vp1','switchPort':10,'interface':'fbv1'},"
+                + "{'id':'vp2','switchPort':11}]}");
+        assertEquals(Optional.empty(), config.validationError());
+        assertEquals("10.0.0.1", config.agentAddress().host());
+        assertEquals(28000, config.agentAddress().port());
+        assertTrue(config.inProcess());
+        assertEquals("/ca.pem", config.tls().get().caCert());
+        assertEquals(Optional.of("/k.pem"), config.tls().get().clientKey());
+        assertEquals(2, config.vportSlots().size());
+        assertEquals(VportId.vportId("vp2"), config.vportSlots().get(1).id());
+        assertEquals(11, config.vportSlots().get(1).switchPort());
+        assertEquals(Optional.empty(), config.vportSlots().get(1).agentInterface());
+    }
+
+    @Test
+    public void minimalConfigIsPlaintextAndExternal() throws IOException {
+        FlowBufDeviceConfig config = load("{'agentAddress':'agent-s1:28000'}");
+        assertTrue(config.isValid());
+        assertFalse(config.inProcess());
+        assertEquals(Optional.empty(), config.tls());
+        assertTrue(config.vportSlots().isEmpty());
+    }
+
+    @Test
+    public void rejectsBadAddresses() throws IOException {
+        assertRejected("{}", "agentAddress is required");
+        assertRejected("{'agentAddress':28000}", "agentAddress is required");
+        assertRejected("{'agentAddress':'agent-s1'}", "not host:port");
+        assertRejected("{'agentAddress':':28000'}", "not host:port");
+        assertRejected("{'agentAddress':'h:99999'}", "agentAddress");
+        assertRejected("{'agentAddress':'h:1','inProcess':'yes'}", "inProcess");
+    }
+
+    @Test
+    public void rejectsUnknownFields() throws IOException {
+        assertRejected("{'agentAddress':'h:1','agentAdress':'h:2'}", "unknown field");
+    }
+
+    @Test
+    public void rejectsIncompleteTls() throws IOException {
+        assertRejected("{'agentAddress':'h:1','tls':'on'}", "tls must be an object");
+        assertRejected("{'agentAddress':'h:1','tls':{'clientCert':'/c'}}", "tls.caCert");
+        assertRejected("{'agentAddress':'h:1','tls':{'caCert':'/ca','clientCert':'/c'}}",
+                       "go together");
+    }
+
+    @Test
+    public void rejectsBadVports() throws IOException {
+        assertRejected("{'agentAddress':'h:1','vports':{}}", "vports must be an array");
+        assertRejected("{'agentAddress':'h:1','vports':[{'switchPort':3}]}", "vports[0].id");
+        assertRejected("{'agentAddress':'h:1','vports':[{'id':'a b','switchPort':3}]}",
+                       "not a valid vport id");
+        assertRejected("{'agentAddress':'h:1','vports':[{'id':'a','switchPort':0}]}",
+                       "vports[0].switchPort");
+        assertRejected("{'agentAddress':'h:1','vports':[{'id':'a','switchPort':'3'}]}",
+                       "vports[0].switchPort");
+        assertRejected("{'agentAddress':'h:1','vports':[{'id':'a','switchPort':3},"
+                               + "{'id':'a','switchPort':4}]}", "vports[1].id a is used twice");
+        assertRejected("{'agentAddress':'h:1','vports':[{'id':'a','switchPort':3},"
+                               + "{'id':'b','switchPort':3}]}", "switchPort 3 is used twice");
+    }
+}

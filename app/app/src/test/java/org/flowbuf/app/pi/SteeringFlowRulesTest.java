@@ -1,0 +1,85 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.pi;
+
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowFilter;
+import org.flowbuf.app.intent.SteeringRule;
+import org.junit.Test;
+import org.onlab.packet.IpPrefix;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.core.DefaultApplicationId;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.flow.FlowRule;
+import org.onosproject.net.flow.criteria.Criterion;
+import org.onosproject.net.flow.criteria.PiCriterion;
+import org.onosproject.net.flow.instructions.PiInstruction;
+import org.onosproject.net.pi.runtime.PiAction;
+import org.onosproject.net.pi.runtime.PiActionParam;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * Steering rules become flow_steering entries with the right masks.
+ */
+public class SteeringFlowRulesTest {
+
+    private static final ApplicationId APP = new DefaultApplicationId(7, "org.flowbuf.app");
+    private static final DeviceId DEVICE = DeviceId.deviceId("device:s1");
+
+    private static PiCriterion criterion(FlowRule rule) {
+        return (PiCriterion) rule.selector().getCriterion(Criterion.Type.PROTOCOL_INDEPENDENT);
+    }
+
+    @Test
+    public void pauseRuleMatchesPrefixesAndPortsNotFromVport() {
+        FlowFilter filter = FlowFilter.builder().ipv4Src(IpPrefix.valueOf("10.0.1.0/24"))
+                .ipv4Dst(IpPrefix.valueOf("10.0.2.7/32")).ipProto(17).l4DstPort(5001).build();
+        FlowRule rule = SteeringFlowRules.toFlowRule(APP, DEVICE,
+                                                     new SteeringRule(filter, false, 3L, 10, 100));
+        assertEquals(FlowBufP4Names.FLOW_STEERING, rule.table());
+        assertEquals(100, rule.priority());
+        PiCriterion expected = PiCriterion.builder()
+                .matchTernary(FlowBufP4Names.FROM_VPORT, 0L, 1L)
+                .matchTernary(FlowBufP4Names.INGRESS_PORT, 3L, 0x1ffL)
+                .matchTernary(FlowBufP4Names.IPV4_SRC, 0x0a000100L, 0xffffff00L)
+                .matchTernary(FlowBufP4Names.IPV4_DST, 0x0a000207L, 0xffffffffL)
+                .matchTernary(FlowBufP4Names.IP_PROTO, 17L, 0xffL)
+                .matchTernary(FlowBufP4Names.L4_DST_PORT, 5001L, 0xffffL)
+                .build();
+        assertEquals("wildcard fields are left out, prefixes become masks", expected,
+                     criterion(rule));
+        PiAction action = (PiAction) ((PiInstruction) rule.treatment().allInstructions().get(0))
+                .action();
+        assertEquals(FlowBufP4Names.STEER_TO_PORT, action.id());
+        assertEquals(new PiActionParam(FlowBufP4Names.PORT, 10L),
+                     action.parameters().iterator().next());
+    }
+
+    @Test
+    public void resumeRuleMatchesReplayedPacketsOnAnyPort() {
+        FlowRule rule = SteeringFlowRules.toFlowRule(
+                APP, DEVICE, new SteeringRule(FlowFilter.builder().build(), true, null, 4, 200));
+        PiCriterion expected = PiCriterion.builder()
+                .matchTernary(FlowBufP4Names.FROM_VPORT, 1L, 1L).build();
+        assertEquals(expected, criterion(rule));
+    }
+
+    @Test
+    public void sameRuleGivesEqualFlowRules() {
+        SteeringRule rule = new SteeringRule(FlowFilter.builder().ipProto(6).build(), false, 1L,
+                                             9, 100);
+        assertTrue(SteeringFlowRules.toFlowRule(APP, DEVICE, rule)
+                           .exactMatch(SteeringFlowRules.toFlowRule(APP, DEVICE, rule)));
+    }
+
+    @Test(expected = FlowBufException.class)
+    public void rejectsPortsWiderThanNineBits() {
+        SteeringFlowRules.toFlowRule(APP, DEVICE,
+                                     new SteeringRule(FlowFilter.builder().build(), false, null,
+                                                      512, 100));
+    }
+}

@@ -62,6 +62,7 @@ class Client:
         grpc.channel_ready_future(self.channel).result(timeout=timeout)
         self.stub = p4runtime_pb2_grpc.P4RuntimeStub(self.channel)
         self.packet_ins = queue.Queue()
+        self.stream_errors = queue.Queue()
         self._arbitration = queue.Queue()
         self._requests = queue.Queue()
         self._stream = self.stub.StreamChannel(iter(self._requests.get, _STOP))
@@ -79,6 +80,8 @@ class Client:
                     self._arbitration.put(response.arbitration)
                 elif kind == "packet":
                     self.packet_ins.put(response.packet)
+                elif kind == "error":
+                    self.stream_errors.put(response.error)
         except grpc.RpcError as err:
             # The stream ends with CANCELLED when close() cancels it; any
             # other end is reported to whoever waits for arbitration.
@@ -220,6 +223,13 @@ class Client:
         for md_id, value in metadata.items():
             request.packet.metadata.add(metadata_id=md_id, value=value)
         self._requests.put(request)
+
+    def stream_error(self, timeout=2.0):
+        """The next StreamError the target sent, or None after `timeout` s."""
+        try:
+            return self.stream_errors.get(timeout=timeout)
+        except queue.Empty:
+            return None
 
     def packet_in(self, timeout=2.0):
         """The next packet-in, or None after `timeout` seconds."""

@@ -78,17 +78,28 @@ class Switch:
     # --- packet I/O with the controller ---------------------------------
 
     def packet_out(self, frame, egress_port):
-        md_id, width = self.p4info.packet_metadata("packet_out", "egress_port")
-        self.client.packet_out(bytes(frame), {md_id: encode(egress_port, width)})
+        """A packet-out to `egress_port`, with every packet_out metadata
+        field of the p4info (P4Runtime wants all of them; _pad is 0)."""
+        self.client.packet_out(bytes(frame), self.packet_out_metadata(egress_port=egress_port))
+
+    def packet_out_metadata(self, **values):
+        """{id: bytes} for each packet_out metadata field; fields not in
+        `values` are 0."""
+        header = self.p4info.controller_header("packet_out")
+        unknown = set(values) - {md.name for md in header.metadata}
+        if unknown:
+            raise KeyError(f"packet_out has no metadata {sorted(unknown)}")
+        return {md.id: encode(values.get(md.name, 0), md.bitwidth) for md in header.metadata}
 
     def packet_in_metadata(self, packet):
-        """{name: int} of a PacketIn's metadata, names from the p4info."""
+        """{name: int} of a PacketIn's metadata, names from the p4info;
+        fails on a metadata id the p4info does not have."""
+        by_id = {md.id: md.name for md in self.p4info.controller_header("packet_in").metadata}
         names = {}
         for md in packet.metadata:
-            for name in ("ingress_port", "_pad"):
-                md_id, _ = self.p4info.packet_metadata("packet_in", name)
-                if md.metadata_id == md_id:
-                    names[name] = decode(md.value)
+            if md.metadata_id not in by_id:
+                raise AssertionError(f"packet-in metadata id {md.metadata_id} is not in the p4info")
+            names[by_id[md.metadata_id]] = decode(md.value)
         return names
 
     def expect_packet_in(self, expected, timeout=2.0):

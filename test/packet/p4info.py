@@ -89,6 +89,10 @@ class P4Info:
                 return mf
         raise KeyError(f"table {table!r} has no match field {field!r}")
 
+    def controller_header(self, header):
+        """The ControllerPacketMetadata "packet_in" or "packet_out"."""
+        return self._metadata[header]
+
     def packet_metadata(self, header, name):
         """(id, bitwidth) of a packet_in / packet_out metadata field."""
         for md in self._metadata[header].metadata:

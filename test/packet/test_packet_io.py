@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 """Packet I/O with the controller: packet-out to a port, packet-in by ACL
 punt (with its ingress port), copy-to-cpu (forwarded and punted) and drop."""
+import pytest
+from google.rpc import code_pb2
+
 from .client import Client
 from .dataplane import expect_no_packet, expect_packet
-from .p4info import encode
 from .packets import HOST2_MAC, udp_frame
 
 EXACT_IP = "255.255.255.255"
@@ -81,6 +83,49 @@ def test_packet_in_goes_to_the_primary_and_backups_cannot_packet_out(sw):
         sw.port(first).send(frame)
         assert sw.expect_packet_in(frame)["ingress_port"] == first
         assert backup.packet_in(timeout=0.5) is None
-        md_id, width = sw.p4info.packet_metadata("packet_out", "egress_port")
-        backup.packet_out(udp_frame(seq=9), {md_id: encode(second, width)})
+        backup.packet_out(udp_frame(seq=9), sw.packet_out_metadata(egress_port=second))
         expect_no_packet(list(sw.ports.values()))
+        error = backup.stream_error()
+        assert error is not None and _code_name(error) == "PERMISSION_DENIED", error
+
+
+def _code_name(error):
+    return code_pb2.Code.Name(error.canonical_code)
+
+
+MALFORMED = ("no_metadata", "unknown_metadata_id", "egress_port_too_wide")
+
+
+def _malformed_packet_out(sw, what, port):
+    """Metadata of a packet-out to `port` that does not match the p4info."""
+    md_id, _ = sw.p4info.packet_metadata("packet_out", "egress_port")
+    if what == "no_metadata":
+        return {}
+    if what == "unknown_metadata_id":
+        unknown_id = max(sw.packet_out_metadata()) + 100
+        return {**sw.packet_out_metadata(egress_port=port), unknown_id: b"\x01"}
+    # 9-bit egress_port: 512 + port would be `port` if the server cut it.
+    return {**sw.packet_out_metadata(), md_id: (512 + port).to_bytes(2, "big")}
+
+
+@pytest.mark.parametrize("what", MALFORMED)
+def test_malformed_packet_out_is_dropped(sw, what):
+    """P4Runtime: a PacketOut whose metadata does not match the p4info must
+    be dropped."""
+    port = sw.take_ports(1)[0]
+    sw.client.packet_out(udp_frame(), _malformed_packet_out(sw, what, port))
+    expect_no_packet(list(sw.ports.values()))
+
+
+@pytest.mark.parametrize("what", MALFORMED)
+def test_malformed_packet_out_is_reported(sw, what):
+    """P4Runtime makes the StreamError optional; FlowBuf's rule that bad
+    input gets a clear error makes it required of pbswitch."""
+    if sw.target.name != "pbswitch":
+        pytest.skip("stream error reports are optional in P4Runtime")
+    port = sw.take_ports(1)[0]
+    sw.client.packet_out(udp_frame(), _malformed_packet_out(sw, what, port))
+    error = sw.client.stream_error(timeout=1.0)
+    assert error is not None, f"no StreamError for a packet-out with {what}"
+    assert _code_name(error) == "INVALID_ARGUMENT", error
+    assert error.packet_out.packet_out.payload == bytes(udp_frame())

@@ -13,6 +13,7 @@ import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.IntentEvent;
 import org.flowbuf.api.IntentId;
 import org.flowbuf.app.southbound.AgentDirectory;
 import org.flowbuf.app.southbound.VportSlot;
@@ -27,6 +28,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * pause_flow and resume_flow as ordered task-level steps and steering rules.
@@ -54,6 +56,7 @@ public final class IntentManager implements FlowBufIntentService {
     private final AtomicLong nextId = new AtomicLong(1);
     private final Map<IntentId, FlowBufIntent> intents = new ConcurrentHashMap<>();
     private final Map<IntentId, SteeringRule> installedRules = new ConcurrentHashMap<>();
+    private volatile Consumer<IntentEvent> events = e -> { };
 
     /**
      * Creates the service.
@@ -66,6 +69,15 @@ public final class IntentManager implements FlowBufIntentService {
         this.buffers = Objects.requireNonNull(buffers);
         this.agents = Objects.requireNonNull(agents);
         this.rules = Objects.requireNonNull(rules);
+    }
+
+    /**
+     * Sets where intent events go; without it events are dropped.
+     *
+     * @param sink receiver of every intent event
+     */
+    public void setEventSink(Consumer<IntentEvent> sink) {
+        this.events = Objects.requireNonNull(sink);
     }
 
     @Override
@@ -228,7 +240,10 @@ public final class IntentManager implements FlowBufIntentService {
     }
 
     private FlowBufIntent record(FlowBufIntent intent) {
-        intents.put(intent.id(), intent);
+        FlowBufIntent previous = intents.put(intent.id(), intent);
+        if (previous == null || previous.state() != intent.state()) {
+            events.accept(new IntentEvent(IntentEvent.typeOf(intent.state()), intent));
+        }
         return intent;
     }
 

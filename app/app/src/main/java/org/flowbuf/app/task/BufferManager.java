@@ -5,6 +5,7 @@
 package org.flowbuf.app.task;
 
 import org.flowbuf.api.Buffer;
+import org.flowbuf.api.BufferEvent;
 import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.BufferSpec;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -36,6 +38,7 @@ public final class BufferManager implements BufferService {
 
     private final AgentDirectory agents;
     private final BufferStore store;
+    private volatile Consumer<BufferEvent> events = e -> { };
 
     /**
      * Creates the service.
@@ -46,6 +49,16 @@ public final class BufferManager implements BufferService {
     public BufferManager(AgentDirectory agents, BufferStore store) {
         this.agents = Objects.requireNonNull(agents);
         this.store = Objects.requireNonNull(store);
+    }
+
+    /**
+     * Sets where buffer events go (the ONOS event dispatcher, or the embedded
+     * host's event stream); without it events are dropped.
+     *
+     * @param sink receiver of every buffer event
+     */
+    public void setEventSink(Consumer<BufferEvent> sink) {
+        this.events = Objects.requireNonNull(sink);
     }
 
     @Override
@@ -67,6 +80,7 @@ public final class BufferManager implements BufferService {
                             AgentOperation.bind(id, slot.id())));
         Buffer buffer = new Buffer(deviceId, id, owner, spec, slot.id(), mode, 0);
         store.put(buffer);
+        events.accept(new BufferEvent(BufferEvent.Type.BUFFER_ADDED, buffer));
         return buffer;
     }
 
@@ -80,6 +94,9 @@ public final class BufferManager implements BufferService {
         agent.apply(plan);
         Buffer moved = current.withMode(StateTransitionPlanner.modeFor(state));
         store.put(moved);
+        if (moved.state() != buffer.state()) {
+            events.accept(new BufferEvent(BufferEvent.Type.BUFFER_STATE_CHANGED, moved));
+        }
         return moved;
     }
 
@@ -91,6 +108,7 @@ public final class BufferManager implements BufferService {
                                              AgentOperation.removeVport(buffer.vport()),
                                              AgentOperation.removeBuffer(id, discard)));
         store.remove(deviceId, id);
+        events.accept(new BufferEvent(BufferEvent.Type.BUFFER_REMOVED, buffer));
     }
 
     @Override

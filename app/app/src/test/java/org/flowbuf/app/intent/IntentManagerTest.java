@@ -30,6 +30,7 @@ import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -107,6 +108,21 @@ public class IntentManagerTest {
         buffers = new BufferManager(directory, new InMemoryBufferStore());
         writer = new RecordingWriter();
         intents = new IntentManager(buffers, directory, writer);
+    }
+
+    @Test
+    public void lifecycleChangesAreAnnounced() {
+        List<String> seen = new ArrayList<>();
+        intents.setEventSink(e -> seen.add(e.type() + " " + e.subject().type()));
+        intents.pause(S1, P1, UDP_FLOW, Optional.empty(), APP);
+        writer.failNext = FlowBufException.invalid("table full");
+        try {
+            intents.resume(S1, P2, UDP_FLOW, Optional.empty(), APP);
+        } catch (FlowBufException expected) {
+            seen.add("refused");
+        }
+        assertEquals(List.of("INTENT_REQUESTED PAUSE", "INTENT_INSTALLED PAUSE",
+                             "INTENT_REQUESTED RESUME", "INTENT_FAILED RESUME", "refused"), seen);
     }
 
     @Test

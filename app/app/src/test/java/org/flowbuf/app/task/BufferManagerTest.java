@@ -28,6 +28,7 @@ import org.junit.Test;
 import org.onosproject.net.DeviceId;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -76,6 +77,18 @@ public class BufferManagerTest {
                 return deviceId.equals(S1) ? slots : List.of();
             }
         }, new InMemoryBufferStore());
+    }
+
+    @Test
+    public void everyChangeIsAnnouncedOnceAndUnchangedStatesAreNot() {
+        List<String> seen = new ArrayList<>();
+        manager.setEventSink(e -> seen.add(e.type() + " " + e.subject().state()));
+        manager.createBuffer(S1, B1, "app", SPEC, BufferState.BUFFERING);
+        manager.moveBuffer(S1, B1, "app", BufferState.BUFFERING);
+        manager.moveBuffer(S1, B1, "app", BufferState.FORWARDING);
+        manager.removeBuffer(S1, B1, "app", true);
+        assertEquals(List.of("BUFFER_ADDED BUFFERING", "BUFFER_STATE_CHANGED FORWARDING",
+                             "BUFFER_REMOVED FORWARDING"), seen);
     }
 
     @Test

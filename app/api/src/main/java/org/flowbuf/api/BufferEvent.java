@@ -1,0 +1,34 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.api;
+
+import org.onosproject.event.AbstractEvent;
+
+/**
+ * A buffer was created, changed state or was removed. The subject is the
+ * buffer as it is after the change (as it was before, for BUFFER_REMOVED).
+ */
+public final class BufferEvent extends AbstractEvent<BufferEvent.Type, Buffer> {
+
+    /** What happened to the buffer. */
+    public enum Type {
+        /** The buffer was created on its device. */
+        BUFFER_ADDED,
+        /** The buffer's vport mode changed, and with it its derived state. */
+        BUFFER_STATE_CHANGED,
+        /** The buffer was removed from its device. */
+        BUFFER_REMOVED
+    }
+
+    /**
+     * Creates an event.
+     *
+     * @param type   what happened
+     * @param buffer the buffer
+     */
+    public BufferEvent(Type type, Buffer buffer) {
+        super(type, buffer);
+    }
+}

@@ -45,6 +45,20 @@ def test_acl_punt_sends_the_packet_to_the_controller_only(sw):
     sw.expect_no_packet_in()
 
 
+def test_acl_punt_overrides_multicast(sw):
+    first, second, third = sw.take_ports(3)
+    sw.add_multicast_group(5, [second, third])
+    sw.insert("forwarding.l2_exact", match={"eth_dst": HOST2_MAC},
+              action="forwarding.set_mcast_group", params={"group_id": 5})
+    sw.insert("acl.acl_table", priority=1, match={"ip_proto": (17, 0xFF)},
+              action="acl.punt_to_cpu")
+    frame = udp_frame()
+    sw.port(first).send(frame)
+    assert sw.expect_packet_in(frame)["ingress_port"] == first
+    expect_no_packet(list(sw.ports.values()))
+    sw.expect_no_packet_in()  # one packet-in, not one per replica
+
+
 def test_acl_copy_to_cpu_forwards_and_punts(sw):
     first, second = sw.take_ports(2)
     sw.add_clone_session(99, [sw.target.cpu_port])
@@ -129,3 +143,19 @@ def test_malformed_packet_out_is_reported(sw, what):
     assert error is not None, f"no StreamError for a packet-out with {what}"
     assert _code_name(error) == "INVALID_ARGUMENT", error
     assert error.packet_out.packet_out.payload == bytes(udp_frame())
+
+
+def test_copy_to_cpu_of_a_multicast_packet_makes_one_packet_in(sw):
+    first, second, third = sw.take_ports(3)
+    sw.add_clone_session(99, [sw.target.cpu_port])
+    sw.add_multicast_group(5, [second, third])
+    sw.insert("forwarding.l2_exact", match={"eth_dst": HOST2_MAC},
+              action="forwarding.set_mcast_group", params={"group_id": 5})
+    sw.insert("acl.acl_table", priority=1, match={"ip_proto": (17, 0xFF)},
+              action="acl.copy_to_cpu")
+    frame = udp_frame()
+    sw.port(first).send(frame)
+    expect_packet(sw.port(second), frame)
+    expect_packet(sw.port(third), frame)
+    assert sw.expect_packet_in(frame)["ingress_port"] == first
+    sw.expect_no_packet_in()

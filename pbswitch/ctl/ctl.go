@@ -170,10 +170,14 @@ func (c *Controller) VportPort(port uint32) *p4.TableEntry {
 		Action: c.action(flowbufprog.ActionMarkFromVport)}
 }
 
-// SteerDst steers IPv4 traffic to dst (any port, any protocol) to port.
+// SteerDst steers IPv4 traffic to dst (any port, any protocol) to port, as
+// it arrives: replays from a vport (from_vport 1) do not match, so a flow
+// steered into a buffer comes back out of it.
 func (c *Controller) SteerDst(dst [4]byte, port uint32, priority int32) *p4.TableEntry {
 	return &p4.TableEntry{TableId: c.id(flowbufprog.TableFlowSteering), Priority: priority,
-		Match: []*p4.FieldMatch{{FieldId: c.fieldID(flowbufprog.TableFlowSteering, "ipv4_dst"),
-			FieldMatchType: &p4.FieldMatch_Ternary_{Ternary: &p4.FieldMatch_Ternary{Value: dst[:], Mask: []byte{255, 255, 255, 255}}}}},
+		Match: []*p4.FieldMatch{{FieldId: c.fieldID(flowbufprog.TableFlowSteering, "from_vport"),
+			FieldMatchType: &p4.FieldMatch_Ternary_{Ternary: &p4.FieldMatch_Ternary{Value: []byte{0}, Mask: []byte{1}}}},
+			{FieldId: c.fieldID(flowbufprog.TableFlowSteering, "ipv4_dst"),
+				FieldMatchType: &p4.FieldMatch_Ternary_{Ternary: &p4.FieldMatch_Ternary{Value: dst[:], Mask: []byte{255, 255, 255, 255}}}}},
 		Action: c.action(flowbufprog.ActionSteerToPort, Port(port))}
 }

@@ -23,6 +23,7 @@ const (
 	fIPProto
 	fL4Src
 	fL4Dst
+	fFromVport
 )
 
 type fieldReq struct {
@@ -45,6 +46,7 @@ var requiredTables = map[string]tableReq{
 	},
 	TableFlowSteering: {
 		fields: []fieldReq{
+			{"from_vport", 1, p4info.MatchField_TERNARY, fFromVport},
 			{"ingress_port", 9, p4info.MatchField_TERNARY, fIngressPort},
 			{"ipv4_src", 32, p4info.MatchField_TERNARY, fIPv4Src},
 			{"ipv4_dst", 32, p4info.MatchField_TERNARY, fIPv4Dst},

@@ -9,7 +9,7 @@
 // an error naming what is missing otherwise.
 //
 // The control flow mirrors main.p4: packet_out -> straight to its port;
-// Steering (vport_ports, then flow_steering for IPv4 not from a vport);
+// Steering (vport_ports, then flow_steering for IPv4, matching from_vport so replays are told apart);
 // Forwarding (routing_v4 when TTL > 1, then l2_exact) if nothing steered the
 // packet; Acl last. Egress drops multicast replicas going back out of their
 // ingress port and adds the packet_in header on the CPU port.

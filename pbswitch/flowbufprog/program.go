@@ -121,7 +121,7 @@ func (p *Program) Ingress(pk *pipeline.Packet) {
 	parse(pk.Frame, &c.h)
 	// Steering
 	p.apply(&c, p.vportPorts)
-	if !c.fromVport && c.h.ipv4 >= 0 {
+	if c.h.ipv4 >= 0 {
 		p.apply(&c, p.flowSteering)
 	}
 	// Forwarding
@@ -205,6 +205,11 @@ func (c *ctx) readField(f fieldKind, dst []byte) {
 		binary.BigEndian.PutUint16(dst, c.h.l4Src)
 	case fL4Dst:
 		binary.BigEndian.PutUint16(dst, c.h.l4Dst)
+	case fFromVport:
+		dst[0] = 0
+		if c.fromVport {
+			dst[0] = 1
+		}
 	}
 }
 

@@ -102,7 +102,7 @@ func TestSteeringIntoVportAndReplayFromVport(t *testing.T) {
 	const vportRX, vportTX, out = 100, 101, 2
 	any := pipeline.FieldMatch{Wildcard: true}
 	f.insert(TableFlowSteering, &pipeline.Entry{
-		Match: []pipeline.FieldMatch{any, any, {Value: []byte{10, 0, 2, 9}, Mask: []byte{255, 255, 255, 255}},
+		Match: []pipeline.FieldMatch{{Value: []byte{0}, Mask: []byte{1}}, any, any, {Value: []byte{10, 0, 2, 9}, Mask: []byte{255, 255, 255, 255}},
 			{Value: []byte{17}, Mask: []byte{255}}, any, {Value: b16(2000), Mask: b16(0xffff)}},
 		Priority: 10,
 		Action:   pipeline.Action{ID: f.ids[ActionSteerToPort], Params: [][]byte{b16(vportRX)}},
@@ -161,7 +161,7 @@ func TestBindRefusesAnotherProgram(t *testing.T) {
 	info := loadP4Info(t)
 	broken := proto.Clone(info).(*p4info.P4Info)
 	broken.Tables = broken.Tables[1:] // drop vport_ports
-	broken.Tables[0].MatchFields[0].Bitwidth = 10
+	broken.Tables[0].MatchFields[1].Bitwidth = 10
 	broken.Registers = append(broken.Registers, &p4info.Register{Preamble: &p4info.Preamble{Id: 0x16000001, Name: "Ingress.extra"}})
 	_, err := Bind(broken, DefaultCPUPort, nil)
 	var ce *ContractError

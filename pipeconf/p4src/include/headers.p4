@@ -105,9 +105,11 @@ struct local_metadata_t {
     l4_port_t  l4_dst_port;
     // IP protocol of IPv4 or next header of IPv6.
     bit<8>     ip_proto;
-    // Set for packets replayed by a buffer (they arrive on a TX vport) so
-    // that steering does not send them back into a buffer.
-    bool       from_vport;
+    // 1 for packets replayed by a buffer (they arrive on a vport port):
+    // steering tells a replay (resume: towards any port) from the flow as
+    // it arrives (pause: into a vport), so a replay never re-enters a buffer
+    // by the rule that paused it.
+    bit<1>     from_vport;
     // Set when steering or forwarding chose where the packet goes.
     bool       forwarded;
     // Ingress port carried into a clone to the controller.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Flow steering to and from buffer vports (Programmable Buffers): a flow is
-// paused by steering it into an RX vport and resumed by the buffer replaying
-// it through a TX vport; replayed packets continue through forwarding.
+// paused by steering it into a vport (rules with from_vport 0) and resumed by
+// the buffer replaying it from that vport; replays are steered towards the
+// resume port (rules with from_vport 1) or, with no rule, go on to forwarding.
 #ifndef FLOWBUF_STEERING_P4
 #define FLOWBUF_STEERING_P4
 
@@ -15,12 +16,10 @@ control Steering(inout parsed_headers_t hdr,
     direct_counter(CounterType.packets_and_bytes) flow_steering_counter;
 
     action mark_from_vport() {
-        meta.from_vport = true;
+        meta.from_vport = 1;
     }
 
-    // Ports whose far end is a buffer. Their packets skip flow_steering, so
-    // a replayed packet never goes back into a buffer by the rule that put
-    // it there.
+    // Ports whose far end is a buffer: their packets are replays.
     table vport_ports {
         key = {
             std_meta.ingress_port: exact @name("ingress_port");
@@ -45,11 +44,12 @@ control Steering(inout parsed_headers_t hdr,
         meta.forwarded = true;
     }
 
-    // In-port + IPv4 5-tuple -> a vport (pause) or a normal port (resume,
-    // redirect). Ternary so that one rule covers a prefix or a port range
-    // of a flow filter; priorities order overlapping filters.
+    // Replay flag + in-port + IPv4 5-tuple -> a vport (pause) or any port
+    // (resume, redirect). Ternary so that one rule covers a prefix of a flow
+    // filter; priorities order overlapping filters.
     table flow_steering {
         key = {
+            meta.from_vport: ternary @name("from_vport");
             std_meta.ingress_port: ternary @name("ingress_port");
             hdr.ipv4.src_addr: ternary @name("ipv4_src");
             hdr.ipv4.dst_addr: ternary @name("ipv4_dst");
@@ -69,7 +69,7 @@ control Steering(inout parsed_headers_t hdr,
 
     apply {
         vport_ports.apply();
-        if (!meta.from_vport && hdr.ipv4.isValid()) {
+        if (hdr.ipv4.isValid()) {
             flow_steering.apply();
         }
     }

@@ -1,0 +1,65 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app;
+
+import org.flowbuf.api.BufferEvent;
+import org.flowbuf.api.BufferService;
+import org.flowbuf.api.FlowBufIntentService;
+import org.flowbuf.api.IntentEvent;
+import org.flowbuf.app.intent.IntentManager;
+import org.flowbuf.app.intent.SteeringRuleWriter;
+import org.flowbuf.app.southbound.AgentDirectory;
+import org.flowbuf.app.store.BufferStore;
+import org.flowbuf.app.task.BufferManager;
+
+import java.util.function.Consumer;
+
+/**
+ * The Buffer Service core assembled from its three seams: where the agents
+ * are, where buffers are kept, and how steering rules reach the switch. ONOS
+ * builds it with netcfg-driven agents, a distributed store and the
+ * FlowRuleService; the embedded host with its own agents, the in-memory
+ * store and a P4Runtime client. Nothing here depends on OSGi.
+ */
+public final class FlowBufCore {
+
+    private final BufferManager buffers;
+    private final IntentManager intents;
+
+    /**
+     * Assembles the core.
+     *
+     * @param agents       agents and vport slots of the devices
+     * @param store        where buffers are kept
+     * @param rules        writer of steering rules
+     * @param bufferEvents receiver of buffer events
+     * @param intentEvents receiver of intent events
+     */
+    public FlowBufCore(AgentDirectory agents, BufferStore store, SteeringRuleWriter rules,
+                       Consumer<BufferEvent> bufferEvents, Consumer<IntentEvent> intentEvents) {
+        this.buffers = new BufferManager(agents, store);
+        this.buffers.setEventSink(bufferEvents);
+        this.intents = new IntentManager(buffers, agents, rules);
+        this.intents.setEventSink(intentEvents);
+    }
+
+    /**
+     * The task-level service.
+     *
+     * @return buffer service
+     */
+    public BufferService buffers() {
+        return buffers;
+    }
+
+    /**
+     * The intent-level service.
+     *
+     * @return intent service
+     */
+    public FlowBufIntentService intents() {
+        return intents;
+    }
+}

@@ -1,0 +1,206 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.onos;
+
+import org.flowbuf.api.Buffer;
+import org.flowbuf.api.BufferEvent;
+import org.flowbuf.api.BufferEventService;
+import org.flowbuf.api.BufferId;
+import org.flowbuf.api.BufferListener;
+import org.flowbuf.api.BufferService;
+import org.flowbuf.api.BufferSpec;
+import org.flowbuf.api.BufferState;
+import org.flowbuf.api.FlowBufIntent;
+import org.flowbuf.api.FlowBufIntentService;
+import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.IntentId;
+import org.flowbuf.app.FlowBufCore;
+import org.flowbuf.app.config.FlowBufDeviceConfig;
+import org.flowbuf.app.pi.FlowRuleServiceSteeringWriter;
+import org.flowbuf.app.southbound.ConfiguredAgentDirectory;
+import org.flowbuf.app.store.InMemoryBufferStore;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.core.CoreService;
+import org.onosproject.grpc.api.GrpcChannelController;
+import org.onosproject.mastership.MastershipService;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
+import org.onosproject.net.config.ConfigFactory;
+import org.onosproject.net.config.NetworkConfigEvent;
+import org.onosproject.net.config.NetworkConfigListener;
+import org.onosproject.net.config.NetworkConfigRegistry;
+import org.onosproject.net.flow.FlowRuleService;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.slf4j.Logger;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import static org.onlab.util.Tools.groupedThreads;
+import static org.onosproject.net.config.basics.SubjectFactories.DEVICE_SUBJECT_FACTORY;
+import static org.slf4j.LoggerFactory.getLogger;
+
+/**
+ * Runs the Buffer Service core inside ONOS: agents from the "flowbuf" device
+ * config, steering rules through the FlowRuleService, and only for devices
+ * this instance is master of. Offers the task-level and intent-level services
+ * and buffer events to other apps, REST and CLI (intent events: IntentEventManager).
+ */
+@Component(immediate = true, service = {BufferService.class, FlowBufIntentService.class,
+        BufferEventService.class})
+public final class FlowBufManager implements BufferService, FlowBufIntentService,
+        BufferEventService {
+
+    /** Name the app registers with ONOS (onos.app.name of the .oar). */
+    public static final String APP_NAME = "org.flowbuf.app";
+    /** Deadline of one agent call and of one flow-rule confirmation. */
+    static final Duration DEADLINE = Duration.ofSeconds(2);
+
+    private final Logger log = getLogger(getClass());
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected CoreService coreService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected NetworkConfigRegistry netcfgRegistry;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected FlowRuleService flowRuleService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected MastershipService mastershipService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected GrpcChannelController grpcChannelController;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected IntentEventManager intentEventManager;
+
+    private final ConfigFactory<DeviceId, FlowBufDeviceConfig> configFactory =
+            new ConfigFactory<>(DEVICE_SUBJECT_FACTORY, FlowBufDeviceConfig.class,
+                                FlowBufDeviceConfig.CONFIG_KEY) {
+                @Override
+                public FlowBufDeviceConfig createConfig() {
+                    return new FlowBufDeviceConfig();
+                }
+            };
+    private final NetworkConfigListener configListener = new AgentConfigListener();
+    private ExecutorService eventExecutor;
+    private EventFanout<BufferEvent, BufferListener> bufferEvents;
+    private ConfiguredAgentDirectory agents;
+    private FlowBufCore core;
+
+    @Activate
+    protected void activate() {
+        ApplicationId appId = coreService.registerApplication(APP_NAME);
+        netcfgRegistry.registerConfigFactory(configFactory);
+        eventExecutor = Executors.newSingleThreadExecutor(groupedThreads("flowbuf", "events", log));
+        bufferEvents = new EventFanout<>(eventExecutor);
+        agents = new ConfiguredAgentDirectory(
+                APP_NAME,
+                id -> Optional.ofNullable(netcfgRegistry.getConfig(id, FlowBufDeviceConfig.class)),
+                new GrpcControllerChannelFactory(grpcChannelController),
+                mastershipService::isLocalMaster, DEADLINE);
+        core = new FlowBufCore(agents, new InMemoryBufferStore(),
+                               new FlowRuleServiceSteeringWriter(appId, flowRuleService, DEADLINE),
+                               bufferEvents, intentEventManager);
+        netcfgRegistry.addListener(configListener);
+        log.info("Started {}", appId.id());
+    }
+
+    @Deactivate
+    protected void deactivate() {
+        netcfgRegistry.removeListener(configListener);
+        netcfgRegistry.unregisterConfigFactory(configFactory);
+        agents.closeAll();
+        eventExecutor.shutdown();
+        core = null;
+        log.info("Stopped");
+    }
+
+    /** Reconnects to a device's agent when its FlowBuf config changes. */
+    private final class AgentConfigListener implements NetworkConfigListener {
+        @Override
+        public boolean isRelevant(NetworkConfigEvent event) {
+            return event.configClass().equals(FlowBufDeviceConfig.class);
+        }
+
+        @Override
+        public void event(NetworkConfigEvent event) {
+            agents.forget((DeviceId) event.subject());
+        }
+    }
+
+    @Override
+    public Buffer createBuffer(DeviceId deviceId, BufferId id, String owner, BufferSpec spec,
+                               BufferState state) {
+        return core.buffers().createBuffer(deviceId, id, owner, spec, state);
+    }
+
+    @Override
+    public Buffer moveBuffer(DeviceId deviceId, BufferId id, String owner, BufferState state) {
+        return core.buffers().moveBuffer(deviceId, id, owner, state);
+    }
+
+    @Override
+    public void removeBuffer(DeviceId deviceId, BufferId id, String owner, boolean discard) {
+        core.buffers().removeBuffer(deviceId, id, owner, discard);
+    }
+
+    @Override
+    public Optional<Buffer> getBuffer(DeviceId deviceId, BufferId id) {
+        return core.buffers().getBuffer(deviceId, id);
+    }
+
+    @Override
+    public Collection<Buffer> getBuffers(DeviceId deviceId) {
+        return core.buffers().getBuffers(deviceId);
+    }
+
+    @Override
+    public FlowBufIntent pause(DeviceId deviceId, PortNumber inPort, FlowFilter filter,
+                               Optional<BufferId> bufferId, String owner) {
+        return core.intents().pause(deviceId, inPort, filter, bufferId, owner);
+    }
+
+    @Override
+    public FlowBufIntent resume(DeviceId deviceId, PortNumber outPort, FlowFilter filter,
+                                Optional<BufferId> bufferId, String owner) {
+        return core.intents().resume(deviceId, outPort, filter, bufferId, owner);
+    }
+
+    @Override
+    public Collection<FlowBufIntent> getIntents() {
+        return core.intents().getIntents();
+    }
+
+    @Override
+    public Optional<FlowBufIntent> getIntent(IntentId id) {
+        return core.intents().getIntent(id);
+    }
+
+    @Override
+    public void withdraw(IntentId id, String owner) {
+        core.intents().withdraw(id, owner);
+    }
+
+    @Override
+    public void addListener(BufferListener listener) {
+        bufferEvents.add(listener);
+    }
+
+    @Override
+    public void removeListener(BufferListener listener) {
+        bufferEvents.remove(listener);
+    }
+
+}

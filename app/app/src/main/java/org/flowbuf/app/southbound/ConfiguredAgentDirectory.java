@@ -1,0 +1,121 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.southbound;
+
+import io.grpc.ManagedChannel;
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.app.config.FlowBufDeviceConfig;
+import org.onosproject.net.DeviceId;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * Agents as the network config describes them: one client (one channel) per
+ * device, opened on first use and closed when the device's config changes,
+ * so a moved or restarted agent is reached again on the next call. Only the
+ * instance that drives a device (its ONOS master) may talk to its agent.
+ */
+public final class ConfiguredAgentDirectory implements AgentDirectory {
+
+    private final String appId;
+    private final Function<DeviceId, Optional<FlowBufDeviceConfig>> configs;
+    private final ChannelFactory channels;
+    private final Predicate<DeviceId> drivesDevice;
+    private final Duration deadline;
+    private final Map<DeviceId, Connection> connections = new ConcurrentHashMap<>();
+
+    /** A client and the channel under it. */
+    private static final class Connection {
+        private final ManagedChannel channel;
+        private final BufferAgentClient client;
+
+        Connection(ManagedChannel channel, BufferAgentClient client) {
+            this.channel = channel;
+            this.client = client;
+        }
+    }
+
+    /**
+     * Creates the directory.
+     *
+     * @param appId        application id sent to agents
+     * @param configs      the FlowBuf config of a device, if any
+     * @param channels     opens the channel to an agent
+     * @param drivesDevice whether this instance drives a device's agent
+     * @param deadline     deadline of each agent call
+     */
+    public ConfiguredAgentDirectory(String appId,
+                                    Function<DeviceId, Optional<FlowBufDeviceConfig>> configs,
+                                    ChannelFactory channels, Predicate<DeviceId> drivesDevice,
+                                    Duration deadline) {
+        this.appId = Objects.requireNonNull(appId);
+        this.configs = Objects.requireNonNull(configs);
+        this.channels = Objects.requireNonNull(channels);
+        this.drivesDevice = Objects.requireNonNull(drivesDevice);
+        this.deadline = Objects.requireNonNull(deadline);
+    }
+
+    @Override
+    public BufferAgentClient agent(DeviceId deviceId) {
+        if (!drivesDevice.test(deviceId)) {
+            throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE,
+                                       "this instance is not the master of " + deviceId
+                                               + "; only the master drives its agent");
+        }
+        FlowBufDeviceConfig config = validConfig(deviceId);
+        return connections.computeIfAbsent(deviceId, id -> connect(id, config)).client;
+    }
+
+    @Override
+    public List<VportSlot> vportSlots(DeviceId deviceId) {
+        return configs.apply(deviceId).filter(FlowBufDeviceConfig::isValid)
+                .map(FlowBufDeviceConfig::vportSlots).orElse(List.of());
+    }
+
+    /**
+     * Closes the connection to a device's agent; the next call reconnects
+     * with the config as it is then.
+     *
+     * @param deviceId device
+     */
+    public void forget(DeviceId deviceId) {
+        Connection connection = connections.remove(deviceId);
+        if (connection != null) {
+            channels.close(deviceId, connection.channel);
+        }
+    }
+
+    /**
+     * Closes every connection.
+     */
+    public void closeAll() {
+        connections.keySet().forEach(this::forget);
+    }
+
+    private FlowBufDeviceConfig validConfig(DeviceId deviceId) {
+        FlowBufDeviceConfig config = configs.apply(deviceId).orElseThrow(
+                () -> FlowBufException.notFound("device %s has no \"%s\" config with its agent "
+                                                        + "address", deviceId,
+                                                FlowBufDeviceConfig.CONFIG_KEY));
+        Optional<String> error = config.validationError();
+        if (error.isPresent()) {
+            throw FlowBufException.invalid("FlowBuf config of %s: %s", deviceId, error.get());
+        }
+        return config;
+    }
+
+    private Connection connect(DeviceId deviceId, FlowBufDeviceConfig config) {
+        ManagedChannel channel = channels.open(deviceId, config);
+        return new Connection(channel, new DefaultBufferAgentClient(
+                config.agentAddress().toString(), appId, channel, false, deadline));
+    }
+}

@@ -1,0 +1,222 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.onos;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.grpc.testing.GrpcCleanupRule;
+import org.flowbuf.api.BufferEvent;
+import org.flowbuf.api.BufferId;
+import org.flowbuf.api.BufferSpec;
+import org.flowbuf.api.BufferState;
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.app.config.FlowBufDeviceConfig;
+import org.flowbuf.app.southbound.FakeBufferAgent;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Rule;
+import org.junit.Test;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.core.CoreServiceAdapter;
+import org.onosproject.core.DefaultApplicationId;
+import org.onosproject.grpc.api.GrpcChannelController;
+import org.onosproject.mastership.MastershipServiceAdapter;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.config.Config;
+import org.onosproject.net.config.ConfigFactory;
+import org.onosproject.net.config.NetworkConfigEvent;
+import org.onosproject.net.config.NetworkConfigListener;
+import org.onosproject.net.config.NetworkConfigRegistryAdapter;
+import org.onosproject.net.flow.FlowRuleServiceAdapter;
+
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+/**
+ * The component activates against ONOS test adapters, registers its config,
+ * drives only devices it is master of, and reconnects on config changes.
+ */
+public class FlowBufManagerTest {
+
+    private static final DeviceId S1 = DeviceId.deviceId("device:s1");
+    private static final DeviceId S2 = DeviceId.deviceId("device:s2");
+    private static final BufferSpec SPEC = BufferSpec.builder().capacityPackets(100).build();
+
+    @Rule
+    public final GrpcCleanupRule grpc = new GrpcCleanupRule();
+
+    private final FakeBufferAgent agent = new FakeBufferAgent();
+    private final Netcfg netcfg = new Netcfg();
+    private final Channels channels = new Channels();
+    private final FlowBufManager manager = new FlowBufManager();
+    private final IntentEventManager intentEvents = new IntentEventManager();
+    private String serverName;
+
+    /** Netcfg with configs set by the test and the listener kept. */
+    private static final class Netcfg extends NetworkConfigRegistryAdapter {
+        private final Map<DeviceId, FlowBufDeviceConfig> configs = new HashMap<>();
+        private ConfigFactory<?, ?> factory;
+        private NetworkConfigListener listener;
+
+        @Override
+        public void registerConfigFactory(ConfigFactory configFactory) {
+            factory = configFactory;
+        }
+
+        @Override
+        public void unregisterConfigFactory(ConfigFactory configFactory) {
+            factory = null;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public <S, C extends Config<S>> C getConfig(S subject, Class<C> configClass) {
+            return (C) configs.get(subject);
+        }
+
+        @Override
+        public void addListener(NetworkConfigListener l) {
+            listener = l;
+        }
+
+        @Override
+        public void removeListener(NetworkConfigListener l) {
+            listener = null;
+        }
+    }
+
+    /** Channels to the in-process agent, whatever address the config names. */
+    private final class Channels implements GrpcChannelController {
+        private final List<String> log = new ArrayList<>();
+
+        @Override
+        public ManagedChannel create(URI uri) {
+            log.add("create " + uri);
+            return grpc.register(InProcessChannelBuilder.forName(serverName).directExecutor()
+                                         .build());
+        }
+
+        @Override
+        public ManagedChannel create(URI uri, ManagedChannelBuilder<?> builder) {
+            return create(uri);
+        }
+
+        @Override
+        public void destroy(URI uri) {
+            log.add("destroy " + uri);
+        }
+
+        @Override
+        public Optional<ManagedChannel> get(URI uri) {
+            return Optional.empty();
+        }
+    }
+
+    private static FlowBufDeviceConfig config(DeviceId id, String address) throws IOException {
+        ObjectMapper mapper = new ObjectMapper();
+        FlowBufDeviceConfig config = new FlowBufDeviceConfig();
+        config.init(id, FlowBufDeviceConfig.CONFIG_KEY, mapper.readTree(
+                "{\"agentAddress\":\"" + address + "\",\"vports\":[{\"id\":\"vp1\",\"switchPort\":10}]}"),
+                    mapper, c -> { });
+        return config;
+    }
+
+    @Before
+    public void setUp() throws Exception {
+        serverName = InProcessServerBuilder.generateName();
+        grpc.register(InProcessServerBuilder.forName(serverName).directExecutor()
+                              .addService(agent).build().start());
+        netcfg.configs.put(S1, config(S1, "127.0.0.1:28001"));
+        netcfg.configs.put(S2, config(S2, "127.0.0.1:28002"));
+        manager.coreService = new CoreServiceAdapter() {
+            @Override
+            public ApplicationId registerApplication(String name) {
+                return new DefaultApplicationId(42, name);
+            }
+        };
+        manager.netcfgRegistry = netcfg;
+        manager.flowRuleService = new FlowRuleServiceAdapter();
+        manager.mastershipService = new MastershipServiceAdapter() {
+            @Override
+            public boolean isLocalMaster(DeviceId deviceId) {
+                return S1.equals(deviceId);
+            }
+        };
+        manager.grpcChannelController = channels;
+        intentEvents.activate();
+        manager.intentEventManager = intentEvents;
+        manager.activate();
+    }
+
+    @After
+    public void tearDown() {
+        if (netcfg.listener != null) {
+            manager.deactivate();
+        }
+        intentEvents.deactivate();
+    }
+
+    @Test
+    public void activationRegistersTheDeviceConfigAndListens() {
+        assertNotNull(netcfg.factory);
+        assertEquals(FlowBufDeviceConfig.CONFIG_KEY, netcfg.factory.configKey());
+        assertNotNull(netcfg.listener);
+        manager.deactivate();
+        assertNull(netcfg.factory);
+        assertNull(netcfg.listener);
+    }
+
+    @Test
+    public void theMasterDrivesTheAgentAndListenersHearIt() throws InterruptedException {
+        BlockingQueue<BufferEvent> events = new LinkedBlockingQueue<>();
+        manager.addListener(events::add);
+        manager.createBuffer(S1, BufferId.bufferId("b1"), "app", SPEC, BufferState.BUFFERING);
+        assertTrue(agent.calls.contains("Batch " + FlowBufManager.APP_NAME));
+        assertEquals(List.of("create grpc://127.0.0.1:28001"), channels.log);
+        BufferEvent event = events.poll(5, TimeUnit.SECONDS);
+        assertNotNull("no event within 5 s", event);
+        assertEquals(BufferEvent.Type.BUFFER_ADDED, event.type());
+    }
+
+    @Test
+    public void aStandbyInstanceLeavesTheAgentAlone() {
+        try {
+            manager.createBuffer(S2, BufferId.bufferId("b1"), "app", SPEC, BufferState.FREE);
+            fail("only the master may drive an agent");
+        } catch (FlowBufException e) {
+            assertEquals(FlowBufException.Reason.UNAVAILABLE, e.reason());
+        }
+        assertTrue(agent.calls.isEmpty());
+        assertTrue(channels.log.isEmpty());
+    }
+
+    @Test
+    public void aConfigChangeReconnects() throws IOException {
+        manager.createBuffer(S1, BufferId.bufferId("b1"), "app", SPEC, BufferState.FREE);
+        netcfg.configs.put(S1, config(S1, "127.0.0.1:28009"));
+        netcfg.listener.event(new NetworkConfigEvent(NetworkConfigEvent.Type.CONFIG_UPDATED, S1,
+                                                     FlowBufDeviceConfig.class));
+        manager.moveBuffer(S1, BufferId.bufferId("b1"), "app", BufferState.BUFFERING);
+        assertEquals(List.of("create grpc://127.0.0.1:28001", "destroy grpc://127.0.0.1:28001",
+                             "create grpc://127.0.0.1:28009"), channels.log);
+    }
+}

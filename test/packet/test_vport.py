@@ -34,15 +34,22 @@ def agent(sw):
     client.close()
 
 
+CAPACITY = 2000
+FLOW = {"ipv4_dst": ("10.0.2.2", "255.255.255.255"), "ip_proto": (17, 0xFF),
+        "l4_dst_port": (5000, 0xFFFF)}
+
+
 def _state(agent):
     buf = agent.call("QueryBuffer", buffer_id=BUFFER)
     return agent.pb.BufferState.Name(buf.state), buf.stats.occupancy_packets
 
 
-def _create_forwarding_buffer(agent, vport_port):
+def _create_forwarding_buffer(agent, vport_port, capacity_packets):
     pb = agent.pb
     agent.call("CreateBuffer", buffer_id=BUFFER,
-               config=pb.BufferConfig(capacity_packets=1000, capacity_bytes=1 << 20))
+               config=pb.BufferConfig(capacity_packets=capacity_packets,
+                                      capacity_bytes=4 << 20,
+                                      overflow=pb.OVERFLOW_POLICY_DROP_TAIL))
     agent.call("CreateVport", vport_id=VPORT, config=pb.VportConfig(
         mode=pb.VPORT_MODE_RX_TX, in_process=pb.InProcessBackend(port=vport_port),
         switch_port=vport_port))
@@ -54,20 +61,23 @@ def _set_mode(agent, mode):
 
 
 @pytest.fixture
-def steered(sw, agent):
+def steered(request, sw, agent):
     """A Forwarding buffer on the in-process vport and the rules that steer
     the test flow (UDP to 10.0.2.2:5000 from the first port) through it;
     what comes back from the vport is forwarded to the second port.
-    Returns (ingress port, egress port, vport)."""
+    Returns (ingress port, egress port, vport). The buffer holds
+    CAPACITY packets unless the test parametrizes the fixture."""
     first, second = sw.take_ports(2)
+    flow = {"ingress_port": (first, 0x1FF), **FLOW}
     vport = sw.target.inproc_vport
-    _create_forwarding_buffer(agent, vport)
+    _create_forwarding_buffer(agent, vport, getattr(request, "param", CAPACITY))
     assert _state(agent) == ("BUFFER_STATE_FORWARDING", 0)
     sw.insert("steering.vport_ports", match={"ingress_port": vport},
               action="steering.mark_from_vport")
+    # from_vport 0: the flow as it arrives is paused into the vport; its
+    # replays (from_vport 1) do not match and go on to forwarding.
     sw.insert("steering.flow_steering", priority=10,
-              match={"ingress_port": (first, 0x1FF), "ipv4_dst": ("10.0.2.2", "255.255.255.255"),
-                     "ip_proto": (17, 0xFF), "l4_dst_port": (5000, 0xFFFF)},
+              match={"from_vport": (0, 1), **flow},
               action="steering.steer_to_port", params={"port": vport})
     sw.insert("forwarding.l2_exact", match={"eth_dst": HOST2_MAC},
               action="forwarding.set_egress_port", params={"port": second})
@@ -122,3 +132,53 @@ def test_serving_buffer_replays_and_its_vport_drops_new_packets(sw, agent, steer
     expect_no_packet(list(sw.ports.values()), timeout=1.0)
     assert _state(agent) == ("BUFFER_STATE_SERVING", 0)
     assert _tx_mode_drops(agent) == len(late)
+
+
+def test_replays_are_steered_to_the_resume_port(sw, agent, steered):
+    first, second, vport = steered
+    third = sw.take_ports(3)[2]
+    # Resume towards another port: a rule for the replays of the flow
+    # (from_vport 1, arriving on the vport) overrides forwarding.
+    sw.insert("steering.flow_steering", priority=10,
+              match={"from_vport": (1, 1), "ingress_port": (vport, 0x1FF), **FLOW},
+              action="steering.steer_to_port", params={"port": third})
+    _set_mode(agent, "VPORT_MODE_RX")
+    held = [udp_frame(seq=i) for i in range(10)]
+    for frame in held:
+        sw.port(first).send(frame)
+    expect_no_packet(list(sw.ports.values()), timeout=1.0)
+    _set_mode(agent, "VPORT_MODE_RX_TX")
+    expect_packets(sw.port(third), held, timeout=5.0)
+    expect_no_packet([sw.port(second)])
+    assert _state(agent) == ("BUFFER_STATE_FORWARDING", 0)
+
+
+def test_a_large_hold_is_released_complete_and_in_order(sw, agent, steered):
+    first, second, _ = steered
+    _set_mode(agent, "VPORT_MODE_RX")
+    held = [udp_frame(seq=i) for i in range(1000)]
+    for frame in held:
+        sw.port(first).send(frame)
+    expect_no_packet(list(sw.ports.values()), timeout=1.0)
+    assert _state(agent) == ("BUFFER_STATE_BUFFERING", len(held))
+    _set_mode(agent, "VPORT_MODE_RX_TX")
+    expect_packets(sw.port(second), held, timeout=10.0)
+
+
+def _overflow_drops(agent):
+    buf = agent.call("QueryBuffer", buffer_id=BUFFER)
+    return sum(d.packets for d in buf.stats.drops if d.cause == agent.pb.DROP_CAUSE_OVERFLOW)
+
+
+@pytest.mark.parametrize("steered", [100], indirect=True)
+def test_overflow_drops_the_tail_and_counts_it(sw, agent, steered):
+    first, second, _ = steered
+    _set_mode(agent, "VPORT_MODE_RX")
+    sent = [udp_frame(seq=i) for i in range(130)]
+    for frame in sent:
+        sw.port(first).send(frame)
+    expect_no_packet(list(sw.ports.values()), timeout=1.0)
+    assert _state(agent) == ("BUFFER_STATE_BUFFERING", 100)
+    assert _overflow_drops(agent) == 30
+    _set_mode(agent, "VPORT_MODE_RX_TX")
+    expect_packets(sw.port(second), sent[:100], timeout=5.0)

@@ -20,7 +20,7 @@ import org.flowbuf.app.FlowBufCore;
 import org.flowbuf.app.config.FlowBufDeviceConfig;
 import org.flowbuf.app.pi.FlowRuleServiceSteeringWriter;
 import org.flowbuf.app.southbound.ConfiguredAgentDirectory;
-import org.flowbuf.app.store.InMemoryBufferStore;
+import org.flowbuf.app.store.DistributedBufferStore;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
 import org.onosproject.grpc.api.GrpcChannelController;
@@ -32,6 +32,7 @@ import org.onosproject.net.config.NetworkConfigEvent;
 import org.onosproject.net.config.NetworkConfigListener;
 import org.onosproject.net.config.NetworkConfigRegistry;
 import org.onosproject.net.flow.FlowRuleService;
+import org.onosproject.store.service.StorageService;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -51,7 +52,7 @@ import static org.slf4j.LoggerFactory.getLogger;
 
 /**
  * Runs the Buffer Service core inside ONOS: agents from the "flowbuf" device
- * config, steering rules through the FlowRuleService, and only for devices
+ * config, buffers in a cluster-wide ConsistentMap, steering rules through the FlowRuleService, and only for devices
  * this instance is master of. Offers the task-level and intent-level services
  * and buffer events to other apps, REST and CLI (intent events: IntentEventManager).
  */
@@ -85,6 +86,9 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected IntentEventManager intentEventManager;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected StorageService storageService;
+
     private final ConfigFactory<DeviceId, FlowBufDeviceConfig> configFactory =
             new ConfigFactory<>(DEVICE_SUBJECT_FACTORY, FlowBufDeviceConfig.class,
                                 FlowBufDeviceConfig.CONFIG_KEY) {
@@ -110,7 +114,7 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
                 id -> Optional.ofNullable(netcfgRegistry.getConfig(id, FlowBufDeviceConfig.class)),
                 new GrpcControllerChannelFactory(grpcChannelController),
                 mastershipService::isLocalMaster, DEADLINE);
-        core = new FlowBufCore(agents, new InMemoryBufferStore(),
+        core = new FlowBufCore(agents, new DistributedBufferStore(storageService),
                                new FlowRuleServiceSteeringWriter(appId, flowRuleService, DEADLINE),
                                bufferEvents, intentEventManager);
         netcfgRegistry.addListener(configListener);

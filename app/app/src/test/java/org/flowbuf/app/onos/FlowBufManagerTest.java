@@ -33,6 +33,7 @@ import org.onosproject.net.config.NetworkConfigEvent;
 import org.onosproject.net.config.NetworkConfigListener;
 import org.onosproject.net.config.NetworkConfigRegistryAdapter;
 import org.onosproject.net.flow.FlowRuleServiceAdapter;
+import org.onosproject.store.service.TestStorageService;
 
 import java.io.IOException;
 import java.net.URI;
@@ -162,6 +163,7 @@ public class FlowBufManagerTest {
             }
         };
         manager.grpcChannelController = channels;
+        manager.storageService = new TestStorageService();
         intentEvents.activate();
         manager.intentEventManager = intentEvents;
         manager.activate();

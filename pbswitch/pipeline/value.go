@@ -11,6 +11,10 @@ func Width(bits int) int { return (bits + 7) / 8 }
 // field. It fails when v carries a 1 above bit bits-1 (P4Runtime's rule for
 // values out of range).
 func FitValue(v []byte, bits int) ([]byte, error) {
+	// P4Runtime 1.4 section 8.4: a bytestring is never empty, not even for 0.
+	if len(v) == 0 {
+		return nil, fmt.Errorf("empty value for a %d-bit field (0 is encoded as one zero byte)", bits)
+	}
 	w := Width(bits)
 	for len(v) > w {
 		if v[0] != 0 {

@@ -84,8 +84,13 @@ func (s *Server) packetOut(c *client, pkt *p4.PacketOut) {
 	for _, m := range pkt.GetMetadata() {
 		meta = append(meta, pipeline.CtrlMeta{ID: m.GetMetadataId(), Value: m.GetValue()})
 	}
-	if _, err := s.objects(); err != nil {
+	objs, err := s.objects()
+	if err != nil {
 		s.streamError(c, codes.FailedPrecondition, err.Error(), pkt)
+		return
+	}
+	if err := checkPacketOut(objs.Info, pkt); err != nil {
+		s.streamError(c, codes.InvalidArgument, err.Error(), pkt)
 		return
 	}
 	if err := s.dev.PacketOut(pkt.GetPayload(), meta); err != nil {

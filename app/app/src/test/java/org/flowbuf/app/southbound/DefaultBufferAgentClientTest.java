@@ -4,10 +4,7 @@
  */
 package org.flowbuf.app.southbound;
 
-import io.grpc.ManagedChannel;
 import io.grpc.Status;
-import io.grpc.inprocess.InProcessChannelBuilder;
-import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.testing.GrpcCleanupRule;
 import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferSpec;
@@ -19,7 +16,6 @@ import org.junit.Before;
 import org.junit.Rule;
 import org.junit.Test;
 
-import java.time.Duration;
 import java.util.List;
 
 import static org.junit.Assert.assertEquals;
@@ -41,13 +37,7 @@ public class DefaultBufferAgentClientTest {
     @Before
     public void setUp() throws Exception {
         agent = new FakeBufferAgent();
-        String name = InProcessServerBuilder.generateName();
-        grpc.register(InProcessServerBuilder.forName(name).directExecutor().addService(agent)
-                              .build().start());
-        ManagedChannel channel = grpc.register(
-                InProcessChannelBuilder.forName(name).directExecutor().build());
-        client = new DefaultBufferAgentClient("test-agent", "org.flowbuf.test", channel, false,
-                                              Duration.ofSeconds(1));
+        client = InProcessAgent.start(grpc, agent, "test-agent");
     }
 
     @Test

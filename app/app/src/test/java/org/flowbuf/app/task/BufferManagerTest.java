@@ -4,10 +4,7 @@
  */
 package org.flowbuf.app.task;
 
-import io.grpc.ManagedChannel;
 import io.grpc.Status;
-import io.grpc.inprocess.InProcessChannelBuilder;
-import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.testing.GrpcCleanupRule;
 import org.flowbuf.api.Buffer;
 import org.flowbuf.api.BufferId;
@@ -17,8 +14,8 @@ import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.VportId;
 import org.flowbuf.app.southbound.AgentDirectory;
 import org.flowbuf.app.southbound.BufferAgentClient;
-import org.flowbuf.app.southbound.DefaultBufferAgentClient;
 import org.flowbuf.app.southbound.FakeBufferAgent;
+import org.flowbuf.app.southbound.InProcessAgent;
 import org.flowbuf.app.southbound.VportSlot;
 import org.flowbuf.app.store.InMemoryBufferStore;
 import org.flowbuf.proto.buffer.v1.Operation;
@@ -27,7 +24,6 @@ import org.junit.Rule;
 import org.junit.Test;
 import org.onosproject.net.DeviceId;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -54,13 +50,7 @@ public class BufferManagerTest {
     @Before
     public void setUp() throws Exception {
         agent = new FakeBufferAgent();
-        String name = InProcessServerBuilder.generateName();
-        grpc.register(InProcessServerBuilder.forName(name).directExecutor().addService(agent)
-                              .build().start());
-        ManagedChannel channel = grpc.register(
-                InProcessChannelBuilder.forName(name).directExecutor().build());
-        BufferAgentClient client = new DefaultBufferAgentClient("s1", "org.flowbuf.test", channel,
-                                                                false, Duration.ofSeconds(1));
+        BufferAgentClient client = InProcessAgent.start(grpc, agent, "s1");
         List<VportSlot> slots = List.of(new VportSlot(VportId.vportId("vp100"), 100, null),
                                         new VportSlot(VportId.vportId("vp101"), 101, null));
         manager = new BufferManager(new AgentDirectory() {

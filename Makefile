@@ -15,7 +15,7 @@ QUICK  ?=
 export QUICK
 
 .PHONY: help setup p4-build proto build build-go build-java \
-        test test-go test-java test-python test-gui \
+        test test-go test-java test-python \
         demo bench bench-agent bench-pbswitch bench-service lint clean
 
 help: ## List the targets

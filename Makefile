@@ -16,7 +16,7 @@ export QUICK
 
 .PHONY: help setup p4-build proto build build-go build-java \
         test test-go test-java test-python \
-        demo bench bench-agent bench-pbswitch bench-service lint clean
+        demo bench bench-agent bench-pbswitch lint clean
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -54,16 +54,13 @@ test-python: setup ## Target-agnostic packet tests and Python checks (pytest)
 demo: setup ## Pause and resume a live flow on this machine (embedded mode)
 	@tools/demo.sh
 
-bench: bench-agent bench-pbswitch bench-service ## All benchmarks (JSON lines)
+bench: bench-agent bench-pbswitch ## All benchmarks (JSON lines)
 
 bench-agent: setup ## buffer-agent throughput, latency, API and pause/resume figures
 	$(GO) run ./test/bench/agentbench
 
 bench-pbswitch: setup ## pbswitch forwarding, in-process buffer hop, P4Runtime writes
 	$(GO) run ./test/bench/pbswitchbench
-
-bench-service: setup ## Buffer Service pause/resume latency and intent rate
-	@tools/bench-service.sh
 
 lint: setup ## Formatting and static checks for Go, Java, Python
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }

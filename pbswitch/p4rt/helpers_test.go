@@ -15,6 +15,7 @@ import (
 	p4 "github.com/p4lang/p4runtime/go/p4/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
 	"google.golang.org/grpc/test/bufconn"
 	"google.golang.org/protobuf/encoding/prototext"
 
@@ -239,3 +240,5 @@ func udpFrame(dst [4]byte, dport uint16) []byte {
 	binary.BigEndian.PutUint16(f[36:], dport)
 	return f
 }
+
+func statusOf(err error) *status.Status { return status.Convert(err) }

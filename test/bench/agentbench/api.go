@@ -49,7 +49,7 @@ func (b *bench) api() error {
 	for _, call := range apiCalls {
 		s := samples[call]
 		sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-		b.emit("api_"+call+"_ms_p50", float64(percentile(s, 0.5).Nanoseconds())/1e6, "ms",
+		b.Emit("api_"+call+"_ms_p50", float64(percentile(s, 0.5).Nanoseconds())/1e6, "ms",
 			map[string]any{"calls": len(s), "p99_ms": float64(percentile(s, 0.99).Nanoseconds()) / 1e6,
 				"transport": "gRPC over TCP loopback", "vport_backend": "in_process"})
 	}

@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/flowbuf/flowbuf/test/bench/benchreport"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -102,7 +103,7 @@ func (b *bench) inProcess() error {
 	}
 	one := feedRate(ins, f, 1, b.dur)
 	eng.Close()
-	b.emit("engine_inproc_mpps", one/1e6, "Mpps", map[string]any{"frame_bytes": frame64, "buffers": 1,
+	b.Emit("engine_inproc_mpps", one/1e6, "Mpps", map[string]any{"frame_bytes": frame64, "buffers": 1,
 		"feeders": 1, "batch": batchSize, "path": "Ingress.Receive -> FIFO -> Transmit, no sockets"})
 	return b.scaling()
 }
@@ -126,7 +127,7 @@ func (b *bench) scaling() error {
 		few += feedRate(insFew, fFew, feeders, b.dur/rounds) / rounds
 		many += feedRate(insMany, fMany, feeders, b.dur/rounds) / rounds
 	}
-	b.emit("buffers_2048_vs_4_throughput", many/few, "ratio", map[string]any{
-		"mpps_2048": round(many / 1e6), "mpps_4": round(few / 1e6), "feeders": feeders, "rounds": rounds, "path": "in process"})
+	b.Emit("buffers_2048_vs_4_throughput", many/few, "ratio", map[string]any{
+		"mpps_2048": benchreport.Round(many / 1e6), "mpps_4": benchreport.Round(few / 1e6), "feeders": feeders, "rounds": rounds, "path": "in process"})
 	return nil
 }

@@ -5,6 +5,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/flowbuf/flowbuf/test/bench/benchreport"
 	"runtime"
 	"time"
 
@@ -36,7 +37,7 @@ func (b *bench) network() (err error) {
 		return err
 	}
 	gen := rate(l.genTx, l.genSink, frame64, b.dur)
-	b.emit("generator_max_mpps_64b", gen/1e6, "Mpps", map[string]any{"frame_bytes": frame64, "seconds": b.dur.Seconds(), "path": "veth pair, AF_PACKET sender and sink"})
+	b.Emit("generator_max_mpps_64b", gen/1e6, "Mpps", map[string]any{"frame_bytes": frame64, "seconds": b.dur.Seconds(), "path": "veth pair, AF_PACKET sender and sink"})
 	eng := newAgentEngine(l.sw)
 	defer eng.Close()
 	if err := b.latency(l, eng); err != nil {
@@ -46,19 +47,19 @@ func (b *bench) network() (err error) {
 	if err != nil {
 		return err
 	}
-	b.emit("baseline_fwd_mpps_64b", bridge/1e6, "Mpps", map[string]any{"frame_bytes": frame64, "seconds": b.dur.Seconds(),
+	b.Emit("baseline_fwd_mpps_64b", bridge/1e6, "Mpps", map[string]any{"frame_bytes": frame64, "seconds": b.dur.Seconds(),
 		"path": "veth -> Linux bridge -> veth", "rounds": throughputRounds})
-	b.emit("agent_fwd_mpps_64b", agent/1e6, "Mpps", map[string]any{"frame_bytes": frame64, "seconds": b.dur.Seconds(),
+	b.Emit("agent_fwd_mpps_64b", agent/1e6, "Mpps", map[string]any{"frame_bytes": frame64, "seconds": b.dur.Seconds(),
 		"path": "veth -> agent (FORWARDING) -> veth", "rounds": throughputRounds, "cores": runtime.NumCPU()})
 	if err := agentUp(eng); err != nil {
 		return err
 	}
-	b.emit("agent_vs_bridge_64b", agent/bridge, "ratio", map[string]any{"baseline": "baseline_fwd_mpps_64b"})
+	b.Emit("agent_vs_bridge_64b", agent/bridge, "ratio", map[string]any{"baseline": "baseline_fwd_mpps_64b"})
 	if err := waitDrained(eng, "fwd"); err != nil {
 		return err
 	}
 	big := rate(l.h1Tx, l.h2Sink, frame1500, b.dur)
-	b.emit("agent_fwd_gbps_1500b", big*frame1500*8/1e9, "Gbps", map[string]any{"frame_bytes": frame1500, "seconds": b.dur.Seconds(), "mpps": round(big / 1e6)})
+	b.Emit("agent_fwd_gbps_1500b", big*frame1500*8/1e9, "Gbps", map[string]any{"frame_bytes": frame1500, "seconds": b.dur.Seconds(), "mpps": benchreport.Round(big / 1e6)})
 	if err := waitDrained(eng, "fwd"); err != nil {
 		return err
 	}
@@ -130,7 +131,7 @@ func (b *bench) emitLatency(bridge, agent []time.Duration, pps float64, rounds i
 		q    float64
 	}{{"agent_added_latency_us_p50", 0.5}, {"agent_added_latency_us_p99", 0.99}} {
 		added := percentile(agent, p.q) - percentile(bridge, p.q)
-		b.emit(p.name, float64(added.Nanoseconds())/1e3, "us", map[string]any{
+		b.Emit(p.name, float64(added.Nanoseconds())/1e3, "us", map[string]any{
 			"agent_us": float64(percentile(agent, p.q).Nanoseconds()) / 1e3, "bridge_us": float64(percentile(bridge, p.q).Nanoseconds()) / 1e3,
 			"samples": len(agent), "bridge_samples": len(bridge), "rate_pps": int(pps), "one_way": true,
 			"rounds": rounds, "frame_bytes": frame64,

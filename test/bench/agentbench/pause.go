@@ -66,8 +66,8 @@ func (b *bench) pauseResume(eng *engine.Engine, l *netLab) error {
 	cond := map[string]any{"frames": n, "paused": half, "frame_bytes": frame64, "duplicates": dup,
 		"seconds": time.Since(start).Seconds(), "sender_window": sendWindow,
 		"states": "BUFFERING -> STORING -> SERVING -> FORWARDING"}
-	b.emit("pause_resume_lost", float64(lost), "packets", cond)
-	b.emit("pause_resume_reordered", float64(reordered), "packets", cond)
+	b.Emit("pause_resume_lost", float64(lost), "packets", cond)
+	b.Emit("pause_resume_reordered", float64(reordered), "packets", cond)
 	return nil
 }
 

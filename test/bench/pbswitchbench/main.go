@@ -9,30 +9,21 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/flowbuf/flowbuf/buffer-agent/netio/nslab"
 	"github.com/flowbuf/flowbuf/pbswitch/ctl"
+	"github.com/flowbuf/flowbuf/test/bench/benchreport"
 )
 
-type result struct {
-	Metric     string         `json:"metric"`
-	Value      any            `json:"value"`
-	Unit       string         `json:"unit"`
-	Conditions map[string]any `json:"conditions,omitempty"`
-}
-
 type bench struct {
-	quick   bool
-	dur     time.Duration
-	results map[string]float64
-	enc     *json.Encoder
+	quick bool
+	dur   time.Duration
+	*benchreport.Reporter
 }
 
 var quietLog = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -63,22 +54,6 @@ func pushed(addr string) (*ctl.Controller, error) {
 	return c, nil
 }
 
-func (b *bench) emit(metric string, value float64, unit string, cond map[string]any) {
-	b.results[metric] = value
-	_ = b.enc.Encode(result{Metric: metric, Value: round(value), Unit: unit, Conditions: cond})
-}
-
-func (b *bench) skip(metric, unit, why string) {
-	_ = b.enc.Encode(result{Metric: metric, Value: nil, Unit: unit, Conditions: map[string]any{"skipped": why}})
-}
-
-func round(v float64) float64 {
-	if v >= 100 {
-		return float64(int64(v*10+0.5)) / 10
-	}
-	return float64(int64(v*1000+0.5)) / 1000
-}
-
 var networkMetrics = []struct{ name, unit string }{
 	{"generator_max_mpps_64b", "Mpps"}, {"baseline_fwd_mpps_64b", "Mpps"}, {"pbswitch_fwd_mpps_64b", "Mpps"},
 	{"pbswitch_vs_bridge_64b", "ratio"}, {"pbswitch_inproc_buffer_vs_direct", "ratio"},
@@ -86,7 +61,7 @@ var networkMetrics = []struct{ name, unit string }{
 
 func main() {
 	slog.SetDefault(quietLog)
-	b := &bench{quick: os.Getenv("QUICK") == "1", dur: 6 * time.Second, results: map[string]float64{}, enc: json.NewEncoder(os.Stdout)}
+	b := &bench{quick: os.Getenv("QUICK") == "1", dur: 6 * time.Second, Reporter: benchreport.New(os.Stdout)}
 	if b.quick {
 		b.dur = 1500 * time.Millisecond
 	}
@@ -98,7 +73,7 @@ func main() {
 		}
 	} else {
 		for _, m := range networkMetrics {
-			b.skip(m.name, m.unit, "needs root for network namespaces")
+			b.Skip(m.name, m.unit, "needs root for network namespaces")
 		}
 	}
 	if err := b.writes(); err != nil {
@@ -108,39 +83,17 @@ func main() {
 	fmt.Println(b.summary(time.Since(start)))
 }
 
-// goals are the issue's targets (all "at least").
-var goals = []struct {
-	metric string
-	bound  float64
-}{
-	{"pbswitch_vs_bridge_64b", 0.6},
-	{"pbswitch_inproc_buffer_vs_direct", 0.9},
-	{"p4rt_write_entries_per_s", 50000},
+// goals are the issue's targets.
+var goals = []benchreport.Goal{
+	{Metric: "pbswitch_vs_bridge_64b", AtLeast: true, Bound: 0.6},
+	{Metric: "pbswitch_inproc_buffer_vs_direct", AtLeast: true, Bound: 0.9},
+	{Metric: "p4rt_write_entries_per_s", AtLeast: true, Bound: 50000},
 }
 
 func (b *bench) summary(took time.Duration) string {
-	var met, missed []string
-	for _, g := range goals {
-		v, ok := b.results[g.metric]
-		if !ok {
-			continue
-		}
-		s := fmt.Sprintf("%s=%v (goal >= %v)", g.metric, round(v), g.bound)
-		if v >= g.bound {
-			met = append(met, s)
-		} else {
-			missed = append(missed, s)
-		}
-	}
+	met, missed := b.Goals(goals)
 	return fmt.Sprintf("pbswitchbench (%s, %.0fs): pbswitch %.3f Mpps vs bridge %.3f Mpps (generator %.3f), P4Runtime %.0f entries/s; goals met: %s; goals missed: %s",
 		map[bool]string{true: "QUICK", false: "full"}[b.quick], took.Seconds(),
-		b.results["pbswitch_fwd_mpps_64b"], b.results["baseline_fwd_mpps_64b"], b.results["generator_max_mpps_64b"],
-		b.results["p4rt_write_entries_per_s"], orNone(met), orNone(missed))
-}
-
-func orNone(s []string) string {
-	if len(s) == 0 {
-		return "none"
-	}
-	return strings.Join(s, "; ")
+		b.Value("pbswitch_fwd_mpps_64b"), b.Value("baseline_fwd_mpps_64b"), b.Value("generator_max_mpps_64b"),
+		b.Value("p4rt_write_entries_per_s"), met, missed)
 }

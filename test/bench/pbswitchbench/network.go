@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/flowbuf/flowbuf/test/bench/benchreport"
 	"runtime"
 	"time"
 
@@ -131,7 +132,7 @@ func (b *bench) network() (err error) {
 		return err
 	}
 	gen := rate(l.genTx, l.genSink, b.dur)
-	b.emit("generator_max_mpps_64b", gen/1e6, "Mpps", map[string]any{"frame_bytes": frame64, "seconds": b.dur.Seconds(), "path": "veth pair, AF_PACKET sender and sink"})
+	b.Emit("generator_max_mpps_64b", gen/1e6, "Mpps", map[string]any{"frame_bytes": frame64, "seconds": b.dur.Seconds(), "path": "veth pair, AF_PACKET sender and sink"})
 	var bridge, sw float64
 	per := b.dur / throughputRounds
 	for r := 0; r < throughputRounds; r++ {
@@ -153,9 +154,9 @@ func (b *bench) network() (err error) {
 		}
 	}
 	cond := map[string]any{"frame_bytes": frame64, "seconds": b.dur.Seconds(), "rounds": throughputRounds, "cores": runtime.NumCPU()}
-	b.emit("baseline_fwd_mpps_64b", bridge/1e6, "Mpps", with(cond, "path", "veth -> Linux bridge -> veth"))
-	b.emit("pbswitch_fwd_mpps_64b", sw/1e6, "Mpps", with(cond, "path", "veth -> pbswitch routing_v4 -> veth"))
-	b.emit("pbswitch_vs_bridge_64b", sw/bridge, "ratio", map[string]any{"baseline": "baseline_fwd_mpps_64b"})
+	b.Emit("baseline_fwd_mpps_64b", bridge/1e6, "Mpps", with(cond, "path", "veth -> Linux bridge -> veth"))
+	b.Emit("pbswitch_fwd_mpps_64b", sw/1e6, "Mpps", with(cond, "path", "veth -> pbswitch routing_v4 -> veth"))
+	b.Emit("pbswitch_vs_bridge_64b", sw/bridge, "ratio", map[string]any{"baseline": "baseline_fwd_mpps_64b"})
 	return b.inprocBuffer(l)
 }
 
@@ -193,9 +194,9 @@ func (b *bench) inprocBuffer(l *netLab) error {
 			return err
 		}
 	}
-	b.emit("pbswitch_inproc_buffer_fwd_mpps_64b", buffered/1e6, "Mpps", map[string]any{"frame_bytes": frame64,
+	b.Emit("pbswitch_inproc_buffer_fwd_mpps_64b", buffered/1e6, "Mpps", map[string]any{"frame_bytes": frame64,
 		"path": "veth -> pbswitch -> in-process buffer (FORWARDING) -> pbswitch -> veth", "rounds": throughputRounds})
-	b.emit("pbswitch_inproc_buffer_vs_direct", buffered/direct, "ratio", map[string]any{"direct_mpps": round(direct / 1e6),
+	b.Emit("pbswitch_inproc_buffer_vs_direct", buffered/direct, "ratio", map[string]any{"direct_mpps": benchreport.Round(direct / 1e6),
 		"baseline": "same flow routed directly by the same switch, alternating rounds"})
 	return nil
 }

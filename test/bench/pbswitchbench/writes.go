@@ -57,7 +57,7 @@ func (b *bench) writes() error {
 			}
 		}
 	}
-	b.emit("p4rt_write_entries_per_s", float64(rounds*writeEntries)/spent.Seconds(), "entries/s", map[string]any{
+	b.Emit("p4rt_write_entries_per_s", float64(rounds*writeEntries)/spent.Seconds(), "entries/s", map[string]any{
 		"batch": writeBatch, "entries": rounds * writeEntries, "table": "routing_v4 (LPM)", "transport": "gRPC over loopback TCP, one client"})
 	return nil
 }

@@ -7,7 +7,9 @@ package org.flowbuf.api;
 import org.onosproject.net.DeviceId;
 
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Task-level Buffer Service (Programmable Buffers): create a buffer in a
@@ -74,4 +76,38 @@ public interface BufferService {
      * @return buffers
      */
     Collection<Buffer> getBuffers(DeviceId deviceId);
+
+    /**
+     * Returns the counters of a buffer, straight from its agent.
+     *
+     * @param deviceId device
+     * @param id       buffer id
+     * @return statistics, empty when the buffer does not exist
+     * @throws FlowBufException UNAVAILABLE when the agent cannot be reached
+     */
+    Optional<BufferStatistics> getStatistics(DeviceId deviceId, BufferId id);
+
+    /**
+     * Returns the latest events of a buffer, oldest first (a bounded history).
+     *
+     * @param deviceId device
+     * @param id       buffer id
+     * @return events, empty for an unknown buffer
+     */
+    List<BufferEvent> getEvents(DeviceId deviceId, BufferId id);
+
+    /**
+     * Returns the devices configured with a buffer agent.
+     *
+     * @return device ids
+     */
+    Set<DeviceId> getDevices();
+
+    /**
+     * Returns the vports of a device, free or bound.
+     *
+     * @param deviceId device
+     * @return vports in configuration order
+     */
+    List<Vport> getVports(DeviceId deviceId);
 }

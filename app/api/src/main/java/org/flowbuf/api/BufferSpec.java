@@ -73,6 +73,16 @@ public final class BufferSpec {
         return new Builder();
     }
 
+    /**
+     * The spec of a buffer nobody sized: 200,000 packets or 64 MiB, FIFO,
+     * drop-tail (a few seconds of a 1 Gbit/s flow).
+     *
+     * @return default spec
+     */
+    public static BufferSpec defaults() {
+        return builder().capacityBytes(64L << 20).capacityPackets(200_000).build();
+    }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) {

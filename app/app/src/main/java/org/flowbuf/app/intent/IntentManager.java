@@ -47,8 +47,7 @@ public final class IntentManager implements FlowBufIntentService {
     /** Resume rules match only replayed packets, above any pause rule. */
     static final int RESUME_PRIORITY = 200;
     /** Size of a buffer allocated for a pause without a buffer id. */
-    static final BufferSpec AUTO_BUFFER = BufferSpec.builder()
-            .capacityBytes(64L << 20).capacityPackets(200_000).build();
+    static final BufferSpec AUTO_BUFFER = BufferSpec.defaults();
 
     private final BufferService buffers;
     private final AgentDirectory agents;
@@ -112,11 +111,14 @@ public final class IntentManager implements FlowBufIntentService {
         checkPort(outPort, "outPort");
         FlowBufIntent intent = newIntent(FlowBufIntent.Type.RESUME, deviceId, outPort, filter,
                                          owner);
-        BufferId id = bufferId.or(() -> pausedBuffer(deviceId, filter)).orElseThrow(
-                () -> FlowBufException.notFound("no paused flow with filter %s on %s; "
-                                                        + "name the buffer", filter, deviceId));
-        Buffer buffer = buffers.getBuffer(deviceId, id).orElseThrow(
-                () -> FlowBufException.notFound("no buffer %s on %s", id, deviceId));
+        Buffer buffer;
+        try {
+            buffer = bufferToRelease(deviceId, filter, bufferId);
+        } catch (FlowBufException e) {
+            record(intent.with(FlowBufIntent.State.FAILED, bufferId.orElse(null), e.getMessage()));
+            throw e;
+        }
+        BufferId id = buffer.id();
         SteeringRule rule = new SteeringRule(filter.withoutInPort(), true, switchPort(buffer),
                                              outPort.toLong(), RESUME_PRIORITY);
         Optional<IntentId> earlier = installedWith(deviceId, rule);
@@ -140,6 +142,15 @@ public final class IntentManager implements FlowBufIntentService {
         }
         installedRules.put(intent.id(), rule);
         return record(intent.with(FlowBufIntent.State.INSTALLED, id, null));
+    }
+
+    private Buffer bufferToRelease(DeviceId deviceId, FlowFilter filter,
+                                   Optional<BufferId> bufferId) {
+        BufferId id = bufferId.or(() -> pausedBuffer(deviceId, filter)).orElseThrow(
+                () -> FlowBufException.notFound("no paused flow with filter %s on %s; "
+                                                        + "name the buffer", filter, deviceId));
+        return buffers.getBuffer(deviceId, id).orElseThrow(
+                () -> FlowBufException.notFound("no buffer %s on %s", id, deviceId));
     }
 
     @Override

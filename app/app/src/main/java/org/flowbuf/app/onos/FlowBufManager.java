@@ -12,10 +12,12 @@ import org.flowbuf.api.BufferListener;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.BufferState;
+import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentId;
+import org.flowbuf.api.Vport;
 import org.flowbuf.app.FlowBufCore;
 import org.flowbuf.app.config.FlowBufDeviceConfig;
 import org.flowbuf.app.pi.FlowRuleServiceSteeringWriter;
@@ -42,7 +44,9 @@ import org.slf4j.Logger;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -112,6 +116,7 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
         agents = new ConfiguredAgentDirectory(
                 APP_NAME,
                 id -> Optional.ofNullable(netcfgRegistry.getConfig(id, FlowBufDeviceConfig.class)),
+                () -> netcfgRegistry.getSubjects(DeviceId.class, FlowBufDeviceConfig.class),
                 new GrpcControllerChannelFactory(grpcChannelController),
                 mastershipService::isLocalMaster, DEADLINE);
         core = new FlowBufCore(agents, new DistributedBufferStore(storageService),
@@ -168,6 +173,26 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
     @Override
     public Collection<Buffer> getBuffers(DeviceId deviceId) {
         return core.buffers().getBuffers(deviceId);
+    }
+
+    @Override
+    public Optional<BufferStatistics> getStatistics(DeviceId deviceId, BufferId id) {
+        return core.buffers().getStatistics(deviceId, id);
+    }
+
+    @Override
+    public List<BufferEvent> getEvents(DeviceId deviceId, BufferId id) {
+        return core.buffers().getEvents(deviceId, id);
+    }
+
+    @Override
+    public Set<DeviceId> getDevices() {
+        return core.buffers().getDevices();
+    }
+
+    @Override
+    public List<Vport> getVports(DeviceId deviceId) {
+        return core.buffers().getVports(deviceId);
     }
 
     @Override

@@ -7,6 +7,7 @@ package org.flowbuf.app.southbound;
 import org.onosproject.net.DeviceId;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * The buffer agent of each device and the switch ports reserved for its
@@ -30,4 +31,11 @@ public interface AgentDirectory {
      * @return slots (empty when the device has none)
      */
     List<VportSlot> vportSlots(DeviceId deviceId);
+
+    /**
+     * The devices that have an agent configured.
+     *
+     * @return device ids
+     */
+    Set<DeviceId> devices();
 }

@@ -5,6 +5,7 @@
 package org.flowbuf.app.southbound;
 
 import org.flowbuf.api.BufferId;
+import org.flowbuf.api.BufferStatistics;
 
 import java.util.List;
 
@@ -32,6 +33,15 @@ public interface BufferAgentClient extends AutoCloseable {
      * @throws org.flowbuf.api.FlowBufException NOT_FOUND, FORBIDDEN, UNAVAILABLE
      */
     long occupancyPackets(BufferId id);
+
+    /**
+     * The counters of a buffer.
+     *
+     * @param id buffer id
+     * @return statistics
+     * @throws org.flowbuf.api.FlowBufException NOT_FOUND, UNAVAILABLE
+     */
+    BufferStatistics statistics(BufferId id);
 
     /** Closes the channel if this client owns it. */
     @Override

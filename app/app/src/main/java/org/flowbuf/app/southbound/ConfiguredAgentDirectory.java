@@ -14,9 +14,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Agents as the network config describes them: one client (one channel) per
@@ -28,6 +30,7 @@ public final class ConfiguredAgentDirectory implements AgentDirectory {
 
     private final String appId;
     private final Function<DeviceId, Optional<FlowBufDeviceConfig>> configs;
+    private final Supplier<Set<DeviceId>> configuredDevices;
     private final ChannelFactory channels;
     private final Predicate<DeviceId> drivesDevice;
     private final Duration deadline;
@@ -49,16 +52,19 @@ public final class ConfiguredAgentDirectory implements AgentDirectory {
      *
      * @param appId        application id sent to agents
      * @param configs      the FlowBuf config of a device, if any
+     * @param devices      the devices that have a FlowBuf config
      * @param channels     opens the channel to an agent
      * @param drivesDevice whether this instance drives a device's agent
      * @param deadline     deadline of each agent call
      */
     public ConfiguredAgentDirectory(String appId,
                                     Function<DeviceId, Optional<FlowBufDeviceConfig>> configs,
+                                    Supplier<Set<DeviceId>> devices,
                                     ChannelFactory channels, Predicate<DeviceId> drivesDevice,
                                     Duration deadline) {
         this.appId = Objects.requireNonNull(appId);
         this.configs = Objects.requireNonNull(configs);
+        this.configuredDevices = Objects.requireNonNull(devices);
         this.channels = Objects.requireNonNull(channels);
         this.drivesDevice = Objects.requireNonNull(drivesDevice);
         this.deadline = Objects.requireNonNull(deadline);
@@ -79,6 +85,11 @@ public final class ConfiguredAgentDirectory implements AgentDirectory {
     public List<VportSlot> vportSlots(DeviceId deviceId) {
         return configs.apply(deviceId).filter(FlowBufDeviceConfig::isValid)
                 .map(FlowBufDeviceConfig::vportSlots).orElse(List.of());
+    }
+
+    @Override
+    public Set<DeviceId> devices() {
+        return Set.copyOf(configuredDevices.get());
     }
 
     /**

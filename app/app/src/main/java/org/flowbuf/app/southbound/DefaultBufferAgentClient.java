@@ -7,9 +7,11 @@ package org.flowbuf.app.southbound;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import org.flowbuf.api.BufferId;
+import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.proto.buffer.v1.BatchRequest;
 import org.flowbuf.proto.buffer.v1.BufferAgentGrpc;
+import org.flowbuf.proto.buffer.v1.BufferStats;
 import org.flowbuf.proto.buffer.v1.Operation;
 import org.flowbuf.proto.buffer.v1.QueryBufferRequest;
 
@@ -75,9 +77,18 @@ public final class DefaultBufferAgentClient implements BufferAgentClient {
 
     @Override
     public long occupancyPackets(BufferId id) {
+        return queryStats(id).getOccupancyPackets();
+    }
+
+    @Override
+    public BufferStatistics statistics(BufferId id) {
+        return ProtoConverter.toStatistics(queryStats(id));
+    }
+
+    private BufferStats queryStats(BufferId id) {
         return call(() -> stub().queryBuffer(QueryBufferRequest.newBuilder().setAppId(appId)
                                                      .setBufferId(id.id()).build())
-                .getStats().getOccupancyPackets(), true);
+                .getStats(), true);
     }
 
     @Override

@@ -5,10 +5,13 @@
 package org.flowbuf.app.southbound;
 
 import org.flowbuf.api.BufferSpec;
+import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.OverflowPolicy;
 import org.flowbuf.api.QueueType;
 import org.flowbuf.api.VportMode;
 import org.flowbuf.proto.buffer.v1.BufferConfig;
+import org.flowbuf.proto.buffer.v1.BufferStats;
+import org.flowbuf.proto.buffer.v1.DropCounter;
 import org.flowbuf.proto.buffer.v1.InProcessBackend;
 import org.flowbuf.proto.buffer.v1.LinuxInterfaceBackend;
 import org.flowbuf.proto.buffer.v1.VportConfig;
@@ -72,5 +75,17 @@ final class ProtoConverter {
         return policy == OverflowPolicy.DROP_HEAD
                 ? org.flowbuf.proto.buffer.v1.OverflowPolicy.OVERFLOW_POLICY_DROP_HEAD
                 : org.flowbuf.proto.buffer.v1.OverflowPolicy.OVERFLOW_POLICY_DROP_TAIL;
+    }
+
+    static BufferStatistics toStatistics(BufferStats stats) {
+        long dropped = stats.getDropsList().stream().mapToLong(DropCounter::getPackets).sum();
+        return BufferStatistics.builder()
+                .received(stats.getPacketsIn(), stats.getBytesIn())
+                .sent(stats.getPacketsOut(), stats.getBytesOut())
+                .dropped(dropped)
+                .occupancy(stats.getOccupancyPackets(), stats.getOccupancyBytes())
+                .highWatermark(stats.getHighWatermarkPackets())
+                .oldestPacketAge(stats.getOldestPacketAgeNs())
+                .build();
     }
 }

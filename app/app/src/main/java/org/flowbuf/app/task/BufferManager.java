@@ -10,7 +10,9 @@ import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.BufferState;
+import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.Vport;
 import org.flowbuf.api.VportId;
 import org.flowbuf.api.VportMode;
 import org.flowbuf.app.southbound.AgentDirectory;
@@ -22,6 +24,7 @@ import org.onosproject.net.DeviceId;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -38,6 +41,7 @@ public final class BufferManager implements BufferService {
 
     private final AgentDirectory agents;
     private final BufferStore store;
+    private final EventHistory history = new EventHistory();
     private volatile Consumer<BufferEvent> events = e -> { };
 
     /**
@@ -80,7 +84,7 @@ public final class BufferManager implements BufferService {
                             AgentOperation.bind(id, slot.id())));
         Buffer buffer = new Buffer(deviceId, id, owner, spec, slot.id(), mode, 0);
         store.put(buffer);
-        events.accept(new BufferEvent(BufferEvent.Type.BUFFER_ADDED, buffer));
+        emit(new BufferEvent(BufferEvent.Type.BUFFER_ADDED, buffer));
         return buffer;
     }
 
@@ -95,7 +99,7 @@ public final class BufferManager implements BufferService {
         Buffer moved = current.withMode(StateTransitionPlanner.modeFor(state));
         store.put(moved);
         if (moved.state() != buffer.state()) {
-            events.accept(new BufferEvent(BufferEvent.Type.BUFFER_STATE_CHANGED, moved));
+            emit(new BufferEvent(BufferEvent.Type.BUFFER_STATE_CHANGED, moved));
         }
         return moved;
     }
@@ -108,7 +112,7 @@ public final class BufferManager implements BufferService {
                                              AgentOperation.removeVport(buffer.vport()),
                                              AgentOperation.removeBuffer(id, discard)));
         store.remove(deviceId, id);
-        events.accept(new BufferEvent(BufferEvent.Type.BUFFER_REMOVED, buffer));
+        emit(new BufferEvent(BufferEvent.Type.BUFFER_REMOVED, buffer));
     }
 
     @Override
@@ -120,6 +124,37 @@ public final class BufferManager implements BufferService {
     public Collection<Buffer> getBuffers(DeviceId deviceId) {
         return store.buffers(deviceId).stream().map(b -> withLiveOccupancy(deviceId, b))
                 .collect(Collectors.toList());
+    }
+
+    @Override
+    public Optional<BufferStatistics> getStatistics(DeviceId deviceId, BufferId id) {
+        return store.get(deviceId, id).map(b -> agents.agent(deviceId).statistics(id));
+    }
+
+    @Override
+    public List<BufferEvent> getEvents(DeviceId deviceId, BufferId id) {
+        return history.of(deviceId, id);
+    }
+
+    @Override
+    public Set<DeviceId> getDevices() {
+        return agents.devices();
+    }
+
+    @Override
+    public List<Vport> getVports(DeviceId deviceId) {
+        Map<VportId, Buffer> bound = store.buffers(deviceId).stream()
+                .collect(Collectors.toMap(Buffer::vport, b -> b));
+        return agents.vportSlots(deviceId).stream().map(slot -> {
+            Buffer buffer = bound.get(slot.id());
+            return buffer == null ? new Vport(slot.id(), slot.switchPort(), null, VportMode.NONE)
+                    : new Vport(slot.id(), slot.switchPort(), buffer.id(), buffer.mode());
+        }).collect(Collectors.toList());
+    }
+
+    private void emit(BufferEvent event) {
+        history.record(event);
+        events.accept(event);
     }
 
     private Buffer withLiveOccupancy(DeviceId deviceId, Buffer buffer) {

@@ -28,6 +28,7 @@ import org.onosproject.net.PortNumber;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.Optional;
 
 import static org.junit.Assert.assertEquals;
@@ -93,6 +94,11 @@ public class IntentManagerTest {
             @Override
             public List<VportSlot> vportSlots(DeviceId deviceId) {
                 return slots;
+            }
+
+            @Override
+            public Set<DeviceId> devices() {
+                return Set.of(S1);
             }
         };
         buffers = new BufferManager(directory, new InMemoryBufferStore());

@@ -7,11 +7,14 @@ package org.flowbuf.app.task;
 import io.grpc.Status;
 import io.grpc.testing.GrpcCleanupRule;
 import org.flowbuf.api.Buffer;
+import org.flowbuf.api.BufferEvent;
 import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.BufferState;
 import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.Vport;
 import org.flowbuf.api.VportId;
+import org.flowbuf.api.VportMode;
 import org.flowbuf.app.southbound.AgentDirectory;
 import org.flowbuf.app.southbound.BufferAgentClient;
 import org.flowbuf.app.southbound.FakeBufferAgent;
@@ -26,6 +29,8 @@ import org.onosproject.net.DeviceId;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertEquals;
@@ -65,6 +70,11 @@ public class BufferManagerTest {
             @Override
             public List<VportSlot> vportSlots(DeviceId deviceId) {
                 return deviceId.equals(S1) ? slots : List.of();
+            }
+
+            @Override
+            public Set<DeviceId> devices() {
+                return Set.of(S1);
             }
         }, new InMemoryBufferStore());
     }
@@ -163,5 +173,39 @@ public class BufferManagerTest {
         } catch (FlowBufException e) {
             assertEquals(e.getMessage(), reason, e.reason());
         }
+    }
+
+    @Test
+    public void vportsShowWhichBufferIsBoundAndInWhichMode() {
+        manager.createBuffer(S1, B1, "app", SPEC, BufferState.BUFFERING);
+        List<Vport> vports = manager.getVports(S1);
+        assertEquals(2, vports.size());
+        assertEquals(Optional.of(B1), vports.get(0).buffer());
+        assertEquals(VportMode.RX, vports.get(0).mode());
+        assertEquals(Optional.empty(), vports.get(1).buffer());
+        assertEquals(VportMode.NONE, vports.get(1).mode());
+        assertEquals(Set.of(S1), manager.getDevices());
+    }
+
+    @Test
+    public void eventsOfABufferAreKeptInOrderAndANewBufferStartsAfresh() {
+        manager.createBuffer(S1, B1, "app", SPEC, BufferState.BUFFERING);
+        manager.moveBuffer(S1, B1, "app", BufferState.FORWARDING);
+        manager.removeBuffer(S1, B1, "app", false);
+        assertEquals(List.of(BufferEvent.Type.BUFFER_ADDED, BufferEvent.Type.BUFFER_STATE_CHANGED,
+                             BufferEvent.Type.BUFFER_REMOVED),
+                     manager.getEvents(S1, B1).stream().map(BufferEvent::type)
+                             .collect(Collectors.toList()));
+        manager.createBuffer(S1, B1, "app", SPEC, BufferState.FREE);
+        assertEquals(1, manager.getEvents(S1, B1).size());
+        assertTrue(manager.getEvents(S1, B2).isEmpty());
+    }
+
+    @Test
+    public void statisticsComeFromTheAgentAndOnlyForKnownBuffers() {
+        manager.createBuffer(S1, B1, "app", SPEC, BufferState.BUFFERING);
+        agent.setOccupancy(7);
+        assertEquals(7, manager.getStatistics(S1, B1).orElseThrow().occupancyPackets());
+        assertEquals(Optional.empty(), manager.getStatistics(S1, B2));
     }
 }

@@ -1,0 +1,228 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.api;
+
+import com.google.common.base.MoreObjects;
+
+/**
+ * Counters of one buffer as its agent reports them.
+ */
+public final class BufferStatistics {
+
+    private final long packetsIn;
+    private final long bytesIn;
+    private final long packetsOut;
+    private final long bytesOut;
+    private final long packetsDropped;
+    private final long occupancyPackets;
+    private final long occupancyBytes;
+    private final long highWatermarkPackets;
+    private final long oldestPacketAgeNanos;
+
+    private BufferStatistics(Builder b) {
+        this.packetsIn = b.packetsIn;
+        this.bytesIn = b.bytesIn;
+        this.packetsOut = b.packetsOut;
+        this.bytesOut = b.bytesOut;
+        this.packetsDropped = b.packetsDropped;
+        this.occupancyPackets = b.occupancyPackets;
+        this.occupancyBytes = b.occupancyBytes;
+        this.highWatermarkPackets = b.highWatermarkPackets;
+        this.oldestPacketAgeNanos = b.oldestPacketAgeNanos;
+    }
+
+    /**
+     * Packets the buffer received.
+     *
+     * @return packets
+     */
+    public long packetsIn() {
+        return packetsIn;
+    }
+
+    /**
+     * Bytes the buffer received.
+     *
+     * @return bytes
+     */
+    public long bytesIn() {
+        return bytesIn;
+    }
+
+    /**
+     * Packets the buffer sent.
+     *
+     * @return packets
+     */
+    public long packetsOut() {
+        return packetsOut;
+    }
+
+    /**
+     * Bytes the buffer sent.
+     *
+     * @return bytes
+     */
+    public long bytesOut() {
+        return bytesOut;
+    }
+
+    /**
+     * Packets dropped, all causes together.
+     *
+     * @return packets
+     */
+    public long packetsDropped() {
+        return packetsDropped;
+    }
+
+    /**
+     * Packets held now.
+     *
+     * @return packets
+     */
+    public long occupancyPackets() {
+        return occupancyPackets;
+    }
+
+    /**
+     * Bytes held now.
+     *
+     * @return bytes
+     */
+    public long occupancyBytes() {
+        return occupancyBytes;
+    }
+
+    /**
+     * Highest number of packets held since creation.
+     *
+     * @return packets
+     */
+    public long highWatermarkPackets() {
+        return highWatermarkPackets;
+    }
+
+    /**
+     * Age of the oldest held packet; 0 when empty.
+     *
+     * @return nanoseconds
+     */
+    public long oldestPacketAgeNanos() {
+        return oldestPacketAgeNanos;
+    }
+
+    /**
+     * Starts a builder; every counter defaults to 0.
+     *
+     * @return builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public String toString() {
+        return MoreObjects.toStringHelper(this).add("in", packetsIn).add("out", packetsOut)
+                .add("dropped", packetsDropped).add("held", occupancyPackets).toString();
+    }
+
+    /** Builder of statistics. */
+    public static final class Builder {
+        private long packetsIn;
+        private long bytesIn;
+        private long packetsOut;
+        private long bytesOut;
+        private long packetsDropped;
+        private long occupancyPackets;
+        private long occupancyBytes;
+        private long highWatermarkPackets;
+        private long oldestPacketAgeNanos;
+
+        private Builder() {
+        }
+
+        /**
+         * Packets and bytes received.
+         *
+         * @param packets packets
+         * @param bytes   bytes
+         * @return this builder
+         */
+        public Builder received(long packets, long bytes) {
+            this.packetsIn = packets;
+            this.bytesIn = bytes;
+            return this;
+        }
+
+        /**
+         * Packets and bytes sent.
+         *
+         * @param packets packets
+         * @param bytes   bytes
+         * @return this builder
+         */
+        public Builder sent(long packets, long bytes) {
+            this.packetsOut = packets;
+            this.bytesOut = bytes;
+            return this;
+        }
+
+        /**
+         * Packets dropped.
+         *
+         * @param packets packets
+         * @return this builder
+         */
+        public Builder dropped(long packets) {
+            this.packetsDropped = packets;
+            return this;
+        }
+
+        /**
+         * Packets and bytes held now.
+         *
+         * @param packets packets
+         * @param bytes   bytes
+         * @return this builder
+         */
+        public Builder occupancy(long packets, long bytes) {
+            this.occupancyPackets = packets;
+            this.occupancyBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Highest number of packets held.
+         *
+         * @param packets packets
+         * @return this builder
+         */
+        public Builder highWatermark(long packets) {
+            this.highWatermarkPackets = packets;
+            return this;
+        }
+
+        /**
+         * Age of the oldest held packet.
+         *
+         * @param nanos nanoseconds
+         * @return this builder
+         */
+        public Builder oldestPacketAge(long nanos) {
+            this.oldestPacketAgeNanos = nanos;
+            return this;
+        }
+
+        /**
+         * Builds the statistics.
+         *
+         * @return statistics
+         */
+        public BufferStatistics build() {
+            return new BufferStatistics(this);
+        }
+    }
+}

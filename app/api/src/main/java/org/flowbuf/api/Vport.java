@@ -1,0 +1,94 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.api;
+
+import com.google.common.base.MoreObjects;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A virtual port: a switch port whose far end is a buffer slot of the
+ * device's agent. Vports are configured per device; a buffer binds one.
+ */
+public final class Vport {
+
+    private final VportId id;
+    private final long switchPort;
+    private final BufferId buffer;
+    private final VportMode mode;
+
+    /**
+     * Creates a vport description.
+     *
+     * @param id         vport id
+     * @param switchPort the switch port it appears as
+     * @param buffer     buffer bound to it, null when free
+     * @param mode       its mode (NONE when free)
+     */
+    public Vport(VportId id, long switchPort, BufferId buffer, VportMode mode) {
+        this.id = Objects.requireNonNull(id);
+        this.switchPort = switchPort;
+        this.buffer = buffer;
+        this.mode = Objects.requireNonNull(mode);
+    }
+
+    /**
+     * Vport id.
+     *
+     * @return id
+     */
+    public VportId id() {
+        return id;
+    }
+
+    /**
+     * The switch port the vport appears as.
+     *
+     * @return port number
+     */
+    public long switchPort() {
+        return switchPort;
+    }
+
+    /**
+     * The bound buffer.
+     *
+     * @return buffer id, empty when the vport is free
+     */
+    public Optional<BufferId> buffer() {
+        return Optional.ofNullable(buffer);
+    }
+
+    /**
+     * Mode of the vport.
+     *
+     * @return mode
+     */
+    public VportMode mode() {
+        return mode;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof Vport)) {
+            return false;
+        }
+        Vport v = (Vport) o;
+        return id.equals(v.id) && switchPort == v.switchPort && Objects.equals(buffer, v.buffer)
+                && mode == v.mode;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(id, switchPort, buffer, mode);
+    }
+
+    @Override
+    public String toString() {
+        return MoreObjects.toStringHelper(this).add("id", id).add("port", switchPort)
+                .add("buffer", buffer).add("mode", mode).toString();
+    }
+}

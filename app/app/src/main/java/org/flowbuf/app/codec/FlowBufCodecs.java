@@ -1,0 +1,59 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.codec;
+
+import org.flowbuf.api.Buffer;
+import org.flowbuf.api.BufferEvent;
+import org.flowbuf.api.BufferSpec;
+import org.flowbuf.api.BufferStatistics;
+import org.flowbuf.api.FlowBufIntent;
+import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.Vport;
+import org.onosproject.codec.CodecService;
+import org.onosproject.codec.JsonCodec;
+
+import java.util.Map;
+
+/**
+ * Every FlowBuf codec, registered with a CodecService by the ONOS component
+ * and by the embedded host alike.
+ */
+public final class FlowBufCodecs {
+
+    private static final Map<Class<?>, JsonCodec<?>> CODECS = Map.of(
+            Buffer.class, new BufferCodec(),
+            BufferSpec.class, new BufferSpecCodec(),
+            BufferStatistics.class, new BufferStatisticsCodec(),
+            BufferEvent.class, new BufferEventCodec(),
+            FlowFilter.class, new FlowFilterCodec(),
+            FlowBufIntent.class, new FlowBufIntentCodec(),
+            Vport.class, new VportCodec());
+
+    private FlowBufCodecs() {
+    }
+
+    /**
+     * Registers every codec.
+     *
+     * @param service codec service
+     */
+    public static void register(CodecService service) {
+        CODECS.forEach((type, codec) -> registerOne(service, type, codec));
+    }
+
+    /**
+     * Unregisters every codec.
+     *
+     * @param service codec service
+     */
+    public static void unregister(CodecService service) {
+        CODECS.keySet().forEach(service::unregisterCodec);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> void registerOne(CodecService service, Class<T> type, JsonCodec<?> codec) {
+        service.registerCodec(type, (JsonCodec<T>) codec);
+    }
+}

@@ -1,0 +1,145 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.codec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.flowbuf.api.FlowBufException;
+
+import java.util.Optional;
+
+/**
+ * Reads fields of a JSON request and says precisely what is wrong with them.
+ */
+public final class JsonFields {
+
+    private JsonFields() {
+    }
+
+    /**
+     * A required text field.
+     *
+     * @param json  object
+     * @param field field name
+     * @return its text
+     * @throws FlowBufException INVALID when missing or not text
+     */
+    public static String text(ObjectNode json, String field) {
+        return optionalText(json, field).orElseThrow(
+                () -> FlowBufException.invalid("\"%s\" is required", field));
+    }
+
+    /**
+     * An optional text field.
+     *
+     * @param json  object
+     * @param field field name
+     * @return its text, empty when absent or null
+     * @throws FlowBufException INVALID when present but not text
+     */
+    public static Optional<String> optionalText(ObjectNode json, String field) {
+        JsonNode node = json.get(field);
+        if (node == null || node.isNull()) {
+            return Optional.empty();
+        }
+        if (!node.isTextual()) {
+            throw FlowBufException.invalid("\"%s\" must be a string", field);
+        }
+        return Optional.of(node.asText());
+    }
+
+    /**
+     * A required non-negative integer field.
+     *
+     * @param json  object
+     * @param field field name
+     * @return its value
+     * @throws FlowBufException INVALID when missing, not an integer or negative
+     */
+    public static long number(ObjectNode json, String field) {
+        return optionalNumber(json, field).orElseThrow(
+                () -> FlowBufException.invalid("\"%s\" is required", field));
+    }
+
+    /**
+     * An optional non-negative integer field.
+     *
+     * @param json  object
+     * @param field field name
+     * @return its value, empty when absent or null
+     * @throws FlowBufException INVALID when present but not a non-negative integer
+     */
+    public static Optional<Long> optionalNumber(ObjectNode json, String field) {
+        JsonNode node = json.get(field);
+        if (node == null || node.isNull()) {
+            return Optional.empty();
+        }
+        if (!node.isIntegralNumber() || !node.canConvertToLong() || node.asLong() < 0) {
+            throw FlowBufException.invalid("\"%s\" must be a non-negative integer", field);
+        }
+        return Optional.of(node.asLong());
+    }
+
+    /**
+     * An optional object field.
+     *
+     * @param json  object
+     * @param field field name
+     * @return the object, empty when absent or null
+     * @throws FlowBufException INVALID when present but not an object
+     */
+    public static Optional<ObjectNode> optionalObject(ObjectNode json, String field) {
+        JsonNode node = json.get(field);
+        if (node == null || node.isNull()) {
+            return Optional.empty();
+        }
+        if (!node.isObject()) {
+            throw FlowBufException.invalid("\"%s\" must be an object", field);
+        }
+        return Optional.of((ObjectNode) node);
+    }
+
+    /**
+     * An optional enum field, by constant name.
+     *
+     * @param json  object
+     * @param field field name
+     * @param type  enum class
+     * @param <E>   enum type
+     * @return the constant, empty when absent
+     * @throws FlowBufException INVALID for an unknown name
+     */
+    public static <E extends Enum<E>> Optional<E> optionalEnum(ObjectNode json, String field,
+                                                               Class<E> type) {
+        return optionalText(json, field).map(name -> {
+            try {
+                return Enum.valueOf(type, name.toUpperCase());
+            } catch (IllegalArgumentException e) {
+                throw FlowBufException.invalid("\"%s\" must be one of %s, not \"%s\"", field,
+                                               java.util.Arrays.toString(type.getEnumConstants()),
+                                               name);
+            }
+        });
+    }
+
+    /**
+     * Runs a model constructor and turns its IllegalArgumentException into
+     * an INVALID error naming the field.
+     *
+     * @param field field name
+     * @param value text of the field
+     * @param parse constructor
+     * @param <T>   model type
+     * @return the value
+     */
+    public static <T> T parse(String field, String value, java.util.function.Function<String, T> parse) {
+        try {
+            return parse.apply(value);
+        } catch (IllegalArgumentException e) {
+            throw FlowBufException.invalid("\"%s\": %s", field, e.getMessage() == null
+                    ? "bad value \"" + value + "\"" : e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,22 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.rest;
+
+import org.onlab.rest.AbstractWebApplication;
+
+import java.util.Set;
+
+/**
+ * The FlowBuf REST application: its resources and error mappers.
+ */
+public class FlowBufWebApplication extends AbstractWebApplication {
+
+    @Override
+    public Set<Class<?>> getClasses() {
+        return getClasses(DevicesWebResource.class, BuffersWebResource.class,
+                          IntentsWebResource.class, FlowBufExceptionMapper.class,
+                          MalformedJsonMapper.class);
+    }
+}

@@ -1,0 +1,52 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.flowbuf.api.BufferId;
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.app.codec.JsonFields;
+import org.onosproject.net.DeviceId;
+
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * Parsing of request bodies and path parameters, with errors that name what
+ * is wrong.
+ */
+final class RequestBodies {
+
+    /** Owner of what REST and CLI users create when they do not name one. */
+    static final String DEFAULT_OWNER = "org.flowbuf.rest";
+
+    private RequestBodies() {
+    }
+
+    static ObjectNode object(ObjectMapper mapper, InputStream body) throws IOException {
+        JsonNode json = mapper.readTree(body);
+        if (json == null || !json.isObject()) {
+            throw FlowBufException.invalid("the request body must be a JSON object");
+        }
+        return (ObjectNode) json;
+    }
+
+    static DeviceId deviceId(String id) {
+        if (id == null || id.isBlank() || !id.contains(":")) {
+            throw FlowBufException.invalid("bad device id \"%s\" (expected e.g. device:s1)", id);
+        }
+        return DeviceId.deviceId(id);
+    }
+
+    static BufferId bufferId(String id) {
+        return JsonFields.parse("bufferId", id, BufferId::bufferId);
+    }
+
+    static String owner(ObjectNode json) {
+        return JsonFields.optionalText(json, "owner").orElse(DEFAULT_OWNER);
+    }
+}

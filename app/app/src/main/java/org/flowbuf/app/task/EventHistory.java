@@ -1,0 +1,67 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.task;
+
+import org.flowbuf.api.BufferEvent;
+import org.flowbuf.api.BufferId;
+import org.onosproject.net.DeviceId;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The latest events of each buffer, so an operator can see how a buffer got
+ * where it is. Bounded per buffer; a removed buffer keeps its history until
+ * a new buffer takes its id.
+ */
+final class EventHistory {
+
+    /** Events kept per buffer. */
+    static final int DEPTH = 64;
+
+    private final Map<Key, Deque<BufferEvent>> events = new HashMap<>();
+
+    synchronized void record(BufferEvent event) {
+        Key key = new Key(event.subject().deviceId(), event.subject().id());
+        if (event.type() == BufferEvent.Type.BUFFER_ADDED) {
+            events.remove(key);
+        }
+        Deque<BufferEvent> log = events.computeIfAbsent(key, k -> new ArrayDeque<>());
+        if (log.size() == DEPTH) {
+            log.removeFirst();
+        }
+        log.addLast(event);
+    }
+
+    synchronized List<BufferEvent> of(DeviceId deviceId, BufferId id) {
+        Deque<BufferEvent> log = events.get(new Key(deviceId, id));
+        return log == null ? List.of() : List.copyOf(log);
+    }
+
+    private static final class Key {
+        private final DeviceId deviceId;
+        private final BufferId id;
+
+        Key(DeviceId deviceId, BufferId id) {
+            this.deviceId = deviceId;
+            this.id = id;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key && ((Key) o).deviceId.equals(deviceId)
+                    && ((Key) o).id.equals(id);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(deviceId, id);
+        }
+    }
+}

@@ -1,0 +1,256 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.grpc.Status;
+import io.grpc.testing.GrpcCleanupRule;
+import org.flowbuf.api.BufferService;
+import org.flowbuf.api.FlowBufIntentService;
+import org.flowbuf.api.VportId;
+import org.flowbuf.app.FlowBufCore;
+import org.flowbuf.app.codec.FlowBufCodecs;
+import org.flowbuf.app.intent.SteeringRule;
+import org.flowbuf.app.intent.SteeringRuleWriter;
+import org.flowbuf.app.southbound.AgentDirectory;
+import org.flowbuf.app.southbound.BufferAgentClient;
+import org.flowbuf.app.southbound.FakeBufferAgent;
+import org.flowbuf.app.southbound.InProcessAgent;
+import org.flowbuf.app.southbound.VportSlot;
+import org.flowbuf.app.store.InMemoryBufferStore;
+import org.flowbuf.api.FlowBufException;
+import org.glassfish.jersey.server.ResourceConfig;
+import org.glassfish.jersey.test.JerseyTest;
+import org.junit.Rule;
+import org.junit.Test;
+import org.onlab.rest.AuthorizationFilter;
+import org.onosproject.codec.CodecService;
+import org.onosproject.net.DeviceId;
+
+import javax.ws.rs.client.Entity;
+import javax.ws.rs.core.Application;
+import javax.ws.rs.core.MediaType;
+import javax.ws.rs.core.Response;
+import java.io.IOException;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * The REST API over HTTP against the real core, an in-process fake agent
+ * and a recording rule writer: every resource, and every bad request is a
+ * 4xx with a message that changes nothing.
+ */
+public class FlowBufRestTest extends JerseyTest {
+
+    private static final DeviceId S1 = DeviceId.deviceId("device:s1");
+    private static final String PAUSE = "{\"deviceId\":\"device:s1\",\"inPort\":1,"
+            + "\"filter\":{\"ipv4Src\":\"10.0.0.1/32\",\"ipProto\":17}}";
+    private static final String RESUME = "{\"deviceId\":\"device:s1\",\"outPort\":3,"
+            + "\"filter\":{\"ipv4Src\":\"10.0.0.1/32\",\"ipProto\":17}}";
+
+    @Rule
+    public final GrpcCleanupRule grpc = new GrpcCleanupRule();
+
+    private final ObjectMapper mapper = new ObjectMapper();
+    private final List<String> rules = new CopyOnWriteArrayList<>();
+    private FakeBufferAgent agent;
+
+    @Override
+    protected Application configure() {
+        AuthorizationFilter.disableForTests();
+        return ResourceConfig.forApplication(new FlowBufWebApplication());
+    }
+
+    @Override
+    public void setUp() throws Exception {
+        super.setUp();
+        agent = new FakeBufferAgent();
+        BufferAgentClient client = InProcessAgent.start(grpc, agent, "s1");
+        List<VportSlot> slots = List.of(new VportSlot(VportId.vportId("vp100"), 100, null),
+                                        new VportSlot(VportId.vportId("vp101"), 101, null));
+        AgentDirectory agents = new AgentDirectory() {
+            @Override
+            public BufferAgentClient agent(DeviceId deviceId) {
+                if (!deviceId.equals(S1)) {
+                    throw FlowBufException.notFound("device %s has no buffer agent", deviceId);
+                }
+                return client;
+            }
+
+            @Override
+            public List<VportSlot> vportSlots(DeviceId deviceId) {
+                return deviceId.equals(S1) ? slots : List.of();
+            }
+
+            @Override
+            public Set<DeviceId> devices() {
+                return Set.of(S1);
+            }
+        };
+        SteeringRuleWriter writer = new SteeringRuleWriter() {
+            @Override
+            public void install(DeviceId deviceId, SteeringRule rule) {
+                rules.add("+" + rule.outPort());
+            }
+
+            @Override
+            public void remove(DeviceId deviceId, SteeringRule rule) {
+                rules.add("-" + rule.outPort());
+            }
+        };
+        FlowBufCore core = new FlowBufCore(agents, new InMemoryBufferStore(), writer, e -> { },
+                                           e -> { });
+        MapCodecService codecs = new MapCodecService();
+        FlowBufCodecs.register(codecs);
+        new StandaloneServices().add(BufferService.class, core.buffers())
+                .add(FlowBufIntentService.class, core.intents())
+                .add(CodecService.class, codecs).install();
+    }
+
+    private Response post(String path, String body) {
+        return target(path).request().post(Entity.entity(body, MediaType.APPLICATION_JSON));
+    }
+
+    private JsonNode json(Response response) throws IOException {
+        return mapper.readTree(response.readEntity(String.class));
+    }
+
+    private void assertError(Response response, int status, String messagePart) throws IOException {
+        assertEquals(status, response.getStatus());
+        JsonNode body = json(response);
+        assertEquals(status, body.get("code").asInt());
+        assertTrue(body.get("message").asText() + " should mention " + messagePart,
+                   body.get("message").asText().contains(messagePart));
+    }
+
+    @Test
+    public void devicesListTheirVports() throws IOException {
+        JsonNode devices = json(target("devices").request().get()).get("devices");
+        assertEquals(1, devices.size());
+        assertEquals("device:s1", devices.get(0).get("id").asText());
+        assertEquals(100, devices.get(0).get("vports").get(0).get("switchPort").asInt());
+        assertEquals("NONE", devices.get(0).get("vports").get(0).get("mode").asText());
+        assertError(target("devices/device:s9/vports").request().get(), 404, "device:s9");
+    }
+
+    @Test
+    public void pauseThenResumeTowardsAnotherPort() throws IOException {
+        Response paused = post("intents/pause", PAUSE);
+        assertEquals(201, paused.getStatus());
+        JsonNode pause = json(paused);
+        assertEquals("INSTALLED", pause.get("state").asText());
+        assertEquals("PAUSE", pause.get("type").asText());
+        String buffer = pause.get("bufferId").asText();
+        assertEquals("BUFFERING", json(target("buffers/device:s1/" + buffer).request().get())
+                .get("state").asText());
+
+        Response resumed = post("intents/resume", RESUME);
+        assertEquals(201, resumed.getStatus());
+        JsonNode resume = json(resumed);
+        assertEquals(buffer, resume.get("bufferId").asText());
+        assertEquals(3, resume.get("outPort").asInt());
+        assertEquals(2, json(target("intents").request().get()).get("intents").size());
+        assertEquals("RESUME", json(target("intents/" + resume.get("id").asText()).request().get())
+                .get("type").asText());
+        assertTrue(rules.contains("+3"));
+    }
+
+    @Test
+    public void buffersAreCreatedMovedInspectedAndRemoved() throws IOException {
+        Response created = post("buffers/device:s1",
+                                "{\"id\":\"b1\",\"state\":\"BUFFERING\",\"spec\":{\"capacityPackets\":500}}");
+        assertEquals(201, created.getStatus());
+        assertTrue(created.getLocation().getPath().endsWith("buffers/device:s1/b1"));
+        assertEquals(500, json(created).get("spec").get("capacityPackets").asInt());
+
+        Response moved = target("buffers/device:s1/b1/state").request()
+                .put(Entity.entity("{\"state\":\"FORWARDING\"}", MediaType.APPLICATION_JSON));
+        assertEquals(200, moved.getStatus());
+        assertEquals("RX_TX", json(moved).get("mode").asText());
+
+        agent.setOccupancy(4);
+        assertEquals(4, json(target("buffers/device:s1/b1/statistics").request().get())
+                .get("occupancyPackets").asInt());
+        JsonNode events = json(target("buffers/device:s1/b1/events").request().get()).get("events");
+        assertEquals("BUFFER_ADDED", events.get(0).get("type").asText());
+        assertEquals("BUFFER_STATE_CHANGED", events.get(1).get("type").asText());
+        assertEquals(1, json(target("buffers").request().get()).get("buffers").size());
+        assertEquals("b1", json(target("devices/device:s1/vports").request().get())
+                .get("vports").get(0).get("buffer").asText());
+
+        agent.setOccupancy(0);
+        assertEquals(204, target("buffers/device:s1/b1").queryParam("discard", true).request()
+                .delete().getStatus());
+        assertEquals(0, json(target("buffers/device:s1").request().get()).get("buffers").size());
+    }
+
+    @Test
+    public void badIntentRequestsAreRefusedAndChangeNothing() throws IOException {
+        assertError(post("intents/pause", "{not json"), 400, "malformed JSON");
+        assertError(post("intents/pause", "[1,2]"), 400, "JSON object");
+        assertError(post("intents/pause", "{\"inPort\":1,\"filter\":{}}"), 400, "deviceId");
+        assertError(post("intents/pause", "{\"deviceId\":\"s1\",\"inPort\":1,\"filter\":{}}"), 400,
+                    "device id");
+        assertError(post("intents/pause", "{\"deviceId\":\"device:s1\",\"filter\":{}}"), 400,
+                    "inPort");
+        assertError(post("intents/pause", "{\"deviceId\":\"device:s1\",\"inPort\":-1,"
+                + "\"filter\":{}}"), 400, "inPort");
+        assertError(post("intents/pause", "{\"deviceId\":\"device:s1\",\"inPort\":1}"), 400,
+                    "filter");
+        assertError(post("intents/pause", "{\"deviceId\":\"device:s1\",\"inPort\":1,"
+                + "\"filter\":{\"ipv4Src\":\"10.0.0.300/32\"}}"), 400, "ipv4Src");
+        assertError(post("intents/pause", "{\"deviceId\":\"device:s1\",\"inPort\":1,"
+                + "\"filter\":{\"l4DstPort\":70000}}"), 400, "l4DstPort");
+        assertError(post("intents/pause", "{\"deviceId\":\"device:s1\",\"inPort\":1,"
+                + "\"filter\":{},\"bufferId\":\"bad id!\"}"), 400, "buffer id");
+        assertError(post("intents/pause", "{\"deviceId\":\"device:s9\",\"inPort\":1,"
+                + "\"filter\":{}}"), 404, "device:s9");
+        assertError(post("intents/resume", RESUME), 404, "");
+        assertError(target("intents/abc").request().get(), 400, "intent id");
+        assertError(target("intents/99").request().get(), 404, "99");
+        assertError(target("intents/99").request().delete(), 404, "");
+
+        // Requests the service accepted but could not carry out stay visible as FAILED.
+        for (JsonNode intent : json(target("intents").request().get()).get("intents")) {
+            assertEquals("FAILED", intent.get("state").asText());
+        }
+        assertEquals(0, json(target("buffers").request().get()).get("buffers").size());
+        assertTrue(rules.isEmpty());
+    }
+
+    @Test
+    public void badBufferRequestsAreRefusedAndChangeNothing() throws IOException {
+        assertError(post("buffers/device:s1", "{}"), 400, "\"id\"");
+        assertError(post("buffers/device:s1", "{\"id\":\"b1\",\"state\":\"SLEEPING\"}"), 400,
+                    "state");
+        assertError(post("buffers/device:s1", "{\"id\":\"b1\",\"state\":\"STORING\"}"), 400, "");
+        assertError(post("buffers/device:s1", "{\"id\":\"b1\",\"spec\":{\"capacityPackets\":\"x\"}}"),
+                    400, "capacityPackets");
+        assertError(post("buffers/device:s1", "{\"id\":\"b1\",\"spec\":{\"queueType\":\"LIFO\"}}"),
+                    400, "queueType");
+        agent.failNext("Batch", Status.RESOURCE_EXHAUSTED.withDescription("pool full"));
+        assertError(post("buffers/device:s1", "{\"id\":\"b1\"}"), 409, "pool full");
+        assertEquals(0, json(target("buffers").request().get()).get("buffers").size());
+
+        assertEquals(201, post("buffers/device:s1", "{\"id\":\"b1\",\"owner\":\"app1\"}").getStatus());
+        assertError(post("buffers/device:s1", "{\"id\":\"b1\"}"), 409, "already exists");
+        assertError(target("buffers/device:s1/b1/state").request()
+                            .put(Entity.entity("{\"state\":\"BUFFERING\"}", MediaType.APPLICATION_JSON)),
+                    403, "app1");
+        assertError(target("buffers/device:s1/b1/state").request()
+                            .put(Entity.entity("{}", MediaType.APPLICATION_JSON)), 400, "state");
+        assertError(target("buffers/device:s1/b2").request().get(), 404, "b2");
+        assertError(target("buffers/device:s1/b2/statistics").request().get(), 404, "b2");
+        assertError(target("buffers/device:s1/b2/events").request().get(), 404, "b2");
+        assertError(target("buffers/device:s1/b1").request().delete(), 403, "app1");
+        assertEquals("FREE", json(target("buffers/device:s1/b1").request().get()).get("state")
+                .asText());
+    }
+}

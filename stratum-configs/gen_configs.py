@@ -51,7 +51,7 @@ def netcfg(topo):
     """ONOS network configuration: devices, hosts and FlowBuf's own
     per-device section (where the device's buffer agent listens and which
     ports are vports)."""
-    devices, hosts, flowbuf = {}, {}, {}
+    devices, hosts = {}, {}
     for sw in topo["switches"]:
         dev = f'device:{sw["name"]}'
         devices[dev] = {
@@ -71,7 +71,8 @@ def netcfg(topo):
                     "switchPort": port["number"],
                     "agentInterface": port["agent_interface"],
                 })
-        flowbuf[dev] = {
+        # FlowBufDeviceConfig is a device-subject config under the key "flowbuf".
+        devices[dev]["flowbuf"] = {
             "agentAddress": f'127.0.0.1:{sw["agent_port"]}',
             "inProcess": False,
             "vports": vports,
@@ -87,11 +88,7 @@ def netcfg(topo):
                 "locations": [f"device:{sw_name}/{number}"],
             }
         }
-    return {
-        "devices": devices,
-        "hosts": hosts,
-        "apps": {"org.flowbuf.app": {"flowbuf": {"devices": flowbuf}}},
-    }
+    return {"devices": devices, "hosts": hosts}
 
 
 def outputs(topo):

@@ -31,13 +31,13 @@ def test_every_switch_port_is_in_its_chassis_config_once():
 
 def test_netcfg_names_the_pipeconf_agent_and_vports_of_each_device():
     cfg = json.loads((CONFIGS / "netcfg.json").read_text())
-    app = cfg["apps"]["org.flowbuf.app"]["flowbuf"]["devices"]
     for sw in TOPO["switches"]:
         dev = f'device:{sw["name"]}'
         basic = cfg["devices"][dev]["basic"]
         assert basic["pipeconf"] == TOPO["pipeconf"]
         assert basic["managementAddress"].endswith(f'?device_id={sw["device_id"]}')
-        vports = {v["switchPort"] for v in app[dev]["vports"]}
+        # FlowBufDeviceConfig: a device-subject config under the key "flowbuf".
+        vports = {v["switchPort"] for v in cfg["devices"][dev]["flowbuf"]["vports"]}
         assert vports == {p["number"] for p in sw["ports"] if "vport" in p}
         assert vports.isdisjoint({p["number"] for p in sw["ports"] if "host" in p})
 

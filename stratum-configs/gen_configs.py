@@ -67,9 +67,9 @@ def netcfg(topo):
         for port in sw["ports"]:
             if "vport" in port:
                 vports.append({
-                    "vportId": port["vport"],
+                    "id": port["vport"],
                     "switchPort": port["number"],
-                    "agentInterface": port["agent_interface"],
+                    "interface": port["agent_interface"],
                 })
         # FlowBufDeviceConfig is a device-subject config under the key "flowbuf".
         devices[dev]["flowbuf"] = {

@@ -40,6 +40,20 @@ public final class FlowBufP4Names {
     /** Parameter of STEER_TO_PORT. */
     public static final PiActionParamId PORT = PiActionParamId.of("port");
 
+    /** Table that marks packets arriving on vport ports as replays (from_vport = 1). */
+    public static final PiTableId VPORT_PORTS =
+            PiTableId.of("IngressPipeImpl.steering.vport_ports");
+    /** Action of VPORT_PORTS. */
+    public static final PiActionId MARK_FROM_VPORT =
+            PiActionId.of("IngressPipeImpl.steering.mark_from_vport");
+    /** L2 forwarding by destination MAC (used by the embedded host for netcfg hosts). */
+    public static final PiTableId L2_EXACT = PiTableId.of("IngressPipeImpl.forwarding.l2_exact");
+    /** Destination MAC. */
+    public static final PiMatchFieldId ETH_DST = PiMatchFieldId.of("eth_dst");
+    /** Sends the packet to one port; parameter PORT. */
+    public static final PiActionId SET_EGRESS_PORT =
+            PiActionId.of("IngressPipeImpl.forwarding.set_egress_port");
+
     /** Width of port match fields and parameters (v1model standard_metadata). */
     public static final int PORT_BITS = 9;
 

@@ -27,9 +27,11 @@ import static org.flowbuf.app.pi.FlowBufP4Names.IPV4_SRC;
 import static org.flowbuf.app.pi.FlowBufP4Names.IP_PROTO;
 import static org.flowbuf.app.pi.FlowBufP4Names.L4_DST_PORT;
 import static org.flowbuf.app.pi.FlowBufP4Names.L4_SRC_PORT;
+import static org.flowbuf.app.pi.FlowBufP4Names.MARK_FROM_VPORT;
 import static org.flowbuf.app.pi.FlowBufP4Names.PORT;
 import static org.flowbuf.app.pi.FlowBufP4Names.PORT_BITS;
 import static org.flowbuf.app.pi.FlowBufP4Names.STEER_TO_PORT;
+import static org.flowbuf.app.pi.FlowBufP4Names.VPORT_PORTS;
 
 /**
  * Translates a steering rule into an ONOS PI flow rule of the flow_steering
@@ -73,6 +75,30 @@ public final class SteeringFlowRules {
                 .withPriority(rule.priority())
                 .makePermanent()
                 .withSelector(DefaultTrafficSelector.builder().matchPi(match.build()).build())
+                .withTreatment(DefaultTrafficTreatment.builder().piTableAction(action).build())
+                .build();
+    }
+
+    /**
+     * The rule that marks packets arriving on a vport port as replays, so
+     * that resume rules (from_vport = 1) can tell them from the paused flow.
+     *
+     * @param appId      owner of the flow rule
+     * @param deviceId   device
+     * @param switchPort the vport's switch port
+     * @return flow rule of IngressPipeImpl.steering.vport_ports
+     */
+    public static FlowRule vportPortRule(ApplicationId appId, DeviceId deviceId, long switchPort) {
+        PiCriterion match = PiCriterion.builder()
+                .matchExact(INGRESS_PORT, checkPort(switchPort)).build();
+        PiAction action = PiAction.builder().withId(MARK_FROM_VPORT).build();
+        return DefaultFlowRule.builder()
+                .forDevice(deviceId)
+                .forTable(VPORT_PORTS)
+                .fromApp(appId)
+                .withPriority(FlowRule.MIN_PRIORITY)
+                .makePermanent()
+                .withSelector(DefaultTrafficSelector.builder().matchPi(match).build())
                 .withTreatment(DefaultTrafficTreatment.builder().piTableAction(action).build())
                 .build();
     }

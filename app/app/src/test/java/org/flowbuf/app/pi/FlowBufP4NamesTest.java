@@ -49,4 +49,19 @@ public class FlowBufP4NamesTest {
                    action.contains("name: \"" + FlowBufP4Names.PORT.id() + "\"\n    bitwidth: "
                                            + FlowBufP4Names.PORT_BITS));
     }
+
+    @Test
+    public void vportAndL2NamesMatchTheP4Info() throws IOException {
+        String p4info = new String(Files.readAllBytes(P4INFO), StandardCharsets.UTF_8);
+        assertTrue("vport_ports matches ingress_port",
+                   block(p4info, "tables", FlowBufP4Names.VPORT_PORTS.id())
+                           .contains("name: \"" + FlowBufP4Names.INGRESS_PORT.id() + "\""));
+        block(p4info, "actions", FlowBufP4Names.MARK_FROM_VPORT.id());
+        assertTrue("l2_exact matches eth_dst",
+                   block(p4info, "tables", FlowBufP4Names.L2_EXACT.id())
+                           .contains("name: \"" + FlowBufP4Names.ETH_DST.id() + "\""));
+        assertTrue("set_egress_port has a port parameter",
+                   block(p4info, "actions", FlowBufP4Names.SET_EGRESS_PORT.id())
+                           .contains("name: \"" + FlowBufP4Names.PORT.id() + "\""));
+    }
 }

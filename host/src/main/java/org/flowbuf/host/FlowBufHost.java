@@ -1,0 +1,156 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.host;
+
+import com.google.protobuf.ByteString;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import org.flowbuf.app.FlowBufCore;
+import org.flowbuf.app.southbound.ConfiguredAgentDirectory;
+import org.flowbuf.app.southbound.DefaultBufferAgentClient;
+import org.flowbuf.app.store.InMemoryBufferStore;
+import org.flowbuf.host.netcfg.Netcfg;
+import org.flowbuf.host.netcfg.SwitchEntry;
+import org.flowbuf.host.p4rt.P4InfoIndex;
+import org.flowbuf.host.p4rt.P4RuntimeClient;
+import org.flowbuf.host.p4rt.SwitchSession;
+import org.flowbuf.host.rest.RestServer;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.core.DefaultApplicationId;
+import org.onosproject.net.DeviceId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
+
+/**
+ * The embedded host process: connects to every switch of the netcfg,
+ * becomes primary, pushes the FlowBuf pipeline and base rules, assembles the
+ * Buffer Service core and serves the REST API until it is stopped.
+ */
+public final class FlowBufHost implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FlowBufHost.class);
+    /** The same application name the ONOS app registers. */
+    static final String APP_NAME = "org.flowbuf.app";
+    /** Election id of the host; higher than any test client's default. */
+    static final long ELECTION_ID = 10;
+
+    private final Map<DeviceId, SwitchSession> switches;
+    private final ConfiguredAgentDirectory agents;
+    private final RestServer rest;
+
+    private FlowBufHost(Map<DeviceId, SwitchSession> switches, ConfiguredAgentDirectory agents,
+                        RestServer rest) {
+        this.switches = switches;
+        this.agents = agents;
+        this.rest = rest;
+    }
+
+    /**
+     * Starts the host.
+     *
+     * @param options options
+     * @return the running host
+     * @throws IOException when a file cannot be read
+     */
+    static FlowBufHost start(HostOptions options) throws IOException {
+        Netcfg netcfg = Netcfg.read(options.netcfg);
+        P4InfoIndex p4info = P4InfoIndex.read(options.p4info);
+        ByteString deviceConfig = options.deviceConfig.isPresent()
+                ? ByteString.copyFrom(Files.readAllBytes(options.deviceConfig.get()))
+                : ByteString.EMPTY;
+        ApplicationId appId = new DefaultApplicationId(1, APP_NAME);
+        Duration timeout = Duration.ofSeconds(options.connectTimeoutSeconds);
+        Map<DeviceId, SwitchSession> switches = new LinkedHashMap<>();
+        try {
+            for (SwitchEntry sw : netcfg.switches()) {
+                SwitchSession session = connect(sw, p4info);
+                switches.put(sw.deviceId(), session);
+                session.start(deviceConfig, timeout);
+                session.insert(BaseRules.of(appId, sw, netcfg.hosts()));
+                LOG.info("{}: primary, pipeline pushed, base rules written", sw.deviceId());
+            }
+        } catch (RuntimeException e) {
+            switches.values().forEach(SwitchSession::close);
+            throw e;
+        }
+        Set<DeviceId> buffered = netcfg.switches().stream().filter(s -> s.flowbuf().isPresent())
+                .map(SwitchEntry::deviceId).collect(Collectors.toSet());
+        ConfiguredAgentDirectory agents = new ConfiguredAgentDirectory(
+                APP_NAME, netcfg::flowbuf, () -> buffered, new PlainChannelFactory(),
+                id -> true, DefaultBufferAgentClient.DEFAULT_DEADLINE);
+        FlowBufCore core = new FlowBufCore(agents, new InMemoryBufferStore(),
+                                           new P4RuntimeSteeringWriter(appId, switches),
+                                           e -> LOG.info("{}", e), e -> LOG.info("{}", e));
+        RestServer rest = RestServer.start(options.listen, core);
+        return new FlowBufHost(switches, agents, rest);
+    }
+
+    private static SwitchSession connect(SwitchEntry sw, P4InfoIndex p4info) {
+        ManagedChannel channel = NettyChannelBuilder.forAddress(sw.p4rtHost(), sw.p4rtPort())
+                .usePlaintext().build();
+        P4RuntimeClient client = new P4RuntimeClient(channel, sw.p4DeviceId(), ELECTION_ID,
+                                                     Duration.ofSeconds(5));
+        return new SwitchSession(sw.deviceId(), channel, client, p4info);
+    }
+
+    /**
+     * The REST port.
+     *
+     * @return TCP port
+     */
+    int restPort() {
+        return rest.port();
+    }
+
+    @Override
+    public void close() {
+        rest.close();
+        agents.closeAll();
+        switches.values().forEach(SwitchSession::close);
+    }
+
+    /**
+     * Runs the host until SIGTERM/SIGINT.
+     *
+     * @param args see {@link HostOptions#USAGE}
+     * @throws InterruptedException when interrupted while serving
+     */
+    public static void main(String[] args) throws InterruptedException {
+        HostOptions options;
+        try {
+            options = HostOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("flowbuf-host: " + e.getMessage());
+            System.err.println(HostOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        FlowBufHost host;
+        try {
+            host = start(options);
+        } catch (IOException | RuntimeException e) {
+            System.err.println("flowbuf-host: cannot start: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            host.close();
+            stopped.countDown();
+        }));
+        System.out.println("flowbuf-host: ready, REST at http://" + options.listen.getHostString()
+                                   + ":" + host.restPort() + RestServer.CONTEXT);
+        stopped.await();
+    }
+}

@@ -1,0 +1,176 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.host.netcfg;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.flowbuf.app.config.FlowBufDeviceConfig;
+import org.onlab.packet.MacAddress;
+import org.onosproject.net.ConnectPoint;
+import org.onosproject.net.DeviceId;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The parts of an ONOS netcfg file the embedded host uses: each device's
+ * basic.managementAddress (grpc://host:port?device_id=N) and "flowbuf"
+ * section, and each host's MAC and location. Errors name the offending key.
+ */
+public final class Netcfg {
+
+    private final List<SwitchEntry> switches;
+    private final List<HostEntry> hosts;
+
+    private Netcfg(List<SwitchEntry> switches, List<HostEntry> hosts) {
+        this.switches = List.copyOf(switches);
+        this.hosts = List.copyOf(hosts);
+    }
+
+    /**
+     * Reads a netcfg file.
+     *
+     * @param file the file
+     * @return its content
+     * @throws IOException              when it cannot be read or is not JSON
+     * @throws IllegalArgumentException when an entry is invalid
+     */
+    public static Netcfg read(Path file) throws IOException {
+        return parse(new ObjectMapper().readTree(Files.readString(file)));
+    }
+
+    /**
+     * Parses netcfg JSON.
+     *
+     * @param root the JSON document
+     * @return its content
+     * @throws IllegalArgumentException when an entry is invalid
+     */
+    public static Netcfg parse(JsonNode root) {
+        List<SwitchEntry> switches = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> device : fields(root.path("devices"))) {
+            switches.add(device(device.getKey(), device.getValue()));
+        }
+        List<HostEntry> hosts = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> host : fields(root.path("hosts"))) {
+            hosts.add(host(host.getKey(), host.getValue()));
+        }
+        return new Netcfg(switches, hosts);
+    }
+
+    /**
+     * The devices.
+     *
+     * @return switches in file order
+     */
+    public List<SwitchEntry> switches() {
+        return switches;
+    }
+
+    /**
+     * The hosts.
+     *
+     * @return hosts in file order
+     */
+    public List<HostEntry> hosts() {
+        return hosts;
+    }
+
+    /**
+     * A device's FlowBuf config.
+     *
+     * @param deviceId device
+     * @return its config, if the device has one
+     */
+    public Optional<FlowBufDeviceConfig> flowbuf(DeviceId deviceId) {
+        return switches.stream().filter(s -> s.deviceId().equals(deviceId)).findFirst()
+                .flatMap(SwitchEntry::flowbuf);
+    }
+
+    private static SwitchEntry device(String key, JsonNode json) {
+        DeviceId deviceId = DeviceId.deviceId(key);
+        String address = json.path("basic").path("managementAddress").asText("");
+        URI uri;
+        try {
+            uri = URI.create(address);
+        } catch (IllegalArgumentException e) {
+            throw bad(key, "basic.managementAddress \"" + address + "\" is not a URI");
+        }
+        if (!"grpc".equals(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 0) {
+            throw bad(key, "basic.managementAddress must be grpc://host:port?device_id=N, not \""
+                    + address + "\"");
+        }
+        long p4DeviceId = deviceIdParameter(key, uri);
+        FlowBufDeviceConfig flowbuf = null;
+        JsonNode section = json.get(FlowBufDeviceConfig.CONFIG_KEY);
+        if (section != null) {
+            if (!section.isObject()) {
+                throw bad(key, "\"flowbuf\" must be an object");
+            }
+            flowbuf = new FlowBufDeviceConfig();
+            flowbuf.init(deviceId, FlowBufDeviceConfig.CONFIG_KEY, (ObjectNode) section,
+                         new ObjectMapper(), config -> { });
+            Optional<String> error = flowbuf.validationError();
+            if (error.isPresent()) {
+                throw bad(key, "flowbuf: " + error.get());
+            }
+        }
+        return new SwitchEntry(deviceId, uri.getHost(), uri.getPort(), p4DeviceId, flowbuf);
+    }
+
+    private static long deviceIdParameter(String key, URI uri) {
+        String query = Optional.ofNullable(uri.getQuery()).orElse("");
+        for (String pair : query.split("&")) {
+            if (pair.startsWith("device_id=")) {
+                try {
+                    return Long.parseUnsignedLong(pair.substring("device_id=".length()));
+                } catch (NumberFormatException e) {
+                    throw bad(key, "device_id must be a number in " + uri);
+                }
+            }
+        }
+        throw bad(key, "basic.managementAddress has no ?device_id=N: " + uri);
+    }
+
+    private static HostEntry host(String key, JsonNode json) {
+        MacAddress mac;
+        try {
+            mac = MacAddress.valueOf(key.split("/")[0]);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("netcfg hosts." + key + ": not a MAC/VLAN host id");
+        }
+        JsonNode locations = json.path("basic").path("locations");
+        if (!locations.isArray() || locations.size() == 0) {
+            throw new IllegalArgumentException("netcfg hosts." + key + ": basic.locations is "
+                                                       + "required");
+        }
+        try {
+            return new HostEntry(mac, ConnectPoint.deviceConnectPoint(locations.get(0).asText()));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("netcfg hosts." + key + ": bad location "
+                                                       + locations.get(0));
+        }
+    }
+
+    private static Iterable<Map.Entry<String, JsonNode>> fields(JsonNode node) {
+        List<Map.Entry<String, JsonNode>> entries = new ArrayList<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext();) {
+            entries.add(it.next());
+        }
+        return entries;
+    }
+
+    private static IllegalArgumentException bad(String device, String what) {
+        return new IllegalArgumentException("netcfg devices." + device + ": " + what);
+    }
+}

@@ -1,0 +1,300 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.host.p4rt;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.protobuf.StatusProto;
+import io.grpc.stub.StreamObserver;
+import p4.config.v1.P4InfoOuterClass.ControllerPacketMetadata;
+import p4.v1.P4RuntimeGrpc;
+import p4.v1.P4RuntimeOuterClass.DigestList;
+import p4.v1.P4RuntimeOuterClass.DigestListAck;
+import p4.v1.P4RuntimeOuterClass.Entity;
+import p4.v1.P4RuntimeOuterClass.Error;
+import p4.v1.P4RuntimeOuterClass.ForwardingPipelineConfig;
+import p4.v1.P4RuntimeOuterClass.MasterArbitrationUpdate;
+import p4.v1.P4RuntimeOuterClass.PacketIn;
+import p4.v1.P4RuntimeOuterClass.PacketMetadata;
+import p4.v1.P4RuntimeOuterClass.PacketOut;
+import p4.v1.P4RuntimeOuterClass.SetForwardingPipelineConfigRequest;
+import p4.v1.P4RuntimeOuterClass.StreamMessageRequest;
+import p4.v1.P4RuntimeOuterClass.StreamMessageResponse;
+import p4.v1.P4RuntimeOuterClass.TableEntry;
+import p4.v1.P4RuntimeOuterClass.Uint128;
+import p4.v1.P4RuntimeOuterClass.Update;
+import p4.v1.P4RuntimeOuterClass.WriteRequest;
+import org.onlab.util.ImmutableByteSequence;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * A P4Runtime client of one device: the stream channel (arbitration, packet
+ * I/O, digests with acks) and the unary calls a controller needs (pipeline
+ * push, writes). Writes carry the election id the client won with.
+ */
+public final class P4RuntimeClient implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(P4RuntimeClient.class);
+
+    private final ManagedChannel channel;
+    private final long deviceId;
+    private final Uint128 electionId;
+    private final Duration deadline;
+    private final CompletableFuture<MasterArbitrationUpdate> arbitration = new CompletableFuture<>();
+    private volatile Consumer<PacketIn> packetIns = p -> { };
+    private volatile Consumer<DigestList> digests = d -> { };
+    private StreamObserver<StreamMessageRequest> stream;
+
+    /**
+     * Creates a client; nothing is sent until {@link #becomePrimary}.
+     *
+     * @param channel    channel to the target
+     * @param deviceId   P4Runtime device id
+     * @param electionId election id to claim primacy with
+     * @param deadline   deadline of each unary call
+     */
+    public P4RuntimeClient(ManagedChannel channel, long deviceId, long electionId,
+                           Duration deadline) {
+        this.channel = Objects.requireNonNull(channel);
+        this.deviceId = deviceId;
+        this.electionId = Uint128.newBuilder().setLow(electionId).build();
+        this.deadline = Objects.requireNonNull(deadline);
+    }
+
+    /**
+     * Opens the stream channel and waits until the target names this client
+     * primary.
+     *
+     * @param timeout how long to wait
+     * @throws P4RuntimeWriteException when another client is primary, or the
+     *                                 target refuses or does not answer
+     */
+    public synchronized void becomePrimary(Duration timeout) {
+        stream = P4RuntimeGrpc.newStub(channel).streamChannel(new ResponseObserver());
+        stream.onNext(StreamMessageRequest.newBuilder().setArbitration(
+                MasterArbitrationUpdate.newBuilder().setDeviceId(deviceId)
+                        .setElectionId(electionId)).build());
+        MasterArbitrationUpdate answer;
+        try {
+            answer = arbitration.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new P4RuntimeWriteException(Status.Code.CANCELLED, "interrupted", List.of());
+        } catch (ExecutionException e) {
+            throw failure("arbitration", e.getCause());
+        } catch (TimeoutException e) {
+            throw new P4RuntimeWriteException(Status.Code.DEADLINE_EXCEEDED,
+                                              "no arbitration answer from device " + deviceId
+                                                      + " within " + timeout, List.of());
+        }
+        if (answer.getStatus().getCode() != Status.Code.OK.value()) {
+            throw new P4RuntimeWriteException(Status.fromCodeValue(answer.getStatus().getCode())
+                                                      .getCode(),
+                                              "not primary for device " + deviceId + ": "
+                                                      + answer.getStatus().getMessage(), List.of());
+        }
+    }
+
+    /**
+     * Pushes a pipeline (VERIFY_AND_COMMIT).
+     *
+     * @param p4info       the p4info
+     * @param deviceConfig target-specific config (bmv2 JSON), may be empty
+     */
+    public void setPipeline(p4.config.v1.P4InfoOuterClass.P4Info p4info, ByteString deviceConfig) {
+        SetForwardingPipelineConfigRequest request = SetForwardingPipelineConfigRequest.newBuilder()
+                .setDeviceId(deviceId).setElectionId(electionId)
+                .setAction(SetForwardingPipelineConfigRequest.Action.VERIFY_AND_COMMIT)
+                .setConfig(ForwardingPipelineConfig.newBuilder().setP4Info(p4info)
+                                   .setP4DeviceConfig(deviceConfig))
+                .build();
+        try {
+            blocking().setForwardingPipelineConfig(request);
+        } catch (StatusRuntimeException e) {
+            throw failure("pipeline push", e);
+        }
+    }
+
+    /**
+     * Inserts table entries in one Write.
+     *
+     * @param entries entries
+     */
+    public void insert(List<TableEntry> entries) {
+        write(Update.Type.INSERT, entries);
+    }
+
+    /**
+     * Deletes table entries in one Write.
+     *
+     * @param entries entries (match and priority identify them)
+     */
+    public void delete(List<TableEntry> entries) {
+        write(Update.Type.DELETE, entries);
+    }
+
+    private void write(Update.Type type, List<TableEntry> entries) {
+        WriteRequest.Builder request = WriteRequest.newBuilder().setDeviceId(deviceId)
+                .setElectionId(electionId);
+        entries.forEach(e -> request.addUpdates(Update.newBuilder().setType(type)
+                                                        .setEntity(Entity.newBuilder()
+                                                                           .setTableEntry(e))));
+        try {
+            blocking().write(request.build());
+        } catch (StatusRuntimeException e) {
+            throw failure("write", e);
+        }
+    }
+
+    /**
+     * Sends a packet out through the pipeline's packet_out header.
+     *
+     * @param payload  the frame
+     * @param metadata packet_out metadata values by name
+     * @param p4info   the p4info the names resolve in
+     */
+    public void packetOut(byte[] payload, Map<String, Long> metadata, P4InfoIndex p4info) {
+        ControllerPacketMetadata header = p4info.packetMetadata("packet_out");
+        PacketOut.Builder packet = PacketOut.newBuilder().setPayload(ByteString.copyFrom(payload));
+        for (ControllerPacketMetadata.Metadata m : header.getMetadataList()) {
+            Long value = metadata.get(m.getName());
+            if (value != null) {
+                packet.addMetadata(PacketMetadata.newBuilder().setMetadataId(m.getId()).setValue(
+                        PiEntryEncoder.canonical(ImmutableByteSequence.copyFrom(value),
+                                                 m.getBitwidth(), m.getName())));
+            }
+        }
+        synchronized (this) {
+            stream.onNext(StreamMessageRequest.newBuilder().setPacket(packet).build());
+        }
+    }
+
+    /**
+     * Sets who receives packet-ins.
+     *
+     * @param receiver receiver
+     */
+    public void onPacketIn(Consumer<PacketIn> receiver) {
+        this.packetIns = Objects.requireNonNull(receiver);
+    }
+
+    /**
+     * Sets who receives digest lists; each list is acknowledged after the
+     * receiver returns.
+     *
+     * @param receiver receiver
+     */
+    public void onDigest(Consumer<DigestList> receiver) {
+        this.digests = Objects.requireNonNull(receiver);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (stream != null) {
+            stream.onCompleted();
+            stream = null;
+        }
+    }
+
+    private P4RuntimeGrpc.P4RuntimeBlockingStub blocking() {
+        return P4RuntimeGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void acknowledge(DigestList list) {
+        synchronized (this) {
+            if (stream != null) {
+                stream.onNext(StreamMessageRequest.newBuilder().setDigestAck(
+                        DigestListAck.newBuilder().setDigestId(list.getDigestId())
+                                .setListId(list.getListId())).build());
+            }
+        }
+    }
+
+    /**
+     * Turns a gRPC failure into an exception with the per-update errors that
+     * P4Runtime puts in the status details.
+     *
+     * @param what the call that failed
+     * @param t    its failure
+     * @return the exception
+     */
+    static P4RuntimeWriteException failure(String what, Throwable t) {
+        Status status = Status.fromThrowable(t);
+        List<String> updates = new ArrayList<>();
+        Status.Code firstFailed = null;
+        com.google.rpc.Status details = StatusProto.fromThrowable(t);
+        if (details != null) {
+            for (Any any : details.getDetailsList()) {
+                try {
+                    Error error = any.unpack(Error.class);
+                    if (error.getCanonicalCode() != Status.Code.OK.value()) {
+                        Status.Code code = Status.fromCodeValue(error.getCanonicalCode()).getCode();
+                        firstFailed = firstFailed == null ? code : firstFailed;
+                        updates.add(code + ": " + error.getMessage());
+                    }
+                } catch (InvalidProtocolBufferException e) {
+                    updates.add("unreadable error detail " + any.getTypeUrl());
+                }
+            }
+        }
+        Status.Code code = firstFailed != null ? firstFailed : status.getCode();
+        String message = what + " refused: " + (updates.isEmpty()
+                ? status.getCode() + " " + status.getDescription() : String.join("; ", updates));
+        return new P4RuntimeWriteException(code, message, updates);
+    }
+
+    /** Dispatches what the target sends on the stream channel. */
+    private final class ResponseObserver implements StreamObserver<StreamMessageResponse> {
+        @Override
+        public void onNext(StreamMessageResponse response) {
+            switch (response.getUpdateCase()) {
+                case ARBITRATION:
+                    arbitration.complete(response.getArbitration());
+                    break;
+                case PACKET:
+                    packetIns.accept(response.getPacket());
+                    break;
+                case DIGEST:
+                    digests.accept(response.getDigest());
+                    acknowledge(response.getDigest());
+                    break;
+                case ERROR:
+                    LOG.warn("device {}: stream error {}", deviceId, response.getError());
+                    break;
+                default:
+                    LOG.debug("device {}: ignored stream message {}", deviceId,
+                              response.getUpdateCase());
+            }
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            arbitration.completeExceptionally(t);
+            LOG.warn("device {}: stream channel closed: {}", deviceId, Status.fromThrowable(t));
+        }
+
+        @Override
+        public void onCompleted() {
+            arbitration.completeExceptionally(new IllegalStateException("stream closed"));
+        }
+    }
+}

@@ -1,0 +1,104 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.host.p4rt;
+
+import com.google.protobuf.ByteString;
+import io.grpc.ManagedChannel;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.flow.FlowRule;
+import p4.v1.P4RuntimeOuterClass.TableEntry;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * The host's session with one switch: primary over P4Runtime, the FlowBuf
+ * pipeline pushed, and PI flow rules written as table entries.
+ */
+public final class SwitchSession implements AutoCloseable {
+
+    private final DeviceId deviceId;
+    private final ManagedChannel channel;
+    private final P4RuntimeClient client;
+    private final P4InfoIndex p4info;
+    private final PiEntryEncoder encoder;
+
+    /**
+     * Creates a session; {@link #start} connects.
+     *
+     * @param deviceId ONOS device id
+     * @param channel  channel to the switch's P4Runtime server
+     * @param client   P4Runtime client on that channel
+     * @param p4info   the pipeline's p4info
+     */
+    public SwitchSession(DeviceId deviceId, ManagedChannel channel, P4RuntimeClient client,
+                         P4InfoIndex p4info) {
+        this.deviceId = Objects.requireNonNull(deviceId);
+        this.channel = Objects.requireNonNull(channel);
+        this.client = Objects.requireNonNull(client);
+        this.p4info = Objects.requireNonNull(p4info);
+        this.encoder = new PiEntryEncoder(p4info);
+    }
+
+    /**
+     * Becomes primary and pushes the pipeline.
+     *
+     * @param deviceConfig target config (bmv2 JSON), empty when the target
+     *                     implements the program natively
+     * @param timeout      how long to wait for the arbitration answer
+     */
+    public void start(ByteString deviceConfig, Duration timeout) {
+        client.becomePrimary(timeout);
+        client.setPipeline(p4info.p4info(), deviceConfig);
+    }
+
+    /**
+     * Writes flow rules as one Write of inserts.
+     *
+     * @param rules PI flow rules
+     */
+    public void insert(List<FlowRule> rules) {
+        client.insert(encode(rules));
+    }
+
+    /**
+     * Deletes flow rules in one Write.
+     *
+     * @param rules PI flow rules
+     */
+    public void delete(List<FlowRule> rules) {
+        client.delete(encode(rules));
+    }
+
+    /**
+     * The device id.
+     *
+     * @return device id
+     */
+    public DeviceId deviceId() {
+        return deviceId;
+    }
+
+    /**
+     * The P4Runtime client, for packet I/O.
+     *
+     * @return client
+     */
+    public P4RuntimeClient client() {
+        return client;
+    }
+
+    private List<TableEntry> encode(List<FlowRule> rules) {
+        return rules.stream().map(encoder::encode).collect(Collectors.toList());
+    }
+
+    @Override
+    public void close() {
+        client.close();
+        channel.shutdown();
+    }
+}

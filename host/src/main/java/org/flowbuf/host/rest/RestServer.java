@@ -1,0 +1,69 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.host.rest;
+
+import com.sun.net.httpserver.HttpServer;
+import org.flowbuf.api.BufferService;
+import org.flowbuf.api.FlowBufIntentService;
+import org.flowbuf.app.FlowBufCore;
+import org.flowbuf.app.codec.FlowBufCodecs;
+import org.flowbuf.app.rest.FlowBufWebApplication;
+import org.flowbuf.app.rest.MapCodecService;
+import org.flowbuf.app.rest.StandaloneServices;
+import org.glassfish.jersey.jdkhttp.JdkHttpServerFactory;
+import org.glassfish.jersey.server.ResourceConfig;
+import org.onosproject.codec.CodecService;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+
+/**
+ * Serves FlowBuf's REST API at /onos/flowbuf, the path ONOS serves it at, on
+ * the JDK's HTTP server.
+ */
+public final class RestServer implements AutoCloseable {
+
+    /** Where ONOS mounts the FlowBuf web application. */
+    public static final String CONTEXT = "/onos/flowbuf/";
+
+    private final HttpServer server;
+
+    private RestServer(HttpServer server) {
+        this.server = server;
+    }
+
+    /**
+     * Starts serving.
+     *
+     * @param listen address to bind
+     * @param core   the Buffer Service core
+     * @return the running server
+     */
+    public static RestServer start(InetSocketAddress listen, FlowBufCore core) {
+        MapCodecService codecs = new MapCodecService();
+        FlowBufCodecs.register(codecs);
+        new StandaloneServices().add(BufferService.class, core.buffers())
+                .add(FlowBufIntentService.class, core.intents())
+                .add(CodecService.class, codecs).install();
+        ResourceConfig app = ResourceConfig.forApplication(new FlowBufWebApplication())
+                .register(LocalOperatorFilter.class);
+        URI base = URI.create("http://" + listen.getHostString() + ":" + listen.getPort() + CONTEXT);
+        return new RestServer(JdkHttpServerFactory.createHttpServer(base, app));
+    }
+
+    /**
+     * The bound port (useful when started on port 0).
+     *
+     * @return TCP port
+     */
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}

@@ -1,0 +1,172 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The embedded-mode lab: hosts, pbswitch and the FlowBuf embedded host.
+
+    h1 --- port 1 \\                 / in-process buffers on vports 100, 101
+    h2 --- port 2 -- pbswitch s1 --<   (or an external buffer-agent on veths)
+    h3 --- port 3 /                 \\ P4Runtime <- embedded host -> REST :8181
+
+The same topology as stratum-configs/topology.json. Used by `make demo`, the
+end-to-end tests, `make bench-service` and the GUI test. Everything is torn
+down when the lab closes.
+"""
+import json
+import pathlib
+import tempfile
+import urllib.error
+import urllib.request
+
+from .netns import Lab
+from .procs import Process, wait_for_tcp
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+HOST_JAR = ROOT / "host" / "target" / "flowbuf-host.jar"
+P4INFO = ROOT / "pipeconf" / "p4src" / "build" / "p4info.txt"
+BMV2_JSON = ROOT / "pipeconf" / "p4src" / "build" / "bmv2.json"
+DEVICE = "device:s1"
+HOSTS = {"h1": 1, "h2": 2, "h3": 3}
+VPORTS = (100, 101)
+
+
+def mac_of(name):
+    return "00:00:00:00:00:%02x" % HOSTS[name]
+
+
+def ip_of(name):
+    return "10.0.0.%d" % HOSTS[name]
+
+
+class RestError(RuntimeError):
+    def __init__(self, status, body):
+        super().__init__(f"HTTP {status}: {body}")
+        self.status = status
+        self.body = body
+
+
+class Rest:
+    """A JSON client of the FlowBuf REST API."""
+
+    def __init__(self, base):
+        self.base = base.rstrip("/")
+
+    def call(self, method, path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + "/" + path.lstrip("/"), data=data,
+                                     method=method,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=30) as resp:
+                text = resp.read().decode()
+                return json.loads(text) if text else None
+        except urllib.error.HTTPError as e:
+            raise RestError(e.code, e.read().decode()) from None
+
+    def get(self, path):
+        return self.call("GET", path)
+
+    def post(self, path, body):
+        return self.call("POST", path, body)
+
+
+def netcfg(p4rt_port, agent_port, external):
+    vports = []
+    for number in VPORTS:
+        vport = {"id": f"vp{number}", "switchPort": number}
+        if external:
+            vport["interface"] = f"fbs-a{number}"
+        vports.append(vport)
+    return {
+        "devices": {DEVICE: {
+            "basic": {"managementAddress": f"grpc://127.0.0.1:{p4rt_port}?device_id=1",
+                      "driver": "stratum-bmv2", "pipeconf": "org.flowbuf.pipeconf",
+                      "name": "s1"},
+            "flowbuf": {"agentAddress": f"127.0.0.1:{agent_port}",
+                        "inProcess": not external, "vports": vports},
+        }},
+        "hosts": {f"{mac_of(h)}/None": {"basic": {"name": h, "ips": [ip_of(h)],
+                                                  "locations": [f"{DEVICE}/{port}"]}}
+                  for h, port in HOSTS.items()},
+    }
+
+
+class ServiceLab:
+    """Context manager: the lab up, the host ready, `rest` usable."""
+
+    def __init__(self, external_agent=False, p4rt_port=50201, agent_port=50261,
+                 rest_port=8181, prefix="fbs-"):
+        self.external = external_agent
+        self.p4rt_port, self.agent_port, self.rest_port = p4rt_port, agent_port, rest_port
+        self.prefix = prefix
+        self.hosts = {}
+        self._stack = []
+
+    def __enter__(self):
+        try:
+            self._start()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _start(self):
+        self.logs = tempfile.mkdtemp(prefix="flowbuf-lab-")
+        self.lab = Lab(self.prefix)
+        self._stack.append(self.lab.close)
+        ports = []
+        for name, number in HOSTS.items():
+            host = self.lab.add_host(name)
+            sw_if = self.lab.link_host(host, "eth0", f"e{number}", ip=ip_of(name) + "/24",
+                                       mac=mac_of(name))
+            ports += ["--port", f"{number}={sw_if}"]
+            self.hosts[name] = host
+        for name, host in self.hosts.items():
+            for other in HOSTS:
+                if other != name:
+                    host.run("ip", "neigh", "add", ip_of(other), "lladdr", mac_of(other),
+                             "dev", "eth0")
+        switch_argv = [str(ROOT / "bin" / "pbswitch"),
+                       "--p4rt-listen", f"127.0.0.1:{self.p4rt_port}", *ports]
+        if self.external:
+            for number in VPORTS:
+                sw_end, _ = self.lab.add_root_veth(f"v{number}", f"a{number}")
+                switch_argv += ["--port", f"{number}={sw_end}"]
+            switch_argv += ["--buffer-listen", ""]
+            self._run([str(ROOT / "bin" / "buffer-agent"), "-listen",
+                       f"127.0.0.1:{self.agent_port}", "-metrics-listen", "",
+                       "-log-format", "text"], "agent", self.agent_port)
+        else:
+            for number in VPORTS:
+                switch_argv += ["--vport", str(number)]
+            switch_argv += ["--buffer-listen", f"127.0.0.1:{self.agent_port}"]
+        self.switch = self._run(switch_argv, "pbswitch", self.p4rt_port)
+        cfg = pathlib.Path(self.logs) / "netcfg.json"
+        cfg.write_text(json.dumps(netcfg(self.p4rt_port, self.agent_port, self.external),
+                                  indent=2))
+        self.host = self._run(["java", "-jar", str(HOST_JAR), "--netcfg", str(cfg),
+                               "--p4info", str(P4INFO), "--device-config", str(BMV2_JSON),
+                               "--listen", f"127.0.0.1:{self.rest_port}"],
+                              "host", self.rest_port, timeout=60)
+        self.rest = Rest(f"http://127.0.0.1:{self.rest_port}/onos/flowbuf")
+
+    def _run(self, argv, name, port, timeout=30):
+        proc = Process(argv, f"{self.logs}/{name}.log")
+        proc.__enter__()
+        self._stack.append(proc.stop)
+        try:
+            wait_for_tcp("127.0.0.1", port, timeout=timeout, proc=proc.popen)
+        except RuntimeError as e:
+            raise RuntimeError(f"{e}\n--- {name}.log ---\n{self.log_tail(name)}") from None
+        return proc
+
+    def log_tail(self, name, lines=30):
+        path = pathlib.Path(self.logs) / f"{name}.log"
+        return "\n".join(path.read_text().splitlines()[-lines:]) if path.exists() else ""
+
+    def close(self):
+        while self._stack:
+            try:
+                self._stack.pop()()
+            except Exception:  # noqa: BLE001 - keep tearing down the rest
+                pass

@@ -204,6 +204,23 @@ func (s *Switch) discard(pk *pipeline.Packet, cause DropCause) {
 // The switch owns the frames from now on; the outer slice stays the
 // caller's.
 func (s *Switch) Receive(inPort uint32, frames [][]byte) {
+	s.receive(inPort, frames, false)
+}
+
+// LosslessWait bounds how long ReceiveLossless waits for room in an egress
+// queue before it drops (a port that no longer drains must not wedge the
+// buffer replaying into it).
+const LosslessWait = 2 * time.Second
+
+// ReceiveLossless is Receive for a source that can wait: a buffer replaying
+// what it held. A full unicast egress queue makes the caller wait for room
+// instead of dropping, so a replay burst leaves at the out port's pace and
+// a resumed flow loses nothing. Multicast and clone copies still drop.
+func (s *Switch) ReceiveLossless(inPort uint32, frames [][]byte) {
+	s.receive(inPort, frames, true)
+}
+
+func (s *Switch) receive(inPort uint32, frames [][]byte, lossless bool) {
 	box := s.prog.Load()
 	ports := *s.ports.Load()
 	if p, ok := ports[inPort]; ok {
@@ -218,7 +235,7 @@ func (s *Switch) Receive(inPort uint32, frames [][]byte) {
 	for _, f := range frames {
 		pk := s.packet(f, inPort)
 		box.p.Ingress(pk)
-		s.dispatch(box.p, ports, pk, nowUs)
+		s.dispatch(box.p, ports, pk, nowUs, lossless)
 	}
 }
 
@@ -232,12 +249,12 @@ func (s *Switch) PacketOut(frame []byte, meta []pipeline.CtrlMeta) error {
 	pk := s.packet(frame, s.opts.CPUPort)
 	pk.PacketOut = meta
 	box.p.Ingress(pk)
-	s.dispatch(box.p, *s.ports.Load(), pk, s.nowUs())
+	s.dispatch(box.p, *s.ports.Load(), pk, s.nowUs(), false)
 	return nil
 }
 
 // dispatch applies ingress's verdict: clone, then multicast or unicast.
-func (s *Switch) dispatch(proc Processor, ports map[uint32]*port, pk *pipeline.Packet, nowUs uint32) {
+func (s *Switch) dispatch(proc Processor, ports map[uint32]*port, pk *pipeline.Packet, nowUs uint32, lossless bool) {
 	m := &pk.Meta
 	if m.CloneSession != 0 {
 		s.clone(proc, ports, pk, nowUs)
@@ -249,7 +266,11 @@ func (s *Switch) dispatch(proc Processor, ports map[uint32]*port, pk *pipeline.P
 		s.discard(pk, DropIngress)
 	default:
 		m.EgressPort = m.EgressSpec
-		s.enqueue(ports, pk, nowUs)
+		if lossless {
+			s.enqueueWaiting(ports, pk)
+		} else {
+			s.enqueue(ports, pk, nowUs)
+		}
 	}
 }
 
@@ -261,6 +282,25 @@ func (s *Switch) enqueue(ports map[uint32]*port, pk *pipeline.Packet, nowUs uint
 	}
 	if !p.q.enqueue(pk, nowUs) {
 		s.discard(pk, DropQueueFull)
+	}
+}
+
+// enqueueWaiting enqueues pk, waiting up to LosslessWait for queue room.
+func (s *Switch) enqueueWaiting(ports map[uint32]*port, pk *pipeline.Packet) {
+	p, ok := ports[pk.Meta.EgressPort]
+	if !ok {
+		s.discard(pk, DropNoPort)
+		return
+	}
+	deadline := time.Now().Add(LosslessWait)
+	for !p.q.enqueue(pk, s.nowUs()) {
+		if time.Now().After(deadline) {
+			s.discard(pk, DropQueueFull)
+			return
+		}
+		// The egress worker drains a full queue in batches; a short sleep
+		// lets it catch up without spinning a core.
+		time.Sleep(20 * time.Microsecond)
 	}
 }
 

@@ -110,9 +110,10 @@ type backend struct {
 }
 
 // Transmit implements engine.Transmitter: the buffer's frames enter the
-// switch's ingress on the vport port.
+// switch's ingress on the vport port. A replay waits for room in the out
+// port's queue rather than losing what the buffer held.
 func (b *backend) Transmit(frames [][]byte) error {
-	b.v.sw.Receive(b.s.port, frames)
+	b.v.sw.ReceiveLossless(b.s.port, frames)
 	return nil
 }
 

@@ -5,6 +5,7 @@ counts what was lost, reordered and duplicated.
 Run inside a lab host:
     python -m test.lab.seqflow send DST_IP PORT --pps 5000 --seconds 6
     python -m test.lab.seqflow recv PORT --expect N --idle 3
+    python -m test.lab.seqflow recv PORT --iface eth0   # frames for any address
 The receiver prints one JSON object when the flow has been idle for --idle
 seconds after the first packet (or --timeout passes).
 """
@@ -34,10 +35,42 @@ def send(dst, port, pps, seconds, size):
     print(json.dumps({"sent": count, "seconds": time.monotonic() - start}), flush=True)
 
 
-def receive(port, expect, idle, timeout):
-    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
-    sock.bind(("0.0.0.0", port))
+ETH_P_IP = 0x0800
+UDP_HEADER = struct.Struct("!HHHH")
+
+
+class _RawUdp:
+    """UDP datagrams to `port` as they arrive on `iface`, whatever their
+    destination address: a flow steered to a host that is not its
+    destination still gets counted."""
+
+    def __init__(self, iface, port):
+        self.port = port
+        self.sock = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM, socket.htons(ETH_P_IP))
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+        self.sock.bind((iface, 0))
+
+    def settimeout(self, t):
+        self.sock.settimeout(t)
+
+    def recv(self, size):
+        while True:
+            ip = self.sock.recv(size)
+            ihl = (ip[0] & 0x0F) * 4
+            if ip[9] != socket.IPPROTO_UDP or len(ip) < ihl + UDP_HEADER.size:
+                continue
+            _, dport, _, _ = UDP_HEADER.unpack_from(ip, ihl)
+            if dport == self.port:
+                return ip[ihl + UDP_HEADER.size:]
+
+
+def receive(port, expect, idle, timeout, iface=None):
+    if iface:
+        sock = _RawUdp(iface, port)
+    else:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+        sock.bind(("0.0.0.0", port))
     print(json.dumps({"listening": port}), flush=True)
     seen = set()
     received = reordered = duplicates = 0
@@ -88,11 +121,13 @@ def main(argv=None):
     r.add_argument("--expect", type=int, default=0)
     r.add_argument("--idle", type=float, default=3)
     r.add_argument("--timeout", type=float, default=120)
+    r.add_argument("--iface", help="count frames on this interface (AF_PACKET) instead "
+                                   "of datagrams addressed to this host")
     args = parser.parse_args(argv)
     if args.cmd == "send":
         send(args.dst, args.port, args.pps, args.seconds, args.size)
     else:
-        receive(args.port, args.expect, args.idle, args.timeout)
+        receive(args.port, args.expect, args.idle, args.timeout, args.iface)
 
 
 if __name__ == "__main__":

@@ -60,6 +60,7 @@ type Node struct {
 	p4rtLis, bufLis   net.Listener
 	p4rtGRPC, bufGRPC *grpc.Server
 	bufSrv            *server.Server
+	log               *slog.Logger
 }
 
 // Start brings a node up; on error nothing is left running.
@@ -68,7 +69,7 @@ func Start(cfg Config) (n *Node, err error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	n = &Node{}
+	n = &Node{log: log}
 	defer func() {
 		if err != nil {
 			n.Close()
@@ -135,6 +136,9 @@ func (n *Node) Close() error {
 		errs = append(errs, n.Engine.Close())
 	}
 	if n.Switch != nil {
+		// What was dropped, and why, is the first thing to look at after a run.
+		st := n.Switch.Stats()
+		n.log.Info("pbswitch stopping", "drops", st.Drops)
 		errs = append(errs, n.Switch.Close())
 	}
 	return errors.Join(errs...)

@@ -46,9 +46,9 @@ def buffer_stats(agent, buffer_id):
     return agent.call("QueryBuffer", buffer_id=buffer_id).stats
 
 
-def start_receiver(lab, python, host, expected):
+def start_receiver(lab, python, host, expected, timeout):
     argv = [python, "-m", "test.lab.seqflow", "recv", str(UDP_PORT), "--expect", str(expected),
-            "--idle", "5"]
+            "--idle", "5", "--timeout", str(timeout)]
     if host != "h2":
         argv += ["--iface", "eth0"]  # the flow is addressed to h2; count it on the wire
     recv = subprocess.Popen(lab.hosts[host].popen_argv(argv), stdout=subprocess.PIPE, text=True,
@@ -57,11 +57,33 @@ def start_receiver(lab, python, host, expected):
     return recv
 
 
+def start_receivers(lab, python, args):
+    """h2 gets the flow until the pause; the resume port's host the rest."""
+    expected = int(args.pps * args.seconds)
+    timeout = args.seconds + args.hold + 30
+    if args.resume_to == "h2":
+        return {"h2": start_receiver(lab, python, "h2", expected, timeout)}
+    return {"h2": start_receiver(lab, python, "h2", 0, timeout),
+            args.resume_to: start_receiver(lab, python, args.resume_to, 0, timeout)}
+
+
+def combine(sent, results):
+    """One verdict over the receivers: every packet arrived once, each host
+    saw its part in order, and the resumed part follows the paused one."""
+    parts = [results[h] for h in ("h2", "h3") if h in results and results[h]["received"]]
+    received = sum(r["received"] for r in parts)
+    ordered_between = all(a["last_seq"] < b["first_seq"] for a, b in zip(parts, parts[1:]))
+    return {"received": received, "lost": sent - received,
+            "reordered": sum(r["reordered"] for r in parts) + (0 if ordered_between else 1),
+            "duplicates": sum(r["duplicates"] for r in parts),
+            "max_gap_ms": max([r["max_gap_ms"] for r in parts] or [0]),
+            "per_host": {h: r["received"] for h, r in results.items()}}
+
+
 def pause_and_resume(lab, args):
     """Runs the flow, pauses and resumes it; returns the report."""
     python = str(ROOT / ".venv" / "bin" / "python")
-    expected = int(args.pps * args.seconds)
-    recv = start_receiver(lab, python, args.resume_to, expected)
+    receivers = start_receivers(lab, python, args)
     send = subprocess.Popen(lab.hosts["h1"].popen_argv(
         [python, "-m", "test.lab.seqflow", "send", ip_of("h2"), str(UDP_PORT), "--pps",
          str(args.pps), "--seconds", str(args.seconds)]), stdout=subprocess.PIPE, text=True,
@@ -91,11 +113,13 @@ def pause_and_resume(lab, args):
         print(f"demo: resumed towards {args.resume_to} (intent {resume['id']}): "
               f"REST {resume_call_ms:.1f} ms, first held packet out after {resume_ms:.1f} ms")
         sent = json.loads(send.communicate(timeout=args.seconds + 30)[0])
-        result = json.loads(recv.communicate(timeout=60)[0].strip().splitlines()[-1])
+        result = combine(sent["sent"], {
+            h: json.loads(r.communicate(timeout=args.seconds + args.hold + 60)[0]
+                          .strip().splitlines()[-1]) for h, r in receivers.items()})
         stats = buffer_stats(agent, buffer_id)
     finally:
         agent.close()
-        for proc in (send, recv):
+        for proc in (send, *receivers.values()):
             if proc.poll() is None:
                 proc.kill()
     return {
@@ -107,7 +131,7 @@ def pause_and_resume(lab, args):
         "buffer_packets_in": stats.packets_in, "buffer_packets_out": stats.packets_out,
         "pause_call_ms": round(pause_call_ms, 2), "pause_ms": round(pause_ms, 2),
         "resume_call_ms": round(resume_call_ms, 2), "resume_ms": round(resume_ms, 2),
-        "max_gap_ms": result["max_gap_ms"],
+        "max_gap_ms": result["max_gap_ms"], "received_per_host": result["per_host"],
     }
 
 

@@ -73,6 +73,7 @@ def receive(port, expect, idle, timeout, iface=None):
         sock.bind(("0.0.0.0", port))
     print(json.dumps({"listening": port}), flush=True)
     seen = set()
+    first = None
     received = reordered = duplicates = 0
     highest = -1
     max_gap_s = 0.0
@@ -95,6 +96,7 @@ def receive(port, expect, idle, timeout, iface=None):
             duplicates += 1
             continue
         seen.add(seq)
+        first = seq if first is None else first
         received += 1
         if seq < highest:
             reordered += 1
@@ -103,7 +105,8 @@ def receive(port, expect, idle, timeout, iface=None):
             break
     lost = (expect - received) if expect else (highest + 1 - received)
     print(json.dumps({"received": received, "lost": lost, "reordered": reordered,
-                      "duplicates": duplicates, "max_gap_ms": round(max_gap_s * 1e3, 1)}),
+                      "duplicates": duplicates, "max_gap_ms": round(max_gap_s * 1e3, 1),
+                      "first_seq": first, "last_seq": highest}),
           flush=True)
 
 

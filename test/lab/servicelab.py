@@ -25,6 +25,7 @@ BMV2_JSON = ROOT / "pipeconf" / "p4src" / "build" / "bmv2.json"
 DEVICE = "device:s1"
 HOSTS = {"h1": 1, "h2": 2, "h3": 3}
 VPORTS = (100, 101)
+EXTERNAL_REPLAY_BPS = 100_000_000
 
 
 def mac_of(name):
@@ -73,6 +74,9 @@ def netcfg(p4rt_port, agent_port, external):
         vport = {"id": f"vp{number}", "switchPort": number}
         if external:
             vport["interface"] = f"fbs-a{number}"
+            # An external agent replays over a veth into a switch port: paced
+            # below what pbswitch forwards to the out port, or its queue drops.
+            vport["txRateBps"] = EXTERNAL_REPLAY_BPS
         vports.append(vport)
     return {
         "devices": {DEVICE: {

@@ -24,7 +24,8 @@ import java.util.Set;
  * <pre>
  * { "agentAddress": "127.0.0.1:28000", "inProcess": false,
  *   "tls": { "caCert": "...", "clientCert": "...", "clientKey": "..." },
- *   "vports": [ { "id": "vp1", "switchPort": 10, "interface": "fbv1" } ] }
+ *   "vports": [ { "id": "vp1", "switchPort": 10, "interface": "fbv1",
+ *                 "txRateBps": 100000000 } ] }
  * </pre>
  * "inProcess" says the switch hosts the buffers itself (pbswitch); the agent
  * address is then the switch's buffer endpoint. {@link #validationError()}
@@ -44,6 +45,7 @@ public final class FlowBufDeviceConfig extends Config<DeviceId> {
     static final String VPORT_ID = "id";
     static final String SWITCH_PORT = "switchPort";
     static final String INTERFACE = "interface";
+    static final String TX_RATE_BPS = "txRateBps";
     private static final long MAX_SWITCH_PORT = (1L << 32) - 1;
 
     @Override
@@ -115,7 +117,8 @@ public final class FlowBufDeviceConfig extends Config<DeviceId> {
         for (JsonNode v : object.path(VPORTS)) {
             slots.add(new VportSlot(VportId.vportId(v.path(VPORT_ID).asText()),
                                     v.path(SWITCH_PORT).asLong(),
-                                    v.path(INTERFACE).asText(null)));
+                                    v.path(INTERFACE).asText(null),
+                                    v.path(TX_RATE_BPS).asLong(0)));
         }
         return slots.build();
     }
@@ -179,6 +182,9 @@ public final class FlowBufDeviceConfig extends Config<DeviceId> {
                 errors.add(where + ".switchPort must be an integer in 1.." + MAX_SWITCH_PORT);
             } else if (!ports.add(port)) {
                 errors.add(where + ".switchPort " + port + " is used twice");
+            } else if (v.has(TX_RATE_BPS) && (!v.path(TX_RATE_BPS).isIntegralNumber()
+                    || v.path(TX_RATE_BPS).asLong() < 0)) {
+                errors.add(where + ".txRateBps must be a non-negative integer (0: unpaced)");
             }
         }
         return errors.stream().findFirst();

@@ -33,7 +33,7 @@ final class ProtoConverter {
 
     static VportConfig toProto(VportSlot slot, VportMode mode) {
         VportConfig.Builder b = VportConfig.newBuilder().setMode(toProto(mode))
-                .setSwitchPort((int) slot.switchPort());
+                .setSwitchPort((int) slot.switchPort()).setTxRateBps(slot.txRateBps());
         if (slot.agentInterface().isPresent()) {
             b.setLinuxInterface(LinuxInterfaceBackend.newBuilder()
                                         .setInterface(slot.agentInterface().get()));

@@ -19,6 +19,18 @@ public final class VportSlot {
     private final VportId id;
     private final long switchPort;
     private final String agentInterface;
+    private final long txRateBps;
+
+    /**
+     * Creates an unpaced slot.
+     *
+     * @param id             vport id used on the agent
+     * @param switchPort     switch port number of the vport
+     * @param agentInterface Linux interface the agent opens; null for in-process
+     */
+    public VportSlot(VportId id, long switchPort, String agentInterface) {
+        this(id, switchPort, agentInterface, 0);
+    }
 
     /**
      * Creates a slot.
@@ -26,11 +38,24 @@ public final class VportSlot {
      * @param id             vport id used on the agent
      * @param switchPort     switch port number of the vport
      * @param agentInterface Linux interface the agent opens; null for in-process
+     * @param txRateBps      replay pacing in bits/s; 0 for as fast as possible
+     *                       (an external agent must not replay faster than the
+     *                       switch can forward to the out port)
      */
-    public VportSlot(VportId id, long switchPort, String agentInterface) {
+    public VportSlot(VportId id, long switchPort, String agentInterface, long txRateBps) {
         this.id = Objects.requireNonNull(id);
         this.switchPort = switchPort;
         this.agentInterface = agentInterface;
+        this.txRateBps = txRateBps;
+    }
+
+    /**
+     * Replay pacing of the vport.
+     *
+     * @return bits per second, 0 for unpaced
+     */
+    public long txRateBps() {
+        return txRateBps;
     }
 
     /**

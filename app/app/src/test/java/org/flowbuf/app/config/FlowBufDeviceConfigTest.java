@@ -57,6 +57,7 @@ public class FlowBufDeviceConfigTest {
         assertEquals(2, config.vportSlots().size());
         assertEquals(VportId.vportId("vp2"), config.vportSlots().get(1).id());
         assertEquals(11, config.vportSlots().get(1).switchPort());
+        assertEquals(0, config.vportSlots().get(1).txRateBps());
         assertEquals(Optional.empty(), config.vportSlots().get(1).agentInterface());
     }
 
@@ -96,6 +97,10 @@ public class FlowBufDeviceConfigTest {
     public void rejectsBadVports() throws IOException {
         assertRejected("{'agentAddress':'h:1','vports':{}}", "vports must be an array");
         assertRejected("{'agentAddress':'h:1','vports':[{'switchPort':3}]}", "vports[0].id");
+        assertRejected("{'agentAddress':'h:1','vports':[{'id':'v','switchPort':3,'txRateBps':-1}]}",
+                       "vports[0].txRateBps");
+        assertRejected("{'agentAddress':'h:1','vports':[{'id':'v','switchPort':3,'txRateBps':'x'}]}",
+                       "vports[0].txRateBps");
         assertRejected("{'agentAddress':'h:1','vports':[{'id':'a b','switchPort':3}]}",
                        "not a valid vport id");
         assertRejected("{'agentAddress':'h:1','vports':[{'id':'a','switchPort':0}]}",

@@ -52,7 +52,7 @@ test-python: setup ## Target-agnostic packet tests and Python checks (pytest)
 	@tools/run-pytest.sh
 
 demo: setup ## Pause and resume a live flow on this machine (embedded mode)
-	@tools/demo.sh
+	@tools/demo.sh $(DEMO_ARGS)
 
 bench: bench-agent bench-pbswitch ## All benchmarks (JSON lines)
 

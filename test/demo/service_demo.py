@@ -124,7 +124,7 @@ def pause_and_resume(lab, args):
                 proc.kill()
     return {
         "agent": "external" if args.agent == "external" else "in-process",
-        "resumed_to": args.resume_to,
+        "resumed_to": args.resume_to, "buffer_id": buffer_id,
         "sent": sent["sent"], "received": result["received"],
         "lost": result["lost"], "reordered": result["reordered"],
         "duplicates": result["duplicates"], "held_packets": held,

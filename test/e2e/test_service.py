@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Embedded mode end to end: REST -> embedded host -> P4Runtime + buffer API
+-> pbswitch (and a buffer-agent) -> real packets between namespace hosts."""
+import argparse
+import os
+import subprocess
+
+import pytest
+
+from test.demo import service_demo
+from test.lab.servicelab import DEVICE, HOST_JAR, ROOT, RestError, ServiceLab
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the namespace lab needs root")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def binaries():
+    subprocess.run(["go", "build", "-o", "bin/", "./buffer-agent/cmd/buffer-agent",
+                    "./pbswitch/cmd/pbswitch"], cwd=ROOT, check=True)
+    if not HOST_JAR.exists():
+        subprocess.run(["mvn", "-B", "-ntp", "-q", "install", "-DskipTests", "-pl", "host", "-am"],
+                       cwd=ROOT, check=True)
+
+
+def short_run(**overrides):
+    args = argparse.Namespace(agent="in-process", resume_to="h2", pps=3000, seconds=4,
+                              pause_at=1.0, hold=1.5)
+    for key, value in overrides.items():
+        setattr(args, key, value)
+    return args
+
+
+def run_flow(args):
+    with ServiceLab(external_agent=args.agent == "external") as lab:
+        report = service_demo.pause_and_resume(lab, args)
+        buffers = lab.rest.get(f"buffers/{DEVICE}")["buffers"]
+        intents = lab.rest.get("intents")["intents"]
+    return report, buffers, intents
+
+
+def assert_lossless(report):
+    assert report["held_packets"] > 0, report
+    assert report["sent"] == report["received"], report
+    assert (report["lost"], report["reordered"], report["duplicates"]) == (0, 0, 0), report
+    assert report["buffer_packets_in"] == report["buffer_packets_out"], report
+
+
+def test_a_paused_flow_is_held_and_released_without_loss_in_an_automatic_buffer():
+    report, buffers, intents = run_flow(short_run())
+    assert_lossless(report)
+    # No buffer id was given: the service picked one and it now forwards the flow.
+    assert [b["id"] for b in buffers] == [report["buffer_id"]]
+    assert buffers[0]["state"] == "FORWARDING"
+    assert [(i["type"], i["state"]) for i in intents] == [("PAUSE", "INSTALLED"),
+                                                          ("RESUME", "INSTALLED")]
+
+
+def test_a_flow_can_resume_towards_a_different_port():
+    report, _, _ = run_flow(short_run(resume_to="h3"))
+    assert_lossless(report)
+    per_host = report["received_per_host"]
+    assert per_host["h2"] > 0 and per_host["h3"] >= report["held_packets"], report
+
+
+def test_an_external_buffer_agent_on_veth_vports_works_the_same():
+    report, buffers, _ = run_flow(short_run(agent="external"))
+    assert_lossless(report)
+    assert buffers[0]["state"] == "FORWARDING"
+
+
+def test_bad_requests_are_refused_and_change_nothing_on_the_switch():
+    with ServiceLab() as lab:
+        bad = [
+            ("intents/pause", {"deviceId": DEVICE, "inPort": 1}, 400),
+            ("intents/pause", {"deviceId": DEVICE, "inPort": 1,
+                               "filter": {"ipv4Src": "10.0.0.999/32"}}, 400),
+            ("intents/pause", {"deviceId": "device:s9", "inPort": 1, "filter": {}}, 404),
+            ("intents/pause", {"deviceId": DEVICE, "inPort": 1, "filter": {},
+                               "bufferId": "no-such"}, 404),
+            ("intents/resume", {"deviceId": DEVICE, "outPort": 2,
+                                "filter": {"ipProto": 17}}, 404),
+            ("intents/pause", {"deviceId": DEVICE, "inPort": 600, "filter": {}}, 400),
+        ]
+        for path, body, status in bad:
+            with pytest.raises(RestError) as refused:
+                lab.rest.post(path, body)
+            assert refused.value.status == status, (path, body, refused.value.body)
+        assert lab.rest.get(f"buffers/{DEVICE}")["buffers"] == []
+        assert all(v["mode"] == "NONE" for v in lab.rest.get(f"devices/{DEVICE}/vports")["vports"])
+        # The switch still forwards h1 -> h2 directly: no steering rule was left behind.
+        ping = lab.hosts["h1"].run("ping", "-c", "2", "-W", "2", "10.0.0.2", check=False)
+        assert ping.returncode == 0, ping.stdout

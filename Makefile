@@ -54,13 +54,18 @@ test-python: setup ## Target-agnostic packet tests and Python checks (pytest)
 demo: setup ## Pause and resume a live flow on this machine (embedded mode)
 	@tools/demo.sh $(DEMO_ARGS)
 
-bench: bench-agent bench-pbswitch ## All benchmarks (JSON lines)
+bench: bench-agent bench-pbswitch bench-service ## All benchmarks (JSON lines)
 
 bench-agent: setup ## buffer-agent throughput, latency, API and pause/resume figures
 	$(GO) run ./test/bench/agentbench
 
 bench-pbswitch: setup ## pbswitch forwarding, in-process buffer hop, P4Runtime writes
 	$(GO) run ./test/bench/pbswitchbench
+
+bench-service: setup ## pause/resume latency and intent rate through REST (embedded mode)
+	$(GO) build -o bin/ ./buffer-agent/cmd/buffer-agent ./pbswitch/cmd/pbswitch
+	$(MVN) -q install -DskipTests -pl host -am
+	.venv/bin/python -m test.bench.service.bench_service $(if $(QUICK),--quick)
 
 lint: setup ## Formatting and static checks for Go, Java, Python
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }

@@ -98,7 +98,7 @@ public final class FlowBufHost implements AutoCloseable {
 
     private static SwitchSession connect(SwitchEntry sw, P4InfoIndex p4info) {
         ManagedChannel channel = NettyChannelBuilder.forAddress(sw.p4rtHost(), sw.p4rtPort())
-                .usePlaintext().build();
+                .directExecutor().usePlaintext().build();
         P4RuntimeClient client = new P4RuntimeClient(channel, sw.p4DeviceId(), ELECTION_ID,
                                                      Duration.ofSeconds(5));
         return new SwitchSession(sw.deviceId(), channel, client, p4info);

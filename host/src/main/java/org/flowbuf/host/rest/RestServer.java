@@ -42,6 +42,9 @@ public final class RestServer implements AutoCloseable {
      * @return the running server
      */
     public static RestServer start(InetSocketAddress listen, FlowBufCore core) {
+        // The JDK server writes headers and body apart; with Nagle on, a
+        // keep-alive client waits out its 40 ms delayed ACK on every call.
+        System.setProperty("sun.net.httpserver.nodelay", "true");
         MapCodecService codecs = new MapCodecService();
         FlowBufCodecs.register(codecs);
         new StandaloneServices().add(BufferService.class, core.buffers())

@@ -1,0 +1,229 @@
+# SPDX-License-Identifier: Apache-2.0
+"""`make bench-service`: the Buffer Service's figures in the embedded mode.
+
+JSON lines {"metric", "value", "unit", "conditions"} and a summary line.
+- pause_ms_p50/_p99: POST /intents/pause until the first packet of a live
+  flow is held in the buffer (polled from the buffer API every ~0.2 ms).
+  Cycles reuse the flow's buffer, as a flow paused again does.
+- pause_call_fresh_ms_p50: the REST call of a pause that creates a buffer
+  and writes its rule (no traffic; withdrawn after each cycle).
+- resume_ms_p50/_p99: POST /intents/resume until the first held packet
+  has left the buffer towards the out port.
+- intents_per_s: pause+resume pairs per second on distinct flows (distinct
+  UDP ports, one shared buffer), REST clients on this host.
+- held_packets_lost/_reordered: over the whole run, on the live flow.
+- rest_roundtrip_ms_p50: GET /devices, the floor any REST call pays, measured
+  in the same run as the baseline.
+Run as root from the repository root: .venv/bin/python -m test.bench.service.bench_service
+"""
+import argparse
+import http.client
+import json
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+from test.lab.bufferapi import BufferAgent
+from test.lab.servicelab import DEVICE, HOSTS, ROOT, ServiceLab, ip_of
+
+UDP_PORT = 9000
+GOALS = [("pause_ms_p50", "<=", 5), ("pause_ms_p99", "<=", 20), ("resume_ms_p50", "<=", 5),
+         ("resume_ms_p99", "<=", 20), ("intents_per_s", ">=", 1000),
+         ("held_packets_lost", "<=", 0), ("held_packets_reordered", "<=", 0)]
+
+
+def emit(results, metric, value, unit, **conditions):
+    results[metric] = value
+    print(json.dumps({"metric": metric, "value": value, "unit": unit,
+                      "conditions": conditions}), flush=True)
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+class Client:
+    """A keep-alive HTTP client of the REST API (one per thread)."""
+
+    def __init__(self, port):
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def call(self, method, path, body=None):
+        data = None if body is None else json.dumps(body)
+        self.conn.request(method, "/onos/flowbuf/" + path, body=data,
+                          headers={"Content-Type": "application/json"})
+        resp = self.conn.getresponse()
+        text = resp.read().decode()
+        if resp.status >= 300:
+            raise RuntimeError(f"{method} {path}: HTTP {resp.status} {text}")
+        return json.loads(text) if text else None
+
+
+def wait_until(predicate, timeout=5.0):
+    deadline = time.perf_counter() + timeout
+    while not predicate():
+        if time.perf_counter() > deadline:
+            raise TimeoutError("condition not reached")
+        time.sleep(0.0002)
+
+
+def flow(port=UDP_PORT):
+    return {"ipv4Src": ip_of("h1") + "/32", "ipv4Dst": ip_of("h2") + "/32", "ipProto": 17,
+            "l4DstPort": port}
+
+
+def latency_cycles(client, agent, cycles):
+    """Pause/resume cycles on the live flow, reusing its buffer (the paper's
+    reuse: a paused-again flow goes Forwarding -> Buffering, one set_vport_mode)
+    and never switching back to the direct path; returns (pause, resume) ms."""
+    pauses, resumes = [], []
+    for _ in range(cycles):
+        start = time.perf_counter()
+        pause = client.call("POST", "intents/pause", {"deviceId": DEVICE, "inPort": HOSTS["h1"],
+                                                      "filter": flow()})
+        buffer_id = pause["bufferId"]
+
+        def stats():
+            return agent.call("QueryBuffer", buffer_id=buffer_id).stats
+
+        wait_until(lambda: stats().occupancy_packets > 0)
+        pauses.append((time.perf_counter() - start) * 1e3)
+        time.sleep(0.03)
+        sent_before = stats().packets_out
+        start = time.perf_counter()
+        client.call("POST", "intents/resume", {"deviceId": DEVICE, "outPort": HOSTS["h2"],
+                                               "filter": flow()})
+        wait_until(lambda: stats().packets_out > sent_before)
+        resumes.append((time.perf_counter() - start) * 1e3)
+        wait_until(lambda: stats().occupancy_packets == 0)
+    return pauses, resumes
+
+
+def fresh_cycles(client, cycles):
+    """Pause/resume/withdraw of a flow that sends nothing: the REST call
+    latency of a pause that creates a buffer and writes a rule."""
+    pauses = []
+    for i in range(cycles):
+        f = flow(30000 + i)
+        start = time.perf_counter()
+        pause = client.call("POST", "intents/pause", {"deviceId": DEVICE, "inPort": HOSTS["h3"],
+                                                      "filter": f})
+        pauses.append((time.perf_counter() - start) * 1e3)
+        resume = client.call("POST", "intents/resume", {"deviceId": DEVICE,
+                                                        "outPort": HOSTS["h2"], "filter": f})
+        client.call("DELETE", f"intents/{pause['id']}")
+        client.call("DELETE", f"intents/{resume['id']}")
+        client.call("DELETE", f"buffers/{DEVICE}/{pause['bufferId']}?discard=true")
+    return pauses
+
+
+def intent_rate(port, pairs, threads):
+    """pause+resume pairs per second on distinct flows sharing buffer 'rate'."""
+    Client(port).call("POST", f"buffers/{DEVICE}", {"id": "rate", "state": "BUFFERING"})
+    errors = []
+
+    def worker(index):
+        client = Client(port)
+        try:
+            for i in range(index, pairs, threads):
+                f = flow(20000 + i)
+                client.call("POST", "intents/pause", {"deviceId": DEVICE, "inPort": HOSTS["h3"],
+                                                      "filter": f, "bufferId": "rate"})
+                client.call("POST", "intents/resume", {"deviceId": DEVICE,
+                                                       "outPort": HOSTS["h2"], "filter": f,
+                                                       "bufferId": "rate"})
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    workers = [threading.Thread(target=worker, args=(i,)) for i in range(threads)]
+    start = time.perf_counter()
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    elapsed = time.perf_counter() - start
+    if errors:
+        raise errors[0]
+    return pairs / elapsed
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="fewer cycles (CI-sized)")
+    args = parser.parse_args(argv)
+    cycles = 20 if args.quick else 100
+    pairs = 200 if args.quick else 1000
+    threads = 4
+    pps = 1000  # light enough that the generator does not starve the 2-core host
+    python = str(ROOT / ".venv" / "bin" / "python")
+    results = {}
+    with ServiceLab() as lab:
+        port = lab.rest_port
+        client = Client(port)
+        for _ in range(20):  # warm the JIT and the channels before measuring
+            client.call("GET", "devices")
+        rtts = []
+        for _ in range(200):
+            start = time.perf_counter()
+            client.call("GET", "devices")
+            rtts.append((time.perf_counter() - start) * 1e3)
+        emit(results, "rest_roundtrip_ms_p50", round(statistics.median(rtts), 3), "ms",
+             request="GET /devices", samples=len(rtts))
+
+        seconds = (cycles + 30) * 0.25 + 20
+        recv = subprocess.Popen(lab.hosts["h2"].popen_argv(
+            [python, "-m", "test.lab.seqflow", "recv", str(UDP_PORT), "--expect",
+             str(int(pps * seconds)), "--idle", "5"]), stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        recv.stdout.readline()
+        send = subprocess.Popen(lab.hosts["h1"].popen_argv(
+            [python, "-m", "test.lab.seqflow", "send", ip_of("h2"), str(UDP_PORT), "--pps",
+             str(pps), "--seconds", str(seconds)]), stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        agent = BufferAgent(f"127.0.0.1:{lab.agent_port}", "org.flowbuf.app")
+        try:
+            time.sleep(1)
+            # Warm-up cycles, not counted: the JVM compiles the hot paths in
+            # the first few dozen calls (a first pause takes ~250 ms).
+            latency_cycles(client, agent, 30)
+            pauses, resumes = latency_cycles(client, agent, cycles)
+            sent = json.loads(send.communicate(timeout=seconds + 60)[0])
+            flow_result = json.loads(recv.communicate(timeout=120)[0].strip().splitlines()[-1])
+        finally:
+            agent.close()
+            for proc in (send, recv):
+                if proc.poll() is None:
+                    proc.kill()
+        cond = {"cycles": cycles, "flow_pps": pps, "buffers": "in-process",
+                "measured_until": "first packet held (pause) / first held packet out (resume)"}
+        emit(results, "pause_ms_p50", round(percentile(pauses, 50), 2), "ms", **cond)
+        emit(results, "pause_ms_p99", round(percentile(pauses, 99), 2), "ms", **cond)
+        emit(results, "resume_ms_p50", round(percentile(resumes, 50), 2), "ms", **cond)
+        emit(results, "resume_ms_p99", round(percentile(resumes, 99), 2), "ms", **cond)
+        emit(results, "pause_p50_vs_rest_roundtrip",
+             round(results["pause_ms_p50"] / results["rest_roundtrip_ms_p50"], 1), "ratio",
+             baseline="rest_roundtrip_ms_p50")
+        emit(results, "held_packets_lost", flow_result["lost"], "packets",
+             sent=sent["sent"], received=flow_result["received"], pause_cycles=cycles + 30)
+        emit(results, "held_packets_reordered", flow_result["reordered"], "packets",
+             duplicates=flow_result["duplicates"])
+        fresh_cycles(client, 10)  # warm-up
+        fresh = fresh_cycles(client, cycles)
+        emit(results, "pause_call_fresh_ms_p50", round(percentile(fresh, 50), 2), "ms",
+             cycles=cycles, what="REST pause that creates a buffer and writes a rule, no traffic")
+        rate = intent_rate(port, pairs, threads)
+        emit(results, "intents_per_s", round(rate, 1), "pairs/s", pairs=pairs,
+             client_threads=threads, flows="distinct UDP ports into one buffer")
+    met, missed = [], []
+    for metric, op, bound in GOALS:
+        value = results[metric]
+        ok = value <= bound if op == "<=" else value >= bound
+        (met if ok else missed).append(f"{metric}={value} (goal {op} {bound})")
+    print(f"bench-service: met: {'; '.join(met) or 'none'} | missed: {'; '.join(missed) or 'none'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -2,8 +2,10 @@
 """Embedded mode end to end: REST -> embedded host -> P4Runtime + buffer API
 -> pbswitch (and a buffer-agent) -> real packets between namespace hosts."""
 import argparse
+import json
 import os
 import subprocess
+import time
 
 import pytest
 
@@ -90,3 +92,37 @@ def test_bad_requests_are_refused_and_change_nothing_on_the_switch():
         # The switch still forwards h1 -> h2 directly: no steering rule was left behind.
         ping = lab.hosts["h1"].run("ping", "-c", "2", "-W", "2", "10.0.0.2", check=False)
         assert ping.returncode == 0, ping.stdout
+
+
+def test_a_restarted_host_keeps_what_a_buffer_holds_and_can_release_it():
+    """The switch keeps its pipeline and steering rules, the host adopts the
+    buffer from the agent, and a resume by buffer id releases everything."""
+    args = short_run(seconds=5, pause_at=1.0)
+    with ServiceLab() as lab:
+        python = str(ROOT / ".venv" / "bin" / "python")
+        receivers = service_demo.start_receivers(lab, python, args)
+        send = subprocess.Popen(lab.hosts["h1"].popen_argv(
+            [python, "-m", "test.lab.seqflow", "send", "10.0.0.2", str(service_demo.UDP_PORT),
+             "--pps", str(args.pps), "--seconds", str(args.seconds)]),
+            stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        try:
+            time.sleep(args.pause_at)
+            pause = lab.rest.post("intents/pause", {"deviceId": DEVICE, "inPort": 1,
+                                                    "filter": service_demo.flow_filter()})
+            lab.restart_host()
+            buffers = lab.rest.get(f"buffers/{DEVICE}")["buffers"]
+            assert [(b["id"], b["state"]) for b in buffers] == [(pause["bufferId"], "BUFFERING")]
+            sent = json.loads(send.communicate(timeout=30)[0])["sent"]
+            held = lab.rest.get(f"buffers/{DEVICE}/{pause['bufferId']}")["occupancyPackets"]
+            assert held > 0
+            lab.rest.post("intents/resume", {"deviceId": DEVICE, "outPort": 2,
+                                             "filter": service_demo.flow_filter(),
+                                             "bufferId": pause["bufferId"]})
+            result = service_demo.combine(sent, {
+                h: json.loads(r.communicate(timeout=60)[0].strip().splitlines()[-1])
+                for h, r in receivers.items()})
+        finally:
+            for proc in (send, *receivers.values()):
+                if proc.poll() is None:
+                    proc.kill()
+    assert (result["lost"], result["reordered"], result["duplicates"]) == (0, 0, 0), result

@@ -148,11 +148,17 @@ class ServiceLab:
         cfg = pathlib.Path(self.logs) / "netcfg.json"
         cfg.write_text(json.dumps(netcfg(self.p4rt_port, self.agent_port, self.external),
                                   indent=2))
-        self.host = self._run(["java", "-jar", str(HOST_JAR), "--netcfg", str(cfg),
-                               "--p4info", str(P4INFO), "--device-config", str(BMV2_JSON),
-                               "--listen", f"127.0.0.1:{self.rest_port}"],
-                              "host", self.rest_port, timeout=60)
+        self._host_argv = ["java", "-jar", str(HOST_JAR), "--netcfg", str(cfg),
+                           "--p4info", str(P4INFO), "--device-config", str(BMV2_JSON),
+                           "--listen", f"127.0.0.1:{self.rest_port}"]
+        self.host = self._run(self._host_argv, "host", self.rest_port, timeout=60)
         self.rest = Rest(f"http://127.0.0.1:{self.rest_port}/onos/flowbuf")
+
+    def restart_host(self):
+        """Stops the embedded host (SIGTERM) and starts it again, as after a
+        controller restart; pbswitch and the buffers keep running."""
+        self.host.stop()
+        self.host = self._run(self._host_argv, "host-restarted", self.rest_port, timeout=60)
 
     def _run(self, argv, name, port, timeout=30):
         proc = Process(argv, f"{self.logs}/{name}.log")

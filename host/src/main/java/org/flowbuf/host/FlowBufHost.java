@@ -7,6 +7,7 @@ package org.flowbuf.host;
 import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import org.flowbuf.api.FlowBufException;
 import org.flowbuf.app.FlowBufCore;
 import org.flowbuf.app.southbound.ConfiguredAgentDirectory;
 import org.flowbuf.app.southbound.DefaultBufferAgentClient;
@@ -76,9 +77,10 @@ public final class FlowBufHost implements AutoCloseable {
             for (SwitchEntry sw : netcfg.switches()) {
                 SwitchSession session = connect(sw, p4info);
                 switches.put(sw.deviceId(), session);
-                session.start(deviceConfig, timeout);
-                session.insert(BaseRules.of(appId, sw, netcfg.hosts()));
-                LOG.info("{}: primary, pipeline pushed, base rules written", sw.deviceId());
+                boolean pushed = session.start(deviceConfig, timeout);
+                session.insertMissing(BaseRules.of(appId, sw, netcfg.hosts()));
+                LOG.info("{}: primary, pipeline {}, base rules written", sw.deviceId(),
+                         pushed ? "pushed" : "already running (tables kept)");
             }
         } catch (RuntimeException e) {
             switches.values().forEach(SwitchSession::close);
@@ -92,8 +94,21 @@ public final class FlowBufHost implements AutoCloseable {
         FlowBufCore core = new FlowBufCore(agents, new InMemoryBufferStore(),
                                            new P4RuntimeSteeringWriter(appId, switches),
                                            e -> LOG.info("{}", e), e -> LOG.info("{}", e));
+        for (DeviceId device : buffered) {
+            reconcile(core, device);
+        }
         RestServer rest = RestServer.start(options.listen, core);
         return new FlowBufHost(switches, agents, rest);
+    }
+
+    /** Takes over what the agent holds (a restart of this host loses nothing held). */
+    private static void reconcile(FlowBufCore core, DeviceId device) {
+        try {
+            core.buffers().reconcile(device).forEach(e -> LOG.info("{}: {} {}", device, e.type(),
+                                                                      e.subject().id()));
+        } catch (FlowBufException e) {
+            LOG.warn("{}: buffers not reconciled: {}", device, e.getMessage());
+        }
     }
 
     private static SwitchSession connect(SwitchEntry sw, P4InfoIndex p4info) {

@@ -19,7 +19,17 @@ public final class BufferEvent extends AbstractEvent<BufferEvent.Type, Buffer> {
         /** The buffer's vport mode changed, and with it its derived state. */
         BUFFER_STATE_CHANGED,
         /** The buffer was removed from its device. */
-        BUFFER_REMOVED
+        BUFFER_REMOVED,
+        /**
+         * The service found the buffer on the device's agent and took it
+         * over (the controller restarted; what it holds is kept).
+         */
+        BUFFER_ADOPTED,
+        /**
+         * The buffer was missing from the device's agent (the agent
+         * restarted; what it held is gone) and was created again.
+         */
+        BUFFER_RECREATED
     }
 
     /**

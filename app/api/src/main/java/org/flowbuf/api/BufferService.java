@@ -19,6 +19,9 @@ import java.util.Set;
  */
 public interface BufferService {
 
+    /** Owner of buffers adopted from an agent, whose first owner is unknown. */
+    String ADOPTED_OWNER = "org.flowbuf.rest";
+
     /**
      * Creates a buffer on a device, bound to a free vport of the device, and
      * puts it in the given state.
@@ -110,4 +113,16 @@ public interface BufferService {
      * @return vports in configuration order
      */
     List<Vport> getVports(DeviceId deviceId);
+
+    /**
+     * Reconciles the service's view of a device's buffers with its agent:
+     * buffers the agent has and the service does not know are adopted
+     * (owner {@link #ADOPTED_OWNER}, held packets kept); buffers the service
+     * knows and the agent lost are created again in their state.
+     *
+     * @param deviceId device
+     * @return one BUFFER_ADOPTED or BUFFER_RECREATED event per change
+     * @throws FlowBufException NOT_FOUND (no agent), UNAVAILABLE
+     */
+    List<BufferEvent> reconcile(DeviceId deviceId);
 }

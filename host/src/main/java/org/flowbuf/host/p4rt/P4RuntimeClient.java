@@ -19,6 +19,7 @@ import p4.v1.P4RuntimeOuterClass.DigestListAck;
 import p4.v1.P4RuntimeOuterClass.Entity;
 import p4.v1.P4RuntimeOuterClass.Error;
 import p4.v1.P4RuntimeOuterClass.ForwardingPipelineConfig;
+import p4.v1.P4RuntimeOuterClass.GetForwardingPipelineConfigRequest;
 import p4.v1.P4RuntimeOuterClass.MasterArbitrationUpdate;
 import p4.v1.P4RuntimeOuterClass.PacketIn;
 import p4.v1.P4RuntimeOuterClass.PacketMetadata;
@@ -39,6 +40,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -114,17 +116,41 @@ public final class P4RuntimeClient implements AutoCloseable {
     }
 
     /**
-     * Pushes a pipeline (VERIFY_AND_COMMIT).
+     * The cookie of the pipeline the device runs.
+     *
+     * @return cookie, empty when no pipeline was set
+     */
+    public Optional<Long> pipelineCookie() {
+        try {
+            return Optional.of(blocking().getForwardingPipelineConfig(
+                    GetForwardingPipelineConfigRequest.newBuilder().setDeviceId(deviceId)
+                            .setResponseType(GetForwardingPipelineConfigRequest.ResponseType
+                                                     .COOKIE_ONLY).build())
+                                       .getConfig().getCookie().getCookie());
+        } catch (StatusRuntimeException e) {
+            if (e.getStatus().getCode() == Status.Code.FAILED_PRECONDITION) {
+                return Optional.empty();
+            }
+            throw failure("pipeline query", e);
+        }
+    }
+
+    /**
+     * Pushes a pipeline (VERIFY_AND_COMMIT), which resets the device's tables.
      *
      * @param p4info       the p4info
      * @param deviceConfig target-specific config (bmv2 JSON), may be empty
+     * @param cookie       identifies this pipeline in later queries
      */
-    public void setPipeline(p4.config.v1.P4InfoOuterClass.P4Info p4info, ByteString deviceConfig) {
+    public void setPipeline(p4.config.v1.P4InfoOuterClass.P4Info p4info, ByteString deviceConfig,
+                            long cookie) {
         SetForwardingPipelineConfigRequest request = SetForwardingPipelineConfigRequest.newBuilder()
                 .setDeviceId(deviceId).setElectionId(electionId)
                 .setAction(SetForwardingPipelineConfigRequest.Action.VERIFY_AND_COMMIT)
                 .setConfig(ForwardingPipelineConfig.newBuilder().setP4Info(p4info)
-                                   .setP4DeviceConfig(deviceConfig))
+                                   .setP4DeviceConfig(deviceConfig)
+                                   .setCookie(ForwardingPipelineConfig.Cookie.newBuilder()
+                                                      .setCookie(cookie)))
                 .build();
         try {
             blocking().setForwardingPipelineConfig(request);

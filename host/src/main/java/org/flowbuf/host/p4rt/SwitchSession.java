@@ -6,13 +6,18 @@ package org.flowbuf.host.p4rt;
 
 import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
+import io.grpc.Status;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowRule;
 import p4.v1.P4RuntimeOuterClass.TableEntry;
 
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -45,15 +50,52 @@ public final class SwitchSession implements AutoCloseable {
     }
 
     /**
-     * Becomes primary and pushes the pipeline.
+     * Becomes primary and pushes the pipeline unless the switch already runs
+     * it: a restarted controller must not reset the tables that steer
+     * paused flows into their buffers.
      *
      * @param deviceConfig target config (bmv2 JSON), empty when the target
      *                     implements the program natively
      * @param timeout      how long to wait for the arbitration answer
+     * @return true when the pipeline was pushed (tables empty), false when
+     *         the running one was kept
      */
-    public void start(ByteString deviceConfig, Duration timeout) {
+    public boolean start(ByteString deviceConfig, Duration timeout) {
         client.becomePrimary(timeout);
-        client.setPipeline(p4info.p4info(), deviceConfig);
+        long cookie = cookie(deviceConfig);
+        if (client.pipelineCookie().equals(Optional.of(cookie))) {
+            return false;
+        }
+        client.setPipeline(p4info.p4info(), deviceConfig, cookie);
+        return true;
+    }
+
+    /**
+     * Inserts flow rules, keeping those the switch already has.
+     *
+     * @param rules PI flow rules
+     */
+    public void insertMissing(List<FlowRule> rules) {
+        try {
+            insert(rules);
+        } catch (P4RuntimeWriteException e) {
+            boolean onlyExisting = !e.updateErrors().isEmpty() && e.updateErrors().stream()
+                    .allMatch(m -> m.startsWith(Status.Code.ALREADY_EXISTS.name()));
+            if (!onlyExisting) {
+                throw e;
+            }
+        }
+    }
+
+    private long cookie(ByteString deviceConfig) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            sha.update(p4info.p4info().toByteArray());
+            sha.update(deviceConfig.toByteArray());
+            return ByteBuffer.wrap(sha.digest()).getLong();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no SHA-256", e);
+        }
     }
 
     /**

@@ -186,6 +186,11 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
     }
 
     @Override
+    public List<BufferEvent> reconcile(DeviceId deviceId) {
+        return core.buffers().reconcile(deviceId);
+    }
+
+    @Override
     public Set<DeviceId> getDevices() {
         return core.buffers().getDevices();
     }

@@ -6,6 +6,7 @@ package org.flowbuf.app.rest;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.flowbuf.api.BufferEvent;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.Vport;
@@ -13,6 +14,7 @@ import org.onosproject.net.DeviceId;
 import org.onosproject.rest.AbstractWebResource;
 
 import javax.ws.rs.GET;
+import javax.ws.rs.POST;
 import javax.ws.rs.Path;
 import javax.ws.rs.PathParam;
 import javax.ws.rs.Produces;
@@ -55,6 +57,24 @@ public class DevicesWebResource extends AbstractWebResource {
         BufferService service = get(BufferService.class);
         DeviceId device = known(service, deviceId);
         return ok(encodeArray(Vport.class, "vports", service.getVports(device))).build();
+    }
+
+    /**
+     * Reconciles the device's buffers with its agent: adopts buffers the
+     * agent holds that the service does not know (after a controller
+     * restart) and re-creates buffers the agent lost (after its restart).
+     *
+     * @param deviceId device id
+     * @return 200 OK with {"events": [...]} (BUFFER_ADOPTED, BUFFER_RECREATED);
+     *         404 for a device without agent, 503 when the agent is unreachable
+     */
+    @POST
+    @Path("{deviceId}/reconcile")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response reconcile(@PathParam("deviceId") String deviceId) {
+        BufferService service = get(BufferService.class);
+        DeviceId device = known(service, deviceId);
+        return ok(encodeArray(BufferEvent.class, "events", service.reconcile(device))).build();
     }
 
     private ObjectNode device(BufferService service, DeviceId deviceId) {

@@ -43,6 +43,14 @@ public interface BufferAgentClient extends AutoCloseable {
      */
     BufferStatistics statistics(BufferId id);
 
+    /**
+     * Every buffer this application has on the agent, with its bound vport.
+     *
+     * @return buffers
+     * @throws org.flowbuf.api.FlowBufException UNAVAILABLE
+     */
+    List<AgentBuffer> buffers();
+
     /** Closes the channel if this client owns it. */
     @Override
     void close();

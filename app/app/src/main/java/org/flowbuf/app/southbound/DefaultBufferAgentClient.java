@@ -12,6 +12,10 @@ import org.flowbuf.api.FlowBufException;
 import org.flowbuf.proto.buffer.v1.BatchRequest;
 import org.flowbuf.proto.buffer.v1.BufferAgentGrpc;
 import org.flowbuf.proto.buffer.v1.BufferStats;
+import org.flowbuf.proto.buffer.v1.ListBuffersRequest;
+import org.flowbuf.proto.buffer.v1.ListBuffersResponse;
+import org.flowbuf.proto.buffer.v1.ListVportsRequest;
+import org.flowbuf.proto.buffer.v1.ListVportsResponse;
 import org.flowbuf.proto.buffer.v1.Operation;
 import org.flowbuf.proto.buffer.v1.QueryBufferRequest;
 
@@ -83,6 +87,15 @@ public final class DefaultBufferAgentClient implements BufferAgentClient {
     @Override
     public BufferStatistics statistics(BufferId id) {
         return ProtoConverter.toStatistics(queryStats(id));
+    }
+
+    @Override
+    public List<AgentBuffer> buffers() {
+        ListBuffersResponse listed = call(() -> stub().listBuffers(
+                ListBuffersRequest.newBuilder().setAppId(appId).build()), true);
+        ListVportsResponse vports = call(() -> stub().listVports(
+                ListVportsRequest.newBuilder().setAppId(appId).build()), true);
+        return ProtoConverter.toAgentBuffers(listed.getBuffersList(), vports.getVportsList());
     }
 
     private BufferStats queryStats(BufferId id) {

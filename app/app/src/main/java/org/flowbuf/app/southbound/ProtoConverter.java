@@ -4,17 +4,25 @@
  */
 package org.flowbuf.app.southbound;
 
+import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.OverflowPolicy;
 import org.flowbuf.api.QueueType;
+import org.flowbuf.api.VportId;
 import org.flowbuf.api.VportMode;
 import org.flowbuf.proto.buffer.v1.BufferConfig;
 import org.flowbuf.proto.buffer.v1.BufferStats;
 import org.flowbuf.proto.buffer.v1.DropCounter;
 import org.flowbuf.proto.buffer.v1.InProcessBackend;
 import org.flowbuf.proto.buffer.v1.LinuxInterfaceBackend;
+import org.flowbuf.proto.buffer.v1.Vport;
 import org.flowbuf.proto.buffer.v1.VportConfig;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /** Domain model to and from the southbound protobuf messages. */
 final class ProtoConverter {
@@ -87,5 +95,47 @@ final class ProtoConverter {
                 .highWatermark(stats.getHighWatermarkPackets())
                 .oldestPacketAge(stats.getOldestPacketAgeNs())
                 .build();
+    }
+
+    static List<AgentBuffer> toAgentBuffers(List<org.flowbuf.proto.buffer.v1.Buffer> buffers,
+                                            List<Vport> vports) {
+        Map<String, Vport> byId = vports.stream()
+                .collect(Collectors.toMap(Vport::getVportId, v -> v, (a, b) -> a));
+        List<AgentBuffer> out = new ArrayList<>();
+        for (org.flowbuf.proto.buffer.v1.Buffer b : buffers) {
+            Vport vport = b.getVportIdsCount() == 0 ? null : byId.get(b.getVportIds(0));
+            out.add(new AgentBuffer(BufferId.bufferId(b.getBufferId()), toSpec(b.getConfig()),
+                                    vport == null ? null : VportId.vportId(vport.getVportId()),
+                                    vport == null ? VportMode.NONE
+                                            : fromProto(vport.getConfig().getMode()),
+                                    b.getStats().getOccupancyPackets()));
+        }
+        return out;
+    }
+
+    static BufferSpec toSpec(BufferConfig config) {
+        return BufferSpec.builder().capacityBytes(config.getCapacityBytes())
+                .capacityPackets(config.getCapacityPackets())
+                .queueType(config.getQueueType() == org.flowbuf.proto.buffer.v1.QueueType
+                        .QUEUE_TYPE_PRIORITY ? QueueType.PRIORITY
+                        : config.getQueueType() == org.flowbuf.proto.buffer.v1.QueueType
+                        .QUEUE_TYPE_ARQ ? QueueType.ARQ : QueueType.FIFO)
+                .overflow(config.getOverflow() == org.flowbuf.proto.buffer.v1.OverflowPolicy
+                        .OVERFLOW_POLICY_DROP_HEAD ? OverflowPolicy.DROP_HEAD
+                        : OverflowPolicy.DROP_TAIL)
+                .build();
+    }
+
+    static VportMode fromProto(org.flowbuf.proto.buffer.v1.VportMode mode) {
+        switch (mode) {
+            case VPORT_MODE_RX:
+                return VportMode.RX;
+            case VPORT_MODE_TX:
+                return VportMode.TX;
+            case VPORT_MODE_RX_TX:
+                return VportMode.RX_TX;
+            default:
+                return VportMode.NONE;
+        }
     }
 }

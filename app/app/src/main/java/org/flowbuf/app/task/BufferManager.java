@@ -42,6 +42,7 @@ public final class BufferManager implements BufferService {
     private final AgentDirectory agents;
     private final BufferStore store;
     private final EventHistory history = new EventHistory();
+    private final BufferReconciler reconciler;
     private volatile Consumer<BufferEvent> events = e -> { };
 
     /**
@@ -53,6 +54,7 @@ public final class BufferManager implements BufferService {
     public BufferManager(AgentDirectory agents, BufferStore store) {
         this.agents = Objects.requireNonNull(agents);
         this.store = Objects.requireNonNull(store);
+        this.reconciler = new BufferReconciler(agents, store);
     }
 
     /**
@@ -150,6 +152,13 @@ public final class BufferManager implements BufferService {
             return buffer == null ? new Vport(slot.id(), slot.switchPort(), null, VportMode.NONE)
                     : new Vport(slot.id(), slot.switchPort(), buffer.id(), buffer.mode());
         }).collect(Collectors.toList());
+    }
+
+    @Override
+    public synchronized List<BufferEvent> reconcile(DeviceId deviceId) {
+        List<BufferEvent> changes = reconciler.reconcile(deviceId);
+        changes.forEach(this::emit);
+        return changes;
     }
 
     private void emit(BufferEvent event) {

@@ -138,6 +138,10 @@ public class FlowBufRestTest extends JerseyTest {
         assertEquals(100, devices.get(0).get("vports").get(0).get("switchPort").asInt());
         assertEquals("NONE", devices.get(0).get("vports").get(0).get("mode").asText());
         assertError(target("devices/device:s9/vports").request().get(), 404, "device:s9");
+        assertError(post("devices/device:s9/reconcile", ""), 404, "device:s9");
+        Response reconciled = post("devices/device:s1/reconcile", "");
+        assertEquals(200, reconciled.getStatus());
+        assertEquals(0, json(reconciled).get("events").size());
     }
 
     @Test

@@ -17,6 +17,10 @@ import org.flowbuf.proto.buffer.v1.CreateBufferRequest;
 import org.flowbuf.proto.buffer.v1.CreateVportRequest;
 import org.flowbuf.proto.buffer.v1.Operation;
 import org.flowbuf.proto.buffer.v1.QueryBufferRequest;
+import org.flowbuf.proto.buffer.v1.ListBuffersRequest;
+import org.flowbuf.proto.buffer.v1.ListBuffersResponse;
+import org.flowbuf.proto.buffer.v1.ListVportsRequest;
+import org.flowbuf.proto.buffer.v1.ListVportsResponse;
 import org.flowbuf.proto.buffer.v1.SetVportModeRequest;
 import org.flowbuf.proto.buffer.v1.Vport;
 
@@ -39,6 +43,19 @@ public class FakeBufferAgent extends BufferAgentGrpc.BufferAgentImplBase {
     private final Deque<String> failingRpcs = new ArrayDeque<>();
     private final Deque<Status> failures = new ArrayDeque<>();
     private volatile long occupancy;
+    private volatile List<Buffer> listedBuffers = List.of();
+    private volatile List<Vport> listedVports = List.of();
+
+    /**
+     * Sets what ListBuffers and ListVports answer (what the agent "has").
+     *
+     * @param buffers buffers
+     * @param vports  vports
+     */
+    public void setListed(List<Buffer> buffers, List<Vport> vports) {
+        this.listedBuffers = List.copyOf(buffers);
+        this.listedVports = List.copyOf(vports);
+    }
 
     /**
      * Makes the next call fail.
@@ -143,6 +160,26 @@ public class FakeBufferAgent extends BufferAgentGrpc.BufferAgentImplBase {
         out.onNext(Buffer.newBuilder().setBufferId(req.getBufferId())
                            .setStats(BufferStats.newBuilder().setOccupancyPackets(occupancy))
                            .build());
+        out.onCompleted();
+    }
+
+    @Override
+    public void listBuffers(ListBuffersRequest req, StreamObserver<ListBuffersResponse> out) {
+        calls.add("ListBuffers " + req.getAppId());
+        if (failed("ListBuffers", out)) {
+            return;
+        }
+        out.onNext(ListBuffersResponse.newBuilder().addAllBuffers(listedBuffers).build());
+        out.onCompleted();
+    }
+
+    @Override
+    public void listVports(ListVportsRequest req, StreamObserver<ListVportsResponse> out) {
+        calls.add("ListVports " + req.getAppId());
+        if (failed("ListVports", out)) {
+            return;
+        }
+        out.onNext(ListVportsResponse.newBuilder().addAllVports(listedVports).build());
         out.onCompleted();
     }
 }

@@ -21,7 +21,10 @@ import org.flowbuf.app.southbound.FakeBufferAgent;
 import org.flowbuf.app.southbound.InProcessAgent;
 import org.flowbuf.app.southbound.VportSlot;
 import org.flowbuf.app.store.InMemoryBufferStore;
+import org.flowbuf.proto.buffer.v1.BufferConfig;
+import org.flowbuf.proto.buffer.v1.BufferStats;
 import org.flowbuf.proto.buffer.v1.Operation;
+import org.flowbuf.proto.buffer.v1.VportConfig;
 import org.junit.Before;
 import org.junit.Rule;
 import org.junit.Test;
@@ -207,5 +210,61 @@ public class BufferManagerTest {
         agent.setOccupancy(7);
         assertEquals(7, manager.getStatistics(S1, B1).orElseThrow().occupancyPackets());
         assertEquals(Optional.empty(), manager.getStatistics(S1, B2));
+    }
+
+    private static org.flowbuf.proto.buffer.v1.Buffer agentBuffer(String id, String vport,
+                                                                   long held) {
+        return org.flowbuf.proto.buffer.v1.Buffer.newBuilder().setBufferId(id)
+                .setConfig(BufferConfig.newBuilder().setCapacityPackets(500))
+                .addVportIds(vport)
+                .setStats(BufferStats.newBuilder().setOccupancyPackets(held)).build();
+    }
+
+    private static org.flowbuf.proto.buffer.v1.Vport agentVportRx(String id) {
+        return org.flowbuf.proto.buffer.v1.Vport.newBuilder().setVportId(id)
+                .setConfig(VportConfig.newBuilder()
+                                   .setMode(org.flowbuf.proto.buffer.v1.VportMode.VPORT_MODE_RX))
+                .build();
+    }
+
+    @Test
+    public void aRestartedControllerAdoptsWhatTheAgentHoldsWithoutTouchingIt() {
+        agent.setListed(List.of(agentBuffer("held", "vp100", 42)),
+                        List.of(agentVportRx("vp100")));
+        List<BufferEvent> changes = manager.reconcile(S1);
+        assertEquals(List.of(BufferEvent.Type.BUFFER_ADOPTED),
+                     changes.stream().map(BufferEvent::type).collect(Collectors.toList()));
+        Buffer adopted = changes.get(0).subject();
+        assertEquals(BufferState.BUFFERING, adopted.state());
+        assertEquals(42, adopted.occupancyPackets());
+        assertEquals(500, adopted.spec().capacityPackets());
+        assertTrue("adopting changes nothing on the agent", agent.applied.isEmpty());
+        // The adopted buffer takes its vport: a new buffer gets the other one.
+        assertEquals(VportId.vportId("vp101"),
+                     manager.createBuffer(S1, B1, "app", SPEC, BufferState.FREE).vport());
+    }
+
+    @Test
+    public void aRestartedAgentGetsItsBuffersBackInTheirStates() {
+        manager.createBuffer(S1, B1, "app", SPEC, BufferState.FORWARDING);
+        agent.applied.clear();
+        agent.setListed(List.of(), List.of());
+        List<BufferEvent> changes = manager.reconcile(S1);
+        assertEquals(BufferEvent.Type.BUFFER_RECREATED, changes.get(0).type());
+        assertEquals(List.of(Operation.OpCase.CREATE_BUFFER, Operation.OpCase.CREATE_VPORT,
+                             Operation.OpCase.BIND), opCases());
+        assertEquals(org.flowbuf.proto.buffer.v1.VportMode.VPORT_MODE_RX_TX,
+                     agent.applied.get(1).getCreateVport().getConfig().getMode());
+        assertEquals(BufferState.FORWARDING, manager.getBuffer(S1, B1).orElseThrow().state());
+    }
+
+    @Test
+    public void reconcilingAnAgentThatMatchesChangesNothing() {
+        manager.createBuffer(S1, B1, "app", SPEC, BufferState.BUFFERING);
+        agent.applied.clear();
+        agent.setListed(List.of(agentBuffer("b1", "vp100", 3)),
+                        List.of(agentVportRx("vp100")));
+        assertTrue(manager.reconcile(S1).isEmpty());
+        assertTrue(agent.applied.isEmpty());
     }
 }

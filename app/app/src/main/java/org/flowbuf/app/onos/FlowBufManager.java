@@ -29,6 +29,9 @@ import org.onosproject.grpc.api.GrpcChannelController;
 import org.onosproject.mastership.MastershipService;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
+import org.onosproject.net.device.DeviceEvent;
+import org.onosproject.net.device.DeviceListener;
+import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.config.ConfigFactory;
 import org.onosproject.net.config.NetworkConfigEvent;
 import org.onosproject.net.config.NetworkConfigListener;
@@ -93,6 +96,9 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected StorageService storageService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected DeviceService deviceService;
+
     private final ConfigFactory<DeviceId, FlowBufDeviceConfig> configFactory =
             new ConfigFactory<>(DEVICE_SUBJECT_FACTORY, FlowBufDeviceConfig.class,
                                 FlowBufDeviceConfig.CONFIG_KEY) {
@@ -102,6 +108,8 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
                 }
             };
     private final NetworkConfigListener configListener = new AgentConfigListener();
+    private final DeviceListener deviceListener = new FlowBufDeviceListener();
+    private AgentLifecycle lifecycle;
     private ExecutorService eventExecutor;
     private EventFanout<BufferEvent, BufferListener> bufferEvents;
     private ConfiguredAgentDirectory agents;
@@ -122,12 +130,18 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
         core = new FlowBufCore(agents, new DistributedBufferStore(storageService),
                                new FlowRuleServiceSteeringWriter(appId, flowRuleService, DEADLINE),
                                bufferEvents, intentEventManager);
+        lifecycle = new AgentLifecycle(appId, agents, core.buffers(), flowRuleService,
+                                       mastershipService::isLocalMaster, eventExecutor);
         netcfgRegistry.addListener(configListener);
+        deviceService.addListener(deviceListener);
+        agents.devices().stream().filter(deviceService::isAvailable)
+                .forEach(lifecycle::deviceReady);
         log.info("Started {}", appId.id());
     }
 
     @Deactivate
     protected void deactivate() {
+        deviceService.removeListener(deviceListener);
         netcfgRegistry.removeListener(configListener);
         netcfgRegistry.unregisterConfigFactory(configFactory);
         agents.closeAll();
@@ -145,7 +159,34 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
 
         @Override
         public void event(NetworkConfigEvent event) {
-            agents.forget((DeviceId) event.subject());
+            DeviceId deviceId = (DeviceId) event.subject();
+            if (event.type() == NetworkConfigEvent.Type.CONFIG_REMOVED) {
+                lifecycle.deviceGone(deviceId);
+            } else {
+                lifecycle.deviceReady(deviceId);
+            }
+        }
+    }
+
+    /** Follows FlowBuf devices going up and down. */
+    private final class FlowBufDeviceListener implements DeviceListener {
+        @Override
+        public boolean isRelevant(DeviceEvent event) {
+            return agents.devices().contains(event.subject().id())
+                    && (event.type() == DeviceEvent.Type.DEVICE_ADDED
+                    || event.type() == DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED
+                    || event.type() == DeviceEvent.Type.DEVICE_REMOVED);
+        }
+
+        @Override
+        public void event(DeviceEvent event) {
+            DeviceId deviceId = event.subject().id();
+            if (event.type() != DeviceEvent.Type.DEVICE_REMOVED
+                    && deviceService.isAvailable(deviceId)) {
+                lifecycle.deviceReady(deviceId);
+            } else {
+                lifecycle.deviceGone(deviceId);
+            }
         }
     }
 

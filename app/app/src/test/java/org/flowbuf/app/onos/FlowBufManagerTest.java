@@ -32,7 +32,17 @@ import org.onosproject.net.config.ConfigFactory;
 import org.onosproject.net.config.NetworkConfigEvent;
 import org.onosproject.net.config.NetworkConfigListener;
 import org.onosproject.net.config.NetworkConfigRegistryAdapter;
+import org.onosproject.net.DefaultDevice;
+import org.onosproject.net.Device;
+import org.onosproject.net.device.DeviceEvent;
+import org.onosproject.net.device.DeviceListener;
+import org.onosproject.net.device.DeviceServiceAdapter;
+import org.onosproject.net.flow.FlowEntry;
+import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.flow.FlowRuleServiceAdapter;
+import org.onosproject.net.provider.ProviderId;
+import org.onlab.packet.ChassisId;
+import org.flowbuf.app.pi.FlowBufP4Names;
 import org.onosproject.store.service.TestStorageService;
 
 import java.io.IOException;
@@ -42,6 +52,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -67,6 +80,8 @@ public class FlowBufManagerTest {
 
     private final FakeBufferAgent agent = new FakeBufferAgent();
     private final Netcfg netcfg = new Netcfg();
+    private final Devices devices = new Devices();
+    private final Rules rules = new Rules();
     private final Channels channels = new Channels();
     private final FlowBufManager manager = new FlowBufManager();
     private final IntentEventManager intentEvents = new IntentEventManager();
@@ -102,6 +117,49 @@ public class FlowBufManagerTest {
         @Override
         public void removeListener(NetworkConfigListener l) {
             listener = null;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public <S, C extends Config<S>> Set<S> getSubjects(Class<S> subjectClass,
+                                                           Class<C> configClass) {
+            return (Set<S>) Set.copyOf(configs.keySet());
+        }
+    }
+
+    /** Devices that are up, and the listener the manager registers. */
+    private static final class Devices extends DeviceServiceAdapter {
+        private final Set<DeviceId> available = ConcurrentHashMap.newKeySet();
+        private DeviceListener listener;
+
+        @Override
+        public boolean isAvailable(DeviceId deviceId) {
+            return available.contains(deviceId);
+        }
+
+        @Override
+        public void addListener(DeviceListener l) {
+            listener = l;
+        }
+
+        @Override
+        public void removeListener(DeviceListener l) {
+            listener = null;
+        }
+    }
+
+    /** Records the flow rules applied; the device has none to start with. */
+    private static final class Rules extends FlowRuleServiceAdapter {
+        private final List<FlowRule> applied = new CopyOnWriteArrayList<>();
+
+        @Override
+        public Iterable<FlowEntry> getFlowEntries(DeviceId deviceId) {
+            return List.of();
+        }
+
+        @Override
+        public void applyFlowRules(FlowRule... rules) {
+            applied.addAll(List.of(rules));
         }
     }
 
@@ -155,7 +213,8 @@ public class FlowBufManagerTest {
             }
         };
         manager.netcfgRegistry = netcfg;
-        manager.flowRuleService = new FlowRuleServiceAdapter();
+        manager.flowRuleService = rules;
+        manager.deviceService = devices;
         manager.mastershipService = new MastershipServiceAdapter() {
             @Override
             public boolean isLocalMaster(DeviceId deviceId) {
@@ -220,5 +279,30 @@ public class FlowBufManagerTest {
         manager.moveBuffer(S1, BufferId.bufferId("b1"), "app", BufferState.BUFFERING);
         assertEquals(List.of("create grpc://127.0.0.1:28001", "destroy grpc://127.0.0.1:28001",
                              "create grpc://127.0.0.1:28009"), channels.log);
+    }
+
+    @Test
+    public void aDeviceComingUpGetsItsVportRulesAndItsBuffersReconciled()
+            throws InterruptedException {
+        Device s1 = new DefaultDevice(ProviderId.NONE, S1, Device.Type.SWITCH, "", "", "", "",
+                                      new ChassisId());
+        devices.available.add(S1);
+        devices.listener.event(new DeviceEvent(DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED, s1));
+        long deadline = System.currentTimeMillis() + 5000;
+        while (!agent.calls.contains("ListBuffers " + FlowBufManager.APP_NAME)
+                && System.currentTimeMillis() < deadline) {
+            Thread.sleep(10);
+        }
+        assertTrue("the agent was not asked for its buffers",
+                   agent.calls.contains("ListBuffers " + FlowBufManager.APP_NAME));
+        assertEquals(1, rules.applied.size());
+        assertEquals(FlowBufP4Names.VPORT_PORTS, rules.applied.get(0).table());
+        // S2 is configured but this instance is not its master: nothing is driven.
+        devices.listener.event(new DeviceEvent(DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED,
+                                               new DefaultDevice(ProviderId.NONE, S2,
+                                                                 Device.Type.SWITCH, "", "", "",
+                                                                 "", new ChassisId())));
+        Thread.sleep(200);
+        assertEquals(1, rules.applied.size());
     }
 }

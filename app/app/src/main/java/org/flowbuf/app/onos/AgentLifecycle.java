@@ -1,0 +1,103 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.onos;
+
+import org.flowbuf.api.BufferService;
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.app.pi.FlowBufP4Names;
+import org.flowbuf.app.pi.SteeringFlowRules;
+import org.flowbuf.app.southbound.ConfiguredAgentDirectory;
+import org.flowbuf.app.southbound.VportSlot;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.flow.FlowEntry;
+import org.onosproject.net.flow.FlowRule;
+import org.onosproject.net.flow.FlowRuleService;
+import org.slf4j.Logger;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import java.util.stream.StreamSupport;
+
+import static org.slf4j.LoggerFactory.getLogger;
+
+/**
+ * What happens when a FlowBuf device comes up, goes down or gets a new
+ * FlowBuf config: a fresh agent connection, the vport-port rules that mark
+ * replays, and a reconciliation of buffers with the agent. Runs off the
+ * event threads, only on the device's master.
+ */
+final class AgentLifecycle {
+
+    private final Logger log = getLogger(getClass());
+    private final ApplicationId appId;
+    private final ConfiguredAgentDirectory agents;
+    private final BufferService buffers;
+    private final FlowRuleService flowRules;
+    private final Predicate<DeviceId> isMaster;
+    private final Executor executor;
+
+    AgentLifecycle(ApplicationId appId, ConfiguredAgentDirectory agents, BufferService buffers,
+                   FlowRuleService flowRules, Predicate<DeviceId> isMaster, Executor executor) {
+        this.appId = Objects.requireNonNull(appId);
+        this.agents = Objects.requireNonNull(agents);
+        this.buffers = Objects.requireNonNull(buffers);
+        this.flowRules = Objects.requireNonNull(flowRules);
+        this.isMaster = Objects.requireNonNull(isMaster);
+        this.executor = Objects.requireNonNull(executor);
+    }
+
+    /**
+     * The device is (again) reachable, or its FlowBuf config changed.
+     *
+     * @param deviceId device
+     */
+    void deviceReady(DeviceId deviceId) {
+        executor.execute(() -> bringUp(deviceId));
+    }
+
+    /**
+     * The device went away: drop the agent connection; buffers stay in the
+     * store until the device is back and reconciled.
+     *
+     * @param deviceId device
+     */
+    void deviceGone(DeviceId deviceId) {
+        agents.forget(deviceId);
+    }
+
+    private void bringUp(DeviceId deviceId) {
+        agents.forget(deviceId);
+        if (!agents.devices().contains(deviceId) || !isMaster.test(deviceId)) {
+            return;
+        }
+        writeVportRules(deviceId);
+        try {
+            buffers.reconcile(deviceId).forEach(
+                    e -> log.info("{}: {} {}", deviceId, e.type(), e.subject().id()));
+        } catch (FlowBufException e) {
+            log.warn("{}: buffers not reconciled: {}", deviceId, e.getMessage());
+        }
+    }
+
+    /** Replaces this app's vport_ports rules of the device with the configured ones. */
+    private void writeVportRules(DeviceId deviceId) {
+        List<FlowRule> stale = StreamSupport.stream(
+                        flowRules.getFlowEntries(deviceId).spliterator(), false)
+                .filter(r -> r.appId() == appId.id()
+                        && FlowBufP4Names.VPORT_PORTS.equals(r.table()))
+                .collect(Collectors.toList());
+        if (!stale.isEmpty()) {
+            flowRules.removeFlowRules(stale.toArray(new FlowEntry[0]));
+        }
+        FlowRule[] rules = agents.vportSlots(deviceId).stream().map(VportSlot::switchPort)
+                .map(port -> SteeringFlowRules.vportPortRule(appId, deviceId, port))
+                .toArray(FlowRule[]::new);
+        flowRules.applyFlowRules(rules);
+    }
+}

@@ -4,7 +4,7 @@
  */
 package org.flowbuf.host;
 
-import org.flowbuf.app.pi.FlowBufP4Names;
+import org.flowbuf.pipeconf.FlowBufP4Names;
 import org.flowbuf.app.pi.SteeringFlowRules;
 import org.flowbuf.app.southbound.VportSlot;
 import org.flowbuf.host.netcfg.HostEntry;

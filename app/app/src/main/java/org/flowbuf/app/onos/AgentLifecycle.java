@@ -6,7 +6,7 @@ package org.flowbuf.app.onos;
 
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.FlowBufException;
-import org.flowbuf.app.pi.FlowBufP4Names;
+import org.flowbuf.pipeconf.FlowBufP4Names;
 import org.flowbuf.app.pi.SteeringFlowRules;
 import org.flowbuf.app.southbound.ConfiguredAgentDirectory;
 import org.flowbuf.app.southbound.VportSlot;

@@ -19,19 +19,19 @@ import org.onosproject.net.pi.model.PiMatchFieldId;
 import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.pi.runtime.PiActionParam;
 
-import static org.flowbuf.app.pi.FlowBufP4Names.FLOW_STEERING;
-import static org.flowbuf.app.pi.FlowBufP4Names.FROM_VPORT;
-import static org.flowbuf.app.pi.FlowBufP4Names.INGRESS_PORT;
-import static org.flowbuf.app.pi.FlowBufP4Names.IPV4_DST;
-import static org.flowbuf.app.pi.FlowBufP4Names.IPV4_SRC;
-import static org.flowbuf.app.pi.FlowBufP4Names.IP_PROTO;
-import static org.flowbuf.app.pi.FlowBufP4Names.L4_DST_PORT;
-import static org.flowbuf.app.pi.FlowBufP4Names.L4_SRC_PORT;
-import static org.flowbuf.app.pi.FlowBufP4Names.MARK_FROM_VPORT;
-import static org.flowbuf.app.pi.FlowBufP4Names.PORT;
-import static org.flowbuf.app.pi.FlowBufP4Names.PORT_BITS;
-import static org.flowbuf.app.pi.FlowBufP4Names.STEER_TO_PORT;
-import static org.flowbuf.app.pi.FlowBufP4Names.VPORT_PORTS;
+import static org.flowbuf.pipeconf.FlowBufP4Names.FLOW_STEERING;
+import static org.flowbuf.pipeconf.FlowBufP4Names.FROM_VPORT;
+import static org.flowbuf.pipeconf.FlowBufP4Names.INGRESS_PORT;
+import static org.flowbuf.pipeconf.FlowBufP4Names.IPV4_DST;
+import static org.flowbuf.pipeconf.FlowBufP4Names.IPV4_SRC;
+import static org.flowbuf.pipeconf.FlowBufP4Names.IP_PROTO;
+import static org.flowbuf.pipeconf.FlowBufP4Names.L4_DST_PORT;
+import static org.flowbuf.pipeconf.FlowBufP4Names.L4_SRC_PORT;
+import static org.flowbuf.pipeconf.FlowBufP4Names.MARK_FROM_VPORT;
+import static org.flowbuf.pipeconf.FlowBufP4Names.PORT;
+import static org.flowbuf.pipeconf.FlowBufP4Names.PORT_BITS;
+import static org.flowbuf.pipeconf.FlowBufP4Names.STEER_TO_PORT;
+import static org.flowbuf.pipeconf.FlowBufP4Names.VPORT_PORTS;
 
 /**
  * Translates a steering rule into an ONOS PI flow rule of the flow_steering

@@ -42,7 +42,7 @@ import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.flow.FlowRuleServiceAdapter;
 import org.onosproject.net.provider.ProviderId;
 import org.onlab.packet.ChassisId;
-import org.flowbuf.app.pi.FlowBufP4Names;
+import org.flowbuf.pipeconf.FlowBufP4Names;
 import org.onosproject.store.service.TestStorageService;
 
 import java.io.IOException;

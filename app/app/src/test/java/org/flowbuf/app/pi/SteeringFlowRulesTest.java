@@ -4,6 +4,8 @@
  */
 package org.flowbuf.app.pi;
 
+import org.flowbuf.pipeconf.FlowBufP4Names;
+
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.app.intent.SteeringRule;

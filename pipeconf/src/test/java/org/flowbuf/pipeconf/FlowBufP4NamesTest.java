@@ -2,7 +2,7 @@
  * Copyright 2026 FlowBuf authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package org.flowbuf.app.pi;
+package org.flowbuf.pipeconf;
 
 import org.junit.Test;
 
@@ -20,8 +20,7 @@ import static org.junit.Assert.assertTrue;
  */
 public class FlowBufP4NamesTest {
 
-    private static final Path P4INFO = Paths.get("..", "..", "pipeconf", "p4src", "build",
-                                                 "p4info.txt");
+    private static final Path P4INFO = Paths.get("p4src", "build", "p4info.txt");
 
     private static String block(String p4info, String kind, String name) {
         int at = p4info.indexOf("name: \"" + name + "\"");

@@ -2,18 +2,19 @@
  * Copyright 2026 FlowBuf authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package org.flowbuf.app.pi;
+package org.flowbuf.pipeconf;
 
 import org.onosproject.net.pi.model.PiActionId;
 import org.onosproject.net.pi.model.PiActionParamId;
 import org.onosproject.net.pi.model.PiMatchFieldId;
+import org.onosproject.net.pi.model.PiPacketMetadataId;
 import org.onosproject.net.pi.model.PiTableId;
 
 /**
- * Names of the FlowBuf P4 program that the app writes, as they appear in
- * pipeconf/p4src/build/p4info.txt (control IngressPipeImpl.steering, file
- * pipeconf/p4src/include/steering.p4). FlowBufP4NamesTest checks every name
- * against that p4info, so a renamed table fails the build.
+ * Names of the FlowBuf P4 program that the app, the interpreter and the
+ * pipeliner write, as they appear in pipeconf/p4src/build/p4info.txt.
+ * FlowBufP4NamesTest checks them against that p4info, so a renamed table
+ * fails the build.
  */
 public final class FlowBufP4Names {
 
@@ -48,11 +49,42 @@ public final class FlowBufP4Names {
             PiActionId.of("IngressPipeImpl.steering.mark_from_vport");
     /** L2 forwarding by destination MAC (used by the embedded host for netcfg hosts). */
     public static final PiTableId L2_EXACT = PiTableId.of("IngressPipeImpl.forwarding.l2_exact");
-    /** Destination MAC. */
+    /** Destination MAC (L2 forwarding and ACL). */
     public static final PiMatchFieldId ETH_DST = PiMatchFieldId.of("eth_dst");
     /** Sends the packet to one port; parameter PORT. */
     public static final PiActionId SET_EGRESS_PORT =
             PiActionId.of("IngressPipeImpl.forwarding.set_egress_port");
+
+    /** ACL: punt, copy to the controller, or drop (ternary on L2-L4 fields). */
+    public static final PiTableId ACL = PiTableId.of("IngressPipeImpl.acl.acl_table");
+    /** ACL action: send to the controller instead of forwarding. */
+    public static final PiActionId PUNT_TO_CPU = PiActionId.of("IngressPipeImpl.acl.punt_to_cpu");
+    /** ACL action: forward and send a copy to the controller. */
+    public static final PiActionId COPY_TO_CPU = PiActionId.of("IngressPipeImpl.acl.copy_to_cpu");
+    /** ACL action: drop. */
+    public static final PiActionId ACL_DROP = PiActionId.of("IngressPipeImpl.acl.drop");
+    /** Source MAC. */
+    public static final PiMatchFieldId ETH_SRC = PiMatchFieldId.of("eth_src");
+    /** EtherType. */
+    public static final PiMatchFieldId ETH_TYPE = PiMatchFieldId.of("eth_type");
+    /** IPv4 routing by longest prefix. */
+    public static final PiTableId ROUTING_V4 = PiTableId.of("IngressPipeImpl.forwarding.routing_v4");
+    /** Multicast group action of the forwarding tables; parameter GROUP_ID. */
+    public static final PiActionId SET_MCAST_GROUP =
+            PiActionId.of("IngressPipeImpl.forwarding.set_mcast_group");
+    /** Parameter of SET_MCAST_GROUP. */
+    public static final PiActionParamId GROUP_ID = PiActionParamId.of("group_id");
+    /** Forwarding drop. */
+    public static final PiActionId FORWARDING_DROP =
+            PiActionId.of("IngressPipeImpl.forwarding.drop");
+    /** Packet-in metadata: the port the packet came in on. */
+    public static final PiPacketMetadataId PACKET_IN_INGRESS_PORT =
+            PiPacketMetadataId.of("ingress_port");
+    /** Packet-out metadata: the port to send the packet out of. */
+    public static final PiPacketMetadataId PACKET_OUT_EGRESS_PORT =
+            PiPacketMetadataId.of("egress_port");
+    /** The port that stands for the controller (CPU_PORT in defines.p4). */
+    public static final int CPU_PORT = 255;
 
     /** Width of port match fields and parameters (v1model standard_metadata). */
     public static final int PORT_BITS = 9;

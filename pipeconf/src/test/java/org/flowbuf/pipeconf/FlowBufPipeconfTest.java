@@ -1,0 +1,99 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.pipeconf;
+
+import org.junit.Test;
+import org.onosproject.net.behaviour.Pipeliner;
+import org.onosproject.net.pi.PiPipeconfServiceAdapter;
+import org.onosproject.net.pi.model.PiPipeconf;
+import org.onosproject.net.pi.model.PiPipeconfId;
+import org.onosproject.net.pi.model.PiPipelineInterpreter;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * The pipeconf is built from the bundle's p4info and registers and
+ * unregisters cleanly.
+ */
+public class FlowBufPipeconfTest {
+
+    /** Records registrations; knows what it registered. */
+    private static final class Pipeconfs extends PiPipeconfServiceAdapter {
+        private final List<String> log = new ArrayList<>();
+        private PiPipeconf registered;
+
+        @Override
+        public void register(PiPipeconf pipeconf) {
+            log.add("register " + pipeconf.id());
+            registered = pipeconf;
+        }
+
+        @Override
+        public void unregister(PiPipeconfId id) {
+            log.add("unregister " + id);
+            registered = null;
+        }
+
+        @Override
+        public Optional<PiPipeconf> getPipeconf(PiPipeconfId id) {
+            return Optional.ofNullable(registered).filter(p -> p.id().equals(id));
+        }
+    }
+
+    @Test
+    public void thePipeconfCarriesTheProgramAndItsBehaviours() {
+        PiPipeconf pipeconf = FlowBufPipeconfs.build();
+        assertEquals("org.flowbuf.pipeconf", pipeconf.id().id());
+        for (var table : List.of(FlowBufP4Names.FLOW_STEERING, FlowBufP4Names.VPORT_PORTS,
+                                 FlowBufP4Names.L2_EXACT, FlowBufP4Names.ROUTING_V4,
+                                 FlowBufP4Names.ACL)) {
+            assertTrue(table + " is missing", pipeconf.pipelineModel().table(table).isPresent());
+        }
+        assertTrue(pipeconf.extension(PiPipeconf.ExtensionType.P4_INFO_TEXT).isPresent());
+        assertTrue(pipeconf.extension(PiPipeconf.ExtensionType.BMV2_JSON).isPresent());
+        assertTrue(pipeconf.extension(PiPipeconf.ExtensionType.CPU_PORT_TXT).isPresent());
+        assertTrue(pipeconf.hasBehaviour(PiPipelineInterpreter.class));
+        assertTrue(pipeconf.hasBehaviour(Pipeliner.class));
+    }
+
+    @Test
+    public void theLoaderRegistersOnActivationAndUnregistersOnDeactivation() {
+        Pipeconfs service = new Pipeconfs();
+        PipeconfLoader loader = new PipeconfLoader();
+        loader.pipeconfService = service;
+        loader.activate();
+        loader.deactivate();
+        loader.deactivate(); // a second deactivation has nothing left to remove
+        assertEquals(List.of("register org.flowbuf.pipeconf", "unregister org.flowbuf.pipeconf"),
+                     service.log);
+    }
+
+    @Test
+    public void aLeftoverRegistrationIsReplaced() {
+        Pipeconfs service = new Pipeconfs();
+        service.registered = FlowBufPipeconfs.build();
+        PipeconfLoader loader = new PipeconfLoader();
+        loader.pipeconfService = service;
+        loader.activate();
+        assertEquals(List.of("unregister org.flowbuf.pipeconf", "register org.flowbuf.pipeconf"),
+                     service.log);
+    }
+
+    @Test
+    public void theCpuPortFileMatchesTheProgram() throws Exception {
+        String defines = new String(java.nio.file.Files.readAllBytes(
+                java.nio.file.Path.of("p4src", "include", "defines.p4")));
+        assertTrue("defines.p4 has CPU_PORT = " + FlowBufP4Names.CPU_PORT,
+                   defines.contains("CPU_PORT = " + FlowBufP4Names.CPU_PORT + ";"));
+        String file = new String(FlowBufPipeconfs.class.getResourceAsStream("/p4/cpu_port.txt")
+                                         .readAllBytes()).trim();
+        assertEquals(String.valueOf(FlowBufP4Names.CPU_PORT), file);
+    }
+}

@@ -8,7 +8,9 @@ import org.flowbuf.api.BufferEvent;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.IntentEvent;
+import org.flowbuf.app.intent.InMemoryIntentStore;
 import org.flowbuf.app.intent.IntentManager;
+import org.flowbuf.app.intent.IntentStore;
 import org.flowbuf.app.intent.SteeringRuleWriter;
 import org.flowbuf.app.southbound.AgentDirectory;
 import org.flowbuf.app.store.BufferStore;
@@ -39,9 +41,25 @@ public final class FlowBufCore {
      */
     public FlowBufCore(AgentDirectory agents, BufferStore store, SteeringRuleWriter rules,
                        Consumer<BufferEvent> bufferEvents, Consumer<IntentEvent> intentEvents) {
+        this(agents, store, new InMemoryIntentStore(), rules, bufferEvents, intentEvents);
+    }
+
+    /**
+     * Assembles the core with a given intent store.
+     *
+     * @param agents       agents and vport slots of the devices
+     * @param store        where buffers are kept
+     * @param intentStore  where intents are kept
+     * @param rules        writer of steering rules
+     * @param bufferEvents receiver of buffer events
+     * @param intentEvents receiver of intent events
+     */
+    public FlowBufCore(AgentDirectory agents, BufferStore store, IntentStore intentStore,
+                       SteeringRuleWriter rules, Consumer<BufferEvent> bufferEvents,
+                       Consumer<IntentEvent> intentEvents) {
         this.buffers = new BufferManager(agents, store);
         this.buffers.setEventSink(bufferEvents);
-        this.intents = new IntentManager(buffers, agents, rules);
+        this.intents = new IntentManager(buffers, agents, rules, intentStore);
         this.intents.setEventSink(intentEvents);
     }
 

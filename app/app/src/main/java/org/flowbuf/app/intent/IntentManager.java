@@ -26,8 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -52,9 +50,7 @@ public final class IntentManager implements FlowBufIntentService {
     private final BufferService buffers;
     private final AgentDirectory agents;
     private final SteeringRuleWriter rules;
-    private final AtomicLong nextId = new AtomicLong(1);
-    private final Map<IntentId, FlowBufIntent> intents = new ConcurrentHashMap<>();
-    private final Map<IntentId, SteeringRule> installedRules = new ConcurrentHashMap<>();
+    private final IntentStore store;
     private volatile Consumer<IntentEvent> events = e -> { };
 
     /**
@@ -65,9 +61,23 @@ public final class IntentManager implements FlowBufIntentService {
      * @param rules   writer of steering rules
      */
     public IntentManager(BufferService buffers, AgentDirectory agents, SteeringRuleWriter rules) {
+        this(buffers, agents, rules, new InMemoryIntentStore());
+    }
+
+    /**
+     * Creates the service on a given intent store.
+     *
+     * @param buffers task-level service
+     * @param agents  agents and vport slots of the devices
+     * @param rules   writer of steering rules
+     * @param store   where intents and their rules are kept
+     */
+    public IntentManager(BufferService buffers, AgentDirectory agents, SteeringRuleWriter rules,
+                         IntentStore store) {
         this.buffers = Objects.requireNonNull(buffers);
         this.agents = Objects.requireNonNull(agents);
         this.rules = Objects.requireNonNull(rules);
+        this.store = Objects.requireNonNull(store);
     }
 
     /**
@@ -88,14 +98,14 @@ public final class IntentManager implements FlowBufIntentService {
                                            filter.inPort().get(), inPort);
         }
         FlowBufIntent intent = newIntent(FlowBufIntent.Type.PAUSE, deviceId, inPort, filter, owner);
-        PauseSteps steps = new PauseSteps(deviceId, owner);
+        PauseSteps steps = new PauseSteps(deviceId, owner, intent.id());
         try {
             Buffer buffer = steps.receivingBuffer(bufferId.or(() -> pausedBuffer(deviceId, filter)));
             SteeringRule rule = new SteeringRule(filter.withoutInPort(), false,
                                                  inPort.toLong(), switchPort(buffer),
                                                  PAUSE_PRIORITY);
             adoptOrInstall(deviceId, rule);
-            installedRules.put(intent.id(), rule);
+            store.putRule(intent.id(), rule);
             return record(intent.with(FlowBufIntent.State.INSTALLED, buffer.id(), null));
         } catch (FlowBufException e) {
             steps.undo();
@@ -140,7 +150,7 @@ public final class IntentManager implements FlowBufIntentService {
             record(intent.with(FlowBufIntent.State.FAILED, id, e.getMessage()));
             throw e;
         }
-        installedRules.put(intent.id(), rule);
+        store.putRule(intent.id(), rule);
         return record(intent.with(FlowBufIntent.State.INSTALLED, id, null));
     }
 
@@ -155,14 +165,14 @@ public final class IntentManager implements FlowBufIntentService {
 
     @Override
     public Collection<FlowBufIntent> getIntents() {
-        List<FlowBufIntent> all = new ArrayList<>(intents.values());
+        List<FlowBufIntent> all = new ArrayList<>(store.intents().values());
         all.sort((a, b) -> Long.compare(a.id().id(), b.id().id()));
         return all;
     }
 
     @Override
     public Optional<FlowBufIntent> getIntent(IntentId id) {
-        return Optional.ofNullable(intents.get(id));
+        return store.get(id);
     }
 
     @Override
@@ -173,7 +183,7 @@ public final class IntentManager implements FlowBufIntentService {
             throw new FlowBufException(FlowBufException.Reason.FORBIDDEN,
                                        "intent " + id + " belongs to " + intent.owner());
         }
-        SteeringRule rule = installedRules.get(id);
+        SteeringRule rule = store.rules().get(id);
         if (intent.state() != FlowBufIntent.State.INSTALLED || rule == null) {
             throw FlowBufException.conflict("intent %s is %s, not INSTALLED", id, intent.state());
         }
@@ -191,7 +201,7 @@ public final class IntentManager implements FlowBufIntentService {
             buffers.moveBuffer(intent.deviceId(), bufferId, owner, BufferState.BUFFERING);
             rules.remove(intent.deviceId(), rule);
         }
-        installedRules.remove(id);
+        store.removeRule(id);
         record(intent.with(FlowBufIntent.State.WITHDRAWN, bufferId, null));
     }
 
@@ -210,15 +220,16 @@ public final class IntentManager implements FlowBufIntentService {
     }
 
     private Optional<IntentId> installedWith(DeviceId deviceId, SteeringRule rule) {
-        return installedRules.entrySet().stream()
+        Map<IntentId, FlowBufIntent> intents = store.intents();
+        return store.rules().entrySet().stream()
                 .filter(e -> e.getValue().equals(rule)
                         && intents.get(e.getKey()).deviceId().equals(deviceId))
                 .map(Map.Entry::getKey).findFirst();
     }
 
     private void supersede(IntentId id) {
-        installedRules.remove(id);
-        FlowBufIntent old = intents.get(id);
+        store.removeRule(id);
+        FlowBufIntent old = store.get(id).orElseThrow();
         record(old.with(FlowBufIntent.State.WITHDRAWN, old.bufferId().orElse(null),
                         null));
     }
@@ -226,7 +237,7 @@ public final class IntentManager implements FlowBufIntentService {
     /** The buffer of the installed pause with this filter (in-port ignored). */
     private Optional<BufferId> pausedBuffer(DeviceId deviceId, FlowFilter filter) {
         FlowFilter wanted = filter.withoutInPort();
-        return intents.values().stream()
+        return store.intents().values().stream()
                 .filter(i -> i.type() == FlowBufIntent.Type.PAUSE
                         && i.state() == FlowBufIntent.State.INSTALLED
                         && i.deviceId().equals(deviceId)
@@ -245,14 +256,14 @@ public final class IntentManager implements FlowBufIntentService {
 
     private FlowBufIntent newIntent(FlowBufIntent.Type type, DeviceId deviceId, PortNumber port,
                                     FlowFilter filter, String owner) {
-        return record(new FlowBufIntent(IntentId.intentId(nextId.getAndIncrement()), type,
+        return record(new FlowBufIntent(store.nextId(), type,
                                         deviceId, port, filter, null,
                                         FlowBufIntent.State.REQUESTED, owner, null));
     }
 
     private FlowBufIntent record(FlowBufIntent intent) {
-        FlowBufIntent previous = intents.put(intent.id(), intent);
-        if (previous == null || previous.state() != intent.state()) {
+        Optional<FlowBufIntent> previous = store.put(intent);
+        if (previous.isEmpty() || previous.get().state() != intent.state()) {
             events.accept(new IntentEvent(IntentEvent.typeOf(intent.state()), intent));
         }
         return intent;
@@ -268,19 +279,21 @@ public final class IntentManager implements FlowBufIntentService {
     private final class PauseSteps {
         private final DeviceId deviceId;
         private final String owner;
+        private final IntentId intentId;
         private BufferId created;
         private BufferId moved;
         private BufferState movedFrom;
 
-        private PauseSteps(DeviceId deviceId, String owner) {
+        private PauseSteps(DeviceId deviceId, String owner, IntentId intentId) {
             this.deviceId = deviceId;
             this.owner = owner;
+            this.intentId = intentId;
         }
 
         /** The given or reused buffer moved to BUFFERING, or a new one. */
         Buffer receivingBuffer(Optional<BufferId> id) {
             if (id.isEmpty()) {
-                BufferId auto = BufferId.bufferId("auto-" + nextId.get());
+                BufferId auto = BufferId.bufferId("auto-" + intentId.id());
                 Buffer b = buffers.createBuffer(deviceId, auto, owner, AUTO_BUFFER,
                                                 BufferState.BUFFERING);
                 created = auto;

@@ -23,6 +23,7 @@ import org.flowbuf.app.config.FlowBufDeviceConfig;
 import org.flowbuf.app.pi.FlowRuleServiceSteeringWriter;
 import org.flowbuf.app.southbound.ConfiguredAgentDirectory;
 import org.flowbuf.app.store.DistributedBufferStore;
+import org.flowbuf.app.store.DistributedIntentStore;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
 import org.onosproject.grpc.api.GrpcChannelController;
@@ -128,6 +129,7 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
                 new GrpcControllerChannelFactory(grpcChannelController),
                 mastershipService::isLocalMaster, DEADLINE);
         core = new FlowBufCore(agents, new DistributedBufferStore(storageService),
+                               new DistributedIntentStore(storageService),
                                new FlowRuleServiceSteeringWriter(appId, flowRuleService, DEADLINE),
                                bufferEvents, intentEventManager);
         lifecycle = new AgentLifecycle(appId, agents, core.buffers(), flowRuleService,

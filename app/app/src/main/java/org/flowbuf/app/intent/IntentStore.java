@@ -1,0 +1,71 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.intent;
+
+import org.flowbuf.api.FlowBufIntent;
+import org.flowbuf.api.IntentId;
+
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Where intents and the steering rules of installed intents are kept: in
+ * memory in the embedded host, in ONOS's distributed maps in a cluster (so
+ * that any instance can answer and a new master can take over).
+ */
+public interface IntentStore {
+
+    /**
+     * A new, cluster-unique intent id.
+     *
+     * @return id
+     */
+    IntentId nextId();
+
+    /**
+     * Stores an intent.
+     *
+     * @param intent the intent
+     * @return the previous version, if any
+     */
+    Optional<FlowBufIntent> put(FlowBufIntent intent);
+
+    /**
+     * An intent.
+     *
+     * @param id intent id
+     * @return the intent, if known
+     */
+    Optional<FlowBufIntent> get(IntentId id);
+
+    /**
+     * Every intent.
+     *
+     * @return intents by id (a copy)
+     */
+    Map<IntentId, FlowBufIntent> intents();
+
+    /**
+     * Records the rule an installed intent owns.
+     *
+     * @param id   intent id
+     * @param rule its rule
+     */
+    void putRule(IntentId id, SteeringRule rule);
+
+    /**
+     * Forgets an intent's rule.
+     *
+     * @param id intent id
+     */
+    void removeRule(IntentId id);
+
+    /**
+     * The rules of installed intents.
+     *
+     * @return rules by intent id (a copy)
+     */
+    Map<IntentId, SteeringRule> rules();
+}

@@ -58,6 +58,8 @@ final class AgentLifecycle {
      * @param deviceId device
      */
     void deviceReady(DeviceId deviceId) {
+        // Forget at once, so the very next call uses the config as it is now.
+        agents.forget(deviceId);
         executor.execute(() -> bringUp(deviceId));
     }
 
@@ -72,7 +74,6 @@ final class AgentLifecycle {
     }
 
     private void bringUp(DeviceId deviceId) {
-        agents.forget(deviceId);
         if (!agents.devices().contains(deviceId) || !isMaster.test(deviceId)) {
             return;
         }

@@ -4,7 +4,7 @@
  */
 package org.flowbuf.app.onos;
 
-import org.flowbuf.app.codec.FlowBufCodecs;
+import org.flowbuf.api.codec.FlowBufCodecs;
 import org.onosproject.codec.CodecService;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;

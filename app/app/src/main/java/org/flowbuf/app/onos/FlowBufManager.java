@@ -53,6 +53,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import static org.onlab.util.Tools.groupedThreads;
 import static org.onosproject.net.config.basics.SubjectFactories.DEVICE_SUBJECT_FACTORY;
@@ -146,8 +147,14 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
         deviceService.removeListener(deviceListener);
         netcfgRegistry.removeListener(configListener);
         netcfgRegistry.unregisterConfigFactory(configFactory);
-        agents.closeAll();
         eventExecutor.shutdown();
+        try {
+            // Let a reconciliation in flight finish before its channel closes.
+            eventExecutor.awaitTermination(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        agents.closeAll();
         core = null;
         log.info("Stopped");
     }

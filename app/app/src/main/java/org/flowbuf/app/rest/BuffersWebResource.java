@@ -14,7 +14,7 @@ import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.BufferState;
 import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.FlowBufException;
-import org.flowbuf.app.codec.JsonFields;
+import org.flowbuf.api.codec.JsonFields;
 import org.onosproject.net.DeviceId;
 import org.onosproject.rest.AbstractWebResource;
 

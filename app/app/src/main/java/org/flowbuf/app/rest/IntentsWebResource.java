@@ -11,7 +11,7 @@ import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentId;
-import org.flowbuf.app.codec.JsonFields;
+import org.flowbuf.api.codec.JsonFields;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 import org.onosproject.rest.AbstractWebResource;

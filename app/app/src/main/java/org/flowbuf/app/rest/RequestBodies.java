@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.api.BufferId;
 import org.flowbuf.api.FlowBufException;
-import org.flowbuf.app.codec.JsonFields;
+import org.flowbuf.api.codec.JsonFields;
 import org.onosproject.net.DeviceId;
 
 import java.io.IOException;

@@ -2,7 +2,7 @@
  * Copyright 2026 FlowBuf authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package org.flowbuf.app.codec;
+package org.flowbuf.api.codec;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.api.BufferStatistics;

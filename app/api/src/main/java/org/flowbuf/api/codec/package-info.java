@@ -7,4 +7,4 @@
  * JSON codecs of the FlowBuf model: one JSON shape for the REST API, the CLI
  * (-j) and the GUI overlay.
  */
-package org.flowbuf.app.codec;
+package org.flowbuf.api.codec;

@@ -2,7 +2,7 @@
  * Copyright 2026 FlowBuf authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package org.flowbuf.app.rest;
+package org.flowbuf.api.codec;
 
 import org.onosproject.codec.CodecService;
 import org.onosproject.codec.JsonCodec;

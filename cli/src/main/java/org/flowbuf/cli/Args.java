@@ -1,0 +1,109 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.cli;
+
+import org.flowbuf.api.BufferId;
+import org.flowbuf.api.BufferState;
+import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.IntentId;
+import org.onlab.packet.IpPrefix;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * Parsing of command arguments, with messages that say what is wrong.
+ */
+final class Args {
+
+    /** Owner of what CLI and REST users create when they name none. */
+    static final String DEFAULT_OWNER = "org.flowbuf.rest";
+
+    private Args() {
+    }
+
+    static DeviceId device(String text) {
+        if (text == null || !text.contains(":")) {
+            throw new IllegalArgumentException("bad device id '" + text + "' (expected e.g. device:s1)");
+        }
+        return DeviceId.deviceId(text);
+    }
+
+    static PortNumber port(String text) {
+        try {
+            long port = Long.parseLong(text);
+            if (port <= 0 || port > 0xFFFFFFFFL) {
+                throw new NumberFormatException();
+            }
+            return PortNumber.portNumber(port);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("bad port '" + text + "' (expected a positive number)");
+        }
+    }
+
+    static BufferId buffer(String text) {
+        return BufferId.bufferId(text);
+    }
+
+    static Optional<BufferId> optionalBuffer(String text) {
+        return Optional.ofNullable(text).map(Args::buffer);
+    }
+
+    static BufferState state(String text) {
+        try {
+            return BufferState.valueOf(text.toUpperCase());
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw new IllegalArgumentException("bad state '" + text + "' (one of "
+                                                       + Arrays.toString(BufferState.values()) + ")");
+        }
+    }
+
+    static IntentId intent(String text) {
+        try {
+            return IntentId.intentId(Long.parseLong(text));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("bad intent id '" + text + "' (expected a number)");
+        }
+    }
+
+    static FlowFilter filter(String src, String dst, Integer proto, Integer sport, Integer dport) {
+        FlowFilter.Builder b = FlowFilter.builder();
+        if (src != null) {
+            b.ipv4Src(prefix("--src", src));
+        }
+        if (dst != null) {
+            b.ipv4Dst(prefix("--dst", dst));
+        }
+        if (proto != null) {
+            b.ipProto(proto);
+        }
+        if (sport != null) {
+            b.l4SrcPort(sport);
+        }
+        if (dport != null) {
+            b.l4DstPort(dport);
+        }
+        return b.build();
+    }
+
+    private static IpPrefix prefix(String option, String text) {
+        try {
+            return IpPrefix.valueOf(text.contains("/") ? text : text + "/32");
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + ": bad IPv4 prefix '" + text + "'");
+        }
+    }
+
+    static <E extends Enum<E>> E choice(String option, Class<E> type, String text) {
+        try {
+            return Enum.valueOf(type, text.toUpperCase());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + ": '" + text + "' is not one of "
+                                                       + Arrays.toString(type.getEnumConstants()));
+        }
+    }
+}

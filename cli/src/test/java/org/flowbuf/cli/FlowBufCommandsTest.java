@@ -1,0 +1,261 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.flowbuf.api.Buffer;
+import org.flowbuf.api.BufferId;
+import org.flowbuf.api.BufferService;
+import org.flowbuf.api.BufferSpec;
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowBufIntent;
+import org.flowbuf.api.FlowBufIntentService;
+import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.IntentId;
+import org.flowbuf.api.VportId;
+import org.flowbuf.api.VportMode;
+import org.flowbuf.api.codec.FlowBufCodecs;
+import org.flowbuf.api.codec.MapCodecService;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+import org.onlab.packet.IpPrefix;
+import org.onosproject.cli.AbstractShellCommand;
+import org.onosproject.codec.CodecService;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Field;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * Every command against recording fakes of the services: arguments parsed,
+ * output printed as a table or as the REST JSON, bad input refused with one
+ * "Error:" line and no service call.
+ */
+public class FlowBufCommandsTest {
+
+    private static final DeviceId S1 = DeviceId.deviceId("device:s1");
+    private static final Buffer B1 = new Buffer(S1, BufferId.bufferId("b1"), "org.flowbuf.rest",
+                                                BufferSpec.defaults(), VportId.vportId("vp100"),
+                                                VportMode.RX, 42);
+    private static final FlowBufIntent PAUSED = new FlowBufIntent(
+            IntentId.intentId(7), FlowBufIntent.Type.PAUSE, S1, PortNumber.portNumber(1),
+            FlowFilter.builder().ipv4Src(IpPrefix.valueOf("10.0.0.1/32")).build(),
+            BufferId.bufferId("b1"), FlowBufIntent.State.INSTALLED, "org.flowbuf.rest", null);
+
+    private final List<String> calls = new ArrayList<>();
+    private final Map<String, Object> answers = new HashMap<>();
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private PrintStream stdout;
+    private PrintStream stderr;
+
+    /** A service whose every call is recorded and answered from `answers` (or throws). */
+    private <T> T fake(Class<T> type) {
+        return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[]{type},
+                (proxy, method, args) -> {
+                    calls.add(method.getName() + (args == null ? "" : List.of(args)));
+                    Object answer = answers.get(method.getName());
+                    if (answer instanceof RuntimeException) {
+                        throw (RuntimeException) answer;
+                    }
+                    return answer;
+                }));
+    }
+
+    @Before
+    public void setUp() {
+        MapCodecService codecs = new MapCodecService();
+        FlowBufCodecs.register(codecs);
+        BufferService buffers = fake(BufferService.class);
+        FlowBufIntentService intents = fake(FlowBufIntentService.class);
+        FlowBufCommand.useServices(type -> type == BufferService.class ? buffers
+                : type == FlowBufIntentService.class ? intents
+                : type == CodecService.class ? codecs : null);
+        answers.put("getDevices", Set.of(S1));
+        answers.put("getBuffers", List.of(B1));
+        answers.put("pause", PAUSED);
+        answers.put("getIntents", List.of(PAUSED));
+        stdout = System.out;
+        stderr = System.err;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @After
+    public void tearDown() {
+        System.setOut(stdout);
+        System.setErr(stderr);
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    private static void json(AbstractShellCommand command) throws ReflectiveOperationException {
+        Field json = AbstractShellCommand.class.getDeclaredField("json");
+        json.setAccessible(true);
+        json.set(command, true);
+    }
+
+    @Test
+    public void buffersAreListedAsATableOrAsTheRestJson() throws Exception {
+        new BuffersListCommand().doExecute();
+        assertTrue(out(), out().contains("b1") && out().contains("BUFFERING")
+                && out().contains("vp100") && out().contains("42"));
+        out.reset();
+        BuffersListCommand asJson = new BuffersListCommand();
+        json(asJson);
+        asJson.doExecute();
+        JsonNode array = new ObjectMapper().readTree(out());
+        assertEquals("b1", array.get(0).get("id").asText());
+        assertEquals("BUFFERING", array.get(0).get("state").asText());
+        assertEquals(42, array.get(0).get("occupancyPackets").asInt());
+    }
+
+    @Test
+    public void pauseParsesTheFlowAndPrintsTheIntent() {
+        PauseCommand pause = new PauseCommand();
+        pause.device = "device:s1";
+        pause.inPort = "1";
+        pause.src = "10.0.0.1";
+        pause.proto = 17;
+        pause.dport = 9000;
+        pause.doExecute();
+        assertEquals(1, calls.size());
+        assertTrue(calls.get(0), calls.get(0).startsWith("pause[device:s1, 1, FlowFilter{"));
+        assertTrue(calls.get(0), calls.get(0).contains("ipv4Src=10.0.0.1/32")
+                && calls.get(0).contains("l4DstPort=9000") && calls.get(0).contains("Optional.empty"));
+        assertTrue(out(), out().contains("PAUSE") && out().contains("INSTALLED"));
+        assertEquals("", err());
+    }
+
+    @Test
+    public void badArgumentsAreOneErrorLineAndNoCall() {
+        PauseCommand badPrefix = new PauseCommand();
+        badPrefix.device = "device:s1";
+        badPrefix.inPort = "1";
+        badPrefix.src = "10.0.0.300";
+        badPrefix.doExecute();
+        PauseCommand badPort = new PauseCommand();
+        badPort.device = "device:s1";
+        badPort.inPort = "zero";
+        badPort.doExecute();
+        ResumeCommand badDevice = new ResumeCommand();
+        badDevice.device = "s1";
+        badDevice.outPort = "2";
+        badDevice.doExecute();
+        ResumeCommand portWithoutProto = new ResumeCommand();
+        portWithoutProto.device = "device:s1";
+        portWithoutProto.outPort = "2";
+        portWithoutProto.dport = 80;
+        portWithoutProto.doExecute();
+        BufferMoveCommand badState = new BufferMoveCommand();
+        badState.device = "device:s1";
+        badState.bufferId = "b1";
+        badState.state = "SLEEPING";
+        badState.doExecute();
+        BufferCreateCommand badQueue = new BufferCreateCommand();
+        badQueue.device = "device:s1";
+        badQueue.bufferId = "b2";
+        badQueue.queue = "LIFO";
+        badQueue.doExecute();
+        IntentWithdrawCommand badIntent = new IntentWithdrawCommand();
+        badIntent.intentId = "seven";
+        badIntent.doExecute();
+        BufferRemoveCommand badBuffer = new BufferRemoveCommand();
+        badBuffer.device = "device:s1";
+        badBuffer.bufferId = "no spaces allowed";
+        badBuffer.doExecute();
+        String[] lines = err().trim().split("\n");
+        assertEquals(err(), 8, lines.length);
+        for (String line : lines) {
+            assertTrue(line, line.startsWith("Error: "));
+        }
+        assertTrue(err(), err().contains("--src") && err().contains("bad port")
+                && err().contains("device id") && err().contains("SLEEPING")
+                && err().contains("--queue") && err().contains("intent id"));
+        assertTrue("no service was called: " + calls, calls.isEmpty());
+        assertEquals("", out());
+    }
+
+    @Test
+    public void aRefusalOfTheServiceIsOneErrorLine() {
+        answers.put("resume", FlowBufException.notFound("no paused flow with filter x on s1"));
+        ResumeCommand resume = new ResumeCommand();
+        resume.device = "device:s1";
+        resume.outPort = "3";
+        resume.buffer = "b1";
+        resume.doExecute();
+        assertEquals("Error: no paused flow with filter x on s1", err().trim());
+        assertTrue(calls.get(0), calls.get(0).contains("Optional[b1]"));
+    }
+
+    @Test
+    public void bufferTasksCallTheServiceWithParsedArguments() {
+        answers.put("createBuffer", B1);
+        answers.put("moveBuffer", B1.withMode(VportMode.RX_TX));
+        BufferCreateCommand create = new BufferCreateCommand();
+        create.device = "device:s1";
+        create.bufferId = "b1";
+        create.state = "buffering";
+        create.capacityPackets = 500;
+        create.doExecute();
+        BufferMoveCommand move = new BufferMoveCommand();
+        move.device = "device:s1";
+        move.bufferId = "b1";
+        move.state = "FORWARDING";
+        move.doExecute();
+        BufferRemoveCommand remove = new BufferRemoveCommand();
+        remove.device = "device:s1";
+        remove.bufferId = "b1";
+        remove.discard = true;
+        remove.doExecute();
+        String create0 = calls.get(0);
+        assertTrue(create0, create0.startsWith("createBuffer[device:s1, b1, org.flowbuf.rest, ")
+                && create0.contains("packets=500") && create0.endsWith("BUFFERING]"));
+        assertEquals("moveBuffer[device:s1, b1, org.flowbuf.rest, FORWARDING]", calls.get(1));
+        assertEquals("removeBuffer[device:s1, b1, org.flowbuf.rest, true]", calls.get(2));
+        assertTrue(out(), out().contains("b1 is FORWARDING"));
+    }
+
+    @Test
+    public void statisticsOfAnUnknownBufferAreAnError() {
+        answers.put("getStatistics", Optional.empty());
+        BufferStatsCommand stats = new BufferStatsCommand();
+        stats.device = "device:s1";
+        stats.bufferId = "b9";
+        stats.doExecute();
+        assertTrue(err(), err().startsWith("Error: no buffer b9"));
+    }
+
+    @Test
+    public void intentsAndCompletersShowWhatTheServicesKnow() {
+        new IntentsListCommand().doExecute();
+        assertTrue(out(), out().contains("PAUSE") && out().contains("10.0.0.1/32"));
+        assertEquals(List.of("device:s1"), new DeviceIdCompleter().choices());
+        assertEquals(List.of("b1"), new BufferIdCompleter().choices());
+        assertEquals(List.of("7"), new IntentIdCompleter().choices());
+        assertTrue(new BufferStateCompleter().choices().contains("STORING"));
+    }
+}

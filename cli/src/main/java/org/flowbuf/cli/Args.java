@@ -5,6 +5,7 @@
 package org.flowbuf.cli;
 
 import org.flowbuf.api.BufferId;
+import org.flowbuf.api.BufferService;
 import org.flowbuf.api.BufferState;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentId;
@@ -21,7 +22,7 @@ import java.util.Optional;
 final class Args {
 
     /** Owner of what CLI and REST users create when they name none. */
-    static final String DEFAULT_OWNER = "org.flowbuf.rest";
+    static final String DEFAULT_OWNER = BufferService.OPERATOR;
 
     private Args() {
     }

@@ -19,8 +19,12 @@ import java.util.Set;
  */
 public interface BufferService {
 
-    /** Owner of buffers adopted from an agent, whose first owner is unknown. */
-    String ADOPTED_OWNER = "org.flowbuf.rest";
+    /**
+     * Owner of what operators create through REST and the CLI without naming
+     * an owner, and of buffers adopted from an agent (whose first owner is
+     * unknown), so that operators can release them.
+     */
+    String OPERATOR = "org.flowbuf.rest";
 
     /**
      * Creates a buffer on a device, bound to a free vport of the device, and
@@ -117,7 +121,7 @@ public interface BufferService {
     /**
      * Reconciles the service's view of a device's buffers with its agent:
      * buffers the agent has and the service does not know are adopted
-     * (owner {@link #ADOPTED_OWNER}, held packets kept); buffers the service
+     * (owner {@link #OPERATOR}, held packets kept); buffers the service
      * knows and the agent lost are created again in their state.
      *
      * @param deviceId device

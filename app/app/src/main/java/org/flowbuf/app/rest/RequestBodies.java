@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.api.BufferId;
+import org.flowbuf.api.BufferService;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.codec.JsonFields;
 import org.onosproject.net.DeviceId;
@@ -22,7 +23,7 @@ import java.io.InputStream;
 final class RequestBodies {
 
     /** Owner of what REST and CLI users create when they do not name one. */
-    static final String DEFAULT_OWNER = "org.flowbuf.rest";
+    static final String DEFAULT_OWNER = BufferService.OPERATOR;
 
     private RequestBodies() {
     }

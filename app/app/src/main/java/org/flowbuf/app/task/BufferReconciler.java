@@ -63,7 +63,7 @@ final class BufferReconciler {
         }
         for (AgentBuffer unknown : onAgent.values()) {
             if (unknown.vport().isPresent() && slots.containsKey(unknown.vport().get())) {
-                Buffer adopted = new Buffer(deviceId, unknown.id(), BufferService.ADOPTED_OWNER,
+                Buffer adopted = new Buffer(deviceId, unknown.id(), BufferService.OPERATOR,
                                             unknown.spec(), unknown.vport().get(), unknown.mode(),
                                             unknown.occupancyPackets());
                 store.put(adopted);

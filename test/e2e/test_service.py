@@ -89,6 +89,14 @@ def test_bad_requests_are_refused_and_change_nothing_on_the_switch():
             assert refused.value.status == status, (path, body, refused.value.body)
         assert lab.rest.get(f"buffers/{DEVICE}")["buffers"] == []
         assert all(v["mode"] == "NONE" for v in lab.rest.get(f"devices/{DEVICE}/vports")["vports"])
+        # The command-line client speaks the same API.
+        client = subprocess.run([str(ROOT / "cli" / "flowbuf"), "--url", lab.rest.base,
+                                 "vports", DEVICE], capture_output=True, text=True)
+        assert client.returncode == 0 and "vp100" in client.stdout, client
+        refused = subprocess.run([str(ROOT / "cli" / "flowbuf"), "--url", lab.rest.base,
+                                  "resume", DEVICE, "2", "--proto", "17"],
+                                 capture_output=True, text=True)
+        assert refused.returncode == 1 and refused.stderr.startswith("Error: no paused flow")
         # The switch still forwards h1 -> h2 directly: no steering rule was left behind.
         ping = lab.hosts["h1"].run("ping", "-c", "2", "-W", "2", "10.0.0.2", check=False)
         assert ping.returncode == 0, ping.stdout

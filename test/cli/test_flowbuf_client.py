@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: Apache-2.0
+"""cli/flowbuf, the REST client with the ONOS CLI's verbs, against a stub
+API that records each request: what it sends, what it prints, and that bad
+arguments send nothing."""
+import importlib.machinery
+import importlib.util
+import json
+import pathlib
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+_loader = importlib.machinery.SourceFileLoader("flowbuf_cli", str(ROOT / "cli" / "flowbuf"))
+_spec = importlib.util.spec_from_loader("flowbuf_cli", _loader)
+flowbuf = importlib.util.module_from_spec(_spec)
+_loader.exec_module(flowbuf)
+
+BUFFER = {"deviceId": "device:s1", "id": "b1", "owner": "org.flowbuf.rest", "state": "BUFFERING",
+          "vport": "vp100", "mode": "RX", "occupancyPackets": 42, "spec": {}}
+INTENT = {"id": 7, "type": "PAUSE", "deviceId": "device:s1", "inPort": 1, "state": "INSTALLED",
+          "owner": "org.flowbuf.rest", "filter": {"ipv4Src": "10.0.0.1/32"}, "bufferId": "b1"}
+
+
+@pytest.fixture
+def api():
+    requests = []
+    answers = {}
+
+    class Handler(BaseHTTPRequestHandler):
+        def _answer(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            body = json.loads(self.rfile.read(length)) if length else None
+            requests.append((self.command, self.path, body))
+            status, payload = answers.get((self.command, self.path.split("?")[0]),
+                                          (404, {"code": 404, "message": "no such thing"}))
+            data = json.dumps(payload).encode() if payload is not None else b""
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        do_GET = do_POST = do_PUT = do_DELETE = _answer
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/onos/flowbuf"
+    yield url, requests, answers
+    server.shutdown()
+
+
+def run(url, *argv):
+    return flowbuf.main(["--url", url, *argv])
+
+
+def test_pause_sends_the_flow_and_prints_the_intent(api, capsys):
+    url, requests, answers = api
+    answers[("POST", "/onos/flowbuf/intents/pause")] = (201, INTENT)
+    assert run(url, "pause", "device:s1", "1", "--src", "10.0.0.1", "--proto", "17",
+               "--dport", "9000") == 0
+    assert requests == [("POST", "/onos/flowbuf/intents/pause",
+                         {"deviceId": "device:s1", "inPort": 1, "owner": "org.flowbuf.rest",
+                          "filter": {"ipv4Src": "10.0.0.1/32", "ipProto": 17,
+                                     "l4DstPort": 9000}})]
+    out = capsys.readouterr().out
+    assert "PAUSE" in out and "INSTALLED" in out and "b1" in out
+
+
+def test_buffers_print_a_table_or_the_api_json(api, capsys):
+    url, requests, answers = api
+    answers[("GET", "/onos/flowbuf/buffers")] = (200, {"buffers": [BUFFER]})
+    assert run(url, "buffers") == 0
+    out = capsys.readouterr().out
+    assert "b1" in out and "BUFFERING" in out and "42" in out
+    assert run(url, "-j", "buffers") == 0
+    assert json.loads(capsys.readouterr().out) == {"buffers": [BUFFER]}
+
+
+def test_a_refusal_is_one_error_line_with_the_api_message(api, capsys):
+    url, requests, answers = api
+    answers[("PUT", "/onos/flowbuf/buffers/device:s1/b1/state")] = (
+        403, {"code": 403, "message": "buffer b1 belongs to app1"})
+    assert run(url, "buffer-move", "device:s1", "b1", "forwarding") == 1
+    assert requests[0][2] == {"state": "FORWARDING", "owner": "org.flowbuf.rest"}
+    err = capsys.readouterr().err
+    assert err == "Error: buffer b1 belongs to app1 (HTTP 403)\n"
+
+
+@pytest.mark.parametrize("argv", [
+    ["buffer-move", "device:s1", "b1", "SLEEPING"],
+    ["pause", "device:s1", "zero"],
+    ["resume", "device:s1", "-2"],
+    ["intent-withdraw", "seven"],
+    ["buffer-create", "device:s1", "b1", "--queue", "LIFO"],
+    ["buffer-create", "device:s1", "b1", "--state", "STORING"],
+])
+def test_bad_arguments_send_nothing(api, argv, capsys):
+    url, requests, _ = api
+    with pytest.raises(SystemExit) as refused:
+        run(url, *argv)
+    assert refused.value.code == 2
+    assert requests == []
+    assert "error" in capsys.readouterr().err
+
+
+def test_an_unreachable_api_is_a_clear_error(capsys):
+    assert run("http://127.0.0.1:9/onos/flowbuf", "intents") == 1
+    assert capsys.readouterr().err.startswith("Error: cannot reach http://127.0.0.1:9")
+
+
+def test_remove_withdraw_and_reconcile_use_the_api_paths(api, capsys):
+    url, requests, answers = api
+    answers[("DELETE", "/onos/flowbuf/buffers/device:s1/b1")] = (204, None)
+    answers[("DELETE", "/onos/flowbuf/intents/7")] = (204, None)
+    answers[("POST", "/onos/flowbuf/devices/device:s1/reconcile")] = (
+        200, {"events": [{"type": "BUFFER_ADOPTED", "time": 1, "buffer": BUFFER}]})
+    assert run(url, "buffer-remove", "device:s1", "b1", "--discard") == 0
+    assert run(url, "intent-withdraw", "7") == 0
+    assert run(url, "reconcile", "device:s1") == 0
+    assert [r[:2] for r in requests] == [
+        ("DELETE", "/onos/flowbuf/buffers/device:s1/b1?owner=org.flowbuf.rest&discard=true"),
+        ("DELETE", "/onos/flowbuf/intents/7?owner=org.flowbuf.rest"),
+        ("POST", "/onos/flowbuf/devices/device:s1/reconcile")]
+    assert "BUFFER_ADOPTED b1" in capsys.readouterr().out

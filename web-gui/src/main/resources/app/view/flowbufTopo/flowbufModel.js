@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+// The FlowBuf model as the ONOS topology overlay and the embedded host's page
+// both render it: pure functions over the REST API's JSON
+// ({"buffers": [...], "intents": [...]}) plus one table renderer.
+(function (global) {
+    'use strict';
+
+    var FULL_PERCENT = 80;
+
+    function fillPercent(buffer) {
+        var capacity = buffer.spec && buffer.spec.capacityPackets;
+        if (!capacity) {
+            return 0;
+        }
+        return Math.min(100, Math.floor(buffer.occupancyPackets * 100 / capacity));
+    }
+
+    // {deviceId: {count, held, fullest, warn}} for each device's badge.
+    function deviceBadges(model) {
+        var badges = {};
+        (model.buffers || []).forEach(function (b) {
+            var d = badges[b.deviceId] || (badges[b.deviceId] = {count: 0, held: 0, fullest: 0});
+            d.count += 1;
+            d.held += b.occupancyPackets;
+            d.fullest = Math.max(d.fullest, fillPercent(b));
+            d.warn = d.fullest >= FULL_PERCENT;
+        });
+        return badges;
+    }
+
+    // Installed pauses whose buffer is holding: [{deviceId, port, bufferId, filter}].
+    function pausedFlows(model) {
+        var holding = {};
+        (model.buffers || []).forEach(function (b) {
+            if (b.state === 'BUFFERING') {
+                holding[b.deviceId + '/' + b.id] = true;
+            }
+        });
+        return (model.intents || []).filter(function (i) {
+            return i.type === 'PAUSE' && i.state === 'INSTALLED'
+                && holding[i.deviceId + '/' + i.bufferId];
+        }).map(function (i) {
+            return {deviceId: i.deviceId, port: i.inPort, bufferId: i.bufferId, filter: i.filter};
+        });
+    }
+
+    function bufferRows(model) {
+        return (model.buffers || []).map(function (b) {
+            return {deviceId: b.deviceId, id: b.id, state: b.state, mode: b.mode,
+                    vport: b.vport, held: b.occupancyPackets, fill: fillPercent(b),
+                    owner: b.owner};
+        });
+    }
+
+    // Renders the buffer table into a <tbody>; resume(row) is called by each
+    // row's button (omitted when resume is not given).
+    function renderBufferTable(tbody, model, resume) {
+        var doc = tbody.ownerDocument;
+        while (tbody.firstChild) {
+            tbody.removeChild(tbody.firstChild);
+        }
+        bufferRows(model).forEach(function (row) {
+            var tr = doc.createElement('tr');
+            tr.className = 'flowbuf-state-' + row.state.toLowerCase();
+            tr.setAttribute('data-buffer', row.id);
+            [row.deviceId, row.id, row.state, row.vport + ' ' + row.mode, row.held,
+             row.fill + '%', row.owner].forEach(function (text) {
+                var td = doc.createElement('td');
+                td.textContent = String(text);
+                tr.appendChild(td);
+            });
+            var actions = doc.createElement('td');
+            if (resume && row.state === 'BUFFERING') {
+                var button = doc.createElement('button');
+                button.textContent = 'Resume';
+                button.className = 'flowbuf-resume';
+                button.onclick = function () { resume(row); };
+                actions.appendChild(button);
+            }
+            tr.appendChild(actions);
+            tbody.appendChild(tr);
+        });
+    }
+
+    global.FlowBufModel = {
+        FULL_PERCENT: FULL_PERCENT,
+        fillPercent: fillPercent,
+        deviceBadges: deviceBadges,
+        pausedFlows: pausedFlows,
+        bufferRows: bufferRows,
+        renderBufferTable: renderBufferTable
+    };
+}(typeof window !== 'undefined' ? window : this));

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+// FlowBuf overlay for ONOS's (legacy) topology view. The server side
+// (FlowBufTopoMessageHandler) pushes highlights and the model while the
+// overlay is active; the details-panel buttons pause the flows arriving on
+// the selected device's first host port, or resume the buffer holding them.
+(function () {
+    'use strict';
+
+    var $log, tov, wss, flash;
+    var latest = {buffers: [], intents: []};
+    var selectedDevice = null;
+
+    function pauseHere(data) {
+        selectedDevice = data.id;
+        var port = window.prompt('Pause flows arriving on port of ' + data.id + ':', '1');
+        var src = window.prompt('IPv4 source (CIDR, empty for any):', '');
+        var body = {deviceId: data.id, port: parseInt(port, 10), filter: {}};
+        if (src) {
+            body.filter.ipv4Src = src.indexOf('/') < 0 ? src + '/32' : src;
+        }
+        wss.sendEvent('flowbufPause', body);
+    }
+
+    function resumeHere(data) {
+        var paused = FlowBufModel.pausedFlows(latest).filter(function (p) {
+            return p.deviceId === data.id;
+        });
+        if (!paused.length) {
+            flash.flash('No paused flow on ' + data.id);
+            return;
+        }
+        var port = window.prompt('Resume ' + paused[0].bufferId + ' towards port:',
+                                 String(paused[0].port));
+        wss.sendEvent('flowbufResume', {deviceId: data.id, port: parseInt(port, 10),
+                                        filter: paused[0].filter,
+                                        bufferId: paused[0].bufferId});
+    }
+
+    var overlay = {
+        overlayId: 'flowbuf-overlay',
+        glyphId: 'm_disjointPaths',
+        tooltip: 'FlowBuf: buffers and paused flows',
+        activate: function () { wss.sendEvent('flowbufStart'); },
+        deactivate: function () { wss.sendEvent('flowbufStop'); },
+        buttons: {
+            flowbufPause: {gid: 'm_pause', tt: 'Pause a flow into a buffer', cb: pauseHere},
+            flowbufResume: {gid: 'm_play', tt: 'Resume the paused flow', cb: resumeHere}
+        }
+    };
+
+    angular.module('ovFlowbufTopo', [])
+        .run(['$log', 'TopoOverlayService', 'WebSocketService', 'FlashService',
+            function (_$log_, _tov_, _wss_, _flash_) {
+                $log = _$log_;
+                tov = _tov_;
+                wss = _wss_;
+                flash = _flash_;
+                wss.bindHandlers({
+                    flowbufModel: function (model) { latest = model; },
+                    flowbufError: function (e) { flash.flash('FlowBuf: ' + e.message); }
+                });
+                tov.register(overlay);
+                $log.debug('FlowBuf topology overlay registered');
+            }]);
+}());

@@ -15,8 +15,8 @@ QUICK  ?=
 export QUICK
 
 .PHONY: help setup p4-build proto build build-go build-java \
-        test test-go test-java test-python \
-        demo bench bench-agent bench-pbswitch lint clean
+        test test-go test-java test-python test-gui \
+        demo bench bench-agent bench-pbswitch bench-service lint clean
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -50,6 +50,11 @@ test-java: setup ## Java unit and component tests, checkstyle, .oar packaging
 
 test-python: setup ## Target-agnostic packet tests and Python checks (pytest)
 	@tools/run-pytest.sh
+
+test-gui: setup ## Browser test of the embedded host's page (headless Chromium)
+	$(GO) build -o bin/ ./buffer-agent/cmd/buffer-agent ./pbswitch/cmd/pbswitch
+	$(MVN) -q install -DskipTests -pl host -am
+	@tools/run-pytest.sh test/gui
 
 demo: setup ## Pause and resume a live flow on this machine (embedded mode)
 	@tools/demo.sh $(DEMO_ARGS)

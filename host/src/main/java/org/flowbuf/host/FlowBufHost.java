@@ -97,7 +97,7 @@ public final class FlowBufHost implements AutoCloseable {
         for (DeviceId device : buffered) {
             reconcile(core, device);
         }
-        RestServer rest = RestServer.start(options.listen, core);
+        RestServer rest = RestServer.start(options.listen, core, netcfg.topologyJson());
         return new FlowBufHost(switches, agents, rest);
     }
 

@@ -6,6 +6,7 @@ package org.flowbuf.host.netcfg;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.app.config.FlowBufDeviceConfig;
 import org.onlab.packet.MacAddress;
@@ -97,6 +98,25 @@ public final class Netcfg {
                 .flatMap(SwitchEntry::flowbuf);
     }
 
+    /**
+     * The hosts as the embedded page draws them:
+     * {"hosts": [{"name", "mac", "ips", "deviceId", "port"}]}.
+     *
+     * @return JSON text
+     */
+    public String topologyJson() {
+        ObjectMapper mapper = new ObjectMapper();
+        ObjectNode root = mapper.createObjectNode();
+        ArrayNode list = root.putArray("hosts");
+        for (HostEntry h : hosts) {
+            ObjectNode host = list.addObject().put("name", h.name()).put("mac", h.mac().toString())
+                    .put("deviceId", h.location().deviceId().toString())
+                    .put("port", h.location().port().toLong());
+            h.ips().forEach(host.putArray("ips")::add);
+        }
+        return root.toString();
+    }
+
     private static SwitchEntry device(String key, JsonNode json) {
         DeviceId deviceId = DeviceId.deviceId(key);
         String address = json.path("basic").path("managementAddress").asText("");
@@ -154,8 +174,12 @@ public final class Netcfg {
             throw new IllegalArgumentException("netcfg hosts." + key + ": basic.locations is "
                                                        + "required");
         }
+        List<String> ips = new ArrayList<>();
+        json.path("basic").path("ips").forEach(ip -> ips.add(ip.asText()));
+        String name = json.path("basic").path("name").asText(mac.toString());
         try {
-            return new HostEntry(mac, ConnectPoint.deviceConnectPoint(locations.get(0).asText()));
+            return new HostEntry(mac, ConnectPoint.deviceConnectPoint(locations.get(0).asText()),
+                                 name, ips);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("netcfg hosts." + key + ": bad location "
                                                        + locations.get(0));

@@ -20,8 +20,8 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 
 /**
- * Serves FlowBuf's REST API at /onos/flowbuf, the path ONOS serves it at, on
- * the JDK's HTTP server.
+ * Serves FlowBuf's REST API at /onos/flowbuf, the path ONOS serves it at, and
+ * the page at /ui/, on the JDK's HTTP server.
  */
 public final class RestServer implements AutoCloseable {
 
@@ -37,11 +37,13 @@ public final class RestServer implements AutoCloseable {
     /**
      * Starts serving.
      *
-     * @param listen address to bind
-     * @param core   the Buffer Service core
+     * @param listen       address to bind
+     * @param core         the Buffer Service core
+     * @param topologyJson hosts for the page (see Netcfg#topologyJson)
      * @return the running server
      */
-    public static RestServer start(InetSocketAddress listen, FlowBufCore core) {
+    public static RestServer start(InetSocketAddress listen, FlowBufCore core,
+                                   String topologyJson) {
         // The JDK server writes headers and body apart; with Nagle on, a
         // keep-alive client waits out its 40 ms delayed ACK on every call.
         System.setProperty("sun.net.httpserver.nodelay", "true");
@@ -53,7 +55,15 @@ public final class RestServer implements AutoCloseable {
         ResourceConfig app = ResourceConfig.forApplication(new FlowBufWebApplication())
                 .register(LocalOperatorFilter.class);
         URI base = URI.create("http://" + listen.getHostString() + ":" + listen.getPort() + CONTEXT);
-        return new RestServer(JdkHttpServerFactory.createHttpServer(base, app));
+        HttpServer server = JdkHttpServerFactory.createHttpServer(base, app);
+        server.createContext(PageHandler.CONTEXT, new PageHandler(topologyJson));
+        server.createContext("/", exchange -> {
+            // The root is the page.
+            exchange.getResponseHeaders().set("Location", PageHandler.CONTEXT);
+            exchange.sendResponseHeaders(302, -1);
+            exchange.close();
+        });
+        return new RestServer(server);
     }
 
     /**

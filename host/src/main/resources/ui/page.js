@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: Apache-2.0
+// The embedded host's page: the same model as the ONOS overlay (REST JSON,
+// rendered with flowbufModel.js), refreshed twice a second, with pause and
+// resume through the REST API.
+(function () {
+    'use strict';
+
+    var API = '/onos/flowbuf/';
+    var SVG = 'http://www.w3.org/2000/svg';
+    var topology = {devices: [], hosts: []};
+    var model = {buffers: [], intents: []};
+
+    function call(method, path, body) {
+        return fetch(API + path, {
+            method: method,
+            headers: {'Content-Type': 'application/json'},
+            body: body === undefined ? undefined : JSON.stringify(body)
+        }).then(function (resp) {
+            return resp.text().then(function (text) {
+                var json = text ? JSON.parse(text) : null;
+                if (!resp.ok) {
+                    throw new Error(json && json.message ? json.message : resp.statusText);
+                }
+                return json;
+            });
+        });
+    }
+
+    function status(text, isError) {
+        var el = document.getElementById('status');
+        el.textContent = text;
+        el.className = isError ? 'error' : '';
+    }
+
+    function el(name, attrs, parent) {
+        var node = document.createElementNS(SVG, name);
+        Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+        parent.appendChild(node);
+        return node;
+    }
+
+    function drawTopology() {
+        var svg = document.getElementById('topology');
+        while (svg.firstChild) {
+            svg.removeChild(svg.firstChild);
+        }
+        var badges = FlowBufModel.deviceBadges(model);
+        var paused = FlowBufModel.pausedFlows(model);
+        topology.devices.forEach(function (device, d) {
+            var cx = 280 + (d - (topology.devices.length - 1) / 2) * 200;
+            var cy = 150;
+            var hosts = topology.hosts.filter(function (h) { return h.deviceId === device.id; });
+            hosts.forEach(function (host, i) {
+                var x = cx + (i - (hosts.length - 1) / 2) * 150;
+                var y = 40;
+                var isPaused = paused.some(function (p) {
+                    return p.deviceId === device.id && p.port === host.port;
+                });
+                var g = el('g', {'class': 'host' + (isPaused ? ' paused' : ''),
+                                 'data-host': host.name}, svg);
+                el('line', {x1: x, y1: y + 15, x2: cx, y2: cy - 25}, g);
+                el('rect', {x: x - 30, y: y - 15, width: 60, height: 30, rx: 4}, g);
+                el('text', {x: x - 26, y: y + 4}, g).textContent =
+                    host.name + (isPaused ? ' paused' : '');
+                el('text', {x: (x + cx) / 2 + 4, y: (y + cy) / 2}, g).textContent = 'port ' + host.port;
+            });
+            var badge = badges[device.id] || {count: 0, held: 0, fullest: 0};
+            var g = el('g', {'class': 'device' + (badge.warn ? ' warn' : ''),
+                             'data-device': device.id}, svg);
+            el('circle', {cx: cx, cy: cy, r: 25}, g);
+            el('text', {x: cx - 30, y: cy + 45}, g).textContent = device.id;
+            el('text', {x: cx - 60, y: cy + 62, 'class': 'badge'}, g).textContent =
+                badge.count + ' buffers, ' + badge.held + ' held (' + badge.fullest + '%)';
+            device.vports.forEach(function (v, i) {
+                var vx = cx + (i - (device.vports.length - 1) / 2) * 90;
+                el('rect', {x: vx - 35, y: cy + 75, width: 70, height: 20, fill: '#eee',
+                            stroke: '#888'}, g);
+                el('text', {x: vx - 32, y: cy + 89}, g).textContent =
+                    v.id + (v.buffer ? ':' + v.buffer : '');
+            });
+        });
+    }
+
+    function drawIntents() {
+        var tbody = document.querySelector('#intents tbody');
+        tbody.innerHTML = '';
+        model.intents.forEach(function (i) {
+            var tr = document.createElement('tr');
+            [i.id, i.type, i.deviceId, i.inPort || i.outPort, i.state, i.bufferId || '-',
+             JSON.stringify(i.filter)].forEach(function (text) {
+                var td = document.createElement('td');
+                td.textContent = String(text);
+                tr.appendChild(td);
+            });
+            tbody.appendChild(tr);
+        });
+    }
+
+    function resume(row) {
+        var pause = model.intents.filter(function (i) {
+            return i.type === 'PAUSE' && i.bufferId === row.id && i.state === 'INSTALLED';
+        })[0];
+        var port = window.prompt('Resume ' + row.id + ' towards port:',
+                                 pause ? String(defaultOutPort(pause)) : '');
+        if (!port) {
+            return;
+        }
+        call('POST', 'intents/resume', {deviceId: row.deviceId, outPort: parseInt(port, 10),
+                                        filter: pause ? pause.filter : {}, bufferId: row.id})
+            .then(refresh, function (e) { status(e.message, true); });
+    }
+
+    // The port of the host the paused flow was addressed to, if known.
+    function defaultOutPort(pause) {
+        var dst = pause.filter.ipv4Dst && pause.filter.ipv4Dst.split('/')[0];
+        var host = topology.hosts.filter(function (h) { return h.ips.indexOf(dst) >= 0; })[0];
+        return host ? host.port : '';
+    }
+
+    function refresh() {
+        return Promise.all([call('GET', 'buffers'), call('GET', 'intents'),
+                            call('GET', 'devices')]).then(function (r) {
+            model = {buffers: r[0].buffers, intents: r[1].intents};
+            topology.devices = r[2].devices;  // vports show the buffers bound to them
+            FlowBufModel.renderBufferTable(document.querySelector('#buffers tbody'), model, resume);
+            drawIntents();
+            drawTopology();
+            status('live · ' + new Date().toLocaleTimeString());
+        }, function (e) { status(e.message, true); });
+    }
+
+    function fillForm() {
+        var devices = document.getElementById('pause-device');
+        var hosts = document.getElementById('pause-host');
+        topology.devices.forEach(function (d) {
+            devices.appendChild(new Option(d.id, d.id));
+        });
+        topology.hosts.forEach(function (h) {
+            hosts.appendChild(new Option(h.name + ' (' + h.ips[0] + ', port ' + h.port + ')',
+                                         h.name));
+        });
+    }
+
+    document.getElementById('pause-form').addEventListener('submit', function (event) {
+        event.preventDefault();
+        var host = topology.hosts.filter(function (h) {
+            return h.name === document.getElementById('pause-host').value;
+        })[0];
+        var filter = {ipv4Src: host.ips[0] + '/32'};
+        var dst = document.getElementById('pause-dst').value.trim();
+        var proto = document.getElementById('pause-proto').value.trim();
+        if (dst) {
+            filter.ipv4Dst = dst.indexOf('/') < 0 ? dst + '/32' : dst;
+        }
+        if (proto) {
+            filter.ipProto = parseInt(proto, 10);
+        }
+        call('POST', 'intents/pause', {deviceId: document.getElementById('pause-device').value,
+                                       inPort: host.port, filter: filter})
+            .then(refresh, function (e) { status(e.message, true); });
+    });
+
+    fetch('topology.json').then(function (r) { return r.json(); }).then(function (t) {
+        return call('GET', 'devices').then(function (d) {
+            topology = {devices: d.devices, hosts: t.hosts};
+            fillForm();
+            refresh();
+            setInterval(refresh, 500);
+        });
+    }).catch(function (e) { status(e.message, true); });
+}());

@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The embedded host's page in headless Chromium (Debian chromium and
+chromium-driver, driven by Selenium): it loads, shows the lab's device, hosts
+and vports, a click on Pause holds the flow in a buffer (BUFFERING in the
+table, the host marked paused), Resume releases it. Screenshots go to
+test/artifacts/gui-*.png. `make test-gui` runs this file alone."""
+import os
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+
+from test.lab.servicelab import HOST_JAR, ROOT, ServiceLab
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the namespace lab needs root")
+ARTIFACTS = ROOT / "test" / "artifacts"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    webdriver = pytest.importorskip("selenium.webdriver")
+    driver_path = shutil.which("chromedriver")
+    assert driver_path, "chromedriver is missing: tools/setup.sh installs chromium-driver"
+    options = webdriver.ChromeOptions()
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                "--window-size=1200,900"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=driver_path),
+                              options=options)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def lab():
+    subprocess.run(["go", "build", "-o", "bin/", "./buffer-agent/cmd/buffer-agent",
+                    "./pbswitch/cmd/pbswitch"], cwd=ROOT, check=True)
+    if not HOST_JAR.exists():
+        subprocess.run(["mvn", "-B", "-ntp", "-q", "install", "-DskipTests", "-pl", "host", "-am"],
+                       cwd=ROOT, check=True)
+    with ServiceLab(prefix="fbg-", rest_port=8191, p4rt_port=50291, agent_port=50292) as lab:
+        python = str(ROOT / ".venv" / "bin" / "python")
+        sender = subprocess.Popen(lab.hosts["h1"].popen_argv(
+            [python, "-m", "test.lab.seqflow", "send", "10.0.0.2", "9000", "--pps", "500",
+             "--seconds", "120"]), stdout=subprocess.DEVNULL, cwd=ROOT)
+        yield lab
+        sender.kill()
+
+
+def wait(driver, condition, what, timeout=15):
+    from selenium.webdriver.support.ui import WebDriverWait
+    return WebDriverWait(driver, timeout).until(lambda d: condition(d), message=what)
+
+
+def screenshot(driver, name):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"gui-{name}.png"
+    driver.save_screenshot(str(path))
+    assert path.stat().st_size > 1000 and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    return path
+
+
+def test_the_page_shows_the_lab_and_pauses_and_resumes_a_flow(lab, browser):
+    from selenium.webdriver.common.by import By
+    browser.get(f"http://127.0.0.1:{lab.rest_port}/")  # the root redirects to the page
+    wait(browser, lambda d: "device:s1" in d.find_element(By.ID, "topology").text,
+         "the device is drawn")
+    topology = browser.find_element(By.ID, "topology").text
+    assert all(name in topology for name in ("h1", "h2", "h3", "vp100", "vp101")), topology
+    assert browser.find_elements(By.CSS_SELECTOR, "#buffers tbody tr") == []
+    screenshot(browser, "loaded")
+
+    browser.find_element(By.ID, "pause-button").click()  # h1 is the default host
+    row = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR,
+                                                  "#buffers tr.flowbuf-state-buffering"),
+               "a buffer holds the paused flow")[0]
+    assert "device:s1" in row.text
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, 'g.host.paused[data-host="h1"]'),
+         "h1 is marked paused")
+    wait(browser, lambda d: int(d.find_element(By.CSS_SELECTOR,
+                                               "#buffers tr.flowbuf-state-buffering td:nth-child(5)")
+                                .text) > 0, "packets are held")
+    screenshot(browser, "paused")
+
+    row.find_element(By.CSS_SELECTOR, "button.flowbuf-resume").click()
+    alert = browser.switch_to.alert
+    alert.send_keys("2")
+    alert.accept()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR,
+                                            "#buffers tr.flowbuf-state-forwarding"),
+         "the buffer forwards after the resume")
+    assert not browser.find_elements(By.CSS_SELECTOR, 'g.host.paused')
+    screenshot(browser, "resumed")
+    intents = browser.find_element(By.ID, "intents").text
+    assert "PAUSE" in intents and "RESUME" in intents
+
+
+def test_a_refused_pause_shows_the_error(lab, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+    browser.get(f"http://127.0.0.1:{lab.rest_port}/ui/")
+    wait(browser, lambda d: "device:s1" in d.find_element(By.ID, "topology").text, "loaded")
+    Select(browser.find_element(By.ID, "pause-host")).select_by_index(2)
+    browser.find_element(By.ID, "pause-proto").send_keys("300")
+    browser.find_element(By.ID, "pause-button").click()
+    wait(browser, lambda d: d.find_element(By.ID, "status").get_attribute("class") == "error",
+         "the error is shown")
+    assert "ipProto" in browser.find_element(By.ID, "status").text

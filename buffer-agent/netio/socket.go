@@ -59,7 +59,11 @@ func OpenSocket(ifindex, mtu int) (*Socket, error) {
 // OpenSocketSlots is OpenSocket with ring sizes in frames; a deep RX ring
 // absorbs longer stalls of the reader.
 func OpenSocketSlots(ifindex, mtu, rxSlots, txSlots int) (*Socket, error) {
-	fd, err := unix.Socket(unix.AF_PACKET, unix.SOCK_RAW|unix.SOCK_CLOEXEC, int(htons(unix.ETH_P_ALL)))
+	// Protocol 0: the socket hears nothing until bind() ties it to one
+	// interface. Created with ETH_P_ALL it would take frames of every
+	// interface into its ring while the rings are set up (a buffer opened on
+	// a live switch held copies of other ports' traffic).
+	fd, err := unix.Socket(unix.AF_PACKET, unix.SOCK_RAW|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("AF_PACKET socket: %w", err)
 	}

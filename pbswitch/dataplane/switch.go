@@ -267,7 +267,7 @@ func (s *Switch) dispatch(proc Processor, ports map[uint32]*port, pk *pipeline.P
 	default:
 		m.EgressPort = m.EgressSpec
 		if lossless {
-			s.enqueueWaiting(ports, pk)
+			s.enqueueWaiting(ports, pk, nowUs)
 		} else {
 			s.enqueue(ports, pk, nowUs)
 		}
@@ -286,11 +286,14 @@ func (s *Switch) enqueue(ports map[uint32]*port, pk *pipeline.Packet, nowUs uint
 }
 
 // enqueueWaiting enqueues pk, waiting up to LosslessWait for queue room.
-func (s *Switch) enqueueWaiting(ports map[uint32]*port, pk *pipeline.Packet) {
+func (s *Switch) enqueueWaiting(ports map[uint32]*port, pk *pipeline.Packet, nowUs uint32) {
 	p, ok := ports[pk.Meta.EgressPort]
 	if !ok {
 		s.discard(pk, DropNoPort)
 		return
+	}
+	if p.q.enqueue(pk, nowUs) {
+		return // the common case: no clock reads per packet
 	}
 	deadline := time.Now().Add(LosslessWait)
 	for !p.q.enqueue(pk, s.nowUs()) {

@@ -49,8 +49,25 @@ def lab():
 
 
 def wait(driver, condition, what, timeout=15):
+    """Waits for condition; the page re-renders twice a second, so an element
+    found a moment ago may be gone: conditions find what they need each time."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
-    return WebDriverWait(driver, timeout).until(lambda d: condition(d), message=what)
+    return WebDriverWait(driver, timeout,
+                         ignored_exceptions=[StaleElementReferenceException]).until(
+        lambda d: condition(d), message=what)
+
+
+def click(driver, selector, what):
+    from selenium.webdriver.common.by import By
+
+    def attempt(d):
+        buttons = d.find_elements(By.CSS_SELECTOR, selector)
+        if not buttons:
+            return False
+        buttons[0].click()
+        return True
+    wait(driver, attempt, what)
 
 
 def screenshot(driver, name):
@@ -72,10 +89,10 @@ def test_the_page_shows_the_lab_and_pauses_and_resumes_a_flow(lab, browser):
     screenshot(browser, "loaded")
 
     browser.find_element(By.ID, "pause-button").click()  # h1 is the default host
-    row = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR,
-                                                  "#buffers tr.flowbuf-state-buffering"),
-               "a buffer holds the paused flow")[0]
-    assert "device:s1" in row.text
+    row_text = wait(browser, lambda d: d.find_element(
+        By.CSS_SELECTOR, "#buffers tr.flowbuf-state-buffering").text,
+        "a buffer holds the paused flow")
+    assert "device:s1" in row_text
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, 'g.host.paused[data-host="h1"]'),
          "h1 is marked paused")
     wait(browser, lambda d: int(d.find_element(By.CSS_SELECTOR,
@@ -83,7 +100,7 @@ def test_the_page_shows_the_lab_and_pauses_and_resumes_a_flow(lab, browser):
                                 .text) > 0, "packets are held")
     screenshot(browser, "paused")
 
-    row.find_element(By.CSS_SELECTOR, "button.flowbuf-resume").click()
+    click(browser, "#buffers tr.flowbuf-state-buffering button.flowbuf-resume", "resume")
     alert = browser.switch_to.alert
     alert.send_keys("2")
     alert.accept()

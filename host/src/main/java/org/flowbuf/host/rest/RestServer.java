@@ -7,7 +7,9 @@ package org.flowbuf.host.rest;
 import com.sun.net.httpserver.HttpServer;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.FlowBufIntentService;
+import org.flowbuf.api.apps.NfvMigrationService;
 import org.flowbuf.app.FlowBufCore;
+import org.flowbuf.app.apps.nfv.NfvMigrationManager;
 import org.flowbuf.api.codec.FlowBufCodecs;
 import org.flowbuf.app.rest.FlowBufWebApplication;
 import org.flowbuf.api.codec.MapCodecService;
@@ -51,6 +53,7 @@ public final class RestServer implements AutoCloseable {
         FlowBufCodecs.register(codecs);
         new StandaloneServices().add(BufferService.class, core.buffers())
                 .add(FlowBufIntentService.class, core.intents())
+                .add(NfvMigrationService.class, new NfvMigrationManager(core.intents()))
                 .add(CodecService.class, codecs).install();
         ResourceConfig app = ResourceConfig.forApplication(new FlowBufWebApplication())
                 .register(LocalOperatorFilter.class);

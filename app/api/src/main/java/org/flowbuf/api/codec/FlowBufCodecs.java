@@ -11,6 +11,7 @@ import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.Vport;
+import org.flowbuf.api.apps.NfvMigration;
 import org.onosproject.codec.CodecService;
 import org.onosproject.codec.JsonCodec;
 
@@ -29,7 +30,8 @@ public final class FlowBufCodecs {
             BufferEvent.class, new BufferEventCodec(),
             FlowFilter.class, new FlowFilterCodec(),
             FlowBufIntent.class, new FlowBufIntentCodec(),
-            Vport.class, new VportCodec());
+            Vport.class, new VportCodec(),
+            NfvMigration.class, new NfvMigrationCodec());
 
     private FlowBufCodecs() {
     }

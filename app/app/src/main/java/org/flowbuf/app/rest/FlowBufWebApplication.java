@@ -16,7 +16,8 @@ public class FlowBufWebApplication extends AbstractWebApplication {
     @Override
     public Set<Class<?>> getClasses() {
         return getClasses(DevicesWebResource.class, BuffersWebResource.class,
-                          IntentsWebResource.class, FlowBufExceptionMapper.class,
+                          IntentsWebResource.class, NfvMigrationsWebResource.class,
+                          FlowBufExceptionMapper.class,
                           MalformedJsonMapper.class);
     }
 }

@@ -10,6 +10,8 @@ import io.grpc.Status;
 import io.grpc.testing.GrpcCleanupRule;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.FlowBufIntentService;
+import org.flowbuf.api.apps.NfvMigrationService;
+import org.flowbuf.app.apps.nfv.NfvMigrationManager;
 import org.flowbuf.api.VportId;
 import org.flowbuf.app.FlowBufCore;
 import org.flowbuf.api.codec.FlowBufCodecs;
@@ -112,6 +114,7 @@ public class FlowBufRestTest extends JerseyTest {
         FlowBufCodecs.register(codecs);
         new StandaloneServices().add(BufferService.class, core.buffers())
                 .add(FlowBufIntentService.class, core.intents())
+                .add(NfvMigrationService.class, new NfvMigrationManager(core.intents()))
                 .add(CodecService.class, codecs).install();
     }
 
@@ -257,5 +260,30 @@ public class FlowBufRestTest extends JerseyTest {
         assertError(target("buffers/device:s1/b1").request().delete(), 403, "app1");
         assertEquals("FREE", json(target("buffers/device:s1/b1").request().get()).get("state")
                 .asText());
+    }
+
+    @Test
+    public void anNfvMigrationHoldsAndReleasesAFlow() throws IOException {
+        Response begun = post("apps/nfv/migrations", "{\"deviceId\":\"device:s1\",\"inPort\":1,"
+                + "\"filter\":{\"ipv4Dst\":\"10.0.0.2/32\"}}");
+        assertEquals(201, begun.getStatus());
+        JsonNode m = json(begun);
+        assertEquals("HOLDING", m.get("state").asText());
+        assertEquals("BUFFERING", json(target("buffers/device:s1/" + m.get("bufferId").asText())
+                                               .request().get()).get("state").asText());
+        Response done = post("apps/nfv/migrations/" + m.get("id").asText() + "/complete",
+                             "{\"port\":3}");
+        assertEquals(200, done.getStatus());
+        JsonNode completed = json(done);
+        assertEquals("COMPLETED", completed.get("state").asText());
+        assertEquals(3, completed.get("releasedTo").asInt());
+        assertError(post("apps/nfv/migrations/" + m.get("id").asText() + "/abort",
+                         "{\"port\":2}"), 409, "COMPLETED");
+        assertError(post("apps/nfv/migrations/x/complete", "{\"port\":2}"), 400, "migration id");
+        assertError(post("apps/nfv/migrations/5/complete", "{}"), 400, "port");
+        assertError(post("apps/nfv/migrations", "{\"deviceId\":\"device:s1\",\"inPort\":1}"),
+                    400, "filter");
+        assertEquals(1, json(target("apps/nfv/migrations").request().get()).get("migrations")
+                .size());
     }
 }

@@ -127,3 +127,19 @@ def test_remove_withdraw_and_reconcile_use_the_api_paths(api, capsys):
         ("DELETE", "/onos/flowbuf/intents/7?owner=org.flowbuf.rest"),
         ("POST", "/onos/flowbuf/devices/device:s1/reconcile")]
     assert "BUFFER_ADOPTED b1" in capsys.readouterr().out
+
+
+def test_nfv_migrations_use_the_app_paths(api, capsys):
+    url, requests, answers = api
+    migration = {"id": 1, "state": "HOLDING", "deviceId": "device:s1", "inPort": 1,
+                 "bufferId": "auto-1", "pauseIntent": 1, "flow": {"ipv4Dst": "10.0.0.2/32"}}
+    answers[("POST", "/onos/flowbuf/apps/nfv/migrations")] = (201, migration)
+    answers[("POST", "/onos/flowbuf/apps/nfv/migrations/1/complete")] = (
+        200, dict(migration, state="COMPLETED", releasedTo=3))
+    assert run(url, "nfv-begin", "device:s1", "1", "--dst", "10.0.0.2") == 0
+    assert run(url, "nfv-complete", "1", "3") == 0
+    assert requests == [
+        ("POST", "/onos/flowbuf/apps/nfv/migrations",
+         {"deviceId": "device:s1", "inPort": 1, "filter": {"ipv4Dst": "10.0.0.2/32"}}),
+        ("POST", "/onos/flowbuf/apps/nfv/migrations/1/complete", {"port": 3})]
+    assert "COMPLETED" in capsys.readouterr().out

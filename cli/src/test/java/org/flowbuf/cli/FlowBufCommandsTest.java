@@ -17,6 +17,8 @@ import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentId;
 import org.flowbuf.api.VportId;
 import org.flowbuf.api.VportMode;
+import org.flowbuf.api.apps.NfvMigration;
+import org.flowbuf.api.apps.NfvMigrationService;
 import org.flowbuf.api.codec.FlowBufCodecs;
 import org.flowbuf.api.codec.MapCodecService;
 import org.junit.After;
@@ -85,8 +87,10 @@ public class FlowBufCommandsTest {
         FlowBufCodecs.register(codecs);
         BufferService buffers = fake(BufferService.class);
         FlowBufIntentService intents = fake(FlowBufIntentService.class);
+        NfvMigrationService nfv = fake(NfvMigrationService.class);
         FlowBufCommand.useServices(type -> type == BufferService.class ? buffers
                 : type == FlowBufIntentService.class ? intents
+                : type == NfvMigrationService.class ? nfv
                 : type == CodecService.class ? codecs : null);
         answers.put("getDevices", Set.of(S1));
         answers.put("getBuffers", List.of(B1));
@@ -257,5 +261,34 @@ public class FlowBufCommandsTest {
         assertEquals(List.of("b1"), new BufferIdCompleter().choices());
         assertEquals(List.of("7"), new IntentIdCompleter().choices());
         assertTrue(new BufferStateCompleter().choices().contains("STORING"));
+    }
+
+    @Test
+    public void nfvMigrationsBeginAndCompleteOrRefuseBadActions() {
+        NfvMigration held = new NfvMigration(1, S1, PortNumber.portNumber(1),
+                                             FlowFilter.builder().build(), BufferId.bufferId("b1"),
+                                             IntentId.intentId(3), NfvMigration.State.HOLDING, null);
+        answers.put("begin", held);
+        answers.put("complete", held.released(NfvMigration.State.COMPLETED,
+                                              PortNumber.portNumber(3)));
+        NfvMigrateCommand begin = new NfvMigrateCommand();
+        begin.action = "begin";
+        begin.deviceOrId = "device:s1";
+        begin.port = "1";
+        begin.doExecute();
+        NfvMigrateCommand complete = new NfvMigrateCommand();
+        complete.action = "complete";
+        complete.deviceOrId = "1";
+        complete.port = "3";
+        complete.doExecute();
+        NfvMigrateCommand bad = new NfvMigrateCommand();
+        bad.action = "teleport";
+        bad.doExecute();
+        assertEquals(List.of("begin", "complete"),
+                     calls.stream().map(c -> c.split("\\[")[0]).collect(
+                             java.util.stream.Collectors.toList()));
+        assertTrue(out(), out().contains("HOLDING") && out().contains("COMPLETED")
+                && out().contains("-> port 3"));
+        assertTrue(err(), err().startsWith("Error: action must be"));
     }
 }

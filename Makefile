@@ -16,7 +16,7 @@ export QUICK
 
 .PHONY: help setup p4-build proto build build-go build-java \
         test test-go test-java test-python test-gui \
-        demo bench bench-agent bench-pbswitch bench-service lint clean
+        demo bench bench-agent bench-pbswitch bench-service scenarios lint clean
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -71,6 +71,11 @@ bench-service: setup ## pause/resume latency and intent rate through REST (embed
 	$(GO) build -o bin/ ./buffer-agent/cmd/buffer-agent ./pbswitch/cmd/pbswitch
 	$(MVN) -q install -DskipTests -pl host -am
 	.venv/bin/python -m test.bench.service.bench_service $(if $(QUICK),--quick)
+
+scenarios: setup ## Buffer-based application scenarios (today: NFV migration); QUICK=1 is short
+	$(GO) build -o bin/ ./buffer-agent/cmd/buffer-agent ./pbswitch/cmd/pbswitch
+	$(MVN) -q install -DskipTests -pl host -am
+	.venv/bin/python -m test.scenarios.nfv_migration $(if $(QUICK),--quick)
 
 lint: setup ## Formatting and static checks for Go, Java, Python
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }

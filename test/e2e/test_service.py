@@ -10,18 +10,14 @@ import time
 import pytest
 
 from test.demo import service_demo
-from test.lab.servicelab import DEVICE, HOST_JAR, ROOT, RestError, ServiceLab
+from test.lab.servicelab import DEVICE, ROOT, RestError, ServiceLab, ensure_built
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the namespace lab needs root")
 
 
 @pytest.fixture(scope="module", autouse=True)
 def binaries():
-    subprocess.run(["go", "build", "-o", "bin/", "./buffer-agent/cmd/buffer-agent",
-                    "./pbswitch/cmd/pbswitch"], cwd=ROOT, check=True)
-    if not HOST_JAR.exists():
-        subprocess.run(["mvn", "-B", "-ntp", "-q", "install", "-DskipTests", "-pl", "host", "-am"],
-                       cwd=ROOT, check=True)
+    ensure_built()
 
 
 def short_run(**overrides):

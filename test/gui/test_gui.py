@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from test.lab.servicelab import HOST_JAR, ROOT, ServiceLab
+from test.lab.servicelab import ROOT, ServiceLab, ensure_built
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the namespace lab needs root")
 ARTIFACTS = ROOT / "test" / "artifacts"
@@ -34,11 +34,7 @@ def browser():
 
 @pytest.fixture(scope="module")
 def lab():
-    subprocess.run(["go", "build", "-o", "bin/", "./buffer-agent/cmd/buffer-agent",
-                    "./pbswitch/cmd/pbswitch"], cwd=ROOT, check=True)
-    if not HOST_JAR.exists():
-        subprocess.run(["mvn", "-B", "-ntp", "-q", "install", "-DskipTests", "-pl", "host", "-am"],
-                       cwd=ROOT, check=True)
+    ensure_built()
     with ServiceLab(prefix="fbg-", rest_port=8191, p4rt_port=50291, agent_port=50292) as lab:
         python = str(ROOT / ".venv" / "bin" / "python")
         sender = subprocess.Popen(lab.hosts["h1"].popen_argv(

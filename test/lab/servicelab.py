@@ -28,6 +28,17 @@ VPORTS = (100, 101)
 EXTERNAL_REPLAY_BPS = 100_000_000
 
 
+def ensure_built():
+    """Builds bin/pbswitch, bin/buffer-agent (Go caches make this quick) and
+    the host jar when it is missing."""
+    import subprocess
+    subprocess.run(["go", "build", "-o", "bin/", "./buffer-agent/cmd/buffer-agent",
+                    "./pbswitch/cmd/pbswitch"], cwd=ROOT, check=True)
+    if not HOST_JAR.exists():
+        subprocess.run(["mvn", "-B", "-ntp", "-q", "install", "-DskipTests", "-pl", "host", "-am"],
+                       cwd=ROOT, check=True)
+
+
 def mac_of(name):
     return "00:00:00:00:00:%02x" % HOSTS[name]
 

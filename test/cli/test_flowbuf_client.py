@@ -143,3 +143,21 @@ def test_nfv_migrations_use_the_app_paths(api, capsys):
          {"deviceId": "device:s1", "inPort": 1, "filter": {"ipv4Dst": "10.0.0.2/32"}}),
         ("POST", "/onos/flowbuf/apps/nfv/migrations/1/complete", {"port": 3})]
     assert "COMPLETED" in capsys.readouterr().out
+
+
+def test_connectionless_uploads_use_the_app_paths(api, capsys):
+    url, requests, answers = api
+    upload = {"id": 4, "state": "UPLOADING", "deviceId": "device:s1", "sensorPort": 1,
+              "bufferId": "auto-9", "flow": {"ipv4Src": "10.0.0.1/32"}}
+    answers[("POST", "/onos/flowbuf/apps/cc/uploads")] = (201, upload)
+    answers[("POST", "/onos/flowbuf/apps/cc/uploads/4/stored")] = (200, dict(upload, state="STORED"))
+    answers[("POST", "/onos/flowbuf/apps/cc/uploads/4/download")] = (
+        200, dict(upload, state="SERVED", collectorPort=3))
+    assert run(url, "cc-request", "device:s1", "1", "--src", "10.0.0.1") == 0
+    assert run(url, "cc-stored", "4") == 0
+    assert run(url, "cc-download", "4", "3") == 0
+    assert [r[1] for r in requests] == ["/onos/flowbuf/apps/cc/uploads",
+                                        "/onos/flowbuf/apps/cc/uploads/4/stored",
+                                        "/onos/flowbuf/apps/cc/uploads/4/download"]
+    assert requests[2][2] == {"port": 3}
+    assert "SERVED" in capsys.readouterr().out

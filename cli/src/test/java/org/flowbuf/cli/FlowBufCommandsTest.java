@@ -17,6 +17,8 @@ import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentId;
 import org.flowbuf.api.VportId;
 import org.flowbuf.api.VportMode;
+import org.flowbuf.api.apps.CcUpload;
+import org.flowbuf.api.apps.ConnectionlessService;
 import org.flowbuf.api.apps.NfvMigration;
 import org.flowbuf.api.apps.NfvMigrationService;
 import org.flowbuf.api.codec.FlowBufCodecs;
@@ -88,9 +90,11 @@ public class FlowBufCommandsTest {
         BufferService buffers = fake(BufferService.class);
         FlowBufIntentService intents = fake(FlowBufIntentService.class);
         NfvMigrationService nfv = fake(NfvMigrationService.class);
+        ConnectionlessService cc = fake(ConnectionlessService.class);
         FlowBufCommand.useServices(type -> type == BufferService.class ? buffers
                 : type == FlowBufIntentService.class ? intents
                 : type == NfvMigrationService.class ? nfv
+                : type == ConnectionlessService.class ? cc
                 : type == CodecService.class ? codecs : null);
         answers.put("getDevices", Set.of(S1));
         answers.put("getBuffers", List.of(B1));
@@ -290,5 +294,32 @@ public class FlowBufCommandsTest {
         assertTrue(out(), out().contains("HOLDING") && out().contains("COMPLETED")
                 && out().contains("-> port 3"));
         assertTrue(err(), err().startsWith("Error: action must be"));
+    }
+
+    @Test
+    public void ccUploadsAreRequestedAndDownloaded() {
+        CcUpload u = new CcUpload(1, S1, PortNumber.portNumber(1), FlowFilter.builder().build(),
+                                  BufferId.bufferId("b1"), CcUpload.State.UPLOADING, null);
+        answers.put("requestUpload", u);
+        answers.put("download", u.with(CcUpload.State.SERVED, PortNumber.portNumber(3)));
+        CcUploadCommand request = new CcUploadCommand();
+        request.action = "request";
+        request.deviceOrId = "device:s1";
+        request.port = "1";
+        request.src = "10.0.0.1";
+        request.doExecute();
+        CcUploadCommand download = new CcUploadCommand();
+        download.action = "download";
+        download.deviceOrId = "1";
+        download.port = "3";
+        download.doExecute();
+        CcUploadCommand bad = new CcUploadCommand();
+        bad.action = "stored";
+        bad.deviceOrId = "one";
+        bad.doExecute();
+        assertTrue(calls.toString(), calls.get(0).startsWith("requestUpload[device:s1, 1, ")
+                && calls.get(1).equals("download[1, 3]") && calls.size() == 2);
+        assertTrue(out(), out().contains("UPLOADING") && out().contains("SERVED"));
+        assertTrue(err(), err().startsWith("Error: bad upload id"));
     }
 }

@@ -7,8 +7,10 @@ package org.flowbuf.host.rest;
 import com.sun.net.httpserver.HttpServer;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.FlowBufIntentService;
+import org.flowbuf.api.apps.ConnectionlessService;
 import org.flowbuf.api.apps.NfvMigrationService;
 import org.flowbuf.app.FlowBufCore;
+import org.flowbuf.app.apps.cc.ConnectionlessManager;
 import org.flowbuf.app.apps.nfv.NfvMigrationManager;
 import org.flowbuf.api.codec.FlowBufCodecs;
 import org.flowbuf.app.rest.FlowBufWebApplication;
@@ -54,6 +56,8 @@ public final class RestServer implements AutoCloseable {
         new StandaloneServices().add(BufferService.class, core.buffers())
                 .add(FlowBufIntentService.class, core.intents())
                 .add(NfvMigrationService.class, new NfvMigrationManager(core.intents()))
+                .add(ConnectionlessService.class,
+                     new ConnectionlessManager(core.intents(), core.buffers()))
                 .add(CodecService.class, codecs).install();
         ResourceConfig app = ResourceConfig.forApplication(new FlowBufWebApplication())
                 .register(LocalOperatorFilter.class);

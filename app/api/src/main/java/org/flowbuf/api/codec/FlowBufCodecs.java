@@ -11,6 +11,7 @@ import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.Vport;
+import org.flowbuf.api.apps.CcUpload;
 import org.flowbuf.api.apps.NfvMigration;
 import org.onosproject.codec.CodecService;
 import org.onosproject.codec.JsonCodec;
@@ -31,7 +32,8 @@ public final class FlowBufCodecs {
             FlowFilter.class, new FlowFilterCodec(),
             FlowBufIntent.class, new FlowBufIntentCodec(),
             Vport.class, new VportCodec(),
-            NfvMigration.class, new NfvMigrationCodec());
+            NfvMigration.class, new NfvMigrationCodec(),
+            CcUpload.class, new CcUploadCodec());
 
     private FlowBufCodecs() {
     }

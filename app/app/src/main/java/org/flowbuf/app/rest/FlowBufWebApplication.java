@@ -17,6 +17,7 @@ public class FlowBufWebApplication extends AbstractWebApplication {
     public Set<Class<?>> getClasses() {
         return getClasses(DevicesWebResource.class, BuffersWebResource.class,
                           IntentsWebResource.class, NfvMigrationsWebResource.class,
+                          CcUploadsWebResource.class,
                           FlowBufExceptionMapper.class,
                           MalformedJsonMapper.class);
     }

@@ -10,7 +10,9 @@ import io.grpc.Status;
 import io.grpc.testing.GrpcCleanupRule;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.FlowBufIntentService;
+import org.flowbuf.api.apps.ConnectionlessService;
 import org.flowbuf.api.apps.NfvMigrationService;
+import org.flowbuf.app.apps.cc.ConnectionlessManager;
 import org.flowbuf.app.apps.nfv.NfvMigrationManager;
 import org.flowbuf.api.VportId;
 import org.flowbuf.app.FlowBufCore;
@@ -115,6 +117,8 @@ public class FlowBufRestTest extends JerseyTest {
         new StandaloneServices().add(BufferService.class, core.buffers())
                 .add(FlowBufIntentService.class, core.intents())
                 .add(NfvMigrationService.class, new NfvMigrationManager(core.intents()))
+                .add(ConnectionlessService.class,
+                     new ConnectionlessManager(core.intents(), core.buffers()))
                 .add(CodecService.class, codecs).install();
     }
 
@@ -285,5 +289,29 @@ public class FlowBufRestTest extends JerseyTest {
                     400, "filter");
         assertEquals(1, json(target("apps/nfv/migrations").request().get()).get("migrations")
                 .size());
+    }
+
+    @Test
+    public void aConnectionlessUploadIsHeldStoredServedAndReleased() throws IOException {
+        Response requested = post("apps/cc/uploads", "{\"deviceId\":\"device:s1\","
+                + "\"sensorPort\":1,\"filter\":{\"ipv4Src\":\"10.0.0.1/32\"}}");
+        assertEquals(201, requested.getStatus());
+        JsonNode u = json(requested);
+        String id = u.get("id").asText();
+        String buffer = "buffers/device:s1/" + u.get("bufferId").asText();
+        assertEquals("BUFFERING", json(target(buffer).request().get()).get("state").asText());
+        agent.setOccupancy(10); // the sensor uploaded ten packets
+        assertEquals("STORED", json(post("apps/cc/uploads/" + id + "/stored", "")).get("state")
+                .asText());
+        assertEquals("STORING", json(target(buffer).request().get()).get("state").asText());
+        assertError(post("apps/cc/uploads/" + id + "/stored", ""), 409, "STORED");
+        assertEquals("SERVED", json(post("apps/cc/uploads/" + id + "/download", "{\"port\":3}"))
+                .get("state").asText());
+        agent.setOccupancy(0); // served
+        assertEquals("RELEASED", json(post("apps/cc/uploads/" + id + "/release", ""))
+                .get("state").asText());
+        assertError(target(buffer).request().get(), 404, "");
+        assertError(post("apps/cc/uploads/77/stored", ""), 404, "77");
+        assertError(post("apps/cc/uploads/x/stored", ""), 400, "upload id");
     }
 }

@@ -1,0 +1,123 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.apps.cc;
+
+import org.flowbuf.api.BufferService;
+import org.flowbuf.api.BufferState;
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowBufIntent;
+import org.flowbuf.api.FlowBufIntentService;
+import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.IntentId;
+import org.flowbuf.api.apps.CcUpload;
+import org.flowbuf.api.apps.ConnectionlessService;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Connectionless uploads as an ONOS component (and, constructed directly, in
+ * the embedded host): request = pause the sensor's uplink into its own
+ * buffer; stored = Storing; download = resume towards the collector;
+ * release = withdraw the intents and remove the buffer.
+ */
+@Component(immediate = true, service = ConnectionlessService.class)
+public class ConnectionlessManager implements ConnectionlessService {
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected FlowBufIntentService intentService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected BufferService bufferService;
+
+    private final AtomicLong nextId = new AtomicLong(1);
+    private final Map<Long, CcUpload> uploads = new ConcurrentHashMap<>();
+    private final Map<Long, List<IntentId>> intents = new ConcurrentHashMap<>();
+
+    /** For OSGi. */
+    public ConnectionlessManager() {
+    }
+
+    /**
+     * Creates the service on the Buffer Service's APIs (embedded host, tests).
+     *
+     * @param intentService intent API
+     * @param bufferService task API
+     */
+    public ConnectionlessManager(FlowBufIntentService intentService, BufferService bufferService) {
+        this.intentService = intentService;
+        this.bufferService = bufferService;
+    }
+
+    @Override
+    public CcUpload requestUpload(DeviceId deviceId, PortNumber sensorPort, FlowFilter flow) {
+        FlowBufIntent pause = intentService.pause(deviceId, sensorPort, flow, Optional.empty(),
+                                                  OWNER);
+        CcUpload upload = new CcUpload(nextId.getAndIncrement(), deviceId, sensorPort, flow,
+                                       pause.bufferId().orElseThrow(), CcUpload.State.UPLOADING,
+                                       null);
+        uploads.put(upload.id(), upload);
+        intents.put(upload.id(), new ArrayList<>(List.of(pause.id())));
+        return upload;
+    }
+
+    @Override
+    public synchronized CcUpload stored(long id) {
+        CcUpload upload = in(id, CcUpload.State.UPLOADING);
+        bufferService.moveBuffer(upload.deviceId(), upload.buffer(), OWNER, BufferState.STORING);
+        return record(upload.with(CcUpload.State.STORED, null));
+    }
+
+    @Override
+    public synchronized CcUpload download(long id, PortNumber collectorPort) {
+        CcUpload upload = in(id, CcUpload.State.STORED);
+        FlowBufIntent resume = intentService.resume(upload.deviceId(), collectorPort,
+                                                    upload.flow(), Optional.of(upload.buffer()),
+                                                    OWNER);
+        intents.get(id).add(resume.id());
+        return record(upload.with(CcUpload.State.SERVED, collectorPort));
+    }
+
+    @Override
+    public synchronized CcUpload release(long id) {
+        CcUpload upload = in(id, CcUpload.State.SERVED);
+        // The pause first (nothing new enters), then the replay rule, then the buffer.
+        for (IntentId intent : intents.get(id)) {
+            intentService.withdraw(intent, OWNER);
+        }
+        bufferService.removeBuffer(upload.deviceId(), upload.buffer(), OWNER, true);
+        return record(upload.with(CcUpload.State.RELEASED, null));
+    }
+
+    @Override
+    public Collection<CcUpload> uploads() {
+        return List.copyOf(uploads.values());
+    }
+
+    private CcUpload in(long id, CcUpload.State expected) {
+        CcUpload upload = Optional.ofNullable(uploads.get(id)).orElseThrow(
+                () -> FlowBufException.notFound("no upload %d", id));
+        if (upload.state() != expected) {
+            throw FlowBufException.conflict("upload %d is %s, not %s", id, upload.state(),
+                                            expected);
+        }
+        return upload;
+    }
+
+    private CcUpload record(CcUpload upload) {
+        uploads.put(upload.id(), upload);
+        return upload;
+    }
+}

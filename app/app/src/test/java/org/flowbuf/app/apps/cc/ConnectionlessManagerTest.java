@@ -1,0 +1,72 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.apps.cc;
+
+import org.flowbuf.api.BufferId;
+import org.flowbuf.api.BufferService;
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowBufIntent;
+import org.flowbuf.api.FlowBufIntentService;
+import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.IntentId;
+import org.flowbuf.api.apps.CcUpload;
+import org.flowbuf.api.apps.ConnectionlessService;
+import org.junit.Test;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
+
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.fail;
+
+/**
+ * The sequence of Buffer Service calls of an upload, and out-of-order steps refused.
+ */
+public class ConnectionlessManagerTest {
+
+    private static final DeviceId S1 = DeviceId.deviceId("device:s1");
+    private final List<String> calls = new ArrayList<>();
+
+    private <T> T fake(Class<T> type) {
+        return type.cast(Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[]{type}, (proxy, method, args) -> {
+                    calls.add(method.getName() + Arrays.toString(args));
+                    if (method.getName().equals("pause") || method.getName().equals("resume")) {
+                        return new FlowBufIntent(IntentId.intentId(calls.size()),
+                                                 FlowBufIntent.Type.PAUSE, S1,
+                                                 (PortNumber) args[1], FlowFilter.builder().build(),
+                                                 BufferId.bufferId("auto-1"),
+                                                 FlowBufIntent.State.INSTALLED,
+                                                 ConnectionlessService.OWNER, null);
+                    }
+                    return null;
+                }));
+    }
+
+    @Test
+    public void anUploadIsHeldStoredServedAndReleasedInThatOrder() {
+        ConnectionlessManager cc = new ConnectionlessManager(fake(FlowBufIntentService.class),
+                                                             fake(BufferService.class));
+        CcUpload u = cc.requestUpload(S1, PortNumber.portNumber(1), FlowFilter.builder().build());
+        try {
+            cc.download(u.id(), PortNumber.portNumber(3));
+            fail("served before it was stored");
+        } catch (FlowBufException e) {
+            assertEquals(FlowBufException.Reason.CONFLICT, e.reason());
+        }
+        assertEquals(CcUpload.State.STORED, cc.stored(u.id()).state());
+        assertEquals(CcUpload.State.SERVED, cc.download(u.id(), PortNumber.portNumber(3)).state());
+        assertEquals(CcUpload.State.RELEASED, cc.release(u.id()).state());
+        List<String> names = new ArrayList<>();
+        calls.forEach(c -> names.add(c.substring(0, c.indexOf('['))));
+        assertEquals(List.of("pause", "moveBuffer", "resume", "withdraw", "withdraw",
+                             "removeBuffer"), names);
+        assertEquals("moveBuffer[device:s1, auto-1, org.flowbuf.apps.cc, STORING]", calls.get(1));
+    }
+}

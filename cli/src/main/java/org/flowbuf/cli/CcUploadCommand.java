@@ -1,0 +1,76 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.cli;
+
+import org.apache.karaf.shell.api.action.Argument;
+import org.apache.karaf.shell.api.action.Command;
+import org.apache.karaf.shell.api.action.Completion;
+import org.apache.karaf.shell.api.action.lifecycle.Service;
+import org.flowbuf.api.apps.CcUpload;
+import org.flowbuf.api.apps.ConnectionlessService;
+
+/**
+ * Connectionless uploads: request, stored, download, release, list.
+ */
+@Service
+@Command(scope = "onos", name = "flowbuf-cc-upload",
+        description = "Connectionless uploads: request <device> <sensorPort> [flow], "
+                + "stored|release <id>, download <id> <collectorPort>, list")
+public class CcUploadCommand extends FlowFilterCommand {
+
+    @Argument(index = 0, name = "action", required = true,
+            description = "request, stored, download, release or list")
+    String action;
+
+    @Argument(index = 1, name = "deviceOrId")
+    @Completion(DeviceIdCompleter.class)
+    String deviceOrId;
+
+    @Argument(index = 2, name = "port")
+    String port;
+
+    @Override
+    protected void run() {
+        ConnectionlessService cc = service(ConnectionlessService.class);
+        switch (action) {
+            case "list":
+                cc.uploads().forEach(this::printUpload);
+                return;
+            case "request":
+                printUpload(cc.requestUpload(Args.device(deviceOrId), Args.port(port), filter()));
+                return;
+            case "stored":
+                printUpload(cc.stored(id()));
+                return;
+            case "download":
+                printUpload(cc.download(id(), Args.port(port)));
+                return;
+            case "release":
+                printUpload(cc.release(id()));
+                return;
+            default:
+                throw new IllegalArgumentException(
+                        "action must be request, stored, download, release or list, not " + action);
+        }
+    }
+
+    private long id() {
+        try {
+            return Long.parseLong(deviceOrId);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("bad upload id '" + deviceOrId + "'");
+        }
+    }
+
+    private void printUpload(CcUpload u) {
+        if (json()) {
+            printJson(CcUpload.class, u);
+        } else {
+            print("%d %s %s sensor-port %s buffer %s %s%s", u.id(), u.state(), u.deviceId(),
+                  u.sensorPort(), u.buffer().id(), u.flow(),
+                  u.collectorPort().map(p -> " -> port " + p).orElse(""));
+        }
+    }
+}

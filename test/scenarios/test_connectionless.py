@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: Apache-2.0
+"""A short real connectionless upload in the lab: the file is held, stored,
+served to the collector in order, nothing lost."""
+import os
+
+import pytest
+
+from test.lab.servicelab import ROOT, ServiceLab, ensure_built
+from test.scenarios import connectionless
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the namespace lab needs root")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def binaries():
+    ensure_built()
+
+
+def test_an_upload_is_held_stored_and_served_whole_and_in_order():
+    python = str(ROOT / ".venv" / "bin" / "python")
+    with ServiceLab(prefix="fbt-", rest_port=8195, p4rt_port=50297, agent_port=50298) as lab:
+        for packets in (10, 200):
+            _, result = connectionless.upload_once(lab, python, packets)
+            assert (result["received"], result["lost"], result["reordered"],
+                    result["duplicates"]) == (packets, 0, 0, 0), result
+        uploads = lab.rest.get("apps/cc/uploads")["uploads"]
+        assert [u["state"] for u in uploads] == ["RELEASED", "RELEASED"]
+        assert lab.rest.get("buffers")["buffers"] == []

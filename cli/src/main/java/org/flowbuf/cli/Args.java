@@ -107,4 +107,12 @@ final class Args {
                                                        + Arrays.toString(type.getEnumConstants()));
         }
     }
+
+    static long id(String what, String text) {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("bad " + what + " id '" + text + "'");
+        }
+    }
 }

@@ -57,11 +57,7 @@ public class CcUploadCommand extends FlowFilterCommand {
     }
 
     private long id() {
-        try {
-            return Long.parseLong(deviceOrId);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("bad upload id '" + deviceOrId + "'");
-        }
+        return Args.id("upload", deviceOrId);
     }
 
     private void printUpload(CcUpload u) {

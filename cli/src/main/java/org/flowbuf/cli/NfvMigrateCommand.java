@@ -55,11 +55,7 @@ public class NfvMigrateCommand extends FlowFilterCommand {
     }
 
     private long id() {
-        try {
-            return Long.parseLong(deviceOrId);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("bad migration id '" + deviceOrId + "'");
-        }
+        return Args.id("migration", deviceOrId);
     }
 
     private void printMigration(NfvMigration m) {

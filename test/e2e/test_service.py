@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import time
+import urllib.request
 
 import pytest
 
@@ -85,6 +86,10 @@ def test_bad_requests_are_refused_and_change_nothing_on_the_switch():
             assert refused.value.status == status, (path, body, refused.value.body)
         assert lab.rest.get(f"buffers/{DEVICE}")["buffers"] == []
         assert all(v["mode"] == "NONE" for v in lab.rest.get(f"devices/{DEVICE}/vports")["vports"])
+        # The OpenAPI document of the same API is published next to it.
+        with urllib.request.urlopen(f"http://127.0.0.1:{lab.rest_port}/ui/apidoc/swagger.json") as r:
+            paths = json.load(r)["paths"]
+        assert {"/intents/pause", "/intents/resume", "/buffers/{deviceId}"} <= set(paths)
         # The command-line client speaks the same API.
         client = subprocess.run([str(ROOT / "cli" / "flowbuf"), "--url", lab.rest.base,
                                  "vports", DEVICE], capture_output=True, text=True)

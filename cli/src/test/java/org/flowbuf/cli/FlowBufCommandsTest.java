@@ -7,6 +7,7 @@ package org.flowbuf.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.flowbuf.api.Buffer;
+import org.flowbuf.api.BufferEvent;
 import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.BufferSpec;
@@ -15,6 +16,7 @@ import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentId;
+import org.flowbuf.api.Vport;
 import org.flowbuf.api.VportId;
 import org.flowbuf.api.VportMode;
 import org.flowbuf.api.apps.CcUpload;
@@ -321,5 +323,35 @@ public class FlowBufCommandsTest {
                 && calls.get(1).equals("download[1, 3]") && calls.size() == 2);
         assertTrue(out(), out().contains("UPLOADING") && out().contains("SERVED"));
         assertTrue(err(), err().startsWith("Error: bad upload id"));
+    }
+
+    @Test
+    public void vportsEventsAndReconcileArePrinted() {
+        answers.put("getVports", List.of(new Vport(VportId.vportId("vp100"), 100,
+                                                   BufferId.bufferId("b1"), VportMode.RX),
+                                         new Vport(VportId.vportId("vp101"), 101, null,
+                                                   VportMode.NONE)));
+        answers.put("getEvents", List.of(new BufferEvent(BufferEvent.Type.BUFFER_ADDED, B1)));
+        answers.put("reconcile", List.of(new BufferEvent(BufferEvent.Type.BUFFER_ADOPTED, B1)));
+        VportsListCommand vports = new VportsListCommand();
+        vports.device = "device:s1";
+        vports.doExecute();
+        BufferEventsCommand events = new BufferEventsCommand();
+        events.device = "device:s1";
+        events.bufferId = "b1";
+        events.doExecute();
+        ReconcileCommand reconcile = new ReconcileCommand();
+        reconcile.device = "device:s1";
+        reconcile.doExecute();
+        assertTrue(out(), out().contains("vp100") && out().contains("b1") && out().contains("vp101")
+                && out().contains("BUFFER_ADDED") && out().contains("BUFFER_ADOPTED b1")
+                && out().contains("1 change(s)"));
+        VportsListCommand bad = new VportsListCommand();
+        bad.device = "s1";
+        bad.doExecute();
+        assertTrue(err(), err().startsWith("Error: bad device id"));
+        assertEquals(List.of("getVports", "getEvents", "reconcile"),
+                     calls.stream().map(c -> c.split("\\[")[0]).collect(
+                             java.util.stream.Collectors.toList()));
     }
 }

@@ -23,6 +23,8 @@ import java.util.regex.Pattern;
 final class PageHandler implements HttpHandler {
 
     static final String CONTEXT = "/ui/";
+    /** The REST API's OpenAPI (swagger 2.0) document, as ONOS's build generates it. */
+    static final String OPENAPI = "apidoc/swagger.json";
     private static final Pattern SAFE = Pattern.compile("[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*");
     private static final Map<String, String> TYPES = Map.of(
             "html", "text/html; charset=utf-8", "js", "application/javascript; charset=utf-8",
@@ -66,7 +68,8 @@ final class PageHandler implements HttpHandler {
         if (!SAFE.matcher(path).matches() || path.contains("..")) {
             return null;
         }
-        String name = path.startsWith("app/view/flowbufTopo/") ? path : "ui/" + path;
+        String name = path.startsWith("app/view/flowbufTopo/") || path.equals(OPENAPI)
+                ? path : "ui/" + path;
         try (InputStream in = PageHandler.class.getClassLoader().getResourceAsStream(name)) {
             return in == null ? null : in.readAllBytes();
         }

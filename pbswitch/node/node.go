@@ -64,15 +64,15 @@ type Node struct {
 }
 
 // Start brings a node up; on error nothing is left running.
-func Start(cfg Config) (n *Node, err error) {
+func Start(cfg Config) (_ *Node, err error) {
 	log := cfg.Logger
 	if log == nil {
 		log = slog.Default()
 	}
-	n = &Node{log: log}
+	n := &Node{log: log}
 	defer func() {
 		if err != nil {
-			n.Close()
+			n.Close() // the half-built node, not the nil that is returned
 		}
 	}()
 	var srv *p4rt.Server

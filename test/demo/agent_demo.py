@@ -23,7 +23,7 @@ from test.lab import Lab, Process, wait_for_tcp
 from test.lab.bufferapi import BufferAgent
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-AGENT_ADDR = ("127.0.0.1", 50161)
+AGENT_ADDR = ("127.0.0.1", 28161)
 APP_ID = "org.flowbuf.demo"
 UDP_PORT = 9000
 

@@ -35,7 +35,7 @@ def browser():
 @pytest.fixture(scope="module")
 def lab():
     ensure_built()
-    with ServiceLab(prefix="fbg-", rest_port=8191, p4rt_port=50291, agent_port=50292) as lab:
+    with ServiceLab(prefix="fbg-", rest_port=8191, p4rt_port=28291, agent_port=28292) as lab:
         python = str(ROOT / ".venv" / "bin" / "python")
         sender = subprocess.Popen(lab.hosts["h1"].popen_argv(
             [python, "-m", "test.lab.seqflow", "send", "10.0.0.2", "9000", "--pps", "500",

@@ -106,7 +106,9 @@ def netcfg(p4rt_port, agent_port, external):
 class ServiceLab:
     """Context manager: the lab up, the host ready, `rest` usable."""
 
-    def __init__(self, external_agent=False, p4rt_port=50201, agent_port=50261,
+    # Fixed ports sit below Linux's ephemeral range (32768-60999), where an
+    # outgoing connection of any process could already hold them.
+    def __init__(self, external_agent=False, p4rt_port=28201, agent_port=28261,
                  rest_port=8181, prefix="fbs-"):
         self.external = external_agent
         self.p4rt_port, self.agent_port, self.rest_port = p4rt_port, agent_port, rest_port

@@ -76,7 +76,7 @@ def run(uploads_per_size):
     python = str(ROOT / ".venv" / "bin" / "python")
     requests = {name: [] for name in SIZES}
     lost = reordered = 0
-    with ServiceLab(prefix="fbc-", rest_port=8194, p4rt_port=50295, agent_port=50296) as lab:
+    with ServiceLab(prefix="fbc-", rest_port=8194, p4rt_port=28295, agent_port=28296) as lab:
         upload_once(lab, python, 5)  # warm-up, not counted
         for _ in range(uploads_per_size):
             for name, packets in SIZES.items():  # interleaved: both sizes see the same load

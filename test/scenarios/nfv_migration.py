@@ -46,7 +46,7 @@ def receiver(lab, python, host, timeout):
 def migrate_once(transfer, pps, seconds):
     """One migration on a fresh lab; returns the flow's accounting."""
     python = str(ROOT / ".venv" / "bin" / "python")
-    with ServiceLab(prefix="fbn-", rest_port=8193, p4rt_port=50293, agent_port=50294) as lab:
+    with ServiceLab(prefix="fbn-", rest_port=8193, p4rt_port=28293, agent_port=28294) as lab:
         timeout = seconds + transfer + 20
         receivers = {h: receiver(lab, python, h, timeout) for h in ("h2", "h3")}
         send = subprocess.Popen(lab.hosts["h1"].popen_argv(

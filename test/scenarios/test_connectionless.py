@@ -18,7 +18,7 @@ def binaries():
 
 def test_an_upload_is_held_stored_and_served_whole_and_in_order():
     python = str(ROOT / ".venv" / "bin" / "python")
-    with ServiceLab(prefix="fbt-", rest_port=8195, p4rt_port=50297, agent_port=50298) as lab:
+    with ServiceLab(prefix="fbt-", rest_port=8195, p4rt_port=28297, agent_port=28298) as lab:
         for packets in (10, 200):
             _, result = connectionless.upload_once(lab, python, packets)
             assert (result["received"], result["lost"], result["reordered"],

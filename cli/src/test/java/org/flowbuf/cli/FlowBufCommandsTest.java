@@ -250,6 +250,16 @@ public class FlowBufCommandsTest {
     }
 
     @Test
+    public void aWithdrawCallsTheServiceWithTheOwner() {
+        IntentWithdrawCommand withdraw = new IntentWithdrawCommand();
+        withdraw.intentId = "7";
+        withdraw.owner = "app1";
+        withdraw.doExecute();
+        assertEquals(List.of("withdraw[7, app1]"), calls);
+        assertTrue(out(), out().contains("withdrawn 7"));
+    }
+
+    @Test
     public void statisticsOfAnUnknownBufferAreAnError() {
         answers.put("getStatistics", Optional.empty());
         BufferStatsCommand stats = new BufferStatsCommand();

@@ -15,6 +15,7 @@ import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentEvent;
 import org.flowbuf.api.IntentId;
+import org.flowbuf.api.Vport;
 import org.flowbuf.app.southbound.AgentDirectory;
 import org.flowbuf.app.southbound.VportSlot;
 import org.onosproject.net.DeviceId;
@@ -121,15 +122,15 @@ public final class IntentManager implements FlowBufIntentService {
         checkPort(outPort, "outPort");
         FlowBufIntent intent = newIntent(FlowBufIntent.Type.RESUME, deviceId, outPort, filter,
                                          owner);
-        Buffer buffer;
+        Vport vport;
         try {
-            buffer = bufferToRelease(deviceId, filter, bufferId);
+            vport = vportToRelease(deviceId, filter, bufferId);
         } catch (FlowBufException e) {
             record(intent.with(FlowBufIntent.State.FAILED, bufferId.orElse(null), e.getMessage()));
             throw e;
         }
-        BufferId id = buffer.id();
-        SteeringRule rule = new SteeringRule(filter.withoutInPort(), true, switchPort(buffer),
+        BufferId id = vport.buffer().orElseThrow();
+        SteeringRule rule = new SteeringRule(filter.withoutInPort(), true, vport.switchPort(),
                                              outPort.toLong(), RESUME_PRIORITY);
         Optional<IntentId> earlier = installedWith(deviceId, rule);
         try {
@@ -154,13 +155,15 @@ public final class IntentManager implements FlowBufIntentService {
         return record(intent.with(FlowBufIntent.State.INSTALLED, id, null));
     }
 
-    private Buffer bufferToRelease(DeviceId deviceId, FlowFilter filter,
-                                   Optional<BufferId> bufferId) {
+    /** The vport of the buffer to release: known locally, no agent call. */
+    private Vport vportToRelease(DeviceId deviceId, FlowFilter filter,
+                                 Optional<BufferId> bufferId) {
         BufferId id = bufferId.or(() -> pausedBuffer(deviceId, filter)).orElseThrow(
                 () -> FlowBufException.notFound("no paused flow with filter %s on %s; "
                                                         + "name the buffer", filter, deviceId));
-        return buffers.getBuffer(deviceId, id).orElseThrow(
-                () -> FlowBufException.notFound("no buffer %s on %s", id, deviceId));
+        return buffers.getVports(deviceId).stream()
+                .filter(v -> v.buffer().equals(Optional.of(id))).findFirst()
+                .orElseThrow(() -> FlowBufException.notFound("no buffer %s on %s", id, deviceId));
     }
 
     @Override

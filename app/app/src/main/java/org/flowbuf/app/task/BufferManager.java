@@ -95,7 +95,10 @@ public final class BufferManager implements BufferService {
                                           BufferState state) {
         Buffer buffer = owned(deviceId, id, owner);
         BufferAgentClient agent = agents.agent(deviceId);
-        Buffer current = buffer.withOccupancy(agent.occupancyPackets(id));
+        // BUFFERING and FORWARDING follow from the vport mode alone; the other
+        // targets depend on what the buffer holds, which only the agent knows.
+        Buffer current = state == BufferState.BUFFERING || state == BufferState.FORWARDING
+                ? buffer : buffer.withOccupancy(agent.occupancyPackets(id));
         List<AgentOperation> plan = StateTransitionPlanner.plan(current, state);
         agent.apply(plan);
         Buffer moved = current.withMode(StateTransitionPlanner.modeFor(state));

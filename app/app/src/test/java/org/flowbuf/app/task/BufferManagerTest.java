@@ -113,7 +113,7 @@ public class BufferManagerTest {
         agent.setOccupancy(0);
         Buffer paused = manager.moveBuffer(S1, B1, "app", BufferState.BUFFERING);
         assertEquals(BufferState.BUFFERING, paused.state());
-        assertEquals(List.of("QueryBuffer org.flowbuf.test", "SetVportMode org.flowbuf.test"),
+        assertEquals(List.of("SetVportMode org.flowbuf.test"),
                      agent.calls);
     }
 

@@ -36,6 +36,18 @@ def send(dst, port, pps, seconds, size):
 
 
 ETH_P_IP = 0x0800
+# A replay arrives as a burst of thousands of datagrams; the receiver must
+# hold them all or it, not the network, loses packets. Root may exceed
+# net.core.rmem_max with SO_RCVBUFFORCE.
+RCVBUF = 64 << 20
+SO_RCVBUFFORCE = getattr(socket, "SO_RCVBUFFORCE", 33)
+
+
+def _big_receive_buffer(sock):
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, RCVBUF)
+    except PermissionError:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RCVBUF)
 UDP_HEADER = struct.Struct("!HHHH")
 
 
@@ -47,7 +59,7 @@ class _RawUdp:
     def __init__(self, iface, port):
         self.port = port
         self.sock = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM, socket.htons(ETH_P_IP))
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+        _big_receive_buffer(self.sock)
         self.sock.bind((iface, 0))
 
     def settimeout(self, t):
@@ -69,7 +81,7 @@ def receive(port, expect, idle, timeout, iface=None):
         sock = _RawUdp(iface, port)
     else:
         sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+        _big_receive_buffer(sock)
         sock.bind(("0.0.0.0", port))
     print(json.dumps({"listening": port}), flush=True)
     seen = set()

@@ -8,8 +8,11 @@ import org.flowbuf.pipeconf.FlowBufP4Names;
 import org.flowbuf.app.pi.SteeringFlowRules;
 import org.flowbuf.app.southbound.VportSlot;
 import org.flowbuf.host.netcfg.HostEntry;
+import org.flowbuf.host.netcfg.LinkEntry;
 import org.flowbuf.host.netcfg.SwitchEntry;
 import org.onosproject.core.ApplicationId;
+import org.onosproject.net.ConnectPoint;
+import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.DefaultFlowRule;
 import org.onosproject.net.flow.DefaultTrafficSelector;
 import org.onosproject.net.flow.DefaultTrafficTreatment;
@@ -18,20 +21,28 @@ import org.onosproject.net.flow.criteria.PiCriterion;
 import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.pi.runtime.PiActionParam;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * The rules a switch needs before any pause: its vport ports marked as
- * replay sources, and L2 forwarding to the hosts netcfg places on it (what
- * ONOS's host provider and forwarding apps would install in ONOS mode).
+ * replay sources, and L2 forwarding to every host of the netcfg: out of the
+ * host's port when it is attached here, else towards it along the netcfg's
+ * links (what ONOS's host provider and forwarding apps would install in
+ * ONOS mode).
  */
 final class BaseRules {
 
     private BaseRules() {
     }
 
-    static List<FlowRule> of(ApplicationId appId, SwitchEntry sw, List<HostEntry> hosts) {
+    static List<FlowRule> of(ApplicationId appId, SwitchEntry sw, List<HostEntry> hosts,
+                             List<LinkEntry> links) {
         List<FlowRule> rules = new ArrayList<>();
         sw.flowbuf().ifPresent(config -> {
             for (VportSlot slot : config.vportSlots()) {
@@ -39,19 +50,58 @@ final class BaseRules {
             }
         });
         for (HostEntry host : hosts) {
-            if (host.location().deviceId().equals(sw.deviceId())) {
-                rules.add(l2Rule(appId, sw, host));
-            }
+            portTowards(sw.deviceId(), host, links)
+                    .ifPresent(port -> rules.add(l2Rule(appId, sw, host, port)));
         }
         return rules;
     }
 
-    private static FlowRule l2Rule(ApplicationId appId, SwitchEntry sw, HostEntry host) {
+    /**
+     * The host's own port here, or the first hop of a shortest path to its
+     * first location.
+     *
+     * @param here  this switch
+     * @param host  the host
+     * @param links the links
+     * @return the port, empty when the host is out of reach
+     */
+    static Optional<Long> portTowards(DeviceId here, HostEntry host, List<LinkEntry> links) {
+        Optional<ConnectPoint> attached = host.locations().stream()
+                .filter(l -> l.deviceId().equals(here)).findFirst();
+        if (attached.isPresent()) {
+            return Optional.of(attached.get().port().toLong());
+        }
+        return firstHop(here, host.location().deviceId(), links);
+    }
+
+    private static Optional<Long> firstHop(DeviceId from, DeviceId to, List<LinkEntry> links) {
+        // Breadth-first from `from`, remembering the port each device was first reached through.
+        Map<DeviceId, Long> viaPort = new HashMap<>();
+        Deque<DeviceId> queue = new ArrayDeque<>(List.of(from));
+        viaPort.put(from, -1L);
+        while (!queue.isEmpty()) {
+            DeviceId at = queue.poll();
+            for (LinkEntry link : links) {
+                for (ConnectPoint[] ends : List.of(new ConnectPoint[]{link.one(), link.other()},
+                                                   new ConnectPoint[]{link.other(), link.one()})) {
+                    DeviceId next = ends[1].deviceId();
+                    if (ends[0].deviceId().equals(at) && !viaPort.containsKey(next)) {
+                        viaPort.put(next, at.equals(from) ? ends[0].port().toLong()
+                                : viaPort.get(at));
+                        queue.add(next);
+                    }
+                }
+            }
+        }
+        return Optional.ofNullable(viaPort.get(to)).filter(p -> p >= 0);
+    }
+
+    private static FlowRule l2Rule(ApplicationId appId, SwitchEntry sw, HostEntry host,
+                                   long port) {
         PiCriterion match = PiCriterion.builder()
                 .matchExact(FlowBufP4Names.ETH_DST, host.mac().toBytes()).build();
         PiAction action = PiAction.builder().withId(FlowBufP4Names.SET_EGRESS_PORT)
-                .withParameter(new PiActionParam(FlowBufP4Names.PORT,
-                                                 host.location().port().toLong()))
+                .withParameter(new PiActionParam(FlowBufP4Names.PORT, port))
                 .build();
         return DefaultFlowRule.builder().forDevice(sw.deviceId())
                 .forTable(FlowBufP4Names.L2_EXACT).fromApp(appId)

@@ -9,6 +9,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.app.FlowBufCore;
+import org.flowbuf.app.rest.StandaloneServices;
 import org.flowbuf.app.southbound.ConfiguredAgentDirectory;
 import org.flowbuf.app.southbound.DefaultBufferAgentClient;
 import org.flowbuf.app.store.InMemoryBufferStore;
@@ -78,7 +79,7 @@ public final class FlowBufHost implements AutoCloseable {
                 SwitchSession session = connect(sw, p4info);
                 switches.put(sw.deviceId(), session);
                 boolean pushed = session.start(deviceConfig, timeout);
-                session.insertMissing(BaseRules.of(appId, sw, netcfg.hosts()));
+                session.insertMissing(BaseRules.of(appId, sw, netcfg.hosts(), netcfg.links()));
                 LOG.info("{}: primary, pipeline {}, base rules written", sw.deviceId(),
                          pushed ? "pushed" : "already running (tables kept)");
             }
@@ -91,13 +92,16 @@ public final class FlowBufHost implements AutoCloseable {
         ConfiguredAgentDirectory agents = new ConfiguredAgentDirectory(
                 APP_NAME, netcfg::flowbuf, () -> buffered, new PlainChannelFactory(),
                 id -> true, DefaultBufferAgentClient.DEFAULT_DEADLINE);
-        FlowBufCore core = new FlowBufCore(agents, new InMemoryBufferStore(),
-                                           new P4RuntimeSteeringWriter(appId, switches),
+        P4RuntimeSteeringWriter rules = new P4RuntimeSteeringWriter(appId, switches);
+        FlowBufCore core = new FlowBufCore(agents, new InMemoryBufferStore(), rules,
                                            e -> LOG.info("{}", e), e -> LOG.info("{}", e));
         for (DeviceId device : buffered) {
             reconcile(core, device);
         }
-        RestServer rest = RestServer.start(options.listen, core, netcfg.topologyJson());
+        RestServer rest = RestServer.start(
+                options.listen,
+                StandaloneServices.forCore(core, rules, new P4RuntimePacketEmitter(switches)),
+                netcfg.topologyJson());
         return new FlowBufHost(switches, agents, rest);
     }
 

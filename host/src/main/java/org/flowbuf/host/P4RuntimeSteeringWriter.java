@@ -44,6 +44,16 @@ final class P4RuntimeSteeringWriter implements SteeringRuleWriter {
     }
 
     @Override
+    public void modify(DeviceId deviceId, SteeringRule rule) {
+        FlowRule flowRule = SteeringFlowRules.toFlowRule(appId, deviceId, rule);
+        try {
+            session(deviceId).modify(List.of(flowRule));
+        } catch (P4RuntimeWriteException e) {
+            throw refused(deviceId, e);
+        }
+    }
+
+    @Override
     public void remove(DeviceId deviceId, SteeringRule rule) {
         FlowRule flowRule = SteeringFlowRules.toFlowRule(appId, deviceId, rule);
         try {

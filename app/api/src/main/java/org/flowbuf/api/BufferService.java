@@ -129,4 +129,20 @@ public interface BufferService {
      * @throws FlowBufException NOT_FOUND (no agent), UNAVAILABLE
      */
     List<BufferEvent> reconcile(DeviceId deviceId);
+
+    /**
+     * Watches a buffer for a marker packet (the LMM end marker): onSeen runs,
+     * on a transport thread, each time a packet matching the pattern enters
+     * the buffer, until the returned handle is closed. Keep onSeen short.
+     *
+     * @param deviceId device
+     * @param id       buffer id
+     * @param owner    calling application (must own the buffer)
+     * @param pattern  what the marker carries
+     * @param onSeen   called per marker seen
+     * @return handle whose close() ends the watch
+     * @throws FlowBufException NOT_FOUND, FORBIDDEN, UNAVAILABLE
+     */
+    MarkerWatch watchMarker(DeviceId deviceId, BufferId id, String owner, MarkerPattern pattern,
+                            Runnable onSeen);
 }

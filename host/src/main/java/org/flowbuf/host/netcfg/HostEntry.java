@@ -16,13 +16,13 @@ import java.util.Objects;
 public final class HostEntry {
 
     private final MacAddress mac;
-    private final ConnectPoint location;
+    private final List<ConnectPoint> locations;
     private final String name;
     private final List<String> ips;
 
-    HostEntry(MacAddress mac, ConnectPoint location, String name, List<String> ips) {
+    HostEntry(MacAddress mac, List<ConnectPoint> locations, String name, List<String> ips) {
         this.mac = Objects.requireNonNull(mac);
-        this.location = Objects.requireNonNull(location);
+        this.locations = List.copyOf(locations);
         this.name = Objects.requireNonNull(name);
         this.ips = List.copyOf(ips);
     }
@@ -60,6 +60,15 @@ public final class HostEntry {
      * @return connect point
      */
     public ConnectPoint location() {
-        return location;
+        return locations.get(0);
+    }
+
+    /**
+     * Every location (a multi-homed host, e.g. a UE in reach of two eNBs).
+     *
+     * @return locations, the first being location()
+     */
+    public List<ConnectPoint> locations() {
+        return locations;
     }
 }

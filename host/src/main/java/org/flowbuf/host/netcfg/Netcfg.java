@@ -32,10 +32,12 @@ public final class Netcfg {
 
     private final List<SwitchEntry> switches;
     private final List<HostEntry> hosts;
+    private final List<LinkEntry> links;
 
-    private Netcfg(List<SwitchEntry> switches, List<HostEntry> hosts) {
+    private Netcfg(List<SwitchEntry> switches, List<HostEntry> hosts, List<LinkEntry> links) {
         this.switches = List.copyOf(switches);
         this.hosts = List.copyOf(hosts);
+        this.links = List.copyOf(links);
     }
 
     /**
@@ -66,7 +68,32 @@ public final class Netcfg {
         for (Map.Entry<String, JsonNode> host : fields(root.path("hosts"))) {
             hosts.add(host(host.getKey(), host.getValue()));
         }
-        return new Netcfg(switches, hosts);
+        List<LinkEntry> links = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> link : fields(root.path("links"))) {
+            links.add(link(link.getKey()));
+        }
+        return new Netcfg(switches, hosts, links);
+    }
+
+    private static LinkEntry link(String key) {
+        // ONOS's link key: "<src connect point>-<dst connect point>".
+        int dash = key.indexOf('-', key.indexOf('/'));
+        try {
+            return new LinkEntry(ConnectPoint.deviceConnectPoint(key.substring(0, dash)),
+                                 ConnectPoint.deviceConnectPoint(key.substring(dash + 1)));
+        } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+            throw new IllegalArgumentException("netcfg links." + key + ": not \"device:a/1-"
+                                                       + "device:b/2\"");
+        }
+    }
+
+    /**
+     * The links between switches.
+     *
+     * @return links in file order
+     */
+    public List<LinkEntry> links() {
+        return links;
     }
 
     /**
@@ -177,13 +204,16 @@ public final class Netcfg {
         List<String> ips = new ArrayList<>();
         json.path("basic").path("ips").forEach(ip -> ips.add(ip.asText()));
         String name = json.path("basic").path("name").asText(mac.toString());
-        try {
-            return new HostEntry(mac, ConnectPoint.deviceConnectPoint(locations.get(0).asText()),
-                                 name, ips);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("netcfg hosts." + key + ": bad location "
-                                                       + locations.get(0));
+        List<ConnectPoint> points = new ArrayList<>();
+        for (JsonNode location : locations) {
+            try {
+                points.add(ConnectPoint.deviceConnectPoint(location.asText()));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("netcfg hosts." + key + ": bad location "
+                                                           + location);
+            }
         }
+        return new HostEntry(mac, points, name, ips);
     }
 
     private static Iterable<Map.Entry<String, JsonNode>> fields(JsonNode node) {

@@ -169,9 +169,18 @@ public final class P4RuntimeClient implements AutoCloseable {
     }
 
     /**
-     * Deletes table entries in one Write.
+     * Changes the actions of installed table entries in one Write.
      *
      * @param entries entries (match and priority identify them)
+     */
+    public void modify(List<TableEntry> entries) {
+        write(Update.Type.MODIFY, entries);
+    }
+
+    /**
+     * Deletes table entries in one Write.
+     *
+     * @param entries entries (match keys suffice)
      */
     public void delete(List<TableEntry> entries) {
         write(Update.Type.DELETE, entries);

@@ -16,6 +16,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -105,6 +106,25 @@ public final class SwitchSession implements AutoCloseable {
      */
     public void insert(List<FlowRule> rules) {
         client.insert(encode(rules));
+    }
+
+    /**
+     * Changes the actions of installed flow rules in one Write.
+     *
+     * @param rules PI flow rules
+     */
+    public void modify(List<FlowRule> rules) {
+        client.modify(encode(rules));
+    }
+
+    /**
+     * Sends a frame through the pipeline's packet_out header.
+     *
+     * @param frame    Ethernet frame
+     * @param metadata packet_out metadata by name (e.g. egress_port)
+     */
+    public void packetOut(byte[] frame, Map<String, Long> metadata) {
+        client.packetOut(frame, metadata, p4info);
     }
 
     /**

@@ -5,20 +5,10 @@
 package org.flowbuf.host.rest;
 
 import com.sun.net.httpserver.HttpServer;
-import org.flowbuf.api.BufferService;
-import org.flowbuf.api.FlowBufIntentService;
-import org.flowbuf.api.apps.ConnectionlessService;
-import org.flowbuf.api.apps.NfvMigrationService;
-import org.flowbuf.app.FlowBufCore;
-import org.flowbuf.app.apps.cc.ConnectionlessManager;
-import org.flowbuf.app.apps.nfv.NfvMigrationManager;
-import org.flowbuf.api.codec.FlowBufCodecs;
 import org.flowbuf.app.rest.FlowBufWebApplication;
-import org.flowbuf.api.codec.MapCodecService;
 import org.flowbuf.app.rest.StandaloneServices;
 import org.glassfish.jersey.jdkhttp.JdkHttpServerFactory;
 import org.glassfish.jersey.server.ResourceConfig;
-import org.onosproject.codec.CodecService;
 
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -42,23 +32,16 @@ public final class RestServer implements AutoCloseable {
      * Starts serving.
      *
      * @param listen       address to bind
-     * @param core         the Buffer Service core
+     * @param services     the services the resources use (installed here)
      * @param topologyJson hosts for the page (see Netcfg#topologyJson)
      * @return the running server
      */
-    public static RestServer start(InetSocketAddress listen, FlowBufCore core,
+    public static RestServer start(InetSocketAddress listen, StandaloneServices services,
                                    String topologyJson) {
         // The JDK server writes headers and body apart; with Nagle on, a
         // keep-alive client waits out its 40 ms delayed ACK on every call.
         System.setProperty("sun.net.httpserver.nodelay", "true");
-        MapCodecService codecs = new MapCodecService();
-        FlowBufCodecs.register(codecs);
-        new StandaloneServices().add(BufferService.class, core.buffers())
-                .add(FlowBufIntentService.class, core.intents())
-                .add(NfvMigrationService.class, new NfvMigrationManager(core.intents()))
-                .add(ConnectionlessService.class,
-                     new ConnectionlessManager(core.intents(), core.buffers()))
-                .add(CodecService.class, codecs).install();
+        services.install();
         ResourceConfig app = ResourceConfig.forApplication(new FlowBufWebApplication())
                 .register(LocalOperatorFilter.class);
         URI base = URI.create("http://" + listen.getHostString() + ":" + listen.getPort() + CONTEXT);

@@ -12,6 +12,8 @@ import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.Vport;
 import org.flowbuf.api.apps.CcUpload;
+import org.flowbuf.api.apps.HandoffPlan;
+import org.flowbuf.api.apps.LmmHandoff;
 import org.flowbuf.api.apps.NfvMigration;
 import org.onosproject.codec.CodecService;
 import org.onosproject.codec.JsonCodec;
@@ -24,16 +26,18 @@ import java.util.Map;
  */
 public final class FlowBufCodecs {
 
-    private static final Map<Class<?>, JsonCodec<?>> CODECS = Map.of(
-            Buffer.class, new BufferCodec(),
-            BufferSpec.class, new BufferSpecCodec(),
-            BufferStatistics.class, new BufferStatisticsCodec(),
-            BufferEvent.class, new BufferEventCodec(),
-            FlowFilter.class, new FlowFilterCodec(),
-            FlowBufIntent.class, new FlowBufIntentCodec(),
-            Vport.class, new VportCodec(),
-            NfvMigration.class, new NfvMigrationCodec(),
-            CcUpload.class, new CcUploadCodec());
+    private static final Map<Class<?>, JsonCodec<?>> CODECS = Map.ofEntries(
+            Map.entry(Buffer.class, new BufferCodec()),
+            Map.entry(BufferSpec.class, new BufferSpecCodec()),
+            Map.entry(BufferStatistics.class, new BufferStatisticsCodec()),
+            Map.entry(BufferEvent.class, new BufferEventCodec()),
+            Map.entry(FlowFilter.class, new FlowFilterCodec()),
+            Map.entry(FlowBufIntent.class, new FlowBufIntentCodec()),
+            Map.entry(Vport.class, new VportCodec()),
+            Map.entry(NfvMigration.class, new NfvMigrationCodec()),
+            Map.entry(CcUpload.class, new CcUploadCodec()),
+            Map.entry(HandoffPlan.class, new HandoffPlanCodec()),
+            Map.entry(LmmHandoff.class, new LmmHandoffCodec()));
 
     private FlowBufCodecs() {
     }

@@ -22,6 +22,16 @@ public interface SteeringRuleWriter {
     void install(DeviceId deviceId, SteeringRule rule);
 
     /**
+     * Changes where an installed rule with the same match sends packets, in
+     * one device write (no window without the rule).
+     *
+     * @param deviceId device
+     * @param rule     the rule with its new out port
+     * @throws org.flowbuf.api.FlowBufException when the device refused it
+     */
+    void modify(DeviceId deviceId, SteeringRule rule);
+
+    /**
      * Removes a rule.
      *
      * @param deviceId device

@@ -17,6 +17,8 @@ import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentId;
+import org.flowbuf.api.MarkerPattern;
+import org.flowbuf.api.MarkerWatch;
 import org.flowbuf.api.Vport;
 import org.flowbuf.app.FlowBufCore;
 import org.flowbuf.app.config.FlowBufDeviceConfig;
@@ -238,6 +240,12 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
     @Override
     public List<BufferEvent> reconcile(DeviceId deviceId) {
         return core.buffers().reconcile(deviceId);
+    }
+
+    @Override
+    public MarkerWatch watchMarker(DeviceId deviceId, BufferId id, String owner,
+                                   MarkerPattern pattern, Runnable onSeen) {
+        return core.buffers().watchMarker(deviceId, id, owner, pattern, onSeen);
     }
 
     @Override

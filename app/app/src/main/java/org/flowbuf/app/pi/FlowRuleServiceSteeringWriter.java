@@ -53,6 +53,14 @@ public final class FlowRuleServiceSteeringWriter implements SteeringRuleWriter {
     }
 
     @Override
+    public void modify(DeviceId deviceId, SteeringRule rule) {
+        // ONOS keys a flow rule by device, table, selector and priority: an
+        // add of the same key with a new treatment is a modify.
+        FlowRule flowRule = SteeringFlowRules.toFlowRule(appId, deviceId, rule);
+        apply(FlowRuleOperations.builder().modify(flowRule), "modify", rule);
+    }
+
+    @Override
     public void remove(DeviceId deviceId, SteeringRule rule) {
         FlowRule flowRule = SteeringFlowRules.toFlowRule(appId, deviceId, rule);
         apply(FlowRuleOperations.builder().remove(flowRule), "remove", rule);

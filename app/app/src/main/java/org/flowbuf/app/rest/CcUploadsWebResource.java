@@ -81,7 +81,7 @@ public class CcUploadsWebResource extends AbstractWebResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response stored(@PathParam("id") String id) {
         return ok(codec(CcUpload.class).encode(
-                get(ConnectionlessService.class).stored(uploadId(id)), this)).build();
+                get(ConnectionlessService.class).stored(RequestBodies.id("upload", id)), this)).build();
     }
 
     /**
@@ -100,7 +100,7 @@ public class CcUploadsWebResource extends AbstractWebResource {
         PortNumber port = PortNumber.portNumber(
                 JsonFields.number(RequestBodies.object(mapper(), body), "port"));
         return ok(codec(CcUpload.class).encode(
-                get(ConnectionlessService.class).download(uploadId(id), port), this)).build();
+                get(ConnectionlessService.class).download(RequestBodies.id("upload", id), port), this)).build();
     }
 
     /**
@@ -114,14 +114,7 @@ public class CcUploadsWebResource extends AbstractWebResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response release(@PathParam("id") String id) {
         return ok(codec(CcUpload.class).encode(
-                get(ConnectionlessService.class).release(uploadId(id)), this)).build();
+                get(ConnectionlessService.class).release(RequestBodies.id("upload", id)), this)).build();
     }
 
-    private static long uploadId(String text) {
-        try {
-            return Long.parseLong(text);
-        } catch (NumberFormatException e) {
-            throw FlowBufException.invalid("bad upload id \"%s\" (expected a number)", text);
-        }
-    }
 }

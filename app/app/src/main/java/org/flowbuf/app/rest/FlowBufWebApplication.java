@@ -17,7 +17,7 @@ public class FlowBufWebApplication extends AbstractWebApplication {
     public Set<Class<?>> getClasses() {
         return getClasses(DevicesWebResource.class, BuffersWebResource.class,
                           IntentsWebResource.class, NfvMigrationsWebResource.class,
-                          CcUploadsWebResource.class,
+                          CcUploadsWebResource.class, LmmHandoffsWebResource.class,
                           FlowBufExceptionMapper.class,
                           MalformedJsonMapper.class);
     }

@@ -65,7 +65,7 @@ public class IntentsWebResource extends AbstractWebResource {
     @Path("{intentId}")
     @Produces(MediaType.APPLICATION_JSON)
     public Response getIntent(@PathParam("intentId") String intentId) {
-        IntentId id = intentId(intentId);
+        IntentId id = IntentId.intentId(RequestBodies.id("intent", intentId));
         FlowBufIntent intent = get(FlowBufIntentService.class).getIntent(id).orElseThrow(
                 () -> FlowBufException.notFound("no intent %s", intentId));
         return ok(codec(FlowBufIntent.class).encode(intent, this)).build();
@@ -122,7 +122,7 @@ public class IntentsWebResource extends AbstractWebResource {
     public Response withdraw(@PathParam("intentId") String intentId,
                              @QueryParam("owner") @DefaultValue(RequestBodies.DEFAULT_OWNER)
                                      String owner) {
-        get(FlowBufIntentService.class).withdraw(intentId(intentId), owner);
+        get(FlowBufIntentService.class).withdraw(IntentId.intentId(RequestBodies.id("intent", intentId)), owner);
         return Response.noContent().build();
     }
 
@@ -132,13 +132,6 @@ public class IntentsWebResource extends AbstractWebResource {
                 .entity(codec(FlowBufIntent.class).encode(intent, this)).build();
     }
 
-    private static IntentId intentId(String text) {
-        try {
-            return IntentId.intentId(Long.parseLong(text));
-        } catch (NumberFormatException e) {
-            throw FlowBufException.invalid("bad intent id \"%s\" (expected a number)", text);
-        }
-    }
 
     /** The fields a pause and a resume share. */
     private final class Request {

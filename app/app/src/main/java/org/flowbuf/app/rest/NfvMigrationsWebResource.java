@@ -87,7 +87,7 @@ public class NfvMigrationsWebResource extends AbstractWebResource {
     public Response complete(@PathParam("id") String id, InputStream body) throws IOException {
         PortNumber port = port(body);
         return ok(codec(NfvMigration.class).encode(
-                get(NfvMigrationService.class).complete(migrationId(id), port), this)).build();
+                get(NfvMigrationService.class).complete(RequestBodies.id("migration", id), port), this)).build();
     }
 
     /**
@@ -105,7 +105,7 @@ public class NfvMigrationsWebResource extends AbstractWebResource {
     public Response abort(@PathParam("id") String id, InputStream body) throws IOException {
         PortNumber port = port(body);
         return ok(codec(NfvMigration.class).encode(
-                get(NfvMigrationService.class).abort(migrationId(id), port), this)).build();
+                get(NfvMigrationService.class).abort(RequestBodies.id("migration", id), port), this)).build();
     }
 
     private PortNumber port(InputStream body) throws IOException {
@@ -113,11 +113,4 @@ public class NfvMigrationsWebResource extends AbstractWebResource {
                                                        "port"));
     }
 
-    private static long migrationId(String text) {
-        try {
-            return Long.parseLong(text);
-        } catch (NumberFormatException e) {
-            throw FlowBufException.invalid("bad migration id \"%s\" (expected a number)", text);
-        }
-    }
 }

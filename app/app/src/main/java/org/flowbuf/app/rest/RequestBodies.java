@@ -47,6 +47,21 @@ final class RequestBodies {
         return JsonFields.parse("bufferId", id, BufferId::bufferId);
     }
 
+    /**
+     * A numeric id from a URL path.
+     *
+     * @param what what the id names, for the message ("intent", "upload")
+     * @param text the path segment
+     * @return the id
+     */
+    static long id(String what, String text) {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw FlowBufException.invalid("bad %s id \"%s\" (expected a number)", what, text);
+        }
+    }
+
     static String owner(ObjectNode json) {
         return JsonFields.optionalText(json, "owner").orElse(DEFAULT_OWNER);
     }

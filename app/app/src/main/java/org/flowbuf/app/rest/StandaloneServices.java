@@ -8,6 +8,21 @@ import org.onlab.osgi.ServiceDirectory;
 import org.onlab.osgi.ServiceNotFoundException;
 import org.onlab.rest.BaseResource;
 
+import org.flowbuf.api.BufferService;
+import org.flowbuf.api.FlowBufIntentService;
+import org.flowbuf.api.apps.ConnectionlessService;
+import org.flowbuf.api.apps.LmmService;
+import org.flowbuf.api.apps.NfvMigrationService;
+import org.flowbuf.api.codec.FlowBufCodecs;
+import org.flowbuf.api.codec.MapCodecService;
+import org.flowbuf.app.FlowBufCore;
+import org.flowbuf.app.apps.cc.ConnectionlessManager;
+import org.flowbuf.app.apps.mobility.LmmManager;
+import org.flowbuf.app.apps.nfv.NfvMigrationManager;
+import org.flowbuf.app.intent.SteeringRuleWriter;
+import org.flowbuf.app.packet.PacketEmitter;
+import org.onosproject.codec.CodecService;
+
 import java.lang.reflect.Field;
 import java.util.Map;
 import java.util.Objects;
@@ -22,6 +37,29 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class StandaloneServices implements ServiceDirectory {
 
     private final Map<Class<?>, Object> services = new ConcurrentHashMap<>();
+
+    /**
+     * Every FlowBuf service on one core, with the JSON codecs: what the
+     * embedded host serves and what the REST tests use.
+     *
+     * @param core    the Buffer Service core
+     * @param rules   writer of the applications' own rules (the LMM anchor)
+     * @param packets packet-out (the LMM end marker)
+     * @return the directory, not yet installed
+     */
+    public static StandaloneServices forCore(FlowBufCore core, SteeringRuleWriter rules,
+                                             PacketEmitter packets) {
+        MapCodecService codecs = new MapCodecService();
+        FlowBufCodecs.register(codecs);
+        return new StandaloneServices().add(BufferService.class, core.buffers())
+                .add(FlowBufIntentService.class, core.intents())
+                .add(NfvMigrationService.class, new NfvMigrationManager(core.intents()))
+                .add(ConnectionlessService.class,
+                     new ConnectionlessManager(core.intents(), core.buffers()))
+                .add(LmmService.class,
+                     new LmmManager(core.intents(), core.buffers(), rules, packets))
+                .add(CodecService.class, codecs);
+    }
 
     /**
      * Adds a service.

@@ -6,6 +6,8 @@ package org.flowbuf.app.southbound;
 
 import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferStatistics;
+import org.flowbuf.api.MarkerPattern;
+import org.flowbuf.api.MarkerWatch;
 
 import java.util.List;
 
@@ -52,6 +54,17 @@ public interface BufferAgentClient extends AutoCloseable {
     List<AgentBuffer> buffers();
 
     /** Closes the channel if this client owns it. */
+    /**
+     * Watches a buffer for marker packets; returns once the watch is live.
+     *
+     * @param id      buffer
+     * @param pattern marker
+     * @param onSeen  called on a transport thread per marker seen
+     * @return the watch
+     * @throws org.flowbuf.api.FlowBufException NOT_FOUND, UNAVAILABLE
+     */
+    MarkerWatch watchMarker(BufferId id, MarkerPattern pattern, Runnable onSeen);
+
     @Override
     void close();
 }

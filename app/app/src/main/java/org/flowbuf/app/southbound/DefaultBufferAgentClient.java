@@ -9,6 +9,8 @@ import io.grpc.StatusRuntimeException;
 import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.MarkerPattern;
+import org.flowbuf.api.MarkerWatch;
 import org.flowbuf.proto.buffer.v1.BatchRequest;
 import org.flowbuf.proto.buffer.v1.BufferAgentGrpc;
 import org.flowbuf.proto.buffer.v1.BufferStats;
@@ -96,6 +98,11 @@ public final class DefaultBufferAgentClient implements BufferAgentClient {
         ListVportsResponse vports = call(() -> stub().listVports(
                 ListVportsRequest.newBuilder().setAppId(appId).build()), true);
         return ProtoConverter.toAgentBuffers(listed.getBuffersList(), vports.getVportsList());
+    }
+
+    @Override
+    public MarkerWatch watchMarker(BufferId id, MarkerPattern pattern, Runnable onSeen) {
+        return MarkerSubscription.open(agent, appId, channel, id, pattern, onSeen, deadline);
     }
 
     private BufferStats queryStats(BufferId id) {

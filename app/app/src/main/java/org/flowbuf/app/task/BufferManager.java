@@ -12,6 +12,8 @@ import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.BufferState;
 import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.MarkerPattern;
+import org.flowbuf.api.MarkerWatch;
 import org.flowbuf.api.Vport;
 import org.flowbuf.api.VportId;
 import org.flowbuf.api.VportMode;
@@ -162,6 +164,13 @@ public final class BufferManager implements BufferService {
         List<BufferEvent> changes = reconciler.reconcile(deviceId);
         changes.forEach(this::emit);
         return changes;
+    }
+
+    @Override
+    public MarkerWatch watchMarker(DeviceId deviceId, BufferId id, String owner,
+                                   MarkerPattern pattern, Runnable onSeen) {
+        owned(deviceId, id, owner);
+        return agents.agent(deviceId).watchMarker(id, pattern, onSeen);
     }
 
     private void emit(BufferEvent event) {

@@ -69,6 +69,11 @@ public class IntentManagerTest {
         }
 
         @Override
+        public void modify(DeviceId deviceId, SteeringRule rule) {
+            agent.calls.add("modify " + describe(rule));
+        }
+
+        @Override
         public void remove(DeviceId deviceId, SteeringRule rule) {
             agent.calls.add("remove " + describe(rule));
         }

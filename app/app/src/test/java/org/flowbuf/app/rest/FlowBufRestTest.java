@@ -8,16 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.grpc.Status;
 import io.grpc.testing.GrpcCleanupRule;
-import org.flowbuf.api.BufferService;
-import org.flowbuf.api.FlowBufIntentService;
-import org.flowbuf.api.apps.ConnectionlessService;
-import org.flowbuf.api.apps.NfvMigrationService;
-import org.flowbuf.app.apps.cc.ConnectionlessManager;
-import org.flowbuf.app.apps.nfv.NfvMigrationManager;
 import org.flowbuf.api.VportId;
 import org.flowbuf.app.FlowBufCore;
-import org.flowbuf.api.codec.FlowBufCodecs;
-import org.flowbuf.api.codec.MapCodecService;
 import org.flowbuf.app.intent.SteeringRule;
 import org.flowbuf.app.intent.SteeringRuleWriter;
 import org.flowbuf.app.southbound.AgentDirectory;
@@ -32,8 +24,8 @@ import org.glassfish.jersey.test.JerseyTest;
 import org.junit.Rule;
 import org.junit.Test;
 import org.onlab.rest.AuthorizationFilter;
-import org.onosproject.codec.CodecService;
 import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
 
 import javax.ws.rs.client.Entity;
 import javax.ws.rs.core.Application;
@@ -65,6 +57,7 @@ public class FlowBufRestTest extends JerseyTest {
 
     private final ObjectMapper mapper = new ObjectMapper();
     private final List<String> rules = new CopyOnWriteArrayList<>();
+    private final List<PortNumber> packetsOut = new CopyOnWriteArrayList<>();
     private FakeBufferAgent agent;
 
     @Override
@@ -106,20 +99,19 @@ public class FlowBufRestTest extends JerseyTest {
             }
 
             @Override
+            public void modify(DeviceId deviceId, SteeringRule rule) {
+                rules.add("~" + rule.outPort());
+            }
+
+            @Override
             public void remove(DeviceId deviceId, SteeringRule rule) {
                 rules.add("-" + rule.outPort());
             }
         };
         FlowBufCore core = new FlowBufCore(agents, new InMemoryBufferStore(), writer, e -> { },
                                            e -> { });
-        MapCodecService codecs = new MapCodecService();
-        FlowBufCodecs.register(codecs);
-        new StandaloneServices().add(BufferService.class, core.buffers())
-                .add(FlowBufIntentService.class, core.intents())
-                .add(NfvMigrationService.class, new NfvMigrationManager(core.intents()))
-                .add(ConnectionlessService.class,
-                     new ConnectionlessManager(core.intents(), core.buffers()))
-                .add(CodecService.class, codecs).install();
+        StandaloneServices.forCore(core, writer, (device, port, frame) -> packetsOut.add(port))
+                .install();
     }
 
     private Response post(String path, String body) {

@@ -1,0 +1,190 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.apps.mobility;
+
+import org.flowbuf.api.Buffer;
+import org.flowbuf.api.BufferId;
+import org.flowbuf.api.BufferService;
+import org.flowbuf.api.BufferSpec;
+import org.flowbuf.api.BufferState;
+import org.flowbuf.api.FlowBufIntentService;
+import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.IntentId;
+import org.flowbuf.api.MarkerWatch;
+import org.flowbuf.api.apps.HandoffPlan;
+import org.flowbuf.app.packet.PacketEmitter;
+import org.onosproject.net.ConnectPoint;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+import static org.flowbuf.api.apps.LmmService.OWNER;
+
+/**
+ * The steps of one handoff on the Buffer Service's public APIs, in the
+ * order that loses and reorders nothing, each with its undo.
+ */
+final class HandoffRun {
+
+    static final BufferSpec SPEC = BufferSpec.defaults();
+    /** How long complete() waits for the forwarded buffer to empty. */
+    static final long DRAIN_WAIT_MS = 2000;
+
+    private final long id;
+    private final HandoffPlan plan;
+    private final FlowBufIntentService intents;
+    private final BufferService buffers;
+    private final List<MarkerWatch> watches = new ArrayList<>();
+
+    BufferId sourceBuffer;
+    BufferId forwardedBuffer;
+    BufferId newPathBuffer;
+    private IntentId sourcePause;
+    private IntentId sourceResume;
+    private IntentId forwardedPause;
+    private IntentId forwardedResume;
+    private IntentId newPathPause;
+    private IntentId newPathResume;
+
+    HandoffRun(long id, HandoffPlan plan, FlowBufIntentService intents, BufferService buffers) {
+        this.id = id;
+        this.plan = plan;
+        this.intents = intents;
+        this.buffers = buffers;
+    }
+
+    private FlowFilter downlink() {
+        return plan.downlink();
+    }
+
+    /**
+     * Handoff start: hold at the source (reusing the buffer the downlink
+     * already lives in), open both target buffers, switch the anchor, and let
+     * the source forward what it holds over X2 into the first target buffer.
+     *
+     * @param resident where the downlink lives now, if a handoff placed it
+     * @param restored told the resident again when an undo restores it
+     * @param anchor   the anchor's path rules
+     * @param undo     collects the undo of each step
+     */
+    void prepare(Optional<Resident> resident, Consumer<Resident> restored, AnchorPaths anchor,
+                 Rollback undo) {
+        holdAtSource(resident, restored, undo);
+        forwardedBuffer = openTargetBuffer("fwd", undo);
+        forwardedPause = pause(plan.targetX2(), forwardedBuffer, undo);
+        newPathBuffer = openTargetBuffer("new", undo);
+        newPathPause = pause(plan.targetIn(), newPathBuffer, undo);
+        var before = anchor.steer(downlink(), plan.anchorIn(), plan.anchorToTarget().port());
+        undo.add(() -> anchor.restore(downlink(), plan.anchorIn(), before));
+        sourceResume = resume(plan.sourceX2(), sourceBuffer);
+    }
+
+    private void holdAtSource(Optional<Resident> resident, Consumer<Resident> restored,
+                              Rollback undo) {
+        Optional<Resident> here = resident.filter(r -> r.in.equals(plan.sourceIn()));
+        if (here.isPresent()) {
+            Resident r = here.get();
+            sourceBuffer = r.buffer;
+            // Same rule as the resident's pause: taken over, buffer to BUFFERING.
+            sourcePause = intents.pause(plan.source(), plan.sourceIn().port(), downlink(),
+                                        Optional.of(sourceBuffer), OWNER).id();
+            intents.withdraw(r.resume, OWNER);
+            IntentId pause = sourcePause;
+            undo.add(() -> restored.accept(new Resident(
+                    r.in, r.out, r.buffer, pause, resume(r.out, r.buffer))));
+            return;
+        }
+        sourceBuffer = BufferId.bufferId("lmm-" + id + "-src");
+        buffers.createBuffer(plan.source(), sourceBuffer, OWNER, SPEC, BufferState.BUFFERING);
+        undo.add(() -> buffers.removeBuffer(plan.source(), sourceBuffer, OWNER, true));
+        sourcePause = pause(plan.sourceIn(), sourceBuffer, undo);
+    }
+
+    private BufferId openTargetBuffer(String role, Rollback undo) {
+        BufferId buffer = BufferId.bufferId("lmm-" + id + "-" + role);
+        buffers.createBuffer(plan.target(), buffer, OWNER, SPEC, BufferState.BUFFERING);
+        undo.add(() -> buffers.removeBuffer(plan.target(), buffer, OWNER, true));
+        return buffer;
+    }
+
+    private IntentId pause(ConnectPoint in, BufferId buffer, Rollback undo) {
+        IntentId intent = intents.pause(in.deviceId(), in.port(), downlink(), Optional.of(buffer),
+                                        OWNER).id();
+        undo.add(() -> intents.withdraw(intent, OWNER));
+        return intent;
+    }
+
+    private IntentId resume(ConnectPoint out, BufferId buffer) {
+        return intents.resume(out.deviceId(), out.port(), downlink(), Optional.of(buffer), OWNER)
+                .id();
+    }
+
+    /**
+     * Re-attach: watch both old-path buffers for the end marker, let the
+     * forwarded packets flow to the UE, send the marker down the old path.
+     *
+     * @param packets  packet-out
+     * @param onMarker called per marker report (on a transport thread)
+     */
+    void attach(PacketEmitter packets, Runnable onMarker) {
+        watches.add(buffers.watchMarker(plan.source(), sourceBuffer, OWNER, EndMarker.PATTERN,
+                                        onMarker));
+        watches.add(buffers.watchMarker(plan.target(), forwardedBuffer, OWNER,
+                                        EndMarker.PATTERN, onMarker));
+        forwardedResume = resume(plan.targetUe(), forwardedBuffer);
+        packets.emit(plan.anchor(), plan.anchorToSource().port(), EndMarker.frame(downlink()));
+    }
+
+    /**
+     * Every eNB saw the marker: once the forwarded buffer has sent its last
+     * packet, the new path's buffer delivers.
+     *
+     * @return whether the forwarded buffer drained in time (ordering kept)
+     * @throws InterruptedException when interrupted while waiting
+     */
+    boolean releaseNewPath() throws InterruptedException {
+        boolean drained = awaitEmpty(plan.targetX2(), forwardedBuffer);
+        newPathResume = resume(plan.targetUe(), newPathBuffer);
+        return drained;
+    }
+
+    private boolean awaitEmpty(ConnectPoint at, BufferId buffer) throws InterruptedException {
+        long deadline = System.nanoTime() + DRAIN_WAIT_MS * 1_000_000;
+        while (System.nanoTime() < deadline) {
+            long held = buffers.getBuffer(at.deviceId(), buffer).map(Buffer::occupancyPackets)
+                    .orElse(0L);
+            if (held == 0) {
+                return true;
+            }
+            Thread.sleep(1);
+        }
+        return false;
+    }
+
+    /**
+     * The old path is closed: its buffers and intents go; the downlink lives
+     * on in the new path's buffer.
+     *
+     * @return the new resident
+     */
+    Resident retireOldPath() {
+        closeWatches();
+        intents.withdraw(sourcePause, OWNER);
+        intents.withdraw(sourceResume, OWNER);
+        buffers.removeBuffer(plan.source(), sourceBuffer, OWNER, false);
+        intents.withdraw(forwardedPause, OWNER);
+        intents.withdraw(forwardedResume, OWNER);
+        buffers.removeBuffer(plan.target(), forwardedBuffer, OWNER, false);
+        return new Resident(plan.targetIn(), plan.targetUe(), newPathBuffer, newPathPause,
+                            newPathResume);
+    }
+
+    void closeWatches() {
+        watches.forEach(MarkerWatch::close);
+        watches.clear();
+    }
+}

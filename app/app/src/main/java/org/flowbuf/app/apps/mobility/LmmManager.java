@@ -1,0 +1,227 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.apps.mobility;
+
+import org.flowbuf.api.BufferService;
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowBufIntentService;
+import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.apps.HandoffPlan;
+import org.flowbuf.api.apps.LmmHandoff;
+import org.flowbuf.api.apps.LmmService;
+import org.flowbuf.app.intent.SteeringRuleWriter;
+import org.flowbuf.app.packet.PacketEmitter;
+import org.flowbuf.app.packet.PacketServiceEmitter;
+import org.flowbuf.app.pi.FlowRuleServiceSteeringWriter;
+import org.onlab.util.Tools;
+import org.onosproject.core.CoreService;
+import org.onosproject.net.flow.FlowRuleService;
+import org.onosproject.net.packet.PacketService;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * LMM handoffs as an ONOS component (and, constructed directly, in the
+ * embedded host). Steps that react to the end marker run on one worker
+ * thread, never on the agent's transport thread.
+ */
+@Component(immediate = true, service = LmmService.class)
+public class LmmManager implements LmmService {
+
+    /** How long the end marker may take through both old-path buffers. */
+    static final long MARKER_TIMEOUT_MS = 3000;
+    /** Buffers that report the end marker: the source's and the target's first. */
+    static final int MARKER_REPORTERS = 2;
+    private static final String APP_NAME = "org.flowbuf.app";
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected FlowBufIntentService intentService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected BufferService bufferService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected FlowRuleService flowRuleService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected PacketService packetService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected CoreService coreService;
+
+    private AnchorPaths anchor;
+    private PacketEmitter packets;
+    private ScheduledExecutorService worker;
+    private final AtomicLong nextId = new AtomicLong(1);
+    private final Map<Long, LmmHandoff> handoffs = new ConcurrentHashMap<>();
+    private final Map<Long, HandoffRun> runs = new ConcurrentHashMap<>();
+    private final Map<FlowFilter, Resident> residents = new ConcurrentHashMap<>();
+
+    /** For OSGi. */
+    public LmmManager() {
+    }
+
+    /**
+     * Creates the service on the Buffer Service's APIs (embedded host, tests).
+     *
+     * @param intentService intent API
+     * @param bufferService task API
+     * @param rules         writer of the anchor's path rule
+     * @param packets       packet-out for the end marker
+     */
+    public LmmManager(FlowBufIntentService intentService, BufferService bufferService,
+                      SteeringRuleWriter rules, PacketEmitter packets) {
+        this.intentService = intentService;
+        this.bufferService = bufferService;
+        start(rules, packets);
+    }
+
+    @Activate
+    protected void activate() {
+        start(new FlowRuleServiceSteeringWriter(coreService.registerApplication(APP_NAME),
+                                                flowRuleService, Duration.ofSeconds(5)),
+              new PacketServiceEmitter(packetService));
+    }
+
+    private void start(SteeringRuleWriter rules, PacketEmitter emitter) {
+        this.anchor = new AnchorPaths(rules);
+        this.packets = emitter;
+        this.worker = Executors.newSingleThreadScheduledExecutor(
+                Tools.groupedThreads("flowbuf/lmm", "worker-%d"));
+    }
+
+    /** Stops the worker and ends every marker watch. */
+    @Deactivate
+    public void deactivate() {
+        worker.shutdownNow();
+        runs.values().forEach(HandoffRun::closeWatches);
+    }
+
+    @Override
+    public synchronized LmmHandoff start(HandoffPlan plan) {
+        boolean busy = handoffs.values().stream().anyMatch(
+                h -> h.plan().downlink().equals(plan.downlink())
+                        && (h.state() == LmmHandoff.State.DETACHED
+                        || h.state() == LmmHandoff.State.ATTACHED));
+        if (busy) {
+            throw FlowBufException.conflict("a handoff of %s is under way", plan.downlink());
+        }
+        long id = nextId.getAndIncrement();
+        HandoffRun run = new HandoffRun(id, plan, intentService, bufferService);
+        Rollback undo = new Rollback();
+        try {
+            run.prepare(Optional.ofNullable(residents.remove(plan.downlink())),
+                        r -> residents.put(plan.downlink(), r), anchor, undo);
+        } catch (FlowBufException e) {
+            undo.run();
+            throw e;
+        }
+        runs.put(id, run);
+        return record(new LmmHandoff(id, plan, LmmHandoff.State.DETACHED, run.sourceBuffer,
+                                     run.forwardedBuffer, run.newPathBuffer, 0, null));
+    }
+
+    @Override
+    public synchronized LmmHandoff attach(long id) {
+        LmmHandoff h = in(id, LmmHandoff.State.DETACHED);
+        HandoffRun run = runs.get(id);
+        try {
+            run.attach(packets, () -> worker.execute(() -> markerSeen(id)));
+        } catch (FlowBufException e) {
+            run.closeWatches();
+            return record(h.failed("attach: " + e.getMessage()));
+        }
+        worker.schedule(() -> markerTimedOut(id), MARKER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        return record(h.with(LmmHandoff.State.ATTACHED));
+    }
+
+    private synchronized void markerSeen(long id) {
+        LmmHandoff h = handoffs.get(id);
+        if (h.state() != LmmHandoff.State.ATTACHED) {
+            return;
+        }
+        h = record(h.withMarkerReport());
+        if (h.markerReports() >= MARKER_REPORTERS) {
+            complete(h, null);
+        }
+    }
+
+    private synchronized void markerTimedOut(long id) {
+        LmmHandoff h = handoffs.get(id);
+        if (h.state() == LmmHandoff.State.ATTACHED) {
+            // Hold nothing forever: release the new path without the guarantee.
+            complete(h, String.format("end marker reported by %d of %d buffers within %d ms; "
+                                              + "new path released without the ordering "
+                                              + "guarantee", h.markerReports(),
+                                      MARKER_REPORTERS, MARKER_TIMEOUT_MS));
+        }
+    }
+
+    private void complete(LmmHandoff h, String failure) {
+        HandoffRun run = runs.get(h.id());
+        try {
+            boolean drained = run.releaseNewPath();
+            residents.put(h.plan().downlink(), run.retireOldPath());
+            runs.remove(h.id());
+            if (failure != null) {
+                record(h.failed(failure));
+            } else if (!drained) {
+                record(h.failed("forwarded buffer did not drain within "
+                                        + HandoffRun.DRAIN_WAIT_MS + " ms"));
+            } else {
+                record(h.with(LmmHandoff.State.COMPLETED));
+            }
+        } catch (FlowBufException e) {
+            run.closeWatches();
+            record(h.failed("complete: " + e.getMessage()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            run.closeWatches();
+            record(h.failed("interrupted while completing"));
+        }
+    }
+
+    @Override
+    public Optional<LmmHandoff> handoff(long id) {
+        return Optional.ofNullable(handoffs.get(id));
+    }
+
+    @Override
+    public Collection<LmmHandoff> handoffs() {
+        List<LmmHandoff> all = new ArrayList<>(handoffs.values());
+        all.sort(Comparator.comparingLong(LmmHandoff::id));
+        return all;
+    }
+
+    private LmmHandoff in(long id, LmmHandoff.State expected) {
+        LmmHandoff h = handoff(id).orElseThrow(() -> FlowBufException.notFound("no handoff %d",
+                                                                               id));
+        if (h.state() != expected) {
+            throw FlowBufException.conflict("handoff %d is %s, not %s", id, h.state(), expected);
+        }
+        return h;
+    }
+
+    private LmmHandoff record(LmmHandoff h) {
+        handoffs.put(h.id(), h);
+        return h;
+    }
+}

@@ -1,0 +1,188 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The mobility lab: a server, an anchor switch, two eNB switches and a UE.
+
+    server -- 1 sa 2 -- 1 s1 (eNB 1) 2 ~~ radio 1 ~~ r1
+                   3 -- 1 s2 (eNB 2) 2 ~~ radio 2 ~~ r2   UE (10.0.0.10)
+                          s1 3 ---- X2 ---- 3 s2
+
+Every switch is a pbswitch with in-process buffers on vports 100-102, all
+driven by one embedded host. The radio links are veths rate-limited with tc
+tbf; a detach is a cut of the radio (the UE's end goes down), an attach
+opens the target radio and moves the UE's route there (the UE owns one
+address, on lo, reached through either radio). Everything is torn down on close.
+"""
+import json
+import pathlib
+import subprocess
+import tempfile
+
+from .netns import Lab
+from .procs import Process, wait_for_tcp
+from .servicelab import BMV2_JSON, HOST_JAR, P4INFO, ROOT, Rest
+
+SERVER_IP, UE_IP = "10.0.0.1", "10.0.0.10"
+SERVER_MAC, UE_MAC = "00:00:00:00:00:01", "00:00:00:00:00:0a"
+SWITCHES = ("sa", "s1", "s2")
+VPORTS = (100, 101, 102)
+
+
+def device(switch):
+    return f"device:{switch}"
+
+
+def cp(switch, port):
+    return f"{device(switch)}/{port}"
+
+
+def plan(source, target):
+    """The LMM handoff plan from eNB `source` ("s1"/"s2") to `target`."""
+    anchor_port = {"s1": 2, "s2": 3}
+    return {"downlink": {"ipv4Dst": UE_IP + "/32"},
+            "anchor": {"in": cp("sa", 1), "toSource": cp("sa", anchor_port[source]),
+                       "toTarget": cp("sa", anchor_port[target])},
+            "source": {"in": cp(source, 1), "x2": cp(source, 3)},
+            "target": {"in": cp(target, 1), "x2": cp(target, 3), "ue": cp(target, 2)}}
+
+
+class Radio:
+    """One eNB-UE link, rate-limited with tc tbf on both ends. A cut takes the
+    UE's end down: the eNB's frames then die in the veth (the radio is gone),
+    and the UE's routes through it go too. (This kernel has no sch_netem, so
+    delay is not emulated; see the scenario's notes.)"""
+
+    def __init__(self, ue, sw_if, ue_if, rate):
+        self.ue, self.sw_if, self.ue_if = ue, sw_if, ue_if
+        tbf = ["tbf", "rate", rate, "burst", "64kb", "latency", "50ms"]
+        subprocess.run(["tc", "qdisc", "add", "dev", sw_if, "root", *tbf], check=True)
+        ue.run("tc", "qdisc", "add", "dev", ue_if, "root", *tbf)
+
+    def up(self):
+        self.ue.run("ip", "link", "set", self.ue_if, "up")
+
+    def cut(self):
+        self.ue.run("ip", "link", "set", self.ue_if, "down")
+
+
+class MobilityLab:
+    """Context manager: topology, switches, host; `rest`, `radios`, `attach_to`."""
+
+    def __init__(self, prefix="fbm-", rest_port=8195, p4rt_base=28301, agent_base=28311,
+                 rate="50mbit"):
+        self.prefix, self.rest_port = prefix, rest_port
+        self.p4rt = {s: p4rt_base + i for i, s in enumerate(SWITCHES)}
+        self.agent = {s: agent_base + i for i, s in enumerate(SWITCHES)}
+        self.rate = rate
+        self._stack = []
+
+    def __enter__(self):
+        try:
+            self._start()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _start(self):
+        self.logs = tempfile.mkdtemp(prefix="flowbuf-mobility-")
+        self.lab = Lab(self.prefix)
+        self.lab.remove_leftovers()
+        self._stack.append(self.lab.close)
+        ports = {s: [] for s in SWITCHES}
+        self.server = self.lab.add_host("srv")
+        self.ue = self.lab.add_host("ue")
+        srv_if = self.lab.link_host(self.server, "eth0", "srv", ip=SERVER_IP + "/24",
+                                    mac=SERVER_MAC)
+        ports["sa"].append((1, srv_if))
+        for a, pa, b, pb in (("sa", 2, "s1", 1), ("sa", 3, "s2", 1), ("s1", 3, "s2", 3)):
+            ea, eb = self.lab.add_root_veth(f"{a}p{pa}", f"{b}p{pb}")
+            ports[a].append((pa, ea))
+            ports[b].append((pb, eb))
+        self.radios = {}
+        for enb, ue_if in (("s1", "r1"), ("s2", "r2")):
+            sw_if = self.lab.link_host(self.ue, ue_if, f"{enb}radio", mac=UE_MAC)
+            ports[enb].append((2, sw_if))
+            self.radios[enb] = Radio(self.ue, sw_if, ue_if, self.rate)
+        self._address_ue()
+        self.server.run("ip", "neigh", "add", UE_IP, "lladdr", UE_MAC, "dev", "eth0")
+        for sw in SWITCHES:
+            argv = [str(ROOT / "bin" / "pbswitch"),
+                    "--p4rt-listen", f"127.0.0.1:{self.p4rt[sw]}",
+                    "--buffer-listen", f"127.0.0.1:{self.agent[sw]}"]
+            for number, ifname in ports[sw]:
+                argv += ["--port", f"{number}={ifname}"]
+            for number in VPORTS:
+                argv += ["--vport", str(number)]
+            self._run(argv, sw, self.p4rt[sw])
+        cfg = pathlib.Path(self.logs) / "netcfg.json"
+        cfg.write_text(json.dumps(self.netcfg(), indent=2))
+        self._run(["java", "-jar", str(HOST_JAR), "--netcfg", str(cfg), "--p4info", str(P4INFO),
+                   "--device-config", str(BMV2_JSON),
+                   "--listen", f"127.0.0.1:{self.rest_port}"], "host", self.rest_port,
+                  timeout=60)
+        self.rest = Rest(f"http://127.0.0.1:{self.rest_port}/onos/flowbuf")
+        self.radios["s2"].cut()
+        self.attached = "s1"
+
+    def _address_ue(self):
+        # One address for the UE whichever radio carries it (weak host model).
+        self.ue.run("ip", "addr", "add", UE_IP + "/32", "dev", "lo")
+        self.ue.run("sysctl", "-qw", "net.ipv4.conf.all.rp_filter=0")
+        for ue_if in ("r1", "r2"):
+            self.ue.run("sysctl", "-qw", f"net.ipv4.conf.{ue_if}.rp_filter=0")
+        self._uplink_via("r1")
+
+    def _uplink_via(self, ue_if):
+        # A link going down flushes its neighbours and routes: set both again.
+        self.ue.run("ip", "neigh", "replace", SERVER_IP, "lladdr", SERVER_MAC, "dev", ue_if)
+        self.ue.run("ip", "route", "replace", SERVER_IP + "/32", "dev", ue_if, "src", UE_IP)
+
+    def netcfg(self):
+        devices = {}
+        for sw in SWITCHES:
+            entry = {"basic": {"managementAddress":
+                               f"grpc://127.0.0.1:{self.p4rt[sw]}?device_id=1",
+                               "driver": "stratum-bmv2", "pipeconf": "org.flowbuf.pipeconf",
+                               "name": sw}}
+            if sw != "sa":
+                entry["flowbuf"] = {"agentAddress": f"127.0.0.1:{self.agent[sw]}",
+                                    "inProcess": True,
+                                    "vports": [{"id": f"vp{n}", "switchPort": n}
+                                               for n in VPORTS]}
+            devices[device(sw)] = entry
+        links = {f"{cp(a, pa)}-{cp(b, pb)}": {"basic": {}}
+                 for a, pa, b, pb in (("sa", 2, "s1", 1), ("sa", 3, "s2", 1),
+                                      ("s1", 3, "s2", 3))}
+        hosts = {f"{SERVER_MAC}/None": {"basic": {"name": "server", "ips": [SERVER_IP],
+                                                  "locations": [cp("sa", 1)]}},
+                 f"{UE_MAC}/None": {"basic": {"name": "ue", "ips": [UE_IP],
+                                              "locations": [cp("s1", 2), cp("s2", 2)]}}}
+        return {"devices": devices, "links": links, "hosts": hosts}
+
+    def detach(self):
+        """The UE leaves its eNB: the radio is cut."""
+        self.radios[self.attached].cut()
+
+    def attach_to(self, enb):
+        """The UE joins `enb`: its radio opens and the UE's uplink moves to it."""
+        self.radios[enb].up()
+        self._uplink_via({"s1": "r1", "s2": "r2"}[enb])
+        self.attached = enb
+
+    def _run(self, argv, name, port, timeout=30):
+        proc = Process(argv, f"{self.logs}/{name}.log")
+        self._stack.append(proc.stop)
+        try:
+            wait_for_tcp("127.0.0.1", port, timeout=timeout, proc=proc.popen)
+        except RuntimeError as e:
+            raise RuntimeError(f"{e}\n--- {name}.log ---\n{proc.log_tail()}") from None
+        return proc
+
+    def close(self):
+        while self._stack:
+            try:
+                self._stack.pop()()
+            except Exception:  # noqa: BLE001 - keep tearing down the rest
+                pass

@@ -258,6 +258,34 @@ public class FlowBufRestTest extends JerseyTest {
                 .asText());
     }
 
+    private static final String PLAN = "{\"downlink\":{\"ipv4Dst\":\"10.0.0.10/32\"},"
+            + "\"anchor\":{\"in\":\"device:sa/1\",\"toSource\":\"device:sa/2\","
+            + "\"toTarget\":\"device:sa/3\"},"
+            + "\"source\":{\"in\":\"device:s1/1\",\"x2\":\"device:s1/3\"},"
+            + "\"target\":{\"in\":\"device:s2/1\",\"x2\":\"device:s2/3\",\"ue\":\"device:s2/2\"}}";
+
+    @Test
+    public void badLmmRequestsGetA4xxAndStartNothing() throws IOException {
+        assertError(post("apps/lmm/handoffs", PLAN.replace("10.0.0.10/32", "10.0.0.0/24")), 400,
+                    "/32");
+        assertError(post("apps/lmm/handoffs", PLAN.replace("device:s2/2", "s2-port-2")), 400,
+                    "target.ue");
+        assertError(post("apps/lmm/handoffs", PLAN.replace("device:s2/1", "device:s1/1")), 400,
+                    "different devices");
+        assertError(post("apps/lmm/handoffs", PLAN.replace("\"anchor\"", "\"anchr\"")), 400,
+                    "anchor");
+        assertError(post("apps/lmm/handoffs", "{"), 400, "JSON");
+        // A plan whose target has no agent: refused when it gets there, and
+        // the source's pause rule and buffer are rolled back.
+        assertError(post("apps/lmm/handoffs", PLAN), 404, "device:s2");
+        assertEquals(List.of("+100", "-100"), rules);
+        assertEquals(0, json(target("buffers/device:s1").request().get()).get("buffers").size());
+        assertEquals(0, json(target("apps/lmm/handoffs").request().get()).get("handoffs").size());
+        assertError(post("apps/lmm/handoffs/7/attach", ""), 404, "handoff 7");
+        assertError(post("apps/lmm/handoffs/x/attach", ""), 400, "handoff id");
+        assertError(target("apps/lmm/handoffs/7").request().get(), 404, "handoff 7");
+    }
+
     @Test
     public void anNfvMigrationHoldsAndReleasesAFlow() throws IOException {
         Response begun = post("apps/nfv/migrations", "{\"deviceId\":\"device:s1\",\"inPort\":1,"

@@ -67,6 +67,7 @@ public class LmmManager implements LmmService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected CoreService coreService;
 
+    private long markerTimeoutMs = MARKER_TIMEOUT_MS;
     private AnchorPaths anchor;
     private PacketEmitter packets;
     private ScheduledExecutorService worker;
@@ -92,6 +93,21 @@ public class LmmManager implements LmmService {
         this.intentService = intentService;
         this.bufferService = bufferService;
         start(rules, packets);
+    }
+
+    /**
+     * As above, with another marker timeout (tests).
+     *
+     * @param intentService   intent API
+     * @param bufferService   task API
+     * @param rules           writer of the anchor's path rule
+     * @param packets         packet-out for the end marker
+     * @param markerTimeoutMs how long to wait for the end marker
+     */
+    LmmManager(FlowBufIntentService intentService, BufferService bufferService,
+               SteeringRuleWriter rules, PacketEmitter packets, long markerTimeoutMs) {
+        this(intentService, bufferService, rules, packets);
+        this.markerTimeoutMs = markerTimeoutMs;
     }
 
     @Activate
@@ -149,7 +165,7 @@ public class LmmManager implements LmmService {
             run.closeWatches();
             return record(h.failed("attach: " + e.getMessage()));
         }
-        worker.schedule(() -> markerTimedOut(id), MARKER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        worker.schedule(() -> markerTimedOut(id), markerTimeoutMs, TimeUnit.MILLISECONDS);
         return record(h.with(LmmHandoff.State.ATTACHED));
     }
 
@@ -171,7 +187,7 @@ public class LmmManager implements LmmService {
             complete(h, String.format("end marker reported by %d of %d buffers within %d ms; "
                                               + "new path released without the ordering "
                                               + "guarantee", h.markerReports(),
-                                      MARKER_REPORTERS, MARKER_TIMEOUT_MS));
+                                      MARKER_REPORTERS, markerTimeoutMs));
         }
     }
 

@@ -1,0 +1,289 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.apps.mobility;
+
+import org.flowbuf.api.BufferId;
+import org.flowbuf.api.BufferService;
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowBufIntent;
+import org.flowbuf.api.FlowBufIntentService;
+import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.IntentId;
+import org.flowbuf.api.MarkerWatch;
+import org.flowbuf.api.apps.HandoffPlan;
+import org.flowbuf.api.apps.LmmHandoff;
+import org.flowbuf.api.apps.LmmService;
+import org.flowbuf.app.intent.SteeringRule;
+import org.flowbuf.app.intent.SteeringRuleWriter;
+import org.junit.After;
+import org.junit.Test;
+import org.onlab.packet.IpPrefix;
+import org.onosproject.net.ConnectPoint;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
+
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+/**
+ * The handoff's calls on the Buffer Service, in order: what it holds, when
+ * it releases (only after every eNB reported the end marker), what it reuses,
+ * what it undoes, and what it refuses.
+ */
+public class LmmManagerTest {
+
+    private static final FlowFilter DOWNLINK = FlowFilter.builder()
+            .ipv4Dst(IpPrefix.valueOf("10.0.0.10/32")).build();
+
+    private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
+    private final List<Runnable> markerCallbacks = Collections.synchronizedList(new ArrayList<>());
+    private final List<byte[]> frames = new ArrayList<>();
+    private String failOn;
+    private int nextIntent;
+    private LmmManager lmm = manager(LmmManager.MARKER_TIMEOUT_MS);
+
+    @After
+    public void stop() {
+        lmm.deactivate();
+    }
+
+    private LmmManager manager(long markerTimeoutMs) {
+        return new LmmManager(intents(), buffers(), anchorRules(),
+                              (device, port, frame) -> {
+                                  record("packet-out " + device + "/" + port);
+                                  frames.add(frame);
+                              }, markerTimeoutMs);
+    }
+
+    private static ConnectPoint cp(String text) {
+        return ConnectPoint.deviceConnectPoint(text);
+    }
+
+    private static HandoffPlan plan(String source, String target) {
+        int toSource = source.equals("device:s1") ? 2 : 3;
+        return HandoffPlan.builder().downlink(DOWNLINK)
+                .anchor(cp("device:sa/1"), cp("device:sa/" + toSource),
+                        cp("device:sa/" + (5 - toSource)))
+                .source(cp(source + "/1"), cp(source + "/3"))
+                .target(cp(target + "/1"), cp(target + "/3"), cp(target + "/2"))
+                .build();
+    }
+
+    private void record(String call) {
+        calls.add(call);
+        if (failOn != null && call.equals(failOn)) {
+            throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE, "injected: " + call);
+        }
+    }
+
+    private FlowBufIntentService intents() {
+        return (FlowBufIntentService) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[]{FlowBufIntentService.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("withdraw")) {
+                        record("withdraw " + ((IntentId) args[0]).id());
+                        return null;
+                    }
+                    DeviceId device = (DeviceId) args[0];
+                    @SuppressWarnings("unchecked")
+                    Optional<BufferId> buffer = (Optional<BufferId>) args[3];
+                    int id = ++nextIntent;
+                    record(method.getName() + " " + device + "/" + args[1] + " "
+                                   + buffer.orElseThrow() + " #" + id);
+                    FlowBufIntent.Type type = method.getName().equals("pause")
+                            ? FlowBufIntent.Type.PAUSE : FlowBufIntent.Type.RESUME;
+                    return new FlowBufIntent(IntentId.intentId(id), type, device,
+                                             (PortNumber) args[1], DOWNLINK, buffer.get(),
+                                             FlowBufIntent.State.INSTALLED, LmmService.OWNER,
+                                             null);
+                });
+    }
+
+    private BufferService buffers() {
+        return (BufferService) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[]{BufferService.class},
+                (proxy, method, args) -> {
+                    switch (method.getName()) {
+                        case "createBuffer":
+                            record("create " + args[0] + " " + args[1]);
+                            return null;
+                        case "removeBuffer":
+                            record("remove " + args[0] + " " + args[1]);
+                            return null;
+                        case "getBuffer":
+                            return Optional.empty();
+                        case "watchMarker":
+                            record("watch " + args[0] + " " + args[1]);
+                            markerCallbacks.add((Runnable) args[4]);
+                            return (MarkerWatch) () -> calls.add("unwatch " + args[1]);
+                        default:
+                            throw new UnsupportedOperationException(method.getName());
+                    }
+                });
+    }
+
+    private SteeringRuleWriter anchorRules() {
+        return new SteeringRuleWriter() {
+            @Override
+            public void install(DeviceId deviceId, SteeringRule rule) {
+                record("anchor install " + rule.ingressPort().orElseThrow() + "->"
+                               + rule.outPort());
+            }
+
+            @Override
+            public void modify(DeviceId deviceId, SteeringRule rule) {
+                record("anchor modify " + rule.ingressPort().orElseThrow() + "->"
+                               + rule.outPort());
+            }
+
+            @Override
+            public void remove(DeviceId deviceId, SteeringRule rule) {
+                record("anchor remove " + rule.ingressPort().orElseThrow() + "->"
+                               + rule.outPort());
+            }
+        };
+    }
+
+    private LmmHandoff awaitState(long id, LmmHandoff.State state) throws InterruptedException {
+        for (int i = 0; i < 200; i++) {
+            LmmHandoff h = lmm.handoff(id).orElseThrow();
+            if (h.state() == state) {
+                return h;
+            }
+            Thread.sleep(10);
+        }
+        fail("handoff " + id + " never reached " + state + ": " + lmm.handoff(id));
+        return null;
+    }
+
+    private List<String> callsSince(int from) {
+        synchronized (calls) {
+            return new ArrayList<>(calls.subList(from, calls.size()));
+        }
+    }
+
+    @Test
+    public void aHandoffHoldsForwardsAndReleasesTheNewPathOnlyAfterBothMarkerReports()
+            throws InterruptedException {
+        LmmHandoff h = lmm.start(plan("device:s1", "device:s2"));
+        assertEquals(LmmHandoff.State.DETACHED, h.state());
+        assertEquals(List.of("create device:s1 lmm-1-src",
+                             "pause device:s1/1 lmm-1-src #1",
+                             "create device:s2 lmm-1-fwd",
+                             "pause device:s2/3 lmm-1-fwd #2",
+                             "create device:s2 lmm-1-new",
+                             "pause device:s2/1 lmm-1-new #3",
+                             "anchor install 1->3",
+                             "resume device:s1/3 lmm-1-src #4"), callsSince(0));
+
+        int mark = calls.size();
+        assertEquals(LmmHandoff.State.ATTACHED, lmm.attach(h.id()).state());
+        assertEquals(List.of("watch device:s1 lmm-1-src",
+                             "watch device:s2 lmm-1-fwd",
+                             "resume device:s2/2 lmm-1-fwd #5",
+                             "packet-out device:sa/2"), callsSince(mark));
+        assertTrue("the injected frame is the end marker",
+                   EndMarker.PATTERN.matches(frames.get(0)));
+
+        mark = calls.size();
+        markerCallbacks.get(0).run();
+        Thread.sleep(100);
+        assertEquals(1, lmm.handoff(h.id()).orElseThrow().markerReports());
+        assertEquals("one report is not enough to release the new path",
+                     List.of(), callsSince(mark));
+
+        markerCallbacks.get(1).run();
+        assertEquals(2, awaitState(h.id(), LmmHandoff.State.COMPLETED).markerReports());
+        assertEquals(List.of("resume device:s2/2 lmm-1-new #6",
+                             "unwatch lmm-1-src", "unwatch lmm-1-fwd",
+                             "withdraw 1", "withdraw 4", "remove device:s1 lmm-1-src",
+                             "withdraw 2", "withdraw 5", "remove device:s2 lmm-1-fwd"),
+                     callsSince(mark));
+    }
+
+    @Test
+    public void theNextHandoffReusesTheBufferTheDownlinkLivesInAndModifiesTheAnchorRule()
+            throws InterruptedException {
+        LmmHandoff first = lmm.start(plan("device:s1", "device:s2"));
+        lmm.attach(first.id());
+        markerCallbacks.forEach(Runnable::run);
+        awaitState(first.id(), LmmHandoff.State.COMPLETED);
+
+        int mark = calls.size();
+        LmmHandoff back = lmm.start(plan("device:s2", "device:s1"));
+        assertEquals(BufferId.bufferId("lmm-1-new"), back.sourceBuffer());
+        List<String> steps = callsSince(mark);
+        assertEquals("pause device:s2/1 lmm-1-new #7", steps.get(0));
+        assertEquals("withdraw 6", steps.get(1));
+        assertTrue(steps.toString(), steps.contains("anchor modify 1->2"));
+        assertFalse(steps.toString(), steps.stream().anyMatch(s -> s.startsWith("create device:s2")));
+    }
+
+    @Test
+    public void aFailedStepUndoesTheEarlierOnesAndTheHandoffCanBeRetried() {
+        failOn = "create device:s2 lmm-1-new";
+        try {
+            lmm.start(plan("device:s1", "device:s2"));
+            fail("the injected failure was swallowed");
+        } catch (FlowBufException e) {
+            assertEquals(FlowBufException.Reason.UNAVAILABLE, e.reason());
+        }
+        List<String> undo = callsSince(calls.indexOf(failOn) + 1);
+        assertEquals("undone newest first",
+                     List.of("withdraw 2", "remove device:s2 lmm-1-fwd",
+                             "withdraw 1", "remove device:s1 lmm-1-src"), undo);
+        assertFalse(undo.toString(), calls.stream().anyMatch(s -> s.startsWith("anchor")));
+        assertTrue(lmm.handoffs().isEmpty());
+        failOn = null;
+        assertEquals(LmmHandoff.State.DETACHED,
+                     lmm.start(plan("device:s1", "device:s2")).state());
+    }
+
+    @Test
+    public void aMarkerThatNeverArrivesStillReleasesTheNewPathAndSaysSo()
+            throws InterruptedException {
+        lmm.deactivate();
+        lmm = manager(100);
+        LmmHandoff h = lmm.start(plan("device:s1", "device:s2"));
+        lmm.attach(h.id());
+        markerCallbacks.get(0).run();
+        LmmHandoff failed = awaitState(h.id(), LmmHandoff.State.FAILED);
+        assertTrue(failed.failure().orElseThrow(),
+                   failed.failure().orElseThrow().contains("1 of 2"));
+        assertTrue(calls.toString(), calls.contains("resume device:s2/2 lmm-1-new #6"));
+    }
+
+    @Test
+    public void refusals() {
+        expect(FlowBufException.Reason.NOT_FOUND, () -> lmm.attach(42));
+        LmmHandoff h = lmm.start(plan("device:s1", "device:s2"));
+        expect(FlowBufException.Reason.CONFLICT, () -> lmm.start(plan("device:s1", "device:s2")));
+        lmm.attach(h.id());
+        expect(FlowBufException.Reason.CONFLICT, () -> lmm.attach(h.id()));
+        expect(FlowBufException.Reason.INVALID, () -> HandoffPlan.builder()
+                .downlink(FlowFilter.builder().ipv4Dst(IpPrefix.valueOf("10.0.0.0/24")).build())
+                .anchor(cp("device:sa/1"), cp("device:sa/2"), cp("device:sa/3"))
+                .source(cp("device:s1/1"), cp("device:s1/3"))
+                .target(cp("device:s2/1"), cp("device:s2/3"), cp("device:s2/2")).build());
+        expect(FlowBufException.Reason.INVALID, () -> plan("device:s1", "device:s1"));
+    }
+
+    private static void expect(FlowBufException.Reason reason, Runnable call) {
+        try {
+            call.run();
+            fail("accepted");
+        } catch (FlowBufException e) {
+            assertEquals(e.getMessage(), reason, e.reason());
+        }
+    }
+}

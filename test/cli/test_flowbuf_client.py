@@ -145,6 +145,28 @@ def test_nfv_migrations_use_the_app_paths(api, capsys):
     assert "COMPLETED" in capsys.readouterr().out
 
 
+def test_lmm_handoffs_use_the_app_paths(api, capsys, tmp_path):
+    url, requests, answers = api
+    plan = {"downlink": {"ipv4Dst": "10.0.0.10/32"},
+            "anchor": {"in": "device:sa/1", "toSource": "device:sa/2", "toTarget": "device:sa/3"},
+            "source": {"in": "device:s1/1", "x2": "device:s1/3"},
+            "target": {"in": "device:s2/1", "x2": "device:s2/3", "ue": "device:s2/2"}}
+    handoff = {"id": 1, "state": "DETACHED", "plan": plan, "markerReports": 0,
+               "sourceBuffer": "lmm-1-src", "forwardedBuffer": "lmm-1-fwd",
+               "newPathBuffer": "lmm-1-new"}
+    answers[("POST", "/onos/flowbuf/apps/lmm/handoffs")] = (201, handoff)
+    answers[("POST", "/onos/flowbuf/apps/lmm/handoffs/1/attach")] = (
+        200, dict(handoff, state="ATTACHED"))
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(plan))
+    assert run(url, "lmm-start", str(path)) == 0
+    assert run(url, "lmm-attach", "1") == 0
+    assert requests == [("POST", "/onos/flowbuf/apps/lmm/handoffs", plan),
+                        ("POST", "/onos/flowbuf/apps/lmm/handoffs/1/attach", None)]
+    out = capsys.readouterr().out
+    assert "ATTACHED" in out and "lmm-1-src,lmm-1-fwd,lmm-1-new" in out
+
+
 def test_connectionless_uploads_use_the_app_paths(api, capsys):
     url, requests, answers = api
     upload = {"id": 4, "state": "UPLOADING", "deviceId": "device:s1", "sensorPort": 1,

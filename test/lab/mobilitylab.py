@@ -6,10 +6,11 @@
                           s1 3 ---- X2 ---- 3 s2
 
 Every switch is a pbswitch with in-process buffers on vports 100-102, all
-driven by one embedded host. The radio links are veths rate-limited with tc
-tbf; a detach is a cut of the radio (the UE's end goes down), an attach
-opens the target radio and moves the UE's route there (the UE owns one
-address, on lo, reached through either radio). Everything is torn down on close.
+driven by one embedded host. The UE's rate is limited with tc tbf (at the
+server for the downlink, at the UE for the uplink); a detach is a cut of
+the radio (the UE stops taking its frames), an attach opens the target
+radio and moves the UE's route there (the UE owns one address, on lo,
+reached through either radio). Everything is torn down on close.
 """
 import json
 import pathlib
@@ -44,23 +45,30 @@ def plan(source, target):
             "target": {"in": cp(target, 1), "x2": cp(target, 3), "ue": cp(target, 2)}}
 
 
-class Radio:
-    """One eNB-UE link, rate-limited with tc tbf on both ends. A cut takes the
-    UE's end down: the eNB's frames then die in the veth (the radio is gone),
-    and the UE's routes through it go too. (This kernel has no sch_netem, so
-    delay is not emulated; see the scenario's notes.)"""
+def tbf(rate):
+    return ["tbf", "rate", rate, "burst", "64kb", "latency", "50ms"]
 
-    def __init__(self, ue, sw_if, ue_if, rate):
-        self.ue, self.sw_if, self.ue_if = ue, sw_if, ue_if
-        tbf = ["tbf", "rate", rate, "burst", "64kb", "latency", "50ms"]
-        subprocess.run(["tc", "qdisc", "add", "dev", sw_if, "root", *tbf], check=True)
-        ue.run("tc", "qdisc", "add", "dev", ue_if, "root", *tbf)
+
+class Radio:
+    """One eNB-UE link. A cut gives the UE's end another MAC address: the
+    eNB's frames still leave (the eNB does not know the UE is gone) and the
+    UE's stack drops them as not its own, as a detached radio would lose
+    them. (Taking the link down does not work: pbswitch waits for a down
+    port.) The uplink is rate-limited with tc tbf here; the downlink at the
+    server (pbswitch writes past qdiscs). This kernel has no sch_netem, so
+    delay is not emulated; see the scenario's notes."""
+
+    DETACHED_MAC = "02:00:00:00:de:ad"
+
+    def __init__(self, ue, ue_if, rate):
+        self.ue, self.ue_if = ue, ue_if
+        ue.run("tc", "qdisc", "add", "dev", ue_if, "root", *tbf(rate))
 
     def up(self):
-        self.ue.run("ip", "link", "set", self.ue_if, "up")
+        self.ue.run("ip", "link", "set", self.ue_if, "address", UE_MAC)
 
     def cut(self):
-        self.ue.run("ip", "link", "set", self.ue_if, "down")
+        self.ue.run("ip", "link", "set", self.ue_if, "address", self.DETACHED_MAC)
 
 
 class MobilityLab:
@@ -95,6 +103,7 @@ class MobilityLab:
         self.ue = self.lab.add_host("ue")
         srv_if = self.lab.link_host(self.server, "eth0", "srv", ip=SERVER_IP + "/24",
                                     mac=SERVER_MAC)
+        self.server.run("tc", "qdisc", "add", "dev", "eth0", "root", *tbf(self.rate))
         ports["sa"].append((1, srv_if))
         for a, pa, b, pb in (("sa", 2, "s1", 1), ("sa", 3, "s2", 1), ("s1", 3, "s2", 3)):
             ea, eb = self.lab.add_root_veth(f"{a}p{pa}", f"{b}p{pb}")
@@ -104,7 +113,7 @@ class MobilityLab:
         for enb, ue_if in (("s1", "r1"), ("s2", "r2")):
             sw_if = self.lab.link_host(self.ue, ue_if, f"{enb}radio", mac=UE_MAC)
             ports[enb].append((2, sw_if))
-            self.radios[enb] = Radio(self.ue, sw_if, ue_if, self.rate)
+            self.radios[enb] = Radio(self.ue, ue_if, self.rate)
         self._address_ue()
         self.server.run("ip", "neigh", "add", UE_IP, "lladdr", UE_MAC, "dev", "eth0")
         for sw in SWITCHES:
@@ -135,7 +144,6 @@ class MobilityLab:
         self._uplink_via("r1")
 
     def _uplink_via(self, ue_if):
-        # A link going down flushes its neighbours and routes: set both again.
         self.ue.run("ip", "neigh", "replace", SERVER_IP, "lladdr", SERVER_MAC, "dev", ue_if)
         self.ue.run("ip", "route", "replace", SERVER_IP + "/32", "dev", ue_if, "src", UE_IP)
 

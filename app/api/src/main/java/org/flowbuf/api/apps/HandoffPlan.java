@@ -28,8 +28,10 @@ public final class HandoffPlan {
     private final ConnectPoint targetIn;
     private final ConnectPoint targetX2;
     private final ConnectPoint targetUe;
+    private final boolean buffered;
 
     private HandoffPlan(Builder b) {
+        this.buffered = b.buffered;
         this.downlink = Objects.requireNonNull(b.downlink, "downlink");
         this.anchorIn = Objects.requireNonNull(b.anchorIn, "anchorIn");
         this.anchorToSource = Objects.requireNonNull(b.anchorToSource, "anchorToSource");
@@ -154,6 +156,17 @@ public final class HandoffPlan {
     }
 
     /**
+     * Whether the handoff uses buffers. False is the paper's no-buffering
+     * baseline: only the anchor's path switch, and whatever reaches the UE
+     * while it is detached is lost (TCP retransmits it).
+     *
+     * @return true unless the baseline was asked for
+     */
+    public boolean buffered() {
+        return buffered;
+    }
+
+    /**
      * The anchor switch.
      *
      * @return device
@@ -209,8 +222,20 @@ public final class HandoffPlan {
         private ConnectPoint targetIn;
         private ConnectPoint targetX2;
         private ConnectPoint targetUe;
+        private boolean buffered = true;
 
         private Builder() {
+        }
+
+        /**
+         * Asks for buffers (the default) or for the no-buffering baseline.
+         *
+         * @param useBuffers false for the baseline
+         * @return this
+         */
+        public Builder buffered(boolean useBuffers) {
+            this.buffered = useBuffers;
+            return this;
         }
 
         /**

@@ -42,7 +42,7 @@ public final class LmmHandoff {
      * @param id              handoff id
      * @param plan            where it happens
      * @param state           where it is
-     * @param sourceBuffer    source eNB buffer
+     * @param sourceBuffer    source eNB buffer (null: no-buffering baseline)
      * @param forwardedBuffer target buffer for packets forwarded by the source
      * @param newPathBuffer   target buffer for the anchor's new path
      * @param markerReports   eNB buffers that reported the end marker
@@ -54,9 +54,9 @@ public final class LmmHandoff {
         this.id = id;
         this.plan = Objects.requireNonNull(plan);
         this.state = Objects.requireNonNull(state);
-        this.sourceBuffer = Objects.requireNonNull(sourceBuffer);
-        this.forwardedBuffer = Objects.requireNonNull(forwardedBuffer);
-        this.newPathBuffer = Objects.requireNonNull(newPathBuffer);
+        this.sourceBuffer = sourceBuffer;
+        this.forwardedBuffer = forwardedBuffer;
+        this.newPathBuffer = newPathBuffer;
         this.markerReports = markerReports;
         this.failure = failure;
     }
@@ -91,29 +91,29 @@ public final class LmmHandoff {
     /**
      * The source eNB's buffer (holds, then forwards over X2).
      *
-     * @return buffer id
+     * @return buffer id, empty in the no-buffering baseline
      */
-    public BufferId sourceBuffer() {
-        return sourceBuffer;
+    public Optional<BufferId> sourceBuffer() {
+        return Optional.ofNullable(sourceBuffer);
     }
 
     /**
      * The target's first buffer: packets forwarded by the source.
      *
-     * @return buffer id
+     * @return buffer id, empty in the no-buffering baseline
      */
-    public BufferId forwardedBuffer() {
-        return forwardedBuffer;
+    public Optional<BufferId> forwardedBuffer() {
+        return Optional.ofNullable(forwardedBuffer);
     }
 
     /**
      * The target's second buffer: the anchor's new path; the UE's downlink
      * keeps flowing through it after the handoff.
      *
-     * @return buffer id
+     * @return buffer id, empty in the no-buffering baseline
      */
-    public BufferId newPathBuffer() {
-        return newPathBuffer;
+    public Optional<BufferId> newPathBuffer() {
+        return Optional.ofNullable(newPathBuffer);
     }
 
     /**

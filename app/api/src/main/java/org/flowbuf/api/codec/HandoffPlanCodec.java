@@ -15,7 +15,8 @@ import org.onosproject.net.ConnectPoint;
 /**
  * JSON of an LMM handoff plan: {"downlink": filter, "anchor": {"in",
  * "toSource", "toTarget"}, "source": {"in", "x2"}, "target": {"in", "x2",
- * "ue"}}, ports as "device:id/port".
+ * "ue"}, "buffering": "flowbuf" (default) or "none" (the no-buffering
+ * baseline)}, ports as "device:id/port".
  */
 public final class HandoffPlanCodec extends JsonCodec<HandoffPlan> {
 
@@ -34,6 +35,7 @@ public final class HandoffPlanCodec extends JsonCodec<HandoffPlan> {
         target.put("in", plan.targetIn().toString());
         target.put("x2", plan.targetX2().toString());
         target.put("ue", plan.targetUe().toString());
+        json.put("buffering", plan.buffered() ? "flowbuf" : "none");
         return json;
     }
 
@@ -44,7 +46,12 @@ public final class HandoffPlanCodec extends JsonCodec<HandoffPlan> {
         ObjectNode anchor = required(json, "anchor");
         ObjectNode source = required(json, "source");
         ObjectNode target = required(json, "target");
-        return HandoffPlan.builder().downlink(downlink)
+        String buffering = JsonFields.optionalText(json, "buffering").orElse("flowbuf");
+        if (!buffering.equals("flowbuf") && !buffering.equals("none")) {
+            throw FlowBufException.invalid("\"buffering\" is \"flowbuf\" or \"none\", not \"%s\"",
+                                           buffering);
+        }
+        return HandoffPlan.builder().downlink(downlink).buffered(buffering.equals("flowbuf"))
                 .anchor(port(anchor, "anchor", "in"), port(anchor, "anchor", "toSource"),
                         port(anchor, "anchor", "toTarget"))
                 .source(port(source, "source", "in"), port(source, "source", "x2"))

@@ -20,10 +20,10 @@ public final class LmmHandoffCodec extends JsonCodec<LmmHandoff> {
         ObjectNode json = context.mapper().createObjectNode()
                 .put("id", h.id())
                 .put("state", h.state().name())
-                .put("sourceBuffer", h.sourceBuffer().id())
-                .put("forwardedBuffer", h.forwardedBuffer().id())
-                .put("newPathBuffer", h.newPathBuffer().id())
                 .put("markerReports", h.markerReports());
+        h.sourceBuffer().ifPresent(b -> json.put("sourceBuffer", b.id()));
+        h.forwardedBuffer().ifPresent(b -> json.put("forwardedBuffer", b.id()));
+        h.newPathBuffer().ifPresent(b -> json.put("newPathBuffer", b.id()));
         json.set("plan", context.codec(HandoffPlan.class).encode(h.plan(), context));
         h.failure().ifPresent(f -> json.put("failure", f));
         return json;

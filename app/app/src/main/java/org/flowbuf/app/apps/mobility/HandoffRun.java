@@ -83,6 +83,17 @@ final class HandoffRun {
         sourceResume = resume(plan.sourceX2(), sourceBuffer);
     }
 
+    /**
+     * The no-buffering baseline: only the anchor's path switch.
+     *
+     * @param anchor the anchor's path rules
+     * @param undo   collects the undo
+     */
+    void switchPathOnly(AnchorPaths anchor, Rollback undo) {
+        var before = anchor.steer(downlink(), plan.anchorIn(), plan.anchorToTarget().port());
+        undo.add(() -> anchor.restore(downlink(), plan.anchorIn(), before));
+    }
+
     private void holdAtSource(Optional<Resident> resident, Consumer<Resident> restored,
                               Rollback undo) {
         Optional<Resident> here = resident.filter(r -> r.in.equals(plan.sourceIn()));

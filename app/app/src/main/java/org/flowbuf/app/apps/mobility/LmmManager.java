@@ -143,9 +143,17 @@ public class LmmManager implements LmmService {
         long id = nextId.getAndIncrement();
         HandoffRun run = new HandoffRun(id, plan, intentService, bufferService);
         Rollback undo = new Rollback();
+        if (!plan.buffered() && residents.containsKey(plan.downlink())) {
+            throw FlowBufException.conflict("%s lives in a buffer since its last handoff: hand "
+                                                    + "it off with buffering", plan.downlink());
+        }
         try {
-            run.prepare(Optional.ofNullable(residents.remove(plan.downlink())),
-                        r -> residents.put(plan.downlink(), r), anchor, undo);
+            if (plan.buffered()) {
+                run.prepare(Optional.ofNullable(residents.remove(plan.downlink())),
+                            r -> residents.put(plan.downlink(), r), anchor, undo);
+            } else {
+                run.switchPathOnly(anchor, undo);
+            }
         } catch (FlowBufException e) {
             undo.run();
             throw e;
@@ -159,6 +167,10 @@ public class LmmManager implements LmmService {
     public synchronized LmmHandoff attach(long id) {
         LmmHandoff h = in(id, LmmHandoff.State.DETACHED);
         HandoffRun run = runs.get(id);
+        if (!h.plan().buffered()) {
+            runs.remove(id);
+            return record(h.with(LmmHandoff.State.COMPLETED));
+        }
         try {
             run.attach(packets, () -> worker.execute(() -> markerSeen(id)));
         } catch (FlowBufException e) {

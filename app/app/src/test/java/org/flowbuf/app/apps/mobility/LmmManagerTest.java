@@ -221,7 +221,7 @@ public class LmmManagerTest {
 
         int mark = calls.size();
         LmmHandoff back = lmm.start(plan("device:s2", "device:s1"));
-        assertEquals(BufferId.bufferId("lmm-1-new"), back.sourceBuffer());
+        assertEquals(Optional.of(BufferId.bufferId("lmm-1-new")), back.sourceBuffer());
         List<String> steps = callsSince(mark);
         assertEquals("pause device:s2/1 lmm-1-new #7", steps.get(0));
         assertEquals("withdraw 6", steps.get(1));
@@ -261,6 +261,18 @@ public class LmmManagerTest {
         assertTrue(failed.failure().orElseThrow(),
                    failed.failure().orElseThrow().contains("1 of 2"));
         assertTrue(calls.toString(), calls.contains("resume device:s2/2 lmm-1-new #6"));
+    }
+
+    @Test
+    public void theNoBufferingBaselineOnlySwitchesTheAnchor() {
+        HandoffPlan baseline = HandoffPlan.builder().downlink(DOWNLINK).buffered(false)
+                .anchor(cp("device:sa/1"), cp("device:sa/2"), cp("device:sa/3"))
+                .source(cp("device:s1/1"), cp("device:s1/3"))
+                .target(cp("device:s2/1"), cp("device:s2/3"), cp("device:s2/2")).build();
+        LmmHandoff h = lmm.start(baseline);
+        assertEquals(Optional.empty(), h.sourceBuffer());
+        assertEquals(LmmHandoff.State.COMPLETED, lmm.attach(h.id()).state());
+        assertEquals(List.of("anchor install 1->3"), calls);
     }
 
     @Test

@@ -14,11 +14,10 @@ reached through either radio). Everything is torn down on close.
 """
 import json
 import pathlib
-import subprocess
 import tempfile
 
 from .netns import Lab
-from .procs import Process, wait_for_tcp
+from .procs import ProcessLab
 from .servicelab import BMV2_JSON, HOST_JAR, P4INFO, ROOT, Rest
 
 SERVER_IP, UE_IP = "10.0.0.1", "10.0.0.10"
@@ -71,7 +70,7 @@ class Radio:
         self.ue.run("ip", "link", "set", self.ue_if, "address", self.DETACHED_MAC)
 
 
-class MobilityLab:
+class MobilityLab(ProcessLab):
     """Context manager: topology, switches, host; `rest`, `radios`, `attach_to`."""
 
     def __init__(self, prefix="fbm-", rest_port=8195, p4rt_base=28301, agent_base=28311,
@@ -80,18 +79,6 @@ class MobilityLab:
         self.p4rt = {s: p4rt_base + i for i, s in enumerate(SWITCHES)}
         self.agent = {s: agent_base + i for i, s in enumerate(SWITCHES)}
         self.rate = rate
-        self._stack = []
-
-    def __enter__(self):
-        try:
-            self._start()
-        except BaseException:
-            self.close()
-            raise
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     def _start(self):
         self.logs = tempfile.mkdtemp(prefix="flowbuf-mobility-")
@@ -178,19 +165,3 @@ class MobilityLab:
         self.radios[enb].up()
         self._uplink_via({"s1": "r1", "s2": "r2"}[enb])
         self.attached = enb
-
-    def _run(self, argv, name, port, timeout=30):
-        proc = Process(argv, f"{self.logs}/{name}.log")
-        self._stack.append(proc.stop)
-        try:
-            wait_for_tcp("127.0.0.1", port, timeout=timeout, proc=proc.popen)
-        except RuntimeError as e:
-            raise RuntimeError(f"{e}\n--- {name}.log ---\n{proc.log_tail()}") from None
-        return proc
-
-    def close(self):
-        while self._stack:
-            try:
-                self._stack.pop()()
-            except Exception:  # noqa: BLE001 - keep tearing down the rest
-                pass

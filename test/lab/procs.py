@@ -51,3 +51,43 @@ class Process:
     def log_tail(self, lines=30):
         with open(self.log_path) as f:
             return "".join(f.readlines()[-lines:])
+
+
+class ProcessLab:
+    """Base of the labs that run processes: a context manager whose _start()
+    (the subclass's) builds the lab, pushing a teardown for every piece on
+    self._stack; close() runs them newest first, also after a failed start."""
+
+    logs = None
+
+    def __enter__(self):
+        self._stack = []
+        try:
+            self._start()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _start(self):
+        raise NotImplementedError
+
+    def _run(self, argv, name, port, timeout=30):
+        """Starts a process logging to <logs>/<name>.log and waits for its TCP port."""
+        proc = Process(argv, f"{self.logs}/{name}.log")
+        self._stack.append(proc.stop)
+        try:
+            wait_for_tcp("127.0.0.1", port, timeout=timeout, proc=proc.popen)
+        except RuntimeError as e:
+            raise RuntimeError(f"{e}\n--- {name}.log ---\n{proc.log_tail()}") from None
+        return proc
+
+    def close(self):
+        while self._stack:
+            try:
+                self._stack.pop()()
+            except Exception:  # noqa: BLE001 - keep tearing down the rest
+                pass

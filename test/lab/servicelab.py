@@ -16,7 +16,7 @@ import urllib.error
 import urllib.request
 
 from .netns import Lab
-from .procs import Process, wait_for_tcp
+from .procs import ProcessLab
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 HOST_JAR = ROOT / "host" / "target" / "flowbuf-host.jar"
@@ -103,7 +103,7 @@ def netcfg(p4rt_port, agent_port, external):
     }
 
 
-class ServiceLab:
+class ServiceLab(ProcessLab):
     """Context manager: the lab up, the host ready, `rest` usable."""
 
     # Fixed ports sit below Linux's ephemeral range (32768-60999), where an
@@ -114,18 +114,6 @@ class ServiceLab:
         self.p4rt_port, self.agent_port, self.rest_port = p4rt_port, agent_port, rest_port
         self.prefix = prefix
         self.hosts = {}
-        self._stack = []
-
-    def __enter__(self):
-        try:
-            self._start()
-        except BaseException:
-            self.close()
-            raise
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     def _start(self):
         self.logs = tempfile.mkdtemp(prefix="flowbuf-lab-")
@@ -172,24 +160,3 @@ class ServiceLab:
         controller restart; pbswitch and the buffers keep running."""
         self.host.stop()
         self.host = self._run(self._host_argv, "host-restarted", self.rest_port, timeout=60)
-
-    def _run(self, argv, name, port, timeout=30):
-        proc = Process(argv, f"{self.logs}/{name}.log")
-        proc.__enter__()
-        self._stack.append(proc.stop)
-        try:
-            wait_for_tcp("127.0.0.1", port, timeout=timeout, proc=proc.popen)
-        except RuntimeError as e:
-            raise RuntimeError(f"{e}\n--- {name}.log ---\n{self.log_tail(name)}") from None
-        return proc
-
-    def log_tail(self, name, lines=30):
-        path = pathlib.Path(self.logs) / f"{name}.log"
-        return "\n".join(path.read_text().splitlines()[-lines:]) if path.exists() else ""
-
-    def close(self):
-        while self._stack:
-            try:
-                self._stack.pop()()
-            except Exception:  # noqa: BLE001 - keep tearing down the rest
-                pass

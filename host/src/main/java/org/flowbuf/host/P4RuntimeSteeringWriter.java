@@ -17,6 +17,7 @@ import org.onosproject.net.flow.FlowRule;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 
 /**
  * Writes steering rules straight to the switches over P4Runtime: the same
@@ -35,29 +36,24 @@ final class P4RuntimeSteeringWriter implements SteeringRuleWriter {
 
     @Override
     public void install(DeviceId deviceId, SteeringRule rule) {
-        FlowRule flowRule = SteeringFlowRules.toFlowRule(appId, deviceId, rule);
-        try {
-            session(deviceId).insert(List.of(flowRule));
-        } catch (P4RuntimeWriteException e) {
-            throw refused(deviceId, e);
-        }
+        write(deviceId, rule, SwitchSession::insert);
     }
 
     @Override
     public void modify(DeviceId deviceId, SteeringRule rule) {
-        FlowRule flowRule = SteeringFlowRules.toFlowRule(appId, deviceId, rule);
-        try {
-            session(deviceId).modify(List.of(flowRule));
-        } catch (P4RuntimeWriteException e) {
-            throw refused(deviceId, e);
-        }
+        write(deviceId, rule, SwitchSession::modify);
     }
 
     @Override
     public void remove(DeviceId deviceId, SteeringRule rule) {
+        write(deviceId, rule, SwitchSession::delete);
+    }
+
+    private void write(DeviceId deviceId, SteeringRule rule,
+                       BiConsumer<SwitchSession, List<FlowRule>> update) {
         FlowRule flowRule = SteeringFlowRules.toFlowRule(appId, deviceId, rule);
         try {
-            session(deviceId).delete(List.of(flowRule));
+            update.accept(session(deviceId), List.of(flowRule));
         } catch (P4RuntimeWriteException e) {
             throw refused(deviceId, e);
         }

@@ -67,6 +67,7 @@ final class HandoffRun {
      * the source forward what it holds over X2 into the first target buffer.
      *
      * @param resident where the downlink lives now, if a handoff placed it
+     *                 (entered at the plan's source in-port)
      * @param restored told the resident again when an undo restores it
      * @param anchor   the anchor's path rules
      * @param undo     collects the undo of each step
@@ -96,9 +97,8 @@ final class HandoffRun {
 
     private void holdAtSource(Optional<Resident> resident, Consumer<Resident> restored,
                               Rollback undo) {
-        Optional<Resident> here = resident.filter(r -> r.in.equals(plan.sourceIn()));
-        if (here.isPresent()) {
-            Resident r = here.get();
+        if (resident.isPresent()) {
+            Resident r = resident.get();
             sourceBuffer = r.buffer;
             // Same rule as the resident's pause: taken over, buffer to BUFFERING.
             sourcePause = intents.pause(plan.source(), plan.sourceIn().port(), downlink(),

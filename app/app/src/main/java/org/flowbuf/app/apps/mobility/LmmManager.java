@@ -143,14 +143,22 @@ public class LmmManager implements LmmService {
         long id = nextId.getAndIncrement();
         HandoffRun run = new HandoffRun(id, plan, intentService, bufferService);
         Rollback undo = new Rollback();
-        if (!plan.buffered() && residents.containsKey(plan.downlink())) {
+        Resident resident = residents.get(plan.downlink());
+        if (resident != null && !plan.buffered()) {
             throw FlowBufException.conflict("%s lives in a buffer since its last handoff: hand "
                                                     + "it off with buffering", plan.downlink());
         }
+        if (resident != null && !resident.in.equals(plan.sourceIn())) {
+            throw FlowBufException.conflict("%s lives in buffer %s, entered at %s, not at the "
+                                                    + "plan's source %s", plan.downlink(),
+                                            resident.buffer, resident.in, plan.sourceIn());
+        }
         try {
             if (plan.buffered()) {
-                run.prepare(Optional.ofNullable(residents.remove(plan.downlink())),
+                run.prepare(Optional.ofNullable(resident),
                             r -> residents.put(plan.downlink(), r), anchor, undo);
+                // The run owns the old resident now: it retires it as its source.
+                residents.remove(plan.downlink());
             } else {
                 run.switchPathOnly(anchor, undo);
             }

@@ -230,6 +230,22 @@ public class LmmManagerTest {
     }
 
     @Test
+    public void aPlanWhoseSourceIsNotWhereTheDownlinkLivesIsRefusedAndChangesNothing()
+            throws InterruptedException {
+        LmmHandoff first = lmm.start(plan("device:s1", "device:s2"));
+        lmm.attach(first.id());
+        markerCallbacks.forEach(Runnable::run);
+        awaitState(first.id(), LmmHandoff.State.COMPLETED);
+        int mark = calls.size();
+        // The downlink lives at s2 now; a second s1 -> s2 handoff is wrong.
+        expect(FlowBufException.Reason.CONFLICT, () -> lmm.start(plan("device:s1", "device:s2")));
+        assertEquals(List.of(), callsSince(mark));
+        // The failed attempt kept the resident: the right handoff still reuses it.
+        assertEquals(Optional.of(BufferId.bufferId("lmm-1-new")),
+                     lmm.start(plan("device:s2", "device:s1")).sourceBuffer());
+    }
+
+    @Test
     public void aFailedStepUndoesTheEarlierOnesAndTheHandoffCanBeRetried() {
         failOn = "create device:s2 lmm-1-new";
         try {

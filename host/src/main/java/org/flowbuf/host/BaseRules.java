@@ -82,14 +82,15 @@ final class BaseRules {
         while (!queue.isEmpty()) {
             DeviceId at = queue.poll();
             for (LinkEntry link : links) {
-                for (ConnectPoint[] ends : List.of(new ConnectPoint[]{link.one(), link.other()},
-                                                   new ConnectPoint[]{link.other(), link.one()})) {
-                    DeviceId next = ends[1].deviceId();
-                    if (ends[0].deviceId().equals(at) && !viaPort.containsKey(next)) {
-                        viaPort.put(next, at.equals(from) ? ends[0].port().toLong()
-                                : viaPort.get(at));
-                        queue.add(next);
-                    }
+                Optional<ConnectPoint> near = link.endAt(at);
+                if (near.isEmpty()) {
+                    continue;
+                }
+                DeviceId next = link.opposite(near.get()).deviceId();
+                if (!viaPort.containsKey(next)) {
+                    viaPort.put(next, at.equals(from) ? near.get().port().toLong()
+                            : viaPort.get(at));
+                    queue.add(next);
                 }
             }
         }

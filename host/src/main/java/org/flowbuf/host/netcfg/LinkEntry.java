@@ -5,8 +5,10 @@
 package org.flowbuf.host.netcfg;
 
 import org.onosproject.net.ConnectPoint;
+import org.onosproject.net.DeviceId;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A link of the netcfg's "links" section ("device:a/2-device:b/1"), both
@@ -38,5 +40,28 @@ public final class LinkEntry {
      */
     public ConnectPoint other() {
         return other;
+    }
+
+    /**
+     * This link's end on a device.
+     *
+     * @param deviceId device
+     * @return the end, empty when the link does not touch the device
+     */
+    public Optional<ConnectPoint> endAt(DeviceId deviceId) {
+        if (one.deviceId().equals(deviceId)) {
+            return Optional.of(one);
+        }
+        return other.deviceId().equals(deviceId) ? Optional.of(other) : Optional.empty();
+    }
+
+    /**
+     * The end across the link from an end.
+     *
+     * @param end one of this link's ends
+     * @return the other one
+     */
+    public ConnectPoint opposite(ConnectPoint end) {
+        return end.equals(one) ? other : one;
     }
 }

@@ -4,9 +4,7 @@
  */
 package org.flowbuf.cli;
 
-import org.apache.karaf.shell.api.action.Argument;
 import org.apache.karaf.shell.api.action.Command;
-import org.apache.karaf.shell.api.action.Completion;
 import org.apache.karaf.shell.api.action.lifecycle.Service;
 import org.flowbuf.api.apps.CcUpload;
 import org.flowbuf.api.apps.ConnectionlessService;
@@ -18,18 +16,7 @@ import org.flowbuf.api.apps.ConnectionlessService;
 @Command(scope = "onos", name = "flowbuf-cc-upload",
         description = "Connectionless uploads: request <device> <sensorPort> [flow], "
                 + "stored|release <id>, download <id> <collectorPort>, list")
-public class CcUploadCommand extends FlowFilterCommand {
-
-    @Argument(index = 0, name = "action", required = true,
-            description = "request, stored, download, release or list")
-    String action;
-
-    @Argument(index = 1, name = "deviceOrId")
-    @Completion(DeviceIdCompleter.class)
-    String deviceOrId;
-
-    @Argument(index = 2, name = "port")
-    String port;
+public class CcUploadCommand extends AppActionCommand {
 
     @Override
     protected void run() {
@@ -51,8 +38,7 @@ public class CcUploadCommand extends FlowFilterCommand {
                 printUpload(cc.release(id()));
                 return;
             default:
-                throw new IllegalArgumentException(
-                        "action must be request, stored, download, release or list, not " + action);
+                throw unknownAction("request, stored, download, release or list");
         }
     }
 

@@ -4,9 +4,7 @@
  */
 package org.flowbuf.cli;
 
-import org.apache.karaf.shell.api.action.Argument;
 import org.apache.karaf.shell.api.action.Command;
-import org.apache.karaf.shell.api.action.Completion;
 import org.apache.karaf.shell.api.action.lifecycle.Service;
 import org.flowbuf.api.apps.NfvMigration;
 import org.flowbuf.api.apps.NfvMigrationService;
@@ -19,18 +17,7 @@ import org.flowbuf.api.apps.NfvMigrationService;
 @Command(scope = "onos", name = "flowbuf-nfv-migrate",
         description = "NFV flow migration: begin <device> <inPort> [flow], "
                 + "complete|abort <id> <port>, list")
-public class NfvMigrateCommand extends FlowFilterCommand {
-
-    @Argument(index = 0, name = "action", description = "begin, complete, abort or list",
-            required = true)
-    String action;
-
-    @Argument(index = 1, name = "deviceOrId")
-    @Completion(DeviceIdCompleter.class)
-    String deviceOrId;
-
-    @Argument(index = 2, name = "port")
-    String port;
+public class NfvMigrateCommand extends AppActionCommand {
 
     @Override
     protected void run() {
@@ -49,8 +36,7 @@ public class NfvMigrateCommand extends FlowFilterCommand {
                 printMigration(nfv.abort(id(), Args.port(port)));
                 return;
             default:
-                throw new IllegalArgumentException(
-                        "action must be begin, complete, abort or list, not " + action);
+                throw unknownAction("begin, complete, abort or list");
         }
     }
 

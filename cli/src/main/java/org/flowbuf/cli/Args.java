@@ -10,10 +10,13 @@ import org.flowbuf.api.BufferState;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentId;
 import org.onlab.packet.IpPrefix;
+import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -91,7 +94,33 @@ final class Args {
         return b.build();
     }
 
-    private static IpPrefix prefix(String option, String text) {
+    /**
+     * Comma-separated connect points, exactly `count` of them.
+     *
+     * @param option option name for the message
+     * @param text   e.g. "device:sa/1,device:sa/2"
+     * @param count  how many
+     * @return the connect points
+     */
+    static List<ConnectPoint> connectPoints(String option, String text, int count) {
+        String[] parts = text == null ? new String[0] : text.split(",");
+        if (parts.length != count) {
+            throw new IllegalArgumentException(option + " needs " + count
+                                                       + " comma-separated ports like device:s1/3");
+        }
+        List<ConnectPoint> points = new ArrayList<>();
+        for (String part : parts) {
+            try {
+                points.add(ConnectPoint.deviceConnectPoint(part.trim()));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(option + ": bad port '" + part
+                                                           + "' (expected e.g. device:s1/3)");
+            }
+        }
+        return points;
+    }
+
+    static IpPrefix prefix(String option, String text) {
         try {
             return IpPrefix.valueOf(text.contains("/") ? text : text + "/32");
         } catch (IllegalArgumentException e) {

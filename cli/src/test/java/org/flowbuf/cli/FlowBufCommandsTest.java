@@ -22,6 +22,10 @@ import org.flowbuf.api.VportMode;
 import org.flowbuf.api.apps.CcUpload;
 import org.flowbuf.api.apps.ConnectionlessService;
 import org.flowbuf.api.apps.NfvMigration;
+import org.onosproject.net.ConnectPoint;
+import org.flowbuf.api.apps.LmmService;
+import org.flowbuf.api.apps.LmmHandoff;
+import org.flowbuf.api.apps.HandoffPlan;
 import org.flowbuf.api.apps.NfvMigrationService;
 import org.flowbuf.api.codec.FlowBufCodecs;
 import org.flowbuf.api.codec.MapCodecService;
@@ -93,10 +97,12 @@ public class FlowBufCommandsTest {
         FlowBufIntentService intents = fake(FlowBufIntentService.class);
         NfvMigrationService nfv = fake(NfvMigrationService.class);
         ConnectionlessService cc = fake(ConnectionlessService.class);
+        LmmService lmm = fake(LmmService.class);
         FlowBufCommand.useServices(type -> type == BufferService.class ? buffers
                 : type == FlowBufIntentService.class ? intents
                 : type == NfvMigrationService.class ? nfv
                 : type == ConnectionlessService.class ? cc
+                : type == LmmService.class ? lmm
                 : type == CodecService.class ? codecs : null);
         answers.put("getDevices", Set.of(S1));
         answers.put("getBuffers", List.of(B1));
@@ -306,6 +312,50 @@ public class FlowBufCommandsTest {
         assertTrue(out(), out().contains("HOLDING") && out().contains("COMPLETED")
                 && out().contains("-> port 3"));
         assertTrue(err(), err().startsWith("Error: action must be"));
+    }
+
+    @Test
+    public void lmmHandoffsStartFromPortsAndAttachOrRefuseBadPorts() {
+        LmmHandoffCommand start = new LmmHandoffCommand();
+        start.action = "start";
+        start.ueOrId = "10.0.0.10";
+        start.anchor = "device:sa/1,device:sa/2,device:sa/3";
+        start.source = "device:s1/1,device:s1/3";
+        start.target = "device:s2/1,device:s2/3,device:s2/2";
+        HandoffPlan plan = HandoffPlan.builder()
+                .downlink(FlowFilter.builder().ipv4Dst(IpPrefix.valueOf("10.0.0.10/32")).build())
+                .anchor(ConnectPoint.deviceConnectPoint("device:sa/1"),
+                        ConnectPoint.deviceConnectPoint("device:sa/2"),
+                        ConnectPoint.deviceConnectPoint("device:sa/3"))
+                .source(ConnectPoint.deviceConnectPoint("device:s1/1"),
+                        ConnectPoint.deviceConnectPoint("device:s1/3"))
+                .target(ConnectPoint.deviceConnectPoint("device:s2/1"),
+                        ConnectPoint.deviceConnectPoint("device:s2/3"),
+                        ConnectPoint.deviceConnectPoint("device:s2/2")).build();
+        LmmHandoff detached = new LmmHandoff(1, plan, LmmHandoff.State.DETACHED,
+                                             BufferId.bufferId("lmm-1-src"),
+                                             BufferId.bufferId("lmm-1-fwd"),
+                                             BufferId.bufferId("lmm-1-new"), 0, null);
+        answers.put("start", detached);
+        answers.put("attach", detached.with(LmmHandoff.State.ATTACHED));
+        start.doExecute();
+        LmmHandoffCommand attach = new LmmHandoffCommand();
+        attach.action = "attach";
+        attach.ueOrId = "1";
+        attach.doExecute();
+        LmmHandoffCommand badPorts = new LmmHandoffCommand();
+        badPorts.action = "start";
+        badPorts.ueOrId = "10.0.0.10";
+        badPorts.anchor = "device:sa/1,device:sa/2";
+        badPorts.doExecute();
+        assertEquals(List.of("start", "attach"),
+                     calls.stream().map(c -> c.split("\\[")[0]).collect(
+                             java.util.stream.Collectors.toList()));
+        assertTrue(calls.get(0), calls.get(0).contains("ipv4Dst=10.0.0.10/32"));
+        assertTrue(out(), out().contains("DETACHED device:s1 -> device:s2 buffers "
+                                                 + "lmm-1-src,lmm-1-fwd,lmm-1-new")
+                && out().contains("ATTACHED"));
+        assertTrue(err(), err().startsWith("Error: --anchor needs 3 comma-separated ports"));
     }
 
     @Test

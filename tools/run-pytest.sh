@@ -4,4 +4,6 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-exec "$ROOT/.venv/bin/python" -m pytest -q -p no:cacheprovider test "$@"
+# Arguments name what to run (make test-gui passes test/gui); none means all.
+[ "$#" -gt 0 ] || set -- test
+exec "$ROOT/.venv/bin/python" -m pytest -q -p no:cacheprovider "$@"

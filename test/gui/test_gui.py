@@ -8,6 +8,7 @@ import os
 import pathlib
 import shutil
 import subprocess
+import time
 
 import pytest
 
@@ -116,7 +117,14 @@ def test_a_refused_pause_shows_the_error(lab, browser):
     wait(browser, lambda d: "device:s1" in d.find_element(By.ID, "topology").text, "loaded")
     Select(browser.find_element(By.ID, "pause-host")).select_by_index(2)
     browser.find_element(By.ID, "pause-proto").send_keys("300")
+    buffers_before = len(browser.find_elements(By.CSS_SELECTOR, "#buffers tbody tr"))
     browser.find_element(By.ID, "pause-button").click()
     wait(browser, lambda d: d.find_element(By.ID, "status").get_attribute("class") == "error",
          "the error is shown")
     assert "ipProto" in browser.find_element(By.ID, "status").text
+    time.sleep(1.5)  # three refreshes of the page: the refusal must still be on screen
+    assert browser.find_element(By.ID, "status").get_attribute("class") == "error"
+    assert "ipProto" in browser.find_element(By.ID, "status").text
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#buffers tbody tr")) == buffers_before, \
+        "a refused pause creates no buffer"
+

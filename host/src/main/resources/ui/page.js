@@ -9,6 +9,9 @@
     var SVG = 'http://www.w3.org/2000/svg';
     var topology = {devices: [], hosts: []};
     var model = {buffers: [], intents: []};
+    // The last refused pause or resume: it stays on screen across the
+    // twice-a-second refreshes until the user's next action.
+    var actionError = null;
 
     function call(method, path, body) {
         return fetch(API + path, {
@@ -30,6 +33,23 @@
         var el = document.getElementById('status');
         el.textContent = text;
         el.className = isError ? 'error' : '';
+    }
+
+    function showLive() {
+        if (actionError) {
+            status(actionError, true);
+        } else {
+            status('live · ' + new Date().toLocaleTimeString());
+        }
+    }
+
+    // Sends a user action; a refusal is kept on screen (see actionError).
+    function act(method, path, body) {
+        actionError = null;
+        return call(method, path, body).then(refresh, function (e) {
+            actionError = e.message;
+            status(actionError, true);
+        });
     }
 
     function el(name, attrs, parent) {
@@ -105,9 +125,8 @@
         if (!port) {
             return;
         }
-        call('POST', 'intents/resume', {deviceId: row.deviceId, outPort: parseInt(port, 10),
-                                        filter: pause ? pause.filter : {}, bufferId: row.id})
-            .then(refresh, function (e) { status(e.message, true); });
+        act('POST', 'intents/resume', {deviceId: row.deviceId, outPort: parseInt(port, 10),
+                                       filter: pause ? pause.filter : {}, bufferId: row.id});
     }
 
     // The port of the host the paused flow was addressed to, if known.
@@ -125,7 +144,7 @@
             FlowBufModel.renderBufferTable(document.querySelector('#buffers tbody'), model, resume);
             drawIntents();
             drawTopology();
-            status('live · ' + new Date().toLocaleTimeString());
+            showLive();
         }, function (e) { status(e.message, true); });
     }
 
@@ -155,9 +174,8 @@
         if (proto) {
             filter.ipProto = parseInt(proto, 10);
         }
-        call('POST', 'intents/pause', {deviceId: document.getElementById('pause-device').value,
-                                       inPort: host.port, filter: filter})
-            .then(refresh, function (e) { status(e.message, true); });
+        act('POST', 'intents/pause', {deviceId: document.getElementById('pause-device').value,
+                                      inPort: host.port, filter: filter});
     });
 
     fetch('topology.json').then(function (r) { return r.json(); }).then(function (t) {

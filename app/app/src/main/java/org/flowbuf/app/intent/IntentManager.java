@@ -101,13 +101,14 @@ public final class IntentManager implements FlowBufIntentService {
         FlowBufIntent intent = newIntent(FlowBufIntent.Type.PAUSE, deviceId, inPort, filter, owner);
         PauseSteps steps = new PauseSteps(deviceId, owner, intent.id());
         try {
-            Buffer buffer = steps.receivingBuffer(bufferId.or(() -> pausedBuffer(deviceId, filter)));
+            Vport vport = steps.receivingVport(bufferId.or(() -> pausedBuffer(deviceId, filter)));
             SteeringRule rule = new SteeringRule(filter.withoutInPort(), false,
-                                                 inPort.toLong(), switchPort(buffer),
+                                                 inPort.toLong(), vport.switchPort(),
                                                  PAUSE_PRIORITY);
             adoptOrInstall(deviceId, rule);
             store.putRule(intent.id(), rule);
-            return record(intent.with(FlowBufIntent.State.INSTALLED, buffer.id(), null));
+            return record(intent.with(FlowBufIntent.State.INSTALLED,
+                                      vport.buffer().orElseThrow(), null));
         } catch (FlowBufException e) {
             steps.undo();
             record(intent.with(FlowBufIntent.State.FAILED, null, e.getMessage()));
@@ -161,6 +162,11 @@ public final class IntentManager implements FlowBufIntentService {
         BufferId id = bufferId.or(() -> pausedBuffer(deviceId, filter)).orElseThrow(
                 () -> FlowBufException.notFound("no paused flow with filter %s on %s; "
                                                         + "name the buffer", filter, deviceId));
+        return vportOf(deviceId, id);
+    }
+
+    /** The vport a buffer is bound to, as the service knows it: no agent call. */
+    private Vport vportOf(DeviceId deviceId, BufferId id) {
         return buffers.getVports(deviceId).stream()
                 .filter(v -> v.buffer().equals(Optional.of(id))).findFirst()
                 .orElseThrow(() -> FlowBufException.notFound("no buffer %s on %s", id, deviceId));
@@ -293,24 +299,38 @@ public final class IntentManager implements FlowBufIntentService {
             this.intentId = intentId;
         }
 
-        /** The given or reused buffer moved to BUFFERING, or a new one. */
-        Buffer receivingBuffer(Optional<BufferId> id) {
+        /**
+         * The vport of the given or reused buffer, moved to BUFFERING, or of a
+         * new one. The vport mode, known locally, decides whether a move is
+         * needed; only an unbound buffer (Free or Storing) needs the agent's
+         * occupancy to know what to restore on undo.
+         */
+        Vport receivingVport(Optional<BufferId> id) {
             if (id.isEmpty()) {
                 BufferId auto = BufferId.bufferId("auto-" + intentId.id());
                 Buffer b = buffers.createBuffer(deviceId, auto, owner, AUTO_BUFFER,
                                                 BufferState.BUFFERING);
                 created = auto;
-                return b;
+                return new Vport(b.vport(), switchPort(b), auto, b.mode());
             }
-            Buffer before = buffers.getBuffer(deviceId, id.get()).orElseThrow(
-                    () -> FlowBufException.notFound("no buffer %s on %s", id.get(), deviceId));
-            if (before.state() == BufferState.BUFFERING) {
+            Vport before = vportOf(deviceId, id.get());
+            BufferState from = stateBefore(before);
+            if (from == BufferState.BUFFERING) {
                 return before;
             }
-            Buffer after = buffers.moveBuffer(deviceId, id.get(), owner, BufferState.BUFFERING);
+            buffers.moveBuffer(deviceId, id.get(), owner, BufferState.BUFFERING);
             moved = id.get();
-            movedFrom = before.state();
-            return after;
+            movedFrom = from;
+            return vportOf(deviceId, id.get());
+        }
+
+        private BufferState stateBefore(Vport vport) {
+            if (vport.mode().hasRx() || vport.mode().hasTx()) {
+                return BufferState.derive(vport.mode().hasRx(), vport.mode().hasTx(), 0);
+            }
+            BufferId id = vport.buffer().orElseThrow();
+            return buffers.getBuffer(deviceId, id).map(Buffer::state).orElseThrow(
+                    () -> FlowBufException.notFound("no buffer %s on %s", id, deviceId));
         }
 
         void undo() {

@@ -7,6 +7,7 @@ package org.flowbuf.app.intent;
 import io.grpc.Status;
 import io.grpc.testing.GrpcCleanupRule;
 import org.flowbuf.api.BufferId;
+import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.BufferState;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowBufIntent;
@@ -155,9 +156,31 @@ public class IntentManagerTest {
         agent.calls.clear();
         FlowBufIntent again = intents.pause(S1, P1, UDP_FLOW, Optional.empty(), APP);
         assertEquals(first.bufferId(), again.bufferId());
-        assertEquals(List.of("QueryBuffer org.flowbuf.test",
-                             "SetVportMode org.flowbuf.test"), agent.calls);
+        // The vport mode is known locally: no occupancy query before the move.
+        assertEquals(List.of("SetVportMode org.flowbuf.test"), agent.calls);
         assertEquals(FlowBufIntent.State.WITHDRAWN, intents.getIntent(first.id()).get().state());
+    }
+
+    @Test
+    public void pausingIntoABufferThatIsAlreadyBufferingCallsNoAgent() {
+        FlowBufIntent first = intents.pause(S1, P1, UDP_FLOW, Optional.empty(), APP);
+        agent.calls.clear();
+        FlowFilter other = FlowFilter.builder().ipProto(6).build();
+        FlowBufIntent second = intents.pause(S1, P2, other, first.bufferId(), APP);
+        assertEquals(first.bufferId(), second.bufferId());
+        assertEquals(List.of("install flow 2->100@100"), agent.calls);
+    }
+
+    @Test
+    public void aRefusedRuleRestoresAStoringBufferItMoved() {
+        BufferId stored = BufferId.bufferId("stored");
+        buffers.createBuffer(S1, stored, APP, BufferSpec.defaults(), BufferState.BUFFERING);
+        agent.setOccupancy(5);
+        buffers.moveBuffer(S1, stored, APP, BufferState.STORING);
+        writer.failNext = FlowBufException.invalid("table full");
+        assertReason(() -> intents.pause(S1, P1, UDP_FLOW, Optional.of(stored), APP),
+                     FlowBufException.Reason.INVALID);
+        assertEquals(BufferState.STORING, buffers.getBuffer(S1, stored).get().state());
     }
 
     @Test

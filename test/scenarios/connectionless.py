@@ -7,12 +7,23 @@ steers the sensor's uplink into it; the sensor sends the file (1000-byte UDP
 datagrams); POST .../stored turns the buffer to Storing; later the collector
 asks, POST .../download serves the file towards the collector's port, in
 order; POST .../release removes rules and buffer. The upload request's REST
-latency must not depend on the file size. (The paper's controller-buffering
-baseline is not built yet.)
+latency must not depend on the file size.
+
+The paper's baseline runs in the same lab: controller buffering
+(POST baselines/controller-holds punts the sensor's uplink to the controller,
+which keeps every packet and replays them by packet-out on release). The
+controller's occupancy is the on-CPU time of the controller process (the
+embedded host's JVM, every thread, from /proc/PID/task/*/schedstat) from the
+upload request until the file has reached the collector; both modes poll the
+controller at the same slow rate, so the ratio counts the work the file
+costs the controller, not the test's own calls.
 
 JSON lines: cc_upload_request_ms_p50_10kb, cc_upload_request_ms_p50_1mb,
-cc_upload_request_1mb_vs_10kb, cc_upload_lost, cc_upload_reordered; a plot in
-test/artifacts/connectionless.png. Run as root:
+cc_upload_request_1mb_vs_10kb, cc_upload_lost, cc_upload_reordered,
+cc_controller_cpu_ms_{flowbuf,controller_buffering}_{10kb,1mb},
+cc_vs_controller_buffering_10kb, cc_vs_controller_buffering_1mb,
+cc_controller_held_bytes_1mb, cc_controller_buffering_lost/_reordered; a plot
+in test/artifacts/connectionless.png. Run as root:
     .venv/bin/python -m test.scenarios.connectionless [--quick]
 """
 import argparse
@@ -21,6 +32,7 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from test.lab.servicelab import DEVICE, ROOT, ServiceLab, ip_of
 
@@ -36,35 +48,82 @@ def sensor_flow():
 
 
 def wait_for(predicate, timeout=20):
+    """Polls every 250 ms: slow enough that the test's own REST calls cost the
+    controller little next to what an upload costs it."""
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
             raise TimeoutError("condition not reached")
-        time.sleep(0.01)
+        time.sleep(0.25)
+
+
+def cpu_ns(pid):
+    """On-CPU nanoseconds of every thread of a process (schedstat field 1)."""
+    total = 0
+    for stat in Path(f"/proc/{pid}/task").glob("*/schedstat"):
+        try:
+            total += int(stat.read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            continue  # a thread that ended while being read
+    return total
+
+
+def send_file(lab, python, packets):
+    subprocess.run(lab.hosts["h1"].popen_argv(
+        [python, "-m", "test.lab.seqflow", "send", ip_of("h3"), str(PORT), "--pps", "5000",
+         "--seconds", str(packets / 5000), "--size", str(PAYLOAD)]),
+        check=True, capture_output=True, cwd=ROOT)
+
+
+def start_receiver(lab, python, packets):
+    recv = subprocess.Popen(lab.hosts["h3"].popen_argv(
+        [python, "-m", "test.lab.seqflow", "recv", str(PORT), "--expect", str(packets),
+         "--idle", "3", "--timeout", "30"]), stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    recv.stdout.readline()
+    return recv
+
+
+def controller_buffered_once(lab, python, packets):
+    """The baseline: the file is held in the controller and replayed by
+    packet-out; returns (controller CPU ms, peak bytes held, receiver result)."""
+    pid = lab.host.popen.pid
+    cpu_start = cpu_ns(pid)
+    hold = lab.rest.post("baselines/controller-holds", {"deviceId": DEVICE, "inPort": 1,
+                                                        "filter": sensor_flow()})
+    send_file(lab, python, packets)
+    held = {}
+
+    def all_held():
+        held.update(next(h for h in lab.rest.get("baselines/controller-holds")["holds"]
+                         if h["id"] == hold["id"]))
+        return held["heldPackets"] == packets
+    wait_for(all_held)
+    recv = start_receiver(lab, python, packets)
+    lab.rest.post(f"baselines/controller-holds/{hold['id']}/release", {"port": 3})
+    result = json.loads(recv.communicate(timeout=40)[0].strip().splitlines()[-1])
+    return (cpu_ns(pid) - cpu_start) / 1e6, held["heldBytes"], result
 
 
 def upload_once(lab, python, packets):
-    """One upload, store, download, release; returns (request_ms, receiver result)."""
+    """One upload, store, download, release; returns (request_ms, controller
+    CPU ms, receiver result)."""
+    pid = lab.host.popen.pid
+    cpu_start = cpu_ns(pid)
     start = time.perf_counter()
     upload = lab.rest.post("apps/cc/uploads", {"deviceId": DEVICE, "sensorPort": 1,
                                                "filter": sensor_flow()})
     request_ms = (time.perf_counter() - start) * 1e3
     buffer = f"buffers/{DEVICE}/{upload['bufferId']}"
-    subprocess.run(lab.hosts["h1"].popen_argv(
-        [python, "-m", "test.lab.seqflow", "send", ip_of("h3"), str(PORT), "--pps", "5000",
-         "--seconds", str(packets / 5000), "--size", str(PAYLOAD)]),
-        check=True, capture_output=True, cwd=ROOT)
+    send_file(lab, python, packets)
     wait_for(lambda: lab.rest.get(buffer)["occupancyPackets"] == packets)
     lab.rest.post(f"apps/cc/uploads/{upload['id']}/stored", {})
-    recv = subprocess.Popen(lab.hosts["h3"].popen_argv(
-        [python, "-m", "test.lab.seqflow", "recv", str(PORT), "--expect", str(packets),
-         "--idle", "3", "--timeout", "30"]), stdout=subprocess.PIPE, text=True, cwd=ROOT)
-    recv.stdout.readline()
+    recv = start_receiver(lab, python, packets)
     lab.rest.post(f"apps/cc/uploads/{upload['id']}/download", {"port": 3})
     result = json.loads(recv.communicate(timeout=40)[0].strip().splitlines()[-1])
+    cpu_ms = (cpu_ns(pid) - cpu_start) / 1e6
     wait_for(lambda: lab.rest.get(buffer)["occupancyPackets"] == 0)
     lab.rest.post(f"apps/cc/uploads/{upload['id']}/release", {})
-    return request_ms, result
+    return request_ms, cpu_ms, result
 
 
 def emit(metric, value, unit, **conditions):
@@ -72,30 +131,63 @@ def emit(metric, value, unit, **conditions):
           flush=True)
 
 
+class Results:
+    """What the runs measured, per file size and mode."""
+
+    def __init__(self):
+        self.requests = {name: [] for name in SIZES}
+        self.cpu = {(mode, name): [] for mode in ("flowbuf", "controller_buffering")
+                    for name in SIZES}
+        self.held_bytes = {name: 0 for name in SIZES}
+        self.lost = {"flowbuf": 0, "controller_buffering": 0}
+        self.reordered = {"flowbuf": 0, "controller_buffering": 0}
+
+    def count(self, mode, result):
+        self.lost[mode] += result["lost"]
+        self.reordered[mode] += result["reordered"] + result["duplicates"]
+
+
 def run(uploads_per_size):
     python = str(ROOT / ".venv" / "bin" / "python")
-    requests = {name: [] for name in SIZES}
-    lost = reordered = 0
+    results = Results()
     with ServiceLab(prefix="fbc-", rest_port=8194, p4rt_port=28295, agent_port=28296) as lab:
-        upload_once(lab, python, 5)  # warm-up, not counted
+        for packets in (5, 5, 5, 200, 200):  # warm-up of both modes (the JIT), not counted
+            upload_once(lab, python, packets)
+            controller_buffered_once(lab, python, packets)
         for _ in range(uploads_per_size):
-            for name, packets in SIZES.items():  # interleaved: both sizes see the same load
-                ms, result = upload_once(lab, python, packets)
-                requests[name].append(ms)
-                lost += result["lost"]
-                reordered += result["reordered"] + result["duplicates"]
-    return requests, lost, reordered
+            for name, packets in SIZES.items():  # interleaved: every case sees the same load
+                ms, cpu_ms, result = upload_once(lab, python, packets)
+                results.requests[name].append(ms)
+                results.cpu["flowbuf", name].append(cpu_ms)
+                results.count("flowbuf", result)
+                cpu_ms, held, result = controller_buffered_once(lab, python, packets)
+                results.cpu["controller_buffering", name].append(cpu_ms)
+                results.held_bytes[name] = max(results.held_bytes[name], held)
+                results.count("controller_buffering", result)
+    return results
 
 
-def plot(requests):
+def plot(results):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    fig, ax = plt.subplots(figsize=(6, 4))
-    ax.boxplot([requests["10kb"], requests["1mb"]], tick_labels=["10 KB", "1 MB"])
-    ax.set_ylabel("upload request, REST call (ms)")
-    ax.set_title("Connectionless upload request latency vs file size")
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    left.boxplot([results.requests["10kb"], results.requests["1mb"]],
+                 tick_labels=["10 KB", "1 MB"])
+    left.set_ylabel("upload request, REST call (ms)")
+    left.set_title("Upload request latency vs file size")
+    sizes = list(SIZES)
+    for offset, mode, label in ((-0.2, "flowbuf", "FlowBuf (buffer on the switch)"),
+                                (0.2, "controller_buffering", "controller buffering")):
+        right.bar([i + offset for i in range(len(sizes))],
+                  [statistics.median(results.cpu[mode, n]) for n in sizes], width=0.4,
+                  label=label)
+    right.set_xticks(range(len(sizes)), ["10 KB", "1 MB"])
+    right.set_yscale("log")
+    right.set_ylabel("controller CPU per upload (ms, median)")
+    right.set_title("Controller occupancy")
+    right.legend()
     fig.tight_layout()
     path = ARTIFACTS / "connectionless.png"
     fig.savefig(path, dpi=100)
@@ -108,20 +200,38 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args(argv)
     per_size = 5 if args.quick else 20
-    requests, lost, reordered = run(per_size)
+    results = run(per_size)
+    requests, lost, reordered = results.requests, results.lost, results.reordered
     p50 = {name: round(statistics.median(v), 2) for name, v in requests.items()}
     cond = {"uploads": per_size, "path": "REST call, embedded host, in-process buffers"}
     emit("cc_upload_request_ms_p50_10kb", p50["10kb"], "ms", **cond)
     emit("cc_upload_request_ms_p50_1mb", p50["1mb"], "ms", **cond)
     ratio = round(p50["1mb"] / p50["10kb"], 3)
     emit("cc_upload_request_1mb_vs_10kb", ratio, "ratio", goal="within 20 %")
-    emit("cc_upload_lost", lost, "packets", uploads=2 * per_size)
-    emit("cc_upload_reordered", reordered, "packets", uploads=2 * per_size)
-    path = plot(requests)
-    ok = lost == 0 and reordered == 0 and abs(ratio - 1) <= 0.2
+    emit("cc_upload_lost", lost["flowbuf"], "packets", uploads=2 * per_size)
+    emit("cc_upload_reordered", reordered["flowbuf"], "packets", uploads=2 * per_size)
+    vs = {}
+    for name in SIZES:
+        cpu = {mode: round(statistics.median(results.cpu[mode, name]), 2)
+               for mode in ("flowbuf", "controller_buffering")}
+        for mode, value in cpu.items():
+            emit(f"cc_controller_cpu_ms_{mode}_{name}", value, "ms", uploads=per_size,
+                 what="controller process on-CPU time, request until the file is delivered")
+        vs[name] = round(cpu["controller_buffering"] / max(cpu["flowbuf"], 0.001), 1)
+        emit(f"cc_vs_controller_buffering_{name}", vs[name], "ratio",
+             baseline="controller buffering, same lab and run",
+             paper={"10kb": 160, "1mb": 4000}[name])
+    emit("cc_controller_held_bytes_1mb", results.held_bytes["1mb"], "bytes",
+         what="peak bytes in controller memory with controller buffering (FlowBuf: 0)")
+    emit("cc_controller_buffering_lost", lost["controller_buffering"], "packets")
+    emit("cc_controller_buffering_reordered", reordered["controller_buffering"], "packets")
+    path = plot(results)
+    ok = (lost["flowbuf"] == 0 and reordered["flowbuf"] == 0 and abs(ratio - 1) <= 0.2
+          and min(vs.values()) > 1)
     print(f"scenario connectionless: request p50 10 KB {p50['10kb']} ms, 1 MB {p50['1mb']} ms "
-          f"(ratio {ratio}), {lost} lost, {reordered} reordered -> "
-          f"{'met' if ok else 'MISSED'}; plot {path.relative_to(ROOT)}")
+          f"(ratio {ratio}), {lost['flowbuf']} lost, {reordered['flowbuf']} reordered; "
+          f"controller CPU vs controller buffering: {vs['10kb']}x (10 KB), {vs['1mb']}x (1 MB) "
+          f"-> {'met' if ok else 'MISSED'}; plot {path.relative_to(ROOT)}")
     return 0 if ok else 1
 
 

@@ -20,9 +20,24 @@ def test_an_upload_is_held_stored_and_served_whole_and_in_order():
     python = str(ROOT / ".venv" / "bin" / "python")
     with ServiceLab(prefix="fbt-", rest_port=8195, p4rt_port=28297, agent_port=28298) as lab:
         for packets in (10, 200):
-            _, result = connectionless.upload_once(lab, python, packets)
+            _, cpu_ms, result = connectionless.upload_once(lab, python, packets)
+            assert cpu_ms > 0
             assert (result["received"], result["lost"], result["reordered"],
                     result["duplicates"]) == (packets, 0, 0, 0), result
         uploads = lab.rest.get("apps/cc/uploads")["uploads"]
         assert [u["state"] for u in uploads] == ["RELEASED", "RELEASED"]
         assert lab.rest.get("buffers")["buffers"] == []
+
+
+def test_the_controller_buffering_baseline_holds_the_file_in_the_controller():
+    python = str(ROOT / ".venv" / "bin" / "python")
+    with ServiceLab(prefix="fbt-", rest_port=8195, p4rt_port=28297, agent_port=28298) as lab:
+        cpu_ms, held_bytes, result = connectionless.controller_buffered_once(lab, python, 200)
+        assert (result["received"], result["lost"], result["reordered"],
+                result["duplicates"]) == (200, 0, 0, 0), result
+        assert held_bytes >= 200 * connectionless.PAYLOAD  # the whole file sat in the controller
+        assert cpu_ms > 0
+        holds = lab.rest.get("baselines/controller-holds")["holds"]
+        assert [(h["state"], h["packetIns"], h["packetOuts"], h["heldPackets"])
+                for h in holds] == [("RELEASED", 200, 200, 0)]
+        assert lab.rest.get("buffers")["buffers"] == []  # no switch buffer was involved

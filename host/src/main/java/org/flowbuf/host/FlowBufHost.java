@@ -8,6 +8,7 @@ import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.apps.ControllerBufferingService;
 import org.flowbuf.app.FlowBufCore;
 import org.flowbuf.app.rest.StandaloneServices;
 import org.flowbuf.app.southbound.ConfiguredAgentDirectory;
@@ -22,6 +23,7 @@ import org.flowbuf.host.rest.RestServer;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -98,10 +100,14 @@ public final class FlowBufHost implements AutoCloseable {
         for (DeviceId device : buffered) {
             reconcile(core, device);
         }
-        RestServer rest = RestServer.start(
-                options.listen,
-                StandaloneServices.forCore(core, rules, new P4RuntimePacketEmitter(switches)),
-                netcfg.topologyJson());
+        StandaloneServices services =
+                StandaloneServices.forCore(core, rules, new P4RuntimePacketEmitter(switches));
+        ControllerBufferingService controllerBuffering =
+                services.get(ControllerBufferingService.class);
+        switches.forEach((device, session) -> session.onPacketIn(
+                (port, frame) -> controllerBuffering.packetIn(device, PortNumber.portNumber(port),
+                                                              frame)));
+        RestServer rest = RestServer.start(options.listen, services, netcfg.topologyJson());
         return new FlowBufHost(switches, agents, rest);
     }
 

@@ -11,6 +11,7 @@ import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowRule;
 import p4.v1.P4RuntimeOuterClass.TableEntry;
 
+import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
 
 /**
@@ -26,6 +28,9 @@ import java.util.stream.Collectors;
  * pipeline pushed, and PI flow rules written as table entries.
  */
 public final class SwitchSession implements AutoCloseable {
+
+    /** The packet_in metadata that carries the port a punted packet came in on. */
+    static final String INGRESS_PORT = "ingress_port";
 
     private final DeviceId deviceId;
     private final ManagedChannel channel;
@@ -115,6 +120,24 @@ public final class SwitchSession implements AutoCloseable {
      */
     public void modify(List<FlowRule> rules) {
         client.modify(encode(rules));
+    }
+
+    /**
+     * Hands every packet-in to a receiver with its ingress port, read from
+     * the packet_in header's ingress_port metadata (id from the p4info).
+     *
+     * @param receiver called with the ingress port and the frame
+     */
+    public void onPacketIn(BiConsumer<Long, byte[]> receiver) {
+        int portId = p4info.packetMetadata("packet_in").getMetadataList().stream()
+                .filter(m -> m.getName().equals(INGRESS_PORT)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "the p4info's packet_in has no " + INGRESS_PORT)).getId();
+        client.onPacketIn(packet -> packet.getMetadataList().stream()
+                .filter(m -> m.getMetadataId() == portId).findFirst()
+                .ifPresent(m -> receiver.accept(new BigInteger(1, m.getValue().toByteArray())
+                                                        .longValue(),
+                                                packet.getPayload().toByteArray())));
     }
 
     /**

@@ -11,6 +11,7 @@ import org.onlab.rest.BaseResource;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.apps.ConnectionlessService;
+import org.flowbuf.api.apps.ControllerBufferingService;
 import org.flowbuf.api.apps.LmmService;
 import org.flowbuf.api.apps.NfvMigrationService;
 import org.flowbuf.api.codec.FlowBufCodecs;
@@ -19,6 +20,7 @@ import org.flowbuf.app.FlowBufCore;
 import org.flowbuf.app.apps.cc.ConnectionlessManager;
 import org.flowbuf.app.apps.mobility.LmmManager;
 import org.flowbuf.app.apps.nfv.NfvMigrationManager;
+import org.flowbuf.app.baseline.ControllerBufferingManager;
 import org.flowbuf.app.intent.SteeringRuleWriter;
 import org.flowbuf.app.packet.PacketEmitter;
 import org.onosproject.codec.CodecService;
@@ -58,6 +60,8 @@ public final class StandaloneServices implements ServiceDirectory {
                      new ConnectionlessManager(core.intents(), core.buffers()))
                 .add(LmmService.class,
                      new LmmManager(core.intents(), core.buffers(), rules, packets))
+                .add(ControllerBufferingService.class,
+                     new ControllerBufferingManager(rules, packets))
                 .add(CodecService.class, codecs);
     }
 

@@ -196,6 +196,33 @@ public class FlowBufRestTest extends JerseyTest {
     }
 
     @Test
+    public void theControllerBufferingBaselineHoldsAndReleases() throws IOException {
+        String hold = "{\"deviceId\":\"device:s1\",\"inPort\":1,"
+                + "\"filter\":{\"ipv4Src\":\"10.0.0.1/32\"}}";
+        assertError(post("baselines/controller-holds", "{\"deviceId\":\"device:s1\","
+                + "\"inPort\":1}"), 400, "filter");
+        assertError(post("baselines/controller-holds", "{\"deviceId\":\"device:s1\","
+                + "\"inPort\":0,\"filter\":{}}"), 400, "inPort");
+        assertError(post("baselines/controller-holds/1/release", "{\"port\":2}"), 404, "1");
+        assertError(post("baselines/controller-holds/x/release", "{\"port\":2}"), 400, "id");
+        assertTrue(rules.isEmpty());
+
+        Response created = post("baselines/controller-holds", hold);
+        assertEquals(201, created.getStatus());
+        JsonNode body = json(created);
+        assertEquals("HOLDING", body.get("state").asText());
+        assertEquals(List.of("+255"), rules);
+        assertError(post("baselines/controller-holds", hold), 409, "already held");
+        String release = "baselines/controller-holds/" + body.get("id").asText() + "/release";
+        assertError(post(release, "{}"), 400, "port");
+        assertEquals("RELEASED", json(post(release, "{\"port\":2}")).get("state").asText());
+        assertEquals(List.of("+255", "-255"), rules);
+        assertError(post(release, "{\"port\":2}"), 409, "released");
+        assertEquals(1, json(target("baselines/controller-holds").request().get())
+                .get("holds").size());
+    }
+
+    @Test
     public void badIntentRequestsAreRefusedAndChangeNothing() throws IOException {
         assertError(post("intents/pause", "{not json"), 400, "malformed JSON");
         assertError(post("intents/pause", "[1,2]"), 400, "JSON object");

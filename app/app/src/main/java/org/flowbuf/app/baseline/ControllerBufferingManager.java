@@ -1,0 +1,204 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.baseline;
+
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.apps.ControllerBufferingService;
+import org.flowbuf.api.apps.ControllerHold;
+import org.flowbuf.app.intent.SteeringRule;
+import org.flowbuf.app.intent.SteeringRuleWriter;
+import org.flowbuf.app.packet.PacketEmitter;
+import org.flowbuf.pipeconf.FlowBufP4Names;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Controller buffering, the paper's baseline: a steering rule sends the
+ * flow to the CPU port (a packet-in each), the controller keeps the frames,
+ * and a release sends them back by packet-out. Same rule table, priority and
+ * filters as a FlowBuf pause, so the two differ only in where packets wait.
+ */
+public final class ControllerBufferingManager implements ControllerBufferingService {
+
+    /** Same priority as a FlowBuf pause rule (IntentManager.PAUSE_PRIORITY). */
+    static final int PUNT_PRIORITY = 100;
+
+    private final SteeringRuleWriter rules;
+    private final PacketEmitter packets;
+    private final AtomicLong ids = new AtomicLong();
+    private final Map<Long, Hold> holds = new ConcurrentHashMap<>();
+
+    /**
+     * Creates the baseline.
+     *
+     * @param rules   writer of the punt rules
+     * @param packets packet-out of released frames
+     */
+    public ControllerBufferingManager(SteeringRuleWriter rules, PacketEmitter packets) {
+        this.rules = Objects.requireNonNull(rules);
+        this.packets = Objects.requireNonNull(packets);
+    }
+
+    @Override
+    public synchronized ControllerHold hold(DeviceId deviceId, PortNumber inPort,
+                                            FlowFilter filter) {
+        checkPort(inPort, "inPort");
+        if (filter.inPort().isPresent() && !filter.inPort().get().equals(inPort)) {
+            throw FlowBufException.invalid("filter in-port %s differs from inPort %s",
+                                           filter.inPort().get(), inPort);
+        }
+        FlowFilter flow = filter.withoutInPort();
+        boolean held = holds.values().stream().anyMatch(
+                h -> h.holding() && h.deviceId.equals(deviceId) && h.inPort.equals(inPort)
+                        && h.filter.equals(flow));
+        if (held) {
+            throw FlowBufException.conflict("flow %s on %s/%s is already held", flow, deviceId,
+                                            inPort);
+        }
+        SteeringRule punt = new SteeringRule(flow, false, inPort.toLong(),
+                                             FlowBufP4Names.CPU_PORT, PUNT_PRIORITY);
+        Hold hold = new Hold(ids.incrementAndGet(), deviceId, inPort, flow, punt);
+        holds.put(hold.id, hold);  // before the rule: the first punted packet finds it
+        try {
+            rules.install(deviceId, punt);
+        } catch (FlowBufException e) {
+            holds.remove(hold.id);
+            throw e;
+        }
+        return hold.snapshot();
+    }
+
+    @Override
+    public synchronized ControllerHold release(long id, PortNumber outPort) {
+        checkPort(outPort, "outPort");
+        Hold hold = holds.get(id);
+        if (hold == null) {
+            throw FlowBufException.notFound("no controller hold %d", id);
+        }
+        if (!hold.holding()) {
+            throw FlowBufException.conflict("controller hold %d is already released", id);
+        }
+        hold.sendAll(outPort);
+        rules.remove(hold.deviceId, hold.punt);
+        hold.releaseTo(outPort);
+        hold.sendAll(outPort);  // punted while the rule was being removed
+        return hold.snapshot();
+    }
+
+    @Override
+    public Collection<ControllerHold> holds() {
+        List<ControllerHold> all = new ArrayList<>();
+        holds.values().forEach(h -> all.add(h.snapshot()));
+        all.sort((a, b) -> Long.compare(a.id(), b.id()));
+        return all;
+    }
+
+    @Override
+    public boolean packetIn(DeviceId deviceId, PortNumber inPort, byte[] frame) {
+        // A hold of the flow that is holding now comes first; a released one
+        // takes only the stragglers punted before its rule was removed.
+        for (boolean holding : new boolean[]{true, false}) {
+            for (Hold hold : holds.values()) {
+                if (hold.holding() == holding && hold.takes(deviceId, inPort, frame)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static void checkPort(PortNumber port, String name) {
+        if (port == null || port.isLogical() || port.toLong() <= 0) {
+            throw FlowBufException.invalid("%s must be a physical port number, got %s", name, port);
+        }
+    }
+
+    /** One held flow: its frames in arrival order and its counters. */
+    private final class Hold {
+        private final long id;
+        private final DeviceId deviceId;
+        private final PortNumber inPort;
+        private final FlowFilter filter;
+        private final SteeringRule punt;
+        private final Queue<byte[]> frames = new ArrayDeque<>();
+        private PortNumber releasedTo;
+        private long bytes;
+        private long packetIns;
+        private long packetOuts;
+
+        private Hold(long id, DeviceId deviceId, PortNumber inPort, FlowFilter filter,
+                     SteeringRule punt) {
+            this.id = id;
+            this.deviceId = deviceId;
+            this.inPort = inPort;
+            this.filter = filter;
+            this.punt = punt;
+        }
+
+        synchronized boolean holding() {
+            return releasedTo == null;
+        }
+
+        /** From now on a late packet-in goes straight out (nothing is kept, nothing lost). */
+        synchronized void releaseTo(PortNumber outPort) {
+            releasedTo = outPort;
+        }
+
+        boolean takes(DeviceId device, PortNumber port, byte[] frame) {
+            if (!deviceId.equals(device) || !inPort.equals(port)
+                    || !FrameMatcher.matches(filter, frame)) {
+                return false;
+            }
+            PortNumber straightOut;
+            synchronized (this) {
+                packetIns++;
+                straightOut = releasedTo != null && frames.isEmpty() ? releasedTo : null;
+                if (straightOut == null) {
+                    frames.add(frame);
+                    bytes += frame.length;
+                } else {
+                    packetOuts++;
+                }
+            }
+            if (straightOut != null) {
+                packets.emit(deviceId, straightOut, frame);
+            }
+            return true;
+        }
+
+        void sendAll(PortNumber outPort) {
+            while (true) {
+                byte[] frame;
+                synchronized (this) {
+                    frame = frames.poll();
+                    if (frame == null) {
+                        return;
+                    }
+                    bytes -= frame.length;
+                    packetOuts++;
+                }
+                packets.emit(deviceId, outPort, frame);
+            }
+        }
+
+        synchronized ControllerHold snapshot() {
+            return new ControllerHold(id, deviceId, inPort, filter,
+                                      releasedTo != null ? ControllerHold.State.RELEASED
+                                                         : ControllerHold.State.HOLDING,
+                                      frames.size(), bytes, packetIns, packetOuts);
+        }
+    }
+}

@@ -16,6 +16,7 @@ import org.onosproject.net.ConnectPoint;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * LTE mobility management handoffs.
@@ -46,6 +47,10 @@ public class LmmHandoffCommand extends FlowBufCommand {
     @Option(name = "--no-buffering", description = "the paper's baseline: only the anchor switches")
     boolean noBuffering;
 
+    @Option(name = "--buffering", description = "flowbuf (default), none, or controller (the "
+            + "paper's controller-buffering baseline)")
+    String buffering;
+
     @Override
     protected void run() {
         LmmService lmm = service(LmmService.class);
@@ -74,9 +79,24 @@ public class LmmHandoffCommand extends FlowBufCommand {
         List<ConnectPoint> t = Args.connectPoints("--target", target, 3);
         FlowFilter downlink = FlowFilter.builder().ipv4Dst(Args.prefix("ue-address", ueOrId))
                 .build();
-        return HandoffPlan.builder().downlink(downlink).buffered(!noBuffering)
+        return HandoffPlan.builder().downlink(downlink).buffering(bufferingMode())
                 .anchor(a.get(0), a.get(1), a.get(2)).source(s.get(0), s.get(1))
                 .target(t.get(0), t.get(1), t.get(2)).build();
+    }
+
+    private HandoffPlan.Buffering bufferingMode() {
+        if (buffering == null) {
+            return noBuffering ? HandoffPlan.Buffering.NONE : HandoffPlan.Buffering.FLOWBUF;
+        }
+        if (noBuffering) {
+            throw new IllegalArgumentException("give --no-buffering or --buffering, not both");
+        }
+        try {
+            return HandoffPlan.Buffering.valueOf(buffering.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--buffering is flowbuf, none or controller, not "
+                                                       + buffering);
+        }
     }
 
     private void printHandoff(LmmHandoff h) {

@@ -359,6 +359,43 @@ public class FlowBufCommandsTest {
     }
 
     @Test
+    public void lmmHandoffsTakeTheControllerBufferingBaselineOrRefuseAnUnknownMode() {
+        LmmHandoffCommand start = new LmmHandoffCommand();
+        start.action = "start";
+        start.ueOrId = "10.0.0.10";
+        start.anchor = "device:sa/1,device:sa/2,device:sa/3";
+        start.source = "device:s1/1,device:s1/3";
+        start.target = "device:s2/1,device:s2/3,device:s2/2";
+        start.buffering = "bogus";
+        start.doExecute();
+        assertTrue(err(), err().startsWith("Error: --buffering is flowbuf, none or controller"));
+        assertTrue("a bad mode sends nothing", calls.isEmpty());
+        start.buffering = "controller";
+        start.noBuffering = true;
+        start.doExecute();
+        assertTrue("conflicting options send nothing", calls.isEmpty());
+        start.noBuffering = false;
+        HandoffPlan plan = HandoffPlan.builder()
+                .downlink(FlowFilter.builder().ipv4Dst(IpPrefix.valueOf("10.0.0.10/32")).build())
+                .buffering(HandoffPlan.Buffering.CONTROLLER)
+                .anchor(ConnectPoint.deviceConnectPoint("device:sa/1"),
+                        ConnectPoint.deviceConnectPoint("device:sa/2"),
+                        ConnectPoint.deviceConnectPoint("device:sa/3"))
+                .source(ConnectPoint.deviceConnectPoint("device:s1/1"),
+                        ConnectPoint.deviceConnectPoint("device:s1/3"))
+                .target(ConnectPoint.deviceConnectPoint("device:s2/1"),
+                        ConnectPoint.deviceConnectPoint("device:s2/3"),
+                        ConnectPoint.deviceConnectPoint("device:s2/2")).build();
+        answers.put("start", new LmmHandoff(1, plan, LmmHandoff.State.DETACHED, null, null, null,
+                                            0, null));
+        start.doExecute();
+        assertEquals(1, calls.size());
+        assertTrue(out(), out().contains("DETACHED device:s1 -> device:s2"));
+        assertTrue(calls.get(0), calls.get(0).startsWith("start")
+                && calls.get(0).contains("buffering=CONTROLLER"));
+    }
+
+    @Test
     public void ccUploadsAreRequestedAndDownloaded() {
         CcUpload u = new CcUpload(1, S1, PortNumber.portNumber(1), FlowFilter.builder().build(),
                                   BufferId.bufferId("b1"), CcUpload.State.UPLOADING, null);

@@ -5,6 +5,7 @@
 package org.flowbuf.api.apps;
 
 import org.flowbuf.api.FlowFilter;
+import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 
@@ -31,16 +32,17 @@ public interface ControllerBufferingService {
     ControllerHold hold(DeviceId deviceId, PortNumber inPort, FlowFilter filter);
 
     /**
-     * Sends the held packets out of a port in arrival order, then stops
-     * punting the flow (packets punted meanwhile follow the held ones).
+     * Sends the held packets out of a port of any switch in arrival order
+     * (packet-out there), then stops punting the flow; packets punted
+     * meanwhile follow the held ones.
      *
-     * @param id      hold id
-     * @param outPort where the packets go
+     * @param id  hold id
+     * @param out switch and port the packets leave from
      * @return the released hold
      * @throws org.flowbuf.api.FlowBufException NOT_FOUND for an unknown hold,
      *         CONFLICT for one already released, INVALID for a bad port
      */
-    ControllerHold release(long id, PortNumber outPort);
+    ControllerHold release(long id, ConnectPoint out);
 
     /**
      * Every hold, released ones included.

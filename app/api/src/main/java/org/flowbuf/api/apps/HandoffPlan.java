@@ -19,6 +19,16 @@ import java.util.Objects;
  */
 public final class HandoffPlan {
 
+    /** Where a handoff's in-flight packets wait: FlowBuf or one of the paper's baselines. */
+    public enum Buffering {
+        /** Buffers on the eNB switches (the default). */
+        FLOWBUF,
+        /** No buffering: only the anchor switches; what reaches the detached UE is lost. */
+        NONE,
+        /** Controller buffering: the eNBs punt the downlink, the controller replays it. */
+        CONTROLLER
+    }
+
     private final FlowFilter downlink;
     private final ConnectPoint anchorIn;
     private final ConnectPoint anchorToSource;
@@ -28,10 +38,10 @@ public final class HandoffPlan {
     private final ConnectPoint targetIn;
     private final ConnectPoint targetX2;
     private final ConnectPoint targetUe;
-    private final boolean buffered;
+    private final Buffering buffering;
 
     private HandoffPlan(Builder b) {
-        this.buffered = b.buffered;
+        this.buffering = b.buffering;
         this.downlink = Objects.requireNonNull(b.downlink, "downlink");
         this.anchorIn = Objects.requireNonNull(b.anchorIn, "anchorIn");
         this.anchorToSource = Objects.requireNonNull(b.anchorToSource, "anchorToSource");
@@ -156,14 +166,21 @@ public final class HandoffPlan {
     }
 
     /**
-     * Whether the handoff uses buffers. False is the paper's no-buffering
-     * baseline: only the anchor's path switch, and whatever reaches the UE
-     * while it is detached is lost (TCP retransmits it).
+     * Where packets wait while the UE is detached.
      *
-     * @return true unless the baseline was asked for
+     * @return FLOWBUF unless a baseline was asked for
+     */
+    public Buffering buffering() {
+        return buffering;
+    }
+
+    /**
+     * Whether the handoff uses FlowBuf's buffers.
+     *
+     * @return true for {@link Buffering#FLOWBUF}
      */
     public boolean buffered() {
-        return buffered;
+        return buffering == Buffering.FLOWBUF;
     }
 
     /**
@@ -206,7 +223,7 @@ public final class HandoffPlan {
     public String toString() {
         return MoreObjects.toStringHelper(this).add("downlink", downlink)
                 .add("anchor", anchor()).add("source", source()).add("target", target())
-                .toString();
+                .add("buffering", buffering).toString();
     }
 
     /**
@@ -222,7 +239,7 @@ public final class HandoffPlan {
         private ConnectPoint targetIn;
         private ConnectPoint targetX2;
         private ConnectPoint targetUe;
-        private boolean buffered = true;
+        private Buffering buffering = Buffering.FLOWBUF;
 
         private Builder() {
         }
@@ -234,7 +251,17 @@ public final class HandoffPlan {
          * @return this
          */
         public Builder buffered(boolean useBuffers) {
-            this.buffered = useBuffers;
+            return buffering(useBuffers ? Buffering.FLOWBUF : Buffering.NONE);
+        }
+
+        /**
+         * Sets where packets wait while the UE is detached.
+         *
+         * @param mode FlowBuf's buffers or one of the paper's baselines
+         * @return this
+         */
+        public Builder buffering(Buffering mode) {
+            this.buffering = Objects.requireNonNull(mode);
             return this;
         }
 

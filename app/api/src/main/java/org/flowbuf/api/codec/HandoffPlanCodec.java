@@ -12,11 +12,14 @@ import org.onosproject.codec.CodecContext;
 import org.onosproject.codec.JsonCodec;
 import org.onosproject.net.ConnectPoint;
 
+import java.util.Locale;
+
 /**
  * JSON of an LMM handoff plan: {"downlink": filter, "anchor": {"in",
  * "toSource", "toTarget"}, "source": {"in", "x2"}, "target": {"in", "x2",
- * "ue"}, "buffering": "flowbuf" (default) or "none" (the no-buffering
- * baseline)}, ports as "device:id/port".
+ * "ue"}, "buffering": "flowbuf" (default), "none" (the no-buffering
+ * baseline) or "controller" (the controller-buffering baseline)}, ports as
+ * "device:id/port".
  */
 public final class HandoffPlanCodec extends JsonCodec<HandoffPlan> {
 
@@ -35,7 +38,7 @@ public final class HandoffPlanCodec extends JsonCodec<HandoffPlan> {
         target.put("in", plan.targetIn().toString());
         target.put("x2", plan.targetX2().toString());
         target.put("ue", plan.targetUe().toString());
-        json.put("buffering", plan.buffered() ? "flowbuf" : "none");
+        json.put("buffering", plan.buffering().name().toLowerCase(Locale.ROOT));
         return json;
     }
 
@@ -46,18 +49,25 @@ public final class HandoffPlanCodec extends JsonCodec<HandoffPlan> {
         ObjectNode anchor = required(json, "anchor");
         ObjectNode source = required(json, "source");
         ObjectNode target = required(json, "target");
-        String buffering = JsonFields.optionalText(json, "buffering").orElse("flowbuf");
-        if (!buffering.equals("flowbuf") && !buffering.equals("none")) {
-            throw FlowBufException.invalid("\"buffering\" is \"flowbuf\" or \"none\", not \"%s\"",
-                                           buffering);
-        }
-        return HandoffPlan.builder().downlink(downlink).buffered(buffering.equals("flowbuf"))
+        HandoffPlan.Buffering buffering = buffering(json);
+        return HandoffPlan.builder().downlink(downlink).buffering(buffering)
                 .anchor(port(anchor, "anchor", "in"), port(anchor, "anchor", "toSource"),
                         port(anchor, "anchor", "toTarget"))
                 .source(port(source, "source", "in"), port(source, "source", "x2"))
                 .target(port(target, "target", "in"), port(target, "target", "x2"),
                         port(target, "target", "ue"))
                 .build();
+    }
+
+    private static HandoffPlan.Buffering buffering(ObjectNode json) {
+        String text = JsonFields.optionalText(json, "buffering").orElse("flowbuf");
+        for (HandoffPlan.Buffering mode : HandoffPlan.Buffering.values()) {
+            if (mode.name().toLowerCase(Locale.ROOT).equals(text)) {
+                return mode;
+            }
+        }
+        throw FlowBufException.invalid("\"buffering\" is \"flowbuf\", \"none\" or "
+                                               + "\"controller\", not \"%s\"", text);
     }
 
     private static ObjectNode required(ObjectNode json, String field) {

@@ -84,8 +84,8 @@ public class ControllerBufferingComponent implements ControllerBufferingService 
     }
 
     @Override
-    public ControllerHold release(long id, PortNumber outPort) {
-        return manager.release(id, outPort);
+    public ControllerHold release(long id, ConnectPoint out) {
+        return manager.release(id, out);
     }
 
     @Override

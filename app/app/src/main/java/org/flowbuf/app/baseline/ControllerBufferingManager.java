@@ -12,6 +12,7 @@ import org.flowbuf.app.intent.SteeringRule;
 import org.flowbuf.app.intent.SteeringRuleWriter;
 import org.flowbuf.app.packet.PacketEmitter;
 import org.flowbuf.pipeconf.FlowBufP4Names;
+import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 
@@ -82,8 +83,8 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
     }
 
     @Override
-    public synchronized ControllerHold release(long id, PortNumber outPort) {
-        checkPort(outPort, "outPort");
+    public synchronized ControllerHold release(long id, ConnectPoint out) {
+        checkPort(out.port(), "outPort");
         Hold hold = holds.get(id);
         if (hold == null) {
             throw FlowBufException.notFound("no controller hold %d", id);
@@ -91,10 +92,10 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
         if (!hold.holding()) {
             throw FlowBufException.conflict("controller hold %d is already released", id);
         }
-        hold.sendAll(outPort);
+        hold.sendAll(out);
         rules.remove(hold.deviceId, hold.punt);
-        hold.releaseTo(outPort);
-        hold.sendAll(outPort);  // punted while the rule was being removed
+        hold.releaseTo(out);
+        hold.sendAll(out);  // punted while the rule was being removed
         return hold.snapshot();
     }
 
@@ -134,7 +135,7 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
         private final FlowFilter filter;
         private final SteeringRule punt;
         private final Queue<byte[]> frames = new ArrayDeque<>();
-        private PortNumber releasedTo;
+        private ConnectPoint releasedTo;
         private long bytes;
         private long packetIns;
         private long packetOuts;
@@ -153,8 +154,8 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
         }
 
         /** From now on a late packet-in goes straight out (nothing is kept, nothing lost). */
-        synchronized void releaseTo(PortNumber outPort) {
-            releasedTo = outPort;
+        synchronized void releaseTo(ConnectPoint out) {
+            releasedTo = out;
         }
 
         boolean takes(DeviceId device, PortNumber port, byte[] frame) {
@@ -162,7 +163,7 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
                     || !FrameMatcher.matches(filter, frame)) {
                 return false;
             }
-            PortNumber straightOut;
+            ConnectPoint straightOut;
             synchronized (this) {
                 packetIns++;
                 straightOut = releasedTo != null && frames.isEmpty() ? releasedTo : null;
@@ -174,12 +175,12 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
                 }
             }
             if (straightOut != null) {
-                packets.emit(deviceId, straightOut, frame);
+                packets.emit(straightOut.deviceId(), straightOut.port(), frame);
             }
             return true;
         }
 
-        void sendAll(PortNumber outPort) {
+        void sendAll(ConnectPoint out) {
             while (true) {
                 byte[] frame;
                 synchronized (this) {
@@ -190,7 +191,7 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
                     bytes -= frame.length;
                     packetOuts++;
                 }
-                packets.emit(deviceId, outPort, frame);
+                packets.emit(out.deviceId(), out.port(), frame);
             }
         }
 

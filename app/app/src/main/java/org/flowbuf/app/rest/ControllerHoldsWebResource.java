@@ -11,6 +11,8 @@ import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.apps.ControllerBufferingService;
 import org.flowbuf.api.apps.ControllerHold;
 import org.flowbuf.api.codec.JsonFields;
+import org.onosproject.net.ConnectPoint;
+import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 import org.onosproject.rest.AbstractWebResource;
 
@@ -71,7 +73,8 @@ public class ControllerHoldsWebResource extends AbstractWebResource {
     }
 
     /**
-     * Sends a hold's packets out of a port by packet-out: {"port"}.
+     * Sends a hold's packets out of a port by packet-out: {"port"}, on the
+     * hold's switch unless "deviceId" names another.
      *
      * @param id   hold id
      * @param body request
@@ -83,10 +86,15 @@ public class ControllerHoldsWebResource extends AbstractWebResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     public Response release(@PathParam("id") String id, InputStream body) throws IOException {
-        PortNumber port = PortNumber.portNumber(
-                JsonFields.number(RequestBodies.object(mapper(), body), "port"));
-        return ok(encode(get(ControllerBufferingService.class)
-                                 .release(RequestBodies.id("controller hold", id), port))).build();
+        long holdId = RequestBodies.id("controller hold", id);
+        ObjectNode json = RequestBodies.object(mapper(), body);
+        PortNumber port = PortNumber.portNumber(JsonFields.number(json, "port"));
+        ControllerBufferingService service = get(ControllerBufferingService.class);
+        DeviceId device = JsonFields.optionalText(json, "deviceId").map(RequestBodies::deviceId)
+                .orElseGet(() -> service.holds().stream().filter(h -> h.id() == holdId)
+                        .findFirst().map(ControllerHold::deviceId).orElseThrow(
+                                () -> FlowBufException.notFound("no controller hold %d", holdId)));
+        return ok(encode(service.release(holdId, new ConnectPoint(device, port)))).build();
     }
 
     private ObjectNode encode(ControllerHold hold) {

@@ -53,15 +53,17 @@ public final class StandaloneServices implements ServiceDirectory {
                                              PacketEmitter packets) {
         MapCodecService codecs = new MapCodecService();
         FlowBufCodecs.register(codecs);
+        ControllerBufferingService controllerBuffering =
+                new ControllerBufferingManager(rules, packets);
         return new StandaloneServices().add(BufferService.class, core.buffers())
                 .add(FlowBufIntentService.class, core.intents())
                 .add(NfvMigrationService.class, new NfvMigrationManager(core.intents()))
                 .add(ConnectionlessService.class,
                      new ConnectionlessManager(core.intents(), core.buffers()))
+                .add(ControllerBufferingService.class, controllerBuffering)
                 .add(LmmService.class,
-                     new LmmManager(core.intents(), core.buffers(), rules, packets))
-                .add(ControllerBufferingService.class,
-                     new ControllerBufferingManager(rules, packets))
+                     new LmmManager(core.intents(), core.buffers(), controllerBuffering, rules,
+                                    packets))
                 .add(CodecService.class, codecs);
     }
 

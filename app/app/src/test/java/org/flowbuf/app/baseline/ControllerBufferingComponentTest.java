@@ -131,7 +131,7 @@ public class ControllerBufferingComponentTest {
         processor.process(other);
         assertFalse("other traffic is left to other apps", other.isHandled());
 
-        component.release(hold.id(), P3);
+        component.release(hold.id(), new ConnectPoint(S1, P3));
         assertEquals(List.of(FlowRuleOperation.Type.ADD, FlowRuleOperation.Type.REMOVE), ruleOps);
         assertEquals(1, emitted.size());
         assertEquals(S1, emitted.get(0).sendThrough());

@@ -18,6 +18,7 @@ import org.onlab.packet.Ip4Address;
 import org.onlab.packet.IpPrefix;
 import org.onlab.packet.MacAddress;
 import org.onlab.packet.UDP;
+import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 
@@ -109,7 +110,7 @@ public class ControllerBufferingManagerTest {
         assertEquals(5, now.heldPackets());
         assertEquals(5L * frames.get(0).length, now.heldBytes());
 
-        ControllerHold released = baseline.release(hold.id(), P3);
+        ControllerHold released = baseline.release(hold.id(), new ConnectPoint(S1, P3));
         assertEquals(ControllerHold.State.RELEASED, released.state());
         assertEquals(0, released.heldPackets());
         assertEquals(5, released.packetOuts());
@@ -136,7 +137,7 @@ public class ControllerBufferingManagerTest {
                      FlowBufException.Reason.INVALID);
         FlowFilter onP3 = FlowFilter.builder().inPort(P3).build();
         assertReason(() -> baseline.hold(S1, P1, onP3), FlowBufException.Reason.INVALID);
-        assertReason(() -> baseline.release(7, P3), FlowBufException.Reason.NOT_FOUND);
+        assertReason(() -> baseline.release(7, new ConnectPoint(S1, P3)), FlowBufException.Reason.NOT_FOUND);
         refuseNext = FlowBufException.conflict("table full");
         assertReason(() -> baseline.hold(S1, P1, SENSOR), FlowBufException.Reason.CONFLICT);
         assertTrue(baseline.holds().isEmpty());
@@ -144,10 +145,10 @@ public class ControllerBufferingManagerTest {
 
         ControllerHold hold = baseline.hold(S1, P1, SENSOR);
         assertReason(() -> baseline.hold(S1, P1, SENSOR), FlowBufException.Reason.CONFLICT);
-        assertReason(() -> baseline.release(hold.id(), PortNumber.portNumber(0)),
+        assertReason(() -> baseline.release(hold.id(), new ConnectPoint(S1, PortNumber.portNumber(0))),
                      FlowBufException.Reason.INVALID);
-        baseline.release(hold.id(), P3);
-        assertReason(() -> baseline.release(hold.id(), P3), FlowBufException.Reason.CONFLICT);
+        baseline.release(hold.id(), new ConnectPoint(S1, P3));
+        assertReason(() -> baseline.release(hold.id(), new ConnectPoint(S1, P3)), FlowBufException.Reason.CONFLICT);
         assertEquals(1, baseline.holds().size());
     }
 

@@ -292,6 +292,22 @@ public class FlowBufRestTest extends JerseyTest {
             + "\"target\":{\"in\":\"device:s2/1\",\"x2\":\"device:s2/3\",\"ue\":\"device:s2/2\"}}";
 
     @Test
+    public void anLmmHandoffWithControllerBufferingPuntsAndReplays() throws IOException {
+        String plan = PLAN.replace("}}", "},\"buffering\":\"controller\"}");
+        JsonNode started = json(post("apps/lmm/handoffs", plan));
+        assertEquals("controller", started.get("plan").get("buffering").asText());
+        assertEquals("DETACHED", started.get("state").asText());
+        // Target punt (to the CPU port), anchor switch, source punt.
+        assertEquals(List.of("+255", "+3", "+255"), rules);
+        JsonNode attached = json(post("apps/lmm/handoffs/" + started.get("id").asText()
+                                              + "/attach", ""));
+        assertEquals("COMPLETED", attached.get("state").asText());
+        assertEquals(List.of("+255", "+3", "+255", "-255", "-255"), rules);
+        assertEquals(2, json(target("baselines/controller-holds").request().get()).get("holds")
+                .size());
+    }
+
+    @Test
     public void badLmmRequestsGetA4xxAndStartNothing() throws IOException {
         assertError(post("apps/lmm/handoffs", PLAN.replace("10.0.0.10/32", "10.0.0.0/24")), 400,
                     "/32");
@@ -302,6 +318,8 @@ public class FlowBufRestTest extends JerseyTest {
         assertError(post("apps/lmm/handoffs", PLAN.replace("\"anchor\"", "\"anchr\"")), 400,
                     "anchor");
         assertError(post("apps/lmm/handoffs", "{"), 400, "JSON");
+        assertError(post("apps/lmm/handoffs", PLAN.replace("}}", "},\"buffering\":\"ctrl\"}")),
+                    400, "\"controller\"");
         // A plan whose target has no agent: refused when it gets there, and
         // the source's pause rule and buffer are rolled back.
         assertError(post("apps/lmm/handoffs", PLAN), 404, "device:s2");
@@ -310,6 +328,7 @@ public class FlowBufRestTest extends JerseyTest {
         assertEquals(0, json(target("apps/lmm/handoffs").request().get()).get("handoffs").size());
         assertError(post("apps/lmm/handoffs/7/attach", ""), 404, "handoff 7");
         assertError(post("apps/lmm/handoffs/x/attach", ""), 400, "handoff id");
+        assertEquals("bad attach calls change no rule", List.of("+100", "-100"), rules);
         assertError(target("apps/lmm/handoffs/7").request().get(), 404, "handoff 7");
     }
 

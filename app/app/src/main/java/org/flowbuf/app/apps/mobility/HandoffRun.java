@@ -13,6 +13,7 @@ import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentId;
 import org.flowbuf.api.MarkerWatch;
+import org.flowbuf.api.apps.ControllerBufferingService;
 import org.flowbuf.api.apps.HandoffPlan;
 import org.flowbuf.app.packet.PacketEmitter;
 import org.onosproject.net.ConnectPoint;
@@ -49,6 +50,8 @@ final class HandoffRun {
     private IntentId forwardedResume;
     private IntentId newPathPause;
     private IntentId newPathResume;
+    private long sourceHold;
+    private long targetHold;
 
     HandoffRun(long id, HandoffPlan plan, FlowBufIntentService intents, BufferService buffers) {
         this.id = id;
@@ -82,6 +85,38 @@ final class HandoffRun {
         var before = anchor.steer(downlink(), plan.anchorIn(), plan.anchorToTarget().port());
         undo.add(() -> anchor.restore(downlink(), plan.anchorIn(), before));
         sourceResume = resume(plan.sourceX2(), sourceBuffer);
+    }
+
+    /**
+     * The controller-buffering baseline: the target eNB punts the downlink to
+     * the controller before the anchor switches to it, then the source eNB
+     * punts what is still in flight on the old path. An undo releases what a
+     * hold took towards the UE's target port (the baseline has no way back
+     * into the source's pipeline).
+     *
+     * @param controller the controller-buffering service
+     * @param anchor     the anchor's path rules
+     * @param undo       collects the undo of each step
+     */
+    void holdInController(ControllerBufferingService controller, AnchorPaths anchor,
+                          Rollback undo) {
+        targetHold = controller.hold(plan.target(), plan.targetIn().port(), downlink()).id();
+        undo.add(() -> controller.release(targetHold, plan.targetUe()));
+        var before = anchor.steer(downlink(), plan.anchorIn(), plan.anchorToTarget().port());
+        undo.add(() -> anchor.restore(downlink(), plan.anchorIn(), before));
+        sourceHold = controller.hold(plan.source(), plan.sourceIn().port(), downlink()).id();
+    }
+
+    /**
+     * Re-attach in the controller-buffering baseline: the packets the source
+     * held go out of the target's UE port first (packet-out), then those the
+     * target held.
+     *
+     * @param controller the controller-buffering service
+     */
+    void releaseFromController(ControllerBufferingService controller) {
+        controller.release(sourceHold, plan.targetUe());
+        controller.release(targetHold, plan.targetUe());
     }
 
     /**

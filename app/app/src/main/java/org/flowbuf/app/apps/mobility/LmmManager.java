@@ -8,6 +8,7 @@ import org.flowbuf.api.BufferService;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.apps.ControllerBufferingService;
 import org.flowbuf.api.apps.HandoffPlan;
 import org.flowbuf.api.apps.LmmHandoff;
 import org.flowbuf.api.apps.LmmService;
@@ -67,6 +68,9 @@ public class LmmManager implements LmmService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected CoreService coreService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected ControllerBufferingService controllerBuffering;
+
     private long markerTimeoutMs = MARKER_TIMEOUT_MS;
     private AnchorPaths anchor;
     private PacketEmitter packets;
@@ -85,13 +89,16 @@ public class LmmManager implements LmmService {
      *
      * @param intentService intent API
      * @param bufferService task API
+     * @param controllerBuffering the controller-buffering baseline
      * @param rules         writer of the anchor's path rule
      * @param packets       packet-out for the end marker
      */
     public LmmManager(FlowBufIntentService intentService, BufferService bufferService,
+                      ControllerBufferingService controllerBuffering,
                       SteeringRuleWriter rules, PacketEmitter packets) {
         this.intentService = intentService;
         this.bufferService = bufferService;
+        this.controllerBuffering = controllerBuffering;
         start(rules, packets);
     }
 
@@ -100,13 +107,15 @@ public class LmmManager implements LmmService {
      *
      * @param intentService   intent API
      * @param bufferService   task API
+     * @param controllerBuffering the controller-buffering baseline
      * @param rules           writer of the anchor's path rule
      * @param packets         packet-out for the end marker
      * @param markerTimeoutMs how long to wait for the end marker
      */
     LmmManager(FlowBufIntentService intentService, BufferService bufferService,
-               SteeringRuleWriter rules, PacketEmitter packets, long markerTimeoutMs) {
-        this(intentService, bufferService, rules, packets);
+               ControllerBufferingService controllerBuffering, SteeringRuleWriter rules,
+               PacketEmitter packets, long markerTimeoutMs) {
+        this(intentService, bufferService, controllerBuffering, rules, packets);
         this.markerTimeoutMs = markerTimeoutMs;
     }
 
@@ -154,13 +163,18 @@ public class LmmManager implements LmmService {
                                             resident.buffer, resident.in, plan.sourceIn());
         }
         try {
-            if (plan.buffered()) {
-                run.prepare(Optional.ofNullable(resident),
-                            r -> residents.put(plan.downlink(), r), anchor, undo);
-                // The run owns the old resident now: it retires it as its source.
-                residents.remove(plan.downlink());
-            } else {
-                run.switchPathOnly(anchor, undo);
+            switch (plan.buffering()) {
+                case FLOWBUF:
+                    run.prepare(Optional.ofNullable(resident),
+                                r -> residents.put(plan.downlink(), r), anchor, undo);
+                    // The run owns the old resident now: it retires it as its source.
+                    residents.remove(plan.downlink());
+                    break;
+                case CONTROLLER:
+                    run.holdInController(controllerBuffering, anchor, undo);
+                    break;
+                default:
+                    run.switchPathOnly(anchor, undo);
             }
         } catch (FlowBufException e) {
             undo.run();
@@ -175,8 +189,18 @@ public class LmmManager implements LmmService {
     public synchronized LmmHandoff attach(long id) {
         LmmHandoff h = in(id, LmmHandoff.State.DETACHED);
         HandoffRun run = runs.get(id);
-        if (!h.plan().buffered()) {
+        if (h.plan().buffering() == HandoffPlan.Buffering.NONE) {
             runs.remove(id);
+            return record(h.with(LmmHandoff.State.COMPLETED));
+        }
+        if (h.plan().buffering() == HandoffPlan.Buffering.CONTROLLER) {
+            try {
+                run.releaseFromController(controllerBuffering);
+            } catch (FlowBufException e) {
+                return record(h.failed("attach: " + e.getMessage()));
+            } finally {
+                runs.remove(id);
+            }
             return record(h.with(LmmHandoff.State.COMPLETED));
         }
         try {

@@ -12,6 +12,8 @@ import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentId;
 import org.flowbuf.api.MarkerWatch;
+import org.flowbuf.api.apps.ControllerBufferingService;
+import org.flowbuf.api.apps.ControllerHold;
 import org.flowbuf.api.apps.HandoffPlan;
 import org.flowbuf.api.apps.LmmHandoff;
 import org.flowbuf.api.apps.LmmService;
@@ -58,7 +60,7 @@ public class LmmManagerTest {
     }
 
     private LmmManager manager(long markerTimeoutMs) {
-        return new LmmManager(intents(), buffers(), anchorRules(),
+        return new LmmManager(intents(), buffers(), controllerBuffering(), anchorRules(),
                               (device, port, frame) -> {
                                   record("packet-out " + device + "/" + port);
                                   frames.add(frame);
@@ -130,6 +132,34 @@ public class LmmManagerTest {
                             throw new UnsupportedOperationException(method.getName());
                     }
                 });
+    }
+
+    private ControllerBufferingService controllerBuffering() {
+        return (ControllerBufferingService) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[]{ControllerBufferingService.class},
+                (proxy, method, args) -> {
+                    switch (method.getName()) {
+                        case "hold":
+                            int id = ++nextIntent;
+                            record("hold " + args[0] + "/" + args[1] + " #" + id);
+                            return new ControllerHold(id, (DeviceId) args[0], (PortNumber) args[1],
+                                                      DOWNLINK, ControllerHold.State.HOLDING,
+                                                      0, 0, 0, 0);
+                        case "release":
+                            record("release #" + args[0] + " to " + args[1]);
+                            return null;
+                        default:
+                            throw new UnsupportedOperationException(method.getName());
+                    }
+                });
+    }
+
+    private static HandoffPlan controllerPlan() {
+        return HandoffPlan.builder().downlink(DOWNLINK)
+                .buffering(HandoffPlan.Buffering.CONTROLLER)
+                .anchor(cp("device:sa/1"), cp("device:sa/2"), cp("device:sa/3"))
+                .source(cp("device:s1/1"), cp("device:s1/3"))
+                .target(cp("device:s2/1"), cp("device:s2/3"), cp("device:s2/2")).build();
     }
 
     private SteeringRuleWriter anchorRules() {
@@ -289,6 +319,29 @@ public class LmmManagerTest {
         assertEquals(Optional.empty(), h.sourceBuffer());
         assertEquals(LmmHandoff.State.COMPLETED, lmm.attach(h.id()).state());
         assertEquals(List.of("anchor install 1->3"), calls);
+    }
+
+    @Test
+    public void theControllerBufferingBaselinePuntsAtBothENodeBsAndReplaysOldPacketsFirst() {
+        LmmHandoff h = lmm.start(controllerPlan());
+        assertEquals(Optional.empty(), h.sourceBuffer());
+        // The target punts before the anchor switches to it: nothing passes to the absent UE.
+        assertEquals(List.of("hold device:s2/1 #1", "anchor install 1->3",
+                             "hold device:s1/1 #2"), calls);
+        int mark = calls.size();
+        assertEquals(LmmHandoff.State.COMPLETED, lmm.attach(h.id()).state());
+        assertEquals(List.of("release #2 to device:s2/2", "release #1 to device:s2/2"),
+                     callsSince(mark));
+    }
+
+    @Test
+    public void aFailedControllerHoldUndoesTheAnchorAndReleasesTheOtherHold() {
+        failOn = "hold device:s1/1 #2";
+        expect(FlowBufException.Reason.UNAVAILABLE, () -> lmm.start(controllerPlan()));
+        assertEquals(List.of("hold device:s2/1 #1", "anchor install 1->3",
+                             "hold device:s1/1 #2", "anchor remove 1->3",
+                             "release #1 to device:s2/2"), calls);
+        assertTrue(lmm.handoffs().isEmpty());
     }
 
     @Test

@@ -14,6 +14,7 @@ import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowRule;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -47,6 +48,65 @@ final class P4RuntimeSteeringWriter implements SteeringRuleWriter {
     @Override
     public void remove(DeviceId deviceId, SteeringRule rule) {
         write(deviceId, rule, SwitchSession::delete);
+    }
+
+    /**
+     * One Write of inserts. pbswitch and Stratum apply a Write update by
+     * update (CONTINUE_ON_ERROR), so after a refusal the updates that were
+     * applied are deleted again: the batch leaves nothing behind.
+     */
+    @Override
+    public void installAll(DeviceId deviceId, List<SteeringRule> rules) {
+        if (rules.isEmpty()) {
+            return;
+        }
+        List<FlowRule> flowRules = new ArrayList<>();
+        rules.forEach(r -> flowRules.add(SteeringFlowRules.toFlowRule(appId, deviceId, r)));
+        SwitchSession session = session(deviceId);
+        try {
+            session.insert(flowRules);
+        } catch (P4RuntimeWriteException e) {
+            undoApplied(session, flowRules, e);
+            throw refused(deviceId, e);
+        }
+    }
+
+    @Override
+    public void removeAll(DeviceId deviceId, List<SteeringRule> rules) {
+        if (rules.isEmpty()) {
+            return;
+        }
+        List<FlowRule> flowRules = new ArrayList<>();
+        rules.forEach(r -> flowRules.add(SteeringFlowRules.toFlowRule(appId, deviceId, r)));
+        try {
+            session(deviceId).delete(flowRules);
+        } catch (P4RuntimeWriteException e) {
+            throw refused(deviceId, e);
+        }
+    }
+
+    private static void undoApplied(SwitchSession session, List<FlowRule> written,
+                                    P4RuntimeWriteException e) {
+        if (e.failedUpdates().isPresent()) {
+            List<FlowRule> applied = new ArrayList<>();
+            for (int i = 0; i < written.size(); i++) {
+                if (!e.failedUpdates().get().contains(i)) {
+                    applied.add(written.get(i));
+                }
+            }
+            if (!applied.isEmpty()) {
+                session.delete(applied);
+            }
+            return;
+        }
+        // The target did not say which were applied: delete each on its own.
+        for (FlowRule rule : written) {
+            try {
+                session.delete(List.of(rule));
+            } catch (P4RuntimeWriteException notThere) {
+                continue;
+            }
+        }
     }
 
     private void write(DeviceId deviceId, SteeringRule rule,

@@ -8,6 +8,7 @@ import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -49,6 +50,39 @@ public interface FlowBufIntentService {
      */
     FlowBufIntent resume(DeviceId deviceId, PortNumber outPort, FlowFilter filter,
                          Optional<BufferId> bufferId, String owner);
+
+    /**
+     * Pauses many flows into one buffer at once: the buffer is made to
+     * receive once and every pause rule goes to the switch in one write.
+     * All or nothing.
+     *
+     * @param deviceId device
+     * @param flows    the flows, each with the in-port it arrives on (1 to
+     *                 1,024, no flow twice)
+     * @param bufferId buffer that holds them
+     * @param owner    requesting application
+     * @return one installed intent per flow, in order
+     * @throws FlowBufException with the reason of the step that failed;
+     *                          nothing of the batch stays installed
+     */
+    List<FlowBufIntent> pauseAll(DeviceId deviceId, List<FlowFilter> flows, BufferId bufferId,
+                                 String owner);
+
+    /**
+     * Resumes many flows from one buffer at once: every replay rule goes to
+     * the switch in one write, then the buffer transmits. All or nothing.
+     *
+     * @param deviceId device
+     * @param outPort  port the flows leave on
+     * @param flows    which replayed packets go to outPort (1 to 1,024)
+     * @param bufferId buffer to release
+     * @param owner    requesting application
+     * @return one installed intent per flow, in order
+     * @throws FlowBufException with the reason of the step that failed;
+     *                          nothing of the batch stays installed
+     */
+    List<FlowBufIntent> resumeAll(DeviceId deviceId, PortNumber outPort, List<FlowFilter> flows,
+                                  BufferId bufferId, String owner);
 
     /**
      * All intents, installed or not.

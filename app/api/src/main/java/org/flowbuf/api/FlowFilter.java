@@ -100,6 +100,16 @@ public final class FlowFilter {
     }
 
     /**
+     * The same filter on a given in-port.
+     *
+     * @param port in-port
+     * @return the copy
+     */
+    public FlowFilter withInPort(PortNumber port) {
+        return new Builder(this).inPort(port).build();
+    }
+
+    /**
      * Returns an empty builder (everything wildcarded).
      *
      * @return builder

@@ -275,26 +275,32 @@ public final class P4RuntimeClient implements AutoCloseable {
     static P4RuntimeWriteException failure(String what, Throwable t) {
         Status status = Status.fromThrowable(t);
         List<String> updates = new ArrayList<>();
+        List<Integer> failed = new ArrayList<>();
         Status.Code firstFailed = null;
         com.google.rpc.Status details = StatusProto.fromThrowable(t);
-        if (details != null) {
-            for (Any any : details.getDetailsList()) {
+        boolean perUpdate = details != null && details.getDetailsCount() > 0;
+        if (perUpdate) {
+            for (int i = 0; i < details.getDetailsCount(); i++) {
+                Any any = details.getDetails(i);
                 try {
                     Error error = any.unpack(Error.class);
                     if (error.getCanonicalCode() != Status.Code.OK.value()) {
                         Status.Code code = Status.fromCodeValue(error.getCanonicalCode()).getCode();
                         firstFailed = firstFailed == null ? code : firstFailed;
                         updates.add(code + ": " + error.getMessage());
+                        failed.add(i);
                     }
                 } catch (InvalidProtocolBufferException e) {
                     updates.add("unreadable error detail " + any.getTypeUrl());
+                    failed.add(i);
                 }
             }
         }
         Status.Code code = firstFailed != null ? firstFailed : status.getCode();
         String message = what + " refused: " + (updates.isEmpty()
                 ? status.getCode() + " " + status.getDescription() : String.join("; ", updates));
-        return new P4RuntimeWriteException(code, message, updates);
+        return new P4RuntimeWriteException(code, message, updates,
+                                           perUpdate ? failed : null);
     }
 
     /** Dispatches what the target sends on the stream channel. */

@@ -6,7 +6,9 @@ package org.flowbuf.app.intent;
 
 import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.IntentId;
+import org.onosproject.net.DeviceId;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,7 +21,8 @@ public final class InMemoryIntentStore implements IntentStore {
 
     private final AtomicLong nextId = new AtomicLong(1);
     private final Map<IntentId, FlowBufIntent> intents = new ConcurrentHashMap<>();
-    private final Map<IntentId, SteeringRule> rules = new ConcurrentHashMap<>();
+    private final Map<IntentId, DeviceRule> rules = new ConcurrentHashMap<>();
+    private final Map<DeviceRule, IntentId> owners = new ConcurrentHashMap<>();
 
     @Override
     public IntentId nextId() {
@@ -42,17 +45,29 @@ public final class InMemoryIntentStore implements IntentStore {
     }
 
     @Override
-    public void putRule(IntentId id, SteeringRule rule) {
-        rules.put(id, rule);
+    public void putRule(IntentId id, DeviceId deviceId, SteeringRule rule) {
+        DeviceRule key = new DeviceRule(deviceId, rule);
+        rules.put(id, key);
+        owners.put(key, id);
     }
 
     @Override
     public void removeRule(IntentId id) {
-        rules.remove(id);
+        DeviceRule key = rules.remove(id);
+        if (key != null) {
+            owners.remove(key, id);
+        }
     }
 
     @Override
     public Map<IntentId, SteeringRule> rules() {
-        return Map.copyOf(rules);
+        Map<IntentId, SteeringRule> copy = new HashMap<>();
+        rules.forEach((id, key) -> copy.put(id, key.rule()));
+        return copy;
+    }
+
+    @Override
+    public Optional<IntentId> ruleOwner(DeviceId deviceId, SteeringRule rule) {
+        return Optional.ofNullable(owners.get(new DeviceRule(deviceId, rule)));
     }
 }

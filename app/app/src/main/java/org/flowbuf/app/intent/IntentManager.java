@@ -7,7 +7,6 @@ package org.flowbuf.app.intent;
 import org.flowbuf.api.Buffer;
 import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferService;
-import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.BufferState;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowBufIntent;
@@ -17,14 +16,12 @@ import org.flowbuf.api.IntentEvent;
 import org.flowbuf.api.IntentId;
 import org.flowbuf.api.Vport;
 import org.flowbuf.app.southbound.AgentDirectory;
-import org.flowbuf.app.southbound.VportSlot;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -45,14 +42,12 @@ public final class IntentManager implements FlowBufIntentService {
     static final int PAUSE_PRIORITY = 100;
     /** Resume rules match only replayed packets, above any pause rule. */
     static final int RESUME_PRIORITY = 200;
-    /** Size of a buffer allocated for a pause without a buffer id. */
-    static final BufferSpec AUTO_BUFFER = BufferSpec.defaults();
 
     private final BufferService buffers;
     private final AgentDirectory agents;
     private final SteeringRuleWriter rules;
-    private final IntentStore store;
-    private volatile Consumer<IntentEvent> events = e -> { };
+    private final IntentLedger ledger;
+    private final IntentBatches batches;
 
     /**
      * Creates the service.
@@ -78,7 +73,8 @@ public final class IntentManager implements FlowBufIntentService {
         this.buffers = Objects.requireNonNull(buffers);
         this.agents = Objects.requireNonNull(agents);
         this.rules = Objects.requireNonNull(rules);
-        this.store = Objects.requireNonNull(store);
+        this.ledger = new IntentLedger(Objects.requireNonNull(store));
+        this.batches = new IntentBatches(buffers, agents, rules, ledger);
     }
 
     /**
@@ -87,7 +83,7 @@ public final class IntentManager implements FlowBufIntentService {
      * @param sink receiver of every intent event
      */
     public void setEventSink(Consumer<IntentEvent> sink) {
-        this.events = Objects.requireNonNull(sink);
+        ledger.setEventSink(sink);
     }
 
     @Override
@@ -98,20 +94,20 @@ public final class IntentManager implements FlowBufIntentService {
             throw FlowBufException.invalid("filter in-port %s differs from inPort %s",
                                            filter.inPort().get(), inPort);
         }
-        FlowBufIntent intent = newIntent(FlowBufIntent.Type.PAUSE, deviceId, inPort, filter, owner);
-        PauseSteps steps = new PauseSteps(deviceId, owner, intent.id());
+        FlowBufIntent intent = ledger.open(FlowBufIntent.Type.PAUSE, deviceId, inPort, filter,
+                                           owner);
+        PauseSteps steps = new PauseSteps(buffers, agents, deviceId, owner, intent.id());
         try {
-            Vport vport = steps.receivingVport(bufferId.or(() -> pausedBuffer(deviceId, filter)));
+            Vport vport = steps.receivingVport(
+                    bufferId.or(() -> ledger.pausedBuffer(deviceId, filter)));
             SteeringRule rule = new SteeringRule(filter.withoutInPort(), false,
                                                  inPort.toLong(), vport.switchPort(),
                                                  PAUSE_PRIORITY);
             adoptOrInstall(deviceId, rule);
-            store.putRule(intent.id(), rule);
-            return record(intent.with(FlowBufIntent.State.INSTALLED,
-                                      vport.buffer().orElseThrow(), null));
+            return ledger.installed(intent, vport.buffer().orElseThrow(), rule);
         } catch (FlowBufException e) {
             steps.undo();
-            record(intent.with(FlowBufIntent.State.FAILED, null, e.getMessage()));
+            ledger.failed(intent, null, e.getMessage());
             throw e;
         }
     }
@@ -121,67 +117,73 @@ public final class IntentManager implements FlowBufIntentService {
                                              FlowFilter filter, Optional<BufferId> bufferId,
                                              String owner) {
         checkPort(outPort, "outPort");
-        FlowBufIntent intent = newIntent(FlowBufIntent.Type.RESUME, deviceId, outPort, filter,
-                                         owner);
+        FlowBufIntent intent = ledger.open(FlowBufIntent.Type.RESUME, deviceId, outPort, filter,
+                                           owner);
         Vport vport;
         try {
             vport = vportToRelease(deviceId, filter, bufferId);
         } catch (FlowBufException e) {
-            record(intent.with(FlowBufIntent.State.FAILED, bufferId.orElse(null), e.getMessage()));
+            ledger.failed(intent, bufferId.orElse(null), e.getMessage());
             throw e;
         }
         BufferId id = vport.buffer().orElseThrow();
         SteeringRule rule = new SteeringRule(filter.withoutInPort(), true, vport.switchPort(),
                                              outPort.toLong(), RESUME_PRIORITY);
-        Optional<IntentId> earlier = installedWith(deviceId, rule);
+        Optional<IntentId> earlier = ledger.installedWith(deviceId, rule);
         try {
             if (earlier.isEmpty()) {
                 rules.install(deviceId, rule);
             }
         } catch (FlowBufException e) {
-            record(intent.with(FlowBufIntent.State.FAILED, id, e.getMessage()));
+            ledger.failed(intent, id, e.getMessage());
             throw e;
         }
         try {
             buffers.moveBuffer(deviceId, id, owner, BufferState.FORWARDING);
-            earlier.ifPresent(this::supersede);
+            earlier.ifPresent(ledger::supersede);
         } catch (FlowBufException e) {
             if (earlier.isEmpty()) {
                 rules.remove(deviceId, rule);
             }
-            record(intent.with(FlowBufIntent.State.FAILED, id, e.getMessage()));
+            ledger.failed(intent, id, e.getMessage());
             throw e;
         }
-        store.putRule(intent.id(), rule);
-        return record(intent.with(FlowBufIntent.State.INSTALLED, id, null));
+        return ledger.installed(intent, id, rule);
+    }
+
+    @Override
+    public synchronized List<FlowBufIntent> pauseAll(DeviceId deviceId, List<FlowFilter> flows,
+                                                     BufferId bufferId, String owner) {
+        return batches.pauseAll(deviceId, flows, bufferId, owner);
+    }
+
+    @Override
+    public synchronized List<FlowBufIntent> resumeAll(DeviceId deviceId, PortNumber outPort,
+                                                      List<FlowFilter> flows, BufferId bufferId,
+                                                      String owner) {
+        checkPort(outPort, "outPort");
+        return batches.resumeAll(deviceId, outPort, flows, bufferId, owner);
     }
 
     /** The vport of the buffer to release: known locally, no agent call. */
     private Vport vportToRelease(DeviceId deviceId, FlowFilter filter,
                                  Optional<BufferId> bufferId) {
-        BufferId id = bufferId.or(() -> pausedBuffer(deviceId, filter)).orElseThrow(
+        BufferId id = bufferId.or(() -> ledger.pausedBuffer(deviceId, filter)).orElseThrow(
                 () -> FlowBufException.notFound("no paused flow with filter %s on %s; "
                                                         + "name the buffer", filter, deviceId));
-        return vportOf(deviceId, id);
-    }
-
-    /** The vport a buffer is bound to, as the service knows it: no agent call. */
-    private Vport vportOf(DeviceId deviceId, BufferId id) {
-        return buffers.getVports(deviceId).stream()
-                .filter(v -> v.buffer().equals(Optional.of(id))).findFirst()
-                .orElseThrow(() -> FlowBufException.notFound("no buffer %s on %s", id, deviceId));
+        return PauseSteps.vportOf(buffers, deviceId, id);
     }
 
     @Override
     public Collection<FlowBufIntent> getIntents() {
-        List<FlowBufIntent> all = new ArrayList<>(store.intents().values());
+        List<FlowBufIntent> all = new ArrayList<>(ledger.store().intents().values());
         all.sort((a, b) -> Long.compare(a.id().id(), b.id().id()));
         return all;
     }
 
     @Override
     public Optional<FlowBufIntent> getIntent(IntentId id) {
-        return store.get(id);
+        return ledger.store().get(id);
     }
 
     @Override
@@ -192,7 +194,7 @@ public final class IntentManager implements FlowBufIntentService {
             throw new FlowBufException(FlowBufException.Reason.FORBIDDEN,
                                        "intent " + id + " belongs to " + intent.owner());
         }
-        SteeringRule rule = store.rules().get(id);
+        SteeringRule rule = ledger.store().rules().get(id);
         if (intent.state() != FlowBufIntent.State.INSTALLED || rule == null) {
             throw FlowBufException.conflict("intent %s is %s, not INSTALLED", id, intent.state());
         }
@@ -210,8 +212,8 @@ public final class IntentManager implements FlowBufIntentService {
             buffers.moveBuffer(intent.deviceId(), bufferId, owner, BufferState.BUFFERING);
             rules.remove(intent.deviceId(), rule);
         }
-        store.removeRule(id);
-        record(intent.with(FlowBufIntent.State.WITHDRAWN, bufferId, null));
+        ledger.store().removeRule(id);
+        ledger.record(intent.with(FlowBufIntent.State.WITHDRAWN, bufferId, null));
     }
 
     /**
@@ -220,131 +222,17 @@ public final class IntentManager implements FlowBufIntentService {
      * rule and buffer); the earlier intent is then withdrawn.
      */
     private void adoptOrInstall(DeviceId deviceId, SteeringRule rule) {
-        Optional<IntentId> earlier = installedWith(deviceId, rule);
+        Optional<IntentId> earlier = ledger.installedWith(deviceId, rule);
         if (earlier.isPresent()) {
-            supersede(earlier.get());
+            ledger.supersede(earlier.get());
         } else {
             rules.install(deviceId, rule);
         }
     }
 
-    private Optional<IntentId> installedWith(DeviceId deviceId, SteeringRule rule) {
-        Map<IntentId, FlowBufIntent> intents = store.intents();
-        return store.rules().entrySet().stream()
-                .filter(e -> e.getValue().equals(rule)
-                        && intents.get(e.getKey()).deviceId().equals(deviceId))
-                .map(Map.Entry::getKey).findFirst();
-    }
-
-    private void supersede(IntentId id) {
-        store.removeRule(id);
-        FlowBufIntent old = store.get(id).orElseThrow();
-        record(old.with(FlowBufIntent.State.WITHDRAWN, old.bufferId().orElse(null),
-                        null));
-    }
-
-    /** The buffer of the installed pause with this filter (in-port ignored). */
-    private Optional<BufferId> pausedBuffer(DeviceId deviceId, FlowFilter filter) {
-        FlowFilter wanted = filter.withoutInPort();
-        return store.intents().values().stream()
-                .filter(i -> i.type() == FlowBufIntent.Type.PAUSE
-                        && i.state() == FlowBufIntent.State.INSTALLED
-                        && i.deviceId().equals(deviceId)
-                        && i.filter().withoutInPort().equals(wanted))
-                .map(i -> i.bufferId().orElseThrow())
-                .reduce((first, later) -> later);
-    }
-
-    private long switchPort(Buffer buffer) {
-        return agents.vportSlots(buffer.deviceId()).stream()
-                .filter(s -> s.id().equals(buffer.vport())).map(VportSlot::switchPort)
-                .findFirst().orElseThrow(() -> FlowBufException.notFound(
-                        "vport %s of buffer %s is not configured on %s", buffer.vport(),
-                        buffer.id(), buffer.deviceId()));
-    }
-
-    private FlowBufIntent newIntent(FlowBufIntent.Type type, DeviceId deviceId, PortNumber port,
-                                    FlowFilter filter, String owner) {
-        return record(new FlowBufIntent(store.nextId(), type,
-                                        deviceId, port, filter, null,
-                                        FlowBufIntent.State.REQUESTED, owner, null));
-    }
-
-    private FlowBufIntent record(FlowBufIntent intent) {
-        Optional<FlowBufIntent> previous = store.put(intent);
-        if (previous.isEmpty() || previous.get().state() != intent.state()) {
-            events.accept(new IntentEvent(IntentEvent.typeOf(intent.state()), intent));
-        }
-        return intent;
-    }
-
-    private static void checkPort(PortNumber port, String name) {
+    static void checkPort(PortNumber port, String name) {
         if (port == null || port.isLogical() || port.toLong() <= 0) {
             throw FlowBufException.invalid("%s must be a physical port number, got %s", name, port);
-        }
-    }
-
-    /** The buffer side of a pause, remembering how to undo it. */
-    private final class PauseSteps {
-        private final DeviceId deviceId;
-        private final String owner;
-        private final IntentId intentId;
-        private BufferId created;
-        private BufferId moved;
-        private BufferState movedFrom;
-
-        private PauseSteps(DeviceId deviceId, String owner, IntentId intentId) {
-            this.deviceId = deviceId;
-            this.owner = owner;
-            this.intentId = intentId;
-        }
-
-        /**
-         * The vport of the given or reused buffer, moved to BUFFERING, or of a
-         * new one. The vport mode, known locally, decides whether a move is
-         * needed; only an unbound buffer (Free or Storing) needs the agent's
-         * occupancy to know what to restore on undo.
-         */
-        Vport receivingVport(Optional<BufferId> id) {
-            if (id.isEmpty()) {
-                BufferId auto = BufferId.bufferId("auto-" + intentId.id());
-                Buffer b = buffers.createBuffer(deviceId, auto, owner, AUTO_BUFFER,
-                                                BufferState.BUFFERING);
-                created = auto;
-                return new Vport(b.vport(), switchPort(b), auto, b.mode());
-            }
-            Vport before = vportOf(deviceId, id.get());
-            BufferState from = stateBefore(before);
-            if (from == BufferState.BUFFERING) {
-                return before;
-            }
-            buffers.moveBuffer(deviceId, id.get(), owner, BufferState.BUFFERING);
-            moved = id.get();
-            movedFrom = from;
-            return vportOf(deviceId, id.get());
-        }
-
-        private BufferState stateBefore(Vport vport) {
-            if (vport.mode().hasRx() || vport.mode().hasTx()) {
-                return BufferState.derive(vport.mode().hasRx(), vport.mode().hasTx(), 0);
-            }
-            BufferId id = vport.buffer().orElseThrow();
-            return buffers.getBuffer(deviceId, id).map(Buffer::state).orElseThrow(
-                    () -> FlowBufException.notFound("no buffer %s on %s", id, deviceId));
-        }
-
-        void undo() {
-            try {
-                if (created != null) {
-                    buffers.removeBuffer(deviceId, created, owner, true);
-                } else if (moved != null) {
-                    buffers.moveBuffer(deviceId, moved, owner, movedFrom);
-                }
-            } catch (FlowBufException e) {
-                // The original failure is what the caller needs; the store
-                // reconciles the buffer with its agent on the next query.
-                return;
-            }
         }
     }
 }

@@ -6,6 +6,7 @@ package org.flowbuf.app.intent;
 
 import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.IntentId;
+import org.onosproject.net.DeviceId;
 
 import java.util.Map;
 import java.util.Optional;
@@ -50,10 +51,11 @@ public interface IntentStore {
     /**
      * Records the rule an installed intent owns.
      *
-     * @param id   intent id
-     * @param rule its rule
+     * @param id       intent id
+     * @param deviceId device the rule is on
+     * @param rule     its rule
      */
-    void putRule(IntentId id, SteeringRule rule);
+    void putRule(IntentId id, DeviceId deviceId, SteeringRule rule);
 
     /**
      * Forgets an intent's rule.
@@ -68,4 +70,14 @@ public interface IntentStore {
      * @return rules by intent id (a copy)
      */
     Map<IntentId, SteeringRule> rules();
+
+    /**
+     * Which installed intent owns a rule on a device, without copying the
+     * store (every pause and resume asks).
+     *
+     * @param deviceId device
+     * @param rule     rule
+     * @return the owner, if an installed intent has this rule
+     */
+    Optional<IntentId> ruleOwner(DeviceId deviceId, SteeringRule rule);
 }

@@ -271,6 +271,19 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
     }
 
     @Override
+    public List<FlowBufIntent> pauseAll(DeviceId deviceId, List<FlowFilter> flows,
+                                        BufferId bufferId, String owner) {
+        return core.intents().pauseAll(deviceId, flows, bufferId, owner);
+    }
+
+    @Override
+    public List<FlowBufIntent> resumeAll(DeviceId deviceId, PortNumber outPort,
+                                         List<FlowFilter> flows, BufferId bufferId,
+                                         String owner) {
+        return core.intents().resumeAll(deviceId, outPort, flows, bufferId, owner);
+    }
+
+    @Override
     public Collection<FlowBufIntent> getIntents() {
         return core.intents().getIntents();
     }

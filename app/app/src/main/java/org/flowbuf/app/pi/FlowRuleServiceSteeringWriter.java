@@ -15,6 +15,7 @@ import org.onosproject.net.flow.FlowRuleOperationsContext;
 import org.onosproject.net.flow.FlowRuleService;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -66,7 +67,41 @@ public final class FlowRuleServiceSteeringWriter implements SteeringRuleWriter {
         apply(FlowRuleOperations.builder().remove(flowRule), "remove", rule);
     }
 
-    private void apply(FlowRuleOperations.Builder ops, String what, SteeringRule rule) {
+    /**
+     * One batch of adds; when the device refuses it, the batch's rules are
+     * removed again (ONOS does not say which of a failed batch were
+     * applied, and removing one that was not is harmless).
+     */
+    @Override
+    public void installAll(DeviceId deviceId, List<SteeringRule> rules) {
+        if (rules.isEmpty()) {
+            return;
+        }
+        FlowRuleOperations.Builder adds = FlowRuleOperations.builder();
+        rules.forEach(r -> adds.add(SteeringFlowRules.toFlowRule(appId, deviceId, r)));
+        try {
+            apply(adds, "install", rules.size() + " rules");
+        } catch (FlowBufException e) {
+            try {
+                removeAll(deviceId, rules);
+            } catch (FlowBufException alsoRefused) {
+                e.addSuppressed(alsoRefused);
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public void removeAll(DeviceId deviceId, List<SteeringRule> rules) {
+        if (rules.isEmpty()) {
+            return;
+        }
+        FlowRuleOperations.Builder removes = FlowRuleOperations.builder();
+        rules.forEach(r -> removes.remove(SteeringFlowRules.toFlowRule(appId, deviceId, r)));
+        apply(removes, "remove", rules.size() + " rules");
+    }
+
+    private void apply(FlowRuleOperations.Builder ops, String what, Object rule) {
         CompletableFuture<Boolean> done = new CompletableFuture<>();
         flowRules.apply(ops.build(new FlowRuleOperationsContext() {
             @Override

@@ -111,6 +111,74 @@ public class IntentsWebResource extends AbstractWebResource {
     }
 
     /**
+     * Pauses many flows into one buffer in one step. Body: {"deviceId",
+     * "bufferId", "flows": [{"inPort": 1, "filter": {...}}, ...] (1 to
+     * 1,024), "owner"?}. All or nothing.
+     *
+     * @param body request
+     * @return 201 Created with {"intents": [...]}, one per flow in order;
+     *         400, 403, 404, 409, 503 with a message, and nothing installed
+     * @throws IOException when the body cannot be read
+     */
+    @POST
+    @Path("pause-batch")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response pauseBatch(InputStream body) throws IOException {
+        ObjectNode json = RequestBodies.object(mapper(), body);
+        List<FlowFilter> flows = new ArrayList<>();
+        for (ObjectNode flow : RequestBodies.objects(json, "flows")) {
+            PortNumber inPort = PortNumber.portNumber(JsonFields.number(flow, "inPort"));
+            FlowFilter filter = filter(flow);
+            if (filter.inPort().isPresent() && !filter.inPort().get().equals(inPort)) {
+                throw FlowBufException.invalid("filter in-port %s differs from inPort %s",
+                                               filter.inPort().get(), inPort);
+            }
+            flows.add(filter.withInPort(inPort));
+        }
+        List<FlowBufIntent> intents = get(FlowBufIntentService.class).pauseAll(
+                RequestBodies.deviceId(JsonFields.text(json, "deviceId")), flows,
+                RequestBodies.bufferId(JsonFields.text(json, "bufferId")),
+                RequestBodies.owner(json));
+        return Response.status(Response.Status.CREATED)
+                .entity(encodeArray(FlowBufIntent.class, "intents", intents)).build();
+    }
+
+    /**
+     * Resumes many flows from one buffer in one step. Body: {"deviceId",
+     * "bufferId", "outPort", "filters": [{...}, ...] (1 to 1,024),
+     * "owner"?}. All or nothing.
+     *
+     * @param body request
+     * @return 201 Created with {"intents": [...]}; 400, 403, 404, 409, 503
+     * @throws IOException when the body cannot be read
+     */
+    @POST
+    @Path("resume-batch")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response resumeBatch(InputStream body) throws IOException {
+        ObjectNode json = RequestBodies.object(mapper(), body);
+        List<FlowFilter> filters = new ArrayList<>();
+        for (ObjectNode filter : RequestBodies.objects(json, "filters")) {
+            filters.add(codec(FlowFilter.class).decode(filter, this));
+        }
+        List<FlowBufIntent> intents = get(FlowBufIntentService.class).resumeAll(
+                RequestBodies.deviceId(JsonFields.text(json, "deviceId")),
+                PortNumber.portNumber(JsonFields.number(json, "outPort")), filters,
+                RequestBodies.bufferId(JsonFields.text(json, "bufferId")),
+                RequestBodies.owner(json));
+        return Response.status(Response.Status.CREATED)
+                .entity(encodeArray(FlowBufIntent.class, "intents", intents)).build();
+    }
+
+    private FlowFilter filter(ObjectNode json) {
+        return codec(FlowFilter.class).decode(
+                JsonFields.optionalObject(json, "filter").orElseThrow(
+                        () -> FlowBufException.invalid("\"filter\" is required")), this);
+    }
+
+    /**
      * Withdraws an installed intent and removes its rules.
      *
      * @param intentId intent id
@@ -144,9 +212,7 @@ public class IntentsWebResource extends AbstractWebResource {
         Request(ObjectNode json, String portField) {
             this.device = RequestBodies.deviceId(JsonFields.text(json, "deviceId"));
             this.port = PortNumber.portNumber(JsonFields.number(json, portField));
-            this.filter = codec(FlowFilter.class).decode(
-                    JsonFields.optionalObject(json, "filter").orElseThrow(
-                            () -> FlowBufException.invalid("\"filter\" is required")), IntentsWebResource.this);
+            this.filter = filter(json);
             this.buffer = JsonFields.optionalText(json, "bufferId").map(RequestBodies::bufferId);
             this.owner = RequestBodies.owner(json);
         }

@@ -15,6 +15,8 @@ import org.onosproject.net.DeviceId;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Parsing of request bodies and path parameters, with errors that name what
@@ -60,6 +62,29 @@ final class RequestBodies {
         } catch (NumberFormatException e) {
             throw FlowBufException.invalid("bad %s id \"%s\" (expected a number)", what, text);
         }
+    }
+
+    /**
+     * A required array of JSON objects.
+     *
+     * @param json  request body
+     * @param field name of the array
+     * @return its elements
+     */
+    static List<ObjectNode> objects(ObjectNode json, String field) {
+        JsonNode array = json.get(field);
+        if (array == null || !array.isArray()) {
+            throw FlowBufException.invalid("\"%s\" must be an array of objects", field);
+        }
+        List<ObjectNode> elements = new ArrayList<>();
+        for (JsonNode element : array) {
+            if (!element.isObject()) {
+                throw FlowBufException.invalid("\"%s\" must be an array of objects, not %s",
+                                               field, element);
+            }
+            elements.add((ObjectNode) element);
+        }
+        return elements;
     }
 
     static String owner(ObjectNode json) {

@@ -8,9 +8,11 @@ import org.flowbuf.api.BufferId;
 import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentId;
+import org.flowbuf.app.intent.DeviceRule;
 import org.flowbuf.app.intent.IntentStore;
 import org.flowbuf.app.intent.SteeringRule;
 import org.onlab.util.KryoNamespace;
+import org.onosproject.net.DeviceId;
 import org.onosproject.store.serializers.KryoNamespaces;
 import org.onosproject.store.service.AtomicCounter;
 import org.onosproject.store.service.ConsistentMap;
@@ -18,6 +20,7 @@ import org.onosproject.store.service.Serializer;
 import org.onosproject.store.service.StorageService;
 import org.onosproject.store.service.Versioned;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -30,16 +33,18 @@ public final class DistributedIntentStore implements IntentStore {
     /** Names of the primitives in the cluster. */
     static final String INTENTS = "flowbuf-intents";
     static final String RULES = "flowbuf-intent-rules";
+    static final String OWNERS = "flowbuf-rule-owners";
     static final String IDS = "flowbuf-intent-ids";
     static final Serializer SERIALIZER = Serializer.using(
             KryoNamespace.newBuilder().register(KryoNamespaces.API)
                     .register(FlowBufIntent.class, FlowBufIntent.Type.class,
                               FlowBufIntent.State.class, IntentId.class, BufferId.class,
-                              FlowFilter.class, SteeringRule.class)
+                              FlowFilter.class, SteeringRule.class, DeviceRule.class)
                     .build("flowbuf-intents"));
 
     private final ConsistentMap<IntentId, FlowBufIntent> intents;
-    private final ConsistentMap<IntentId, SteeringRule> rules;
+    private final ConsistentMap<IntentId, DeviceRule> rules;
+    private final ConsistentMap<DeviceRule, IntentId> owners;
     private final AtomicCounter ids;
 
     /**
@@ -50,7 +55,9 @@ public final class DistributedIntentStore implements IntentStore {
     public DistributedIntentStore(StorageService storage) {
         this.intents = storage.<IntentId, FlowBufIntent>consistentMapBuilder().withName(INTENTS)
                 .withSerializer(SERIALIZER).build();
-        this.rules = storage.<IntentId, SteeringRule>consistentMapBuilder().withName(RULES)
+        this.rules = storage.<IntentId, DeviceRule>consistentMapBuilder().withName(RULES)
+                .withSerializer(SERIALIZER).build();
+        this.owners = storage.<DeviceRule, IntentId>consistentMapBuilder().withName(OWNERS)
                 .withSerializer(SERIALIZER).build();
         this.ids = storage.getAtomicCounter(IDS);
     }
@@ -76,17 +83,29 @@ public final class DistributedIntentStore implements IntentStore {
     }
 
     @Override
-    public void putRule(IntentId id, SteeringRule rule) {
-        rules.put(id, rule);
+    public void putRule(IntentId id, DeviceId deviceId, SteeringRule rule) {
+        DeviceRule key = new DeviceRule(deviceId, rule);
+        rules.put(id, key);
+        owners.put(key, id);
     }
 
     @Override
     public void removeRule(IntentId id) {
-        rules.remove(id);
+        DeviceRule key = Versioned.valueOrNull(rules.remove(id));
+        if (key != null) {
+            owners.remove(key, id);
+        }
     }
 
     @Override
     public Map<IntentId, SteeringRule> rules() {
-        return Map.copyOf(rules.asJavaMap());
+        Map<IntentId, SteeringRule> copy = new HashMap<>();
+        rules.asJavaMap().forEach((id, key) -> copy.put(id, key.rule()));
+        return copy;
+    }
+
+    @Override
+    public Optional<IntentId> ruleOwner(DeviceId deviceId, SteeringRule rule) {
+        return Optional.ofNullable(Versioned.valueOrNull(owners.get(new DeviceRule(deviceId, rule))));
     }
 }

@@ -78,6 +78,22 @@ public class IntentManagerTest {
         public void remove(DeviceId deviceId, SteeringRule rule) {
             agent.calls.add("remove " + describe(rule));
         }
+
+        /** One write for the batch, refused as a whole, like a target's Write. */
+        @Override
+        public void installAll(DeviceId deviceId, List<SteeringRule> rules) {
+            agent.calls.add("install-all " + rules.size());
+            if (failNext != null) {
+                FlowBufException e = failNext;
+                failNext = null;
+                throw e;
+            }
+        }
+
+        @Override
+        public void removeAll(DeviceId deviceId, List<SteeringRule> rules) {
+            agent.calls.add("remove-all " + rules.size());
+        }
     }
 
     private static String describe(SteeringRule r) {
@@ -110,6 +126,91 @@ public class IntentManagerTest {
         buffers = new BufferManager(directory, new InMemoryBufferStore());
         writer = new RecordingWriter();
         intents = new IntentManager(buffers, directory, writer);
+    }
+
+    private static List<FlowFilter> flows(int count, PortNumber inPort) {
+        List<FlowFilter> flows = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            flows.add(FlowFilter.builder().inPort(inPort).ipProto(17).l4DstPort(20000 + i)
+                              .build());
+        }
+        return flows;
+    }
+
+    @Test
+    public void aBatchMovesTheBufferOnceAndWritesEveryRuleInOneWrite() {
+        BufferId b = BufferId.bufferId("b");
+        buffers.createBuffer(S1, b, APP, BufferSpec.defaults(), BufferState.FORWARDING);
+        agent.calls.clear();
+        List<FlowFilter> flows = flows(3, P1);
+        List<FlowBufIntent> paused = intents.pauseAll(S1, flows, b, APP);
+        assertEquals(List.of("SetVportMode org.flowbuf.test", "install-all 3"), agent.calls);
+        assertEquals(3, paused.size());
+        for (FlowBufIntent intent : paused) {
+            assertEquals(FlowBufIntent.State.INSTALLED, intent.state());
+            assertEquals(Optional.of(b), intent.bufferId());
+            assertEquals(P1, intent.port());
+        }
+        agent.calls.clear();
+        List<FlowBufIntent> resumed = intents.resumeAll(S1, P3, flows, b, APP);
+        // Every replay rule is in place before the buffer transmits.
+        assertEquals(List.of("install-all 3", "SetVportMode org.flowbuf.test"), agent.calls);
+        assertEquals(BufferState.FORWARDING, buffers.getBuffer(S1, b).get().state());
+        assertEquals(P3, resumed.get(2).port());
+        agent.calls.clear();
+        intents.pauseAll(S1, flows, b, APP);
+        // Pausing the same flows again takes their rules over: no write.
+        assertEquals(List.of("SetVportMode org.flowbuf.test", "install-all 0"), agent.calls);
+        assertEquals(FlowBufIntent.State.WITHDRAWN,
+                     intents.getIntent(paused.get(0).id()).get().state());
+    }
+
+    @Test
+    public void aRefusedBatchLeavesTheBufferAsItWasAndEveryIntentFailed() {
+        BufferId b = BufferId.bufferId("b");
+        buffers.createBuffer(S1, b, APP, BufferSpec.defaults(), BufferState.FORWARDING);
+        agent.calls.clear();
+        writer.failNext = FlowBufException.conflict("table full");
+        assertReason(() -> intents.pauseAll(S1, flows(3, P1), b, APP),
+                     FlowBufException.Reason.CONFLICT);
+        assertEquals(List.of("SetVportMode org.flowbuf.test", "install-all 3",
+                             "SetVportMode org.flowbuf.test"), agent.calls);
+        assertEquals(BufferState.FORWARDING, buffers.getBuffer(S1, b).get().state());
+        assertEquals(3, intents.getIntents().size());
+        intents.getIntents().forEach(i -> assertEquals(FlowBufIntent.State.FAILED, i.state()));
+
+        buffers.moveBuffer(S1, b, APP, BufferState.BUFFERING);
+        agent.calls.clear();
+        agent.failNext("SetVportMode", Status.FAILED_PRECONDITION.withDescription("busy"));
+        assertReason(() -> intents.resumeAll(S1, P3, flows(2, P1), b, APP),
+                     FlowBufException.Reason.CONFLICT);
+        assertEquals(List.of("install-all 2", "SetVportMode org.flowbuf.test", "remove-all 2"),
+                     agent.calls);
+    }
+
+    @Test
+    public void badBatchesAreRefusedBeforeAnythingHappens() {
+        BufferId b = BufferId.bufferId("b");
+        buffers.createBuffer(S1, b, APP, BufferSpec.defaults(), BufferState.FORWARDING);
+        agent.calls.clear();
+        assertReason(() -> intents.pauseAll(S1, List.of(), b, APP),
+                     FlowBufException.Reason.INVALID);
+        assertReason(() -> intents.pauseAll(S1, flows(IntentBatches.MAX_FLOWS + 1, P1), b, APP),
+                     FlowBufException.Reason.INVALID);
+        assertReason(() -> intents.pauseAll(S1, List.of(UDP_FLOW), b, APP),
+                     FlowBufException.Reason.INVALID);  // no in-port
+        List<FlowFilter> twice = List.of(flows(1, P1).get(0), flows(1, P1).get(0));
+        assertReason(() -> intents.pauseAll(S1, twice, b, APP), FlowBufException.Reason.INVALID);
+        List<FlowFilter> sameReplay = List.of(flows(1, P1).get(0), flows(1, P2).get(0));
+        assertReason(() -> intents.resumeAll(S1, P3, sameReplay, b, APP),
+                     FlowBufException.Reason.INVALID);
+        assertReason(() -> intents.resumeAll(S1, PortNumber.CONTROLLER, flows(1, P1), b, APP),
+                     FlowBufException.Reason.INVALID);
+        assertTrue(agent.calls.isEmpty());
+        assertTrue(intents.getIntents().isEmpty());
+        assertReason(() -> intents.pauseAll(S1, flows(2, P1), BufferId.bufferId("nope"), APP),
+                     FlowBufException.Reason.NOT_FOUND);
+        assertTrue(agent.calls.isEmpty());
     }
 
     @Test

@@ -167,6 +167,43 @@ public class FlowBufRestTest extends JerseyTest {
     }
 
     @Test
+    public void batchesPauseAndResumeManyFlowsOrRefuseAndChangeNothing() throws IOException {
+        assertEquals(201, post("buffers/device:s1", "{\"id\":\"many\"}").getStatus());
+        String flows = "[{\"inPort\":1,\"filter\":{\"ipProto\":17,\"l4DstPort\":1}},"
+                + "{\"inPort\":2,\"filter\":{\"ipProto\":17,\"l4DstPort\":2}}]";
+        String pause = "{\"deviceId\":\"device:s1\",\"bufferId\":\"many\",\"flows\":" + flows + "}";
+        assertError(post("intents/pause-batch", pause.replace(flows, "{}")), 400, "array");
+        assertError(post("intents/pause-batch", pause.replace(flows, "[1]")), 400, "array");
+        assertError(post("intents/pause-batch", pause.replace("\"inPort\":2,", "")), 400,
+                    "inPort");
+        assertError(post("intents/pause-batch", pause.replace("\"l4DstPort\":2}",
+                                                               "\"l4DstPort\":2,\"inPort\":9}")),
+                    400, "differs");
+        assertError(post("intents/pause-batch", pause.replace(flows, "[]")), 400, "1 to 1024");
+        assertError(post("intents/pause-batch", pause.replace("\"many\"", "\"none\"")), 404,
+                    "none");
+        assertTrue(rules.isEmpty());
+
+        Response paused = post("intents/pause-batch", pause);
+        assertEquals(201, paused.getStatus());
+        JsonNode intents = json(paused).get("intents");
+        assertEquals(2, intents.size());
+        assertEquals(2, intents.get(1).get("inPort").asInt());
+        assertEquals("BUFFERING", json(target("buffers/device:s1/many").request().get())
+                .get("state").asText());
+        String resume = "{\"deviceId\":\"device:s1\",\"bufferId\":\"many\",\"outPort\":3,"
+                + "\"filters\":[{\"ipProto\":17,\"l4DstPort\":1},{\"ipProto\":17,\"l4DstPort\":2}]}";
+        assertError(post("intents/resume-batch", resume.replace("\"outPort\":3,", "")), 400,
+                    "outPort");
+        Response resumed = post("intents/resume-batch", resume);
+        assertEquals(201, resumed.getStatus());
+        assertEquals("RESUME", json(resumed).get("intents").get(0).get("type").asText());
+        assertEquals("FORWARDING", json(target("buffers/device:s1/many").request().get())
+                .get("state").asText());
+        assertEquals(List.of("+100", "+100", "+3", "+3"), rules);
+    }
+
+    @Test
     public void buffersAreCreatedMovedInspectedAndRemoved() throws IOException {
         Response created = post("buffers/device:s1",
                                 "{\"id\":\"b1\",\"state\":\"BUFFERING\",\"spec\":{\"capacityPackets\":500}}");

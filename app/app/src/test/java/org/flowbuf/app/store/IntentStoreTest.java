@@ -84,10 +84,23 @@ public class IntentStoreTest {
     public void rulesOfInstalledIntentsAreKeptUntilRemoved() {
         IntentId a = store.nextId();
         SteeringRule rule = new SteeringRule(FILTER, false, 1L, 100, 100);
-        store.putRule(a, rule);
+        DeviceId s1 = DeviceId.deviceId("device:s1");
+        store.putRule(a, s1, rule);
         assertEquals(Map.of(a, rule), store.rules());
+        assertEquals(Optional.of(a), store.ruleOwner(s1, rule));
+        assertEquals("the same rule on another device is not owned",
+                     Optional.empty(), store.ruleOwner(DeviceId.deviceId("device:s2"), rule));
+        assertEquals(Optional.empty(),
+                     store.ruleOwner(s1, new SteeringRule(FILTER, false, 2L, 100, 100)));
+        IntentId b = store.nextId();
         store.removeRule(a);
+        store.putRule(b, s1, rule);  // a later intent takes the rule over
+        assertEquals(Optional.of(b), store.ruleOwner(s1, rule));
+        store.removeRule(a);  // forgetting an old owner again leaves the new one
+        assertEquals(Optional.of(b), store.ruleOwner(s1, rule));
+        store.removeRule(b);
         assertTrue(store.rules().isEmpty());
+        assertEquals(Optional.empty(), store.ruleOwner(s1, rule));
     }
 
     @Test

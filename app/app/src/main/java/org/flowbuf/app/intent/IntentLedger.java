@@ -1,0 +1,91 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.intent;
+
+import org.flowbuf.api.BufferId;
+import org.flowbuf.api.FlowBufIntent;
+import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.IntentEvent;
+import org.flowbuf.api.IntentId;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The record of intents and the rules they installed: every change of an
+ * intent's state goes through here, so each one is stored and announced
+ * exactly once. Callers hold the intent service's lock.
+ */
+final class IntentLedger {
+
+    private final IntentStore store;
+    private volatile Consumer<IntentEvent> events = e -> { };
+
+    IntentLedger(IntentStore store) {
+        this.store = Objects.requireNonNull(store);
+    }
+
+    IntentStore store() {
+        return store;
+    }
+
+    void setEventSink(Consumer<IntentEvent> sink) {
+        this.events = Objects.requireNonNull(sink);
+    }
+
+    // A new intent, recorded as REQUESTED.
+    FlowBufIntent open(FlowBufIntent.Type type, DeviceId deviceId, PortNumber port,
+                       FlowFilter filter, String owner) {
+        return record(new FlowBufIntent(store.nextId(), type, deviceId, port, filter, null,
+                                        FlowBufIntent.State.REQUESTED, owner, null));
+    }
+
+    // An intent installed with its rule.
+    FlowBufIntent installed(FlowBufIntent intent, BufferId bufferId, SteeringRule rule) {
+        store.putRule(intent.id(), intent.deviceId(), rule);
+        return record(intent.with(FlowBufIntent.State.INSTALLED, bufferId, null));
+    }
+
+    // An intent that failed, with why.
+    FlowBufIntent failed(FlowBufIntent intent, BufferId bufferId, String why) {
+        return record(intent.with(FlowBufIntent.State.FAILED, bufferId, why));
+    }
+
+    // Stores an intent and announces a change of its state.
+    FlowBufIntent record(FlowBufIntent intent) {
+        Optional<FlowBufIntent> previous = store.put(intent);
+        if (previous.isEmpty() || previous.get().state() != intent.state()) {
+            events.accept(new IntentEvent(IntentEvent.typeOf(intent.state()), intent));
+        }
+        return intent;
+    }
+
+    // The installed intent whose rule on this device is this rule, if any.
+    Optional<IntentId> installedWith(DeviceId deviceId, SteeringRule rule) {
+        return store.ruleOwner(deviceId, rule);
+    }
+
+    // Withdraws an intent whose rule a newer intent took over.
+    void supersede(IntentId id) {
+        store.removeRule(id);
+        FlowBufIntent old = store.get(id).orElseThrow();
+        record(old.with(FlowBufIntent.State.WITHDRAWN, old.bufferId().orElse(null), null));
+    }
+
+    // The buffer of the installed pause with this filter (in-port ignored).
+    Optional<BufferId> pausedBuffer(DeviceId deviceId, FlowFilter filter) {
+        FlowFilter wanted = filter.withoutInPort();
+        return store.intents().values().stream()
+                .filter(i -> i.type() == FlowBufIntent.Type.PAUSE
+                        && i.state() == FlowBufIntent.State.INSTALLED
+                        && i.deviceId().equals(deviceId)
+                        && i.filter().withoutInPort().equals(wanted))
+                .map(i -> i.bufferId().orElseThrow())
+                .reduce((first, later) -> later);
+    }
+}

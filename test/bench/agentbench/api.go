@@ -17,27 +17,42 @@ import (
 	pb "github.com/flowbuf/flowbuf/proto/gen/go/bufferv1"
 )
 
+// grpcAgent serves a fresh engine (in-process vport backend) over gRPC on
+// loopback and returns a client of it, the engine, and a stop function.
+func grpcAgent() (pb.BufferAgentClient, *engine.Engine, func(), error) {
+	eng := engine.New(engine.Options{Backends: server.Backends(nil, &countingFactory{})})
+	g := grpc.NewServer()
+	server.New(eng, server.Options{AgentVersion: "agentbench"}).Register(g)
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		eng.Close()
+		return nil, nil, nil, err
+	}
+	go func() { _ = g.Serve(lis) }()
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		g.Stop()
+		eng.Close()
+		return nil, nil, nil, err
+	}
+	stop := func() {
+		conn.Close()
+		g.Stop()
+		eng.Close()
+	}
+	return pb.NewBufferAgentClient(conn), eng, stop, nil
+}
+
 var apiCalls = []string{"create_buffer", "create_vport", "bind", "set_vport_mode", "unbind", "remove_vport", "remove_buffer", "query_buffer"}
 
 // api times each control call over real gRPC on loopback; vports use an
 // in-process backend so the figure is the agent's control path.
 func (b *bench) api() error {
-	eng := engine.New(engine.Options{Backends: server.Backends(nil, &countingFactory{})})
-	defer eng.Close()
-	g := grpc.NewServer()
-	server.New(eng, server.Options{AgentVersion: "agentbench"}).Register(g)
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	c, _, stop, err := grpcAgent()
 	if err != nil {
 		return err
 	}
-	go func() { _ = g.Serve(lis) }()
-	defer g.Stop()
-	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	c := pb.NewBufferAgentClient(conn)
+	defer stop()
 	iters := 500
 	if b.quick {
 		iters = 150

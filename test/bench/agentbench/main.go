@@ -51,6 +51,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, "agentbench: API benchmarks:", err)
 		os.Exit(1)
 	}
+	if err := b.purge(); err != nil {
+		fmt.Fprintln(os.Stderr, "agentbench: purge benchmark:", err)
+		os.Exit(1)
+	}
 	fmt.Println(b.summary(time.Since(start)))
 }
 
@@ -68,6 +72,7 @@ var goals = []benchreport.Goal{
 	{Metric: "buffers_2048_vs_4_throughput", AtLeast: true, Bound: 0.8},
 	{Metric: "pause_resume_lost", AtLeast: false, Bound: 0},
 	{Metric: "pause_resume_reordered", AtLeast: false, Bound: 0},
+	{Metric: "fmm_sync_purge_ms_10k", AtLeast: false, Bound: 1},
 }
 
 func (b *bench) summary(took time.Duration) string {

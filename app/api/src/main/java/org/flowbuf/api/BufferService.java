@@ -131,6 +131,23 @@ public interface BufferService {
     List<BufferEvent> reconcile(DeviceId deviceId);
 
     /**
+     * Drops every packet a buffer holds up to the first one with a packet id
+     * (FMM's inter-buffer synchronisation: the packets another buffer
+     * already delivered). The dropped packets are counted as purged.
+     *
+     * @param deviceId  device
+     * @param id        buffer id
+     * @param owner     calling application (must own the buffer)
+     * @param packetId  the packet to purge up to
+     * @param inclusive also drop that packet
+     * @return packets purged; empty when no held packet has that id (then
+     *         nothing was purged)
+     * @throws FlowBufException NOT_FOUND, FORBIDDEN, UNAVAILABLE
+     */
+    Optional<Long> purgeUpTo(DeviceId deviceId, BufferId id, String owner, PacketId packetId,
+                             boolean inclusive);
+
+    /**
      * Watches a buffer for a marker packet (the LMM end marker): onSeen runs,
      * on a transport thread, each time a packet matching the pattern enters
      * the buffer, until the returned handle is closed. Keep onSeen short.

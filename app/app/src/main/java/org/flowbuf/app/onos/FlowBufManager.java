@@ -19,6 +19,7 @@ import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentId;
 import org.flowbuf.api.MarkerPattern;
 import org.flowbuf.api.MarkerWatch;
+import org.flowbuf.api.PacketId;
 import org.flowbuf.api.Vport;
 import org.flowbuf.app.FlowBufCore;
 import org.flowbuf.app.config.FlowBufDeviceConfig;
@@ -240,6 +241,12 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
     @Override
     public List<BufferEvent> reconcile(DeviceId deviceId) {
         return core.buffers().reconcile(deviceId);
+    }
+
+    @Override
+    public Optional<Long> purgeUpTo(DeviceId deviceId, BufferId id, String owner,
+                                    PacketId packetId, boolean inclusive) {
+        return core.buffers().purgeUpTo(deviceId, id, owner, packetId, inclusive);
     }
 
     @Override

@@ -4,6 +4,7 @@
  */
 package org.flowbuf.app.rest;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.api.Buffer;
@@ -14,6 +15,7 @@ import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.BufferState;
 import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.PacketId;
 import org.flowbuf.api.codec.JsonFields;
 import org.onosproject.net.DeviceId;
 import org.onosproject.rest.AbstractWebResource;
@@ -35,6 +37,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Buffers: list, create, move to a state, remove, statistics and events
@@ -119,6 +122,38 @@ public class BuffersWebResource extends AbstractWebResource {
         return Response.created(UriBuilder.fromPath("buffers").path(device.toString())
                                         .path(id.id()).build())
                 .entity(codec(Buffer.class).encode(buffer, this)).build();
+    }
+
+    /**
+     * Purges a buffer up to a packet (FMM's inter-buffer synchronisation).
+     * Body: {"ipv4Id": 0..65535, "l4Checksum": 0..65535, "inclusive"?: false,
+     * "owner"?}.
+     *
+     * @param deviceId device id
+     * @param bufferId buffer id
+     * @param body     request
+     * @return 200 OK with {"found", "purgedPackets"}; 400, 403, 404, 503
+     * @throws IOException when the body cannot be read
+     */
+    @POST
+    @Path("{deviceId}/{bufferId}/purge")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response purge(@PathParam("deviceId") String deviceId,
+                          @PathParam("bufferId") String bufferId, InputStream body)
+            throws IOException {
+        ObjectNode json = RequestBodies.object(mapper(), body);
+        PacketId packet = PacketId.of(JsonFields.number(json, "ipv4Id"),
+                                      JsonFields.number(json, "l4Checksum"));
+        JsonNode inclusive = json.get("inclusive");
+        if (inclusive != null && !inclusive.isBoolean()) {
+            throw FlowBufException.invalid("\"inclusive\" must be true or false");
+        }
+        Optional<Long> purged = get(BufferService.class).purgeUpTo(
+                RequestBodies.deviceId(deviceId), RequestBodies.bufferId(bufferId),
+                RequestBodies.owner(json), packet, inclusive != null && inclusive.asBoolean());
+        return ok(mapper().createObjectNode().put("found", purged.isPresent())
+                          .put("purgedPackets", purged.orElse(0L))).build();
     }
 
     /**

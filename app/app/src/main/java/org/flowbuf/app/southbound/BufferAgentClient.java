@@ -5,11 +5,13 @@
 package org.flowbuf.app.southbound;
 
 import org.flowbuf.api.BufferId;
+import org.flowbuf.api.PacketId;
 import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.MarkerPattern;
 import org.flowbuf.api.MarkerWatch;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Client of one buffer agent (the buffer-agent beside a switch, or pbswitch
@@ -54,6 +56,16 @@ public interface BufferAgentClient extends AutoCloseable {
     List<AgentBuffer> buffers();
 
     /** Closes the channel if this client owns it. */
+    /**
+     * PurgeUpTo: drops what a buffer holds up to a packet id.
+     *
+     * @param id        buffer id
+     * @param packetId  packet to purge up to
+     * @param inclusive also drop that packet
+     * @return packets purged, or empty when no held packet has the id
+     */
+    Optional<Long> purgeUpTo(BufferId id, PacketId packetId, boolean inclusive);
+
     /**
      * Watches a buffer for marker packets; returns once the watch is live.
      *

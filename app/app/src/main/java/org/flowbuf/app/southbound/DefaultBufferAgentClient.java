@@ -7,6 +7,7 @@ package org.flowbuf.app.southbound;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import org.flowbuf.api.BufferId;
+import org.flowbuf.api.PacketId;
 import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.MarkerPattern;
@@ -19,11 +20,14 @@ import org.flowbuf.proto.buffer.v1.ListBuffersResponse;
 import org.flowbuf.proto.buffer.v1.ListVportsRequest;
 import org.flowbuf.proto.buffer.v1.ListVportsResponse;
 import org.flowbuf.proto.buffer.v1.Operation;
+import org.flowbuf.proto.buffer.v1.PurgeUpToRequest;
+import org.flowbuf.proto.buffer.v1.PurgeUpToResponse;
 import org.flowbuf.proto.buffer.v1.QueryBufferRequest;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -103,6 +107,19 @@ public final class DefaultBufferAgentClient implements BufferAgentClient {
     @Override
     public MarkerWatch watchMarker(BufferId id, MarkerPattern pattern, Runnable onSeen) {
         return MarkerSubscription.open(agent, appId, channel, id, pattern, onSeen, deadline);
+    }
+
+    @Override
+    public Optional<Long> purgeUpTo(BufferId id, PacketId packetId, boolean inclusive) {
+        PurgeUpToRequest request = PurgeUpToRequest.newBuilder().setAppId(appId)
+                .setBufferId(id.id()).setInclusive(inclusive)
+                .setPacketId(org.flowbuf.proto.buffer.v1.PacketId.newBuilder()
+                                     .setIpv4Id(packetId.ipv4Id())
+                                     .setL4Checksum(packetId.l4Checksum()))
+                .build();
+        // Safe to retry: a purge that went through finds nothing the second time.
+        PurgeUpToResponse purged = call(() -> stub().purgeUpTo(request), true);
+        return purged.getFound() ? Optional.of(purged.getPurgedPackets()) : Optional.empty();
     }
 
     private BufferStats queryStats(BufferId id) {

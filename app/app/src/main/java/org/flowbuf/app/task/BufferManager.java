@@ -14,6 +14,7 @@ import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.MarkerPattern;
 import org.flowbuf.api.MarkerWatch;
+import org.flowbuf.api.PacketId;
 import org.flowbuf.api.Vport;
 import org.flowbuf.api.VportId;
 import org.flowbuf.api.VportMode;
@@ -164,6 +165,13 @@ public final class BufferManager implements BufferService {
         List<BufferEvent> changes = reconciler.reconcile(deviceId);
         changes.forEach(this::emit);
         return changes;
+    }
+
+    @Override
+    public Optional<Long> purgeUpTo(DeviceId deviceId, BufferId id, String owner,
+                                    PacketId packetId, boolean inclusive) {
+        owned(deviceId, id, owner);
+        return agents.agent(deviceId).purgeUpTo(id, packetId, inclusive);
     }
 
     @Override

@@ -204,6 +204,26 @@ public class FlowBufRestTest extends JerseyTest {
     }
 
     @Test
+    public void aBufferIsPurgedUpToAPacketOrRefusedWithAReason() throws IOException {
+        assertEquals(201, post("buffers/device:s1", "{\"id\":\"fmm\"}").getStatus());
+        String purge = "buffers/device:s1/fmm/purge";
+        assertError(post(purge, "{\"ipv4Id\":70000,\"l4Checksum\":1}"), 400, "16-bit");
+        assertError(post(purge, "{\"l4Checksum\":1}"), 400, "ipv4Id");
+        assertError(post(purge, "{\"ipv4Id\":1,\"l4Checksum\":1,\"inclusive\":\"yes\"}"),
+                    400, "inclusive");
+        assertError(post("buffers/device:s1/nope/purge", "{\"ipv4Id\":1,\"l4Checksum\":1}"),
+                    404, "nope");
+        assertError(post(purge, "{\"ipv4Id\":1,\"l4Checksum\":1,\"owner\":\"other\"}"), 403,
+                    "belongs to");
+        JsonNode none = json(post(purge, "{\"ipv4Id\":5,\"l4Checksum\":1}"));
+        assertEquals(false, none.get("found").asBoolean());
+        agent.setOccupancy(10);
+        JsonNode purged = json(post(purge, "{\"ipv4Id\":5,\"l4Checksum\":1,\"inclusive\":true}"));
+        assertEquals(true, purged.get("found").asBoolean());
+        assertEquals(6, purged.get("purgedPackets").asLong());
+    }
+
+    @Test
     public void buffersAreCreatedMovedInspectedAndRemoved() throws IOException {
         Response created = post("buffers/device:s1",
                                 "{\"id\":\"b1\",\"state\":\"BUFFERING\",\"spec\":{\"capacityPackets\":500}}");

@@ -16,6 +16,8 @@ import org.flowbuf.proto.buffer.v1.BufferStats;
 import org.flowbuf.proto.buffer.v1.CreateBufferRequest;
 import org.flowbuf.proto.buffer.v1.CreateVportRequest;
 import org.flowbuf.proto.buffer.v1.Operation;
+import org.flowbuf.proto.buffer.v1.PurgeUpToRequest;
+import org.flowbuf.proto.buffer.v1.PurgeUpToResponse;
 import org.flowbuf.proto.buffer.v1.QueryBufferRequest;
 import org.flowbuf.proto.buffer.v1.ListBuffersRequest;
 import org.flowbuf.proto.buffer.v1.ListBuffersResponse;
@@ -148,6 +150,24 @@ public class FakeBufferAgent extends BufferAgentGrpc.BufferAgentImplBase {
         }
         applied.addAll(req.getOperationsList());
         out.onNext(BatchResponse.getDefaultInstance());
+        out.onCompleted();
+    }
+
+    /**
+     * PurgeUpTo finds the packet when its IPv4 id is below the occupancy and
+     * purges the packets before it (and it, when inclusive).
+     */
+    @Override
+    public void purgeUpTo(PurgeUpToRequest req, StreamObserver<PurgeUpToResponse> out) {
+        calls.add("PurgeUpTo " + req.getAppId() + " " + req.getPacketId().getIpv4Id());
+        if (failed("PurgeUpTo", out)) {
+            return;
+        }
+        long position = req.getPacketId().getIpv4Id();
+        boolean found = position < occupancy;
+        out.onNext(PurgeUpToResponse.newBuilder().setFound(found)
+                           .setPurgedPackets(found ? position + (req.getInclusive() ? 1 : 0) : 0)
+                           .build());
         out.onCompleted();
     }
 

@@ -314,16 +314,11 @@ public class FlowBufCommandsTest {
         assertTrue(err(), err().startsWith("Error: action must be"));
     }
 
-    @Test
-    public void lmmHandoffsStartFromPortsAndAttachOrRefuseBadPorts() {
-        LmmHandoffCommand start = new LmmHandoffCommand();
-        start.action = "start";
-        start.ueOrId = "10.0.0.10";
-        start.anchor = "device:sa/1,device:sa/2,device:sa/3";
-        start.source = "device:s1/1,device:s1/3";
-        start.target = "device:s2/1,device:s2/3,device:s2/2";
-        HandoffPlan plan = HandoffPlan.builder()
+    /** The plan the lmmStart() command asks for, with a buffering mode. */
+    private static HandoffPlan handoffPlan(HandoffPlan.Buffering buffering) {
+        return HandoffPlan.builder()
                 .downlink(FlowFilter.builder().ipv4Dst(IpPrefix.valueOf("10.0.0.10/32")).build())
+                .buffering(buffering)
                 .anchor(ConnectPoint.deviceConnectPoint("device:sa/1"),
                         ConnectPoint.deviceConnectPoint("device:sa/2"),
                         ConnectPoint.deviceConnectPoint("device:sa/3"))
@@ -332,6 +327,22 @@ public class FlowBufCommandsTest {
                 .target(ConnectPoint.deviceConnectPoint("device:s2/1"),
                         ConnectPoint.deviceConnectPoint("device:s2/3"),
                         ConnectPoint.deviceConnectPoint("device:s2/2")).build();
+    }
+
+    private static LmmHandoffCommand lmmStart() {
+        LmmHandoffCommand start = new LmmHandoffCommand();
+        start.action = "start";
+        start.ueOrId = "10.0.0.10";
+        start.anchor = "device:sa/1,device:sa/2,device:sa/3";
+        start.source = "device:s1/1,device:s1/3";
+        start.target = "device:s2/1,device:s2/3,device:s2/2";
+        return start;
+    }
+
+    @Test
+    public void lmmHandoffsStartFromPortsAndAttachOrRefuseBadPorts() {
+        LmmHandoffCommand start = lmmStart();
+        HandoffPlan plan = handoffPlan(HandoffPlan.Buffering.FLOWBUF);
         LmmHandoff detached = new LmmHandoff(1, plan, LmmHandoff.State.DETACHED,
                                              BufferId.bufferId("lmm-1-src"),
                                              BufferId.bufferId("lmm-1-fwd"),
@@ -360,12 +371,7 @@ public class FlowBufCommandsTest {
 
     @Test
     public void lmmHandoffsTakeTheControllerBufferingBaselineOrRefuseAnUnknownMode() {
-        LmmHandoffCommand start = new LmmHandoffCommand();
-        start.action = "start";
-        start.ueOrId = "10.0.0.10";
-        start.anchor = "device:sa/1,device:sa/2,device:sa/3";
-        start.source = "device:s1/1,device:s1/3";
-        start.target = "device:s2/1,device:s2/3,device:s2/2";
+        LmmHandoffCommand start = lmmStart();
         start.buffering = "bogus";
         start.doExecute();
         assertTrue(err(), err().startsWith("Error: --buffering is flowbuf, none or controller"));
@@ -375,17 +381,7 @@ public class FlowBufCommandsTest {
         start.doExecute();
         assertTrue("conflicting options send nothing", calls.isEmpty());
         start.noBuffering = false;
-        HandoffPlan plan = HandoffPlan.builder()
-                .downlink(FlowFilter.builder().ipv4Dst(IpPrefix.valueOf("10.0.0.10/32")).build())
-                .buffering(HandoffPlan.Buffering.CONTROLLER)
-                .anchor(ConnectPoint.deviceConnectPoint("device:sa/1"),
-                        ConnectPoint.deviceConnectPoint("device:sa/2"),
-                        ConnectPoint.deviceConnectPoint("device:sa/3"))
-                .source(ConnectPoint.deviceConnectPoint("device:s1/1"),
-                        ConnectPoint.deviceConnectPoint("device:s1/3"))
-                .target(ConnectPoint.deviceConnectPoint("device:s2/1"),
-                        ConnectPoint.deviceConnectPoint("device:s2/3"),
-                        ConnectPoint.deviceConnectPoint("device:s2/2")).build();
+        HandoffPlan plan = handoffPlan(HandoffPlan.Buffering.CONTROLLER);
         answers.put("start", new LmmHandoff(1, plan, LmmHandoff.State.DETACHED, null, null, null,
                                             0, null));
         start.doExecute();

@@ -110,6 +110,22 @@ public final class FlowFilter {
     }
 
     /**
+     * The same filter on a given in-port, refusing a filter that names
+     * another one (a request that says both must agree).
+     *
+     * @param port in-port
+     * @return the copy
+     * @throws FlowBufException INVALID when the filter's own in-port differs
+     */
+    public FlowFilter atInPort(PortNumber port) {
+        if (inPort != null && !inPort.equals(port)) {
+            throw FlowBufException.invalid("filter in-port %s differs from inPort %s", inPort,
+                                           port);
+        }
+        return withInPort(port);
+    }
+
+    /**
      * Returns an empty builder (everything wildcarded).
      *
      * @return builder

@@ -57,11 +57,7 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
     public synchronized ControllerHold hold(DeviceId deviceId, PortNumber inPort,
                                             FlowFilter filter) {
         checkPort(inPort, "inPort");
-        if (filter.inPort().isPresent() && !filter.inPort().get().equals(inPort)) {
-            throw FlowBufException.invalid("filter in-port %s differs from inPort %s",
-                                           filter.inPort().get(), inPort);
-        }
-        FlowFilter flow = filter.withoutInPort();
+        FlowFilter flow = filter.atInPort(inPort).withoutInPort();
         boolean held = holds.values().stream().anyMatch(
                 h -> h.holding() && h.deviceId.equals(deviceId) && h.inPort.equals(inPort)
                         && h.filter.equals(flow));

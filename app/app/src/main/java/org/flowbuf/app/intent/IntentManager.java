@@ -90,10 +90,7 @@ public final class IntentManager implements FlowBufIntentService {
     public synchronized FlowBufIntent pause(DeviceId deviceId, PortNumber inPort, FlowFilter filter,
                                             Optional<BufferId> bufferId, String owner) {
         checkPort(inPort, "inPort");
-        if (filter.inPort().isPresent() && !filter.inPort().get().equals(inPort)) {
-            throw FlowBufException.invalid("filter in-port %s differs from inPort %s",
-                                           filter.inPort().get(), inPort);
-        }
+        filter.atInPort(inPort);  // refuses a filter on another in-port
         FlowBufIntent intent = ledger.open(FlowBufIntent.Type.PAUSE, deviceId, inPort, filter,
                                            owner);
         PauseSteps steps = new PauseSteps(buffers, agents, deviceId, owner, intent.id());

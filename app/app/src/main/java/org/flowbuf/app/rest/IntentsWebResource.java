@@ -128,20 +128,13 @@ public class IntentsWebResource extends AbstractWebResource {
         ObjectNode json = RequestBodies.object(mapper(), body);
         List<FlowFilter> flows = new ArrayList<>();
         for (ObjectNode flow : RequestBodies.objects(json, "flows")) {
-            PortNumber inPort = PortNumber.portNumber(JsonFields.number(flow, "inPort"));
-            FlowFilter filter = filter(flow);
-            if (filter.inPort().isPresent() && !filter.inPort().get().equals(inPort)) {
-                throw FlowBufException.invalid("filter in-port %s differs from inPort %s",
-                                               filter.inPort().get(), inPort);
-            }
-            flows.add(filter.withInPort(inPort));
+            flows.add(filter(flow).atInPort(
+                    PortNumber.portNumber(JsonFields.number(flow, "inPort"))));
         }
-        List<FlowBufIntent> intents = get(FlowBufIntentService.class).pauseAll(
+        return createdAll(get(FlowBufIntentService.class).pauseAll(
                 RequestBodies.deviceId(JsonFields.text(json, "deviceId")), flows,
                 RequestBodies.bufferId(JsonFields.text(json, "bufferId")),
-                RequestBodies.owner(json));
-        return Response.status(Response.Status.CREATED)
-                .entity(encodeArray(FlowBufIntent.class, "intents", intents)).build();
+                RequestBodies.owner(json)));
     }
 
     /**
@@ -163,11 +156,14 @@ public class IntentsWebResource extends AbstractWebResource {
         for (ObjectNode filter : RequestBodies.objects(json, "filters")) {
             filters.add(codec(FlowFilter.class).decode(filter, this));
         }
-        List<FlowBufIntent> intents = get(FlowBufIntentService.class).resumeAll(
+        return createdAll(get(FlowBufIntentService.class).resumeAll(
                 RequestBodies.deviceId(JsonFields.text(json, "deviceId")),
                 PortNumber.portNumber(JsonFields.number(json, "outPort")), filters,
                 RequestBodies.bufferId(JsonFields.text(json, "bufferId")),
-                RequestBodies.owner(json));
+                RequestBodies.owner(json)));
+    }
+
+    private Response createdAll(List<FlowBufIntent> intents) {
         return Response.status(Response.Status.CREATED)
                 .entity(encodeArray(FlowBufIntent.class, "intents", intents)).build();
     }

@@ -26,10 +26,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.Assert.assertArrayEquals;
+import static org.flowbuf.app.FlowBufAssert.assertReason;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
-import static org.junit.Assert.fail;
 
 public class ControllerBufferingManagerTest {
 
@@ -152,12 +152,4 @@ public class ControllerBufferingManagerTest {
         assertEquals(1, baseline.holds().size());
     }
 
-    private static void assertReason(Runnable call, FlowBufException.Reason reason) {
-        try {
-            call.run();
-            fail("expected " + reason);
-        } catch (FlowBufException e) {
-            assertEquals(e.getMessage(), reason, e.reason());
-        }
-    }
 }

@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.Optional;
 
+import static org.flowbuf.app.FlowBufAssert.assertReason;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
@@ -338,12 +339,4 @@ public class IntentManagerTest {
         assertTrue(buffers.getBuffers(S1).isEmpty());
     }
 
-    private static void assertReason(Runnable call, FlowBufException.Reason reason) {
-        try {
-            call.run();
-            fail("expected " + reason);
-        } catch (FlowBufException e) {
-            assertEquals(e.getMessage(), reason, e.reason());
-        }
-    }
 }

@@ -36,10 +36,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import static org.flowbuf.app.FlowBufAssert.assertReason;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
-import static org.junit.Assert.fail;
 
 /** The task-level service: what it sends, what it stores, what it refuses. */
 public class BufferManagerTest {
@@ -169,14 +169,6 @@ public class BufferManagerTest {
         return agent.applied.stream().map(Operation::getOpCase).collect(Collectors.toList());
     }
 
-    private static void assertReason(Runnable call, FlowBufException.Reason reason) {
-        try {
-            call.run();
-            fail("expected " + reason);
-        } catch (FlowBufException e) {
-            assertEquals(e.getMessage(), reason, e.reason());
-        }
-    }
 
     @Test
     public void vportsShowWhichBufferIsBoundAndInWhichMode() {

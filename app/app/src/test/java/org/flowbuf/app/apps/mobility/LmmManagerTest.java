@@ -32,6 +32,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
+import static org.flowbuf.app.FlowBufAssert.assertReason;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
@@ -360,11 +361,6 @@ public class LmmManagerTest {
     }
 
     private static void expect(FlowBufException.Reason reason, Runnable call) {
-        try {
-            call.run();
-            fail("accepted");
-        } catch (FlowBufException e) {
-            assertEquals(e.getMessage(), reason, e.reason());
-        }
+        assertReason(call, reason);
     }
 }

@@ -183,3 +183,44 @@ def test_connectionless_uploads_use_the_app_paths(api, capsys):
                                         "/onos/flowbuf/apps/cc/uploads/4/download"]
     assert requests[2][2] == {"port": 3}
     assert "SERVED" in capsys.readouterr().out
+
+
+def test_batches_purge_and_controller_holds_use_their_paths(api, capsys, tmp_path):
+    url, requests, answers = api
+    body = {"deviceId": "device:s1", "bufferId": "b1",
+            "flows": [{"inPort": 1, "filter": {"l4DstPort": 9000}}]}
+    path = tmp_path / "batch.json"
+    path.write_text(json.dumps(body))
+    answers[("POST", "/onos/flowbuf/intents/pause-batch")] = (201, {"intents": [INTENT]})
+    answers[("POST", "/onos/flowbuf/buffers/device:s1/b1/purge")] = (
+        200, {"found": True, "purgedPackets": 12})
+    hold = {"id": 3, "state": "HOLDING", "deviceId": "device:s1", "inPort": 1, "heldPackets": 5,
+            "heldBytes": 5000, "packetIns": 5, "packetOuts": 0, "filter": {}}
+    answers[("POST", "/onos/flowbuf/baselines/controller-holds")] = (201, hold)
+    answers[("POST", "/onos/flowbuf/baselines/controller-holds/3/release")] = (
+        200, dict(hold, state="RELEASED", heldPackets=0, packetOuts=5))
+    assert run(url, "pause-batch", str(path)) == 0
+    assert run(url, "purge", "device:s1", "b1", "7", "65535", "--inclusive") == 0
+    assert run(url, "hold", "device:s1", "1", "--src", "10.0.0.1") == 0
+    assert run(url, "hold-release", "3", "2", "--device", "device:s2") == 0
+    assert requests == [
+        ("POST", "/onos/flowbuf/intents/pause-batch", body),
+        ("POST", "/onos/flowbuf/buffers/device:s1/b1/purge",
+         {"ipv4Id": 7, "l4Checksum": 65535, "inclusive": True, "owner": "org.flowbuf.rest"}),
+        ("POST", "/onos/flowbuf/baselines/controller-holds",
+         {"deviceId": "device:s1", "inPort": 1, "filter": {"ipv4Src": "10.0.0.1/32"}}),
+        ("POST", "/onos/flowbuf/baselines/controller-holds/3/release",
+         {"port": 2, "deviceId": "device:s2"})]
+    out = capsys.readouterr().out
+    assert "purged 12 packet(s)" in out and "RELEASED" in out
+
+
+def test_a_bad_packet_id_or_batch_file_sends_nothing(api, capsys, tmp_path):
+    url, requests, _ = api
+    with pytest.raises(SystemExit):
+        run(url, "purge", "device:s1", "b1", "70000", "1")
+    assert run(url, "pause-batch", str(tmp_path / "missing.json")) == 1
+    (tmp_path / "bad.json").write_text("{not json")
+    assert run(url, "resume-batch", str(tmp_path / "bad.json")) == 1
+    assert requests == []
+    assert capsys.readouterr().err.count("Error: cannot read") == 2

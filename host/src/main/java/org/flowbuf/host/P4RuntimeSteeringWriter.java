@@ -60,8 +60,7 @@ final class P4RuntimeSteeringWriter implements SteeringRuleWriter {
         if (rules.isEmpty()) {
             return;
         }
-        List<FlowRule> flowRules = new ArrayList<>();
-        rules.forEach(r -> flowRules.add(SteeringFlowRules.toFlowRule(appId, deviceId, r)));
+        List<FlowRule> flowRules = flowRules(deviceId, rules);
         SwitchSession session = session(deviceId);
         try {
             session.insert(flowRules);
@@ -76,13 +75,18 @@ final class P4RuntimeSteeringWriter implements SteeringRuleWriter {
         if (rules.isEmpty()) {
             return;
         }
-        List<FlowRule> flowRules = new ArrayList<>();
-        rules.forEach(r -> flowRules.add(SteeringFlowRules.toFlowRule(appId, deviceId, r)));
+        List<FlowRule> flowRules = flowRules(deviceId, rules);
         try {
             session(deviceId).delete(flowRules);
         } catch (P4RuntimeWriteException e) {
             throw refused(deviceId, e);
         }
+    }
+
+    private List<FlowRule> flowRules(DeviceId deviceId, List<SteeringRule> rules) {
+        List<FlowRule> flowRules = new ArrayList<>();
+        rules.forEach(r -> flowRules.add(SteeringFlowRules.toFlowRule(appId, deviceId, r)));
+        return flowRules;
     }
 
     private static void undoApplied(SwitchSession session, List<FlowRule> written,

@@ -22,6 +22,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -56,7 +57,7 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
     @Override
     public synchronized ControllerHold hold(DeviceId deviceId, PortNumber inPort,
                                             FlowFilter filter) {
-        checkPort(inPort, "inPort");
+        SteeringRule.requirePhysical(inPort, "inPort");
         FlowFilter flow = filter.atInPort(inPort).withoutInPort();
         boolean held = holds.values().stream().anyMatch(
                 h -> h.holding() && h.deviceId.equals(deviceId) && h.inPort.equals(inPort)
@@ -80,7 +81,7 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
 
     @Override
     public synchronized ControllerHold release(long id, ConnectPoint out) {
-        checkPort(out.port(), "outPort");
+        SteeringRule.requirePhysical(out.port(), "outPort");
         Hold hold = holds.get(id);
         if (hold == null) {
             throw FlowBufException.notFound("no controller hold %d", id);
@@ -105,22 +106,21 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
 
     @Override
     public boolean packetIn(DeviceId deviceId, PortNumber inPort, byte[] frame) {
+        Optional<FrameFields> fields = FrameFields.of(frame);  // parsed once, not per hold
+        if (fields.isEmpty()) {
+            return false;
+        }
         // A hold of the flow that is holding now comes first; a released one
         // takes only the stragglers punted before its rule was removed.
         for (boolean holding : new boolean[]{true, false}) {
             for (Hold hold : holds.values()) {
-                if (hold.holding() == holding && hold.takes(deviceId, inPort, frame)) {
+                if (hold.holding() == holding
+                        && hold.takes(deviceId, inPort, fields.get(), frame)) {
                     return true;
                 }
             }
         }
         return false;
-    }
-
-    private static void checkPort(PortNumber port, String name) {
-        if (port == null || port.isLogical() || port.toLong() <= 0) {
-            throw FlowBufException.invalid("%s must be a physical port number, got %s", name, port);
-        }
     }
 
     /** One held flow: its frames in arrival order and its counters. */
@@ -154,9 +154,8 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
             releasedTo = out;
         }
 
-        boolean takes(DeviceId device, PortNumber port, byte[] frame) {
-            if (!deviceId.equals(device) || !inPort.equals(port)
-                    || !FrameMatcher.matches(filter, frame)) {
+        boolean takes(DeviceId device, PortNumber port, FrameFields fields, byte[] frame) {
+            if (!deviceId.equals(device) || !inPort.equals(port) || !fields.matches(filter)) {
                 return false;
             }
             ConnectPoint straightOut;

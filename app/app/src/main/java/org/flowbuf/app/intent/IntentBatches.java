@@ -57,20 +57,20 @@ final class IntentBatches {
                 throw FlowBufException.invalid("every flow of a pause batch needs its in-port: %s",
                                                flow);
             }
-            IntentManager.checkPort(flow.inPort().get(), "inPort");
+            SteeringRule.requirePhysical(flow.inPort().get(), "inPort");
         }
         List<FlowBufIntent> intents = open(FlowBufIntent.Type.PAUSE, deviceId, flows, owner,
-                                           FlowFilter::inPort);
+                                           f -> f.inPort().orElseThrow());
         PauseSteps steps = new PauseSteps(buffers, agents, deviceId, owner, intents.get(0).id());
         try {
             Vport vport = steps.receivingVport(Optional.of(bufferId));
             List<SteeringRule> batch = new ArrayList<>();
             for (FlowFilter flow : flows) {
-                batch.add(new SteeringRule(flow.withoutInPort(), false,
-                                           flow.inPort().get().toLong(), vport.switchPort(),
-                                           IntentManager.PAUSE_PRIORITY));
+                batch.add(IntentManager.pauseRule(flow, flow.inPort().orElseThrow(), vport));
             }
-            return install(deviceId, intents, batch, bufferId);
+            List<Optional<IntentId>> earlier = owners(deviceId, batch);
+            rules.installAll(deviceId, notOwned(batch, earlier));
+            return recordInstalled(intents, batch, earlier, bufferId);
         } catch (FlowBufException e) {
             steps.undo();
             intents.forEach(i -> ledger.failed(i, null, e.getMessage()));
@@ -82,15 +82,15 @@ final class IntentBatches {
                                   BufferId bufferId, String owner) {
         checkFlows(flows, FlowFilter::withoutInPort);  // a replay rule ignores the in-port
         List<FlowBufIntent> intents = open(FlowBufIntent.Type.RESUME, deviceId, flows, owner,
-                                           f -> Optional.of(outPort));
+                                           f -> outPort);
         try {
             Vport vport = PauseSteps.vportOf(buffers, deviceId, bufferId);
             List<SteeringRule> batch = new ArrayList<>();
             for (FlowFilter flow : flows) {
-                batch.add(new SteeringRule(flow.withoutInPort(), true, vport.switchPort(),
-                                           outPort.toLong(), IntentManager.RESUME_PRIORITY));
+                batch.add(IntentManager.replayRule(flow, vport, outPort));
             }
-            List<SteeringRule> fresh = notInstalled(deviceId, batch);
+            List<Optional<IntentId>> earlier = owners(deviceId, batch);
+            List<SteeringRule> fresh = notOwned(batch, earlier);
             rules.installAll(deviceId, fresh);
             try {
                 buffers.moveBuffer(deviceId, bufferId, owner, BufferState.FORWARDING);
@@ -98,48 +98,51 @@ final class IntentBatches {
                 rules.removeAll(deviceId, fresh);
                 throw e;
             }
-            return recordInstalled(deviceId, intents, batch, bufferId);
+            return recordInstalled(intents, batch, earlier, bufferId);
         } catch (FlowBufException e) {
             intents.forEach(i -> ledger.failed(i, bufferId, e.getMessage()));
             throw e;
         }
     }
 
-    /** Writes the rules not installed yet in one write; records the intents. */
-    private List<FlowBufIntent> install(DeviceId deviceId, List<FlowBufIntent> intents,
-                                        List<SteeringRule> batch, BufferId bufferId) {
-        rules.installAll(deviceId, notInstalled(deviceId, batch));
-        return recordInstalled(deviceId, intents, batch, bufferId);
+    /** The installed intent that owns each rule of the batch, if any. */
+    private List<Optional<IntentId>> owners(DeviceId deviceId, List<SteeringRule> batch) {
+        List<Optional<IntentId>> owners = new ArrayList<>();
+        batch.forEach(rule -> owners.add(ledger.installedWith(deviceId, rule)));
+        return owners;
     }
 
-    private List<FlowBufIntent> recordInstalled(DeviceId deviceId, List<FlowBufIntent> intents,
-                                                List<SteeringRule> batch, BufferId bufferId) {
-        List<FlowBufIntent> installed = new ArrayList<>();
-        for (int i = 0; i < intents.size(); i++) {
-            // An earlier intent with the same rule is taken over, as one pause would.
-            ledger.installedWith(deviceId, batch.get(i)).ifPresent(ledger::supersede);
-            installed.add(ledger.installed(intents.get(i), bufferId, batch.get(i)));
-        }
-        return installed;
-    }
-
-    private List<SteeringRule> notInstalled(DeviceId deviceId, List<SteeringRule> batch) {
+    /** The rules no installed intent owns: the ones to write. */
+    private static List<SteeringRule> notOwned(List<SteeringRule> batch,
+                                               List<Optional<IntentId>> owners) {
         List<SteeringRule> fresh = new ArrayList<>();
-        for (SteeringRule rule : batch) {
-            Optional<IntentId> earlier = ledger.installedWith(deviceId, rule);
-            if (earlier.isEmpty()) {
-                fresh.add(rule);
+        for (int i = 0; i < batch.size(); i++) {
+            if (owners.get(i).isEmpty()) {
+                fresh.add(batch.get(i));
             }
         }
         return fresh;
     }
 
+    /** Records every intent installed; an earlier owner of its rule is taken over. */
+    private List<FlowBufIntent> recordInstalled(List<FlowBufIntent> intents,
+                                                List<SteeringRule> batch,
+                                                List<Optional<IntentId>> owners,
+                                                BufferId bufferId) {
+        List<FlowBufIntent> installed = new ArrayList<>();
+        for (int i = 0; i < intents.size(); i++) {
+            owners.get(i).ifPresent(ledger::supersede);
+            installed.add(ledger.installed(intents.get(i), bufferId, batch.get(i)));
+        }
+        return installed;
+    }
+
     private List<FlowBufIntent> open(FlowBufIntent.Type type, DeviceId deviceId,
                                      List<FlowFilter> flows, String owner,
-                                     Function<FlowFilter, Optional<PortNumber>> port) {
+                                     Function<FlowFilter, PortNumber> port) {
         List<FlowBufIntent> intents = new ArrayList<>();
         for (FlowFilter flow : flows) {
-            intents.add(ledger.open(type, deviceId, port.apply(flow).orElseThrow(), flow, owner));
+            intents.add(ledger.open(type, deviceId, port.apply(flow), flow, owner));
         }
         return intents;
     }

@@ -89,7 +89,7 @@ public final class IntentManager implements FlowBufIntentService {
     @Override
     public synchronized FlowBufIntent pause(DeviceId deviceId, PortNumber inPort, FlowFilter filter,
                                             Optional<BufferId> bufferId, String owner) {
-        checkPort(inPort, "inPort");
+        SteeringRule.requirePhysical(inPort, "inPort");
         filter.atInPort(inPort);  // refuses a filter on another in-port
         FlowBufIntent intent = ledger.open(FlowBufIntent.Type.PAUSE, deviceId, inPort, filter,
                                            owner);
@@ -97,9 +97,7 @@ public final class IntentManager implements FlowBufIntentService {
         try {
             Vport vport = steps.receivingVport(
                     bufferId.or(() -> ledger.pausedBuffer(deviceId, filter)));
-            SteeringRule rule = new SteeringRule(filter.withoutInPort(), false,
-                                                 inPort.toLong(), vport.switchPort(),
-                                                 PAUSE_PRIORITY);
+            SteeringRule rule = pauseRule(filter, inPort, vport);
             adoptOrInstall(deviceId, rule);
             return ledger.installed(intent, vport.buffer().orElseThrow(), rule);
         } catch (FlowBufException e) {
@@ -113,7 +111,7 @@ public final class IntentManager implements FlowBufIntentService {
     public synchronized FlowBufIntent resume(DeviceId deviceId, PortNumber outPort,
                                              FlowFilter filter, Optional<BufferId> bufferId,
                                              String owner) {
-        checkPort(outPort, "outPort");
+        SteeringRule.requirePhysical(outPort, "outPort");
         FlowBufIntent intent = ledger.open(FlowBufIntent.Type.RESUME, deviceId, outPort, filter,
                                            owner);
         Vport vport;
@@ -124,8 +122,7 @@ public final class IntentManager implements FlowBufIntentService {
             throw e;
         }
         BufferId id = vport.buffer().orElseThrow();
-        SteeringRule rule = new SteeringRule(filter.withoutInPort(), true, vport.switchPort(),
-                                             outPort.toLong(), RESUME_PRIORITY);
+        SteeringRule rule = replayRule(filter, vport, outPort);
         Optional<IntentId> earlier = ledger.installedWith(deviceId, rule);
         try {
             if (earlier.isEmpty()) {
@@ -158,7 +155,7 @@ public final class IntentManager implements FlowBufIntentService {
     public synchronized List<FlowBufIntent> resumeAll(DeviceId deviceId, PortNumber outPort,
                                                       List<FlowFilter> flows, BufferId bufferId,
                                                       String owner) {
-        checkPort(outPort, "outPort");
+        SteeringRule.requirePhysical(outPort, "outPort");
         return batches.resumeAll(deviceId, outPort, flows, bufferId, owner);
     }
 
@@ -227,9 +224,15 @@ public final class IntentManager implements FlowBufIntentService {
         }
     }
 
-    static void checkPort(PortNumber port, String name) {
-        if (port == null || port.isLogical() || port.toLong() <= 0) {
-            throw FlowBufException.invalid("%s must be a physical port number, got %s", name, port);
-        }
+    // The rule that steers a flow arriving on inPort into a buffer's vport.
+    static SteeringRule pauseRule(FlowFilter flow, PortNumber inPort, Vport vport) {
+        return new SteeringRule(flow.withoutInPort(), false, inPort.toLong(), vport.switchPort(),
+                                PAUSE_PRIORITY);
+    }
+
+    // The rule that sends what a buffer replays of a flow to outPort.
+    static SteeringRule replayRule(FlowFilter flow, Vport vport, PortNumber outPort) {
+        return new SteeringRule(flow.withoutInPort(), true, vport.switchPort(), outPort.toLong(),
+                                RESUME_PRIORITY);
     }
 }

@@ -5,7 +5,9 @@
 package org.flowbuf.app.intent;
 
 import com.google.common.base.MoreObjects;
+import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowFilter;
+import org.onosproject.net.PortNumber;
 
 import java.util.Objects;
 import java.util.Optional;
@@ -39,6 +41,20 @@ public final class SteeringRule {
         this.ingressPort = ingressPort;
         this.outPort = outPort;
         this.priority = priority;
+    }
+
+    /**
+     * Refuses a port a flow cannot arrive on or be sent to (the controller,
+     * flood, any logical port, or none): rules name physical ports.
+     *
+     * @param port the port
+     * @param name what the port is, for the message
+     * @throws FlowBufException INVALID when it is not a physical port
+     */
+    public static void requirePhysical(PortNumber port, String name) {
+        if (port == null || port.isLogical() || port.toLong() <= 0) {
+            throw FlowBufException.invalid("%s must be a physical port number, got %s", name, port);
+        }
     }
 
     /**

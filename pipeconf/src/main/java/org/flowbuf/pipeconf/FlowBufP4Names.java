@@ -40,6 +40,13 @@ public final class FlowBufP4Names {
             PiActionId.of("IngressPipeImpl.steering.steer_to_port");
     /** Parameter of STEER_TO_PORT. */
     public static final PiActionParamId PORT = PiActionParamId.of("port");
+    /**
+     * Sends the packet to a multicast group of the packet replication engine
+     * (FMM: the anchor multicasts a flow to several eNB switches); parameter
+     * GROUP_ID.
+     */
+    public static final PiActionId STEER_TO_MCAST_GROUP =
+            PiActionId.of("IngressPipeImpl.steering.steer_to_mcast_group");
 
     /** Table that marks packets arriving on vport ports as replays (from_vport = 1). */
     public static final PiTableId VPORT_PORTS =
@@ -88,6 +95,8 @@ public final class FlowBufP4Names {
 
     /** Width of port match fields and parameters (v1model standard_metadata). */
     public static final int PORT_BITS = 9;
+    /** Width of multicast group ids (mcast_group_id_t, standard_metadata.mcast_grp). */
+    public static final int MCAST_GROUP_BITS = 16;
 
     private FlowBufP4Names() {
     }

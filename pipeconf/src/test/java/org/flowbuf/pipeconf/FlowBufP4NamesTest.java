@@ -47,6 +47,17 @@ public class FlowBufP4NamesTest {
         assertTrue("steer_to_port has no 9-bit port parameter",
                    action.contains("name: \"" + FlowBufP4Names.PORT.id() + "\"\n    bitwidth: "
                                            + FlowBufP4Names.PORT_BITS));
+        String mcast = block(p4info, "actions", FlowBufP4Names.STEER_TO_MCAST_GROUP.id());
+        assertTrue("steer_to_mcast_group has no 16-bit group_id parameter",
+                   mcast.contains("name: \"" + FlowBufP4Names.GROUP_ID.id() + "\"\n    bitwidth: "
+                                          + FlowBufP4Names.MCAST_GROUP_BITS));
+        assertTrue("steer_to_mcast_group is not an action of flow_steering",
+                   table.contains("id: " + actionId(mcast) + "\n"));
+    }
+
+    private static String actionId(String actionBlock) {
+        int at = actionBlock.indexOf("id: ");
+        return actionBlock.substring(at + 4, actionBlock.indexOf('\n', at));
     }
 
     @Test

@@ -15,14 +15,23 @@ import java.util.Optional;
 /**
  * One entry of the P4 table IngressPipeImpl.steering.flow_steering: packets
  * matching the filter, coming from a vport or not, on an optional ingress
- * port, go to a switch port (a vport to pause, any port to resume).
+ * port, go to a switch port (a vport to pause, any port to resume) or, for
+ * fast mobility management, to a multicast group of the switch's packet
+ * replication engine (the anchor sends a UE's downlink to several eNB
+ * switches at once; see {@link MulticastGroupWriter}).
  */
 public final class SteeringRule {
+
+    /** Smallest multicast group id (0 means no group in v1model). */
+    public static final int MIN_MULTICAST_GROUP = 1;
+    /** Largest multicast group id (mcast_group_id_t is 16 bits wide). */
+    public static final int MAX_MULTICAST_GROUP = 65535;
 
     private final FlowFilter filter;
     private final boolean fromVport;
     private final Long ingressPort;
     private final long outPort;
+    private final Integer multicastGroup;
     private final int priority;
 
     /**
@@ -36,11 +45,50 @@ public final class SteeringRule {
      */
     public SteeringRule(FlowFilter filter, boolean fromVport, Long ingressPort, long outPort,
                         int priority) {
+        this(filter, fromVport, ingressPort, outPort, null, priority);
+    }
+
+    private SteeringRule(FlowFilter filter, boolean fromVport, Long ingressPort, long outPort,
+                         Integer multicastGroup, int priority) {
         this.filter = Objects.requireNonNull(filter);
         this.fromVport = fromVport;
         this.ingressPort = ingressPort;
         this.outPort = outPort;
+        this.multicastGroup = multicastGroup;
         this.priority = priority;
+    }
+
+    /**
+     * Creates a rule that sends the matching packets (not replayed by a
+     * buffer) to a multicast group, which the switch's packet replication
+     * engine copies to each of the group's ports. The group itself is
+     * written with a {@link MulticastGroupWriter}.
+     *
+     * @param filter      IPv4 5-tuple to match (its in-port is ignored)
+     * @param ingressPort ingress port to match, null for any
+     * @param groupId     multicast group id, 1..65535
+     * @param priority    higher wins among overlapping rules
+     * @return the rule; its {@link #outPort()} is 0
+     * @throws FlowBufException INVALID when the group id is outside 1..65535
+     */
+    public static SteeringRule toMulticastGroup(FlowFilter filter, Long ingressPort, int groupId,
+                                                int priority) {
+        requireMulticastGroup(groupId);
+        return new SteeringRule(filter, false, ingressPort, 0, groupId, priority);
+    }
+
+    /**
+     * Refuses a multicast group id the P4 program cannot carry (0 stands for
+     * no group in v1model; mcast_group_id_t is 16 bits wide).
+     *
+     * @param groupId the group id
+     * @throws FlowBufException INVALID when it is outside 1..65535
+     */
+    public static void requireMulticastGroup(int groupId) {
+        if (groupId < MIN_MULTICAST_GROUP || groupId > MAX_MULTICAST_GROUP) {
+            throw FlowBufException.invalid("multicast group id must be in %d..%d, got %d",
+                                           MIN_MULTICAST_GROUP, MAX_MULTICAST_GROUP, groupId);
+        }
     }
 
     /**
@@ -85,12 +133,23 @@ public final class SteeringRule {
     }
 
     /**
-     * Where matching packets go.
+     * Where matching packets go, for a rule that steers to a port.
      *
-     * @return switch port
+     * @return switch port; 0 for a rule that steers to a multicast group
+     *         (see {@link #multicastGroup()})
      */
     public long outPort() {
         return outPort;
+    }
+
+    /**
+     * The multicast group matching packets go to, for a rule made by
+     * {@link #toMulticastGroup}.
+     *
+     * @return group id, empty for a rule that steers to a port
+     */
+    public Optional<Integer> multicastGroup() {
+        return Optional.ofNullable(multicastGroup);
     }
 
     /**
@@ -110,18 +169,18 @@ public final class SteeringRule {
         SteeringRule r = (SteeringRule) o;
         return filter.equals(r.filter) && fromVport == r.fromVport
                 && Objects.equals(ingressPort, r.ingressPort) && outPort == r.outPort
-                && priority == r.priority;
+                && Objects.equals(multicastGroup, r.multicastGroup) && priority == r.priority;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(filter, fromVport, ingressPort, outPort, priority);
+        return Objects.hash(filter, fromVport, ingressPort, outPort, multicastGroup, priority);
     }
 
     @Override
     public String toString() {
         return MoreObjects.toStringHelper(this).add("filter", filter).add("fromVport", fromVport)
                 .add("ingressPort", ingressPort).add("outPort", outPort)
-                .add("priority", priority).toString();
+                .add("multicastGroup", multicastGroup).add("priority", priority).toString();
     }
 }

@@ -10,6 +10,7 @@ import org.flowbuf.app.intent.SteeringRule;
 import org.onlab.packet.IpPrefix;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
 import org.onosproject.net.flow.DefaultFlowRule;
 import org.onosproject.net.flow.DefaultTrafficSelector;
 import org.onosproject.net.flow.DefaultTrafficTreatment;
@@ -19,8 +20,14 @@ import org.onosproject.net.pi.model.PiMatchFieldId;
 import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.pi.runtime.PiActionParam;
 
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
 import static org.flowbuf.pipeconf.FlowBufP4Names.FLOW_STEERING;
 import static org.flowbuf.pipeconf.FlowBufP4Names.FROM_VPORT;
+import static org.flowbuf.pipeconf.FlowBufP4Names.GROUP_ID;
 import static org.flowbuf.pipeconf.FlowBufP4Names.INGRESS_PORT;
 import static org.flowbuf.pipeconf.FlowBufP4Names.IPV4_DST;
 import static org.flowbuf.pipeconf.FlowBufP4Names.IPV4_SRC;
@@ -30,12 +37,14 @@ import static org.flowbuf.pipeconf.FlowBufP4Names.L4_SRC_PORT;
 import static org.flowbuf.pipeconf.FlowBufP4Names.MARK_FROM_VPORT;
 import static org.flowbuf.pipeconf.FlowBufP4Names.PORT;
 import static org.flowbuf.pipeconf.FlowBufP4Names.PORT_BITS;
+import static org.flowbuf.pipeconf.FlowBufP4Names.STEER_TO_MCAST_GROUP;
 import static org.flowbuf.pipeconf.FlowBufP4Names.STEER_TO_PORT;
 import static org.flowbuf.pipeconf.FlowBufP4Names.VPORT_PORTS;
 
 /**
  * Translates a steering rule into an ONOS PI flow rule of the flow_steering
- * table. Every value is given as a long, so equal rules give byte-equal
+ * table: steer_to_port for a rule with an out port, steer_to_mcast_group
+ * for a rule with a multicast group. Every value is given as a long, so equal rules give byte-equal
  * matches (ONOS fits them to the p4info bit widths when it writes them).
  * Pure: the same rule always gives an equal flow rule, so removing a
  * rule rebuilds exactly the entry that was installed.
@@ -66,8 +75,12 @@ public final class SteeringFlowRules {
         f.ipProto().ifPresent(proto -> match.matchTernary(IP_PROTO, (long) proto, 0xffL));
         f.l4SrcPort().ifPresent(port -> match.matchTernary(L4_SRC_PORT, (long) port, 0xffffL));
         f.l4DstPort().ifPresent(port -> match.matchTernary(L4_DST_PORT, (long) port, 0xffffL));
-        PiAction action = PiAction.builder().withId(STEER_TO_PORT)
-                .withParameter(new PiActionParam(PORT, checkPort(rule.outPort()))).build();
+        PiAction action = rule.multicastGroup()
+                .map(group -> PiAction.builder().withId(STEER_TO_MCAST_GROUP)
+                        .withParameter(new PiActionParam(GROUP_ID, checkGroup(group))).build())
+                .orElseGet(() -> PiAction.builder().withId(STEER_TO_PORT)
+                        .withParameter(new PiActionParam(PORT, checkPort(rule.outPort())))
+                        .build());
         return DefaultFlowRule.builder()
                 .forDevice(deviceId)
                 .forTable(FLOW_STEERING)
@@ -77,6 +90,38 @@ public final class SteeringFlowRules {
                 .withSelector(DefaultTrafficSelector.builder().matchPi(match.build()).build())
                 .withTreatment(DefaultTrafficTreatment.builder().piTableAction(action).build())
                 .build();
+    }
+
+    /**
+     * Checks a multicast group for a device write and gives its ports as
+     * the P4 program's port numbers, in the order given. Every writer of
+     * multicast groups checks through here, so ONOS and the embedded host
+     * refuse the same groups.
+     *
+     * @param groupId multicast group id
+     * @param ports   the group's ports
+     * @return the port numbers
+     * @throws FlowBufException INVALID for a group id outside 1..65535, no
+     *                          ports, a repeated port, or a port that is not
+     *                          physical or does not fit the P4 port width
+     */
+    public static List<Long> multicastPorts(int groupId, List<PortNumber> ports) {
+        SteeringRule.requireMulticastGroup(groupId);
+        if (ports == null || ports.isEmpty()) {
+            throw FlowBufException.invalid("multicast group %d needs at least one port", groupId);
+        }
+        List<Long> numbers = new ArrayList<>();
+        Set<Long> seen = new HashSet<>();
+        for (PortNumber port : ports) {
+            SteeringRule.requirePhysical(port, "multicast group " + groupId + " port");
+            long number = checkPort(port.toLong());
+            if (!seen.add(number)) {
+                throw FlowBufException.invalid("multicast group %d lists port %d twice", groupId,
+                                               number);
+            }
+            numbers.add(number);
+        }
+        return numbers;
     }
 
     /**
@@ -109,6 +154,11 @@ public final class SteeringFlowRules {
         int length = prefix.prefixLength();
         long mask = length == 0 ? 0 : (0xffffffffL << (32 - length)) & 0xffffffffL;
         match.matchTernary(field, prefix.address().getIp4Address().toInt() & 0xffffffffL, mask);
+    }
+
+    private static long checkGroup(int group) {
+        SteeringRule.requireMulticastGroup(group);
+        return group;
     }
 
     private static long checkPort(long port) {

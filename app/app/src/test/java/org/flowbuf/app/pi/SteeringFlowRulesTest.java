@@ -14,6 +14,7 @@ import org.onlab.packet.IpPrefix;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.flow.criteria.Criterion;
 import org.onosproject.net.flow.criteria.PiCriterion;
@@ -21,8 +22,12 @@ import org.onosproject.net.flow.instructions.PiInstruction;
 import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.pi.runtime.PiActionParam;
 
+import java.util.List;
+
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 /**
  * Steering rules become flow_steering entries with the right masks.
@@ -83,5 +88,73 @@ public class SteeringFlowRulesTest {
         SteeringFlowRules.toFlowRule(APP, DEVICE,
                                      new SteeringRule(FlowFilter.builder().build(), false, null,
                                                       512, 100));
+    }
+
+    private static PiAction action(FlowRule rule) {
+        return (PiAction) ((PiInstruction) rule.treatment().allInstructions().get(0)).action();
+    }
+
+    @Test
+    public void groupRuleSteersToTheMulticastGroup() {
+        FlowFilter filter = FlowFilter.builder().ipv4Dst(IpPrefix.valueOf("10.0.0.10/32"))
+                .ipProto(17).build();
+        FlowRule rule = SteeringFlowRules.toFlowRule(
+                APP, DEVICE, SteeringRule.toMulticastGroup(filter, 2L, 65535, 300));
+        assertEquals(FlowBufP4Names.FLOW_STEERING, rule.table());
+        assertEquals(300, rule.priority());
+        PiCriterion expected = PiCriterion.builder()
+                .matchTernary(FlowBufP4Names.FROM_VPORT, 0L, 1L)
+                .matchTernary(FlowBufP4Names.INGRESS_PORT, 2L, 0x1ffL)
+                .matchTernary(FlowBufP4Names.IPV4_DST, 0x0a00000aL, 0xffffffffL)
+                .matchTernary(FlowBufP4Names.IP_PROTO, 17L, 0xffL)
+                .build();
+        assertEquals("a group rule matches like a port rule", expected, criterion(rule));
+        PiAction action = action(rule);
+        assertEquals(FlowBufP4Names.STEER_TO_MCAST_GROUP, action.id());
+        assertEquals(List.of(new PiActionParam(FlowBufP4Names.GROUP_ID, 65535L)),
+                     List.copyOf(action.parameters()));
+    }
+
+    @Test
+    public void groupAndPortRulesWithTheSameMatchDifferOnlyInTheirAction() {
+        FlowFilter filter = FlowFilter.builder().ipProto(17).build();
+        FlowRule toGroup = SteeringFlowRules.toFlowRule(
+                APP, DEVICE, SteeringRule.toMulticastGroup(filter, 1L, 4, 100));
+        FlowRule toPort = SteeringFlowRules.toFlowRule(
+                APP, DEVICE, new SteeringRule(filter, false, 1L, 4, 100));
+        assertEquals("same ONOS key, so switching between them is a modify",
+                     toPort.selector(), toGroup.selector());
+        assertFalse(toGroup.exactMatch(toPort));
+        assertEquals(FlowBufP4Names.STEER_TO_PORT, action(toPort).id());
+        assertTrue(SteeringFlowRules.toFlowRule(
+                APP, DEVICE, SteeringRule.toMulticastGroup(filter, 1L, 4, 100))
+                           .exactMatch(toGroup));
+    }
+
+    @Test
+    public void multicastPortsAreCheckedAndKeptInOrder() {
+        assertEquals(List.of(5L, 2L, 511L), SteeringFlowRules.multicastPorts(
+                1, List.of(PortNumber.portNumber(5), PortNumber.portNumber(2),
+                           PortNumber.portNumber(511))));
+        List<List<PortNumber>> bad = List.of(
+                List.of(), List.of(PortNumber.portNumber(0)), List.of(PortNumber.CONTROLLER),
+                List.of(PortNumber.IN_PORT), List.of(PortNumber.portNumber(512)),
+                List.of(PortNumber.portNumber(3), PortNumber.portNumber(3)));
+        for (List<PortNumber> ports : bad) {
+            try {
+                SteeringFlowRules.multicastPorts(1, ports);
+                fail(ports + " was accepted");
+            } catch (FlowBufException e) {
+                assertEquals(ports.toString(), FlowBufException.Reason.INVALID, e.reason());
+            }
+        }
+        for (int group : new int[]{0, -1, 65536}) {
+            try {
+                SteeringFlowRules.multicastPorts(group, List.of(PortNumber.portNumber(1)));
+                fail("group " + group + " was accepted");
+            } catch (FlowBufException e) {
+                assertEquals(FlowBufException.Reason.INVALID, e.reason());
+            }
+        }
     }
 }

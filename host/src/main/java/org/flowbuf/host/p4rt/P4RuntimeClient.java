@@ -24,6 +24,7 @@ import p4.v1.P4RuntimeOuterClass.MasterArbitrationUpdate;
 import p4.v1.P4RuntimeOuterClass.PacketIn;
 import p4.v1.P4RuntimeOuterClass.PacketMetadata;
 import p4.v1.P4RuntimeOuterClass.PacketOut;
+import p4.v1.P4RuntimeOuterClass.PacketReplicationEngineEntry;
 import p4.v1.P4RuntimeOuterClass.SetForwardingPipelineConfigRequest;
 import p4.v1.P4RuntimeOuterClass.StreamMessageRequest;
 import p4.v1.P4RuntimeOuterClass.StreamMessageResponse;
@@ -186,12 +187,33 @@ public final class P4RuntimeClient implements AutoCloseable {
         write(Update.Type.DELETE, entries);
     }
 
+    /**
+     * Writes packet replication engine entries (multicast groups, clone
+     * sessions) in one Write.
+     *
+     * @param type    INSERT (the entries must be new), MODIFY (replaces the
+     *                replicas of existing ones) or DELETE (ids suffice)
+     * @param entries entries
+     * @throws P4RuntimeWriteException when the target refuses the Write,
+     *                                 with the code of the first failed update
+     */
+    public void writePre(Update.Type type, List<PacketReplicationEngineEntry> entries) {
+        List<Entity> entities = new ArrayList<>();
+        entries.forEach(e -> entities.add(Entity.newBuilder()
+                                                  .setPacketReplicationEngineEntry(e).build()));
+        writeEntities(type, entities);
+    }
+
     private void write(Update.Type type, List<TableEntry> entries) {
+        List<Entity> entities = new ArrayList<>();
+        entries.forEach(e -> entities.add(Entity.newBuilder().setTableEntry(e).build()));
+        writeEntities(type, entities);
+    }
+
+    private void writeEntities(Update.Type type, List<Entity> entities) {
         WriteRequest.Builder request = WriteRequest.newBuilder().setDeviceId(deviceId)
                 .setElectionId(electionId);
-        entries.forEach(e -> request.addUpdates(Update.newBuilder().setType(type)
-                                                        .setEntity(Entity.newBuilder()
-                                                                           .setTableEntry(e))));
+        entities.forEach(e -> request.addUpdates(Update.newBuilder().setType(type).setEntity(e)));
         try {
             blocking().write(request.build());
         } catch (StatusRuntimeException e) {

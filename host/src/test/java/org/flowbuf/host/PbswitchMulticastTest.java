@@ -1,0 +1,220 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.host;
+
+import com.google.protobuf.ByteString;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowFilter;
+import org.flowbuf.app.intent.SteeringRule;
+import org.flowbuf.host.p4rt.P4InfoIndex;
+import org.flowbuf.host.p4rt.P4RuntimeClient;
+import org.flowbuf.host.p4rt.SwitchSession;
+import org.flowbuf.pipeconf.FlowBufP4Names;
+import org.junit.After;
+import org.junit.Assume;
+import org.junit.Before;
+import org.junit.Test;
+import org.onlab.packet.IpPrefix;
+import org.onosproject.core.DefaultApplicationId;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
+import p4.v1.P4RuntimeGrpc;
+import p4.v1.P4RuntimeOuterClass.Action;
+import p4.v1.P4RuntimeOuterClass.Entity;
+import p4.v1.P4RuntimeOuterClass.MulticastGroupEntry;
+import p4.v1.P4RuntimeOuterClass.PacketReplicationEngineEntry;
+import p4.v1.P4RuntimeOuterClass.ReadRequest;
+import p4.v1.P4RuntimeOuterClass.ReadResponse;
+import p4.v1.P4RuntimeOuterClass.TableEntry;
+
+import java.io.File;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+/**
+ * Multicast groups and steering rules that target them, written by the
+ * host's writers to a real pbswitch (bin/pbswitch, built by
+ * {@code go build -o bin/ ./pbswitch/cmd/pbswitch}) and read back over
+ * P4Runtime. Loopback only; no ports, no root.
+ */
+public class PbswitchMulticastTest {
+
+    private static final Path PBSWITCH = Paths.get("..", "bin", "pbswitch");
+    private static final Path P4INFO = Paths.get("..", "pipeconf", "p4src", "build",
+                                                 "p4info.txt");
+    private static final DeviceId DEVICE = DeviceId.deviceId("device:anchor");
+    private static final long P4_DEVICE_ID = 1;
+
+    private Process pbswitch;
+    private File log;
+    private ManagedChannel channel;
+    private SwitchSession session;
+    private P4InfoIndex p4info;
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1,
+                                                    new InetSocketAddress("127.0.0.1", 0)
+                                                            .getAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private void awaitListening(int port) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (System.nanoTime() < deadline) {
+            if (!pbswitch.isAlive()) {
+                fail("pbswitch exited: " + Files.readString(log.toPath()));
+            }
+            try (Socket s = new Socket("127.0.0.1", port)) {
+                return;
+            } catch (IOException notYet) {
+                Thread.sleep(50);
+            }
+        }
+        fail("pbswitch did not listen on " + port + ": " + Files.readString(log.toPath()));
+    }
+
+    @Before
+    public void startPbswitch() throws Exception {
+        Assume.assumeTrue("needs " + PBSWITCH.toAbsolutePath()
+                                  + " (go build -o bin/ ./pbswitch/cmd/pbswitch)",
+                          Files.isExecutable(PBSWITCH));
+        int port = freePort();
+        log = File.createTempFile("pbswitch-mcast", ".log");
+        log.deleteOnExit();
+        pbswitch = new ProcessBuilder(PBSWITCH.toString(), "--device-id",
+                                      Long.toString(P4_DEVICE_ID), "--p4rt-listen",
+                                      "127.0.0.1:" + port, "--buffer-listen", "")
+                .redirectErrorStream(true).redirectOutput(log).start();
+        awaitListening(port);
+        p4info = P4InfoIndex.read(P4INFO);
+        channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+        P4RuntimeClient client = new P4RuntimeClient(channel, P4_DEVICE_ID, 10,
+                                                     Duration.ofSeconds(5));
+        session = new SwitchSession(DEVICE, channel, client, p4info);
+        assertTrue("a fresh pbswitch gets the pipeline",
+                   session.start(ByteString.EMPTY, Duration.ofSeconds(5)));
+    }
+
+    @After
+    public void stopPbswitch() throws Exception {
+        if (session != null) {
+            session.close();
+        }
+        if (pbswitch != null) {
+            pbswitch.destroy();
+            if (!pbswitch.waitFor(5, TimeUnit.SECONDS)) {
+                pbswitch.destroyForcibly();
+            }
+        }
+    }
+
+    private List<Entity> read(Entity wildcard) {
+        Iterator<ReadResponse> answers = P4RuntimeGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(5, TimeUnit.SECONDS)
+                .read(ReadRequest.newBuilder().setDeviceId(P4_DEVICE_ID).addEntities(wildcard)
+                              .build());
+        List<Entity> entities = new ArrayList<>();
+        answers.forEachRemaining(r -> entities.addAll(r.getEntitiesList()));
+        return entities;
+    }
+
+    // Every multicast group on the switch: id -> replica ports.
+    private Map<Integer, Set<Integer>> groups() {
+        Entity all = Entity.newBuilder().setPacketReplicationEngineEntry(
+                PacketReplicationEngineEntry.newBuilder().setMulticastGroupEntry(
+                        MulticastGroupEntry.getDefaultInstance())).build();
+        Map<Integer, Set<Integer>> groups = new TreeMap<>();
+        for (Entity e : read(all)) {
+            MulticastGroupEntry g = e.getPacketReplicationEngineEntry().getMulticastGroupEntry();
+            Set<Integer> ports = new TreeSet<>();
+            g.getReplicasList().forEach(r -> ports.add(r.getEgressPort()));
+            groups.put(g.getMulticastGroupId(), ports);
+        }
+        return groups;
+    }
+
+    private static List<PortNumber> ports(long... numbers) {
+        List<PortNumber> ports = new ArrayList<>();
+        for (long n : numbers) {
+            ports.add(PortNumber.portNumber(n));
+        }
+        return ports;
+    }
+
+    @Test
+    public void theAnchorSteersAFlowToAMulticastGroup() {
+        P4RuntimeMulticastWriter groupsWriter = new P4RuntimeMulticastWriter(Map.of(DEVICE,
+                                                                                   session));
+        groupsWriter.write(DEVICE, 5, ports(2, 3));
+        assertEquals(Map.of(5, Set.of(2, 3)), groups());
+
+        P4RuntimeSteeringWriter steering = new P4RuntimeSteeringWriter(
+                new DefaultApplicationId(1, "org.flowbuf.app"), Map.of(DEVICE, session));
+        FlowFilter downlink = FlowFilter.builder().ipv4Dst(IpPrefix.valueOf("10.0.0.10/32"))
+                .ipProto(17).build();
+        steering.install(DEVICE, SteeringRule.toMulticastGroup(downlink, 1L, 5, 300));
+        int table = p4info.table(FlowBufP4Names.FLOW_STEERING.id()).getPreamble().getId();
+        List<Entity> entries = read(Entity.newBuilder().setTableEntry(
+                TableEntry.newBuilder().setTableId(table)).build());
+        assertEquals(1, entries.size());
+        Action action = entries.get(0).getTableEntry().getAction().getAction();
+        assertEquals(p4info.action(FlowBufP4Names.STEER_TO_MCAST_GROUP.id()).getPreamble()
+                             .getId(), action.getActionId());
+        assertEquals(BigInteger.valueOf(5),
+                     new BigInteger(1, action.getParams(0).getValue().toByteArray()));
+
+        // FMM moves on: another eNB joins, one leaves (MODIFY).
+        groupsWriter.write(DEVICE, 5, ports(3, 4));
+        assertEquals(Map.of(5, Set.of(3, 4)), groups());
+
+        // A restarted host does not know the switch has the group.
+        new P4RuntimeMulticastWriter(Map.of(DEVICE, session)).write(DEVICE, 5, ports(4));
+        assertEquals(Map.of(5, Set.of(4)), groups());
+
+        steering.remove(DEVICE, SteeringRule.toMulticastGroup(downlink, 1L, 5, 300));
+        groupsWriter.remove(DEVICE, 5);
+        assertEquals(Map.of(), groups());
+        groupsWriter.remove(DEVICE, 5);
+        groupsWriter.write(DEVICE, 5, ports(2));
+        assertEquals("a removed group is inserted again", Map.of(5, Set.of(2)), groups());
+    }
+
+    @Test
+    public void badGroupsNeverReachTheSwitch() {
+        P4RuntimeMulticastWriter groupsWriter = new P4RuntimeMulticastWriter(Map.of(DEVICE,
+                                                                                   session));
+        for (List<PortNumber> bad : List.of(ports(), ports(512), ports(2, 2))) {
+            try {
+                groupsWriter.write(DEVICE, 6, bad);
+                fail(bad + " was accepted");
+            } catch (FlowBufException e) {
+                assertEquals(FlowBufException.Reason.INVALID, e.reason());
+            }
+        }
+        assertEquals(Map.of(), groups());
+    }
+}

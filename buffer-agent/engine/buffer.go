@@ -33,6 +33,8 @@ type bufferCounters struct {
 	hwmPackets, hwmBytes uint64
 	drops                dropCounts
 	arqResent, arqAcked  uint64
+	lastOut              PacketID // see noteOut
+	hasLastOut           bool
 }
 
 // buffer is one packet store. The fields every batch touches come first,
@@ -203,6 +205,7 @@ func (b *buffer) info() BufferInfo {
 			HighWatermarkPackets: b.st.hwmPackets, HighWatermarkBytes: b.st.hwmBytes,
 			OldestPacketAge: max(age, 0),
 			ArqResent:       b.st.arqResent, ArqAcked: b.st.arqAcked,
+			LastOutPacketID: b.st.lastOut, HasLastOutPacketID: b.st.hasLastOut,
 		},
 	}
 }

@@ -82,16 +82,17 @@ func (b *buffer) dequeue(out [][]byte, rateBps uint64) [][]byte {
 	if b.arq != nil {
 		out = b.arq.takeResends(out, &b.pace, rateBps)
 	}
+	resends := len(out) // out[resends:] are new packets
 	if rateBps == 0 && b.arq == nil && len(b.q.classes) == 1 {
 		// Unpaced FIFO: move the whole batch at once.
 		var freed uint64
-		n := len(out)
 		out, freed = b.q.popAll(out, maxTxBatch-len(out))
-		b.st.packetsOut += uint64(len(out) - n)
+		b.st.packetsOut += uint64(len(out) - resends)
 		b.st.bytesOut += freed
 		if freed > 0 {
 			b.released(freed)
 		}
+		b.noteOut(out[resends:])
 		return out
 	}
 	var freed uint64
@@ -114,10 +115,25 @@ func (b *buffer) dequeue(out [][]byte, rateBps uint64) [][]byte {
 	if freed > 0 {
 		b.released(freed)
 	}
+	b.noteOut(out[resends:])
 	if b.pace.waiting(rateBps) && (b.q.n > 0 || b.arq.hasResends()) {
 		b.pace.schedule(b.e.clock, rateBps, b.nextSize(), b.kick)
 	}
 	return out
+}
+
+// noteOut records the id of the newest packet among frames, new packets
+// about to be transmitted in this order, for BufferStats.LastOutPacketID.
+// The caller holds b.mu and the frames are still the buffer's. Only the
+// last frame is parsed, unless it has no id (not IPv4 TCP/UDP/ICMP): then
+// the one before it, and so on; a batch without an id changes nothing.
+func (b *buffer) noteOut(frames [][]byte) {
+	for i := len(frames) - 1; i >= 0; i-- {
+		if id, ok := packetIDOf(frames[i]); ok {
+			b.st.lastOut, b.st.hasLastOut = id, true
+			return
+		}
+	}
 }
 
 func (b *buffer) nextSize() uint64 {

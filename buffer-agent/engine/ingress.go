@@ -72,6 +72,7 @@ func (b *buffer) passThrough(frames [][]byte) bool {
 	b.st.bytesOut += total
 	b.st.hwmPackets = max(b.st.hwmPackets, n)
 	b.st.hwmBytes = max(b.st.hwmBytes, total)
+	b.noteOut(frames)
 	b.txBusy = true
 	b.mu.Unlock()
 	// The caller's batch goes out as it is: Transmit returns before

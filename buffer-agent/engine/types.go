@@ -124,6 +124,12 @@ type BufferStats struct {
 	HighWatermarkPackets, HighWatermarkBytes uint64
 	OldestPacketAge                          time.Duration
 	ArqResent, ArqAcked                      uint64
+	// LastOutPacketID is the id of the newest packet the buffer transmitted
+	// (not an ARQ resend) that has one (IPv4 TCP, UDP or ICMP): the point
+	// up to which FMM purges the other buffers of the stream. Meaningful
+	// only when HasLastOutPacketID.
+	LastOutPacketID    PacketID
+	HasLastOutPacketID bool
 }
 
 // BufferInfo is a snapshot of a buffer as the API reports it.

@@ -73,6 +73,7 @@ func bufferOut(b engine.BufferInfo) *pb.Buffer {
 			HighWatermarkPackets: s.HighWatermarkPackets, HighWatermarkBytes: s.HighWatermarkBytes,
 			OldestPacketAgeNs: uint64(s.OldestPacketAge.Nanoseconds()),
 			ArqResent:         s.ArqResent, ArqAcked: s.ArqAcked,
+			LastOutPacketId: packetIDOut(s.LastOutPacketID, s.HasLastOutPacketID),
 		},
 	}
 }
@@ -135,6 +136,14 @@ func packetIDIn(p *pb.PacketId) (engine.PacketID, error) {
 		return engine.PacketID{}, &engine.Error{Code: engine.InvalidArgument, Msg: "packet_id fields are 16 bits"}
 	}
 	return engine.PacketID{IPv4ID: uint16(p.GetIpv4Id()), L4Checksum: uint16(p.GetL4Checksum())}, nil
+}
+
+// packetIDOut is nil (field unset) when ok is false.
+func packetIDOut(id engine.PacketID, ok bool) *pb.PacketId {
+	if !ok {
+		return nil
+	}
+	return &pb.PacketId{Ipv4Id: uint32(id.IPv4ID), L4Checksum: uint32(id.L4Checksum)}
 }
 
 func opIn(o *pb.Operation) engine.Op {
@@ -209,9 +218,7 @@ func eventOut(e engine.Event) *pb.Event {
 	case engine.EventStateChanged:
 		out.State = pb.BufferState(e.State)
 	case engine.EventMarkerSeen:
-		if e.HasPacketID {
-			out.PacketId = &pb.PacketId{Ipv4Id: uint32(e.PacketID.IPv4ID), L4Checksum: uint32(e.PacketID.L4Checksum)}
-		}
+		out.PacketId = packetIDOut(e.PacketID, e.HasPacketID)
 	}
 	return out
 }

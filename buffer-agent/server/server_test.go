@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc/codes"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	pb "github.com/flowbuf/flowbuf/proto/gen/go/bufferv1"
 )
@@ -87,5 +88,53 @@ func TestPurgeAndAckOverGRPC(t *testing.T) {
 	a, err := e.client.Ack(ctx, &pb.AckRequest{AppId: appA, BufferId: "arq", PacketIds: []*pb.PacketId{{Ipv4Id: 1}}})
 	if err != nil || a.GetAcked() != 0 {
 		t.Fatalf("ack of unknown id %v %v", a, err)
+	}
+}
+
+// TestStatsCarryLastOutPacketID: the id of the last packet a buffer
+// transmitted reaches the RPC's stats; it is unset before the first one.
+func TestStatsCarryLastOutPacketID(t *testing.T) {
+	e := newEnv(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c := e.client
+	q, err := c.QueryBuffer(ctx, &pb.QueryBufferRequest{AppId: appA, BufferId: "held"})
+	if err != nil || q.GetStats().GetOccupancyPackets() != 3 {
+		t.Fatalf("held before serving: %v %v", q, err)
+	}
+	if id := q.GetStats().GetLastOutPacketId(); id != nil {
+		t.Fatalf("nothing transmitted yet, last_out_packet_id = %v", id)
+	}
+	if _, err := c.SetVportMode(ctx, &pb.SetVportModeRequest{AppId: appA, VportId: "vfree", Mode: pb.VportMode_VPORT_MODE_TX}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Bind(ctx, &pb.BindRequest{AppId: appA, BufferId: "held", VportId: "vfree"}); err != nil {
+		t.Fatal(err)
+	}
+	var st *pb.BufferStats
+	for st.GetPacketsOut() < 3 {
+		if ctx.Err() != nil {
+			t.Fatalf("held never drained: %v", st)
+		}
+		time.Sleep(time.Millisecond)
+		q, err := c.QueryBuffer(ctx, &pb.QueryBufferRequest{AppId: appA, BufferId: "held"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st = q.GetStats()
+	}
+	want := &pb.PacketId{Ipv4Id: 3, L4Checksum: 3} // frame(3), the last held
+	if got := st.GetLastOutPacketId(); !proto.Equal(got, want) {
+		t.Fatalf("last_out_packet_id = %v, want %v", got, want)
+	}
+	l, err := c.ListBuffers(ctx, &pb.ListBuffersRequest{AppId: appA})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range l.GetBuffers() {
+		got := b.GetStats().GetLastOutPacketId()
+		if b.GetBufferId() == "held" && !proto.Equal(got, want) || b.GetBufferId() != "held" && got != nil {
+			t.Fatalf("list: buffer %s last_out_packet_id = %v", b.GetBufferId(), got)
+		}
 	}
 }

@@ -1451,10 +1451,15 @@ type BufferStats struct {
 	// Age of the oldest held packet, nanoseconds; 0 when empty.
 	OldestPacketAgeNs uint64 `protobuf:"varint,10,opt,name=oldest_packet_age_ns,json=oldestPacketAgeNs,proto3" json:"oldest_packet_age_ns,omitempty"`
 	// ARQ only: packets resent, packets acknowledged.
-	ArqResent     uint64 `protobuf:"varint,11,opt,name=arq_resent,json=arqResent,proto3" json:"arq_resent,omitempty"`
-	ArqAcked      uint64 `protobuf:"varint,12,opt,name=arq_acked,json=arqAcked,proto3" json:"arq_acked,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	ArqResent uint64 `protobuf:"varint,11,opt,name=arq_resent,json=arqResent,proto3" json:"arq_resent,omitempty"`
+	ArqAcked  uint64 `protobuf:"varint,12,opt,name=arq_acked,json=arqAcked,proto3" json:"arq_acked,omitempty"`
+	// IPv4 id + L4 checksum of the newest packet the buffer transmitted (not
+	// an ARQ resend): FMM's sync point, the PurgeUpTo argument for the other
+	// buffers of the stream. Unset until the buffer has transmitted an IPv4
+	// TCP/UDP/ICMP packet.
+	LastOutPacketId *PacketId `protobuf:"bytes,13,opt,name=last_out_packet_id,json=lastOutPacketId,proto3" json:"last_out_packet_id,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *BufferStats) Reset() {
@@ -1569,6 +1574,13 @@ func (x *BufferStats) GetArqAcked() uint64 {
 		return x.ArqAcked
 	}
 	return 0
+}
+
+func (x *BufferStats) GetLastOutPacketId() *PacketId {
+	if x != nil {
+		return x.LastOutPacketId
+	}
+	return nil
 }
 
 type LinuxInterfaceBackend struct {
@@ -3616,7 +3628,7 @@ const file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc = "" +
 	"\vDropCounter\x122\n" +
 	"\x05cause\x18\x01 \x01(\x0e2\x1c.flowbuf.buffer.v1.DropCauseR\x05cause\x12\x18\n" +
 	"\apackets\x18\x02 \x01(\x04R\apackets\x12\x14\n" +
-	"\x05bytes\x18\x03 \x01(\x04R\x05bytes\"\xe6\x03\n" +
+	"\x05bytes\x18\x03 \x01(\x04R\x05bytes\"\xb0\x04\n" +
 	"\vBufferStats\x12\x1d\n" +
 	"\n" +
 	"packets_in\x18\x01 \x01(\x04R\tpacketsIn\x12\x19\n" +
@@ -3633,7 +3645,8 @@ const file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc = "" +
 	" \x01(\x04R\x11oldestPacketAgeNs\x12\x1d\n" +
 	"\n" +
 	"arq_resent\x18\v \x01(\x04R\tarqResent\x12\x1b\n" +
-	"\tarq_acked\x18\f \x01(\x04R\barqAcked\"\x84\x01\n" +
+	"\tarq_acked\x18\f \x01(\x04R\barqAcked\x12H\n" +
+	"\x12last_out_packet_id\x18\r \x01(\v2\x1b.flowbuf.buffer.v1.PacketIdR\x0flastOutPacketId\"\x84\x01\n" +
 	"\x15LinuxInterfaceBackend\x12\x1c\n" +
 	"\tinterface\x18\x01 \x01(\tR\tinterface\x12(\n" +
 	"\x10create_veth_peer\x18\x02 \x01(\tR\x0ecreateVethPeer\x12#\n" +
@@ -3921,77 +3934,78 @@ var file_flowbuf_buffer_v1_buffer_agent_proto_depIdxs = []int32{
 	22, // 12: flowbuf.buffer.v1.Buffer.stats:type_name -> flowbuf.buffer.v1.BufferStats
 	4,  // 13: flowbuf.buffer.v1.DropCounter.cause:type_name -> flowbuf.buffer.v1.DropCause
 	21, // 14: flowbuf.buffer.v1.BufferStats.drops:type_name -> flowbuf.buffer.v1.DropCounter
-	5,  // 15: flowbuf.buffer.v1.VportConfig.mode:type_name -> flowbuf.buffer.v1.VportMode
-	23, // 16: flowbuf.buffer.v1.VportConfig.linux_interface:type_name -> flowbuf.buffer.v1.LinuxInterfaceBackend
-	24, // 17: flowbuf.buffer.v1.VportConfig.in_process:type_name -> flowbuf.buffer.v1.InProcessBackend
-	25, // 18: flowbuf.buffer.v1.CreateVportRequest.config:type_name -> flowbuf.buffer.v1.VportConfig
-	5,  // 19: flowbuf.buffer.v1.SetVportModeRequest.mode:type_name -> flowbuf.buffer.v1.VportMode
-	30, // 20: flowbuf.buffer.v1.SetVportModeRequest.tx_rate:type_name -> flowbuf.buffer.v1.TxRate
-	34, // 21: flowbuf.buffer.v1.ListVportsResponse.vports:type_name -> flowbuf.buffer.v1.Vport
-	25, // 22: flowbuf.buffer.v1.Vport.config:type_name -> flowbuf.buffer.v1.VportConfig
-	35, // 23: flowbuf.buffer.v1.Vport.stats:type_name -> flowbuf.buffer.v1.VportStats
-	21, // 24: flowbuf.buffer.v1.VportStats.drops:type_name -> flowbuf.buffer.v1.DropCounter
-	20, // 25: flowbuf.buffer.v1.BindResponse.buffer:type_name -> flowbuf.buffer.v1.Buffer
-	20, // 26: flowbuf.buffer.v1.UnbindResponse.buffer:type_name -> flowbuf.buffer.v1.Buffer
-	14, // 27: flowbuf.buffer.v1.Operation.create_buffer:type_name -> flowbuf.buffer.v1.CreateBufferRequest
-	15, // 28: flowbuf.buffer.v1.Operation.remove_buffer:type_name -> flowbuf.buffer.v1.RemoveBufferRequest
-	26, // 29: flowbuf.buffer.v1.Operation.create_vport:type_name -> flowbuf.buffer.v1.CreateVportRequest
-	27, // 30: flowbuf.buffer.v1.Operation.remove_vport:type_name -> flowbuf.buffer.v1.RemoveVportRequest
-	29, // 31: flowbuf.buffer.v1.Operation.set_vport_mode:type_name -> flowbuf.buffer.v1.SetVportModeRequest
-	36, // 32: flowbuf.buffer.v1.Operation.bind:type_name -> flowbuf.buffer.v1.BindRequest
-	38, // 33: flowbuf.buffer.v1.Operation.unbind:type_name -> flowbuf.buffer.v1.UnbindRequest
-	40, // 34: flowbuf.buffer.v1.BatchRequest.operations:type_name -> flowbuf.buffer.v1.Operation
-	43, // 35: flowbuf.buffer.v1.BatchResponse.results:type_name -> flowbuf.buffer.v1.OperationResult
-	20, // 36: flowbuf.buffer.v1.OperationResult.buffer:type_name -> flowbuf.buffer.v1.Buffer
-	34, // 37: flowbuf.buffer.v1.OperationResult.vport:type_name -> flowbuf.buffer.v1.Vport
-	16, // 38: flowbuf.buffer.v1.OperationResult.remove_buffer:type_name -> flowbuf.buffer.v1.RemoveBufferResponse
-	28, // 39: flowbuf.buffer.v1.OperationResult.remove_vport:type_name -> flowbuf.buffer.v1.RemoveVportResponse
-	44, // 40: flowbuf.buffer.v1.PurgeUpToRequest.packet_id:type_name -> flowbuf.buffer.v1.PacketId
-	44, // 41: flowbuf.buffer.v1.AckRequest.packet_ids:type_name -> flowbuf.buffer.v1.PacketId
-	7,  // 42: flowbuf.buffer.v1.EventRule.kind:type_name -> flowbuf.buffer.v1.EventKind
-	49, // 43: flowbuf.buffer.v1.EventRule.marker:type_name -> flowbuf.buffer.v1.MarkerMatch
-	50, // 44: flowbuf.buffer.v1.SubscribeRequest.rules:type_name -> flowbuf.buffer.v1.EventRule
-	7,  // 45: flowbuf.buffer.v1.Event.kind:type_name -> flowbuf.buffer.v1.EventKind
-	21, // 46: flowbuf.buffer.v1.Event.dropped:type_name -> flowbuf.buffer.v1.DropCounter
-	3,  // 47: flowbuf.buffer.v1.Event.state:type_name -> flowbuf.buffer.v1.BufferState
-	44, // 48: flowbuf.buffer.v1.Event.packet_id:type_name -> flowbuf.buffer.v1.PacketId
-	8,  // 49: flowbuf.buffer.v1.BufferAgent.GetCapabilities:input_type -> flowbuf.buffer.v1.GetCapabilitiesRequest
-	14, // 50: flowbuf.buffer.v1.BufferAgent.CreateBuffer:input_type -> flowbuf.buffer.v1.CreateBufferRequest
-	15, // 51: flowbuf.buffer.v1.BufferAgent.RemoveBuffer:input_type -> flowbuf.buffer.v1.RemoveBufferRequest
-	17, // 52: flowbuf.buffer.v1.BufferAgent.QueryBuffer:input_type -> flowbuf.buffer.v1.QueryBufferRequest
-	18, // 53: flowbuf.buffer.v1.BufferAgent.ListBuffers:input_type -> flowbuf.buffer.v1.ListBuffersRequest
-	26, // 54: flowbuf.buffer.v1.BufferAgent.CreateVport:input_type -> flowbuf.buffer.v1.CreateVportRequest
-	27, // 55: flowbuf.buffer.v1.BufferAgent.RemoveVport:input_type -> flowbuf.buffer.v1.RemoveVportRequest
-	29, // 56: flowbuf.buffer.v1.BufferAgent.SetVportMode:input_type -> flowbuf.buffer.v1.SetVportModeRequest
-	31, // 57: flowbuf.buffer.v1.BufferAgent.QueryVport:input_type -> flowbuf.buffer.v1.QueryVportRequest
-	32, // 58: flowbuf.buffer.v1.BufferAgent.ListVports:input_type -> flowbuf.buffer.v1.ListVportsRequest
-	36, // 59: flowbuf.buffer.v1.BufferAgent.Bind:input_type -> flowbuf.buffer.v1.BindRequest
-	38, // 60: flowbuf.buffer.v1.BufferAgent.Unbind:input_type -> flowbuf.buffer.v1.UnbindRequest
-	41, // 61: flowbuf.buffer.v1.BufferAgent.Batch:input_type -> flowbuf.buffer.v1.BatchRequest
-	45, // 62: flowbuf.buffer.v1.BufferAgent.PurgeUpTo:input_type -> flowbuf.buffer.v1.PurgeUpToRequest
-	47, // 63: flowbuf.buffer.v1.BufferAgent.Ack:input_type -> flowbuf.buffer.v1.AckRequest
-	51, // 64: flowbuf.buffer.v1.BufferAgent.Subscribe:input_type -> flowbuf.buffer.v1.SubscribeRequest
-	9,  // 65: flowbuf.buffer.v1.BufferAgent.GetCapabilities:output_type -> flowbuf.buffer.v1.Capabilities
-	20, // 66: flowbuf.buffer.v1.BufferAgent.CreateBuffer:output_type -> flowbuf.buffer.v1.Buffer
-	16, // 67: flowbuf.buffer.v1.BufferAgent.RemoveBuffer:output_type -> flowbuf.buffer.v1.RemoveBufferResponse
-	20, // 68: flowbuf.buffer.v1.BufferAgent.QueryBuffer:output_type -> flowbuf.buffer.v1.Buffer
-	19, // 69: flowbuf.buffer.v1.BufferAgent.ListBuffers:output_type -> flowbuf.buffer.v1.ListBuffersResponse
-	34, // 70: flowbuf.buffer.v1.BufferAgent.CreateVport:output_type -> flowbuf.buffer.v1.Vport
-	28, // 71: flowbuf.buffer.v1.BufferAgent.RemoveVport:output_type -> flowbuf.buffer.v1.RemoveVportResponse
-	34, // 72: flowbuf.buffer.v1.BufferAgent.SetVportMode:output_type -> flowbuf.buffer.v1.Vport
-	34, // 73: flowbuf.buffer.v1.BufferAgent.QueryVport:output_type -> flowbuf.buffer.v1.Vport
-	33, // 74: flowbuf.buffer.v1.BufferAgent.ListVports:output_type -> flowbuf.buffer.v1.ListVportsResponse
-	37, // 75: flowbuf.buffer.v1.BufferAgent.Bind:output_type -> flowbuf.buffer.v1.BindResponse
-	39, // 76: flowbuf.buffer.v1.BufferAgent.Unbind:output_type -> flowbuf.buffer.v1.UnbindResponse
-	42, // 77: flowbuf.buffer.v1.BufferAgent.Batch:output_type -> flowbuf.buffer.v1.BatchResponse
-	46, // 78: flowbuf.buffer.v1.BufferAgent.PurgeUpTo:output_type -> flowbuf.buffer.v1.PurgeUpToResponse
-	48, // 79: flowbuf.buffer.v1.BufferAgent.Ack:output_type -> flowbuf.buffer.v1.AckResponse
-	52, // 80: flowbuf.buffer.v1.BufferAgent.Subscribe:output_type -> flowbuf.buffer.v1.Event
-	65, // [65:81] is the sub-list for method output_type
-	49, // [49:65] is the sub-list for method input_type
-	49, // [49:49] is the sub-list for extension type_name
-	49, // [49:49] is the sub-list for extension extendee
-	0,  // [0:49] is the sub-list for field type_name
+	44, // 15: flowbuf.buffer.v1.BufferStats.last_out_packet_id:type_name -> flowbuf.buffer.v1.PacketId
+	5,  // 16: flowbuf.buffer.v1.VportConfig.mode:type_name -> flowbuf.buffer.v1.VportMode
+	23, // 17: flowbuf.buffer.v1.VportConfig.linux_interface:type_name -> flowbuf.buffer.v1.LinuxInterfaceBackend
+	24, // 18: flowbuf.buffer.v1.VportConfig.in_process:type_name -> flowbuf.buffer.v1.InProcessBackend
+	25, // 19: flowbuf.buffer.v1.CreateVportRequest.config:type_name -> flowbuf.buffer.v1.VportConfig
+	5,  // 20: flowbuf.buffer.v1.SetVportModeRequest.mode:type_name -> flowbuf.buffer.v1.VportMode
+	30, // 21: flowbuf.buffer.v1.SetVportModeRequest.tx_rate:type_name -> flowbuf.buffer.v1.TxRate
+	34, // 22: flowbuf.buffer.v1.ListVportsResponse.vports:type_name -> flowbuf.buffer.v1.Vport
+	25, // 23: flowbuf.buffer.v1.Vport.config:type_name -> flowbuf.buffer.v1.VportConfig
+	35, // 24: flowbuf.buffer.v1.Vport.stats:type_name -> flowbuf.buffer.v1.VportStats
+	21, // 25: flowbuf.buffer.v1.VportStats.drops:type_name -> flowbuf.buffer.v1.DropCounter
+	20, // 26: flowbuf.buffer.v1.BindResponse.buffer:type_name -> flowbuf.buffer.v1.Buffer
+	20, // 27: flowbuf.buffer.v1.UnbindResponse.buffer:type_name -> flowbuf.buffer.v1.Buffer
+	14, // 28: flowbuf.buffer.v1.Operation.create_buffer:type_name -> flowbuf.buffer.v1.CreateBufferRequest
+	15, // 29: flowbuf.buffer.v1.Operation.remove_buffer:type_name -> flowbuf.buffer.v1.RemoveBufferRequest
+	26, // 30: flowbuf.buffer.v1.Operation.create_vport:type_name -> flowbuf.buffer.v1.CreateVportRequest
+	27, // 31: flowbuf.buffer.v1.Operation.remove_vport:type_name -> flowbuf.buffer.v1.RemoveVportRequest
+	29, // 32: flowbuf.buffer.v1.Operation.set_vport_mode:type_name -> flowbuf.buffer.v1.SetVportModeRequest
+	36, // 33: flowbuf.buffer.v1.Operation.bind:type_name -> flowbuf.buffer.v1.BindRequest
+	38, // 34: flowbuf.buffer.v1.Operation.unbind:type_name -> flowbuf.buffer.v1.UnbindRequest
+	40, // 35: flowbuf.buffer.v1.BatchRequest.operations:type_name -> flowbuf.buffer.v1.Operation
+	43, // 36: flowbuf.buffer.v1.BatchResponse.results:type_name -> flowbuf.buffer.v1.OperationResult
+	20, // 37: flowbuf.buffer.v1.OperationResult.buffer:type_name -> flowbuf.buffer.v1.Buffer
+	34, // 38: flowbuf.buffer.v1.OperationResult.vport:type_name -> flowbuf.buffer.v1.Vport
+	16, // 39: flowbuf.buffer.v1.OperationResult.remove_buffer:type_name -> flowbuf.buffer.v1.RemoveBufferResponse
+	28, // 40: flowbuf.buffer.v1.OperationResult.remove_vport:type_name -> flowbuf.buffer.v1.RemoveVportResponse
+	44, // 41: flowbuf.buffer.v1.PurgeUpToRequest.packet_id:type_name -> flowbuf.buffer.v1.PacketId
+	44, // 42: flowbuf.buffer.v1.AckRequest.packet_ids:type_name -> flowbuf.buffer.v1.PacketId
+	7,  // 43: flowbuf.buffer.v1.EventRule.kind:type_name -> flowbuf.buffer.v1.EventKind
+	49, // 44: flowbuf.buffer.v1.EventRule.marker:type_name -> flowbuf.buffer.v1.MarkerMatch
+	50, // 45: flowbuf.buffer.v1.SubscribeRequest.rules:type_name -> flowbuf.buffer.v1.EventRule
+	7,  // 46: flowbuf.buffer.v1.Event.kind:type_name -> flowbuf.buffer.v1.EventKind
+	21, // 47: flowbuf.buffer.v1.Event.dropped:type_name -> flowbuf.buffer.v1.DropCounter
+	3,  // 48: flowbuf.buffer.v1.Event.state:type_name -> flowbuf.buffer.v1.BufferState
+	44, // 49: flowbuf.buffer.v1.Event.packet_id:type_name -> flowbuf.buffer.v1.PacketId
+	8,  // 50: flowbuf.buffer.v1.BufferAgent.GetCapabilities:input_type -> flowbuf.buffer.v1.GetCapabilitiesRequest
+	14, // 51: flowbuf.buffer.v1.BufferAgent.CreateBuffer:input_type -> flowbuf.buffer.v1.CreateBufferRequest
+	15, // 52: flowbuf.buffer.v1.BufferAgent.RemoveBuffer:input_type -> flowbuf.buffer.v1.RemoveBufferRequest
+	17, // 53: flowbuf.buffer.v1.BufferAgent.QueryBuffer:input_type -> flowbuf.buffer.v1.QueryBufferRequest
+	18, // 54: flowbuf.buffer.v1.BufferAgent.ListBuffers:input_type -> flowbuf.buffer.v1.ListBuffersRequest
+	26, // 55: flowbuf.buffer.v1.BufferAgent.CreateVport:input_type -> flowbuf.buffer.v1.CreateVportRequest
+	27, // 56: flowbuf.buffer.v1.BufferAgent.RemoveVport:input_type -> flowbuf.buffer.v1.RemoveVportRequest
+	29, // 57: flowbuf.buffer.v1.BufferAgent.SetVportMode:input_type -> flowbuf.buffer.v1.SetVportModeRequest
+	31, // 58: flowbuf.buffer.v1.BufferAgent.QueryVport:input_type -> flowbuf.buffer.v1.QueryVportRequest
+	32, // 59: flowbuf.buffer.v1.BufferAgent.ListVports:input_type -> flowbuf.buffer.v1.ListVportsRequest
+	36, // 60: flowbuf.buffer.v1.BufferAgent.Bind:input_type -> flowbuf.buffer.v1.BindRequest
+	38, // 61: flowbuf.buffer.v1.BufferAgent.Unbind:input_type -> flowbuf.buffer.v1.UnbindRequest
+	41, // 62: flowbuf.buffer.v1.BufferAgent.Batch:input_type -> flowbuf.buffer.v1.BatchRequest
+	45, // 63: flowbuf.buffer.v1.BufferAgent.PurgeUpTo:input_type -> flowbuf.buffer.v1.PurgeUpToRequest
+	47, // 64: flowbuf.buffer.v1.BufferAgent.Ack:input_type -> flowbuf.buffer.v1.AckRequest
+	51, // 65: flowbuf.buffer.v1.BufferAgent.Subscribe:input_type -> flowbuf.buffer.v1.SubscribeRequest
+	9,  // 66: flowbuf.buffer.v1.BufferAgent.GetCapabilities:output_type -> flowbuf.buffer.v1.Capabilities
+	20, // 67: flowbuf.buffer.v1.BufferAgent.CreateBuffer:output_type -> flowbuf.buffer.v1.Buffer
+	16, // 68: flowbuf.buffer.v1.BufferAgent.RemoveBuffer:output_type -> flowbuf.buffer.v1.RemoveBufferResponse
+	20, // 69: flowbuf.buffer.v1.BufferAgent.QueryBuffer:output_type -> flowbuf.buffer.v1.Buffer
+	19, // 70: flowbuf.buffer.v1.BufferAgent.ListBuffers:output_type -> flowbuf.buffer.v1.ListBuffersResponse
+	34, // 71: flowbuf.buffer.v1.BufferAgent.CreateVport:output_type -> flowbuf.buffer.v1.Vport
+	28, // 72: flowbuf.buffer.v1.BufferAgent.RemoveVport:output_type -> flowbuf.buffer.v1.RemoveVportResponse
+	34, // 73: flowbuf.buffer.v1.BufferAgent.SetVportMode:output_type -> flowbuf.buffer.v1.Vport
+	34, // 74: flowbuf.buffer.v1.BufferAgent.QueryVport:output_type -> flowbuf.buffer.v1.Vport
+	33, // 75: flowbuf.buffer.v1.BufferAgent.ListVports:output_type -> flowbuf.buffer.v1.ListVportsResponse
+	37, // 76: flowbuf.buffer.v1.BufferAgent.Bind:output_type -> flowbuf.buffer.v1.BindResponse
+	39, // 77: flowbuf.buffer.v1.BufferAgent.Unbind:output_type -> flowbuf.buffer.v1.UnbindResponse
+	42, // 78: flowbuf.buffer.v1.BufferAgent.Batch:output_type -> flowbuf.buffer.v1.BatchResponse
+	46, // 79: flowbuf.buffer.v1.BufferAgent.PurgeUpTo:output_type -> flowbuf.buffer.v1.PurgeUpToResponse
+	48, // 80: flowbuf.buffer.v1.BufferAgent.Ack:output_type -> flowbuf.buffer.v1.AckResponse
+	52, // 81: flowbuf.buffer.v1.BufferAgent.Subscribe:output_type -> flowbuf.buffer.v1.Event
+	66, // [66:82] is the sub-list for method output_type
+	50, // [50:66] is the sub-list for method input_type
+	50, // [50:50] is the sub-list for extension type_name
+	50, // [50:50] is the sub-list for extension extendee
+	0,  // [0:50] is the sub-list for field type_name
 }
 
 func init() { file_flowbuf_buffer_v1_buffer_agent_proto_init() }

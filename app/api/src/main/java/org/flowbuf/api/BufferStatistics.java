@@ -6,6 +6,8 @@ package org.flowbuf.api;
 
 import com.google.common.base.MoreObjects;
 
+import java.util.Optional;
+
 /**
  * Counters of one buffer as its agent reports them.
  */
@@ -20,6 +22,7 @@ public final class BufferStatistics {
     private final long occupancyBytes;
     private final long highWatermarkPackets;
     private final long oldestPacketAgeNanos;
+    private final PacketId lastOutPacketId; // null until the buffer sent one
 
     private BufferStatistics(Builder b) {
         this.packetsIn = b.packetsIn;
@@ -31,6 +34,7 @@ public final class BufferStatistics {
         this.occupancyBytes = b.occupancyBytes;
         this.highWatermarkPackets = b.highWatermarkPackets;
         this.oldestPacketAgeNanos = b.oldestPacketAgeNanos;
+        this.lastOutPacketId = b.lastOutPacketId;
     }
 
     /**
@@ -115,6 +119,18 @@ public final class BufferStatistics {
     }
 
     /**
+     * Id of the newest packet the buffer transmitted (not an ARQ resend):
+     * FMM's synchronisation point, up to which the other buffers of the
+     * stream are purged.
+     *
+     * @return the id; empty until the buffer has transmitted an IPv4
+     *         TCP/UDP/ICMP packet
+     */
+    public Optional<PacketId> lastOutPacketId() {
+        return Optional.ofNullable(lastOutPacketId);
+    }
+
+    /**
      * Starts a builder; every counter defaults to 0.
      *
      * @return builder
@@ -126,7 +142,8 @@ public final class BufferStatistics {
     @Override
     public String toString() {
         return MoreObjects.toStringHelper(this).add("in", packetsIn).add("out", packetsOut)
-                .add("dropped", packetsDropped).add("held", occupancyPackets).toString();
+                .add("dropped", packetsDropped).add("held", occupancyPackets)
+                .add("lastOut", lastOutPacketId).omitNullValues().toString();
     }
 
     /** Builder of statistics. */
@@ -140,6 +157,7 @@ public final class BufferStatistics {
         private long occupancyBytes;
         private long highWatermarkPackets;
         private long oldestPacketAgeNanos;
+        private PacketId lastOutPacketId;
 
         private Builder() {
         }
@@ -213,6 +231,17 @@ public final class BufferStatistics {
          */
         public Builder oldestPacketAge(long nanos) {
             this.oldestPacketAgeNanos = nanos;
+            return this;
+        }
+
+        /**
+         * Id of the newest packet the buffer transmitted.
+         *
+         * @param id packet id; null when the buffer has transmitted none
+         * @return this builder
+         */
+        public Builder lastOutPacketId(PacketId id) {
+            this.lastOutPacketId = id;
             return this;
         }
 

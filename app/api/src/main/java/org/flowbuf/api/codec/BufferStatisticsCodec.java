@@ -10,13 +10,14 @@ import org.onosproject.codec.CodecContext;
 import org.onosproject.codec.JsonCodec;
 
 /**
- * JSON of a buffer's counters.
+ * JSON of a buffer's counters; "lastOutPacketId" ({"ipv4Id", "l4Checksum"})
+ * only once the buffer has transmitted a packet that has one.
  */
 public final class BufferStatisticsCodec extends JsonCodec<BufferStatistics> {
 
     @Override
     public ObjectNode encode(BufferStatistics s, CodecContext context) {
-        return context.mapper().createObjectNode()
+        ObjectNode json = context.mapper().createObjectNode()
                 .put("packetsIn", s.packetsIn())
                 .put("bytesIn", s.bytesIn())
                 .put("packetsOut", s.packetsOut())
@@ -26,5 +27,10 @@ public final class BufferStatisticsCodec extends JsonCodec<BufferStatistics> {
                 .put("occupancyBytes", s.occupancyBytes())
                 .put("highWatermarkPackets", s.highWatermarkPackets())
                 .put("oldestPacketAgeNs", s.oldestPacketAgeNanos());
+        // The same field names as the purge request body.
+        s.lastOutPacketId().ifPresent(id -> json.putObject("lastOutPacketId")
+                .put("ipv4Id", id.ipv4Id())
+                .put("l4Checksum", id.l4Checksum()));
+        return json;
     }
 }

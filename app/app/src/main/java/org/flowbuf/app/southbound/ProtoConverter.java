@@ -8,6 +8,7 @@ import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.OverflowPolicy;
+import org.flowbuf.api.PacketId;
 import org.flowbuf.api.QueueType;
 import org.flowbuf.api.VportId;
 import org.flowbuf.api.VportMode;
@@ -94,7 +95,14 @@ final class ProtoConverter {
                 .occupancy(stats.getOccupancyPackets(), stats.getOccupancyBytes())
                 .highWatermark(stats.getHighWatermarkPackets())
                 .oldestPacketAge(stats.getOldestPacketAgeNs())
+                .lastOutPacketId(stats.hasLastOutPacketId() ? toPacketId(stats.getLastOutPacketId()) : null)
                 .build();
+    }
+
+    // A packet id from the agent; fields beyond 16 bits are refused (INVALID).
+    static PacketId toPacketId(org.flowbuf.proto.buffer.v1.PacketId id) {
+        return PacketId.of(Integer.toUnsignedLong(id.getIpv4Id()),
+                           Integer.toUnsignedLong(id.getL4Checksum()));
     }
 
     static List<AgentBuffer> toAgentBuffers(List<org.flowbuf.proto.buffer.v1.Buffer> buffers,

@@ -101,7 +101,8 @@ public final class FlowBufHost implements AutoCloseable {
             reconcile(core, device);
         }
         StandaloneServices services =
-                StandaloneServices.forCore(core, rules, new P4RuntimePacketEmitter(switches));
+                StandaloneServices.forCore(core, rules, new P4RuntimeMulticastWriter(switches),
+                                           new P4RuntimePacketEmitter(switches));
         ControllerBufferingService controllerBuffering =
                 services.get(ControllerBufferingService.class);
         switches.forEach((device, session) -> session.onPacketIn(

@@ -12,6 +12,8 @@ import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.Vport;
 import org.flowbuf.api.apps.CcUpload;
+import org.flowbuf.api.apps.FmmPlan;
+import org.flowbuf.api.apps.FmmSession;
 import org.flowbuf.api.apps.HandoffPlan;
 import org.flowbuf.api.apps.LmmHandoff;
 import org.flowbuf.api.apps.NfvMigration;
@@ -37,7 +39,9 @@ public final class FlowBufCodecs {
             Map.entry(NfvMigration.class, new NfvMigrationCodec()),
             Map.entry(CcUpload.class, new CcUploadCodec()),
             Map.entry(HandoffPlan.class, new HandoffPlanCodec()),
-            Map.entry(LmmHandoff.class, new LmmHandoffCodec()));
+            Map.entry(LmmHandoff.class, new LmmHandoffCodec()),
+            Map.entry(FmmPlan.class, new FmmPlanCodec()),
+            Map.entry(FmmSession.class, new FmmSessionCodec()));
 
     private FlowBufCodecs() {
     }

@@ -45,10 +45,10 @@ public final class HandoffPlanCodec extends JsonCodec<HandoffPlan> {
     @Override
     public HandoffPlan decode(ObjectNode json, CodecContext context) {
         FlowFilter downlink = context.codec(FlowFilter.class).decode(
-                required(json, "downlink"), context);
-        ObjectNode anchor = required(json, "anchor");
-        ObjectNode source = required(json, "source");
-        ObjectNode target = required(json, "target");
+                JsonFields.object(json, "downlink"), context);
+        ObjectNode anchor = JsonFields.object(json, "anchor");
+        ObjectNode source = JsonFields.object(json, "source");
+        ObjectNode target = JsonFields.object(json, "target");
         HandoffPlan.Buffering buffering = buffering(json);
         return HandoffPlan.builder().downlink(downlink).buffering(buffering)
                 .anchor(port(anchor, "anchor", "in"), port(anchor, "anchor", "toSource"),
@@ -70,18 +70,7 @@ public final class HandoffPlanCodec extends JsonCodec<HandoffPlan> {
                                                + "\"controller\", not \"%s\"", text);
     }
 
-    private static ObjectNode required(ObjectNode json, String field) {
-        return JsonFields.optionalObject(json, field).orElseThrow(
-                () -> FlowBufException.invalid("\"%s\" is required", field));
-    }
-
     private static ConnectPoint port(ObjectNode json, String role, String field) {
-        String text = JsonFields.text(json, field);
-        try {
-            return ConnectPoint.deviceConnectPoint(text);
-        } catch (IllegalArgumentException e) {
-            throw FlowBufException.invalid("%s.%s \"%s\" is not a connect point like "
-                                                   + "\"device:s1/3\"", role, field, text);
-        }
+        return JsonFields.connectPoint(json, role, field);
     }
 }

@@ -7,6 +7,7 @@ package org.flowbuf.api.codec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.api.FlowBufException;
+import org.onosproject.net.ConnectPoint;
 
 import java.util.Optional;
 
@@ -141,5 +142,37 @@ public final class JsonFields {
             throw FlowBufException.invalid("\"%s\": %s", field, e.getMessage() == null
                     ? "bad value \"" + value + "\"" : e.getMessage());
         }
+    }
+
+    /**
+     * A required connect point field ("device:s1/3").
+     *
+     * @param json  object
+     * @param where the object's name in the request, for the message ("anchor")
+     * @param field field name
+     * @return the connect point
+     * @throws FlowBufException INVALID when missing or not a connect point
+     */
+    public static ConnectPoint connectPoint(ObjectNode json, String where, String field) {
+        String text = text(json, field);
+        try {
+            return ConnectPoint.deviceConnectPoint(text);
+        } catch (IllegalArgumentException e) {
+            throw FlowBufException.invalid("%s.%s \"%s\" is not a connect point like "
+                                                   + "\"device:s1/3\"", where, field, text);
+        }
+    }
+
+    /**
+     * A required object field.
+     *
+     * @param json  object
+     * @param field field name
+     * @return the object
+     * @throws FlowBufException INVALID when missing or not an object
+     */
+    public static ObjectNode object(ObjectNode json, String field) {
+        return optionalObject(json, field).orElseThrow(
+                () -> FlowBufException.invalid("\"%s\" is required", field));
     }
 }

@@ -18,6 +18,7 @@ public class FlowBufWebApplication extends AbstractWebApplication {
         return getClasses(DevicesWebResource.class, BuffersWebResource.class,
                           IntentsWebResource.class, NfvMigrationsWebResource.class,
                           CcUploadsWebResource.class, LmmHandoffsWebResource.class,
+                          FmmSessionsWebResource.class,
                           ControllerHoldsWebResource.class,
                           FlowBufExceptionMapper.class,
                           MalformedJsonMapper.class);

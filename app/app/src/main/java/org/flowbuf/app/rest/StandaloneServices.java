@@ -12,15 +12,18 @@ import org.flowbuf.api.BufferService;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.apps.ConnectionlessService;
 import org.flowbuf.api.apps.ControllerBufferingService;
+import org.flowbuf.api.apps.FmmService;
 import org.flowbuf.api.apps.LmmService;
 import org.flowbuf.api.apps.NfvMigrationService;
 import org.flowbuf.api.codec.FlowBufCodecs;
 import org.flowbuf.api.codec.MapCodecService;
 import org.flowbuf.app.FlowBufCore;
 import org.flowbuf.app.apps.cc.ConnectionlessManager;
+import org.flowbuf.app.apps.mobility.FmmManager;
 import org.flowbuf.app.apps.mobility.LmmManager;
 import org.flowbuf.app.apps.nfv.NfvMigrationManager;
 import org.flowbuf.app.baseline.ControllerBufferingManager;
+import org.flowbuf.app.intent.MulticastGroupWriter;
 import org.flowbuf.app.intent.SteeringRuleWriter;
 import org.flowbuf.app.packet.PacketEmitter;
 import org.onosproject.codec.CodecService;
@@ -45,12 +48,13 @@ public final class StandaloneServices implements ServiceDirectory {
      * embedded host serves and what the REST tests use.
      *
      * @param core    the Buffer Service core
-     * @param rules   writer of the applications' own rules (the LMM anchor)
+     * @param rules   writer of the applications' own rules (the LMM and FMM anchor)
+     * @param groups  writer of multicast groups (the FMM anchor)
      * @param packets packet-out (the LMM end marker)
      * @return the directory, not yet installed
      */
     public static StandaloneServices forCore(FlowBufCore core, SteeringRuleWriter rules,
-                                             PacketEmitter packets) {
+                                             MulticastGroupWriter groups, PacketEmitter packets) {
         MapCodecService codecs = new MapCodecService();
         FlowBufCodecs.register(codecs);
         ControllerBufferingService controllerBuffering =
@@ -64,6 +68,8 @@ public final class StandaloneServices implements ServiceDirectory {
                 .add(LmmService.class,
                      new LmmManager(core.intents(), core.buffers(), controllerBuffering, rules,
                                     packets))
+                .add(FmmService.class,
+                     new FmmManager(core.intents(), core.buffers(), rules, groups))
                 .add(CodecService.class, codecs);
     }
 

@@ -10,6 +10,7 @@ import io.grpc.Status;
 import io.grpc.testing.GrpcCleanupRule;
 import org.flowbuf.api.VportId;
 import org.flowbuf.app.FlowBufCore;
+import org.flowbuf.app.intent.MulticastGroupWriter;
 import org.flowbuf.app.intent.SteeringRule;
 import org.flowbuf.app.intent.SteeringRuleWriter;
 import org.flowbuf.app.southbound.AgentDirectory;
@@ -110,8 +111,19 @@ public class FlowBufRestTest extends JerseyTest {
         };
         FlowBufCore core = new FlowBufCore(agents, new InMemoryBufferStore(), writer, e -> { },
                                            e -> { });
-        StandaloneServices.forCore(core, writer, (device, port, frame) -> packetsOut.add(port))
-                .install();
+        MulticastGroupWriter groups = new MulticastGroupWriter() {
+            @Override
+            public void write(DeviceId deviceId, int groupId, List<PortNumber> ports) {
+                rules.add("+group" + groupId);
+            }
+
+            @Override
+            public void remove(DeviceId deviceId, int groupId) {
+                rules.add("-group" + groupId);
+            }
+        };
+        StandaloneServices.forCore(core, writer, groups,
+                                   (device, port, frame) -> packetsOut.add(port)).install();
     }
 
     private Response post(String path, String body) {
@@ -387,6 +399,50 @@ public class FlowBufRestTest extends JerseyTest {
         assertError(post("apps/lmm/handoffs/x/attach", ""), 400, "handoff id");
         assertEquals("bad attach calls change no rule", List.of("+100", "-100"), rules);
         assertError(target("apps/lmm/handoffs/7").request().get(), 404, "handoff 7");
+    }
+
+    private static final String FMM_PLAN = "{\"downlink\":{\"ipv4Dst\":\"10.0.0.10/32\"},"
+            + "\"anchorIn\":\"device:sa/1\",\"cells\":["
+            + "{\"anchor\":\"device:sa/2\",\"in\":\"device:s1/1\",\"ue\":\"device:s1/2\"},"
+            + "{\"anchor\":\"device:sa/3\",\"in\":\"device:s2/1\",\"ue\":\"device:s2/2\"}],"
+            + "\"serving\":\"device:s1\"}";
+
+    @Test
+    public void badFmmRequestsGetA4xxAndOpenNothing() throws IOException {
+        String sessions = "apps/fmm/sessions";
+        assertError(post(sessions, FMM_PLAN.replace("10.0.0.10/32", "10.0.0.0/24")), 400, "/32");
+        assertError(post(sessions, FMM_PLAN.replace("device:s1/2", "s1-port-2")), 400,
+                    "cells[0].ue");
+        assertError(post(sessions, FMM_PLAN.replace("device:s1/2", "device:s3/2")), 400,
+                    "different devices");
+        assertError(post(sessions, FMM_PLAN.replace("\"serving\":\"device:s1\"",
+                                                    "\"serving\":\"device:s7\"")), 400,
+                    "not one of the cells");
+        assertError(post(sessions, FMM_PLAN.replace("device:sa/3", "device:sa/2")), 400,
+                    "two cells");
+        assertError(post(sessions, FMM_PLAN.replace("device:sa/3", "device:sa/1")), 400,
+                    "back out");
+        assertError(post(sessions, FMM_PLAN.replace("}]", "}],\"windowPackets\":0")), 400,
+                    "windowPackets");
+        assertError(post(sessions, FMM_PLAN.replace("\"cells\"", "\"cels\"")), 400,
+                    "\"cells\" is required");
+        assertError(post(sessions, "{"), 400, "JSON");
+        assertTrue("a refused plan writes nothing", rules.isEmpty());
+        // s2 has no agent: refused when the session gets there, and s1's
+        // buffer and intents are rolled back; the anchor was never touched.
+        assertError(post(sessions, FMM_PLAN), 404, "device:s2");
+        assertEquals(List.of("+100", "+2", "-2", "-100"), rules);
+        assertEquals(0, json(target("buffers/device:s1").request().get()).get("buffers").size());
+        assertEquals(0, json(target(sessions).request().get()).get("sessions").size());
+        assertError(post(sessions + "/7/attach", ""), 404, "FMM session 7");
+        assertError(post(sessions + "/x/attach", ""), 400, "session id");
+        assertError(post(sessions + "/7/handoff", "{\"target\":\"device:s2\"}"), 404,
+                    "FMM session 7");
+        assertError(post(sessions + "/7/handoff", "{}"), 400, "target");
+        assertError(target(sessions + "/7").request().delete(), 404, "FMM session 7");
+        assertError(target(sessions + "/7").request().get(), 404, "FMM session 7");
+        assertEquals("bad session calls change no rule", List.of("+100", "+2", "-2", "-100"),
+                     rules);
     }
 
     @Test

@@ -1,0 +1,219 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.apps.mobility;
+
+import org.flowbuf.api.BufferService;
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowBufIntentService;
+import org.flowbuf.api.apps.FmmPlan;
+import org.flowbuf.api.apps.FmmService;
+import org.flowbuf.api.apps.FmmSession;
+import org.flowbuf.app.intent.MulticastGroupWriter;
+import org.flowbuf.app.intent.SteeringRuleWriter;
+import org.flowbuf.app.pi.FlowRuleServiceSteeringWriter;
+import org.flowbuf.app.pi.GroupServiceMulticastWriter;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.core.CoreService;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.flow.FlowRuleService;
+import org.onosproject.net.group.GroupService;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * FMM sessions as an ONOS component (and, constructed directly, in the
+ * embedded host). Every step is a few Buffer Service calls made on the
+ * caller's thread; nothing waits for the network.
+ */
+@Component(immediate = true, service = FmmService.class)
+public class FmmManager implements FmmService {
+
+    /** The anchor multicast groups FMM uses (one per open session). */
+    static final int FIRST_GROUP = 0x1000;
+    static final int LAST_GROUP = 0xffff;
+    private static final String APP_NAME = "org.flowbuf.app";
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected FlowBufIntentService intentService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected BufferService bufferService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected FlowRuleService flowRuleService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected GroupService groupService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected CoreService coreService;
+
+    private AnchorMulticast anchor;
+    private final AtomicLong nextId = new AtomicLong(1);
+    private final Map<Long, FmmSession> sessions = new ConcurrentHashMap<>();
+    private final Map<Long, FmmRun> runs = new ConcurrentHashMap<>();
+
+    /** For OSGi. */
+    public FmmManager() {
+    }
+
+    /**
+     * Creates the service on the Buffer Service's APIs (embedded host, tests).
+     *
+     * @param intentService intent API
+     * @param bufferService task API
+     * @param rules         writer of the anchor's multicast rule
+     * @param groups        writer of the anchor's multicast groups
+     */
+    public FmmManager(FlowBufIntentService intentService, BufferService bufferService,
+                      SteeringRuleWriter rules, MulticastGroupWriter groups) {
+        this.intentService = intentService;
+        this.bufferService = bufferService;
+        this.anchor = new AnchorMulticast(rules, groups);
+    }
+
+    @Activate
+    protected void activate() {
+        ApplicationId appId = coreService.registerApplication(APP_NAME);
+        Duration wait = Duration.ofSeconds(5);
+        anchor = new AnchorMulticast(new FlowRuleServiceSteeringWriter(appId, flowRuleService,
+                                                                       wait),
+                                     new GroupServiceMulticastWriter(appId, groupService, wait));
+    }
+
+    @Override
+    public synchronized FmmSession open(FmmPlan plan) {
+        boolean busy = sessions.values().stream().anyMatch(
+                s -> s.plan().downlink().equals(plan.downlink()) && isOpen(s));
+        if (busy) {
+            throw FlowBufException.conflict("an FMM session of %s is open", plan.downlink());
+        }
+        int group = freeGroup(plan.anchor());
+        long id = nextId.getAndIncrement();
+        FmmRun run = new FmmRun(id, plan, intentService, bufferService);
+        Rollback undo = new Rollback();
+        try {
+            run.open(undo);
+            anchor.start(plan, group, undo);
+        } catch (FlowBufException e) {
+            undo.run();
+            throw e;
+        }
+        runs.put(id, run);
+        return record(new FmmSession(id, plan, FmmSession.State.ATTACHED, plan.serving(), null,
+                                     run.buffers(), group, FmmSession.Counters.NONE, null));
+    }
+
+    @Override
+    public synchronized FmmSession handoff(long id, DeviceId target) {
+        FmmSession s = open(id);
+        if (s.plan().cell(target).isEmpty()) {
+            throw FlowBufException.invalid("%s is not a cell of FMM session %d", target, id);
+        }
+        if (s.state() == FmmSession.State.ATTACHED) {
+            runs.get(id).hold(s.serving());
+        }
+        return record(s.detachedTowards(target));
+    }
+
+    @Override
+    public synchronized FmmSession attach(long id) {
+        FmmSession s = open(id);
+        if (s.state() != FmmSession.State.DETACHED) {
+            throw FlowBufException.conflict("FMM session %d has no handoff under way", id);
+        }
+        DeviceId target = s.target().orElseThrow();
+        long start = System.nanoTime();
+        Optional<Long> purged;
+        try {
+            purged = runs.get(id).deliverFrom(s.serving(), target);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE,
+                                       "interrupted during the sync of session " + id);
+        }
+        long micros = (System.nanoTime() - start) / 1000;
+        return record(s.attachedTo(target, s.counters().plusHandoff(
+                purged.isPresent(), purged.orElse(0L), micros)));
+    }
+
+    @Override
+    public synchronized FmmSession close(long id) {
+        FmmSession s = open(id);
+        List<String> failures = new ArrayList<>();
+        try {
+            anchor.stop(s.plan(), s.multicastGroup());
+        } catch (FlowBufException e) {
+            failures.add("anchor: " + e.getMessage());
+        }
+        try {
+            // The buffer that delivers last: the target once the UE got there.
+            failures.addAll(runs.get(id).close(s.state() == FmmSession.State.DETACHED
+                                                       ? s.target().orElseThrow()
+                                                       : s.serving()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            failures.add("interrupted while closing");
+        }
+        runs.remove(id);
+        return record(failures.isEmpty() ? s.ended(FmmSession.State.CLOSED, null)
+                              : s.ended(FmmSession.State.FAILED,
+                                        "close: " + String.join("; ", failures)));
+    }
+
+    @Override
+    public Optional<FmmSession> session(long id) {
+        return Optional.ofNullable(sessions.get(id));
+    }
+
+    @Override
+    public Collection<FmmSession> sessions() {
+        List<FmmSession> all = new ArrayList<>(sessions.values());
+        all.sort(Comparator.comparingLong(FmmSession::id));
+        return all;
+    }
+
+    private FmmSession open(long id) {
+        FmmSession s = session(id).orElseThrow(
+                () -> FlowBufException.notFound("no FMM session %d", id));
+        if (!isOpen(s) || !runs.containsKey(id)) {
+            throw FlowBufException.conflict("FMM session %d is %s", id, s.state());
+        }
+        return s;
+    }
+
+    private static boolean isOpen(FmmSession s) {
+        return s.state() == FmmSession.State.ATTACHED || s.state() == FmmSession.State.DETACHED;
+    }
+
+    private int freeGroup(DeviceId anchorDevice) {
+        Set<Integer> taken = sessions.values().stream()
+                .filter(s -> isOpen(s) && s.plan().anchor().equals(anchorDevice))
+                .map(FmmSession::multicastGroup).collect(Collectors.toSet());
+        return IntStream.rangeClosed(FIRST_GROUP, LAST_GROUP).filter(g -> !taken.contains(g))
+                .findFirst().orElseThrow(() -> FlowBufException.conflict(
+                        "no free multicast group on %s", anchorDevice));
+    }
+
+    private FmmSession record(FmmSession s) {
+        sessions.put(s.id(), s);
+        return s;
+    }
+}

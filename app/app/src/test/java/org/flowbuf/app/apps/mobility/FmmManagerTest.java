@@ -1,0 +1,374 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.apps.mobility;
+
+import org.flowbuf.api.BufferId;
+import org.flowbuf.api.BufferService;
+import org.flowbuf.api.BufferStatistics;
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowBufIntent;
+import org.flowbuf.api.FlowBufIntentService;
+import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.IntentId;
+import org.flowbuf.api.PacketId;
+import org.flowbuf.api.apps.FmmPlan;
+import org.flowbuf.api.apps.FmmService;
+import org.flowbuf.api.apps.FmmSession;
+import org.flowbuf.app.intent.MulticastGroupWriter;
+import org.flowbuf.app.intent.SteeringRule;
+import org.flowbuf.app.intent.SteeringRuleWriter;
+import org.junit.Test;
+import org.onlab.packet.IpPrefix;
+import org.onosproject.net.ConnectPoint;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
+
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.flowbuf.app.FlowBufAssert.assertReason;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * FMM's calls on the Buffer Service, in order: how a session is wired, which
+ * buffer holds and which delivers, what the sync purges (and against which
+ * packet), what a refused step undoes, and what is refused.
+ */
+public class FmmManagerTest {
+
+    private static final FlowFilter DOWNLINK = FlowFilter.builder()
+            .ipv4Dst(IpPrefix.valueOf("10.0.0.10/32")).build();
+    private static final DeviceId S1 = DeviceId.deviceId("device:s1");
+    private static final DeviceId S2 = DeviceId.deviceId("device:s2");
+    private static final DeviceId S3 = DeviceId.deviceId("device:s3");
+    private static final PacketId FIRST = PacketId.of(7, 0xbeef);
+    private static final PacketId LATER = PacketId.of(9, 0xcafe);
+
+    private final List<String> calls = new ArrayList<>();
+    /** The last packet each eNB's buffer transmitted, as its agent reports it. */
+    private final Map<DeviceId, PacketId> lastOut = new HashMap<>();
+    /** Purges that find nothing before they find the packet (the copy is late). */
+    private int purgeMisses;
+    private String failOn;
+    private int nextIntent;
+    private final FmmManager fmm = new FmmManager(intents(), buffers(), rules(), groups());
+
+    private static ConnectPoint cp(String text) {
+        return ConnectPoint.deviceConnectPoint(text);
+    }
+
+    private static FmmPlan plan(DeviceId serving) {
+        return new FmmPlan(DOWNLINK, cp("device:sa/1"), List.of(
+                new FmmPlan.Cell(cp("device:sa/2"), cp("device:s1/1"), cp("device:s1/2")),
+                new FmmPlan.Cell(cp("device:sa/3"), cp("device:s2/1"), cp("device:s2/2")),
+                new FmmPlan.Cell(cp("device:sa/4"), cp("device:s3/1"), cp("device:s3/2"))),
+                           serving, 1024);
+    }
+
+    private void record(String call) {
+        calls.add(call);
+        if (call.equals(failOn)) {
+            throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE, "injected: " + call);
+        }
+    }
+
+    private FlowBufIntentService intents() {
+        return (FlowBufIntentService) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[]{FlowBufIntentService.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("withdraw")) {
+                        record("withdraw #" + ((IntentId) args[0]).id());
+                        return null;
+                    }
+                    DeviceId device = (DeviceId) args[0];
+                    @SuppressWarnings("unchecked")
+                    Optional<BufferId> buffer = (Optional<BufferId>) args[3];
+                    int id = ++nextIntent;
+                    record(method.getName() + " " + device + "/" + args[1] + " "
+                                   + buffer.orElseThrow() + " #" + id);
+                    FlowBufIntent.Type type = method.getName().equals("pause")
+                            ? FlowBufIntent.Type.PAUSE : FlowBufIntent.Type.RESUME;
+                    return new FlowBufIntent(IntentId.intentId(id), type, device,
+                                             (PortNumber) args[1], DOWNLINK, buffer.get(),
+                                             FlowBufIntent.State.INSTALLED, FmmService.OWNER,
+                                             null);
+                });
+    }
+
+    private BufferService buffers() {
+        return (BufferService) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[]{BufferService.class},
+                (proxy, method, args) -> {
+                    switch (method.getName()) {
+                        case "createBuffer":
+                            record("create " + args[0] + " " + args[1] + " " + args[4]);
+                            return null;
+                        case "moveBuffer":
+                            record("move " + args[0] + " " + args[3]);
+                            return null;
+                        case "removeBuffer":
+                            record("remove " + args[0] + (((Boolean) args[3]) ? " discard" : ""));
+                            return null;
+                        case "getStatistics":
+                            PacketId out = lastOut.get((DeviceId) args[0]);
+                            BufferStatistics.Builder stats = BufferStatistics.builder();
+                            if (out != null) {
+                                stats.lastOutPacketId(out);
+                            }
+                            return Optional.of(stats.build());
+                        case "purgeUpTo":
+                            record("purge " + args[0] + " up to " + args[3]
+                                           + (((Boolean) args[4]) ? " inclusive" : ""));
+                            if (purgeMisses > 0) {
+                                purgeMisses--;
+                                return Optional.empty();
+                            }
+                            return Optional.of(5L);
+                        default:
+                            throw new UnsupportedOperationException(method.getName());
+                    }
+                });
+    }
+
+    private SteeringRuleWriter rules() {
+        return new SteeringRuleWriter() {
+            @Override
+            public void install(DeviceId deviceId, SteeringRule rule) {
+                record("rule " + deviceId + " in " + rule.ingressPort().orElseThrow() + " -> group "
+                               + rule.multicastGroup().orElseThrow() + " prio " + rule.priority());
+            }
+
+            @Override
+            public void modify(DeviceId deviceId, SteeringRule rule) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void remove(DeviceId deviceId, SteeringRule rule) {
+                record("unrule " + deviceId + " group " + rule.multicastGroup().orElseThrow());
+            }
+        };
+    }
+
+    private MulticastGroupWriter groups() {
+        return new MulticastGroupWriter() {
+            @Override
+            public void write(DeviceId deviceId, int groupId, List<PortNumber> ports) {
+                record("group " + deviceId + " " + groupId + " " + ports);
+            }
+
+            @Override
+            public void remove(DeviceId deviceId, int groupId) {
+                record("ungroup " + deviceId + " " + groupId);
+            }
+        };
+    }
+
+    private FmmSession openAtS1() {
+        FmmSession s = fmm.open(plan(S1));
+        calls.clear();
+        return s;
+    }
+
+    @Test
+    public void openGivesEveryEnbABufferAndOnlyTheServingOneDelivers() {
+        FmmSession s = fmm.open(plan(S1));
+        int group = FmmManager.FIRST_GROUP;
+        assertEquals(List.of(
+                "create device:s1 fmm-1-device_s1 BUFFERING",
+                "pause device:s1/1 fmm-1-device_s1 #1",
+                "resume device:s1/2 fmm-1-device_s1 #2",
+                "create device:s2 fmm-1-device_s2 BUFFERING",
+                "pause device:s2/1 fmm-1-device_s2 #3",
+                "resume device:s2/2 fmm-1-device_s2 #4",
+                "move device:s2 BUFFERING",
+                "create device:s3 fmm-1-device_s3 BUFFERING",
+                "pause device:s3/1 fmm-1-device_s3 #5",
+                "resume device:s3/2 fmm-1-device_s3 #6",
+                "move device:s3 BUFFERING",
+                // The group exists before the rule that sends the downlink to it.
+                "group device:sa " + group + " [2, 3, 4]",
+                "rule device:sa in 1 -> group " + group + " prio "
+                        + AnchorMulticast.MULTICAST_PRIORITY), calls);
+        assertEquals(FmmSession.State.ATTACHED, s.state());
+        assertEquals(S1, s.serving());
+        assertEquals(group, s.multicastGroup());
+        assertEquals(BufferId.bufferId("fmm-1-device_s2"), s.buffers().get(S2));
+    }
+
+    @Test
+    public void aRefusedAnchorRuleUndoesEverythingAndTheDownlinkCanOpenAgain() {
+        failOn = "rule device:sa in 1 -> group " + FmmManager.FIRST_GROUP + " prio "
+                + AnchorMulticast.MULTICAST_PRIORITY;
+        assertReason(() -> fmm.open(plan(S1)), FlowBufException.Reason.UNAVAILABLE);
+        List<String> undo = calls.subList(calls.indexOf(failOn) + 1, calls.size());
+        assertEquals("ungroup device:sa " + FmmManager.FIRST_GROUP, undo.get(0));
+        assertEquals(3, undo.stream().filter(c -> c.startsWith("remove")).count());
+        assertEquals(6, undo.stream().filter(c -> c.startsWith("withdraw")).count());
+        assertTrue(fmm.sessions().isEmpty());
+        failOn = null;
+        assertEquals(FmmSession.State.ATTACHED, fmm.open(plan(S1)).state());
+    }
+
+    @Test
+    public void aSecondSessionOfTheSameDownlinkIsRefused() {
+        openAtS1();
+        assertReason(() -> fmm.open(plan(S2)), FlowBufException.Reason.CONFLICT);
+        assertTrue(calls.isEmpty());
+    }
+
+    @Test
+    public void handoffHoldsAtTheSourceAndAttachPurgesTheTargetUpToWhatTheSourceDelivered() {
+        FmmSession s = openAtS1();
+        s = fmm.handoff(s.id(), S2);
+        assertEquals(List.of("move device:s1 BUFFERING"), calls);
+        assertEquals(FmmSession.State.DETACHED, s.state());
+        assertEquals(Optional.of(S2), s.target());
+
+        calls.clear();
+        lastOut.put(S1, FIRST);
+        s = fmm.attach(s.id());
+        assertEquals(List.of("purge device:s2 up to " + FIRST + " inclusive",
+                             "move device:s2 FORWARDING"), calls);
+        assertEquals(FmmSession.State.ATTACHED, s.state());
+        assertEquals(S2, s.serving());
+        assertEquals(1, s.counters().handoffs());
+        assertEquals(0, s.counters().unsynced());
+        assertEquals(5, s.counters().purgedPackets());
+    }
+
+    @Test
+    public void aLateCopyIsWaitedForAndAMissingOneIsCountedUnsynced() {
+        FmmSession s = openAtS1();
+        lastOut.put(S1, FIRST);
+        // One miss: the retry comes before the wait can have run out.
+        purgeMisses = 1;
+        fmm.handoff(s.id(), S2);
+        s = fmm.attach(s.id());
+        assertEquals(2, calls.stream().filter(c -> c.startsWith("purge")).count());
+        assertEquals(0, s.counters().unsynced());
+
+        purgeMisses = Integer.MAX_VALUE;
+        lastOut.put(S2, LATER);
+        fmm.handoff(s.id(), S1);
+        s = fmm.attach(s.id());
+        // Released whole after the wait: the UE gets duplicates rather than a gap.
+        assertEquals(1, s.counters().unsynced());
+        assertEquals(S1, s.serving());
+        assertEquals("move device:s1 FORWARDING", calls.get(calls.size() - 1));
+    }
+
+    @Test
+    public void aHandoffDuringAHandoffOnlyChangesTheTarget() {
+        FmmSession s = openAtS1();
+        lastOut.put(S1, FIRST);
+        fmm.handoff(s.id(), S2);
+        s = fmm.handoff(s.id(), S3);
+        assertEquals(List.of("move device:s1 BUFFERING"), calls);
+        assertEquals(Optional.of(S3), s.target());
+        calls.clear();
+        s = fmm.attach(s.id());
+        assertEquals(List.of("purge device:s3 up to " + FIRST + " inclusive",
+                             "move device:s3 FORWARDING"), calls);
+        assertEquals(S3, s.serving());
+    }
+
+    @Test
+    public void aSourceThatDeliveredNothingKeepsTheEarlierSyncPoint() {
+        FmmSession s = openAtS1();
+        lastOut.put(S1, FIRST);
+        fmm.handoff(s.id(), S2);
+        fmm.attach(s.id());
+        // s2 transmitted nothing before the UE moved on.
+        calls.clear();
+        fmm.handoff(s.id(), S3);
+        fmm.attach(s.id());
+        assertEquals("purge device:s3 up to " + FIRST + " inclusive", calls.get(1));
+    }
+
+    @Test
+    public void handingBackToTheSourceBeforeAttachPurgesNothing() {
+        FmmSession s = openAtS1();
+        lastOut.put(S1, FIRST);
+        fmm.handoff(s.id(), S2);
+        fmm.handoff(s.id(), S1);
+        calls.clear();
+        s = fmm.attach(s.id());
+        // Its own window starts after what it delivered.
+        assertEquals(List.of("move device:s1 FORWARDING"), calls);
+        assertEquals(S1, s.serving());
+    }
+
+    @Test
+    public void badCallsAreRefusedAndChangeNothing() {
+        FmmSession s = openAtS1();
+        assertReason(() -> fmm.attach(s.id()), FlowBufException.Reason.CONFLICT);
+        assertReason(() -> fmm.handoff(s.id(), DeviceId.deviceId("device:s9")), FlowBufException.Reason.INVALID);
+        assertReason(() -> fmm.handoff(42, S2), FlowBufException.Reason.NOT_FOUND);
+        assertReason(() -> fmm.attach(42), FlowBufException.Reason.NOT_FOUND);
+        assertReason(() -> fmm.close(42), FlowBufException.Reason.NOT_FOUND);
+        assertTrue(calls.isEmpty());
+        assertEquals(FmmSession.State.ATTACHED, fmm.session(s.id()).orElseThrow().state());
+    }
+
+    @Test
+    public void closeStopsTheMulticastThenRemovesEveryBufferAndIntent() {
+        FmmSession s = openAtS1();
+        s = fmm.close(s.id());
+        int group = FmmManager.FIRST_GROUP;
+        assertEquals(List.of(
+                "unrule device:sa group " + group,
+                "ungroup device:sa " + group,
+                // The serving eNB delivers until its pause rule goes.
+                "withdraw #1", "withdraw #2", "remove device:s1 discard",
+                // A holding eNB's window is copies: dropped.
+                "withdraw #4", "remove device:s2 discard", "withdraw #3",
+                "withdraw #6", "remove device:s3 discard", "withdraw #5"), calls);
+        assertEquals(FmmSession.State.CLOSED, s.state());
+        assertReason(() -> fmm.close(1), FlowBufException.Reason.CONFLICT);
+        assertReason(() -> fmm.handoff(1, S2), FlowBufException.Reason.CONFLICT);
+        // The group is free again.
+        assertEquals(group, fmm.open(plan(S1)).multicastGroup());
+    }
+
+    @Test
+    public void aFailedRemovalIsReportedNotHidden() {
+        FmmSession s = openAtS1();
+        failOn = "remove device:s2 discard";
+        s = fmm.close(s.id());
+        assertEquals(FmmSession.State.FAILED, s.state());
+        assertTrue(s.failure().orElseThrow().contains("device:s2"));
+        // The other eNBs were still cleaned up.
+        assertTrue(calls.contains("remove device:s3 discard"));
+    }
+
+    private static void invalid(Runnable call) {
+        assertReason(call, FlowBufException.Reason.INVALID);
+    }
+
+    @Test
+    public void plansAreValidated() {
+        List<FmmPlan.Cell> cells = plan(S1).cells();
+        ConnectPoint in = cp("device:sa/1");
+        invalid(() -> new FmmPlan(DOWNLINK, in, cells.subList(0, 1), S1, 10));
+        invalid(() -> new FmmPlan(DOWNLINK, in, cells, DeviceId.deviceId("device:s9"), 10));
+        invalid(() -> new FmmPlan(DOWNLINK, in, cells, S1, 0));
+        invalid(() -> new FmmPlan(DOWNLINK, in, cells, S1, FmmPlan.MAX_WINDOW_PACKETS + 1));
+        invalid(() -> new FmmPlan(FlowFilter.builder().ipv4Dst(IpPrefix.valueOf("10.0.0.0/24"))
+                                          .build(), in, cells, S1, 10));
+        invalid(() -> new FmmPlan(DOWNLINK, cp("device:sb/1"), cells, S1, 10));
+        invalid(() -> new FmmPlan(DOWNLINK, cp("device:sa/2"), cells, S1, 10));
+        invalid(() -> new FmmPlan.Cell(cp("device:sa/2"), cp("device:s1/1"), cp("device:s2/2")));
+        List<FmmPlan.Cell> twice = List.of(
+                new FmmPlan.Cell(cp("device:sa/2"), cp("device:s1/1"), cp("device:s1/2")),
+                new FmmPlan.Cell(cp("device:sa/3"), cp("device:s1/3"), cp("device:s1/4")));
+        invalid(() -> new FmmPlan(DOWNLINK, in, twice, S1, 10));
+    }
+}

@@ -78,6 +78,9 @@ class Rest:
     def post(self, path, body):
         return self.call("POST", path, body)
 
+    def delete(self, path):
+        return self.call("DELETE", path)
+
 
 def netcfg(p4rt_port, agent_port, external):
     vports = []

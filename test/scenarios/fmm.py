@@ -1,0 +1,251 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Scenario: fast mobility management (Programmable Buffers, SOSR'18).
+
+The anchor multicasts the UE's downlink to both eNBs (test/lab/mobilitylab.py);
+the serving eNB's buffer delivers, the other holds a drop-head window of
+copies. A handoff: POST apps/fmm/sessions/{id}/handoff (the serving buffer
+holds), the radio is cut for the detach time, the UE attaches to the target,
+POST .../attach (the target's window is purged up to the last packet the
+source delivered, by IPv4 id + L4 checksum, and the rest is delivered).
+
+Compared in the same run: FlowBuf FMM, the no-buffering baseline (LMM's
+"buffering": "none": only the anchor's path switches; what reaches the
+detached UE is lost and TCP retransmits it) and the optimal line (the link
+without handoffs, times the share of time the UE is attached).
+
+Scaled to this 2-core machine: a 50 Mbit/s radio instead of 500, shaped at
+the UE's ingress (after the buffers, as a radio's queue is, so a detach
+costs air time); no added latency (this kernel has no sch_netem); 10 ms
+detaches at 10, 25 and 50 handoffs per second (the paper: 10 ms handoffs
+every 10-100 ms). An interval counts from one handoff's start to the next:
+at 50/s the UE is detached half of the time.
+
+JSON lines: fmm_throughput_vs_optimal (50/s), fmm_vs_no_buffering (50/s),
+fmm_throughput_mbps_<mode>_<freq>, fmm_handoffs_per_s (achieved), fmm_lost,
+fmm_reordered, fmm_duplicates, fmm_unsynced, fmm_attach_ms_p50,
+fmm_sync_us_p50; plot test/artifacts/fmm.png.
+Run as root:  .venv/bin/python -m test.scenarios.fmm [--quick]
+"""
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+from test.lab.mobilitylab import UE_IP, MobilityLab, fmm_plan, plan
+from test.lab.servicelab import ROOT
+
+ARTIFACTS = ROOT / "test" / "artifacts"
+PYTHON = str(ROOT / ".venv" / "bin" / "python")
+DETACH_S = 0.010
+GOAL_FREQUENCY = 50.0
+WARM_UP_CYCLES = 300
+
+
+class FmmDriver:
+    """Hands the UE back and forth between the eNBs of one FMM session."""
+
+    def __init__(self, lab, buffering="fmm"):
+        self.lab, self.buffering = lab, buffering
+        self.attach_ms, self.sync_us, self.detached_s = [], [], 0.0
+        self.session, self.warm = None, {}
+        if buffering == "fmm":
+            self.session = lab.rest.post("apps/fmm/sessions", fmm_plan(lab.attached))
+
+    def warm_up(self, cycles=WARM_UP_CYCLES):
+        """Handoffs there and back before traffic, without the radio: the
+        embedded host's JVM compiles the REST, gRPC and P4Runtime paths
+        (cold, an agent call costs about 2 ms more than warm)."""
+        here = self.lab.attached
+        there = "s2" if here == "s1" else "s1"
+        for i in range(2 * cycles):
+            source, target = (here, there) if i % 2 == 0 else (there, here)
+            self._complete(self._start(source, target))
+        self.warm = dict(self.session["counters"]) if self.session else {}
+
+    def _start(self, source, target):
+        if self.buffering == "fmm":
+            self.session = self.lab.rest.post(f"apps/fmm/sessions/{self.session['id']}/handoff",
+                                              {"target": f"device:{target}"})
+            return None
+        return self.lab.rest.post("apps/lmm/handoffs",
+                                  dict(plan(source, target), buffering="none"))["id"]
+
+    def _complete(self, lmm_id):
+        if self.buffering == "fmm":
+            self.session = self.lab.rest.post(f"apps/fmm/sessions/{self.session['id']}/attach",
+                                              None)
+            self.sync_us.append(self.session["counters"]["lastSyncMicros"])
+        else:
+            self.lab.rest.post(f"apps/lmm/handoffs/{lmm_id}/attach", None)
+
+    def handoff(self):
+        source = self.lab.attached
+        target = "s2" if source == "s1" else "s1"
+        lmm_id = self._start(source, target)
+        cut = time.perf_counter()
+        self.lab.detach()
+        time.sleep(DETACH_S)
+        self.lab.attach_to(target)
+        self.detached_s += time.perf_counter() - cut
+        start = time.perf_counter()
+        self._complete(lmm_id)
+        self.attach_ms.append((time.perf_counter() - start) * 1e3)
+
+    def counted(self):
+        """The session's counters since the warm-up."""
+        now = self.session["counters"]
+        return {k: now[k] - self.warm.get(k, 0) for k in ("handoffs", "unsynced",
+                                                           "purgedPackets")}
+
+    def every(self, interval_s, until):
+        """Hands off every interval_s (start to start) until `until`."""
+        next_at = time.monotonic() + interval_s
+        while next_at < until:
+            time.sleep(max(0.0, next_at - time.monotonic()))
+            self.handoff()
+            next_at = max(next_at + interval_s, time.monotonic())
+
+    def close(self):
+        if self.session is not None:
+            closed = self.lab.rest.delete(f"apps/fmm/sessions/{self.session['id']}")
+            if closed["state"] != "CLOSED":
+                raise RuntimeError(f"FMM session did not close: {closed}")
+            return closed
+        return None
+
+
+def udp_run(seconds=3.0, frequency=GOAL_FREQUENCY, pps=2000):
+    """A sequenced UDP flow across FMM handoffs at `frequency`/s: the loss,
+    order and duplicate accounting (duplicates would be sync misses)."""
+    with MobilityLab(shape_at="ue") as lab:
+        recv = subprocess.Popen(lab.ue.popen_argv(
+            [PYTHON, "-m", "test.lab.seqflow", "recv", "9000", "--idle", "3", "--timeout",
+             str(seconds + 30)]), stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        recv.stdout.readline()
+        driver = FmmDriver(lab)
+        driver.warm_up()
+        driver.sync_us.clear()
+        send = subprocess.Popen(lab.server.popen_argv(
+            [PYTHON, "-m", "test.lab.seqflow", "send", UE_IP, "9000", "--pps", str(pps),
+             "--seconds", str(seconds)]), stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        start = time.monotonic()
+        driver.every(1.0 / frequency, start + seconds - 0.3)
+        elapsed = time.monotonic() - start
+        sent = json.loads(send.communicate(timeout=seconds + 30)[0])["sent"]
+        got = json.loads(recv.communicate(timeout=seconds + 40)[0].strip().splitlines()[-1])
+        counters = driver.counted()
+        driver.close()
+    return {"sent": sent, "handoffs": counters["handoffs"], "unsynced": counters["unsynced"],
+            "purged": counters["purgedPackets"], "handoffs_per_s": counters["handoffs"] / elapsed,
+            "attach_ms": driver.attach_ms, "sync_us": driver.sync_us, **got}
+
+
+def tcp_run(buffering, frequency, seconds):
+    """iperf3 TCP server->UE for `seconds` with handoffs at `frequency`/s
+    (0: none); returns Mbit/s, handoffs, the detached time and sync times."""
+    with MobilityLab(shape_at="ue") as lab:
+        server = subprocess.Popen(lab.ue.popen_argv(["iperf3", "-s", "-1", "-B", UE_IP]),
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(0.5)
+        driver = FmmDriver(lab, buffering) if frequency else None
+        if driver:
+            driver.warm_up()
+        client = subprocess.Popen(lab.server.popen_argv(
+            ["iperf3", "-c", UE_IP, "-t", str(seconds), "-J"]), stdout=subprocess.PIPE,
+            text=True)
+        if driver:
+            worker = threading.Thread(target=driver.every, args=(
+                1.0 / frequency, time.monotonic() + seconds - 0.5))
+            worker.start()
+            worker.join()
+        report = json.loads(client.communicate(timeout=seconds + 60)[0])
+        server.wait(timeout=10)
+        if driver:
+            driver.close()
+    return {"mbps": report["end"]["sum_received"]["bits_per_second"] / 1e6,
+            "handoffs": len(driver.attach_ms) if driver else 0,
+            "detached_s": driver.detached_s if driver else 0.0,
+            "attach_ms": driver.attach_ms if driver else []}
+
+
+def emit(metric, value, unit, **conditions):
+    print(json.dumps({"metric": metric, "value": value, "unit": unit, "conditions": conditions}),
+          flush=True)
+
+
+def plot(frequencies, optimal, results):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.plot(frequencies, [optimal[f] for f in frequencies], "k--", label="optimal")
+    ax.plot(frequencies, [results["fmm"][f] for f in frequencies], "o-", label="FlowBuf FMM")
+    ax.plot(frequencies, [results["none"][f] for f in frequencies], "s:",
+            label="no buffering (TCP retransmits)")
+    ax.set_xlabel("handoffs per second")
+    ax.set_ylabel("TCP throughput (Mbit/s)")
+    ax.set_ylim(bottom=0)
+    ax.set_title("FMM, 10 ms detach, 50 Mbit/s radio")
+    ax.legend()
+    fig.tight_layout()
+    path = ARTIFACTS / "fmm.png"
+    fig.savefig(path, dpi=100)
+    return path
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args(argv)
+    seconds = 6 if args.quick else 15
+    frequencies = [GOAL_FREQUENCY] if args.quick else [10.0, 25.0, GOAL_FREQUENCY]
+    udp = udp_run(seconds=3.0 if args.quick else 6.0)
+    link = tcp_run("fmm", 0, seconds)["mbps"]
+    results = {"fmm": {}, "none": {}}
+    optimal = {}
+    attach_ms = list(udp["attach_ms"])
+    for f in frequencies:
+        for mode in results:
+            run = tcp_run(mode, f, seconds)
+            results[mode][f] = run["mbps"]
+            if mode == "fmm":
+                attach_ms += run["attach_ms"]
+                optimal[f] = link * (1 - run["detached_s"] / seconds)
+                emit("fmm_handoffs_per_s", round(run["handoffs"] / seconds, 1), "1/s",
+                     asked=f, detached_share=round(run["detached_s"] / seconds, 3))
+            emit(f"fmm_throughput_mbps_{mode}_{f:g}", round(run["mbps"], 2), "Mbit/s",
+                 handoffs=run["handoffs"], seconds=seconds)
+    vs_optimal = results["fmm"][GOAL_FREQUENCY] / optimal[GOAL_FREQUENCY]
+    vs_none = results["fmm"][GOAL_FREQUENCY] / results["none"][GOAL_FREQUENCY]
+    emit("fmm_link_mbps", round(link, 2), "Mbit/s", what="no handoffs, same run")
+    emit("fmm_throughput_vs_optimal", round(vs_optimal, 3), "ratio",
+         handoffs_per_s=GOAL_FREQUENCY, detach_ms=DETACH_S * 1000, goal=">= 0.95")
+    emit("fmm_vs_no_buffering", round(vs_none, 3), "ratio", handoffs_per_s=GOAL_FREQUENCY)
+    emit("fmm_lost", udp["lost"], "packets", sent=udp["sent"], handoffs=udp["handoffs"],
+         handoffs_per_s=round(udp["handoffs_per_s"], 1))
+    emit("fmm_reordered", udp["reordered"], "packets", sent=udp["sent"])
+    emit("fmm_duplicates", udp["duplicates"], "packets", sent=udp["sent"])
+    emit("fmm_unsynced", udp["unsynced"], "handoffs", handoffs=udp["handoffs"],
+         purged=udp["purged"])
+    emit("fmm_attach_ms_p50", round(statistics.median(attach_ms), 2), "ms",
+         what="REST attach round trip: sync purge and release")
+    emit("fmm_sync_us_p50", round(statistics.median(udp["sync_us"])), "us",
+         what="in the app: source stats, purge of the target's window, release")
+    path = plot(frequencies, optimal, results)
+    clean = (udp["lost"], udp["reordered"], udp["duplicates"]) == (0, 0, 0)
+    print(f"scenario fmm: throughput {vs_optimal:.3f} of optimal at {GOAL_FREQUENCY:g} "
+          f"handoffs/s (goal 0.95: {'met' if vs_optimal >= 0.95 else 'MISSED'}), "
+          f"{vs_none:.2f}x no buffering, {udp['lost']} lost / {udp['reordered']} reordered / "
+          f"{udp['duplicates']} duplicated over {udp['handoffs']} handoffs at "
+          f"{udp['handoffs_per_s']:.0f}/s (goal 0/0/0: {'met' if clean else 'MISSED'}); "
+          f"plot {path.relative_to(ROOT)}")
+    return 0 if clean else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

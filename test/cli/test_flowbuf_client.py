@@ -4,6 +4,7 @@ API that records each request: what it sends, what it prints, and that bad
 arguments send nothing."""
 import importlib.machinery
 import importlib.util
+import io
 import json
 import pathlib
 import threading
@@ -224,3 +225,127 @@ def test_a_bad_packet_id_or_batch_file_sends_nothing(api, capsys, tmp_path):
     assert run(url, "resume-batch", str(tmp_path / "bad.json")) == 1
     assert requests == []
     assert capsys.readouterr().err.count("Error: cannot read") == 2
+
+
+FMM_PLAN = {"downlink": {"ipv4Dst": "10.0.0.10/32"}, "anchorIn": "device:sa/1",
+            "cells": [{"anchor": "device:sa/2", "in": "device:s1/1", "ue": "device:s1/2"},
+                      {"anchor": "device:sa/3", "in": "device:s2/1", "ue": "device:s2/2"}],
+            "serving": "device:s1", "windowPackets": 64}
+FMM_SESSION = {"id": 5, "state": "ATTACHED", "serving": "device:s1", "multicastGroup": 7,
+               "buffers": {"device:s1": "fmm-5-s1", "device:s2": "fmm-5-s2"},
+               "counters": {"handoffs": 0, "unsynced": 0, "purgedPackets": 0,
+                            "lastSyncMicros": 0},
+               "plan": FMM_PLAN}
+FMM = "/onos/flowbuf/apps/fmm/sessions"
+
+
+def rows(out):
+    """The table's data rows, split on whitespace (the header dropped)."""
+    return [line.split() for line in out.strip().splitlines()[1:]]
+
+
+def test_fmm_open_posts_the_plan_file_and_prints_the_session(api, capsys, tmp_path):
+    url, requests, answers = api
+    answers[("POST", FMM)] = (201, FMM_SESSION)
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(FMM_PLAN))
+    assert run(url, "fmm-open", str(path)) == 0
+    assert requests == [("POST", FMM, FMM_PLAN)]
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].split() == ["id", "state", "serving", "target", "group",
+                                           "handoffs", "unsynced", "purged", "failure"]
+    assert rows(out) == [["5", "ATTACHED", "device:s1", "-", "7", "0", "0", "0", "-"]]
+
+
+def test_fmm_open_reads_the_plan_from_stdin(api, capsys, monkeypatch):
+    url, requests, answers = api
+    answers[("POST", FMM)] = (201, FMM_SESSION)
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(FMM_PLAN)))
+    assert run(url, "fmm-open", "-") == 0
+    assert requests == [("POST", FMM, FMM_PLAN)]
+    assert rows(capsys.readouterr().out)[0][:3] == ["5", "ATTACHED", "device:s1"]
+
+
+def test_fmm_handoff_attach_and_close_use_the_session_paths(api, capsys):
+    url, requests, answers = api
+    detached = dict(FMM_SESSION, state="DETACHED", target="device:s2")
+    attached = dict(FMM_SESSION, serving="device:s2",
+                    counters={"handoffs": 1, "unsynced": 1, "purgedPackets": 12,
+                              "lastSyncMicros": 300})
+    answers[("POST", f"{FMM}/5/handoff")] = (200, detached)
+    answers[("POST", f"{FMM}/5/attach")] = (200, attached)
+    answers[("DELETE", f"{FMM}/5")] = (200, dict(attached, state="CLOSED"))
+    assert run(url, "fmm-handoff", "5", "device:s2") == 0
+    assert run(url, "fmm-attach", "5") == 0
+    assert run(url, "fmm-close", "5") == 0
+    assert requests == [("POST", f"{FMM}/5/handoff", {"target": "device:s2"}),
+                        ("POST", f"{FMM}/5/attach", None),
+                        ("DELETE", f"{FMM}/5", None)]
+    out = capsys.readouterr().out
+    assert [r for r in rows(out) if r[0] != "id"] == [
+        ["5", "DETACHED", "device:s1", "device:s2", "7", "0", "0", "0", "-"],
+        ["5", "ATTACHED", "device:s2", "-", "7", "1", "1", "12", "-"],
+        ["5", "CLOSED", "device:s2", "-", "7", "1", "1", "12", "-"]]
+
+
+def test_fmm_sessions_print_a_row_each_or_the_api_json(api, capsys):
+    url, requests, answers = api
+    failed = dict(FMM_SESSION, id=6, state="FAILED", failure="buffer-fmm-6-s2-stayed")
+    answers[("GET", FMM)] = (200, {"sessions": [FMM_SESSION, failed]})
+    assert run(url, "fmm-sessions") == 0
+    assert rows(capsys.readouterr().out) == [
+        ["5", "ATTACHED", "device:s1", "-", "7", "0", "0", "0", "-"],
+        ["6", "FAILED", "device:s1", "-", "7", "0", "0", "0", "buffer-fmm-6-s2-stayed"]]
+    assert run(url, "-j", "fmm-sessions") == 0
+    assert json.loads(capsys.readouterr().out) == {"sessions": [FMM_SESSION, failed]}
+    answers[("GET", FMM)] = (200, {"sessions": []})
+    assert run(url, "fmm-sessions") == 0
+    assert rows(capsys.readouterr().out) == []
+    assert requests == [("GET", FMM, None)] * 3
+
+
+def test_an_fmm_refusal_is_one_error_line_with_the_api_message(api, capsys):
+    url, requests, answers = api
+    answers[("POST", f"{FMM}/5/handoff")] = (
+        400, {"code": 400, "message": "device:s9 is not a cell of session 5"})
+    assert run(url, "fmm-handoff", "5", "device:s9") == 1
+    assert requests == [("POST", f"{FMM}/5/handoff", {"target": "device:s9"})]
+    captured = capsys.readouterr()
+    assert captured.err == "Error: device:s9 is not a cell of session 5 (HTTP 400)\n"
+    assert captured.out == ""
+
+
+@pytest.mark.parametrize("plan", ["missing.json", "bad.json", "list.json", "empty.json"])
+def test_a_missing_or_bad_fmm_plan_is_an_error_and_sends_nothing(api, capsys, tmp_path, plan):
+    url, requests, _ = api
+    (tmp_path / "bad.json").write_text("{\"downlink\": ")
+    (tmp_path / "list.json").write_text("[1, 2")
+    (tmp_path / "empty.json").write_text("")
+    assert run(url, "fmm-open", str(tmp_path / plan)) == 1
+    assert requests == []
+    captured = capsys.readouterr()
+    assert captured.err.startswith(f"Error: cannot read {tmp_path / plan}: ")
+    assert captured.err.count("\n") == 1
+    assert captured.out == ""
+
+
+@pytest.mark.parametrize("argv", [
+    ["fmm-handoff", "one", "device:s2"],
+    ["fmm-handoff", "0", "device:s2"],
+    ["fmm-handoff", "-3", "device:s2"],
+    ["fmm-handoff", "5"],
+    ["fmm-attach", "1.5"],
+    ["fmm-attach", "0"],
+    ["fmm-attach"],
+    ["fmm-close", "x"],
+    ["fmm-close", "-1"],
+    ["fmm-open"],
+    ["fmm-sessions", "5"],
+])
+def test_bad_fmm_arguments_are_refused_by_argparse_and_send_nothing(api, argv, capsys):
+    url, requests, _ = api
+    with pytest.raises(SystemExit) as refused:
+        run(url, *argv)
+    assert refused.value.code == 2
+    assert requests == []
+    assert "error" in capsys.readouterr().err

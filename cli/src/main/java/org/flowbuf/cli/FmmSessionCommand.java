@@ -59,7 +59,11 @@ public class FmmSessionCommand extends FlowBufCommand {
         FmmService fmm = service(FmmService.class);
         switch (action) {
             case "list":
-                fmm.sessions().forEach(this::printSession);
+                if (json()) {
+                    printJson(FmmSession.class, fmm.sessions());
+                } else {
+                    fmm.sessions().forEach(this::printSession);
+                }
                 return;
             case "open":
                 printSession(fmm.open(plan()));

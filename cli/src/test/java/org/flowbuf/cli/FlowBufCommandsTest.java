@@ -21,6 +21,9 @@ import org.flowbuf.api.VportId;
 import org.flowbuf.api.VportMode;
 import org.flowbuf.api.apps.CcUpload;
 import org.flowbuf.api.apps.ConnectionlessService;
+import org.flowbuf.api.apps.FmmPlan;
+import org.flowbuf.api.apps.FmmService;
+import org.flowbuf.api.apps.FmmSession;
 import org.flowbuf.api.apps.NfvMigration;
 import org.onosproject.net.ConnectPoint;
 import org.flowbuf.api.apps.LmmService;
@@ -49,6 +52,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
@@ -70,6 +75,7 @@ public class FlowBufCommandsTest {
             BufferId.bufferId("b1"), FlowBufIntent.State.INSTALLED, "org.flowbuf.rest", null);
 
     private final List<String> calls = new ArrayList<>();
+    private final List<Object[]> arguments = new ArrayList<>();
     private final Map<String, Object> answers = new HashMap<>();
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -81,6 +87,7 @@ public class FlowBufCommandsTest {
         return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[]{type},
                 (proxy, method, args) -> {
                     calls.add(method.getName() + (args == null ? "" : List.of(args)));
+                    arguments.add(args == null ? new Object[0] : args);
                     Object answer = answers.get(method.getName());
                     if (answer instanceof RuntimeException) {
                         throw (RuntimeException) answer;
@@ -98,11 +105,13 @@ public class FlowBufCommandsTest {
         NfvMigrationService nfv = fake(NfvMigrationService.class);
         ConnectionlessService cc = fake(ConnectionlessService.class);
         LmmService lmm = fake(LmmService.class);
+        FmmService fmm = fake(FmmService.class);
         FlowBufCommand.useServices(type -> type == BufferService.class ? buffers
                 : type == FlowBufIntentService.class ? intents
                 : type == NfvMigrationService.class ? nfv
                 : type == ConnectionlessService.class ? cc
                 : type == LmmService.class ? lmm
+                : type == FmmService.class ? fmm
                 : type == CodecService.class ? codecs : null);
         answers.put("getDevices", Set.of(S1));
         answers.put("getBuffers", List.of(B1));
@@ -446,5 +455,226 @@ public class FlowBufCommandsTest {
         assertEquals(List.of("getVports", "getEvents", "reconcile"),
                      calls.stream().map(c -> c.split("\\[")[0]).collect(
                              java.util.stream.Collectors.toList()));
+    }
+
+    private static final DeviceId ENB1 = DeviceId.deviceId("device:s1");
+    private static final DeviceId ENB2 = DeviceId.deviceId("device:s2");
+
+    private static ConnectPoint cp(String text) {
+        return ConnectPoint.deviceConnectPoint(text);
+    }
+
+    /** The plan fmmOpen() asks for: three cells in order, s1 serving. */
+    private static FmmPlan fmmPlan(int window) {
+        return new FmmPlan(FlowFilter.builder().ipv4Dst(IpPrefix.valueOf("10.0.0.10/32")).build(),
+                           cp("device:sa/1"),
+                           List.of(new FmmPlan.Cell(cp("device:sa/2"), cp("device:s1/1"),
+                                                    cp("device:s1/2")),
+                                   new FmmPlan.Cell(cp("device:sa/3"), cp("device:s2/1"),
+                                                    cp("device:s2/2")),
+                                   new FmmPlan.Cell(cp("device:sa/4"), cp("device:s3/1"),
+                                                    cp("device:s3/2"))),
+                           ENB1, window);
+    }
+
+    private static FmmSession fmmSession(long id) {
+        FmmPlan plan = fmmPlan(FmmPlan.DEFAULT_WINDOW_PACKETS);
+        return new FmmSession(id, plan, FmmSession.State.ATTACHED, ENB1, null,
+                              Map.of(ENB1, BufferId.bufferId("fmm-" + id + "-s1"),
+                                     ENB2, BufferId.bufferId("fmm-" + id + "-s2")),
+                              7, FmmSession.Counters.NONE, null);
+    }
+
+    private static FmmSessionCommand fmm(String action, String ueOrId, String target) {
+        FmmSessionCommand command = new FmmSessionCommand();
+        command.action = action;
+        command.ueOrId = ueOrId;
+        command.target = target;
+        return command;
+    }
+
+    private static FmmSessionCommand fmmOpen() {
+        FmmSessionCommand open = fmm("open", "10.0.0.10", null);
+        open.anchorIn = "device:sa/1";
+        open.cells = new ArrayList<>(List.of("device:sa/2,device:s1/1,device:s1/2",
+                                             "device:sa/3,device:s2/1,device:s2/2",
+                                             "device:sa/4,device:s3/1,device:s3/2"));
+        open.serving = "device:s1";
+        return open;
+    }
+
+    private List<String> calledMethods() {
+        return calls.stream().map(c -> c.split("\\[")[0]).collect(Collectors.toList());
+    }
+
+    @Test
+    public void fmmOpenBuildsThePlanFromTheCellsInOrderWithTheDefaultOrGivenWindow() {
+        answers.put("open", fmmSession(1));
+        fmmOpen().doExecute();
+        FmmSessionCommand windowed = fmmOpen();
+        windowed.window = 64;
+        windowed.doExecute();
+        assertEquals(List.of("open", "open"), calledMethods());
+        FmmPlan asked = (FmmPlan) arguments.get(0)[0];
+        assertEquals(fmmPlan(FmmPlan.DEFAULT_WINDOW_PACKETS), asked);
+        assertEquals(IpPrefix.valueOf("10.0.0.10/32"), asked.downlink().ipv4Dst().get());
+        assertTrue("no in-port on the downlink", asked.downlink().inPort().isEmpty());
+        assertEquals(cp("device:sa/1"), asked.anchorIn());
+        assertEquals(List.of(ENB1, ENB2, DeviceId.deviceId("device:s3")),
+                     asked.cells().stream().map(FmmPlan.Cell::enb).collect(Collectors.toList()));
+        assertEquals(cp("device:sa/3"), asked.cells().get(1).anchorPort());
+        assertEquals(cp("device:s2/2"), asked.cells().get(1).ue());
+        assertEquals(ENB1, asked.serving());
+        assertEquals(FmmPlan.DEFAULT_WINDOW_PACKETS, asked.windowPackets());
+        assertEquals(fmmPlan(64), arguments.get(1)[0]);
+        assertEquals("1 ATTACHED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0\n"
+                             + "1 ATTACHED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0\n",
+                     out());
+        assertEquals("", err());
+    }
+
+    @Test
+    public void fmmHandoffAttachAndCloseCallTheServiceWithTheParsedIdAndTarget() {
+        FmmSession open = fmmSession(12);
+        answers.put("handoff", open.detachedTowards(ENB2));
+        answers.put("attach", open.attachedTo(ENB2, FmmSession.Counters.NONE.plusHandoff(true, 5, 300)));
+        answers.put("close", open.ended(FmmSession.State.CLOSED, null));
+        fmm("handoff", "12", "device:s2").doExecute();
+        fmm("attach", "12", null).doExecute();
+        fmm("close", "12", null).doExecute();
+        assertEquals(List.of("handoff[12, device:s2]", "attach[12]", "close[12]"), calls);
+        assertEquals(ENB2, arguments.get(0)[1]);
+        assertEquals(12L, arguments.get(1)[0]);
+        assertEquals("12 DETACHED serving device:s1 -> device:s2 group 7 handoffs 0 unsynced 0 purged 0\n"
+                             + "12 ATTACHED serving device:s2 group 7 handoffs 1 unsynced 0 purged 5\n"
+                             + "12 CLOSED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0\n",
+                     out());
+        assertEquals("", err());
+    }
+
+    @Test
+    public void aFailedFmmCloseShowsWhatFailed() {
+        answers.put("close", fmmSession(3).ended(FmmSession.State.FAILED, "buffer fmm-3-s2 stayed"));
+        fmm("close", "3", null).doExecute();
+        assertEquals("3 FAILED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0 "
+                             + "(buffer fmm-3-s2 stayed)\n", out());
+    }
+
+    @Test
+    public void fmmSessionsAreListedAsLinesOrAsTheRestJson() throws Exception {
+        answers.put("sessions", List.of(fmmSession(1), fmmSession(2).detachedTowards(ENB2)));
+        fmm("list", null, null).doExecute();
+        assertEquals("1 ATTACHED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0\n"
+                             + "2 DETACHED serving device:s1 -> device:s2 group 7 handoffs 0 unsynced 0 "
+                             + "purged 0\n", out());
+        out.reset();
+        FmmSessionCommand list = fmm("list", null, null);
+        json(list);
+        list.doExecute();
+        JsonNode array = new ObjectMapper().readTree(out());
+        assertTrue(out(), array.isArray());
+        assertEquals(2, array.size());
+        assertEquals(1, array.get(0).get("id").asLong());
+        assertEquals("DETACHED", array.get(1).get("state").asText());
+        assertEquals("device:s2", array.get(1).get("target").asText());
+        out.reset();
+        answers.put("sessions", List.of());
+        FmmSessionCommand none = fmm("list", null, null);
+        json(none);
+        none.doExecute();
+        assertEquals(0, new ObjectMapper().readTree(out()).size());
+        assertEquals(List.of("sessions", "sessions", "sessions"), calledMethods());
+        assertEquals("", err());
+    }
+
+    @Test
+    public void anFmmOpenPrintsTheRestJsonOfTheSession() throws Exception {
+        answers.put("open", fmmSession(1));
+        FmmSessionCommand open = fmmOpen();
+        json(open);
+        open.doExecute();
+        JsonNode session = new ObjectMapper().readTree(out());
+        assertEquals(1, session.get("id").asLong());
+        assertEquals("ATTACHED", session.get("state").asText());
+        assertEquals("device:s1", session.get("serving").asText());
+        assertEquals(7, session.get("multicastGroup").asInt());
+        assertEquals("fmm-1-s2", session.get("buffers").get("device:s2").asText());
+        assertEquals(0, session.get("counters").get("handoffs").asLong());
+        assertEquals("10.0.0.10/32", session.get("plan").get("downlink").get("ipv4Dst").asText());
+        assertEquals("device:sa/3", session.get("plan").get("cells").get(1).get("anchor").asText());
+        assertEquals(FmmPlan.DEFAULT_WINDOW_PACKETS, session.get("plan").get("windowPackets").asInt());
+    }
+
+    /** A bad flowbuf-fmm command line and a part of the one error line it must print. */
+    private static Map.Entry<FmmSessionCommand, String> badFmm(FmmSessionCommand command,
+                                                               String message) {
+        return Map.entry(command, message);
+    }
+
+    private static FmmSessionCommand fmmOpen(Consumer<FmmSessionCommand> change) {
+        FmmSessionCommand open = fmmOpen();
+        change.accept(open);
+        return open;
+    }
+
+    @Test
+    public void badFmmInputIsOneClearErrorLineAndNoCall() {
+        List<Map.Entry<FmmSessionCommand, String>> table = List.of(
+                badFmm(fmmOpen(c -> c.ueOrId = null), "Error: open needs the UE's IPv4 address"),
+                badFmm(fmmOpen(c -> c.ueOrId = "10.0.0.300"), "Error: ue-address: bad IPv4 prefix "
+                        + "'10.0.0.300'"),
+                badFmm(fmmOpen(c -> c.ueOrId = "10.0.0.0/24"), "Error: the downlink filter needs the "
+                        + "UE's address as a /32"),
+                badFmm(fmmOpen(c -> c.ueOrId = "2001:db8::1"), "Error: ipv4Dst must be an IPv4 prefix"),
+                badFmm(fmmOpen(c -> c.serving = null), "Error: open needs --serving"),
+                badFmm(fmmOpen(c -> c.serving = "s1"), "Error: bad device id 's1'"),
+                badFmm(fmmOpen(c -> c.serving = "device:s9"), "Error: the serving eNB device:s9 is not "
+                        + "one of the cells"),
+                badFmm(fmmOpen(c -> c.anchorIn = null), "Error: --anchor-in needs 1 comma-separated"),
+                badFmm(fmmOpen(c -> c.cells.set(1, "device:sa/3,device:s2/1")),
+                       "Error: --cell needs 3 comma-separated ports"),
+                badFmm(fmmOpen(c -> c.cells.set(1, "device:sa/3,device:s2/x,device:s2/2")),
+                       "Error: --cell: bad port 'device:s2/x'"),
+                badFmm(fmmOpen(c -> c.cells.set(1, "device:sa/3,device:s2,device:s2/2")),
+                       "Error: --cell: bad port 'device:s2'"),
+                badFmm(fmmOpen(c -> c.cells.set(1, "device:sa/3,device:s2/1,device:s3/2")),
+                       "Error: cell ports device:s2/1 and device:s3/2 lie on different devices"),
+                badFmm(fmmOpen(c -> c.cells = List.of("device:sa/2,device:s1/1,device:s1/2")),
+                       "Error: FMM needs at least two cells, got 1"),
+                badFmm(fmmOpen(c -> c.cells = null), "Error: FMM needs at least two cells, got 0"),
+                badFmm(fmmOpen(c -> c.cells.set(1, "device:sa/2,device:s2/1,device:s2/2")),
+                       "Error: anchor port device:sa/2 leads to two cells"),
+                badFmm(fmmOpen(c -> c.window = 0), "Error: windowPackets must be 1 to 1048576, got 0"),
+                badFmm(fmm("handoff", "1", null), "Error: handoff needs a session id and a target eNB"),
+                badFmm(fmm("handoff", null, null), "Error: handoff needs a session id and a target eNB"),
+                badFmm(fmm("handoff", "one", "device:s2"), "Error: bad session id 'one'"),
+                badFmm(fmm("handoff", "1", "s2"), "Error: bad device id 's2'"),
+                badFmm(fmm("attach", "1.5", null), "Error: bad session id '1.5'"),
+                badFmm(fmm("attach", null, null), "Error: attach needs a session id"),
+                badFmm(fmm("close", "x", null), "Error: bad session id 'x'"),
+                badFmm(fmm("close", null, null), "Error: close needs a session id"),
+                badFmm(fmm("teleport", "1", null), "Error: action must be list, open, handoff, attach "
+                        + "or close, not teleport"));
+        for (Map.Entry<FmmSessionCommand, String> bad : table) {
+            err.reset();
+            bad.getKey().doExecute();
+            String line = err();
+            assertTrue(bad.getValue() + " <- " + line, line.startsWith(bad.getValue()));
+            assertEquals("one line: " + line, 1, line.trim().split("\n").length);
+            assertTrue(bad.getValue() + " called " + calls, calls.isEmpty());
+        }
+        assertEquals("", out());
+    }
+
+    @Test
+    public void anFmmRefusalOfTheServiceIsOneErrorLine() {
+        answers.put("handoff", FlowBufException.invalid("device:s9 is not a cell of session 1"));
+        answers.put("attach", FlowBufException.conflict("session 1 has no handoff started"));
+        fmm("handoff", "1", "device:s9").doExecute();
+        fmm("attach", "1", null).doExecute();
+        assertEquals("Error: device:s9 is not a cell of session 1\n"
+                             + "Error: session 1 has no handoff started\n", err());
+        assertEquals(List.of("handoff[1, device:s9]", "attach[1]"), calls);
+        assertEquals("", out());
     }
 }

@@ -13,8 +13,11 @@ radio and moves the UE's route there (the UE owns one address, on lo,
 reached through either radio). Radio changes go through one long-running
 `ip -batch` in the UE's namespace, so a cut or an attach costs well under a
 millisecond (FMM hands off 50 times a second). With shape_at="ue" the
-downlink's rate limit sits at the UE's radio ingress (an ifb with tbf), after
-the eNB buffers, as a real radio's would: a detach then costs air time.
+downlink's rate limit sits at the UE's ingress (both radios into one ifb with
+a small-burst tbf) and the eNB buffers send at the radio's rate (vport
+txRateBps), so that the buffer is the eNB's radio queue, as in a real eNB: a
+detach then costs air time, and a release after an attach goes out at the
+radio's rate.
 Everything is torn down on close.
 """
 import json
@@ -58,6 +61,15 @@ def fmm_plan(serving, window=4096):
             "serving": device(serving), "windowPackets": window}
 
 
+def bits_per_second(rate):
+    """tc's "50mbit" as a number."""
+    units = {"kbit": 1e3, "mbit": 1e6, "gbit": 1e9}
+    for unit, scale in units.items():
+        if rate.endswith(unit):
+            return int(float(rate[:-len(unit)]) * scale)
+    raise ValueError(f"rate {rate!r} is not like 50mbit")
+
+
 def tbf(rate):
     return ["tbf", "rate", rate, "burst", "64kb", "latency", "50ms"]
 
@@ -93,22 +105,15 @@ class Radio:
 
     DETACHED_MAC = "02:00:00:00:de:ad"
 
-    def __init__(self, ue, ue_if, rate, batch, shape_downlink=False):
+    def __init__(self, ue, ue_if, rate, batch, downlink_ifb=None):
         self.ue, self.ue_if, self.batch = ue, ue_if, batch
         ue.run("tc", "qdisc", "add", "dev", ue_if, "root", *tbf(rate))
-        if shape_downlink:
-            self._shape_ingress(rate)
-
-    def _shape_ingress(self, rate):
-        # The radio's downlink queue: the UE's ingress through an ifb with tbf.
-        ifb = "ifb" + self.ue_if
-        self.ue.run("ip", "link", "add", ifb, "type", "ifb")
-        self.ue.run("ip", "link", "set", ifb, "up")
-        self.ue.run("tc", "qdisc", "add", "dev", ifb, "root", *tbf(rate))
-        self.ue.run("tc", "qdisc", "add", "dev", self.ue_if, "handle", "ffff:", "ingress")
-        self.ue.run("tc", "filter", "add", "dev", self.ue_if, "parent", "ffff:", "protocol",
-                    "all", "u32", "match", "u32", "0", "0", "action", "mirred", "egress",
-                    "redirect", "dev", ifb)
+        if downlink_ifb:
+            # The UE's one radio queue: every radio's ingress goes through it.
+            ue.run("tc", "qdisc", "add", "dev", ue_if, "handle", "ffff:", "ingress")
+            ue.run("tc", "filter", "add", "dev", ue_if, "parent", "ffff:", "protocol", "all",
+                   "u32", "match", "u32", "0", "0", "action", "mirred", "egress", "redirect",
+                   "dev", downlink_ifb)
 
     def up(self):
         self.batch.run(f"link set {self.ue_if} address {UE_MAC}")
@@ -149,11 +154,11 @@ class MobilityLab(ProcessLab):
         self.radios = {}
         self.ue_batch = IpBatch(self.ue, pathlib.Path(self.logs) / "ue-ip-batch.log")
         self._stack.append(self.ue_batch.close)
+        downlink_ifb = self._ue_downlink_queue() if self.shape_at == "ue" else None
         for enb, ue_if in (("s1", "r1"), ("s2", "r2")):
             sw_if = self.lab.link_host(self.ue, ue_if, f"{enb}radio", mac=UE_MAC)
             ports[enb].append((2, sw_if))
-            self.radios[enb] = Radio(self.ue, ue_if, self.rate, self.ue_batch,
-                                     shape_downlink=self.shape_at == "ue")
+            self.radios[enb] = Radio(self.ue, ue_if, self.rate, self.ue_batch, downlink_ifb)
         self._address_ue()
         self.server.run("ip", "neigh", "add", UE_IP, "lladdr", UE_MAC, "dev", "eth0")
         for sw in SWITCHES:
@@ -174,6 +179,17 @@ class MobilityLab(ProcessLab):
         self.rest = Rest(f"http://127.0.0.1:{self.rest_port}/onos/flowbuf")
         self.radios["s2"].cut()
         self.attached = "s1"
+
+    def _ue_downlink_queue(self):
+        # One shaper for the UE's downlink whichever radio carries it, with a
+        # small burst and a short queue: a radio banks no air time while the
+        # UE is detached, and what waits here (after the cut point) when the
+        # radio is cut, at most ~2 ms of traffic, still arrives.
+        self.ue.run("ip", "link", "add", "ifbdl", "type", "ifb")
+        self.ue.run("ip", "link", "set", "ifbdl", "up")
+        self.ue.run("tc", "qdisc", "add", "dev", "ifbdl", "root", "tbf", "rate", self.rate,
+                    "burst", "8kb", "latency", "1ms")
+        return "ifbdl"
 
     def _address_ue(self):
         # One address for the UE whichever radio carries it (weak host model).
@@ -197,8 +213,7 @@ class MobilityLab(ProcessLab):
             if sw != "sa":
                 entry["flowbuf"] = {"agentAddress": f"127.0.0.1:{self.agent[sw]}",
                                     "inProcess": True,
-                                    "vports": [{"id": f"vp{n}", "switchPort": n}
-                                               for n in VPORTS]}
+                                    "vports": [self._vport(n) for n in VPORTS]}
             devices[device(sw)] = entry
         links = {f"{cp(a, pa)}-{cp(b, pb)}": {"basic": {}}
                  for a, pa, b, pb in (("sa", 2, "s1", 1), ("sa", 3, "s2", 1),
@@ -208,6 +223,13 @@ class MobilityLab(ProcessLab):
                  f"{UE_MAC}/None": {"basic": {"name": "ue", "ips": [UE_IP],
                                               "locations": [cp("s1", 2), cp("s2", 2)]}}}
         return {"devices": devices, "links": links, "hosts": hosts}
+
+    def _vport(self, number):
+        vport = {"id": f"vp{number}", "switchPort": number}
+        if self.shape_at == "ue":
+            # The eNB's buffer is its radio queue: it sends at the radio's rate.
+            vport["txRateBps"] = bits_per_second(self.rate)
+        return vport
 
     def detach(self):
         """The UE leaves its eNB: the radio is cut."""

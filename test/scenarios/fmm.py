@@ -42,6 +42,7 @@ PYTHON = str(ROOT / ".venv" / "bin" / "python")
 DETACH_S = 0.010
 GOAL_FREQUENCY = 50.0
 WARM_UP_CYCLES = 300
+COMMAND_S = 0.002
 
 
 class FmmDriver:
@@ -85,6 +86,9 @@ class FmmDriver:
         source = self.lab.attached
         target = "s2" if source == "s1" else "s1"
         lmm_id = self._start(source, target)
+        # The UE leaves once the handoff command reached it: the frames the
+        # source sent just before it held are through the switch by then.
+        time.sleep(COMMAND_S)
         cut = time.perf_counter()
         self.lab.detach()
         time.sleep(DETACH_S)

@@ -224,6 +224,9 @@ def main(argv=None):
                      asked=f, detached_share=round(run["detached_s"] / seconds, 3))
             emit(f"fmm_throughput_mbps_{mode}_{f:g}", round(run["mbps"], 2), "Mbit/s",
                  handoffs=run["handoffs"], seconds=seconds)
+    for f in frequencies:
+        emit(f"fmm_throughput_vs_optimal_{f:g}", round(results["fmm"][f] / optimal[f], 3),
+             "ratio", optimal_mbps=round(optimal[f], 2))
     vs_optimal = results["fmm"][GOAL_FREQUENCY] / optimal[GOAL_FREQUENCY]
     vs_none = results["fmm"][GOAL_FREQUENCY] / results["none"][GOAL_FREQUENCY]
     emit("fmm_link_mbps", round(link, 2), "Mbit/s", what="no handoffs, same run")

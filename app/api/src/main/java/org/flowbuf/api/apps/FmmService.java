@@ -61,6 +61,9 @@ public interface FmmService {
 
     /**
      * Closes a session: the anchor stops multicasting, buffers and intents go.
+     * The serving buffer delivers what it holds first; the other windows are
+     * copies and are dropped, as is everything held when a handoff is under
+     * way (no eNB delivers then).
      *
      * @param id session id
      * @return the session, CLOSED (or FAILED with what could not be removed)

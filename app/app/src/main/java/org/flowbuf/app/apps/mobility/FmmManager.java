@@ -164,10 +164,10 @@ public class FmmManager implements FmmService {
             failures.add("anchor: " + e.getMessage());
         }
         try {
-            // The buffer that delivers last: the target once the UE got there.
-            failures.addAll(runs.get(id).close(s.state() == FmmSession.State.DETACHED
-                                                       ? s.target().orElseThrow()
-                                                       : s.serving()));
+            // Mid-handoff no buffer delivers: every window is dropped.
+            failures.addAll(runs.get(id).close(s.state() == FmmSession.State.ATTACHED
+                                                       ? Optional.of(s.serving())
+                                                       : Optional.empty()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             failures.add("interrupted while closing");

@@ -122,11 +122,11 @@ final class FmmRun {
 
     // Removes every buffer and intent, going on past failures; returns
     // what could not be removed.
-    List<String> close(DeviceId serving) throws InterruptedException {
+    List<String> close(Optional<DeviceId> delivering) throws InterruptedException {
         List<String> failures = new ArrayList<>();
         for (DeviceId enb : cellBuffers.keySet()) {
             try {
-                if (enb.equals(serving)) {
+                if (delivering.isPresent() && enb.equals(delivering.get())) {
                     closeServing(enb);
                 } else {
                     closeHolding(enb);

@@ -339,6 +339,17 @@ public class FmmManagerTest {
     }
 
     @Test
+    public void closingMidHandoffDropsEveryWindow() {
+        FmmSession s = openAtS1();
+        fmm.handoff(s.id(), S2);
+        calls.clear();
+        assertEquals(FmmSession.State.CLOSED, fmm.close(s.id()).state());
+        // No buffer delivers mid-handoff: each goes the holding way.
+        assertEquals(List.of("withdraw #2", "remove device:s1 discard", "withdraw #1"),
+                     calls.subList(2, 5));
+    }
+
+    @Test
     public void aFailedRemovalIsReportedNotHidden() {
         FmmSession s = openAtS1();
         failOn = "remove device:s2 discard";

@@ -40,7 +40,8 @@ import java.util.stream.IntStream;
 /**
  * FMM sessions as an ONOS component (and, constructed directly, in the
  * embedded host). Every step is a few Buffer Service calls made on the
- * caller's thread; nothing waits for the network.
+ * caller's thread; only an attach waits (at most a few ms, for a late copy
+ * of the sync point) and a close (for the serving buffer to empty).
  */
 @Component(immediate = true, service = FmmService.class)
 public class FmmManager implements FmmService {

@@ -24,6 +24,7 @@ import json
 import pathlib
 import subprocess
 import tempfile
+import time
 
 from .netns import Lab
 from .procs import ProcessLab
@@ -92,6 +93,21 @@ class IpBatch:
         self.proc.stdin.close()
         self.proc.wait(timeout=10)
         self._log.close()
+
+
+def iperf_to_ue(lab, seconds, drive=None):
+    """iperf3 TCP from the server to the UE for `seconds`, with drive()
+    (the handoffs) run meanwhile; returns the receiver's Mbit/s."""
+    server = subprocess.Popen(lab.ue.popen_argv(["iperf3", "-s", "-1", "-B", UE_IP]),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(0.5)
+    client = subprocess.Popen(lab.server.popen_argv(
+        ["iperf3", "-c", UE_IP, "-t", str(seconds), "-J"]), stdout=subprocess.PIPE, text=True)
+    if drive:
+        drive()
+    report = json.loads(client.communicate(timeout=seconds + 60)[0])
+    server.wait(timeout=10)
+    return report["end"]["sum_received"]["bits_per_second"] / 1e6
 
 
 class Radio:

@@ -35,11 +35,11 @@ import time
 from pathlib import Path
 
 from test.lab.servicelab import DEVICE, ROOT, ServiceLab, ip_of
+from test.scenarios.report import emit, save, subplots
 
 PORT = 9100
 PAYLOAD = 1000
 SIZES = {"10kb": 10, "1mb": 1000}  # datagrams of 1000 bytes
-ARTIFACTS = ROOT / "test" / "artifacts"
 
 
 def sensor_flow():
@@ -126,11 +126,6 @@ def upload_once(lab, python, packets):
     return request_ms, cpu_ms, result
 
 
-def emit(metric, value, unit, **conditions):
-    print(json.dumps({"metric": metric, "value": value, "unit": unit, "conditions": conditions}),
-          flush=True)
-
-
 class Results:
     """What the runs measured, per file size and mode."""
 
@@ -168,11 +163,7 @@ def run(uploads_per_size):
 
 
 def plot(results):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    fig, (left, right) = subplots(1, 2, figsize=(10, 4))
     left.boxplot([results.requests["10kb"], results.requests["1mb"]],
                  tick_labels=["10 KB", "1 MB"])
     left.set_ylabel("upload request, REST call (ms)")
@@ -188,10 +179,7 @@ def plot(results):
     right.set_ylabel("controller CPU per upload (ms, median)")
     right.set_title("Controller occupancy")
     right.legend()
-    fig.tight_layout()
-    path = ARTIFACTS / "connectionless.png"
-    fig.savefig(path, dpi=100)
-    return path
+    return save(fig, "connectionless")
 
 
 def main(argv=None):

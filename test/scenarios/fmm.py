@@ -31,13 +31,12 @@ import json
 import statistics
 import subprocess
 import sys
-import threading
 import time
 
-from test.lab.mobilitylab import UE_IP, MobilityLab, fmm_plan, plan
+from test.lab.mobilitylab import UE_IP, MobilityLab, fmm_plan, iperf_to_ue, plan
 from test.lab.servicelab import ROOT
+from test.scenarios.report import emit, throughput_plot
 
-ARTIFACTS = ROOT / "test" / "artifacts"
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
 DETACH_S = 0.010
 GOAL_FREQUENCY = 50.0
@@ -151,54 +150,23 @@ def tcp_run(buffering, frequency, seconds):
     """iperf3 TCP server->UE for `seconds` with handoffs at `frequency`/s
     (0: none); returns Mbit/s, handoffs, the detached time and sync times."""
     with MobilityLab(shape_at="ue") as lab:
-        server = subprocess.Popen(lab.ue.popen_argv(["iperf3", "-s", "-1", "-B", UE_IP]),
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(0.5)
         driver = FmmDriver(lab, buffering) if frequency else None
         if driver:
             driver.warm_up()
-        client = subprocess.Popen(lab.server.popen_argv(
-            ["iperf3", "-c", UE_IP, "-t", str(seconds), "-J"]), stdout=subprocess.PIPE,
-            text=True)
-        if driver:
-            worker = threading.Thread(target=driver.every, args=(
-                1.0 / frequency, time.monotonic() + seconds - 0.5))
-            worker.start()
-            worker.join()
-        report = json.loads(client.communicate(timeout=seconds + 60)[0])
-        server.wait(timeout=10)
+        mbps = iperf_to_ue(lab, seconds, driver and (lambda: driver.every(
+            1.0 / frequency, time.monotonic() + seconds - 0.5)))
         if driver:
             driver.close()
-    return {"mbps": report["end"]["sum_received"]["bits_per_second"] / 1e6,
+    return {"mbps": mbps,
             "handoffs": len(driver.attach_ms) if driver else 0,
             "detached_s": driver.detached_s if driver else 0.0,
             "attach_ms": driver.attach_ms if driver else []}
 
 
-def emit(metric, value, unit, **conditions):
-    print(json.dumps({"metric": metric, "value": value, "unit": unit, "conditions": conditions}),
-          flush=True)
-
-
 def plot(frequencies, optimal, results):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    fig, ax = plt.subplots(figsize=(6, 4))
-    ax.plot(frequencies, [optimal[f] for f in frequencies], "k--", label="optimal")
-    ax.plot(frequencies, [results["fmm"][f] for f in frequencies], "o-", label="FlowBuf FMM")
-    ax.plot(frequencies, [results["none"][f] for f in frequencies], "s:",
-            label="no buffering (TCP retransmits)")
-    ax.set_xlabel("handoffs per second")
-    ax.set_ylabel("TCP throughput (Mbit/s)")
-    ax.set_ylim(bottom=0)
-    ax.set_title("FMM, 10 ms detach, 50 Mbit/s radio")
-    ax.legend()
-    fig.tight_layout()
-    path = ARTIFACTS / "fmm.png"
-    fig.savefig(path, dpi=100)
-    return path
+    return throughput_plot("fmm", "FMM, 10 ms detach, 50 Mbit/s radio", frequencies, [
+        ("optimal", "k--", optimal), ("FlowBuf FMM", "o-", results["fmm"]),
+        ("no buffering (TCP retransmits)", "s:", results["none"])])
 
 
 def main(argv=None):

@@ -32,13 +32,12 @@ import json
 import statistics
 import subprocess
 import sys
-import threading
 import time
 
-from test.lab.mobilitylab import UE_IP, MobilityLab, plan
+from test.lab.mobilitylab import UE_IP, MobilityLab, iperf_to_ue, plan
 from test.lab.servicelab import ROOT
+from test.scenarios.report import emit, throughput_plot
 
-ARTIFACTS = ROOT / "test" / "artifacts"
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
 DETACH_S = 0.05
 
@@ -95,51 +94,18 @@ def udp_run(handoffs=2, pps=2000, interval_s=1.0, buffering="flowbuf"):
 def tcp_run(buffering, frequency, seconds):
     """iperf3 TCP server->UE for `seconds` with handoffs at `frequency`/s
     (0: none); returns the receiver's throughput in Mbit/s and the handoffs."""
+    times = []
     with MobilityLab() as lab:
-        server = subprocess.Popen(lab.ue.popen_argv(["iperf3", "-s", "-1", "-B", UE_IP]),
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(0.5)
-        client = subprocess.Popen(lab.server.popen_argv(
-            ["iperf3", "-c", UE_IP, "-t", str(seconds), "-J"]), stdout=subprocess.PIPE,
-            text=True)
-        times = []
-        if frequency:
-            driver = threading.Thread(target=handoffs_every, args=(
-                lab, 1.0 / frequency, time.monotonic() + seconds - 0.5, buffering, times))
-            driver.start()
-            driver.join()
-        report = json.loads(client.communicate(timeout=seconds + 60)[0])
-        server.wait(timeout=10)
-    bps = report["end"]["sum_received"]["bits_per_second"]
-    return {"mbps": bps / 1e6, "handoffs": len(times), "complete_ms": times}
-
-
-def emit(metric, value, unit, **conditions):
-    print(json.dumps({"metric": metric, "value": value, "unit": unit, "conditions": conditions}),
-          flush=True)
+        mbps = iperf_to_ue(lab, seconds, frequency and (lambda: handoffs_every(
+            lab, 1.0 / frequency, time.monotonic() + seconds - 0.5, buffering, times)))
+    return {"mbps": mbps, "handoffs": len(times), "complete_ms": times}
 
 
 def plot(frequencies, optimal, results):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    fig, ax = plt.subplots(figsize=(6, 4))
-    ax.plot(frequencies, [optimal[f] for f in frequencies], "k--", label="optimal")
-    ax.plot(frequencies, [results["flowbuf"][f] for f in frequencies], "o-", label="FlowBuf")
-    ax.plot(frequencies, [results["none"][f] for f in frequencies], "s:",
-            label="no buffering (TCP retransmits)")
-    ax.plot(frequencies, [results["controller"][f] for f in frequencies], "^-.",
-            label="controller buffering")
-    ax.set_xlabel("handoffs per second")
-    ax.set_ylabel("TCP throughput (Mbit/s)")
-    ax.set_ylim(bottom=0)
-    ax.set_title("LMM, 50 ms detach, 50 Mbit/s radio")
-    ax.legend()
-    fig.tight_layout()
-    path = ARTIFACTS / "lmm.png"
-    fig.savefig(path, dpi=100)
-    return path
+    return throughput_plot("lmm", "LMM, 50 ms detach, 50 Mbit/s radio", frequencies, [
+        ("optimal", "k--", optimal), ("FlowBuf", "o-", results["flowbuf"]),
+        ("no buffering (TCP retransmits)", "s:", results["none"]),
+        ("controller buffering", "^-.", results["controller"])])
 
 
 def main(argv=None):

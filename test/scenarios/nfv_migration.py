@@ -22,9 +22,9 @@ import time
 
 from test.demo.service_demo import combine
 from test.lab.servicelab import DEVICE, ROOT, ServiceLab, ip_of
+from test.scenarios.report import emit, save, subplots
 
 PORT = 9000
-ARTIFACTS = ROOT / "test" / "artifacts"
 
 
 def flow():
@@ -68,18 +68,9 @@ def migrate_once(transfer, pps, seconds):
             "release_ms": round(release_ms, 2), **result}
 
 
-def emit(metric, value, unit, **conditions):
-    print(json.dumps({"metric": metric, "value": value, "unit": unit, "conditions": conditions}),
-          flush=True)
-
-
 def plot(runs, pps):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     xs = [r["transfer_ms"] for r in runs]
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = subplots(figsize=(6, 4))
     ax.plot(xs, [0] * len(xs), "k--", label="optimal (nothing lost)")
     ax.plot(xs, [r["lost"] for r in runs], "o-", label="FlowBuf (lost)")
     ax.plot(xs, [r["held"] for r in runs], "^:", label="FlowBuf (held, then delivered)")
@@ -87,10 +78,7 @@ def plot(runs, pps):
     ax.set_ylabel("packets")
     ax.set_title(f"NFV flow migration, {pps} packets/s")
     ax.legend()
-    fig.tight_layout()
-    path = ARTIFACTS / "nfv_migration.png"
-    fig.savefig(path, dpi=100)
-    return path
+    return save(fig, "nfv_migration")
 
 
 def main(argv=None):

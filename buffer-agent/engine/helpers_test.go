@@ -201,3 +201,27 @@ func dropsOf(d []engine.DropCounter, c engine.DropCause) uint64 {
 	}
 	return 0
 }
+
+// pacedBacklog holds 20 frames of 1000 bytes (sequence 0-19) in buffer "b"
+// and binds a TX vport paced at 8 Mbit/s to it: 1000 bytes per ms, and a
+// burst of one 9216-byte max frame, so 9 frames go at once. Returns what
+// the TX vport sends.
+func pacedBacklog(t *testing.T, fx *fixture) *capture {
+	t.Helper()
+	fx.mustBuffer(t, "b", engine.BufferConfig{CapacityPackets: 100})
+	in := fx.mustVport(t, "in", engine.ModeRX)
+	fx.mustBind(t, "b", "in")
+	frames := seqFrames(0, 20)
+	for i, f := range frames {
+		frames[i] = append(f, make([]byte, 1000-len(f))...)
+	}
+	in.in.Receive(frames)
+	cfg := inproc(engine.ModeTX)
+	cfg.TxRateBps = 8_000_000
+	if _, err := fx.e.CreateVport(app, "out", cfg); err != nil {
+		t.Fatal(err)
+	}
+	out := fx.f.port("out")
+	fx.mustBind(t, "b", "out")
+	return out
+}

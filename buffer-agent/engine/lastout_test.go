@@ -154,21 +154,7 @@ func TestLastOutPacketIDIsTransmitOrder(t *testing.T) {
 // TestLastOutPacketIDPaced: a paced buffer records each partial batch.
 func TestLastOutPacketIDPaced(t *testing.T) {
 	fx := newFixture(t, engine.Options{})
-	fx.mustBuffer(t, "b", engine.BufferConfig{CapacityPackets: 100})
-	in := fx.mustVport(t, "in", engine.ModeRX)
-	fx.mustBind(t, "b", "in")
-	frames := seqFrames(0, 20)
-	for i, f := range frames {
-		frames[i] = append(f, make([]byte, 1000-len(f))...)
-	}
-	in.in.Receive(frames)
-	cfg := inproc(engine.ModeTX)
-	cfg.TxRateBps = 8_000_000 // 1000 bytes per ms; burst = one 9216-byte max frame
-	if _, err := fx.e.CreateVport(app, "out", cfg); err != nil {
-		t.Fatal(err)
-	}
-	out := fx.f.port("out")
-	fx.mustBind(t, "b", "out")
+	out := pacedBacklog(t, fx)
 	out.waitSent(t, 9)
 	time.Sleep(10 * time.Millisecond)
 	if n := len(out.frames()); n != 9 {

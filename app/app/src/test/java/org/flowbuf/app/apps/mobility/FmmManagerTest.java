@@ -8,10 +8,8 @@ import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.FlowBufException;
-import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
-import org.flowbuf.api.IntentId;
 import org.flowbuf.api.PacketId;
 import org.flowbuf.api.apps.FmmPlan;
 import org.flowbuf.api.apps.FmmService;
@@ -80,26 +78,7 @@ public class FmmManagerTest {
     }
 
     private FlowBufIntentService intents() {
-        return (FlowBufIntentService) Proxy.newProxyInstance(
-                getClass().getClassLoader(), new Class<?>[]{FlowBufIntentService.class},
-                (proxy, method, args) -> {
-                    if (method.getName().equals("withdraw")) {
-                        record("withdraw #" + ((IntentId) args[0]).id());
-                        return null;
-                    }
-                    DeviceId device = (DeviceId) args[0];
-                    @SuppressWarnings("unchecked")
-                    Optional<BufferId> buffer = (Optional<BufferId>) args[3];
-                    int id = ++nextIntent;
-                    record(method.getName() + " " + device + "/" + args[1] + " "
-                                   + buffer.orElseThrow() + " #" + id);
-                    FlowBufIntent.Type type = method.getName().equals("pause")
-                            ? FlowBufIntent.Type.PAUSE : FlowBufIntent.Type.RESUME;
-                    return new FlowBufIntent(IntentId.intentId(id), type, device,
-                                             (PortNumber) args[1], DOWNLINK, buffer.get(),
-                                             FlowBufIntent.State.INSTALLED, FmmService.OWNER,
-                                             null);
-                });
+        return RecordingIntents.of(this::record, () -> ++nextIntent, FmmService.OWNER, DOWNLINK);
     }
 
     private BufferService buffers() {
@@ -327,10 +306,10 @@ public class FmmManagerTest {
                 "unrule device:sa group " + group,
                 "ungroup device:sa " + group,
                 // The serving eNB delivers until its pause rule goes.
-                "withdraw #1", "withdraw #2", "remove device:s1 discard",
+                "withdraw 1", "withdraw 2", "remove device:s1 discard",
                 // A holding eNB's window is copies: dropped.
-                "withdraw #4", "remove device:s2 discard", "withdraw #3",
-                "withdraw #6", "remove device:s3 discard", "withdraw #5"), calls);
+                "withdraw 4", "remove device:s2 discard", "withdraw 3",
+                "withdraw 6", "remove device:s3 discard", "withdraw 5"), calls);
         assertEquals(FmmSession.State.CLOSED, s.state());
         assertReason(() -> fmm.close(1), FlowBufException.Reason.CONFLICT);
         assertReason(() -> fmm.handoff(1, S2), FlowBufException.Reason.CONFLICT);
@@ -345,7 +324,7 @@ public class FmmManagerTest {
         calls.clear();
         assertEquals(FmmSession.State.CLOSED, fmm.close(s.id()).state());
         // No buffer delivers mid-handoff: each goes the holding way.
-        assertEquals(List.of("withdraw #2", "remove device:s1 discard", "withdraw #1"),
+        assertEquals(List.of("withdraw 2", "remove device:s1 discard", "withdraw 1"),
                      calls.subList(2, 5));
     }
 

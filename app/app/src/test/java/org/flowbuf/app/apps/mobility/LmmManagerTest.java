@@ -7,10 +7,8 @@ package org.flowbuf.app.apps.mobility;
 import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.FlowBufException;
-import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
-import org.flowbuf.api.IntentId;
 import org.flowbuf.api.MarkerWatch;
 import org.flowbuf.api.apps.ControllerBufferingService;
 import org.flowbuf.api.apps.ControllerHold;
@@ -90,26 +88,7 @@ public class LmmManagerTest {
     }
 
     private FlowBufIntentService intents() {
-        return (FlowBufIntentService) Proxy.newProxyInstance(
-                getClass().getClassLoader(), new Class<?>[]{FlowBufIntentService.class},
-                (proxy, method, args) -> {
-                    if (method.getName().equals("withdraw")) {
-                        record("withdraw " + ((IntentId) args[0]).id());
-                        return null;
-                    }
-                    DeviceId device = (DeviceId) args[0];
-                    @SuppressWarnings("unchecked")
-                    Optional<BufferId> buffer = (Optional<BufferId>) args[3];
-                    int id = ++nextIntent;
-                    record(method.getName() + " " + device + "/" + args[1] + " "
-                                   + buffer.orElseThrow() + " #" + id);
-                    FlowBufIntent.Type type = method.getName().equals("pause")
-                            ? FlowBufIntent.Type.PAUSE : FlowBufIntent.Type.RESUME;
-                    return new FlowBufIntent(IntentId.intentId(id), type, device,
-                                             (PortNumber) args[1], DOWNLINK, buffer.get(),
-                                             FlowBufIntent.State.INSTALLED, LmmService.OWNER,
-                                             null);
-                });
+        return RecordingIntents.of(this::record, () -> ++nextIntent, LmmService.OWNER, DOWNLINK);
     }
 
     private BufferService buffers() {

@@ -58,13 +58,7 @@ public final class FmmPlan {
     }
 
     private void validate() {
-        if (downlink.inPort().isPresent()) {
-            throw FlowBufException.invalid("the downlink filter must not name an in-port");
-        }
-        if (downlink.ipv4Dst().isEmpty() || downlink.ipv4Dst().get().prefixLength() != 32) {
-            throw FlowBufException.invalid("the downlink filter needs the UE's address as a /32 "
-                                                   + "ipv4Dst");
-        }
+        UeDownlink.check(downlink);
         if (cells.size() < 2) {
             throw FlowBufException.invalid("FMM needs at least two cells, got %d", cells.size());
         }

@@ -55,13 +55,7 @@ public final class HandoffPlan {
     }
 
     private void validate() {
-        if (downlink.inPort().isPresent()) {
-            throw FlowBufException.invalid("the downlink filter must not name an in-port");
-        }
-        if (downlink.ipv4Dst().isEmpty() || downlink.ipv4Dst().get().prefixLength() != 32) {
-            throw FlowBufException.invalid("the downlink filter needs the UE's address as a /32 "
-                                                   + "ipv4Dst (the end marker is sent to it)");
-        }
+        UeDownlink.check(downlink);
         sameDevice("anchor", anchorIn, anchorToSource, anchorToTarget);
         sameDevice("source", sourceIn, sourceX2);
         sameDevice("target", targetIn, targetX2, targetUe);

@@ -24,7 +24,6 @@ first, uncounted (a first pause takes ~250 ms while the JVM compiles).
 Run as root from the repository root: .venv/bin/python -m test.bench.service.bench_service
 """
 import argparse
-import http.client
 import json
 import statistics
 import subprocess
@@ -33,7 +32,7 @@ import threading
 import time
 
 from test.lab.bufferapi import BufferAgent
-from test.lab.servicelab import DEVICE, HOSTS, ROOT, ServiceLab, ip_of
+from test.lab.servicelab import DEVICE, HOSTS, ROOT, Rest, ServiceLab, ip_of
 
 UDP_PORT = 9000
 WARMUP_CYCLES = 1000
@@ -53,21 +52,9 @@ def percentile(values, p):
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-class Client:
-    """A keep-alive HTTP client of the REST API (one per thread)."""
-
-    def __init__(self, port):
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-
-    def call(self, method, path, body=None):
-        data = None if body is None else json.dumps(body)
-        self.conn.request(method, "/onos/flowbuf/" + path, body=data,
-                          headers={"Content-Type": "application/json"})
-        resp = self.conn.getresponse()
-        text = resp.read().decode()
-        if resp.status >= 300:
-            raise RuntimeError(f"{method} {path}: HTTP {resp.status} {text}")
-        return json.loads(text) if text else None
+def rest_client(port):
+    """A keep-alive client of the REST API (a connection per thread)."""
+    return Rest(f"http://127.0.0.1:{port}/onos/flowbuf")
 
 
 def wait_until(predicate, timeout=5.0):
@@ -135,7 +122,7 @@ def batch_rate(port, rounds, first_port):
     """pause+resume pairs per second through the batch API: each round pauses
     BATCH_FLOWS new flows into buffer 'rate' (the single-call pairs' buffer:
     the lab has two vports) and resumes them."""
-    client = Client(port)
+    client = rest_client(port)
     start = time.perf_counter()
     for r in range(rounds):
         base = first_port + r * BATCH_FLOWS
@@ -153,11 +140,11 @@ def batch_rate(port, rounds, first_port):
 
 def intent_rate(port, pairs, threads):
     """pause+resume pairs per second on distinct flows sharing buffer 'rate'."""
-    Client(port).call("POST", f"buffers/{DEVICE}", {"id": "rate", "state": "BUFFERING"})
+    rest_client(port).call("POST", f"buffers/{DEVICE}", {"id": "rate", "state": "BUFFERING"})
     errors = []
 
     def worker(index):
-        client = Client(port)
+        client = rest_client(port)
         try:
             for i in range(index, pairs, threads):
                 f = flow(20000 + i)
@@ -194,7 +181,7 @@ def main(argv=None):
     results = {}
     with ServiceLab() as lab:
         port = lab.rest_port
-        client = Client(port)
+        client = rest_client(port)
         for _ in range(20):  # warm the JIT and the channels before measuring
             client.call("GET", "devices")
         rtts = []
@@ -242,7 +229,6 @@ def main(argv=None):
              sent=sent["sent"], received=flow_result["received"], pause_cycles=cycles + 30)
         emit(results, "held_packets_reordered", flow_result["reordered"], "packets",
              duplicates=flow_result["duplicates"])
-        client = Client(port)  # the server closed the keep-alive connection while idle
         fresh = fresh_cycles(client, cycles)
         emit(results, "pause_call_fresh_ms_p50", round(percentile(fresh, 50), 2), "ms",
              cycles=cycles, what="REST pause that creates a buffer and writes a rule, no traffic")

@@ -138,10 +138,17 @@ final class Args {
     }
 
     static long id(String what, String text) {
+        long id;
         try {
-            return Long.parseLong(text);
+            id = Long.parseLong(text);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("bad " + what + " id '" + text + "'");
         }
+        if (id <= 0) {
+            // Ids start at 1; the REST CLI refuses these too.
+            throw new IllegalArgumentException("bad " + what + " id '" + text
+                                                       + "': ids start at 1");
+        }
+        return id;
     }
 }

@@ -23,7 +23,7 @@ public class CcUploadCommand extends AppActionCommand {
         ConnectionlessService cc = service(ConnectionlessService.class);
         switch (action) {
             case "list":
-                cc.uploads().forEach(this::printUpload);
+                printListing(CcUpload.class, cc.uploads(), this::printUpload);
                 return;
             case "request":
                 printUpload(cc.requestUpload(Args.device(deviceOrId), Args.port(port), filter()));

@@ -10,6 +10,7 @@ import org.onosproject.cli.AbstractShellCommand;
 import org.onosproject.codec.CodecService;
 import org.onosproject.codec.JsonCodec;
 
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -90,6 +91,23 @@ public abstract class FlowBufCommand extends AbstractShellCommand {
         ArrayNode array = mapper().createArrayNode();
         entities.forEach(e -> array.add(codec(type).encode(e, this)));
         print("%s", array.toPrettyString());
+    }
+
+    /**
+     * Prints a listing: with -j one JSON array (as the REST API's listing),
+     * else a line per entity.
+     *
+     * @param type     entity class
+     * @param entities entities
+     * @param line     prints one entity as a line
+     * @param <T>      entity type
+     */
+    protected <T> void printListing(Class<T> type, Iterable<T> entities, Consumer<T> line) {
+        if (json()) {
+            printJson(type, entities);
+        } else {
+            entities.forEach(line);
+        }
     }
 
     /**

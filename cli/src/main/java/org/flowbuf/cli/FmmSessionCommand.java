@@ -59,11 +59,7 @@ public class FmmSessionCommand extends FlowBufCommand {
         FmmService fmm = service(FmmService.class);
         switch (action) {
             case "list":
-                if (json()) {
-                    printJson(FmmSession.class, fmm.sessions());
-                } else {
-                    fmm.sessions().forEach(this::printSession);
-                }
+                printListing(FmmSession.class, fmm.sessions(), this::printSession);
                 return;
             case "open":
                 printSession(fmm.open(plan()));

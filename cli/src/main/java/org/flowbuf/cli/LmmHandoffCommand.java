@@ -56,7 +56,7 @@ public class LmmHandoffCommand extends FlowBufCommand {
         LmmService lmm = service(LmmService.class);
         switch (action) {
             case "list":
-                lmm.handoffs().forEach(this::printHandoff);
+                printListing(LmmHandoff.class, lmm.handoffs(), this::printHandoff);
                 return;
             case "start":
                 printHandoff(lmm.start(plan()));

@@ -24,7 +24,7 @@ public class NfvMigrateCommand extends AppActionCommand {
         NfvMigrationService nfv = service(NfvMigrationService.class);
         switch (action) {
             case "list":
-                nfv.migrations().forEach(this::printMigration);
+                printListing(NfvMigration.class, nfv.migrations(), this::printMigration);
                 return;
             case "begin":
                 printMigration(nfv.begin(Args.device(deviceOrId), Args.port(port), filter()));

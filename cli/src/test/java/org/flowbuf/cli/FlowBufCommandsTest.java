@@ -428,6 +428,58 @@ public class FlowBufCommandsTest {
     }
 
     @Test
+    public void appListingsWithJsonAreOneRestArray() throws Exception {
+        NfvMigration held = new NfvMigration(1, S1, PortNumber.portNumber(1),
+                                             FlowFilter.builder().build(), BufferId.bufferId("b1"),
+                                             IntentId.intentId(3), NfvMigration.State.HOLDING, null);
+        CcUpload upload = new CcUpload(1, S1, PortNumber.portNumber(1),
+                                       FlowFilter.builder().build(), BufferId.bufferId("b1"),
+                                       CcUpload.State.UPLOADING, null);
+        LmmHandoff handoff = new LmmHandoff(1, handoffPlan(HandoffPlan.Buffering.FLOWBUF),
+                                            LmmHandoff.State.DETACHED, null, null, null, 0, null);
+        answers.put("migrations", List.of(held, held.released(NfvMigration.State.COMPLETED,
+                                                              PortNumber.portNumber(3))));
+        answers.put("uploads", List.of(upload, upload.with(CcUpload.State.SERVED,
+                                                           PortNumber.portNumber(3))));
+        answers.put("handoffs", List.of(handoff, handoff.with(LmmHandoff.State.ATTACHED)));
+        NfvMigrateCommand migrations = new NfvMigrateCommand();
+        migrations.action = "list";
+        CcUploadCommand uploads = new CcUploadCommand();
+        uploads.action = "list";
+        LmmHandoffCommand handoffs = new LmmHandoffCommand();
+        handoffs.action = "list";
+        for (FlowBufCommand list : List.<FlowBufCommand>of(migrations, uploads, handoffs)) {
+            out.reset();
+            json(list);
+            list.doExecute();
+            JsonNode array = new ObjectMapper().readTree(out());
+            assertTrue(out(), array.isArray());
+            assertEquals(out(), 2, array.size());
+            assertEquals(1, array.get(0).get("id").asLong());
+        }
+        assertEquals(List.of("migrations", "uploads", "handoffs"), calledMethods());
+        assertEquals("", err());
+    }
+
+    @Test
+    public void idsBelowOneAreRefusedWithoutACall() {
+        NfvMigrateCommand complete = new NfvMigrateCommand();
+        complete.action = "complete";
+        complete.deviceOrId = "0";
+        complete.port = "3";
+        complete.doExecute();
+        LmmHandoffCommand attach = new LmmHandoffCommand();
+        attach.action = "attach";
+        attach.ueOrId = "-1";
+        attach.doExecute();
+        String[] lines = err().trim().split("\n");
+        assertEquals(err(), 2, lines.length);
+        assertTrue(err(), lines[0].startsWith("Error: bad migration id '0': ids start at 1")
+                && lines[1].startsWith("Error: bad handoff id '-1'"));
+        assertTrue("no service was called: " + calls, calls.isEmpty());
+    }
+
+    @Test
     public void vportsEventsAndReconcileArePrinted() {
         answers.put("getVports", List.of(new Vport(VportId.vportId("vp100"), 100,
                                                    BufferId.bufferId("b1"), VportMode.RX),

@@ -49,7 +49,8 @@ public interface ConnectionlessService {
     CcUpload download(long id, PortNumber collectorPort);
 
     /**
-     * Removes the upload's rules and buffer once served.
+     * Removes the upload's rules and buffer: once served, or to give up an
+     * upload before (what its buffer holds is dropped).
      *
      * @param id upload id
      * @return the upload, RELEASED

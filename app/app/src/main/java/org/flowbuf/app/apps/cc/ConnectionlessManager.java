@@ -21,9 +21,11 @@ import org.osgi.service.component.annotations.ReferenceCardinality;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -92,7 +94,10 @@ public class ConnectionlessManager implements ConnectionlessService {
 
     @Override
     public synchronized CcUpload release(long id) {
-        CcUpload upload = in(id, CcUpload.State.SERVED);
+        // Served, or given up on before (a sensor that never finished): what
+        // the buffer still holds goes with it.
+        CcUpload upload = in(id, EnumSet.of(CcUpload.State.UPLOADING, CcUpload.State.STORED,
+                                            CcUpload.State.SERVED));
         // The pause first (nothing new enters), then the replay rule, then the buffer.
         for (IntentId intent : intents.get(id)) {
             intentService.withdraw(intent, OWNER);
@@ -107,11 +112,16 @@ public class ConnectionlessManager implements ConnectionlessService {
     }
 
     private CcUpload in(long id, CcUpload.State expected) {
+        return in(id, EnumSet.of(expected));
+    }
+
+    private CcUpload in(long id, Set<CcUpload.State> expected) {
         CcUpload upload = Optional.ofNullable(uploads.get(id)).orElseThrow(
                 () -> FlowBufException.notFound("no upload %d", id));
-        if (upload.state() != expected) {
+        if (!expected.contains(upload.state())) {
             throw FlowBufException.conflict("upload %d is %s, not %s", id, upload.state(),
-                                            expected);
+                                            expected.size() == 1 ? expected.iterator().next()
+                                                                 : "one of " + expected);
         }
         return upload;
     }

@@ -21,8 +21,11 @@ import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 
+import static org.flowbuf.app.FlowBufAssert.assertReason;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 /**
@@ -68,5 +71,21 @@ public class ConnectionlessManagerTest {
         assertEquals(List.of("pause", "moveBuffer", "resume", "withdraw", "withdraw",
                              "removeBuffer"), names);
         assertEquals("moveBuffer[device:s1, auto-1, org.flowbuf.apps.cc, STORING]", calls.get(1));
+    }
+
+    @Test
+    public void anUploadGivenUpIsReleasedWithWhatItHeldAndOnlyOnce() {
+        ConnectionlessManager cc = new ConnectionlessManager(fake(FlowBufIntentService.class),
+                                                             fake(BufferService.class));
+        CcUpload u = cc.requestUpload(S1, PortNumber.portNumber(1), FlowFilter.builder().build());
+        assertEquals(CcUpload.State.RELEASED, cc.release(u.id()).state());
+        assertEquals(List.of("pause", "withdraw", "removeBuffer"),
+                     calls.stream().map(c -> c.substring(0, c.indexOf('[')))
+                             .collect(Collectors.toList()));
+        assertTrue(calls.get(2), calls.get(2).endsWith(", true]")); // discarded
+        calls.clear();
+        assertReason(() -> cc.release(u.id()), FlowBufException.Reason.CONFLICT);
+        assertReason(() -> cc.stored(u.id()), FlowBufException.Reason.CONFLICT);
+        assertEquals(List.of(), calls);
     }
 }

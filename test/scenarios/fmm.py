@@ -4,10 +4,9 @@
 The anchor multicasts the UE's downlink to both eNBs (test/lab/mobilitylab.py);
 the serving eNB's buffer delivers, the other holds a drop-head window of
 copies. A handoff: POST apps/fmm/sessions/{id}/handoff (the serving buffer
-holds; in the background the target's window is purged up to the last packet
-the source delivered, by IPv4 id + L4 checksum), the radio is cut for the
-detach time, the UE attaches to the target, POST .../attach (the target
-delivers the rest).
+holds), the radio is cut for the detach time, the UE attaches to the target,
+POST .../attach (the target's window is purged up to the last packet the
+source delivered, by IPv4 id + L4 checksum, and the rest is delivered).
 
 Compared in the same run: FlowBuf FMM, the no-buffering baseline (LMM's
 "buffering": "none": only the anchor's path switches; what reaches the
@@ -209,9 +208,9 @@ def main(argv=None):
     emit("fmm_unsynced", udp["unsynced"], "handoffs", handoffs=udp["handoffs"],
          purged=udp["purged"])
     emit("fmm_attach_ms_p50", round(statistics.median(attach_ms), 2), "ms",
-         what="REST attach round trip: the target's release (synced since the handoff)")
+         what="REST attach round trip: sync purge and release")
     emit("fmm_sync_us_p50", round(statistics.median(udp["sync_us"])), "us",
-         what="the attach in the app: wait for the target's sync, release")
+         what="in the app: source stats, purge of the target's window, release")
     path = plot(frequencies, optimal, results)
     clean = (udp["lost"], udp["reordered"], udp["duplicates"]) == (0, 0, 0)
     print(f"scenario fmm: throughput {vs_optimal:.3f} of optimal at {GOAL_FREQUENCY:g} "

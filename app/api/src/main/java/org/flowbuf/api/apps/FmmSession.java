@@ -210,8 +210,7 @@ public final class FmmSession {
          *                       (its window was released whole: duplicates or a gap
          *                       are possible)
          * @param purgedPackets  packets the syncs purged, all handoffs
-         * @param lastSyncMicros time the last attach took in the app (the wait for
-         *                       the target's sync, begun at the handoff, and the release)
+         * @param lastSyncMicros time the last attach took (sync and release)
          */
         public Counters(long handoffs, long unsynced, long purgedPackets, long lastSyncMicros) {
             this.handoffs = handoffs;

@@ -14,7 +14,6 @@ import org.flowbuf.app.intent.MulticastGroupWriter;
 import org.flowbuf.app.intent.SteeringRuleWriter;
 import org.flowbuf.app.pi.FlowRuleServiceSteeringWriter;
 import org.flowbuf.app.pi.GroupServiceMulticastWriter;
-import org.onlab.util.Tools;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
 import org.onosproject.net.DeviceId;
@@ -22,7 +21,6 @@ import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.group.GroupService;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
-import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 
@@ -35,9 +33,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -45,10 +40,8 @@ import java.util.stream.IntStream;
 /**
  * FMM sessions as an ONOS component (and, constructed directly, in the
  * embedded host). Every step is a few Buffer Service calls made on the
- * caller's thread, except the sync of a handoff's target, which starts
- * right after the source holds and runs while the UE detaches; an attach
- * waits for it (at most a few ms, for a late copy of the sync point) and
- * a close waits for the serving buffer to empty.
+ * caller's thread; only an attach waits (at most a few ms, for a late copy
+ * of the sync point) and a close (for the serving buffer to empty).
  */
 @Component(immediate = true, service = FmmService.class)
 public class FmmManager implements FmmService {
@@ -74,7 +67,6 @@ public class FmmManager implements FmmService {
     protected CoreService coreService;
 
     private AnchorMulticast anchor;
-    private Executor syncs;
     private final AtomicLong nextId = new AtomicLong(1);
     private final Map<Long, FmmSession> sessions = new ConcurrentHashMap<>();
     private final Map<Long, FmmRun> runs = new ConcurrentHashMap<>();
@@ -93,20 +85,9 @@ public class FmmManager implements FmmService {
      */
     public FmmManager(FlowBufIntentService intentService, BufferService bufferService,
                       SteeringRuleWriter rules, MulticastGroupWriter groups) {
-        this(intentService, bufferService, rules, groups, newSyncExecutor());
-    }
-
-    // With the executor the syncs ahead run on (tests: the caller's thread).
-    FmmManager(FlowBufIntentService intentService, BufferService bufferService,
-               SteeringRuleWriter rules, MulticastGroupWriter groups, Executor syncs) {
         this.intentService = intentService;
         this.bufferService = bufferService;
         this.anchor = new AnchorMulticast(rules, groups);
-        this.syncs = syncs;
-    }
-
-    private static ExecutorService newSyncExecutor() {
-        return Executors.newSingleThreadExecutor(Tools.groupedThreads("flowbuf/fmm", "sync"));
     }
 
     @Activate
@@ -116,12 +97,6 @@ public class FmmManager implements FmmService {
         anchor = new AnchorMulticast(new FlowRuleServiceSteeringWriter(appId, flowRuleService,
                                                                        wait),
                                      new GroupServiceMulticastWriter(appId, groupService, wait));
-        syncs = newSyncExecutor();
-    }
-
-    @Deactivate
-    protected void deactivate() {
-        ((ExecutorService) syncs).shutdownNow();
     }
 
     @Override
@@ -133,7 +108,7 @@ public class FmmManager implements FmmService {
         }
         int group = freeGroup(plan.anchor());
         long id = nextId.getAndIncrement();
-        FmmRun run = new FmmRun(id, plan, intentService, bufferService, syncs);
+        FmmRun run = new FmmRun(id, plan, intentService, bufferService);
         Rollback undo = new Rollback();
         try {
             run.open(undo);
@@ -153,11 +128,9 @@ public class FmmManager implements FmmService {
         if (s.plan().cell(target).isEmpty()) {
             throw FlowBufException.invalid("%s is not a cell of FMM session %d", target, id);
         }
-        FmmRun run = runs.get(id);
         if (s.state() == FmmSession.State.ATTACHED) {
-            run.hold(s.serving());
+            runs.get(id).hold(s.serving());
         }
-        run.syncAhead(s.serving(), target);
         return record(s.detachedTowards(target));
     }
 

@@ -22,10 +22,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
 
 import static org.flowbuf.api.apps.FmmService.OWNER;
 
@@ -33,8 +29,7 @@ import static org.flowbuf.api.apps.FmmService.OWNER;
  * The buffers of one FMM session on the Buffer Service's public APIs: per
  * eNB a buffer with a pause intent (the anchor's copies go in) and a resume
  * intent (what it delivers goes to the UE); which buffer delivers; and the
- * sync point, the newest packet an eNB delivered, which the target of a
- * handoff is purged up to on the executor for syncs.
+ * sync point, the newest packet an eNB delivered.
  */
 final class FmmRun {
 
@@ -50,19 +45,13 @@ final class FmmRun {
     private final Map<DeviceId, BufferId> cellBuffers = new LinkedHashMap<>();
     private final Map<DeviceId, IntentId> pauses = new LinkedHashMap<>();
     private final Map<DeviceId, IntentId> resumes = new LinkedHashMap<>();
-    private final Executor syncs;
-    private volatile PacketId syncPoint;
-    private CompletableFuture<Optional<Long>> ahead = CompletableFuture.completedFuture(
-            Optional.of(0L));
-    private DeviceId aheadTarget;
+    private PacketId syncPoint;
 
-    FmmRun(long id, FmmPlan plan, FlowBufIntentService intents, BufferService buffers,
-           Executor syncs) {
+    FmmRun(long id, FmmPlan plan, FlowBufIntentService intents, BufferService buffers) {
         this.id = id;
         this.plan = plan;
         this.intents = intents;
         this.buffers = buffers;
-        this.syncs = syncs;
     }
 
     Map<DeviceId, BufferId> buffers() {
@@ -101,46 +90,21 @@ final class FmmRun {
         buffers.moveBuffer(enb, cellBuffers.get(enb), OWNER, BufferState.BUFFERING);
     }
 
-    // Right after the hold, what the source delivered is final: the target
-    // is purged up to it in the background while the UE detaches, so that
-    // the attach has only the release left. A handoff retargeted under way
-    // syncs its new target after the first sync is done.
-    void syncAhead(DeviceId source, DeviceId target) {
-        aheadTarget = target;
-        ahead = ahead.handle((purged, failure) -> null).thenApplyAsync(ignored -> {
-            try {
-                return sync(source, target);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new CompletionException(e);
-            }
-        }, syncs);
-    }
-
-    // The target delivers in the source's place, after dropping every
-    // packet up to the newest one an eNB delivered (synced ahead, or now
-    // when that failed). Returns the packets purged, empty when the target
-    // did not hold the sync point.
+    // The target delivers in the source's place: it drops every packet up to
+    // the newest one an eNB delivered, then delivers the rest. Returns the
+    // packets purged, empty when the target did not hold the sync point.
     Optional<Long> deliverFrom(DeviceId source, DeviceId target) throws InterruptedException {
-        Optional<Long> purged;
-        try {
-            purged = target.equals(aheadTarget) ? ahead.get() : sync(source, target);
-        } catch (ExecutionException e) {
-            purged = sync(source, target); // again, and this time its error is the caller's
+        Optional<Long> purged = Optional.of(0L);
+        if (!source.equals(target)) {
+            buffers.getStatistics(source, cellBuffers.get(source))
+                    .flatMap(BufferStatistics::lastOutPacketId)
+                    .ifPresent(delivered -> syncPoint = delivered);
+            if (syncPoint != null) {
+                purged = purgeToSyncPoint(target);
+            }
         }
         buffers.moveBuffer(target, cellBuffers.get(target), OWNER, BufferState.FORWARDING);
-        aheadTarget = null;
         return purged;
-    }
-
-    private Optional<Long> sync(DeviceId source, DeviceId target) throws InterruptedException {
-        if (source.equals(target)) {
-            return Optional.of(0L);
-        }
-        buffers.getStatistics(source, cellBuffers.get(source))
-                .flatMap(BufferStatistics::lastOutPacketId)
-                .ifPresent(delivered -> syncPoint = delivered);
-        return syncPoint == null ? Optional.of(0L) : purgeToSyncPoint(target);
     }
 
     // The target's copy of the sync point may trail the source's by a moment.
@@ -160,11 +124,6 @@ final class FmmRun {
     // what could not be removed.
     List<String> close(Optional<DeviceId> delivering) throws InterruptedException {
         List<String> failures = new ArrayList<>();
-        try {
-            ahead.get(); // no purge runs into a buffer being removed
-        } catch (ExecutionException e) {
-            // The sync's failure is moot: every window goes.
-        }
         for (DeviceId enb : cellBuffers.keySet()) {
             try {
                 if (delivering.isPresent() && enb.equals(delivering.get())) {

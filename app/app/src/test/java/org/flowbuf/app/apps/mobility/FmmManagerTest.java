@@ -25,14 +25,10 @@ import org.onosproject.net.PortNumber;
 
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 import static org.flowbuf.app.FlowBufAssert.assertReason;
 import static org.junit.Assert.assertEquals;
@@ -53,18 +49,14 @@ public class FmmManagerTest {
     private static final PacketId FIRST = PacketId.of(7, 0xbeef);
     private static final PacketId LATER = PacketId.of(9, 0xcafe);
 
-    private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
+    private final List<String> calls = new ArrayList<>();
     /** The last packet each eNB's buffer transmitted, as its agent reports it. */
     private final Map<DeviceId, PacketId> lastOut = new HashMap<>();
     /** Purges that find nothing before they find the packet (the copy is late). */
     private int purgeMisses;
-    /** What a purge waits for before it starts (a slow agent). */
-    private CountDownLatch purgeGate = new CountDownLatch(0);
     private String failOn;
     private int nextIntent;
-    // The sync ahead runs on the caller's thread: calls are recorded in order.
-    private final FmmManager fmm = new FmmManager(intents(), buffers(), rules(), groups(),
-                                                  Runnable::run);
+    private final FmmManager fmm = new FmmManager(intents(), buffers(), rules(), groups());
 
     private static ConnectPoint cp(String text) {
         return ConnectPoint.deviceConnectPoint(text);
@@ -111,7 +103,6 @@ public class FmmManagerTest {
                             }
                             return Optional.of(stats.build());
                         case "purgeUpTo":
-                            purgeGate.await();
                             record("purge " + args[0] + " up to " + args[3]
                                            + (((Boolean) args[4]) ? " inclusive" : ""));
                             if (purgeMisses > 0) {
@@ -213,18 +204,18 @@ public class FmmManagerTest {
     }
 
     @Test
-    public void handoffHoldsAtTheSourceThenPurgesTheTargetUpToWhatTheSourceDelivered() {
+    public void handoffHoldsAtTheSourceAndAttachPurgesTheTargetUpToWhatTheSourceDelivered() {
         FmmSession s = openAtS1();
-        lastOut.put(S1, FIRST);
         s = fmm.handoff(s.id(), S2);
-        assertEquals(List.of("move device:s1 BUFFERING",
-                             "purge device:s2 up to " + FIRST + " inclusive"), calls);
+        assertEquals(List.of("move device:s1 BUFFERING"), calls);
         assertEquals(FmmSession.State.DETACHED, s.state());
         assertEquals(Optional.of(S2), s.target());
 
         calls.clear();
+        lastOut.put(S1, FIRST);
         s = fmm.attach(s.id());
-        assertEquals(List.of("move device:s2 FORWARDING"), calls);
+        assertEquals(List.of("purge device:s2 up to " + FIRST + " inclusive",
+                             "move device:s2 FORWARDING"), calls);
         assertEquals(FmmSession.State.ATTACHED, s.state());
         assertEquals(S2, s.serving());
         assertEquals(1, s.counters().handoffs());
@@ -259,55 +250,13 @@ public class FmmManagerTest {
         lastOut.put(S1, FIRST);
         fmm.handoff(s.id(), S2);
         s = fmm.handoff(s.id(), S3);
-        // s2 lost only what s1 delivered; s3 is synced to the same point.
-        assertEquals(List.of("move device:s1 BUFFERING",
-                             "purge device:s2 up to " + FIRST + " inclusive",
-                             "purge device:s3 up to " + FIRST + " inclusive"), calls);
+        assertEquals(List.of("move device:s1 BUFFERING"), calls);
         assertEquals(Optional.of(S3), s.target());
         calls.clear();
         s = fmm.attach(s.id());
-        assertEquals(List.of("move device:s3 FORWARDING"), calls);
+        assertEquals(List.of("purge device:s3 up to " + FIRST + " inclusive",
+                             "move device:s3 FORWARDING"), calls);
         assertEquals(S3, s.serving());
-    }
-
-    @Test
-    public void theHandoffReturnsBeforeTheSyncAndTheAttachWaitsForIt() throws Exception {
-        ExecutorService syncs = Executors.newSingleThreadExecutor();
-        try {
-            FmmManager fmmElsewhere = new FmmManager(intents(), buffers(), rules(), groups(),
-                                                     syncs);
-            FmmSession s = fmmElsewhere.open(plan(S1));
-            calls.clear();
-            lastOut.put(S1, FIRST);
-            purgeGate = new CountDownLatch(1);
-            fmmElsewhere.handoff(s.id(), S2);
-            assertEquals(List.of("move device:s1 BUFFERING"), List.copyOf(calls));
-            purgeGate.countDown();
-            s = fmmElsewhere.attach(s.id());
-            assertEquals(List.of("move device:s1 BUFFERING",
-                                 "purge device:s2 up to " + FIRST + " inclusive",
-                                 "move device:s2 FORWARDING"), List.copyOf(calls));
-            assertEquals(5, s.counters().purgedPackets());
-        } finally {
-            syncs.shutdownNow();
-        }
-    }
-
-    @Test
-    public void aFailedSyncAheadIsTriedAgainByTheAttach() {
-        FmmSession s = openAtS1();
-        lastOut.put(S1, FIRST);
-        String purge = "purge device:s2 up to " + FIRST + " inclusive";
-        failOn = purge;
-        fmm.handoff(s.id(), S2);
-        // Still failing: the attach reports it and the UE stays detached.
-        assertReason(() -> fmm.attach(s.id()), FlowBufException.Reason.UNAVAILABLE);
-        assertEquals(FmmSession.State.DETACHED, fmm.session(s.id()).orElseThrow().state());
-        failOn = null;
-        calls.clear();
-        FmmSession attached = fmm.attach(s.id());
-        assertEquals(List.of(purge, "move device:s2 FORWARDING"), calls);
-        assertEquals(FmmSession.State.ATTACHED, attached.state());
     }
 
     @Test
@@ -328,8 +277,8 @@ public class FmmManagerTest {
         FmmSession s = openAtS1();
         lastOut.put(S1, FIRST);
         fmm.handoff(s.id(), S2);
-        calls.clear();
         fmm.handoff(s.id(), S1);
+        calls.clear();
         s = fmm.attach(s.id());
         // Its own window starts after what it delivered.
         assertEquals(List.of("move device:s1 FORWARDING"), calls);

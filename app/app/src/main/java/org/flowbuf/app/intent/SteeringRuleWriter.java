@@ -30,7 +30,7 @@ public interface SteeringRuleWriter {
      * one device write (no window without the rule).
      *
      * @param deviceId device
-     * @param rule     the rule with its new out port
+     * @param rule     the rule with its new action (out port or multicast group)
      * @throws org.flowbuf.api.FlowBufException when the device refused it
      */
     void modify(DeviceId deviceId, SteeringRule rule);

@@ -41,6 +41,7 @@ PORT = 9100
 PAYLOAD = 1000
 SIZES = {"10kb": 10, "1mb": 1000}  # datagrams of 1000 bytes
 WARM_UP_REQUESTS = 300
+SETTLE_S = 0.3
 
 
 def sensor_flow():
@@ -122,6 +123,9 @@ def upload_once(lab, python, packets):
     """One upload, store, download, release; returns (request_ms, controller
     CPU ms, receiver result)."""
     pid = lab.host.popen.pid
+    # The controller settles first (GC, compiler threads): the request
+    # after a 1 MB controller-buffered upload would pay for that upload.
+    time.sleep(SETTLE_S)
     cpu_start = cpu_ns(pid)
     start = time.perf_counter()
     upload = request_upload(lab)

@@ -66,7 +66,8 @@ class Rest:
     IDLE_S = 5.0
 
     def __init__(self, base):
-        url = urllib.parse.urlsplit(base.rstrip("/"))
+        self.base = base.rstrip("/")
+        url = urllib.parse.urlsplit(self.base)
         self.netloc, self.prefix = url.netloc, url.path
         self.local = threading.local()
 
@@ -187,3 +188,4 @@ class ServiceLab(ProcessLab):
         controller restart; pbswitch and the buffers keep running."""
         self.host.stop()
         self.host = self._run(self._host_argv, "host-restarted", self.rest_port, timeout=60)
+        self.rest = Rest(self.rest.base)  # the old host's connections are gone

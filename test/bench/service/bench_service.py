@@ -32,7 +32,7 @@ import threading
 import time
 
 from test.lab.bufferapi import BufferAgent
-from test.lab.servicelab import DEVICE, HOSTS, ROOT, Rest, ServiceLab, ip_of
+from test.lab.servicelab import DEVICE, HOSTS, ROOT, ServiceLab, ip_of
 
 UDP_PORT = 9000
 WARMUP_CYCLES = 1000
@@ -50,11 +50,6 @@ def emit(results, metric, value, unit, **conditions):
 def percentile(values, p):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
-
-
-def rest_client(port):
-    """A keep-alive client of the REST API (a connection per thread)."""
-    return Rest(f"http://127.0.0.1:{port}/onos/flowbuf")
 
 
 def wait_until(predicate, timeout=5.0):
@@ -118,11 +113,10 @@ def fresh_cycles(client, cycles):
 BATCH_FLOWS = 256
 
 
-def batch_rate(port, rounds, first_port):
+def batch_rate(client, rounds, first_port):
     """pause+resume pairs per second through the batch API: each round pauses
     BATCH_FLOWS new flows into buffer 'rate' (the single-call pairs' buffer:
     the lab has two vports) and resumes them."""
-    client = rest_client(port)
     start = time.perf_counter()
     for r in range(rounds):
         base = first_port + r * BATCH_FLOWS
@@ -138,13 +132,13 @@ def batch_rate(port, rounds, first_port):
     return rounds * BATCH_FLOWS / (time.perf_counter() - start)
 
 
-def intent_rate(port, pairs, threads):
-    """pause+resume pairs per second on distinct flows sharing buffer 'rate'."""
-    rest_client(port).call("POST", f"buffers/{DEVICE}", {"id": "rate", "state": "BUFFERING"})
+def intent_rate(client, pairs, threads):
+    """pause+resume pairs per second on distinct flows sharing buffer 'rate'
+    (the client keeps a connection per thread)."""
+    client.call("POST", f"buffers/{DEVICE}", {"id": "rate", "state": "BUFFERING"})
     errors = []
 
     def worker(index):
-        client = rest_client(port)
         try:
             for i in range(index, pairs, threads):
                 f = flow(20000 + i)
@@ -180,8 +174,7 @@ def main(argv=None):
     python = str(ROOT / ".venv" / "bin" / "python")
     results = {}
     with ServiceLab() as lab:
-        port = lab.rest_port
-        client = rest_client(port)
+        client = lab.rest
         for _ in range(20):  # warm the JIT and the channels before measuring
             client.call("GET", "devices")
         rtts = []
@@ -232,13 +225,13 @@ def main(argv=None):
         fresh = fresh_cycles(client, cycles)
         emit(results, "pause_call_fresh_ms_p50", round(percentile(fresh, 50), 2), "ms",
              cycles=cycles, what="REST pause that creates a buffer and writes a rule, no traffic")
-        single = intent_rate(port, pairs, threads)
+        single = intent_rate(client, pairs, threads)
         emit(results, "intents_per_s_single_calls", round(single, 1), "pairs/s", pairs=pairs,
              client_threads=threads, flows="distinct UDP ports into one buffer",
              api="POST intents/pause + intents/resume, one REST call per intent")
-        batch_rate(port, 1, 40000)  # warm-up of the batch path, not counted
+        batch_rate(client, 1, 40000)  # warm-up of the batch path, not counted
         rounds = 2 if args.quick else 4
-        rate = batch_rate(port, rounds, 40000 + BATCH_FLOWS)
+        rate = batch_rate(client, rounds, 40000 + BATCH_FLOWS)
         emit(results, "intents_per_s", round(rate, 1), "pairs/s", pairs=rounds * BATCH_FLOWS,
              flows_per_batch=BATCH_FLOWS, flows="distinct UDP ports into one buffer",
              api="POST intents/pause-batch + intents/resume-batch")

@@ -12,6 +12,7 @@ import org.flowbuf.api.IntentId;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 
+import java.util.Comparator;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -77,15 +78,18 @@ final class IntentLedger {
         record(old.with(FlowBufIntent.State.WITHDRAWN, old.bufferId().orElse(null), null));
     }
 
-    // The buffer of the installed pause with this filter (in-port ignored).
+    // The buffer of the latest installed pause with this filter (in-port
+    // ignored). Only installed intents hold a rule, so this looks at those,
+    // not at the whole history, which grows with every pause ever made.
     Optional<BufferId> pausedBuffer(DeviceId deviceId, FlowFilter filter) {
         FlowFilter wanted = filter.withoutInPort();
-        return store.intents().values().stream()
+        return store.rules().keySet().stream()
+                .map(store::get).flatMap(Optional::stream)
                 .filter(i -> i.type() == FlowBufIntent.Type.PAUSE
                         && i.state() == FlowBufIntent.State.INSTALLED
                         && i.deviceId().equals(deviceId)
                         && i.filter().withoutInPort().equals(wanted))
-                .map(i -> i.bufferId().orElseThrow())
-                .reduce((first, later) -> later);
+                .max(Comparator.comparing(i -> i.id().id()))
+                .map(i -> i.bufferId().orElseThrow());
     }
 }

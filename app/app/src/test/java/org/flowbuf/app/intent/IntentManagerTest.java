@@ -264,6 +264,16 @@ public class IntentManagerTest {
     }
 
     @Test
+    public void aPauseWithoutABufferJoinsTheLatestPauseOfTheSameFlow() {
+        intents.pause(S1, P1, UDP_FLOW, Optional.empty(), APP);
+        BufferId later = BufferId.bufferId("later");
+        buffers.createBuffer(S1, later, APP, BufferSpec.defaults(), BufferState.BUFFERING);
+        intents.pause(S1, P2, UDP_FLOW, Optional.of(later), APP);
+        FlowBufIntent third = intents.pause(S1, P3, UDP_FLOW, Optional.empty(), APP);
+        assertEquals(Optional.of(later), third.bufferId());
+    }
+
+    @Test
     public void pausingIntoABufferThatIsAlreadyBufferingCallsNoAgent() {
         FlowBufIntent first = intents.pause(S1, P1, UDP_FLOW, Optional.empty(), APP);
         agent.calls.clear();

@@ -479,6 +479,8 @@ public class FlowBufRestTest extends JerseyTest {
         String id = u.get("id").asText();
         String buffer = "buffers/device:s1/" + u.get("bufferId").asText();
         assertEquals("BUFFERING", json(target(buffer).request().get()).get("state").asText());
+        assertError(post("apps/cc/uploads", "{\"deviceId\":\"device:s1\",\"sensorPort\":2,"
+                + "\"filter\":{\"ipv4Src\":\"10.0.0.1/32\"}}"), 409, "already has upload " + id);
         agent.setOccupancy(10); // the sensor uploaded ten packets
         assertEquals("STORED", json(post("apps/cc/uploads/" + id + "/stored", "")).get("state")
                 .asText());

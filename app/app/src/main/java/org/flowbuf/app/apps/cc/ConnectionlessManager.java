@@ -64,7 +64,16 @@ public class ConnectionlessManager implements ConnectionlessService {
     }
 
     @Override
-    public CcUpload requestUpload(DeviceId deviceId, PortNumber sensorPort, FlowFilter flow) {
+    public synchronized CcUpload requestUpload(DeviceId deviceId, PortNumber sensorPort,
+                                               FlowFilter flow) {
+        // A second pause of the flow would join the first upload's buffer and
+        // take over its rule, leaving the first upload unable to release.
+        Optional<CcUpload> open = openUploadOf(deviceId, flow);
+        if (open.isPresent()) {
+            throw FlowBufException.conflict("flow %s on %s already has upload %d (%s); "
+                                                    + "release it first", flow, deviceId,
+                                            open.get().id(), open.get().state());
+        }
         FlowBufIntent pause = intentService.pause(deviceId, sensorPort, flow, Optional.empty(),
                                                   OWNER);
         CcUpload upload = new CcUpload(nextId.getAndIncrement(), deviceId, sensorPort, flow,
@@ -109,6 +118,15 @@ public class ConnectionlessManager implements ConnectionlessService {
     @Override
     public Collection<CcUpload> uploads() {
         return List.copyOf(uploads.values());
+    }
+
+    private Optional<CcUpload> openUploadOf(DeviceId deviceId, FlowFilter flow) {
+        FlowFilter wanted = flow.withoutInPort();
+        return uploads.values().stream()
+                .filter(u -> u.state() != CcUpload.State.RELEASED
+                        && u.deviceId().equals(deviceId)
+                        && u.flow().withoutInPort().equals(wanted))
+                .findFirst();
     }
 
     private CcUpload in(long id, CcUpload.State expected) {

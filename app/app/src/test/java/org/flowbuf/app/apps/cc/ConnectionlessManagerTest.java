@@ -88,4 +88,22 @@ public class ConnectionlessManagerTest {
         assertReason(() -> cc.stored(u.id()), FlowBufException.Reason.CONFLICT);
         assertEquals(List.of(), calls);
     }
+
+    @Test
+    public void aSecondUploadOfAFlowStillOpenIsRefusedWithoutACall() {
+        ConnectionlessManager cc = new ConnectionlessManager(fake(FlowBufIntentService.class),
+                                                             fake(BufferService.class));
+        FlowFilter sensor = FlowFilter.builder().ipProto(17).l4DstPort(9100).build();
+        CcUpload first = cc.requestUpload(S1, PortNumber.portNumber(1), sensor);
+        calls.clear();
+        assertReason(() -> cc.requestUpload(S1, PortNumber.portNumber(2), sensor),
+                     FlowBufException.Reason.CONFLICT);
+        assertEquals(List.of(), calls);
+        assertEquals(1, cc.uploads().size());
+        // Once released, the sensor may upload again; another device is another flow.
+        cc.release(first.id());
+        cc.requestUpload(S1, PortNumber.portNumber(1), sensor);
+        cc.requestUpload(DeviceId.deviceId("device:s2"), PortNumber.portNumber(1), sensor);
+        assertEquals(3, cc.uploads().size());
+    }
 }

@@ -46,9 +46,11 @@ final class PauseSteps {
     }
 
     // The vport of the given or reused buffer, moved to BUFFERING, or of a
-    // new one. The vport mode, known locally, decides whether a move is
-    // needed; only an unbound buffer (Free or Storing) needs the agent's
-    // occupancy to know what to restore on undo.
+    // new one. The vport mode, known locally, says where the buffer was;
+    // only an unbound buffer (Free or Storing) needs the agent's occupancy
+    // to know what to restore on undo. The move happens even when the buffer
+    // already receives: it refuses a caller that does not own the buffer,
+    // and costs no agent call then.
     Vport receivingVport(Optional<BufferId> id) {
         if (id.isEmpty()) {
             BufferId auto = BufferId.bufferId("auto-" + intentId.id());
@@ -59,10 +61,10 @@ final class PauseSteps {
         }
         Vport before = vportOf(buffers, deviceId, id.get());
         BufferState from = stateBefore(before);
+        buffers.moveBuffer(deviceId, id.get(), owner, BufferState.BUFFERING);
         if (from == BufferState.BUFFERING) {
             return before;
         }
-        buffers.moveBuffer(deviceId, id.get(), owner, BufferState.BUFFERING);
         moved = id.get();
         movedFrom = from;
         return vportOf(buffers, deviceId, id.get());

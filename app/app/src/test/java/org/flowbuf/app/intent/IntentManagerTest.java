@@ -274,6 +274,22 @@ public class IntentManagerTest {
     }
 
     @Test
+    public void anotherOwnersReceivingBufferIsRefusedAndItsPauseKept() {
+        FlowBufIntent mine = intents.pause(S1, P1, UDP_FLOW, Optional.empty(), APP);
+        agent.calls.clear();
+        FlowFilter other = FlowFilter.builder().ipProto(6).build();
+        assertReason(() -> intents.pause(S1, P2, other, mine.bufferId(), "other"),
+                     FlowBufException.Reason.FORBIDDEN);
+        // The same flow without a buffer would join the paused one's buffer: refused too.
+        assertReason(() -> intents.pause(S1, P1, UDP_FLOW, Optional.empty(), "other"),
+                     FlowBufException.Reason.FORBIDDEN);
+        assertReason(() -> intents.pauseAll(S1, flows(2, P2), mine.bufferId().get(), "other"),
+                     FlowBufException.Reason.FORBIDDEN);
+        assertEquals(List.of(), agent.calls); // rule writes are logged here too
+        assertEquals(FlowBufIntent.State.INSTALLED, intents.getIntent(mine.id()).get().state());
+    }
+
+    @Test
     public void pausingIntoABufferThatIsAlreadyBufferingCallsNoAgent() {
         FlowBufIntent first = intents.pause(S1, P1, UDP_FLOW, Optional.empty(), APP);
         agent.calls.clear();

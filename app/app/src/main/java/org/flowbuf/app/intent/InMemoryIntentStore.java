@@ -40,6 +40,11 @@ public final class InMemoryIntentStore implements IntentStore {
     }
 
     @Override
+    public void remove(IntentId id) {
+        intents.remove(id);
+    }
+
+    @Override
     public Map<IntentId, FlowBufIntent> intents() {
         return Map.copyOf(intents);
     }

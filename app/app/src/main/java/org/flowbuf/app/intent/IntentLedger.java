@@ -9,6 +9,7 @@ import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentEvent;
 import org.flowbuf.api.IntentId;
+import org.flowbuf.app.history.Retention;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 
@@ -25,10 +26,17 @@ import java.util.function.Consumer;
 final class IntentLedger {
 
     private final IntentStore store;
+    private final Retention<IntentId> retention;
     private volatile Consumer<IntentEvent> events = e -> { };
 
-    IntentLedger(IntentStore store) {
+    // Keeps the latest keptFinished withdrawn or failed intents; a store
+    // that outlived a restart has its finished ones counted, oldest first.
+    IntentLedger(IntentStore store, int keptFinished) {
         this.store = Objects.requireNonNull(store);
+        this.retention = new Retention<>(keptFinished);
+        store.intents().values().stream().filter(i -> finished(i.state()))
+                .sorted(Comparator.comparing(i -> i.id().id()))
+                .forEach(i -> forgetOld(i.id()));
     }
 
     IntentStore store() {
@@ -62,8 +70,19 @@ final class IntentLedger {
         Optional<FlowBufIntent> previous = store.put(intent);
         if (previous.isEmpty() || previous.get().state() != intent.state()) {
             events.accept(new IntentEvent(IntentEvent.typeOf(intent.state()), intent));
+            if (finished(intent.state())) {
+                forgetOld(intent.id());
+            }
         }
         return intent;
+    }
+
+    private static boolean finished(FlowBufIntent.State state) {
+        return state == FlowBufIntent.State.WITHDRAWN || state == FlowBufIntent.State.FAILED;
+    }
+
+    private void forgetOld(IntentId justFinished) {
+        retention.finished(justFinished).forEach(store::remove);
     }
 
     // The installed intent whose rule on this device is this rule, if any.

@@ -16,6 +16,7 @@ import org.flowbuf.api.IntentEvent;
 import org.flowbuf.api.IntentId;
 import org.flowbuf.api.Vport;
 import org.flowbuf.app.southbound.AgentDirectory;
+import org.flowbuf.app.history.Retention;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 
@@ -70,10 +71,25 @@ public final class IntentManager implements FlowBufIntentService {
      */
     public IntentManager(BufferService buffers, AgentDirectory agents, SteeringRuleWriter rules,
                          IntentStore store) {
+        this(buffers, agents, rules, store, Retention.DEFAULT_KEPT);
+    }
+
+    /**
+     * Creates the service on a given intent store, keeping a given number of
+     * finished (withdrawn or failed) intents; older ones are forgotten.
+     *
+     * @param buffers      task-level service
+     * @param agents       agents and vport slots of the devices
+     * @param rules        writer of steering rules
+     * @param store        where intents and their rules are kept
+     * @param keptFinished finished intents kept (at least 1)
+     */
+    public IntentManager(BufferService buffers, AgentDirectory agents, SteeringRuleWriter rules,
+                         IntentStore store, int keptFinished) {
         this.buffers = Objects.requireNonNull(buffers);
         this.agents = Objects.requireNonNull(agents);
         this.rules = Objects.requireNonNull(rules);
-        this.ledger = new IntentLedger(Objects.requireNonNull(store));
+        this.ledger = new IntentLedger(Objects.requireNonNull(store), keptFinished);
         this.batches = new IntentBatches(buffers, agents, rules, ledger);
     }
 

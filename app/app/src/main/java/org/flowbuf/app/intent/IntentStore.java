@@ -42,6 +42,13 @@ public interface IntentStore {
     Optional<FlowBufIntent> get(IntentId id);
 
     /**
+     * Forgets a finished intent (its rule is already gone).
+     *
+     * @param id intent id
+     */
+    void remove(IntentId id);
+
+    /**
      * Every intent.
      *
      * @return intents by id (a copy)

@@ -78,6 +78,11 @@ public final class DistributedIntentStore implements IntentStore {
     }
 
     @Override
+    public void remove(IntentId id) {
+        intents.remove(id);
+    }
+
+    @Override
     public Map<IntentId, FlowBufIntent> intents() {
         return Map.copyOf(intents.asJavaMap());
     }

@@ -6,6 +6,7 @@ package org.flowbuf.app.task;
 
 import org.flowbuf.api.BufferEvent;
 import org.flowbuf.api.BufferId;
+import org.flowbuf.app.history.Retention;
 import org.onosproject.net.DeviceId;
 
 import java.util.ArrayDeque;
@@ -18,14 +19,27 @@ import java.util.Objects;
 /**
  * The latest events of each buffer, so an operator can see how a buffer got
  * where it is. Bounded per buffer; a removed buffer keeps its history until
- * a new buffer takes its id.
+ * a new buffer takes its id or, of the removed buffers, only the latest
+ * {@value #REMOVED_KEPT} are remembered (every pause without a buffer
+ * makes a buffer of a new id).
  */
 final class EventHistory {
 
     /** Events kept per buffer. */
     static final int DEPTH = 64;
+    /** Removed buffers whose events are kept. */
+    static final int REMOVED_KEPT = 1000;
 
     private final Map<Key, Deque<BufferEvent>> events = new HashMap<>();
+    private final Retention<Key> removed;
+
+    EventHistory() {
+        this(REMOVED_KEPT);
+    }
+
+    EventHistory(int removedKept) {
+        this.removed = new Retention<>(removedKept);
+    }
 
     synchronized void record(BufferEvent event) {
         Key key = new Key(event.subject().deviceId(), event.subject().id());
@@ -37,6 +51,18 @@ final class EventHistory {
             log.removeFirst();
         }
         log.addLast(event);
+        if (event.type() == BufferEvent.Type.BUFFER_REMOVED) {
+            removed.finished(key).forEach(this::forgetIfStillRemoved);
+        }
+    }
+
+    // A buffer that has since been created again under the same id keeps
+    // its new history.
+    private void forgetIfStillRemoved(Key key) {
+        Deque<BufferEvent> log = events.get(key);
+        if (log != null && log.peekLast().type() == BufferEvent.Type.BUFFER_REMOVED) {
+            events.remove(key);
+        }
     }
 
     synchronized List<BufferEvent> of(DeviceId deviceId, BufferId id) {

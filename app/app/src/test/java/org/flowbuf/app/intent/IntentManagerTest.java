@@ -12,6 +12,7 @@ import org.flowbuf.api.BufferState;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.IntentId;
 import org.flowbuf.api.VportId;
 import org.flowbuf.app.southbound.AgentDirectory;
 import org.flowbuf.app.southbound.BufferAgentClient;
@@ -29,8 +30,9 @@ import org.onosproject.net.PortNumber;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import static org.flowbuf.app.FlowBufAssert.assertReason;
 import static org.junit.Assert.assertEquals;
@@ -52,6 +54,7 @@ public class IntentManagerTest {
     public final GrpcCleanupRule grpc = new GrpcCleanupRule();
 
     private FakeBufferAgent agent;
+    private AgentDirectory directory;
     private BufferManager buffers;
     private RecordingWriter writer;
     private IntentManager intents;
@@ -108,7 +111,7 @@ public class IntentManagerTest {
         BufferAgentClient client = InProcessAgent.start(grpc, agent, "s1");
         List<VportSlot> slots = List.of(new VportSlot(VportId.vportId("vp100"), 100, null),
                                         new VportSlot(VportId.vportId("vp101"), 101, null));
-        AgentDirectory directory = new AgentDirectory() {
+        directory = new AgentDirectory() {
             @Override
             public BufferAgentClient agent(DeviceId deviceId) {
                 return client;
@@ -287,6 +290,23 @@ public class IntentManagerTest {
                      FlowBufException.Reason.FORBIDDEN);
         assertEquals(List.of(), agent.calls); // rule writes are logged here too
         assertEquals(FlowBufIntent.State.INSTALLED, intents.getIntent(mine.id()).get().state());
+    }
+
+    @Test
+    public void onlyTheLatestFinishedIntentsAreKept() {
+        intents = new IntentManager(buffers, directory, writer, new InMemoryIntentStore(), 2);
+        List<IntentId> withdrawn = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            FlowBufIntent pause = intents.pause(S1, P1, UDP_FLOW, Optional.empty(), APP);
+            intents.withdraw(pause.id(), APP);
+            withdrawn.add(pause.id());
+            buffers.removeBuffer(S1, pause.bufferId().get(), APP, true);
+        }
+        FlowBufIntent installed = intents.pause(S1, P1, UDP_FLOW, Optional.empty(), APP);
+        assertEquals(Optional.empty(), intents.getIntent(withdrawn.get(0)));
+        assertEquals(List.of(withdrawn.get(1), withdrawn.get(2), installed.id()),
+                     intents.getIntents().stream().map(FlowBufIntent::id)
+                             .collect(Collectors.toList()));
     }
 
     @Test

@@ -81,6 +81,17 @@ public class IntentStoreTest {
     }
 
     @Test
+    public void aRemovedIntentIsForgotten() {
+        IntentId a = store.nextId();
+        IntentId b = store.nextId();
+        store.put(intent(a, FlowBufIntent.State.WITHDRAWN));
+        store.put(intent(b, FlowBufIntent.State.INSTALLED));
+        store.remove(a);
+        assertEquals(Optional.empty(), store.get(a));
+        assertEquals(List.of(b), List.copyOf(store.intents().keySet()));
+    }
+
+    @Test
     public void rulesOfInstalledIntentsAreKeptUntilRemoved() {
         IntentId a = store.nextId();
         SteeringRule rule = new SteeringRule(FILTER, false, 1L, 100, 100);

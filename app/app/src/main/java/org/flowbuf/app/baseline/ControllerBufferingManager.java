@@ -8,6 +8,7 @@ import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.apps.ControllerBufferingService;
 import org.flowbuf.api.apps.ControllerHold;
+import org.flowbuf.app.history.Retention;
 import org.flowbuf.app.intent.SteeringRule;
 import org.flowbuf.app.intent.SteeringRuleWriter;
 import org.flowbuf.app.packet.PacketEmitter;
@@ -25,7 +26,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * Controller buffering, the paper's baseline: a steering rule sends the
@@ -38,10 +41,19 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
     /** Same priority as a FlowBuf pause rule (IntentManager.PAUSE_PRIORITY). */
     static final int PUNT_PRIORITY = 100;
 
+    /** How long a released hold still takes packets punted before its rule went. */
+    static final long STRAGGLER_WINDOW_NS = TimeUnit.SECONDS.toNanos(1);
+
     private final SteeringRuleWriter rules;
     private final PacketEmitter packets;
+    private final LongSupplier nanoClock;
     private final AtomicLong ids = new AtomicLong();
+    // Every hold still listed; released ones beyond the retention are forgotten.
     private final Map<Long, Hold> holds = new ConcurrentHashMap<>();
+    private final Retention<Long> released;
+    // The holds a packet-in is matched against: holding ones, and released
+    // ones within their straggler window. Not the whole history.
+    private final Map<Long, Hold> matched = new ConcurrentHashMap<>();
 
     /**
      * Creates the baseline.
@@ -50,8 +62,15 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
      * @param packets packet-out of released frames
      */
     public ControllerBufferingManager(SteeringRuleWriter rules, PacketEmitter packets) {
+        this(rules, packets, Retention.DEFAULT_KEPT, System::nanoTime);
+    }
+
+    ControllerBufferingManager(SteeringRuleWriter rules, PacketEmitter packets,
+                               int keptReleased, LongSupplier nanoClock) {
         this.rules = Objects.requireNonNull(rules);
         this.packets = Objects.requireNonNull(packets);
+        this.released = new Retention<>(keptReleased);
+        this.nanoClock = Objects.requireNonNull(nanoClock);
     }
 
     @Override
@@ -59,7 +78,7 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
                                             FlowFilter filter) {
         SteeringRule.requirePhysical(inPort, "inPort");
         FlowFilter flow = filter.atInPort(inPort).withoutInPort();
-        boolean held = holds.values().stream().anyMatch(
+        boolean held = matched.values().stream().anyMatch(
                 h -> h.holding() && h.deviceId.equals(deviceId) && h.inPort.equals(inPort)
                         && h.filter.equals(flow));
         if (held) {
@@ -69,10 +88,12 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
         SteeringRule punt = new SteeringRule(flow, false, inPort.toLong(),
                                              FlowBufP4Names.CPU_PORT, PUNT_PRIORITY);
         Hold hold = new Hold(ids.incrementAndGet(), deviceId, inPort, flow, punt);
-        holds.put(hold.id, hold);  // before the rule: the first punted packet finds it
+        holds.put(hold.id, hold);
+        matched.put(hold.id, hold);  // before the rule: the first punted packet finds it
         try {
             rules.install(deviceId, punt);
         } catch (FlowBufException e) {
+            matched.remove(hold.id);
             holds.remove(hold.id);
             throw e;
         }
@@ -91,8 +112,9 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
         }
         hold.sendAll(out);
         rules.remove(hold.deviceId, hold.punt);
-        hold.releaseTo(out);
+        hold.releaseTo(out, nanoClock.getAsLong());
         hold.sendAll(out);  // punted while the rule was being removed
+        released.finished(id).forEach(holds::remove);
         return hold.snapshot();
     }
 
@@ -112,9 +134,12 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
         }
         // A hold of the flow that is holding now comes first; a released one
         // takes only the stragglers punted before its rule was removed.
+        long now = nanoClock.getAsLong();
         for (boolean holding : new boolean[]{true, false}) {
-            for (Hold hold : holds.values()) {
-                if (hold.holding() == holding
+            for (Hold hold : matched.values()) {
+                if (!holding && hold.releasedBefore(now - STRAGGLER_WINDOW_NS)) {
+                    matched.remove(hold.id);
+                } else if (hold.holding() == holding
                         && hold.takes(deviceId, inPort, fields.get(), frame)) {
                     return true;
                 }
@@ -132,6 +157,7 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
         private final SteeringRule punt;
         private final Queue<byte[]> frames = new ArrayDeque<>();
         private ConnectPoint releasedTo;
+        private long releasedAtNs;
         private long bytes;
         private long packetIns;
         private long packetOuts;
@@ -150,8 +176,13 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
         }
 
         /** From now on a late packet-in goes straight out (nothing is kept, nothing lost). */
-        synchronized void releaseTo(ConnectPoint out) {
+        synchronized void releaseTo(ConnectPoint out, long nowNs) {
             releasedTo = out;
+            releasedAtNs = nowNs;
+        }
+
+        synchronized boolean releasedBefore(long ns) {
+            return releasedTo != null && releasedAtNs - ns < 0;
         }
 
         boolean takes(DeviceId device, PortNumber port, FrameFields fields, byte[] frame) {

@@ -24,6 +24,7 @@ import org.onosproject.net.PortNumber;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertArrayEquals;
 import static org.flowbuf.app.FlowBufAssert.assertReason;
@@ -43,11 +44,12 @@ public class ControllerBufferingManagerTest {
     private final List<String> ruleCalls = new ArrayList<>();
     private final List<byte[]> sent = new ArrayList<>();
     private FlowBufException refuseNext;
+    private SteeringRuleWriter rules;
     private ControllerBufferingManager baseline;
 
     @Before
     public void setUp() {
-        SteeringRuleWriter rules = new SteeringRuleWriter() {
+        rules = new SteeringRuleWriter() {
             @Override
             public void install(DeviceId deviceId, SteeringRule rule) {
                 if (refuseNext != null) {
@@ -129,6 +131,26 @@ public class ControllerBufferingManagerTest {
         assertEquals(6, sent.size());
         assertEquals(1, baseline.holds().stream().filter(h -> h.id() == again.id())
                 .findFirst().orElseThrow().heldPackets());
+    }
+
+    @Test
+    public void aReleasedHoldTakesStragglersForAWhileAndOnlyTheLatestReleasedAreListed() {
+        long[] now = {0};
+        baseline = new ControllerBufferingManager(rules, (device, port, frame) -> sent.add(frame),
+                                                  1, () -> now[0]);
+        ControllerHold first = baseline.hold(S1, P1, SENSOR);
+        baseline.release(first.id(), new ConnectPoint(S1, P3));
+        now[0] = ControllerBufferingManager.STRAGGLER_WINDOW_NS;
+        assertTrue("a straggler within the window",
+                   baseline.packetIn(S1, P1, udp("10.0.0.1", 9100, 1)));
+        now[0] += 1;
+        assertFalse("after the window", baseline.packetIn(S1, P1, udp("10.0.0.1", 9100, 2)));
+        assertEquals(1, sent.size());
+        ControllerHold second = baseline.hold(S1, P1, SENSOR);
+        assertEquals(2, baseline.holds().size());
+        baseline.release(second.id(), new ConnectPoint(S1, P3));
+        assertEquals(List.of(second.id()), baseline.holds().stream().map(ControllerHold::id)
+                .collect(Collectors.toList()));
     }
 
     @Test

@@ -13,6 +13,7 @@ import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentId;
 import org.flowbuf.api.apps.CcUpload;
 import org.flowbuf.api.apps.ConnectionlessService;
+import org.flowbuf.app.history.Retention;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 import org.osgi.service.component.annotations.Component;
@@ -46,7 +47,9 @@ public class ConnectionlessManager implements ConnectionlessService {
 
     private final AtomicLong nextId = new AtomicLong(1);
     private final Map<Long, CcUpload> uploads = new ConcurrentHashMap<>();
+    // The intents of each upload not yet released.
     private final Map<Long, List<IntentId>> intents = new ConcurrentHashMap<>();
+    private final Retention<Long> released = new Retention<>(Retention.DEFAULT_KEPT);
 
     /** For OSGi. */
     public ConnectionlessManager() {
@@ -112,7 +115,10 @@ public class ConnectionlessManager implements ConnectionlessService {
             intentService.withdraw(intent, OWNER);
         }
         bufferService.removeBuffer(upload.deviceId(), upload.buffer(), OWNER, true);
-        return record(upload.with(CcUpload.State.RELEASED, null));
+        intents.remove(id);
+        CcUpload done = record(upload.with(CcUpload.State.RELEASED, null));
+        released.finished(id).forEach(uploads::remove);
+        return done;
     }
 
     @Override
@@ -120,11 +126,11 @@ public class ConnectionlessManager implements ConnectionlessService {
         return List.copyOf(uploads.values());
     }
 
+    // Only open uploads have intents: a look at those, not at the released ones.
     private Optional<CcUpload> openUploadOf(DeviceId deviceId, FlowFilter flow) {
         FlowFilter wanted = flow.withoutInPort();
-        return uploads.values().stream()
-                .filter(u -> u.state() != CcUpload.State.RELEASED
-                        && u.deviceId().equals(deviceId)
+        return intents.keySet().stream().map(uploads::get)
+                .filter(u -> u.deviceId().equals(deviceId)
                         && u.flow().withoutInPort().equals(wanted))
                 .findFirst();
     }

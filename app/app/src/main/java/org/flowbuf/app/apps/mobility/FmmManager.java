@@ -10,6 +10,7 @@ import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.apps.FmmPlan;
 import org.flowbuf.api.apps.FmmService;
 import org.flowbuf.api.apps.FmmSession;
+import org.flowbuf.app.history.Retention;
 import org.flowbuf.app.intent.MulticastGroupWriter;
 import org.flowbuf.app.intent.SteeringRuleWriter;
 import org.flowbuf.app.pi.FlowRuleServiceSteeringWriter;
@@ -69,6 +70,8 @@ public class FmmManager implements FmmService {
     private AnchorMulticast anchor;
     private final AtomicLong nextId = new AtomicLong(1);
     private final Map<Long, FmmSession> sessions = new ConcurrentHashMap<>();
+    // Closed sessions beyond these are forgotten; failed ones are kept.
+    private final Retention<Long> closed = new Retention<>(Retention.DEFAULT_KEPT);
     private final Map<Long, FmmRun> runs = new ConcurrentHashMap<>();
 
     /** For OSGi. */
@@ -215,6 +218,9 @@ public class FmmManager implements FmmService {
 
     private FmmSession record(FmmSession s) {
         sessions.put(s.id(), s);
+        if (s.state() == FmmSession.State.CLOSED) {
+            closed.finished(s.id()).forEach(sessions::remove);
+        }
         return s;
     }
 }

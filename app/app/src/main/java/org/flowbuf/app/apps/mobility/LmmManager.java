@@ -12,6 +12,7 @@ import org.flowbuf.api.apps.ControllerBufferingService;
 import org.flowbuf.api.apps.HandoffPlan;
 import org.flowbuf.api.apps.LmmHandoff;
 import org.flowbuf.api.apps.LmmService;
+import org.flowbuf.app.history.Retention;
 import org.flowbuf.app.intent.SteeringRuleWriter;
 import org.flowbuf.app.packet.PacketEmitter;
 import org.flowbuf.app.packet.PacketServiceEmitter;
@@ -77,6 +78,9 @@ public class LmmManager implements LmmService {
     private ScheduledExecutorService worker;
     private final AtomicLong nextId = new AtomicLong(1);
     private final Map<Long, LmmHandoff> handoffs = new ConcurrentHashMap<>();
+    // Completed handoffs beyond these are forgotten; failed ones are kept
+    // for the operator (they may have left something behind).
+    private final Retention<Long> completed = new Retention<>(Retention.DEFAULT_KEPT);
     private final Map<Long, HandoffRun> runs = new ConcurrentHashMap<>();
     private final Map<FlowFilter, Resident> residents = new ConcurrentHashMap<>();
 
@@ -282,6 +286,9 @@ public class LmmManager implements LmmService {
 
     private LmmHandoff record(LmmHandoff h) {
         handoffs.put(h.id(), h);
+        if (h.state() == LmmHandoff.State.COMPLETED) {
+            completed.finished(h.id()).forEach(handoffs::remove);
+        }
         return h;
     }
 }

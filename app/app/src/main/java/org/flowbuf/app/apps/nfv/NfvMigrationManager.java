@@ -10,6 +10,7 @@ import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.apps.NfvMigration;
 import org.flowbuf.api.apps.NfvMigrationService;
+import org.flowbuf.app.history.Retention;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 import org.osgi.service.component.annotations.Component;
@@ -36,6 +37,7 @@ public class NfvMigrationManager implements NfvMigrationService {
 
     private final AtomicLong nextId = new AtomicLong(1);
     private final Map<Long, NfvMigration> migrations = new ConcurrentHashMap<>();
+    private final Retention<Long> finished = new Retention<>(Retention.DEFAULT_KEPT);
 
     /** For OSGi. */
     public NfvMigrationManager() {
@@ -81,6 +83,7 @@ public class NfvMigrationManager implements NfvMigrationService {
                              Optional.of(migration.buffer()), OWNER);
         NfvMigration released = migration.released(state, port);
         migrations.put(id, released);
+        finished.finished(id).forEach(migrations::remove);
         return released;
     }
 

@@ -13,6 +13,7 @@ import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentId;
 import org.flowbuf.api.apps.CcUpload;
 import org.flowbuf.api.apps.ConnectionlessService;
+import org.flowbuf.app.history.Retention;
 import org.junit.Test;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
@@ -105,5 +106,22 @@ public class ConnectionlessManagerTest {
         cc.requestUpload(S1, PortNumber.portNumber(1), sensor);
         cc.requestUpload(DeviceId.deviceId("device:s2"), PortNumber.portNumber(1), sensor);
         assertEquals(3, cc.uploads().size());
+    }
+
+    @Test
+    public void onlyTheLatestReleasedUploadsAreListed() {
+        ConnectionlessManager cc = new ConnectionlessManager(fake(FlowBufIntentService.class),
+                                                             fake(BufferService.class));
+        FlowFilter sensor = FlowFilter.builder().ipProto(17).build();
+        long first = cc.requestUpload(S1, PortNumber.portNumber(1), sensor).id();
+        cc.release(first);
+        for (int i = 1; i < Retention.DEFAULT_KEPT; i++) {
+            cc.release(cc.requestUpload(S1, PortNumber.portNumber(1), sensor).id());
+        }
+        assertEquals(Retention.DEFAULT_KEPT, cc.uploads().size());
+        cc.release(cc.requestUpload(S1, PortNumber.portNumber(1), sensor).id());
+        assertEquals(Retention.DEFAULT_KEPT, cc.uploads().size());
+        assertTrue(cc.uploads().stream().noneMatch(u -> u.id() == first));
+        assertReason(() -> cc.release(first), FlowBufException.Reason.NOT_FOUND);
     }
 }

@@ -78,6 +78,7 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
                                             FlowFilter filter) {
         SteeringRule.requirePhysical(inPort, "inPort");
         FlowFilter flow = filter.atInPort(inPort).withoutInPort();
+        forgetStragglerWindowsBefore(nanoClock.getAsLong() - STRAGGLER_WINDOW_NS);
         boolean held = matched.values().stream().anyMatch(
                 h -> h.holding() && h.deviceId.equals(deviceId) && h.inPort.equals(inPort)
                         && h.filter.equals(flow));
@@ -134,18 +135,20 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
         }
         // A hold of the flow that is holding now comes first; a released one
         // takes only the stragglers punted before its rule was removed.
-        long now = nanoClock.getAsLong();
+        forgetStragglerWindowsBefore(nanoClock.getAsLong() - STRAGGLER_WINDOW_NS);
         for (boolean holding : new boolean[]{true, false}) {
             for (Hold hold : matched.values()) {
-                if (!holding && hold.releasedBefore(now - STRAGGLER_WINDOW_NS)) {
-                    matched.remove(hold.id);
-                } else if (hold.holding() == holding
+                if (hold.holding() == holding
                         && hold.takes(deviceId, inPort, fields.get(), frame)) {
                     return true;
                 }
             }
         }
         return false;
+    }
+
+    private void forgetStragglerWindowsBefore(long ns) {
+        matched.values().removeIf(h -> h.releasedBefore(ns));
     }
 
     /** One held flow: its frames in arrival order and its counters. */

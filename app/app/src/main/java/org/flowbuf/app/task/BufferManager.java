@@ -105,7 +105,11 @@ public final class BufferManager implements BufferService {
         List<AgentOperation> plan = StateTransitionPlanner.plan(current, state);
         agent.apply(plan);
         Buffer moved = current.withMode(StateTransitionPlanner.modeFor(state));
-        store.put(moved);
+        if (!moved.equals(buffer)) {
+            // A move to where the buffer is (a pause checking its owner) writes
+            // nothing: in a cluster the store is a distributed map.
+            store.put(moved);
+        }
         if (moved.state() != buffer.state()) {
             emit(new BufferEvent(BufferEvent.Type.BUFFER_STATE_CHANGED, moved));
         }

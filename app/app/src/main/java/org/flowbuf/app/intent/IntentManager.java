@@ -15,8 +15,8 @@ import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentEvent;
 import org.flowbuf.api.IntentId;
 import org.flowbuf.api.Vport;
-import org.flowbuf.app.southbound.AgentDirectory;
 import org.flowbuf.app.history.Retention;
+import org.flowbuf.app.southbound.AgentDirectory;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 

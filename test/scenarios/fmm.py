@@ -210,7 +210,8 @@ def main(argv=None):
     emit("fmm_attach_ms_p50", round(statistics.median(attach_ms), 2), "ms",
          what="REST attach round trip: sync purge and release")
     emit("fmm_sync_us_p50", round(statistics.median(udp["sync_us"])), "us",
-         what="in the app: source stats, purge of the target's window, release")
+         what="in the app: the source's sync point (read while the UE moves), "
+              "purge of the target's window, release")
     path = plot(frequencies, optimal, results)
     clean = (udp["lost"], udp["reordered"], udp["duplicates"]) == (0, 0, 0)
     print(f"scenario fmm: throughput {vs_optimal:.3f} of optimal at {GOAL_FREQUENCY:g} "

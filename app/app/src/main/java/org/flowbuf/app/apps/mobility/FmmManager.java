@@ -15,6 +15,7 @@ import org.flowbuf.app.intent.MulticastGroupWriter;
 import org.flowbuf.app.intent.SteeringRuleWriter;
 import org.flowbuf.app.pi.FlowRuleServiceSteeringWriter;
 import org.flowbuf.app.pi.GroupServiceMulticastWriter;
+import org.onlab.util.Tools;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
 import org.onosproject.net.DeviceId;
@@ -22,6 +23,7 @@ import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.group.GroupService;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 
@@ -34,6 +36,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -41,8 +45,10 @@ import java.util.stream.IntStream;
 /**
  * FMM sessions as an ONOS component (and, constructed directly, in the
  * embedded host). Every step is a few Buffer Service calls made on the
- * caller's thread; only an attach waits (at most a few ms, for a late copy
- * of the sync point) and a close (for the serving buffer to empty).
+ * caller's thread, but for the read of the held source's sync point, which a
+ * worker makes while the UE moves; only an attach waits (at most a few ms,
+ * for a late copy of the sync point) and a close (for the serving buffer to
+ * empty).
  */
 @Component(immediate = true, service = FmmService.class)
 public class FmmManager implements FmmService {
@@ -68,6 +74,7 @@ public class FmmManager implements FmmService {
     protected CoreService coreService;
 
     private AnchorMulticast anchor;
+    private ExecutorService syncReads;
     private final AtomicLong nextId = new AtomicLong(1);
     private final Map<Long, FmmSession> sessions = new ConcurrentHashMap<>();
     // Closed sessions beyond these are forgotten; failed ones are kept.
@@ -88,9 +95,16 @@ public class FmmManager implements FmmService {
      */
     public FmmManager(FlowBufIntentService intentService, BufferService bufferService,
                       SteeringRuleWriter rules, MulticastGroupWriter groups) {
+        this(intentService, bufferService, rules, groups, newSyncReader());
+    }
+
+    // As above, with another reader of the sync points (tests).
+    FmmManager(FlowBufIntentService intentService, BufferService bufferService,
+               SteeringRuleWriter rules, MulticastGroupWriter groups, ExecutorService syncReads) {
         this.intentService = intentService;
         this.bufferService = bufferService;
         this.anchor = new AnchorMulticast(rules, groups);
+        this.syncReads = syncReads;
     }
 
     @Activate
@@ -100,6 +114,17 @@ public class FmmManager implements FmmService {
         anchor = new AnchorMulticast(new FlowRuleServiceSteeringWriter(appId, flowRuleService,
                                                                        wait),
                                      new GroupServiceMulticastWriter(appId, groupService, wait));
+        syncReads = newSyncReader();
+    }
+
+    private static ExecutorService newSyncReader() {
+        return Executors.newSingleThreadExecutor(Tools.groupedThreads("flowbuf/fmm", "sync-point-%d"));
+    }
+
+    /** Stops the sync-point reader; an attach then reads on its own thread. */
+    @Deactivate
+    public void deactivate() {
+        syncReads.shutdownNow();
     }
 
     @Override
@@ -111,7 +136,7 @@ public class FmmManager implements FmmService {
         }
         int group = freeGroup(plan.anchor());
         long id = nextId.getAndIncrement();
-        FmmRun run = new FmmRun(id, plan, intentService, bufferService);
+        FmmRun run = new FmmRun(id, plan, intentService, bufferService, syncReads);
         Rollback undo = new Rollback();
         try {
             run.open(undo);
@@ -132,7 +157,7 @@ public class FmmManager implements FmmService {
             throw FlowBufException.invalid("%s is not a cell of FMM session %d", target, id);
         }
         if (s.state() == FmmSession.State.ATTACHED) {
-            runs.get(id).hold(s.serving());
+            runs.get(id).holdServing(s.serving());
         }
         return record(s.detachedTowards(target));
     }

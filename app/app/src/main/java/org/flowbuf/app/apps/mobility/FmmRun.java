@@ -22,6 +22,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import static org.flowbuf.api.apps.FmmService.OWNER;
 
@@ -37,21 +43,29 @@ final class FmmRun {
     static final long SYNC_WAIT_MS = 5;
     /** How long close waits for the serving buffer to empty. */
     static final long DRAIN_WAIT_MS = 500;
+    /** How long an attach waits for the sync point read at handoff. */
+    static final long SYNC_READ_WAIT_MS = 100;
 
     private final long id;
     private final FmmPlan plan;
     private final FlowBufIntentService intents;
     private final BufferService buffers;
+    private final Executor reader;
     private final Map<DeviceId, BufferId> cellBuffers = new LinkedHashMap<>();
     private final Map<DeviceId, IntentId> pauses = new LinkedHashMap<>();
     private final Map<DeviceId, IntentId> resumes = new LinkedHashMap<>();
     private PacketId syncPoint;
+    // The newest packet the held serving eNB delivered, read after the hold.
+    private DeviceId heldServing;
+    private CompletableFuture<Optional<PacketId>> heldLastOut;
 
-    FmmRun(long id, FmmPlan plan, FlowBufIntentService intents, BufferService buffers) {
+    FmmRun(long id, FmmPlan plan, FlowBufIntentService intents, BufferService buffers,
+           Executor reader) {
         this.id = id;
         this.plan = plan;
         this.intents = intents;
         this.buffers = buffers;
+        this.reader = reader;
     }
 
     Map<DeviceId, BufferId> buffers() {
@@ -90,15 +104,50 @@ final class FmmRun {
         buffers.moveBuffer(enb, cellBuffers.get(enb), OWNER, BufferState.BUFFERING);
     }
 
+    // The serving eNB stops delivering at a handoff. What it delivered last
+    // is final once the hold returns (the agent notes a packet as it leaves
+    // the queue, under the lock the mode change takes), so it is read now,
+    // off the caller's thread, while the UE moves: the attach then waits
+    // on the radio for two agent calls instead of three.
+    void holdServing(DeviceId enb) {
+        hold(enb);
+        heldServing = enb;
+        try {
+            heldLastOut = CompletableFuture.supplyAsync(() -> lastOut(enb), reader);
+        } catch (RejectedExecutionException stopped) {
+            heldLastOut = null; // the attach reads it
+        }
+    }
+
+    private Optional<PacketId> lastOut(DeviceId enb) {
+        return buffers.getStatistics(enb, cellBuffers.get(enb))
+                .flatMap(BufferStatistics::lastOutPacketId);
+    }
+
+    // What the source delivered last: the read made at its hold, or, when
+    // that one failed or was for another eNB, a read now.
+    private Optional<PacketId> deliveredBy(DeviceId source) throws InterruptedException {
+        CompletableFuture<Optional<PacketId>> read = heldLastOut;
+        heldLastOut = null;
+        if (read != null && source.equals(heldServing)) {
+            try {
+                return read.get(SYNC_READ_WAIT_MS, TimeUnit.MILLISECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                read.cancel(false);
+            }
+        }
+        return lastOut(source);
+    }
+
     // The target delivers in the source's place: it drops every packet up to
     // the newest one an eNB delivered, then delivers the rest. Returns the
     // packets purged, empty when the target did not hold the sync point.
     Optional<Long> deliverFrom(DeviceId source, DeviceId target) throws InterruptedException {
         Optional<Long> purged = Optional.of(0L);
-        if (!source.equals(target)) {
-            buffers.getStatistics(source, cellBuffers.get(source))
-                    .flatMap(BufferStatistics::lastOutPacketId)
-                    .ifPresent(delivered -> syncPoint = delivered);
+        if (source.equals(target)) {
+            heldLastOut = null;
+        } else {
+            deliveredBy(source).ifPresent(delivered -> syncPoint = delivered);
             if (syncPoint != null) {
                 purged = purgeToSyncPoint(target);
             }

@@ -17,6 +17,7 @@ import org.flowbuf.api.apps.FmmSession;
 import org.flowbuf.app.intent.MulticastGroupWriter;
 import org.flowbuf.app.intent.SteeringRule;
 import org.flowbuf.app.intent.SteeringRuleWriter;
+import com.google.common.util.concurrent.MoreExecutors;
 import org.junit.Test;
 import org.onlab.packet.IpPrefix;
 import org.onosproject.net.ConnectPoint;
@@ -25,10 +26,11 @@ import org.onosproject.net.PortNumber;
 
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 import static org.flowbuf.app.FlowBufAssert.assertReason;
 import static org.junit.Assert.assertEquals;
@@ -51,7 +53,11 @@ public class FmmManagerTest {
 
     private final List<String> calls = new ArrayList<>();
     /** The last packet each eNB's buffer transmitted, as its agent reports it. */
-    private final Map<DeviceId, PacketId> lastOut = new HashMap<>();
+    private final Map<DeviceId, PacketId> lastOut = new ConcurrentHashMap<>();
+    /** The eNBs whose statistics were read (on any thread), in order. */
+    private final List<DeviceId> statsReads = Collections.synchronizedList(new ArrayList<>());
+    /** Statistics reads that fail before one succeeds. */
+    private int statsFailures;
     /** Purges that find nothing before they find the packet (the copy is late). */
     private int purgeMisses;
     private String failOn;
@@ -96,6 +102,12 @@ public class FmmManagerTest {
                             record("remove " + args[0] + (((Boolean) args[3]) ? " discard" : ""));
                             return null;
                         case "getStatistics":
+                            statsReads.add((DeviceId) args[0]);
+                            if (statsFailures > 0) {
+                                statsFailures--;
+                                throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE,
+                                                           "injected: statistics");
+                            }
                             PacketId out = lastOut.get((DeviceId) args[0]);
                             BufferStatistics.Builder stats = BufferStatistics.builder();
                             if (out != null) {
@@ -206,13 +218,13 @@ public class FmmManagerTest {
     @Test
     public void handoffHoldsAtTheSourceAndAttachPurgesTheTargetUpToWhatTheSourceDelivered() {
         FmmSession s = openAtS1();
+        lastOut.put(S1, FIRST);
         s = fmm.handoff(s.id(), S2);
         assertEquals(List.of("move device:s1 BUFFERING"), calls);
         assertEquals(FmmSession.State.DETACHED, s.state());
         assertEquals(Optional.of(S2), s.target());
 
         calls.clear();
-        lastOut.put(S1, FIRST);
         s = fmm.attach(s.id());
         assertEquals(List.of("purge device:s2 up to " + FIRST + " inclusive",
                              "move device:s2 FORWARDING"), calls);
@@ -283,6 +295,52 @@ public class FmmManagerTest {
         // Its own window starts after what it delivered.
         assertEquals(List.of("move device:s1 FORWARDING"), calls);
         assertEquals(S1, s.serving());
+    }
+
+    @Test
+    public void theSourcesSyncPointIsReadAtTheHoldNotAtTheAttach() {
+        FmmManager direct = new FmmManager(intents(), buffers(), rules(), groups(),
+                                           MoreExecutors.newDirectExecutorService());
+        FmmSession s = direct.open(plan(S1));
+        lastOut.put(S1, FIRST);
+        direct.handoff(s.id(), S2);
+        assertEquals(List.of(S1), statsReads);
+        // Whatever the agent said later, the hold had made FIRST final.
+        lastOut.put(S1, LATER);
+        calls.clear();
+        direct.attach(s.id());
+        assertEquals(List.of("purge device:s2 up to " + FIRST + " inclusive",
+                             "move device:s2 FORWARDING"), calls);
+        assertEquals(List.of(S1), statsReads);
+    }
+
+    @Test
+    public void aSyncPointReadThatFailedAtTheHoldIsMadeAgainAtTheAttach() {
+        FmmManager direct = new FmmManager(intents(), buffers(), rules(), groups(),
+                                           MoreExecutors.newDirectExecutorService());
+        FmmSession s = direct.open(plan(S1));
+        lastOut.put(S1, FIRST);
+        statsFailures = 1;
+        direct.handoff(s.id(), S2);
+        calls.clear();
+        s = direct.attach(s.id());
+        assertEquals(List.of(S1, S1), statsReads);
+        assertEquals("purge device:s2 up to " + FIRST + " inclusive", calls.get(0));
+        assertEquals(0, s.counters().unsynced());
+    }
+
+    @Test
+    public void aStoppedReaderLeavesTheReadToTheAttach() {
+        FmmSession s = openAtS1();
+        fmm.deactivate();
+        lastOut.put(S1, FIRST);
+        fmm.handoff(s.id(), S2);
+        calls.clear();
+        s = fmm.attach(s.id());
+        assertEquals(List.of(S1), statsReads);
+        assertEquals(List.of("purge device:s2 up to " + FIRST + " inclusive",
+                             "move device:s2 FORWARDING"), calls);
+        assertEquals(S2, s.serving());
     }
 
     @Test

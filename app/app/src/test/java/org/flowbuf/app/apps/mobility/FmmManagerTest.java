@@ -14,6 +14,7 @@ import org.flowbuf.api.PacketId;
 import org.flowbuf.api.apps.FmmPlan;
 import org.flowbuf.api.apps.FmmService;
 import org.flowbuf.api.apps.FmmSession;
+import org.flowbuf.app.history.Retention;
 import org.flowbuf.app.intent.MulticastGroupWriter;
 import org.flowbuf.app.intent.SteeringRule;
 import org.flowbuf.app.intent.SteeringRuleWriter;
@@ -395,6 +396,21 @@ public class FmmManagerTest {
         assertTrue(s.failure().orElseThrow().contains("device:s2"));
         // The other eNBs were still cleaned up.
         assertTrue(calls.contains("remove device:s3 discard"));
+    }
+
+    @Test
+    public void onlyTheLatestClosedSessionsAreListedAndAFailedOneIsKept() {
+        failOn = "remove device:s2 discard";
+        long failed = fmm.close(fmm.open(plan(S1)).id()).id();
+        failOn = null;
+        long first = fmm.close(fmm.open(plan(S1)).id()).id();
+        for (int i = 1; i <= Retention.DEFAULT_KEPT; i++) {
+            calls.clear();
+            fmm.close(fmm.open(plan(S1)).id());
+        }
+        assertEquals(Retention.DEFAULT_KEPT + 1, fmm.sessions().size());
+        assertTrue(fmm.session(first).isEmpty());
+        assertEquals(FmmSession.State.FAILED, fmm.session(failed).orElseThrow().state());
     }
 
     private static void invalid(Runnable call) {

@@ -12,6 +12,7 @@ import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentId;
 import org.flowbuf.api.apps.NfvMigration;
 import org.flowbuf.api.apps.NfvMigrationService;
+import org.flowbuf.app.history.Retention;
 import org.junit.Test;
 import org.onlab.packet.IpPrefix;
 import org.onosproject.net.DeviceId;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Optional;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 /**
@@ -83,5 +85,23 @@ public class NfvMigrationManagerTest {
         }
         assertEquals(2, calls.size());
         assertEquals(1, manager.migrations().size());
+    }
+
+    @Test
+    public void onlyTheLatestFinishedMigrationsAreListedAndOneUnderWayIsKept() {
+        NfvMigration first = manager.begin(S1, PortNumber.portNumber(1), FLOW);
+        manager.abort(first.id(), PortNumber.portNumber(2));
+        NfvMigration holding = manager.begin(S1, PortNumber.portNumber(9),
+                                             FlowFilter.builder().ipProto(17).build());
+        for (int i = 1; i <= Retention.DEFAULT_KEPT; i++) {
+            calls.clear();
+            NfvMigration m = manager.begin(S1, PortNumber.portNumber(1), FLOW);
+            manager.complete(m.id(), PortNumber.portNumber(3));
+        }
+        // The latest finished ones and the one still holding.
+        assertEquals(Retention.DEFAULT_KEPT + 1, manager.migrations().size());
+        assertTrue(manager.migrations().stream().noneMatch(m -> m.id() == first.id()));
+        assertEquals(NfvMigration.State.COMPLETED,
+                     manager.complete(holding.id(), PortNumber.portNumber(3)).state());
     }
 }

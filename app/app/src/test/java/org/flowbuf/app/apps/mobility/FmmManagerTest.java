@@ -298,10 +298,15 @@ public class FmmManagerTest {
         assertEquals(S1, s.serving());
     }
 
+    // The sync point read at a hold is made before the handoff returns.
+    private FmmManager readingOnTheCallersThread() {
+        return new FmmManager(intents(), buffers(), rules(), groups(),
+                              MoreExecutors.newDirectExecutorService());
+    }
+
     @Test
     public void theSourcesSyncPointIsReadAtTheHoldNotAtTheAttach() {
-        FmmManager direct = new FmmManager(intents(), buffers(), rules(), groups(),
-                                           MoreExecutors.newDirectExecutorService());
+        FmmManager direct = readingOnTheCallersThread();
         FmmSession s = direct.open(plan(S1));
         lastOut.put(S1, FIRST);
         direct.handoff(s.id(), S2);
@@ -317,8 +322,7 @@ public class FmmManagerTest {
 
     @Test
     public void aSyncPointReadThatFailedAtTheHoldIsMadeAgainAtTheAttach() {
-        FmmManager direct = new FmmManager(intents(), buffers(), rules(), groups(),
-                                           MoreExecutors.newDirectExecutorService());
+        FmmManager direct = readingOnTheCallersThread();
         FmmSession s = direct.open(plan(S1));
         lastOut.put(S1, FIRST);
         statsFailures = 1;

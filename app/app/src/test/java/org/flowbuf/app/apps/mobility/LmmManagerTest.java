@@ -15,6 +15,7 @@ import org.flowbuf.api.apps.ControllerHold;
 import org.flowbuf.api.apps.HandoffPlan;
 import org.flowbuf.api.apps.LmmHandoff;
 import org.flowbuf.api.apps.LmmService;
+import org.flowbuf.app.history.Retention;
 import org.flowbuf.app.intent.SteeringRule;
 import org.flowbuf.app.intent.SteeringRuleWriter;
 import org.junit.After;
@@ -322,6 +323,22 @@ public class LmmManagerTest {
                              "hold device:s1/1 #2", "anchor remove 1->3",
                              "release #1 to device:s2/2"), calls);
         assertTrue(lmm.handoffs().isEmpty());
+    }
+
+    @Test
+    public void onlyTheLatestCompletedHandoffsAreListedAndAFailedOneIsKept() {
+        failOn = "release #2 to device:s2/2";
+        LmmHandoff failed = lmm.start(controllerPlan());
+        assertEquals(LmmHandoff.State.FAILED, lmm.attach(failed.id()).state());
+        failOn = null;
+        long first = lmm.attach(lmm.start(controllerPlan()).id()).id();
+        for (int i = 1; i <= Retention.DEFAULT_KEPT; i++) {
+            calls.clear();
+            lmm.attach(lmm.start(controllerPlan()).id());
+        }
+        assertEquals(Retention.DEFAULT_KEPT + 1, lmm.handoffs().size());
+        assertTrue(lmm.handoff(first).isEmpty());
+        assertEquals(LmmHandoff.State.FAILED, lmm.handoff(failed.id()).orElseThrow().state());
     }
 
     @Test

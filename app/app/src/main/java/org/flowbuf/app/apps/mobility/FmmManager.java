@@ -121,10 +121,13 @@ public class FmmManager implements FmmService {
         return Executors.newSingleThreadExecutor(Tools.groupedThreads("flowbuf/fmm", "sync-point-%d"));
     }
 
-    /** Stops the sync-point reader; an attach then reads on its own thread. */
+    /**
+     * Stops taking sync-point reads (reads already queued still run, so no
+     * attach waits on a dropped one); an attach then reads on its own thread.
+     */
     @Deactivate
     public void deactivate() {
-        syncReads.shutdownNow();
+        syncReads.shutdown();
     }
 
     @Override

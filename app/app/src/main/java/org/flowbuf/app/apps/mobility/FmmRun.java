@@ -55,8 +55,8 @@ final class FmmRun {
     private final Map<DeviceId, IntentId> pauses = new LinkedHashMap<>();
     private final Map<DeviceId, IntentId> resumes = new LinkedHashMap<>();
     private PacketId syncPoint;
-    // The newest packet the held serving eNB delivered, read after the hold.
-    private DeviceId heldServing;
+    // The newest packet the held serving eNB delivered, read after the hold;
+    // the serving eNB changes only at the attach, which takes this read.
     private CompletableFuture<Optional<PacketId>> heldLastOut;
 
     FmmRun(long id, FmmPlan plan, FlowBufIntentService intents, BufferService buffers,
@@ -111,7 +111,6 @@ final class FmmRun {
     // on the radio for two agent calls instead of three.
     void holdServing(DeviceId enb) {
         hold(enb);
-        heldServing = enb;
         try {
             heldLastOut = CompletableFuture.supplyAsync(() -> lastOut(enb), reader);
         } catch (RejectedExecutionException stopped) {
@@ -125,11 +124,11 @@ final class FmmRun {
     }
 
     // What the source delivered last: the read made at its hold, or, when
-    // that one failed or was for another eNB, a read now.
-    private Optional<PacketId> deliveredBy(DeviceId source) throws InterruptedException {
-        CompletableFuture<Optional<PacketId>> read = heldLastOut;
-        heldLastOut = null;
-        if (read != null && source.equals(heldServing)) {
+    // there was none or it failed, a read now.
+    private Optional<PacketId> deliveredBy(DeviceId source,
+                                           CompletableFuture<Optional<PacketId>> read)
+            throws InterruptedException {
+        if (read != null) {
             try {
                 return read.get(SYNC_READ_WAIT_MS, TimeUnit.MILLISECONDS);
             } catch (ExecutionException | TimeoutException e) {
@@ -143,11 +142,11 @@ final class FmmRun {
     // the newest one an eNB delivered, then delivers the rest. Returns the
     // packets purged, empty when the target did not hold the sync point.
     Optional<Long> deliverFrom(DeviceId source, DeviceId target) throws InterruptedException {
+        CompletableFuture<Optional<PacketId>> readAtHold = heldLastOut;
+        heldLastOut = null;
         Optional<Long> purged = Optional.of(0L);
-        if (source.equals(target)) {
-            heldLastOut = null;
-        } else {
-            deliveredBy(source).ifPresent(delivered -> syncPoint = delivered);
+        if (!source.equals(target)) {
+            deliveredBy(source, readAtHold).ifPresent(delivered -> syncPoint = delivered);
             if (syncPoint != null) {
                 purged = purgeToSyncPoint(target);
             }

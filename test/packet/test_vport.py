@@ -7,6 +7,8 @@ destination through it; in RX mode it is Buffering and holds the flow;
 back in RX_TX it releases what it held, in order, and forwards again.
 Runs only on targets that host buffers in-process (pbswitch).
 """
+import time
+
 import pytest
 
 from test.lab.bufferapi import BufferAgent
@@ -42,6 +44,15 @@ FLOW = {"ipv4_dst": ("10.0.2.2", "255.255.255.255"), "ip_proto": (17, 0xFF),
 def _state(agent):
     buf = agent.call("QueryBuffer", buffer_id=BUFFER)
     return agent.pb.BufferState.Name(buf.state), buf.stats.occupancy_packets
+
+
+def _await_occupancy(agent, packets, timeout=5.0):
+    """Waits until the buffer holds `packets` (frames sent on a data port
+    reach it a moment later; a packet-out sent before could overtake them)."""
+    deadline = time.monotonic() + timeout
+    while _state(agent)[1] < packets:
+        assert time.monotonic() < deadline, f"the buffer never held {packets}: {_state(agent)}"
+        time.sleep(0.01)
 
 
 def _create_forwarding_buffer(agent, vport_port, capacity_packets):
@@ -118,6 +129,7 @@ def test_serving_buffer_replays_and_its_vport_drops_new_packets(sw, agent, steer
     held = [udp_frame(seq=i) for i in range(10)]
     for frame in held:
         sw.port(first).send(frame)
+    _await_occupancy(agent, len(held))
     # The controller injects an end marker into the buffer with a packet-out.
     marker = udp_frame(seq=999)
     sw.packet_out(marker, vport)

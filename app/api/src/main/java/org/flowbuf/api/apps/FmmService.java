@@ -38,7 +38,9 @@ public interface FmmService {
 
     /**
      * Starts a handoff: the serving eNB stops delivering and holds (the UE
-     * may detach). During a handoff, another handoff just changes the target.
+     * may detach); while the UE moves, the target's buffer drops what the
+     * source delivered. During a handoff, another handoff just changes the
+     * target (whose buffer then drops it at the attach).
      *
      * @param id     session id
      * @param target the eNB the UE goes to (a cell of the plan)
@@ -49,8 +51,8 @@ public interface FmmService {
     FmmSession handoff(long id, DeviceId target);
 
     /**
-     * The UE attached at the target: the target's buffer drops what the
-     * source already delivered and delivers the rest.
+     * The UE attached at the target: the target's buffer delivers what the
+     * source did not (dropping the rest first if the handoff could not).
      *
      * @param id session id
      * @return the session, ATTACHED to the target

@@ -210,7 +210,8 @@ public final class FmmSession {
          *                       (its window was released whole: duplicates or a gap
          *                       are possible)
          * @param purgedPackets  packets the syncs purged, all handoffs
-         * @param lastSyncMicros time the last attach took (sync and release)
+         * @param lastSyncMicros time the last attach took (what was left of the
+         *                       sync, and the release)
          */
         public Counters(long handoffs, long unsynced, long purgedPackets, long lastSyncMicros) {
             this.handoffs = handoffs;
@@ -247,7 +248,7 @@ public final class FmmSession {
         }
 
         /**
-         * Time of the last attach: sync purge and release.
+         * Time of the last attach: the wait for the sync, the release.
          *
          * @return microseconds
          */

@@ -45,10 +45,10 @@ import java.util.stream.IntStream;
 /**
  * FMM sessions as an ONOS component (and, constructed directly, in the
  * embedded host). Every step is a few Buffer Service calls made on the
- * caller's thread, but for the read of the held source's sync point, which a
- * worker makes while the UE moves; only an attach waits (at most a few ms,
- * for a late copy of the sync point) and a close (for the serving buffer to
- * empty).
+ * caller's thread, but for the sync (the held source's sync point and the
+ * target's purge up to it), which a worker makes while the UE moves; only a
+ * close waits (for the serving buffer to empty), and an attach when it comes
+ * before that sync is done.
  */
 @Component(immediate = true, service = FmmService.class)
 public class FmmManager implements FmmService {
@@ -74,7 +74,7 @@ public class FmmManager implements FmmService {
     protected CoreService coreService;
 
     private AnchorMulticast anchor;
-    private ExecutorService syncReads;
+    private ExecutorService syncWorker;
     private final AtomicLong nextId = new AtomicLong(1);
     private final Map<Long, FmmSession> sessions = new ConcurrentHashMap<>();
     // Closed sessions beyond these are forgotten; failed ones are kept.
@@ -95,16 +95,16 @@ public class FmmManager implements FmmService {
      */
     public FmmManager(FlowBufIntentService intentService, BufferService bufferService,
                       SteeringRuleWriter rules, MulticastGroupWriter groups) {
-        this(intentService, bufferService, rules, groups, newSyncReader());
+        this(intentService, bufferService, rules, groups, newSyncWorker());
     }
 
-    // As above, with another reader of the sync points (tests).
+    // As above, with another worker for the syncs (tests).
     FmmManager(FlowBufIntentService intentService, BufferService bufferService,
-               SteeringRuleWriter rules, MulticastGroupWriter groups, ExecutorService syncReads) {
+               SteeringRuleWriter rules, MulticastGroupWriter groups, ExecutorService syncWorker) {
         this.intentService = intentService;
         this.bufferService = bufferService;
         this.anchor = new AnchorMulticast(rules, groups);
-        this.syncReads = syncReads;
+        this.syncWorker = syncWorker;
     }
 
     @Activate
@@ -114,20 +114,20 @@ public class FmmManager implements FmmService {
         anchor = new AnchorMulticast(new FlowRuleServiceSteeringWriter(appId, flowRuleService,
                                                                        wait),
                                      new GroupServiceMulticastWriter(appId, groupService, wait));
-        syncReads = newSyncReader();
+        syncWorker = newSyncWorker();
     }
 
-    private static ExecutorService newSyncReader() {
-        return Executors.newSingleThreadExecutor(Tools.groupedThreads("flowbuf/fmm", "sync-point-%d"));
+    private static ExecutorService newSyncWorker() {
+        return Executors.newSingleThreadExecutor(Tools.groupedThreads("flowbuf/fmm", "sync-%d"));
     }
 
     /**
-     * Stops taking sync-point reads (reads already queued still run, so no
-     * attach waits on a dropped one); an attach then reads on its own thread.
+     * Stops taking syncs (those already queued still run, so no attach waits
+     * on a dropped one); an attach then syncs on its own thread.
      */
     @Deactivate
     public void deactivate() {
-        syncReads.shutdown();
+        syncWorker.shutdown();
     }
 
     @Override
@@ -139,7 +139,7 @@ public class FmmManager implements FmmService {
         }
         int group = freeGroup(plan.anchor());
         long id = nextId.getAndIncrement();
-        FmmRun run = new FmmRun(id, plan, intentService, bufferService, syncReads);
+        FmmRun run = new FmmRun(id, plan, intentService, bufferService, syncWorker);
         Rollback undo = new Rollback();
         try {
             run.open(undo);
@@ -160,7 +160,7 @@ public class FmmManager implements FmmService {
             throw FlowBufException.invalid("%s is not a cell of FMM session %d", target, id);
         }
         if (s.state() == FmmSession.State.ATTACHED) {
-            runs.get(id).holdServing(s.serving());
+            runs.get(id).holdServing(s.serving(), target);
         }
         return record(s.detachedTowards(target));
     }

@@ -43,29 +43,29 @@ final class FmmRun {
     static final long SYNC_WAIT_MS = 5;
     /** How long close waits for the serving buffer to empty. */
     static final long DRAIN_WAIT_MS = 500;
-    /** How long an attach waits for the sync point read at handoff. */
+    /** How long an attach waits for the sync made at handoff. */
     static final long SYNC_READ_WAIT_MS = 100;
 
     private final long id;
     private final FmmPlan plan;
     private final FlowBufIntentService intents;
     private final BufferService buffers;
-    private final Executor reader;
+    private final Executor syncWorker;
     private final Map<DeviceId, BufferId> cellBuffers = new LinkedHashMap<>();
     private final Map<DeviceId, IntentId> pauses = new LinkedHashMap<>();
     private final Map<DeviceId, IntentId> resumes = new LinkedHashMap<>();
     private PacketId syncPoint;
-    // The newest packet the held serving eNB delivered, read after the hold;
-    // the serving eNB changes only at the attach, which takes this read.
-    private CompletableFuture<Optional<PacketId>> heldLastOut;
+    // The sync made while the UE moves; the serving eNB changes only at the
+    // attach, which takes it.
+    private CompletableFuture<HeldSync> atHold;
 
     FmmRun(long id, FmmPlan plan, FlowBufIntentService intents, BufferService buffers,
-           Executor reader) {
+           Executor syncWorker) {
         this.id = id;
         this.plan = plan;
         this.intents = intents;
         this.buffers = buffers;
-        this.reader = reader;
+        this.syncWorker = syncWorker;
     }
 
     Map<DeviceId, BufferId> buffers() {
@@ -106,15 +106,32 @@ final class FmmRun {
 
     // The serving eNB stops delivering at a handoff. What it delivered last
     // is final once the hold returns (the agent notes a packet as it leaves
-    // the queue, under the lock the mode change takes), so it is read now,
-    // off the caller's thread, while the UE moves: the attach then waits
-    // on the radio for two agent calls instead of three.
-    void holdServing(DeviceId enb) {
-        hold(enb);
+    // the queue, under the lock the mode change takes), so the sync point is
+    // read, and the target's window purged up to it, now, off the caller's
+    // thread, while the UE moves: the attach then waits on the radio for the
+    // target's release alone.
+    void holdServing(DeviceId source, DeviceId target) {
+        hold(source);
+        PacketId earlier = syncPoint;
         try {
-            heldLastOut = CompletableFuture.supplyAsync(() -> lastOut(enb), reader);
+            atHold = CompletableFuture.supplyAsync(() -> syncAtHold(source, target, earlier),
+                                                   syncWorker);
         } catch (RejectedExecutionException stopped) {
-            heldLastOut = null; // the attach reads it
+            atHold = null; // the attach syncs on its own
+        }
+    }
+
+    // On the sync worker: the source's sync point, then the target's purge to it.
+    private HeldSync syncAtHold(DeviceId source, DeviceId target, PacketId earlier) {
+        PacketId delivered = lastOut(source).orElse(earlier);
+        if (delivered == null || source.equals(target)) {
+            return new HeldSync(delivered, target, Optional.empty());
+        }
+        try {
+            return new HeldSync(delivered, target, purgeToSyncPoint(target, delivered));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new HeldSync(delivered, target, Optional.empty());
         }
     }
 
@@ -123,32 +140,37 @@ final class FmmRun {
                 .flatMap(BufferStatistics::lastOutPacketId);
     }
 
-    // What the source delivered last: the read made at its hold, or, when
-    // there was none or it failed, a read now.
-    private Optional<PacketId> deliveredBy(DeviceId source,
-                                           CompletableFuture<Optional<PacketId>> read)
-            throws InterruptedException {
-        if (read != null) {
-            try {
-                return read.get(SYNC_READ_WAIT_MS, TimeUnit.MILLISECONDS);
-            } catch (ExecutionException | TimeoutException e) {
-                read.cancel(false);
-            }
+    // What the hold settled, or null when there was nothing to wait for or
+    // it failed: the attach then makes the read and the purge itself.
+    private static HeldSync settled(CompletableFuture<HeldSync> sync) throws InterruptedException {
+        if (sync == null) {
+            return null;
         }
-        return lastOut(source);
+        try {
+            return sync.get(SYNC_READ_WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            sync.cancel(false);
+            return null;
+        }
     }
 
     // The target delivers in the source's place: it drops every packet up to
     // the newest one an eNB delivered, then delivers the rest. Returns the
     // packets purged, empty when the target did not hold the sync point.
     Optional<Long> deliverFrom(DeviceId source, DeviceId target) throws InterruptedException {
-        CompletableFuture<Optional<PacketId>> readAtHold = heldLastOut;
-        heldLastOut = null;
+        HeldSync held = settled(atHold);
+        atHold = null;
         Optional<Long> purged = Optional.of(0L);
         if (!source.equals(target)) {
-            deliveredBy(source, readAtHold).ifPresent(delivered -> syncPoint = delivered);
+            PacketId delivered = held != null ? held.delivered : lastOut(source).orElse(null);
+            if (delivered != null) {
+                syncPoint = delivered;
+            }
             if (syncPoint != null) {
-                purged = purgeToSyncPoint(target);
+                // A purge made at the hold stands unless the UE went elsewhere
+                // or the target's copy was still missing then.
+                purged = held != null && held.target.equals(target) && held.purged.isPresent()
+                        ? held.purged : purgeToSyncPoint(target, syncPoint);
             }
         }
         buffers.moveBuffer(target, cellBuffers.get(target), OWNER, BufferState.FORWARDING);
@@ -156,15 +178,30 @@ final class FmmRun {
     }
 
     // The target's copy of the sync point may trail the source's by a moment.
-    private Optional<Long> purgeToSyncPoint(DeviceId target) throws InterruptedException {
+    private Optional<Long> purgeToSyncPoint(DeviceId target, PacketId upTo)
+            throws InterruptedException {
         long deadline = System.nanoTime() + SYNC_WAIT_MS * 1_000_000;
         while (true) {
             Optional<Long> purged = buffers.purgeUpTo(target, cellBuffers.get(target), OWNER,
-                                                      syncPoint, true);
+                                                      upTo, true);
             if (purged.isPresent() || System.nanoTime() >= deadline) {
                 return purged;
             }
             Thread.sleep(1);
+        }
+    }
+
+    // A handoff's sync as the hold settled it: the newest packet an eNB
+    // delivered (null: none yet) and the purge of the target then named.
+    private static final class HeldSync {
+        final PacketId delivered;
+        final DeviceId target;
+        final Optional<Long> purged;
+
+        HeldSync(PacketId delivered, DeviceId target, Optional<Long> purged) {
+            this.delivered = delivered;
+            this.target = target;
+            this.purged = purged;
         }
     }
 

@@ -52,7 +52,8 @@ public class FmmManagerTest {
     private static final PacketId FIRST = PacketId.of(7, 0xbeef);
     private static final PacketId LATER = PacketId.of(9, 0xcafe);
 
-    private final List<String> calls = new ArrayList<>();
+    // Written by a sync worker too (read once the attach has waited for it).
+    private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
     /** The last packet each eNB's buffer transmitted, as its agent reports it. */
     private final Map<DeviceId, PacketId> lastOut = new ConcurrentHashMap<>();
     /** The eNBs whose statistics were read (on any thread), in order. */
@@ -63,7 +64,9 @@ public class FmmManagerTest {
     private int purgeMisses;
     private String failOn;
     private int nextIntent;
-    private final FmmManager fmm = new FmmManager(intents(), buffers(), rules(), groups());
+    // Syncs on the caller's thread: a handoff returns once its sync is made.
+    private final FmmManager fmm = new FmmManager(intents(), buffers(), rules(), groups(),
+                                                  MoreExecutors.newDirectExecutorService());
 
     private static ConnectPoint cp(String text) {
         return ConnectPoint.deviceConnectPoint(text);
@@ -217,23 +220,55 @@ public class FmmManagerTest {
     }
 
     @Test
-    public void handoffHoldsAtTheSourceAndAttachPurgesTheTargetUpToWhatTheSourceDelivered() {
+    public void handoffHoldsTheSourceAndPurgesTheTargetAndAttachReleasesIt() {
         FmmSession s = openAtS1();
         lastOut.put(S1, FIRST);
         s = fmm.handoff(s.id(), S2);
-        assertEquals(List.of("move device:s1 BUFFERING"), calls);
+        // Up to what the source delivered, while the UE moves.
+        assertEquals(List.of("move device:s1 BUFFERING",
+                             "purge device:s2 up to " + FIRST + " inclusive"), calls);
         assertEquals(FmmSession.State.DETACHED, s.state());
         assertEquals(Optional.of(S2), s.target());
 
         calls.clear();
         s = fmm.attach(s.id());
-        assertEquals(List.of("purge device:s2 up to " + FIRST + " inclusive",
-                             "move device:s2 FORWARDING"), calls);
+        assertEquals(List.of("move device:s2 FORWARDING"), calls);
         assertEquals(FmmSession.State.ATTACHED, s.state());
         assertEquals(S2, s.serving());
         assertEquals(1, s.counters().handoffs());
         assertEquals(0, s.counters().unsynced());
         assertEquals(5, s.counters().purgedPackets());
+    }
+
+    @Test
+    public void theSyncIsMadeAtTheHoldNotAtTheAttach() {
+        FmmSession s = openAtS1();
+        lastOut.put(S1, FIRST);
+        fmm.handoff(s.id(), S2);
+        assertEquals(List.of(S1), statsReads);
+        // Whatever the agent said later, the hold had made FIRST final.
+        lastOut.put(S1, LATER);
+        calls.clear();
+        fmm.attach(s.id());
+        assertEquals(List.of("move device:s2 FORWARDING"), calls);
+        assertEquals(List.of(S1), statsReads);
+    }
+
+    @Test
+    public void theAttachWaitsForTheSyncOfTheWorker() {
+        FmmManager worker = new FmmManager(intents(), buffers(), rules(), groups());
+        FmmSession s = worker.open(plan(S1));
+        lastOut.put(S1, FIRST);
+        purgeMisses = 2; // the worker's purge waits ~2 ms for a late copy
+        worker.handoff(s.id(), S2);
+        s = worker.attach(s.id());
+        List<String> syncAndRelease = calls.subList(calls.indexOf("move device:s1 BUFFERING") + 1,
+                                                    calls.size());
+        String purge = "purge device:s2 up to " + FIRST + " inclusive";
+        assertEquals(List.of(purge, purge, purge, "move device:s2 FORWARDING"), syncAndRelease);
+        assertEquals(0, s.counters().unsynced());
+        assertEquals(5, s.counters().purgedPackets());
+        worker.deactivate();
     }
 
     @Test
@@ -258,18 +293,34 @@ public class FmmManagerTest {
     }
 
     @Test
-    public void aHandoffDuringAHandoffOnlyChangesTheTarget() {
+    public void aCopyStillMissingAtTheHoldIsPurgedAtTheAttach() {
+        FmmSession s = openAtS1();
+        lastOut.put(S1, FIRST);
+        purgeMisses = Integer.MAX_VALUE;
+        fmm.handoff(s.id(), S2);
+        purgeMisses = 0;
+        calls.clear();
+        s = fmm.attach(s.id());
+        assertEquals(List.of("purge device:s2 up to " + FIRST + " inclusive",
+                             "move device:s2 FORWARDING"), calls);
+        assertEquals(0, s.counters().unsynced());
+        assertEquals(5, s.counters().purgedPackets());
+    }
+
+    @Test
+    public void aHandoffDuringAHandoffPurgesTheNewTargetAtTheAttach() {
         FmmSession s = openAtS1();
         lastOut.put(S1, FIRST);
         fmm.handoff(s.id(), S2);
-        s = fmm.handoff(s.id(), S3);
-        assertEquals(List.of("move device:s1 BUFFERING"), calls);
-        assertEquals(Optional.of(S3), s.target());
         calls.clear();
+        s = fmm.handoff(s.id(), S3);
+        assertTrue(calls.isEmpty());
+        assertEquals(Optional.of(S3), s.target());
         s = fmm.attach(s.id());
         assertEquals(List.of("purge device:s3 up to " + FIRST + " inclusive",
                              "move device:s3 FORWARDING"), calls);
         assertEquals(S3, s.serving());
+        assertEquals(List.of(S1), statsReads);
     }
 
     @Test
@@ -282,11 +333,13 @@ public class FmmManagerTest {
         calls.clear();
         fmm.handoff(s.id(), S3);
         fmm.attach(s.id());
-        assertEquals("purge device:s3 up to " + FIRST + " inclusive", calls.get(1));
+        assertEquals(List.of("move device:s2 BUFFERING",
+                             "purge device:s3 up to " + FIRST + " inclusive",
+                             "move device:s3 FORWARDING"), calls);
     }
 
     @Test
-    public void handingBackToTheSourceBeforeAttachPurgesNothing() {
+    public void handingBackToTheSourceBeforeAttachPurgesNothingThere() {
         FmmSession s = openAtS1();
         lastOut.put(S1, FIRST);
         fmm.handoff(s.id(), S2);
@@ -298,48 +351,27 @@ public class FmmManagerTest {
         assertEquals(S1, s.serving());
     }
 
-    // The sync point read at a hold is made before the handoff returns.
-    private FmmManager readingOnTheCallersThread() {
-        return new FmmManager(intents(), buffers(), rules(), groups(),
-                              MoreExecutors.newDirectExecutorService());
-    }
-
-    @Test
-    public void theSourcesSyncPointIsReadAtTheHoldNotAtTheAttach() {
-        FmmManager direct = readingOnTheCallersThread();
-        FmmSession s = direct.open(plan(S1));
-        lastOut.put(S1, FIRST);
-        direct.handoff(s.id(), S2);
-        assertEquals(List.of(S1), statsReads);
-        // Whatever the agent said later, the hold had made FIRST final.
-        lastOut.put(S1, LATER);
-        calls.clear();
-        direct.attach(s.id());
-        assertEquals(List.of("purge device:s2 up to " + FIRST + " inclusive",
-                             "move device:s2 FORWARDING"), calls);
-        assertEquals(List.of(S1), statsReads);
-    }
-
     @Test
     public void aSyncPointReadThatFailedAtTheHoldIsMadeAgainAtTheAttach() {
-        FmmManager direct = readingOnTheCallersThread();
-        FmmSession s = direct.open(plan(S1));
+        FmmSession s = openAtS1();
         lastOut.put(S1, FIRST);
         statsFailures = 1;
-        direct.handoff(s.id(), S2);
+        fmm.handoff(s.id(), S2);
         calls.clear();
-        s = direct.attach(s.id());
+        s = fmm.attach(s.id());
         assertEquals(List.of(S1, S1), statsReads);
-        assertEquals("purge device:s2 up to " + FIRST + " inclusive", calls.get(0));
+        assertEquals(List.of("purge device:s2 up to " + FIRST + " inclusive",
+                             "move device:s2 FORWARDING"), calls);
         assertEquals(0, s.counters().unsynced());
     }
 
     @Test
-    public void aStoppedReaderLeavesTheReadToTheAttach() {
+    public void aStoppedWorkerLeavesTheSyncToTheAttach() {
         FmmSession s = openAtS1();
         fmm.deactivate();
         lastOut.put(S1, FIRST);
         fmm.handoff(s.id(), S2);
+        assertEquals(List.of("move device:s1 BUFFERING"), calls);
         calls.clear();
         s = fmm.attach(s.id());
         assertEquals(List.of(S1), statsReads);

@@ -4,9 +4,10 @@
 The anchor multicasts the UE's downlink to both eNBs (test/lab/mobilitylab.py);
 the serving eNB's buffer delivers, the other holds a drop-head window of
 copies. A handoff: POST apps/fmm/sessions/{id}/handoff (the serving buffer
-holds), the radio is cut for the detach time, the UE attaches to the target,
-POST .../attach (the target's window is purged up to the last packet the
-source delivered, by IPv4 id + L4 checksum, and the rest is delivered).
+holds; while the UE moves, the target's window is purged up to the last
+packet the source delivered, by IPv4 id + L4 checksum), the radio is cut for
+the detach time, the UE attaches to the target, POST .../attach (the target
+delivers the rest).
 
 Compared in the same run: FlowBuf FMM, the no-buffering baseline (LMM's
 "buffering": "none": only the anchor's path switches; what reaches the
@@ -208,10 +209,10 @@ def main(argv=None):
     emit("fmm_unsynced", udp["unsynced"], "handoffs", handoffs=udp["handoffs"],
          purged=udp["purged"])
     emit("fmm_attach_ms_p50", round(statistics.median(attach_ms), 2), "ms",
-         what="REST attach round trip: sync purge and release")
+         what="REST attach round trip: the release (the sync is made while the UE moves)")
     emit("fmm_sync_us_p50", round(statistics.median(udp["sync_us"])), "us",
-         what="in the app: the source's sync point (read while the UE moves), "
-              "purge of the target's window, release")
+         what="in the app at the attach: the wait for the sync made while the UE moves "
+              "(the source's sync point, the purge of the target's window), the release")
     path = plot(frequencies, optimal, results)
     clean = (udp["lost"], udp["reordered"], udp["duplicates"]) == (0, 0, 0)
     print(f"scenario fmm: throughput {vs_optimal:.3f} of optimal at {GOAL_FREQUENCY:g} "

@@ -44,7 +44,7 @@ final class FmmRun {
     /** How long close waits for the serving buffer to empty. */
     static final long DRAIN_WAIT_MS = 500;
     /** How long an attach waits for the sync made at handoff. */
-    static final long SYNC_READ_WAIT_MS = 100;
+    static final long HELD_SYNC_WAIT_MS = 100;
 
     private final long id;
     private final FmmPlan plan;
@@ -147,7 +147,7 @@ final class FmmRun {
             return null;
         }
         try {
-            return sync.get(SYNC_READ_WAIT_MS, TimeUnit.MILLISECONDS);
+            return sync.get(HELD_SYNC_WAIT_MS, TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
             sync.cancel(false);
             return null;

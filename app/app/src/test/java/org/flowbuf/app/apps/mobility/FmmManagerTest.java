@@ -19,6 +19,7 @@ import org.flowbuf.app.intent.MulticastGroupWriter;
 import org.flowbuf.app.intent.SteeringRule;
 import org.flowbuf.app.intent.SteeringRuleWriter;
 import com.google.common.util.concurrent.MoreExecutors;
+import com.google.common.util.concurrent.Uninterruptibles;
 import org.junit.Test;
 import org.onlab.packet.IpPrefix;
 import org.onosproject.net.ConnectPoint;
@@ -32,6 +33,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import static org.flowbuf.app.FlowBufAssert.assertReason;
 import static org.junit.Assert.assertEquals;
@@ -269,6 +274,28 @@ public class FmmManagerTest {
         assertEquals(0, s.counters().unsynced());
         assertEquals(5, s.counters().purgedPackets());
         worker.deactivate();
+    }
+
+    @Test
+    public void aSyncStillQueuedAfterTheWaitIsMadeByTheAttach() throws InterruptedException {
+        ExecutorService busy = Executors.newSingleThreadExecutor();
+        CountDownLatch release = new CountDownLatch(1);
+        busy.execute(() -> Uninterruptibles.awaitUninterruptibly(release));
+        FmmManager stuck = new FmmManager(intents(), buffers(), rules(), groups(), busy);
+        FmmSession s = stuck.open(plan(S1));
+        lastOut.put(S1, FIRST);
+        stuck.handoff(s.id(), S2);
+        calls.clear();
+        long start = System.nanoTime();
+        s = stuck.attach(s.id());
+        assertTrue(System.nanoTime() - start >= FmmRun.HELD_SYNC_WAIT_MS * 1_000_000);
+        assertEquals(List.of(S1), statsReads);
+        assertEquals(List.of("purge device:s2 up to " + FIRST + " inclusive",
+                             "move device:s2 FORWARDING"), calls);
+        assertEquals(S2, s.serving());
+        release.countDown();
+        stuck.deactivate();
+        assertTrue(busy.awaitTermination(5, TimeUnit.SECONDS));
     }
 
     @Test

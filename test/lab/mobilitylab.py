@@ -77,17 +77,26 @@ def tbf(rate):
 
 class IpBatch:
     """One `ip -force -batch -` in a namespace: each line runs as it is
-    written, without a process start per change. Errors go to its log."""
+    written, without a process start per change; run() returns once ip has
+    applied the lines (it reads back a one-line `link show` written after
+    them), so a radio is up before an attach releases frames towards it.
+    Errors go to its log."""
+
+    _FENCE = "link show dev lo"
 
     def __init__(self, host, log_path):
         self._log = open(log_path, "w")
-        self.proc = subprocess.Popen(host.popen_argv(["ip", "-force", "-batch", "-"]),
-                                     stdin=subprocess.PIPE, stdout=self._log,
-                                     stderr=subprocess.STDOUT, text=True)
+        # Line-buffered stdout: the fence's line comes back at once.
+        self.proc = subprocess.Popen(host.popen_argv(["stdbuf", "-oL", "ip", "-oneline",
+                                                      "-force", "-batch", "-"]),
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self._log, text=True)
 
     def run(self, *lines):
-        self.proc.stdin.write("".join(line + "\n" for line in lines))
+        self.proc.stdin.write("".join(line + "\n" for line in (*lines, self._FENCE)))
         self.proc.stdin.flush()
+        if not self.proc.stdout.readline():
+            raise RuntimeError(f"ip -batch exited; see {self._log.name}")
 
     def close(self):
         self.proc.stdin.close()

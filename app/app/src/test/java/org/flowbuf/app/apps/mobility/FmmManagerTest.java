@@ -171,6 +171,11 @@ public class FmmManagerTest {
         };
     }
 
+    // The call recorded for a purge of the eNB's window up to FIRST.
+    private static String purgeToFirst(DeviceId enb) {
+        return "purge " + enb + " up to " + FIRST + " inclusive";
+    }
+
     private FmmSession openAtS1() {
         FmmSession s = fmm.open(plan(S1));
         calls.clear();
@@ -231,7 +236,7 @@ public class FmmManagerTest {
         s = fmm.handoff(s.id(), S2);
         // Up to what the source delivered, while the UE moves.
         assertEquals(List.of("move device:s1 BUFFERING",
-                             "purge device:s2 up to " + FIRST + " inclusive"), calls);
+                             purgeToFirst(S2)), calls);
         assertEquals(FmmSession.State.DETACHED, s.state());
         assertEquals(Optional.of(S2), s.target());
 
@@ -269,7 +274,7 @@ public class FmmManagerTest {
         s = worker.attach(s.id());
         List<String> syncAndRelease = calls.subList(calls.indexOf("move device:s1 BUFFERING") + 1,
                                                     calls.size());
-        String purge = "purge device:s2 up to " + FIRST + " inclusive";
+        String purge = purgeToFirst(S2);
         assertEquals(List.of(purge, purge, purge, "move device:s2 FORWARDING"), syncAndRelease);
         assertEquals(0, s.counters().unsynced());
         assertEquals(5, s.counters().purgedPackets());
@@ -290,7 +295,7 @@ public class FmmManagerTest {
         s = stuck.attach(s.id());
         assertTrue(System.nanoTime() - start >= FmmRun.HELD_SYNC_WAIT_MS * 1_000_000);
         assertEquals(List.of(S1), statsReads);
-        assertEquals(List.of("purge device:s2 up to " + FIRST + " inclusive",
+        assertEquals(List.of(purgeToFirst(S2),
                              "move device:s2 FORWARDING"), calls);
         assertEquals(S2, s.serving());
         release.countDown();
@@ -328,7 +333,7 @@ public class FmmManagerTest {
         purgeMisses = 0;
         calls.clear();
         s = fmm.attach(s.id());
-        assertEquals(List.of("purge device:s2 up to " + FIRST + " inclusive",
+        assertEquals(List.of(purgeToFirst(S2),
                              "move device:s2 FORWARDING"), calls);
         assertEquals(0, s.counters().unsynced());
         assertEquals(5, s.counters().purgedPackets());
@@ -344,7 +349,7 @@ public class FmmManagerTest {
         assertTrue(calls.isEmpty());
         assertEquals(Optional.of(S3), s.target());
         s = fmm.attach(s.id());
-        assertEquals(List.of("purge device:s3 up to " + FIRST + " inclusive",
+        assertEquals(List.of(purgeToFirst(S3),
                              "move device:s3 FORWARDING"), calls);
         assertEquals(S3, s.serving());
         assertEquals(List.of(S1), statsReads);
@@ -361,7 +366,7 @@ public class FmmManagerTest {
         fmm.handoff(s.id(), S3);
         fmm.attach(s.id());
         assertEquals(List.of("move device:s2 BUFFERING",
-                             "purge device:s3 up to " + FIRST + " inclusive",
+                             purgeToFirst(S3),
                              "move device:s3 FORWARDING"), calls);
     }
 
@@ -387,7 +392,7 @@ public class FmmManagerTest {
         calls.clear();
         s = fmm.attach(s.id());
         assertEquals(List.of(S1, S1), statsReads);
-        assertEquals(List.of("purge device:s2 up to " + FIRST + " inclusive",
+        assertEquals(List.of(purgeToFirst(S2),
                              "move device:s2 FORWARDING"), calls);
         assertEquals(0, s.counters().unsynced());
     }
@@ -402,7 +407,7 @@ public class FmmManagerTest {
         calls.clear();
         s = fmm.attach(s.id());
         assertEquals(List.of(S1), statsReads);
-        assertEquals(List.of("purge device:s2 up to " + FIRST + " inclusive",
+        assertEquals(List.of(purgeToFirst(S2),
                              "move device:s2 FORWARDING"), calls);
         assertEquals(S2, s.serving());
     }

@@ -87,11 +87,13 @@ func (q *queue) enqueue(pk *pipeline.Packet, nowUs uint32) bool {
 	pk.Meta.EnqQdepth = uint32(f.count)
 	f.push(pk)
 	q.depth++
-	q.mu.Unlock()
+	// Under q.mu: close() closes wake under it too, so the wake-up never
+	// lands on a closed channel (the send does not block).
 	select {
 	case q.wake <- struct{}{}:
 	default:
 	}
+	q.mu.Unlock()
 	return true
 }
 

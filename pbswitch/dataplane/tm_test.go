@@ -60,3 +60,31 @@ func TestPortRateHoldsPacketsBack(t *testing.T) {
 		t.Fatalf("after 50 ms: %d packets, want 5", n)
 	}
 }
+
+// A port removed while packets still arrive: enqueue refuses after close
+// and never wakes the worker through the closed channel (that would panic;
+// under -race the old unlocked wake-up fails here within a few runs).
+func TestCloseWhileEnqueueing(t *testing.T) {
+	for round := 0; round < 200; round++ {
+		q := newQueue(1<<16, 0)
+		start := make(chan struct{})
+		done := make(chan struct{})
+		for g := 0; g < 4; g++ {
+			go func() {
+				defer func() { done <- struct{}{} }()
+				<-start
+				for i := 0; i < 100; i++ {
+					q.enqueue(pkt(0, 64), 0)
+				}
+			}()
+		}
+		close(start)
+		q.close()
+		for g := 0; g < 4; g++ {
+			<-done
+		}
+		if q.enqueue(pkt(0, 64), 0) {
+			t.Fatal("a closed queue took a packet")
+		}
+	}
+}

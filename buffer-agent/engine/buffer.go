@@ -4,6 +4,7 @@ package engine
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -39,13 +40,14 @@ type bufferCounters struct {
 
 // buffer is one packet store. The fields every batch touches come first,
 // so that with thousands of active buffers a batch costs few cache misses.
-// Everything from mu to the end, except the identity fields, is guarded
-// by mu.
+// Everything from mu to the end, except the identity fields and the
+// atomics, is guarded by mu.
 type buffer struct {
 	mu      sync.Mutex
 	txBusy  bool // a goroutine is in Transmit for this buffer
 	closed  bool
-	markers int32 // MARKER_SEEN watches: they need the per-frame path
+	markers int32                   // MARKER_SEEN watches: they need the per-frame path
+	trigger atomic.Pointer[trigger] // armed by ArmTrigger, see fireTrigger
 	e       *Engine
 	vports  []*vport // bound, in bind order
 	q       queue
@@ -63,6 +65,8 @@ type buffer struct {
 	id, owner string
 	wake      chan struct{} // capacity 1: "there may be work for the TX worker"
 	done      chan struct{}
+
+	triggersFired, triggerFailures atomic.Uint64 // see applyTrigger
 }
 
 func newBuffer(e *Engine, owner, id string, cfg BufferConfig) *buffer {
@@ -130,6 +134,7 @@ func (b *buffer) close() uint64 {
 		return 0
 	}
 	b.closed = true
+	b.trigger.Store(nil) // a removed buffer's trigger goes with it
 	var n uint64
 	for {
 		p, ok := b.q.pop()
@@ -206,6 +211,8 @@ func (b *buffer) info() BufferInfo {
 			OldestPacketAge: max(age, 0),
 			ArqResent:       b.st.arqResent, ArqAcked: b.st.arqAcked,
 			LastOutPacketID: b.st.lastOut, HasLastOutPacketID: b.st.hasLastOut,
+			TriggerArmed:  b.trigger.Load() != nil,
+			TriggersFired: b.triggersFired.Load(), TriggerFailures: b.triggerFailures.Load(),
 		},
 	}
 }

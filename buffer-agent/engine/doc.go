@@ -100,4 +100,16 @@
 // returns a Subscription whose channel receives the Events. Delivery never
 // blocks the packet path: a subscriber that falls behind loses events and
 // Subscription.Lost counts them.
+//
+// # Triggers
+//
+// ArmTrigger arms a one-shot trigger on a buffer: the next batch that
+// enters it (whatever then becomes of it: held, forwarded or dropped; an
+// ARQ buffer's in-band status frames count too) sets the armed vport modes
+// as one all-or-nothing batch, without a controller round trip (FMM: the
+// UE's attach signal releases the target buffer). The modes are checked
+// when armed; a fire that cannot apply them (a vport was removed) changes
+// nothing and counts in BufferStats.TriggerFailures. While nothing is armed, the
+// packet path pays one atomic load per batch; the modes are applied on a
+// goroutine of their own, never under the buffer's lock.
 package engine

@@ -8,12 +8,15 @@ package engine
 // goroutine sends the head of the queue itself (cut-through): in the
 // FORWARDING state a frame then leaves without waiting for the TX worker
 // to wake up, which is most of the latency an extra hop would add.
+// Whatever then becomes of the frames, their arrival fires the buffer's
+// trigger if one is armed (see fireTrigger).
 func (b *buffer) receive(frames [][]byte) bool {
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()
 		return false
 	}
+	b.fireTrigger()
 	if b.passThrough(frames) {
 		return true
 	}

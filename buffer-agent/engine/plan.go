@@ -2,7 +2,10 @@
 
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 const maxBatchOps = 256
 
@@ -19,23 +22,29 @@ func (e *Engine) Batch(app string, ops []Op) ([]OpResult, error) {
 // of the state with the earlier ops applied), open the backends the plan
 // needs, then commit. Only backend opening can fail after validation, and
 // it happens before anything is committed, so a failure changes nothing.
+// When indexed, an error names the failing op ("operation 3: ").
 func (e *Engine) apply(app string, ops []Op, indexed bool) ([]OpResult, error) {
 	if err := checkApp(app); err != nil {
 		return nil, err
 	}
+	label := opLabel
+	if !indexed {
+		label = nil
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	return e.applyLocked(app, ops, label)
+}
+
+// applyLocked is apply for a caller that holds Engine.mu (a trigger counts
+// its outcome under the same lock, see applyTrigger).
+func (e *Engine) applyLocked(app string, ops []Op, label func(int) string) ([]OpResult, error) {
 	if e.closed {
 		return nil, errorf(FailedPrecondition, "the engine is closed")
 	}
-	p := newPlan(e, app)
-	for i, op := range ops {
-		if err := p.add(op); err != nil {
-			if indexed {
-				return nil, withPrefix(err, fmt.Sprintf("operation %d: ", i))
-			}
-			return nil, err
-		}
+	p, err := e.planLocked(app, ops, label)
+	if err != nil {
+		return nil, err
 	}
 	if err := p.openBackends(); err != nil {
 		return nil, err
@@ -49,6 +58,24 @@ func (e *Engine) apply(app string, ops []Op, indexed bool) ([]OpResult, error) {
 	}
 	return out, nil
 }
+
+// planLocked validates ops in order against a new plan, committing
+// nothing; label, when not nil, names op i in an error. The caller holds
+// Engine.mu.
+func (e *Engine) planLocked(app string, ops []Op, label func(int) string) (*plan, error) {
+	p := newPlan(e, app)
+	for i, op := range ops {
+		if err := p.add(op); err != nil {
+			if label != nil {
+				return nil, withPrefix(err, label(i))
+			}
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+func opLabel(i int) string { return "operation " + strconv.Itoa(i) + ": " }
 
 // plan is an overlay over the engine's maps holding the effect of the ops
 // validated so far; commits run only once every op is valid.

@@ -130,6 +130,11 @@ type BufferStats struct {
 	// only when HasLastOutPacketID.
 	LastOutPacketID    PacketID
 	HasLastOutPacketID bool
+	// TriggerArmed says an ArmTrigger trigger waits for the next packet.
+	// TriggersFired counts fires that set the armed modes, TriggerFailures
+	// those that could not (a vport was removed after arming).
+	TriggerArmed                   bool
+	TriggersFired, TriggerFailures uint64
 }
 
 // BufferInfo is a snapshot of a buffer as the API reports it.

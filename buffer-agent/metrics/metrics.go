@@ -33,6 +33,7 @@ var (
 	bufHWM     = prometheus.NewDesc(ns+"_buffer_high_watermark_packets", "Highest occupancy since creation.", bufLabels, nil)
 	bufAge     = prometheus.NewDesc(ns+"_buffer_oldest_packet_age_seconds", "Age of the oldest held packet.", bufLabels, nil)
 	bufResent  = prometheus.NewDesc(ns+"_buffer_arq_resent_total", "ARQ packets resent.", bufLabels, nil)
+	bufFired   = prometheus.NewDesc(ns+"_buffer_triggers_fired_total", "ArmTrigger triggers fired that set their vport modes.", bufLabels, nil)
 	vpRxP      = prometheus.NewDesc(ns+"_vport_rx_packets_total", "Packets from the switch into the vport.", vportLabels, nil)
 	vpTxP      = prometheus.NewDesc(ns+"_vport_tx_packets_total", "Packets from the vport back to the switch.", vportLabels, nil)
 	vpTxErr    = prometheus.NewDesc(ns+"_vport_tx_errors_total", "Frames the vport's backend failed to send.", vportLabels, nil)
@@ -54,7 +55,7 @@ func New(eng *engine.Engine) *Collector { return &Collector{eng: eng} }
 // Describe implements prometheus.Collector.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{poolUsed, poolLimit, bufState, bufOccP, bufOccB, bufInP, bufInB,
-		bufOutP, bufOutB, bufDrops, bufHWM, bufAge, bufResent, vpRxP, vpTxP, vpTxErr, vpDrops} {
+		bufOutP, bufOutB, bufDrops, bufHWM, bufAge, bufResent, bufFired, vpRxP, vpTxP, vpTxErr, vpDrops} {
 		ch <- d
 	}
 }
@@ -83,6 +84,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(bufHWM, g, float64(st.HighWatermarkPackets), l...)
 		ch <- prometheus.MustNewConstMetric(bufAge, g, st.OldestPacketAge.Seconds(), l...)
 		ch <- prometheus.MustNewConstMetric(bufResent, ctr, float64(st.ArqResent), l...)
+		ch <- prometheus.MustNewConstMetric(bufFired, ctr, float64(st.TriggersFired), l...)
 		for _, d := range st.Drops {
 			ch <- prometheus.MustNewConstMetric(bufDrops, ctr, float64(d.Packets), b.ID, b.Owner, causeNames[d.Cause])
 		}

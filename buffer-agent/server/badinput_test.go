@@ -127,6 +127,17 @@ func subscribe(app string, rules ...*pb.EventRule) call {
 	}
 }
 
+func armTrigger(app, b string, modes ...*pb.SetVportModeRequest) call {
+	return func(ctx context.Context, c pb.BufferAgentClient) error {
+		_, err := c.ArmTrigger(ctx, &pb.ArmTriggerRequest{AppId: app, BufferId: b, SetVportModes: modes})
+		return err
+	}
+}
+
+func modeReq(v string, m pb.VportMode) *pb.SetVportModeRequest {
+	return &pb.SetVportModeRequest{VportId: v, Mode: m}
+}
+
 func opCreateBuffer(id string, cfg *pb.BufferConfig) *pb.Operation {
 	return &pb.Operation{Op: &pb.Operation_CreateBuffer{CreateBuffer: &pb.CreateBufferRequest{BufferId: id, Config: cfg}}}
 }
@@ -148,9 +159,12 @@ func badCases() []badCase {
 	huge := uint64(1) << 40
 	long := strings.Repeat("x", 65)
 	manyOps := make([]*pb.Operation, 257)
+	manyModes := make([]*pb.SetVportModeRequest, 257)
 	for i := range manyOps {
 		manyOps[i] = opCreateBuffer("m", fifo(1))
+		manyModes[i] = modeReq("vfree", pb.VportMode_VPORT_MODE_TX)
 	}
+	tx := pb.VportMode_VPORT_MODE_TX
 	return []badCase{
 		{"GetCapabilities/no app", func(ctx context.Context, c pb.BufferAgentClient) error {
 			_, err := c.GetCapabilities(ctx, &pb.GetCapabilitiesRequest{})
@@ -252,6 +266,15 @@ func badCases() []badCase {
 		{"Ack/id over 16 bits", ack(appA, "arq", &pb.PacketId{L4Checksum: 1 << 16}), inv},
 		{"Ack/unknown", ack(appA, "nope", &pb.PacketId{}), nf},
 		{"Ack/wrong owner", ack(appB, "arq", &pb.PacketId{}), pd},
+
+		{"ArmTrigger/no app", armTrigger("", "bound"), inv},
+		{"ArmTrigger/no buffer id", armTrigger(appA, ""), inv},
+		{"ArmTrigger/unknown buffer", armTrigger(appA, "nope", modeReq("vfree", tx)), nf},
+		{"ArmTrigger/wrong owner", armTrigger(appA, "theirs", modeReq("vfree", tx)), pd},
+		{"ArmTrigger/unknown vport", armTrigger(appA, "bound", modeReq("vfree", tx), modeReq("nope", tx)), nf},
+		{"ArmTrigger/their vport", armTrigger(appA, "bound", modeReq("vtheirs", tx)), pd},
+		{"ArmTrigger/unspecified mode", armTrigger(appA, "bound", modeReq("vfree", 0)), inv},
+		{"ArmTrigger/too many", armTrigger(appA, "bound", manyModes...), inv},
 
 		{"Subscribe/no rules", subscribe(appA), inv},
 		{"Subscribe/unknown buffer", subscribe(appA, &pb.EventRule{BufferId: "nope", Kind: pb.EventKind_EVENT_KIND_DRAINED}), nf},

@@ -74,6 +74,8 @@ func bufferOut(b engine.BufferInfo) *pb.Buffer {
 			OldestPacketAgeNs: uint64(s.OldestPacketAge.Nanoseconds()),
 			ArqResent:         s.ArqResent, ArqAcked: s.ArqAcked,
 			LastOutPacketId: packetIDOut(s.LastOutPacketID, s.HasLastOutPacketID),
+			TriggerArmed:    s.TriggerArmed,
+			TriggersFired:   s.TriggersFired, TriggerFailures: s.TriggerFailures,
 		},
 	}
 }
@@ -173,6 +175,16 @@ func setModeIn(r *pb.SetVportModeRequest) *engine.SetVportModeOp {
 		op.TxRateBps = &bps
 	}
 	return op
+}
+
+// setModesIn converts ArmTrigger's modes; their app_id is ignored, as in
+// a Batch.
+func setModesIn(rs []*pb.SetVportModeRequest) []engine.SetVportModeOp {
+	out := make([]engine.SetVportModeOp, len(rs))
+	for i, r := range rs {
+		out[i] = *setModeIn(r)
+	}
+	return out
 }
 
 func opResultOut(r engine.OpResult, op engine.Op) *pb.OperationResult {

@@ -24,7 +24,7 @@ func handle(e *env, kind uint8, data []byte) (error, bool) {
 	ctx := context.Background()
 	s := e.srv
 	decode := func(m proto.Message) bool { return proto.Unmarshal(data, m) == nil }
-	switch kind % 11 {
+	switch kind % 12 {
 	case 0:
 		r := &pb.CreateBufferRequest{}
 		if !decode(r) {
@@ -95,6 +95,13 @@ func handle(e *env, kind uint8, data []byte) (error, bool) {
 		}
 		_, err := s.Ack(ctx, r)
 		return err, true
+	case 10:
+		r := &pb.ArmTriggerRequest{}
+		if !decode(r) {
+			return nil, false
+		}
+		_, err := s.ArmTrigger(ctx, r)
+		return err, true
 	default:
 		r := &pb.QueryBufferRequest{}
 		if !decode(r) {
@@ -127,7 +134,9 @@ func FuzzRequestHandlers(f *testing.F) {
 	seed(f, 7, &pb.BatchRequest{AppId: appA, Operations: []*pb.Operation{opCreateBuffer("x", fifo(2)), opBind("x", "vfree")}})
 	seed(f, 8, &pb.PurgeUpToRequest{AppId: appA, BufferId: "held", PacketId: &pb.PacketId{Ipv4Id: 2, L4Checksum: 2}})
 	seed(f, 9, &pb.AckRequest{AppId: appA, BufferId: "arq", PacketIds: []*pb.PacketId{{Ipv4Id: 1}}})
-	seed(f, 10, &pb.QueryBufferRequest{AppId: appB, BufferId: "theirs"})
+	seed(f, 10, &pb.ArmTriggerRequest{AppId: appA, BufferId: "bound", SetVportModes: []*pb.SetVportModeRequest{
+		{VportId: "vfree", Mode: pb.VportMode_VPORT_MODE_TX}}})
+	seed(f, 11, &pb.QueryBufferRequest{AppId: appB, BufferId: "theirs"})
 	e := newEnv(f)
 	f.Fuzz(func(t *testing.T, kind uint8, data []byte) {
 		before := e.snapshot(t)

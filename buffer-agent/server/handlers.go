@@ -193,6 +193,16 @@ func (s *Server) Ack(_ context.Context, r *pb.AckRequest) (*pb.AckResponse, erro
 	return &pb.AckResponse{Acked: n}, nil
 }
 
+// ArmTrigger arms (or, with no modes, disarms) a buffer's one-shot
+// trigger.
+func (s *Server) ArmTrigger(_ context.Context, r *pb.ArmTriggerRequest) (*pb.ArmTriggerResponse, error) {
+	was, err := s.eng.ArmTrigger(r.GetAppId(), r.GetBufferId(), setModesIn(r.GetSetVportModes()))
+	if err != nil {
+		return nil, s.toStatus("ArmTrigger", err)
+	}
+	return &pb.ArmTriggerResponse{WasArmed: was}, nil
+}
+
 // Subscribe streams events until the client cancels or the engine closes.
 func (s *Server) Subscribe(r *pb.SubscribeRequest, stream grpc.ServerStreamingServer[pb.Event]) error {
 	rules := make([]engine.EventRule, len(r.GetRules()))

@@ -111,18 +111,9 @@ func TestStatsCarryLastOutPacketID(t *testing.T) {
 	if _, err := c.Bind(ctx, &pb.BindRequest{AppId: appA, BufferId: "held", VportId: "vfree"}); err != nil {
 		t.Fatal(err)
 	}
-	var st *pb.BufferStats
-	for st.GetPacketsOut() < 3 {
-		if ctx.Err() != nil {
-			t.Fatalf("held never drained: %v", st)
-		}
-		time.Sleep(time.Millisecond)
-		q, err := c.QueryBuffer(ctx, &pb.QueryBufferRequest{AppId: appA, BufferId: "held"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		st = q.GetStats()
-	}
+	st := waitStats(ctx, t, c, "held", "held never drained", func(st *pb.BufferStats) bool {
+		return st.GetPacketsOut() >= 3
+	})
 	want := &pb.PacketId{Ipv4Id: 3, L4Checksum: 3} // frame(3), the last held
 	if got := st.GetLastOutPacketId(); !proto.Equal(got, want) {
 		t.Fatalf("last_out_packet_id = %v, want %v", got, want)
@@ -136,5 +127,53 @@ func TestStatsCarryLastOutPacketID(t *testing.T) {
 		if b.GetBufferId() == "held" && !proto.Equal(got, want) || b.GetBufferId() != "held" && got != nil {
 			t.Fatalf("list: buffer %s last_out_packet_id = %v", b.GetBufferId(), got)
 		}
+	}
+}
+
+// TestArmTriggerOverGRPC: a frame into the armed buffer sets the armed
+// mode, once, and the buffer's stats say so.
+func TestArmTriggerOverGRPC(t *testing.T) {
+	e := newEnv(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c := e.client
+	arm := &pb.ArmTriggerRequest{AppId: appA, BufferId: "bound", SetVportModes: []*pb.SetVportModeRequest{
+		{AppId: "ignored", VportId: "vfree", Mode: pb.VportMode_VPORT_MODE_TX, TxRate: &pb.TxRate{Bps: 1e6}}}}
+	if r, err := c.ArmTrigger(ctx, arm); err != nil || r.GetWasArmed() {
+		t.Fatalf("arm %v %v", r, err)
+	}
+	q, err := c.QueryBuffer(ctx, &pb.QueryBufferRequest{AppId: appA, BufferId: "bound"})
+	if err != nil || !q.GetStats().GetTriggerArmed() {
+		t.Fatalf("armed buffer %v %v", q, err)
+	}
+	e.ports.ports["vb"].in.Receive([][]byte{frame(9)})
+	st := waitStats(ctx, t, c, "bound", "the trigger never fired", func(st *pb.BufferStats) bool {
+		return st.GetTriggersFired()+st.GetTriggerFailures() > 0
+	})
+	if st.GetTriggerArmed() || st.GetTriggersFired() != 1 || st.GetTriggerFailures() != 0 {
+		t.Fatalf("stats after the fire %v", st)
+	}
+	v, err := c.QueryVport(ctx, &pb.QueryVportRequest{AppId: appA, VportId: "vfree"})
+	if err != nil || v.GetConfig().GetMode() != pb.VportMode_VPORT_MODE_TX || v.GetConfig().GetTxRateBps() != 1e6 {
+		t.Fatalf("vfree after the fire %v %v", v, err)
+	}
+	if r, err := c.ArmTrigger(ctx, &pb.ArmTriggerRequest{AppId: appA, BufferId: "bound"}); err != nil || r.GetWasArmed() {
+		t.Fatalf("disarm after the fire %v %v", r, err)
+	}
+}
+
+// waitStats polls appA's buffer id until done holds for its stats, which
+// it returns; it fails the test with why when ctx ends first.
+func waitStats(ctx context.Context, t *testing.T, c pb.BufferAgentClient, id, why string, done func(*pb.BufferStats) bool) *pb.BufferStats {
+	t.Helper()
+	for {
+		q, err := c.QueryBuffer(ctx, &pb.QueryBufferRequest{AppId: appA, BufferId: id})
+		if err != nil {
+			t.Fatalf("%s: %v", why, err)
+		}
+		if done(q.GetStats()) {
+			return q.GetStats()
+		}
+		time.Sleep(time.Millisecond)
 	}
 }

@@ -206,6 +206,10 @@ func TestSteeringThroughInProcessBuffer(t *testing.T) {
 	if _, err := api.Bind(ctx, &pb.BindRequest{AppId: app, BufferId: "b1", VportId: "v1"}); err != nil {
 		t.Fatal(err)
 	}
+	// The in-process agent serves the whole API, ArmTrigger included.
+	if r, err := api.ArmTrigger(ctx, &pb.ArmTriggerRequest{AppId: app, BufferId: "b1"}); err != nil || r.GetWasArmed() {
+		t.Fatalf("ArmTrigger %v %v", r, err)
+	}
 	// Paused: the flow is held in the buffer.
 	l.send(0, 100)
 	deadline := time.Now().Add(3 * time.Second)

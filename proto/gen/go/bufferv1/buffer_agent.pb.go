@@ -1458,6 +1458,12 @@ type BufferStats struct {
 	// buffers of the stream. Unset until the buffer has transmitted an IPv4
 	// TCP/UDP/ICMP packet.
 	LastOutPacketId *PacketId `protobuf:"bytes,13,opt,name=last_out_packet_id,json=lastOutPacketId,proto3" json:"last_out_packet_id,omitempty"`
+	// ArmTrigger: whether a trigger is armed now; triggers fired (the armed
+	// modes were set); triggers that fired but could not set them (a vport
+	// was removed meanwhile).
+	TriggerArmed    bool   `protobuf:"varint,14,opt,name=trigger_armed,json=triggerArmed,proto3" json:"trigger_armed,omitempty"`
+	TriggersFired   uint64 `protobuf:"varint,15,opt,name=triggers_fired,json=triggersFired,proto3" json:"triggers_fired,omitempty"`
+	TriggerFailures uint64 `protobuf:"varint,16,opt,name=trigger_failures,json=triggerFailures,proto3" json:"trigger_failures,omitempty"`
 	unknownFields   protoimpl.UnknownFields
 	sizeCache       protoimpl.SizeCache
 }
@@ -1581,6 +1587,27 @@ func (x *BufferStats) GetLastOutPacketId() *PacketId {
 		return x.LastOutPacketId
 	}
 	return nil
+}
+
+func (x *BufferStats) GetTriggerArmed() bool {
+	if x != nil {
+		return x.TriggerArmed
+	}
+	return false
+}
+
+func (x *BufferStats) GetTriggersFired() uint64 {
+	if x != nil {
+		return x.TriggersFired
+	}
+	return 0
+}
+
+func (x *BufferStats) GetTriggerFailures() uint64 {
+	if x != nil {
+		return x.TriggerFailures
+	}
+	return 0
 }
 
 type LinuxInterfaceBackend struct {
@@ -3236,6 +3263,118 @@ func (x *AckResponse) GetAcked() uint32 {
 	return 0
 }
 
+type ArmTriggerRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	AppId string                 `protobuf:"bytes,1,opt,name=app_id,json=appId,proto3" json:"app_id,omitempty"`
+	// The trigger: a buffer of app_id's. The packet that fires the trigger is
+	// handled as any other (held, forwarded or dropped by the buffer's state).
+	BufferId string `protobuf:"bytes,2,opt,name=buffer_id,json=bufferId,proto3" json:"buffer_id,omitempty"`
+	// 0..256 vport modes to set, in order, all or none, when the next packet
+	// enters the buffer: each names one of app_id's vports and a mode (tx_rate
+	// too when set). They are checked now (INVALID_ARGUMENT, NOT_FOUND,
+	// PERMISSION_DENIED). Arming again replaces what was armed; none disarms.
+	SetVportModes []*SetVportModeRequest `protobuf:"bytes,3,rep,name=set_vport_modes,json=setVportModes,proto3" json:"set_vport_modes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ArmTriggerRequest) Reset() {
+	*x = ArmTriggerRequest{}
+	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ArmTriggerRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ArmTriggerRequest) ProtoMessage() {}
+
+func (x *ArmTriggerRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ArmTriggerRequest.ProtoReflect.Descriptor instead.
+func (*ArmTriggerRequest) Descriptor() ([]byte, []int) {
+	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *ArmTriggerRequest) GetAppId() string {
+	if x != nil {
+		return x.AppId
+	}
+	return ""
+}
+
+func (x *ArmTriggerRequest) GetBufferId() string {
+	if x != nil {
+		return x.BufferId
+	}
+	return ""
+}
+
+func (x *ArmTriggerRequest) GetSetVportModes() []*SetVportModeRequest {
+	if x != nil {
+		return x.SetVportModes
+	}
+	return nil
+}
+
+type ArmTriggerResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Whether a trigger was armed before this call (it is replaced or
+	// disarmed now).
+	WasArmed      bool `protobuf:"varint,1,opt,name=was_armed,json=wasArmed,proto3" json:"was_armed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ArmTriggerResponse) Reset() {
+	*x = ArmTriggerResponse{}
+	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ArmTriggerResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ArmTriggerResponse) ProtoMessage() {}
+
+func (x *ArmTriggerResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ArmTriggerResponse.ProtoReflect.Descriptor instead.
+func (*ArmTriggerResponse) Descriptor() ([]byte, []int) {
+	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *ArmTriggerResponse) GetWasArmed() bool {
+	if x != nil {
+		return x.WasArmed
+	}
+	return false
+}
+
 // Matches a packet when (frame[offset + i] & mask[i]) == value[i] for all i.
 type MarkerMatch struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
@@ -3249,7 +3388,7 @@ type MarkerMatch struct {
 
 func (x *MarkerMatch) Reset() {
 	*x = MarkerMatch{}
-	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[41]
+	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3261,7 +3400,7 @@ func (x *MarkerMatch) String() string {
 func (*MarkerMatch) ProtoMessage() {}
 
 func (x *MarkerMatch) ProtoReflect() protoreflect.Message {
-	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[41]
+	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3274,7 +3413,7 @@ func (x *MarkerMatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MarkerMatch.ProtoReflect.Descriptor instead.
 func (*MarkerMatch) Descriptor() ([]byte, []int) {
-	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{41}
+	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *MarkerMatch) GetOffset() uint32 {
@@ -3317,7 +3456,7 @@ type EventRule struct {
 
 func (x *EventRule) Reset() {
 	*x = EventRule{}
-	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[42]
+	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3329,7 +3468,7 @@ func (x *EventRule) String() string {
 func (*EventRule) ProtoMessage() {}
 
 func (x *EventRule) ProtoReflect() protoreflect.Message {
-	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[42]
+	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3342,7 +3481,7 @@ func (x *EventRule) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EventRule.ProtoReflect.Descriptor instead.
 func (*EventRule) Descriptor() ([]byte, []int) {
-	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{42}
+	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *EventRule) GetRuleId() string {
@@ -3398,7 +3537,7 @@ type SubscribeRequest struct {
 
 func (x *SubscribeRequest) Reset() {
 	*x = SubscribeRequest{}
-	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[43]
+	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3410,7 +3549,7 @@ func (x *SubscribeRequest) String() string {
 func (*SubscribeRequest) ProtoMessage() {}
 
 func (x *SubscribeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[43]
+	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3423,7 +3562,7 @@ func (x *SubscribeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubscribeRequest.ProtoReflect.Descriptor instead.
 func (*SubscribeRequest) Descriptor() ([]byte, []int) {
-	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{43}
+	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *SubscribeRequest) GetAppId() string {
@@ -3461,7 +3600,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[44]
+	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3473,7 +3612,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[44]
+	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3486,7 +3625,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{44}
+	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *Event) GetRuleId() string {
@@ -3628,7 +3767,7 @@ const file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc = "" +
 	"\vDropCounter\x122\n" +
 	"\x05cause\x18\x01 \x01(\x0e2\x1c.flowbuf.buffer.v1.DropCauseR\x05cause\x12\x18\n" +
 	"\apackets\x18\x02 \x01(\x04R\apackets\x12\x14\n" +
-	"\x05bytes\x18\x03 \x01(\x04R\x05bytes\"\xb0\x04\n" +
+	"\x05bytes\x18\x03 \x01(\x04R\x05bytes\"\xa7\x05\n" +
 	"\vBufferStats\x12\x1d\n" +
 	"\n" +
 	"packets_in\x18\x01 \x01(\x04R\tpacketsIn\x12\x19\n" +
@@ -3646,7 +3785,10 @@ const file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc = "" +
 	"\n" +
 	"arq_resent\x18\v \x01(\x04R\tarqResent\x12\x1b\n" +
 	"\tarq_acked\x18\f \x01(\x04R\barqAcked\x12H\n" +
-	"\x12last_out_packet_id\x18\r \x01(\v2\x1b.flowbuf.buffer.v1.PacketIdR\x0flastOutPacketId\"\x84\x01\n" +
+	"\x12last_out_packet_id\x18\r \x01(\v2\x1b.flowbuf.buffer.v1.PacketIdR\x0flastOutPacketId\x12#\n" +
+	"\rtrigger_armed\x18\x0e \x01(\bR\ftriggerArmed\x12%\n" +
+	"\x0etriggers_fired\x18\x0f \x01(\x04R\rtriggersFired\x12)\n" +
+	"\x10trigger_failures\x18\x10 \x01(\x04R\x0ftriggerFailures\"\x84\x01\n" +
 	"\x15LinuxInterfaceBackend\x12\x1c\n" +
 	"\tinterface\x18\x01 \x01(\tR\tinterface\x12(\n" +
 	"\x10create_veth_peer\x18\x02 \x01(\tR\x0ecreateVethPeer\x12#\n" +
@@ -3754,7 +3896,13 @@ const file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc = "" +
 	"\n" +
 	"packet_ids\x18\x03 \x03(\v2\x1b.flowbuf.buffer.v1.PacketIdR\tpacketIds\"#\n" +
 	"\vAckResponse\x12\x14\n" +
-	"\x05acked\x18\x01 \x01(\rR\x05acked\"O\n" +
+	"\x05acked\x18\x01 \x01(\rR\x05acked\"\x97\x01\n" +
+	"\x11ArmTriggerRequest\x12\x15\n" +
+	"\x06app_id\x18\x01 \x01(\tR\x05appId\x12\x1b\n" +
+	"\tbuffer_id\x18\x02 \x01(\tR\bbufferId\x12N\n" +
+	"\x0fset_vport_modes\x18\x03 \x03(\v2&.flowbuf.buffer.v1.SetVportModeRequestR\rsetVportModes\"1\n" +
+	"\x12ArmTriggerResponse\x12\x1b\n" +
+	"\twas_armed\x18\x01 \x01(\bR\bwasArmed\"O\n" +
 	"\vMarkerMatch\x12\x16\n" +
 	"\x06offset\x18\x01 \x01(\rR\x06offset\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\fR\x05value\x12\x12\n" +
@@ -3826,8 +3974,7 @@ const file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc = "" +
 	"\x17EVENT_KIND_FIRST_PACKET\x10\x04\x12\x16\n" +
 	"\x12EVENT_KIND_DROPPED\x10\x05\x12\x1a\n" +
 	"\x16EVENT_KIND_MARKER_SEEN\x10\x06\x12\x1c\n" +
-	"\x18EVENT_KIND_STATE_CHANGED\x10\a2\xc8\n" +
-	"\n" +
+	"\x18EVENT_KIND_STATE_CHANGED\x10\a2\xa3\v\n" +
 	"\vBufferAgent\x12]\n" +
 	"\x0fGetCapabilities\x12).flowbuf.buffer.v1.GetCapabilitiesRequest\x1a\x1f.flowbuf.buffer.v1.Capabilities\x12Q\n" +
 	"\fCreateBuffer\x12&.flowbuf.buffer.v1.CreateBufferRequest\x1a\x19.flowbuf.buffer.v1.Buffer\x12_\n" +
@@ -3845,7 +3992,9 @@ const file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc = "" +
 	"\x06Unbind\x12 .flowbuf.buffer.v1.UnbindRequest\x1a!.flowbuf.buffer.v1.UnbindResponse\x12J\n" +
 	"\x05Batch\x12\x1f.flowbuf.buffer.v1.BatchRequest\x1a .flowbuf.buffer.v1.BatchResponse\x12V\n" +
 	"\tPurgeUpTo\x12#.flowbuf.buffer.v1.PurgeUpToRequest\x1a$.flowbuf.buffer.v1.PurgeUpToResponse\x12D\n" +
-	"\x03Ack\x12\x1d.flowbuf.buffer.v1.AckRequest\x1a\x1e.flowbuf.buffer.v1.AckResponse\x12L\n" +
+	"\x03Ack\x12\x1d.flowbuf.buffer.v1.AckRequest\x1a\x1e.flowbuf.buffer.v1.AckResponse\x12Y\n" +
+	"\n" +
+	"ArmTrigger\x12$.flowbuf.buffer.v1.ArmTriggerRequest\x1a%.flowbuf.buffer.v1.ArmTriggerResponse\x12L\n" +
 	"\tSubscribe\x12#.flowbuf.buffer.v1.SubscribeRequest\x1a\x18.flowbuf.buffer.v1.Event0\x01Bl\n" +
 	"\x1borg.flowbuf.proto.buffer.v1B\x10BufferAgentProtoP\x01Z9github.com/flowbuf/flowbuf/proto/gen/go/bufferv1;bufferv1b\x06proto3"
 
@@ -3862,7 +4011,7 @@ func file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP() []byte {
 }
 
 var file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes = make([]protoimpl.EnumInfo, 8)
-var file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes = make([]protoimpl.MessageInfo, 45)
+var file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes = make([]protoimpl.MessageInfo, 47)
 var file_flowbuf_buffer_v1_buffer_agent_proto_goTypes = []any{
 	(QueueType)(0),                 // 0: flowbuf.buffer.v1.QueueType
 	(OverflowPolicy)(0),            // 1: flowbuf.buffer.v1.OverflowPolicy
@@ -3913,10 +4062,12 @@ var file_flowbuf_buffer_v1_buffer_agent_proto_goTypes = []any{
 	(*PurgeUpToResponse)(nil),      // 46: flowbuf.buffer.v1.PurgeUpToResponse
 	(*AckRequest)(nil),             // 47: flowbuf.buffer.v1.AckRequest
 	(*AckResponse)(nil),            // 48: flowbuf.buffer.v1.AckResponse
-	(*MarkerMatch)(nil),            // 49: flowbuf.buffer.v1.MarkerMatch
-	(*EventRule)(nil),              // 50: flowbuf.buffer.v1.EventRule
-	(*SubscribeRequest)(nil),       // 51: flowbuf.buffer.v1.SubscribeRequest
-	(*Event)(nil),                  // 52: flowbuf.buffer.v1.Event
+	(*ArmTriggerRequest)(nil),      // 49: flowbuf.buffer.v1.ArmTriggerRequest
+	(*ArmTriggerResponse)(nil),     // 50: flowbuf.buffer.v1.ArmTriggerResponse
+	(*MarkerMatch)(nil),            // 51: flowbuf.buffer.v1.MarkerMatch
+	(*EventRule)(nil),              // 52: flowbuf.buffer.v1.EventRule
+	(*SubscribeRequest)(nil),       // 53: flowbuf.buffer.v1.SubscribeRequest
+	(*Event)(nil),                  // 54: flowbuf.buffer.v1.Event
 }
 var file_flowbuf_buffer_v1_buffer_agent_proto_depIdxs = []int32{
 	0,  // 0: flowbuf.buffer.v1.Capabilities.queue_types:type_name -> flowbuf.buffer.v1.QueueType
@@ -3962,50 +4113,53 @@ var file_flowbuf_buffer_v1_buffer_agent_proto_depIdxs = []int32{
 	28, // 40: flowbuf.buffer.v1.OperationResult.remove_vport:type_name -> flowbuf.buffer.v1.RemoveVportResponse
 	44, // 41: flowbuf.buffer.v1.PurgeUpToRequest.packet_id:type_name -> flowbuf.buffer.v1.PacketId
 	44, // 42: flowbuf.buffer.v1.AckRequest.packet_ids:type_name -> flowbuf.buffer.v1.PacketId
-	7,  // 43: flowbuf.buffer.v1.EventRule.kind:type_name -> flowbuf.buffer.v1.EventKind
-	49, // 44: flowbuf.buffer.v1.EventRule.marker:type_name -> flowbuf.buffer.v1.MarkerMatch
-	50, // 45: flowbuf.buffer.v1.SubscribeRequest.rules:type_name -> flowbuf.buffer.v1.EventRule
-	7,  // 46: flowbuf.buffer.v1.Event.kind:type_name -> flowbuf.buffer.v1.EventKind
-	21, // 47: flowbuf.buffer.v1.Event.dropped:type_name -> flowbuf.buffer.v1.DropCounter
-	3,  // 48: flowbuf.buffer.v1.Event.state:type_name -> flowbuf.buffer.v1.BufferState
-	44, // 49: flowbuf.buffer.v1.Event.packet_id:type_name -> flowbuf.buffer.v1.PacketId
-	8,  // 50: flowbuf.buffer.v1.BufferAgent.GetCapabilities:input_type -> flowbuf.buffer.v1.GetCapabilitiesRequest
-	14, // 51: flowbuf.buffer.v1.BufferAgent.CreateBuffer:input_type -> flowbuf.buffer.v1.CreateBufferRequest
-	15, // 52: flowbuf.buffer.v1.BufferAgent.RemoveBuffer:input_type -> flowbuf.buffer.v1.RemoveBufferRequest
-	17, // 53: flowbuf.buffer.v1.BufferAgent.QueryBuffer:input_type -> flowbuf.buffer.v1.QueryBufferRequest
-	18, // 54: flowbuf.buffer.v1.BufferAgent.ListBuffers:input_type -> flowbuf.buffer.v1.ListBuffersRequest
-	26, // 55: flowbuf.buffer.v1.BufferAgent.CreateVport:input_type -> flowbuf.buffer.v1.CreateVportRequest
-	27, // 56: flowbuf.buffer.v1.BufferAgent.RemoveVport:input_type -> flowbuf.buffer.v1.RemoveVportRequest
-	29, // 57: flowbuf.buffer.v1.BufferAgent.SetVportMode:input_type -> flowbuf.buffer.v1.SetVportModeRequest
-	31, // 58: flowbuf.buffer.v1.BufferAgent.QueryVport:input_type -> flowbuf.buffer.v1.QueryVportRequest
-	32, // 59: flowbuf.buffer.v1.BufferAgent.ListVports:input_type -> flowbuf.buffer.v1.ListVportsRequest
-	36, // 60: flowbuf.buffer.v1.BufferAgent.Bind:input_type -> flowbuf.buffer.v1.BindRequest
-	38, // 61: flowbuf.buffer.v1.BufferAgent.Unbind:input_type -> flowbuf.buffer.v1.UnbindRequest
-	41, // 62: flowbuf.buffer.v1.BufferAgent.Batch:input_type -> flowbuf.buffer.v1.BatchRequest
-	45, // 63: flowbuf.buffer.v1.BufferAgent.PurgeUpTo:input_type -> flowbuf.buffer.v1.PurgeUpToRequest
-	47, // 64: flowbuf.buffer.v1.BufferAgent.Ack:input_type -> flowbuf.buffer.v1.AckRequest
-	51, // 65: flowbuf.buffer.v1.BufferAgent.Subscribe:input_type -> flowbuf.buffer.v1.SubscribeRequest
-	9,  // 66: flowbuf.buffer.v1.BufferAgent.GetCapabilities:output_type -> flowbuf.buffer.v1.Capabilities
-	20, // 67: flowbuf.buffer.v1.BufferAgent.CreateBuffer:output_type -> flowbuf.buffer.v1.Buffer
-	16, // 68: flowbuf.buffer.v1.BufferAgent.RemoveBuffer:output_type -> flowbuf.buffer.v1.RemoveBufferResponse
-	20, // 69: flowbuf.buffer.v1.BufferAgent.QueryBuffer:output_type -> flowbuf.buffer.v1.Buffer
-	19, // 70: flowbuf.buffer.v1.BufferAgent.ListBuffers:output_type -> flowbuf.buffer.v1.ListBuffersResponse
-	34, // 71: flowbuf.buffer.v1.BufferAgent.CreateVport:output_type -> flowbuf.buffer.v1.Vport
-	28, // 72: flowbuf.buffer.v1.BufferAgent.RemoveVport:output_type -> flowbuf.buffer.v1.RemoveVportResponse
-	34, // 73: flowbuf.buffer.v1.BufferAgent.SetVportMode:output_type -> flowbuf.buffer.v1.Vport
-	34, // 74: flowbuf.buffer.v1.BufferAgent.QueryVport:output_type -> flowbuf.buffer.v1.Vport
-	33, // 75: flowbuf.buffer.v1.BufferAgent.ListVports:output_type -> flowbuf.buffer.v1.ListVportsResponse
-	37, // 76: flowbuf.buffer.v1.BufferAgent.Bind:output_type -> flowbuf.buffer.v1.BindResponse
-	39, // 77: flowbuf.buffer.v1.BufferAgent.Unbind:output_type -> flowbuf.buffer.v1.UnbindResponse
-	42, // 78: flowbuf.buffer.v1.BufferAgent.Batch:output_type -> flowbuf.buffer.v1.BatchResponse
-	46, // 79: flowbuf.buffer.v1.BufferAgent.PurgeUpTo:output_type -> flowbuf.buffer.v1.PurgeUpToResponse
-	48, // 80: flowbuf.buffer.v1.BufferAgent.Ack:output_type -> flowbuf.buffer.v1.AckResponse
-	52, // 81: flowbuf.buffer.v1.BufferAgent.Subscribe:output_type -> flowbuf.buffer.v1.Event
-	66, // [66:82] is the sub-list for method output_type
-	50, // [50:66] is the sub-list for method input_type
-	50, // [50:50] is the sub-list for extension type_name
-	50, // [50:50] is the sub-list for extension extendee
-	0,  // [0:50] is the sub-list for field type_name
+	29, // 43: flowbuf.buffer.v1.ArmTriggerRequest.set_vport_modes:type_name -> flowbuf.buffer.v1.SetVportModeRequest
+	7,  // 44: flowbuf.buffer.v1.EventRule.kind:type_name -> flowbuf.buffer.v1.EventKind
+	51, // 45: flowbuf.buffer.v1.EventRule.marker:type_name -> flowbuf.buffer.v1.MarkerMatch
+	52, // 46: flowbuf.buffer.v1.SubscribeRequest.rules:type_name -> flowbuf.buffer.v1.EventRule
+	7,  // 47: flowbuf.buffer.v1.Event.kind:type_name -> flowbuf.buffer.v1.EventKind
+	21, // 48: flowbuf.buffer.v1.Event.dropped:type_name -> flowbuf.buffer.v1.DropCounter
+	3,  // 49: flowbuf.buffer.v1.Event.state:type_name -> flowbuf.buffer.v1.BufferState
+	44, // 50: flowbuf.buffer.v1.Event.packet_id:type_name -> flowbuf.buffer.v1.PacketId
+	8,  // 51: flowbuf.buffer.v1.BufferAgent.GetCapabilities:input_type -> flowbuf.buffer.v1.GetCapabilitiesRequest
+	14, // 52: flowbuf.buffer.v1.BufferAgent.CreateBuffer:input_type -> flowbuf.buffer.v1.CreateBufferRequest
+	15, // 53: flowbuf.buffer.v1.BufferAgent.RemoveBuffer:input_type -> flowbuf.buffer.v1.RemoveBufferRequest
+	17, // 54: flowbuf.buffer.v1.BufferAgent.QueryBuffer:input_type -> flowbuf.buffer.v1.QueryBufferRequest
+	18, // 55: flowbuf.buffer.v1.BufferAgent.ListBuffers:input_type -> flowbuf.buffer.v1.ListBuffersRequest
+	26, // 56: flowbuf.buffer.v1.BufferAgent.CreateVport:input_type -> flowbuf.buffer.v1.CreateVportRequest
+	27, // 57: flowbuf.buffer.v1.BufferAgent.RemoveVport:input_type -> flowbuf.buffer.v1.RemoveVportRequest
+	29, // 58: flowbuf.buffer.v1.BufferAgent.SetVportMode:input_type -> flowbuf.buffer.v1.SetVportModeRequest
+	31, // 59: flowbuf.buffer.v1.BufferAgent.QueryVport:input_type -> flowbuf.buffer.v1.QueryVportRequest
+	32, // 60: flowbuf.buffer.v1.BufferAgent.ListVports:input_type -> flowbuf.buffer.v1.ListVportsRequest
+	36, // 61: flowbuf.buffer.v1.BufferAgent.Bind:input_type -> flowbuf.buffer.v1.BindRequest
+	38, // 62: flowbuf.buffer.v1.BufferAgent.Unbind:input_type -> flowbuf.buffer.v1.UnbindRequest
+	41, // 63: flowbuf.buffer.v1.BufferAgent.Batch:input_type -> flowbuf.buffer.v1.BatchRequest
+	45, // 64: flowbuf.buffer.v1.BufferAgent.PurgeUpTo:input_type -> flowbuf.buffer.v1.PurgeUpToRequest
+	47, // 65: flowbuf.buffer.v1.BufferAgent.Ack:input_type -> flowbuf.buffer.v1.AckRequest
+	49, // 66: flowbuf.buffer.v1.BufferAgent.ArmTrigger:input_type -> flowbuf.buffer.v1.ArmTriggerRequest
+	53, // 67: flowbuf.buffer.v1.BufferAgent.Subscribe:input_type -> flowbuf.buffer.v1.SubscribeRequest
+	9,  // 68: flowbuf.buffer.v1.BufferAgent.GetCapabilities:output_type -> flowbuf.buffer.v1.Capabilities
+	20, // 69: flowbuf.buffer.v1.BufferAgent.CreateBuffer:output_type -> flowbuf.buffer.v1.Buffer
+	16, // 70: flowbuf.buffer.v1.BufferAgent.RemoveBuffer:output_type -> flowbuf.buffer.v1.RemoveBufferResponse
+	20, // 71: flowbuf.buffer.v1.BufferAgent.QueryBuffer:output_type -> flowbuf.buffer.v1.Buffer
+	19, // 72: flowbuf.buffer.v1.BufferAgent.ListBuffers:output_type -> flowbuf.buffer.v1.ListBuffersResponse
+	34, // 73: flowbuf.buffer.v1.BufferAgent.CreateVport:output_type -> flowbuf.buffer.v1.Vport
+	28, // 74: flowbuf.buffer.v1.BufferAgent.RemoveVport:output_type -> flowbuf.buffer.v1.RemoveVportResponse
+	34, // 75: flowbuf.buffer.v1.BufferAgent.SetVportMode:output_type -> flowbuf.buffer.v1.Vport
+	34, // 76: flowbuf.buffer.v1.BufferAgent.QueryVport:output_type -> flowbuf.buffer.v1.Vport
+	33, // 77: flowbuf.buffer.v1.BufferAgent.ListVports:output_type -> flowbuf.buffer.v1.ListVportsResponse
+	37, // 78: flowbuf.buffer.v1.BufferAgent.Bind:output_type -> flowbuf.buffer.v1.BindResponse
+	39, // 79: flowbuf.buffer.v1.BufferAgent.Unbind:output_type -> flowbuf.buffer.v1.UnbindResponse
+	42, // 80: flowbuf.buffer.v1.BufferAgent.Batch:output_type -> flowbuf.buffer.v1.BatchResponse
+	46, // 81: flowbuf.buffer.v1.BufferAgent.PurgeUpTo:output_type -> flowbuf.buffer.v1.PurgeUpToResponse
+	48, // 82: flowbuf.buffer.v1.BufferAgent.Ack:output_type -> flowbuf.buffer.v1.AckResponse
+	50, // 83: flowbuf.buffer.v1.BufferAgent.ArmTrigger:output_type -> flowbuf.buffer.v1.ArmTriggerResponse
+	54, // 84: flowbuf.buffer.v1.BufferAgent.Subscribe:output_type -> flowbuf.buffer.v1.Event
+	68, // [68:85] is the sub-list for method output_type
+	51, // [51:68] is the sub-list for method input_type
+	51, // [51:51] is the sub-list for extension type_name
+	51, // [51:51] is the sub-list for extension extendee
+	0,  // [0:51] is the sub-list for field type_name
 }
 
 func init() { file_flowbuf_buffer_v1_buffer_agent_proto_init() }
@@ -4038,7 +4192,7 @@ func file_flowbuf_buffer_v1_buffer_agent_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc), len(file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc)),
 			NumEnums:      8,
-			NumMessages:   45,
+			NumMessages:   47,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

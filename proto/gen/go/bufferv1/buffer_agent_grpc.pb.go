@@ -67,6 +67,7 @@ const (
 	BufferAgent_Batch_FullMethodName           = "/flowbuf.buffer.v1.BufferAgent/Batch"
 	BufferAgent_PurgeUpTo_FullMethodName       = "/flowbuf.buffer.v1.BufferAgent/PurgeUpTo"
 	BufferAgent_Ack_FullMethodName             = "/flowbuf.buffer.v1.BufferAgent/Ack"
+	BufferAgent_ArmTrigger_FullMethodName      = "/flowbuf.buffer.v1.BufferAgent/ArmTrigger"
 	BufferAgent_Subscribe_FullMethodName       = "/flowbuf.buffer.v1.BufferAgent/Subscribe"
 )
 
@@ -98,6 +99,11 @@ type BufferAgentClient interface {
 	PurgeUpTo(ctx context.Context, in *PurgeUpToRequest, opts ...grpc.CallOption) (*PurgeUpToResponse, error)
 	// Acknowledges packets held by an ARQ buffer so they are not resent.
 	Ack(ctx context.Context, in *AckRequest, opts ...grpc.CallOption) (*AckResponse, error)
+	// Arms a one-shot trigger on a buffer: the next packet that enters it
+	// sets the armed vport modes on the agent, without a controller round
+	// trip (FMM: the target eNB releases its buffer when the UE's attach
+	// signal arrives).
+	ArmTrigger(ctx context.Context, in *ArmTriggerRequest, opts ...grpc.CallOption) (*ArmTriggerResponse, error)
 	// Streams events matching the given rules until the client cancels.
 	Subscribe(ctx context.Context, in *SubscribeRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Event], error)
 }
@@ -260,6 +266,16 @@ func (c *bufferAgentClient) Ack(ctx context.Context, in *AckRequest, opts ...grp
 	return out, nil
 }
 
+func (c *bufferAgentClient) ArmTrigger(ctx context.Context, in *ArmTriggerRequest, opts ...grpc.CallOption) (*ArmTriggerResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ArmTriggerResponse)
+	err := c.cc.Invoke(ctx, BufferAgent_ArmTrigger_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *bufferAgentClient) Subscribe(ctx context.Context, in *SubscribeRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Event], error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	stream, err := c.cc.NewStream(ctx, &BufferAgent_ServiceDesc.Streams[0], BufferAgent_Subscribe_FullMethodName, cOpts...)
@@ -307,6 +323,11 @@ type BufferAgentServer interface {
 	PurgeUpTo(context.Context, *PurgeUpToRequest) (*PurgeUpToResponse, error)
 	// Acknowledges packets held by an ARQ buffer so they are not resent.
 	Ack(context.Context, *AckRequest) (*AckResponse, error)
+	// Arms a one-shot trigger on a buffer: the next packet that enters it
+	// sets the armed vport modes on the agent, without a controller round
+	// trip (FMM: the target eNB releases its buffer when the UE's attach
+	// signal arrives).
+	ArmTrigger(context.Context, *ArmTriggerRequest) (*ArmTriggerResponse, error)
 	// Streams events matching the given rules until the client cancels.
 	Subscribe(*SubscribeRequest, grpc.ServerStreamingServer[Event]) error
 	mustEmbedUnimplementedBufferAgentServer()
@@ -363,6 +384,9 @@ func (UnimplementedBufferAgentServer) PurgeUpTo(context.Context, *PurgeUpToReque
 }
 func (UnimplementedBufferAgentServer) Ack(context.Context, *AckRequest) (*AckResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method Ack not implemented")
+}
+func (UnimplementedBufferAgentServer) ArmTrigger(context.Context, *ArmTriggerRequest) (*ArmTriggerResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ArmTrigger not implemented")
 }
 func (UnimplementedBufferAgentServer) Subscribe(*SubscribeRequest, grpc.ServerStreamingServer[Event]) error {
 	return status.Errorf(codes.Unimplemented, "method Subscribe not implemented")
@@ -658,6 +682,24 @@ func _BufferAgent_Ack_Handler(srv interface{}, ctx context.Context, dec func(int
 	return interceptor(ctx, in, info, handler)
 }
 
+func _BufferAgent_ArmTrigger_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ArmTriggerRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(BufferAgentServer).ArmTrigger(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: BufferAgent_ArmTrigger_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(BufferAgentServer).ArmTrigger(ctx, req.(*ArmTriggerRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _BufferAgent_Subscribe_Handler(srv interface{}, stream grpc.ServerStream) error {
 	m := new(SubscribeRequest)
 	if err := stream.RecvMsg(m); err != nil {
@@ -735,6 +777,10 @@ var BufferAgent_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Ack",
 			Handler:    _BufferAgent_Ack_Handler,
+		},
+		{
+			MethodName: "ArmTrigger",
+			Handler:    _BufferAgent_ArmTrigger_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

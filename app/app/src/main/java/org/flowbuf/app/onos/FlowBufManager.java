@@ -256,6 +256,17 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
     }
 
     @Override
+    public void armMove(DeviceId deviceId, BufferId trigger, BufferId buffer, String owner,
+                        BufferState state) {
+        core.buffers().armMove(deviceId, trigger, buffer, owner, state);
+    }
+
+    @Override
+    public boolean disarm(DeviceId deviceId, BufferId trigger, String owner) {
+        return core.buffers().disarm(deviceId, trigger, owner);
+    }
+
+    @Override
     public Set<DeviceId> getDevices() {
         return core.buffers().getDevices();
     }

@@ -9,8 +9,11 @@ import org.flowbuf.api.PacketId;
 import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.MarkerPattern;
 import org.flowbuf.api.MarkerWatch;
+import org.flowbuf.api.VportId;
+import org.flowbuf.api.VportMode;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -76,6 +79,19 @@ public interface BufferAgentClient extends AutoCloseable {
      * @throws org.flowbuf.api.FlowBufException NOT_FOUND, UNAVAILABLE
      */
     MarkerWatch watchMarker(BufferId id, MarkerPattern pattern, Runnable onSeen);
+
+    /**
+     * ArmTrigger: the next packet that enters {@code trigger} sets these
+     * vport modes, in order, on the agent; arming again replaces them, and
+     * no modes disarms.
+     *
+     * @param trigger buffer whose next packet fires
+     * @param modes   vport modes to set then, in order (empty: disarm)
+     * @return whether a trigger was armed before the call (false after a
+     *         disarm: it had fired, or none was armed)
+     * @throws org.flowbuf.api.FlowBufException NOT_FOUND, FORBIDDEN, INVALID, UNAVAILABLE
+     */
+    boolean armTrigger(BufferId trigger, Map<VportId, VportMode> modes);
 
     @Override
     void close();

@@ -12,6 +12,9 @@ import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.MarkerPattern;
 import org.flowbuf.api.MarkerWatch;
+import org.flowbuf.api.VportId;
+import org.flowbuf.api.VportMode;
+import org.flowbuf.proto.buffer.v1.ArmTriggerRequest;
 import org.flowbuf.proto.buffer.v1.BatchRequest;
 import org.flowbuf.proto.buffer.v1.BufferAgentGrpc;
 import org.flowbuf.proto.buffer.v1.BufferStats;
@@ -23,9 +26,11 @@ import org.flowbuf.proto.buffer.v1.Operation;
 import org.flowbuf.proto.buffer.v1.PurgeUpToRequest;
 import org.flowbuf.proto.buffer.v1.PurgeUpToResponse;
 import org.flowbuf.proto.buffer.v1.QueryBufferRequest;
+import org.flowbuf.proto.buffer.v1.SetVportModeRequest;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -120,6 +125,18 @@ public final class DefaultBufferAgentClient implements BufferAgentClient {
         // Safe to retry: a purge that went through finds nothing the second time.
         PurgeUpToResponse purged = call(() -> stub().purgeUpTo(request), true);
         return purged.getFound() ? Optional.of(purged.getPurgedPackets()) : Optional.empty();
+    }
+
+    @Override
+    public boolean armTrigger(BufferId trigger, Map<VportId, VportMode> modes) {
+        ArmTriggerRequest.Builder request = ArmTriggerRequest.newBuilder().setAppId(appId)
+                .setBufferId(trigger.id());
+        modes.forEach((vport, mode) -> request.addSetVportModes(
+                SetVportModeRequest.newBuilder().setVportId(vport.id())
+                        .setMode(ProtoConverter.toProto(mode))));
+        // Not retried: a disarm replayed after an unknown outcome would find
+        // nothing armed and report a fire that never happened.
+        return call(() -> stub().armTrigger(request.build()), false).getWasArmed();
     }
 
     private BufferStats queryStats(BufferId id) {

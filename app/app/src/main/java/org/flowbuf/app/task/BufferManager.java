@@ -46,6 +46,7 @@ public final class BufferManager implements BufferService {
     private final BufferStore store;
     private final EventHistory history = new EventHistory();
     private final BufferReconciler reconciler;
+    private final ArmedMoves armed = new ArmedMoves();
     private volatile Consumer<BufferEvent> events = e -> { };
 
     /**
@@ -96,7 +97,9 @@ public final class BufferManager implements BufferService {
     @Override
     public synchronized Buffer moveBuffer(DeviceId deviceId, BufferId id, String owner,
                                           BufferState state) {
-        Buffer buffer = owned(deviceId, id, owner);
+        owned(deviceId, id, owner); // a stranger is refused before the agent is touched
+        disarmMovesOf(deviceId, id);
+        Buffer buffer = owned(deviceId, id, owner); // as a fired move may have left it
         BufferAgentClient agent = agents.agent(deviceId);
         // BUFFERING and FORWARDING follow from the vport mode alone; the other
         // targets depend on what the buffer holds, which only the agent knows.
@@ -119,11 +122,14 @@ public final class BufferManager implements BufferService {
     @Override
     public synchronized void removeBuffer(DeviceId deviceId, BufferId id, String owner,
                                           boolean discard) {
-        Buffer buffer = owned(deviceId, id, owner);
+        owned(deviceId, id, owner); // a stranger is refused before the agent is touched
+        disarmMovesOf(deviceId, id);
+        Buffer buffer = owned(deviceId, id, owner); // as a fired move may have left it
         agents.agent(deviceId).apply(List.of(AgentOperation.unbind(id, buffer.vport()),
                                              AgentOperation.removeVport(buffer.vport()),
                                              AgentOperation.removeBuffer(id, discard)));
         store.remove(deviceId, id);
+        armed.remove(deviceId, id); // the agent dropped what it triggered
         emit(new BufferEvent(BufferEvent.Type.BUFFER_REMOVED, buffer));
     }
 
@@ -183,6 +189,54 @@ public final class BufferManager implements BufferService {
                                    MarkerPattern pattern, Runnable onSeen) {
         owned(deviceId, id, owner);
         return agents.agent(deviceId).watchMarker(id, pattern, onSeen);
+    }
+
+    @Override
+    public synchronized void armMove(DeviceId deviceId, BufferId trigger, BufferId buffer,
+                                     String owner, BufferState state) {
+        if (state != BufferState.BUFFERING && state != BufferState.FORWARDING) {
+            throw FlowBufException.invalid("an armed move goes to BUFFERING or FORWARDING (set "
+                                                   + "by a vport mode alone), not %s", state);
+        }
+        if (trigger.equals(buffer)) {
+            throw FlowBufException.invalid("buffer %s cannot trigger its own move", buffer);
+        }
+        owned(deviceId, trigger, owner);
+        Buffer moved = owned(deviceId, buffer, owner);
+        agents.agent(deviceId).armTrigger(
+                trigger, Map.of(moved.vport(), StateTransitionPlanner.modeFor(state)));
+        armed.put(deviceId, trigger, new ArmedMoves.Armed(buffer, state));
+    }
+
+    @Override
+    public synchronized boolean disarm(DeviceId deviceId, BufferId trigger, String owner) {
+        owned(deviceId, trigger, owner);
+        return disarmTrigger(deviceId, trigger);
+    }
+
+    private boolean disarmTrigger(DeviceId deviceId, BufferId trigger) {
+        boolean stillArmed = agents.agent(deviceId).armTrigger(trigger, Map.of());
+        Optional<ArmedMoves.Armed> move = armed.remove(deviceId, trigger);
+        if (!stillArmed && move.isPresent()) {
+            learnFired(deviceId, move.get());
+        }
+        return stillArmed;
+    }
+
+    // An explicit move or removal of a buffer goes after any armed move of it.
+    private void disarmMovesOf(DeviceId deviceId, BufferId buffer) {
+        armed.triggerMoving(deviceId, buffer).ifPresent(t -> disarmTrigger(deviceId, t));
+    }
+
+    // A move fired on the agent set the buffer's vport mode there: the store follows.
+    private void learnFired(DeviceId deviceId, ArmedMoves.Armed fired) {
+        store.get(deviceId, fired.buffer).ifPresent(buffer -> {
+            Buffer moved = buffer.withMode(StateTransitionPlanner.modeFor(fired.state));
+            if (!moved.equals(buffer)) {
+                store.put(moved);
+                emit(new BufferEvent(BufferEvent.Type.BUFFER_STATE_CHANGED, moved));
+            }
+        });
     }
 
     private void emit(BufferEvent event) {

@@ -6,6 +6,8 @@ package org.flowbuf.app.southbound;
 
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import org.flowbuf.proto.buffer.v1.ArmTriggerRequest;
+import org.flowbuf.proto.buffer.v1.ArmTriggerResponse;
 import org.flowbuf.proto.buffer.v1.BatchRequest;
 import org.flowbuf.proto.buffer.v1.BatchResponse;
 import org.flowbuf.proto.buffer.v1.BindRequest;
@@ -31,6 +33,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A buffer agent for tests: records what it was asked (as operations, in
@@ -45,6 +49,7 @@ public class FakeBufferAgent extends BufferAgentGrpc.BufferAgentImplBase {
     private final Deque<String> failingRpcs = new ArrayDeque<>();
     private final Deque<Status> failures = new ArrayDeque<>();
     private volatile long occupancy;
+    private final Map<String, List<SetVportModeRequest>> triggers = new ConcurrentHashMap<>();
     private volatile List<Buffer> listedBuffers = List.of();
     private volatile List<Vport> listedVports = List.of();
 
@@ -140,6 +145,35 @@ public class FakeBufferAgent extends BufferAgentGrpc.BufferAgentImplBase {
         applied.add(Operation.newBuilder().setBind(req).build());
         out.onNext(BindResponse.getDefaultInstance());
         out.onCompleted();
+    }
+
+    @Override
+    public void armTrigger(ArmTriggerRequest req, StreamObserver<ArmTriggerResponse> out) {
+        calls.add("ArmTrigger " + req.getAppId() + " " + req.getBufferId() + " "
+                          + req.getSetVportModesCount());
+        if (failed("ArmTrigger", out)) {
+            return;
+        }
+        List<SetVportModeRequest> modes = req.getSetVportModesList();
+        boolean wasArmed = (modes.isEmpty() ? triggers.remove(req.getBufferId())
+                : triggers.put(req.getBufferId(), modes)) != null;
+        out.onNext(ArmTriggerResponse.newBuilder().setWasArmed(wasArmed).build());
+        out.onCompleted();
+    }
+
+    /**
+     * A packet enters a buffer: its armed trigger, if any, sets its modes.
+     *
+     * @param bufferId the trigger buffer
+     * @return whether a trigger fired
+     */
+    public boolean packetInto(String bufferId) {
+        List<SetVportModeRequest> modes = triggers.remove(bufferId);
+        if (modes == null) {
+            return false;
+        }
+        modes.forEach(m -> applied.add(Operation.newBuilder().setSetVportMode(m).build()));
+        return true;
     }
 
     @Override

@@ -259,4 +259,99 @@ public class BufferManagerTest {
         assertTrue(manager.reconcile(S1).isEmpty());
         assertTrue(agent.applied.isEmpty());
     }
+
+    // b1 is the trigger, b2 the buffer it moves; both BUFFERING, calls cleared.
+    private void armB1ToForwardB2() {
+        manager.createBuffer(S1, B1, "app", SPEC, BufferState.BUFFERING);
+        manager.createBuffer(S1, B2, "app", SPEC, BufferState.BUFFERING);
+        agent.calls.clear();
+        agent.applied.clear();
+        manager.armMove(S1, B1, B2, "app", BufferState.FORWARDING);
+    }
+
+    @Test
+    public void aFiredMoveIsLearntAtTheDisarmAndTheConfirmingMoveSendsNothing() {
+        List<String> seen = new ArrayList<>();
+        armB1ToForwardB2();
+        manager.setEventSink(e -> seen.add(e.type() + " " + e.subject().id()));
+        assertEquals(List.of("ArmTrigger org.flowbuf.test b1 1"), agent.calls);
+        assertTrue(agent.packetInto("b1"));
+        assertEquals("vp101 VPORT_MODE_RX_TX", modeSet(agent.applied.get(0)));
+        assertFalse("it had fired", manager.disarm(S1, B1, "app"));
+        assertEquals(BufferState.FORWARDING, manager.getBuffer(S1, B2).get().state());
+        assertEquals(List.of("BUFFER_STATE_CHANGED b2"), seen);
+        agent.calls.clear();
+        manager.moveBuffer(S1, B2, "app", BufferState.FORWARDING);
+        assertEquals(List.of(), agent.calls);
+    }
+
+    private static String modeSet(Operation op) {
+        return op.getSetVportMode().getVportId() + " " + op.getSetVportMode().getMode();
+    }
+
+    @Test
+    public void anExplicitMoveDisarmsFirstSoALatePacketChangesNothing() {
+        armB1ToForwardB2();
+        agent.calls.clear();
+        manager.moveBuffer(S1, B2, "app", BufferState.BUFFERING);
+        assertEquals(List.of("ArmTrigger org.flowbuf.test b1 0"), agent.calls);
+        assertFalse(agent.packetInto("b1"));
+        assertEquals(BufferState.BUFFERING, manager.getBuffer(S1, B2).get().state());
+    }
+
+    @Test
+    public void anExplicitMoveAfterAFireStillSetsTheMode() {
+        armB1ToForwardB2();
+        agent.packetInto("b1");
+        agent.calls.clear();
+        agent.applied.clear();
+        manager.moveBuffer(S1, B2, "app", BufferState.BUFFERING);
+        // The store said BUFFERING, the agent forwards: the move is sent, not skipped.
+        assertEquals(List.of("ArmTrigger org.flowbuf.test b1 0", "SetVportMode org.flowbuf.test"),
+                     agent.calls);
+        assertEquals("vp101 VPORT_MODE_RX", modeSet(agent.applied.get(0)));
+    }
+
+    @Test
+    public void removingEitherBufferEndsTheArmedMove() {
+        armB1ToForwardB2();
+        manager.removeBuffer(S1, B2, "app", true);
+        assertFalse("removing the moved buffer disarmed first", agent.packetInto("b1"));
+        armB1ToForwardB2WithB2Back();
+        manager.removeBuffer(S1, B1, "app", true);
+        agent.calls.clear();
+        manager.moveBuffer(S1, B2, "app", BufferState.FORWARDING);
+        assertEquals("no disarm of a removed trigger", List.of("SetVportMode org.flowbuf.test"),
+                     agent.calls);
+    }
+
+    private void armB1ToForwardB2WithB2Back() {
+        manager.createBuffer(S1, B2, "app", SPEC, BufferState.BUFFERING);
+        manager.armMove(S1, B1, B2, "app", BufferState.FORWARDING);
+    }
+
+    @Test
+    public void badArmsAreRefusedAndArmNothing() {
+        manager.createBuffer(S1, B1, "app", SPEC, BufferState.BUFFERING);
+        manager.createBuffer(S1, B2, "app", SPEC, BufferState.BUFFERING);
+        agent.calls.clear();
+        assertReason(() -> manager.armMove(S1, B1, B2, "app", BufferState.SERVING),
+                     FlowBufException.Reason.INVALID);
+        assertReason(() -> manager.armMove(S1, B1, B1, "app", BufferState.FORWARDING),
+                     FlowBufException.Reason.INVALID);
+        assertReason(() -> manager.armMove(S1, BufferId.bufferId("b9"), B2, "app",
+                                           BufferState.FORWARDING),
+                     FlowBufException.Reason.NOT_FOUND);
+        assertReason(() -> manager.armMove(S1, B1, B2, "intruder", BufferState.FORWARDING),
+                     FlowBufException.Reason.FORBIDDEN);
+        assertReason(() -> manager.disarm(S1, B1, "intruder"), FlowBufException.Reason.FORBIDDEN);
+        assertEquals("refused before the agent", List.of(), agent.calls);
+        agent.failNext("ArmTrigger", Status.NOT_FOUND.withDescription("vport gone"));
+        assertReason(() -> manager.armMove(S1, B1, B2, "app", BufferState.FORWARDING),
+                     FlowBufException.Reason.NOT_FOUND);
+        agent.calls.clear();
+        manager.moveBuffer(S1, B2, "app", BufferState.FORWARDING);
+        assertEquals("nothing was armed to disarm", List.of("SetVportMode org.flowbuf.test"),
+                     agent.calls);
+    }
 }

@@ -1,0 +1,51 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.task;
+
+import org.flowbuf.api.BufferId;
+import org.flowbuf.api.BufferState;
+import org.onosproject.net.DeviceId;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The moves armed on agents' triggers ({@code BufferService#armMove}), kept
+ * so that an explicit move of the same buffer disarms them first, and a
+ * disarm learns where a fired move left its buffer. Guarded by the
+ * BufferManager's lock; local to the instance that armed them.
+ */
+final class ArmedMoves {
+
+    private final Map<DeviceId, Map<BufferId, Armed>> byTrigger = new HashMap<>();
+
+    void put(DeviceId deviceId, BufferId trigger, Armed move) {
+        byTrigger.computeIfAbsent(deviceId, d -> new HashMap<>()).put(trigger, move);
+    }
+
+    Optional<Armed> remove(DeviceId deviceId, BufferId trigger) {
+        Map<BufferId, Armed> armed = byTrigger.get(deviceId);
+        return armed == null ? Optional.empty() : Optional.ofNullable(armed.remove(trigger));
+    }
+
+    // The trigger armed to move a buffer, if any.
+    Optional<BufferId> triggerMoving(DeviceId deviceId, BufferId buffer) {
+        return byTrigger.getOrDefault(deviceId, Map.of()).entrySet().stream()
+                .filter(e -> e.getValue().buffer.equals(buffer)).map(Map.Entry::getKey)
+                .findFirst();
+    }
+
+    /** One armed move: the buffer and the state it goes to when the trigger fires. */
+    static final class Armed {
+        final BufferId buffer;
+        final BufferState state;
+
+        Armed(BufferId buffer, BufferState state) {
+            this.buffer = buffer;
+            this.state = state;
+        }
+    }
+}

@@ -16,6 +16,7 @@ import org.onosproject.net.ConnectPoint;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Fast mobility management sessions.
@@ -23,9 +24,12 @@ import java.util.List;
 @Service
 @Command(scope = "onos", name = "flowbuf-fmm",
         description = "FMM sessions: list; open <ue-address> --anchor-in IN --cell ANCHOR,IN,UE "
-                + "(one per eNB) --serving DEVICE [--window N]; handoff <id> <target-device>; "
+                + "(one per eNB) --serving DEVICE [--window N] [--attach-signal-port P]; "
+                + "handoff <id> <target-device>; "
                 + "attach <id>; close <id>")
 public class FmmSessionCommand extends FlowBufCommand {
+
+    private static final int UDP = 17;
 
     @Argument(index = 0, name = "action", required = true,
             description = "list, open, handoff, attach or close")
@@ -53,6 +57,10 @@ public class FmmSessionCommand extends FlowBufCommand {
     @Option(name = "--window", description = "packets each holding eNB keeps (default "
             + FmmPlan.DEFAULT_WINDOW_PACKETS + ")")
     int window = FmmPlan.DEFAULT_WINDOW_PACKETS;
+
+    @Option(name = "--attach-signal-port", description = "UDP port of the UE's attach "
+            + "datagram: the target eNB's agent releases on it (default: the attach call does)")
+    Integer attachSignalPort;
 
     @Override
     protected void run() {
@@ -105,7 +113,17 @@ public class FmmSessionCommand extends FlowBufCommand {
         }
         FlowFilter downlink = FlowFilter.builder().ipv4Dst(Args.prefix("ue-address", ueOrId))
                 .build();
-        return new FmmPlan(downlink, in, planCells, Args.device(serving), window);
+        return new FmmPlan(downlink, in, planCells, Args.device(serving), window,
+                           attachSignal(downlink));
+    }
+
+    // The UE's attach datagram: UDP from its address to the given port.
+    private Optional<FlowFilter> attachSignal(FlowFilter downlink) {
+        if (attachSignalPort == null) {
+            return Optional.empty();
+        }
+        return Optional.of(FlowFilter.builder().ipv4Src(downlink.ipv4Dst().orElseThrow())
+                                   .ipProto(UDP).l4DstPort(attachSignalPort).build());
     }
 
     private void printSession(FmmSession s) {
@@ -114,9 +132,9 @@ public class FmmSessionCommand extends FlowBufCommand {
             return;
         }
         FmmSession.Counters c = s.counters();
-        print("%d %s serving %s%s group %d handoffs %d unsynced %d purged %d%s", s.id(),
-              s.state(), s.serving(), s.target().map(t -> " -> " + t).orElse(""),
+        print("%d %s serving %s%s group %d handoffs %d unsynced %d purged %d on-signal %d%s",
+              s.id(), s.state(), s.serving(), s.target().map(t -> " -> " + t).orElse(""),
               s.multicastGroup(), c.handoffs(), c.unsynced(), c.purgedPackets(),
-              s.failure().map(f -> " (" + f + ")").orElse(""));
+              c.releasedOnSignal(), s.failure().map(f -> " (" + f + ")").orElse(""));
     }
 }

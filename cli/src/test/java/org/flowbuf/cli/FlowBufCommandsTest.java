@@ -572,8 +572,8 @@ public class FlowBufCommandsTest {
         assertEquals(ENB1, asked.serving());
         assertEquals(FmmPlan.DEFAULT_WINDOW_PACKETS, asked.windowPackets());
         assertEquals(fmmPlan(64), arguments.get(1)[0]);
-        assertEquals("1 ATTACHED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0\n"
-                             + "1 ATTACHED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0\n",
+        assertEquals("1 ATTACHED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0 on-signal 0\n"
+                             + "1 ATTACHED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0 on-signal 0\n",
                      out());
         assertEquals("", err());
     }
@@ -582,7 +582,7 @@ public class FlowBufCommandsTest {
     public void fmmHandoffAttachAndCloseCallTheServiceWithTheParsedIdAndTarget() {
         FmmSession open = fmmSession(12);
         answers.put("handoff", open.detachedTowards(ENB2));
-        answers.put("attach", open.attachedTo(ENB2, FmmSession.Counters.NONE.plusHandoff(true, 5, 300)));
+        answers.put("attach", open.attachedTo(ENB2, FmmSession.Counters.NONE.plusHandoff(true, 5, 300, false)));
         answers.put("close", open.ended(FmmSession.State.CLOSED, null));
         fmm("handoff", "12", "device:s2").doExecute();
         fmm("attach", "12", null).doExecute();
@@ -590,9 +590,9 @@ public class FlowBufCommandsTest {
         assertEquals(List.of("handoff[12, device:s2]", "attach[12]", "close[12]"), calls);
         assertEquals(ENB2, arguments.get(0)[1]);
         assertEquals(12L, arguments.get(1)[0]);
-        assertEquals("12 DETACHED serving device:s1 -> device:s2 group 7 handoffs 0 unsynced 0 purged 0\n"
-                             + "12 ATTACHED serving device:s2 group 7 handoffs 1 unsynced 0 purged 5\n"
-                             + "12 CLOSED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0\n",
+        assertEquals("12 DETACHED serving device:s1 -> device:s2 group 7 handoffs 0 unsynced 0 purged 0 on-signal 0\n"
+                             + "12 ATTACHED serving device:s2 group 7 handoffs 1 unsynced 0 purged 5 on-signal 0\n"
+                             + "12 CLOSED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0 on-signal 0\n",
                      out());
         assertEquals("", err());
     }
@@ -602,16 +602,16 @@ public class FlowBufCommandsTest {
         answers.put("close", fmmSession(3).ended(FmmSession.State.FAILED, "buffer fmm-3-s2 stayed"));
         fmm("close", "3", null).doExecute();
         assertEquals("3 FAILED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0 "
-                             + "(buffer fmm-3-s2 stayed)\n", out());
+                             + "on-signal 0 (buffer fmm-3-s2 stayed)\n", out());
     }
 
     @Test
     public void fmmSessionsAreListedAsLinesOrAsTheRestJson() throws Exception {
         answers.put("sessions", List.of(fmmSession(1), fmmSession(2).detachedTowards(ENB2)));
         fmm("list", null, null).doExecute();
-        assertEquals("1 ATTACHED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0\n"
+        assertEquals("1 ATTACHED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0 on-signal 0\n"
                              + "2 DETACHED serving device:s1 -> device:s2 group 7 handoffs 0 unsynced 0 "
-                             + "purged 0\n", out());
+                             + "purged 0 on-signal 0\n", out());
         out.reset();
         FmmSessionCommand list = fmm("list", null, null);
         json(list);
@@ -663,6 +663,15 @@ public class FlowBufCommandsTest {
     }
 
     @Test
+    public void fmmOpenWithAnAttachSignalPortAsksForTheUesUdpDatagram() {
+        answers.put("open", fmmSession(1));
+        fmmOpen(c -> c.attachSignalPort = 9).doExecute();
+        FlowFilter signal = ((FmmPlan) arguments.get(0)[0]).attachSignal().orElseThrow();
+        assertEquals(FlowFilter.builder().ipv4Src(IpPrefix.valueOf("10.0.0.10/32")).ipProto(17)
+                             .l4DstPort(9).build(), signal);
+    }
+
+    @Test
     public void badFmmInputIsOneClearErrorLineAndNoCall() {
         List<Map.Entry<FmmSessionCommand, String>> table = List.of(
                 badFmm(fmmOpen(c -> c.ueOrId = null), "Error: open needs the UE's IPv4 address"),
@@ -690,6 +699,8 @@ public class FlowBufCommandsTest {
                 badFmm(fmmOpen(c -> c.cells.set(1, "device:sa/2,device:s2/1,device:s2/2")),
                        "Error: anchor port device:sa/2 leads to two cells"),
                 badFmm(fmmOpen(c -> c.window = 0), "Error: windowPackets must be 1 to 1048576, got 0"),
+                badFmm(fmmOpen(c -> c.attachSignalPort = 70000), "Error: l4DstPort must be "
+                        + "between 0 and 65535, got 70000"),
                 badFmm(fmm("handoff", "1", null), "Error: handoff needs a session id and a target eNB"),
                 badFmm(fmm("handoff", null, null), "Error: handoff needs a session id and a target eNB"),
                 badFmm(fmm("handoff", "one", "device:s2"), "Error: bad session id 'one'"),

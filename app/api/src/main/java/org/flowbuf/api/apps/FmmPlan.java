@@ -35,6 +35,7 @@ public final class FmmPlan {
     private final List<Cell> cells;
     private final DeviceId serving;
     private final int windowPackets;
+    private final Optional<FlowFilter> attachSignal;
 
     /**
      * Creates and validates a plan.
@@ -49,6 +50,28 @@ public final class FmmPlan {
      */
     public FmmPlan(FlowFilter downlink, ConnectPoint anchorIn, List<Cell> cells,
                    DeviceId serving, int windowPackets) {
+        this(downlink, anchorIn, cells, serving, windowPackets, Optional.empty());
+    }
+
+    /**
+     * Creates and validates a plan whose eNBs release on the UE's attach
+     * signal: the first uplink packet matching it on an eNB's UE port
+     * fires that eNB's release on its agent, with no controller round trip
+     * (the attach call still releases when the signal is late or lost).
+     *
+     * @param downlink      the UE's downlink (ipv4Dst the UE's /32, no in-port)
+     * @param anchorIn      anchor port the downlink arrives on
+     * @param cells         the eNBs that receive a copy (at least two)
+     * @param serving       the eNB the UE is attached to now (one of the cells)
+     * @param windowPackets packets each non-serving eNB keeps
+     * @param attachSignal  the UE's attach packet (ipProto and l4DstPort
+     *                      named, so that only it, not the UE's uplink,
+     *                      goes to the trigger; no in-port), if any
+     * @throws FlowBufException INVALID with what is wrong
+     */
+    public FmmPlan(FlowFilter downlink, ConnectPoint anchorIn, List<Cell> cells,
+                   DeviceId serving, int windowPackets, Optional<FlowFilter> attachSignal) {
+        this.attachSignal = Objects.requireNonNull(attachSignal, "attachSignal");
         this.downlink = Objects.requireNonNull(downlink, "downlink");
         this.anchorIn = Objects.requireNonNull(anchorIn, "anchorIn");
         this.cells = ImmutableList.copyOf(Objects.requireNonNull(cells, "cells"));
@@ -59,6 +82,7 @@ public final class FmmPlan {
 
     private void validate() {
         UeDownlink.check(downlink);
+        attachSignal.ifPresent(FmmPlan::checkAttachSignal);
         if (cells.size() < 2) {
             throw FlowBufException.invalid("FMM needs at least two cells, got %d", cells.size());
         }
@@ -91,6 +115,17 @@ public final class FmmPlan {
         }
         if (!enbs.contains(serving)) {
             throw FlowBufException.invalid("the serving eNB %s is not one of the cells", serving);
+        }
+    }
+
+    private static void checkAttachSignal(FlowFilter signal) {
+        if (signal.inPort().isPresent()) {
+            throw FlowBufException.invalid("the attachSignal filter must not name an in-port "
+                                                   + "(each cell's UE port is used)");
+        }
+        if (signal.ipProto().isEmpty() || signal.l4DstPort().isEmpty()) {
+            throw FlowBufException.invalid("the attachSignal filter needs ipProto and l4DstPort, "
+                                                   + "so that the UE's other uplink is not taken");
         }
     }
 
@@ -158,6 +193,15 @@ public final class FmmPlan {
         return windowPackets;
     }
 
+    /**
+     * The UE's attach packet, whose arrival at a target eNB releases it.
+     *
+     * @return filter, empty when the attach call releases
+     */
+    public Optional<FlowFilter> attachSignal() {
+        return attachSignal;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof FmmPlan)) {
@@ -166,19 +210,19 @@ public final class FmmPlan {
         FmmPlan p = (FmmPlan) o;
         return downlink.equals(p.downlink) && anchorIn.equals(p.anchorIn)
                 && cells.equals(p.cells) && serving.equals(p.serving)
-                && windowPackets == p.windowPackets;
+                && windowPackets == p.windowPackets && attachSignal.equals(p.attachSignal);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(downlink, anchorIn, cells, serving, windowPackets);
+        return Objects.hash(downlink, anchorIn, cells, serving, windowPackets, attachSignal);
     }
 
     @Override
     public String toString() {
         return MoreObjects.toStringHelper(this).add("downlink", downlink)
                 .add("anchorIn", anchorIn).add("cells", cells).add("serving", serving)
-                .add("windowPackets", windowPackets).toString();
+                .add("windowPackets", windowPackets).add("attachSignal", attachSignal).toString();
     }
 
     /**

@@ -195,12 +195,13 @@ public final class FmmSession {
      */
     public static final class Counters {
         /** No handoff yet. */
-        public static final Counters NONE = new Counters(0, 0, 0, 0);
+        public static final Counters NONE = new Counters(0, 0, 0, 0, 0);
 
         private final long handoffs;
         private final long unsynced;
         private final long purgedPackets;
         private final long lastSyncMicros;
+        private final long releasedOnSignal;
 
         /**
          * Creates counters.
@@ -212,8 +213,12 @@ public final class FmmSession {
          * @param purgedPackets  packets the syncs purged, all handoffs
          * @param lastSyncMicros time the last attach took (what was left of the
          *                       sync, and the release)
+         * @param releasedOnSignal attaches the target's agent had released on the
+         *                       UE's attach signal before the attach call came
          */
-        public Counters(long handoffs, long unsynced, long purgedPackets, long lastSyncMicros) {
+        public Counters(long handoffs, long unsynced, long purgedPackets, long lastSyncMicros,
+                        long releasedOnSignal) {
+            this.releasedOnSignal = releasedOnSignal;
             this.handoffs = handoffs;
             this.unsynced = unsynced;
             this.purgedPackets = purgedPackets;
@@ -257,23 +262,34 @@ public final class FmmSession {
         }
 
         /**
+         * Attaches the target's agent released on the UE's attach signal.
+         *
+         * @return count
+         */
+        public long releasedOnSignal() {
+            return releasedOnSignal;
+        }
+
+        /**
          * These counters plus one handoff.
          *
-         * @param synced whether the sync point was found
-         * @param purged packets purged
-         * @param micros time of the attach
+         * @param synced   whether the sync point was found
+         * @param purged   packets purged
+         * @param micros   time of the attach
+         * @param signaled whether the agent had released on the attach signal
          * @return new counters
          */
-        public Counters plusHandoff(boolean synced, long purged, long micros) {
+        public Counters plusHandoff(boolean synced, long purged, long micros, boolean signaled) {
             return new Counters(handoffs + 1, unsynced + (synced ? 0 : 1), purgedPackets + purged,
-                                micros);
+                                micros, releasedOnSignal + (signaled ? 1 : 0));
         }
 
         @Override
         public String toString() {
             return MoreObjects.toStringHelper(this).add("handoffs", handoffs)
                     .add("unsynced", unsynced).add("purgedPackets", purgedPackets)
-                    .add("lastSyncMicros", lastSyncMicros).toString();
+                    .add("lastSyncMicros", lastSyncMicros)
+                    .add("releasedOnSignal", releasedOnSignal).toString();
         }
     }
 }

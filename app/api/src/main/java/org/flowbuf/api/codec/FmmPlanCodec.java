@@ -16,12 +16,13 @@ import org.onosproject.net.DeviceId;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * JSON of an FMM plan: {"downlink": filter, "anchorIn": "device:sa/1",
  * "cells": [{"anchor": "device:sa/2", "in": "device:s1/1", "ue":
  * "device:s1/2"}, ...], "serving": "device:s1", "windowPackets": 4096
- * (optional)}.
+ * (optional), "attachSignal": filter (optional)}.
  */
 public final class FmmPlanCodec extends JsonCodec<FmmPlan> {
 
@@ -40,6 +41,8 @@ public final class FmmPlanCodec extends JsonCodec<FmmPlan> {
         }
         json.put("serving", plan.serving().toString());
         json.put("windowPackets", plan.windowPackets());
+        plan.attachSignal().ifPresent(signal -> json.set(
+                "attachSignal", context.codec(FlowFilter.class).encode(signal, context)));
         return json;
     }
 
@@ -55,8 +58,12 @@ public final class FmmPlanCodec extends JsonCodec<FmmPlan> {
         }
         DeviceId serving = JsonFields.parse("serving", JsonFields.text(json, "serving"),
                                             DeviceId::deviceId);
+        Optional<FlowFilter> attachSignal = json.has("attachSignal")
+                ? Optional.of(context.codec(FlowFilter.class).decode(
+                        JsonFields.object(json, "attachSignal"), context))
+                : Optional.empty();
         return new FmmPlan(downlink, JsonFields.connectPoint(json, "plan", "anchorIn"),
-                           cells(json), serving, (int) window);
+                           cells(json), serving, (int) window, attachSignal);
     }
 
     private static List<FmmPlan.Cell> cells(ObjectNode json) {

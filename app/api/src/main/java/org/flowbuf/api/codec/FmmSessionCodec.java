@@ -12,7 +12,7 @@ import org.onosproject.codec.JsonCodec;
 
 /**
  * JSON of an FMM session: id, state, serving, target (during a handoff),
- * multicastGroup, buffers {eNB: buffer}, counters {handoffs, unsynced,
+ * multicastGroup, buffers {eNB: buffer}, counters {handoffs, unsynced, releasedOnSignal,
  * purgedPackets, lastSyncMicros}, plan, failure.
  */
 public final class FmmSessionCodec extends JsonCodec<FmmSession> {
@@ -30,7 +30,8 @@ public final class FmmSessionCodec extends JsonCodec<FmmSession> {
         FmmSession.Counters c = s.counters();
         json.putObject("counters").put("handoffs", c.handoffs()).put("unsynced", c.unsynced())
                 .put("purgedPackets", c.purgedPackets())
-                .put("lastSyncMicros", c.lastSyncMicros());
+                .put("lastSyncMicros", c.lastSyncMicros())
+                .put("releasedOnSignal", c.releasedOnSignal());
         json.set("plan", context.codec(FmmPlan.class).encode(s.plan(), context));
         s.failure().ifPresent(f -> json.put("failure", f));
         return json;

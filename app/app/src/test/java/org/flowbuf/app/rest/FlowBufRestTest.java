@@ -426,6 +426,12 @@ public class FlowBufRestTest extends JerseyTest {
                     "windowPackets");
         assertError(post(sessions, FMM_PLAN.replace("\"cells\"", "\"cels\"")), 400,
                     "\"cells\" is required");
+        assertError(post(sessions, FMM_PLAN.replace("}]", "}],\"attachSignal\":{\"ipProto\":17}")),
+                    400, "l4DstPort");
+        assertError(post(sessions, FMM_PLAN.replace("}]", "}],\"attachSignal\":{\"inPort\":2,"
+                + "\"ipProto\":17,\"l4DstPort\":9}")), 400, "in-port");
+        assertError(post(sessions, FMM_PLAN.replace("}]", "}],\"attachSignal\":7")), 400,
+                    "attachSignal");
         assertError(post(sessions, "{"), 400, "JSON");
         assertTrue("a refused plan writes nothing", rules.isEmpty());
         // s2 has no agent: refused when the session gets there, and s1's

@@ -173,9 +173,9 @@ public class FmmManager implements FmmService {
         }
         DeviceId target = s.target().orElseThrow();
         long start = System.nanoTime();
-        Optional<Long> purged;
+        FmmRun.Delivery delivered;
         try {
-            purged = runs.get(id).deliverFrom(s.serving(), target);
+            delivered = runs.get(id).deliverFrom(s.serving(), target);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE,
@@ -183,7 +183,8 @@ public class FmmManager implements FmmService {
         }
         long micros = (System.nanoTime() - start) / 1000;
         return record(s.attachedTo(target, s.counters().plusHandoff(
-                purged.isPresent(), purged.orElse(0L), micros)));
+                delivered.purged.isPresent(), delivered.purged.orElse(0L), micros,
+                delivered.onSignal)));
     }
 
     @Override

@@ -54,6 +54,7 @@ final class FmmRun {
     private final Map<DeviceId, BufferId> cellBuffers = new LinkedHashMap<>();
     private final Map<DeviceId, IntentId> pauses = new LinkedHashMap<>();
     private final Map<DeviceId, IntentId> resumes = new LinkedHashMap<>();
+    private final Optional<AttachTriggers> triggers;
     private PacketId syncPoint;
     // The sync made while the UE moves; the serving eNB changes only at the
     // attach, which takes it.
@@ -66,6 +67,12 @@ final class FmmRun {
         this.intents = intents;
         this.buffers = buffers;
         this.syncWorker = syncWorker;
+        this.triggers = plan.attachSignal().map(s -> new AttachTriggers(id, intents, buffers));
+    }
+
+    // An eNB's buffer id in a session: "fmm-<session>-<device, in id characters>".
+    static String bufferName(long session, DeviceId enb) {
+        return "fmm-" + session + "-" + enb.toString().replaceAll("[^A-Za-z0-9_.-]", "_");
     }
 
     Map<DeviceId, BufferId> buffers() {
@@ -78,8 +85,7 @@ final class FmmRun {
                 .overflow(OverflowPolicy.DROP_HEAD).build();
         for (FmmPlan.Cell cell : plan.cells()) {
             DeviceId enb = cell.enb();
-            BufferId buffer = BufferId.bufferId("fmm-" + id + "-" + enb.toString()
-                    .replaceAll("[^A-Za-z0-9_.-]", "_"));
+            BufferId buffer = BufferId.bufferId(bufferName(id, enb));
             buffers.createBuffer(enb, buffer, OWNER, spec, BufferState.BUFFERING);
             undo.add(() -> buffers.removeBuffer(enb, buffer, OWNER, true));
             cellBuffers.put(enb, buffer);
@@ -97,6 +103,7 @@ final class FmmRun {
                 hold(enb);
             }
         }
+        triggers.ifPresent(t -> t.open(plan, plan.attachSignal().orElseThrow(), undo));
     }
 
     // The eNB's buffer stops delivering and keeps its window.
@@ -121,14 +128,19 @@ final class FmmRun {
         }
     }
 
-    // On the sync worker: the source's sync point, then the target's purge to it.
+    // On the sync worker: the source's sync point, then the target's purge
+    // to it; with an attach signal, the target's release is then armed.
     private HeldSync syncAtHold(DeviceId source, DeviceId target, PacketId earlier) {
         PacketId delivered = lastOut(source).orElse(earlier);
         if (delivered == null || source.equals(target)) {
             return new HeldSync(delivered, target, Optional.empty());
         }
         try {
-            return new HeldSync(delivered, target, purgeToSyncPoint(target, delivered));
+            Optional<Long> purged = purgeToSyncPoint(target, delivered);
+            if (purged.isPresent()) {
+                triggers.ifPresent(t -> t.armRelease(target, cellBuffers.get(target)));
+            }
+            return new HeldSync(delivered, target, purged);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new HeldSync(delivered, target, Optional.empty());
@@ -155,11 +167,12 @@ final class FmmRun {
     }
 
     // The target delivers in the source's place: it drops every packet up to
-    // the newest one an eNB delivered, then delivers the rest. Returns the
-    // packets purged, empty when the target did not hold the sync point.
-    Optional<Long> deliverFrom(DeviceId source, DeviceId target) throws InterruptedException {
+    // the newest one an eNB delivered, then delivers the rest (unless the
+    // UE's attach signal has made the target's agent release it already).
+    Delivery deliverFrom(DeviceId source, DeviceId target) throws InterruptedException {
         HeldSync held = settled(atHold);
         atHold = null;
+        boolean onSignal = triggers.map(t -> t.settle(target)).orElse(false);
         Optional<Long> purged = Optional.of(0L);
         if (!source.equals(target)) {
             PacketId delivered = held != null ? held.delivered : lastOut(source).orElse(null);
@@ -173,8 +186,22 @@ final class FmmRun {
                         ? held.purged : purgeToSyncPoint(target, syncPoint);
             }
         }
+        // No agent call when the signal released it: the service learnt that at the settle.
         buffers.moveBuffer(target, cellBuffers.get(target), OWNER, BufferState.FORWARDING);
-        return purged;
+        return new Delivery(purged, onSignal);
+    }
+
+    // What an attach did: the packets purged (empty: the target did not hold
+    // the sync point) and whether the target's agent had released on the
+    // UE's attach signal.
+    static final class Delivery {
+        final Optional<Long> purged;
+        final boolean onSignal;
+
+        Delivery(Optional<Long> purged, boolean onSignal) {
+            this.purged = purged;
+            this.onSignal = onSignal;
+        }
     }
 
     // The target's copy of the sync point may trail the source's by a moment.
@@ -220,6 +247,7 @@ final class FmmRun {
                 failures.add(enb + ": " + e.getMessage());
             }
         }
+        triggers.ifPresent(t -> failures.addAll(t.close()));
         return failures;
     }
 

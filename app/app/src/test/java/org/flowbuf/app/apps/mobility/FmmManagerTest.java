@@ -32,6 +32,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -56,6 +57,7 @@ public class FmmManagerTest {
     private static final DeviceId S3 = DeviceId.deviceId("device:s3");
     private static final PacketId FIRST = PacketId.of(7, 0xbeef);
     private static final PacketId LATER = PacketId.of(9, 0xcafe);
+    private static final FlowFilter SIGNAL = FlowFilter.builder().ipProto(17).l4DstPort(9).build();
 
     // Written by a sync worker too (read once the attach has waited for it).
     private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
@@ -68,6 +70,8 @@ public class FmmManagerTest {
     /** Purges that find nothing before they find the packet (the copy is late). */
     private int purgeMisses;
     private String failOn;
+    /** eNBs whose agent has seen the UE's attach signal (their armed release fired). */
+    private final Set<DeviceId> signalled = ConcurrentHashMap.newKeySet();
     private int nextIntent;
     // Syncs on the caller's thread: a handoff returns once its sync is made.
     private final FmmManager fmm = new FmmManager(intents(), buffers(), rules(), groups(),
@@ -83,6 +87,13 @@ public class FmmManagerTest {
                 new FmmPlan.Cell(cp("device:sa/3"), cp("device:s2/1"), cp("device:s2/2")),
                 new FmmPlan.Cell(cp("device:sa/4"), cp("device:s3/1"), cp("device:s3/2"))),
                            serving, 1024);
+    }
+
+    // The same plan, with the UE's attach signal (UDP to port 9).
+    private static FmmPlan planWithSignal(DeviceId serving) {
+        FmmPlan p = plan(serving);
+        return new FmmPlan(p.downlink(), p.anchorIn(), p.cells(), serving, p.windowPackets(),
+                           Optional.of(SIGNAL));
     }
 
     private void record(String call) {
@@ -123,6 +134,13 @@ public class FmmManagerTest {
                                 stats.lastOutPacketId(out);
                             }
                             return Optional.of(stats.build());
+                        case "armMove":
+                            record("arm " + args[0] + " " + args[1] + " moves " + args[2] + " to "
+                                           + args[4]);
+                            return null;
+                        case "disarm":
+                            record("disarm " + args[0] + " " + args[1]);
+                            return !signalled.contains((DeviceId) args[0]);
                         case "purgeUpTo":
                             record("purge " + args[0] + " up to " + args[3]
                                            + (((Boolean) args[4]) ? " inclusive" : ""));
@@ -502,5 +520,86 @@ public class FmmManagerTest {
                 new FmmPlan.Cell(cp("device:sa/2"), cp("device:s1/1"), cp("device:s1/2")),
                 new FmmPlan.Cell(cp("device:sa/3"), cp("device:s1/3"), cp("device:s1/4")));
         invalid(() -> new FmmPlan(DOWNLINK, in, twice, S1, 10));
+    }
+
+    @Test
+    public void anAttachSignalIsSteeredIntoATriggerAtEveryEnb() {
+        fmm.open(planWithSignal(S1));
+        List<String> triggers = calls.subList(calls.indexOf("move device:s3 BUFFERING") + 1,
+                                              calls.size());
+        assertEquals(List.of(
+                "create device:s1 fmm-1-device_s1-attach BUFFERING",
+                "pause device:s1/2 fmm-1-device_s1-attach #7",
+                "create device:s2 fmm-1-device_s2-attach BUFFERING",
+                "pause device:s2/2 fmm-1-device_s2-attach #8",
+                "create device:s3 fmm-1-device_s3-attach BUFFERING",
+                "pause device:s3/2 fmm-1-device_s3-attach #9"), triggers.subList(0, 6));
+    }
+
+    // A session at s1 with an attach signal, its opening calls cleared.
+    private FmmSession openWithSignalAtS1() {
+        FmmSession s = fmm.open(planWithSignal(S1));
+        calls.clear();
+        return s;
+    }
+
+    @Test
+    public void theTargetIsArmedOnceItsWindowIsPurgedAndTheSignalReleasesIt() {
+        FmmSession s = openWithSignalAtS1();
+        lastOut.put(S1, FIRST);
+        s = fmm.handoff(s.id(), S2);
+        assertEquals(List.of("move device:s1 BUFFERING", purgeToFirst(S2),
+                             "arm device:s2 fmm-1-device_s2-attach moves fmm-1-device_s2 to "
+                                     + "FORWARDING"), calls);
+        signalled.add(S2);
+        calls.clear();
+        s = fmm.attach(s.id());
+        // The agent released it; the move only confirms (no agent call, see BufferManagerTest).
+        assertEquals(List.of("disarm device:s2 fmm-1-device_s2-attach",
+                             "move device:s2 FORWARDING"), calls);
+        assertEquals(1, s.counters().releasedOnSignal());
+        assertEquals(0, s.counters().unsynced());
+    }
+
+    @Test
+    public void aSignalNotSeenByTheAttachIsDisarmedAndTheAttachReleases() {
+        FmmSession s = openWithSignalAtS1();
+        lastOut.put(S1, FIRST);
+        s = fmm.attach(fmm.handoff(s.id(), S2).id());
+        assertTrue(calls.indexOf("disarm device:s2 fmm-1-device_s2-attach")
+                           < calls.indexOf("move device:s2 FORWARDING"));
+        assertEquals(0, s.counters().releasedOnSignal());
+    }
+
+    @Test
+    public void aWindowNotPurgedIsNeverArmed() {
+        FmmSession s = openWithSignalAtS1();
+        lastOut.put(S1, FIRST);
+        purgeMisses = Integer.MAX_VALUE;
+        s = fmm.attach(fmm.handoff(s.id(), S2).id());
+        assertTrue(calls.stream().noneMatch(c -> c.startsWith("arm ") || c.startsWith("disarm ")));
+        assertEquals(1, s.counters().unsynced());
+    }
+
+    @Test
+    public void aTargetTheUeDidNotGoToIsDisarmedAtTheAttach() {
+        FmmSession s = openWithSignalAtS1();
+        lastOut.put(S1, FIRST);
+        s = fmm.handoff(fmm.handoff(s.id(), S2).id(), S3);
+        calls.clear();
+        s = fmm.attach(s.id());
+        assertEquals(List.of("disarm device:s2 fmm-1-device_s2-attach", purgeToFirst(S3),
+                             "move device:s3 FORWARDING"), calls);
+        assertEquals(0, s.counters().releasedOnSignal());
+    }
+
+    @Test
+    public void closeRemovesEachTriggerWithWhatItHoldsThenItsSteering() {
+        FmmSession s = openWithSignalAtS1();
+        fmm.close(s.id());
+        List<String> triggers = calls.subList(calls.size() - 6, calls.size());
+        assertEquals(List.of("remove device:s1 discard", "withdraw 7",
+                             "remove device:s2 discard", "withdraw 8",
+                             "remove device:s3 discard", "withdraw 9"), triggers);
     }
 }

@@ -31,8 +31,13 @@ from .procs import ProcessLab
 from .servicelab import BMV2_JSON, HOST_JAR, P4INFO, ROOT, Rest
 
 SERVER_IP, UE_IP = "10.0.0.1", "10.0.0.10"
+# The UE's attach signal: one UDP datagram to this port, sent on the radio it
+# just joined (what RRC's "reconfiguration complete" is to a real eNB).
+ATTACH_SIGNAL_PORT = 9
+ATTACH_SIGNAL = {"ipv4Src": UE_IP + "/32", "ipProto": 17, "l4DstPort": ATTACH_SIGNAL_PORT}
 SERVER_MAC, UE_MAC = "00:00:00:00:00:01", "00:00:00:00:00:0a"
 SWITCHES = ("sa", "s1", "s2")
+UE_IFS = {"s1": "r1", "s2": "r2"}  # the UE's end of each eNB's radio
 VPORTS = (100, 101, 102)
 
 
@@ -54,12 +59,16 @@ def plan(source, target):
             "target": {"in": cp(target, 1), "x2": cp(target, 3), "ue": cp(target, 2)}}
 
 
-def fmm_plan(serving, window=4096):
-    """The FMM session plan: the anchor multicasts to both eNBs."""
-    return {"downlink": {"ipv4Dst": UE_IP + "/32"}, "anchorIn": cp("sa", 1),
+def fmm_plan(serving, window=4096, attach_signal=False):
+    """The FMM session plan: the anchor multicasts to both eNBs; with
+    attach_signal, the UE's attach datagram releases the target eNB."""
+    plan = {"downlink": {"ipv4Dst": UE_IP + "/32"}, "anchorIn": cp("sa", 1),
             "cells": [{"anchor": cp("sa", 2), "in": cp("s1", 1), "ue": cp("s1", 2)},
                       {"anchor": cp("sa", 3), "in": cp("s2", 1), "ue": cp("s2", 2)}],
             "serving": device(serving), "windowPackets": window}
+    if attach_signal:
+        plan["attachSignal"] = ATTACH_SIGNAL
+    return plan
 
 
 def bits_per_second(rate):
@@ -97,6 +106,43 @@ class IpBatch:
         self.proc.stdin.flush()
         if not self.proc.stdout.readline():
             raise RuntimeError(f"ip -batch exited; see {self._log.name}")
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait(timeout=10)
+        self._log.close()
+
+
+# Runs in the UE's namespace: per line read (a radio's interface name), one
+# datagram out of that radio, then "ok" once it is sent.
+_SIGNAL_SENDER = """
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind((sys.argv[1], 0))
+for line in sys.stdin:
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_BINDTODEVICE, line.strip().encode())
+    s.sendto(b"attach", (sys.argv[2], int(sys.argv[3])))
+    print("ok", flush=True)
+"""
+
+
+class AttachSignal:
+    """The UE's attach datagram, sent by one long-running sender in the
+    UE's namespace (no process start per attach); send() returns once the
+    datagram has left the UE."""
+
+    def __init__(self, ue, log_path):
+        self._log = open(log_path, "w")
+        self.proc = subprocess.Popen(
+            ue.popen_argv(["python3", "-u", "-c", _SIGNAL_SENDER, UE_IP, SERVER_IP,
+                           str(ATTACH_SIGNAL_PORT)]),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, text=True)
+
+    def send(self, ue_if):
+        self.proc.stdin.write(ue_if + "\n")
+        self.proc.stdin.flush()
+        if not self.proc.stdout.readline():
+            raise RuntimeError(f"attach signal sender exited; see {self._log.name}")
 
     def close(self):
         self.proc.stdin.close()
@@ -179,8 +225,10 @@ class MobilityLab(ProcessLab):
         self.radios = {}
         self.ue_batch = IpBatch(self.ue, pathlib.Path(self.logs) / "ue-ip-batch.log")
         self._stack.append(self.ue_batch.close)
+        self.attach_signal = AttachSignal(self.ue, pathlib.Path(self.logs) / "ue-signal.log")
+        self._stack.append(self.attach_signal.close)
         downlink_ifb = self._ue_downlink_queue() if self.shape_at == "ue" else None
-        for enb, ue_if in (("s1", "r1"), ("s2", "r2")):
+        for enb, ue_if in UE_IFS.items():
             sw_if = self.lab.link_host(self.ue, ue_if, f"{enb}radio", mac=UE_MAC)
             ports[enb].append((2, sw_if))
             self.radios[enb] = Radio(self.ue, ue_if, self.rate, self.ue_batch, downlink_ifb)
@@ -261,7 +309,14 @@ class MobilityLab(ProcessLab):
         self.radios[self.attached].cut()
 
     def attach_to(self, enb):
-        """The UE joins `enb`: its radio opens and the UE's uplink moves to it."""
+        """The UE joins `enb`: its radio opens and the UE's uplink moves to
+        it. Returns time.perf_counter() once the radio was up."""
         self.radios[enb].up()
-        self._uplink_via({"s1": "r1", "s2": "r2"}[enb])
+        up_at = time.perf_counter()
+        self._uplink_via(UE_IFS[enb])
         self.attached = enb
+        return up_at
+
+    def signal_attach(self):
+        """The UE sends its attach datagram on the radio it is attached to."""
+        self.attach_signal.send(UE_IFS[self.attached])

@@ -156,6 +156,23 @@ func (s *Switch) SetPortRate(id uint32, rateBps uint64) error {
 	return nil
 }
 
+// SetPortDelay holds every packet queued for port id at least d before it
+// leaves (0: none): a link's propagation delay, where sch_netem is missing.
+func (s *Switch) SetPortDelay(id uint32, d time.Duration) error {
+	p, ok := (*s.ports.Load())[id]
+	if !ok {
+		return fmt.Errorf("port %d does not exist", id)
+	}
+	if d < 0 || d > MaxPortDelay {
+		return fmt.Errorf("port %d: delay %v is not in [0, %v]", id, d, MaxPortDelay)
+	}
+	p.q.setDelay(d)
+	return nil
+}
+
+// MaxPortDelay bounds SetPortDelay: a lab's one-way delay, not a buffer.
+const MaxPortDelay = time.Second
+
 // Close removes every port.
 func (s *Switch) Close() error {
 	var first error

@@ -17,8 +17,10 @@ const NumPriorities = 8
 const DefaultQueueLen = 4096
 
 // queue is one port's traffic manager: strict-priority FIFOs (the highest
-// priority non-empty queue is served first) and a token bucket for the port
-// rate.
+// priority non-empty queue is served first), a token bucket for the port
+// rate, and an optional fixed delay (a link's propagation time, for labs
+// without sch_netem: a packet leaves no sooner than delay after it was
+// queued).
 type queue struct {
 	mu     sync.Mutex
 	fifos  [NumPriorities]ring
@@ -28,6 +30,7 @@ type queue struct {
 	closed bool
 
 	rateBps float64 // 0: line rate
+	delayUs uint32  // 0: none
 	burst   float64 // bytes
 	tokens  float64
 	last    time.Time
@@ -74,6 +77,22 @@ func (q *queue) setRate(bps uint64) {
 	q.last = time.Time{}
 }
 
+// setDelay holds every packet at least d in the queue (0: none).
+func (q *queue) setDelay(d time.Duration) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.delayUs = uint32(d.Microseconds())
+}
+
+// dueIn is how long pk must still wait for the port's delay (0: due).
+// Queue times are microseconds that wrap; their difference does not.
+func (q *queue) dueIn(pk *pipeline.Packet, nowUs uint32) time.Duration {
+	if age := nowUs - pk.Meta.EnqTimestampUs; age < q.delayUs {
+		return time.Duration(q.delayUs-age) * time.Microsecond
+	}
+	return 0
+}
+
 // enqueue adds pk at its priority; false when that priority's queue is full.
 func (q *queue) enqueue(pk *pipeline.Packet, nowUs uint32) bool {
 	prio := int(pk.Meta.Priority) % NumPriorities
@@ -98,17 +117,26 @@ func (q *queue) enqueue(pk *pipeline.Packet, nowUs uint32) bool {
 }
 
 // dequeue moves up to len(dst) packets, highest priority first, within the
-// port rate, into dst. It returns how many, and how long to wait before
-// asking again when the shaper holds packets back (0: wait for a wake-up).
+// port rate and past the port's delay, into dst. It returns how many, and
+// how long to wait before asking again when the shaper or the delay holds
+// packets back (0: wait for a wake-up).
 func (q *queue) dequeue(dst []*pipeline.Packet, now time.Time, nowUs uint32) (int, time.Duration) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.refill(now)
 	n := 0
+	var delayed time.Duration // the soonest a held-back head is due
 	for prio := NumPriorities - 1; prio >= 0 && n < len(dst); prio-- {
 		f := &q.fifos[prio]
 		for n < len(dst) && f.count > 0 {
 			pk := f.peek()
+			if due := q.dueIn(pk, nowUs); due > 0 {
+				// FIFO under one delay: the rest of this priority is due later.
+				if delayed == 0 || due < delayed {
+					delayed = due
+				}
+				break
+			}
 			if q.rateBps > 0 {
 				if q.tokens < float64(len(pk.Frame)) {
 					wait := time.Duration((float64(len(pk.Frame)) - q.tokens) / q.rateBps * float64(time.Second))
@@ -124,7 +152,7 @@ func (q *queue) dequeue(dst []*pipeline.Packet, now time.Time, nowUs uint32) (in
 			n++
 		}
 	}
-	return n, 0
+	return n, delayed
 }
 
 func (q *queue) refill(now time.Time) {

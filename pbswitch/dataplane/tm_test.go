@@ -88,3 +88,44 @@ func TestCloseWhileEnqueueing(t *testing.T) {
 		}
 	}
 }
+
+// A delayed port: nothing leaves before the delay has passed since it was
+// queued, the wait asked for is what is left of it, and order is kept.
+func TestPortDelayHoldsEachPacketItsDelay(t *testing.T) {
+	q := newQueue(16, 0)
+	q.setDelay(5 * time.Millisecond)
+	first, second, urgent := pkt(0, 64), pkt(0, 64), pkt(7, 64)
+	q.enqueue(first, 1_000)
+	q.enqueue(second, 2_000)
+	q.enqueue(urgent, 2_500)
+	out := make([]*pipeline.Packet, 8)
+	if n, wait := q.dequeue(out, time.Now(), 3_000); n != 0 || wait != 3*time.Millisecond {
+		t.Fatalf("at 3 ms: %d out, wait %v; want 0 and 3ms (the first is due at 6 ms)", n, wait)
+	}
+	if n, wait := q.dequeue(out, time.Now(), 6_500); n != 1 || out[0] != first || wait != 500*time.Microsecond {
+		t.Fatalf("at 6.5 ms: %d out, wait %v; want the first and 0.5ms", n, wait)
+	}
+	if n, _ := q.dequeue(out, time.Now(), 9_000); n != 2 || out[0] != urgent || out[1] != second {
+		t.Fatalf("at 9 ms: %d out; want the urgent packet, then the second", n)
+	}
+	q.setDelay(0)
+	q.enqueue(first, 10_000)
+	if n, _ := q.dequeue(out, time.Now(), 10_000); n != 1 {
+		t.Fatal("an undelayed port held a packet back")
+	}
+}
+
+// Queue times are microseconds since the switch started, in 32 bits: a
+// packet queued just before they wrap is due just after.
+func TestPortDelayAcrossTheClockWrap(t *testing.T) {
+	q := newQueue(4, 0)
+	q.setDelay(time.Millisecond)
+	q.enqueue(pkt(0, 64), ^uint32(0)-499)
+	out := make([]*pipeline.Packet, 4)
+	if n, wait := q.dequeue(out, time.Now(), 0); n != 0 || wait != 500*time.Microsecond {
+		t.Fatalf("just after the wrap: %d out, wait %v; want 0 and 500µs", n, wait)
+	}
+	if n, _ := q.dequeue(out, time.Now(), 500); n != 1 {
+		t.Fatal("not due after the wrap")
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"time"
 
 	"google.golang.org/grpc"
 
@@ -26,11 +27,13 @@ import (
 // Version is reported to buffer API clients.
 const Version = "pbswitch 0.1.0"
 
-// PortSpec is one front-panel port: a Linux interface, optionally shaped.
+// PortSpec is one front-panel port: a Linux interface, optionally shaped
+// and delayed (a lab link's one-way delay; see dataplane.SetPortDelay).
 type PortSpec struct {
 	ID        uint32
 	Interface string
 	RateBps   uint64
+	Delay     time.Duration
 }
 
 // Config is what a node runs.
@@ -82,6 +85,9 @@ func Start(cfg Config) (_ *Node, err error) {
 	n.P4RT = srv
 	for _, p := range cfg.Ports {
 		if err := n.Switch.AddLinuxPort(p.ID, netio.NS{Path: cfg.Netns}, p.Interface, p.RateBps); err != nil {
+			return nil, err
+		}
+		if err := n.Switch.SetPortDelay(p.ID, p.Delay); err != nil {
 			return nil, err
 		}
 	}

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/flowbuf/flowbuf/pbswitch/dataplane"
 	"github.com/flowbuf/flowbuf/pbswitch/node"
 )
 
@@ -42,6 +44,31 @@ func (p *portFlags) Set(v string) error {
 	return nil
 }
 
+// delayFlags collects --port-delay ID=DURATION.
+type delayFlags map[uint32]time.Duration
+
+func (d delayFlags) String() string { return fmt.Sprint(map[uint32]time.Duration(d)) }
+
+func (d delayFlags) Set(v string) error {
+	id, text, ok := strings.Cut(v, "=")
+	if !ok {
+		return fmt.Errorf("want ID=DURATION (e.g. 1=10ms), got %q", v)
+	}
+	n, err := parsePort(id)
+	if err != nil {
+		return err
+	}
+	delay, err := time.ParseDuration(text)
+	if err != nil || delay < 0 || delay > dataplane.MaxPortDelay {
+		return fmt.Errorf("bad delay in %q: want a duration in [0, %v], e.g. 10ms", v, dataplane.MaxPortDelay)
+	}
+	if _, dup := d[n]; dup {
+		return fmt.Errorf("port %d delayed twice", n)
+	}
+	d[n] = delay
+	return nil
+}
+
 // vportFlags collects --vport ID (in-process vport ports).
 type vportFlags []uint32
 
@@ -53,6 +80,20 @@ func (v *vportFlags) Set(s string) error {
 		return err
 	}
 	*v = append(*v, n)
+	return nil
+}
+
+// applyDelays sets each --port-delay on its --port.
+func applyDelays(ports []node.PortSpec, delays delayFlags) error {
+	for i := range ports {
+		if d, ok := delays[ports[i].ID]; ok {
+			ports[i].Delay = d
+			delete(delays, ports[i].ID)
+		}
+	}
+	for id := range delays {
+		return fmt.Errorf("--port-delay names port %d, which no --port declares", id)
+	}
 	return nil
 }
 
@@ -69,6 +110,7 @@ func parseFlags(args []string) (node.Config, error) {
 	fs := flag.NewFlagSet("pbswitch", flag.ContinueOnError)
 	var ports portFlags
 	var vports vportFlags
+	delays := delayFlags{}
 	cfg := node.Config{}
 	fs.Uint64Var(&cfg.DeviceID, "device-id", 1, "P4Runtime device id")
 	cpu := fs.Uint("cpu-port", 255, "port number that stands for the controller (CPU_PORT of the P4 program)")
@@ -78,6 +120,7 @@ func parseFlags(args []string) (node.Config, error) {
 	fs.IntVar(&cfg.QueueLen, "queue-len", 0, "packets per priority queue of each port (default 4096)")
 	fs.Var(&ports, "port", "front-panel port ID=INTERFACE[@RATE_BPS] (repeatable)")
 	fs.Var(&vports, "vport", "in-process vport port ID (repeatable)")
+	fs.Var(delays, "port-delay", "a front-panel port's egress delay ID=DURATION, e.g. 1=10ms (a lab link's one-way delay; repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -85,6 +128,9 @@ func parseFlags(args []string) (node.Config, error) {
 		return cfg, fmt.Errorf("unexpected arguments %v", fs.Args())
 	}
 	cfg.CPUPort, cfg.Ports, cfg.Vports = uint32(*cpu), ports, vports
+	if err := applyDelays(cfg.Ports, delays); err != nil {
+		return cfg, err
+	}
 	used := map[uint32]string{cfg.CPUPort: "the CPU port"}
 	for _, p := range cfg.Ports {
 		if what, dup := used[p.ID]; dup {

@@ -5,6 +5,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseFlags(t *testing.T) {
@@ -15,13 +16,22 @@ func TestParseFlags(t *testing.T) {
 	if len(cfg.Ports) != 2 || cfg.Ports[1].Interface != "veth-b" || cfg.Ports[1].RateBps != 1000000 || cfg.Vports[0] != 100 {
 		t.Fatalf("parsed %+v", cfg)
 	}
+	cfg, err = parseFlags([]string{"--port-delay", "2=10ms", "--port", "1=a", "--port", "2=b"})
+	if err != nil || cfg.Ports[0].Delay != 0 || cfg.Ports[1].Delay != 10*time.Millisecond {
+		t.Fatalf("parsed %+v, %v", cfg.Ports, err)
+	}
 	bad := map[string][]string{
-		"already":     {"--port", "1=a", "--vport", "1"},
-		"[1, 510]":    {"--port", "511=a"},
-		"ID=":         {"--port", "veth"},
-		"bad rate":    {"--port", "1=a@fast"},
-		"given twice": {"--port", "1=a", "--port", "1=b"},
-		"CPU port":    {"--port", "255=a"},
+		"no --port declares": {"--port", "1=a", "--port-delay", "2=1ms"},
+		"bad delay":          {"--port", "1=a", "--port-delay", "1=soon"},
+		"in [0, 1s]":         {"--port", "1=a", "--port-delay", "1=2s"},
+		"delayed twice":      {"--port", "1=a", "--port-delay", "1=1ms", "--port-delay", "1=2ms"},
+		"ID=DURATION":        {"--port", "1=a", "--port-delay", "1"},
+		"already":            {"--port", "1=a", "--vport", "1"},
+		"[1, 510]":           {"--port", "511=a"},
+		"ID=":                {"--port", "veth"},
+		"bad rate":           {"--port", "1=a@fast"},
+		"given twice":        {"--port", "1=a", "--port", "1=b"},
+		"CPU port":           {"--port", "255=a"},
 	}
 	for want, args := range bad {
 		if _, err := parseFlags(args); err == nil || !strings.Contains(err.Error(), want) {

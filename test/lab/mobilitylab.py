@@ -12,7 +12,9 @@ the radio (the UE stops taking its frames), an attach opens the target
 radio and moves the UE's route there (the UE owns one address, on lo,
 reached through either radio). Radio changes go through one long-running
 `ip -batch` in the UE's namespace, so a cut or an attach costs well under a
-millisecond (FMM hands off 50 times a second). With shape_at="ue" the
+millisecond (FMM hands off 50 times a second). With rtt_ms the anchor
+delays what it sends each way by half of it (pbswitch --port-delay: this
+kernel has no sch_netem). With shape_at="ue" the
 downlink's rate limit sits at the UE's ingress (both radios into one ifb with
 a small-burst tbf) and the eNB buffers send at the radio's rate (vport
 txRateBps), so that the buffer is the eNB's radio queue, as in a real eNB: a
@@ -197,13 +199,13 @@ class MobilityLab(ProcessLab):
     """Context manager: topology, switches, host; `rest`, `radios`, `attach_to`."""
 
     def __init__(self, prefix="fbm-", rest_port=8195, p4rt_base=28301, agent_base=28311,
-                 rate="50mbit", shape_at="server"):
+                 rate="50mbit", shape_at="server", rtt_ms=0):
         if shape_at not in ("server", "ue"):
             raise ValueError(f"shape_at is 'server' or 'ue', not {shape_at!r}")
         self.prefix, self.rest_port = prefix, rest_port
         self.p4rt = {s: p4rt_base + i for i, s in enumerate(SWITCHES)}
         self.agent = {s: agent_base + i for i, s in enumerate(SWITCHES)}
-        self.rate, self.shape_at = rate, shape_at
+        self.rate, self.shape_at, self.rtt_ms = rate, shape_at, rtt_ms
 
     def _start(self):
         self.logs = tempfile.mkdtemp(prefix="flowbuf-mobility-")
@@ -242,6 +244,11 @@ class MobilityLab(ProcessLab):
                 argv += ["--port", f"{number}={ifname}"]
             for number in VPORTS:
                 argv += ["--vport", str(number)]
+            if sw == "sa" and self.rtt_ms:
+                # Half the RTT each way, on the anchor: towards the server
+                # (the uplink) and towards both eNBs (the downlink).
+                for number, _ in ports[sw]:
+                    argv += ["--port-delay", f"{number}={self.rtt_ms / 2:g}ms"]
             self._run(argv, sw, self.p4rt[sw])
         cfg = pathlib.Path(self.logs) / "netcfg.json"
         cfg.write_text(json.dumps(self.netcfg(), indent=2))

@@ -20,7 +20,9 @@ is attached).
 
 Scaled to this 2-core machine: a 50 Mbit/s radio instead of 500, shaped at
 the UE's ingress (after the buffers, as a radio's queue is, so a detach
-costs air time); no added latency (this kernel has no sch_netem); 10 ms
+costs air time); the paper's 20 ms server-UE round trip, added at the
+anchor (pbswitch --port-delay, 10 ms each way: this kernel has no
+sch_netem; --rtt-ms 0 runs without it); 10 ms
 detaches at 10, 25 and 50 handoffs per second (the paper: 10 ms handoffs
 every 10-100 ms). An interval counts from one handoff's start to the next:
 at 50/s the UE is detached half of the time.
@@ -48,6 +50,7 @@ DETACH_S = 0.010
 GOAL_FREQUENCY = 50.0
 WARM_UP_CYCLES = 300
 COMMAND_S = 0.002
+RTT_MS = 20.0  # the paper's end-to-end latency
 # FMM released on the UE's attach signal (the product), and by the attach call alone.
 FMM_MODES = ("fmm", "fmm-call")
 
@@ -133,10 +136,10 @@ class FmmDriver:
         return None
 
 
-def udp_run(seconds=3.0, frequency=GOAL_FREQUENCY, pps=2000):
+def udp_run(seconds=3.0, frequency=GOAL_FREQUENCY, pps=2000, rtt_ms=0):
     """A sequenced UDP flow across FMM handoffs at `frequency`/s: the loss,
     order and duplicate accounting (duplicates would be sync misses)."""
-    with MobilityLab(shape_at="ue") as lab:
+    with MobilityLab(shape_at="ue", rtt_ms=rtt_ms) as lab:
         recv = subprocess.Popen(lab.ue.popen_argv(
             [PYTHON, "-m", "test.lab.seqflow", "recv", "9000", "--idle", "3", "--timeout",
              str(seconds + 30)]), stdout=subprocess.PIPE, text=True, cwd=ROOT)
@@ -159,10 +162,10 @@ def udp_run(seconds=3.0, frequency=GOAL_FREQUENCY, pps=2000):
             "attach_ms": driver.attach_ms, "sync_us": driver.sync_us, **got}
 
 
-def tcp_run(buffering, frequency, seconds):
+def tcp_run(buffering, frequency, seconds, rtt_ms=0):
     """iperf3 TCP server->UE for `seconds` with handoffs at `frequency`/s
     (0: none); returns Mbit/s, handoffs, the detached time and sync times."""
-    with MobilityLab(shape_at="ue") as lab:
+    with MobilityLab(shape_at="ue", rtt_ms=rtt_ms) as lab:
         driver = FmmDriver(lab, buffering) if frequency else None
         if driver:
             driver.warm_up()
@@ -187,17 +190,20 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--rtt-ms", type=float, default=RTT_MS,
+                        help=f"server-UE round trip added at the anchor (default {RTT_MS:g})")
     args = parser.parse_args(argv)
+    rtt = args.rtt_ms
     seconds = 6 if args.quick else 15
     frequencies = [GOAL_FREQUENCY] if args.quick else [10.0, 25.0, GOAL_FREQUENCY]
-    udp = udp_run(seconds=3.0 if args.quick else 6.0)
-    link = tcp_run("fmm", 0, seconds)["mbps"]
+    udp = udp_run(seconds=3.0 if args.quick else 6.0, rtt_ms=rtt)
+    link = tcp_run("fmm", 0, seconds, rtt)["mbps"]
     results = {"fmm": {}, "fmm-call": {}, "none": {}}
     optimal = {}
     attach_ms = list(udp["attach_ms"])
     for f in frequencies:
         for mode in results:
-            run = tcp_run(mode, f, seconds)
+            run = tcp_run(mode, f, seconds, rtt)
             results[mode][f] = run["mbps"]
             if mode == "fmm":
                 attach_ms += run["attach_ms"]
@@ -212,7 +218,7 @@ def main(argv=None):
     vs_optimal = results["fmm"][GOAL_FREQUENCY] / optimal[GOAL_FREQUENCY]
     vs_none = results["fmm"][GOAL_FREQUENCY] / results["none"][GOAL_FREQUENCY]
     vs_call = results["fmm"][GOAL_FREQUENCY] / results["fmm-call"][GOAL_FREQUENCY]
-    emit("fmm_link_mbps", round(link, 2), "Mbit/s", what="no handoffs, same run")
+    emit("fmm_link_mbps", round(link, 2), "Mbit/s", what="no handoffs, same run", rtt_ms=rtt)
     emit("fmm_throughput_vs_optimal", round(vs_optimal, 3), "ratio",
          handoffs_per_s=GOAL_FREQUENCY, detach_ms=DETACH_S * 1000, goal=">= 0.95")
     emit("fmm_vs_no_buffering", round(vs_none, 3), "ratio", handoffs_per_s=GOAL_FREQUENCY)

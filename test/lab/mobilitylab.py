@@ -86,33 +86,46 @@ def tbf(rate):
     return ["tbf", "rate", rate, "burst", "64kb", "latency", "50ms"]
 
 
-class IpBatch:
-    """One `ip -force -batch -` in a namespace: each line runs as it is
-    written, without a process start per change; run() returns once ip has
-    applied the lines (it reads back a one-line `link show` written after
-    them), so a radio is up before an attach releases frames towards it.
-    Errors go to its log."""
+class LineServer:
+    """A long-running process in a namespace that answers each request with
+    one line on stdout, so a change costs no process start; its errors go
+    to its log."""
 
-    _FENCE = "link show dev lo"
-
-    def __init__(self, host, log_path):
+    def __init__(self, host, argv, log_path, what):
         self._log = open(log_path, "w")
-        # Line-buffered stdout: the fence's line comes back at once.
-        self.proc = subprocess.Popen(host.popen_argv(["stdbuf", "-oL", "ip", "-oneline",
-                                                      "-force", "-batch", "-"]),
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=self._log, text=True)
+        self._what = what
+        self.proc = subprocess.Popen(host.popen_argv(argv), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=self._log, text=True)
 
-    def run(self, *lines):
-        self.proc.stdin.write("".join(line + "\n" for line in (*lines, self._FENCE)))
+    def request(self, text):
+        """Writes text and returns once the process has answered it."""
+        self.proc.stdin.write(text)
         self.proc.stdin.flush()
         if not self.proc.stdout.readline():
-            raise RuntimeError(f"ip -batch exited; see {self._log.name}")
+            raise RuntimeError(f"{self._what} exited; see {self._log.name}")
 
     def close(self):
         self.proc.stdin.close()
         self.proc.wait(timeout=10)
         self._log.close()
+
+
+class IpBatch(LineServer):
+    """One `ip -force -batch -` in a namespace: each line runs as it is
+    written; run() returns once ip has applied the lines (it reads back a
+    one-line `link show` written after them, so the lines themselves must
+    print nothing), so a radio is up before an attach releases frames
+    towards it."""
+
+    _FENCE = "link show dev lo"
+
+    def __init__(self, host, log_path):
+        # Line-buffered stdout: the fence's line comes back at once.
+        super().__init__(host, ["stdbuf", "-oL", "ip", "-oneline", "-force", "-batch", "-"],
+                         log_path, "ip -batch")
+
+    def run(self, *lines):
+        self.request("".join(line + "\n" for line in (*lines, self._FENCE)))
 
 
 # Runs in the UE's namespace: per line read (a radio's interface name), one
@@ -128,28 +141,16 @@ for line in sys.stdin:
 """
 
 
-class AttachSignal:
+class AttachSignal(LineServer):
     """The UE's attach datagram, sent by one long-running sender in the
-    UE's namespace (no process start per attach); send() returns once the
-    datagram has left the UE."""
+    UE's namespace; send() returns once the datagram has left the UE."""
 
     def __init__(self, ue, log_path):
-        self._log = open(log_path, "w")
-        self.proc = subprocess.Popen(
-            ue.popen_argv(["python3", "-u", "-c", _SIGNAL_SENDER, UE_IP, SERVER_IP,
-                           str(ATTACH_SIGNAL_PORT)]),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, text=True)
+        super().__init__(ue, ["python3", "-u", "-c", _SIGNAL_SENDER, UE_IP, SERVER_IP,
+                              str(ATTACH_SIGNAL_PORT)], log_path, "attach signal sender")
 
     def send(self, ue_if):
-        self.proc.stdin.write(ue_if + "\n")
-        self.proc.stdin.flush()
-        if not self.proc.stdout.readline():
-            raise RuntimeError(f"attach signal sender exited; see {self._log.name}")
-
-    def close(self):
-        self.proc.stdin.close()
-        self.proc.wait(timeout=10)
-        self._log.close()
+        self.request(ue_if + "\n")
 
 
 def iperf_to_ue(lab, seconds, drive=None):
@@ -173,8 +174,8 @@ class Radio:
     UE's stack drops them as not its own, as a detached radio would lose
     them. (Taking the link down does not work: pbswitch waits for a down
     port.) The uplink is rate-limited with tc tbf here; the downlink at the
-    server (pbswitch writes past qdiscs). This kernel has no sch_netem, so
-    delay is not emulated; see the scenario's notes."""
+    server (pbswitch writes past qdiscs). This kernel has no sch_netem:
+    the lab's delay is the anchor's (MobilityLab rtt_ms)."""
 
     DETACHED_MAC = "02:00:00:00:de:ad"
 

@@ -233,10 +233,11 @@ def main(argv=None):
     emit("fmm_released_on_signal", udp["on_signal"], "handoffs", handoffs=udp["handoffs"],
          what="attaches the target's agent had released on the UE's signal before the call")
     emit("fmm_attach_ms_p50", round(statistics.median(attach_ms), 2), "ms",
-         what="REST attach round trip: the release (the sync is made while the UE moves)")
+         what="REST attach round trip: the disarm, and the release when the UE's datagram "
+              "had not made it")
     emit("fmm_sync_us_p50", round(statistics.median(udp["sync_us"])), "us",
-         what="in the app at the attach: the wait for the sync made while the UE moves "
-              "(the source's sync point, the purge of the target's window), the release")
+         what="in the app at the attach: what is left of the sync made while the UE moves, "
+              "the disarm, the release when the datagram had not made it")
     path = plot(frequencies, optimal, results)
     clean = (udp["lost"], udp["reordered"], udp["duplicates"]) == (0, 0, 0)
     print(f"scenario fmm: throughput {vs_optimal:.3f} of optimal at {GOAL_FREQUENCY:g} "

@@ -58,8 +58,8 @@ FMM_MODES = ("fmm", "fmm-call")
 class FmmDriver:
     """Hands the UE back and forth between the eNBs of one FMM session."""
 
-    def __init__(self, lab, buffering="fmm"):
-        self.lab, self.buffering = lab, buffering
+    def __init__(self, lab, buffering="fmm", command_s=COMMAND_S):
+        self.lab, self.buffering, self.command_s = lab, buffering, command_s
         self.attach_ms, self.sync_us, self.detached_s = [], [], 0.0
         self.session, self.warm = None, {}
         if buffering in FMM_MODES:
@@ -100,7 +100,7 @@ class FmmDriver:
         # The UE leaves once the handoff command reached it (the frames the
         # source sent just before it held are through the switch by then):
         # air time the held source cannot use, counted as attached.
-        time.sleep(COMMAND_S)
+        time.sleep(self.command_s)
         self.lab.detach()
         # Timed from the cut, as applied, to the radio up: what the optimal
         # line counts as detached.
@@ -136,7 +136,7 @@ class FmmDriver:
         return None
 
 
-def udp_run(seconds=3.0, frequency=GOAL_FREQUENCY, pps=2000, rtt_ms=0):
+def udp_run(seconds=3.0, frequency=GOAL_FREQUENCY, pps=2000, rtt_ms=0, command_s=COMMAND_S):
     """A sequenced UDP flow across FMM handoffs at `frequency`/s: the loss,
     order and duplicate accounting (duplicates would be sync misses)."""
     with MobilityLab(shape_at="ue", rtt_ms=rtt_ms) as lab:
@@ -144,7 +144,7 @@ def udp_run(seconds=3.0, frequency=GOAL_FREQUENCY, pps=2000, rtt_ms=0):
             [PYTHON, "-m", "test.lab.seqflow", "recv", "9000", "--idle", "3", "--timeout",
              str(seconds + 30)]), stdout=subprocess.PIPE, text=True, cwd=ROOT)
         recv.stdout.readline()
-        driver = FmmDriver(lab)
+        driver = FmmDriver(lab, command_s=command_s)
         driver.warm_up()
         driver.sync_us.clear()
         send = subprocess.Popen(lab.server.popen_argv(
@@ -158,15 +158,16 @@ def udp_run(seconds=3.0, frequency=GOAL_FREQUENCY, pps=2000, rtt_ms=0):
         counters = driver.counted()
         driver.close()
     return {"sent": sent, "handoffs": counters["handoffs"], "unsynced": counters["unsynced"],
-            "purged": counters["purgedPackets"], "on_signal": counters["releasedOnSignal"], "handoffs_per_s": counters["handoffs"] / elapsed,
+            "purged": counters["purgedPackets"], "on_signal": counters["releasedOnSignal"],
+            "handoffs_per_s": counters["handoffs"] / elapsed,
             "attach_ms": driver.attach_ms, "sync_us": driver.sync_us, **got}
 
 
-def tcp_run(buffering, frequency, seconds, rtt_ms=0):
+def tcp_run(buffering, frequency, seconds, rtt_ms=0, command_s=COMMAND_S):
     """iperf3 TCP server->UE for `seconds` with handoffs at `frequency`/s
     (0: none); returns Mbit/s, handoffs, the detached time and sync times."""
     with MobilityLab(shape_at="ue", rtt_ms=rtt_ms) as lab:
-        driver = FmmDriver(lab, buffering) if frequency else None
+        driver = FmmDriver(lab, buffering, command_s) if frequency else None
         if driver:
             driver.warm_up()
         mbps = iperf_to_ue(lab, seconds, driver and (lambda: driver.every(
@@ -192,18 +193,21 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--rtt-ms", type=float, default=RTT_MS,
                         help=f"server-UE round trip added at the anchor (default {RTT_MS:g})")
+    parser.add_argument("--command-ms", type=float, default=COMMAND_S * 1000,
+                        help="from the handoff call's return to the UE leaving: the handoff "
+                             f"command's latency (default {COMMAND_S * 1000:g})")
     args = parser.parse_args(argv)
-    rtt = args.rtt_ms
+    rtt, command_s = args.rtt_ms, args.command_ms / 1000
     seconds = 6 if args.quick else 15
     frequencies = [GOAL_FREQUENCY] if args.quick else [10.0, 25.0, GOAL_FREQUENCY]
-    udp = udp_run(seconds=3.0 if args.quick else 6.0, rtt_ms=rtt)
+    udp = udp_run(seconds=3.0 if args.quick else 6.0, rtt_ms=rtt, command_s=command_s)
     link = tcp_run("fmm", 0, seconds, rtt)["mbps"]
     results = {"fmm": {}, "fmm-call": {}, "none": {}}
     optimal = {}
     attach_ms = list(udp["attach_ms"])
     for f in frequencies:
         for mode in results:
-            run = tcp_run(mode, f, seconds, rtt)
+            run = tcp_run(mode, f, seconds, rtt, command_s)
             results[mode][f] = run["mbps"]
             if mode == "fmm":
                 attach_ms += run["attach_ms"]
@@ -220,7 +224,8 @@ def main(argv=None):
     vs_call = results["fmm"][GOAL_FREQUENCY] / results["fmm-call"][GOAL_FREQUENCY]
     emit("fmm_link_mbps", round(link, 2), "Mbit/s", what="no handoffs, same run", rtt_ms=rtt)
     emit("fmm_throughput_vs_optimal", round(vs_optimal, 3), "ratio",
-         handoffs_per_s=GOAL_FREQUENCY, detach_ms=DETACH_S * 1000, goal=">= 0.95")
+         handoffs_per_s=GOAL_FREQUENCY, detach_ms=DETACH_S * 1000,
+         command_ms=command_s * 1000, goal=">= 0.95")
     emit("fmm_vs_no_buffering", round(vs_none, 3), "ratio", handoffs_per_s=GOAL_FREQUENCY)
     emit("fmm_vs_attach_call", round(vs_call, 3), "ratio", handoffs_per_s=GOAL_FREQUENCY,
          what="released on the UE's attach signal vs by the REST attach call")
@@ -243,7 +248,8 @@ def main(argv=None):
     print(f"scenario fmm: throughput {vs_optimal:.3f} of optimal at {GOAL_FREQUENCY:g} "
           f"handoffs/s (goal 0.95: {'met' if vs_optimal >= 0.95 else 'MISSED'}), "
           f"{vs_none:.2f}x no buffering, {vs_call:.2f}x the attach call's release, "
-          f"{udp['on_signal']} of {udp['handoffs']} released on the UE's signal, {udp['lost']} lost / {udp['reordered']} reordered / "
+          f"{udp['on_signal']} of {udp['handoffs']} released on the UE's signal, "
+          f"{udp['lost']} lost / {udp['reordered']} reordered / "
           f"{udp['duplicates']} duplicated over {udp['handoffs']} handoffs at "
           f"{udp['handoffs_per_s']:.0f}/s (goal 0/0/0: {'met' if clean else 'MISSED'}); "
           f"plot {path.relative_to(ROOT)}")

@@ -23,8 +23,14 @@ public final class BufferStatistics {
     private final long highWatermarkPackets;
     private final long oldestPacketAgeNanos;
     private final PacketId lastOutPacketId; // null until the buffer sent one
+    private final boolean triggerArmed;
+    private final long triggersFired;
+    private final long triggerFailures;
 
     private BufferStatistics(Builder b) {
+        this.triggerArmed = b.triggerArmed;
+        this.triggersFired = b.triggersFired;
+        this.triggerFailures = b.triggerFailures;
         this.packetsIn = b.packetsIn;
         this.bytesIn = b.bytesIn;
         this.packetsOut = b.packetsOut;
@@ -131,6 +137,33 @@ public final class BufferStatistics {
     }
 
     /**
+     * Whether a move is armed on this buffer ({@link BufferService#armMove}).
+     *
+     * @return true while armed
+     */
+    public boolean triggerArmed() {
+        return triggerArmed;
+    }
+
+    /**
+     * Armed moves this buffer's packets fired (the agent set the modes).
+     *
+     * @return count
+     */
+    public long triggersFired() {
+        return triggersFired;
+    }
+
+    /**
+     * Armed moves that fired but could not be applied (a vport was removed).
+     *
+     * @return count
+     */
+    public long triggerFailures() {
+        return triggerFailures;
+    }
+
+    /**
      * Starts a builder; every counter defaults to 0.
      *
      * @return builder
@@ -158,6 +191,9 @@ public final class BufferStatistics {
         private long highWatermarkPackets;
         private long oldestPacketAgeNanos;
         private PacketId lastOutPacketId;
+        private boolean triggerArmed;
+        private long triggersFired;
+        private long triggerFailures;
 
         private Builder() {
         }
@@ -242,6 +278,21 @@ public final class BufferStatistics {
          */
         public Builder lastOutPacketId(PacketId id) {
             this.lastOutPacketId = id;
+            return this;
+        }
+
+        /**
+         * The buffer's trigger: armed now, fires applied, fires that failed.
+         *
+         * @param armed    whether a move is armed
+         * @param fired    fires applied
+         * @param failures fires that could not be applied
+         * @return this builder
+         */
+        public Builder trigger(boolean armed, long fired, long failures) {
+            this.triggerArmed = armed;
+            this.triggersFired = fired;
+            this.triggerFailures = failures;
             return this;
         }
 

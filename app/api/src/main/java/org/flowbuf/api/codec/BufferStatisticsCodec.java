@@ -26,7 +26,10 @@ public final class BufferStatisticsCodec extends JsonCodec<BufferStatistics> {
                 .put("occupancyPackets", s.occupancyPackets())
                 .put("occupancyBytes", s.occupancyBytes())
                 .put("highWatermarkPackets", s.highWatermarkPackets())
-                .put("oldestPacketAgeNs", s.oldestPacketAgeNanos());
+                .put("oldestPacketAgeNs", s.oldestPacketAgeNanos())
+                .put("triggerArmed", s.triggerArmed())
+                .put("triggersFired", s.triggersFired())
+                .put("triggerFailures", s.triggerFailures());
         // The same field names as the purge request body.
         s.lastOutPacketId().ifPresent(id -> json.putObject("lastOutPacketId")
                 .put("ipv4Id", id.ipv4Id())

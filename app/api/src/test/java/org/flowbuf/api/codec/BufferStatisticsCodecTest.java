@@ -14,6 +14,7 @@ import org.onosproject.codec.JsonCodec;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
 
 /** JSON of buffer statistics. */
 public class BufferStatisticsCodecTest {
@@ -40,6 +41,14 @@ public class BufferStatisticsCodecTest {
         ObjectNode id = (ObjectNode) json.get("lastOutPacketId");
         assertEquals(PacketId.of(513, 65535),
                      PacketId.of(JsonFields.number(id, "ipv4Id"), JsonFields.number(id, "l4Checksum")));
+    }
+
+    @Test
+    public void theTriggerIsShownArmedFiredAndFailed() {
+        ObjectNode json = codec.encode(BufferStatistics.builder().trigger(true, 3, 1).build(), context);
+        assertTrue(json.get("triggerArmed").asBoolean());
+        assertEquals(3, json.get("triggersFired").asLong());
+        assertEquals(1, json.get("triggerFailures").asLong());
     }
 
     /** A codec context with the FlowBuf codecs and no services. */

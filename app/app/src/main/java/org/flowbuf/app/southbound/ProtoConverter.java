@@ -96,6 +96,7 @@ final class ProtoConverter {
                 .highWatermark(stats.getHighWatermarkPackets())
                 .oldestPacketAge(stats.getOldestPacketAgeNs())
                 .lastOutPacketId(stats.hasLastOutPacketId() ? toPacketId(stats.getLastOutPacketId()) : null)
+                .trigger(stats.getTriggerArmed(), stats.getTriggersFired(), stats.getTriggerFailures())
                 .build();
     }
 

@@ -50,6 +50,7 @@ public class FakeBufferAgent extends BufferAgentGrpc.BufferAgentImplBase {
     private final Deque<Status> failures = new ArrayDeque<>();
     private volatile long occupancy;
     private final Map<String, List<SetVportModeRequest>> triggers = new ConcurrentHashMap<>();
+    private final Map<String, Long> fired = new ConcurrentHashMap<>();
     private volatile List<Buffer> listedBuffers = List.of();
     private volatile List<Vport> listedVports = List.of();
 
@@ -173,6 +174,7 @@ public class FakeBufferAgent extends BufferAgentGrpc.BufferAgentImplBase {
             return false;
         }
         modes.forEach(m -> applied.add(Operation.newBuilder().setSetVportMode(m).build()));
+        fired.merge(bufferId, 1L, Long::sum);
         return true;
     }
 
@@ -212,7 +214,9 @@ public class FakeBufferAgent extends BufferAgentGrpc.BufferAgentImplBase {
             return;
         }
         out.onNext(Buffer.newBuilder().setBufferId(req.getBufferId())
-                           .setStats(BufferStats.newBuilder().setOccupancyPackets(occupancy))
+                           .setStats(BufferStats.newBuilder().setOccupancyPackets(occupancy)
+                                             .setTriggerArmed(triggers.containsKey(req.getBufferId()))
+                                             .setTriggersFired(fired.getOrDefault(req.getBufferId(), 0L)))
                            .build());
         out.onCompleted();
     }

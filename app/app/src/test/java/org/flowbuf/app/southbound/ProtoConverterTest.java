@@ -27,6 +27,7 @@ public class ProtoConverterTest {
                 .addDrops(DropCounter.newBuilder().setPackets(2).setBytes(120))
                 .setOccupancyPackets(0).setOccupancyBytes(0)
                 .setHighWatermarkPackets(9).setOldestPacketAgeNs(0)
+                .setTriggerArmed(true).setTriggersFired(4).setTriggerFailures(1)
                 .setLastOutPacketId(org.flowbuf.proto.buffer.v1.PacketId.newBuilder()
                                             .setIpv4Id(65535).setL4Checksum(0x1234))
                 .build();
@@ -36,6 +37,9 @@ public class ProtoConverterTest {
         assertEquals(3, s.packetsDropped());
         assertEquals(9, s.highWatermarkPackets());
         assertEquals(Optional.of(PacketId.of(65535, 0x1234)), s.lastOutPacketId());
+        assertEquals(true, s.triggerArmed());
+        assertEquals(4, s.triggersFired());
+        assertEquals(1, s.triggerFailures());
     }
 
     @Test

@@ -15,6 +15,8 @@ import org.flowbuf.api.IntentId;
 import org.flowbuf.api.OverflowPolicy;
 import org.flowbuf.api.apps.FmmPlan;
 import org.onosproject.net.DeviceId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -34,6 +36,8 @@ import static org.flowbuf.api.apps.FmmService.OWNER;
  * the moment the UE's signal arrives; the attach call then only confirms.
  */
 final class AttachTriggers {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AttachTriggers.class);
 
     private final long sessionId;
     private final FlowBufIntentService intents;
@@ -68,16 +72,17 @@ final class AttachTriggers {
     }
 
     // On the sync worker, once the target's window holds only what the UE
-    // still needs: the UE's signal at the target releases it. False when
-    // the agent refused (the attach call releases then).
-    boolean armRelease(DeviceId target, BufferId window) {
+    // still needs: the UE's signal at the target releases it. When the
+    // agent refuses, the attach call releases.
+    void armRelease(DeviceId target, BufferId window) {
         try {
             buffers.armMove(target, triggers.get(target), window, OWNER, BufferState.FORWARDING);
         } catch (FlowBufException e) {
-            return false;
+            LOG.warn("FMM session {}: {}'s release not armed ({}); the attach call releases",
+                     sessionId, target, e.getMessage());
+            return;
         }
         armed.add(target);
-        return true;
     }
 
     // At the attach, before any release: disarms every eNB armed since the

@@ -572,6 +572,20 @@ public class FmmManagerTest {
     }
 
     @Test
+    public void anArmTheAgentRefusesLeavesTheReleaseToTheAttach() {
+        FmmSession s = openWithSignalAtS1();
+        lastOut.put(S1, FIRST);
+        failOn = "arm device:s2 fmm-1-device_s2-attach moves fmm-1-device_s2 to FORWARDING";
+        s = fmm.handoff(s.id(), S2);
+        calls.clear();
+        s = fmm.attach(s.id());
+        assertEquals("nothing armed, nothing to disarm", List.of("move device:s2 FORWARDING"),
+                     calls);
+        assertEquals(0, s.counters().releasedOnSignal());
+        assertEquals(0, s.counters().unsynced());
+    }
+
+    @Test
     public void aWindowNotPurgedIsNeverArmed() {
         FmmSession s = openWithSignalAtS1();
         lastOut.put(S1, FIRST);

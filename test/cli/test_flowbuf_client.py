@@ -227,6 +227,28 @@ def test_batches_purge_and_controller_holds_use_their_paths(api, capsys, tmp_pat
     assert "purged 12 packet(s)" in out and "RELEASED" in out
 
 
+def test_arm_and_disarm_use_the_trigger_path(api, capsys):
+    url, requests, answers = api
+    path = "/onos/flowbuf/buffers/device:s1/bell/trigger"
+    answers[("PUT", path)] = (200, {"trigger": "bell", "move": "b1", "state": "FORWARDING"})
+    answers[("DELETE", path)] = (200, {"wasArmed": False})
+    assert run(url, "arm", "device:s1", "bell", "b1", "forwarding") == 0
+    assert run(url, "disarm", "device:s1", "bell") == 0
+    assert [r[:2] for r in requests] == [("PUT", path),
+                                         ("DELETE", path + "?owner=org.flowbuf.rest")]
+    assert requests[0][2] == {"move": "b1", "state": "FORWARDING", "owner": "org.flowbuf.rest"}
+    out = capsys.readouterr().out
+    assert "the next packet into bell moves b1 to FORWARDING" in out
+    assert "nothing armed" in out
+
+
+def test_arm_refuses_a_state_no_vport_mode_alone_sets(api):
+    url, requests, _ = api
+    with pytest.raises(SystemExit):
+        run(url, "arm", "device:s1", "bell", "b1", "SERVING")
+    assert requests == []
+
+
 def test_a_bad_packet_id_or_batch_file_sends_nothing(api, capsys, tmp_path):
     url, requests, _ = api
     with pytest.raises(SystemExit):
@@ -264,8 +286,8 @@ def test_fmm_open_posts_the_plan_file_and_prints_the_session(api, capsys, tmp_pa
     assert requests == [("POST", FMM, FMM_PLAN)]
     out = capsys.readouterr().out
     assert out.splitlines()[0].split() == ["id", "state", "serving", "target", "group",
-                                           "handoffs", "unsynced", "purged", "failure"]
-    assert rows(out) == [["5", "ATTACHED", "device:s1", "-", "7", "0", "0", "0", "-"]]
+                                           "handoffs", "unsynced", "purged", "on-signal", "failure"]
+    assert rows(out) == [["5", "ATTACHED", "device:s1", "-", "7", "0", "0", "0", "0", "-"]]
 
 
 def test_fmm_open_reads_the_plan_from_stdin(api, capsys, monkeypatch):
@@ -282,7 +304,7 @@ def test_fmm_handoff_attach_and_close_use_the_session_paths(api, capsys):
     detached = dict(FMM_SESSION, state="DETACHED", target="device:s2")
     attached = dict(FMM_SESSION, serving="device:s2",
                     counters={"handoffs": 1, "unsynced": 1, "purgedPackets": 12,
-                              "lastSyncMicros": 300})
+                              "lastSyncMicros": 300, "releasedOnSignal": 1})
     answers[("POST", f"{FMM}/5/handoff")] = (200, detached)
     answers[("POST", f"{FMM}/5/attach")] = (200, attached)
     answers[("DELETE", f"{FMM}/5")] = (200, dict(attached, state="CLOSED"))
@@ -294,9 +316,9 @@ def test_fmm_handoff_attach_and_close_use_the_session_paths(api, capsys):
                         ("DELETE", f"{FMM}/5", None)]
     out = capsys.readouterr().out
     assert [r for r in rows(out) if r[0] != "id"] == [
-        ["5", "DETACHED", "device:s1", "device:s2", "7", "0", "0", "0", "-"],
-        ["5", "ATTACHED", "device:s2", "-", "7", "1", "1", "12", "-"],
-        ["5", "CLOSED", "device:s2", "-", "7", "1", "1", "12", "-"]]
+        ["5", "DETACHED", "device:s1", "device:s2", "7", "0", "0", "0", "0", "-"],
+        ["5", "ATTACHED", "device:s2", "-", "7", "1", "1", "12", "1", "-"],
+        ["5", "CLOSED", "device:s2", "-", "7", "1", "1", "12", "1", "-"]]
 
 
 def test_fmm_sessions_print_a_row_each_or_the_api_json(api, capsys):
@@ -305,8 +327,8 @@ def test_fmm_sessions_print_a_row_each_or_the_api_json(api, capsys):
     answers[("GET", FMM)] = (200, {"sessions": [FMM_SESSION, failed]})
     assert run(url, "fmm-sessions") == 0
     assert rows(capsys.readouterr().out) == [
-        ["5", "ATTACHED", "device:s1", "-", "7", "0", "0", "0", "-"],
-        ["6", "FAILED", "device:s1", "-", "7", "0", "0", "0", "buffer-fmm-6-s2-stayed"]]
+        ["5", "ATTACHED", "device:s1", "-", "7", "0", "0", "0", "0", "-"],
+        ["6", "FAILED", "device:s1", "-", "7", "0", "0", "0", "0", "buffer-fmm-6-s2-stayed"]]
     assert run(url, "-j", "fmm-sessions") == 0
     assert json.loads(capsys.readouterr().out) == {"sessions": [FMM_SESSION, failed]}
     answers[("GET", FMM)] = (200, {"sessions": []})

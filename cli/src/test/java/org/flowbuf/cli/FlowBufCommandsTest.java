@@ -276,6 +276,29 @@ public class FlowBufCommandsTest {
     }
 
     @Test
+    public void armAndDisarmCallTheServiceAndSayWhatHappened() {
+        BufferArmCommand arm = new BufferArmCommand();
+        arm.device = "device:s1";
+        arm.triggerId = "bell";
+        arm.bufferId = "b1";
+        arm.state = "forwarding";
+        arm.doExecute();
+        answers.put("disarm", false);
+        BufferDisarmCommand disarm = new BufferDisarmCommand();
+        disarm.device = "device:s1";
+        disarm.triggerId = "bell";
+        disarm.doExecute();
+        assertEquals(List.of("armMove[device:s1, bell, b1, org.flowbuf.rest, FORWARDING]",
+                             "disarm[device:s1, bell, org.flowbuf.rest]"), calls);
+        assertEquals("the next packet into bell moves b1 to FORWARDING\n"
+                             + "nothing armed (it had fired, or none was)\n", out());
+        arm.state = "SLEEPING";
+        arm.doExecute();
+        assertTrue(err(), err().startsWith("Error: bad state 'SLEEPING'"));
+        assertEquals("a bad state calls nothing", 2, calls.size());
+    }
+
+    @Test
     public void aWithdrawCallsTheServiceWithTheOwner() {
         IntentWithdrawCommand withdraw = new IntentWithdrawCommand();
         withdraw.intentId = "7";

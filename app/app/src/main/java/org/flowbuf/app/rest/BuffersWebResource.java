@@ -183,6 +183,57 @@ public class BuffersWebResource extends AbstractWebResource {
     }
 
     /**
+     * Arms a move on the agent: the next packet that enters this buffer (the
+     * trigger) moves another one. Body: {"move": "b2", "state": "FORWARDING"
+     * or "BUFFERING", "owner"?}.
+     *
+     * @param deviceId device id
+     * @param bufferId the trigger buffer's id
+     * @param body     request
+     * @return 200 OK with {"trigger", "move", "state"}; 400, 403, 404, 503 with a message
+     * @throws IOException when the body cannot be read
+     */
+    @PUT
+    @Path("{deviceId}/{bufferId}/trigger")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response armMove(@PathParam("deviceId") String deviceId,
+                            @PathParam("bufferId") String bufferId, InputStream body)
+            throws IOException {
+        ObjectNode json = RequestBodies.object(mapper(), body);
+        BufferId moved = RequestBodies.bufferId(JsonFields.text(json, "move"));
+        BufferState state = JsonFields.optionalEnum(json, "state", BufferState.class)
+                .orElseThrow(() -> FlowBufException.invalid("\"state\" is required"));
+        get(BufferService.class).armMove(RequestBodies.deviceId(deviceId),
+                                         RequestBodies.bufferId(bufferId), moved,
+                                         RequestBodies.owner(json), state);
+        return ok(mapper().createObjectNode().put("trigger", bufferId).put("move", moved.id())
+                          .put("state", state.name())).build();
+    }
+
+    /**
+     * Disarms what the buffer's next packet would have moved.
+     *
+     * @param deviceId device id
+     * @param bufferId the trigger buffer's id
+     * @param owner    owner of the buffer
+     * @return 200 OK with {"wasArmed"} (false: it had fired, or nothing was
+     *         armed); 403, 404, 503 with a message
+     */
+    @DELETE
+    @Path("{deviceId}/{bufferId}/trigger")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response disarm(@PathParam("deviceId") String deviceId,
+                           @PathParam("bufferId") String bufferId,
+                           @QueryParam("owner") @DefaultValue(RequestBodies.DEFAULT_OWNER)
+                                   String owner) {
+        boolean wasArmed = get(BufferService.class).disarm(RequestBodies.deviceId(deviceId),
+                                                           RequestBodies.bufferId(bufferId),
+                                                           owner);
+        return ok(mapper().createObjectNode().put("wasArmed", wasArmed)).build();
+    }
+
+    /**
      * Removes a buffer; it must be FREE unless discard=true.
      *
      * @param deviceId device id

@@ -38,6 +38,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 /**
@@ -233,6 +234,39 @@ public class FlowBufRestTest extends JerseyTest {
         JsonNode purged = json(post(purge, "{\"ipv4Id\":5,\"l4Checksum\":1,\"inclusive\":true}"));
         assertEquals(true, purged.get("found").asBoolean());
         assertEquals(6, purged.get("purgedPackets").asLong());
+    }
+
+    @Test
+    public void aMoveIsArmedOnATriggerDisarmedOrRefusedWithAReason() throws IOException {
+        assertEquals(201, post("buffers/device:s1", "{\"id\":\"bell\"}").getStatus());
+        assertEquals(201, post("buffers/device:s1", "{\"id\":\"held\"}").getStatus());
+        String trigger = "buffers/device:s1/bell/trigger";
+        assertError(put(trigger, "{\"state\":\"FORWARDING\"}"), 400, "move");
+        assertError(put(trigger, "{\"move\":\"held\"}"), 400, "state");
+        assertError(put(trigger, "{\"move\":\"held\",\"state\":\"SERVING\"}"), 400,
+                    "BUFFERING or FORWARDING");
+        assertError(put(trigger, "{\"move\":\"bell\",\"state\":\"FORWARDING\"}"), 400,
+                    "its own move");
+        assertError(put(trigger, "{\"move\":\"nope\",\"state\":\"FORWARDING\"}"), 404,
+                    "nope");
+        assertError(put(trigger, "{\"move\":\"held\",\"state\":\"FORWARDING\","
+                + "\"owner\":\"other\"}"), 403, "belongs to");
+        assertFalse("a refused arm arms nothing", disarmed(trigger));
+        JsonNode armed = json(put(trigger, "{\"move\":\"held\",\"state\":\"FORWARDING\"}"));
+        assertEquals("held", armed.get("move").asText());
+        assertTrue(json(target("buffers/device:s1/bell/statistics").request().get())
+                           .get("triggerArmed").asBoolean());
+        assertTrue(disarmed(trigger));
+        assertFalse(disarmed(trigger));
+    }
+
+    private Response put(String path, String body) {
+        return target(path).request().put(Entity.entity(body, MediaType.APPLICATION_JSON));
+    }
+
+    // DELETE on a trigger: whether a move was still armed.
+    private boolean disarmed(String trigger) throws IOException {
+        return json(target(trigger).request().delete()).get("wasArmed").asBoolean();
     }
 
     @Test

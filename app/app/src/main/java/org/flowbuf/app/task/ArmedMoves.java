@@ -9,8 +9,10 @@ import org.flowbuf.api.BufferState;
 import org.onosproject.net.DeviceId;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * The moves armed on agents' triggers ({@code BufferService#armMove}), kept
@@ -31,11 +33,11 @@ final class ArmedMoves {
         return armed == null ? Optional.empty() : Optional.ofNullable(armed.remove(trigger));
     }
 
-    // The trigger armed to move a buffer, if any.
-    Optional<BufferId> triggerMoving(DeviceId deviceId, BufferId buffer) {
+    // The triggers armed to move a buffer.
+    List<BufferId> triggersMoving(DeviceId deviceId, BufferId buffer) {
         return byTrigger.getOrDefault(deviceId, Map.of()).entrySet().stream()
                 .filter(e -> e.getValue().buffer.equals(buffer)).map(Map.Entry::getKey)
-                .findFirst();
+                .collect(Collectors.toList());
     }
 
     /** One armed move: the buffer and the state it goes to when the trigger fires. */

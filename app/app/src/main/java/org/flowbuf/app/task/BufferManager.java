@@ -223,9 +223,9 @@ public final class BufferManager implements BufferService {
         return stillArmed;
     }
 
-    // An explicit move or removal of a buffer goes after any armed move of it.
+    // An explicit move or removal of a buffer goes after every armed move of it.
     private void disarmMovesOf(DeviceId deviceId, BufferId buffer) {
-        armed.triggerMoving(deviceId, buffer).ifPresent(t -> disarmTrigger(deviceId, t));
+        armed.triggersMoving(deviceId, buffer).forEach(t -> disarmTrigger(deviceId, t));
     }
 
     // A move fired on the agent set the buffer's vport mode there: the store follows.

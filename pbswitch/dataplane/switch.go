@@ -384,7 +384,9 @@ func (s *Switch) egressWorker(p *port) {
 				time.Sleep(wait)
 				continue
 			}
-			if _, open := <-p.q.wake; !open {
+			select {
+			case <-p.q.wake:
+			case <-p.q.done:
 				return
 			}
 			continue

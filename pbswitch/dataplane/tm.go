@@ -26,7 +26,8 @@ type queue struct {
 	fifos  [NumPriorities]ring
 	depth  int
 	limit  int
-	wake   chan struct{}
+	wake   chan struct{} // capacity 1: "there may be work"; never closed
+	done   chan struct{} // closed by close(): the worker stops
 	closed bool
 
 	rateBps float64 // 0: line rate
@@ -58,7 +59,7 @@ func (r *ring) pop() *pipeline.Packet {
 }
 
 func newQueue(limit int, rateBps uint64) *queue {
-	q := &queue{limit: limit, wake: make(chan struct{}, 1)}
+	q := &queue{limit: limit, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	for i := range q.fifos {
 		q.fifos[i].buf = make([]*pipeline.Packet, limit)
 	}
@@ -106,13 +107,13 @@ func (q *queue) enqueue(pk *pipeline.Packet, nowUs uint32) bool {
 	pk.Meta.EnqQdepth = uint32(f.count)
 	f.push(pk)
 	q.depth++
-	// Under q.mu: close() closes wake under it too, so the wake-up never
-	// lands on a closed channel (the send does not block).
+	q.mu.Unlock()
+	// wake is never closed (close() closes done), so a port removed
+	// meanwhile cannot make this send panic.
 	select {
 	case q.wake <- struct{}{}:
 	default:
 	}
-	q.mu.Unlock()
 	return true
 }
 
@@ -184,6 +185,6 @@ func (q *queue) close() []*pipeline.Packet {
 		}
 	}
 	q.depth = 0
-	close(q.wake)
+	close(q.done)
 	return left
 }

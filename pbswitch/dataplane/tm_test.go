@@ -63,7 +63,7 @@ func TestPortRateHoldsPacketsBack(t *testing.T) {
 
 // A port removed while packets still arrive: enqueue refuses after close
 // and never wakes the worker through the closed channel (that would panic;
-// under -race the old unlocked wake-up fails here within a few runs).
+// under -race a wake-up racing a closed channel fails here within a few runs).
 func TestCloseWhileEnqueueing(t *testing.T) {
 	for round := 0; round < 200; round++ {
 		q := newQueue(1<<16, 0)

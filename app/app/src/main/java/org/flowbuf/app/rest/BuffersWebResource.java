@@ -174,8 +174,7 @@ public class BuffersWebResource extends AbstractWebResource {
                                @PathParam("bufferId") String bufferId, InputStream body)
             throws IOException {
         ObjectNode json = RequestBodies.object(mapper(), body);
-        BufferState state = JsonFields.optionalEnum(json, "state", BufferState.class)
-                .orElseThrow(() -> FlowBufException.invalid("\"state\" is required"));
+        BufferState state = requiredState(json);
         Buffer moved = get(BufferService.class).moveBuffer(
                 RequestBodies.deviceId(deviceId), RequestBodies.bufferId(bufferId),
                 RequestBodies.owner(json), state);
@@ -202,8 +201,7 @@ public class BuffersWebResource extends AbstractWebResource {
             throws IOException {
         ObjectNode json = RequestBodies.object(mapper(), body);
         BufferId moved = RequestBodies.bufferId(JsonFields.text(json, "move"));
-        BufferState state = JsonFields.optionalEnum(json, "state", BufferState.class)
-                .orElseThrow(() -> FlowBufException.invalid("\"state\" is required"));
+        BufferState state = requiredState(json);
         get(BufferService.class).armMove(RequestBodies.deviceId(deviceId),
                                          RequestBodies.bufferId(bufferId), moved,
                                          RequestBodies.owner(json), state);
@@ -299,5 +297,11 @@ public class BuffersWebResource extends AbstractWebResource {
         BufferId id = RequestBodies.bufferId(bufferId);
         return get(BufferService.class).getBuffer(device, id).orElseThrow(
                 () -> FlowBufException.notFound("no buffer %s on %s", id, device));
+    }
+
+    // The body's "state", which the call cannot go without.
+    private static BufferState requiredState(ObjectNode json) {
+        return JsonFields.optionalEnum(json, "state", BufferState.class)
+                .orElseThrow(() -> FlowBufException.invalid("\"state\" is required"));
     }
 }

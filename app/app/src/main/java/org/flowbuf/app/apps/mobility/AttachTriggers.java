@@ -40,6 +40,7 @@ final class AttachTriggers {
     private static final Logger LOG = LoggerFactory.getLogger(AttachTriggers.class);
 
     private final long sessionId;
+    private final FlowFilter signal;
     private final FlowBufIntentService intents;
     private final BufferService buffers;
     private final Map<DeviceId, BufferId> triggers = new LinkedHashMap<>();
@@ -47,14 +48,16 @@ final class AttachTriggers {
     // eNBs armed since the last attach (armed on the sync worker).
     private final Set<DeviceId> armed = ConcurrentHashMap.newKeySet();
 
-    AttachTriggers(long sessionId, FlowBufIntentService intents, BufferService buffers) {
+    AttachTriggers(long sessionId, FlowFilter signal, FlowBufIntentService intents,
+                   BufferService buffers) {
         this.sessionId = sessionId;
+        this.signal = signal;
         this.intents = intents;
         this.buffers = buffers;
     }
 
     // Every cell gets its trigger buffer and the steering of the signal into it.
-    void open(FmmPlan plan, FlowFilter signal, Rollback undo) {
+    void open(FmmPlan plan, Rollback undo) {
         // The trigger keeps the newest signal only: it is a doorbell, not a queue.
         BufferSpec spec = BufferSpec.builder().capacityPackets(1)
                 .overflow(OverflowPolicy.DROP_HEAD).build();

@@ -67,7 +67,8 @@ final class FmmRun {
         this.intents = intents;
         this.buffers = buffers;
         this.syncWorker = syncWorker;
-        this.triggers = plan.attachSignal().map(s -> new AttachTriggers(id, intents, buffers));
+        this.triggers = plan.attachSignal()
+                .map(signal -> new AttachTriggers(id, signal, intents, buffers));
     }
 
     // An eNB's buffer id in a session: "fmm-<session>-<device, in id characters>".
@@ -103,7 +104,7 @@ final class FmmRun {
                 hold(enb);
             }
         }
-        triggers.ifPresent(t -> t.open(plan, plan.attachSignal().orElseThrow(), undo));
+        triggers.ifPresent(t -> t.open(plan, undo));
     }
 
     // The eNB's buffer stops delivering and keeps its window.

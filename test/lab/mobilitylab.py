@@ -40,6 +40,14 @@ ATTACH_SIGNAL = {"ipv4Src": UE_IP + "/32", "ipProto": 17, "l4DstPort": ATTACH_SI
 SERVER_MAC, UE_MAC = "00:00:00:00:00:01", "00:00:00:00:00:0a"
 SWITCHES = ("sa", "s1", "s2")
 UE_IFS = {"s1": "r1", "s2": "r2"}  # the UE's end of each eNB's radio
+PAPER_RTT_MS = 20.0  # the paper's server-UE round trip, the scenarios' default
+
+
+def add_rtt_option(parser):
+    """--rtt-ms, the round trip a scenario's lab adds at the anchor."""
+    parser.add_argument("--rtt-ms", type=float, default=PAPER_RTT_MS,
+                        help=f"server-UE round trip added at the anchor (default "
+                             f"{PAPER_RTT_MS:g})")
 VPORTS = (100, 101, 102)
 
 

@@ -41,7 +41,7 @@ import subprocess
 import sys
 import time
 
-from test.lab.mobilitylab import UE_IP, MobilityLab, fmm_plan, iperf_to_ue, plan
+from test.lab.mobilitylab import UE_IP, MobilityLab, add_rtt_option, fmm_plan, iperf_to_ue, plan
 from test.lab.servicelab import ROOT
 from test.scenarios.report import emit, throughput_plot
 
@@ -50,7 +50,6 @@ DETACH_S = 0.010
 GOAL_FREQUENCY = 50.0
 WARM_UP_CYCLES = 300
 COMMAND_S = 0.002
-RTT_MS = 20.0  # the paper's end-to-end latency
 # FMM released on the UE's attach signal (the product), and by the attach call alone.
 FMM_MODES = ("fmm", "fmm-call")
 
@@ -191,8 +190,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--rtt-ms", type=float, default=RTT_MS,
-                        help=f"server-UE round trip added at the anchor (default {RTT_MS:g})")
+    add_rtt_option(parser)
     parser.add_argument("--command-ms", type=float, default=COMMAND_S * 1000,
                         help="from the handoff call's return to the UE leaving: the handoff "
                              f"command's latency (default {COMMAND_S * 1000:g})")

@@ -34,13 +34,12 @@ import subprocess
 import sys
 import time
 
-from test.lab.mobilitylab import UE_IP, MobilityLab, iperf_to_ue, plan
+from test.lab.mobilitylab import UE_IP, MobilityLab, add_rtt_option, iperf_to_ue, plan
 from test.lab.servicelab import ROOT
 from test.scenarios.report import emit, throughput_plot
 
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
 DETACH_S = 0.05
-RTT_MS = 20.0  # the paper's end-to-end latency
 
 
 def handoff(lab, target, buffering="flowbuf", detach_s=DETACH_S):
@@ -113,8 +112,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--rtt-ms", type=float, default=RTT_MS,
-                        help=f"server-UE round trip added at the anchor (default {RTT_MS:g})")
+    add_rtt_option(parser)
     args = parser.parse_args(argv)
     rtt = args.rtt_ms
     seconds = 6 if args.quick else 20

@@ -48,6 +48,7 @@ type buffer struct {
 	closed  bool
 	markers int32                   // MARKER_SEEN watches: they need the per-frame path
 	trigger atomic.Pointer[trigger] // armed by ArmTrigger, see fireTrigger
+	pending *firing                 // fired, not yet applied (see fire)
 	e       *Engine
 	vports  []*vport // bound, in bind order
 	q       queue
@@ -66,7 +67,8 @@ type buffer struct {
 	wake      chan struct{} // capacity 1: "there may be work for the TX worker"
 	done      chan struct{}
 
-	triggersFired, triggerFailures atomic.Uint64 // see applyTrigger
+	triggersFired, triggerFailures atomic.Uint64 // see applyFireLocked
+	lastFire                       atomic.Pointer[TriggerFire]
 }
 
 func newBuffer(e *Engine, owner, id string, cfg BufferConfig) *buffer {

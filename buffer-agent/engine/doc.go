@@ -109,7 +109,12 @@
 // as one all-or-nothing batch, without a controller round trip (FMM: the
 // UE's attach signal releases the target buffer). The modes are checked
 // when armed; a fire that cannot apply them (a vport was removed) changes
-// nothing and counts in BufferStats.TriggerFailures. While nothing is armed, the
-// packet path pays one atomic load per batch; the modes are applied on a
-// goroutine of their own, never under the buffer's lock.
+// nothing and counts in BufferStats.TriggerFailures. Armed to purge to the
+// report, a fire first drops what another buffer holds up to the packet
+// that the trigger packet's receive report names (see ReceiveReport: FMM's
+// UE tells the target eNB what it received last). While nothing is armed,
+// the packet path pays one atomic load per batch; a fire is applied on a
+// goroutine of its own, never under the buffer's lock, or by the next
+// ArmTrigger call of the buffer if that comes first, so that its answer
+// (ArmResult.LastFire) always includes the fire.
 package engine

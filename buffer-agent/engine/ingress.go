@@ -16,7 +16,7 @@ func (b *buffer) receive(frames [][]byte) bool {
 		b.mu.Unlock()
 		return false
 	}
-	b.fireTrigger()
+	b.fireTrigger(frames)
 	if b.passThrough(frames) {
 		return true
 	}

@@ -10,6 +10,7 @@ func FuzzFrameParsers(f *testing.F) {
 	f.Add([]byte{})
 	f.Add(make([]byte, 60))
 	f.Add(ArqStatusFrame([]PacketID{{IPv4ID: 1, L4Checksum: 2}}))
+	f.Add(append(make([]byte, 12), "\x08\x00\x45\x00\x00\x26\x00\x00\x00\x00\x40\x11\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00FBRX\x01\x00\x12\x34\x56\x78"...))
 	f.Add([]byte("\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x81\x00\xe0\x0a\x08\x00\x4f\x00"))
 	f.Fuzz(func(t *testing.T, frame []byte) {
 		if id, ok := packetIDOf(frame); !ok && id != (PacketID{}) {
@@ -22,6 +23,9 @@ func FuzzFrameParsers(f *testing.F) {
 		}
 		if ids, ok := parseArqStatus(frame); ok && 22+4*len(ids) > len(frame) {
 			t.Fatal("status ids read past the frame")
+		}
+		if id, ok := parseReport(frame); !ok && id != (PacketID{}) {
+			t.Fatal("no receive report but a non-zero id returned")
 		}
 		m := MarkerMatch{Offset: 3, Value: []byte{1, 2}, Mask: []byte{0xff, 0x0f}}
 		_ = m.Matches(frame)

@@ -41,9 +41,9 @@ func releaseB() []engine.SetVportModeOp {
 
 func (r *triggerRig) mustArm(t *testing.T, modes []engine.SetVportModeOp, wasArmed bool) {
 	t.Helper()
-	was, err := r.e.ArmTrigger(app, "t", modes)
-	if err != nil || was != wasArmed {
-		t.Fatalf("arm: was_armed %v, %v; want %v", was, err, wasArmed)
+	res, err := r.e.ArmTrigger(app, "t", modes, "")
+	if err != nil || res.WasArmed != wasArmed {
+		t.Fatalf("arm: was_armed %v, %v; want %v", res.WasArmed, err, wasArmed)
 	}
 }
 
@@ -99,31 +99,39 @@ func TestArmTriggerRejects(t *testing.T) {
 	cases := []struct {
 		name, app, buffer string
 		modes             []engine.SetVportModeOp
+		purge             string
 		code              engine.Code
 		msg               string // exact, when set
 	}{
-		{"no app", "", "t", nil, engine.InvalidArgument, ""},
-		{"bad buffer id", app, "a b", nil, engine.InvalidArgument, ""},
-		{"unknown buffer", app, "nope", nil, engine.NotFound, ""},
-		{"another app's buffer", app, "ob", nil, engine.PermissionDenied, ""},
-		{"unknown vport", app, "t", []engine.SetVportModeOp{ok, mode("nope", engine.ModeTX)}, engine.NotFound,
+		{"no app", "", "t", nil, "", engine.InvalidArgument, ""},
+		{"bad buffer id", app, "a b", nil, "", engine.InvalidArgument, ""},
+		{"unknown buffer", app, "nope", nil, "", engine.NotFound, ""},
+		{"another app's buffer", app, "ob", nil, "", engine.PermissionDenied, ""},
+		{"unknown vport", app, "t", []engine.SetVportModeOp{ok, mode("nope", engine.ModeTX)}, "", engine.NotFound,
 			`NOT_FOUND: set_vport_modes 1: vport "nope" not found`},
-		{"another app's vport", app, "t", []engine.SetVportModeOp{mode("ov", engine.ModeTX)}, engine.PermissionDenied, ""},
-		{"no vport id", app, "t", []engine.SetVportModeOp{mode("", engine.ModeTX)}, engine.InvalidArgument, ""},
-		{"unspecified mode", app, "t", []engine.SetVportModeOp{ok, ok, mode("bx", 0)}, engine.InvalidArgument,
+		{"another app's vport", app, "t", []engine.SetVportModeOp{mode("ov", engine.ModeTX)}, "", engine.PermissionDenied, ""},
+		{"no vport id", app, "t", []engine.SetVportModeOp{mode("", engine.ModeTX)}, "", engine.InvalidArgument, ""},
+		{"unspecified mode", app, "t", []engine.SetVportModeOp{ok, ok, mode("bx", 0)}, "", engine.InvalidArgument,
 			"INVALID_ARGUMENT: set_vport_modes 2: vport mode 0 is not NONE, RX, TX or RX_TX"},
-		{"unknown mode", app, "t", []engine.SetVportModeOp{mode("bx", 9)}, engine.InvalidArgument, ""},
-		{"257 modes", app, "t", make([]engine.SetVportModeOp, 257), engine.InvalidArgument, ""},
+		{"unknown mode", app, "t", []engine.SetVportModeOp{mode("bx", 9)}, "", engine.InvalidArgument, ""},
+		{"257 modes", app, "t", make([]engine.SetVportModeOp, 257), "", engine.InvalidArgument, ""},
+		{"a purge without modes", app, "t", nil, "b", engine.InvalidArgument,
+			"INVALID_ARGUMENT: purge_to_report: a trigger that purges must set vport modes too"},
+		{"a purge of the trigger", app, "t", releaseB(), "t", engine.InvalidArgument, ""},
+		{"a purge of an unknown buffer", app, "t", releaseB(), "nope", engine.NotFound,
+			`NOT_FOUND: purge_to_report: buffer "nope" not found`},
+		{"a purge of another app's buffer", app, "t", releaseB(), "ob", engine.PermissionDenied, ""},
+		{"a purge of a bad buffer id", app, "t", releaseB(), "a b", engine.InvalidArgument, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			was, err := r.e.ArmTrigger(c.app, c.buffer, c.modes)
+			res, err := r.e.ArmTrigger(c.app, c.buffer, c.modes, c.purge)
 			wantCode(t, err, c.code)
 			if c.msg != "" && err.Error() != c.msg {
 				t.Fatalf("message %q, want %q", err, c.msg)
 			}
-			if was {
-				t.Fatal("a failed arm reports was_armed")
+			if res.WasArmed || res.LastFire != nil {
+				t.Fatalf("a failed arm reports %+v", res)
 			}
 			wantTriggerStats(t, r.query(t, "t").Stats, true, 0, 0)
 		})
@@ -315,7 +323,7 @@ func BenchmarkTriggerRelease(b *testing.B) {
 			b.Fatal(err)
 		}
 		bv.Receive(frame())
-		if _, err := eng.ArmTrigger(app, "t", releaseB()); err != nil {
+		if _, err := eng.ArmTrigger(app, "t", releaseB(), ""); err != nil {
 			b.Fatal(err)
 		}
 		start := time.Now()

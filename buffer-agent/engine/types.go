@@ -137,6 +137,41 @@ type BufferStats struct {
 	TriggersFired, TriggerFailures uint64
 }
 
+// ReportSync is what a trigger's purge to a receive report found.
+type ReportSync int
+
+// Report syncs, mirroring flowbuf.buffer.v1.ReportSync.
+const (
+	// ReportNone: no purge was armed.
+	ReportNone ReportSync = iota
+	// ReportSynced: the reported packet was held (it and every packet
+	// before it were purged), or it was the newest the buffer sent (nothing
+	// to purge).
+	ReportSynced
+	// ReportUnsynced: the trigger packet carried no report, or one naming a
+	// packet the buffer neither held nor sent last; nothing was purged.
+	ReportUnsynced
+)
+
+// TriggerFire is the outcome of one fire of an ArmTrigger trigger.
+type TriggerFire struct {
+	// ModesSet: the armed modes were set (false: a vport or the buffer to
+	// purge was removed after arming; then nothing changed).
+	ModesSet      bool
+	Report        ReportSync
+	PurgedPackets uint64
+}
+
+// ArmResult is what ArmTrigger reports.
+type ArmResult struct {
+	// WasArmed: a trigger was armed before the call (it is replaced or
+	// disarmed now).
+	WasArmed bool
+	// LastFire is the newest fire of the buffer's trigger, applied before
+	// ArmTrigger returned; nil when it never fired.
+	LastFire *TriggerFire
+}
+
 // BufferInfo is a snapshot of a buffer as the API reports it.
 type BufferInfo struct {
 	ID       string

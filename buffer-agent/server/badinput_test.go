@@ -128,8 +128,14 @@ func subscribe(app string, rules ...*pb.EventRule) call {
 }
 
 func armTrigger(app, b string, modes ...*pb.SetVportModeRequest) call {
+	return armPurging(app, b, "", modes...)
+}
+
+// armPurging arms b to purge buffer purge to the trigger packet's report.
+func armPurging(app, b, purge string, modes ...*pb.SetVportModeRequest) call {
 	return func(ctx context.Context, c pb.BufferAgentClient) error {
-		_, err := c.ArmTrigger(ctx, &pb.ArmTriggerRequest{AppId: app, BufferId: b, SetVportModes: modes})
+		_, err := c.ArmTrigger(ctx, &pb.ArmTriggerRequest{AppId: app, BufferId: b, SetVportModes: modes,
+			PurgeToReport: purge})
 		return err
 	}
 }
@@ -275,6 +281,10 @@ func badCases() []badCase {
 		{"ArmTrigger/their vport", armTrigger(appA, "bound", modeReq("vtheirs", tx)), pd},
 		{"ArmTrigger/unspecified mode", armTrigger(appA, "bound", modeReq("vfree", 0)), inv},
 		{"ArmTrigger/too many", armTrigger(appA, "bound", manyModes...), inv},
+		{"ArmTrigger/purge without modes", armPurging(appA, "bound", "held"), inv},
+		{"ArmTrigger/purge of itself", armPurging(appA, "bound", "bound", modeReq("vfree", tx)), inv},
+		{"ArmTrigger/purge of an unknown buffer", armPurging(appA, "bound", "nope", modeReq("vfree", tx)), nf},
+		{"ArmTrigger/purge of their buffer", armPurging(appA, "bound", "theirs", modeReq("vfree", tx)), pd},
 
 		{"Subscribe/no rules", subscribe(appA), inv},
 		{"Subscribe/unknown buffer", subscribe(appA, &pb.EventRule{BufferId: "nope", Kind: pb.EventKind_EVENT_KIND_DRAINED}), nf},

@@ -187,6 +187,15 @@ func setModesIn(rs []*pb.SetVportModeRequest) []engine.SetVportModeOp {
 	return out
 }
 
+// triggerFireOut converts a trigger's newest fire; nil (never fired) stays unset.
+func triggerFireOut(f *engine.TriggerFire) *pb.TriggerFire {
+	if f == nil {
+		return nil
+	}
+	return &pb.TriggerFire{ModesSet: f.ModesSet, ReportSync: pb.ReportSync(f.Report),
+		PurgedPackets: f.PurgedPackets}
+}
+
 func opResultOut(r engine.OpResult, op engine.Op) *pb.OperationResult {
 	switch {
 	case r.Buffer != nil:

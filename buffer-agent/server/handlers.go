@@ -194,13 +194,14 @@ func (s *Server) Ack(_ context.Context, r *pb.AckRequest) (*pb.AckResponse, erro
 }
 
 // ArmTrigger arms (or, with no modes, disarms) a buffer's one-shot
-// trigger.
+// trigger, and reports its newest fire.
 func (s *Server) ArmTrigger(_ context.Context, r *pb.ArmTriggerRequest) (*pb.ArmTriggerResponse, error) {
-	was, err := s.eng.ArmTrigger(r.GetAppId(), r.GetBufferId(), setModesIn(r.GetSetVportModes()))
+	res, err := s.eng.ArmTrigger(r.GetAppId(), r.GetBufferId(), setModesIn(r.GetSetVportModes()),
+		r.GetPurgeToReport())
 	if err != nil {
 		return nil, s.toStatus("ArmTrigger", err)
 	}
-	return &pb.ArmTriggerResponse{WasArmed: was}, nil
+	return &pb.ArmTriggerResponse{WasArmed: res.WasArmed, LastFire: triggerFireOut(res.LastFire)}, nil
 }
 
 // Subscribe streams events until the client cancels or the engine closes.

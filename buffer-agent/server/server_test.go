@@ -4,6 +4,7 @@ package server_test
 
 import (
 	"context"
+	"encoding/binary"
 	"testing"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/flowbuf/flowbuf/buffer-agent/engine"
 	pb "github.com/flowbuf/flowbuf/proto/gen/go/bufferv1"
 )
 
@@ -157,8 +159,40 @@ func TestArmTriggerOverGRPC(t *testing.T) {
 	if err != nil || v.GetConfig().GetMode() != pb.VportMode_VPORT_MODE_TX || v.GetConfig().GetTxRateBps() != 1e6 {
 		t.Fatalf("vfree after the fire %v %v", v, err)
 	}
-	if r, err := c.ArmTrigger(ctx, &pb.ArmTriggerRequest{AppId: appA, BufferId: "bound"}); err != nil || r.GetWasArmed() {
+	if r, err := c.ArmTrigger(ctx, &pb.ArmTriggerRequest{AppId: appA, BufferId: "bound"}); err != nil || r.GetWasArmed() ||
+		!proto.Equal(r.GetLastFire(), &pb.TriggerFire{ModesSet: true}) {
 		t.Fatalf("disarm after the fire %v %v", r, err)
+	}
+}
+
+// TestArmTriggerPurgeToReportOverGRPC: a trigger packet reporting held's
+// second packet purges the first two before the modes are set, and the
+// disarm reports the fire.
+func TestArmTriggerPurgeToReportOverGRPC(t *testing.T) {
+	e := newEnv(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c := e.client
+	arm := &pb.ArmTriggerRequest{AppId: appA, BufferId: "bound", PurgeToReport: "held",
+		SetVportModes: []*pb.SetVportModeRequest{{VportId: "vfree", Mode: pb.VportMode_VPORT_MODE_TX}}}
+	if r, err := c.ArmTrigger(ctx, arm); err != nil || r.GetWasArmed() || r.GetLastFire() != nil {
+		t.Fatalf("arm %v %v", r, err)
+	}
+	report := frame(0)
+	binary.BigEndian.PutUint16(report[38:], 8+engine.ReportLen) // the UDP length
+	copy(report[42:], engine.ReceiveReport(engine.PacketID{IPv4ID: 2, L4Checksum: 2}))
+	e.ports.ports["vb"].in.Receive([][]byte{report})
+	waitStats(ctx, t, c, "bound", "the trigger never fired", func(st *pb.BufferStats) bool {
+		return st.GetTriggersFired() > 0
+	})
+	r, err := c.ArmTrigger(ctx, &pb.ArmTriggerRequest{AppId: appA, BufferId: "bound"})
+	want := &pb.TriggerFire{ModesSet: true, ReportSync: pb.ReportSync_REPORT_SYNC_SYNCED, PurgedPackets: 2}
+	if err != nil || r.GetWasArmed() || !proto.Equal(r.GetLastFire(), want) {
+		t.Fatalf("disarm after the fire %v %v, want last fire %v", r, err, want)
+	}
+	q, err := c.QueryBuffer(ctx, &pb.QueryBufferRequest{AppId: appA, BufferId: "held"})
+	if err != nil || q.GetStats().GetOccupancyPackets() != 1 {
+		t.Fatalf("held after the purge %v %v", q, err)
 	}
 }
 

@@ -457,6 +457,60 @@ func (VportBackendKind) EnumDescriptor() ([]byte, []int) {
 	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{6}
 }
 
+type ReportSync int32
+
+const (
+	// No purge was armed.
+	ReportSync_REPORT_SYNC_UNSPECIFIED ReportSync = 0
+	// The reported packet was held (it and every packet before it were
+	// purged), or it was the newest the buffer sent (nothing to purge).
+	ReportSync_REPORT_SYNC_SYNCED ReportSync = 1
+	// No report, or a report of a packet the buffer neither held nor sent
+	// last: nothing was purged.
+	ReportSync_REPORT_SYNC_UNSYNCED ReportSync = 2
+)
+
+// Enum value maps for ReportSync.
+var (
+	ReportSync_name = map[int32]string{
+		0: "REPORT_SYNC_UNSPECIFIED",
+		1: "REPORT_SYNC_SYNCED",
+		2: "REPORT_SYNC_UNSYNCED",
+	}
+	ReportSync_value = map[string]int32{
+		"REPORT_SYNC_UNSPECIFIED": 0,
+		"REPORT_SYNC_SYNCED":      1,
+		"REPORT_SYNC_UNSYNCED":    2,
+	}
+)
+
+func (x ReportSync) Enum() *ReportSync {
+	p := new(ReportSync)
+	*p = x
+	return p
+}
+
+func (x ReportSync) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ReportSync) Descriptor() protoreflect.EnumDescriptor {
+	return file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[7].Descriptor()
+}
+
+func (ReportSync) Type() protoreflect.EnumType {
+	return &file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[7]
+}
+
+func (x ReportSync) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ReportSync.Descriptor instead.
+func (ReportSync) EnumDescriptor() ([]byte, []int) {
+	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{7}
+}
+
 type EventKind int32
 
 const (
@@ -512,11 +566,11 @@ func (x EventKind) String() string {
 }
 
 func (EventKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[7].Descriptor()
+	return file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[8].Descriptor()
 }
 
 func (EventKind) Type() protoreflect.EnumType {
-	return &file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[7]
+	return &file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[8]
 }
 
 func (x EventKind) Number() protoreflect.EnumNumber {
@@ -525,7 +579,7 @@ func (x EventKind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use EventKind.Descriptor instead.
 func (EventKind) EnumDescriptor() ([]byte, []int) {
-	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{7}
+	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{8}
 }
 
 type GetCapabilitiesRequest struct {
@@ -3274,6 +3328,18 @@ type ArmTriggerRequest struct {
 	// too when set). They are checked now (INVALID_ARGUMENT, NOT_FOUND,
 	// PERMISSION_DENIED). Arming again replaces what was armed; none disarms.
 	SetVportModes []*SetVportModeRequest `protobuf:"bytes,3,rep,name=set_vport_modes,json=setVportModes,proto3" json:"set_vport_modes,omitempty"`
+	// Optional: one of app_id's buffers (not the trigger) that a fire purges
+	// first, up to and including the packet that the trigger packet reports
+	// (FMM: the UE tells the target eNB what it received last, as LTE's PDCP
+	// status report does). The report is the trigger packet's UDP payload
+	// (IPv4): magic "FBRX", version 1, a reserved byte 0, then the IPv4
+	// identification and L4 checksum (as in PacketId) of the newest packet
+	// the sender received, big endian, 10 bytes in all. A fire that finds no
+	// report, or a report of a packet the buffer neither holds nor sent last,
+	// purges nothing and still sets the modes (REPORT_SYNC_UNSYNCED). Needs
+	// set_vport_modes (INVALID_ARGUMENT); checked now (NOT_FOUND,
+	// PERMISSION_DENIED).
+	PurgeToReport string `protobuf:"bytes,4,opt,name=purge_to_report,json=purgeToReport,proto3" json:"purge_to_report,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3329,11 +3395,22 @@ func (x *ArmTriggerRequest) GetSetVportModes() []*SetVportModeRequest {
 	return nil
 }
 
+func (x *ArmTriggerRequest) GetPurgeToReport() string {
+	if x != nil {
+		return x.PurgeToReport
+	}
+	return ""
+}
+
 type ArmTriggerResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Whether a trigger was armed before this call (it is replaced or
 	// disarmed now).
-	WasArmed      bool `protobuf:"varint,1,opt,name=was_armed,json=wasArmed,proto3" json:"was_armed,omitempty"`
+	WasArmed bool `protobuf:"varint,1,opt,name=was_armed,json=wasArmed,proto3" json:"was_armed,omitempty"`
+	// The newest fire of this buffer's trigger, applied before this call
+	// answered (so a disarm that finds its trigger fired sees what it did);
+	// unset when it never fired.
+	LastFire      *TriggerFire `protobuf:"bytes,2,opt,name=last_fire,json=lastFire,proto3" json:"last_fire,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3375,6 +3452,77 @@ func (x *ArmTriggerResponse) GetWasArmed() bool {
 	return false
 }
 
+func (x *ArmTriggerResponse) GetLastFire() *TriggerFire {
+	if x != nil {
+		return x.LastFire
+	}
+	return nil
+}
+
+// What one fire of a trigger did.
+type TriggerFire struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The armed modes were set. False: a vport, or the buffer to purge, was
+	// removed after arming, and nothing changed.
+	ModesSet   bool       `protobuf:"varint,1,opt,name=modes_set,json=modesSet,proto3" json:"modes_set,omitempty"`
+	ReportSync ReportSync `protobuf:"varint,2,opt,name=report_sync,json=reportSync,proto3,enum=flowbuf.buffer.v1.ReportSync" json:"report_sync,omitempty"`
+	// Packets purge_to_report dropped (cause PURGED).
+	PurgedPackets uint64 `protobuf:"varint,3,opt,name=purged_packets,json=purgedPackets,proto3" json:"purged_packets,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TriggerFire) Reset() {
+	*x = TriggerFire{}
+	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TriggerFire) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TriggerFire) ProtoMessage() {}
+
+func (x *TriggerFire) ProtoReflect() protoreflect.Message {
+	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TriggerFire.ProtoReflect.Descriptor instead.
+func (*TriggerFire) Descriptor() ([]byte, []int) {
+	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *TriggerFire) GetModesSet() bool {
+	if x != nil {
+		return x.ModesSet
+	}
+	return false
+}
+
+func (x *TriggerFire) GetReportSync() ReportSync {
+	if x != nil {
+		return x.ReportSync
+	}
+	return ReportSync_REPORT_SYNC_UNSPECIFIED
+}
+
+func (x *TriggerFire) GetPurgedPackets() uint64 {
+	if x != nil {
+		return x.PurgedPackets
+	}
+	return 0
+}
+
 // Matches a packet when (frame[offset + i] & mask[i]) == value[i] for all i.
 type MarkerMatch struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
@@ -3388,7 +3536,7 @@ type MarkerMatch struct {
 
 func (x *MarkerMatch) Reset() {
 	*x = MarkerMatch{}
-	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[43]
+	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3400,7 +3548,7 @@ func (x *MarkerMatch) String() string {
 func (*MarkerMatch) ProtoMessage() {}
 
 func (x *MarkerMatch) ProtoReflect() protoreflect.Message {
-	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[43]
+	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3413,7 +3561,7 @@ func (x *MarkerMatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MarkerMatch.ProtoReflect.Descriptor instead.
 func (*MarkerMatch) Descriptor() ([]byte, []int) {
-	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{43}
+	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *MarkerMatch) GetOffset() uint32 {
@@ -3456,7 +3604,7 @@ type EventRule struct {
 
 func (x *EventRule) Reset() {
 	*x = EventRule{}
-	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[44]
+	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3468,7 +3616,7 @@ func (x *EventRule) String() string {
 func (*EventRule) ProtoMessage() {}
 
 func (x *EventRule) ProtoReflect() protoreflect.Message {
-	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[44]
+	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3481,7 +3629,7 @@ func (x *EventRule) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EventRule.ProtoReflect.Descriptor instead.
 func (*EventRule) Descriptor() ([]byte, []int) {
-	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{44}
+	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *EventRule) GetRuleId() string {
@@ -3537,7 +3685,7 @@ type SubscribeRequest struct {
 
 func (x *SubscribeRequest) Reset() {
 	*x = SubscribeRequest{}
-	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[45]
+	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3549,7 +3697,7 @@ func (x *SubscribeRequest) String() string {
 func (*SubscribeRequest) ProtoMessage() {}
 
 func (x *SubscribeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[45]
+	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3562,7 +3710,7 @@ func (x *SubscribeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubscribeRequest.ProtoReflect.Descriptor instead.
 func (*SubscribeRequest) Descriptor() ([]byte, []int) {
-	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{45}
+	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *SubscribeRequest) GetAppId() string {
@@ -3600,7 +3748,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[46]
+	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3612,7 +3760,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[46]
+	mi := &file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3625,7 +3773,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{46}
+	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *Event) GetRuleId() string {
@@ -3896,13 +4044,20 @@ const file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc = "" +
 	"\n" +
 	"packet_ids\x18\x03 \x03(\v2\x1b.flowbuf.buffer.v1.PacketIdR\tpacketIds\"#\n" +
 	"\vAckResponse\x12\x14\n" +
-	"\x05acked\x18\x01 \x01(\rR\x05acked\"\x97\x01\n" +
+	"\x05acked\x18\x01 \x01(\rR\x05acked\"\xbf\x01\n" +
 	"\x11ArmTriggerRequest\x12\x15\n" +
 	"\x06app_id\x18\x01 \x01(\tR\x05appId\x12\x1b\n" +
 	"\tbuffer_id\x18\x02 \x01(\tR\bbufferId\x12N\n" +
-	"\x0fset_vport_modes\x18\x03 \x03(\v2&.flowbuf.buffer.v1.SetVportModeRequestR\rsetVportModes\"1\n" +
+	"\x0fset_vport_modes\x18\x03 \x03(\v2&.flowbuf.buffer.v1.SetVportModeRequestR\rsetVportModes\x12&\n" +
+	"\x0fpurge_to_report\x18\x04 \x01(\tR\rpurgeToReport\"n\n" +
 	"\x12ArmTriggerResponse\x12\x1b\n" +
-	"\twas_armed\x18\x01 \x01(\bR\bwasArmed\"O\n" +
+	"\twas_armed\x18\x01 \x01(\bR\bwasArmed\x12;\n" +
+	"\tlast_fire\x18\x02 \x01(\v2\x1e.flowbuf.buffer.v1.TriggerFireR\blastFire\"\x91\x01\n" +
+	"\vTriggerFire\x12\x1b\n" +
+	"\tmodes_set\x18\x01 \x01(\bR\bmodesSet\x12>\n" +
+	"\vreport_sync\x18\x02 \x01(\x0e2\x1d.flowbuf.buffer.v1.ReportSyncR\n" +
+	"reportSync\x12%\n" +
+	"\x0epurged_packets\x18\x03 \x01(\x04R\rpurgedPackets\"O\n" +
 	"\vMarkerMatch\x12\x16\n" +
 	"\x06offset\x18\x01 \x01(\rR\x06offset\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\fR\x05value\x12\x12\n" +
@@ -3965,7 +4120,12 @@ const file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc = "" +
 	"\x10VportBackendKind\x12\"\n" +
 	"\x1eVPORT_BACKEND_KIND_UNSPECIFIED\x10\x00\x12&\n" +
 	"\"VPORT_BACKEND_KIND_LINUX_INTERFACE\x10\x01\x12!\n" +
-	"\x1dVPORT_BACKEND_KIND_IN_PROCESS\x10\x02*\xee\x01\n" +
+	"\x1dVPORT_BACKEND_KIND_IN_PROCESS\x10\x02*[\n" +
+	"\n" +
+	"ReportSync\x12\x1b\n" +
+	"\x17REPORT_SYNC_UNSPECIFIED\x10\x00\x12\x16\n" +
+	"\x12REPORT_SYNC_SYNCED\x10\x01\x12\x18\n" +
+	"\x14REPORT_SYNC_UNSYNCED\x10\x02*\xee\x01\n" +
 	"\tEventKind\x12\x1a\n" +
 	"\x16EVENT_KIND_UNSPECIFIED\x10\x00\x12\x1e\n" +
 	"\x1aEVENT_KIND_OCCUPANCY_ABOVE\x10\x01\x12\x1e\n" +
@@ -4010,8 +4170,8 @@ func file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP() []byte {
 	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescData
 }
 
-var file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes = make([]protoimpl.EnumInfo, 8)
-var file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes = make([]protoimpl.MessageInfo, 47)
+var file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes = make([]protoimpl.EnumInfo, 9)
+var file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes = make([]protoimpl.MessageInfo, 48)
 var file_flowbuf_buffer_v1_buffer_agent_proto_goTypes = []any{
 	(QueueType)(0),                 // 0: flowbuf.buffer.v1.QueueType
 	(OverflowPolicy)(0),            // 1: flowbuf.buffer.v1.OverflowPolicy
@@ -4020,146 +4180,150 @@ var file_flowbuf_buffer_v1_buffer_agent_proto_goTypes = []any{
 	(DropCause)(0),                 // 4: flowbuf.buffer.v1.DropCause
 	(VportMode)(0),                 // 5: flowbuf.buffer.v1.VportMode
 	(VportBackendKind)(0),          // 6: flowbuf.buffer.v1.VportBackendKind
-	(EventKind)(0),                 // 7: flowbuf.buffer.v1.EventKind
-	(*GetCapabilitiesRequest)(nil), // 8: flowbuf.buffer.v1.GetCapabilitiesRequest
-	(*Capabilities)(nil),           // 9: flowbuf.buffer.v1.Capabilities
-	(*Quota)(nil),                  // 10: flowbuf.buffer.v1.Quota
-	(*PriorityConfig)(nil),         // 11: flowbuf.buffer.v1.PriorityConfig
-	(*ArqConfig)(nil),              // 12: flowbuf.buffer.v1.ArqConfig
-	(*BufferConfig)(nil),           // 13: flowbuf.buffer.v1.BufferConfig
-	(*CreateBufferRequest)(nil),    // 14: flowbuf.buffer.v1.CreateBufferRequest
-	(*RemoveBufferRequest)(nil),    // 15: flowbuf.buffer.v1.RemoveBufferRequest
-	(*RemoveBufferResponse)(nil),   // 16: flowbuf.buffer.v1.RemoveBufferResponse
-	(*QueryBufferRequest)(nil),     // 17: flowbuf.buffer.v1.QueryBufferRequest
-	(*ListBuffersRequest)(nil),     // 18: flowbuf.buffer.v1.ListBuffersRequest
-	(*ListBuffersResponse)(nil),    // 19: flowbuf.buffer.v1.ListBuffersResponse
-	(*Buffer)(nil),                 // 20: flowbuf.buffer.v1.Buffer
-	(*DropCounter)(nil),            // 21: flowbuf.buffer.v1.DropCounter
-	(*BufferStats)(nil),            // 22: flowbuf.buffer.v1.BufferStats
-	(*LinuxInterfaceBackend)(nil),  // 23: flowbuf.buffer.v1.LinuxInterfaceBackend
-	(*InProcessBackend)(nil),       // 24: flowbuf.buffer.v1.InProcessBackend
-	(*VportConfig)(nil),            // 25: flowbuf.buffer.v1.VportConfig
-	(*CreateVportRequest)(nil),     // 26: flowbuf.buffer.v1.CreateVportRequest
-	(*RemoveVportRequest)(nil),     // 27: flowbuf.buffer.v1.RemoveVportRequest
-	(*RemoveVportResponse)(nil),    // 28: flowbuf.buffer.v1.RemoveVportResponse
-	(*SetVportModeRequest)(nil),    // 29: flowbuf.buffer.v1.SetVportModeRequest
-	(*TxRate)(nil),                 // 30: flowbuf.buffer.v1.TxRate
-	(*QueryVportRequest)(nil),      // 31: flowbuf.buffer.v1.QueryVportRequest
-	(*ListVportsRequest)(nil),      // 32: flowbuf.buffer.v1.ListVportsRequest
-	(*ListVportsResponse)(nil),     // 33: flowbuf.buffer.v1.ListVportsResponse
-	(*Vport)(nil),                  // 34: flowbuf.buffer.v1.Vport
-	(*VportStats)(nil),             // 35: flowbuf.buffer.v1.VportStats
-	(*BindRequest)(nil),            // 36: flowbuf.buffer.v1.BindRequest
-	(*BindResponse)(nil),           // 37: flowbuf.buffer.v1.BindResponse
-	(*UnbindRequest)(nil),          // 38: flowbuf.buffer.v1.UnbindRequest
-	(*UnbindResponse)(nil),         // 39: flowbuf.buffer.v1.UnbindResponse
-	(*Operation)(nil),              // 40: flowbuf.buffer.v1.Operation
-	(*BatchRequest)(nil),           // 41: flowbuf.buffer.v1.BatchRequest
-	(*BatchResponse)(nil),          // 42: flowbuf.buffer.v1.BatchResponse
-	(*OperationResult)(nil),        // 43: flowbuf.buffer.v1.OperationResult
-	(*PacketId)(nil),               // 44: flowbuf.buffer.v1.PacketId
-	(*PurgeUpToRequest)(nil),       // 45: flowbuf.buffer.v1.PurgeUpToRequest
-	(*PurgeUpToResponse)(nil),      // 46: flowbuf.buffer.v1.PurgeUpToResponse
-	(*AckRequest)(nil),             // 47: flowbuf.buffer.v1.AckRequest
-	(*AckResponse)(nil),            // 48: flowbuf.buffer.v1.AckResponse
-	(*ArmTriggerRequest)(nil),      // 49: flowbuf.buffer.v1.ArmTriggerRequest
-	(*ArmTriggerResponse)(nil),     // 50: flowbuf.buffer.v1.ArmTriggerResponse
-	(*MarkerMatch)(nil),            // 51: flowbuf.buffer.v1.MarkerMatch
-	(*EventRule)(nil),              // 52: flowbuf.buffer.v1.EventRule
-	(*SubscribeRequest)(nil),       // 53: flowbuf.buffer.v1.SubscribeRequest
-	(*Event)(nil),                  // 54: flowbuf.buffer.v1.Event
+	(ReportSync)(0),                // 7: flowbuf.buffer.v1.ReportSync
+	(EventKind)(0),                 // 8: flowbuf.buffer.v1.EventKind
+	(*GetCapabilitiesRequest)(nil), // 9: flowbuf.buffer.v1.GetCapabilitiesRequest
+	(*Capabilities)(nil),           // 10: flowbuf.buffer.v1.Capabilities
+	(*Quota)(nil),                  // 11: flowbuf.buffer.v1.Quota
+	(*PriorityConfig)(nil),         // 12: flowbuf.buffer.v1.PriorityConfig
+	(*ArqConfig)(nil),              // 13: flowbuf.buffer.v1.ArqConfig
+	(*BufferConfig)(nil),           // 14: flowbuf.buffer.v1.BufferConfig
+	(*CreateBufferRequest)(nil),    // 15: flowbuf.buffer.v1.CreateBufferRequest
+	(*RemoveBufferRequest)(nil),    // 16: flowbuf.buffer.v1.RemoveBufferRequest
+	(*RemoveBufferResponse)(nil),   // 17: flowbuf.buffer.v1.RemoveBufferResponse
+	(*QueryBufferRequest)(nil),     // 18: flowbuf.buffer.v1.QueryBufferRequest
+	(*ListBuffersRequest)(nil),     // 19: flowbuf.buffer.v1.ListBuffersRequest
+	(*ListBuffersResponse)(nil),    // 20: flowbuf.buffer.v1.ListBuffersResponse
+	(*Buffer)(nil),                 // 21: flowbuf.buffer.v1.Buffer
+	(*DropCounter)(nil),            // 22: flowbuf.buffer.v1.DropCounter
+	(*BufferStats)(nil),            // 23: flowbuf.buffer.v1.BufferStats
+	(*LinuxInterfaceBackend)(nil),  // 24: flowbuf.buffer.v1.LinuxInterfaceBackend
+	(*InProcessBackend)(nil),       // 25: flowbuf.buffer.v1.InProcessBackend
+	(*VportConfig)(nil),            // 26: flowbuf.buffer.v1.VportConfig
+	(*CreateVportRequest)(nil),     // 27: flowbuf.buffer.v1.CreateVportRequest
+	(*RemoveVportRequest)(nil),     // 28: flowbuf.buffer.v1.RemoveVportRequest
+	(*RemoveVportResponse)(nil),    // 29: flowbuf.buffer.v1.RemoveVportResponse
+	(*SetVportModeRequest)(nil),    // 30: flowbuf.buffer.v1.SetVportModeRequest
+	(*TxRate)(nil),                 // 31: flowbuf.buffer.v1.TxRate
+	(*QueryVportRequest)(nil),      // 32: flowbuf.buffer.v1.QueryVportRequest
+	(*ListVportsRequest)(nil),      // 33: flowbuf.buffer.v1.ListVportsRequest
+	(*ListVportsResponse)(nil),     // 34: flowbuf.buffer.v1.ListVportsResponse
+	(*Vport)(nil),                  // 35: flowbuf.buffer.v1.Vport
+	(*VportStats)(nil),             // 36: flowbuf.buffer.v1.VportStats
+	(*BindRequest)(nil),            // 37: flowbuf.buffer.v1.BindRequest
+	(*BindResponse)(nil),           // 38: flowbuf.buffer.v1.BindResponse
+	(*UnbindRequest)(nil),          // 39: flowbuf.buffer.v1.UnbindRequest
+	(*UnbindResponse)(nil),         // 40: flowbuf.buffer.v1.UnbindResponse
+	(*Operation)(nil),              // 41: flowbuf.buffer.v1.Operation
+	(*BatchRequest)(nil),           // 42: flowbuf.buffer.v1.BatchRequest
+	(*BatchResponse)(nil),          // 43: flowbuf.buffer.v1.BatchResponse
+	(*OperationResult)(nil),        // 44: flowbuf.buffer.v1.OperationResult
+	(*PacketId)(nil),               // 45: flowbuf.buffer.v1.PacketId
+	(*PurgeUpToRequest)(nil),       // 46: flowbuf.buffer.v1.PurgeUpToRequest
+	(*PurgeUpToResponse)(nil),      // 47: flowbuf.buffer.v1.PurgeUpToResponse
+	(*AckRequest)(nil),             // 48: flowbuf.buffer.v1.AckRequest
+	(*AckResponse)(nil),            // 49: flowbuf.buffer.v1.AckResponse
+	(*ArmTriggerRequest)(nil),      // 50: flowbuf.buffer.v1.ArmTriggerRequest
+	(*ArmTriggerResponse)(nil),     // 51: flowbuf.buffer.v1.ArmTriggerResponse
+	(*TriggerFire)(nil),            // 52: flowbuf.buffer.v1.TriggerFire
+	(*MarkerMatch)(nil),            // 53: flowbuf.buffer.v1.MarkerMatch
+	(*EventRule)(nil),              // 54: flowbuf.buffer.v1.EventRule
+	(*SubscribeRequest)(nil),       // 55: flowbuf.buffer.v1.SubscribeRequest
+	(*Event)(nil),                  // 56: flowbuf.buffer.v1.Event
 }
 var file_flowbuf_buffer_v1_buffer_agent_proto_depIdxs = []int32{
 	0,  // 0: flowbuf.buffer.v1.Capabilities.queue_types:type_name -> flowbuf.buffer.v1.QueueType
 	6,  // 1: flowbuf.buffer.v1.Capabilities.vport_backends:type_name -> flowbuf.buffer.v1.VportBackendKind
-	10, // 2: flowbuf.buffer.v1.Capabilities.quota:type_name -> flowbuf.buffer.v1.Quota
+	11, // 2: flowbuf.buffer.v1.Capabilities.quota:type_name -> flowbuf.buffer.v1.Quota
 	2,  // 3: flowbuf.buffer.v1.PriorityConfig.field:type_name -> flowbuf.buffer.v1.PriorityField
 	0,  // 4: flowbuf.buffer.v1.BufferConfig.queue_type:type_name -> flowbuf.buffer.v1.QueueType
 	1,  // 5: flowbuf.buffer.v1.BufferConfig.overflow:type_name -> flowbuf.buffer.v1.OverflowPolicy
-	11, // 6: flowbuf.buffer.v1.BufferConfig.priority:type_name -> flowbuf.buffer.v1.PriorityConfig
-	12, // 7: flowbuf.buffer.v1.BufferConfig.arq:type_name -> flowbuf.buffer.v1.ArqConfig
-	13, // 8: flowbuf.buffer.v1.CreateBufferRequest.config:type_name -> flowbuf.buffer.v1.BufferConfig
-	20, // 9: flowbuf.buffer.v1.ListBuffersResponse.buffers:type_name -> flowbuf.buffer.v1.Buffer
-	13, // 10: flowbuf.buffer.v1.Buffer.config:type_name -> flowbuf.buffer.v1.BufferConfig
+	12, // 6: flowbuf.buffer.v1.BufferConfig.priority:type_name -> flowbuf.buffer.v1.PriorityConfig
+	13, // 7: flowbuf.buffer.v1.BufferConfig.arq:type_name -> flowbuf.buffer.v1.ArqConfig
+	14, // 8: flowbuf.buffer.v1.CreateBufferRequest.config:type_name -> flowbuf.buffer.v1.BufferConfig
+	21, // 9: flowbuf.buffer.v1.ListBuffersResponse.buffers:type_name -> flowbuf.buffer.v1.Buffer
+	14, // 10: flowbuf.buffer.v1.Buffer.config:type_name -> flowbuf.buffer.v1.BufferConfig
 	3,  // 11: flowbuf.buffer.v1.Buffer.state:type_name -> flowbuf.buffer.v1.BufferState
-	22, // 12: flowbuf.buffer.v1.Buffer.stats:type_name -> flowbuf.buffer.v1.BufferStats
+	23, // 12: flowbuf.buffer.v1.Buffer.stats:type_name -> flowbuf.buffer.v1.BufferStats
 	4,  // 13: flowbuf.buffer.v1.DropCounter.cause:type_name -> flowbuf.buffer.v1.DropCause
-	21, // 14: flowbuf.buffer.v1.BufferStats.drops:type_name -> flowbuf.buffer.v1.DropCounter
-	44, // 15: flowbuf.buffer.v1.BufferStats.last_out_packet_id:type_name -> flowbuf.buffer.v1.PacketId
+	22, // 14: flowbuf.buffer.v1.BufferStats.drops:type_name -> flowbuf.buffer.v1.DropCounter
+	45, // 15: flowbuf.buffer.v1.BufferStats.last_out_packet_id:type_name -> flowbuf.buffer.v1.PacketId
 	5,  // 16: flowbuf.buffer.v1.VportConfig.mode:type_name -> flowbuf.buffer.v1.VportMode
-	23, // 17: flowbuf.buffer.v1.VportConfig.linux_interface:type_name -> flowbuf.buffer.v1.LinuxInterfaceBackend
-	24, // 18: flowbuf.buffer.v1.VportConfig.in_process:type_name -> flowbuf.buffer.v1.InProcessBackend
-	25, // 19: flowbuf.buffer.v1.CreateVportRequest.config:type_name -> flowbuf.buffer.v1.VportConfig
+	24, // 17: flowbuf.buffer.v1.VportConfig.linux_interface:type_name -> flowbuf.buffer.v1.LinuxInterfaceBackend
+	25, // 18: flowbuf.buffer.v1.VportConfig.in_process:type_name -> flowbuf.buffer.v1.InProcessBackend
+	26, // 19: flowbuf.buffer.v1.CreateVportRequest.config:type_name -> flowbuf.buffer.v1.VportConfig
 	5,  // 20: flowbuf.buffer.v1.SetVportModeRequest.mode:type_name -> flowbuf.buffer.v1.VportMode
-	30, // 21: flowbuf.buffer.v1.SetVportModeRequest.tx_rate:type_name -> flowbuf.buffer.v1.TxRate
-	34, // 22: flowbuf.buffer.v1.ListVportsResponse.vports:type_name -> flowbuf.buffer.v1.Vport
-	25, // 23: flowbuf.buffer.v1.Vport.config:type_name -> flowbuf.buffer.v1.VportConfig
-	35, // 24: flowbuf.buffer.v1.Vport.stats:type_name -> flowbuf.buffer.v1.VportStats
-	21, // 25: flowbuf.buffer.v1.VportStats.drops:type_name -> flowbuf.buffer.v1.DropCounter
-	20, // 26: flowbuf.buffer.v1.BindResponse.buffer:type_name -> flowbuf.buffer.v1.Buffer
-	20, // 27: flowbuf.buffer.v1.UnbindResponse.buffer:type_name -> flowbuf.buffer.v1.Buffer
-	14, // 28: flowbuf.buffer.v1.Operation.create_buffer:type_name -> flowbuf.buffer.v1.CreateBufferRequest
-	15, // 29: flowbuf.buffer.v1.Operation.remove_buffer:type_name -> flowbuf.buffer.v1.RemoveBufferRequest
-	26, // 30: flowbuf.buffer.v1.Operation.create_vport:type_name -> flowbuf.buffer.v1.CreateVportRequest
-	27, // 31: flowbuf.buffer.v1.Operation.remove_vport:type_name -> flowbuf.buffer.v1.RemoveVportRequest
-	29, // 32: flowbuf.buffer.v1.Operation.set_vport_mode:type_name -> flowbuf.buffer.v1.SetVportModeRequest
-	36, // 33: flowbuf.buffer.v1.Operation.bind:type_name -> flowbuf.buffer.v1.BindRequest
-	38, // 34: flowbuf.buffer.v1.Operation.unbind:type_name -> flowbuf.buffer.v1.UnbindRequest
-	40, // 35: flowbuf.buffer.v1.BatchRequest.operations:type_name -> flowbuf.buffer.v1.Operation
-	43, // 36: flowbuf.buffer.v1.BatchResponse.results:type_name -> flowbuf.buffer.v1.OperationResult
-	20, // 37: flowbuf.buffer.v1.OperationResult.buffer:type_name -> flowbuf.buffer.v1.Buffer
-	34, // 38: flowbuf.buffer.v1.OperationResult.vport:type_name -> flowbuf.buffer.v1.Vport
-	16, // 39: flowbuf.buffer.v1.OperationResult.remove_buffer:type_name -> flowbuf.buffer.v1.RemoveBufferResponse
-	28, // 40: flowbuf.buffer.v1.OperationResult.remove_vport:type_name -> flowbuf.buffer.v1.RemoveVportResponse
-	44, // 41: flowbuf.buffer.v1.PurgeUpToRequest.packet_id:type_name -> flowbuf.buffer.v1.PacketId
-	44, // 42: flowbuf.buffer.v1.AckRequest.packet_ids:type_name -> flowbuf.buffer.v1.PacketId
-	29, // 43: flowbuf.buffer.v1.ArmTriggerRequest.set_vport_modes:type_name -> flowbuf.buffer.v1.SetVportModeRequest
-	7,  // 44: flowbuf.buffer.v1.EventRule.kind:type_name -> flowbuf.buffer.v1.EventKind
-	51, // 45: flowbuf.buffer.v1.EventRule.marker:type_name -> flowbuf.buffer.v1.MarkerMatch
-	52, // 46: flowbuf.buffer.v1.SubscribeRequest.rules:type_name -> flowbuf.buffer.v1.EventRule
-	7,  // 47: flowbuf.buffer.v1.Event.kind:type_name -> flowbuf.buffer.v1.EventKind
-	21, // 48: flowbuf.buffer.v1.Event.dropped:type_name -> flowbuf.buffer.v1.DropCounter
-	3,  // 49: flowbuf.buffer.v1.Event.state:type_name -> flowbuf.buffer.v1.BufferState
-	44, // 50: flowbuf.buffer.v1.Event.packet_id:type_name -> flowbuf.buffer.v1.PacketId
-	8,  // 51: flowbuf.buffer.v1.BufferAgent.GetCapabilities:input_type -> flowbuf.buffer.v1.GetCapabilitiesRequest
-	14, // 52: flowbuf.buffer.v1.BufferAgent.CreateBuffer:input_type -> flowbuf.buffer.v1.CreateBufferRequest
-	15, // 53: flowbuf.buffer.v1.BufferAgent.RemoveBuffer:input_type -> flowbuf.buffer.v1.RemoveBufferRequest
-	17, // 54: flowbuf.buffer.v1.BufferAgent.QueryBuffer:input_type -> flowbuf.buffer.v1.QueryBufferRequest
-	18, // 55: flowbuf.buffer.v1.BufferAgent.ListBuffers:input_type -> flowbuf.buffer.v1.ListBuffersRequest
-	26, // 56: flowbuf.buffer.v1.BufferAgent.CreateVport:input_type -> flowbuf.buffer.v1.CreateVportRequest
-	27, // 57: flowbuf.buffer.v1.BufferAgent.RemoveVport:input_type -> flowbuf.buffer.v1.RemoveVportRequest
-	29, // 58: flowbuf.buffer.v1.BufferAgent.SetVportMode:input_type -> flowbuf.buffer.v1.SetVportModeRequest
-	31, // 59: flowbuf.buffer.v1.BufferAgent.QueryVport:input_type -> flowbuf.buffer.v1.QueryVportRequest
-	32, // 60: flowbuf.buffer.v1.BufferAgent.ListVports:input_type -> flowbuf.buffer.v1.ListVportsRequest
-	36, // 61: flowbuf.buffer.v1.BufferAgent.Bind:input_type -> flowbuf.buffer.v1.BindRequest
-	38, // 62: flowbuf.buffer.v1.BufferAgent.Unbind:input_type -> flowbuf.buffer.v1.UnbindRequest
-	41, // 63: flowbuf.buffer.v1.BufferAgent.Batch:input_type -> flowbuf.buffer.v1.BatchRequest
-	45, // 64: flowbuf.buffer.v1.BufferAgent.PurgeUpTo:input_type -> flowbuf.buffer.v1.PurgeUpToRequest
-	47, // 65: flowbuf.buffer.v1.BufferAgent.Ack:input_type -> flowbuf.buffer.v1.AckRequest
-	49, // 66: flowbuf.buffer.v1.BufferAgent.ArmTrigger:input_type -> flowbuf.buffer.v1.ArmTriggerRequest
-	53, // 67: flowbuf.buffer.v1.BufferAgent.Subscribe:input_type -> flowbuf.buffer.v1.SubscribeRequest
-	9,  // 68: flowbuf.buffer.v1.BufferAgent.GetCapabilities:output_type -> flowbuf.buffer.v1.Capabilities
-	20, // 69: flowbuf.buffer.v1.BufferAgent.CreateBuffer:output_type -> flowbuf.buffer.v1.Buffer
-	16, // 70: flowbuf.buffer.v1.BufferAgent.RemoveBuffer:output_type -> flowbuf.buffer.v1.RemoveBufferResponse
-	20, // 71: flowbuf.buffer.v1.BufferAgent.QueryBuffer:output_type -> flowbuf.buffer.v1.Buffer
-	19, // 72: flowbuf.buffer.v1.BufferAgent.ListBuffers:output_type -> flowbuf.buffer.v1.ListBuffersResponse
-	34, // 73: flowbuf.buffer.v1.BufferAgent.CreateVport:output_type -> flowbuf.buffer.v1.Vport
-	28, // 74: flowbuf.buffer.v1.BufferAgent.RemoveVport:output_type -> flowbuf.buffer.v1.RemoveVportResponse
-	34, // 75: flowbuf.buffer.v1.BufferAgent.SetVportMode:output_type -> flowbuf.buffer.v1.Vport
-	34, // 76: flowbuf.buffer.v1.BufferAgent.QueryVport:output_type -> flowbuf.buffer.v1.Vport
-	33, // 77: flowbuf.buffer.v1.BufferAgent.ListVports:output_type -> flowbuf.buffer.v1.ListVportsResponse
-	37, // 78: flowbuf.buffer.v1.BufferAgent.Bind:output_type -> flowbuf.buffer.v1.BindResponse
-	39, // 79: flowbuf.buffer.v1.BufferAgent.Unbind:output_type -> flowbuf.buffer.v1.UnbindResponse
-	42, // 80: flowbuf.buffer.v1.BufferAgent.Batch:output_type -> flowbuf.buffer.v1.BatchResponse
-	46, // 81: flowbuf.buffer.v1.BufferAgent.PurgeUpTo:output_type -> flowbuf.buffer.v1.PurgeUpToResponse
-	48, // 82: flowbuf.buffer.v1.BufferAgent.Ack:output_type -> flowbuf.buffer.v1.AckResponse
-	50, // 83: flowbuf.buffer.v1.BufferAgent.ArmTrigger:output_type -> flowbuf.buffer.v1.ArmTriggerResponse
-	54, // 84: flowbuf.buffer.v1.BufferAgent.Subscribe:output_type -> flowbuf.buffer.v1.Event
-	68, // [68:85] is the sub-list for method output_type
-	51, // [51:68] is the sub-list for method input_type
-	51, // [51:51] is the sub-list for extension type_name
-	51, // [51:51] is the sub-list for extension extendee
-	0,  // [0:51] is the sub-list for field type_name
+	31, // 21: flowbuf.buffer.v1.SetVportModeRequest.tx_rate:type_name -> flowbuf.buffer.v1.TxRate
+	35, // 22: flowbuf.buffer.v1.ListVportsResponse.vports:type_name -> flowbuf.buffer.v1.Vport
+	26, // 23: flowbuf.buffer.v1.Vport.config:type_name -> flowbuf.buffer.v1.VportConfig
+	36, // 24: flowbuf.buffer.v1.Vport.stats:type_name -> flowbuf.buffer.v1.VportStats
+	22, // 25: flowbuf.buffer.v1.VportStats.drops:type_name -> flowbuf.buffer.v1.DropCounter
+	21, // 26: flowbuf.buffer.v1.BindResponse.buffer:type_name -> flowbuf.buffer.v1.Buffer
+	21, // 27: flowbuf.buffer.v1.UnbindResponse.buffer:type_name -> flowbuf.buffer.v1.Buffer
+	15, // 28: flowbuf.buffer.v1.Operation.create_buffer:type_name -> flowbuf.buffer.v1.CreateBufferRequest
+	16, // 29: flowbuf.buffer.v1.Operation.remove_buffer:type_name -> flowbuf.buffer.v1.RemoveBufferRequest
+	27, // 30: flowbuf.buffer.v1.Operation.create_vport:type_name -> flowbuf.buffer.v1.CreateVportRequest
+	28, // 31: flowbuf.buffer.v1.Operation.remove_vport:type_name -> flowbuf.buffer.v1.RemoveVportRequest
+	30, // 32: flowbuf.buffer.v1.Operation.set_vport_mode:type_name -> flowbuf.buffer.v1.SetVportModeRequest
+	37, // 33: flowbuf.buffer.v1.Operation.bind:type_name -> flowbuf.buffer.v1.BindRequest
+	39, // 34: flowbuf.buffer.v1.Operation.unbind:type_name -> flowbuf.buffer.v1.UnbindRequest
+	41, // 35: flowbuf.buffer.v1.BatchRequest.operations:type_name -> flowbuf.buffer.v1.Operation
+	44, // 36: flowbuf.buffer.v1.BatchResponse.results:type_name -> flowbuf.buffer.v1.OperationResult
+	21, // 37: flowbuf.buffer.v1.OperationResult.buffer:type_name -> flowbuf.buffer.v1.Buffer
+	35, // 38: flowbuf.buffer.v1.OperationResult.vport:type_name -> flowbuf.buffer.v1.Vport
+	17, // 39: flowbuf.buffer.v1.OperationResult.remove_buffer:type_name -> flowbuf.buffer.v1.RemoveBufferResponse
+	29, // 40: flowbuf.buffer.v1.OperationResult.remove_vport:type_name -> flowbuf.buffer.v1.RemoveVportResponse
+	45, // 41: flowbuf.buffer.v1.PurgeUpToRequest.packet_id:type_name -> flowbuf.buffer.v1.PacketId
+	45, // 42: flowbuf.buffer.v1.AckRequest.packet_ids:type_name -> flowbuf.buffer.v1.PacketId
+	30, // 43: flowbuf.buffer.v1.ArmTriggerRequest.set_vport_modes:type_name -> flowbuf.buffer.v1.SetVportModeRequest
+	52, // 44: flowbuf.buffer.v1.ArmTriggerResponse.last_fire:type_name -> flowbuf.buffer.v1.TriggerFire
+	7,  // 45: flowbuf.buffer.v1.TriggerFire.report_sync:type_name -> flowbuf.buffer.v1.ReportSync
+	8,  // 46: flowbuf.buffer.v1.EventRule.kind:type_name -> flowbuf.buffer.v1.EventKind
+	53, // 47: flowbuf.buffer.v1.EventRule.marker:type_name -> flowbuf.buffer.v1.MarkerMatch
+	54, // 48: flowbuf.buffer.v1.SubscribeRequest.rules:type_name -> flowbuf.buffer.v1.EventRule
+	8,  // 49: flowbuf.buffer.v1.Event.kind:type_name -> flowbuf.buffer.v1.EventKind
+	22, // 50: flowbuf.buffer.v1.Event.dropped:type_name -> flowbuf.buffer.v1.DropCounter
+	3,  // 51: flowbuf.buffer.v1.Event.state:type_name -> flowbuf.buffer.v1.BufferState
+	45, // 52: flowbuf.buffer.v1.Event.packet_id:type_name -> flowbuf.buffer.v1.PacketId
+	9,  // 53: flowbuf.buffer.v1.BufferAgent.GetCapabilities:input_type -> flowbuf.buffer.v1.GetCapabilitiesRequest
+	15, // 54: flowbuf.buffer.v1.BufferAgent.CreateBuffer:input_type -> flowbuf.buffer.v1.CreateBufferRequest
+	16, // 55: flowbuf.buffer.v1.BufferAgent.RemoveBuffer:input_type -> flowbuf.buffer.v1.RemoveBufferRequest
+	18, // 56: flowbuf.buffer.v1.BufferAgent.QueryBuffer:input_type -> flowbuf.buffer.v1.QueryBufferRequest
+	19, // 57: flowbuf.buffer.v1.BufferAgent.ListBuffers:input_type -> flowbuf.buffer.v1.ListBuffersRequest
+	27, // 58: flowbuf.buffer.v1.BufferAgent.CreateVport:input_type -> flowbuf.buffer.v1.CreateVportRequest
+	28, // 59: flowbuf.buffer.v1.BufferAgent.RemoveVport:input_type -> flowbuf.buffer.v1.RemoveVportRequest
+	30, // 60: flowbuf.buffer.v1.BufferAgent.SetVportMode:input_type -> flowbuf.buffer.v1.SetVportModeRequest
+	32, // 61: flowbuf.buffer.v1.BufferAgent.QueryVport:input_type -> flowbuf.buffer.v1.QueryVportRequest
+	33, // 62: flowbuf.buffer.v1.BufferAgent.ListVports:input_type -> flowbuf.buffer.v1.ListVportsRequest
+	37, // 63: flowbuf.buffer.v1.BufferAgent.Bind:input_type -> flowbuf.buffer.v1.BindRequest
+	39, // 64: flowbuf.buffer.v1.BufferAgent.Unbind:input_type -> flowbuf.buffer.v1.UnbindRequest
+	42, // 65: flowbuf.buffer.v1.BufferAgent.Batch:input_type -> flowbuf.buffer.v1.BatchRequest
+	46, // 66: flowbuf.buffer.v1.BufferAgent.PurgeUpTo:input_type -> flowbuf.buffer.v1.PurgeUpToRequest
+	48, // 67: flowbuf.buffer.v1.BufferAgent.Ack:input_type -> flowbuf.buffer.v1.AckRequest
+	50, // 68: flowbuf.buffer.v1.BufferAgent.ArmTrigger:input_type -> flowbuf.buffer.v1.ArmTriggerRequest
+	55, // 69: flowbuf.buffer.v1.BufferAgent.Subscribe:input_type -> flowbuf.buffer.v1.SubscribeRequest
+	10, // 70: flowbuf.buffer.v1.BufferAgent.GetCapabilities:output_type -> flowbuf.buffer.v1.Capabilities
+	21, // 71: flowbuf.buffer.v1.BufferAgent.CreateBuffer:output_type -> flowbuf.buffer.v1.Buffer
+	17, // 72: flowbuf.buffer.v1.BufferAgent.RemoveBuffer:output_type -> flowbuf.buffer.v1.RemoveBufferResponse
+	21, // 73: flowbuf.buffer.v1.BufferAgent.QueryBuffer:output_type -> flowbuf.buffer.v1.Buffer
+	20, // 74: flowbuf.buffer.v1.BufferAgent.ListBuffers:output_type -> flowbuf.buffer.v1.ListBuffersResponse
+	35, // 75: flowbuf.buffer.v1.BufferAgent.CreateVport:output_type -> flowbuf.buffer.v1.Vport
+	29, // 76: flowbuf.buffer.v1.BufferAgent.RemoveVport:output_type -> flowbuf.buffer.v1.RemoveVportResponse
+	35, // 77: flowbuf.buffer.v1.BufferAgent.SetVportMode:output_type -> flowbuf.buffer.v1.Vport
+	35, // 78: flowbuf.buffer.v1.BufferAgent.QueryVport:output_type -> flowbuf.buffer.v1.Vport
+	34, // 79: flowbuf.buffer.v1.BufferAgent.ListVports:output_type -> flowbuf.buffer.v1.ListVportsResponse
+	38, // 80: flowbuf.buffer.v1.BufferAgent.Bind:output_type -> flowbuf.buffer.v1.BindResponse
+	40, // 81: flowbuf.buffer.v1.BufferAgent.Unbind:output_type -> flowbuf.buffer.v1.UnbindResponse
+	43, // 82: flowbuf.buffer.v1.BufferAgent.Batch:output_type -> flowbuf.buffer.v1.BatchResponse
+	47, // 83: flowbuf.buffer.v1.BufferAgent.PurgeUpTo:output_type -> flowbuf.buffer.v1.PurgeUpToResponse
+	49, // 84: flowbuf.buffer.v1.BufferAgent.Ack:output_type -> flowbuf.buffer.v1.AckResponse
+	51, // 85: flowbuf.buffer.v1.BufferAgent.ArmTrigger:output_type -> flowbuf.buffer.v1.ArmTriggerResponse
+	56, // 86: flowbuf.buffer.v1.BufferAgent.Subscribe:output_type -> flowbuf.buffer.v1.Event
+	70, // [70:87] is the sub-list for method output_type
+	53, // [53:70] is the sub-list for method input_type
+	53, // [53:53] is the sub-list for extension type_name
+	53, // [53:53] is the sub-list for extension extendee
+	0,  // [0:53] is the sub-list for field type_name
 }
 
 func init() { file_flowbuf_buffer_v1_buffer_agent_proto_init() }
@@ -4191,8 +4355,8 @@ func file_flowbuf_buffer_v1_buffer_agent_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc), len(file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc)),
-			NumEnums:      8,
-			NumMessages:   47,
+			NumEnums:      9,
+			NumMessages:   48,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

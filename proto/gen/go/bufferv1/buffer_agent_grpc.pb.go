@@ -102,7 +102,8 @@ type BufferAgentClient interface {
 	// Arms a one-shot trigger on a buffer: the next packet that enters it
 	// sets the armed vport modes on the agent, without a controller round
 	// trip (FMM: the target eNB releases its buffer when the UE's attach
-	// signal arrives).
+	// signal arrives), after purging a buffer to what that packet reports
+	// when asked to (the UE's receive report).
 	ArmTrigger(ctx context.Context, in *ArmTriggerRequest, opts ...grpc.CallOption) (*ArmTriggerResponse, error)
 	// Streams events matching the given rules until the client cancels.
 	Subscribe(ctx context.Context, in *SubscribeRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Event], error)
@@ -326,7 +327,8 @@ type BufferAgentServer interface {
 	// Arms a one-shot trigger on a buffer: the next packet that enters it
 	// sets the armed vport modes on the agent, without a controller round
 	// trip (FMM: the target eNB releases its buffer when the UE's attach
-	// signal arrives).
+	// signal arrives), after purging a buffer to what that packet reports
+	// when asked to (the UE's receive report).
 	ArmTrigger(context.Context, *ArmTriggerRequest) (*ArmTriggerResponse, error)
 	// Streams events matching the given rules until the client cancels.
 	Subscribe(*SubscribeRequest, grpc.ServerStreamingServer[Event]) error

@@ -236,10 +236,26 @@ def test_arm_and_disarm_use_the_trigger_path(api, capsys):
     assert run(url, "disarm", "device:s1", "bell") == 0
     assert [r[:2] for r in requests] == [("PUT", path),
                                          ("DELETE", path + "?owner=org.flowbuf.rest")]
-    assert requests[0][2] == {"move": "b1", "state": "FORWARDING", "owner": "org.flowbuf.rest"}
+    assert requests[0][2] == {"move": "b1", "state": "FORWARDING", "purgeToReport": False,
+                              "owner": "org.flowbuf.rest"}
     out = capsys.readouterr().out
     assert "the next packet into bell moves b1 to FORWARDING" in out
     assert "nothing armed" in out
+
+
+def test_arm_purging_to_the_report_and_a_disarm_that_finds_the_fire(api, capsys):
+    url, requests, answers = api
+    path = "/onos/flowbuf/buffers/device:s1/bell/trigger"
+    answers[("PUT", path)] = (200, {"trigger": "bell", "move": "b1", "state": "FORWARDING",
+                                    "purgeToReport": True})
+    answers[("DELETE", path)] = (200, {"wasArmed": False, "fire": {
+        "moved": True, "reportSync": "SYNCED", "purgedPackets": 12}})
+    assert run(url, "arm", "device:s1", "bell", "b1", "FORWARDING", "--purge-to-report") == 0
+    assert run(url, "disarm", "device:s1", "bell") == 0
+    assert requests[0][2]["purgeToReport"] is True
+    out = capsys.readouterr().out
+    assert "moves b1 to FORWARDING, purged to its report first" in out
+    assert "it had fired: moved, report SYNCED, 12 packets purged" in out
 
 
 def test_arm_refuses_a_state_no_vport_mode_alone_sets(api):

@@ -41,11 +41,17 @@ public class BufferArmCommand extends FlowBufCommand {
     @Option(name = "--owner")
     String owner = Args.DEFAULT_OWNER;
 
+    @Option(name = "--purge-to-report",
+            description = "first drop what the buffer holds up to the packet the trigger "
+                    + "packet's receive report names")
+    boolean purgeToReport;
+
     @Override
     protected void run() {
         BufferState to = Args.state(state);
         service(BufferService.class).armMove(Args.device(device), Args.buffer(triggerId),
-                                             Args.buffer(bufferId), owner, to);
-        print("the next packet into %s moves %s to %s", triggerId, bufferId, to);
+                                             Args.buffer(bufferId), owner, to, purgeToReport);
+        print("the next packet into %s moves %s to %s%s", triggerId, bufferId, to,
+              purgeToReport ? ", purged to its report first" : "");
     }
 }

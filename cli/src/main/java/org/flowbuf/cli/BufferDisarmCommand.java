@@ -10,6 +10,8 @@ import org.apache.karaf.shell.api.action.Completion;
 import org.apache.karaf.shell.api.action.Option;
 import org.apache.karaf.shell.api.action.lifecycle.Service;
 import org.flowbuf.api.BufferService;
+import org.flowbuf.api.Disarmed;
+import org.flowbuf.api.TriggerFire;
 
 /**
  * Disarms the move armed on a trigger buffer (flowbuf-arm).
@@ -32,8 +34,17 @@ public class BufferDisarmCommand extends FlowBufCommand {
 
     @Override
     protected void run() {
-        boolean wasArmed = service(BufferService.class).disarm(Args.device(device),
-                                                               Args.buffer(triggerId), owner);
-        print(wasArmed ? "disarmed" : "nothing armed (it had fired, or none was)");
+        Disarmed found = service(BufferService.class).disarm(Args.device(device),
+                                                             Args.buffer(triggerId), owner);
+        if (found.wasArmed()) {
+            print("disarmed");
+        } else if (found.fire().isPresent()) {
+            TriggerFire fire = found.fire().get();
+            print("it had fired: %s, report %s, %d packets purged",
+                  fire.moved() ? "moved" : "nothing moved (a vport or the buffer was removed)",
+                  fire.reportSync(), fire.purgedPackets());
+        } else {
+            print("nothing armed");
+        }
     }
 }

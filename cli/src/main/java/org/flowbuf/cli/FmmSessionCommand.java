@@ -24,7 +24,8 @@ import java.util.Optional;
 @Service
 @Command(scope = "onos", name = "flowbuf-fmm",
         description = "FMM sessions: list; open <ue-address> --anchor-in IN --cell ANCHOR,IN,UE "
-                + "(one per eNB) --serving DEVICE [--window N] [--attach-signal-port P]; "
+                + "(one per eNB) --serving DEVICE [--window N] [--attach-signal-port P "
+                + "[--ue-reports]]; "
                 + "handoff <id> <target-device>; "
                 + "attach <id>; close <id>")
 public class FmmSessionCommand extends FlowBufCommand {
@@ -61,6 +62,12 @@ public class FmmSessionCommand extends FlowBufCommand {
     @Option(name = "--attach-signal-port", description = "UDP port of the UE's attach "
             + "datagram: the target eNB's agent releases on it (default: the attach call does)")
     Integer attachSignalPort;
+
+    @Option(name = "--ue-reports", description = "the UE also sends its datagram on the radio "
+            + "it leaves (the source's agent holds there), and each carries what it received "
+            + "last (the target's agent drops that much, then releases); needs "
+            + "--attach-signal-port")
+    boolean ueReports;
 
     @Override
     protected void run() {
@@ -114,7 +121,7 @@ public class FmmSessionCommand extends FlowBufCommand {
         FlowFilter downlink = FlowFilter.builder().ipv4Dst(Args.prefix("ue-address", ueOrId))
                 .build();
         return new FmmPlan(downlink, in, planCells, Args.device(serving), window,
-                           attachSignal(downlink));
+                           attachSignal(downlink), ueReports);
     }
 
     // The UE's attach datagram: UDP from its address to the given port.
@@ -132,9 +139,11 @@ public class FmmSessionCommand extends FlowBufCommand {
             return;
         }
         FmmSession.Counters c = s.counters();
-        print("%d %s serving %s%s group %d handoffs %d unsynced %d purged %d on-signal %d%s",
+        print("%d %s serving %s%s group %d handoffs %d unsynced %d purged %d released-on-signal %d "
+                      + "held-on-signal %d%s",
               s.id(), s.state(), s.serving(), s.target().map(t -> " -> " + t).orElse(""),
               s.multicastGroup(), c.handoffs(), c.unsynced(), c.purgedPackets(),
-              c.releasedOnSignal(), s.failure().map(f -> " (" + f + ")").orElse(""));
+              c.releasedOnSignal(), c.heldOnSignal(),
+              s.failure().map(f -> " (" + f + ")").orElse(""));
     }
 }

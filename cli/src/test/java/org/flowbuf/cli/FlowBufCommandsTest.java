@@ -11,11 +11,13 @@ import org.flowbuf.api.BufferEvent;
 import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.BufferSpec;
+import org.flowbuf.api.Disarmed;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentId;
+import org.flowbuf.api.TriggerFire;
 import org.flowbuf.api.Vport;
 import org.flowbuf.api.VportId;
 import org.flowbuf.api.VportMode;
@@ -283,19 +285,33 @@ public class FlowBufCommandsTest {
         arm.bufferId = "b1";
         arm.state = "forwarding";
         arm.doExecute();
-        answers.put("disarm", false);
+        arm.purgeToReport = true;
+        arm.doExecute();
         BufferDisarmCommand disarm = new BufferDisarmCommand();
         disarm.device = "device:s1";
         disarm.triggerId = "bell";
+        answers.put("disarm", Disarmed.nothingArmed());
         disarm.doExecute();
-        assertEquals(List.of("armMove[device:s1, bell, b1, org.flowbuf.rest, FORWARDING]",
+        answers.put("disarm", Disarmed.stillArmed());
+        disarm.doExecute();
+        answers.put("disarm", Disarmed.fired(TriggerFire.of(true, TriggerFire.ReportSync.SYNCED,
+                                                            12)));
+        disarm.doExecute();
+        assertEquals(List.of("armMove[device:s1, bell, b1, org.flowbuf.rest, FORWARDING, false]",
+                             "armMove[device:s1, bell, b1, org.flowbuf.rest, FORWARDING, true]",
+                             "disarm[device:s1, bell, org.flowbuf.rest]",
+                             "disarm[device:s1, bell, org.flowbuf.rest]",
                              "disarm[device:s1, bell, org.flowbuf.rest]"), calls);
         assertEquals("the next packet into bell moves b1 to FORWARDING\n"
-                             + "nothing armed (it had fired, or none was)\n", out());
+                             + "the next packet into bell moves b1 to FORWARDING, purged to its "
+                             + "report first\n"
+                             + "nothing armed\n"
+                             + "disarmed\n"
+                             + "it had fired: moved, report SYNCED, 12 packets purged\n", out());
         arm.state = "SLEEPING";
         arm.doExecute();
         assertTrue(err(), err().startsWith("Error: bad state 'SLEEPING'"));
-        assertEquals("a bad state calls nothing", 2, calls.size());
+        assertEquals("a bad state calls nothing", 5, calls.size());
     }
 
     @Test
@@ -595,8 +611,10 @@ public class FlowBufCommandsTest {
         assertEquals(ENB1, asked.serving());
         assertEquals(FmmPlan.DEFAULT_WINDOW_PACKETS, asked.windowPackets());
         assertEquals(fmmPlan(64), arguments.get(1)[0]);
-        assertEquals("1 ATTACHED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0 on-signal 0\n"
-                             + "1 ATTACHED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0 on-signal 0\n",
+        assertEquals("1 ATTACHED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0"
+                             + " released-on-signal 0 held-on-signal 0\n"
+                             + "1 ATTACHED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0"
+                             + " released-on-signal 0 held-on-signal 0\n",
                      out());
         assertEquals("", err());
     }
@@ -605,7 +623,8 @@ public class FlowBufCommandsTest {
     public void fmmHandoffAttachAndCloseCallTheServiceWithTheParsedIdAndTarget() {
         FmmSession open = fmmSession(12);
         answers.put("handoff", open.detachedTowards(ENB2));
-        answers.put("attach", open.attachedTo(ENB2, FmmSession.Counters.NONE.plusHandoff(true, 5, 300, false)));
+        answers.put("attach", open.attachedTo(ENB2, FmmSession.Counters.NONE.plusHandoff(
+                true, 5, 300, false, false)));
         answers.put("close", open.ended(FmmSession.State.CLOSED, null));
         fmm("handoff", "12", "device:s2").doExecute();
         fmm("attach", "12", null).doExecute();
@@ -613,9 +632,12 @@ public class FlowBufCommandsTest {
         assertEquals(List.of("handoff[12, device:s2]", "attach[12]", "close[12]"), calls);
         assertEquals(ENB2, arguments.get(0)[1]);
         assertEquals(12L, arguments.get(1)[0]);
-        assertEquals("12 DETACHED serving device:s1 -> device:s2 group 7 handoffs 0 unsynced 0 purged 0 on-signal 0\n"
-                             + "12 ATTACHED serving device:s2 group 7 handoffs 1 unsynced 0 purged 5 on-signal 0\n"
-                             + "12 CLOSED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0 on-signal 0\n",
+        assertEquals("12 DETACHED serving device:s1 -> device:s2 group 7 handoffs 0 unsynced 0 purged 0"
+                             + " released-on-signal 0 held-on-signal 0\n"
+                             + "12 ATTACHED serving device:s2 group 7 handoffs 1 unsynced 0 purged 5"
+                             + " released-on-signal 0 held-on-signal 0\n"
+                             + "12 CLOSED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0"
+                             + " released-on-signal 0 held-on-signal 0\n",
                      out());
         assertEquals("", err());
     }
@@ -625,16 +647,18 @@ public class FlowBufCommandsTest {
         answers.put("close", fmmSession(3).ended(FmmSession.State.FAILED, "buffer fmm-3-s2 stayed"));
         fmm("close", "3", null).doExecute();
         assertEquals("3 FAILED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0 "
-                             + "on-signal 0 (buffer fmm-3-s2 stayed)\n", out());
+                             + "released-on-signal 0 held-on-signal 0 (buffer fmm-3-s2 stayed)\n",
+                     out());
     }
 
     @Test
     public void fmmSessionsAreListedAsLinesOrAsTheRestJson() throws Exception {
         answers.put("sessions", List.of(fmmSession(1), fmmSession(2).detachedTowards(ENB2)));
         fmm("list", null, null).doExecute();
-        assertEquals("1 ATTACHED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0 on-signal 0\n"
+        assertEquals("1 ATTACHED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0"
+                             + " released-on-signal 0 held-on-signal 0\n"
                              + "2 DETACHED serving device:s1 -> device:s2 group 7 handoffs 0 unsynced 0 "
-                             + "purged 0 on-signal 0\n", out());
+                             + "purged 0 released-on-signal 0 held-on-signal 0\n", out());
         out.reset();
         FmmSessionCommand list = fmm("list", null, null);
         json(list);
@@ -695,6 +719,18 @@ public class FlowBufCommandsTest {
     }
 
     @Test
+    public void fmmOpenWithUeReportsAsksForThemOnTheSignal() {
+        answers.put("open", fmmSession(1));
+        fmmOpen(c -> {
+            c.attachSignalPort = 9;
+            c.ueReports = true;
+        }).doExecute();
+        FmmPlan asked = (FmmPlan) arguments.get(0)[0];
+        assertTrue(asked.ueReports());
+        assertTrue(asked.attachSignal().isPresent());
+    }
+
+    @Test
     public void badFmmInputIsOneClearErrorLineAndNoCall() {
         List<Map.Entry<FmmSessionCommand, String>> table = List.of(
                 badFmm(fmmOpen(c -> c.ueOrId = null), "Error: open needs the UE's IPv4 address"),
@@ -724,6 +760,7 @@ public class FlowBufCommandsTest {
                 badFmm(fmmOpen(c -> c.window = 0), "Error: windowPackets must be 1 to 1048576, got 0"),
                 badFmm(fmmOpen(c -> c.attachSignalPort = 70000), "Error: l4DstPort must be "
                         + "between 0 and 65535, got 70000"),
+                badFmm(fmmOpen(c -> c.ueReports = true), "Error: ueReports needs an attachSignal"),
                 badFmm(fmm("handoff", "1", null), "Error: handoff needs a session id and a target eNB"),
                 badFmm(fmm("handoff", null, null), "Error: handoff needs a session id and a target eNB"),
                 badFmm(fmm("handoff", "one", "device:s2"), "Error: bad session id 'one'"),

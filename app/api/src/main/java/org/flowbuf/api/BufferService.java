@@ -167,34 +167,41 @@ public interface BufferService {
      * Arms a one-shot move on the device's agent: the next packet that
      * enters {@code trigger} moves {@code buffer} to {@code state} there and
      * then, without a controller round trip (FMM: the target eNB releases
-     * its buffer when the UE's attach signal arrives). Arming again for the
-     * same trigger replaces what it had armed. A later
-     * {@link #moveBuffer} or {@link #removeBuffer} of {@code buffer} disarms
-     * it first, so a late packet never undoes a later decision; so does
-     * {@link #disarm}. Until then the service's view of {@code buffer} keeps
-     * its state from before the move.
+     * its buffer when the UE's attach signal arrives). With
+     * {@code purgeToReport}, the agent first drops what {@code buffer} holds
+     * up to, and including, the packet that the trigger packet's receive
+     * report names (the UE's last received packet: see the buffer API's
+     * ArmTriggerRequest.purge_to_report); a packet without a usable report
+     * purges nothing and still moves the buffer. Arming again for the same
+     * trigger replaces what it had armed. A later {@link #moveBuffer} or
+     * {@link #removeBuffer} of {@code buffer} disarms it first, so a late
+     * packet never undoes a later decision; so does {@link #disarm}. Until
+     * then the service's view of {@code buffer} keeps its state from before
+     * the move.
      *
-     * @param deviceId device of both buffers
-     * @param trigger  the buffer whose next packet fires the move
-     * @param buffer   the buffer to move
-     * @param owner    calling application (must own both)
-     * @param state    BUFFERING or FORWARDING (the states a vport mode alone sets)
+     * @param deviceId      device of both buffers
+     * @param trigger       the buffer whose next packet fires the move
+     * @param buffer        the buffer to move
+     * @param owner         calling application (must own both)
+     * @param state         BUFFERING or FORWARDING (the states a vport mode alone sets)
+     * @param purgeToReport purge {@code buffer} to the trigger packet's report first
      * @throws FlowBufException INVALID (another state, or trigger is buffer),
      *                          NOT_FOUND, FORBIDDEN, UNAVAILABLE
      */
     void armMove(DeviceId deviceId, BufferId trigger, BufferId buffer, String owner,
-                 BufferState state);
+                 BufferState state, boolean purgeToReport);
 
     /**
      * Disarms what {@link #armMove} armed on a trigger. When the move had
-     * fired, the service's view of the moved buffer takes its new state.
+     * fired, the service's view of the moved buffer takes its new state,
+     * and the result says what the fire did.
      *
      * @param deviceId device
      * @param trigger  the trigger buffer
      * @param owner    calling application (must own it)
-     * @return true if a move was still armed (it will not fire now); false
-     *         if it had fired, or none was armed
+     * @return whether a move was still armed (it will not fire now), or the
+     *         fire of the move armed; nothing when none was armed
      * @throws FlowBufException NOT_FOUND, FORBIDDEN, UNAVAILABLE
      */
-    boolean disarm(DeviceId deviceId, BufferId trigger, String owner);
+    Disarmed disarm(DeviceId deviceId, BufferId trigger, String owner);
 }

@@ -36,6 +36,7 @@ public final class FmmPlan {
     private final DeviceId serving;
     private final int windowPackets;
     private final Optional<FlowFilter> attachSignal;
+    private final boolean ueReports;
 
     /**
      * Creates and validates a plan.
@@ -71,7 +72,33 @@ public final class FmmPlan {
      */
     public FmmPlan(FlowFilter downlink, ConnectPoint anchorIn, List<Cell> cells,
                    DeviceId serving, int windowPackets, Optional<FlowFilter> attachSignal) {
+        this(downlink, anchorIn, cells, serving, windowPackets, attachSignal, false);
+    }
+
+    /**
+     * Creates and validates a plan whose UE drives its handoffs: with
+     * {@code ueReports}, the UE sends its signal on the radio it leaves
+     * too (that eNB's agent holds its window there and then, so the source
+     * delivers until the UE is gone), and every signal carries a receive
+     * report, the newest downlink packet the UE got (the target's agent
+     * drops what its window holds up to it, then releases the rest: the
+     * sync needs no controller either).
+     *
+     * @param downlink      the UE's downlink (ipv4Dst the UE's /32, no in-port)
+     * @param anchorIn      anchor port the downlink arrives on
+     * @param cells         the eNBs that receive a copy (at least two)
+     * @param serving       the eNB the UE is attached to now (one of the cells)
+     * @param windowPackets packets each non-serving eNB keeps
+     * @param attachSignal  the UE's signal (see the constructor above)
+     * @param ueReports     the UE signals its detach too, and reports what
+     *                      it received (needs an attach signal)
+     * @throws FlowBufException INVALID with what is wrong
+     */
+    public FmmPlan(FlowFilter downlink, ConnectPoint anchorIn, List<Cell> cells,
+                   DeviceId serving, int windowPackets, Optional<FlowFilter> attachSignal,
+                   boolean ueReports) {
         this.attachSignal = Objects.requireNonNull(attachSignal, "attachSignal");
+        this.ueReports = ueReports;
         this.downlink = Objects.requireNonNull(downlink, "downlink");
         this.anchorIn = Objects.requireNonNull(anchorIn, "anchorIn");
         this.cells = ImmutableList.copyOf(Objects.requireNonNull(cells, "cells"));
@@ -83,6 +110,10 @@ public final class FmmPlan {
     private void validate() {
         UeDownlink.check(downlink);
         attachSignal.ifPresent(FmmPlan::checkAttachSignal);
+        if (ueReports && attachSignal.isEmpty()) {
+            throw FlowBufException.invalid("ueReports needs an attachSignal: the UE's reports "
+                                                   + "travel in it");
+        }
         if (cells.size() < 2) {
             throw FlowBufException.invalid("FMM needs at least two cells, got %d", cells.size());
         }
@@ -202,6 +233,15 @@ public final class FmmPlan {
         return attachSignal;
     }
 
+    /**
+     * Whether the UE signals its detach too and reports what it received.
+     *
+     * @return true when the agents hold, sync and release without the controller
+     */
+    public boolean ueReports() {
+        return ueReports;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof FmmPlan)) {
@@ -210,19 +250,22 @@ public final class FmmPlan {
         FmmPlan p = (FmmPlan) o;
         return downlink.equals(p.downlink) && anchorIn.equals(p.anchorIn)
                 && cells.equals(p.cells) && serving.equals(p.serving)
-                && windowPackets == p.windowPackets && attachSignal.equals(p.attachSignal);
+                && windowPackets == p.windowPackets && attachSignal.equals(p.attachSignal)
+                && ueReports == p.ueReports;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(downlink, anchorIn, cells, serving, windowPackets, attachSignal);
+        return Objects.hash(downlink, anchorIn, cells, serving, windowPackets, attachSignal,
+                            ueReports);
     }
 
     @Override
     public String toString() {
         return MoreObjects.toStringHelper(this).add("downlink", downlink)
                 .add("anchorIn", anchorIn).add("cells", cells).add("serving", serving)
-                .add("windowPackets", windowPackets).add("attachSignal", attachSignal).toString();
+                .add("windowPackets", windowPackets).add("attachSignal", attachSignal)
+                .add("ueReports", ueReports).toString();
     }
 
     /**

@@ -195,13 +195,14 @@ public final class FmmSession {
      */
     public static final class Counters {
         /** No handoff yet. */
-        public static final Counters NONE = new Counters(0, 0, 0, 0, 0);
+        public static final Counters NONE = new Counters(0, 0, 0, 0, 0, 0);
 
         private final long handoffs;
         private final long unsynced;
         private final long purgedPackets;
         private final long lastSyncMicros;
         private final long releasedOnSignal;
+        private final long heldOnSignal;
 
         /**
          * Creates counters.
@@ -215,10 +216,13 @@ public final class FmmSession {
          *                       sync, and the release)
          * @param releasedOnSignal attaches the target's agent had released on the
          *                       UE's attach signal before the attach call came
+         * @param heldOnSignal   handoffs whose source's agent held its window on
+         *                       the UE's signal as it left (plans with ueReports)
          */
         public Counters(long handoffs, long unsynced, long purgedPackets, long lastSyncMicros,
-                        long releasedOnSignal) {
+                        long releasedOnSignal, long heldOnSignal) {
             this.releasedOnSignal = releasedOnSignal;
+            this.heldOnSignal = heldOnSignal;
             this.handoffs = handoffs;
             this.unsynced = unsynced;
             this.purgedPackets = purgedPackets;
@@ -271,17 +275,29 @@ public final class FmmSession {
         }
 
         /**
+         * Handoffs whose source's agent held on the UE's signal as it left.
+         *
+         * @return count
+         */
+        public long heldOnSignal() {
+            return heldOnSignal;
+        }
+
+        /**
          * These counters plus one handoff.
          *
          * @param synced   whether the sync point was found
          * @param purged   packets purged
          * @param micros   time of the attach
-         * @param signaled whether the agent had released on the attach signal
+         * @param released whether the target's agent had released on the UE's signal
+         * @param held     whether the source's agent had held on the UE's signal
          * @return new counters
          */
-        public Counters plusHandoff(boolean synced, long purged, long micros, boolean signaled) {
+        public Counters plusHandoff(boolean synced, long purged, long micros, boolean released,
+                                    boolean held) {
             return new Counters(handoffs + 1, unsynced + (synced ? 0 : 1), purgedPackets + purged,
-                                micros, releasedOnSignal + (signaled ? 1 : 0));
+                                micros, releasedOnSignal + (released ? 1 : 0),
+                                heldOnSignal + (held ? 1 : 0));
         }
 
         @Override
@@ -289,7 +305,8 @@ public final class FmmSession {
             return MoreObjects.toStringHelper(this).add("handoffs", handoffs)
                     .add("unsynced", unsynced).add("purgedPackets", purgedPackets)
                     .add("lastSyncMicros", lastSyncMicros)
-                    .add("releasedOnSignal", releasedOnSignal).toString();
+                    .add("releasedOnSignal", releasedOnSignal)
+                    .add("heldOnSignal", heldOnSignal).toString();
         }
     }
 }

@@ -10,6 +10,7 @@ import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.TriggerFire;
 import org.flowbuf.api.Vport;
 import org.flowbuf.api.apps.CcUpload;
 import org.flowbuf.api.apps.FmmPlan;
@@ -36,6 +37,7 @@ public final class FlowBufCodecs {
             Map.entry(FlowFilter.class, new FlowFilterCodec()),
             Map.entry(FlowBufIntent.class, new FlowBufIntentCodec()),
             Map.entry(Vport.class, new VportCodec()),
+            Map.entry(TriggerFire.class, new TriggerFireCodec()),
             Map.entry(NfvMigration.class, new NfvMigrationCodec()),
             Map.entry(CcUpload.class, new CcUploadCodec()),
             Map.entry(HandoffPlan.class, new HandoffPlanCodec()),

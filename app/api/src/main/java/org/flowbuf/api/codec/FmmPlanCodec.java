@@ -22,7 +22,8 @@ import java.util.Optional;
  * JSON of an FMM plan: {"downlink": filter, "anchorIn": "device:sa/1",
  * "cells": [{"anchor": "device:sa/2", "in": "device:s1/1", "ue":
  * "device:s1/2"}, ...], "serving": "device:s1", "windowPackets": 4096
- * (optional), "attachSignal": filter (optional)}.
+ * (optional), "attachSignal": filter (optional), "ueReports": false (optional;
+ * needs attachSignal)}.
  */
 public final class FmmPlanCodec extends JsonCodec<FmmPlan> {
 
@@ -43,6 +44,7 @@ public final class FmmPlanCodec extends JsonCodec<FmmPlan> {
         json.put("windowPackets", plan.windowPackets());
         plan.attachSignal().ifPresent(signal -> json.set(
                 "attachSignal", context.codec(FlowFilter.class).encode(signal, context)));
+        json.put("ueReports", plan.ueReports());
         return json;
     }
 
@@ -63,7 +65,8 @@ public final class FmmPlanCodec extends JsonCodec<FmmPlan> {
                         JsonFields.object(json, "attachSignal"), context))
                 : Optional.empty();
         return new FmmPlan(downlink, JsonFields.connectPoint(json, "plan", "anchorIn"),
-                           cells(json), serving, (int) window, attachSignal);
+                           cells(json), serving, (int) window, attachSignal,
+                           JsonFields.flag(json, "ueReports"));
     }
 
     private static List<FmmPlan.Cell> cells(ObjectNode json) {

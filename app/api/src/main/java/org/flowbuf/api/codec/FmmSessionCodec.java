@@ -13,7 +13,7 @@ import org.onosproject.codec.JsonCodec;
 /**
  * JSON of an FMM session: id, state, serving, target (during a handoff),
  * multicastGroup, buffers {eNB: buffer}, counters {handoffs, unsynced, releasedOnSignal,
- * purgedPackets, lastSyncMicros}, plan, failure.
+ * heldOnSignal, purgedPackets, lastSyncMicros}, plan, failure.
  */
 public final class FmmSessionCodec extends JsonCodec<FmmSession> {
 
@@ -31,7 +31,8 @@ public final class FmmSessionCodec extends JsonCodec<FmmSession> {
         json.putObject("counters").put("handoffs", c.handoffs()).put("unsynced", c.unsynced())
                 .put("purgedPackets", c.purgedPackets())
                 .put("lastSyncMicros", c.lastSyncMicros())
-                .put("releasedOnSignal", c.releasedOnSignal());
+                .put("releasedOnSignal", c.releasedOnSignal())
+                .put("heldOnSignal", c.heldOnSignal());
         json.set("plan", context.codec(FmmPlan.class).encode(s.plan(), context));
         s.failure().ifPresent(f -> json.put("failure", f));
         return json;

@@ -84,6 +84,25 @@ public final class JsonFields {
     }
 
     /**
+     * An optional boolean field.
+     *
+     * @param json  object
+     * @param field field name
+     * @return its value; false when absent or null
+     * @throws FlowBufException INVALID when present but not true or false
+     */
+    public static boolean flag(ObjectNode json, String field) {
+        JsonNode node = json.get(field);
+        if (node == null || node.isNull()) {
+            return false;
+        }
+        if (!node.isBoolean()) {
+            throw FlowBufException.invalid("\"%s\" must be true or false", field);
+        }
+        return node.asBoolean();
+    }
+
+    /**
      * An optional object field.
      *
      * @param json  object

@@ -13,6 +13,7 @@ import org.flowbuf.api.BufferService;
 import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.BufferState;
 import org.flowbuf.api.BufferStatistics;
+import org.flowbuf.api.Disarmed;
 import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
@@ -257,12 +258,12 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
 
     @Override
     public void armMove(DeviceId deviceId, BufferId trigger, BufferId buffer, String owner,
-                        BufferState state) {
-        core.buffers().armMove(deviceId, trigger, buffer, owner, state);
+                        BufferState state, boolean purgeToReport) {
+        core.buffers().armMove(deviceId, trigger, buffer, owner, state, purgeToReport);
     }
 
     @Override
-    public boolean disarm(DeviceId deviceId, BufferId trigger, String owner) {
+    public Disarmed disarm(DeviceId deviceId, BufferId trigger, String owner) {
         return core.buffers().disarm(deviceId, trigger, owner);
     }
 

@@ -4,7 +4,6 @@
  */
 package org.flowbuf.app.rest;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.api.Buffer;
@@ -14,8 +13,10 @@ import org.flowbuf.api.BufferService;
 import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.BufferState;
 import org.flowbuf.api.BufferStatistics;
+import org.flowbuf.api.Disarmed;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.PacketId;
+import org.flowbuf.api.TriggerFire;
 import org.flowbuf.api.codec.JsonFields;
 import org.onosproject.net.DeviceId;
 import org.onosproject.rest.AbstractWebResource;
@@ -145,13 +146,9 @@ public class BuffersWebResource extends AbstractWebResource {
         ObjectNode json = RequestBodies.object(mapper(), body);
         PacketId packet = PacketId.of(JsonFields.number(json, "ipv4Id"),
                                       JsonFields.number(json, "l4Checksum"));
-        JsonNode inclusive = json.get("inclusive");
-        if (inclusive != null && !inclusive.isBoolean()) {
-            throw FlowBufException.invalid("\"inclusive\" must be true or false");
-        }
         Optional<Long> purged = get(BufferService.class).purgeUpTo(
                 RequestBodies.deviceId(deviceId), RequestBodies.bufferId(bufferId),
-                RequestBodies.owner(json), packet, inclusive != null && inclusive.asBoolean());
+                RequestBodies.owner(json), packet, JsonFields.flag(json, "inclusive"));
         return ok(mapper().createObjectNode().put("found", purged.isPresent())
                           .put("purgedPackets", purged.orElse(0L))).build();
     }
@@ -183,13 +180,15 @@ public class BuffersWebResource extends AbstractWebResource {
 
     /**
      * Arms a move on the agent: the next packet that enters this buffer (the
-     * trigger) moves another one. Body: {"move": "b2", "state": "FORWARDING"
-     * or "BUFFERING", "owner"?}.
+     * trigger) moves another one, first purged to the receive report that
+     * packet carries when "purgeToReport" is true. Body: {"move": "b2",
+     * "state": "FORWARDING" or "BUFFERING", "purgeToReport"?: false, "owner"?}.
      *
      * @param deviceId device id
      * @param bufferId the trigger buffer's id
      * @param body     request
-     * @return 200 OK with {"trigger", "move", "state"}; 400, 403, 404, 503 with a message
+     * @return 200 OK with {"trigger", "move", "state", "purgeToReport"}; 400,
+     *         403, 404, 503 with a message
      * @throws IOException when the body cannot be read
      */
     @PUT
@@ -202,11 +201,13 @@ public class BuffersWebResource extends AbstractWebResource {
         ObjectNode json = RequestBodies.object(mapper(), body);
         BufferId moved = RequestBodies.bufferId(JsonFields.text(json, "move"));
         BufferState state = requiredState(json);
+        boolean purgeToReport = JsonFields.flag(json, "purgeToReport");
         get(BufferService.class).armMove(RequestBodies.deviceId(deviceId),
                                          RequestBodies.bufferId(bufferId), moved,
-                                         RequestBodies.owner(json), state);
+                                         RequestBodies.owner(json), state, purgeToReport);
         return ok(mapper().createObjectNode().put("trigger", bufferId).put("move", moved.id())
-                          .put("state", state.name())).build();
+                          .put("state", state.name()).put("purgeToReport", purgeToReport))
+                .build();
     }
 
     /**
@@ -216,7 +217,8 @@ public class BuffersWebResource extends AbstractWebResource {
      * @param bufferId the trigger buffer's id
      * @param owner    owner of the buffer
      * @return 200 OK with {"wasArmed"} (false: it had fired, or nothing was
-     *         armed); 403, 404, 503 with a message
+     *         armed) and, when the move had fired, "fire": {"moved",
+     *         "reportSync", "purgedPackets"}; 403, 404, 503 with a message
      */
     @DELETE
     @Path("{deviceId}/{bufferId}/trigger")
@@ -225,10 +227,12 @@ public class BuffersWebResource extends AbstractWebResource {
                            @PathParam("bufferId") String bufferId,
                            @QueryParam("owner") @DefaultValue(RequestBodies.DEFAULT_OWNER)
                                    String owner) {
-        boolean wasArmed = get(BufferService.class).disarm(RequestBodies.deviceId(deviceId),
-                                                           RequestBodies.bufferId(bufferId),
-                                                           owner);
-        return ok(mapper().createObjectNode().put("wasArmed", wasArmed)).build();
+        Disarmed found = get(BufferService.class).disarm(RequestBodies.deviceId(deviceId),
+                                                         RequestBodies.bufferId(bufferId), owner);
+        ObjectNode json = mapper().createObjectNode().put("wasArmed", found.wasArmed());
+        found.fire().ifPresent(
+                fire -> json.set("fire", codec(TriggerFire.class).encode(fire, this)));
+        return ok(json).build();
     }
 
     /**

@@ -82,16 +82,19 @@ public interface BufferAgentClient extends AutoCloseable {
 
     /**
      * ArmTrigger: the next packet that enters {@code trigger} sets these
-     * vport modes, in order, on the agent; arming again replaces them, and
-     * no modes disarms.
+     * vport modes, in order, on the agent, after purging
+     * {@code purgeToReport} to the packet's receive report when given;
+     * arming again replaces them, and no modes disarms.
      *
-     * @param trigger buffer whose next packet fires
-     * @param modes   vport modes to set then, in order (empty: disarm)
+     * @param trigger       buffer whose next packet fires
+     * @param modes         vport modes to set then, in order (empty: disarm)
+     * @param purgeToReport buffer to purge to the report first (needs modes)
      * @return whether a trigger was armed before the call (false after a
-     *         disarm: it had fired, or none was armed)
+     *         disarm: it had fired, or none was armed), and its newest fire
      * @throws org.flowbuf.api.FlowBufException NOT_FOUND, FORBIDDEN, INVALID, UNAVAILABLE
      */
-    boolean armTrigger(BufferId trigger, Map<VportId, VportMode> modes);
+    TriggerReply armTrigger(BufferId trigger, Map<VportId, VportMode> modes,
+                            Optional<BufferId> purgeToReport);
 
     @Override
     void close();

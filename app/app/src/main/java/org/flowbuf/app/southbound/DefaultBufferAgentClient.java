@@ -15,6 +15,7 @@ import org.flowbuf.api.MarkerWatch;
 import org.flowbuf.api.VportId;
 import org.flowbuf.api.VportMode;
 import org.flowbuf.proto.buffer.v1.ArmTriggerRequest;
+import org.flowbuf.proto.buffer.v1.ArmTriggerResponse;
 import org.flowbuf.proto.buffer.v1.BatchRequest;
 import org.flowbuf.proto.buffer.v1.BufferAgentGrpc;
 import org.flowbuf.proto.buffer.v1.BufferStats;
@@ -128,15 +129,19 @@ public final class DefaultBufferAgentClient implements BufferAgentClient {
     }
 
     @Override
-    public boolean armTrigger(BufferId trigger, Map<VportId, VportMode> modes) {
+    public TriggerReply armTrigger(BufferId trigger, Map<VportId, VportMode> modes,
+                                   Optional<BufferId> purgeToReport) {
         ArmTriggerRequest.Builder request = ArmTriggerRequest.newBuilder().setAppId(appId)
                 .setBufferId(trigger.id());
         modes.forEach((vport, mode) -> request.addSetVportModes(
                 SetVportModeRequest.newBuilder().setVportId(vport.id())
                         .setMode(ProtoConverter.toProto(mode))));
+        purgeToReport.ifPresent(buffer -> request.setPurgeToReport(buffer.id()));
         // Not retried: a disarm replayed after an unknown outcome would find
         // nothing armed and report a fire that never happened.
-        return call(() -> stub().armTrigger(request.build()), false).getWasArmed();
+        ArmTriggerResponse reply = call(() -> stub().armTrigger(request.build()), false);
+        return new TriggerReply(reply.getWasArmed(), reply.hasLastFire()
+                ? Optional.of(ProtoConverter.fromProto(reply.getLastFire())) : Optional.empty());
     }
 
     private BufferStats queryStats(BufferId id) {

@@ -10,6 +10,7 @@ import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.OverflowPolicy;
 import org.flowbuf.api.PacketId;
 import org.flowbuf.api.QueueType;
+import org.flowbuf.api.TriggerFire;
 import org.flowbuf.api.VportId;
 import org.flowbuf.api.VportMode;
 import org.flowbuf.proto.buffer.v1.BufferConfig;
@@ -17,6 +18,7 @@ import org.flowbuf.proto.buffer.v1.BufferStats;
 import org.flowbuf.proto.buffer.v1.DropCounter;
 import org.flowbuf.proto.buffer.v1.InProcessBackend;
 import org.flowbuf.proto.buffer.v1.LinuxInterfaceBackend;
+import org.flowbuf.proto.buffer.v1.ReportSync;
 import org.flowbuf.proto.buffer.v1.Vport;
 import org.flowbuf.proto.buffer.v1.VportConfig;
 
@@ -145,6 +147,22 @@ final class ProtoConverter {
                 return VportMode.RX_TX;
             default:
                 return VportMode.NONE;
+        }
+    }
+
+    static TriggerFire fromProto(org.flowbuf.proto.buffer.v1.TriggerFire fire) {
+        return TriggerFire.of(fire.getModesSet(), fromProto(fire.getReportSync()),
+                              fire.getPurgedPackets());
+    }
+
+    private static TriggerFire.ReportSync fromProto(ReportSync sync) {
+        switch (sync) {
+            case REPORT_SYNC_SYNCED:
+                return TriggerFire.ReportSync.SYNCED;
+            case REPORT_SYNC_UNSYNCED:
+                return TriggerFire.ReportSync.UNSYNCED;
+            default:
+                return TriggerFire.ReportSync.NONE;
         }
     }
 }

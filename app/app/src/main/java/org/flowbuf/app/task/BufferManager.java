@@ -11,16 +11,19 @@ import org.flowbuf.api.BufferService;
 import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.BufferState;
 import org.flowbuf.api.BufferStatistics;
+import org.flowbuf.api.Disarmed;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.MarkerPattern;
 import org.flowbuf.api.MarkerWatch;
 import org.flowbuf.api.PacketId;
+import org.flowbuf.api.TriggerFire;
 import org.flowbuf.api.Vport;
 import org.flowbuf.api.VportId;
 import org.flowbuf.api.VportMode;
 import org.flowbuf.app.southbound.AgentDirectory;
 import org.flowbuf.app.southbound.AgentOperation;
 import org.flowbuf.app.southbound.BufferAgentClient;
+import org.flowbuf.app.southbound.TriggerReply;
 import org.flowbuf.app.southbound.VportSlot;
 import org.flowbuf.app.store.BufferStore;
 import org.onosproject.net.DeviceId;
@@ -193,7 +196,7 @@ public final class BufferManager implements BufferService {
 
     @Override
     public synchronized void armMove(DeviceId deviceId, BufferId trigger, BufferId buffer,
-                                     String owner, BufferState state) {
+                                     String owner, BufferState state, boolean purgeToReport) {
         if (state != BufferState.BUFFERING && state != BufferState.FORWARDING) {
             throw FlowBufException.invalid("an armed move goes to BUFFERING or FORWARDING (set "
                                                    + "by a vport mode alone), not %s", state);
@@ -204,23 +207,33 @@ public final class BufferManager implements BufferService {
         owned(deviceId, trigger, owner);
         Buffer moved = owned(deviceId, buffer, owner);
         agents.agent(deviceId).armTrigger(
-                trigger, Map.of(moved.vport(), StateTransitionPlanner.modeFor(state)));
+                trigger, Map.of(moved.vport(), StateTransitionPlanner.modeFor(state)),
+                purgeToReport ? Optional.of(buffer) : Optional.empty());
         armed.put(deviceId, trigger, new ArmedMoves.Armed(buffer, state));
     }
 
     @Override
-    public synchronized boolean disarm(DeviceId deviceId, BufferId trigger, String owner) {
+    public synchronized Disarmed disarm(DeviceId deviceId, BufferId trigger, String owner) {
         owned(deviceId, trigger, owner);
         return disarmTrigger(deviceId, trigger);
     }
 
-    private boolean disarmTrigger(DeviceId deviceId, BufferId trigger) {
-        boolean stillArmed = agents.agent(deviceId).armTrigger(trigger, Map.of());
+    private Disarmed disarmTrigger(DeviceId deviceId, BufferId trigger) {
+        TriggerReply reply = agents.agent(deviceId).armTrigger(trigger, Map.of(),
+                                                               Optional.empty());
         Optional<ArmedMoves.Armed> move = armed.remove(deviceId, trigger);
-        if (!stillArmed && move.isPresent()) {
+        if (reply.wasArmed()) {
+            return Disarmed.stillArmed();
+        }
+        // Without a fire the agent lost the trigger (a restart): nothing moved.
+        if (move.isEmpty() || reply.lastFire().isEmpty()) {
+            return Disarmed.nothingArmed();
+        }
+        TriggerFire fire = reply.lastFire().get();
+        if (fire.moved()) {
             learnFired(deviceId, move.get());
         }
-        return stillArmed;
+        return Disarmed.fired(fire);
     }
 
     // An explicit move or removal of a buffer goes after every armed move of it.

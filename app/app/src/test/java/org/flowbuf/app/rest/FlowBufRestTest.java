@@ -260,6 +260,28 @@ public class FlowBufRestTest extends JerseyTest {
         assertFalse(disarmed(trigger));
     }
 
+    @Test
+    public void aMoveArmedToPurgeToTheReportSaysWhatItsFireDid() throws IOException {
+        assertEquals(201, post("buffers/device:s1", "{\"id\":\"bell\"}").getStatus());
+        assertEquals(201, post("buffers/device:s1", "{\"id\":\"held\"}").getStatus());
+        String trigger = "buffers/device:s1/bell/trigger";
+        assertError(put(trigger, "{\"move\":\"held\",\"state\":\"FORWARDING\","
+                + "\"purgeToReport\":\"yes\"}"), 400, "purgeToReport");
+        assertFalse("a refused arm arms nothing", disarmed(trigger));
+        JsonNode armed = json(put(trigger, "{\"move\":\"held\",\"state\":\"FORWARDING\","
+                + "\"purgeToReport\":true}"));
+        assertTrue(armed.get("purgeToReport").asBoolean());
+        assertTrue(agent.calls.toString(), agent.calls.stream().anyMatch(
+                c -> c.startsWith("ArmTrigger ") && c.endsWith(" bell 1 purging held")));
+        agent.packetInto("bell");
+        JsonNode found = json(target(trigger).request().delete());
+        assertFalse(found.get("wasArmed").asBoolean());
+        assertEquals("{\"moved\":true,\"reportSync\":\"SYNCED\",\"purgedPackets\":0}",
+                     found.get("fire").toString());
+        assertEquals("FORWARDING", json(target("buffers/device:s1/held").request().get())
+                .get("state").asText());
+    }
+
     private Response put(String path, String body) {
         return target(path).request().put(Entity.entity(body, MediaType.APPLICATION_JSON));
     }
@@ -466,6 +488,10 @@ public class FlowBufRestTest extends JerseyTest {
                 + "\"ipProto\":17,\"l4DstPort\":9}")), 400, "in-port");
         assertError(post(sessions, FMM_PLAN.replace("}]", "}],\"attachSignal\":7")), 400,
                     "attachSignal");
+        assertError(post(sessions, FMM_PLAN.replace("}]", "}],\"ueReports\":true")), 400,
+                    "ueReports needs an attachSignal");
+        assertError(post(sessions, FMM_PLAN.replace("}]", "}],\"ueReports\":1,\"attachSignal\":"
+                + "{\"ipProto\":17,\"l4DstPort\":9}")), 400, "ueReports");
         assertError(post(sessions, "{"), 400, "JSON");
         assertTrue("a refused plan writes nothing", rules.isEmpty());
         // s2 has no agent: refused when the session gets there, and s1's

@@ -21,11 +21,13 @@ import org.flowbuf.proto.buffer.v1.Operation;
 import org.flowbuf.proto.buffer.v1.PurgeUpToRequest;
 import org.flowbuf.proto.buffer.v1.PurgeUpToResponse;
 import org.flowbuf.proto.buffer.v1.QueryBufferRequest;
+import org.flowbuf.proto.buffer.v1.ReportSync;
 import org.flowbuf.proto.buffer.v1.ListBuffersRequest;
 import org.flowbuf.proto.buffer.v1.ListBuffersResponse;
 import org.flowbuf.proto.buffer.v1.ListVportsRequest;
 import org.flowbuf.proto.buffer.v1.ListVportsResponse;
 import org.flowbuf.proto.buffer.v1.SetVportModeRequest;
+import org.flowbuf.proto.buffer.v1.TriggerFire;
 import org.flowbuf.proto.buffer.v1.Vport;
 
 import java.util.ArrayDeque;
@@ -49,8 +51,9 @@ public class FakeBufferAgent extends BufferAgentGrpc.BufferAgentImplBase {
     private final Deque<String> failingRpcs = new ArrayDeque<>();
     private final Deque<Status> failures = new ArrayDeque<>();
     private volatile long occupancy;
-    private final Map<String, List<SetVportModeRequest>> triggers = new ConcurrentHashMap<>();
+    private final Map<String, ArmTriggerRequest> triggers = new ConcurrentHashMap<>();
     private final Map<String, Long> fired = new ConcurrentHashMap<>();
+    private final Map<String, TriggerFire> lastFire = new ConcurrentHashMap<>();
     private volatile List<Buffer> listedBuffers = List.of();
     private volatile List<Vport> listedVports = List.of();
 
@@ -151,30 +154,63 @@ public class FakeBufferAgent extends BufferAgentGrpc.BufferAgentImplBase {
     @Override
     public void armTrigger(ArmTriggerRequest req, StreamObserver<ArmTriggerResponse> out) {
         calls.add("ArmTrigger " + req.getAppId() + " " + req.getBufferId() + " "
-                          + req.getSetVportModesCount());
+                          + req.getSetVportModesCount()
+                          + (req.getPurgeToReport().isEmpty() ? ""
+                : " purging " + req.getPurgeToReport()));
         if (failed("ArmTrigger", out)) {
             return;
         }
-        List<SetVportModeRequest> modes = req.getSetVportModesList();
-        boolean wasArmed = (modes.isEmpty() ? triggers.remove(req.getBufferId())
-                : triggers.put(req.getBufferId(), modes)) != null;
-        out.onNext(ArmTriggerResponse.newBuilder().setWasArmed(wasArmed).build());
+        boolean wasArmed = (req.getSetVportModesCount() == 0 ? triggers.remove(req.getBufferId())
+                : triggers.put(req.getBufferId(), req)) != null;
+        ArmTriggerResponse.Builder reply = ArmTriggerResponse.newBuilder().setWasArmed(wasArmed);
+        if (lastFire.containsKey(req.getBufferId())) {
+            reply.setLastFire(lastFire.get(req.getBufferId()));
+        }
+        out.onNext(reply.build());
         out.onCompleted();
     }
 
+    /** An agent restart: every trigger, and what fired, is forgotten. */
+    public void restart() {
+        triggers.clear();
+        lastFire.clear();
+    }
+
     /**
-     * A packet enters a buffer: its armed trigger, if any, sets its modes.
+     * A packet enters a buffer: its armed trigger, if any, sets its modes
+     * (after a purge that found the report and dropped nothing, when one
+     * was armed).
      *
      * @param bufferId the trigger buffer
      * @return whether a trigger fired
      */
     public boolean packetInto(String bufferId) {
-        List<SetVportModeRequest> modes = triggers.remove(bufferId);
-        if (modes == null) {
+        ArmTriggerRequest armed = triggers.get(bufferId);
+        return armed != null && packetInto(bufferId, TriggerFire.newBuilder().setModesSet(true)
+                .setReportSync(armed.getPurgeToReport().isEmpty()
+                                       ? ReportSync.REPORT_SYNC_UNSPECIFIED
+                                       : ReportSync.REPORT_SYNC_SYNCED).build());
+    }
+
+    /**
+     * A packet enters a buffer: its armed trigger, if any, fires as
+     * scripted (its modes are set only when the fire says so).
+     *
+     * @param bufferId the trigger buffer
+     * @param fire     what the fire does
+     * @return whether a trigger fired
+     */
+    public boolean packetInto(String bufferId, TriggerFire fire) {
+        ArmTriggerRequest armed = triggers.remove(bufferId);
+        if (armed == null) {
             return false;
         }
-        modes.forEach(m -> applied.add(Operation.newBuilder().setSetVportMode(m).build()));
-        fired.merge(bufferId, 1L, Long::sum);
+        if (fire.getModesSet()) {
+            armed.getSetVportModesList().forEach(
+                    m -> applied.add(Operation.newBuilder().setSetVportMode(m).build()));
+            fired.merge(bufferId, 1L, Long::sum);
+        }
+        lastFire.put(bufferId, fire);
         return true;
     }
 

@@ -12,7 +12,9 @@ import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.BufferState;
 import org.flowbuf.api.BufferStatistics;
+import org.flowbuf.api.Disarmed;
 import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.TriggerFire;
 import org.flowbuf.api.Vport;
 import org.flowbuf.api.VportId;
 import org.flowbuf.api.VportMode;
@@ -25,6 +27,7 @@ import org.flowbuf.app.store.InMemoryBufferStore;
 import org.flowbuf.proto.buffer.v1.BufferConfig;
 import org.flowbuf.proto.buffer.v1.BufferStats;
 import org.flowbuf.proto.buffer.v1.Operation;
+import org.flowbuf.proto.buffer.v1.ReportSync;
 import org.flowbuf.proto.buffer.v1.VportConfig;
 import org.junit.Before;
 import org.junit.Rule;
@@ -267,7 +270,7 @@ public class BufferManagerTest {
         manager.createBuffer(S1, B2, "app", SPEC, BufferState.BUFFERING);
         agent.calls.clear();
         agent.applied.clear();
-        manager.armMove(S1, B1, B2, "app", BufferState.FORWARDING);
+        manager.armMove(S1, B1, B2, "app", BufferState.FORWARDING, false);
     }
 
     @Test
@@ -282,12 +285,55 @@ public class BufferManagerTest {
         assertFalse(trigger.triggerArmed());
         assertEquals(1, trigger.triggersFired());
         assertEquals("vp101 VPORT_MODE_RX_TX", modeSet(agent.applied.get(0)));
-        assertFalse("it had fired", manager.disarm(S1, B1, "app"));
+        assertEquals("it had fired",
+                     Disarmed.fired(TriggerFire.of(true, TriggerFire.ReportSync.NONE, 0)),
+                     manager.disarm(S1, B1, "app"));
         assertEquals(BufferState.FORWARDING, manager.getBuffer(S1, B2).get().state());
         assertEquals(List.of("BUFFER_STATE_CHANGED b2"), seen);
         agent.calls.clear();
         manager.moveBuffer(S1, B2, "app", BufferState.FORWARDING);
         assertEquals(List.of(), agent.calls);
+    }
+
+    @Test
+    public void aMoveArmedToPurgeAsksTheAgentAndTheDisarmSaysWhatTheFirePurged() {
+        manager.createBuffer(S1, B1, "app", SPEC, BufferState.BUFFERING);
+        manager.createBuffer(S1, B2, "app", SPEC, BufferState.BUFFERING);
+        agent.calls.clear();
+        manager.armMove(S1, B1, B2, "app", BufferState.FORWARDING, true);
+        assertEquals(List.of("ArmTrigger org.flowbuf.test b1 1 purging b2"), agent.calls);
+        agent.packetInto("b1", org.flowbuf.proto.buffer.v1.TriggerFire.newBuilder()
+                .setModesSet(true).setReportSync(ReportSync.REPORT_SYNC_SYNCED)
+                .setPurgedPackets(42).build());
+        assertEquals(Disarmed.fired(TriggerFire.of(true, TriggerFire.ReportSync.SYNCED, 42)),
+                     manager.disarm(S1, B1, "app"));
+        assertEquals(BufferState.FORWARDING, manager.getBuffer(S1, B2).get().state());
+    }
+
+    @Test
+    public void aFireThatMovedNothingIsReportedAndNotLearnt() {
+        armB1ToForwardB2();
+        agent.packetInto("b1", org.flowbuf.proto.buffer.v1.TriggerFire.newBuilder()
+                .setModesSet(false).build());
+        assertEquals(Disarmed.fired(TriggerFire.of(false, TriggerFire.ReportSync.NONE, 0)),
+                     manager.disarm(S1, B1, "app"));
+        assertEquals("the store keeps what the agent kept", BufferState.BUFFERING,
+                     manager.getBuffer(S1, B2).get().state());
+    }
+
+    @Test
+    public void aTriggerTheAgentLostIsNothingArmedAndNotAMove() {
+        armB1ToForwardB2();
+        agent.restart();
+        assertEquals(Disarmed.nothingArmed(), manager.disarm(S1, B1, "app"));
+        assertEquals(BufferState.BUFFERING, manager.getBuffer(S1, B2).get().state());
+        assertEquals("a move still armed is stopped", Disarmed.stillArmed(),
+                     disarmAfterArming());
+    }
+
+    private Disarmed disarmAfterArming() {
+        manager.armMove(S1, B1, B2, "app", BufferState.FORWARDING, false);
+        return manager.disarm(S1, B1, "app");
     }
 
     private static String modeSet(Operation op) {
@@ -332,7 +378,7 @@ public class BufferManagerTest {
 
     private void armB1ToForwardB2WithB2Back() {
         manager.createBuffer(S1, B2, "app", SPEC, BufferState.BUFFERING);
-        manager.armMove(S1, B1, B2, "app", BufferState.FORWARDING);
+        manager.armMove(S1, B1, B2, "app", BufferState.FORWARDING, false);
     }
 
     @Test
@@ -340,19 +386,19 @@ public class BufferManagerTest {
         manager.createBuffer(S1, B1, "app", SPEC, BufferState.BUFFERING);
         manager.createBuffer(S1, B2, "app", SPEC, BufferState.BUFFERING);
         agent.calls.clear();
-        assertReason(() -> manager.armMove(S1, B1, B2, "app", BufferState.SERVING),
+        assertReason(() -> manager.armMove(S1, B1, B2, "app", BufferState.SERVING, false),
                      FlowBufException.Reason.INVALID);
-        assertReason(() -> manager.armMove(S1, B1, B1, "app", BufferState.FORWARDING),
+        assertReason(() -> manager.armMove(S1, B1, B1, "app", BufferState.FORWARDING, false),
                      FlowBufException.Reason.INVALID);
         assertReason(() -> manager.armMove(S1, BufferId.bufferId("b9"), B2, "app",
-                                           BufferState.FORWARDING),
+                                           BufferState.FORWARDING, false),
                      FlowBufException.Reason.NOT_FOUND);
-        assertReason(() -> manager.armMove(S1, B1, B2, "intruder", BufferState.FORWARDING),
+        assertReason(() -> manager.armMove(S1, B1, B2, "intruder", BufferState.FORWARDING, false),
                      FlowBufException.Reason.FORBIDDEN);
         assertReason(() -> manager.disarm(S1, B1, "intruder"), FlowBufException.Reason.FORBIDDEN);
         assertEquals("refused before the agent", List.of(), agent.calls);
         agent.failNext("ArmTrigger", Status.NOT_FOUND.withDescription("vport gone"));
-        assertReason(() -> manager.armMove(S1, B1, B2, "app", BufferState.FORWARDING),
+        assertReason(() -> manager.armMove(S1, B1, B2, "app", BufferState.FORWARDING, false),
                      FlowBufException.Reason.NOT_FOUND);
         agent.calls.clear();
         manager.moveBuffer(S1, B2, "app", BufferState.FORWARDING);

@@ -8,11 +8,13 @@ import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.BufferState;
+import org.flowbuf.api.Disarmed;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentId;
 import org.flowbuf.api.OverflowPolicy;
+import org.flowbuf.api.TriggerFire;
 import org.flowbuf.api.apps.FmmPlan;
 import org.onosproject.net.DeviceId;
 import org.slf4j.Logger;
@@ -31,9 +33,12 @@ import static org.flowbuf.api.apps.FmmService.OWNER;
 /**
  * The attach triggers of an FMM session whose plan names the UE's attach
  * signal: per eNB, a one-packet buffer that the signal is steered into (a
- * pause intent on the eNB's UE port). Armed at a handoff once the target's
- * window is purged, the target's trigger releases that window on the agent
- * the moment the UE's signal arrives; the attach call then only confirms.
+ * pause intent on the eNB's UE port). Armed at a handoff, the target's
+ * trigger releases that window on the agent the moment the UE's signal
+ * arrives (purged to the UE's receive report first, with ueReports; else
+ * the window was purged before the arm); with ueReports the source's
+ * trigger holds its window on the UE's signal as it leaves. The attach call
+ * then disarms, and learns what fired.
  */
 final class AttachTriggers {
 
@@ -74,31 +79,50 @@ final class AttachTriggers {
         }
     }
 
-    // On the sync worker, once the target's window holds only what the UE
-    // still needs: the UE's signal at the target releases it. When the
-    // agent refuses, the attach call releases.
-    void armRelease(DeviceId target, BufferId window) {
+    // On the sync worker: the UE's signal at the target releases its window,
+    // once purged to the UE's report when toReport (else the window was
+    // purged to the sync point before). When the agent refuses, the attach
+    // call releases.
+    void armRelease(DeviceId target, BufferId window, boolean toReport) {
+        arm(target, window, BufferState.FORWARDING, toReport, "release");
+    }
+
+    // At the handoff call, with ueReports: the UE's signal as it leaves the
+    // source holds the source's window. False when the agent refused (the
+    // caller then holds at once).
+    boolean armHold(DeviceId source, BufferId window) {
+        return arm(source, window, BufferState.BUFFERING, false, "hold");
+    }
+
+    private boolean arm(DeviceId enb, BufferId window, BufferState state, boolean toReport,
+                        String what) {
         try {
-            buffers.armMove(target, triggers.get(target), window, OWNER, BufferState.FORWARDING);
+            buffers.armMove(enb, triggers.get(enb), window, OWNER, state, toReport);
         } catch (FlowBufException e) {
-            LOG.warn("FMM session {}: {}'s release not armed ({}); the attach call releases",
-                     sessionId, target, e.getMessage());
-            return;
+            LOG.warn("FMM session {}: {}'s {} not armed ({}); the controller makes it",
+                     sessionId, enb, what, e.getMessage());
+            return false;
         }
-        armed.add(target);
+        armed.add(enb);
+        return true;
     }
 
     // At the attach, before any release: disarms every eNB armed since the
-    // last attach (one the UE did not go to must not fire later). Returns
-    // whether the target's trigger had already fired.
-    boolean settle(DeviceId target) {
-        boolean fired = false;
+    // last attach (one the UE did not go to must not fire later), and
+    // returns what each disarm found.
+    Map<DeviceId, Disarmed> settle() {
+        Map<DeviceId, Disarmed> found = new LinkedHashMap<>();
         for (DeviceId enb : List.copyOf(armed)) {
             armed.remove(enb);
-            boolean stillArmed = buffers.disarm(enb, triggers.get(enb), OWNER);
-            fired |= enb.equals(target) && !stillArmed;
+            found.put(enb, buffers.disarm(enb, triggers.get(enb), OWNER));
         }
-        return fired;
+        return found;
+    }
+
+    // Whether the eNB's armed move had fired and moved its window.
+    static boolean moved(Map<DeviceId, Disarmed> settled, DeviceId enb) {
+        return Optional.ofNullable(settled.get(enb)).flatMap(Disarmed::fire)
+                .map(TriggerFire::moved).orElse(false);
     }
 
     // Removes the triggers, then the steering (a pause is not withdrawn

@@ -45,10 +45,10 @@ import java.util.stream.IntStream;
 /**
  * FMM sessions as an ONOS component (and, constructed directly, in the
  * embedded host). Every step is a few Buffer Service calls made on the
- * caller's thread, but for the sync (the held source's sync point and the
- * target's purge up to it), which a worker makes while the UE moves; only a
- * close waits (for the serving buffer to empty), and an attach when it comes
- * before that sync is done.
+ * caller's thread, but for what a handoff prepares at the target (the sync
+ * and the arm of its release; see {@link Handoffs}), which a worker makes
+ * while the UE moves; only a close waits (for the serving buffer to empty),
+ * and an attach when it comes before that work is done.
  */
 @Component(immediate = true, service = FmmService.class)
 public class FmmManager implements FmmService {
@@ -159,8 +159,11 @@ public class FmmManager implements FmmService {
         if (s.plan().cell(target).isEmpty()) {
             throw FlowBufException.invalid("%s is not a cell of FMM session %d", target, id);
         }
+        Handoffs handoffs = runs.get(id).handoffs();
         if (s.state() == FmmSession.State.ATTACHED) {
-            runs.get(id).holdServing(s.serving(), target);
+            handoffs.start(s.serving(), target);
+        } else {
+            handoffs.retarget(target);
         }
         return record(s.detachedTowards(target));
     }
@@ -173,9 +176,9 @@ public class FmmManager implements FmmService {
         }
         DeviceId target = s.target().orElseThrow();
         long start = System.nanoTime();
-        FmmRun.Delivery delivered;
+        Delivery delivered;
         try {
-            delivered = runs.get(id).deliverFrom(s.serving(), target);
+            delivered = runs.get(id).handoffs().deliver(s.serving(), target);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE,
@@ -184,7 +187,7 @@ public class FmmManager implements FmmService {
         long micros = (System.nanoTime() - start) / 1000;
         return record(s.attachedTo(target, s.counters().plusHandoff(
                 delivered.purged.isPresent(), delivered.purged.orElse(0L), micros,
-                delivered.onSignal)));
+                delivered.releasedOnSignal, delivered.heldOnSignal)));
     }
 
     @Override

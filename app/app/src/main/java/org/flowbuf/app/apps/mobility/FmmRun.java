@@ -8,12 +8,10 @@ import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.BufferState;
-import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.IntentId;
 import org.flowbuf.api.OverflowPolicy;
-import org.flowbuf.api.PacketId;
 import org.flowbuf.api.apps.FmmPlan;
 import org.onosproject.net.DeviceId;
 
@@ -22,43 +20,31 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import static org.flowbuf.api.apps.FmmService.OWNER;
 
 /**
  * The buffers of one FMM session on the Buffer Service's public APIs: per
- * eNB a buffer with a pause intent (the anchor's copies go in) and a resume
- * intent (what it delivers goes to the UE); which buffer delivers; and the
- * sync point, the newest packet an eNB delivered.
+ * eNB a buffer (its window) with a pause intent (the anchor's copies go in)
+ * and a resume intent (what it delivers goes to the UE), the attach
+ * triggers when the plan names the UE's signal, and how the session's
+ * handoffs hold, sync and release the windows.
  */
 final class FmmRun {
 
-    /** How long an attach waits for the sync point to reach the target. */
-    static final long SYNC_WAIT_MS = 5;
     /** How long close waits for the serving buffer to empty. */
     static final long DRAIN_WAIT_MS = 500;
-    /** How long an attach waits for the sync made at handoff. */
-    static final long HELD_SYNC_WAIT_MS = 100;
 
     private final long id;
     private final FmmPlan plan;
     private final FlowBufIntentService intents;
     private final BufferService buffers;
-    private final Executor syncWorker;
     private final Map<DeviceId, BufferId> cellBuffers = new LinkedHashMap<>();
     private final Map<DeviceId, IntentId> pauses = new LinkedHashMap<>();
     private final Map<DeviceId, IntentId> resumes = new LinkedHashMap<>();
     private final Optional<AttachTriggers> triggers;
-    private PacketId syncPoint;
-    // The sync made while the UE moves; the serving eNB changes only at the
-    // attach, which takes it.
-    private CompletableFuture<HeldSync> atHold;
+    private final Handoffs handoffs;
 
     FmmRun(long id, FmmPlan plan, FlowBufIntentService intents, BufferService buffers,
            Executor syncWorker) {
@@ -66,9 +52,16 @@ final class FmmRun {
         this.plan = plan;
         this.intents = intents;
         this.buffers = buffers;
-        this.syncWorker = syncWorker;
         this.triggers = plan.attachSignal()
                 .map(signal -> new AttachTriggers(id, signal, intents, buffers));
+        this.handoffs = plan.ueReports()
+                ? new ReportedHandoffs(this, triggers.orElseThrow(), syncWorker)
+                : new SyncPointHandoffs(this, buffers, triggers, syncWorker);
+    }
+
+    // How the session's handoffs are made.
+    Handoffs handoffs() {
+        return handoffs;
     }
 
     // An eNB's buffer id in a session: "fmm-<session>-<device, in id characters>".
@@ -109,128 +102,17 @@ final class FmmRun {
 
     // The eNB's buffer stops delivering and keeps its window.
     void hold(DeviceId enb) {
-        buffers.moveBuffer(enb, cellBuffers.get(enb), OWNER, BufferState.BUFFERING);
+        buffers.moveBuffer(enb, window(enb), OWNER, BufferState.BUFFERING);
     }
 
-    // The serving eNB stops delivering at a handoff. What it delivered last
-    // is final once the hold returns (the agent notes a packet as it leaves
-    // the queue, under the lock the mode change takes), so the sync point is
-    // read, and the target's window purged up to it, now, off the caller's
-    // thread, while the UE moves: the attach then waits on the radio for the
-    // target's release alone.
-    void holdServing(DeviceId source, DeviceId target) {
-        hold(source);
-        PacketId earlier = syncPoint;
-        try {
-            atHold = CompletableFuture.supplyAsync(() -> syncAtHold(source, target, earlier),
-                                                   syncWorker);
-        } catch (RejectedExecutionException stopped) {
-            atHold = null; // the attach syncs on its own
-        }
+    // The eNB's buffer delivers what it holds, then what comes.
+    void release(DeviceId enb) {
+        buffers.moveBuffer(enb, window(enb), OWNER, BufferState.FORWARDING);
     }
 
-    // On the sync worker: the source's sync point, then the target's purge
-    // to it; with an attach signal, the target's release is then armed.
-    private HeldSync syncAtHold(DeviceId source, DeviceId target, PacketId earlier) {
-        PacketId delivered = lastOut(source).orElse(earlier);
-        if (delivered == null || source.equals(target)) {
-            return new HeldSync(delivered, target, Optional.empty());
-        }
-        try {
-            Optional<Long> purged = purgeToSyncPoint(target, delivered);
-            if (purged.isPresent()) {
-                triggers.ifPresent(t -> t.armRelease(target, cellBuffers.get(target)));
-            }
-            return new HeldSync(delivered, target, purged);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new HeldSync(delivered, target, Optional.empty());
-        }
-    }
-
-    private Optional<PacketId> lastOut(DeviceId enb) {
-        return buffers.getStatistics(enb, cellBuffers.get(enb))
-                .flatMap(BufferStatistics::lastOutPacketId);
-    }
-
-    // What the hold settled, or null when there was nothing to wait for or
-    // it failed: the attach then makes the read and the purge itself.
-    private static HeldSync settled(CompletableFuture<HeldSync> sync) throws InterruptedException {
-        if (sync == null) {
-            return null;
-        }
-        try {
-            return sync.get(HELD_SYNC_WAIT_MS, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            sync.cancel(false);
-            return null;
-        }
-    }
-
-    // The target delivers in the source's place: it drops every packet up to
-    // the newest one an eNB delivered, then delivers the rest (unless the
-    // UE's attach signal has made the target's agent release it already).
-    Delivery deliverFrom(DeviceId source, DeviceId target) throws InterruptedException {
-        HeldSync held = settled(atHold);
-        atHold = null;
-        boolean onSignal = triggers.map(t -> t.settle(target)).orElse(false);
-        Optional<Long> purged = Optional.of(0L);
-        if (!source.equals(target)) {
-            PacketId delivered = held != null ? held.delivered : lastOut(source).orElse(null);
-            if (delivered != null) {
-                syncPoint = delivered;
-            }
-            if (syncPoint != null) {
-                // A purge made at the hold stands unless the UE went elsewhere
-                // or the target's copy was still missing then.
-                purged = held != null && held.target.equals(target) && held.purged.isPresent()
-                        ? held.purged : purgeToSyncPoint(target, syncPoint);
-            }
-        }
-        // No agent call when the signal released it: the service learnt that at the settle.
-        buffers.moveBuffer(target, cellBuffers.get(target), OWNER, BufferState.FORWARDING);
-        return new Delivery(purged, onSignal);
-    }
-
-    // What an attach did: the packets purged (empty: the target did not hold
-    // the sync point) and whether the target's agent had released on the
-    // UE's attach signal.
-    static final class Delivery {
-        final Optional<Long> purged;
-        final boolean onSignal;
-
-        Delivery(Optional<Long> purged, boolean onSignal) {
-            this.purged = purged;
-            this.onSignal = onSignal;
-        }
-    }
-
-    // The target's copy of the sync point may trail the source's by a moment.
-    private Optional<Long> purgeToSyncPoint(DeviceId target, PacketId upTo)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + SYNC_WAIT_MS * 1_000_000;
-        while (true) {
-            Optional<Long> purged = buffers.purgeUpTo(target, cellBuffers.get(target), OWNER,
-                                                      upTo, true);
-            if (purged.isPresent() || System.nanoTime() >= deadline) {
-                return purged;
-            }
-            Thread.sleep(1);
-        }
-    }
-
-    // A handoff's sync as the hold settled it: the newest packet an eNB
-    // delivered (null: none yet) and the purge of the target then named.
-    private static final class HeldSync {
-        final PacketId delivered;
-        final DeviceId target;
-        final Optional<Long> purged;
-
-        HeldSync(PacketId delivered, DeviceId target, Optional<Long> purged) {
-            this.delivered = delivered;
-            this.target = target;
-            this.purged = purged;
-        }
+    // The eNB's window: its buffer of the session.
+    BufferId window(DeviceId enb) {
+        return cellBuffers.get(enb);
     }
 
     // Removes every buffer and intent, going on past failures; returns
@@ -269,13 +151,13 @@ final class FmmRun {
             }
         }
         intents.withdraw(resumes.get(enb), OWNER);
-        buffers.removeBuffer(enb, cellBuffers.get(enb), OWNER, true);
+        buffers.removeBuffer(enb, window(enb), OWNER, true);
     }
 
     // Holding buffer: its window is copies; drop them.
     private void closeHolding(DeviceId enb) {
         intents.withdraw(resumes.get(enb), OWNER);
-        buffers.removeBuffer(enb, cellBuffers.get(enb), OWNER, true);
+        buffers.removeBuffer(enb, window(enb), OWNER, true);
         intents.withdraw(pauses.get(enb), OWNER);
     }
 }

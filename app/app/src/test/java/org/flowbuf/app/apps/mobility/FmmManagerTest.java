@@ -7,10 +7,12 @@ package org.flowbuf.app.apps.mobility;
 import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.BufferStatistics;
+import org.flowbuf.api.Disarmed;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.PacketId;
+import org.flowbuf.api.TriggerFire;
 import org.flowbuf.api.apps.FmmPlan;
 import org.flowbuf.api.apps.FmmService;
 import org.flowbuf.api.apps.FmmSession;
@@ -72,6 +74,8 @@ public class FmmManagerTest {
     private String failOn;
     /** eNBs whose agent has seen the UE's attach signal (their armed release fired). */
     private final Set<DeviceId> signalled = ConcurrentHashMap.newKeySet();
+    /** What the armed move of an eNB did when the UE's signal fired it (plans with ueReports). */
+    private final Map<DeviceId, TriggerFire> fires = new ConcurrentHashMap<>();
     private int nextIntent;
     // Syncs on the caller's thread: a handoff returns once its sync is made.
     private final FmmManager fmm = new FmmManager(intents(), buffers(), rules(), groups(),
@@ -94,6 +98,23 @@ public class FmmManagerTest {
         FmmPlan p = plan(serving);
         return new FmmPlan(p.downlink(), p.anchorIn(), p.cells(), serving, p.windowPackets(),
                            Optional.of(SIGNAL));
+    }
+
+    // The same plan, the UE signalling its detach too, with receive reports.
+    private static FmmPlan planWithReports(DeviceId serving) {
+        FmmPlan p = plan(serving);
+        return new FmmPlan(p.downlink(), p.anchorIn(), p.cells(), serving, p.windowPackets(),
+                           Optional.of(SIGNAL), true);
+    }
+
+    // What a disarm of the eNB's trigger finds.
+    private Disarmed disarmed(DeviceId enb) {
+        if (fires.containsKey(enb)) {
+            return Disarmed.fired(fires.get(enb));
+        }
+        return signalled.contains(enb)
+                ? Disarmed.fired(TriggerFire.of(true, TriggerFire.ReportSync.NONE, 0))
+                : Disarmed.stillArmed();
     }
 
     private void record(String call) {
@@ -136,11 +157,12 @@ public class FmmManagerTest {
                             return Optional.of(stats.build());
                         case "armMove":
                             record("arm " + args[0] + " " + args[1] + " moves " + args[2] + " to "
-                                           + args[4]);
+                                           + args[4] + (((Boolean) args[5]) ? " purged to report"
+                                    : ""));
                             return null;
                         case "disarm":
                             record("disarm " + args[0] + " " + args[1]);
-                            return !signalled.contains((DeviceId) args[0]);
+                            return disarmed((DeviceId) args[0]);
                         case "purgeUpTo":
                             record("purge " + args[0] + " up to " + args[3]
                                            + (((Boolean) args[4]) ? " inclusive" : ""));
@@ -311,7 +333,7 @@ public class FmmManagerTest {
         calls.clear();
         long start = System.nanoTime();
         s = stuck.attach(s.id());
-        assertTrue(System.nanoTime() - start >= FmmRun.HELD_SYNC_WAIT_MS * 1_000_000);
+        assertTrue(System.nanoTime() - start >= SyncPointHandoffs.HELD_SYNC_WAIT_MS * 1_000_000);
         assertEquals(List.of(S1), statsReads);
         assertEquals(List.of(purgeToFirst(S2),
                              "move device:s2 FORWARDING"), calls);
@@ -520,6 +542,7 @@ public class FmmManagerTest {
                 new FmmPlan.Cell(cp("device:sa/2"), cp("device:s1/1"), cp("device:s1/2")),
                 new FmmPlan.Cell(cp("device:sa/3"), cp("device:s1/3"), cp("device:s1/4")));
         invalid(() -> new FmmPlan(DOWNLINK, in, twice, S1, 10));
+        invalid(() -> new FmmPlan(DOWNLINK, in, cells, S1, 10, Optional.empty(), true));
     }
 
     @Test
@@ -615,5 +638,134 @@ public class FmmManagerTest {
         assertEquals(List.of("remove device:s1 discard", "withdraw 7",
                              "remove device:s2 discard", "withdraw 8",
                              "remove device:s3 discard", "withdraw 9"), triggers);
+    }
+
+    // A session at s1 whose UE signals and reports, its opening calls cleared.
+    private FmmSession openWithReportsAtS1() {
+        FmmSession s = fmm.open(planWithReports(S1));
+        calls.clear();
+        return s;
+    }
+
+    private static String armHold(DeviceId enb) {
+        String name = "fmm-1-" + enb.toString().replace(':', '_');
+        return "arm " + enb + " " + name + "-attach moves " + name + " to BUFFERING";
+    }
+
+    private static String armReportedRelease(DeviceId enb) {
+        String name = "fmm-1-" + enb.toString().replace(':', '_');
+        return "arm " + enb + " " + name + "-attach moves " + name + " to FORWARDING purged to report";
+    }
+
+    private static String disarm(DeviceId enb) {
+        return "disarm " + enb + " fmm-1-" + enb.toString().replace(':', '_') + "-attach";
+    }
+
+    private static final TriggerFire HELD = TriggerFire.of(true, TriggerFire.ReportSync.NONE, 0);
+
+    private static TriggerFire releasedSynced(long purged) {
+        return TriggerFire.of(true, TriggerFire.ReportSync.SYNCED, purged);
+    }
+
+    @Test
+    public void aReportedHandoffArmsTheSourcesHoldAndTheTargetsReleaseAndNothingElse() {
+        FmmSession s = openWithReportsAtS1();
+        lastOut.put(S1, FIRST);
+        fmm.handoff(s.id(), S2);
+        // The source keeps delivering: no hold, no sync point read, no purge.
+        assertEquals(List.of(armHold(S1), armReportedRelease(S2)), calls);
+        assertTrue(statsReads.isEmpty());
+    }
+
+    @Test
+    public void whenBothSignalsFiredTheAttachOnlyDisarmsConfirmsAndCounts() {
+        FmmSession s = openWithReportsAtS1();
+        s = fmm.handoff(s.id(), S2);
+        fires.put(S1, HELD);
+        fires.put(S2, releasedSynced(12));
+        calls.clear();
+        s = fmm.attach(s.id());
+        assertEquals(Set.of(disarm(S1), disarm(S2)), Set.copyOf(calls.subList(0, 2)));
+        // Both moves only confirm what the agents did (no agent call, see BufferManagerTest).
+        assertEquals(List.of("move device:s1 BUFFERING", "move device:s2 FORWARDING"),
+                     calls.subList(2, calls.size()));
+        FmmSession.Counters c = s.counters();
+        assertEquals(List.of(1L, 1L, 1L, 0L, 12L), List.of(c.handoffs(), c.heldOnSignal(),
+                                                            c.releasedOnSignal(), c.unsynced(),
+                                                            c.purgedPackets()));
+        assertEquals(S2, s.serving());
+    }
+
+    @Test
+    public void aMissingLeaveSignalIsHeldByTheAttachBeforeTheRelease() {
+        FmmSession s = openWithReportsAtS1();
+        s = fmm.handoff(s.id(), S2);
+        fires.put(S2, releasedSynced(3));
+        calls.clear();
+        s = fmm.attach(s.id());
+        assertTrue(calls.indexOf("move device:s1 BUFFERING")
+                           < calls.indexOf("move device:s2 FORWARDING"));
+        assertEquals(0, s.counters().heldOnSignal());
+        assertEquals(1, s.counters().releasedOnSignal());
+    }
+
+    @Test
+    public void withoutTheUesReportTheAttachReleasesTheWholeWindowAndCountsItUnsynced() {
+        FmmSession s = openWithReportsAtS1();
+        s = fmm.attach(fmm.handoff(s.id(), S2).id());
+        assertTrue(calls.contains("move device:s2 FORWARDING"));
+        assertTrue("no purge without the UE's report",
+                   calls.stream().noneMatch(c -> c.startsWith("purge ")));
+        assertEquals(List.of(1L, 0L, 0L), List.of(s.counters().unsynced(),
+                                                   s.counters().releasedOnSignal(),
+                                                   s.counters().purgedPackets()));
+    }
+
+    @Test
+    public void aReportTheTargetDidNotHoldIsCountedUnsynced() {
+        FmmSession s = openWithReportsAtS1();
+        s = fmm.handoff(s.id(), S2);
+        fires.put(S2, TriggerFire.of(true, TriggerFire.ReportSync.UNSYNCED, 0));
+        s = fmm.attach(s.id());
+        assertEquals(1, s.counters().unsynced());
+        assertEquals(1, s.counters().releasedOnSignal());
+    }
+
+    @Test
+    public void aHoldTheAgentRefusesToArmIsMadeByTheHandoffCall() {
+        FmmSession s = openWithReportsAtS1();
+        failOn = armHold(S1);
+        fmm.handoff(s.id(), S2);
+        assertEquals(List.of(armHold(S1), "move device:s1 BUFFERING", armReportedRelease(S2)),
+                     calls);
+    }
+
+    @Test
+    public void handingBackToTheServingEnbHoldsAtTheCallAndArmsItsRelease() {
+        FmmSession s = openWithReportsAtS1();
+        fmm.handoff(s.id(), S1);
+        assertEquals(List.of("move device:s1 BUFFERING", armReportedRelease(S1)), calls);
+        fires.put(S1, releasedSynced(0));
+        calls.clear();
+        s = fmm.attach(s.id());
+        assertEquals(List.of(disarm(S1), "move device:s1 FORWARDING"), calls);
+        assertEquals(0, s.counters().heldOnSignal());
+    }
+
+    @Test
+    public void aRetargetArmsTheNewTargetAndTheAttachHoldsEveryOther() {
+        FmmSession s = openWithReportsAtS1();
+        s = fmm.handoff(fmm.handoff(s.id(), S2).id(), S3);
+        assertEquals(List.of(armHold(S1), armReportedRelease(S2), armReportedRelease(S3)), calls);
+        fires.put(S1, HELD);
+        fires.put(S3, releasedSynced(4));
+        calls.clear();
+        s = fmm.attach(s.id());
+        assertEquals(Set.of(disarm(S1), disarm(S2), disarm(S3)), Set.copyOf(calls.subList(0, 3)));
+        assertEquals(Set.of("move device:s1 BUFFERING", "move device:s2 BUFFERING"),
+                     Set.copyOf(calls.subList(3, 5)));
+        assertEquals("move device:s3 FORWARDING", calls.get(5));
+        assertEquals(S3, s.serving());
+        assertEquals(1, s.counters().releasedOnSignal());
     }
 }

@@ -15,11 +15,12 @@ reached through either radio). Radio changes go through one long-running
 millisecond (FMM hands off 50 times a second). With rtt_ms the anchor
 delays what it sends each way by half of it (pbswitch --port-delay: this
 kernel has no sch_netem). With shape_at="ue" the
-downlink's rate limit sits at the UE's ingress (both radios into one ifb with
-a small-burst tbf) and the eNB buffers send at the radio's rate (vport
-txRateBps), so that the buffer is the eNB's radio queue, as in a real eNB: a
-detach then costs air time, and a release after an attach goes out at the
-radio's rate.
+downlink's rate limit sits at the UE's ingress (each radio's frames through
+an ifb of its own with a small-burst tbf: the radio's air interface, which a
+cut takes down with what it queues) and the eNB buffers send at the radio's
+rate (vport txRateBps), so that the buffer is the eNB's radio queue, as in a
+real eNB: a detach then costs air time, and a release after an attach goes
+out at the radio's rate.
 Everything is torn down on close.
 """
 import json
@@ -33,14 +34,16 @@ from .procs import ProcessLab
 from .servicelab import BMV2_JSON, HOST_JAR, P4INFO, ROOT, Rest
 
 SERVER_IP, UE_IP = "10.0.0.1", "10.0.0.10"
-# The UE's attach signal: one UDP datagram to this port, sent on the radio it
-# just joined (what RRC's "reconfiguration complete" is to a real eNB).
+# The UE's signal: one UDP datagram to this port, sent on the radio it just
+# joined (what RRC's "reconfiguration complete" is to a real eNB) and, with
+# receive reports, on the radio it is leaving; see test/lab/ue_signal.py.
 ATTACH_SIGNAL_PORT = 9
 ATTACH_SIGNAL = {"ipv4Src": UE_IP + "/32", "ipProto": 17, "l4DstPort": ATTACH_SIGNAL_PORT}
 SERVER_MAC, UE_MAC = "00:00:00:00:00:01", "00:00:00:00:00:0a"
 SWITCHES = ("sa", "s1", "s2")
 UE_IFS = {"s1": "r1", "s2": "r2"}  # the UE's end of each eNB's radio
 PAPER_RTT_MS = 20.0  # the paper's server-UE round trip, the scenarios' default
+RADIO_RATE = "50mbit"  # each radio's rate (the paper's 500 Mbit/s, scaled to 2 cores)
 
 
 def add_rtt_option(parser):
@@ -69,15 +72,19 @@ def plan(source, target):
             "target": {"in": cp(target, 1), "x2": cp(target, 3), "ue": cp(target, 2)}}
 
 
-def fmm_plan(serving, window=4096, attach_signal=False):
+def fmm_plan(serving, window=4096, attach_signal=False, ue_reports=False):
     """The FMM session plan: the anchor multicasts to both eNBs; with
-    attach_signal, the UE's attach datagram releases the target eNB."""
+    attach_signal, the UE's attach datagram releases the target eNB; with
+    ue_reports too, the UE's datagram as it leaves holds the source, and the
+    target purges to the receive report of the one as it joins."""
     plan = {"downlink": {"ipv4Dst": UE_IP + "/32"}, "anchorIn": cp("sa", 1),
             "cells": [{"anchor": cp("sa", 2), "in": cp("s1", 1), "ue": cp("s1", 2)},
                       {"anchor": cp("sa", 3), "in": cp("s2", 1), "ue": cp("s2", 2)}],
             "serving": device(serving), "windowPackets": window}
-    if attach_signal:
+    if attach_signal or ue_reports:
         plan["attachSignal"] = ATTACH_SIGNAL
+    if ue_reports:
+        plan["ueReports"] = True
     return plan
 
 
@@ -99,11 +106,12 @@ class LineServer:
     one line on stdout, so a change costs no process start; its errors go
     to its log."""
 
-    def __init__(self, host, argv, log_path, what):
+    def __init__(self, host, argv, log_path, what, cwd=None):
         self._log = open(log_path, "w")
         self._what = what
         self.proc = subprocess.Popen(host.popen_argv(argv), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=self._log, text=True)
+                                     stdout=subprocess.PIPE, stderr=self._log, text=True,
+                                     cwd=cwd)
 
     def request(self, text):
         """Writes text and returns once the process has answered it."""
@@ -136,26 +144,15 @@ class IpBatch(LineServer):
         self.request("".join(line + "\n" for line in (*lines, self._FENCE)))
 
 
-# Runs in the UE's namespace: per line read (a radio's interface name), one
-# datagram out of that radio, then "ok" once it is sent.
-_SIGNAL_SENDER = """
-import socket, sys
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.bind((sys.argv[1], 0))
-for line in sys.stdin:
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_BINDTODEVICE, line.strip().encode())
-    s.sendto(b"attach", (sys.argv[2], int(sys.argv[3])))
-    print("ok", flush=True)
-"""
-
-
-class AttachSignal(LineServer):
-    """The UE's attach datagram, sent by one long-running sender in the
-    UE's namespace; send() returns once the datagram has left the UE."""
+class UeSignal(LineServer):
+    """The UE's signals, sent by one long-running process in the UE's
+    namespace (test/lab/ue_signal.py), each with the UE's receive report;
+    send() returns once the datagram has left the UE."""
 
     def __init__(self, ue, log_path):
-        super().__init__(ue, ["python3", "-u", "-c", _SIGNAL_SENDER, UE_IP, SERVER_IP,
-                              str(ATTACH_SIGNAL_PORT)], log_path, "attach signal sender")
+        super().__init__(ue, [str(ROOT / ".venv" / "bin" / "python"), "-m", "test.lab.ue_signal",
+                              UE_IP, SERVER_IP, str(ATTACH_SIGNAL_PORT), ",".join(UE_IFS.values())],
+                         log_path, "UE signal sender", cwd=ROOT)
 
     def send(self, ue_if):
         self.request(ue_if + "\n")
@@ -177,38 +174,47 @@ def iperf_to_ue(lab, seconds, drive=None):
 
 
 class Radio:
-    """One eNB-UE link. A cut gives the UE's end another MAC address: the
-    eNB's frames still leave (the eNB does not know the UE is gone) and the
-    UE's stack drops them as not its own, as a detached radio would lose
-    them. (Taking the link down does not work: pbswitch waits for a down
-    port.) The uplink is rate-limited with tc tbf here; the downlink at the
-    server (pbswitch writes past qdiscs). This kernel has no sch_netem:
-    the lab's delay is the anchor's (MobilityLab rtt_ms)."""
+    """One eNB-UE link. Without an air queue, a cut gives the UE's end
+    another MAC address: the eNB's frames still leave (the eNB does not know
+    the UE is gone) and the UE's stack drops them as not its own, as a
+    detached radio would lose them. (Taking the link down does not work:
+    pbswitch waits for a down port.) With one (air_ifb: the radio's frames
+    are redirected through that ifb's shaper), a cut takes the ifb down:
+    what it queued is dropped with what comes next, so nothing crosses a cut
+    radio late. The uplink is rate-limited with tc tbf here; the downlink at
+    the server, or in the air queue (pbswitch writes past qdiscs). This
+    kernel has no sch_netem: the lab's delay is the anchor's (MobilityLab
+    rtt_ms)."""
 
     DETACHED_MAC = "02:00:00:00:de:ad"
 
-    def __init__(self, ue, ue_if, rate, batch, downlink_ifb=None):
-        self.ue, self.ue_if, self.batch = ue, ue_if, batch
+    def __init__(self, ue, ue_if, rate, batch, air_ifb=None):
+        self.ue, self.ue_if, self.batch, self.air_ifb = ue, ue_if, batch, air_ifb
         ue.run("tc", "qdisc", "add", "dev", ue_if, "root", *tbf(rate))
-        if downlink_ifb:
-            # The UE's one radio queue: every radio's ingress goes through it.
+        if air_ifb:
             ue.run("tc", "qdisc", "add", "dev", ue_if, "handle", "ffff:", "ingress")
             ue.run("tc", "filter", "add", "dev", ue_if, "parent", "ffff:", "protocol", "all",
                    "u32", "match", "u32", "0", "0", "action", "mirred", "egress", "redirect",
-                   "dev", downlink_ifb)
+                   "dev", air_ifb)
 
     def up(self):
-        self.batch.run(f"link set {self.ue_if} address {UE_MAC}")
+        if self.air_ifb:
+            self.batch.run(f"link set {self.air_ifb} up")
+        else:
+            self.batch.run(f"link set {self.ue_if} address {UE_MAC}")
 
     def cut(self):
-        self.batch.run(f"link set {self.ue_if} address {self.DETACHED_MAC}")
+        if self.air_ifb:
+            self.batch.run(f"link set {self.air_ifb} down")
+        else:
+            self.batch.run(f"link set {self.ue_if} address {self.DETACHED_MAC}")
 
 
 class MobilityLab(ProcessLab):
     """Context manager: topology, switches, host; `rest`, `radios`, `attach_to`."""
 
     def __init__(self, prefix="fbm-", rest_port=8195, p4rt_base=28301, agent_base=28311,
-                 rate="50mbit", shape_at="server", rtt_ms=0):
+                 rate=RADIO_RATE, shape_at="server", rtt_ms=0):
         if shape_at not in ("server", "ue"):
             raise ValueError(f"shape_at is 'server' or 'ue', not {shape_at!r}")
         self.prefix, self.rest_port = prefix, rest_port
@@ -236,13 +242,14 @@ class MobilityLab(ProcessLab):
         self.radios = {}
         self.ue_batch = IpBatch(self.ue, pathlib.Path(self.logs) / "ue-ip-batch.log")
         self._stack.append(self.ue_batch.close)
-        self.attach_signal = AttachSignal(self.ue, pathlib.Path(self.logs) / "ue-signal.log")
-        self._stack.append(self.attach_signal.close)
-        downlink_ifb = self._ue_downlink_queue() if self.shape_at == "ue" else None
+        air = {ue_if: self._air_queue(ue_if) if self.shape_at == "ue" else None
+               for ue_if in UE_IFS.values()}
+        self.ue_signal = UeSignal(self.ue, pathlib.Path(self.logs) / "ue-signal.log")
+        self._stack.append(self.ue_signal.close)
         for enb, ue_if in UE_IFS.items():
             sw_if = self.lab.link_host(self.ue, ue_if, f"{enb}radio", mac=UE_MAC)
             ports[enb].append((2, sw_if))
-            self.radios[enb] = Radio(self.ue, ue_if, self.rate, self.ue_batch, downlink_ifb)
+            self.radios[enb] = Radio(self.ue, ue_if, self.rate, self.ue_batch, air[ue_if])
         self._address_ue()
         self.server.run("ip", "neigh", "add", UE_IP, "lladdr", UE_MAC, "dev", "eth0")
         for sw in SWITCHES:
@@ -269,16 +276,16 @@ class MobilityLab(ProcessLab):
         self.radios["s2"].cut()
         self.attached = "s1"
 
-    def _ue_downlink_queue(self):
-        # One shaper for the UE's downlink whichever radio carries it, with a
-        # small burst and a short queue: a radio banks no air time while the
-        # UE is detached, and what waits here (after the cut point) when the
-        # radio is cut, at most ~2 ms of traffic, still arrives.
-        self.ue.run("ip", "link", "add", "ifbdl", "type", "ifb")
-        self.ue.run("ip", "link", "set", "ifbdl", "up")
-        self.ue.run("tc", "qdisc", "add", "dev", "ifbdl", "root", "tbf", "rate", self.rate,
+    def _air_queue(self, ue_if):
+        # A radio's air interface: its shaper, with a small burst and a short
+        # queue, so that a radio banks no air time while the UE is detached.
+        ifb = f"air{ue_if}"
+        self.ue.run("ip", "link", "add", ifb, "type", "ifb")
+        self.ue.run("sysctl", "-qw", f"net.ipv6.conf.{ifb}.disable_ipv6=1")
+        self.ue.run("ip", "link", "set", ifb, "up")
+        self.ue.run("tc", "qdisc", "add", "dev", ifb, "root", "tbf", "rate", self.rate,
                     "burst", "8kb", "latency", "1ms")
-        return "ifbdl"
+        return ifb
 
     def _address_ue(self):
         # One address for the UE whichever radio carries it (weak host model).
@@ -333,6 +340,7 @@ class MobilityLab(ProcessLab):
         self.attached = enb
         return up_at
 
-    def signal_attach(self):
-        """The UE sends its attach datagram on the radio it is attached to."""
-        self.attach_signal.send(UE_IFS[self.attached])
+    def signal(self):
+        """The UE sends its signal, with its receive report, on the radio it
+        is attached to (just joined, or about to leave)."""
+        self.ue_signal.send(UE_IFS[self.attached])

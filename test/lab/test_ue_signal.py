@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The UE's receive report names a packet as the buffer agent does (IPv4
+identification and L4 checksum, report.go's layout)."""
+import struct
+
+from .ue_signal import packet_id, report
+
+
+def ipv4(proto, ident, l4, ihl=5):
+    header = struct.pack("!BBHHHBBH4s4s", 0x40 | ihl, 0, 20 + len(l4), ident, 0, 64, proto, 0,
+                         bytes(4), bytes(4)) + bytes(4 * (ihl - 5))
+    return header + l4
+
+
+def test_the_id_is_the_ipv4_id_and_the_checksum_of_tcp_udp_or_icmp():
+    tcp = bytes(16) + b"\xbe\xef" + bytes(2)
+    udp = struct.pack("!HHHH", 1, 2, 8, 0xcafe)
+    icmp = b"\x08\x00\x12\x34"
+    for proto, l4, checksum in ((6, tcp, b"\xbe\xef"), (17, udp, b"\xca\xfe"), (1, icmp, b"\x12\x34")):
+        packet = ipv4(proto, 0x0102, l4)
+        assert packet_id(packet, len(packet)) == b"\x01\x02" + checksum
+
+
+def test_ip_options_move_the_checksum():
+    packet = ipv4(17, 7, struct.pack("!HHHH", 1, 2, 8, 0x5555), ihl=6)
+    assert packet_id(packet, len(packet)) == b"\x00\x07\x55\x55"
+
+
+def test_packets_without_an_id_give_none():
+    gre = ipv4(47, 1, bytes(8))
+    truncated = ipv4(6, 1, bytes(10))
+    ipv6 = b"\x60" + bytes(59)
+    for packet in (gre, truncated, ipv6, b"\x45" + bytes(10)):
+        assert packet_id(packet, len(packet)) is None
+
+
+def test_a_report_is_the_agents_layout_and_none_is_a_bare_signal():
+    assert report(b"\x01\x02\xbe\xef") == b"FBRX\x01\x00\x01\x02\xbe\xef"
+    assert len(report(b"\x00\x00\x00\x00")) == 10
+    assert not report(None).startswith(b"FBRX")

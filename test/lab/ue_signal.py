@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The UE's signals in the mobility lab, sent from the UE's namespace by one
+long-running process: per line read on stdin (a radio's interface name), one
+UDP datagram out of that radio to the server's signal port, then "ok" once it
+has left. Each datagram carries the UE's receive report, the newest downlink
+packet the UE took, as LTE's PDCP status report tells a target eNB what the UE
+has. The layout is the buffer agent's (buffer-agent/engine/report.go): "FBRX",
+version 1, a reserved byte, then that packet's IPv4 identification and L4
+checksum, big endian. Before the UE has taken a packet, the datagram carries no
+report.
+
+The newest packet is read from a packet socket on the radios. A frame is seen
+there once it has crossed the radio's air queue (the lab's ifb shapes a
+radio's frames, then hands them back to the radio; a cut radio's air queue is
+down, so nothing crosses it), or, in a lab without air queues, as it arrives
+(a cut radio's frames are then not addressed to the UE's MAC): either way,
+only frames the UE's stack takes count. A report waits until every frame that
+arrived before it was read.
+
+    python -m test.lab.ue_signal UE_IP SERVER_IP PORT RADIO[,RADIO...]
+"""
+import fcntl
+import socket
+import struct
+import sys
+import termios
+import threading
+import time
+
+ETH_P_IP = 0x0800
+PACKET_HOST = 0  # sll_pkttype of a frame addressed to this host
+REPORT_MAGIC, REPORT_VERSION = b"FBRX", 1
+# Where each protocol's checksum lies in its header (as the agent reads it).
+CHECKSUM_AT = {6: 16, 17: 6, 1: 2}
+# A report does not wait longer than this for the reader to catch up.
+CATCH_UP_S = 0.005
+SNAP = 128
+
+
+def packet_id(ip, length):
+    """The (IPv4 id, L4 checksum) of an IPv4 packet as 4 bytes, or None when
+    it has none (another protocol, or truncated)."""
+    if length < 20 or ip[0] >> 4 != 4:
+        return None
+    ihl = (ip[0] & 0x0F) * 4
+    at = CHECKSUM_AT.get(ip[9])
+    if at is None or ihl < 20 or ihl + at + 2 > length:
+        return None
+    return bytes(ip[4:6]) + bytes(ip[ihl + at:ihl + at + 2])
+
+
+def report(newest):
+    """The datagram's payload: the receive report of `newest` (4 bytes from
+    packet_id), or a bare signal when the UE has taken nothing yet."""
+    if newest is None:
+        return b"signal"
+    return REPORT_MAGIC + bytes([REPORT_VERSION, 0]) + newest
+
+
+class NewestDownlink:
+    """Reads every frame the radios bring the UE and keeps the newest
+    packet id addressed to it."""
+
+    def __init__(self, ue_ip, radios):
+        self.ue = socket.inet_aton(ue_ip)
+        self.radios = set(radios)
+        self.newest = None
+        self.sock = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM, socket.htons(ETH_P_IP))
+        # A replay after an attach is a burst: keep all of it for the reader.
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        buf = bytearray(SNAP)
+        while True:
+            n, addr = self.sock.recvfrom_into(buf, SNAP)
+            if addr[2] != PACKET_HOST or addr[0] not in self.radios or buf[16:20] != self.ue:
+                continue
+            pid = packet_id(buf, n)
+            if pid is not None:
+                self.newest = pid
+
+    def caught_up(self):
+        """The newest id once no frame waits to be read (or CATCH_UP_S passed)."""
+        deadline = time.monotonic() + CATCH_UP_S
+        waiting = bytearray(4)
+        while time.monotonic() < deadline:
+            fcntl.ioctl(self.sock, termios.FIONREAD, waiting)
+            if struct.unpack("i", waiting)[0] == 0:
+                break
+            time.sleep(0.0001)
+        return self.newest
+
+
+def main(argv):
+    ue_ip, server_ip, port, radios = argv[0], argv[1], int(argv[2]), argv[3].split(",")
+    downlink = NewestDownlink(ue_ip, radios)
+    out = None
+    for line in sys.stdin:
+        if out is None:
+            # Bound at the first signal: the lab gives the UE its address after starting us.
+            out = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            out.bind((ue_ip, 0))
+        out.setsockopt(socket.SOL_SOCKET, socket.SO_BINDTODEVICE, line.strip().encode())
+        out.sendto(report(downlink.caught_up()), (server_ip, port))
+        print("ok", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -42,6 +42,12 @@ type Options struct {
 	PacketIn func(frame []byte, meta []pipeline.CtrlMeta)
 	// QueueLen is each priority queue's capacity (DefaultQueueLen if 0).
 	QueueLen int
+	// CPURateBps shapes the CPU port, the switch's path to the controller
+	// (0: unshaped), and CPUQueueLen bounds its queues (QueueLen if 0): a
+	// hardware switch polices what it punts (control-plane policing) and
+	// drops what its CPU queue cannot hold.
+	CPURateBps  uint64
+	CPUQueueLen int
 }
 
 // Switch is the data plane: ports, the running program and the traffic
@@ -77,7 +83,11 @@ func New(opts Options) *Switch {
 	empty := map[uint32]*port{}
 	s.ports.Store(&empty)
 	cpu := SinkFunc(func([][]byte) error { return nil }) // egress hands CPU frames to PacketIn itself
-	if err := s.AddPort(opts.CPUPort, cpu, 0, nil); err != nil {
+	cpuQueueLen := opts.CPUQueueLen
+	if cpuQueueLen <= 0 {
+		cpuQueueLen = opts.QueueLen
+	}
+	if err := s.addPort(opts.CPUPort, cpu, opts.CPURateBps, cpuQueueLen, nil); err != nil {
 		panic(err) // an empty switch always takes its first port
 	}
 	return s
@@ -98,6 +108,10 @@ func (s *Switch) SetProgram(p Processor) {
 // AddPort attaches sink as port id, shaped to rateBps (0: unshaped);
 // closer (may be nil) runs when the port is removed.
 func (s *Switch) AddPort(id uint32, sink Sink, rateBps uint64, closer func() error) error {
+	return s.addPort(id, sink, rateBps, s.opts.QueueLen, closer)
+}
+
+func (s *Switch) addPort(id uint32, sink Sink, rateBps uint64, queueLen int, closer func() error) error {
 	if id == pipeline.DropPort {
 		return fmt.Errorf("port %d is the drop port", id)
 	}
@@ -107,7 +121,7 @@ func (s *Switch) AddPort(id uint32, sink Sink, rateBps uint64, closer func() err
 	if _, ok := old[id]; ok {
 		return fmt.Errorf("port %d already exists", id)
 	}
-	p := &port{id: id, sink: sink, q: newQueue(s.opts.QueueLen, rateBps), done: make(chan struct{}), closer: closer}
+	p := &port{id: id, sink: sink, q: newQueue(queueLen, rateBps), done: make(chan struct{}), closer: closer}
 	next := make(map[uint32]*port, len(old)+1)
 	for k, v := range old {
 		next[k] = v

@@ -3,6 +3,7 @@
 package dataplane
 
 import (
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -127,5 +128,62 @@ func TestPortDelayAcrossTheClockWrap(t *testing.T) {
 	}
 	if n, _ := q.dequeue(out, time.Now(), 500); n != 1 {
 		t.Fatal("not due after the wrap")
+	}
+}
+
+// TestCPUPathIsShapedAndItsQueueBounded: with a CPU rate and queue, a
+// burst punted to the controller beyond the queue is dropped and counted,
+// and what fits reaches PacketIn no faster than the rate.
+func TestCPUPathIsShapedAndItsQueueBounded(t *testing.T) {
+	var got atomic.Int64
+	first, last := atomic.Int64{}, atomic.Int64{}
+	sw := New(Options{CPUPort: 255, CPURateBps: 8 * 100_000, CPUQueueLen: 16,
+		PacketIn: func([]byte, []pipeline.CtrlMeta) {
+			now := time.Now().UnixNano()
+			if got.Add(1) == 1 {
+				first.Store(now)
+			}
+			last.Store(now)
+		}})
+	defer sw.Close()
+	sw.SetProgram(toPort{port: 255, objs: &pipeline.Objects{PRE: pipeline.NewPRE()}})
+	frames := make([][]byte, 100)
+	for i := range frames {
+		frames[i] = make([]byte, 1000)
+	}
+	sw.Receive(1, frames)
+	deadline := time.Now().Add(5 * time.Second)
+	for got.Load()+int64(sw.Stats().Drops[DropQueueFull.String()]) < 100 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond) // nothing more arrives
+	delivered, dropped := got.Load(), sw.Stats().Drops[DropQueueFull.String()]
+	if delivered+int64(dropped) != 100 || dropped < 100-16-9 {
+		t.Fatalf("%d delivered, %d dropped of 100; want at most the 16-packet queue and a burst", delivered, dropped)
+	}
+	// 100 kB/s: the packets past the 9216-byte burst take 10 ms each.
+	if spread := time.Duration(last.Load() - first.Load()); spread < time.Duration(delivered-10)*9*time.Millisecond {
+		t.Fatalf("%d packet-ins within %v: the CPU path was not shaped", delivered, spread)
+	}
+}
+
+// TestCPUPathUnshapedByDefault: without a CPU rate a burst that fits the
+// queue reaches the controller whole.
+func TestCPUPathUnshapedByDefault(t *testing.T) {
+	var got atomic.Int64
+	sw := New(Options{CPUPort: 255, PacketIn: func([]byte, []pipeline.CtrlMeta) { got.Add(1) }})
+	defer sw.Close()
+	sw.SetProgram(toPort{port: 255, objs: &pipeline.Objects{PRE: pipeline.NewPRE()}})
+	frames := make([][]byte, 1000)
+	for i := range frames {
+		frames[i] = make([]byte, 1000)
+	}
+	sw.Receive(1, frames)
+	deadline := time.Now().Add(5 * time.Second)
+	for got.Load() < 1000 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if got.Load() != 1000 || sw.Stats().Drops[DropQueueFull.String()] != 0 {
+		t.Fatalf("%d of 1000 packet-ins, %d drops", got.Load(), sw.Stats().Drops[DropQueueFull.String()])
 	}
 }

@@ -50,7 +50,11 @@ type Config struct {
 	Vports []uint32
 	// QueueLen is the traffic manager's per-priority queue length.
 	QueueLen int
-	Logger   *slog.Logger
+	// CPURateBps and CPUQueueLen shape the path to the controller (see
+	// dataplane.Options).
+	CPURateBps  uint64
+	CPUQueueLen int
+	Logger      *slog.Logger
 }
 
 // Node is a running pbswitch.
@@ -80,6 +84,7 @@ func Start(cfg Config) (_ *Node, err error) {
 	}()
 	var srv *p4rt.Server
 	n.Switch = dataplane.New(dataplane.Options{CPUPort: cfg.CPUPort, QueueLen: cfg.QueueLen,
+		CPURateBps: cfg.CPURateBps, CPUQueueLen: cfg.CPUQueueLen,
 		PacketIn: func(f []byte, m []pipeline.CtrlMeta) { srv.PacketIn(f, m) }})
 	srv = p4rt.New(cfg.DeviceID, device.New(n.Switch), log)
 	n.P4RT = srv

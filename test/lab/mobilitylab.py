@@ -12,7 +12,9 @@ the radio (the UE stops taking its frames), an attach opens the target
 radio and moves the UE's route there (the UE owns one address, on lo,
 reached through either radio). Radio changes go through one long-running
 `ip -batch` in the UE's namespace, so a cut or an attach costs well under a
-millisecond (FMM hands off 50 times a second). With rtt_ms the anchor
+millisecond (FMM hands off 50 times a second). With cpu_rate_bps the eNB
+switches carry no more than that to the controller (pbswitch --cpu-rate: a
+switch's punt path, what controller buffering depends on). With rtt_ms the anchor
 delays what it sends each way by half of it (pbswitch --port-delay: this
 kernel has no sch_netem). With shape_at="ue" the
 downlink's rate limit sits at the UE's ingress (each radio's frames through
@@ -214,13 +216,14 @@ class MobilityLab(ProcessLab):
     """Context manager: topology, switches, host; `rest`, `radios`, `attach_to`."""
 
     def __init__(self, prefix="fbm-", rest_port=8195, p4rt_base=28301, agent_base=28311,
-                 rate=RADIO_RATE, shape_at="server", rtt_ms=0):
+                 rate=RADIO_RATE, shape_at="server", rtt_ms=0, cpu_rate_bps=0):
         if shape_at not in ("server", "ue"):
             raise ValueError(f"shape_at is 'server' or 'ue', not {shape_at!r}")
         self.prefix, self.rest_port = prefix, rest_port
         self.p4rt = {s: p4rt_base + i for i, s in enumerate(SWITCHES)}
         self.agent = {s: agent_base + i for i, s in enumerate(SWITCHES)}
         self.rate, self.shape_at, self.rtt_ms = rate, shape_at, rtt_ms
+        self.cpu_rate_bps = cpu_rate_bps
 
     def _start(self):
         self.logs = tempfile.mkdtemp(prefix="flowbuf-mobility-")
@@ -260,6 +263,9 @@ class MobilityLab(ProcessLab):
                 argv += ["--port", f"{number}={ifname}"]
             for number in VPORTS:
                 argv += ["--vport", str(number)]
+            if sw != "sa" and self.cpu_rate_bps:
+                # The eNBs' path to the controller, as a switch polices its punts.
+                argv += ["--cpu-rate", str(int(self.cpu_rate_bps))]
             if sw == "sa" and self.rtt_ms:
                 # Half the RTT each way, on the anchor: towards the server
                 # (the uplink) and towards both eNBs (the downlink).

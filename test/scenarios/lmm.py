@@ -19,11 +19,15 @@ Scaled to this 2-core machine: a 50 Mbit/s radio (tbf) instead of 500; the
 paper's 20 ms server-UE round trip, added at the anchor (pbswitch
 --port-delay, 10 ms each way: this kernel has no sch_netem; --rtt-ms 0
 runs without it); 50 ms detaches at 0.5 and 1 handoffs/s as in the paper.
+The full run also compares the two at 1 handoff/s with the eNBs' path to the
+controller shaped to 2 Mbit/s (pbswitch --cpu-rate), where controller
+buffering's punts queue and trickle in.
 
 JSON lines: lmm_throughput_vs_optimal (FlowBuf, mean over frequencies),
 lmm_vs_no_buffering, lmm_vs_controller_buffering,
 lmm_throughput_mbps_<mode>_<freq>, lmm_lost, lmm_reordered,
-lmm_controller_buffering_lost/_reordered, lmm_handoff_complete_ms_p50; plot
+lmm_controller_buffering_lost/_reordered, lmm_handoff_complete_ms_p50,
+lmm_vs_controller_buffering_cpu_2mbps (full run); plot
 test/artifacts/lmm.png.
 Run as root:  .venv/bin/python -m test.scenarios.lmm [--quick]
 """
@@ -40,6 +44,9 @@ from test.scenarios.report import emit, throughput_plot
 
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
 DETACH_S = 0.05
+# The eNBs' path to the controller in the full run's extra comparison: a
+# twenty-fifth of the radio, as a switch that polices what it punts.
+CPU_PATH_BPS = 2_000_000
 
 
 def handoff(lab, target, buffering="flowbuf", detach_s=DETACH_S):
@@ -91,11 +98,12 @@ def udp_run(handoffs=2, pps=2000, interval_s=1.0, buffering="flowbuf", rtt_ms=0)
     return {"sent": sent, "handoffs": len(times), "complete_ms": times, **got}
 
 
-def tcp_run(buffering, frequency, seconds, rtt_ms=0):
+def tcp_run(buffering, frequency, seconds, rtt_ms=0, cpu_rate_bps=0):
     """iperf3 TCP server->UE for `seconds` with handoffs at `frequency`/s
-    (0: none); returns the receiver's throughput in Mbit/s and the handoffs."""
+    (0: none), the eNBs' path to the controller shaped to cpu_rate_bps (0:
+    not); returns the receiver's throughput in Mbit/s and the handoffs."""
     times = []
-    with MobilityLab(rtt_ms=rtt_ms) as lab:
+    with MobilityLab(rtt_ms=rtt_ms, cpu_rate_bps=cpu_rate_bps) as lab:
         mbps = iperf_to_ue(lab, seconds, frequency and (lambda: handoffs_every(
             lab, 1.0 / frequency, time.monotonic() + seconds - 0.5, buffering, times)))
     return {"mbps": mbps, "handoffs": len(times), "complete_ms": times}
@@ -151,6 +159,14 @@ def main(argv=None):
          sent=udp_controller["sent"])
     emit("lmm_handoff_complete_ms_p50", round(statistics.median(completes), 1), "ms",
          what="REST attach until both eNBs reported the end marker and the new path flows")
+    if not args.quick:
+        shaped = {mode: tcp_run(mode, 1.0, seconds, rtt, CPU_PATH_BPS)["mbps"]
+                  for mode in ("flowbuf", "controller")}
+        emit(f"lmm_vs_controller_buffering_cpu_{CPU_PATH_BPS // 1_000_000}mbps",
+             round(shaped["flowbuf"] / shaped["controller"], 3), "ratio", handoffs_per_s=1.0,
+             flowbuf_mbps=round(shaped["flowbuf"], 2),
+             controller_mbps=round(shaped["controller"], 2),
+             what="the eNBs' path to the controller shaped to a twenty-fifth of the radio")
     path = plot(frequencies, optimal, results)
     clean = udp["lost"] == 0 and udp["reordered"] == 0
     print(f"scenario lmm: throughput {vs_optimal:.3f} of optimal (goal 0.95: "

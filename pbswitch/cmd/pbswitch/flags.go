@@ -118,6 +118,8 @@ func parseFlags(args []string) (node.Config, error) {
 	fs.StringVar(&cfg.BufferListen, "buffer-listen", ":50061", "southbound buffer API address for in-process buffers; empty disables")
 	fs.StringVar(&cfg.Netns, "netns", "", "network namespace path holding the port interfaces (default: this process's)")
 	fs.IntVar(&cfg.QueueLen, "queue-len", 0, "packets per priority queue of each port (default 4096)")
+	fs.Uint64Var(&cfg.CPURateBps, "cpu-rate", 0, "bits per second the path to the controller carries, as a switch polices what it punts (default: unshaped)")
+	fs.IntVar(&cfg.CPUQueueLen, "cpu-queue", 0, "packets per priority queue of the path to the controller; what does not fit is dropped (default: --queue-len)")
 	fs.Var(&ports, "port", "front-panel port ID=INTERFACE[@RATE_BPS] (repeatable)")
 	fs.Var(&vports, "vport", "in-process vport port ID (repeatable)")
 	fs.Var(delays, "port-delay", "a front-panel port's egress delay ID=DURATION, e.g. 1=10ms (a lab link's one-way delay; repeatable)")
@@ -126,6 +128,9 @@ func parseFlags(args []string) (node.Config, error) {
 	}
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected arguments %v", fs.Args())
+	}
+	if cfg.CPUQueueLen < 0 {
+		return cfg, fmt.Errorf("bad --cpu-queue %d: want a packet count, or 0 for --queue-len", cfg.CPUQueueLen)
 	}
 	cfg.CPUPort, cfg.Ports, cfg.Vports = uint32(*cpu), ports, vports
 	if err := applyDelays(cfg.Ports, delays); err != nil {

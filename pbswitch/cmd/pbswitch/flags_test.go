@@ -20,7 +20,13 @@ func TestParseFlags(t *testing.T) {
 	if err != nil || cfg.Ports[0].Delay != 0 || cfg.Ports[1].Delay != 10*time.Millisecond {
 		t.Fatalf("parsed %+v, %v", cfg.Ports, err)
 	}
+	cfg, err = parseFlags([]string{"--cpu-rate", "2000000", "--cpu-queue", "64"})
+	if err != nil || cfg.CPURateBps != 2000000 || cfg.CPUQueueLen != 64 {
+		t.Fatalf("parsed cpu-rate %d cpu-queue %d, %v", cfg.CPURateBps, cfg.CPUQueueLen, err)
+	}
 	bad := map[string][]string{
+		"bad --cpu-queue -1": {"--cpu-queue", "-1"},
+		"invalid value":      {"--cpu-rate", "fast"},
 		"no --port declares": {"--port", "1=a", "--port-delay", "2=1ms"},
 		"bad delay":          {"--port", "1=a", "--port-delay", "1=soon"},
 		"in [0, 1s]":         {"--port", "1=a", "--port-delay", "1=2s"},

@@ -131,12 +131,27 @@ func TestPortDelayAcrossTheClockWrap(t *testing.T) {
 	}
 }
 
+// punt sends n frames of 1000 bytes that the program sends to the CPU
+// port, and waits until each reached PacketIn (counted by got) or was
+// dropped, or 5 s passed.
+func punt(sw *Switch, n int, got *atomic.Int64) {
+	sw.SetProgram(toPort{port: 255, objs: &pipeline.Objects{PRE: pipeline.NewPRE()}})
+	frames := make([][]byte, n)
+	for i := range frames {
+		frames[i] = make([]byte, 1000)
+	}
+	sw.Receive(1, frames)
+	deadline := time.Now().Add(5 * time.Second)
+	for got.Load()+int64(sw.Stats().Drops[DropQueueFull.String()]) < int64(n) && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // TestCPUPathIsShapedAndItsQueueBounded: with a CPU rate and queue, a
 // burst punted to the controller beyond the queue is dropped and counted,
 // and what fits reaches PacketIn no faster than the rate.
 func TestCPUPathIsShapedAndItsQueueBounded(t *testing.T) {
-	var got atomic.Int64
-	first, last := atomic.Int64{}, atomic.Int64{}
+	var got, first, last atomic.Int64
 	sw := New(Options{CPUPort: 255, CPURateBps: 8 * 100_000, CPUQueueLen: 16,
 		PacketIn: func([]byte, []pipeline.CtrlMeta) {
 			now := time.Now().UnixNano()
@@ -146,16 +161,7 @@ func TestCPUPathIsShapedAndItsQueueBounded(t *testing.T) {
 			last.Store(now)
 		}})
 	defer sw.Close()
-	sw.SetProgram(toPort{port: 255, objs: &pipeline.Objects{PRE: pipeline.NewPRE()}})
-	frames := make([][]byte, 100)
-	for i := range frames {
-		frames[i] = make([]byte, 1000)
-	}
-	sw.Receive(1, frames)
-	deadline := time.Now().Add(5 * time.Second)
-	for got.Load()+int64(sw.Stats().Drops[DropQueueFull.String()]) < 100 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
+	punt(sw, 100, &got)
 	time.Sleep(50 * time.Millisecond) // nothing more arrives
 	delivered, dropped := got.Load(), sw.Stats().Drops[DropQueueFull.String()]
 	if delivered+int64(dropped) != 100 || dropped < 100-16-9 {
@@ -173,16 +179,7 @@ func TestCPUPathUnshapedByDefault(t *testing.T) {
 	var got atomic.Int64
 	sw := New(Options{CPUPort: 255, PacketIn: func([]byte, []pipeline.CtrlMeta) { got.Add(1) }})
 	defer sw.Close()
-	sw.SetProgram(toPort{port: 255, objs: &pipeline.Objects{PRE: pipeline.NewPRE()}})
-	frames := make([][]byte, 1000)
-	for i := range frames {
-		frames[i] = make([]byte, 1000)
-	}
-	sw.Receive(1, frames)
-	deadline := time.Now().Add(5 * time.Second)
-	for got.Load() < 1000 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
+	punt(sw, 1000, &got)
 	if got.Load() != 1000 || sw.Stats().Drops[DropQueueFull.String()] != 0 {
 		t.Fatalf("%d of 1000 packet-ins, %d drops", got.Load(), sw.Stats().Drops[DropQueueFull.String()])
 	}

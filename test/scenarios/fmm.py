@@ -279,11 +279,11 @@ def main(argv=None):
     emit("fmm_held_on_signal", udp["held_on_signal"], "handoffs", handoffs=udp["handoffs"],
          what="handoffs whose source's agent held on the UE's signal as it left")
     emit("fmm_attach_ms_p50", round(statistics.median(attach_ms), 2), "ms",
-         what="REST attach round trip: the disarm, and the release when the UE's datagram "
-              "had not made it")
+         what="REST attach round trip: the disarms, and the hold or release a missing "
+              "datagram of the UE left undone (off the data path when both came)")
     emit("fmm_sync_us_p50", round(statistics.median(udp["sync_us"])), "us",
-         what="in the app at the attach: what is left of the sync made while the UE moves, "
-              "the disarm, the release when the datagram had not made it")
+         what="in the app at the attach: the wait for the target's arm, the disarms, what a "
+              "missing datagram left undone")
     path = plot(frequencies, optimal, results)
     clean = (udp["lost"], udp["reordered"], udp["duplicates"]) == (0, 0, 0)
     print(f"scenario fmm: throughput {vs_optimal:.3f} of optimal at {GOAL_FREQUENCY:g} "

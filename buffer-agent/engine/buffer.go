@@ -48,7 +48,7 @@ type buffer struct {
 	closed  bool
 	markers int32                   // MARKER_SEEN watches: they need the per-frame path
 	trigger atomic.Pointer[trigger] // armed by ArmTrigger, see fireTrigger
-	pending *firing                 // fired, not yet applied (see fire)
+	pending firing                  // fired, not yet applied (see fire)
 	e       *Engine
 	vports  []*vport // bound, in bind order
 	q       queue
@@ -68,7 +68,9 @@ type buffer struct {
 	done      chan struct{}
 
 	triggersFired, triggerFailures atomic.Uint64 // see applyFireLocked
-	lastFire                       atomic.Pointer[TriggerFire]
+	// The newest fire's outcome, when hasFired; guarded by Engine.mu (see applyFireLocked).
+	lastFire TriggerFire
+	hasFired bool
 }
 
 func newBuffer(e *Engine, owner, id string, cfg BufferConfig) *buffer {

@@ -16,8 +16,9 @@ type trigger struct {
 	purgeTo string
 }
 
-// firing is a trigger that fired and is not applied yet, with the receive
-// report its packet carried (read at once: the frame is not kept).
+// firing is a trigger that fired and is not applied yet (t nil: none),
+// with the receive report its packet carried (read at once: the frame is
+// not kept). A buffer keeps it by value: a fire allocates nothing.
 type firing struct {
 	t         *trigger
 	report    PacketID
@@ -50,10 +51,15 @@ func (e *Engine) ArmTrigger(app, bufferID string, modes []SetVportModeOp, purgeT
 	was := b.trigger.Swap(t) != nil
 	pending := b.takePendingLocked()
 	b.mu.Unlock()
-	if pending != nil {
+	if pending.t != nil {
 		e.applyFireLocked(b, pending)
 	}
-	return ArmResult{WasArmed: was, LastFire: b.lastFire.Load()}, nil
+	res := ArmResult{WasArmed: was}
+	if b.hasFired {
+		last := b.lastFire
+		res.LastFire = &last
+	}
+	return res, nil
 }
 
 // newTriggerLocked validates an arm against a plan it never commits; no
@@ -112,19 +118,18 @@ func (b *buffer) fire(first []byte) {
 	if t == nil {
 		return
 	}
-	f := &firing{t: t}
+	b.pending = firing{t: t}
 	if t.purgeTo != "" {
-		f.report, f.hasReport = parseReport(first)
+		b.pending.report, b.pending.hasReport = parseReport(first)
 	}
-	b.pending = f
 	go b.e.applyPending(b)
 }
 
-// takePendingLocked hands over the fire not yet applied, if any (at most
-// one: a fire disarms). The caller holds b.mu.
-func (b *buffer) takePendingLocked() *firing {
+// takePendingLocked hands over the fire not yet applied, if any (t nil:
+// none; at most one, as a fire disarms). The caller holds b.mu.
+func (b *buffer) takePendingLocked() firing {
 	f := b.pending
-	b.pending = nil
+	b.pending = firing{}
 	return f
 }
 
@@ -135,7 +140,7 @@ func (e *Engine) applyPending(b *buffer) {
 	b.mu.Lock()
 	f := b.takePendingLocked()
 	b.mu.Unlock()
-	if f != nil {
+	if f.t != nil {
 		e.applyFireLocked(b, f)
 	}
 }
@@ -144,7 +149,7 @@ func (e *Engine) applyPending(b *buffer) {
 // modes as the trigger buffer's owner, and records the outcome under the
 // same hold of Engine.mu, so a query never sees the modes set and the fire
 // not yet counted. The caller holds Engine.mu.
-func (e *Engine) applyFireLocked(b *buffer, f *firing) {
+func (e *Engine) applyFireLocked(b *buffer, f firing) {
 	fire := TriggerFire{}
 	ok := true
 	if f.t.purgeTo != "" {
@@ -165,7 +170,7 @@ func (e *Engine) applyFireLocked(b *buffer, f *firing) {
 	} else {
 		b.triggerFailures.Add(1)
 	}
-	b.lastFire.Store(&fire)
+	b.lastFire, b.hasFired = fire, true
 }
 
 // purgeToReport drops what the buffer holds up to, and including, the

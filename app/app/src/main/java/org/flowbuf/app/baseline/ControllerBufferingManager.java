@@ -129,6 +129,7 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
 
     @Override
     public boolean packetIn(DeviceId deviceId, PortNumber inPort, byte[] frame) {
+        long arrivedNs = nanoClock.getAsLong();
         Optional<FrameFields> fields = FrameFields.of(frame);  // parsed once, not per hold
         if (fields.isEmpty()) {
             return false;
@@ -140,6 +141,7 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
             for (Hold hold : matched.values()) {
                 if (hold.holding() == holding
                         && hold.takes(deviceId, inPort, fields.get(), frame)) {
+                    hold.spent(nanoClock.getAsLong() - arrivedNs);
                     return true;
                 }
             }
@@ -164,6 +166,7 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
         private long bytes;
         private long packetIns;
         private long packetOuts;
+        private long packetInNanos;
 
         private Hold(long id, DeviceId deviceId, PortNumber inPort, FlowFilter filter,
                      SteeringRule punt) {
@@ -209,6 +212,10 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
             return true;
         }
 
+        synchronized void spent(long packetInNs) {
+            packetInNanos += packetInNs;
+        }
+
         void sendAll(ConnectPoint out) {
             while (true) {
                 byte[] frame;
@@ -228,7 +235,8 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
             return new ControllerHold(id, deviceId, inPort, filter,
                                       releasedTo != null ? ControllerHold.State.RELEASED
                                                          : ControllerHold.State.HOLDING,
-                                      frames.size(), bytes, packetIns, packetOuts);
+                                      frames.size(), bytes, packetIns, packetOuts,
+                                      packetInNanos);
         }
     }
 }

@@ -106,7 +106,8 @@ public class ControllerHoldsWebResource extends AbstractWebResource {
                 .put("heldPackets", hold.heldPackets())
                 .put("heldBytes", hold.heldBytes())
                 .put("packetIns", hold.packetIns())
-                .put("packetOuts", hold.packetOuts());
+                .put("packetOuts", hold.packetOuts())
+                .put("packetInMicros", hold.packetInNanos() / 1_000);
         node.set("filter", codec(FlowFilter.class).encode(hold.filter(), this));
         return node;
     }

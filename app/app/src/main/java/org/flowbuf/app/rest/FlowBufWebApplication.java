@@ -9,7 +9,8 @@ import org.onlab.rest.AbstractWebApplication;
 import java.util.Set;
 
 /**
- * The FlowBuf REST application: its resources and error mappers.
+ * The FlowBuf REST application: its resources, error mappers and the
+ * Server-Timing filter.
  */
 public class FlowBufWebApplication extends AbstractWebApplication {
 
@@ -20,6 +21,7 @@ public class FlowBufWebApplication extends AbstractWebApplication {
                           CcUploadsWebResource.class, LmmHandoffsWebResource.class,
                           FmmSessionsWebResource.class,
                           ControllerHoldsWebResource.class,
+                          ServerTimingFilter.class,
                           FlowBufExceptionMapper.class,
                           MalformedJsonMapper.class);
     }

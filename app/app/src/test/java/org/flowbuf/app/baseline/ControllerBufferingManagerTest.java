@@ -154,6 +154,24 @@ public class ControllerBufferingManagerTest {
     }
 
     @Test
+    public void theControllerTimeOfEveryPacketInTakenIsCountedOnItsHold() {
+        long[] now = {0};
+        baseline = new ControllerBufferingManager(rules, (device, port, frame) -> sent.add(frame),
+                                                  1, () -> now[0] += 1_000);
+        ControllerHold hold = baseline.hold(S1, P1, SENSOR);
+        assertEquals(0, hold.packetInNanos());
+        assertTrue(baseline.packetIn(S1, P1, udp("10.0.0.1", 9100, 1)));
+        long one = baseline.holds().iterator().next().packetInNanos();
+        assertTrue("time passed while the packet-in was taken", one > 0);
+        assertFalse(baseline.packetIn(S1, P1, udp("10.0.0.2", 9100, 2)));
+        assertEquals("a packet-in the hold did not take costs it nothing", one,
+                     baseline.holds().iterator().next().packetInNanos());
+        assertTrue(baseline.packetIn(S1, P1, udp("10.0.0.1", 9100, 3)));
+        assertEquals(2 * one, baseline.release(hold.id(), new ConnectPoint(S1, P3))
+                .packetInNanos());
+    }
+
+    @Test
     public void badRequestsAreRefusedAndChangeNothing() {
         assertReason(() -> baseline.hold(S1, PortNumber.CONTROLLER, SENSOR),
                      FlowBufException.Reason.INVALID);

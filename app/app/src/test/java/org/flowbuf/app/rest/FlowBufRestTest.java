@@ -321,6 +321,20 @@ public class FlowBufRestTest extends JerseyTest {
     }
 
     @Test
+    public void everyResponseSaysHowLongTheControllerWorkedOnIt() throws IOException {
+        for (Response response : List.of(post("intents/pause", PAUSE),
+                                         post("intents/pause", "{\"deviceId\":\"device:s1\"}"),
+                                         target("buffers/device:s9/b1").request().get(),
+                                         target("devices").request().get())) {
+            String timing = response.getHeaderString(ServerTimingFilter.HEADER);
+            assertTrue(response.getStatus() + " without Server-Timing", timing != null);
+            assertTrue(timing, timing.matches("app;dur=\\d+\\.\\d{3}"));
+            assertTrue(timing, Double.parseDouble(timing.substring("app;dur=".length())) >= 0);
+        }
+        assertEquals("app;dur=1.500", ServerTimingFilter.header(1_500_000));
+    }
+
+    @Test
     public void theControllerBufferingBaselineHoldsAndReleases() throws IOException {
         String hold = "{\"deviceId\":\"device:s1\",\"inPort\":1,"
                 + "\"filter\":{\"ipv4Src\":\"10.0.0.1/32\"}}";
@@ -336,6 +350,7 @@ public class FlowBufRestTest extends JerseyTest {
         assertEquals(201, created.getStatus());
         JsonNode body = json(created);
         assertEquals("HOLDING", body.get("state").asText());
+        assertEquals(0, body.get("packetInMicros").asLong());
         assertEquals(List.of("+255"), rules);
         assertError(post("baselines/controller-holds", hold), 409, "already held");
         String release = "baselines/controller-holds/" + body.get("id").asText() + "/release";

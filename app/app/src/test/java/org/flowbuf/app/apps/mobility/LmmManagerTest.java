@@ -125,7 +125,7 @@ public class LmmManagerTest {
                             record("hold " + args[0] + "/" + args[1] + " #" + id);
                             return new ControllerHold(id, (DeviceId) args[0], (PortNumber) args[1],
                                                       DOWNLINK, ControllerHold.State.HOLDING,
-                                                      0, 0, 0, 0);
+                                                      0, 0, 0, 0, 0);
                         case "release":
                             record("release #" + args[0] + " to " + args[1]);
                             return null;

@@ -84,6 +84,8 @@ def test_bad_requests_are_refused_and_change_nothing_on_the_switch():
             with pytest.raises(RestError) as refused:
                 lab.rest.post(path, body)
             assert refused.value.status == status, (path, body, refused.value.body)
+            # A refusal too says how long the controller worked on it.
+            assert lab.rest.server_ms() is not None, (path, body)
         assert lab.rest.get(f"buffers/{DEVICE}")["buffers"] == []
         assert all(v["mode"] == "NONE" for v in lab.rest.get(f"devices/{DEVICE}/vports")["vports"])
         # The OpenAPI document of the same API is published next to it.

@@ -49,6 +49,18 @@ def ip_of(name):
     return "10.0.0.%d" % HOSTS[name]
 
 
+def server_timing_ms(header):
+    """The app;dur=<ms> of a Server-Timing header, or None."""
+    for metric in (header or "").split(","):
+        name, _, params = metric.strip().partition(";")
+        if name == "app":
+            for param in params.split(";"):
+                key, _, value = param.strip().partition("=")
+                if key == "dur":
+                    return float(value)
+    return None
+
+
 class RestError(RuntimeError):
     def __init__(self, status, body):
         super().__init__(f"HTTP {status}: {body}")
@@ -93,9 +105,15 @@ class Rest:
             conn.close()
             self.local.conn = None
             raise
+        self.local.server_ms = server_timing_ms(resp.getheader("Server-Timing"))
         if resp.status >= 300:
             raise RestError(resp.status, text)
         return json.loads(text) if text else None
+
+    def server_ms(self):
+        """The controller's own time on this thread's latest call (its
+        Server-Timing header), or None when it sent none."""
+        return getattr(self.local, "server_ms", None)
 
     def get(self, path):
         return self.call("GET", path)

@@ -6,8 +6,16 @@ import subprocess
 import pytest
 
 from . import Lab, LabError
+from .servicelab import server_timing_ms
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="namespace lab needs root")
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="namespace lab needs root")
+
+
+def test_the_controllers_time_is_read_from_its_server_timing_header():
+    assert server_timing_ms("app;dur=0.412") == 0.412
+    assert server_timing_ms("db;dur=3, app;desc=\"x\";dur=1.5") == 1.5
+    assert server_timing_ms("db;dur=3") is None
+    assert server_timing_ms(None) is None
 
 
 def _netns():
@@ -19,6 +27,7 @@ def _links():
     return set(os.listdir("/sys/class/net"))
 
 
+@needs_root
 def test_hosts_talk_over_a_bridge_and_everything_is_removed():
     with Lab("fbt-") as lab:
         h1, h2 = lab.add_host("h1"), lab.add_host("h2")
@@ -32,6 +41,7 @@ def test_hosts_talk_over_a_bridge_and_everything_is_removed():
     assert not any(n.startswith("fbt-") for n in _links())
 
 
+@needs_root
 def test_leftovers_of_a_killed_lab_are_removed():
     subprocess.run(["ip", "netns", "add", "fbt-stale"], check=True)
     subprocess.run(["ip", "link", "add", "fbt-x", "type", "veth", "peer", "name", "fbt-y"],
@@ -41,6 +51,7 @@ def test_leftovers_of_a_killed_lab_are_removed():
         assert "fbt-x" not in _links()
 
 
+@needs_root
 def test_names_longer_than_linux_allows_are_refused():
     with Lab("fbt-") as lab:
         with pytest.raises(LabError, match="15 bytes"):

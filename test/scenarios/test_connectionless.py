@@ -20,8 +20,12 @@ def test_an_upload_is_held_stored_and_served_whole_and_in_order():
     python = str(ROOT / ".venv" / "bin" / "python")
     with ServiceLab(prefix="fbt-", rest_port=8195, p4rt_port=28297, agent_port=28298) as lab:
         for packets in (10, 200):
-            _, cpu_ms, result = connectionless.upload_once(lab, python, packets)
-            assert cpu_ms > 0
+            request_ms, server_ms, busy_ms, cpu_ms, result = connectionless.upload_once(
+                lab, python, packets)
+            # The controller's own time is part of the round trip, and four
+            # calls' worth of it is the upload's occupancy.
+            assert 0 < server_ms < request_ms
+            assert server_ms < busy_ms and cpu_ms > 0
             assert (result["received"], result["lost"], result["reordered"],
                     result["duplicates"]) == (packets, 0, 0, 0), result
         uploads = lab.rest.get("apps/cc/uploads")["uploads"]
@@ -32,7 +36,8 @@ def test_an_upload_is_held_stored_and_served_whole_and_in_order():
 def test_the_controller_buffering_baseline_holds_the_file_in_the_controller():
     python = str(ROOT / ".venv" / "bin" / "python")
     with ServiceLab(prefix="fbt-", rest_port=8195, p4rt_port=28297, agent_port=28298) as lab:
-        cpu_ms, held_bytes, result = connectionless.controller_buffered_once(lab, python, 200)
+        busy_ms, cpu_ms, held_bytes, result = connectionless.controller_buffered_once(
+            lab, python, 200)
         assert (result["received"], result["lost"], result["reordered"],
                 result["duplicates"]) == (200, 0, 0, 0), result
         assert held_bytes >= 200 * connectionless.PAYLOAD  # the whole file sat in the controller
@@ -40,4 +45,6 @@ def test_the_controller_buffering_baseline_holds_the_file_in_the_controller():
         holds = lab.rest.get("baselines/controller-holds")["holds"]
         assert [(h["state"], h["packetIns"], h["packetOuts"], h["heldPackets"])
                 for h in holds] == [("RELEASED", 200, 200, 0)]
+        # Its occupancy counts every packet-in the controller took.
+        assert 0 < holds[0]["packetInMicros"] / 1e3 < busy_ms
         assert lab.rest.get("buffers")["buffers"] == []  # no switch buffer was involved

@@ -125,7 +125,7 @@ class Rest:
         return self.call("DELETE", path)
 
 
-def netcfg(p4rt_port, agent_port, external):
+def netcfg(p4rt_port, agent_port, external, ready_buffers=0):
     vports = []
     for number in VPORTS:
         vport = {"id": f"vp{number}", "switchPort": number}
@@ -141,7 +141,8 @@ def netcfg(p4rt_port, agent_port, external):
                       "driver": "stratum-bmv2", "pipeconf": "org.flowbuf.pipeconf",
                       "name": "s1"},
             "flowbuf": {"agentAddress": f"127.0.0.1:{agent_port}",
-                        "inProcess": not external, "vports": vports},
+                        "inProcess": not external, "vports": vports,
+                        "readyBuffers": ready_buffers},
         }},
         "hosts": {f"{mac_of(h)}/None": {"basic": {"name": h, "ips": [ip_of(h)],
                                                   "locations": [f"{DEVICE}/{port}"]}}
@@ -155,8 +156,9 @@ class ServiceLab(ProcessLab):
     # Fixed ports sit below Linux's ephemeral range (32768-60999), where an
     # outgoing connection of any process could already hold them.
     def __init__(self, external_agent=False, p4rt_port=28201, agent_port=28261,
-                 rest_port=8181, prefix="fbs-"):
+                 rest_port=8181, prefix="fbs-", ready_buffers=0):
         self.external = external_agent
+        self.ready_buffers = ready_buffers
         self.p4rt_port, self.agent_port, self.rest_port = p4rt_port, agent_port, rest_port
         self.prefix = prefix
         self.hosts = {}
@@ -193,8 +195,8 @@ class ServiceLab(ProcessLab):
             switch_argv += ["--buffer-listen", f"127.0.0.1:{self.agent_port}"]
         self.switch = self._run(switch_argv, "pbswitch", self.p4rt_port)
         cfg = pathlib.Path(self.logs) / "netcfg.json"
-        cfg.write_text(json.dumps(netcfg(self.p4rt_port, self.agent_port, self.external),
-                                  indent=2))
+        cfg.write_text(json.dumps(netcfg(self.p4rt_port, self.agent_port, self.external,
+                                         self.ready_buffers), indent=2))
         self._host_argv = ["java", "-jar", str(HOST_JAR), "--netcfg", str(cfg),
                            "--p4info", str(P4INFO), "--device-config", str(BMV2_JSON),
                            "--listen", f"127.0.0.1:{self.rest_port}"]

@@ -2,6 +2,7 @@
 """A short real connectionless upload in the lab: the file is held, stored,
 served to the collector in order, nothing lost."""
 import os
+import time
 
 import pytest
 
@@ -16,9 +17,23 @@ def binaries():
     ensure_built()
 
 
+def only_ready_buffers(lab):
+    return all(b["owner"] == "org.flowbuf.ready" for b in lab.rest.get("buffers")["buffers"])
+
+
+def wait_for_ready_buffer(lab, timeout=10):
+    """The ready buffer is made just after the host starts or one is taken."""
+    deadline = time.monotonic() + timeout
+    while not any(b["owner"] == "org.flowbuf.ready" for b in lab.rest.get("buffers")["buffers"]):
+        assert time.monotonic() < deadline, "no ready buffer was made"
+        time.sleep(0.05)
+
+
 def test_an_upload_is_held_stored_and_served_whole_and_in_order():
     python = str(ROOT / ".venv" / "bin" / "python")
-    with ServiceLab(prefix="fbt-", rest_port=8195, p4rt_port=28297, agent_port=28298) as lab:
+    with ServiceLab(prefix="fbt-", rest_port=8195, p4rt_port=28297, agent_port=28298,
+                    ready_buffers=connectionless.READY_BUFFERS) as lab:
+        wait_for_ready_buffer(lab)
         for packets in (10, 200):
             request_ms, server_ms, busy_ms, cpu_ms, result = connectionless.upload_once(
                 lab, python, packets)
@@ -30,7 +45,12 @@ def test_an_upload_is_held_stored_and_served_whole_and_in_order():
                     result["duplicates"]) == (packets, 0, 0, 0), result
         uploads = lab.rest.get("apps/cc/uploads")["uploads"]
         assert [u["state"] for u in uploads] == ["RELEASED", "RELEASED"]
-        assert lab.rest.get("buffers")["buffers"] == []
+        # Each request took the buffer the switch kept ready, and another
+        # was made for the next one.
+        assert all(u["bufferId"].startswith("ready-") for u in uploads), uploads
+        assert len({u["bufferId"] for u in uploads}) == 2
+        wait_for_ready_buffer(lab)
+        assert only_ready_buffers(lab)
 
 
 def test_the_controller_buffering_baseline_holds_the_file_in_the_controller():

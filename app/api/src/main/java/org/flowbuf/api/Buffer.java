@@ -129,6 +129,16 @@ public final class Buffer {
     }
 
     /**
+     * A copy with another owner (a buffer made ahead, handed to an app).
+     *
+     * @param newOwner owning application
+     * @return the copy
+     */
+    public Buffer withOwner(String newOwner) {
+        return new Buffer(deviceId, id, newOwner, spec, vport, mode, occupancyPackets);
+    }
+
+    /**
      * A copy with another occupancy.
      *
      * @param packets packets held

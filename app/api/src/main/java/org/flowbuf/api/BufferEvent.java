@@ -29,7 +29,12 @@ public final class BufferEvent extends AbstractEvent<BufferEvent.Type, Buffer> {
          * The buffer was missing from the device's agent (the agent
          * restarted; what it held is gone) and was created again.
          */
-        BUFFER_RECREATED
+        BUFFER_RECREATED,
+        /**
+         * A ready buffer, made ahead by the service, was handed to the
+         * application that now owns it.
+         */
+        BUFFER_ASSIGNED
     }
 
     /**

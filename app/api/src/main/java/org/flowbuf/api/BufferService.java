@@ -44,6 +44,24 @@ public interface BufferService {
                         BufferState state);
 
     /**
+     * An empty BUFFERING buffer for an application that needs one now and
+     * does not mind its id: a ready buffer when the device keeps some made
+     * ahead with this spec (no agent call; its id is the one it was made
+     * with), otherwise one created now under {@code idIfCreated}.
+     *
+     * @param deviceId    device
+     * @param idIfCreated buffer id, should a buffer be created now
+     * @param owner       owning application
+     * @param spec        size and behaviour
+     * @return the buffer, BUFFERING and empty
+     * @throws FlowBufException as {@link #createBuffer}
+     */
+    default Buffer allocateBuffer(DeviceId deviceId, BufferId idIfCreated, String owner,
+                                  BufferSpec spec) {
+        return createBuffer(deviceId, idIfCreated, owner, spec, BufferState.BUFFERING);
+    }
+
+    /**
      * Moves a buffer to a state with the fewest southbound calls.
      *
      * @param deviceId device

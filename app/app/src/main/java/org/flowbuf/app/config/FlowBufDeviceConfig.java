@@ -25,10 +25,13 @@ import java.util.Set;
  * { "agentAddress": "127.0.0.1:28000", "inProcess": false,
  *   "tls": { "caCert": "...", "clientCert": "...", "clientKey": "..." },
  *   "vports": [ { "id": "vp1", "switchPort": 10, "interface": "fbv1",
- *                 "txRateBps": 100000000 } ] }
+ *                 "txRateBps": 100000000 } ],
+ *   "readyBuffers": 0 }
  * </pre>
  * "inProcess" says the switch hosts the buffers itself (pbswitch); the agent
- * address is then the switch's buffer endpoint. {@link #validationError()}
+ * address is then the switch's buffer endpoint. "readyBuffers" is how many
+ * empty buffers the service keeps made ahead on vports of the device (at
+ * most as many as it has vports), so a pause needing one makes no agent call. {@link #validationError()}
  * names the first bad field, so an operator sees why a device is ignored.
  */
 public final class FlowBufDeviceConfig extends Config<DeviceId> {
@@ -46,6 +49,7 @@ public final class FlowBufDeviceConfig extends Config<DeviceId> {
     static final String SWITCH_PORT = "switchPort";
     static final String INTERFACE = "interface";
     static final String TX_RATE_BPS = "txRateBps";
+    static final String READY_BUFFERS = "readyBuffers";
     private static final long MAX_SWITCH_PORT = (1L << 32) - 1;
 
     @Override
@@ -60,9 +64,11 @@ public final class FlowBufDeviceConfig extends Config<DeviceId> {
      */
     public Optional<String> validationError() {
         try {
-            hasOnlyFields(AGENT_ADDRESS, IN_PROCESS, TLS, VPORTS);
+            hasOnlyFields(AGENT_ADDRESS, IN_PROCESS, TLS, VPORTS, READY_BUFFERS);
         } catch (InvalidFieldException e) {
-            return Optional.of("unknown field " + e.field() + "; allowed: agentAddress, inProcess, tls, vports");
+            return Optional.of("unknown field " + e.field()
+                                       + "; allowed: agentAddress, inProcess, tls, vports, "
+                                       + "readyBuffers");
         }
         Optional<String> error = checkAddress();
         if (error.isEmpty()) {
@@ -70,6 +76,9 @@ public final class FlowBufDeviceConfig extends Config<DeviceId> {
         }
         if (error.isEmpty()) {
             error = checkVports();
+        }
+        if (error.isEmpty()) {
+            error = checkReadyBuffers();
         }
         return error;
     }
@@ -121,6 +130,28 @@ public final class FlowBufDeviceConfig extends Config<DeviceId> {
                                     v.path(TX_RATE_BPS).asLong(0)));
         }
         return slots.build();
+    }
+
+    /**
+     * How many empty buffers to keep made ahead on the device.
+     *
+     * @return ready buffers (0 when not set)
+     */
+    public int readyBuffers() {
+        return object.path(READY_BUFFERS).asInt(0);
+    }
+
+    private Optional<String> checkReadyBuffers() {
+        JsonNode ready = object.path(READY_BUFFERS);
+        if (ready.isMissingNode()) {
+            return Optional.empty();
+        }
+        int vports = object.path(VPORTS).size();
+        if (!ready.isIntegralNumber() || ready.asLong() < 0 || ready.asLong() > vports) {
+            return Optional.of("readyBuffers must be an integer in 0.." + vports
+                                       + " (the device's vports)");
+        }
+        return Optional.empty();
     }
 
     private Optional<String> checkAddress() {

@@ -53,11 +53,11 @@ final class PauseSteps {
     // and costs no agent call then.
     Vport receivingVport(Optional<BufferId> id) {
         if (id.isEmpty()) {
-            BufferId auto = BufferId.bufferId("auto-" + intentId.id());
-            Buffer b = buffers.createBuffer(deviceId, auto, owner, AUTO_BUFFER,
-                                            BufferState.BUFFERING);
-            created = auto;
-            return new Vport(b.vport(), switchPort(b), auto, b.mode());
+            // A ready buffer when the device keeps some (no agent call), else a new one.
+            Buffer b = buffers.allocateBuffer(deviceId, BufferId.bufferId("auto-" + intentId.id()),
+                                              owner, AUTO_BUFFER);
+            created = b.id();
+            return new Vport(b.vport(), switchPort(b), b.id(), b.mode());
         }
         Vport before = vportOf(buffers, deviceId, id.get());
         BufferState from = stateBefore(before);

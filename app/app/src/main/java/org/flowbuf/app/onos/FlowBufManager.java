@@ -210,6 +210,12 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
     }
 
     @Override
+    public Buffer allocateBuffer(DeviceId deviceId, BufferId idIfCreated, String owner,
+                                 BufferSpec spec) {
+        return core.buffers().allocateBuffer(deviceId, idIfCreated, owner, spec);
+    }
+
+    @Override
     public Buffer moveBuffer(DeviceId deviceId, BufferId id, String owner, BufferState state) {
         return core.buffers().moveBuffer(deviceId, id, owner, state);
     }

@@ -33,6 +33,17 @@ public interface AgentDirectory {
     List<VportSlot> vportSlots(DeviceId deviceId);
 
     /**
+     * How many empty BUFFERING buffers the service keeps made ahead on a
+     * device, so that a pause needing a new buffer makes no agent call.
+     *
+     * @param deviceId device
+     * @return ready buffers wanted (0: none, the default)
+     */
+    default int readyBuffers(DeviceId deviceId) {
+        return 0;
+    }
+
+    /**
      * The devices that have an agent configured.
      *
      * @return device ids

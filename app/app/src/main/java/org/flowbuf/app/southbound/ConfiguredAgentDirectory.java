@@ -88,6 +88,12 @@ public final class ConfiguredAgentDirectory implements AgentDirectory {
     }
 
     @Override
+    public int readyBuffers(DeviceId deviceId) {
+        return configs.apply(deviceId).filter(FlowBufDeviceConfig::isValid)
+                .map(FlowBufDeviceConfig::readyBuffers).orElse(0);
+    }
+
+    @Override
     public Set<DeviceId> devices() {
         return Set.copyOf(configuredDevices.get());
     }

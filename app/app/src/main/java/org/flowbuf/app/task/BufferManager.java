@@ -27,6 +27,8 @@ import org.flowbuf.app.southbound.TriggerReply;
 import org.flowbuf.app.southbound.VportSlot;
 import org.flowbuf.app.store.BufferStore;
 import org.onosproject.net.DeviceId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.Collection;
 import java.util.List;
@@ -34,6 +36,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
@@ -45,11 +48,13 @@ import java.util.stream.Collectors;
  */
 public final class BufferManager implements BufferService {
 
+    private static final Logger LOG = LoggerFactory.getLogger(BufferManager.class);
     private final AgentDirectory agents;
     private final BufferStore store;
     private final EventHistory history = new EventHistory();
     private final BufferReconciler reconciler;
     private final ArmedMoves armed = new ArmedMoves();
+    private final ReadyBuffers ready;
     private volatile Consumer<BufferEvent> events = e -> { };
 
     /**
@@ -59,9 +64,22 @@ public final class BufferManager implements BufferService {
      * @param store  where buffers are kept
      */
     public BufferManager(AgentDirectory agents, BufferStore store) {
+        this(agents, store, ReadyBuffers.ownThread());
+    }
+
+    /**
+     * Creates the service with a given executor for making ready buffers.
+     *
+     * @param agents agents and vport slots of the devices
+     * @param store  where buffers are kept
+     * @param topUps where ready buffers are made after one is taken, a
+     *               buffer removed or a device reconciled
+     */
+    public BufferManager(AgentDirectory agents, BufferStore store, Executor topUps) {
         this.agents = Objects.requireNonNull(agents);
         this.store = Objects.requireNonNull(store);
         this.reconciler = new BufferReconciler(agents, store);
+        this.ready = new ReadyBuffers(Objects.requireNonNull(topUps));
     }
 
     /**
@@ -98,6 +116,23 @@ public final class BufferManager implements BufferService {
     }
 
     @Override
+    public synchronized Buffer allocateBuffer(DeviceId deviceId, BufferId idIfCreated,
+                                              String owner, BufferSpec spec) {
+        Optional<Buffer> spare = spec.equals(ReadyBuffers.SPEC)
+                ? ready.first(store, deviceId) : Optional.empty();
+        Buffer buffer;
+        if (spare.isPresent()) {
+            buffer = spare.get().withOwner(owner);
+            store.put(buffer);
+            emit(new BufferEvent(BufferEvent.Type.BUFFER_ASSIGNED, buffer));
+        } else {
+            buffer = createBuffer(deviceId, idIfCreated, owner, spec, BufferState.BUFFERING);
+        }
+        ready.topUpLater(deviceId, this::topUp);
+        return buffer;
+    }
+
+    @Override
     public synchronized Buffer moveBuffer(DeviceId deviceId, BufferId id, String owner,
                                           BufferState state) {
         owned(deviceId, id, owner); // a stranger is refused before the agent is touched
@@ -127,13 +162,43 @@ public final class BufferManager implements BufferService {
                                           boolean discard) {
         owned(deviceId, id, owner); // a stranger is refused before the agent is touched
         disarmMovesOf(deviceId, id);
-        Buffer buffer = owned(deviceId, id, owner); // as a fired move may have left it
+        remove(owned(deviceId, id, owner), discard); // as a fired move may have left it
+        ready.topUpLater(deviceId, this::topUp); // its vport is free again
+    }
+
+    private void remove(Buffer buffer, boolean discard) {
+        DeviceId deviceId = buffer.deviceId();
+        BufferId id = buffer.id();
         agents.agent(deviceId).apply(List.of(AgentOperation.unbind(id, buffer.vport()),
                                              AgentOperation.removeVport(buffer.vport()),
                                              AgentOperation.removeBuffer(id, discard)));
         store.remove(deviceId, id);
         armed.remove(deviceId, id); // the agent dropped what it triggered
         emit(new BufferEvent(BufferEvent.Type.BUFFER_REMOVED, buffer));
+    }
+
+    /** Makes ready buffers, one per turn of the lock, until the device has its number. */
+    private void topUp(DeviceId deviceId) {
+        while (makeOneReady(deviceId)) {
+            continue;
+        }
+    }
+
+    private synchronized boolean makeOneReady(DeviceId deviceId) {
+        if (!agents.devices().contains(deviceId)
+                || ready.count(store, deviceId) >= agents.readyBuffers(deviceId)
+                || unboundSlot(deviceId).isEmpty()) {
+            return false;
+        }
+        try {
+            createBuffer(deviceId, ready.nextId(store, deviceId), ReadyBuffers.OWNER,
+                         ReadyBuffers.SPEC, BufferState.BUFFERING);
+            return true;
+        } catch (FlowBufException e) {
+            // The next take, removal or reconciliation of the device tries again.
+            LOG.warn("{}: no ready buffer made: {}", deviceId, e.getMessage());
+            return false;
+        }
     }
 
     @Override
@@ -177,6 +242,7 @@ public final class BufferManager implements BufferService {
     public synchronized List<BufferEvent> reconcile(DeviceId deviceId) {
         List<BufferEvent> changes = reconciler.reconcile(deviceId);
         changes.forEach(this::emit);
+        ready.topUpLater(deviceId, this::topUp);
         return changes;
     }
 
@@ -276,12 +342,21 @@ public final class BufferManager implements BufferService {
         return buffer;
     }
 
+    // A vport no buffer is bound to or, failing that, the vport of a ready
+    // buffer, removed for it: buffers made ahead never make a create fail.
     private VportSlot freeSlot(DeviceId deviceId) {
+        return unboundSlot(deviceId).or(() -> ready.first(store, deviceId).map(spare -> {
+            remove(spare, true);
+            return unboundSlot(deviceId).orElseThrow();
+        })).orElseThrow(() -> new FlowBufException(
+                FlowBufException.Reason.EXHAUSTED,
+                "every vport of " + deviceId + " is bound to a buffer"));
+    }
+
+    private Optional<VportSlot> unboundSlot(DeviceId deviceId) {
         Set<VportId> used = store.buffers(deviceId).stream().map(Buffer::vport)
                 .collect(Collectors.toSet());
         return agents.vportSlots(deviceId).stream().filter(s -> !used.contains(s.id()))
-                .findFirst().orElseThrow(() -> new FlowBufException(
-                        FlowBufException.Reason.EXHAUSTED,
-                        "every vport of " + deviceId + " is bound to a buffer"));
+                .findFirst();
     }
 }

@@ -63,8 +63,11 @@ final class BufferReconciler {
         }
         for (AgentBuffer unknown : onAgent.values()) {
             if (unknown.vport().isPresent() && slots.containsKey(unknown.vport().get())) {
-                Buffer adopted = new Buffer(deviceId, unknown.id(), BufferService.OPERATOR,
-                                            unknown.spec(), unknown.vport().get(), unknown.mode(),
+                // A ready buffer nobody took before the restart stays ready.
+                String owner = ReadyBuffers.wasReady(unknown) ? ReadyBuffers.OWNER
+                                                              : BufferService.OPERATOR;
+                Buffer adopted = new Buffer(deviceId, unknown.id(), owner, unknown.spec(),
+                                            unknown.vport().get(), unknown.mode(),
                                             unknown.occupancyPackets());
                 store.put(adopted);
                 events.add(new BufferEvent(BufferEvent.Type.BUFFER_ADOPTED, adopted));

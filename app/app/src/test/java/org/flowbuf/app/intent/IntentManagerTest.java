@@ -142,6 +142,45 @@ public class IntentManagerTest {
     }
 
     @Test
+    public void aPauseIntoAReadyBufferWritesItsRuleAndNothingElse() {
+        AgentDirectory keepsOne = new AgentDirectory() {
+            @Override
+            public BufferAgentClient agent(DeviceId deviceId) {
+                return directory.agent(deviceId);
+            }
+
+            @Override
+            public List<VportSlot> vportSlots(DeviceId deviceId) {
+                return directory.vportSlots(deviceId);
+            }
+
+            @Override
+            public int readyBuffers(DeviceId deviceId) {
+                return 1;
+            }
+
+            @Override
+            public Set<DeviceId> devices() {
+                return directory.devices();
+            }
+        };
+        List<Runnable> topUps = new ArrayList<>();
+        buffers = new BufferManager(keepsOne, new InMemoryBufferStore(), topUps::add);
+        intents = new IntentManager(buffers, keepsOne, writer);
+        buffers.reconcile(S1);
+        topUps.remove(0).run();
+        agent.calls.clear();
+
+        FlowBufIntent pause = intents.pause(S1, P1, UDP_FLOW, Optional.empty(), APP);
+        assertEquals(Optional.of(BufferId.bufferId("ready-1")), pause.bufferId());
+        assertEquals(List.of("install flow 1->100@100"), agent.calls);
+        // The next ready buffer is made afterwards, off the pause's path.
+        topUps.remove(0).run();
+        assertEquals(List.of("install flow 1->100@100", "Batch org.flowbuf.test"), agent.calls);
+        assertEquals(APP, buffers.getBuffer(S1, BufferId.bufferId("ready-1")).get().owner());
+    }
+
+    @Test
     public void aBatchMovesTheBufferOnceAndWritesEveryRuleInOneWrite() {
         BufferId b = BufferId.bufferId("b");
         buffers.createBuffer(S1, b, APP, BufferSpec.defaults(), BufferState.FORWARDING);

@@ -1,0 +1,112 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.task;
+
+import org.flowbuf.api.Buffer;
+import org.flowbuf.api.BufferId;
+import org.flowbuf.api.BufferSpec;
+import org.flowbuf.api.BufferState;
+import org.flowbuf.app.southbound.AgentBuffer;
+import org.flowbuf.app.store.BufferStore;
+import org.onosproject.net.DeviceId;
+
+import java.util.Comparator;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * Buffers made ahead of need: empty BUFFERING buffers of the default spec
+ * that the service owns ({@link #OWNER}) until an application takes one.
+ * Which buffers are ready is read from the store (their owner), so it
+ * survives whatever the store survives; topping up runs off the caller's
+ * thread, one request per device at a time.
+ */
+final class ReadyBuffers {
+
+    /** The owner of a buffer nobody has taken yet. */
+    static final String OWNER = "org.flowbuf.ready";
+    /** Ready buffers are made with ids ready-1, ready-2, ... */
+    static final String ID_PREFIX = "ready-";
+    /** What a ready buffer is made as: what a pause asks for. */
+    static final BufferSpec SPEC = BufferSpec.defaults();
+    /** How long a top-up waits after it was asked for. */
+    static final long TOP_UP_DELAY_MS = 10;
+
+    private final AtomicLong serial = new AtomicLong();
+    private final Executor topUps;
+    private final Set<DeviceId> queued = ConcurrentHashMap.newKeySet();
+
+    ReadyBuffers(Executor topUps) {
+        this.topUps = topUps;
+    }
+
+    /**
+     * A thread that exists only while there is topping up to do, and runs
+     * each top-up {@link #TOP_UP_DELAY_MS} after it was asked for: the
+     * request that took a buffer then has its rule written and its answer
+     * sent before the agent is called again, instead of sharing the
+     * switch and the two cores with that call.
+     *
+     * @return executor of top-ups
+     */
+    static Executor ownThread() {
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "flowbuf-ready-buffers");
+            t.setDaemon(true);
+            return t;
+        });
+        executor.setKeepAliveTime(30, TimeUnit.SECONDS);
+        executor.allowCoreThreadTimeOut(true);
+        return task -> executor.schedule(task, TOP_UP_DELAY_MS, TimeUnit.MILLISECONDS);
+    }
+
+    static boolean isReady(Buffer buffer) {
+        return OWNER.equals(buffer.owner());
+    }
+
+    // Whether a buffer an agent holds and the store does not know was made
+    // ready by this service before a restart (and was never taken).
+    static boolean wasReady(AgentBuffer found) {
+        return found.id().id().startsWith(ID_PREFIX) && found.occupancyPackets() == 0
+                && found.mode().hasRx() && !found.mode().hasTx() && SPEC.equals(found.spec());
+    }
+
+    // The ready buffer to hand out first: the oldest made.
+    Optional<Buffer> first(BufferStore store, DeviceId deviceId) {
+        return store.buffers(deviceId).stream().filter(ReadyBuffers::isReady)
+                .filter(b -> b.state() == BufferState.BUFFERING)
+                .min(Comparator.comparing(b -> b.id().id()));
+    }
+
+    long count(BufferStore store, DeviceId deviceId) {
+        return store.buffers(deviceId).stream().filter(ReadyBuffers::isReady).count();
+    }
+
+    // An id no buffer of the device has (the serial restarts with the controller).
+    BufferId nextId(BufferStore store, DeviceId deviceId) {
+        while (true) {
+            BufferId id = BufferId.bufferId(ID_PREFIX + serial.incrementAndGet());
+            if (store.get(deviceId, id).isEmpty()) {
+                return id;
+            }
+        }
+    }
+
+    // Runs topUp for the device later, unless a run is already waiting.
+    void topUpLater(DeviceId deviceId, Consumer<DeviceId> topUp) {
+        if (queued.add(deviceId)) {
+            topUps.execute(() -> {
+                queued.remove(deviceId);
+                topUp.accept(deviceId);
+            });
+        }
+    }
+}

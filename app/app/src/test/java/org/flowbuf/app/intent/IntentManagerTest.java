@@ -18,6 +18,7 @@ import org.flowbuf.app.southbound.AgentDirectory;
 import org.flowbuf.app.southbound.BufferAgentClient;
 import org.flowbuf.app.southbound.FakeBufferAgent;
 import org.flowbuf.app.southbound.InProcessAgent;
+import org.flowbuf.app.southbound.OneDeviceAgents;
 import org.flowbuf.app.southbound.VportSlot;
 import org.flowbuf.app.store.InMemoryBufferStore;
 import org.flowbuf.app.task.BufferManager;
@@ -143,27 +144,8 @@ public class IntentManagerTest {
 
     @Test
     public void aPauseIntoAReadyBufferWritesItsRuleAndNothingElse() {
-        AgentDirectory keepsOne = new AgentDirectory() {
-            @Override
-            public BufferAgentClient agent(DeviceId deviceId) {
-                return directory.agent(deviceId);
-            }
-
-            @Override
-            public List<VportSlot> vportSlots(DeviceId deviceId) {
-                return directory.vportSlots(deviceId);
-            }
-
-            @Override
-            public int readyBuffers(DeviceId deviceId) {
-                return 1;
-            }
-
-            @Override
-            public Set<DeviceId> devices() {
-                return directory.devices();
-            }
-        };
+        AgentDirectory keepsOne = new OneDeviceAgents(S1, directory.agent(S1),
+                                                      directory.vportSlots(S1), () -> 1);
         List<Runnable> topUps = new ArrayList<>();
         buffers = new BufferManager(keepsOne, new InMemoryBufferStore(), topUps::add);
         intents = new IntentManager(buffers, keepsOne, writer);

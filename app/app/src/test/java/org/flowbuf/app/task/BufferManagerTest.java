@@ -18,10 +18,10 @@ import org.flowbuf.api.TriggerFire;
 import org.flowbuf.api.Vport;
 import org.flowbuf.api.VportId;
 import org.flowbuf.api.VportMode;
-import org.flowbuf.app.southbound.AgentDirectory;
 import org.flowbuf.app.southbound.BufferAgentClient;
 import org.flowbuf.app.southbound.FakeBufferAgent;
 import org.flowbuf.app.southbound.InProcessAgent;
+import org.flowbuf.app.southbound.OneDeviceAgents;
 import org.flowbuf.app.southbound.VportSlot;
 import org.flowbuf.app.store.InMemoryBufferStore;
 import org.flowbuf.proto.buffer.v1.BufferConfig;
@@ -65,25 +65,8 @@ public class BufferManagerTest {
         BufferAgentClient client = InProcessAgent.start(grpc, agent, "s1");
         List<VportSlot> slots = List.of(new VportSlot(VportId.vportId("vp100"), 100, null),
                                         new VportSlot(VportId.vportId("vp101"), 101, null));
-        manager = new BufferManager(new AgentDirectory() {
-            @Override
-            public BufferAgentClient agent(DeviceId deviceId) {
-                if (!deviceId.equals(S1)) {
-                    throw FlowBufException.notFound("no agent for %s", deviceId);
-                }
-                return client;
-            }
-
-            @Override
-            public List<VportSlot> vportSlots(DeviceId deviceId) {
-                return deviceId.equals(S1) ? slots : List.of();
-            }
-
-            @Override
-            public Set<DeviceId> devices() {
-                return Set.of(S1);
-            }
-        }, new InMemoryBufferStore());
+        manager = new BufferManager(new OneDeviceAgents(S1, client, slots),
+                                    new InMemoryBufferStore());
     }
 
     @Test

@@ -17,6 +17,7 @@ import org.flowbuf.app.southbound.AgentDirectory;
 import org.flowbuf.app.southbound.BufferAgentClient;
 import org.flowbuf.app.southbound.FakeBufferAgent;
 import org.flowbuf.app.southbound.InProcessAgent;
+import org.flowbuf.app.southbound.OneDeviceAgents;
 import org.flowbuf.app.southbound.VportSlot;
 import org.flowbuf.app.store.InMemoryBufferStore;
 import org.flowbuf.proto.buffer.v1.BufferConfig;
@@ -30,7 +31,6 @@ import org.onosproject.net.DeviceId;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
@@ -63,27 +63,7 @@ public class ReadyBuffersTest {
         BufferAgentClient client = InProcessAgent.start(grpc, agent, "s1");
         List<VportSlot> slots = List.of(new VportSlot(VportId.vportId("vp100"), 100, null),
                                         new VportSlot(VportId.vportId("vp101"), 101, null));
-        agents = new AgentDirectory() {
-            @Override
-            public BufferAgentClient agent(DeviceId deviceId) {
-                return client;
-            }
-
-            @Override
-            public List<VportSlot> vportSlots(DeviceId deviceId) {
-                return slots;
-            }
-
-            @Override
-            public int readyBuffers(DeviceId deviceId) {
-                return wanted.get();
-            }
-
-            @Override
-            public Set<DeviceId> devices() {
-                return Set.of(S1);
-            }
-        };
+        agents = new OneDeviceAgents(S1, client, slots, wanted::get);
         manager = managerOn(new InMemoryBufferStore());
     }
 

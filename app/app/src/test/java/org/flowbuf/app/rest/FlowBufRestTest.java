@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.grpc.Status;
 import io.grpc.testing.GrpcCleanupRule;
-import org.flowbuf.api.VportId;
 import org.flowbuf.app.FlowBufCore;
 import org.flowbuf.app.intent.MulticastGroupWriter;
 import org.flowbuf.app.intent.SteeringRule;
@@ -17,9 +16,8 @@ import org.flowbuf.app.southbound.AgentDirectory;
 import org.flowbuf.app.southbound.BufferAgentClient;
 import org.flowbuf.app.southbound.FakeBufferAgent;
 import org.flowbuf.app.southbound.InProcessAgent;
-import org.flowbuf.app.southbound.VportSlot;
+import org.flowbuf.app.southbound.OneDeviceAgents;
 import org.flowbuf.app.store.InMemoryBufferStore;
-import org.flowbuf.api.FlowBufException;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.test.JerseyTest;
 import org.junit.Rule;
@@ -34,7 +32,6 @@ import javax.ws.rs.core.MediaType;
 import javax.ws.rs.core.Response;
 import java.io.IOException;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.junit.Assert.assertEquals;
@@ -73,27 +70,7 @@ public class FlowBufRestTest extends JerseyTest {
         super.setUp();
         agent = new FakeBufferAgent();
         BufferAgentClient client = InProcessAgent.start(grpc, agent, "s1");
-        List<VportSlot> slots = List.of(new VportSlot(VportId.vportId("vp100"), 100, null),
-                                        new VportSlot(VportId.vportId("vp101"), 101, null));
-        AgentDirectory agents = new AgentDirectory() {
-            @Override
-            public BufferAgentClient agent(DeviceId deviceId) {
-                if (!deviceId.equals(S1)) {
-                    throw FlowBufException.notFound("device %s has no buffer agent", deviceId);
-                }
-                return client;
-            }
-
-            @Override
-            public List<VportSlot> vportSlots(DeviceId deviceId) {
-                return deviceId.equals(S1) ? slots : List.of();
-            }
-
-            @Override
-            public Set<DeviceId> devices() {
-                return Set.of(S1);
-            }
-        };
+        AgentDirectory agents = new OneDeviceAgents(S1, client, OneDeviceAgents.twoVports());
         SteeringRuleWriter writer = new SteeringRuleWriter() {
             @Override
             public void install(DeviceId deviceId, SteeringRule rule) {

@@ -13,6 +13,7 @@ import org.flowbuf.proto.buffer.v1.BatchResponse;
 import org.flowbuf.proto.buffer.v1.BindRequest;
 import org.flowbuf.proto.buffer.v1.BindResponse;
 import org.flowbuf.proto.buffer.v1.Buffer;
+import org.flowbuf.proto.buffer.v1.BufferConfig;
 import org.flowbuf.proto.buffer.v1.BufferAgentGrpc;
 import org.flowbuf.proto.buffer.v1.BufferStats;
 import org.flowbuf.proto.buffer.v1.CreateBufferRequest;
@@ -29,6 +30,7 @@ import org.flowbuf.proto.buffer.v1.ListVportsResponse;
 import org.flowbuf.proto.buffer.v1.SetVportModeRequest;
 import org.flowbuf.proto.buffer.v1.TriggerFire;
 import org.flowbuf.proto.buffer.v1.Vport;
+import org.flowbuf.proto.buffer.v1.VportConfig;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -56,6 +58,31 @@ public class FakeBufferAgent extends BufferAgentGrpc.BufferAgentImplBase {
     private final Map<String, TriggerFire> lastFire = new ConcurrentHashMap<>();
     private volatile List<Buffer> listedBuffers = List.of();
     private volatile List<Vport> listedVports = List.of();
+
+    /**
+     * A buffer as ListBuffers reports it.
+     *
+     * @param id     buffer id
+     * @param vport  the vport it is bound to
+     * @param config its config
+     * @param held   packets it holds
+     * @return the listed buffer
+     */
+    public static Buffer listedBuffer(String id, String vport, BufferConfig config, long held) {
+        return Buffer.newBuilder().setBufferId(id).setConfig(config).addVportIds(vport)
+                .setStats(BufferStats.newBuilder().setOccupancyPackets(held)).build();
+    }
+
+    /**
+     * A vport in RX mode as ListVports reports it.
+     *
+     * @param id vport id
+     * @return the listed vport
+     */
+    public static Vport listedRxVport(String id) {
+        return Vport.newBuilder().setVportId(id).setConfig(VportConfig.newBuilder().setMode(
+                org.flowbuf.proto.buffer.v1.VportMode.VPORT_MODE_RX)).build();
+    }
 
     /**
      * Sets what ListBuffers and ListVports answer (what the agent "has").

@@ -5,6 +5,7 @@
 package org.flowbuf.app.southbound;
 
 import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.VportId;
 import org.onosproject.net.DeviceId;
 
 import java.util.List;
@@ -18,6 +19,17 @@ public final class OneDeviceAgents implements AgentDirectory {
     private final BufferAgentClient client;
     private final List<VportSlot> slots;
     private final IntSupplier readyBuffers;
+
+    /**
+     * The two vport slots of the tests' switch: vp100 and vp101 on switch
+     * ports 100 and 101.
+     *
+     * @return slots
+     */
+    public static List<VportSlot> twoVports() {
+        return List.of(new VportSlot(VportId.vportId("vp100"), 100, null),
+                       new VportSlot(VportId.vportId("vp101"), 101, null));
+    }
 
     /**
      * A device that keeps no ready buffers.
@@ -49,7 +61,7 @@ public final class OneDeviceAgents implements AgentDirectory {
     @Override
     public BufferAgentClient agent(DeviceId deviceId) {
         if (!deviceId.equals(device)) {
-            throw FlowBufException.notFound("no agent for %s", deviceId);
+            throw FlowBufException.notFound("device %s has no buffer agent", deviceId);
         }
         return client;
     }

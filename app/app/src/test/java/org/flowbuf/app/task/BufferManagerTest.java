@@ -22,13 +22,10 @@ import org.flowbuf.app.southbound.BufferAgentClient;
 import org.flowbuf.app.southbound.FakeBufferAgent;
 import org.flowbuf.app.southbound.InProcessAgent;
 import org.flowbuf.app.southbound.OneDeviceAgents;
-import org.flowbuf.app.southbound.VportSlot;
 import org.flowbuf.app.store.InMemoryBufferStore;
 import org.flowbuf.proto.buffer.v1.BufferConfig;
-import org.flowbuf.proto.buffer.v1.BufferStats;
 import org.flowbuf.proto.buffer.v1.Operation;
 import org.flowbuf.proto.buffer.v1.ReportSync;
-import org.flowbuf.proto.buffer.v1.VportConfig;
 import org.junit.Before;
 import org.junit.Rule;
 import org.junit.Test;
@@ -52,6 +49,8 @@ public class BufferManagerTest {
     private static final BufferSpec SPEC = BufferSpec.builder().capacityPackets(1000).build();
     private static final BufferId B1 = BufferId.bufferId("b1");
     private static final BufferId B2 = BufferId.bufferId("b2");
+    private static final BufferConfig CAPACITY_500 =
+            BufferConfig.newBuilder().setCapacityPackets(500).build();
 
     @Rule
     public final GrpcCleanupRule grpc = new GrpcCleanupRule();
@@ -63,9 +62,7 @@ public class BufferManagerTest {
     public void setUp() throws Exception {
         agent = new FakeBufferAgent();
         BufferAgentClient client = InProcessAgent.start(grpc, agent, "s1");
-        List<VportSlot> slots = List.of(new VportSlot(VportId.vportId("vp100"), 100, null),
-                                        new VportSlot(VportId.vportId("vp101"), 101, null));
-        manager = new BufferManager(new OneDeviceAgents(S1, client, slots),
+        manager = new BufferManager(new OneDeviceAgents(S1, client, OneDeviceAgents.twoVports()),
                                     new InMemoryBufferStore());
     }
 
@@ -191,25 +188,10 @@ public class BufferManagerTest {
         assertEquals(Optional.empty(), manager.getStatistics(S1, B2));
     }
 
-    private static org.flowbuf.proto.buffer.v1.Buffer agentBuffer(String id, String vport,
-                                                                   long held) {
-        return org.flowbuf.proto.buffer.v1.Buffer.newBuilder().setBufferId(id)
-                .setConfig(BufferConfig.newBuilder().setCapacityPackets(500))
-                .addVportIds(vport)
-                .setStats(BufferStats.newBuilder().setOccupancyPackets(held)).build();
-    }
-
-    private static org.flowbuf.proto.buffer.v1.Vport agentVportRx(String id) {
-        return org.flowbuf.proto.buffer.v1.Vport.newBuilder().setVportId(id)
-                .setConfig(VportConfig.newBuilder()
-                                   .setMode(org.flowbuf.proto.buffer.v1.VportMode.VPORT_MODE_RX))
-                .build();
-    }
-
     @Test
     public void aRestartedControllerAdoptsWhatTheAgentHoldsWithoutTouchingIt() {
-        agent.setListed(List.of(agentBuffer("held", "vp100", 42)),
-                        List.of(agentVportRx("vp100")));
+        agent.setListed(List.of(FakeBufferAgent.listedBuffer("held", "vp100", CAPACITY_500, 42)),
+                        List.of(FakeBufferAgent.listedRxVport("vp100")));
         List<BufferEvent> changes = manager.reconcile(S1);
         assertEquals(List.of(BufferEvent.Type.BUFFER_ADOPTED),
                      changes.stream().map(BufferEvent::type).collect(Collectors.toList()));
@@ -241,8 +223,8 @@ public class BufferManagerTest {
     public void reconcilingAnAgentThatMatchesChangesNothing() {
         manager.createBuffer(S1, B1, "app", SPEC, BufferState.BUFFERING);
         agent.applied.clear();
-        agent.setListed(List.of(agentBuffer("b1", "vp100", 3)),
-                        List.of(agentVportRx("vp100")));
+        agent.setListed(List.of(FakeBufferAgent.listedBuffer("b1", "vp100", CAPACITY_500, 3)),
+                        List.of(FakeBufferAgent.listedRxVport("vp100")));
         assertTrue(manager.reconcile(S1).isEmpty());
         assertTrue(agent.applied.isEmpty());
     }

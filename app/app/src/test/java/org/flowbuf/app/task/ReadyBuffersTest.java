@@ -18,12 +18,9 @@ import org.flowbuf.app.southbound.BufferAgentClient;
 import org.flowbuf.app.southbound.FakeBufferAgent;
 import org.flowbuf.app.southbound.InProcessAgent;
 import org.flowbuf.app.southbound.OneDeviceAgents;
-import org.flowbuf.app.southbound.VportSlot;
 import org.flowbuf.app.store.InMemoryBufferStore;
 import org.flowbuf.proto.buffer.v1.BufferConfig;
-import org.flowbuf.proto.buffer.v1.BufferStats;
 import org.flowbuf.proto.buffer.v1.Operation;
-import org.flowbuf.proto.buffer.v1.VportConfig;
 import org.junit.Before;
 import org.junit.Rule;
 import org.junit.Test;
@@ -61,9 +58,7 @@ public class ReadyBuffersTest {
     public void setUp() throws Exception {
         agent = new FakeBufferAgent();
         BufferAgentClient client = InProcessAgent.start(grpc, agent, "s1");
-        List<VportSlot> slots = List.of(new VportSlot(VportId.vportId("vp100"), 100, null),
-                                        new VportSlot(VportId.vportId("vp101"), 101, null));
-        agents = new OneDeviceAgents(S1, client, slots, wanted::get);
+        agents = new OneDeviceAgents(S1, client, OneDeviceAgents.twoVports(), wanted::get);
         manager = managerOn(new InMemoryBufferStore());
     }
 
@@ -156,9 +151,10 @@ public class ReadyBuffersTest {
         manager.allocateBuffer(S1, AUTO, "app", DEFAULT);
         BufferConfig made = agent.applied.stream().filter(Operation::hasCreateBuffer)
                 .map(op -> op.getCreateBuffer().getConfig()).findFirst().orElseThrow();
-        agent.setListed(List.of(agentBuffer("ready-1", "vp100", made, 3),
-                                agentBuffer("ready-2", "vp101", made, 0)),
-                        List.of(agentVportRx("vp100"), agentVportRx("vp101")));
+        agent.setListed(List.of(FakeBufferAgent.listedBuffer("ready-1", "vp100", made, 3),
+                                FakeBufferAgent.listedBuffer("ready-2", "vp101", made, 0)),
+                        List.of(FakeBufferAgent.listedRxVport("vp100"),
+                                FakeBufferAgent.listedRxVport("vp101")));
         manager = managerOn(new InMemoryBufferStore());
         List<BufferEvent> adopted = manager.reconcile(S1);
         assertEquals(2, adopted.size());
@@ -167,18 +163,4 @@ public class ReadyBuffersTest {
                      owners());
     }
 
-    private static org.flowbuf.proto.buffer.v1.Buffer agentBuffer(String id, String vport,
-                                                                   BufferConfig config,
-                                                                   long held) {
-        return org.flowbuf.proto.buffer.v1.Buffer.newBuilder().setBufferId(id).setConfig(config)
-                .addVportIds(vport)
-                .setStats(BufferStats.newBuilder().setOccupancyPackets(held)).build();
-    }
-
-    private static org.flowbuf.proto.buffer.v1.Vport agentVportRx(String id) {
-        return org.flowbuf.proto.buffer.v1.Vport.newBuilder().setVportId(id)
-                .setConfig(VportConfig.newBuilder()
-                                   .setMode(org.flowbuf.proto.buffer.v1.VportMode.VPORT_MODE_RX))
-                .build();
-    }
 }

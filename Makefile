@@ -45,7 +45,7 @@ test-go: setup ## Go unit, fuzz-seed and namespace integration tests
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
-test-java: setup ## Java unit and component tests, checkstyle, .oar packaging
+test-java: setup build-go ## Java unit and component tests (some against bin/pbswitch), checkstyle, .oar packaging
 	$(MVN) install
 
 test-python: setup ## Target-agnostic packet tests and Python checks (pytest)

@@ -63,11 +63,11 @@ final class BufferReconciler {
         }
         for (AgentBuffer unknown : onAgent.values()) {
             if (unknown.vport().isPresent() && slots.containsKey(unknown.vport().get())) {
-                // A ready buffer nobody took before the restart stays ready.
-                String owner = ReadyBuffers.wasReady(unknown) ? ReadyBuffers.OWNER
-                                                              : BufferService.OPERATOR;
-                Buffer adopted = new Buffer(deviceId, unknown.id(), owner, unknown.spec(),
-                                            unknown.vport().get(), unknown.mode(),
+                // The operator's, ready buffers too: an empty one the agent
+                // lists may have been taken before the restart, with a rule
+                // still steering a quiet flow into it, so it is not handed out.
+                Buffer adopted = new Buffer(deviceId, unknown.id(), BufferService.OPERATOR,
+                                            unknown.spec(), unknown.vport().get(), unknown.mode(),
                                             unknown.occupancyPackets());
                 store.put(adopted);
                 events.add(new BufferEvent(BufferEvent.Type.BUFFER_ADOPTED, adopted));

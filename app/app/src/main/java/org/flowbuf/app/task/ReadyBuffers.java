@@ -8,7 +8,6 @@ import org.flowbuf.api.Buffer;
 import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.BufferState;
-import org.flowbuf.app.southbound.AgentBuffer;
 import org.flowbuf.app.store.BufferStore;
 import org.onosproject.net.DeviceId;
 
@@ -26,8 +25,9 @@ import java.util.function.Consumer;
  * Buffers made ahead of need: empty BUFFERING buffers of the default spec
  * that the service owns ({@link #OWNER}) until an application takes one.
  * Which buffers are ready is read from the store (their owner), so it
- * survives whatever the store survives; topping up runs off the caller's
- * thread, one request per device at a time.
+ * survives whatever the store survives (a controller that lost its store
+ * adopts them as the operator's, like any buffer it finds); topping up runs
+ * off the caller's thread, one request per device at a time.
  */
 final class ReadyBuffers {
 
@@ -70,13 +70,6 @@ final class ReadyBuffers {
 
     static boolean isReady(Buffer buffer) {
         return OWNER.equals(buffer.owner());
-    }
-
-    // Whether a buffer an agent holds and the store does not know was made
-    // ready by this service before a restart (and was never taken).
-    static boolean wasReady(AgentBuffer found) {
-        return found.id().id().startsWith(ID_PREFIX) && found.occupancyPackets() == 0
-                && found.mode().hasRx() && !found.mode().hasTx() && SPEC.equals(found.spec());
     }
 
     // The ready buffer to hand out first: the oldest made.

@@ -7,7 +7,6 @@ package org.flowbuf.app.task;
 import io.grpc.Status;
 import io.grpc.testing.GrpcCleanupRule;
 import org.flowbuf.api.Buffer;
-import org.flowbuf.api.BufferEvent;
 import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.BufferState;
@@ -36,8 +35,8 @@ import static org.junit.Assert.assertEquals;
 
 /**
  * Buffers made ahead: a take makes no agent call and is replaced, the pool
- * never holds more than the device's number, never blocks a create, and
- * survives a controller restart.
+ * never holds more than the device's number, never blocks a create, and a
+ * controller that lost its store hands none of the adopted ones out.
  */
 public class ReadyBuffersTest {
 
@@ -146,21 +145,23 @@ public class ReadyBuffersTest {
     }
 
     @Test
-    public void aRestartedControllerFindsItsReadyBuffersReadyAndTheTakenOnesNot() {
+    public void aControllerThatLostItsStoreHandsOutNoneOfTheBuffersItAdopts() {
         manager.reconcile(S1);
         manager.allocateBuffer(S1, AUTO, "app", DEFAULT);
         BufferConfig made = agent.applied.stream().filter(Operation::hasCreateBuffer)
                 .map(op -> op.getCreateBuffer().getConfig()).findFirst().orElseThrow();
-        agent.setListed(List.of(FakeBufferAgent.listedBuffer("ready-1", "vp100", made, 3),
+        // ready-1 was taken by a pause whose flow has sent nothing yet: on the
+        // agent it looks just like the untaken ready-2.
+        agent.setListed(List.of(FakeBufferAgent.listedBuffer("ready-1", "vp100", made, 0),
                                 FakeBufferAgent.listedBuffer("ready-2", "vp101", made, 0)),
                         List.of(FakeBufferAgent.listedRxVport("vp100"),
                                 FakeBufferAgent.listedRxVport("vp101")));
         manager = managerOn(new InMemoryBufferStore());
-        List<BufferEvent> adopted = manager.reconcile(S1);
-        assertEquals(2, adopted.size());
-        // The one holding packets was taken before the restart: the operator's now.
-        assertEquals(List.of("ready-1:org.flowbuf.rest", "ready-2:" + ReadyBuffers.OWNER),
-                     owners());
+        assertEquals(2, manager.reconcile(S1).size());
+        assertEquals(List.of("ready-1:org.flowbuf.rest", "ready-2:org.flowbuf.rest"), owners());
+        // Neither is handed out; with both vports held, nothing can be made either.
+        assertReason(() -> manager.allocateBuffer(S1, AUTO, "app", DEFAULT),
+                     FlowBufException.Reason.EXHAUSTED);
     }
 
 }

@@ -128,7 +128,7 @@ public final class BufferManager implements BufferService {
         } else {
             buffer = createBuffer(deviceId, idIfCreated, owner, spec, BufferState.BUFFERING);
         }
-        ready.topUpLater(deviceId, this::topUp);
+        topUpLater(deviceId);
         return buffer;
     }
 
@@ -163,7 +163,7 @@ public final class BufferManager implements BufferService {
         owned(deviceId, id, owner); // a stranger is refused before the agent is touched
         disarmMovesOf(deviceId, id);
         remove(owned(deviceId, id, owner), discard); // as a fired move may have left it
-        ready.topUpLater(deviceId, this::topUp); // its vport is free again
+        topUpLater(deviceId); // its vport is free again
     }
 
     private void remove(Buffer buffer, boolean discard) {
@@ -175,6 +175,13 @@ public final class BufferManager implements BufferService {
         store.remove(deviceId, id);
         armed.remove(deviceId, id); // the agent dropped what it triggered
         emit(new BufferEvent(BufferEvent.Type.BUFFER_REMOVED, buffer));
+    }
+
+    // Only devices that keep ready buffers wake the top-up thread.
+    private void topUpLater(DeviceId deviceId) {
+        if (agents.readyBuffers(deviceId) > 0) {
+            ready.topUpLater(deviceId, this::topUp);
+        }
     }
 
     /** Makes ready buffers, one per turn of the lock, until the device has its number. */
@@ -242,7 +249,7 @@ public final class BufferManager implements BufferService {
     public synchronized List<BufferEvent> reconcile(DeviceId deviceId) {
         List<BufferEvent> changes = reconciler.reconcile(deviceId);
         changes.forEach(this::emit);
-        ready.topUpLater(deviceId, this::topUp);
+        topUpLater(deviceId);
         return changes;
     }
 

@@ -31,8 +31,9 @@ import java.util.Set;
  * "inProcess" says the switch hosts the buffers itself (pbswitch); the agent
  * address is then the switch's buffer endpoint. "readyBuffers" is how many
  * empty buffers the service keeps made ahead on vports of the device (at
- * most as many as it has vports), so a pause needing one makes no agent call. {@link #validationError()}
- * names the first bad field, so an operator sees why a device is ignored.
+ * most as many as it has vports), so a pause needing one makes no agent call.
+ * {@link #validationError()} names the first bad field, so an operator sees
+ * why a device is ignored.
  */
 public final class FlowBufDeviceConfig extends Config<DeviceId> {
 

@@ -79,7 +79,7 @@ public final class BufferManager implements BufferService {
         this.agents = Objects.requireNonNull(agents);
         this.store = Objects.requireNonNull(store);
         this.reconciler = new BufferReconciler(agents, store);
-        this.ready = new ReadyBuffers(Objects.requireNonNull(topUps));
+        this.ready = new ReadyBuffers(store, Objects.requireNonNull(topUps));
     }
 
     /**
@@ -119,7 +119,7 @@ public final class BufferManager implements BufferService {
     public synchronized Buffer allocateBuffer(DeviceId deviceId, BufferId idIfCreated,
                                               String owner, BufferSpec spec) {
         Optional<Buffer> spare = spec.equals(ReadyBuffers.SPEC)
-                ? ready.first(store, deviceId) : Optional.empty();
+                ? ready.first(deviceId) : Optional.empty();
         Buffer buffer;
         if (spare.isPresent()) {
             buffer = spare.get().withOwner(owner);
@@ -193,12 +193,12 @@ public final class BufferManager implements BufferService {
 
     private synchronized boolean makeOneReady(DeviceId deviceId) {
         if (!agents.devices().contains(deviceId)
-                || ready.count(store, deviceId) >= agents.readyBuffers(deviceId)
+                || ready.count(deviceId) >= agents.readyBuffers(deviceId)
                 || unboundSlot(deviceId).isEmpty()) {
             return false;
         }
         try {
-            createBuffer(deviceId, ready.nextId(store, deviceId), ReadyBuffers.OWNER,
+            createBuffer(deviceId, ready.nextId(deviceId), ReadyBuffers.OWNER,
                          ReadyBuffers.SPEC, BufferState.BUFFERING);
             return true;
         } catch (FlowBufException e) {
@@ -352,7 +352,7 @@ public final class BufferManager implements BufferService {
     // A vport no buffer is bound to or, failing that, the vport of a ready
     // buffer, removed for it: buffers made ahead never make a create fail.
     private VportSlot freeSlot(DeviceId deviceId) {
-        return unboundSlot(deviceId).or(() -> ready.first(store, deviceId).map(spare -> {
+        return unboundSlot(deviceId).or(() -> ready.first(deviceId).map(spare -> {
             remove(spare, true);
             return unboundSlot(deviceId).orElseThrow();
         })).orElseThrow(() -> new FlowBufException(

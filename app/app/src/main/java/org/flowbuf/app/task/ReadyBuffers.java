@@ -41,10 +41,12 @@ final class ReadyBuffers {
     static final long TOP_UP_DELAY_MS = 10;
 
     private final AtomicLong serial = new AtomicLong();
+    private final BufferStore store;
     private final Executor topUps;
     private final Set<DeviceId> queued = ConcurrentHashMap.newKeySet();
 
-    ReadyBuffers(Executor topUps) {
+    ReadyBuffers(BufferStore store, Executor topUps) {
+        this.store = store;
         this.topUps = topUps;
     }
 
@@ -73,18 +75,18 @@ final class ReadyBuffers {
     }
 
     // The ready buffer to hand out first: the oldest made.
-    Optional<Buffer> first(BufferStore store, DeviceId deviceId) {
+    Optional<Buffer> first(DeviceId deviceId) {
         return store.buffers(deviceId).stream().filter(ReadyBuffers::isReady)
                 .filter(b -> b.state() == BufferState.BUFFERING)
                 .min(Comparator.comparing(b -> b.id().id()));
     }
 
-    long count(BufferStore store, DeviceId deviceId) {
+    long count(DeviceId deviceId) {
         return store.buffers(deviceId).stream().filter(ReadyBuffers::isReady).count();
     }
 
     // An id no buffer of the device has (the serial restarts with the controller).
-    BufferId nextId(BufferStore store, DeviceId deviceId) {
+    BufferId nextId(DeviceId deviceId) {
         while (true) {
             BufferId id = BufferId.bufferId(ID_PREFIX + serial.incrementAndGet());
             if (store.get(deviceId, id).isEmpty()) {

@@ -116,11 +116,11 @@ func (o *Objects) buildTable(t *p4info.Table, noAction uint32) (*Table, error) {
 		actions[r.GetId()] = ActionSpec{ParamBits: bits,
 			TableOnly: r.GetScope() == p4info.ActionRef_TABLE_ONLY, DefaultOnly: r.GetScope() == p4info.ActionRef_DEFAULT_ONLY}
 	}
+	// The program's own default action (with its data) is installed by
+	// whoever runs the program (SetInitialDefault); until then a miss runs
+	// the const default or NoAction, and ID 0 (no action) without either.
 	def := Action{ID: t.GetConstDefaultActionId()}
-	if def.ID == 0 {
-		if _, ok := actions[noAction]; !ok {
-			return nil, fmt.Errorf("table %s: no const default action and no NoAction to start with", name)
-		}
+	if _, ok := actions[noAction]; def.ID == 0 && ok {
 		def.ID = noAction
 	}
 	size := int(t.GetSize())

@@ -28,6 +28,12 @@ type StdMeta struct {
 	// CloneIngressPort is the ingress port a clone carries to the CPU
 	// (the field list preserved by clone_preserving_field_list).
 	CloneIngressPort uint32
+	// TruncateTo cuts the frame to this many bytes as it leaves (a clone
+	// session's truncation, or truncate()); 0: whole.
+	TruncateTo int
+	// IngressUs is when ingress took the packet (the switch's clock, in
+	// microseconds): ingress_global_timestamp.
+	IngressUs uint64
 }
 
 // DropPort is v1model's drop port: mark_to_drop sets egress_spec to it.
@@ -52,6 +58,16 @@ type Packet struct {
 	// Key is scratch space for building lookup keys. It lives in the
 	// (pooled) packet so that a lookup allocates nothing per packet.
 	Key [64]byte
+	// State is the running program's per-packet state (a P4 engine's
+	// headers and metadata), carried from ingress to egress; nil when the
+	// program keeps none.
+	State PacketState
+}
+
+// PacketState is a program's per-packet state. Release returns it to its
+// owner when the packet leaves the switch or is dropped.
+type PacketState interface {
+	Release()
 }
 
 // v1model instance types.

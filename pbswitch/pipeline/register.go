@@ -62,3 +62,27 @@ func (r *RegisterArray) Write(i int64, v []byte) error {
 	r.cells[i] = fixed
 	return nil
 }
+
+// ReadUint reads cell i of a register of at most 64 bits without
+// allocating (the packet path's register_read).
+func (r *RegisterArray) ReadUint(i int64) (uint64, error) {
+	if err := r.check(i); err != nil {
+		return 0, err
+	}
+	r.mu.RLock()
+	v := Uint(r.cells[i])
+	r.mu.RUnlock()
+	return v, nil
+}
+
+// WriteUint sets cell i of a register of at most 64 bits to v (already
+// truncated to the register's width) without allocating.
+func (r *RegisterArray) WriteUint(i int64, v uint64) error {
+	if err := r.check(i); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	PutUint(r.cells[i], v)
+	r.mu.Unlock()
+	return nil
+}

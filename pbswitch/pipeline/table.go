@@ -79,6 +79,9 @@ type Table struct {
 	// only allowed as the default action.
 	Actions      map[uint32]ActionSpec
 	ConstDefault bool
+	// ConstEntries: the P4 program declared the entries; the control
+	// plane can read them but not change them.
+	ConstEntries bool
 
 	mu       sync.RWMutex
 	entries  map[string]*Entry
@@ -149,6 +152,9 @@ func (t *Table) SetMeter(e *Entry, m *Meter) {
 // Insert adds e. ALREADY_EXISTS when an entry with the same match and
 // priority exists, RESOURCE_EXHAUSTED when the table is full.
 func (t *Table) Insert(e *Entry) error {
+	if t.ConstEntries {
+		return status.Errorf(codes.PermissionDenied, "table %s: its entries are const in the P4 program", t.Name)
+	}
 	if err := t.validate(e); err != nil {
 		return err
 	}
@@ -169,6 +175,9 @@ func (t *Table) Insert(e *Entry) error {
 // Modify replaces the action (and cookie, meter) of the entry matching e.
 // NOT_FOUND when there is none.
 func (t *Table) Modify(e *Entry) error {
+	if t.ConstEntries {
+		return status.Errorf(codes.PermissionDenied, "table %s: its entries are const in the P4 program", t.Name)
+	}
 	if err := t.validate(e); err != nil {
 		return err
 	}
@@ -190,6 +199,9 @@ func (t *Table) Modify(e *Entry) error {
 // Delete removes the entry matching e's match and priority. NOT_FOUND when
 // there is none.
 func (t *Table) Delete(e *Entry) error {
+	if t.ConstEntries {
+		return status.Errorf(codes.PermissionDenied, "table %s: its entries are const in the P4 program", t.Name)
+	}
 	if err := t.validateMatch(e); err != nil {
 		return err
 	}
@@ -228,6 +240,23 @@ func (t *Table) SetDefault(a Action) error {
 	t.def = a
 	t.mu.Unlock()
 	return nil
+}
+
+// SetInitialDefault installs the default action the P4 program declares
+// (const or not); the control plane's SetDefault may change a non-const one.
+func (t *Table) SetInitialDefault(a Action) {
+	t.mu.Lock()
+	t.def = a
+	t.mu.Unlock()
+}
+
+// InsertConst adds an entry the P4 program declares (const entries) and
+// marks the table's entries immutable.
+func (t *Table) InsertConst(e *Entry) error {
+	t.ConstEntries = false
+	err := t.Insert(e)
+	t.ConstEntries = true
+	return err
 }
 
 // Default returns the default action.

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package v1model
+
+import (
+	"math/rand/v2"
+	"time"
+
+	"github.com/flowbuf/flowbuf/pbswitch/bmv2json"
+	"github.com/flowbuf/flowbuf/pbswitch/pipeline"
+)
+
+// action is a compiled action body.
+type action struct {
+	name   string
+	p4id   uint32 // 0: not in the p4info (compiler-made)
+	params []paramInfo
+	words  int // runtime data words
+	steps  []step
+}
+
+// step is one primitive; jumps implement the if-statements p4c compiles
+// into action bodies (_jump, _jump_if_zero).
+type step struct {
+	run    func(*phv)
+	jumpTo int             // -1: no jump
+	ifZero func(*phv) bool // with jumpTo: jump when it is true
+}
+
+func (a *action) exec(s *phv) {
+	for pc := 0; pc < len(a.steps) && !s.exited; {
+		st := &a.steps[pc]
+		switch {
+		case st.jumpTo < 0:
+			st.run(s)
+			pc++
+		case st.ifZero == nil || st.ifZero(s):
+			pc = st.jumpTo
+		default:
+			pc++
+		}
+	}
+}
+
+// setParams loads an entry's action data (big-endian byte strings) as
+// runtime data words.
+func (a *action) setParams(s *phv, params [][]byte) {
+	for i, p := range a.params {
+		if i >= len(params) {
+			return
+		}
+		if p.width <= 64 {
+			s.params[p.word] = pipeline.Uint(params[i])
+			continue
+		}
+		n := wordsOf(p.width)
+		words := s.params[p.word : p.word+n]
+		clear(words)
+		b := params[i]
+		for j := 0; j < len(b); j++ {
+			bit := (len(b) - 1 - j) * 8
+			words[bit/64] |= uint64(b[j]) << (bit % 64)
+		}
+	}
+}
+
+func (c *compiler) action(ja *bmv2json.Action) (*action, error) {
+	a := &action{name: ja.Name}
+	for _, rd := range ja.RuntimeData {
+		a.params = append(a.params, paramInfo{word: a.words, width: rd.Bitwidth})
+		a.words += wordsOf(rd.Bitwidth)
+	}
+	c.maxParamWords = max(c.maxParamWords, a.words)
+	for i := range ja.Primitives {
+		p := &ja.Primitives[i]
+		x := &exprCtx{params: a.params, si: p.SourceInfo}
+		switch p.Op {
+		case "_jump", "_jump_if_zero":
+			st, err := c.jump(p, x)
+			if err != nil {
+				return nil, err
+			}
+			a.steps = append(a.steps, st)
+			continue
+		}
+		run, err := c.primitive(p, x)
+		if err != nil {
+			return nil, err
+		}
+		a.steps = append(a.steps, step{run: run, jumpTo: -1})
+	}
+	return a, nil
+}
+
+func (c *compiler) jump(p *bmv2json.Primitive, x *exprCtx) (step, error) {
+	offArg := 0
+	st := step{}
+	if p.Op == "_jump_if_zero" {
+		if len(p.Parameters) != 2 {
+			return st, invalid(p.SourceInfo, "_jump_if_zero takes two parameters")
+		}
+		v, err := c.expr(&p.Parameters[0], x)
+		if err != nil {
+			return st, err
+		}
+		switch v.kind {
+		case kBool:
+			b := v.b
+			st.ifZero = func(s *phv) bool { return !b(s) }
+		case kData:
+			u := v.u
+			if v.wide {
+				w := v.w
+				st.ifZero = func(s *phv) bool { return w(s).Sign() == 0 }
+			} else {
+				st.ifZero = func(s *phv) bool { return u(s) == 0 }
+			}
+		default:
+			return st, invalid(p.SourceInfo, "_jump_if_zero condition")
+		}
+		offArg = 1
+	} else if len(p.Parameters) != 1 {
+		return st, invalid(p.SourceInfo, "_jump takes one parameter")
+	}
+	k, err := p.Parameters[offArg].HexValue()
+	if err != nil {
+		return st, invalid(p.SourceInfo, "jump offset: %v", err)
+	}
+	st.jumpTo = int(k.Int64())
+	return st, nil
+}
+
+// primitive compiles one primitive call.
+func (c *compiler) primitive(p *bmv2json.Primitive, x *exprCtx) (func(*phv), error) {
+	ps := p.Parameters
+	need := func(n int) error {
+		if len(ps) != n {
+			return invalid(p.SourceInfo, "%s takes %d parameters, got %d", p.Op, n, len(ps))
+		}
+		return nil
+	}
+	switch p.Op {
+	case "assign", "modify_field":
+		if err := need(2); err != nil {
+			return nil, err
+		}
+		return c.assign(&ps[0], &ps[1], x)
+	case "assign_header", "copy_header":
+		if err := need(2); err != nil {
+			return nil, err
+		}
+		d, err := c.headerOperand(&ps[0], x)
+		if err != nil {
+			return nil, err
+		}
+		s, err := c.headerOperand(&ps[1], x)
+		if err != nil {
+			return nil, err
+		}
+		if d.htype != s.htype {
+			return nil, invalid(p.SourceInfo, "assign_header between different header types")
+		}
+		return c.copyHeader(d, s), nil
+	case "assign_union":
+		return c.assignUnion(p, x)
+	case "assign_header_stack":
+		return c.assignStack(p, x)
+	case "add_header", "remove_header", "add_header_fast":
+		if err := need(1); err != nil {
+			return nil, err
+		}
+		h, err := c.headerOperand(&ps[0], x)
+		if err != nil {
+			return nil, err
+		}
+		if p.Op == "remove_header" {
+			return c.setInvalid(h), nil
+		}
+		return c.setValid(h), nil
+	case "push", "pop":
+		if err := need(2); err != nil {
+			return nil, err
+		}
+		st, err := c.operand(&ps[0], kStack, x)
+		if err != nil {
+			return nil, err
+		}
+		n, err := ps[1].HexValue()
+		if err != nil {
+			return nil, invalid(p.SourceInfo, "%s count: %v", p.Op, err)
+		}
+		return c.shiftStack(st.stack, int(n.Int64()), p.Op == "push"), nil
+	case "mark_to_drop", "drop":
+		return c.markToDrop(), nil
+	case "exit":
+		return func(s *phv) { s.exited = true }, nil
+	case "no_op", "log_msg":
+		return func(*phv) {}, nil
+	case "assert", "assume":
+		if err := need(1); err != nil {
+			return nil, err
+		}
+		v, err := c.expr(&ps[0], x)
+		if err != nil {
+			return nil, err
+		}
+		return c.assertion(v, p.SourceInfo), nil
+	case "count":
+		return c.count(p, x)
+	case "execute_meter":
+		return c.executeMeter(p, x)
+	case "register_read", "register_write":
+		return c.register(p, x)
+	case "clone_ingress_pkt_to_egress":
+		return c.cloneI2E(p, x)
+	case "resubmit":
+		if err := need(1); err != nil {
+			return nil, err
+		}
+		list, err := c.fieldListID(&ps[0], x)
+		if err != nil {
+			return nil, err
+		}
+		return func(s *phv) { s.resubmitList = list }, nil
+	case "generate_digest":
+		return c.digest(p, x)
+	case "modify_field_with_hash_based_offset":
+		return c.hashOffset(p, x)
+	case "modify_field_rng_uniform":
+		return c.random(p, x)
+	case "truncate":
+		if err := need(1); err != nil {
+			return nil, err
+		}
+		n, err := c.operand(&ps[0], kData, x)
+		if err != nil {
+			return nil, err
+		}
+		u := n.u
+		return func(s *phv) { s.truncateTo = int(u(s)) }, nil
+	}
+	return nil, unsupported("the primitive "+p.Op, p.SourceInfo)
+}
+
+func (c *compiler) markToDrop() func(*phv) {
+	spec, mc := c.std.egressSpec, c.std.mcastGrp
+	return func(s *phv) {
+		s.slots[spec] = pipeline.DropPort
+		if mc >= 0 {
+			s.slots[mc] = 0
+		}
+	}
+}
+
+// assertion drops the packet when cond is false. BMv2 aborts the switch
+// process; pbswitch keeps running and counts the failure.
+func (c *compiler) assertion(v val, si *bmv2json.SourceInfo) func(*phv) {
+	prog := c.prog
+	var ok func(*phv) bool
+	if v.kind == kBool {
+		ok = v.b
+	} else {
+		u := v.u
+		ok = func(s *phv) bool { return u(s) != 0 }
+	}
+	drop := c.markToDrop()
+	return func(s *phv) {
+		if !ok(s) {
+			prog.assertFailures.Add(1)
+			drop(s)
+			s.assertFailed = true
+			s.exited = true
+		}
+	}
+}
+
+func (c *compiler) fieldListID(tv *bmv2json.TypedValue, x *exprCtx) (int, error) {
+	k, err := tv.HexValue()
+	if err != nil {
+		return 0, invalid(x.si, "field list id: %v", err)
+	}
+	id := int(k.Int64())
+	if _, ok := c.fieldLists[id]; !ok && id != 0 {
+		return 0, invalid(x.si, "unknown field list %d", id)
+	}
+	return id, nil
+}
+
+func (c *compiler) cloneI2E(p *bmv2json.Primitive, x *exprCtx) (func(*phv), error) {
+	if len(p.Parameters) != 2 {
+		return nil, invalid(p.SourceInfo, "clone_ingress_pkt_to_egress takes two parameters")
+	}
+	sess, err := c.operand(&p.Parameters[0], kData, x)
+	if err != nil {
+		return nil, err
+	}
+	list, err := c.fieldListID(&p.Parameters[1], x)
+	if err != nil {
+		return nil, err
+	}
+	u := sess.u
+	return func(s *phv) {
+		s.cloneSpec = uint32(u(s)&0xffff) | cloneValid
+		s.cloneList = list
+	}, nil
+}
+
+func (c *compiler) random(p *bmv2json.Primitive, x *exprCtx) (func(*phv), error) {
+	if len(p.Parameters) != 3 {
+		return nil, invalid(p.SourceInfo, "modify_field_rng_uniform takes three parameters")
+	}
+	lv, err := c.lvalueOf(&p.Parameters[0], x)
+	if err != nil {
+		return nil, err
+	}
+	lo, err := c.operand(&p.Parameters[1], kData, x)
+	if err != nil {
+		return nil, err
+	}
+	hi, err := c.operand(&p.Parameters[2], kData, x)
+	if err != nil {
+		return nil, err
+	}
+	lu, hu := lo.u, hi.u
+	return writer(lv, val{kind: kData, u: func(s *phv) uint64 {
+		l, h := lu(s), hu(s)
+		if h <= l {
+			return l
+		}
+		return l + rand.Uint64N(h-l+1)
+	}}), nil
+}
+
+// now is the time meters and digests see.
+func now() time.Time { return time.Now() }

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package v1model
+
+import (
+	"encoding/json"
+
+	"github.com/flowbuf/flowbuf/pbswitch/bmv2json"
+	"github.com/flowbuf/flowbuf/pbswitch/pipeline"
+)
+
+// node is a control-flow node: a table or a conditional. run returns the
+// next node (nil: the end of the control).
+type node interface {
+	run(s *phv) node
+}
+
+type condNode struct {
+	cond      func(*phv) bool
+	onTrue    node
+	onFalse   node
+	trueName  *string
+	falseName *string
+}
+
+func (n *condNode) run(s *phv) node {
+	if n.cond(s) {
+		return n.onTrue
+	}
+	return n.onFalse
+}
+
+// tableNode applies a match-action table bound to its pipeline.Table.
+type tableNode struct {
+	name         string
+	t            *pipeline.Table
+	keys         []keyElem
+	acts         []boundAction // by p4info action id
+	hit          node          // __HIT__ / __MISS__ successors, when used
+	miss         node
+	byHit        bool
+	counts       bool // direct counters
+	meter        *lvalue
+	meterPackets bool
+}
+
+// boundAction is one of a table's actions with the node after it.
+type boundAction struct {
+	p4id uint32
+	a    *action
+	next node
+}
+
+// keyElem reads one key field into the lookup key.
+type keyElem struct {
+	off, bytes int
+	read       func(s *phv, dst []byte)
+	mask       []byte // static mask, nil: none
+}
+
+func (n *tableNode) run(s *phv) node {
+	key := s.key[:n.t.KeyWidth()]
+	for i := range n.keys {
+		k := &n.keys[i]
+		dst := key[k.off : k.off+k.bytes]
+		k.read(s, dst)
+		for j, m := range k.mask {
+			dst[j] &= m
+		}
+	}
+	act, e := n.t.Lookup(key)
+	if e != nil {
+		if n.counts {
+			e.Counter.Count(s.pktLen)
+		}
+		if n.meter != nil {
+			color := uint64(pipeline.Green)
+			if e.Meter != nil {
+				size := int64(s.pktLen)
+				if n.meterPackets {
+					size = 1
+				}
+				color = uint64(e.Meter.Execute(now(), size))
+			}
+			s.slots[n.meter.slot] = color
+		}
+	}
+	ba := n.find(act.ID)
+	if ba != nil {
+		ba.a.setParams(s, act.Params)
+		ba.a.exec(s)
+	}
+	if n.byHit {
+		if e != nil {
+			return n.hit
+		}
+		return n.miss
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
+}
+
+func (n *tableNode) find(id uint32) *boundAction {
+	for i := range n.acts {
+		if n.acts[i].p4id == id {
+			return &n.acts[i]
+		}
+	}
+	return nil
+}
+
+// fixedNode is a table the compiler made for a direct action call: no key,
+// no control-plane presence, always its const default action.
+type fixedNode struct {
+	a    *action
+	data [][]byte
+	next node
+}
+
+func (n *fixedNode) run(s *phv) node {
+	n.a.setParams(s, n.data)
+	n.a.exec(s)
+	return n.next
+}
+
+// runControl runs a control from its first node; exit() ends it.
+func runControl(first node, s *phv) {
+	s.exited = false
+	for n := first; n != nil && !s.exited; {
+		n = n.run(s)
+	}
+	s.exited = false
+}
+
+// control compiles one pipeline.
+func (c *compiler) control(jp *bmv2json.Pipeline) (node, error) {
+	if len(jp.ActionProfiles) > 0 {
+		return nil, unsupported("an action profile or selector ("+jp.ActionProfiles[0].Name+")", nil)
+	}
+	nodes := map[string]node{}
+	type link func() error
+	var links []link
+	lookup := func(name *string) (node, error) {
+		if name == nil {
+			return nil, nil
+		}
+		n, ok := nodes[*name]
+		if !ok {
+			return nil, invalid(nil, "control %s: unknown node %s", jp.Name, *name)
+		}
+		return n, nil
+	}
+	for i := range jp.Conditionals {
+		jc := &jp.Conditionals[i]
+		cond, err := c.operand(&jc.Expression, kBool, &exprCtx{si: jc.SourceInfo})
+		if err != nil {
+			return nil, err
+		}
+		n := &condNode{cond: cond.b}
+		nodes[jc.Name] = n
+		links = append(links, func() (err error) {
+			if n.onTrue, err = lookup(jc.TrueNext); err != nil {
+				return err
+			}
+			n.onFalse, err = lookup(jc.FalseNext)
+			return err
+		})
+	}
+	for i := range jp.Tables {
+		jt := &jp.Tables[i]
+		n, link, err := c.table(jt, lookup)
+		if err != nil {
+			return nil, err
+		}
+		nodes[jt.Name] = n
+		links = append(links, link)
+	}
+	if len(jp.ActionCalls) > 0 {
+		return nil, unsupported("a direct action call node", nil)
+	}
+	for _, l := range links {
+		if err := l(); err != nil {
+			return nil, err
+		}
+	}
+	return lookup(jp.InitTable)
+}
+
+func (c *compiler) table(jt *bmv2json.Table, lookup func(*string) (node, error)) (node, func() error, error) {
+	if jt.Type != "" && jt.Type != "simple" {
+		return nil, nil, unsupported("a table with an action profile ("+jt.Name+")", jt.SourceInfo)
+	}
+	t, inInfo := c.tables[jt.Name]
+	if !inInfo {
+		return c.fixedTable(jt, lookup)
+	}
+	n := &tableNode{name: jt.Name, t: t, counts: jt.WithCounters}
+	if len(jt.Entries) > 0 {
+		if err := c.constEntries(jt, t); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := c.tableKey(jt, n); err != nil {
+		return nil, nil, err
+	}
+	if jt.DirectMeters != nil {
+		m, ok := c.meterArrays[*jt.DirectMeters]
+		if !ok || len(m.ResultTarget) != 2 {
+			return nil, nil, invalid(jt.SourceInfo, "table %s: direct meter %s", jt.Name, *jt.DirectMeters)
+		}
+		f, ok := c.l.field(m.ResultTarget[0], m.ResultTarget[1])
+		if !ok || f.words != 1 {
+			return nil, nil, invalid(jt.SourceInfo, "table %s: meter result field", jt.Name)
+		}
+		n.meter = &lvalue{width: f.width, words: 1, slot: f.slot, name: f.name}
+		n.meterPackets = m.Type == "packets"
+	}
+	for i, id := range jt.ActionIDs {
+		a, ok := c.actions[id]
+		if !ok {
+			return nil, nil, invalid(jt.SourceInfo, "table %s: unknown action id %d", jt.Name, id)
+		}
+		if a.p4id == 0 {
+			return nil, nil, invalid(jt.SourceInfo, "table %s: action %s is not in the p4info", jt.Name, a.name)
+		}
+		_ = i
+		n.acts = append(n.acts, boundAction{p4id: a.p4id, a: a})
+	}
+	if err := c.initialDefault(jt, t); err != nil {
+		return nil, nil, err
+	}
+	_, n.byHit = jt.NextTables["__HIT__"]
+	if _, miss := jt.NextTables["__MISS__"]; miss {
+		n.byHit = true
+	}
+	link := func() error {
+		var err error
+		if n.byHit {
+			if n.hit, err = lookup(jt.NextTables["__HIT__"]); err != nil {
+				return err
+			}
+			n.miss, err = lookup(jt.NextTables["__MISS__"])
+			return err
+		}
+		for i := range n.acts {
+			next, ok := jt.NextTables[n.acts[i].a.name]
+			if !ok {
+				next = jt.BaseNext
+			}
+			if n.acts[i].next, err = lookup(next); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return n, link, nil
+}
+
+// fixedTable compiles a table that is not in the p4info: p4c makes one
+// for each action called directly from a control. It has no key and a
+// const default action.
+func (c *compiler) fixedTable(jt *bmv2json.Table, lookup func(*string) (node, error)) (node, func() error, error) {
+	if len(jt.Key) > 0 || jt.DefaultEntry == nil {
+		return nil, nil, invalid(jt.SourceInfo, "table %s is not in the p4info", jt.Name)
+	}
+	a, ok := c.actions[jt.DefaultEntry.ActionID]
+	if !ok {
+		return nil, nil, invalid(jt.SourceInfo, "table %s: unknown default action %d", jt.Name, jt.DefaultEntry.ActionID)
+	}
+	data, err := hexParams(jt.DefaultEntry.ActionData, a)
+	if err != nil {
+		return nil, nil, invalid(jt.SourceInfo, "table %s: %v", jt.Name, err)
+	}
+	n := &fixedNode{a: a, data: data}
+	return n, func() error {
+		next, ok := jt.NextTables[a.name]
+		if !ok {
+			next = jt.BaseNext
+		}
+		var err error
+		n.next, err = lookup(next)
+		return err
+	}, nil
+}
+
+// hexParams turns JSON action data into full-width byte strings.
+func hexParams(data []string, a *action) ([][]byte, error) {
+	if len(data) != len(a.params) {
+		return nil, &ProgramError{What: "action data does not match " + a.name + "'s parameters"}
+	}
+	out := make([][]byte, len(data))
+	for i, h := range data {
+		k, err := bmv2json.Hex(h)
+		if err != nil {
+			return nil, err
+		}
+		w := pipeline.Width(a.params[i].width)
+		b := k.FillBytes(make([]byte, max(w, len(k.Bytes()))))
+		out[i] = b[len(b)-w:]
+	}
+	return out, nil
+}
+
+// initialDefault installs the program's default action (with its data).
+func (c *compiler) initialDefault(jt *bmv2json.Table, t *pipeline.Table) error {
+	if jt.DefaultEntry == nil {
+		return nil
+	}
+	a, ok := c.actions[jt.DefaultEntry.ActionID]
+	if !ok || a.p4id == 0 {
+		return invalid(jt.SourceInfo, "table %s: default action %d not in the p4info", jt.Name, jt.DefaultEntry.ActionID)
+	}
+	data, err := hexParams(jt.DefaultEntry.ActionData, a)
+	if err != nil {
+		return invalid(jt.SourceInfo, "table %s: %v", jt.Name, err)
+	}
+	t.SetInitialDefault(pipeline.Action{ID: a.p4id, Params: data})
+	return nil
+}
+
+// tableKey binds the JSON key to the p4info match fields, in order.
+func (c *compiler) tableKey(jt *bmv2json.Table, n *tableNode) error {
+	t := n.t
+	if len(jt.Key) != len(t.Fields) {
+		return invalid(jt.SourceInfo, "table %s has %d key fields in the JSON and %d in the p4info", jt.Name, len(jt.Key), len(t.Fields))
+	}
+	for i := range jt.Key {
+		k := &jt.Key[i]
+		f := t.Fields[i]
+		if k.Name != "" && f.Name != k.Name {
+			return invalid(jt.SourceInfo, "table %s key field %d is %s in the JSON and %s in the p4info", jt.Name, i, k.Name, f.Name)
+		}
+		if k.MatchType == "valid" {
+			return unsupported("a valid match key (P4_14)", jt.SourceInfo)
+		}
+		var hf []string
+		if err := json.Unmarshal(k.Target, &hf); err != nil || len(hf) != 2 {
+			return invalid(jt.SourceInfo, "table %s key target %s", jt.Name, k.Target)
+		}
+		v, err := c.fieldValue(hf[0], hf[1], &exprCtx{si: jt.SourceInfo})
+		if err != nil {
+			return err
+		}
+		if v.width != f.Bits {
+			return invalid(jt.SourceInfo, "table %s key %s is %d bits in the JSON and %d in the p4info", jt.Name, f.Name, v.width, f.Bits)
+		}
+		ke := keyElem{off: t.FieldOffset(i), bytes: pipeline.Width(f.Bits), read: keyReader(v)}
+		if k.Mask != nil {
+			m, err := bmv2json.Hex(*k.Mask)
+			if err != nil {
+				return invalid(jt.SourceInfo, "table %s key mask: %v", jt.Name, err)
+			}
+			ke.mask = m.FillBytes(make([]byte, ke.bytes))
+		}
+		n.keys = append(n.keys, ke)
+	}
+	return nil
+}
+
+// keyReader writes a field's value big-endian into its key bytes.
+func keyReader(v val) func(*phv, []byte) {
+	if v.wide {
+		lv := v.lv
+		return func(s *phv, dst []byte) {
+			words := s.slots[lv.slot : lv.slot+lv.words]
+			for j := range dst {
+				bit := (len(dst) - 1 - j) * 8
+				dst[j] = byte(words[bit/64] >> (bit % 64))
+			}
+		}
+	}
+	u := v.u
+	m := mask64(v.width)
+	return func(s *phv, dst []byte) { pipeline.PutUint(dst, u(s)&m) }
+}

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package v1model
+
+import (
+	"github.com/flowbuf/flowbuf/pbswitch/bmv2json"
+)
+
+// field is a resolved header field: where its words live in the PHV.
+type field struct {
+	hdr    int // header instance index
+	slot   int // first word in phv.slots
+	words  int // (width+63)/64, at least 1
+	width  int
+	signed bool
+	name   string
+}
+
+// headerInst is a header or metadata instance.
+type headerInst struct {
+	name     string
+	typ      int // index into layout.types
+	metadata bool
+	slot     int // first word of its first field
+	words    int // all of its fields' words
+	bits     int // packed width on the wire
+	stack    int // stack it belongs to, -1 if none
+	union    int // union it belongs to, -1 if none
+}
+
+// headerType is a header layout: fields in wire order.
+type headerType struct {
+	name       string
+	fields     []bmv2json.FieldDecl
+	fieldWords []int // each field's word offset from the header's first slot
+	words      int
+	bits       int
+}
+
+type stackInst struct {
+	name    string
+	headers []int // header instance indexes, [0] first
+}
+
+type unionInst struct {
+	name    string
+	headers []int
+}
+
+// layout places every field of every header instance in the PHV.
+type layout struct {
+	types   []headerType
+	headers []headerInst
+	stacks  []stackInst
+	unions  []unionInst
+	words   int
+
+	typeByName   map[string]int
+	headerByName map[string]int
+	stackByName  map[string]int
+	unionByName  map[string]int
+	aliases      map[string][2]string
+}
+
+func newLayout(p *bmv2json.Program) (*layout, error) {
+	l := &layout{typeByName: map[string]int{}, headerByName: map[string]int{}, stackByName: map[string]int{},
+		unionByName: map[string]int{}, aliases: map[string][2]string{}}
+	for _, ht := range p.HeaderTypes {
+		t := headerType{name: ht.Name, fields: ht.Fields}
+		for _, f := range ht.Fields {
+			if f.Width < 0 {
+				return nil, unsupported("the variable-length field "+ht.Name+"."+f.Name+" (varbit)", nil)
+			}
+			t.fieldWords = append(t.fieldWords, t.words)
+			t.words += wordsOf(f.Width)
+			t.bits += f.Width
+		}
+		l.typeByName[ht.Name] = len(l.types)
+		l.types = append(l.types, t)
+	}
+	byID := map[int]int{}
+	for _, h := range p.Headers {
+		ti, ok := l.typeByName[h.HeaderType]
+		if !ok {
+			return nil, invalid(nil, "header %s has unknown type %s", h.Name, h.HeaderType)
+		}
+		t := l.types[ti]
+		if !h.Metadata && t.bits%8 != 0 {
+			return nil, invalid(nil, "header %s is %d bits, not a whole number of bytes", h.Name, t.bits)
+		}
+		byID[h.ID] = len(l.headers)
+		l.headerByName[h.Name] = len(l.headers)
+		l.headers = append(l.headers, headerInst{name: h.Name, typ: ti, metadata: h.Metadata, slot: l.words,
+			words: t.words, bits: t.bits, stack: -1, union: -1})
+		l.words += t.words
+	}
+	for _, s := range p.HeaderStacks {
+		st := stackInst{name: s.Name}
+		for _, id := range s.HeaderIDs {
+			hi, ok := byID[id]
+			if !ok {
+				return nil, invalid(nil, "header stack %s: no header with id %d", s.Name, id)
+			}
+			l.headers[hi].stack = len(l.stacks)
+			st.headers = append(st.headers, hi)
+		}
+		l.stackByName[s.Name] = len(l.stacks)
+		l.stacks = append(l.stacks, st)
+	}
+	for _, u := range p.HeaderUnions {
+		un := unionInst{name: u.Name}
+		for _, id := range u.HeaderIDs {
+			hi, ok := byID[id]
+			if !ok {
+				return nil, invalid(nil, "header union %s: no header with id %d", u.Name, id)
+			}
+			l.headers[hi].union = len(l.unions)
+			un.headers = append(un.headers, hi)
+		}
+		l.unionByName[u.Name] = len(l.unions)
+		l.unions = append(l.unions, un)
+	}
+	if len(p.HeaderUnionStacks) > 0 {
+		return nil, unsupported("a header union stack ("+p.HeaderUnionStacks[0].Name+")", nil)
+	}
+	for _, a := range p.FieldAliases {
+		l.aliases[a.Alias] = [2]string{a.Header, a.Field}
+	}
+	return l, nil
+}
+
+func wordsOf(bits int) int {
+	if bits <= 64 {
+		return 1
+	}
+	return (bits + 63) / 64
+}
+
+// header resolves a header instance by name.
+func (l *layout) header(name string) (int, bool) {
+	h, ok := l.headerByName[name]
+	return h, ok
+}
+
+// field resolves header.field. The hidden field $valid$ is not a field: see
+// compiler.fieldValue.
+func (l *layout) field(header, name string) (field, bool) {
+	hi, ok := l.headerByName[header]
+	if !ok {
+		return field{}, false
+	}
+	h := l.headers[hi]
+	t := l.types[h.typ]
+	for i, f := range t.fields {
+		if f.Name == name {
+			return field{hdr: hi, slot: h.slot + t.fieldWords[i], words: wordsOf(f.Width), width: f.Width,
+				signed: f.Signed, name: header + "." + name}, true
+		}
+	}
+	return field{}, false
+}
+
+// fieldIndex is the position of a field in its header type.
+func (l *layout) fieldIndex(typ int, name string) int {
+	for i, f := range l.types[typ].fields {
+		if f.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// std resolves a standard_metadata field, following field aliases (BMv2
+// targets name some intrinsic fields by alias).
+func (l *layout) std(name string) (field, bool) {
+	if f, ok := l.field("standard_metadata", name); ok {
+		return f, true
+	}
+	for _, prefix := range []string{"intrinsic_metadata.", "queueing_metadata.", "standard_metadata."} {
+		if a, ok := l.aliases[prefix+name]; ok {
+			return l.field(a[0], a[1])
+		}
+	}
+	return field{}, false
+}

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package v1model
+
+import (
+	"math/big"
+
+	"github.com/flowbuf/flowbuf/pbswitch/bmv2json"
+)
+
+// parseState is a compiled parser state.
+type parseState struct {
+	name  string
+	ops   []func(*phv) bool // false: a parser error was raised
+	key   func(*phv) uint64 // select key, when it fits 64 bits
+	bkey  func(*phv) *big.Int
+	cases []parseCase
+	// noMatch: no case matched and there is no default.
+}
+
+type parseCase struct {
+	value, mask uint64 // narrow keys (mask all ones when none)
+	bv, bm      *big.Int
+	isDefault   bool
+	next        *parseState // nil: accept
+}
+
+// parser error codes the engine raises, from the program's error list.
+type parserErrors struct {
+	field                               *lvalue
+	tooShort, noMatch, stackOutOfBounds uint64
+}
+
+func (c *compiler) parser(p *bmv2json.Parser) (*parseState, error) {
+	states := map[string]*parseState{}
+	for i := range p.ParseStates {
+		states[p.ParseStates[i].Name] = &parseState{name: p.ParseStates[i].Name}
+	}
+	for i := range p.ParseStates {
+		js := &p.ParseStates[i]
+		st := states[js.Name]
+		for j := range js.ParserOps {
+			op, err := c.parserOp(&js.ParserOps[j])
+			if err != nil {
+				return nil, err
+			}
+			st.ops = append(st.ops, op)
+		}
+		if err := c.selectKey(st, js); err != nil {
+			return nil, err
+		}
+		for _, t := range js.Transitions {
+			pc := parseCase{}
+			if t.NextState != nil {
+				n, ok := states[*t.NextState]
+				if !ok {
+					return nil, invalid(nil, "parser state %s goes to unknown state %s", js.Name, *t.NextState)
+				}
+				pc.next = n
+			}
+			switch t.Type {
+			case "default":
+				pc.isDefault = true
+			case "hexstr":
+				if t.Value == nil {
+					return nil, invalid(nil, "parser state %s: a hexstr case without a value", js.Name)
+				}
+				v, err := bmv2json.Hex(*t.Value)
+				if err != nil {
+					return nil, invalid(nil, "parser state %s: %v", js.Name, err)
+				}
+				m := new(big.Int).Lsh(big.NewInt(1), 512)
+				m.Sub(m, big.NewInt(1))
+				if t.Mask != nil {
+					if m, err = bmv2json.Hex(*t.Mask); err != nil {
+						return nil, invalid(nil, "parser state %s: %v", js.Name, err)
+					}
+				}
+				pc.bv, pc.bm = new(big.Int).And(v, m), m
+				if st.key != nil {
+					pc.value = new(big.Int).And(v, m).Uint64()
+					pc.mask = ^uint64(0)
+					if t.Mask != nil {
+						pc.mask = m.Uint64()
+					}
+					pc.value &= pc.mask
+				}
+			default:
+				return nil, unsupported("a parser value set (select case "+t.Type+")", nil)
+			}
+			st.cases = append(st.cases, pc)
+		}
+	}
+	init, ok := states[p.InitState]
+	if !ok {
+		return nil, invalid(nil, "parser %s: unknown start state %s", p.Name, p.InitState)
+	}
+	return init, nil
+}
+
+// selectKey compiles a state's transition key: the key elements, each
+// padded to whole bytes, concatenated.
+func (c *compiler) selectKey(st *parseState, js *bmv2json.ParseState) error {
+	x := &exprCtx{inParser: true}
+	type elem struct {
+		v     val
+		bytes int
+	}
+	var elems []elem
+	total := 0
+	for i := range js.TransitionKey {
+		tv := &js.TransitionKey[i]
+		v, err := c.expr(tv, x)
+		if err != nil {
+			return err
+		}
+		if v.kind != kData || v.width == 0 {
+			return invalid(nil, "parser state %s: select key element %s", js.Name, tv.Value)
+		}
+		n := (v.width + 7) / 8
+		elems = append(elems, elem{v, n})
+		total += n
+	}
+	if total <= 8 {
+		parts := elems
+		st.key = func(s *phv) uint64 {
+			var k uint64
+			for _, e := range parts {
+				k = k<<(8*e.bytes) | e.v.u(s)&mask64(e.v.width)
+			}
+			return k
+		}
+		return nil
+	}
+	var fns []func(*phv) *big.Int
+	var widths []int
+	for _, e := range elems {
+		fns = append(fns, bigOf(e.v))
+		widths = append(widths, e.bytes*8)
+	}
+	st.bkey = func(s *phv) *big.Int {
+		k := new(big.Int)
+		for i, f := range fns {
+			m := new(big.Int).Lsh(big.NewInt(1), uint(widths[i]))
+			m.Sub(m, big.NewInt(1))
+			k.Lsh(k, uint(widths[i])).Or(k, new(big.Int).And(f(s), m))
+		}
+		return k
+	}
+	return nil
+}
+
+// run parses s.data from its start state; a parser error sets
+// parser_error and stops parsing (the packet still goes to ingress, as on
+// BMv2).
+func (pe *parserErrors) raise(s *phv, code uint64) bool {
+	s.parserErr = true
+	if pe.field != nil {
+		s.slots[pe.field.slot] = code
+	}
+	return false
+}
+
+func (p *Program) parse(s *phv) {
+	st := p.start
+	for st != nil {
+		for _, op := range st.ops {
+			if !op(s) {
+				return
+			}
+		}
+		next, ok := st.transition(s)
+		if !ok {
+			p.perr.raise(s, p.perr.noMatch)
+			return
+		}
+		st = next
+	}
+}
+
+func (st *parseState) transition(s *phv) (*parseState, bool) {
+	if st.key != nil {
+		k := st.key(s)
+		for i := range st.cases {
+			c := &st.cases[i]
+			if c.isDefault || k&c.mask == c.value {
+				return c.next, true
+			}
+		}
+		return nil, false
+	}
+	k := st.bkey(s)
+	for i := range st.cases {
+		c := &st.cases[i]
+		if c.isDefault || new(big.Int).And(k, c.bm).Cmp(c.bv) == 0 {
+			return c.next, true
+		}
+	}
+	return nil, false
+}
+
+func (c *compiler) parserOp(op *bmv2json.ParserOp) (func(*phv) bool, error) {
+	x := &exprCtx{inParser: true, si: op.SourceInfo}
+	switch op.Op {
+	case "extract":
+		if len(op.Parameters) != 1 {
+			return nil, invalid(op.SourceInfo, "extract takes one parameter")
+		}
+		return c.extract(&op.Parameters[0], x)
+	case "set":
+		if len(op.Parameters) != 2 {
+			return nil, invalid(op.SourceInfo, "set takes two parameters")
+		}
+		assign, err := c.assign(&op.Parameters[0], &op.Parameters[1], x)
+		if err != nil {
+			return nil, err
+		}
+		return func(s *phv) bool { assign(s); return true }, nil
+	case "verify":
+		if len(op.Parameters) != 2 {
+			return nil, invalid(op.SourceInfo, "verify takes two parameters")
+		}
+		cond, err := c.operand(&op.Parameters[0], kBool, x)
+		if err != nil {
+			return nil, err
+		}
+		code, err := c.operand(&op.Parameters[1], kData, x)
+		if err != nil {
+			return nil, err
+		}
+		pe, cb, cu := &c.prog.perr, cond.b, code.u
+		return func(s *phv) bool {
+			if cb(s) {
+				return true
+			}
+			return pe.raise(s, cu(s))
+		}, nil
+	case "advance", "shift":
+		if len(op.Parameters) != 1 {
+			return nil, invalid(op.SourceInfo, "%s takes one parameter", op.Op)
+		}
+		n, err := c.operand(&op.Parameters[0], kData, x)
+		if err != nil {
+			return nil, err
+		}
+		bits, nu, pe := op.Op == "advance", n.u, &c.prog.perr
+		return func(s *phv) bool {
+			b := int(nu(s))
+			if !bits {
+				b *= 8
+			}
+			if !s.has(b) {
+				return pe.raise(s, pe.tooShort)
+			}
+			s.pos += b / 8
+			return true
+		}, nil
+	case "primitive":
+		if len(op.Parameters) != 1 {
+			return nil, invalid(op.SourceInfo, "primitive takes one parameter")
+		}
+		var prim bmv2json.Primitive
+		if err := jsonDecode(op.Parameters[0].Value, &prim); err != nil {
+			return nil, invalid(op.SourceInfo, "parser primitive: %v", err)
+		}
+		if prim.SourceInfo == nil {
+			prim.SourceInfo = op.SourceInfo
+		}
+		run, err := c.primitive(&prim, x)
+		if err != nil {
+			return nil, err
+		}
+		return func(s *phv) bool { run(s); return true }, nil
+	}
+	return nil, unsupported("the parser operation "+op.Op, op.SourceInfo)
+}
+
+func (c *compiler) extract(tv *bmv2json.TypedValue, x *exprCtx) (func(*phv) bool, error) {
+	name, err := tv.String()
+	if err != nil {
+		return nil, invalid(x.si, "extract: %v", err)
+	}
+	pe := &c.prog.perr
+	switch tv.Type {
+	case "regular":
+		h, ok := c.l.header(name)
+		if !ok {
+			return nil, invalid(x.si, "extract of unknown header %s", name)
+		}
+		ex := c.extractor(h)
+		return func(s *phv) bool {
+			if !ex(s) {
+				return pe.raise(s, pe.tooShort)
+			}
+			return true
+		}, nil
+	case "stack":
+		st, ok := c.l.stackByName[name]
+		if !ok {
+			return nil, invalid(x.si, "extract of unknown header stack %s", name)
+		}
+		var exs []func(*phv) bool
+		for _, h := range c.l.stacks[st].headers {
+			exs = append(exs, c.extractor(h))
+		}
+		return func(s *phv) bool {
+			i := s.stackNext[st]
+			if i >= len(exs) {
+				return pe.raise(s, pe.stackOutOfBounds)
+			}
+			if !exs[i](s) {
+				return pe.raise(s, pe.tooShort)
+			}
+			s.stackNext[st] = i + 1
+			return true
+		}, nil
+	}
+	return nil, unsupported("extract to a "+tv.Type, x.si)
+}
+
+// extractor reads header h at the parser's position; false when the
+// packet is too short.
+func (c *compiler) extractor(h int) func(*phv) bool {
+	hi := c.l.headers[h]
+	t := c.l.types[hi.typ]
+	bytes := t.bits / 8
+	fields := c.fieldPlan(h)
+	return func(s *phv) bool {
+		if !s.has(t.bits) {
+			return false
+		}
+		b := s.data[s.pos : s.pos+bytes]
+		for _, f := range fields {
+			if f.words == 1 {
+				s.slots[f.slot] = readBits(b, f.off, f.width)
+			} else {
+				readWide(b, f.off, f.width, s.slots[f.slot:f.slot+f.words])
+			}
+		}
+		s.valid[h] = true
+		s.pos += bytes
+		return true
+	}
+}
+
+// plannedField is where a field sits in the PHV and on the wire.
+type plannedField struct {
+	slot, words, off, width int
+}
+
+func (c *compiler) fieldPlan(h int) []plannedField {
+	hi := c.l.headers[h]
+	t := c.l.types[hi.typ]
+	var out []plannedField
+	off := 0
+	for i, f := range t.fields {
+		out = append(out, plannedField{slot: hi.slot + t.fieldWords[i], words: wordsOf(f.Width), off: off, width: f.Width})
+		off += f.Width
+	}
+	return out
+}

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package v1model
+
+import (
+	"sync"
+
+	"github.com/flowbuf/flowbuf/pbswitch/pipeline"
+)
+
+// phv is one packet's headers and metadata, and what the program asked the
+// target to do with it (clone, digest, resubmit...). It lives in
+// pipeline.Packet.State between ingress and egress.
+type phv struct {
+	prog  *Program
+	slots []uint64
+	valid []bool
+	// stackNext is each header stack's next index (its count of valid
+	// entries pushed by the parser or push_front).
+	stackNext []int
+
+	// The frame being parsed and how far the parser got: the payload is
+	// data[pos:].
+	data []byte
+	pos  int
+
+	params []uint64 // the running action's runtime data, by word
+	exited bool     // exit() in the running control
+
+	cloneSpec     uint32 // clone session | cloneValid; 0: none
+	cloneList     int    // field list preserved by the clone
+	resubmitList  int    // -1: none
+	recircList    int    // -1: none
+	digestList    int    // -1: none (the learn list of generate_digest)
+	truncateTo    int    // truncate(): 0 none
+	parserErr     bool
+	assertFailed  bool
+	pktLen        int    // the packet's length as headers are added and removed
+	key           []byte // scratch lookup key
+	calc          []byte // scratch calculation input
+	wideA, wideB  []uint64
+	savedForClone []uint64 // metadata saved for an I2E clone's field list
+}
+
+const cloneValid = 1 << 31
+
+func (p *Program) newPHV() *phv {
+	l := p.layout
+	return &phv{prog: p, slots: make([]uint64, l.words), valid: make([]bool, len(l.headers)),
+		stackNext: make([]int, len(l.stacks)), key: make([]byte, p.maxKey), params: make([]uint64, p.paramWords), calc: make([]byte, 0, 256),
+		resubmitList: -1, recircList: -1, digestList: -1}
+}
+
+// reset makes s a fresh PHV: every header invalid, every field zero, but
+// metadata valid (BMv2 metadata is always valid).
+func (s *phv) reset() {
+	clear(s.slots)
+	for i := range s.valid {
+		s.valid[i] = s.prog.layout.headers[i].metadata
+	}
+	clear(s.stackNext)
+	s.data, s.pos, s.exited = nil, 0, false
+	s.cloneSpec, s.cloneList, s.resubmitList, s.recircList, s.digestList = 0, 0, -1, -1, -1
+	s.truncateTo, s.parserErr, s.assertFailed, s.pktLen = 0, false, false, 0
+}
+
+// copyFrom makes s an exact copy of o (a multicast replica's PHV).
+func (s *phv) copyFrom(o *phv) {
+	copy(s.slots, o.slots)
+	copy(s.valid, o.valid)
+	copy(s.stackNext, o.stackNext)
+	s.data, s.pos, s.exited = o.data, o.pos, false
+	s.cloneSpec, s.cloneList, s.resubmitList, s.recircList, s.digestList = 0, 0, -1, -1, -1
+	s.truncateTo, s.parserErr, s.assertFailed, s.pktLen = o.truncateTo, o.parserErr, false, o.pktLen
+}
+
+// Release returns the PHV to its program's pool (pipeline.PacketState).
+func (s *phv) Release() {
+	s.data = nil
+	s.prog.pool.Put(s)
+}
+
+var _ pipeline.PacketState = (*phv)(nil)
+
+type phvPool = sync.Pool

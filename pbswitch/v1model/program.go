@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package v1model
+
+import (
+	"sync"
+	"sync/atomic"
+
+	p4info "github.com/p4lang/p4runtime/go/p4/config/v1"
+
+	"github.com/flowbuf/flowbuf/pbswitch/pipeline"
+)
+
+// Options configure a loaded program.
+type Options struct {
+	// CPUPort stands for the controller (CPU_PORT in the P4 source):
+	// packet_out frames arrive there and packet_in frames leave there.
+	CPUPort uint32
+	// DigestOut receives digest lists.
+	DigestOut func(pipeline.DigestList)
+	// Frames allocates the frames egress deparses into when headers grow or
+	// shrink, and takes back the ones it replaces (nil: the Go heap).
+	Frames FrameAllocator
+}
+
+// FrameAllocator is the switch's frame pool.
+type FrameAllocator interface {
+	Get(n int) []byte
+	Put(b []byte)
+}
+
+type heapFrames struct{}
+
+func (heapFrames) Get(n int) []byte { return make([]byte, n) }
+func (heapFrames) Put([]byte)       {}
+
+// Program is a compiled P4 program bound to its p4info and runtime
+// objects. Ingress, Egress and Replicate are safe for concurrent use.
+type Program struct {
+	objs    *pipeline.Objects
+	layout  *layout
+	opts    Options
+	start   *parseState
+	perr    parserErrors
+	verify  []*checksum
+	update  []*checksum
+	ingress node
+	egress  node
+	emit    []emitHeader
+	std     stdFields
+
+	fieldLists map[int][]*lvalue
+	learn      map[int]*learnBinding
+	packetIn   *ctrlHeader
+	packetOut  *ctrlHeader
+
+	pool           sync.Pool
+	maxKey         int
+	paramWords     int
+	assertFailures atomic.Uint64
+}
+
+// emitHeader is one header of the deparser's order.
+type emitHeader struct {
+	hdr    int
+	bytes  int
+	fields []plannedField
+}
+
+// Objects are the program's tables and externs, for the P4Runtime server.
+func (p *Program) Objects() *pipeline.Objects { return p.objs }
+
+// CPUPort is the port that stands for the controller.
+func (p *Program) CPUPort() uint32 { return p.opts.CPUPort }
+
+// AssertFailures counts packets dropped by a failed assert() or assume().
+func (p *Program) AssertFailures() uint64 { return p.assertFailures.Load() }
+
+// Info is the p4info the program is bound to.
+func (p *Program) Info() *p4info.P4Info { return p.objs.Info }
+
+func (p *Program) getPHV() *phv {
+	s := p.pool.Get().(*phv)
+	s.reset()
+	return s
+}

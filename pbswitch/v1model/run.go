@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package v1model
+
+import (
+	"github.com/flowbuf/flowbuf/pbswitch/pipeline"
+)
+
+// maxResubmits bounds a packet's resubmissions (BMv2 has no bound; a
+// program that resubmits forever would wedge the switch).
+const maxResubmits = 8
+
+// Ingress parses pk.Frame (behind its packet_out header when it comes from
+// the controller), verifies checksums and runs the ingress control. Its
+// verdict is left in pk.Meta (EgressSpec, McastGrp, CloneSession,
+// Priority) and its headers and metadata in pk.State for egress.
+func (p *Program) Ingress(pk *pipeline.Packet) {
+	if pk.State != nil {
+		pk.State.Release()
+	}
+	s := p.getPHV()
+	pk.State = s
+	if pk.PacketOut != nil && p.packetOut != nil {
+		pk.Frame = p.packetOut.prepend(pk.Frame, pk.PacketOut)
+	}
+	instance := uint64(instanceNormal)
+	var saved []uint64
+	for round := 0; ; round++ {
+		s.data, s.pos, s.pktLen = pk.Frame, 0, len(pk.Frame)
+		s.setStd(p.std.ingressPort, uint64(pk.Meta.IngressPort))
+		s.setStd(p.std.instanceType, instance)
+		s.setStd(p.std.packetLength, uint64(len(pk.Frame)))
+		s.setStd(p.std.ingressTS, pk.Meta.IngressUs)
+		p.parse(s)
+		p.verifyChecksums(s)
+		if saved != nil {
+			restoreList(s, p.fieldLists[s.resubmitList], saved)
+			s.resubmitList = -1
+		}
+		runControl(p.ingress, s)
+		if s.resubmitList < 0 || round == maxResubmits {
+			break
+		}
+		list := s.resubmitList
+		saved = saveList(s, p.fieldLists[list], s.savedForClone)
+		s.reset()
+		s.resubmitList = list
+		instance = instanceResubmit
+	}
+	if s.digestList >= 0 {
+		if b := p.learn[s.digestList]; b != nil {
+			b.emit(s)
+		}
+	}
+	m := &pk.Meta
+	m.EgressSpec = uint32(s.slots[p.std.egressSpec])
+	m.McastGrp = uint16(s.getStd(p.std.mcastGrp))
+	m.Priority = uint8(s.getStd(p.std.priority))
+	m.CloneSession = 0
+	if s.cloneSpec&cloneValid != 0 {
+		m.CloneSession = s.cloneSpec &^ cloneValid
+		m.CloneIngressPort = m.IngressPort
+	}
+	if s.truncateTo > 0 {
+		m.TruncateTo = s.truncateTo
+	}
+	if s.assertFailed {
+		m.EgressSpec, m.McastGrp, m.CloneSession = pipeline.DropPort, 0, 0
+	}
+}
+
+// Replicate prepares dst, a copy of src's frame and metadata made by the
+// traffic manager: a multicast replica carries src's headers and metadata;
+// an ingress-to-egress clone carries the packet as it arrived, parsed
+// again, with only the clone's field list of src's metadata (BMv2's
+// semantics).
+func (p *Program) Replicate(dst, src *pipeline.Packet, clone bool) {
+	ss, ok := src.State.(*phv)
+	if !ok {
+		return
+	}
+	d := p.getPHV()
+	dst.State = d
+	if !clone {
+		d.copyFrom(ss)
+		d.data = dst.Frame
+		return
+	}
+	d.data, d.pos, d.pktLen = dst.Frame, 0, len(dst.Frame)
+	p.parse(d)
+	p.verifyChecksums(d)
+	if list := p.fieldLists[ss.cloneList]; list != nil {
+		d.savedForClone = saveList(ss, list, d.savedForClone)
+		restoreList(d, list, d.savedForClone)
+	}
+}
+
+// Egress runs the egress control for one copy of a packet leaving on
+// pk.Meta.EgressPort, then deparses it into pk.Frame; false means it is
+// dropped. On the CPU port the packet_in header becomes pk.PacketIn.
+func (p *Program) Egress(pk *pipeline.Packet) bool {
+	s, ok := pk.State.(*phv)
+	if !ok {
+		return false
+	}
+	m := &pk.Meta
+	s.setStd(p.std.egressPort, uint64(m.EgressPort))
+	s.slots[p.std.egressSpec] = 0
+	s.setStd(p.std.instanceType, uint64(m.InstanceType))
+	s.setStd(p.std.egressRid, uint64(m.EgressRid))
+	s.setStd(p.std.enqTimestamp, uint64(m.EnqTimestampUs))
+	s.setStd(p.std.enqQdepth, uint64(m.EnqQdepth))
+	s.setStd(p.std.deqTimedelta, uint64(m.DeqTimedeltaUs))
+	s.setStd(p.std.deqQdepth, uint64(m.DeqQdepth))
+	s.setStd(p.std.egressTS, uint64(m.EnqTimestampUs)+uint64(m.DeqTimedeltaUs))
+	s.setStd(p.std.packetLength, uint64(s.pktLen))
+	s.cloneSpec = 0
+	runControl(p.egress, s)
+	if s.slots[p.std.egressSpec] == pipeline.DropPort || s.assertFailed {
+		return false
+	}
+	p.updateChecksums(s)
+	pk.Frame = p.deparse(s, pk.Frame)
+	if t := max(m.TruncateTo, s.truncateTo); t > 0 && t < len(pk.Frame) {
+		pk.Frame = pk.Frame[:t]
+	}
+	if m.EgressPort == p.opts.CPUPort && p.packetIn != nil && s.valid[p.packetIn.hdr] {
+		pk.Frame, pk.PacketIn = p.packetIn.split(pk.Frame, pk.PacketIn[:0])
+	}
+	return true
+}
+
+// deparse emits the valid headers in the deparser's order, then the
+// payload. When the headers take the bytes the parser consumed, they are
+// written over them in place; otherwise into a new frame.
+func (p *Program) deparse(s *phv, frame []byte) []byte {
+	size := 0
+	for i := range p.emit {
+		if s.valid[p.emit[i].hdr] {
+			size += p.emit[i].bytes
+		}
+	}
+	payload := frame[s.pos:]
+	out := frame
+	if size != s.pos {
+		out = p.opts.Frames.Get(size + len(payload))[:size+len(payload)]
+		copy(out[size:], payload)
+	}
+	off := 0
+	for i := range p.emit {
+		e := &p.emit[i]
+		if !s.valid[e.hdr] {
+			continue
+		}
+		b := out[off : off+e.bytes]
+		for _, f := range e.fields {
+			if f.words == 1 {
+				writeBits(b, f.off, f.width, s.slots[f.slot])
+			} else {
+				writeWide(b, f.off, f.width, s.slots[f.slot:f.slot+f.words])
+			}
+		}
+		off += e.bytes
+	}
+	if size != s.pos {
+		p.opts.Frames.Put(frame)
+		s.data, s.pos = out, size
+	}
+	return out
+}

@@ -11,6 +11,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	p4info "github.com/p4lang/p4runtime/go/p4/config/v1"
 	p4 "github.com/p4lang/p4runtime/go/p4/v1"
@@ -79,11 +80,32 @@ func (c *Controller) Close() error {
 	return c.conn.Close()
 }
 
-// Push installs info with VERIFY_AND_COMMIT.
-func (c *Controller) Push(info *p4info.P4Info) error {
+// Pipeline is a compiled P4 program: its p4info and the bmv2 JSON a
+// switch runs (the pipeline config's p4_device_config).
+type Pipeline struct {
+	Info *p4info.P4Info
+	JSON []byte
+}
+
+// LoadPipeline reads p4c's outputs from dir (p4info.txt and bmv2.json).
+func LoadPipeline(dir string) (Pipeline, error) {
+	info, err := LoadP4Info(filepath.Join(dir, "p4info.txt"))
+	if err != nil {
+		return Pipeline{}, err
+	}
+	js, err := os.ReadFile(filepath.Join(dir, "bmv2.json"))
+	if err != nil {
+		return Pipeline{}, err
+	}
+	return Pipeline{Info: info, JSON: js}, nil
+}
+
+// Push installs p with VERIFY_AND_COMMIT.
+func (c *Controller) Push(p Pipeline) error {
+	info := p.Info
 	_, err := c.Client.SetForwardingPipelineConfig(context.Background(), &p4.SetForwardingPipelineConfigRequest{
 		DeviceId: c.deviceID, ElectionId: c.eid, Action: p4.SetForwardingPipelineConfigRequest_VERIFY_AND_COMMIT,
-		Config: &p4.ForwardingPipelineConfig{P4Info: info}})
+		Config: &p4.ForwardingPipelineConfig{P4Info: info, P4DeviceConfig: p.JSON}})
 	if err == nil {
 		c.info = info
 	}

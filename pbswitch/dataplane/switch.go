@@ -12,11 +12,15 @@ import (
 	"github.com/flowbuf/flowbuf/pbswitch/pipeline"
 )
 
-// Processor is a pipeline program (e.g. *flowbufprog.Program).
+// Processor is a pipeline program (a *v1model.Program).
 type Processor interface {
 	// Ingress sets pk.Meta's EgressSpec, McastGrp and CloneSession.
 	Ingress(pk *pipeline.Packet)
-	// Egress runs for each copy leaving on pk.Meta.EgressPort; false drops it.
+	// Replicate prepares dst, a copy of src's frame and metadata, as a
+	// multicast replica (clone false) or an ingress-to-egress clone.
+	Replicate(dst, src *pipeline.Packet, clone bool)
+	// Egress runs for each copy leaving on pk.Meta.EgressPort and leaves
+	// the frame to send in pk.Frame; false drops it.
 	Egress(pk *pipeline.Packet) bool
 	// Objects holds the replication engine the switch reads.
 	Objects() *pipeline.Objects
@@ -212,15 +216,24 @@ func (s *Switch) Stats() Stats {
 
 func (s *Switch) nowUs() uint32 { return uint32(time.Since(s.start).Microseconds()) }
 
+// nowUs64 is the switch's clock in microseconds, as v1model's 48-bit
+// global timestamps count.
+func (s *Switch) nowUs64() uint64 { return uint64(time.Since(s.start).Microseconds()) }
+
 func (s *Switch) packet(frame []byte, inPort uint32) *pipeline.Packet {
 	pk := s.pool.Get().(*pipeline.Packet)
 	pk.Frame, pk.Meta, pk.PacketOut = frame, pipeline.StdMeta{IngressPort: inPort}, nil
+	pk.Meta.IngressUs = s.nowUs64()
 	pk.PacketIn = pk.PacketIn[:0]
 	return pk
 }
 
 func (s *Switch) release(pk *pipeline.Packet) {
 	pk.Frame = nil
+	if pk.State != nil {
+		pk.State.Release()
+		pk.State = nil
+	}
 	s.pool.Put(pk)
 }
 
@@ -338,16 +351,15 @@ func (s *Switch) enqueueWaiting(ports map[uint32]*port, pk *pipeline.Packet, now
 	}
 }
 
-// copyPacket makes an independent copy of pk (frame included).
-func (s *Switch) copyPacket(pk *pipeline.Packet, truncate int) *pipeline.Packet {
+// copyPacket makes an independent copy of pk (frame and program state),
+// a multicast replica or a clone as proc prepares it.
+func (s *Switch) copyPacket(proc Processor, pk *pipeline.Packet, clone bool) *pipeline.Packet {
 	n := len(pk.Frame)
-	if truncate > 0 && truncate < n {
-		n = truncate
-	}
 	f := engine.GetFrame(n)[:n]
 	copy(f, pk.Frame)
 	c := s.packet(f, pk.Meta.IngressPort)
 	c.Meta = pk.Meta
+	proc.Replicate(c, pk, clone)
 	return c
 }
 
@@ -360,7 +372,7 @@ func (s *Switch) multicast(proc Processor, ports map[uint32]*port, pk *pipeline.
 	for i, r := range rs {
 		c := pk
 		if i < len(rs)-1 {
-			c = s.copyPacket(pk, 0)
+			c = s.copyPacket(proc, pk, false)
 		}
 		c.Meta.EgressPort, c.Meta.EgressRid, c.Meta.InstanceType = r.Port, uint16(r.Instance), pipeline.InstanceReplica
 		s.enqueue(ports, c, nowUs)
@@ -374,7 +386,8 @@ func (s *Switch) clone(proc Processor, ports map[uint32]*port, pk *pipeline.Pack
 		return
 	}
 	for _, r := range sess.Replicas {
-		c := s.copyPacket(pk, int(sess.TruncateTo))
+		c := s.copyPacket(proc, pk, true)
+		c.Meta.TruncateTo = int(sess.TruncateTo)
 		c.Meta.McastGrp, c.Meta.CloneSession = 0, 0
 		c.Meta.EgressPort, c.Meta.EgressRid, c.Meta.InstanceType = r.Port, uint16(r.Instance), pipeline.InstanceClone
 		c.Meta.Priority = uint8(sess.ClassOfSvc)

@@ -66,7 +66,7 @@ func newLab(t *testing.T) *lab {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	info, err := ctl.LoadP4Info("../../pipeconf/p4src/build/p4info.txt")
+	info, err := ctl.LoadPipeline("../../pipeconf/p4src/build")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"net"
 	"time"
 
+	p4 "github.com/p4lang/p4runtime/go/p4/v1"
 	"google.golang.org/grpc"
 
 	"github.com/flowbuf/flowbuf/buffer-agent/engine"
@@ -54,7 +55,11 @@ type Config struct {
 	// dataplane.Options).
 	CPURateBps  uint64
 	CPUQueueLen int
-	Logger      *slog.Logger
+	// Pipeline, when set, is installed at start (a P4Runtime client may
+	// replace it); without it the switch drops everything until a
+	// controller pushes one.
+	Pipeline *p4.ForwardingPipelineConfig
+	Logger   *slog.Logger
 }
 
 // Node is a running pbswitch.
@@ -98,6 +103,11 @@ func Start(cfg Config) (_ *Node, err error) {
 	}
 	if n.Vports, err = inproc.New(n.Switch, cfg.Vports); err != nil {
 		return nil, err
+	}
+	if cfg.Pipeline != nil {
+		if err := srv.Install(cfg.Pipeline); err != nil {
+			return nil, fmt.Errorf("the start pipeline: %w", err)
+		}
 	}
 	if n.p4rtLis, err = net.Listen("tcp", cfg.P4RTListen); err != nil {
 		return nil, fmt.Errorf("P4Runtime listen %s: %w", cfg.P4RTListen, err)

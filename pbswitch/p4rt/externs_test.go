@@ -28,8 +28,8 @@ type objsProgram struct{ o *pipeline.Objects }
 
 func (p objsProgram) Objects() *pipeline.Objects { return p.o }
 
-func (d *genericDevice) Bind(info *p4info.P4Info, out func(pipeline.DigestList)) (p4rt.Program, error) {
-	o, err := pipeline.Build(info, out)
+func (d *genericDevice) Bind(cfg *p4.ForwardingPipelineConfig, out func(pipeline.DigestList)) (p4rt.Program, error) {
+	o, err := pipeline.Build(cfg.GetP4Info(), out)
 	if err != nil {
 		return nil, err
 	}

@@ -68,7 +68,10 @@ type rig struct {
 	conn   *grpc.ClientConn
 	client p4.P4RuntimeClient
 	info   *p4info.P4Info
-	ports  map[uint32]*capture
+	// deviceConfig is what a push carries as p4_device_config: the
+	// FlowBuf program's bmv2 JSON.
+	deviceConfig []byte
+	ports        map[uint32]*capture
 }
 
 func loadInfo(t *testing.T) *p4info.P4Info {
@@ -84,7 +87,11 @@ func loadInfo(t *testing.T) *p4info.P4Info {
 }
 
 func newRig(t *testing.T) *rig {
-	r := &rig{t: t, info: loadInfo(t), ports: map[uint32]*capture{}}
+	dc, err := os.ReadFile("../../pipeconf/p4src/build/bmv2.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &rig{t: t, info: loadInfo(t), deviceConfig: dc, ports: map[uint32]*capture{}}
 	var srv *p4rt.Server
 	r.sw = dataplane.New(dataplane.Options{CPUPort: cpuPort, PacketIn: func(f []byte, m []pipeline.CtrlMeta) { srv.PacketIn(f, m) }})
 	srv = p4rt.New(deviceID, device.New(r.sw), nil)
@@ -149,7 +156,8 @@ func (r *rig) nextArbitration(st p4.P4Runtime_StreamChannelClient) *p4.MasterArb
 func (r *rig) push(eid uint64, info *p4info.P4Info, action p4.SetForwardingPipelineConfigRequest_Action) error {
 	_, err := r.client.SetForwardingPipelineConfig(context.Background(), &p4.SetForwardingPipelineConfigRequest{
 		DeviceId: deviceID, ElectionId: &p4.Uint128{Low: eid}, Action: action,
-		Config: &p4.ForwardingPipelineConfig{P4Info: info, Cookie: &p4.ForwardingPipelineConfig_Cookie{Cookie: 7}}})
+		Config: &p4.ForwardingPipelineConfig{P4Info: info, P4DeviceConfig: r.deviceConfig,
+			Cookie: &p4.ForwardingPipelineConfig_Cookie{Cookie: 7}}})
 	return err
 }
 
@@ -236,9 +244,26 @@ func udpFrame(dst [4]byte, dport uint16) []byte {
 	binary.BigEndian.PutUint16(ip[2:], 50)
 	copy(ip[12:], []byte{10, 0, 0, 1})
 	copy(ip[16:], dst[:])
+	binary.BigEndian.PutUint16(ip[10:], ipv4Checksum(ip))
 	binary.BigEndian.PutUint16(f[34:], 1000)
 	binary.BigEndian.PutUint16(f[36:], dport)
 	return f
+}
+
+// ipv4Checksum is RFC 791's header checksum of a 20-byte header. The
+// program recomputes it on every packet it emits, as BMv2 does, so test
+// frames carry a valid one to come out unchanged.
+func ipv4Checksum(h []byte) uint16 {
+	var sum uint32
+	for i := 0; i < 20; i += 2 {
+		if i != 10 {
+			sum += uint32(binary.BigEndian.Uint16(h[i:]))
+		}
+	}
+	for sum > 0xffff {
+		sum = sum&0xffff + sum>>16
+	}
+	return ^uint16(sum)
 }
 
 func statusOf(err error) *status.Status { return status.Convert(err) }

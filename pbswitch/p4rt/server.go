@@ -13,7 +13,6 @@ import (
 	"log/slog"
 	"sync"
 
-	p4info "github.com/p4lang/p4runtime/go/p4/config/v1"
 	p4 "github.com/p4lang/p4runtime/go/p4/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -33,10 +32,12 @@ type Program interface {
 
 // Device is the switch the server drives.
 type Device interface {
-	// Bind builds a program for info without touching the running one; it
-	// fails (with a message naming what is missing) when the device cannot
-	// run that p4info. Digest lists of the program go to digestOut.
-	Bind(info *p4info.P4Info, digestOut func(pipeline.DigestList)) (Program, error)
+	// Bind builds a program for a pipeline config (p4info and the target's
+	// device config) without touching the running one; it fails, with a
+	// message naming what is wrong or missing, when the device cannot run
+	// it (a gRPC status error keeps its code; others are INVALID_ARGUMENT).
+	// Digest lists of the program go to digestOut.
+	Bind(cfg *p4.ForwardingPipelineConfig, digestOut func(pipeline.DigestList)) (Program, error)
 	// Activate makes prog the running pipeline.
 	Activate(prog Program)
 	// PacketOut sends a frame from the controller through the pipeline with
@@ -118,9 +119,9 @@ func (s *Server) SetForwardingPipelineConfig(_ context.Context, req *p4.SetForwa
 	if act == p4.SetForwardingPipelineConfigRequest_RECONCILE_AND_COMMIT {
 		return s.reconcile(cfg)
 	}
-	prog, err := s.dev.Bind(cfg.GetP4Info(), s.sendDigest)
+	prog, err := s.bind(cfg)
 	if err != nil {
-		return nil, status.Errorf(codes.InvalidArgument, "%v", err)
+		return nil, err
 	}
 	st := &pipelineState{prog: prog, config: proto.Clone(cfg).(*p4.ForwardingPipelineConfig)}
 	switch act {
@@ -136,6 +137,28 @@ func (s *Server) SetForwardingPipelineConfig(_ context.Context, req *p4.SetForwa
 	}
 	s.log.Info("pipeline config", "action", act.String(), "cookie", cfg.GetCookie().GetCookie())
 	return &p4.SetForwardingPipelineConfigResponse{}, nil
+}
+
+// Install makes cfg the running pipeline without a client (a switch
+// started with a pipeline from files). Errors are those of a push.
+func (s *Server) Install(cfg *p4.ForwardingPipelineConfig) error {
+	prog, err := s.bind(cfg)
+	if err != nil {
+		return err
+	}
+	s.activate(&pipelineState{prog: prog, config: proto.Clone(cfg).(*p4.ForwardingPipelineConfig)})
+	return nil
+}
+
+func (s *Server) bind(cfg *p4.ForwardingPipelineConfig) (Program, error) {
+	prog, err := s.dev.Bind(cfg, s.sendDigest)
+	if err == nil {
+		return prog, nil
+	}
+	if _, ok := status.FromError(err); ok {
+		return nil, err
+	}
+	return nil, status.Errorf(codes.InvalidArgument, "%v", err)
 }
 
 func (s *Server) activate(st *pipelineState) {
@@ -171,9 +194,9 @@ func (s *Server) reconcile(cfg *p4.ForwardingPipelineConfig) (*p4.SetForwardingP
 		s.running.config.P4DeviceConfig = cfg.GetP4DeviceConfig()
 		return &p4.SetForwardingPipelineConfigResponse{}, nil
 	}
-	prog, err := s.dev.Bind(cfg.GetP4Info(), s.sendDigest)
+	prog, err := s.bind(cfg)
 	if err != nil {
-		return nil, status.Errorf(codes.InvalidArgument, "%v", err)
+		return nil, err
 	}
 	s.running = &pipelineState{prog: prog, config: proto.Clone(cfg).(*p4.ForwardingPipelineConfig)}
 	s.dev.Activate(prog)

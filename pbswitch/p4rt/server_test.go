@@ -32,12 +32,29 @@ func TestPipelinePushAcceptAndReject(t *testing.T) {
 	r.stream(1)
 
 	other := proto.Clone(r.info).(*p4info.P4Info)
-	other.Tables = other.Tables[1:]
+	other.Tables = other.Tables[1:]                 // vport_ports
+	other.DirectCounters = other.DirectCounters[1:] // and its direct counter
 	err = r.push(1, other, p4.SetForwardingPipelineConfigRequest_VERIFY_AND_COMMIT)
 	wantCode(t, err, codes.InvalidArgument)
-	if !strings.Contains(err.Error(), "missing table "+flowbufprog.TableVportPorts) {
+	if !strings.Contains(err.Error(), "table "+flowbufprog.TableVportPorts+" is not in the p4info") {
 		t.Fatalf("rejection does not name the missing table: %v", err)
 	}
+	// Without the bmv2 JSON there is no program to run.
+	dc := r.deviceConfig
+	r.deviceConfig = nil
+	err = r.push(1, r.info, p4.SetForwardingPipelineConfigRequest_VERIFY_AND_COMMIT)
+	wantCode(t, err, codes.InvalidArgument)
+	if !strings.Contains(err.Error(), "no p4_device_config") {
+		t.Fatalf("rejection does not say the device config is missing: %v", err)
+	}
+	// A program using what the engine lacks is refused, naming it.
+	r.deviceConfig = []byte(strings.Replace(string(dc), `"op" : "mark_to_drop"`, `"op" : "recirculate_preserving"`, 1))
+	err = r.push(1, r.info, p4.SetForwardingPipelineConfigRequest_VERIFY_AND_COMMIT)
+	wantCode(t, err, codes.Unimplemented)
+	if !strings.Contains(err.Error(), "recirculate_preserving") || !strings.Contains(err.Error(), ".p4:") {
+		t.Fatalf("refusal does not name the construct and its source line: %v", err)
+	}
+	r.deviceConfig = dc
 	// VERIFY checks without installing.
 	if err := r.push(1, r.info, p4.SetForwardingPipelineConfigRequest_VERIFY); err != nil {
 		t.Fatal(err)

@@ -3,8 +3,13 @@
 package main
 
 import (
+	"os"
+
 	"flag"
 	"fmt"
+	p4info "github.com/p4lang/p4runtime/go/p4/config/v1"
+	p4 "github.com/p4lang/p4runtime/go/p4/v1"
+	"google.golang.org/protobuf/encoding/prototext"
 	"strconv"
 	"strings"
 	"time"
@@ -97,6 +102,29 @@ func applyDelays(ports []node.PortSpec, delays delayFlags) error {
 	return nil
 }
 
+// loadPipeline reads --p4info and --bmv2-json: both or neither.
+func loadPipeline(p4infoFile, jsonFile string) (*p4.ForwardingPipelineConfig, error) {
+	if (p4infoFile == "") != (jsonFile == "") {
+		return nil, fmt.Errorf("--p4info and --bmv2-json go together: the p4info names what the JSON runs")
+	}
+	if p4infoFile == "" {
+		return nil, nil
+	}
+	text, err := os.ReadFile(p4infoFile)
+	if err != nil {
+		return nil, fmt.Errorf("--p4info: %w", err)
+	}
+	info := &p4info.P4Info{}
+	if err := prototext.Unmarshal(text, info); err != nil {
+		return nil, fmt.Errorf("--p4info %s: %w", p4infoFile, err)
+	}
+	js, err := os.ReadFile(jsonFile)
+	if err != nil {
+		return nil, fmt.Errorf("--bmv2-json: %w", err)
+	}
+	return &p4.ForwardingPipelineConfig{P4Info: info, P4DeviceConfig: js}, nil
+}
+
 // parsePort reads a port number; v1model ports are 9 bits and 511 drops.
 func parsePort(s string) (uint32, error) {
 	n, err := strconv.ParseUint(s, 10, 32)
@@ -123,9 +151,16 @@ func parseFlags(args []string) (node.Config, error) {
 	fs.Var(&ports, "port", "front-panel port ID=INTERFACE[@RATE_BPS] (repeatable)")
 	fs.Var(&vports, "vport", "in-process vport port ID (repeatable)")
 	fs.Var(delays, "port-delay", "a front-panel port's egress delay ID=DURATION, e.g. 1=10ms (a lab link's one-way delay; repeatable)")
+	p4infoFile := fs.String("p4info", "", "start with this pipeline's p4info (text format; with --bmv2-json), for P4Runtime clients that do not push one")
+	jsonFile := fs.String("bmv2-json", "", "start with this pipeline's bmv2 JSON, as p4c-bm2-ss emits it (with --p4info)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
+	pl, err := loadPipeline(*p4infoFile, *jsonFile)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.Pipeline = pl
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected arguments %v", fs.Args())
 	}

@@ -20,6 +20,10 @@ func TestParseFlags(t *testing.T) {
 	if err != nil || cfg.Ports[0].Delay != 0 || cfg.Ports[1].Delay != 10*time.Millisecond {
 		t.Fatalf("parsed %+v, %v", cfg.Ports, err)
 	}
+	cfg, err = parseFlags([]string{"--p4info", "../../../pipeconf/p4src/build/p4info.txt", "--bmv2-json", "../../../pipeconf/p4src/build/bmv2.json"})
+	if err != nil || len(cfg.Pipeline.GetP4Info().GetTables()) == 0 || len(cfg.Pipeline.GetP4DeviceConfig()) == 0 {
+		t.Fatalf("start pipeline %v, %v", cfg.Pipeline != nil, err)
+	}
 	cfg, err = parseFlags([]string{"--cpu-rate", "2000000", "--cpu-queue", "64"})
 	if err != nil || cfg.CPURateBps != 2000000 || cfg.CPUQueueLen != 64 {
 		t.Fatalf("parsed cpu-rate %d cpu-queue %d, %v", cfg.CPURateBps, cfg.CPUQueueLen, err)
@@ -38,6 +42,9 @@ func TestParseFlags(t *testing.T) {
 		"bad rate":           {"--port", "1=a@fast"},
 		"given twice":        {"--port", "1=a", "--port", "1=b"},
 		"CPU port":           {"--port", "255=a"},
+		"go together":        {"--p4info", "../../../pipeconf/p4src/build/p4info.txt"},
+		"--bmv2-json: open":  {"--p4info", "../../../pipeconf/p4src/build/p4info.txt", "--bmv2-json", "/nonexistent.json"},
+		"--p4info /etc":      {"--p4info", "/etc/hostname", "--bmv2-json", "../../../pipeconf/p4src/build/bmv2.json"},
 	}
 	for want, args := range bad {
 		if _, err := parseFlags(args); err == nil || !strings.Contains(err.Error(), want) {

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // Command pbswitch is FlowBuf's embedded P4Runtime software switch: it runs
-// the FlowBuf P4 program natively between Linux interfaces and hosts
-// buffers on in-process vport ports.
+// the P4 program a controller pushes (the bmv2 JSON p4c-bm2-ss emits, with
+// its p4info) between Linux interfaces and hosts buffers on in-process
+// vport ports.
 //
 //	pbswitch --port 1=veth-a --port 2=veth-b --cpu-port 255 --vport 100 --vport 101
+//	pbswitch --p4info build/p4info.txt --bmv2-json build/bmv2.json --port 1=veth-a ...
 package main
 
 import (

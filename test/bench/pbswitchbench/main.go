@@ -28,18 +28,19 @@ type bench struct {
 
 var quietLog = slog.New(slog.NewTextHandler(io.Discard, nil))
 
-// p4infoPath is the committed p4info, relative to the repository root
-// (where `go run ./test/bench/pbswitchbench` runs); P4INFO overrides it.
-func p4infoPath() string {
-	if p := os.Getenv("P4INFO"); p != "" {
+// buildDir holds the committed p4c outputs (p4info.txt, bmv2.json),
+// relative to the repository root (where `go run ./test/bench/pbswitchbench`
+// runs); P4BUILD overrides it.
+func buildDir() string {
+	if p := os.Getenv("P4BUILD"); p != "" {
 		return p
 	}
-	return "pipeconf/p4src/build/p4info.txt"
+	return "pipeconf/p4src/build"
 }
 
-// pushed connects to a pbswitch as primary and pushes the FlowBuf p4info.
+// pushed connects to a pbswitch as primary and pushes the FlowBuf program.
 func pushed(addr string) (*ctl.Controller, error) {
-	info, err := ctl.LoadP4Info(p4infoPath())
+	info, err := ctl.LoadPipeline(buildDir())
 	if err != nil {
 		return nil, err
 	}

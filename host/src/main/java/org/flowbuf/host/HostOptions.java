@@ -19,7 +19,8 @@ final class HostOptions {
             "  --netcfg FILE        ONOS netcfg JSON: devices (basic.managementAddress,",
             "                       flowbuf section) and hosts",
             "  --p4info FILE        p4info.txt of the FlowBuf pipeline",
-            "  --device-config FILE target config pushed with it (bmv2.json); default none",
+            "  --device-config FILE target config pushed with it (bmv2.json);",
+            "                       default: the bmv2.json beside the p4info, if any",
             "  --listen HOST:PORT   REST API address (default 127.0.0.1:8181)",
             "  --connect-timeout S  seconds to wait for each switch (default 10)");
 
@@ -80,7 +81,18 @@ final class HostOptions {
         if (netcfg == null || p4info == null) {
             throw new IllegalArgumentException("--netcfg and --p4info are required");
         }
+        if (deviceConfig == null) {
+            deviceConfig = besideP4Info(p4info);
+        }
         return new HostOptions(netcfg, p4info, Optional.ofNullable(deviceConfig), listen, timeout);
+    }
+
+    // p4c writes bmv2.json beside p4info.txt; a switch that runs the JSON
+    // (Stratum-bmv2, pbswitch) needs both.
+    private static Path besideP4Info(Path p4info) {
+        Path parent = p4info.toAbsolutePath().getParent();
+        Path json = parent == null ? null : parent.resolve("bmv2.json");
+        return json != null && Files.isReadable(json) ? json : null;
     }
 
     private static Path existing(String flag, String value) {

@@ -17,6 +17,8 @@ type action struct {
 	params []paramInfo
 	words  int // runtime data words
 	steps  []step
+	// straight is the body without jumps, run as a plain list.
+	straight []func(*phv)
 }
 
 // step is one primitive; jumps implement the if-statements p4c compiles
@@ -28,6 +30,15 @@ type step struct {
 }
 
 func (a *action) exec(s *phv) {
+	if a.straight != nil {
+		for _, run := range a.straight {
+			run(s)
+			if s.exited {
+				return
+			}
+		}
+		return
+	}
 	for pc := 0; pc < len(a.steps) && !s.exited; {
 		st := &a.steps[pc]
 		switch {
@@ -88,6 +99,14 @@ func (c *compiler) action(ja *bmv2json.Action) (*action, error) {
 			return nil, err
 		}
 		a.steps = append(a.steps, step{run: run, jumpTo: -1})
+	}
+	a.straight = []func(*phv){}
+	for _, st := range a.steps {
+		if st.jumpTo >= 0 {
+			a.straight = nil
+			break
+		}
+		a.straight = append(a.straight, st.run)
 	}
 	return a, nil
 }

@@ -4,7 +4,6 @@ package v1model
 
 import (
 	"encoding/json"
-	"math/big"
 
 	"github.com/flowbuf/flowbuf/pbswitch/bmv2json"
 )
@@ -27,36 +26,26 @@ func (c *compiler) lvalueOf(tv *bmv2json.TypedValue, x *exprCtx) (*lvalue, error
 // writer stores a data value into lv, truncated to the field's width (BMv2
 // truncates on every write to a field).
 func writer(lv *lvalue, src val) func(*phv) {
-	w, m := lv.width, mask64(lv.width)
-	if lv.words == 1 && !src.wide {
-		u := src.u
-		if lv.slot >= 0 {
-			slot := lv.slot
-			return func(s *phv) { s.slots[slot] = u(s) & m }
-		}
-		dyn := lv.dyn
-		return func(s *phv) {
-			if slot := dyn(s); slot >= 0 {
-				s.slots[slot] = u(s) & m
-			}
-		}
+	if lv.width <= 64 && !src.wide {
+		set, u := lv.setU(), src.u
+		return func(s *phv) { set(s, u(s)) }
 	}
 	// A wide field copied from a field of the same width: a word copy.
-	if src.lv != nil && src.lv.slot >= 0 && lv.slot >= 0 && src.lv.width == w {
-		from, to, n := src.lv.slot, lv.slot, lv.words
-		return func(s *phv) { copy(s.slots[to:to+n], s.slots[from:from+n]) }
-	}
-	get := bigOf(src)
-	n := lv.words
-	mod := new(big.Int).Lsh(big.NewInt(1), uint(w))
-	return func(s *phv) {
-		slot := lv.slotOf(s)
-		if slot < 0 {
-			return
+	if src.lv != nil && src.lv.width == lv.width {
+		from := src.lv
+		return func(s *phv) {
+			var buf [4]uint64
+			words := buf[:0]
+			if lv.words > len(buf) {
+				words = make([]uint64, lv.words)
+			}
+			words = words[:lv.words]
+			from.load(s, words)
+			lv.store(s, words)
 		}
-		v := new(big.Int).Mod(get(s), mod)
-		bigToWords(v, s.slots[slot:slot+n])
 	}
+	get, set := bigOf(src), lv.setBig()
+	return func(s *phv) { set(s, get(s)) }
 }
 
 func (c *compiler) assign(dst, src *bmv2json.TypedValue, x *exprCtx) (func(*phv), error) {
@@ -91,23 +80,46 @@ func (c *compiler) headerOperand(tv *bmv2json.TypedValue, x *exprCtx) (val, erro
 
 // copyHeader copies src's fields and validity into dst (same type).
 func (c *compiler) copyHeader(dst, src val) func(*phv) {
-	slots := c.hdrSlots
-	words := c.l.types[dst.htype].words
+	copyFields := c.headerCopier(dst.htype)
 	dh, sh := dst.hdr, src.hdr
 	return func(s *phv) {
 		d, o := dh(s), sh(s)
 		if d < 0 || o < 0 {
 			return
 		}
-		copy(s.slots[slots[d]:slots[d]+words], s.slots[slots[o]:slots[o]+words])
+		copyFields(s, d, o)
 		s.valid[d] = s.valid[o]
 	}
+}
+
+// headerCopier copies the fields of header o into header d (same type).
+func (c *compiler) headerCopier(typ int) func(s *phv, d, o int) {
+	l := c.l
+	t := l.types[typ]
+	return func(s *phv, d, o int) {
+		hd, ho := &l.headers[d], &l.headers[o]
+		if hd.metadata {
+			copy(s.slots[hd.slot:hd.slot+t.words], s.slots[ho.slot:ho.slot+t.words])
+			return
+		}
+		n := t.bits / 8
+		copy(s.hdr[hd.byteOff:hd.byteOff+n], s.hdr[ho.byteOff:ho.byteOff+n])
+	}
+}
+
+// clearHeader zeroes header h's fields.
+func (c *compiler) clearHeader(s *phv, h int) {
+	hi := &c.l.headers[h]
+	if hi.metadata {
+		clear(s.slots[hi.slot : hi.slot+hi.words])
+		return
+	}
+	clear(s.hdr[hi.byteOff : hi.byteOff+hi.bits/8])
 }
 
 // setValid is add_header: a header made valid has its fields zeroed (BMv2
 // resets it), and the packet grows by its size.
 func (c *compiler) setValid(hv val) func(*phv) {
-	slots, words := c.hdrSlots, c.l.types[hv.htype].words
 	bytes := c.l.types[hv.htype].bits / 8
 	hdr := hv.hdr
 	return func(s *phv) {
@@ -115,7 +127,7 @@ func (c *compiler) setValid(hv val) func(*phv) {
 		if h < 0 || s.valid[h] {
 			return
 		}
-		clear(s.slots[slots[h] : slots[h]+words])
+		c.clearHeader(s, h)
 		s.valid[h] = true
 		s.pktLen += bytes
 	}
@@ -134,14 +146,13 @@ func (c *compiler) setInvalid(hv val) func(*phv) {
 	}
 }
 
-// pushFront and popFront shift a header stack (P4's push_front and
-// pop_front).
+// shiftStack is P4's push_front (push) and pop_front on a header stack.
 func (c *compiler) shiftStack(st int, count int, push bool) func(*phv) {
 	hs := c.l.stacks[st].headers
-	slots, words := c.hdrSlots, c.l.types[c.l.headers[hs[0]].typ].words
+	copyFields := c.headerCopier(c.l.headers[hs[0]].typ)
 	n := len(hs)
 	move := func(s *phv, to, from int) {
-		copy(s.slots[slots[hs[to]]:slots[hs[to]]+words], s.slots[slots[hs[from]]:slots[hs[from]]+words])
+		copyFields(s, hs[to], hs[from])
 		s.valid[hs[to]] = s.valid[hs[from]]
 	}
 	return func(s *phv) {

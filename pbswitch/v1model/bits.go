@@ -4,50 +4,48 @@ package v1model
 
 // readBits reads w (1..64) bits starting at bit off of b, big-endian.
 func readBits(b []byte, off, w int) uint64 {
-	if off&7 == 0 && w&7 == 0 {
-		var v uint64
-		for _, c := range b[off>>3 : (off+w)>>3] {
-			v = v<<8 | uint64(c)
+	start, shift := off>>3, off&7
+	n := (shift + w + 7) >> 3 // bytes the field touches
+	if n <= 8 {
+		var win uint64
+		for _, c := range b[start : start+n] {
+			win = win<<8 | uint64(c)
 		}
-		return v
+		return win >> (n*8 - shift - w) & mask64(w)
 	}
-	var v uint64
-	for i := 0; i < w; {
-		bit := (off + i) & 7
-		take := min(8-bit, w-i)
-		c := uint64(b[(off+i)>>3]) >> (8 - bit - take) & (1<<take - 1)
-		v = v<<take | c
-		i += take
-	}
-	return v
+	// A 64-bit field straddling 9 bytes: its top and bottom parts.
+	hi := readBits(b, off, 32)
+	return hi<<32 | readBits(b, off+32, w-32)
 }
 
 // writeBits writes the low w (1..64) bits of v at bit off of b, big-endian,
 // leaving the bits around them alone.
 func writeBits(b []byte, off, w int, v uint64) {
-	if off&7 == 0 && w&7 == 0 {
-		bs := b[off>>3 : (off+w)>>3]
-		for i := len(bs) - 1; i >= 0; i-- {
+	start, shift := off>>3, off&7
+	n := (shift + w + 7) >> 3
+	if n > 8 {
+		writeBits(b, off, 32, v>>(w-32))
+		writeBits(b, off+32, w-32, v)
+		return
+	}
+	bs := b[start : start+n]
+	pos := uint(n*8 - shift - w) // bits of the window below the field
+	m := mask64(w) << pos
+	if shift == 0 && pos == 0 { // whole bytes: nothing around to keep
+		for i := n - 1; i >= 0; i-- {
 			bs[i] = byte(v)
 			v >>= 8
 		}
 		return
 	}
-	for i := w; i > 0; {
-		// Write the lowest remaining bits, which end at bit off+i-1.
-		end := off + i // exclusive
-		bit := end & 7 // bits of the last byte used: [0, bit) when bit > 0
-		byteI := (end - 1) >> 3
-		var take, shift int
-		if bit == 0 {
-			take, shift = min(8, i), 0
-		} else {
-			take, shift = min(bit, i), 8-bit
-		}
-		mask := byte((1<<take - 1) << shift)
-		b[byteI] = b[byteI]&^mask | byte(v<<shift)&mask
-		v >>= take
-		i -= take
+	var win uint64
+	for _, c := range bs {
+		win = win<<8 | uint64(c)
+	}
+	win = win&^m | v<<pos&m
+	for i := n - 1; i >= 0; i-- {
+		bs[i] = byte(win)
+		win >>= 8
 	}
 }
 

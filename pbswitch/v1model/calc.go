@@ -18,13 +18,14 @@ type calculation struct {
 	inputs []calcInput
 }
 
+// calcInput is one input, or a run of adjacent fields of one header merged
+// into a span of its bytes (the common case: a checksum over a header's
+// fields but the checksum itself is two byte copies).
 type calcInput struct {
-	hdr     int // the field's or header's instance (-1: constant or payload)
-	slot    int
-	words   int
+	hdr     int     // the header whose validity decides; -1: always present
+	lv      *lvalue // a field (nil for spans, constants and payload)
+	span    []int   // [first byte, end) in phv.hdr
 	width   int
-	whole   bool // a whole header: its fields in order
-	fields  []plannedField
 	k       uint64 // constant
 	payload bool
 }
@@ -43,29 +44,30 @@ func (c *compiler) calculation(jc *bmv2json.Calculation) (*calculation, error) {
 			if err != nil {
 				return nil, invalid(jc.SourceInfo, "%v", err)
 			}
-			fd, ok := c.l.field(h, f)
+			lv, ok := c.l.field(h, f)
 			if !ok {
 				return nil, invalid(jc.SourceInfo, "calculation %s: unknown field %s.%s", jc.Name, h, f)
 			}
-			calc.inputs = append(calc.inputs, calcInput{hdr: fd.hdr, slot: fd.slot, words: fd.words, width: fd.width})
+			calc.add(calcInput{hdr: lv.hdr, lv: lv, width: lv.width})
 		case "header":
 			name, err := in.String()
 			if err != nil {
 				return nil, invalid(jc.SourceInfo, "%v", err)
 			}
 			h, ok := c.l.header(name)
-			if !ok {
+			if !ok || c.l.headers[h].metadata {
 				return nil, invalid(jc.SourceInfo, "calculation %s: unknown header %s", jc.Name, name)
 			}
-			calc.inputs = append(calc.inputs, calcInput{hdr: h, whole: true, fields: c.fieldPlan(h)})
+			hi := c.l.headers[h]
+			calc.add(calcInput{hdr: h, span: []int{hi.byteOff, hi.byteOff + hi.bits/8}, width: hi.bits})
 		case "hexstr":
 			k, err := in.HexValue()
 			if err != nil || in.Bitwidth <= 0 || in.Bitwidth > 64 || k.Sign() < 0 {
 				return nil, unsupported("a calculation constant that is not 1 to 64 bits wide", jc.SourceInfo)
 			}
-			calc.inputs = append(calc.inputs, calcInput{hdr: -1, k: k.Uint64(), width: in.Bitwidth})
+			calc.add(calcInput{hdr: -1, k: k.Uint64(), width: in.Bitwidth})
 		case "payload":
-			calc.inputs = append(calc.inputs, calcInput{hdr: -1, payload: true})
+			calc.add(calcInput{hdr: -1, payload: true})
 		default:
 			return nil, unsupported("a calculation input of type "+in.Type, jc.SourceInfo)
 		}
@@ -73,47 +75,114 @@ func (c *compiler) calculation(jc *bmv2json.Calculation) (*calculation, error) {
 	return calc, nil
 }
 
+// add appends an input. Adjacent fields of one header that together start
+// and end on bytes become a span of its bytes, copied whole.
+func (calc *calculation) add(in calcInput) {
+	calc.inputs = append(calc.inputs, in)
+	for calc.mergeLast() {
+	}
+}
+
+// mergeLast merges the last input into the one before it when both are
+// fixed fields or spans of the same header and the bits are contiguous;
+// the result becomes a span once it starts and ends on bytes.
+func (calc *calculation) mergeLast() bool {
+	n := len(calc.inputs)
+	if n == 0 {
+		return false
+	}
+	last := &calc.inputs[n-1]
+	if last.span == nil && isFixedHeaderField(last.lv) && last.lv.bit%8 == 0 && last.width%8 == 0 {
+		*last = calcInput{hdr: last.hdr, span: []int{last.lv.bit / 8, (last.lv.bit + last.width) / 8}, width: last.width}
+	}
+	if n < 2 {
+		return false
+	}
+	prev := &calc.inputs[n-2]
+	if prev.hdr != last.hdr || prev.hdr < 0 {
+		return false
+	}
+	ps, pe, ok1 := bitRange(prev)
+	ls, le, ok2 := bitRange(last)
+	if !ok1 || !ok2 || pe != ls {
+		return false
+	}
+	if ps%8 != 0 || le%8 != 0 {
+		// Keep sub-byte runs apart until they reach a byte boundary.
+		if prev.span == nil && last.span == nil && ps%8 == 0 && le-ps <= 64 {
+			*prev = calcInput{hdr: prev.hdr, lv: &lvalue{hdr: prev.hdr, bit: ps, width: le - ps, words: 1, slot: -1}, width: le - ps}
+			calc.inputs = calc.inputs[:n-1]
+			return true
+		}
+		return false
+	}
+	*prev = calcInput{hdr: prev.hdr, span: []int{ps / 8, le / 8}, width: le - ps}
+	calc.inputs = calc.inputs[:n-1]
+	return true
+}
+
+func isFixedHeaderField(lv *lvalue) bool { return lv != nil && lv.bit >= 0 && lv.dyn == nil }
+
+// bitRange is where an input's bits sit in phv.hdr.
+func bitRange(in *calcInput) (start, end int, ok bool) {
+	switch {
+	case in.span != nil:
+		return in.span[0] * 8, in.span[1] * 8, true
+	case isFixedHeaderField(in.lv) && in.width <= 64:
+		return in.lv.bit, in.lv.bit + in.width, true
+	}
+	return 0, 0, false
+}
+
 // compute builds the input buffer in s's scratch space and hashes it.
 func (calc *calculation) compute(s *phv) uint64 {
-	buf := s.calc[:0]
-	nbits := 0
-	grow := func(bits int) {
-		nbits += bits
-		for len(buf) < (nbits+7)/8 {
-			buf = append(buf, 0)
-		}
-	}
+	bits := 0
 	for i := range calc.inputs {
 		in := &calc.inputs[i]
 		switch {
 		case in.payload:
-			buf = append(buf[:(nbits+7)/8], s.data[s.pos:]...)
-			nbits = len(buf) * 8
-		case in.hdr < 0:
-			off := nbits
-			grow(in.width)
-			writeBits(buf, off, in.width, in.k)
-		case !s.valid[in.hdr]:
-		case in.whole:
-			base := nbits
-			for _, f := range in.fields {
-				grow(f.width)
-				if f.words == 1 {
-					writeBits(buf, base+f.off, f.width, s.slots[f.slot])
-				} else {
-					writeWide(buf, base+f.off, f.width, s.slots[f.slot:f.slot+f.words])
-				}
-			}
+			bits = (bits+7)/8*8 + 8*(len(s.data)-s.pos)
+		case in.hdr >= 0 && !s.valid[in.hdr]:
 		default:
-			off := nbits
-			grow(in.width)
-			if in.words == 1 {
-				writeBits(buf, off, in.width, s.slots[in.slot])
-			} else {
-				writeWide(buf, off, in.width, s.slots[in.slot:in.slot+in.words])
-			}
+			bits += in.width
 		}
 	}
-	s.calc = buf
+	n := (bits + 7) / 8
+	if cap(s.calc) < n {
+		s.calc = make([]byte, n)
+	}
+	buf := s.calc[:n]
+	if n > 0 {
+		buf[n-1] = 0 // bits past the last input
+	}
+	off := 0
+	for i := range calc.inputs {
+		in := &calc.inputs[i]
+		switch {
+		case in.payload:
+			off = (off + 7) / 8 * 8
+			off += 8 * copy(buf[off/8:], s.data[s.pos:])
+			continue
+		case in.hdr >= 0 && !s.valid[in.hdr]:
+			continue
+		case in.span != nil && off%8 == 0:
+			copy(buf[off/8:], s.hdr[in.span[0]:in.span[1]])
+		case in.span != nil:
+			for j, b := range s.hdr[in.span[0]:in.span[1]] {
+				writeBits(buf, off+8*j, 8, uint64(b))
+			}
+		case in.lv == nil:
+			writeBits(buf, off, in.width, in.k)
+		case in.lv.words == 1:
+			var w [1]uint64
+			in.lv.load(s, w[:])
+			writeBits(buf, off, in.width, w[0])
+		default:
+			words := make([]uint64, in.lv.words)
+			in.lv.load(s, words)
+			writeWide(buf, off, in.width, words)
+		}
+		off += in.width
+	}
 	return calc.algo(buf)
 }

@@ -10,9 +10,11 @@ import (
 // whose result is checked against, or written into, a field when its
 // condition holds.
 type checksum struct {
-	calc   *calculation
-	target *lvalue
-	cond   func(*phv) bool // nil: always
+	calc  *calculation
+	width int
+	get   func(*phv) uint64
+	set   func(*phv, uint64)
+	cond  func(*phv) bool // nil: always
 }
 
 func (c *compiler) checksums(list []bmv2json.Checksum) error {
@@ -29,7 +31,7 @@ func (c *compiler) checksums(list []bmv2json.Checksum) error {
 		if !ok || f.words != 1 {
 			return invalid(jc.SourceInfo, "checksum %s: target field %v", jc.Name, jc.Target)
 		}
-		ck := &checksum{calc: calc, target: &lvalue{width: f.width, words: 1, slot: f.slot, name: f.name}}
+		ck := &checksum{calc: calc, width: f.width, get: f.getU(), set: f.setU()}
 		if jc.IfCond != nil {
 			cond, err := c.operand(jc.IfCond, kBool, &exprCtx{si: jc.SourceInfo})
 			if err != nil {
@@ -50,13 +52,13 @@ func (c *compiler) checksums(list []bmv2json.Checksum) error {
 func (ck *checksum) applies(s *phv) bool { return ck.cond == nil || ck.cond(s) }
 
 func (ck *checksum) value(s *phv) uint64 {
-	return ck.calc.compute(s) & mask64(ck.target.width)
+	return ck.calc.compute(s) & mask64(ck.width)
 }
 
 // verifyChecksums sets checksum_error when a checked field is wrong.
 func (p *Program) verifyChecksums(s *phv) {
 	for _, ck := range p.verify {
-		if ck.applies(s) && ck.value(s) != s.slots[ck.target.slot] {
+		if ck.applies(s) && ck.value(s) != ck.get(s) {
 			s.setStd(p.std.checksumError, 1)
 		}
 	}
@@ -66,7 +68,7 @@ func (p *Program) verifyChecksums(s *phv) {
 func (p *Program) updateChecksums(s *phv) {
 	for _, ck := range p.update {
 		if ck.applies(s) {
-			s.slots[ck.target.slot] = ck.value(s)
+			ck.set(s, ck.value(s))
 		}
 	}
 }

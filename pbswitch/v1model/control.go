@@ -3,6 +3,7 @@
 package v1model
 
 import (
+	"encoding/binary"
 	"encoding/json"
 
 	"github.com/flowbuf/flowbuf/pbswitch/bmv2json"
@@ -39,8 +40,8 @@ type tableNode struct {
 	hit          node          // __HIT__ / __MISS__ successors, when used
 	miss         node
 	byHit        bool
-	counts       bool // direct counters
-	meter        *lvalue
+	counts       bool               // direct counters
+	meter        func(*phv, uint64) // the direct meter's colour destination
 	meterPackets bool
 }
 
@@ -82,7 +83,7 @@ func (n *tableNode) run(s *phv) node {
 				}
 				color = uint64(e.Meter.Execute(now(), size))
 			}
-			s.slots[n.meter.slot] = color
+			n.meter(s, color)
 		}
 	}
 	ba := n.find(act.ID)
@@ -214,7 +215,7 @@ func (c *compiler) table(jt *bmv2json.Table, lookup func(*string) (node, error))
 		if !ok || f.words != 1 {
 			return nil, nil, invalid(jt.SourceInfo, "table %s: meter result field", jt.Name)
 		}
-		n.meter = &lvalue{width: f.width, words: 1, slot: f.slot, name: f.name}
+		n.meter = f.setU()
 		n.meterPackets = m.Type == "packets"
 	}
 	for i, id := range jt.ActionIDs {
@@ -346,7 +347,7 @@ func (c *compiler) tableKey(jt *bmv2json.Table, n *tableNode) error {
 		if v.width != f.Bits {
 			return invalid(jt.SourceInfo, "table %s key %s is %d bits in the JSON and %d in the p4info", jt.Name, f.Name, v.width, f.Bits)
 		}
-		ke := keyElem{off: t.FieldOffset(i), bytes: pipeline.Width(f.Bits), read: keyReader(v)}
+		ke := keyElem{off: t.FieldOffset(i), bytes: pipeline.Width(f.Bits), read: keyReader(v, hf[1] == "$valid$")}
 		if k.Mask != nil {
 			m, err := bmv2json.Hex(*k.Mask)
 			if err != nil {
@@ -359,19 +360,39 @@ func (c *compiler) tableKey(jt *bmv2json.Table, n *tableNode) error {
 	return nil
 }
 
-// keyReader writes a field's value big-endian into its key bytes.
-func keyReader(v val) func(*phv, []byte) {
-	if v.wide {
-		lv := v.lv
-		return func(s *phv, dst []byte) {
-			words := s.slots[lv.slot : lv.slot+lv.words]
-			for j := range dst {
-				bit := (len(dst) - 1 - j) * 8
-				dst[j] = byte(words[bit/64] >> (bit % 64))
-			}
+// keyReader writes a field's value big-endian into its key bytes. A
+// header field on whole bytes is copied as it sits in the packet; the rest
+// go through the field's reader.
+func keyReader(v val, validity bool) func(*phv, []byte) {
+	lv := v.lv
+	switch {
+	case validity || lv == nil:
+		u, m := v.u, mask64(v.width)
+		return func(s *phv, dst []byte) { pipeline.PutUint(dst, u(s)&m) }
+	case lv.bit >= 0 && lv.dyn == nil && lv.bit%8 == 0 && lv.width%8 == 0:
+		b, n := lv.bit/8, lv.width/8
+		return func(s *phv, dst []byte) { copy(dst, s.hdr[b:b+n]) }
+	case lv.slot >= 0 && lv.width <= 8:
+		slot := lv.slot
+		return func(s *phv, dst []byte) { dst[0] = byte(s.slots[slot]) }
+	case lv.slot >= 0 && lv.width <= 16:
+		slot := lv.slot
+		return func(s *phv, dst []byte) { binary.BigEndian.PutUint16(dst, uint16(s.slots[slot])) }
+	case lv.width <= 64:
+		get := lv.getU()
+		return func(s *phv, dst []byte) { pipeline.PutUint(dst, get(s)) }
+	}
+	return func(s *phv, dst []byte) {
+		var buf [4]uint64
+		words := buf[:0]
+		if lv.words > len(buf) {
+			words = make([]uint64, lv.words)
+		}
+		words = words[:lv.words]
+		lv.load(s, words)
+		for j := range dst {
+			bit := (len(dst) - 1 - j) * 8
+			dst[j] = byte(words[bit/64] >> (bit % 64))
 		}
 	}
-	u := v.u
-	m := mask64(v.width)
-	return func(s *phv, dst []byte) { pipeline.PutUint(dst, u(s)&m) }
 }

@@ -43,22 +43,6 @@ type val struct {
 	k      *big.Int
 }
 
-// lvalue is a field an action or parser can write.
-type lvalue struct {
-	width, words int
-	signed       bool
-	slot         int            // static slot, or -1
-	dyn          func(*phv) int // dynamic slot (stack element), -1: none
-	name         string
-}
-
-func (lv *lvalue) slotOf(s *phv) int {
-	if lv.slot >= 0 {
-		return lv.slot
-	}
-	return lv.dyn(s)
-}
-
 // exprCtx is where an expression is compiled: an action's runtime data or
 // a parser state.
 type exprCtx struct {
@@ -205,71 +189,49 @@ func (c *compiler) fieldValue(header, name string, x *exprCtx) (val, error) {
 			return 0
 		}}, nil
 	}
-	f, ok := c.l.field(header, name)
+	lv, ok := c.l.field(header, name)
 	if !ok {
 		return val{}, invalid(x.si, "unknown field %s.%s", header, name)
 	}
-	return fieldVal(f.width, f.signed, &lvalue{width: f.width, words: f.words, signed: f.signed, slot: f.slot, name: f.name}), nil
+	if lv.slot >= 0 && lv.slot == c.std.checksumError {
+		c.readsChecksumError = true
+	}
+	return fieldVal(lv), nil
 }
 
 // fieldVal reads the field lv designates.
-func fieldVal(width int, signed bool, lv *lvalue) val {
-	v := val{kind: kData, width: width, signed: signed, lv: lv}
-	if width > 64 {
+func fieldVal(lv *lvalue) val {
+	v := val{kind: kData, width: lv.width, signed: lv.signed, lv: lv}
+	if lv.width > 64 {
 		v.wide = true
-		n := lv.words
-		if lv.slot >= 0 {
-			slot := lv.slot
-			v.w = func(s *phv) *big.Int { return wordsToBig(s.slots[slot : slot+n]) }
-		} else {
-			dyn := lv.dyn
-			v.w = func(s *phv) *big.Int {
-				slot := dyn(s)
-				if slot < 0 {
-					return new(big.Int)
-				}
-				return wordsToBig(s.slots[slot : slot+n])
-			}
-		}
+		v.w = lv.getBig()
 		return v
 	}
-	switch {
-	case lv.slot >= 0 && !signed:
-		slot := lv.slot
-		v.u = func(s *phv) uint64 { return s.slots[slot] }
-	case lv.slot >= 0:
-		slot := lv.slot
-		v.u = func(s *phv) uint64 { return signExtend(s.slots[slot], width) }
-	default:
-		dyn := lv.dyn
-		v.u = func(s *phv) uint64 {
-			slot := dyn(s)
-			if slot < 0 {
-				return 0
-			}
-			if signed {
-				return signExtend(s.slots[slot], width)
-			}
-			return s.slots[slot]
-		}
+	get := lv.getU()
+	if lv.signed {
+		w := lv.width
+		v.u = func(s *phv) uint64 { return signExtend(get(s), w) }
+		return v
 	}
+	v.u = get
 	return v
 }
 
 // dynField is field number fi of the header a dynamic header expression
-// selects (all candidates share a header type).
+// selects (all candidates share a header type and are headers, not
+// metadata).
 func (c *compiler) dynField(hdr func(*phv) int, typ, fi int) *lvalue {
 	t := c.l.types[typ]
-	fw := t.fieldWords[fi]
-	slots := c.hdrSlots
+	fbit := t.fieldBits[fi]
+	offs := c.hdrOff
 	f := t.fields[fi]
-	return &lvalue{width: f.Width, words: wordsOf(f.Width), signed: f.Signed, slot: -1, name: t.name + "." + f.Name,
-		dyn: func(s *phv) int {
+	return &lvalue{hdr: -1, width: f.Width, words: wordsOf(f.Width), signed: f.Signed, name: t.name + "." + f.Name,
+		slot: -1, bit: -1, dyn: func(s *phv) int {
 			h := hdr(s)
 			if h < 0 {
 				return -1
 			}
-			return slots[h] + fw
+			return offs[h]*8 + fbit
 		}}
 }
 
@@ -295,8 +257,7 @@ func (c *compiler) stackField(tv *bmv2json.TypedValue, x *exprCtx) (val, error) 
 		}
 		return hs[n-1]
 	}
-	lv := c.dynField(last, typ, fi)
-	return fieldVal(lv.width, lv.signed, lv), nil
+	return fieldVal(c.dynField(last, typ, fi)), nil
 }
 
 func (c *compiler) lookahead(tv *bmv2json.TypedValue, x *exprCtx) (val, error) {

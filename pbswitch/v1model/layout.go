@@ -6,23 +6,16 @@ import (
 	"github.com/flowbuf/flowbuf/pbswitch/bmv2json"
 )
 
-// field is a resolved header field: where its words live in the PHV.
-type field struct {
-	hdr    int // header instance index
-	slot   int // first word in phv.slots
-	words  int // (width+63)/64, at least 1
-	width  int
-	signed bool
-	name   string
-}
-
-// headerInst is a header or metadata instance.
+// headerInst is a header or metadata instance. A header's fields live
+// packed as on the wire in phv.hdr (extract and emit are copies); a
+// metadata instance's fields each have words of their own in phv.slots.
 type headerInst struct {
 	name     string
 	typ      int // index into layout.types
 	metadata bool
-	slot     int // first word of its first field
-	words    int // all of its fields' words
+	slot     int // metadata: first word of its first field
+	byteOff  int // header: first byte in phv.hdr
+	words    int // metadata: all of its fields' words
 	bits     int // packed width on the wire
 	stack    int // stack it belongs to, -1 if none
 	union    int // union it belongs to, -1 if none
@@ -32,7 +25,8 @@ type headerInst struct {
 type headerType struct {
 	name       string
 	fields     []bmv2json.FieldDecl
-	fieldWords []int // each field's word offset from the header's first slot
+	fieldWords []int // metadata: each field's word offset from the first slot
+	fieldBits  []int // header: each field's bit offset from the header's start
 	words      int
 	bits       int
 }
@@ -53,7 +47,9 @@ type layout struct {
 	headers []headerInst
 	stacks  []stackInst
 	unions  []unionInst
-	words   int
+	words   int // metadata words (phv.slots)
+	// hdrBytes is the packed size of every header (phv.hdr).
+	hdrBytes int
 
 	typeByName   map[string]int
 	headerByName map[string]int
@@ -72,6 +68,7 @@ func newLayout(p *bmv2json.Program) (*layout, error) {
 				return nil, unsupported("the variable-length field "+ht.Name+"."+f.Name+" (varbit)", nil)
 			}
 			t.fieldWords = append(t.fieldWords, t.words)
+			t.fieldBits = append(t.fieldBits, t.bits)
 			t.words += wordsOf(f.Width)
 			t.bits += f.Width
 		}
@@ -90,9 +87,15 @@ func newLayout(p *bmv2json.Program) (*layout, error) {
 		}
 		byID[h.ID] = len(l.headers)
 		l.headerByName[h.Name] = len(l.headers)
-		l.headers = append(l.headers, headerInst{name: h.Name, typ: ti, metadata: h.Metadata, slot: l.words,
-			words: t.words, bits: t.bits, stack: -1, union: -1})
-		l.words += t.words
+		hi := headerInst{name: h.Name, typ: ti, metadata: h.Metadata, bits: t.bits, stack: -1, union: -1}
+		if h.Metadata {
+			hi.slot, hi.words = l.words, t.words
+			l.words += t.words
+		} else {
+			hi.byteOff = l.hdrBytes
+			l.hdrBytes += t.bits / 8
+		}
+		l.headers = append(l.headers, hi)
 	}
 	for _, s := range p.HeaderStacks {
 		st := stackInst{name: s.Name}
@@ -144,20 +147,31 @@ func (l *layout) header(name string) (int, bool) {
 
 // field resolves header.field. The hidden field $valid$ is not a field: see
 // compiler.fieldValue.
-func (l *layout) field(header, name string) (field, bool) {
+func (l *layout) field(header, name string) (*lvalue, bool) {
 	hi, ok := l.headerByName[header]
 	if !ok {
-		return field{}, false
+		return nil, false
 	}
-	h := l.headers[hi]
-	t := l.types[h.typ]
-	for i, f := range t.fields {
-		if f.Name == name {
-			return field{hdr: hi, slot: h.slot + t.fieldWords[i], words: wordsOf(f.Width), width: f.Width,
-				signed: f.Signed, name: header + "." + name}, true
-		}
+	fi := l.fieldIndex(l.headers[hi].typ, name)
+	if fi < 0 {
+		return nil, false
 	}
-	return field{}, false
+	return l.fieldOf(hi, fi), true
+}
+
+// fieldOf is field fi of header instance h.
+func (l *layout) fieldOf(h, fi int) *lvalue {
+	hi := l.headers[h]
+	t := l.types[hi.typ]
+	f := t.fields[fi]
+	lv := &lvalue{hdr: h, width: f.Width, words: wordsOf(f.Width), signed: f.Signed, name: hi.name + "." + f.Name,
+		slot: -1, bit: -1}
+	if hi.metadata {
+		lv.slot = hi.slot + t.fieldWords[fi]
+	} else {
+		lv.bit = hi.byteOff*8 + t.fieldBits[fi]
+	}
+	return lv
 }
 
 // fieldIndex is the position of a field in its header type.
@@ -172,7 +186,7 @@ func (l *layout) fieldIndex(typ int, name string) int {
 
 // std resolves a standard_metadata field, following field aliases (BMv2
 // targets name some intrinsic fields by alias).
-func (l *layout) std(name string) (field, bool) {
+func (l *layout) std(name string) (*lvalue, bool) {
 	if f, ok := l.field("standard_metadata", name); ok {
 		return f, true
 	}
@@ -181,5 +195,5 @@ func (l *layout) std(name string) (field, bool) {
 			return l.field(a[0], a[1])
 		}
 	}
-	return field{}, false
+	return nil, false
 }

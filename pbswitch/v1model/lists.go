@@ -22,11 +22,14 @@ func (c *compiler) fieldList(name string, elems []bmv2json.TypedValue) ([]*lvalu
 		if err != nil {
 			return nil, invalid(nil, "field list %s: %v", name, err)
 		}
-		fd, ok := c.l.field(h, f)
+		lv, ok := c.l.field(h, f)
 		if !ok {
 			return nil, invalid(nil, "field list %s: unknown field %s.%s", name, h, f)
 		}
-		out = append(out, &lvalue{width: fd.width, words: fd.words, slot: fd.slot, name: fd.name})
+		if lv.slot >= 0 && lv.slot == c.std.checksumError {
+			c.readsChecksumError = true
+		}
+		out = append(out, lv)
 	}
 	return out, nil
 }
@@ -35,14 +38,18 @@ func (c *compiler) fieldList(name string, elems []bmv2json.TypedValue) ([]*lvalu
 func saveList(s *phv, list []*lvalue, into []uint64) []uint64 {
 	into = into[:0]
 	for _, lv := range list {
-		into = append(into, s.slots[lv.slot:lv.slot+lv.words]...)
+		n := len(into)
+		for range lv.words {
+			into = append(into, 0)
+		}
+		lv.load(s, into[n:])
 	}
 	return into
 }
 
 func restoreList(s *phv, list []*lvalue, from []uint64) {
 	for _, lv := range list {
-		copy(s.slots[lv.slot:lv.slot+lv.words], from[:lv.words])
+		lv.store(s, from[:lv.words])
 		from = from[lv.words:]
 	}
 }
@@ -80,11 +87,12 @@ func (b *learnBinding) emit(s *phv) {
 		w := (f.width + 7) / 8
 		start := len(data)
 		data = append(data, make([]byte, w)...)
+		words := make([]uint64, f.words)
+		f.load(s, words)
 		if f.words == 1 {
-			pipeline.PutUint(data[start:], s.slots[f.slot])
+			pipeline.PutUint(data[start:], words[0])
 			continue
 		}
-		words := s.slots[f.slot : f.slot+f.words]
 		for j := 0; j < w; j++ {
 			bit := (w - 1 - j) * 8
 			data[start+j] = byte(words[bit/64] >> (bit % 64))

@@ -14,20 +14,21 @@ import (
 // compiler holds what Load resolves by name, so that nothing is looked up
 // by name once packets run.
 type compiler struct {
-	prog          *Program
-	l             *layout
-	std           stdFields
-	hdrSlots      []int
-	tables        map[string]*pipeline.Table
-	actions       map[int]*action // by JSON action id
-	counters      map[string]*pipeline.CounterArray
-	meters        map[string]*pipeline.MeterArray
-	meterArrays   map[string]*bmv2json.MeterArray
-	registers     map[string]*pipeline.RegisterArray
-	calcs         map[string]*calculation
-	fieldLists    map[int][]*lvalue
-	learnLists    map[int]*learnBinding
-	maxParamWords int
+	prog               *Program
+	l                  *layout
+	std                stdFields
+	hdrOff             []int // each header's first byte in phv.hdr
+	readsChecksumError bool
+	tables             map[string]*pipeline.Table
+	actions            map[int]*action // by JSON action id
+	counters           map[string]*pipeline.CounterArray
+	meters             map[string]*pipeline.MeterArray
+	meterArrays        map[string]*bmv2json.MeterArray
+	registers          map[string]*pipeline.RegisterArray
+	calcs              map[string]*calculation
+	fieldLists         map[int][]*lvalue
+	learnLists         map[int]*learnBinding
+	maxParamWords      int
 }
 
 // Load compiles the bmv2 JSON bmv2 against info. It refuses a JSON that is
@@ -65,7 +66,7 @@ func Load(bmv2 []byte, info *p4info.P4Info, opts Options) (*Program, error) {
 func (c *compiler) compile(jp *bmv2json.Program, info *p4info.P4Info) error {
 	p := c.prog
 	for _, h := range c.l.headers {
-		c.hdrSlots = append(c.hdrSlots, h.slot)
+		c.hdrOff = append(c.hdrOff, h.byteOff)
 	}
 	if err := c.bindStd(); err != nil {
 		return err
@@ -118,6 +119,11 @@ func (c *compiler) compile(jp *bmv2json.Program, info *p4info.P4Info) error {
 	p.start = start
 	if err := c.deparser(&jp.Deparsers[0]); err != nil {
 		return err
+	}
+	// verify_checksum only sets checksum_error: when nothing reads it, the
+	// verification has no effect and is not run.
+	if !c.readsChecksumError {
+		p.verify = nil
 	}
 	if p.packetIn, err = c.bindCtrlHeader(info, "packet_in"); err != nil {
 		return err
@@ -176,9 +182,7 @@ func (c *compiler) bindErrors(jp *bmv2json.Program) error {
 	}
 	pe := &c.prog.perr
 	pe.tooShort, pe.noMatch, pe.stackOutOfBounds = codes["PacketTooShort"], codes["NoMatch"], codes["StackOutOfBounds"]
-	if c.std.parserError >= 0 {
-		pe.field = &lvalue{width: 32, words: 1, slot: c.std.parserError}
-	}
+	pe.slot = c.std.parserError
 	return nil
 }
 
@@ -225,7 +229,10 @@ func (c *compiler) deparser(d *bmv2json.Deparser) error {
 		if !ok {
 			return invalid(nil, "deparser emits unknown header %s", name)
 		}
-		c.prog.emit = append(c.prog.emit, emitHeader{hdr: h, bytes: c.l.headers[h].bits / 8, fields: c.fieldPlan(h)})
+		if c.l.headers[h].metadata {
+			return invalid(nil, "deparser emits metadata %s", name)
+		}
+		c.prog.emit = append(c.prog.emit, emitHeader{hdr: h, off: c.l.headers[h].byteOff, bytes: c.l.headers[h].bits / 8})
 	}
 	return nil
 }

@@ -516,6 +516,5 @@ func (c *compiler) stackOp(e *bmv2json.Expr, x *exprCtx) (val, error) {
 	if fi < 0 || fi >= len(c.l.types[typ].fields) {
 		return val{}, invalid(x.si, "access_field offset %d", fi)
 	}
-	lv := c.dynField(hv.hdr, typ, fi)
-	return fieldVal(lv.width, lv.signed, lv), nil
+	return fieldVal(c.dynField(hv.hdr, typ, fi)), nil
 }

@@ -27,7 +27,7 @@ type parseCase struct {
 
 // parser error codes the engine raises, from the program's error list.
 type parserErrors struct {
-	field                               *lvalue
+	slot                                int
 	tooShort, noMatch, stackOutOfBounds uint64
 }
 
@@ -121,6 +121,15 @@ func (c *compiler) selectKey(st *parseState, js *bmv2json.ParseState) error {
 		elems = append(elems, elem{v, n})
 		total += n
 	}
+	switch {
+	case len(elems) == 0:
+		st.key = func(*phv) uint64 { return 0 }
+		return nil
+	case len(elems) == 1 && total <= 8:
+		u, m := elems[0].v.u, mask64(elems[0].v.width)
+		st.key = func(s *phv) uint64 { return u(s) & m }
+		return nil
+	}
 	if total <= 8 {
 		parts := elems
 		st.key = func(s *phv) uint64 {
@@ -155,8 +164,8 @@ func (c *compiler) selectKey(st *parseState, js *bmv2json.ParseState) error {
 // BMv2).
 func (pe *parserErrors) raise(s *phv, code uint64) bool {
 	s.parserErr = true
-	if pe.field != nil {
-		s.slots[pe.field.slot] = code
+	if pe.slot >= 0 {
+		s.slots[pe.slot] = code
 	}
 	return false
 }
@@ -287,13 +296,7 @@ func (c *compiler) extract(tv *bmv2json.TypedValue, x *exprCtx) (func(*phv) bool
 		if !ok {
 			return nil, invalid(x.si, "extract of unknown header %s", name)
 		}
-		ex := c.extractor(h)
-		return func(s *phv) bool {
-			if !ex(s) {
-				return pe.raise(s, pe.tooShort)
-			}
-			return true
-		}, nil
+		return c.extractor(h, pe), nil
 	case "stack":
 		st, ok := c.l.stackByName[name]
 		if !ok {
@@ -301,7 +304,7 @@ func (c *compiler) extract(tv *bmv2json.TypedValue, x *exprCtx) (func(*phv) bool
 		}
 		var exs []func(*phv) bool
 		for _, h := range c.l.stacks[st].headers {
-			exs = append(exs, c.extractor(h))
+			exs = append(exs, c.extractor(h, nil))
 		}
 		return func(s *phv) bool {
 			i := s.stackNext[st]
@@ -319,43 +322,23 @@ func (c *compiler) extract(tv *bmv2json.TypedValue, x *exprCtx) (func(*phv) bool
 }
 
 // extractor reads header h at the parser's position; false when the
-// packet is too short.
-func (c *compiler) extractor(h int) func(*phv) bool {
+// packet is too short, after raising PacketTooShort when pe is set.
+func (c *compiler) extractor(h int, pe *parserErrors) func(*phv) bool {
 	hi := c.l.headers[h]
-	t := c.l.types[hi.typ]
-	bytes := t.bits / 8
-	fields := c.fieldPlan(h)
+	if hi.metadata {
+		return func(*phv) bool { return true }
+	}
+	off, n, bits := hi.byteOff, hi.bits/8, hi.bits
 	return func(s *phv) bool {
-		if !s.has(t.bits) {
+		if !s.has(bits) {
+			if pe != nil {
+				pe.raise(s, pe.tooShort)
+			}
 			return false
 		}
-		b := s.data[s.pos : s.pos+bytes]
-		for _, f := range fields {
-			if f.words == 1 {
-				s.slots[f.slot] = readBits(b, f.off, f.width)
-			} else {
-				readWide(b, f.off, f.width, s.slots[f.slot:f.slot+f.words])
-			}
-		}
+		copy(s.hdr[off:off+n], s.data[s.pos:])
 		s.valid[h] = true
-		s.pos += bytes
+		s.pos += n
 		return true
 	}
-}
-
-// plannedField is where a field sits in the PHV and on the wire.
-type plannedField struct {
-	slot, words, off, width int
-}
-
-func (c *compiler) fieldPlan(h int) []plannedField {
-	hi := c.l.headers[h]
-	t := c.l.types[hi.typ]
-	var out []plannedField
-	off := 0
-	for i, f := range t.fields {
-		out = append(out, plannedField{slot: hi.slot + t.fieldWords[i], words: wordsOf(f.Width), off: off, width: f.Width})
-		off += f.Width
-	}
-	return out
 }

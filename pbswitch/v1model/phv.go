@@ -13,7 +13,8 @@ import (
 // pipeline.Packet.State between ingress and egress.
 type phv struct {
 	prog  *Program
-	slots []uint64
+	slots []uint64 // metadata fields
+	hdr   []byte   // headers, packed as on the wire
 	valid []bool
 	// stackNext is each header stack's next index (its count of valid
 	// entries pushed by the parser or push_front).
@@ -46,7 +47,7 @@ const cloneValid = 1 << 31
 
 func (p *Program) newPHV() *phv {
 	l := p.layout
-	return &phv{prog: p, slots: make([]uint64, l.words), valid: make([]bool, len(l.headers)),
+	return &phv{prog: p, slots: make([]uint64, l.words), hdr: make([]byte, l.hdrBytes), valid: make([]bool, len(l.headers)),
 		stackNext: make([]int, len(l.stacks)), key: make([]byte, p.maxKey), params: make([]uint64, p.paramWords), calc: make([]byte, 0, 256),
 		resubmitList: -1, recircList: -1, digestList: -1}
 }
@@ -55,6 +56,7 @@ func (p *Program) newPHV() *phv {
 // metadata valid (BMv2 metadata is always valid).
 func (s *phv) reset() {
 	clear(s.slots)
+	clear(s.hdr)
 	for i := range s.valid {
 		s.valid[i] = s.prog.layout.headers[i].metadata
 	}
@@ -67,6 +69,7 @@ func (s *phv) reset() {
 // copyFrom makes s an exact copy of o (a multicast replica's PHV).
 func (s *phv) copyFrom(o *phv) {
 	copy(s.slots, o.slots)
+	copy(s.hdr, o.hdr)
 	copy(s.valid, o.valid)
 	copy(s.stackNext, o.stackNext)
 	s.data, s.pos, s.exited = o.data, o.pos, false

@@ -60,11 +60,9 @@ type Program struct {
 	assertFailures atomic.Uint64
 }
 
-// emitHeader is one header of the deparser's order.
+// emitHeader is one header of the deparser's order: its bytes in phv.hdr.
 type emitHeader struct {
-	hdr    int
-	bytes  int
-	fields []plannedField
+	hdr, off, bytes int
 }
 
 // Objects are the program's tables and externs, for the P4Runtime server.

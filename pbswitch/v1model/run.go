@@ -15,11 +15,17 @@ const maxResubmits = 8
 // verdict is left in pk.Meta (EgressSpec, McastGrp, CloneSession,
 // Priority) and its headers and metadata in pk.State for egress.
 func (p *Program) Ingress(pk *pipeline.Packet) {
-	if pk.State != nil {
-		pk.State.Release()
+	s, ok := pk.State.(*phv)
+	switch {
+	case ok && s.prog == p:
+		s.reset() // a packet object reused by its owner keeps its PHV
+	default:
+		if pk.State != nil {
+			pk.State.Release()
+		}
+		s = p.getPHV()
+		pk.State = s
 	}
-	s := p.getPHV()
-	pk.State = s
 	if pk.PacketOut != nil && p.packetOut != nil {
 		pk.Frame = p.packetOut.prepend(pk.Frame, pk.PacketOut)
 	}
@@ -146,21 +152,12 @@ func (p *Program) deparse(s *phv, frame []byte) []byte {
 		out = p.opts.Frames.Get(size + len(payload))[:size+len(payload)]
 		copy(out[size:], payload)
 	}
-	off := 0
+	at := 0
 	for i := range p.emit {
 		e := &p.emit[i]
-		if !s.valid[e.hdr] {
-			continue
+		if s.valid[e.hdr] {
+			at += copy(out[at:], s.hdr[e.off:e.off+e.bytes])
 		}
-		b := out[off : off+e.bytes]
-		for _, f := range e.fields {
-			if f.words == 1 {
-				writeBits(b, f.off, f.width, s.slots[f.slot])
-			} else {
-				writeWide(b, f.off, f.width, s.slots[f.slot:f.slot+f.words])
-			}
-		}
-		off += e.bytes
 	}
 	if size != s.pos {
 		p.opts.Frames.Put(frame)

@@ -13,7 +13,7 @@ type stdFields struct {
 
 func (c *compiler) bindStd() error {
 	slot := func(name string) int {
-		if f, ok := c.l.std(name); ok && f.words == 1 {
+		if f, ok := c.l.std(name); ok && f.slot >= 0 && f.words == 1 {
 			return f.slot
 		}
 		return -1

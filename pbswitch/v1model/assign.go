@@ -3,6 +3,7 @@
 package v1model
 
 import (
+	"encoding/binary"
 	"encoding/json"
 
 	"github.com/flowbuf/flowbuf/pbswitch/bmv2json"
@@ -27,6 +28,9 @@ func (c *compiler) lvalueOf(tv *bmv2json.TypedValue, x *exprCtx) (*lvalue, error
 // truncates on every write to a field).
 func writer(lv *lvalue, src val) func(*phv) {
 	if lv.width <= 64 && !src.wide {
+		if w := fusedWriter(lv, src); w != nil {
+			return w
+		}
 		set, u := lv.setU(), src.u
 		return func(s *phv) { set(s, u(s)) }
 	}
@@ -46,6 +50,32 @@ func writer(lv *lvalue, src val) func(*phv) {
 	}
 	get, set := bigOf(src), lv.setBig()
 	return func(s *phv) { set(s, get(s)) }
+}
+
+// fusedWriter is one closure for the commonest writes into a metadata
+// field: a constant, another metadata field, or a whole-byte header field.
+func fusedWriter(lv *lvalue, src val) func(*phv) {
+	if lv.slot < 0 || lv.dyn != nil {
+		return nil
+	}
+	d, m := lv.slot, mask64(lv.width)
+	o := src.lv
+	switch {
+	case src.isK && !src.wide:
+		k := src.u(nil) & m
+		return func(s *phv) { s.slots[d] = k }
+	case o == nil || o.dyn != nil || o.signed:
+		return nil
+	case o.slot >= 0:
+		return func(s *phv) { s.slots[d] = s.slots[o.slot] & m }
+	case o.bit%8 == 0 && o.width == 8:
+		b := o.bit / 8
+		return func(s *phv) { s.slots[d] = uint64(s.hdr[b]) & m }
+	case o.bit%8 == 0 && o.width == 16:
+		b := o.bit / 8
+		return func(s *phv) { s.slots[d] = uint64(binary.BigEndian.Uint16(s.hdr[b:])) & m }
+	}
+	return nil
 }
 
 func (c *compiler) assign(dst, src *bmv2json.TypedValue, x *exprCtx) (func(*phv), error) {

@@ -68,6 +68,13 @@ func (c *compiler) conversion(e *bmv2json.Expr, x *exprCtx) (val, error) {
 		rb := r.b
 		return val{kind: kBool, b: func(s *phv) bool { return !rb(s) }}, nil
 	case "d2b":
+		if e.Right != nil && e.Right.Type == "field" {
+			if h, f, err := e.Right.FieldRef(); err == nil && f == "$valid$" {
+				if hi, ok := c.l.header(h); ok {
+					return val{kind: kBool, b: func(s *phv) bool { return s.valid[hi] }}, nil
+				}
+			}
+		}
 		r, err := c.operand(e.Right, kData, x)
 		if err != nil {
 			return val{}, err

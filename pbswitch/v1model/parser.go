@@ -11,7 +11,7 @@ import (
 // parseState is a compiled parser state.
 type parseState struct {
 	name  string
-	ops   []func(*phv) bool // false: a parser error was raised
+	ops   []func(*phv)      // a parser error sets phv.parserErr
 	key   func(*phv) uint64 // select key, when it fits 64 bits
 	bkey  func(*phv) *big.Int
 	cases []parseCase
@@ -162,19 +162,18 @@ func (c *compiler) selectKey(st *parseState, js *bmv2json.ParseState) error {
 // run parses s.data from its start state; a parser error sets
 // parser_error and stops parsing (the packet still goes to ingress, as on
 // BMv2).
-func (pe *parserErrors) raise(s *phv, code uint64) bool {
+func (pe *parserErrors) raise(s *phv, code uint64) {
 	s.parserErr = true
 	if pe.slot >= 0 {
 		s.slots[pe.slot] = code
 	}
-	return false
 }
 
 func (p *Program) parse(s *phv) {
 	st := p.start
 	for st != nil {
 		for _, op := range st.ops {
-			if !op(s) {
+			if op(s); s.parserErr {
 				return
 			}
 		}
@@ -208,7 +207,7 @@ func (st *parseState) transition(s *phv) (*parseState, bool) {
 	return nil, false
 }
 
-func (c *compiler) parserOp(op *bmv2json.ParserOp) (func(*phv) bool, error) {
+func (c *compiler) parserOp(op *bmv2json.ParserOp) (func(*phv), error) {
 	x := &exprCtx{inParser: true, si: op.SourceInfo}
 	switch op.Op {
 	case "extract":
@@ -224,7 +223,7 @@ func (c *compiler) parserOp(op *bmv2json.ParserOp) (func(*phv) bool, error) {
 		if err != nil {
 			return nil, err
 		}
-		return func(s *phv) bool { assign(s); return true }, nil
+		return assign, nil
 	case "verify":
 		if len(op.Parameters) != 2 {
 			return nil, invalid(op.SourceInfo, "verify takes two parameters")
@@ -238,11 +237,10 @@ func (c *compiler) parserOp(op *bmv2json.ParserOp) (func(*phv) bool, error) {
 			return nil, err
 		}
 		pe, cb, cu := &c.prog.perr, cond.b, code.u
-		return func(s *phv) bool {
-			if cb(s) {
-				return true
+		return func(s *phv) {
+			if !cb(s) {
+				pe.raise(s, cu(s))
 			}
-			return pe.raise(s, cu(s))
 		}, nil
 	case "advance", "shift":
 		if len(op.Parameters) != 1 {
@@ -253,16 +251,16 @@ func (c *compiler) parserOp(op *bmv2json.ParserOp) (func(*phv) bool, error) {
 			return nil, err
 		}
 		bits, nu, pe := op.Op == "advance", n.u, &c.prog.perr
-		return func(s *phv) bool {
+		return func(s *phv) {
 			b := int(nu(s))
 			if !bits {
 				b *= 8
 			}
 			if !s.has(b) {
-				return pe.raise(s, pe.tooShort)
+				pe.raise(s, pe.tooShort)
+				return
 			}
 			s.pos += b / 8
-			return true
 		}, nil
 	case "primitive":
 		if len(op.Parameters) != 1 {
@@ -279,12 +277,12 @@ func (c *compiler) parserOp(op *bmv2json.ParserOp) (func(*phv) bool, error) {
 		if err != nil {
 			return nil, err
 		}
-		return func(s *phv) bool { run(s); return true }, nil
+		return run, nil
 	}
 	return nil, unsupported("the parser operation "+op.Op, op.SourceInfo)
 }
 
-func (c *compiler) extract(tv *bmv2json.TypedValue, x *exprCtx) (func(*phv) bool, error) {
+func (c *compiler) extract(tv *bmv2json.TypedValue, x *exprCtx) (func(*phv), error) {
 	name, err := tv.String()
 	if err != nil {
 		return nil, invalid(x.si, "extract: %v", err)
@@ -302,43 +300,39 @@ func (c *compiler) extract(tv *bmv2json.TypedValue, x *exprCtx) (func(*phv) bool
 		if !ok {
 			return nil, invalid(x.si, "extract of unknown header stack %s", name)
 		}
-		var exs []func(*phv) bool
+		var exs []func(*phv)
 		for _, h := range c.l.stacks[st].headers {
-			exs = append(exs, c.extractor(h, nil))
+			exs = append(exs, c.extractor(h, pe))
 		}
-		return func(s *phv) bool {
+		return func(s *phv) {
 			i := s.stackNext[st]
 			if i >= len(exs) {
-				return pe.raise(s, pe.stackOutOfBounds)
+				pe.raise(s, pe.stackOutOfBounds)
+				return
 			}
-			if !exs[i](s) {
-				return pe.raise(s, pe.tooShort)
+			if exs[i](s); !s.parserErr {
+				s.stackNext[st] = i + 1
 			}
-			s.stackNext[st] = i + 1
-			return true
 		}, nil
 	}
 	return nil, unsupported("extract to a "+tv.Type, x.si)
 }
 
-// extractor reads header h at the parser's position; false when the
-// packet is too short, after raising PacketTooShort when pe is set.
-func (c *compiler) extractor(h int, pe *parserErrors) func(*phv) bool {
+// extractor reads header h at the parser's position, or raises
+// PacketTooShort.
+func (c *compiler) extractor(h int, pe *parserErrors) func(*phv) {
 	hi := c.l.headers[h]
 	if hi.metadata {
-		return func(*phv) bool { return true }
+		return func(*phv) {}
 	}
 	off, n, bits := hi.byteOff, hi.bits/8, hi.bits
-	return func(s *phv) bool {
+	return func(s *phv) {
 		if !s.has(bits) {
-			if pe != nil {
-				pe.raise(s, pe.tooShort)
-			}
-			return false
+			pe.raise(s, pe.tooShort)
+			return
 		}
 		copy(s.hdr[off:off+n], s.data[s.pos:])
 		s.valid[h] = true
 		s.pos += n
-		return true
 	}
 }

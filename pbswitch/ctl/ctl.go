@@ -18,8 +18,6 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/encoding/prototext"
-
-	"github.com/flowbuf/flowbuf/pbswitch/flowbufprog"
 )
 
 // LoadP4Info reads a p4info text file.
@@ -143,7 +141,7 @@ func (c *Controller) id(name string) uint32 {
 			return a.GetPreamble().GetId()
 		}
 	}
-	panic("ctl: no p4info object " + name) // the names are flowbufprog's constants
+	panic("ctl: no p4info object " + name) // the names are the constants of names.go
 }
 
 func (c *Controller) fieldID(table, field string) uint32 {
@@ -178,28 +176,28 @@ func Port(p uint32) []byte { return binary.BigEndian.AppendUint16(nil, uint16(p)
 
 // Route is a routing_v4 entry: dst/plen -> port, rewriting the MACs.
 func (c *Controller) Route(dst [4]byte, plen int32, port uint32, srcMAC, dstMAC []byte) *p4.TableEntry {
-	return &p4.TableEntry{TableId: c.id(flowbufprog.TableRoutingV4),
-		Match: []*p4.FieldMatch{{FieldId: c.fieldID(flowbufprog.TableRoutingV4, "ipv4_dst"),
+	return &p4.TableEntry{TableId: c.id(TableRoutingV4),
+		Match: []*p4.FieldMatch{{FieldId: c.fieldID(TableRoutingV4, "ipv4_dst"),
 			FieldMatchType: &p4.FieldMatch_Lpm{Lpm: &p4.FieldMatch_LPM{Value: dst[:], PrefixLen: plen}}}},
-		Action: c.action(flowbufprog.ActionRoute, Port(port), srcMAC, dstMAC)}
+		Action: c.action(ActionRoute, Port(port), srcMAC, dstMAC)}
 }
 
 // VportPort marks port as a vport port (vport_ports -> mark_from_vport).
 func (c *Controller) VportPort(port uint32) *p4.TableEntry {
-	return &p4.TableEntry{TableId: c.id(flowbufprog.TableVportPorts),
-		Match: []*p4.FieldMatch{{FieldId: c.fieldID(flowbufprog.TableVportPorts, "ingress_port"),
+	return &p4.TableEntry{TableId: c.id(TableVportPorts),
+		Match: []*p4.FieldMatch{{FieldId: c.fieldID(TableVportPorts, "ingress_port"),
 			FieldMatchType: &p4.FieldMatch_Exact_{Exact: &p4.FieldMatch_Exact{Value: Port(port)}}}},
-		Action: c.action(flowbufprog.ActionMarkFromVport)}
+		Action: c.action(ActionMarkFromVport)}
 }
 
 // SteerDst steers IPv4 traffic to dst (any port, any protocol) to port, as
 // it arrives: replays from a vport (from_vport 1) do not match, so a flow
 // steered into a buffer comes back out of it.
 func (c *Controller) SteerDst(dst [4]byte, port uint32, priority int32) *p4.TableEntry {
-	return &p4.TableEntry{TableId: c.id(flowbufprog.TableFlowSteering), Priority: priority,
-		Match: []*p4.FieldMatch{{FieldId: c.fieldID(flowbufprog.TableFlowSteering, "from_vport"),
+	return &p4.TableEntry{TableId: c.id(TableFlowSteering), Priority: priority,
+		Match: []*p4.FieldMatch{{FieldId: c.fieldID(TableFlowSteering, "from_vport"),
 			FieldMatchType: &p4.FieldMatch_Ternary_{Ternary: &p4.FieldMatch_Ternary{Value: []byte{0}, Mask: []byte{1}}}},
-			{FieldId: c.fieldID(flowbufprog.TableFlowSteering, "ipv4_dst"),
+			{FieldId: c.fieldID(TableFlowSteering, "ipv4_dst"),
 				FieldMatchType: &p4.FieldMatch_Ternary_{Ternary: &p4.FieldMatch_Ternary{Value: dst[:], Mask: []byte{255, 255, 255, 255}}}}},
-		Action: c.action(flowbufprog.ActionSteerToPort, Port(port))}
+		Action: c.action(ActionSteerToPort, Port(port))}
 }

@@ -14,7 +14,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/flowbuf/flowbuf/pbswitch/flowbufprog"
+	"github.com/flowbuf/flowbuf/pbswitch/ctl"
 )
 
 func wantCode(t *testing.T, err error, c codes.Code) {
@@ -36,7 +36,7 @@ func TestPipelinePushAcceptAndReject(t *testing.T) {
 	other.DirectCounters = other.DirectCounters[1:] // and its direct counter
 	err = r.push(1, other, p4.SetForwardingPipelineConfigRequest_VERIFY_AND_COMMIT)
 	wantCode(t, err, codes.InvalidArgument)
-	if !strings.Contains(err.Error(), "table "+flowbufprog.TableVportPorts+" is not in the p4info") {
+	if !strings.Contains(err.Error(), "table "+ctl.TableVportPorts+" is not in the p4info") {
 		t.Fatalf("rejection does not name the missing table: %v", err)
 	}
 	// Without the bmv2 JSON there is no program to run.
@@ -78,8 +78,8 @@ func TestPipelinePushAcceptAndReject(t *testing.T) {
 		t.Fatalf("get config: %v %v", got, err)
 	}
 	// RECONCILE_AND_COMMIT with the running p4info keeps the entries.
-	te := &p4.TableEntry{TableId: r.id(flowbufprog.TableL2Exact), Match: []*p4.FieldMatch{exact(1, []byte{2, 0, 0, 0, 0, 1})},
-		Action: action(r.id(flowbufprog.ActionSetEgressPort), b16(1))}
+	te := &p4.TableEntry{TableId: r.id(ctl.TableL2Exact), Match: []*p4.FieldMatch{exact(1, []byte{2, 0, 0, 0, 0, 1})},
+		Action: action(r.id(ctl.ActionSetEgressPort), b16(1))}
 	if err := r.write(1, update(p4.Update_INSERT, te)); err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestWriteReadAndPerUpdateErrors(t *testing.T) {
 	if err := r.push(1, r.info, p4.SetForwardingPipelineConfigRequest_VERIFY_AND_COMMIT); err != nil {
 		t.Fatal(err)
 	}
-	routing, route := r.id(flowbufprog.TableRoutingV4), r.id(flowbufprog.ActionRoute)
+	routing, route := r.id(ctl.TableRoutingV4), r.id(ctl.ActionRoute)
 	mac := []byte{2, 0, 0, 0, 0, 9}
 	good := &p4.TableEntry{TableId: routing, Match: []*p4.FieldMatch{lpm(1, []byte{10, 0, 2, 0}, 24)},
 		Action: action(route, b16(2), mac, mac)}
@@ -151,7 +151,7 @@ func TestWriteReadAndPerUpdateErrors(t *testing.T) {
 	if len(one) != 1 {
 		t.Fatalf("read one: %v", one)
 	}
-	if n := len(r.read(tableEntity(&p4.TableEntry{TableId: r.id(flowbufprog.TableL2Exact)}))); n != 0 {
+	if n := len(r.read(tableEntity(&p4.TableEntry{TableId: r.id(ctl.TableL2Exact)}))); n != 0 {
 		t.Fatalf("l2 table read %d entries", n)
 	}
 	// PRE: multicast group and clone session.
@@ -174,12 +174,12 @@ func TestDataPathCountsAndMulticast(t *testing.T) {
 	if err := r.push(1, r.info, p4.SetForwardingPipelineConfigRequest_VERIFY_AND_COMMIT); err != nil {
 		t.Fatal(err)
 	}
-	routing := r.id(flowbufprog.TableRoutingV4)
+	routing := r.id(ctl.TableRoutingV4)
 	mac := []byte{2, 0, 0, 0, 0, 9}
 	route := &p4.TableEntry{TableId: routing, Match: []*p4.FieldMatch{lpm(1, []byte{10, 0, 2, 0}, 24)},
-		Action: action(r.id(flowbufprog.ActionRoute), b16(2), mac, mac)}
+		Action: action(r.id(ctl.ActionRoute), b16(2), mac, mac)}
 	mcast := &p4.TableEntry{TableId: routing, Match: []*p4.FieldMatch{lpm(1, []byte{10, 0, 9, 0}, 24)},
-		Action: action(r.id(flowbufprog.ActionSetMcastGroup), b16(5))}
+		Action: action(r.id(ctl.ActionSetMcastGroup), b16(5))}
 	grp := groupUpdate(5, &p4.Replica{PortKind: &p4.Replica_EgressPort{EgressPort: 1}},
 		&p4.Replica{PortKind: &p4.Replica_EgressPort{EgressPort: 2}}, &p4.Replica{PortKind: &p4.Replica_EgressPort{EgressPort: 3}})
 	if err := r.write(1, update(p4.Update_INSERT, route), update(p4.Update_INSERT, mcast), grp); err != nil {
@@ -221,8 +221,8 @@ func TestArbitrationPrimaryAndBackup(t *testing.T) {
 	if err := r.push(2, r.info, p4.SetForwardingPipelineConfigRequest_VERIFY_AND_COMMIT); err != nil {
 		t.Fatal(err)
 	}
-	te := &p4.TableEntry{TableId: r.id(flowbufprog.TableL2Exact), Match: []*p4.FieldMatch{exact(1, []byte{2, 0, 0, 0, 0, 1})},
-		Action: action(r.id(flowbufprog.ActionSetEgressPort), b16(1))}
+	te := &p4.TableEntry{TableId: r.id(ctl.TableL2Exact), Match: []*p4.FieldMatch{exact(1, []byte{2, 0, 0, 0, 0, 1})},
+		Action: action(r.id(ctl.ActionSetEgressPort), b16(1))}
 	wantCode(t, r.write(1, update(p4.Update_INSERT, te)), codes.PermissionDenied)
 	// A duplicate election id is refused.
 	ctx, cancel := context.WithCancel(context.Background())
@@ -259,9 +259,9 @@ func TestPacketOutAndPacketIn(t *testing.T) {
 		t.Fatalf("packet-out arrived changed: %x", got)
 	}
 	// ACL punt of UDP dport 9 -> packet-in with ingress_port.
-	acl := &p4.TableEntry{TableId: r.id(flowbufprog.TableACL), Priority: 10,
+	acl := &p4.TableEntry{TableId: r.id(ctl.TableACL), Priority: 10,
 		Match:  []*p4.FieldMatch{ternary(9, b16(9), b16(0xffff))},
-		Action: action(r.id(flowbufprog.ActionPuntToCPU))}
+		Action: action(r.id(ctl.ActionPuntToCPU))}
 	if err := r.write(1, update(p4.Update_INSERT, acl)); err != nil {
 		t.Fatal(err)
 	}
@@ -298,13 +298,13 @@ func TestCopyToCPUCloneAndBackupPacketOut(t *testing.T) {
 	}
 	clone := &p4.Update{Type: p4.Update_INSERT, Entity: &p4.Entity{Entity: &p4.Entity_PacketReplicationEngineEntry{
 		PacketReplicationEngineEntry: &p4.PacketReplicationEngineEntry{Type: &p4.PacketReplicationEngineEntry_CloneSessionEntry{
-			CloneSessionEntry: &p4.CloneSessionEntry{SessionId: flowbufprog.CPUCloneSession,
+			CloneSessionEntry: &p4.CloneSessionEntry{SessionId: ctl.CPUCloneSession,
 				Replicas: []*p4.Replica{{PortKind: &p4.Replica_EgressPort{EgressPort: cpuPort}}}}}}}}}
-	acl := &p4.TableEntry{TableId: r.id(flowbufprog.TableACL), Priority: 10,
+	acl := &p4.TableEntry{TableId: r.id(ctl.TableACL), Priority: 10,
 		Match:  []*p4.FieldMatch{ternary(9, b16(9), b16(0xffff))},
-		Action: action(r.id(flowbufprog.ActionCopyToCPU))}
-	l2 := &p4.TableEntry{TableId: r.id(flowbufprog.TableL2Exact), Match: []*p4.FieldMatch{exact(1, []byte{2, 0, 0, 0, 0, 0xbb})},
-		Action: action(r.id(flowbufprog.ActionSetEgressPort), b16(3))}
+		Action: action(r.id(ctl.ActionCopyToCPU))}
+	l2 := &p4.TableEntry{TableId: r.id(ctl.TableL2Exact), Match: []*p4.FieldMatch{exact(1, []byte{2, 0, 0, 0, 0, 0xbb})},
+		Action: action(r.id(ctl.ActionSetEgressPort), b16(3))}
 	if err := r.write(2, clone, update(p4.Update_INSERT, acl), update(p4.Update_INSERT, l2)); err != nil {
 		t.Fatal(err)
 	}

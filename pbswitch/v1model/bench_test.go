@@ -5,7 +5,7 @@ package v1model
 import (
 	"testing"
 
-	names "github.com/flowbuf/flowbuf/pbswitch/flowbufprog"
+	names "github.com/flowbuf/flowbuf/pbswitch/ctl"
 	"github.com/flowbuf/flowbuf/pbswitch/pipeline"
 )
 

@@ -10,7 +10,7 @@ import (
 	p4info "github.com/p4lang/p4runtime/go/p4/config/v1"
 	"google.golang.org/protobuf/encoding/prototext"
 
-	names "github.com/flowbuf/flowbuf/pbswitch/flowbufprog"
+	names "github.com/flowbuf/flowbuf/pbswitch/ctl"
 	"github.com/flowbuf/flowbuf/pbswitch/pipeline"
 )
 

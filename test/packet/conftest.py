@@ -76,8 +76,8 @@ def p4info():
 @pytest.fixture(scope="session")
 def device_config():
     """What SetForwardingPipelineConfig carries as p4_device_config: the
-    p4c-built bmv2.json (bmv2 targets run it; pbswitch implements the
-    program natively and checks the p4info)."""
+    p4c-built bmv2.json, which every target here runs (BMv2 and pbswitch's
+    v1model engine alike)."""
     return BMV2_JSON_PATH.read_bytes()
 
 

@@ -13,7 +13,6 @@ import (
 	p4 "github.com/p4lang/p4runtime/go/p4/v1"
 
 	"github.com/flowbuf/flowbuf/pbswitch/ctl"
-	"github.com/flowbuf/flowbuf/pbswitch/flowbufprog"
 	"github.com/flowbuf/flowbuf/pbswitch/node"
 	"github.com/flowbuf/flowbuf/pbswitch/pipeline"
 	"github.com/flowbuf/flowbuf/pbswitch/v1model"
@@ -21,8 +20,7 @@ import (
 
 // engine measures the v1model engine on the FlowBuf program's routed path
 // (a routing_v4 hit among empty steering and ACL tables: five applies, a
-// MAC rewrite, a TTL decrement, the IPv4 checksum) in this process, against
-// the hand-written native program on the same path in the same run, and
+// MAC rewrite, a TTL decrement, the IPv4 checksum) in this process, and
 // how long a pipeline push of the FlowBuf program takes over P4Runtime.
 func (b *bench) engine() error {
 	pl, err := ctl.LoadPipeline(buildDir())
@@ -33,18 +31,14 @@ func (b *bench) engine() error {
 	if err != nil {
 		return err
 	}
-	native, err := flowbufprog.Bind(pl.Info, 255, nil)
-	if err != nil {
-		return err
-	}
 	route := func(objs *pipeline.Objects) error {
 		for _, t := range objs.Tables {
-			if t.Name != flowbufprog.TableRoutingV4 {
+			if t.Name != ctl.TableRoutingV4 {
 				continue
 			}
 			var id uint32
 			for _, a := range objs.Info.GetActions() {
-				if a.GetPreamble().GetName() == flowbufprog.ActionRoute {
+				if a.GetPreamble().GetName() == ctl.ActionRoute {
 					id = a.GetPreamble().GetId()
 				}
 			}
@@ -58,29 +52,16 @@ func (b *bench) engine() error {
 	if err := route(prog.Objects()); err != nil {
 		return err
 	}
-	if err := route(native.Objects()); err != nil {
-		return err
-	}
 	cond := map[string]any{"path": "FlowBuf routed IPv4/UDP 64 B: 5 table applies, rewrite, TTL, checksum", "runs": 5, "statistic": "median of runs"}
 	ingress := medianNs(5, func(bn *testing.B) { runPackets(bn, prog, false) })
 	enginePipe := medianNs(5, func(bn *testing.B) { runPackets(bn, prog, true) })
-	nativePipe := medianNs(5, func(bn *testing.B) { runPackets(bn, native, true) })
 	b.Emit("engine_ingress_ns_per_packet", ingress, "ns", merge(cond, map[string]any{
 		"measures": "Ingress alone: parse, verify checksum, the ingress tables (the rewrite is written out by egress's deparser)"}))
 	b.Emit("engine_pipeline_ns_per_packet", enginePipe, "ns", merge(cond, map[string]any{"measures": "Ingress + Egress (deparse, checksum update)"}))
-	b.Emit("native_pipeline_ns_per_packet", nativePipe, "ns", merge(cond, map[string]any{"measures": "the hand-written program's Ingress + Egress"}))
-	b.Emit("engine_vs_native_pipeline", nativePipe/enginePipe, "ratio", merge(cond, map[string]any{
-		"measures": "native time over engine time for a whole packet, same run (ingress alone is not comparable: the native program rewrites in ingress)"}))
 	return b.pushTime(pl)
 }
 
-// processor is what both programs offer.
-type processor interface {
-	Ingress(pk *pipeline.Packet)
-	Egress(pk *pipeline.Packet) bool
-}
-
-func runPackets(bn *testing.B, p processor, egress bool) {
+func runPackets(bn *testing.B, p *v1model.Program, egress bool) {
 	frame := benchFrame()
 	pk := &pipeline.Packet{}
 	bn.ResetTimer()

@@ -60,8 +60,8 @@ public final class SwitchSession implements AutoCloseable {
      * it: a restarted controller must not reset the tables that steer
      * paused flows into their buffers.
      *
-     * @param deviceConfig target config (bmv2 JSON), empty when the target
-     *                     implements the program natively
+     * @param deviceConfig target config (the bmv2 JSON that Stratum-bmv2 and
+     *                     pbswitch run); empty for a target that takes none
      * @param timeout      how long to wait for the arbitration answer
      * @return true when the pipeline was pushed (tables empty), false when
      *         the running one was kept

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package flowbufprog
+package ctl
 
 // P4 names of the FlowBuf program, as p4c writes them into the p4info
 // (pipeconf/p4src/main.p4 and include/*.p4).

@@ -244,3 +244,23 @@ func TestFlowBufRunAllocatesNothing(t *testing.T) {
 		t.Fatalf("%.1f allocations per packet, want 0", allocs)
 	}
 }
+
+func TestAPacketFinishesOnTheProgramItStartedOn(t *testing.T) {
+	old := loadFlowBuf(t)
+	old.insert(names.TableL2Exact, &pipeline.Entry{Match: []pipeline.FieldMatch{{Value: []byte{2, 0, 0, 0, 0, 0xbb}}},
+		Action: pipeline.Action{ID: old.ids[names.ActionSetEgressPort], Params: [][]byte{b16(4)}}})
+	pk := old.ingress(udpFrame([4]byte{10, 0, 3, 9}, 64), 1)
+	// A push swaps in a new program while pk waits in a queue.
+	next := loadFlowBuf(t)
+	pk.Meta.EgressPort = pk.Meta.EgressSpec
+	if !next.prog.Egress(pk) || pk.Meta.EgressPort != 4 || len(pk.Frame) != 64 {
+		t.Fatalf("a packet from the old program did not finish on it: egress %d, frame %d bytes", pk.Meta.EgressPort, len(pk.Frame))
+	}
+	// Its replicas too.
+	pk2 := old.ingress(udpFrame([4]byte{10, 0, 3, 9}, 64), 1)
+	rep := &pipeline.Packet{Frame: append([]byte(nil), pk2.Frame...), Meta: pk2.Meta}
+	next.prog.Replicate(rep, pk2, false)
+	if st, ok := rep.State.(*phv); !ok || st.prog != old.prog {
+		t.Fatal("the replica was not prepared by the program its original ran on")
+	}
+}

@@ -85,6 +85,12 @@ func (p *Program) Replicate(dst, src *pipeline.Packet, clone bool) {
 	if !ok {
 		return
 	}
+	if ss.prog != p {
+		// src went through ingress before a push swapped programs: its own
+		// program finishes it, so no packet sees half of each.
+		ss.prog.Replicate(dst, src, clone)
+		return
+	}
 	d := p.getPHV()
 	dst.State = d
 	if !clone {
@@ -108,6 +114,9 @@ func (p *Program) Egress(pk *pipeline.Packet) bool {
 	s, ok := pk.State.(*phv)
 	if !ok {
 		return false
+	}
+	if s.prog != p {
+		return s.prog.Egress(pk) // ingress ran on the program before a push
 	}
 	m := &pk.Meta
 	s.setStd(p.std.egressPort, uint64(m.EgressPort))

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 
+	p4info "github.com/p4lang/p4runtime/go/p4/config/v1"
 	p4 "github.com/p4lang/p4runtime/go/p4/v1"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -119,10 +120,55 @@ func (s *Server) PacketIn(frame []byte, meta []pipeline.CtrlMeta) {
 
 func (s *Server) sendDigest(l pipeline.DigestList) {
 	dl := &p4.DigestList{DigestId: l.DigestID, ListId: l.ListID}
+	var members []int
+	if objs, err := s.objects(); err == nil {
+		members = digestMembers(objs.Info, l.DigestID)
+	}
 	for _, d := range l.Data {
-		dl.Data = append(dl.Data, &p4.P4Data{Data: &p4.P4Data_Bitstring{Bitstring: d}})
+		dl.Data = append(dl.Data, digestData(d, members))
 	}
 	s.arb.toPrimaries(&p4.StreamMessageResponse{Update: &p4.StreamMessageResponse_Digest{Digest: dl}})
+}
+
+// digestMembers gives the bit widths of a digest's struct members, as the
+// p4info declares its type (nil when the type is not a struct of bit<W>).
+func digestMembers(info *p4info.P4Info, id uint32) []int {
+	for _, d := range info.GetDigests() {
+		if d.GetPreamble().GetId() != id {
+			continue
+		}
+		st := info.GetTypeInfo().GetStructs()[d.GetTypeSpec().GetStruct().GetName()]
+		var widths []int
+		for _, m := range st.GetMembers() {
+			w := m.GetTypeSpec().GetBitstring().GetBit().GetBitwidth()
+			if w == 0 {
+				return nil
+			}
+			widths = append(widths, int(w))
+		}
+		return widths
+	}
+	return nil
+}
+
+// digestData is one digest message as P4Data: a struct of bitstrings when
+// the p4info declares the members (the message holds each member's value
+// full-width, one after another), else one bitstring.
+func digestData(d []byte, members []int) *p4.P4Data {
+	total := 0
+	for _, w := range members {
+		total += pipeline.Width(w)
+	}
+	if len(members) == 0 || total != len(d) {
+		return &p4.P4Data{Data: &p4.P4Data_Bitstring{Bitstring: d}}
+	}
+	st := &p4.P4StructLike{}
+	for _, w := range members {
+		n := pipeline.Width(w)
+		st.Members = append(st.Members, &p4.P4Data{Data: &p4.P4Data_Bitstring{Bitstring: pipeline.Canonical(d[:n])}})
+		d = d[n:]
+	}
+	return &p4.P4Data{Data: &p4.P4Data_Struct{Struct: st}}
 }
 
 func (s *Server) digestAck(a *p4.DigestListAck) {

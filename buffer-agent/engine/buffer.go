@@ -46,9 +46,10 @@ type buffer struct {
 	mu      sync.Mutex
 	txBusy  bool // a goroutine is in Transmit for this buffer
 	closed  bool
-	markers int32                   // MARKER_SEEN watches: they need the per-frame path
-	trigger atomic.Pointer[trigger] // armed by ArmTrigger, see fireTrigger
-	pending firing                  // fired, not yet applied (see fire)
+	markers int32                    // MARKER_SEEN watches: they need the per-frame path
+	trigger atomic.Pointer[trigger]  // armed by ArmTrigger, see fireTrigger
+	pending firing                   // fired, not yet applied (see fire)
+	waitFor atomic.Pointer[syncWait] // a fire waiting for a packet of this buffer's
 	e       *Engine
 	vports  []*vport // bound, in bind order
 	q       queue

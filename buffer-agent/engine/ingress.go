@@ -17,6 +17,7 @@ func (b *buffer) receive(frames [][]byte) bool {
 		return false
 	}
 	b.fireTrigger(frames)
+	b.watchSync(frames)
 	if b.passThrough(frames) {
 		return true
 	}

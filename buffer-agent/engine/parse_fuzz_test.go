@@ -24,8 +24,8 @@ func FuzzFrameParsers(f *testing.F) {
 		if ids, ok := parseArqStatus(frame); ok && 22+4*len(ids) > len(frame) {
 			t.Fatal("status ids read past the frame")
 		}
-		if id, ok := parseReport(frame); !ok && id != (PacketID{}) {
-			t.Fatal("no receive report but a non-zero id returned")
+		if id, kind := parseReport(frame); kind != reportPacket && id != (PacketID{}) {
+			t.Fatalf("report kind %d but a non-zero id returned", kind)
 		}
 		m := MarkerMatch{Offset: 3, Value: []byte{1, 2}, Mask: []byte{0xff, 0x0f}}
 		_ = m.Matches(frame)

@@ -4,7 +4,9 @@ package engine_test
 
 import (
 	"encoding/binary"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/flowbuf/flowbuf/buffer-agent/engine"
 )
@@ -48,6 +50,22 @@ func wantFire(t *testing.T, got engine.TriggerFire, want engine.TriggerFire) {
 	}
 }
 
+// waitHandled waits until t's fire has been handled: applied (counted) or
+// waiting for its report's packet (its timer set), so that what the test
+// does next comes after the fire looked at b.
+func (r *triggerRig) waitHandled(t *testing.T) {
+	t.Helper()
+	for deadline := time.Now().Add(3 * time.Second); r.clk.Pending() == 0; runtime.Gosched() {
+		st := r.query(t, "t").Stats
+		if st.TriggersFired+st.TriggerFailures > 0 {
+			t.Fatalf("the fire was applied at once, without waiting: %+v", st)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the fire was neither applied nor waiting: %+v", st)
+		}
+	}
+}
+
 // TestTriggerPurgesToTheReport: b holds packets 0, 1, 2; a trigger packet
 // reporting 1 purges 0 and 1 and releases 2 alone.
 func TestTriggerPurgesToTheReport(t *testing.T) {
@@ -81,25 +99,26 @@ func TestTriggerReportOfTheNewestSent(t *testing.T) {
 	wantFire(t, r.disarmFired(t), engine.TriggerFire{ModesSet: true, Report: engine.ReportSynced})
 }
 
-// TestTriggerWithoutAUsableReport: a trigger packet with no report, or
-// one of a packet b neither holds nor sent, purges nothing; b is still
-// released (the far end gets duplicates rather than a gap) and the fire
-// says unsynced.
+// TestTriggerWithoutAUsableReport: a trigger packet with no report purges
+// nothing; b is still released (the far end gets duplicates rather than a
+// gap) and the fire says unsynced.
 func TestTriggerWithoutAUsableReport(t *testing.T) {
 	good := engine.ReceiveReport(idOf(1))
 	version2 := append([]byte{}, good...)
 	version2[4] = 2
 	magic := append([]byte{}, good...)
 	magic[0] = 'X'
+	flag2 := append([]byte{}, good...)
+	flag2[5] = 2
 	tcp := reportFrame(good)
 	tcp[14+9] = 6
 	cases := map[string][]byte{
-		"unknown packet": reportFrame(engine.ReceiveReport(idOf(40))),
-		"no report":      seqFrames(100, 1)[0],
-		"truncated":      reportFrame(good[:engine.ReportLen-1]),
-		"version 2":      reportFrame(version2),
-		"bad magic":      reportFrame(magic),
-		"not UDP":        tcp,
+		"no report":    seqFrames(100, 1)[0],
+		"truncated":    reportFrame(good[:engine.ReportLen-1]),
+		"version 2":    reportFrame(version2),
+		"bad magic":    reportFrame(magic),
+		"unknown flag": reportFrame(flag2),
+		"not UDP":      tcp,
 		"past the UDP length": func() []byte {
 			f := reportFrame(good)
 			binary.BigEndian.PutUint16(f[14+24:], 8+engine.ReportLen-1)
@@ -117,6 +136,82 @@ func TestTriggerWithoutAUsableReport(t *testing.T) {
 			}
 			wantFire(t, r.disarmFired(t), engine.TriggerFire{ModesSet: true, Report: engine.ReportUnsynced})
 		})
+	}
+}
+
+// TestTriggerReportOfNothingReceived: the race of issue 26. The UE's
+// datagram as it joins the target came before any packet of the downlink
+// had reached the UE (the flow started during the handoff: the source held
+// before the first packet got to it), so it could report no packet. A
+// report of nothing received is a sync point: the UE has nothing a release
+// could give it twice, so b releases all it holds and the fire is synced,
+// with nothing purged (it was counted unsynced, the whole window released
+// as if the UE might have some of it).
+func TestTriggerReportOfNothingReceived(t *testing.T) {
+	r := newTriggerRig(t, engine.BufferConfig{CapacityPackets: 10})
+	r.armPurge(t)
+	r.tin.in.Receive([][]byte{reportFrame(engine.NothingReceivedReport())})
+	wantFire(t, r.disarmFired(t), engine.TriggerFire{ModesSet: true, Report: engine.ReportSynced})
+	if got := seqs(r.bv.waitSent(t, 3)); len(got) != 3 || got[0] != 0 || got[2] != 2 {
+		t.Fatalf("b released %v, want [0 1 2]", got)
+	}
+	if st := r.query(t, "b").Stats; dropsOf(st.Drops, engine.DropPurged) != 0 {
+		t.Fatalf("purged drops %+v, want none", st.Drops)
+	}
+}
+
+// TestTriggerWaitsForTheReportedPacket: the UE's report overtook the
+// multicast copy to the target: it names packet 5, and b holds 0..2 (all
+// of which came before it, so the UE has them). The fire waits for 5: b
+// stays held, and when 3..6 arrive it purges through 5 and releases 6
+// alone, synced. Without the wait b released 0..2, which the UE had,
+// unsynced. The copies come once the fire's goroutine has handled the
+// report (it waits: its timer is set); the disarm returns once the fire
+// is applied, with no clock advance.
+func TestTriggerWaitsForTheReportedPacket(t *testing.T) {
+	r := newTriggerRig(t, engine.BufferConfig{CapacityPackets: 10})
+	r.armPurge(t)
+	r.tin.in.Receive([][]byte{reportFrame(engine.ReceiveReport(idOf(5)))})
+	r.waitHandled(t)
+	if m := r.mode(t, "bv"); m != engine.ModeRX {
+		t.Fatalf("b released (bv %v) before the reported packet arrived", m)
+	}
+	r.bv.in.Receive(seqFrames(3, 4))
+	wantFire(t, r.disarmFired(t), engine.TriggerFire{ModesSet: true, Report: engine.ReportSynced, PurgedPackets: 6})
+	if got := seqs(r.bv.waitSent(t, 1)); len(got) != 1 || got[0] != 6 {
+		t.Fatalf("b released %v, want [6]", got)
+	}
+	if n := r.clk.Pending(); n != 0 {
+		t.Fatalf("%d timers left pending after the wait ended", n)
+	}
+}
+
+// TestTriggerReportOfAPacketThatNeverComes: a report of a packet b neither
+// holds nor sent last, and that does not arrive (b delivered it earlier,
+// or its copy was lost): after SyncWaitBound b releases all it holds,
+// unsynced (the UE may get a packet twice, never miss one); not before.
+func TestTriggerReportOfAPacketThatNeverComes(t *testing.T) {
+	r := newTriggerRig(t, engine.BufferConfig{CapacityPackets: 10})
+	r.armPurge(t)
+	r.tin.in.Receive([][]byte{reportFrame(engine.ReceiveReport(idOf(40)))})
+	r.waitHandled(t)
+	fired := make(chan engine.TriggerFire, 1)
+	go func() { fired <- r.disarmFired(t) }()
+	// Time moves to just before the bound.
+	r.clk.Advance(engine.SyncWaitBound - time.Microsecond)
+	r.bv.in.Receive(seqFrames(3, 1))
+	select {
+	case f := <-fired:
+		t.Fatalf("the fire was applied before the bound: %+v", f)
+	default:
+	}
+	if m := r.mode(t, "bv"); m != engine.ModeRX {
+		t.Fatalf("b released (bv %v) before the bound", m)
+	}
+	r.clk.Advance(time.Microsecond)
+	wantFire(t, <-fired, engine.TriggerFire{ModesSet: true, Report: engine.ReportUnsynced})
+	if got := seqs(r.bv.waitSent(t, 4)); got[0] != 0 || got[3] != 3 {
+		t.Fatalf("b released %v, want [0 1 2 3]", got)
 	}
 }
 

@@ -2,7 +2,10 @@
 
 package engine
 
-import "strconv"
+import (
+	"strconv"
+	"time"
+)
 
 // maxTriggerModes bounds the vport modes one trigger sets: a batch's worth.
 const maxTriggerModes = maxBatchOps
@@ -16,13 +19,40 @@ type trigger struct {
 	purgeTo string
 }
 
+// syncWaitBound bounds how long a fire waits for the packet its report
+// names to reach the buffer to purge (see syncWait). The report leaves the
+// UE at least a detach after the UE took that packet, and the packet's copy
+// to the target left the anchor with the copy the UE took, so on a sound
+// path the copy is there long before; 50 ms is the time a loaded 2-core
+// machine may leave a switch's receive path unscheduled. A report of a
+// packet that never comes (one the target delivered earlier, or a copy
+// lost on the way) delays the release by this much, then releases unsynced.
+const syncWaitBound = 50 * time.Millisecond
+
 // firing is a trigger that fired and is not applied yet (t nil: none),
 // with the receive report its packet carried (read at once: the frame is
-// not kept). A buffer keeps it by value: a fire allocates nothing.
+// not kept). A buffer keeps it by value: a fire allocates nothing, unless
+// it waits for its report's packet (waiting, see syncWait).
 type firing struct {
-	t         *trigger
-	report    PacketID
-	hasReport bool
+	t      *trigger
+	report PacketID
+	kind   reportKind
+	// waiting is closed once a fire that waits for the reported packet is
+	// applied (nil: the fire does not wait).
+	waiting chan struct{}
+	timer   Timer
+}
+
+// syncWait is set on a buffer to purge while a fire waits for the packet
+// its report names: the UE reported a packet whose copy has not reached the
+// target yet (the report overtook the multicast copy). Everything the
+// target holds then came before that packet, so releasing it would give
+// the UE what it has: the fire is applied when the packet arrives (the
+// purge then finds it), or after syncWaitBound (unsynced).
+type syncWait struct {
+	id      PacketID
+	trig    *buffer       // whose pending fire waits
+	waiting chan struct{} // that fire's
 }
 
 // ArmTrigger arms a one-shot trigger on one of app's buffers: the next
@@ -35,8 +65,12 @@ type firing struct {
 // only if they changed meanwhile (one was removed). Arming again replaces
 // what was armed; no modes disarm. A fire not yet applied is applied
 // before the call returns, so the result's LastFire is never behind what
-// the trigger did. A failed call changes nothing.
+// the trigger did; one that waits for its report's packet (see syncWait)
+// is waited for, at most syncWaitBound. A failed call changes nothing.
 func (e *Engine) ArmTrigger(app, bufferID string, modes []SetVportModeOp, purgeToReport string) (ArmResult, error) {
+	if err := e.awaitFire(app, bufferID); err != nil {
+		return ArmResult{}, err
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	b, err := e.ownedBuffer(app, bufferID)
@@ -60,6 +94,37 @@ func (e *Engine) ArmTrigger(app, bufferID string, modes []SetVportModeOp, purgeT
 		res.LastFire = &last
 	}
 	return res, nil
+}
+
+// awaitFire applies a fire of the buffer's trigger not yet applied and, if
+// it waits for the packet its report names, waits (holding no lock) until
+// it is applied. A trigger fires once per arm, so after this only an arm
+// made meanwhile by another call can leave a fire to apply.
+func (e *Engine) awaitFire(app, bufferID string) error {
+	e.mu.Lock()
+	b, err := e.ownedBuffer(app, bufferID)
+	if err != nil {
+		e.mu.Unlock()
+		return err
+	}
+	b.mu.Lock()
+	waiting := b.pending.waiting
+	var f firing
+	if waiting == nil {
+		f = b.takePendingLocked()
+	}
+	b.mu.Unlock()
+	if f.t != nil {
+		e.applyFireLocked(b, f)
+		b.mu.Lock()
+		waiting = b.pending.waiting
+		b.mu.Unlock()
+	}
+	e.mu.Unlock()
+	if waiting != nil {
+		<-waiting
+	}
+	return nil
 }
 
 // newTriggerLocked validates an arm against a plan it never commits; no
@@ -120,9 +185,28 @@ func (b *buffer) fire(first []byte) {
 	}
 	b.pending = firing{t: t}
 	if t.purgeTo != "" {
-		b.pending.report, b.pending.hasReport = parseReport(first)
+		b.pending.report, b.pending.kind = parseReport(first)
 	}
 	go b.e.applyPending(b)
+}
+
+// watchSync is called by receive, under b.mu, while a fire waits for a
+// packet of b's (see syncWait): when the batch brings it, the fire is
+// applied (on a goroutine, as fire's; it takes b.mu after receive has
+// queued the batch, so the purge finds the packet).
+func (b *buffer) watchSync(frames [][]byte) {
+	w := b.waitFor.Load()
+	if w == nil {
+		return
+	}
+	for _, f := range frames {
+		if id, ok := packetIDOf(f); ok && id == w.id {
+			if b.waitFor.CompareAndSwap(w, nil) {
+				go b.e.applyWaiting(w.trig, w.waiting)
+			}
+			return
+		}
+	}
 }
 
 // takePendingLocked hands over the fire not yet applied, if any (t nil:
@@ -133,12 +217,16 @@ func (b *buffer) takePendingLocked() firing {
 	return f
 }
 
-// applyPending applies b's pending fire unless ArmTrigger did already.
+// applyPending applies b's pending fire unless ArmTrigger did already (or
+// it waits for its report's packet: see applyWaiting).
 func (e *Engine) applyPending(b *buffer) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	b.mu.Lock()
-	f := b.takePendingLocked()
+	var f firing
+	if b.pending.waiting == nil {
+		f = b.takePendingLocked()
+	}
 	b.mu.Unlock()
 	if f.t != nil {
 		e.applyFireLocked(b, f)
@@ -149,15 +237,31 @@ func (e *Engine) applyPending(b *buffer) {
 // modes as the trigger buffer's owner, and records the outcome under the
 // same hold of Engine.mu, so a query never sees the modes set and the fire
 // not yet counted. The caller holds Engine.mu.
+// A fire whose report names a packet the buffer to purge has not received
+// yet waits for it instead (see syncWait): it stays pending on b, and the
+// packet's arrival, syncWaitBound, or an ArmTrigger that finds it applies
+// it; then it is applied whatever the purge finds.
 func (e *Engine) applyFireLocked(b *buffer, f firing) {
 	fire := TriggerFire{}
 	ok := true
 	if f.t.purgeTo != "" {
 		target, err := e.ownedBuffer(b.owner, f.t.purgeTo)
 		if ok = err == nil; ok {
-			fire.Report, fire.PurgedPackets = target.purgeToReport(f.report, f.hasReport)
+			var missing bool
+			fire.Report, fire.PurgedPackets, missing = target.purgeToReport(f.report, f.kind)
+			if missing && f.waiting == nil {
+				e.waitForReportedLocked(b, target, f)
+				return
+			}
+			if f.waiting != nil {
+				target.clearSyncWait(f.waiting)
+			}
 		} else {
 			fire.Report = ReportUnsynced
+		}
+		if f.waiting != nil {
+			f.timer.Stop()
+			defer close(f.waiting)
 		}
 	}
 	if ok {
@@ -173,21 +277,76 @@ func (e *Engine) applyFireLocked(b *buffer, f firing) {
 	b.lastFire, b.hasFired = fire, true
 }
 
+// waitForReportedLocked keeps f pending on the trigger buffer b until the
+// packet it reports reaches target, or syncWaitBound passes. The caller
+// holds Engine.mu.
+func (e *Engine) waitForReportedLocked(b, target *buffer, f firing) {
+	ch := make(chan struct{})
+	f.waiting = ch
+	f.timer = e.clock.AfterFunc(syncWaitBound, func() { e.applyWaiting(b, ch) })
+	b.mu.Lock()
+	b.pending = f
+	b.mu.Unlock()
+	// Set under target.mu with a last look: a packet that arrived since
+	// the purge looked is found now, one that arrives later by watchSync.
+	w := &syncWait{id: f.report, trig: b, waiting: ch}
+	target.mu.Lock()
+	target.waitFor.Store(w)
+	_, arrived := target.q.findSeq(func(p []byte) bool {
+		id, ok := packetIDOf(p)
+		return ok && id == f.report
+	})
+	target.mu.Unlock()
+	if arrived && target.waitFor.CompareAndSwap(w, nil) {
+		go e.applyWaiting(b, ch)
+	}
+}
+
+// applyWaiting applies b's pending fire if it is still the one that waits
+// on ch (a late timer or arrival must not apply a later fire early).
+func (e *Engine) applyWaiting(b *buffer, ch chan struct{}) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	b.mu.Lock()
+	var f firing
+	if b.pending.waiting == ch {
+		f = b.takePendingLocked()
+	}
+	b.mu.Unlock()
+	if f.t != nil {
+		e.applyFireLocked(b, f)
+	}
+}
+
+// clearSyncWait removes the wait of the fire that waits on ch, if it is
+// still set on b.
+func (b *buffer) clearSyncWait(ch chan struct{}) {
+	if w := b.waitFor.Load(); w != nil && w.waiting == ch {
+		b.waitFor.CompareAndSwap(w, nil)
+	}
+}
+
 // purgeToReport drops what the buffer holds up to, and including, the
 // reported packet. A report of the newest packet the buffer sent is synced
-// with nothing to purge: the buffer holds only what came after it.
-func (b *buffer) purgeToReport(id PacketID, reported bool) (ReportSync, uint64) {
-	if !reported {
-		return ReportUnsynced, 0
+// with nothing to purge: the buffer holds only what came after it; so is
+// a report of nothing received. missing says the report names a packet
+// the buffer neither holds nor sent last (unsynced, unless it is still on
+// its way: see syncWait).
+func (b *buffer) purgeToReport(id PacketID, kind reportKind) (sync ReportSync, purged uint64, missing bool) {
+	switch kind {
+	case noReport:
+		return ReportUnsynced, 0, false
+	case reportNothingReceived:
+		return ReportSynced, 0, false
 	}
 	if r := b.purgeUpTo(id, true); r.Found {
-		return ReportSynced, r.PurgedPackets
+		return ReportSynced, r.PurgedPackets, false
 	}
 	b.mu.Lock()
 	sentLast := b.st.hasLastOut && b.st.lastOut == id
 	b.mu.Unlock()
 	if sentLast {
-		return ReportSynced, 0
+		return ReportSynced, 0, false
 	}
-	return ReportUnsynced, 0
+	return ReportUnsynced, 0, true
 }

@@ -145,11 +145,13 @@ const (
 	// ReportNone: no purge was armed.
 	ReportNone ReportSync = iota
 	// ReportSynced: the reported packet was held (it and every packet
-	// before it were purged), or it was the newest the buffer sent (nothing
-	// to purge).
+	// before it were purged; when it came after the report, once it
+	// arrived), or it was the newest the buffer sent, or the sender
+	// reported nothing received (nothing to purge).
 	ReportSynced
 	// ReportUnsynced: the trigger packet carried no report, or one naming a
-	// packet the buffer neither held nor sent last; nothing was purged.
+	// packet the buffer neither held nor sent last and that did not arrive
+	// within the wait (see ArmTrigger); nothing was purged.
 	ReportUnsynced
 )
 

@@ -34,7 +34,9 @@ def test_packets_without_an_id_give_none():
         assert packet_id(packet, len(packet)) is None
 
 
-def test_a_report_is_the_agents_layout_and_none_is_a_bare_signal():
+def test_a_report_is_the_agents_layout_and_none_reports_nothing_received():
     assert report(b"\x01\x02\xbe\xef") == b"FBRX\x01\x00\x01\x02\xbe\xef"
     assert len(report(b"\x00\x00\x00\x00")) == 10
-    assert not report(None).startswith(b"FBRX")
+    # Before the UE took a packet: flags 1, nothing received (the agent's
+    # engine.NothingReceivedReport), not a packet with id 0/0.
+    assert report(None) == b"FBRX\x01\x01\x00\x00\x00\x00"

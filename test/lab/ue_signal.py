@@ -5,9 +5,10 @@ UDP datagram out of that radio to the server's signal port, then "ok" once it
 has left. Each datagram carries the UE's receive report, the newest downlink
 packet the UE took, as LTE's PDCP status report tells a target eNB what the UE
 has. The layout is the buffer agent's (buffer-agent/engine/report.go): "FBRX",
-version 1, a reserved byte, then that packet's IPv4 identification and L4
-checksum, big endian. Before the UE has taken a packet, the datagram carries no
-report.
+version 1, a flags byte 0, then that packet's IPv4 identification and L4
+checksum, big endian. Before the UE has taken a packet, the datagram reports
+just that (flags 1, the id fields 0): the target then has nothing to purge
+(a datagram without a report would leave its release unsynced).
 
 The newest packet is read from a packet socket on the radios. A frame is seen
 there once it has crossed the radio's air queue (the lab's ifb shapes a
@@ -30,6 +31,7 @@ import time
 ETH_P_IP = 0x0800
 PACKET_HOST = 0  # sll_pkttype of a frame addressed to this host
 REPORT_MAGIC, REPORT_VERSION = b"FBRX", 1
+REPORT_NOTHING_RECEIVED = 1  # the flag of a report of no packet taken yet
 # Where each protocol's checksum lies in its header (as the agent reads it).
 CHECKSUM_AT = {6: 16, 17: 6, 1: 2}
 # A report does not wait longer than this for the reader to catch up.
@@ -51,9 +53,10 @@ def packet_id(ip, length):
 
 def report(newest):
     """The datagram's payload: the receive report of `newest` (4 bytes from
-    packet_id), or a bare signal when the UE has taken nothing yet."""
+    packet_id), or, when the UE has taken nothing yet (None), the report of
+    nothing received."""
     if newest is None:
-        return b"signal"
+        return REPORT_MAGIC + bytes([REPORT_VERSION, REPORT_NOTHING_RECEIVED]) + bytes(4)
     return REPORT_MAGIC + bytes([REPORT_VERSION, 0]) + newest
 
 

@@ -1,0 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package engine
+
+// SyncWaitBound is syncWaitBound, for the tests of package engine_test.
+const SyncWaitBound = syncWaitBound

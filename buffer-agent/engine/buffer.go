@@ -68,6 +68,10 @@ type buffer struct {
 	wake      chan struct{} // capacity 1: "there may be work for the TX worker"
 	done      chan struct{}
 
+	// The newest packets that left, once the buffer was named as one to
+	// purge to a receive report (nil before: see idRing).
+	left *idRing
+
 	triggersFired, triggerFailures atomic.Uint64 // see applyFireLocked
 	// The newest fire's outcome, when hasFired; guarded by Engine.mu (see applyFireLocked).
 	lastFire TriggerFire

@@ -128,6 +128,11 @@ func (b *buffer) dequeue(out [][]byte, rateBps uint64) [][]byte {
 // last frame is parsed, unless it has no id (not IPv4 TCP/UDP/ICMP): then
 // the one before it, and so on; a batch without an id changes nothing.
 func (b *buffer) noteOut(frames [][]byte) {
+	if b.left != nil {
+		for _, f := range frames {
+			b.noteLeft(f)
+		}
+	}
 	for i := len(frames) - 1; i >= 0; i-- {
 		if id, ok := packetIDOf(frames[i]); ok {
 			b.st.lastOut, b.st.hasLastOut = id, true

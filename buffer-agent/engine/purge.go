@@ -52,6 +52,9 @@ func (b *buffer) purgeUpTo(id PacketID, inclusive bool) PurgeResult {
 	dropsBefore := b.st.drops
 	res := PurgeResult{Found: true}
 	b.q.popUpTo(last, func(p packet) {
+		if b.left != nil {
+			b.noteLeft(p.data)
+		}
 		res.PurgedPackets++
 		res.PurgedBytes += uint64(len(p.data))
 		b.discard(p.data, DropPurged)

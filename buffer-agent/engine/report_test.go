@@ -215,6 +215,29 @@ func TestTriggerReportOfAPacketThatNeverComes(t *testing.T) {
 	}
 }
 
+// TestTriggerReportOfAPacketSentEarlier: the UE comes back to b having
+// taken less from the other eNB than b had sent before it held: it reports
+// packet 1, which b sent (2 after it). Everything b holds came after 1, so
+// b releases all of it at once, synced, without waiting for 1 to come.
+func TestTriggerReportOfAPacketSentEarlier(t *testing.T) {
+	r := newTriggerRig(t, engine.BufferConfig{CapacityPackets: 10})
+	r.armPurge(t) // b is now one to purge: it remembers what leaves it
+	if _, err := r.e.ArmTrigger(app, "t", nil, ""); err != nil {
+		t.Fatal(err)
+	}
+	r.mustMode(t, "bv", engine.ModeRXTX)
+	r.bv.waitSent(t, 3)
+	r.mustMode(t, "bv", engine.ModeRX)
+	r.bv.in.Receive(seqFrames(3, 2))
+	r.armPurge(t)
+	r.tin.in.Receive([][]byte{reportFrame(engine.ReceiveReport(idOf(1)))})
+	r.waitFires(t, 1)
+	wantFire(t, r.disarmFired(t), engine.TriggerFire{ModesSet: true, Report: engine.ReportSynced})
+	if got := seqs(r.bv.waitSent(t, 5)); got[3] != 3 || got[4] != 4 {
+		t.Fatalf("b sent %v, want 0..4", got)
+	}
+}
+
 // TestTriggerPurgeOfARemovedBuffer: a fire whose buffer to purge is gone
 // sets nothing and is counted as failed.
 func TestTriggerPurgeOfARemovedBuffer(t *testing.T) {

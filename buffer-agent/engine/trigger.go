@@ -81,6 +81,14 @@ func (e *Engine) ArmTrigger(app, bufferID string, modes []SetVportModeOp, purgeT
 	if err != nil {
 		return ArmResult{}, err
 	}
+	if t != nil && t.purgeTo != "" {
+		target, _ := e.ownedBuffer(app, t.purgeTo) // checked by newTriggerLocked
+		target.mu.Lock()
+		if target.left == nil {
+			target.left = new(idRing)
+		}
+		target.mu.Unlock()
+	}
 	b.mu.Lock()
 	was := b.trigger.Swap(t) != nil
 	pending := b.takePendingLocked()
@@ -326,11 +334,49 @@ func (b *buffer) clearSyncWait(ch chan struct{}) {
 	}
 }
 
+// leftIDs is how many of the newest packets that left a buffer (sent or
+// purged) it remembers once it is named as a buffer to purge (see left).
+const leftIDs = 256
+
+// idRing remembers the ids of the newest packets that left a buffer, so
+// that a report of one of them is known to be behind what the buffer holds
+// rather than ahead of it: the UE came back to an eNB it had left having
+// taken less from the other one than this eNB had sent before it held.
+type idRing struct {
+	ids  [leftIDs]PacketID
+	next int
+	n    int
+}
+
+func (r *idRing) add(id PacketID) {
+	r.ids[r.next] = id
+	r.next = (r.next + 1) % leftIDs
+	r.n = min(r.n+1, leftIDs)
+}
+
+func (r *idRing) has(id PacketID) bool {
+	for i := 0; i < r.n; i++ {
+		if r.ids[i] == id {
+			return true
+		}
+	}
+	return false
+}
+
+// noteLeft records frames that leave the buffer, when it remembers them.
+// The caller holds b.mu.
+func (b *buffer) noteLeft(f []byte) {
+	if id, ok := packetIDOf(f); ok {
+		b.left.add(id)
+	}
+}
+
 // purgeToReport drops what the buffer holds up to, and including, the
 // reported packet. A report of the newest packet the buffer sent is synced
 // with nothing to purge: the buffer holds only what came after it; so is
-// a report of nothing received. missing says the report names a packet
-// the buffer neither holds nor sent last (unsynced, unless it is still on
+// one of a packet that left it lately (sent or purged: see idRing), and a
+// report of nothing received. missing says the report names a packet the
+// buffer neither holds nor let go lately (unsynced, unless it is still on
 // its way: see syncWait).
 func (b *buffer) purgeToReport(id PacketID, kind reportKind) (sync ReportSync, purged uint64, missing bool) {
 	switch kind {
@@ -343,9 +389,9 @@ func (b *buffer) purgeToReport(id PacketID, kind reportKind) (sync ReportSync, p
 		return ReportSynced, r.PurgedPackets, false
 	}
 	b.mu.Lock()
-	sentLast := b.st.hasLastOut && b.st.lastOut == id
+	behind := b.st.hasLastOut && b.st.lastOut == id || b.left != nil && b.left.has(id)
 	b.mu.Unlock()
-	if sentLast {
+	if behind {
 		return ReportSynced, 0, false
 	}
 	return ReportUnsynced, 0, true

@@ -146,12 +146,12 @@ const (
 	ReportNone ReportSync = iota
 	// ReportSynced: the reported packet was held (it and every packet
 	// before it were purged; when it came after the report, once it
-	// arrived), or it was the newest the buffer sent, or the sender
-	// reported nothing received (nothing to purge).
+	// arrived), or it had left the buffer lately (sent or purged), or the
+	// sender reported nothing received (nothing to purge).
 	ReportSynced
 	// ReportUnsynced: the trigger packet carried no report, or one naming a
-	// packet the buffer neither held nor sent last and that did not arrive
-	// within the wait (see ArmTrigger); nothing was purged.
+	// packet the buffer neither held nor let go lately and that did not
+	// arrive within the wait (see ArmTrigger); nothing was purged.
 	ReportUnsynced
 )
 

@@ -463,12 +463,12 @@ const (
 	// No purge was armed.
 	ReportSync_REPORT_SYNC_UNSPECIFIED ReportSync = 0
 	// The reported packet was held (it and every packet before it were
-	// purged; when it came after the report, once it arrived), or it was the
-	// newest the buffer sent, or the sender reported nothing received
-	// (nothing to purge).
+	// purged; when it came after the report, once it arrived), or it had
+	// left the buffer lately (sent or purged), or the sender reported nothing
+	// received (nothing to purge).
 	ReportSync_REPORT_SYNC_SYNCED ReportSync = 1
-	// No report, or a report of a packet the buffer neither held nor sent
-	// last and that did not arrive within the wait: nothing was purged.
+	// No report, or a report of a packet the buffer neither held nor let go
+	// lately and that did not arrive within the wait: nothing was purged.
 	ReportSync_REPORT_SYNC_UNSYNCED ReportSync = 2
 )
 
@@ -3338,13 +3338,15 @@ type ArmTriggerRequest struct {
 	// identification and L4 checksum (as in PacketId) of the newest packet
 	// the sender received, big endian, 10 bytes in all; flags 1 (the id
 	// fields 0) reports that the sender received nothing yet: synced, nothing
-	// to purge. A report of a packet the buffer neither holds nor sent last
-	// may have overtaken that packet's copy: the fire waits for it (the buffer
-	// keeps what it holds), at most 50 ms, and purges when it arrives. A fire
-	// that finds no report (or a flag it does not know), or whose reported
-	// packet did not come, purges nothing and still sets the modes
-	// (REPORT_SYNC_UNSYNCED). Needs set_vport_modes (INVALID_ARGUMENT);
-	// checked now (NOT_FOUND, PERMISSION_DENIED).
+	// to purge; so is a report of one of the 256 newest packets that left the
+	// buffer (sent or purged) since it was first named here. A report of a
+	// packet the buffer neither holds nor let go may have overtaken that
+	// packet's copy: the fire waits for it (the buffer keeps what it holds),
+	// at most 50 ms, and purges when it arrives. A fire that finds no report
+	// (or a flag it does not know), or whose reported packet did not come,
+	// purges nothing and still sets the modes (REPORT_SYNC_UNSYNCED). Needs
+	// set_vport_modes (INVALID_ARGUMENT); checked now (NOT_FOUND,
+	// PERMISSION_DENIED).
 	PurgeToReport string `protobuf:"bytes,4,opt,name=purge_to_report,json=purgeToReport,proto3" json:"purge_to_report,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

@@ -17,15 +17,15 @@ public final class TriggerFire {
         NONE,
         /**
          * The reported packet was held (it and every packet before it were
-         * purged; when it came after the report, once it arrived), or it was
-         * the newest the buffer had sent, or the sender reported that it had
-         * received nothing yet (nothing to purge).
+         * purged; when it came after the report, once it arrived), or it had
+         * left the buffer lately (sent or purged), or the sender reported
+         * that it had received nothing yet (nothing to purge).
          */
         SYNCED,
         /**
          * The trigger packet carried no report, or one of a packet the buffer
-         * neither held nor had sent last and that did not arrive within the
-         * agent's wait: nothing was purged.
+         * neither held nor had let go lately and that did not arrive within
+         * the agent's wait: nothing was purged.
          */
         UNSYNCED
     }

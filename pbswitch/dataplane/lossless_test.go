@@ -17,10 +17,10 @@ type toPort struct {
 	objs *pipeline.Objects
 }
 
-func (t toPort) Ingress(pk *pipeline.Packet)                     { pk.Meta.EgressSpec = t.port }
-func (t toPort) Egress(pk *pipeline.Packet) bool                 { return true }
-func (t toPort) Replicate(dst, src *pipeline.Packet, clone bool) {}
-func (t toPort) Objects() *pipeline.Objects                      { return t.objs }
+func (t toPort) Ingress(pk *pipeline.Packet)                                 { pk.Meta.EgressSpec = t.port }
+func (t toPort) Egress(pk *pipeline.Packet) bool                             { return true }
+func (t toPort) Replicate(dst, src *pipeline.Packet, kind pipeline.CopyKind) {}
+func (t toPort) Objects() *pipeline.Objects                                  { return t.objs }
 
 // slowSink takes frames at a bounded pace, like a busy veth.
 type slowSink struct{ got atomic.Int64 }

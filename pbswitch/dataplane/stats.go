@@ -9,17 +9,18 @@ type DropCause int
 
 // Drop causes.
 const (
-	DropNoPipeline DropCause = iota // no program pushed yet
-	DropIngress                     // the program dropped it (mark_to_drop)
-	DropNoPort                      // egress_spec / replica names no port
-	DropQueueFull                   // the egress queue was full
-	DropEgress                      // the egress program dropped it
-	DropNoGroup                     // mcast_grp / clone session not configured
-	DropTxError                     // the port failed to send it
+	DropNoPipeline    DropCause = iota // no program pushed yet
+	DropIngress                        // the program dropped it (mark_to_drop)
+	DropNoPort                         // egress_spec / replica names no port
+	DropQueueFull                      // the egress queue was full
+	DropEgress                         // the egress program dropped it
+	DropNoGroup                        // mcast_grp / clone session not configured
+	DropTxError                        // the port failed to send it
+	DropRecirculation                  // recirculated more than MaxRecirculations times
 	numDropCauses
 )
 
-var dropNames = [...]string{"no_pipeline", "ingress", "no_port", "queue_full", "egress", "no_group", "tx_error"}
+var dropNames = [...]string{"no_pipeline", "ingress", "no_port", "queue_full", "egress", "no_group", "tx_error", "recirculation"}
 
 func (c DropCause) String() string { return dropNames[c] }
 

@@ -16,9 +16,9 @@ import (
 type Processor interface {
 	// Ingress sets pk.Meta's EgressSpec, McastGrp and CloneSession.
 	Ingress(pk *pipeline.Packet)
-	// Replicate prepares dst, a copy of src's frame and metadata, as a
-	// multicast replica (clone false) or an ingress-to-egress clone.
-	Replicate(dst, src *pipeline.Packet, clone bool)
+	// Replicate prepares dst, a copy of src's frame and metadata, as the
+	// kind of copy the traffic manager is making.
+	Replicate(dst, src *pipeline.Packet, kind pipeline.CopyKind)
 	// Egress runs for each copy leaving on pk.Meta.EgressPort and leaves
 	// the frame to send in pk.Frame; false drops it.
 	Egress(pk *pipeline.Packet) bool
@@ -353,13 +353,13 @@ func (s *Switch) enqueueWaiting(ports map[uint32]*port, pk *pipeline.Packet, now
 
 // copyPacket makes an independent copy of pk (frame and program state),
 // a multicast replica or a clone as proc prepares it.
-func (s *Switch) copyPacket(proc Processor, pk *pipeline.Packet, clone bool) *pipeline.Packet {
+func (s *Switch) copyPacket(proc Processor, pk *pipeline.Packet, kind pipeline.CopyKind) *pipeline.Packet {
 	n := len(pk.Frame)
 	f := engine.GetFrame(n)[:n]
 	copy(f, pk.Frame)
 	c := s.packet(f, pk.Meta.IngressPort)
 	c.Meta = pk.Meta
-	proc.Replicate(c, pk, clone)
+	proc.Replicate(c, pk, kind)
 	return c
 }
 
@@ -372,7 +372,7 @@ func (s *Switch) multicast(proc Processor, ports map[uint32]*port, pk *pipeline.
 	for i, r := range rs {
 		c := pk
 		if i < len(rs)-1 {
-			c = s.copyPacket(proc, pk, false)
+			c = s.copyPacket(proc, pk, pipeline.CopyReplica)
 		}
 		c.Meta.EgressPort, c.Meta.EgressRid, c.Meta.InstanceType = r.Port, uint16(r.Instance), pipeline.InstanceReplica
 		s.enqueue(ports, c, nowUs)
@@ -380,19 +380,45 @@ func (s *Switch) multicast(proc Processor, ports map[uint32]*port, pk *pipeline.
 }
 
 func (s *Switch) clone(proc Processor, ports map[uint32]*port, pk *pipeline.Packet, nowUs uint32) {
-	sess, ok := proc.Objects().PRE.Clone(pk.Meta.CloneSession)
+	s.cloneTo(proc, ports, pk, pk.Meta.CloneSession, pipeline.CopyIngressClone, pipeline.InstanceClone, nowUs)
+}
+
+// cloneTo sends a copy of pk to each replica of clone session id.
+func (s *Switch) cloneTo(proc Processor, ports map[uint32]*port, pk *pipeline.Packet, id uint32, kind pipeline.CopyKind, instance uint32, nowUs uint32) {
+	sess, ok := proc.Objects().PRE.Clone(id)
 	if !ok {
 		s.cnt.drop(DropNoGroup, 1)
 		return
 	}
 	for _, r := range sess.Replicas {
-		c := s.copyPacket(proc, pk, true)
+		c := s.copyPacket(proc, pk, kind)
 		c.Meta.TruncateTo = int(sess.TruncateTo)
 		c.Meta.McastGrp, c.Meta.CloneSession = 0, 0
-		c.Meta.EgressPort, c.Meta.EgressRid, c.Meta.InstanceType = r.Port, uint16(r.Instance), pipeline.InstanceClone
+		c.Meta.EgressClone, c.Meta.Recirculate = 0, false
+		c.Meta.EgressPort, c.Meta.EgressRid, c.Meta.InstanceType = r.Port, uint16(r.Instance), instance
 		c.Meta.Priority = uint8(sess.ClassOfSvc)
 		s.enqueue(ports, c, nowUs)
 	}
+}
+
+// MaxRecirculations bounds how often one packet goes round (BMv2 has no
+// bound; a program that recirculates forever would spin the switch).
+const MaxRecirculations = 16
+
+// recirculate sends the frame egress deparsed back through ingress, as
+// arriving on the port it first came in on.
+func (s *Switch) recirculate(proc Processor, pk *pipeline.Packet) {
+	m := &pk.Meta
+	if m.Recirculations >= MaxRecirculations {
+		s.discard(pk, DropRecirculation)
+		return
+	}
+	trips := m.Recirculations + 1
+	*m = pipeline.StdMeta{IngressPort: m.IngressPort, InstanceType: pipeline.InstanceRecirculate,
+		Recirculations: trips, IngressUs: s.nowUs64()}
+	pk.PacketOut, pk.PacketIn = nil, pk.PacketIn[:0]
+	proc.Ingress(pk)
+	s.dispatch(proc, *s.ports.Load(), pk, s.nowUs(), false)
 }
 
 // egressBatch bounds the packets one egress round handles.
@@ -420,8 +446,20 @@ func (s *Switch) egressWorker(p *port) {
 		}
 		box := s.prog.Load()
 		for _, pk := range batch[:n] {
-			if box == nil || !box.p.Egress(pk) {
+			if box == nil {
 				s.discard(pk, DropEgress)
+				continue
+			}
+			sent := box.p.Egress(pk)
+			if pk.Meta.EgressClone != 0 {
+				s.cloneTo(box.p, *s.ports.Load(), pk, pk.Meta.EgressClone, pipeline.CopyEgressClone, pipeline.InstanceEgressClone, s.nowUs())
+			}
+			switch {
+			case !sent:
+				s.discard(pk, DropEgress)
+				continue
+			case pk.Meta.Recirculate:
+				s.recirculate(box.p, pk)
 				continue
 			}
 			if p.id == s.opts.CPUPort {

@@ -31,6 +31,12 @@ type StdMeta struct {
 	// TruncateTo cuts the frame to this many bytes as it leaves (a clone
 	// session's truncation, or truncate()); 0: whole.
 	TruncateTo int
+	// EgressClone is the E2E clone session egress requested (0: none).
+	EgressClone uint32
+	// Recirculate sends the packet, as egress deparsed it, back to
+	// ingress instead of out of its port; Recirculations counts the trips.
+	Recirculate    bool
+	Recirculations int
 	// IngressUs is when ingress took the packet (the switch's clock, in
 	// microseconds): ingress_global_timestamp.
 	IngressUs uint64
@@ -70,9 +76,27 @@ type PacketState interface {
 	Release()
 }
 
+// CopyKind says what a copy of a packet is for.
+type CopyKind int
+
+// The traffic manager's copies of a packet.
+const (
+	// CopyReplica is a multicast replica: the original's headers and
+	// metadata.
+	CopyReplica CopyKind = iota
+	// CopyIngressClone is an ingress-to-egress clone: the packet as it
+	// arrived, with only the clone's field list of metadata.
+	CopyIngressClone
+	// CopyEgressClone is an egress-to-egress clone: the headers as egress
+	// left them, with only the clone's field list of metadata.
+	CopyEgressClone
+)
+
 // v1model instance types.
 const (
-	InstanceNormal  = 0
-	InstanceClone   = 1
-	InstanceReplica = 5
+	InstanceNormal      = 0
+	InstanceClone       = 1
+	InstanceEgressClone = 2
+	InstanceRecirculate = 4
+	InstanceReplica     = 5
 )

@@ -232,6 +232,17 @@ func (c *compiler) primitive(p *bmv2json.Primitive, x *exprCtx) (func(*phv), err
 		return c.register(p, x)
 	case "clone_ingress_pkt_to_egress":
 		return c.cloneI2E(p, x)
+	case "recirculate":
+		if err := need(1); err != nil {
+			return nil, err
+		}
+		list, err := c.fieldListID(&ps[0], x)
+		if err != nil {
+			return nil, err
+		}
+		return func(s *phv) { s.recircList = list }, nil
+	case "clone_egress_pkt_to_egress":
+		return c.cloneI2E(p, x) // the same request; egress acts on it
 	case "resubmit":
 		if err := need(1); err != nil {
 			return nil, err
@@ -307,7 +318,7 @@ func (c *compiler) fieldListID(tv *bmv2json.TypedValue, x *exprCtx) (int, error)
 
 func (c *compiler) cloneI2E(p *bmv2json.Primitive, x *exprCtx) (func(*phv), error) {
 	if len(p.Parameters) != 2 {
-		return nil, invalid(p.SourceInfo, "clone_ingress_pkt_to_egress takes two parameters")
+		return nil, invalid(p.SourceInfo, "%s takes two parameters", p.Op)
 	}
 	sess, err := c.operand(&p.Parameters[0], kData, x)
 	if err != nil {

@@ -205,7 +205,7 @@ func TestFlowBufACLPuntCopyDropAndPacketIO(t *testing.T) {
 	}
 	clone := &pipeline.Packet{Frame: append([]byte(nil), orig...),
 		Meta: pipeline.StdMeta{EgressPort: cpuPort, InstanceType: instanceIngressClone}}
-	f.prog.Replicate(clone, pk, true)
+	f.prog.Replicate(clone, pk, pipeline.CopyIngressClone)
 	if !f.prog.Egress(clone) || pipeline.Uint(clone.PacketIn[0].Value) != 3 {
 		t.Fatalf("the clone's packet_in carries ingress port %v, want 3 (the field list)", clone.PacketIn)
 	}
@@ -259,7 +259,7 @@ func TestAPacketFinishesOnTheProgramItStartedOn(t *testing.T) {
 	// Its replicas too.
 	pk2 := old.ingress(udpFrame([4]byte{10, 0, 3, 9}, 64), 1)
 	rep := &pipeline.Packet{Frame: append([]byte(nil), pk2.Frame...), Meta: pk2.Meta}
-	next.prog.Replicate(rep, pk2, false)
+	next.prog.Replicate(rep, pk2, pipeline.CopyReplica)
 	if st, ok := rep.State.(*phv); !ok || st.prog != old.prog {
 		t.Fatal("the replica was not prepared by the program its original ran on")
 	}

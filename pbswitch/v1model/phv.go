@@ -73,7 +73,7 @@ func (s *phv) copyFrom(o *phv) {
 	copy(s.valid, o.valid)
 	copy(s.stackNext, o.stackNext)
 	s.data, s.pos, s.exited = o.data, o.pos, false
-	s.cloneSpec, s.cloneList, s.resubmitList, s.recircList, s.digestList = 0, 0, -1, -1, -1
+	s.cloneSpec, s.cloneList, s.resubmitList, s.recircList, s.digestList = 0, 0, -1, o.recircList, -1
 	s.truncateTo, s.parserErr, s.assertFailed, s.pktLen = o.truncateTo, o.parserErr, false, o.pktLen
 }
 

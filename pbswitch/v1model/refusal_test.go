@@ -75,9 +75,9 @@ func wantInvalid(t *testing.T, err error, what string) {
 
 func TestLoadRefusesWhatItDoesNotImplementNamingTheSourceLine(t *testing.T) {
 	err := mutate(t, func(doc map[string]any) {
-		firstPrimitive(doc, "IngressPipeImpl.acl.drop")["op"] = "recirculate"
+		firstPrimitive(doc, "IngressPipeImpl.acl.drop")["op"] = "recirculate_with_spin"
 	}, nil)
-	wantUnsupported(t, err, "primitive recirculate", "include/acl.p4:")
+	wantUnsupported(t, err, "primitive recirculate_with_spin", "include/acl.p4:")
 
 	err = mutate(t, func(doc map[string]any) {
 		obj(list(doc, "calculations")[0])["algo"] = "sha256"

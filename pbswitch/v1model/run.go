@@ -16,8 +16,15 @@ const maxResubmits = 8
 // Priority) and its headers and metadata in pk.State for egress.
 func (p *Program) Ingress(pk *pipeline.Packet) {
 	s, ok := pk.State.(*phv)
+	var saved []uint64
+	recircList := -1
 	switch {
 	case ok && s.prog == p:
+		if pk.Meta.InstanceType == instanceRecirc && s.recircList >= 0 {
+			// A recirculated packet keeps its field list's values.
+			recircList = s.recircList
+			saved = saveList(s, p.fieldLists[recircList], s.savedForClone)
+		}
 		s.reset() // a packet object reused by its owner keeps its PHV
 	default:
 		if pk.State != nil {
@@ -29,8 +36,8 @@ func (p *Program) Ingress(pk *pipeline.Packet) {
 	if pk.PacketOut != nil && p.packetOut != nil {
 		pk.Frame = p.packetOut.prepend(pk.Frame, pk.PacketOut)
 	}
-	instance := uint64(instanceNormal)
-	var saved []uint64
+	instance := uint64(pk.Meta.InstanceType)
+	restoreFrom := recircList
 	for round := 0; ; round++ {
 		s.data, s.pos, s.pktLen = pk.Frame, 0, len(pk.Frame)
 		s.setStd(p.std.ingressPort, uint64(pk.Meta.IngressPort))
@@ -40,17 +47,16 @@ func (p *Program) Ingress(pk *pipeline.Packet) {
 		p.parse(s)
 		p.verifyChecksums(s)
 		if saved != nil {
-			restoreList(s, p.fieldLists[s.resubmitList], saved)
+			restoreList(s, p.fieldLists[restoreFrom], saved)
 			s.resubmitList = -1
 		}
 		runControl(p.ingress, s)
 		if s.resubmitList < 0 || round == maxResubmits {
 			break
 		}
-		list := s.resubmitList
-		saved = saveList(s, p.fieldLists[list], s.savedForClone)
+		restoreFrom = s.resubmitList
+		saved = saveList(s, p.fieldLists[restoreFrom], s.savedForClone)
 		s.reset()
-		s.resubmitList = list
 		instance = instanceResubmit
 	}
 	if s.digestList >= 0 {
@@ -80,7 +86,7 @@ func (p *Program) Ingress(pk *pipeline.Packet) {
 // an ingress-to-egress clone carries the packet as it arrived, parsed
 // again, with only the clone's field list of src's metadata (BMv2's
 // semantics).
-func (p *Program) Replicate(dst, src *pipeline.Packet, clone bool) {
+func (p *Program) Replicate(dst, src *pipeline.Packet, kind pipeline.CopyKind) {
 	ss, ok := src.State.(*phv)
 	if !ok {
 		return
@@ -88,23 +94,35 @@ func (p *Program) Replicate(dst, src *pipeline.Packet, clone bool) {
 	if ss.prog != p {
 		// src went through ingress before a push swapped programs: its own
 		// program finishes it, so no packet sees half of each.
-		ss.prog.Replicate(dst, src, clone)
+		ss.prog.Replicate(dst, src, kind)
 		return
 	}
 	d := p.getPHV()
 	dst.State = d
-	if !clone {
+	switch kind {
+	case pipeline.CopyReplica:
 		d.copyFrom(ss)
 		d.data = dst.Frame
 		return
+	case pipeline.CopyEgressClone:
+		// The headers as egress left them; metadata reset.
+		d.copyFrom(ss)
+		d.data = dst.Frame
+		p.resetMetadata(d)
+	default:
+		d.data, d.pos, d.pktLen = dst.Frame, 0, len(dst.Frame)
+		p.parse(d)
+		p.verifyChecksums(d)
 	}
-	d.data, d.pos, d.pktLen = dst.Frame, 0, len(dst.Frame)
-	p.parse(d)
-	p.verifyChecksums(d)
 	if list := p.fieldLists[ss.cloneList]; list != nil {
 		d.savedForClone = saveList(ss, list, d.savedForClone)
 		restoreList(d, list, d.savedForClone)
 	}
+}
+
+// resetMetadata zeroes every metadata field (standard metadata included).
+func (p *Program) resetMetadata(s *phv) {
+	clear(s.slots)
 }
 
 // Egress runs the egress control for one copy of a packet leaving on
@@ -129,11 +147,16 @@ func (p *Program) Egress(pk *pipeline.Packet) bool {
 	s.setStd(p.std.deqQdepth, uint64(m.DeqQdepth))
 	s.setStd(p.std.egressTS, uint64(m.EnqTimestampUs)+uint64(m.DeqTimedeltaUs))
 	s.setStd(p.std.packetLength, uint64(s.pktLen))
-	s.cloneSpec = 0
+	s.cloneSpec = 0 // ingress's clone was made; egress may ask for its own
+	m.EgressClone, m.Recirculate = 0, false
 	runControl(p.egress, s)
+	if s.cloneSpec&cloneValid != 0 {
+		m.EgressClone = s.cloneSpec &^ cloneValid // cloned even when this copy is dropped, as BMv2 does
+	}
 	if s.slots[p.std.egressSpec] == pipeline.DropPort || s.assertFailed {
 		return false
 	}
+	m.Recirculate = s.recircList >= 0
 	p.updateChecksums(s)
 	pk.Frame = p.deparse(s, pk.Frame)
 	if t := max(m.TruncateTo, s.truncateTo); t > 0 && t < len(pk.Frame) {

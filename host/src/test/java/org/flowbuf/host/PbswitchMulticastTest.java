@@ -65,6 +65,8 @@ public class PbswitchMulticastTest {
     private static final Path PBSWITCH = Paths.get("..", "bin", "pbswitch");
     private static final Path P4INFO = Paths.get("..", "pipeconf", "p4src", "build",
                                                  "p4info.txt");
+    private static final Path BMV2_JSON = Paths.get("..", "pipeconf", "p4src", "build",
+                                                    "bmv2.json");
     private static final DeviceId DEVICE = DeviceId.deviceId("device:anchor");
     private static final long P4_DEVICE_ID = 1;
 
@@ -116,7 +118,8 @@ public class PbswitchMulticastTest {
                                                      Duration.ofSeconds(5));
         session = new SwitchSession(DEVICE, channel, client, p4info);
         assertTrue("a fresh pbswitch gets the pipeline",
-                   session.start(ByteString.EMPTY, Duration.ofSeconds(5)));
+                   session.start(ByteString.copyFrom(Files.readAllBytes(BMV2_JSON)),
+                                 Duration.ofSeconds(5)));
     }
 
     @After

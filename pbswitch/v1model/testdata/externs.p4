@@ -89,8 +89,10 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) 
     action send_digest() { digest<digest_t>(1, { hdr.cmd.val, hdr.cmd.idx }); }
     action clone_it() {
         meta.tag = hdr.cmd.arg;
+        hdr.cmd.kinds = 0x77; // the original leaves with it, the clone without
         clone_preserving_field_list(CloneType.I2E, 5, 1);
     }
+
     action resubmit_it() {
         meta.tag = hdr.cmd.arg;
         resubmit_preserving_field_list(1);
@@ -188,6 +190,11 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) 
             hdr.cmd.out1 = (bit<32>)meta.tag + 1;
             return;
         }
+        if (sm.instance_type == 4) {
+            // the recirculated pass: the field list came back
+            hdr.cmd.out1 = (bit<32>)meta.tag + 100;
+            return;
+        }
         dispatch.apply();
         if (hdr.cmd.op == 30) {
             metered.apply();
@@ -223,6 +230,19 @@ control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) 
         if (sm.instance_type == 1) {
             // the I2E clone: the tag survived, everything else was reset
             hdr.cmd.out2 = (bit<32>)meta.tag;
+            hdr.cmd.out1 = (bit<32>)sm.egress_port;
+        }
+        if (hdr.cmd.op == 19 && sm.instance_type == 0) {
+            meta.tag = hdr.cmd.arg;
+            recirculate_preserving_field_list(1);
+        }
+        if (hdr.cmd.op == 20 && sm.instance_type == 0) {
+            hdr.cmd.kinds = 0x20; // the E2E clone carries headers as egress left them
+            meta.tag = 0x55;
+            clone_preserving_field_list(CloneType.E2E, 6, 1);
+        }
+        if (sm.instance_type == 2) {
+            hdr.cmd.out2 = (bit<32>)meta.tag + 1;
             hdr.cmd.out1 = (bit<32>)sm.egress_port;
         }
     }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Engine test: the parser. What the parser saw is reported in an "out"
+// Engine test: the parser. What the parser saw is reported in a "report"
 // header that ingress makes valid and the deparser emits first.
 #include <core.p4>
 #include <v1model.p4>
@@ -26,7 +26,7 @@ header out_t {
 }
 
 struct headers_t {
-    out_t    out;
+    out_t    report;
     eth_t    eth;
     tag_t[3] tags;
 }
@@ -71,18 +71,25 @@ control VC(inout headers_t hdr, inout meta_t meta) { apply { } }
 
 control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
     apply {
-        hdr.out.setValid();
-        hdr.out.parser_error = (bit<32>)(sm.parser_error == error.NoError ? 8w0 :
-                                         sm.parser_error == error.PacketTooShort ? 8w1 :
-                                         sm.parser_error == error.StackOutOfBounds ? 8w3 :
-                                         sm.parser_error == error.BadType ? 8w9 : 8w255);
+        hdr.report.setValid();
+        if (sm.parser_error == error.NoError) {
+            hdr.report.parser_error = 0;
+        } else if (sm.parser_error == error.PacketTooShort) {
+            hdr.report.parser_error = 1;
+        } else if (sm.parser_error == error.StackOutOfBounds) {
+            hdr.report.parser_error = 3;
+        } else if (sm.parser_error == error.BadType) {
+            hdr.report.parser_error = 9;
+        } else {
+            hdr.report.parser_error = 255;
+        }
         bit<8> n = 0;
-        if (hdr.tags[0].isValid()) { n = n + 1; hdr.out.last_val = hdr.tags[0].val; }
-        if (hdr.tags[1].isValid()) { n = n + 1; hdr.out.last_val = hdr.tags[1].val; }
-        if (hdr.tags[2].isValid()) { n = n + 1; hdr.out.last_val = hdr.tags[2].val; }
-        hdr.out.tags = n;
-        hdr.out.path = meta.path;
-        hdr.out.peek = meta.peek;
+        if (hdr.tags[0].isValid()) { n = n + 1; hdr.report.last_val = hdr.tags[0].val; }
+        if (hdr.tags[1].isValid()) { n = n + 1; hdr.report.last_val = hdr.tags[1].val; }
+        if (hdr.tags[2].isValid()) { n = n + 1; hdr.report.last_val = hdr.tags[2].val; }
+        hdr.report.tags = n;
+        hdr.report.path = meta.path;
+        hdr.report.peek = meta.peek;
         sm.egress_spec = 2;
     }
 }
@@ -92,7 +99,7 @@ control CC(inout headers_t hdr, inout meta_t meta) { apply { } }
 
 control D(packet_out pkt, in headers_t hdr) {
     apply {
-        pkt.emit(hdr.out);
+        pkt.emit(hdr.report);
         pkt.emit(hdr.eth);
         pkt.emit(hdr.tags);
     }

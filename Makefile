@@ -15,7 +15,7 @@ QUICK  ?=
 export QUICK
 
 .PHONY: help setup p4-build proto build build-go build-java \
-        test test-go test-java test-python test-gui \
+        test test-go test-java test-python test-gui test-p4c-stf \
         demo bench bench-agent bench-pbswitch bench-service scenarios lint clean
 
 help: ## List the targets
@@ -55,6 +55,9 @@ test-gui: setup ## Browser test of the embedded host's page (headless Chromium)
 	$(GO) build -o bin/ ./buffer-agent/cmd/buffer-agent ./pbswitch/cmd/pbswitch
 	$(MVN) -q install -DskipTests -pl host -am
 	@tools/run-pytest.sh test/gui
+
+test-p4c-stf: setup ## p4c's v1model STF samples on pbswitch's engine (needs p4c-bm2-ss; skips clearly without)
+	$(GO) run ./test/p4cstf
 
 demo: setup ## Pause and resume a live flow on this machine (embedded mode)
 	@tools/demo.sh $(DEMO_ARGS)

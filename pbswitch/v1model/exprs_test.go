@@ -41,13 +41,13 @@ func TestExpressionsFollowBMv2WidthAndSignSemantics(t *testing.T) {
 		shlvar     uint32
 	}{
 		{name: "a>b, sa<sb", a: 200, b: 100, sa: -3, sb: 5, w: 0x0abc, n: 5, big1: big1, big2: big2,
-			want:   []byte{44, 100, 32, 64, 50, 64, 236, 172, 55, 2, 0xfe, 200, 0xc8, 0x64, 0xa0, 255, 0xf8, 0xff, 0xfd},
+			want:   []byte{44, 100, 32, 64, 50, 64, 236, 172, 55, 2 | 16, 0xfe, 200, 0xc8, 0x64, 0xa0, 255, 0xf8, 0xff, 0xfd},
 			bigsum: big.NewInt(4), bigcmp: 1, shlvar: 32},
 		{name: "a<b, sa>sb, saturation", a: 3, b: 7, sa: -100, sb: 100, w: 0xf00f, n: 15, big1: big2, big2: big1,
 			want:   []byte{10, 252, 21, 24, 0, 3, 7, 4, 252, 1 | 2, 0xce, 7, 0x03, 0x07, 0x00, 10, 0x80, 0xff, 0x9c},
 			bigsum: big.NewInt(4), bigcmp: 0, shlvar: 1 << 15},
 		{name: "equal, sa>=sb", a: 9, b: 9, sa: 100, sb: -100, w: 0, n: 0, big1: big.NewInt(1), big2: big.NewInt(1),
-			want:   []byte{18, 0, 81, 72, 2, 9, 9, 0, 246, 4 | 8, 50, 9, 0x09, 0x09, 0x00, 18, 127, 0x00, 0x64},
+			want:   []byte{18, 0, 81, 72, 2, 9, 9, 0, 246, 4 | 8 | 16, 50, 9, 0x09, 0x09, 0x00, 18, 127, 0x00, 0x64},
 			bigsum: big.NewInt(2), bigcmp: 0, shlvar: 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -27,7 +27,7 @@ header res_t {
     bit<8>  or_;
     bit<8>  xor_;
     bit<8>  not_;
-    bit<8>  cmp;      // bit 0: a < b, bit 1: sa < sb, bit 2: a == b, bit 3: sa >= sb
+    bit<8>  cmp;      // bit 0: a < b, bit 1: sa < sb, bit 2: a == b, bit 3: sa >= sb, bit 4: sa - sb < 0
     int<8>  sshr;     // sa >> 1 (arithmetic)
     bit<8>  mux;      // a > b ? a : b
     bit<16> concat;   // a ++ b
@@ -74,6 +74,7 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) 
         if (hdr.ops.sa < hdr.ops.sb) { cmp = cmp | 2; }
         if (hdr.ops.a == hdr.ops.b) { cmp = cmp | 4; }
         if (hdr.ops.sa >= hdr.ops.sb) { cmp = cmp | 8; }
+        if (hdr.ops.sa - hdr.ops.sb < 0) { cmp = cmp | 16; } // int<8> wraps before the test
         hdr.res.cmp = cmp;
         hdr.res.sshr = hdr.ops.sa >> 1;
         hdr.res.mux = hdr.ops.a > hdr.ops.b ? hdr.ops.a : hdr.ops.b;

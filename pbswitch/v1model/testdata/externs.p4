@@ -239,10 +239,12 @@ control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) 
         if (hdr.cmd.op == 20 && sm.instance_type == 0) {
             hdr.cmd.kinds = 0x20; // the E2E clone carries headers as egress left them
             meta.tag = 0x55;
+            meta.color = 0x33;    // not in the field list: the clone sees 0
             clone_preserving_field_list(CloneType.E2E, 6, 1);
         }
         if (sm.instance_type == 2) {
             hdr.cmd.out2 = (bit<32>)meta.tag + 1;
+            hdr.cmd.hm = meta.color;
             hdr.cmd.out1 = (bit<32>)sm.egress_port;
         }
     }

@@ -43,31 +43,48 @@ func MatchPacket(pattern string, frame []byte) string {
 // bmv2stf.py's checkOutputs: on every port the STF names (packet or
 // expect), the count must equal the expected count and the packets match in
 // order; a port expecting "any" is not checked. It returns "" when all
-// match, else the first mismatch (ports in increasing order).
+// match, else the first mismatch (ports in increasing order), naming the
+// other ports that differ too.
 func CheckOutputs(ports []uint32, expected map[uint32]*portExpect, got map[uint32][][]byte) string {
 	sorted := append([]uint32(nil), ports...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
+	first := ""
+	var others []string
 	for _, port := range sorted {
-		e := expected[port]
-		if e != nil && e.any {
-			continue
+		why := checkPort(port, expected[port], got[port])
+		switch {
+		case why == "":
+		case first == "":
+			first = why
+		default:
+			others = append(others, fmt.Sprint(port))
 		}
-		var want []string
-		if e != nil {
-			want = e.pkts
+	}
+	if len(others) > 0 {
+		first += fmt.Sprintf("; port(s) %s differ too", strings.Join(others, ", "))
+	}
+	return first
+}
+
+// checkPort compares one port's packets with its expectation.
+func checkPort(port uint32, e *portExpect, frames [][]byte) string {
+	if e != nil && e.any {
+		return ""
+	}
+	var want []string
+	if e != nil {
+		want = e.pkts
+	}
+	for i := 0; i < len(want) && i < len(frames); i++ {
+		if why := MatchPacket(want[i], frames[i]); why != "" {
+			return fmt.Sprintf("port %d packet %d %s (got %s)", port, i, why, short(frames[i]))
 		}
-		frames := got[port]
-		for i := 0; i < len(want) && i < len(frames); i++ {
-			if why := MatchPacket(want[i], frames[i]); why != "" {
-				return fmt.Sprintf("port %d packet %d %s (got %s)", port, i, why, short(frames[i]))
-			}
-		}
-		if len(want) != len(frames) {
-			if len(frames) > len(want) {
-				return fmt.Sprintf("port %d: expected %d packets, got %d (first extra: %s)", port, len(want), len(frames), short(frames[len(want)]))
-			}
-			return fmt.Sprintf("port %d: expected %d packets, got %d (first missing: %s)", port, len(want), len(frames), shortPattern(want[len(frames)]))
-		}
+	}
+	switch {
+	case len(frames) > len(want):
+		return fmt.Sprintf("port %d: expected %d packets, got %d (first extra: %s)", port, len(want), len(frames), short(frames[len(want)]))
+	case len(frames) < len(want):
+		return fmt.Sprintf("port %d: expected %d packets, got %d (first missing: %s)", port, len(want), len(frames), shortPattern(want[len(frames)]))
 	}
 	return ""
 }

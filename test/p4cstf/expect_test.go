@@ -53,3 +53,12 @@ func TestCheckOutputsPerPortInOrder(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckOutputsNamesTheOtherPortsThatDiffer(t *testing.T) {
+	expected := map[uint32]*portExpect{1: {pkts: []string{"AA"}}, 2: {pkts: []string{"BB"}}, 3: {pkts: []string{"CC"}}}
+	why := CheckOutputs([]uint32{3, 2, 1}, expected, map[uint32][][]byte{2: {{0xbb}}})
+	want := "port 1: expected 1 packets, got 0 (first missing: AA); port(s) 3 differ too"
+	if why != want {
+		t.Fatalf("%q, want %q", why, want)
+	}
+}

@@ -46,12 +46,6 @@ func (c *capture) Send(frames [][]byte) error {
 	return nil
 }
 
-func (c *capture) count() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.frames)
-}
-
 // Statuses of a program.
 const (
 	statusPass        = "pass"
@@ -166,19 +160,27 @@ func (rn *runner) note(c *Command, format string, args ...any) {
 
 func (rn *runner) run(r result, cmds []Command) result {
 	// bmv2stf.py gives simple_switch one interface per port its packet and
-	// expect lines name; whatever leaves on another port is lost.
+	// expect lines name, and checks those; whatever leaves on another port
+	// is lost. simple_switch still runs egress for every port (its
+	// recirculations and clones happen), so every port but the drop port
+	// exists here, and only the STF's are checked.
 	rn.sw = dataplane.New(dataplane.Options{CPUPort: cpuPort})
 	defer rn.sw.Close()
+	for p := uint32(0); p < pipeline.DropPort; p++ {
+		cp := &capture{}
+		rn.ports[p] = cp
+		if err := rn.sw.AddPort(p, cp, 0, nil); err != nil {
+			return fail(r, "port %d: %v", p, err)
+		}
+	}
+	watched := map[uint32]bool{}
 	for _, c := range cmds {
-		if c.Kind == "packet" || c.Kind == "expect" {
-			if _, ok := rn.ports[c.Port]; !ok {
-				cp := &capture{}
-				rn.ports[c.Port] = cp
-				rn.order = append(rn.order, c.Port)
-				if err := rn.sw.AddPort(c.Port, cp, 0, nil); err != nil {
-					return fail(r, "port %d: %v", c.Port, err)
-				}
+		if (c.Kind == "packet" || c.Kind == "expect") && !watched[c.Port] {
+			if c.Port >= pipeline.DropPort {
+				return fail(r, "stf line %d: port %d is not a simple_switch port", c.Line, c.Port)
 			}
+			watched[c.Port] = true
+			rn.order = append(rn.order, c.Port)
 		}
 	}
 	rn.sw.SetProgram(rn.prog)
@@ -197,7 +199,8 @@ func (rn *runner) run(r result, cmds []Command) result {
 	}
 	rn.quiesce()
 	got := map[uint32][][]byte{}
-	for p, cp := range rn.ports {
+	for _, p := range rn.order {
+		cp := rn.ports[p]
 		cp.mu.Lock()
 		got[p] = cp.frames
 		cp.mu.Unlock()
@@ -226,9 +229,6 @@ func (rn *runner) quiesce() {
 		}
 		for _, d := range st.Drops {
 			sum += d
-		}
-		for _, cp := range rn.ports {
-			sum += uint64(cp.count())
 		}
 		if busy || sum != last {
 			last, since = sum, time.Now()

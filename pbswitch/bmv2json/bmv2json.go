@@ -103,7 +103,8 @@ func (f *FieldDecl) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("field %s: width %s", f.Name, raw[1])
 	}
 	if len(raw) > 2 {
-		return json.Unmarshal(raw[2], &f.Signed)
+		// p4c writes false for unsigned fields and 0 for bool ones.
+		_ = json.Unmarshal(raw[2], &f.Signed)
 	}
 	return nil
 }
@@ -198,11 +199,40 @@ type ParseState struct {
 }
 
 // ParserOp is extract, extract_VL, set, verify, shift, advance or
-// primitive.
+// primitive. A primitive's one parameter is a primitive call, not a typed
+// value: it is in Primitive.
 type ParserOp struct {
-	Op         string       `json:"op"`
-	Parameters []TypedValue `json:"parameters"`
-	SourceInfo *SourceInfo  `json:"source_info"`
+	Op         string
+	Parameters []TypedValue
+	Primitive  *Primitive
+	SourceInfo *SourceInfo
+}
+
+// UnmarshalJSON decodes a parser operation.
+func (o *ParserOp) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Op         string            `json:"op"`
+		Parameters []json.RawMessage `json:"parameters"`
+		SourceInfo *SourceInfo       `json:"source_info"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	o.Op, o.SourceInfo = raw.Op, raw.SourceInfo
+	if raw.Op == "primitive" {
+		if len(raw.Parameters) != 1 {
+			return fmt.Errorf("parser primitive %s: want one primitive call", b)
+		}
+		o.Primitive = new(Primitive)
+		return json.Unmarshal(raw.Parameters[0], o.Primitive)
+	}
+	o.Parameters = make([]TypedValue, len(raw.Parameters))
+	for i, p := range raw.Parameters {
+		if err := json.Unmarshal(p, &o.Parameters[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Transition is one select case.
@@ -514,6 +544,23 @@ func (v *TypedValue) Bool() (bool, error) {
 		return false, fmt.Errorf("bool value %s", v.Value)
 	}
 	return b, nil
+}
+
+// Wrapped returns the typed value an "expression" wraps when it is not an
+// operation (p4c writes {"type":"expression","value":{"type":"stack_field",...}}).
+func (v *TypedValue) Wrapped() (*TypedValue, bool) {
+	var probe struct {
+		Type string `json:"type"`
+		Op   string `json:"op"`
+	}
+	if json.Unmarshal(v.Value, &probe) != nil || probe.Op != "" || probe.Type == "" || probe.Type == "expression" {
+		return nil, false
+	}
+	var inner TypedValue
+	if json.Unmarshal(v.Value, &inner) != nil {
+		return nil, false
+	}
+	return &inner, true
 }
 
 // Expression decodes an "expression" value. p4c nests it once more in

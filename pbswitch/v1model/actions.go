@@ -13,13 +13,17 @@ import (
 // action is a compiled action body.
 type action struct {
 	name   string
-	p4id   uint32 // 0: not in the p4info (compiler-made)
+	p4id   uint32 // its p4info id, or privateActionID|its JSON id
+	inInfo bool   // false: compiler-made, not in the p4info
 	params []paramInfo
 	words  int // runtime data words
 	steps  []step
 	// straight is the body without jumps, run as a plain list.
 	straight []func(*phv)
 }
+
+// privateActionID marks the ids of actions that are not in the p4info.
+const privateActionID = 0xfe000000
 
 // step is one primitive; jumps implement the if-statements p4c compiles
 // into action bodies (_jump, _jump_if_zero).

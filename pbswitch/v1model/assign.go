@@ -4,12 +4,9 @@ package v1model
 
 import (
 	"encoding/binary"
-	"encoding/json"
 
 	"github.com/flowbuf/flowbuf/pbswitch/bmv2json"
 )
-
-func jsonDecode(b []byte, v any) error { return json.Unmarshal(b, v) }
 
 // lvalueOf compiles the destination of an assignment: a field, or an
 // expression selecting a field of a stack element.
@@ -147,6 +144,17 @@ func (c *compiler) clearHeader(s *phv, h int) {
 	clear(s.hdr[hi.byteOff : hi.byteOff+hi.bits/8])
 }
 
+// makeValid marks header h valid; in a union, its siblings become invalid
+// (one member of a union is valid at a time).
+func (c *compiler) makeValid(s *phv, h int) {
+	if u := c.l.headers[h].union; u >= 0 {
+		for _, o := range c.l.unions[u].headers {
+			s.valid[o] = false
+		}
+	}
+	s.valid[h] = true
+}
+
 // setValid is add_header: a header made valid has its fields zeroed (BMv2
 // resets it), and the packet grows by its size.
 func (c *compiler) setValid(hv val) func(*phv) {
@@ -158,7 +166,7 @@ func (c *compiler) setValid(hv val) func(*phv) {
 			return
 		}
 		c.clearHeader(s, h)
-		s.valid[h] = true
+		c.makeValid(s, h)
 		s.pktLen += bytes
 	}
 }

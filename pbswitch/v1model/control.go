@@ -194,8 +194,16 @@ func (c *compiler) table(jt *bmv2json.Table, lookup func(*string) (node, error))
 		return nil, nil, unsupported("a table with an action profile ("+jt.Name+")", jt.SourceInfo)
 	}
 	t, inInfo := c.tables[jt.Name]
-	if !inInfo {
+	switch {
+	case !inInfo && len(jt.Key) == 0:
 		return c.fixedTable(jt, lookup)
+	case !inInfo && !c.compilerMade(jt):
+		return nil, nil, invalid(jt.SourceInfo, "table %s is not in the p4info", jt.Name)
+	case !inInfo:
+		var err error
+		if t, err = c.privateTable(jt); err != nil {
+			return nil, nil, err
+		}
 	}
 	n := &tableNode{name: jt.Name, t: t, counts: jt.WithCounters}
 	if len(jt.Entries) > 0 {
@@ -223,8 +231,8 @@ func (c *compiler) table(jt *bmv2json.Table, lookup func(*string) (node, error))
 		if !ok {
 			return nil, nil, invalid(jt.SourceInfo, "table %s: unknown action id %d", jt.Name, id)
 		}
-		if a.p4id == 0 {
-			return nil, nil, invalid(jt.SourceInfo, "table %s: action %s is not in the p4info", jt.Name, a.name)
+		if _, ok := t.Actions[a.p4id]; !ok {
+			return nil, nil, invalid(jt.SourceInfo, "table %s: action %s is not one of its actions in the p4info", jt.Name, a.name)
 		}
 		_ = i
 		n.acts = append(n.acts, boundAction{p4id: a.p4id, a: a})
@@ -257,6 +265,58 @@ func (c *compiler) table(jt *bmv2json.Table, lookup func(*string) (node, error))
 		return nil
 	}
 	return n, link, nil
+}
+
+// compilerMade tells a table p4c made (const entries, only actions of its
+// own) from one the p4info should list.
+func (c *compiler) compilerMade(jt *bmv2json.Table) bool {
+	if len(jt.Entries) == 0 {
+		return false
+	}
+	for _, id := range jt.ActionIDs {
+		if a, ok := c.actions[id]; !ok || a.inInfo {
+			return false
+		}
+	}
+	return true
+}
+
+// privateTable builds a table the p4info does not list: p4c makes one with
+// const entries for a switch statement on a value. Only the engine sees it.
+func (c *compiler) privateTable(jt *bmv2json.Table) (*pipeline.Table, error) {
+	kinds := map[string]pipeline.MatchKind{"exact": pipeline.Exact, "lpm": pipeline.LPM, "ternary": pipeline.Ternary,
+		"range": pipeline.Range, "optional": pipeline.Optional}
+	var fields []pipeline.KeyField
+	for i, k := range jt.Key {
+		kind, ok := kinds[k.MatchType]
+		if !ok {
+			return nil, unsupported("a "+k.MatchType+" match key", jt.SourceInfo)
+		}
+		var hf []string
+		if err := json.Unmarshal(k.Target, &hf); err != nil || len(hf) != 2 {
+			return nil, invalid(jt.SourceInfo, "table %s key target %s", jt.Name, k.Target)
+		}
+		v, err := c.fieldValue(hf[0], hf[1], &exprCtx{si: jt.SourceInfo})
+		if err != nil {
+			return nil, err
+		}
+		fields = append(fields, pipeline.KeyField{ID: uint32(i + 1), Name: k.Name, Bits: v.width, Kind: kind})
+	}
+	actions := map[uint32]pipeline.ActionSpec{}
+	for _, id := range jt.ActionIDs {
+		a, ok := c.actions[id]
+		if !ok {
+			return nil, invalid(jt.SourceInfo, "table %s: unknown action id %d", jt.Name, id)
+		}
+		var bits []int
+		for _, p := range a.params {
+			bits = append(bits, p.width)
+		}
+		actions[a.p4id] = pipeline.ActionSpec{ParamBits: bits}
+	}
+	t := pipeline.NewTable(0, jt.Name, fields, max(jt.MaxSize, len(jt.Entries), 1), actions, pipeline.Action{}, false)
+	c.tables[jt.Name] = t
+	return t, nil
 }
 
 // fixedTable compiles a table that is not in the p4info: p4c makes one
@@ -310,7 +370,7 @@ func (c *compiler) initialDefault(jt *bmv2json.Table, t *pipeline.Table) error {
 		return nil
 	}
 	a, ok := c.actions[jt.DefaultEntry.ActionID]
-	if !ok || a.p4id == 0 {
+	if _, known := t.Actions[a.p4id]; !ok || !known {
 		return invalid(jt.SourceInfo, "table %s: default action %d not in the p4info", jt.Name, jt.DefaultEntry.ActionID)
 	}
 	data, err := hexParams(jt.DefaultEntry.ActionData, a)
@@ -343,6 +403,9 @@ func (c *compiler) tableKey(jt *bmv2json.Table, n *tableNode) error {
 		v, err := c.fieldValue(hf[0], hf[1], &exprCtx{si: jt.SourceInfo})
 		if err != nil {
 			return err
+		}
+		if f.Bits == 0 {
+			return unsupported("a match field of a type that is not bit<W> ("+f.Name+" in "+jt.Name+")", jt.SourceInfo)
 		}
 		if v.width != f.Bits {
 			return invalid(jt.SourceInfo, "table %s key %s is %d bits in the JSON and %d in the p4info", jt.Name, f.Name, v.width, f.Bits)

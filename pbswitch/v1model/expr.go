@@ -153,6 +153,9 @@ func (c *compiler) expr(tv *bmv2json.TypedValue, x *exprCtx) (val, error) {
 		}
 		return c.lookahead(tv, x)
 	case "expression":
+		if inner, ok := tv.Wrapped(); ok {
+			return c.expr(inner, x)
+		}
 		e, err := tv.Expression()
 		if err != nil {
 			return val{}, invalid(x.si, "%v", err)
@@ -267,11 +270,13 @@ func (c *compiler) lookahead(tv *bmv2json.TypedValue, x *exprCtx) (val, error) {
 	}
 	off, width := ow[0], ow[1]
 	v := val{kind: kData, width: width}
+	pe := &c.prog.perr // looking past the end is PacketTooShort, as on BMv2
 	if width > 64 {
 		n := wordsOf(width)
 		v.wide = true
 		v.w = func(s *phv) *big.Int {
 			if !s.has(off + width) {
+				pe.raise(s, pe.tooShort)
 				return new(big.Int)
 			}
 			words := make([]uint64, n)
@@ -282,6 +287,7 @@ func (c *compiler) lookahead(tv *bmv2json.TypedValue, x *exprCtx) (val, error) {
 	}
 	v.u = func(s *phv) uint64 {
 		if !s.has(off + width) {
+			pe.raise(s, pe.tooShort)
 			return 0
 		}
 		return readBits(s.data, s.pos*8+off, width)

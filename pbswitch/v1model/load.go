@@ -133,7 +133,7 @@ func (c *compiler) compile(jp *bmv2json.Program, info *p4info.P4Info) error {
 	}
 	p.paramWords = max(c.maxParamWords, 1)
 	p.maxKey = 1
-	for _, t := range p.objs.Tables {
+	for _, t := range c.tables { // the p4info's and the compiler's own
 		p.maxKey = max(p.maxKey, t.KeyWidth())
 	}
 	return nil
@@ -198,7 +198,12 @@ func (c *compiler) bindActions(jp *bmv2json.Program, info *p4info.P4Info) error 
 		if err != nil {
 			return err
 		}
-		a.p4id = ids[a.name]
+		a.p4id, a.inInfo = ids[a.name], true
+		if a.p4id == 0 {
+			// Compiler-made actions get ids of their own, outside p4c's
+			// action prefix (0x01), for the tables only the engine sees.
+			a.p4id, a.inInfo = privateActionID|uint32(jp.Actions[i].ID), false
+		}
 		c.actions[jp.Actions[i].ID] = a
 	}
 	return nil
@@ -293,13 +298,17 @@ func constMatch(kind, key, mask, start, end string, plen, bits int) (pipeline.Fi
 		if fm.Value, err = bytesOf(key); err == nil {
 			fm.PrefixLen = plen
 			fm.Mask = prefixMask(bits, plen)
+			andInto(fm.Value, fm.Mask)
 			if plen == 0 {
-				fm.Wildcard = true
+				fm.Wildcard, fm.Value, fm.Mask = true, nil, nil
 			}
 		}
 	case "ternary", "optional":
 		if fm.Value, err = bytesOf(key); err == nil {
 			fm.Mask, err = bytesOf(mask)
+			if err == nil {
+				andInto(fm.Value, fm.Mask) // BMv2 ignores the bits outside the mask
+			}
 			if err == nil && isZero(fm.Mask) {
 				fm.Wildcard, fm.Value, fm.Mask = true, nil, nil
 			}
@@ -321,6 +330,12 @@ func prefixMask(bits, plen int) []byte {
 		m[i/8] |= 0x80 >> (i % 8)
 	}
 	return m
+}
+
+func andInto(v, mask []byte) {
+	for i := range v {
+		v[i] &= mask[i]
+	}
 }
 
 func isZero(b []byte) bool {

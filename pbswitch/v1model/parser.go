@@ -178,6 +178,9 @@ func (p *Program) parse(s *phv) {
 			}
 		}
 		next, ok := st.transition(s)
+		if s.parserErr { // the select key looked past the end
+			return
+		}
 		if !ok {
 			p.perr.raise(s, p.perr.noMatch)
 			return
@@ -263,13 +266,7 @@ func (c *compiler) parserOp(op *bmv2json.ParserOp) (func(*phv), error) {
 			s.pos += b / 8
 		}, nil
 	case "primitive":
-		if len(op.Parameters) != 1 {
-			return nil, invalid(op.SourceInfo, "primitive takes one parameter")
-		}
-		var prim bmv2json.Primitive
-		if err := jsonDecode(op.Parameters[0].Value, &prim); err != nil {
-			return nil, invalid(op.SourceInfo, "parser primitive: %v", err)
-		}
+		prim := *op.Primitive
 		if prim.SourceInfo == nil {
 			prim.SourceInfo = op.SourceInfo
 		}
@@ -326,13 +323,18 @@ func (c *compiler) extractor(h int, pe *parserErrors) func(*phv) {
 		return func(*phv) {}
 	}
 	off, n, bits := hi.byteOff, hi.bits/8, hi.bits
+	inUnion := hi.union >= 0
 	return func(s *phv) {
 		if !s.has(bits) {
 			pe.raise(s, pe.tooShort)
 			return
 		}
 		copy(s.hdr[off:off+n], s.data[s.pos:])
-		s.valid[h] = true
+		if inUnion {
+			c.makeValid(s, h)
+		} else {
+			s.valid[h] = true
+		}
 		s.pos += n
 	}
 }

@@ -47,8 +47,12 @@ def buffer_stats(agent, buffer_id):
 
 
 def start_receiver(lab, python, host, expected, timeout):
+    # A receiver that knows its count stops at it: its idle bound must then
+    # outlast the longest hold (a host restart under load takes seconds).
+    # One that does not stops 5 s after the flow goes quiet.
+    idle = timeout if expected else 5
     argv = [python, "-m", "test.lab.seqflow", "recv", str(UDP_PORT), "--expect", str(expected),
-            "--idle", "5", "--timeout", str(timeout)]
+            "--idle", str(idle), "--timeout", str(timeout)]
     if host != "h2":
         argv += ["--iface", "eth0"]  # the flow is addressed to h2; count it on the wire
     recv = subprocess.Popen(lab.hosts[host].popen_argv(argv), stdout=subprocess.PIPE, text=True,

@@ -6,11 +6,13 @@ Run inside a lab host:
     python -m test.lab.seqflow send DST_IP PORT --pps 5000 --seconds 6
     python -m test.lab.seqflow recv PORT --expect N --idle 3
     python -m test.lab.seqflow recv PORT --iface eth0   # frames for any address
+The sender stops early on SIGTERM and reports what it sent.
 The receiver prints one JSON object when the flow has been idle for --idle
 seconds after the first packet (or --timeout passes).
 """
 import argparse
 import json
+import signal
 import socket
 import struct
 import sys
@@ -20,11 +22,19 @@ HEADER = struct.Struct("!QQ")  # sequence number, send time in ns
 
 
 def send(dst, port, pps, seconds, size):
+    """Sends pps*seconds datagrams, or fewer if SIGTERM stops it first (a
+    driver that decides when the flow has done its job); either way it
+    prints how many it sent."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     count = int(pps * seconds)
     pad = b"\0" * max(0, size - HEADER.size)
+    stopped = []
+    signal.signal(signal.SIGTERM, lambda *_: stopped.append(True))
     start = time.monotonic()
     for seq in range(count):
+        if stopped:
+            count = seq
+            break
         # Paced against the start time so that late sends catch up and the
         # average rate stays at pps.
         due = start + seq / pps

@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """The lab creates what it says and leaves nothing behind."""
+import json
 import os
+import socket
 import subprocess
+import sys
+import time
 
 import pytest
 
-from . import Lab, LabError
+from . import Lab, LabError, seqflow
 from .servicelab import server_timing_ms
 
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="namespace lab needs root")
@@ -56,3 +60,28 @@ def test_names_longer_than_linux_allows_are_refused():
     with Lab("fbt-") as lab:
         with pytest.raises(LabError, match="15 bytes"):
             lab.name("much-too-long-name")
+
+
+def test_a_terminated_sender_reports_what_it_sent():
+    """udp_run ends a flow by SIGTERM once its handoffs are done: the sender
+    must stop and count exactly the datagrams a receiver could have got."""
+    sink = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    seqflow._big_receive_buffer(sink)  # read after the sender stops
+    sink.bind(("127.0.0.1", 0))
+    sink.settimeout(0.5)
+    send = subprocess.Popen([sys.executable, "-m", "test.lab.seqflow", "send", "127.0.0.1",
+                             str(sink.getsockname()[1]), "--pps", "500", "--seconds", "60"],
+                            stdout=subprocess.PIPE, text=True)
+    time.sleep(1.0)
+    send.terminate()
+    report = json.loads(send.communicate(timeout=10)[0])
+    got = 0
+    try:
+        while True:
+            sink.recv(2048)
+            got += 1
+    except socket.timeout:
+        pass
+    assert send.returncode == 0
+    assert 0 < report["sent"] < 500 * 60
+    assert got == report["sent"]

@@ -61,6 +61,9 @@ DETACH_S = 0.010
 GOAL_FREQUENCY = 50.0
 WARM_UP_CYCLES = 300
 COMMAND_S = 0.002
+# How far past its planned length udp_run's flow may run to reach its
+# handoff count.
+MAX_OVERRUN_S = 60.0
 # The radio's TCP goodput capacity is its shaper's rate times the share of a
 # full frame that is iperf3's payload: 1448 bytes (MTU 1500 less the IPv4, TCP
 # and timestamp headers) of the 1514-byte Ethernet frame the air queue counts.
@@ -141,12 +144,15 @@ class FmmDriver:
                                                            "purgedPackets", "releasedOnSignal",
                                                            "heldOnSignal")}
 
-    def every(self, interval_s, until):
-        """Hands off every interval_s (start to start) until `until`."""
+    def every(self, interval_s, until, at_least=0):
+        """Hands off every interval_s (start to start) until `until`, and
+        on until at_least handoffs are done (a loaded machine is slower)."""
         next_at = time.monotonic() + interval_s
-        while next_at < until:
+        done = 0
+        while next_at < until or done < at_least:
             time.sleep(max(0.0, next_at - time.monotonic()))
             self.handoff()
+            done += 1
             next_at = max(next_at + interval_s, time.monotonic())
 
     def close(self):
@@ -159,25 +165,32 @@ class FmmDriver:
 
 
 def udp_run(seconds=3.0, frequency=GOAL_FREQUENCY, pps=2000, rtt_ms=0, command_s=COMMAND_S,
-            mode="fmm"):
+            mode="fmm", min_handoffs=0):
     """A sequenced UDP flow across FMM handoffs at `frequency`/s: the loss,
-    order and duplicate accounting (duplicates would be sync misses)."""
+    order and duplicate accounting (duplicates would be sync misses). With
+    min_handoffs, the flow runs on past `seconds` until that many handoffs
+    are done (then a tail of 0.3 s), however slow the machine makes them."""
+    # The sender's duration is an upper bound when handoffs set the end.
+    send_s = seconds + (MAX_OVERRUN_S if min_handoffs else 0)
     with MobilityLab(shape_at="ue", rtt_ms=rtt_ms) as lab:
         recv = subprocess.Popen(lab.ue.popen_argv(
             [PYTHON, "-m", "test.lab.seqflow", "recv", "9000", "--idle", "3", "--timeout",
-             str(seconds + 30)]), stdout=subprocess.PIPE, text=True, cwd=ROOT)
+             str(send_s + 30)]), stdout=subprocess.PIPE, text=True, cwd=ROOT)
         recv.stdout.readline()
         driver = FmmDriver(lab, mode, command_s)
         driver.warm_up()
         driver.sync_us.clear()
         send = subprocess.Popen(lab.server.popen_argv(
             [PYTHON, "-m", "test.lab.seqflow", "send", UE_IP, "9000", "--pps", str(pps),
-             "--seconds", str(seconds)]), stdout=subprocess.PIPE, text=True, cwd=ROOT)
+             "--seconds", str(send_s)]), stdout=subprocess.PIPE, text=True, cwd=ROOT)
         start = time.monotonic()
-        driver.every(1.0 / frequency, start + seconds - 0.3)
+        driver.every(1.0 / frequency, start + seconds - 0.3, at_least=min_handoffs)
         elapsed = time.monotonic() - start
-        sent = json.loads(send.communicate(timeout=seconds + 30)[0])["sent"]
-        got = json.loads(recv.communicate(timeout=seconds + 40)[0].strip().splitlines()[-1])
+        if min_handoffs:
+            time.sleep(max(0.0, start + seconds - time.monotonic()) + 0.3)
+            send.terminate()
+        sent = json.loads(send.communicate(timeout=send_s + 30)[0])["sent"]
+        got = json.loads(recv.communicate(timeout=send_s + 40)[0].strip().splitlines()[-1])
         counters = driver.counted()
         driver.close()
     return {"sent": sent, "handoffs": counters["handoffs"], "unsynced": counters["unsynced"],

@@ -23,7 +23,7 @@ def binaries():
 
 @pytest.mark.parametrize("mode", ["fmm", "fmm-signal"])
 def test_fast_handoffs_lose_reorder_and_duplicate_nothing(mode):
-    run = fmm.udp_run(seconds=2.0, frequency=20.0, pps=2000, mode=mode)
+    run = fmm.udp_run(seconds=2.0, frequency=20.0, pps=2000, mode=mode, min_handoffs=20)
     assert run["handoffs"] >= 20, run
     assert run["unsynced"] == 0, run
     assert run["purged"] > 0, run

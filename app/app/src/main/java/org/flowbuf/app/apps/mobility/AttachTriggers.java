@@ -50,7 +50,7 @@ final class AttachTriggers {
     private final BufferService buffers;
     private final Map<DeviceId, BufferId> triggers = new LinkedHashMap<>();
     private final Map<DeviceId, IntentId> steering = new LinkedHashMap<>();
-    // eNBs armed since the last attach (armed on the sync worker).
+    // eNBs armed since the last attach (some armed on the sync worker).
     private final Set<DeviceId> armed = ConcurrentHashMap.newKeySet();
 
     AttachTriggers(long sessionId, FlowFilter signal, FlowBufIntentService intents,
@@ -79,7 +79,8 @@ final class AttachTriggers {
         }
     }
 
-    // On the sync worker: the UE's signal at the target releases its window,
+    // In the handoff call (ueReports) or on the sync worker after the
+    // target's purge: the UE's signal at the target releases its window,
     // once purged to the UE's report when toReport (else the window was
     // purged to the sync point before). When the agent refuses, the attach
     // call releases.

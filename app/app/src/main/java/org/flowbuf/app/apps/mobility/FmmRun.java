@@ -55,7 +55,7 @@ final class FmmRun {
         this.triggers = plan.attachSignal()
                 .map(signal -> new AttachTriggers(id, signal, intents, buffers));
         this.handoffs = plan.ueReports()
-                ? new ReportedHandoffs(this, triggers.orElseThrow(), syncWorker)
+                ? new ReportedHandoffs(this, triggers.orElseThrow())
                 : new SyncPointHandoffs(this, buffers, triggers, syncWorker);
     }
 

@@ -12,38 +12,30 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Handoffs the UE drives (plans with ueReports), made by the agents: the
  * handoff call arms the source's hold, so that the UE's signal as it
  * leaves stops the source there and then (the source delivers until the UE
- * is gone, not from the call on), and, on a worker, the target's release:
- * the UE's signal as it joins reports the newest packet it received, and
- * the target's agent drops its window up to it and delivers the rest
- * (what the source sent into the radio the UE was leaving included). The
- * attach call disarms, does what a missing signal left undone, and counts.
+ * is gone, not from the call on), and the target's release: the UE's
+ * signal as it joins reports the newest packet it received, and the
+ * target's agent drops its window up to it and delivers the rest (what the
+ * source sent into the radio the UE was leaving included). Both arms are
+ * made before the handoff call returns: the UE moves on the call's answer,
+ * so its signals cannot come before them, however slow the agent's answer
+ * (armed on a worker, a loaded controller let the UE's join signal pass an
+ * unarmed target, whose whole window then went to the UE). The source
+ * delivers meanwhile, so the call's length costs no throughput. The attach
+ * call disarms, does what a missing signal left undone, and counts.
  */
 final class ReportedHandoffs implements Handoffs {
 
-    /** How long an attach waits for the target's release to be armed. */
-    static final long ARM_WAIT_MS = 100;
-
     private final FmmRun run;
     private final AttachTriggers triggers;
-    private final Executor worker;
-    // The newest target's arm, made while the UE moves (the worker runs arms in order).
-    private CompletableFuture<Void> targetArmed;
 
-    ReportedHandoffs(FmmRun run, AttachTriggers triggers, Executor worker) {
+    ReportedHandoffs(FmmRun run, AttachTriggers triggers) {
         this.run = run;
         this.triggers = triggers;
-        this.worker = worker;
     }
 
     @Override
@@ -52,27 +44,16 @@ final class ReportedHandoffs implements Handoffs {
         if (source.equals(target) || !triggers.armHold(source, run.window(source))) {
             run.hold(source);
         }
-        armTarget(target);
+        triggers.armRelease(target, run.window(target), true);
     }
 
     @Override
     public void retarget(DeviceId target) {
-        armTarget(target);
-    }
-
-    private void armTarget(DeviceId target) {
-        Runnable arm = () -> triggers.armRelease(target, run.window(target), true);
-        try {
-            targetArmed = CompletableFuture.runAsync(arm, worker);
-        } catch (RejectedExecutionException stopped) {
-            targetArmed = null;
-            arm.run();
-        }
+        triggers.armRelease(target, run.window(target), true);
     }
 
     @Override
-    public Delivery deliver(DeviceId source, DeviceId target) throws InterruptedException {
-        awaitTargetArmed();
+    public Delivery deliver(DeviceId source, DeviceId target) {
         Map<DeviceId, Disarmed> settled = triggers.settle();
         boolean held = !source.equals(target) && AttachTriggers.moved(settled, source);
         // Every eNB but the target holds: the source if the UE's signal did
@@ -91,19 +72,5 @@ final class ReportedHandoffs implements Handoffs {
                 .filter(f -> f.reportSync() == TriggerFire.ReportSync.SYNCED)
                 .map(TriggerFire::purgedPackets);
         return new Delivery(purged, released.isPresent(), held);
-    }
-
-    private void awaitTargetArmed() throws InterruptedException {
-        if (targetArmed == null) {
-            return;
-        }
-        try {
-            targetArmed.get(ARM_WAIT_MS, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            // The attach releases; an arm that lands later is disarmed at the next attach.
-            targetArmed.cancel(false);
-        } finally {
-            targetArmed = null;
-        }
     }
 }

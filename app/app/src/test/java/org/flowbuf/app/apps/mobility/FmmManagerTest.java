@@ -678,6 +678,24 @@ public class FmmManagerTest {
     }
 
     @Test
+    public void aReportedHandoffHasArmedTheTargetWhenItsCallReturnsWhateverTheWorker()
+            throws InterruptedException {
+        // The UE moves on the call's answer: an arm left to a busy worker let
+        // its join signal pass an unarmed target (a whole window re-delivered).
+        ExecutorService busy = Executors.newSingleThreadExecutor();
+        CountDownLatch release = new CountDownLatch(1);
+        busy.execute(() -> Uninterruptibles.awaitUninterruptibly(release));
+        FmmManager stuck = new FmmManager(intents(), buffers(), rules(), groups(), busy);
+        FmmSession s = stuck.open(planWithReports(S1));
+        calls.clear();
+        stuck.handoff(s.id(), S2);
+        assertEquals(List.of(armHold(S1), armReportedRelease(S2)), calls);
+        release.countDown();
+        stuck.deactivate();
+        assertTrue(busy.awaitTermination(5, TimeUnit.SECONDS));
+    }
+
+    @Test
     public void whenBothSignalsFiredTheAttachOnlyDisarmsConfirmsAndCounts() {
         FmmSession s = openWithReportsAtS1();
         s = fmm.handoff(s.id(), S2);

@@ -14,18 +14,21 @@ GO     := go
 QUICK  ?=
 export QUICK
 
-.PHONY: help setup p4-build proto build build-go build-java \
+.PHONY: help setup p4-build p4-build-testdata proto build build-go build-java \
         test test-go test-java test-python test-gui test-p4c-stf \
         demo bench bench-agent bench-pbswitch bench-service scenarios lint clean
 
 help: ## List the targets
-	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
+	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
 
 setup: ## Install what is missing (apt, Go modules, Maven, Python venv); idempotent
 	@tools/setup.sh
 
 p4-build: ## Compile the P4 program with p4c where installed (bmv2.json, p4info.txt)
 	@tools/p4-build.sh
+
+p4-build-testdata: ## Compile pbswitch's engine test programs with p4c where installed (pbswitch/v1model/testdata)
+	@tools/p4-build-testdata.sh
 
 proto: ## Regenerate the committed Go stubs from proto/ (needs protoc)
 	@tools/gen-go-proto.sh

@@ -8,6 +8,7 @@ import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.BufferState;
+import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.Disarmed;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowBufIntentService;
@@ -27,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 import static org.flowbuf.api.apps.FmmService.OWNER;
 
@@ -106,6 +108,32 @@ final class AttachTriggers {
         }
         armed.add(enb);
         return true;
+    }
+
+    // At the attach, before the settle: waits, at most waitMs, for the eNB's
+    // armed move to fire. The UE signals as it joins and the attach call
+    // follows, but on a loaded machine the call can reach the agent first:
+    // disarmed then, the release goes without the UE's report (unsynced, the
+    // whole window to the UE). True when it fired (or was not armed).
+    boolean awaitFire(DeviceId enb, long waitMs) throws InterruptedException {
+        if (!armed.contains(enb)) {
+            return true;
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
+        while (true) {
+            try {
+                Optional<BufferStatistics> trigger = buffers.getStatistics(enb, triggers.get(enb));
+                if (trigger.isEmpty() || !trigger.get().triggerArmed()) {
+                    return true;
+                }
+            } catch (FlowBufException e) {
+                return false; // the settle meets the same agent and says what it can
+            }
+            if (System.nanoTime() >= deadline) {
+                return false;
+            }
+            Thread.sleep(1);
+        }
     }
 
     // At the attach, before any release: disarms every eNB armed since the

@@ -26,9 +26,17 @@ import java.util.Set;
  * (armed on a worker, a loaded controller let the UE's join signal pass an
  * unarmed target, whose whole window then went to the UE). The source
  * delivers meanwhile, so the call's length costs no throughput. The attach
- * call disarms, does what a missing signal left undone, and counts.
+ * call waits a little for a join signal still on its way, disarms, does
+ * what a missing signal left undone, and counts.
  */
 final class ReportedHandoffs implements Handoffs {
+
+    /**
+     * How long an attach waits for the UE's join signal to fire the target's
+     * release (it left the UE before the call; a loaded switch may forward
+     * it after the call's disarm). A UE that sends none costs this much.
+     */
+    static final long SIGNAL_WAIT_MS = 50;
 
     private final FmmRun run;
     private final AttachTriggers triggers;
@@ -53,7 +61,8 @@ final class ReportedHandoffs implements Handoffs {
     }
 
     @Override
-    public Delivery deliver(DeviceId source, DeviceId target) {
+    public Delivery deliver(DeviceId source, DeviceId target) throws InterruptedException {
+        triggers.awaitFire(target, SIGNAL_WAIT_MS);
         Map<DeviceId, Disarmed> settled = triggers.settle();
         boolean held = !source.equals(target) && AttachTriggers.moved(settled, source);
         // Every eNB but the target holds: the source if the UE's signal did

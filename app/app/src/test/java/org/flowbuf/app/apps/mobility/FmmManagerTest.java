@@ -76,6 +76,10 @@ public class FmmManagerTest {
     private final Set<DeviceId> signalled = ConcurrentHashMap.newKeySet();
     /** What the armed move of an eNB did when the UE's signal fired it (plans with ueReports). */
     private final Map<DeviceId, TriggerFire> fires = new ConcurrentHashMap<>();
+    /** A fire that happens only after the attach polled the trigger lateSignalPolls times. */
+    private final Map<DeviceId, TriggerFire> lateSignal = new ConcurrentHashMap<>();
+    private final Map<DeviceId, Integer> triggerPolls = new ConcurrentHashMap<>();
+    private int lateSignalPolls;
     private int nextIntent;
     // Syncs on the caller's thread: a handoff returns once its sync is made.
     private final FmmManager fmm = new FmmManager(intents(), buffers(), rules(), groups(),
@@ -105,6 +109,17 @@ public class FmmManagerTest {
         FmmPlan p = plan(serving);
         return new FmmPlan(p.downlink(), p.anchorIn(), p.cells(), serving, p.windowPackets(),
                            Optional.of(SIGNAL), true);
+    }
+
+    // An eNB's trigger buffer as the attach polls it: armed until its signal
+    // fires it (a signal late by lateSignalPolls polls fires on the last).
+    private BufferStatistics triggerStats(DeviceId enb) {
+        triggerPolls.merge(enb, 1, Integer::sum);
+        if (lateSignal.containsKey(enb) && triggerPolls.get(enb) >= lateSignalPolls) {
+            fires.put(enb, lateSignal.remove(enb));
+        }
+        boolean fired = fires.containsKey(enb) || signalled.contains(enb);
+        return BufferStatistics.builder().trigger(!fired, fired ? 1 : 0, 0).build();
     }
 
     // What a disarm of the eNB's trigger finds.
@@ -143,6 +158,9 @@ public class FmmManagerTest {
                             record("remove " + args[0] + (((Boolean) args[3]) ? " discard" : ""));
                             return null;
                         case "getStatistics":
+                            if (args[1].toString().endsWith("-attach")) {
+                                return Optional.of(triggerStats((DeviceId) args[0]));
+                            }
                             statsReads.add((DeviceId) args[0]);
                             if (statsFailures > 0) {
                                 statsFailures--;
@@ -737,6 +755,31 @@ public class FmmManagerTest {
         assertEquals(List.of(1L, 0L, 0L), List.of(s.counters().unsynced(),
                                                    s.counters().releasedOnSignal(),
                                                    s.counters().purgedPackets()));
+    }
+
+    @Test
+    public void anAttachThatOvertakesTheUesJoinSignalWaitsForItsFire() {
+        FmmSession s = openWithReportsAtS1();
+        s = fmm.handoff(s.id(), S2);
+        lateSignalPolls = 3;
+        lateSignal.put(S2, releasedSynced(7));
+        s = fmm.attach(s.id());
+        assertEquals(3, (int) triggerPolls.get(S2));
+        assertEquals(List.of(0L, 1L, 7L), List.of(s.counters().unsynced(),
+                                                   s.counters().releasedOnSignal(),
+                                                   s.counters().purgedPackets()));
+    }
+
+    @Test
+    public void aJoinSignalThatNeverComesCostsTheAttachTheWaitThenReleasesUnsynced() {
+        FmmSession s = openWithReportsAtS1();
+        s = fmm.handoff(s.id(), S2);
+        long start = System.nanoTime();
+        s = fmm.attach(s.id());
+        assertTrue(System.nanoTime() - start
+                           >= TimeUnit.MILLISECONDS.toNanos(ReportedHandoffs.SIGNAL_WAIT_MS));
+        assertTrue(calls.contains("move device:s2 FORWARDING"));
+        assertEquals(1, s.counters().unsynced());
     }
 
     @Test

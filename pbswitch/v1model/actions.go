@@ -127,6 +127,8 @@ func (c *compiler) jump(p *bmv2json.Primitive, x *exprCtx) (step, error) {
 			return st, err
 		}
 		switch v.kind {
+		case kVarbit:
+			return st, unsupported("a varbit field as a condition", p.SourceInfo)
 		case kBool:
 			b := v.b
 			st.ifZero = func(s *phv) bool { return !b(s) }
@@ -168,6 +170,11 @@ func (c *compiler) primitive(p *bmv2json.Primitive, x *exprCtx) (func(*phv), err
 			return nil, err
 		}
 		return c.assign(&ps[0], &ps[1], x)
+	case "assign_VL":
+		if err := need(2); err != nil {
+			return nil, err
+		}
+		return c.assignVL(&ps[0], &ps[1], x)
 	case "assign_header", "copy_header":
 		if err := need(2); err != nil {
 			return nil, err
@@ -226,6 +233,9 @@ func (c *compiler) primitive(p *bmv2json.Primitive, x *exprCtx) (func(*phv), err
 		v, err := c.expr(&ps[0], x)
 		if err != nil {
 			return nil, err
+		}
+		if v.kind != kBool && v.kind != kData {
+			return nil, unsupported(p.Op+" of something that is not a condition", p.SourceInfo)
 		}
 		return c.assertion(v, p.SourceInfo), nil
 	case "count":

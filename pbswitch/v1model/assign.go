@@ -15,6 +15,9 @@ func (c *compiler) lvalueOf(tv *bmv2json.TypedValue, x *exprCtx) (*lvalue, error
 	if err != nil {
 		return nil, err
 	}
+	if v.kind == kVarbit {
+		return nil, unsupported("writing a varbit field other than by assign_VL", x.si)
+	}
 	if v.lv == nil {
 		return nil, invalid(x.si, "%s is not a field that can be written", tv.Value)
 	}
@@ -76,6 +79,9 @@ func fusedWriter(lv *lvalue, src val) func(*phv) {
 }
 
 func (c *compiler) assign(dst, src *bmv2json.TypedValue, x *exprCtx) (func(*phv), error) {
+	if d, err := c.expr(dst, x); err == nil && d.kind == kVarbit {
+		return c.assignVL(dst, src, x) // a parser's set of a varbit field
+	}
 	lv, err := c.lvalueOf(dst, x)
 	if err != nil {
 		return nil, err
@@ -92,6 +98,9 @@ func (c *compiler) assign(dst, src *bmv2json.TypedValue, x *exprCtx) (func(*phv)
 			}
 			return 0
 		}}
+	}
+	if v.kind == kVarbit {
+		return nil, unsupported("assigning a varbit field to "+lv.name, x.si)
 	}
 	if v.kind != kData {
 		return nil, invalid(x.si, "assigning something that is not a value to %s", lv.name)
@@ -123,20 +132,31 @@ func (c *compiler) copyHeader(dst, src val) func(*phv) {
 func (c *compiler) headerCopier(typ int) func(s *phv, d, o int) {
 	l := c.l
 	t := l.types[typ]
+	vl, vlMax := t.vl >= 0, t.vlMax
 	return func(s *phv, d, o int) {
 		hd, ho := &l.headers[d], &l.headers[o]
 		if hd.metadata {
 			copy(s.slots[hd.slot:hd.slot+t.words], s.slots[ho.slot:ho.slot+t.words])
-			return
+		} else {
+			n := t.bits / 8
+			copy(s.hdr[hd.byteOff:hd.byteOff+n], s.hdr[ho.byteOff:ho.byteOff+n])
 		}
-		n := t.bits / 8
-		copy(s.hdr[hd.byteOff:hd.byteOff+n], s.hdr[ho.byteOff:ho.byteOff+n])
+		if vl { // the varbit field's bytes and width
+			copy(s.hdr[hd.vlOff:hd.vlOff+vlMax], s.hdr[ho.vlOff:ho.vlOff+vlMax])
+			s.vlLen[d] = s.vlLen[o]
+		}
 	}
 }
 
-// clearHeader zeroes header h's fields.
+// clearHeader zeroes header h's fields. A varbit field keeps its width
+// (BMv2's add_header resets values only; a packet starts with every
+// varbit field empty).
 func (c *compiler) clearHeader(s *phv, h int) {
 	hi := &c.l.headers[h]
+	if hi.vlOff >= 0 {
+		vm := c.l.types[hi.typ].vlMax
+		clear(s.hdr[hi.vlOff : hi.vlOff+vm])
+	}
 	if hi.metadata {
 		clear(s.slots[hi.slot : hi.slot+hi.words])
 		return
@@ -167,7 +187,7 @@ func (c *compiler) setValid(hv val) func(*phv) {
 		}
 		c.clearHeader(s, h)
 		c.makeValid(s, h)
-		s.pktLen += bytes
+		s.pktLen += bytes + s.vlLen[h]
 	}
 }
 
@@ -180,7 +200,7 @@ func (c *compiler) setInvalid(hv val) func(*phv) {
 			return
 		}
 		s.valid[h] = false
-		s.pktLen -= bytes
+		s.pktLen -= bytes + s.vlLen[h]
 	}
 }
 

@@ -28,6 +28,10 @@ type calcInput struct {
 	width   int
 	k       uint64 // constant
 	payload bool
+	// A varbit field (vlf) or a header with one (vlh): its current bytes,
+	// of a width known per packet.
+	vlf *vlField
+	vlh *vlHeader
 }
 
 func (c *compiler) calculation(jc *bmv2json.Calculation) (*calculation, error) {
@@ -48,6 +52,10 @@ func (c *compiler) calculation(jc *bmv2json.Calculation) (*calculation, error) {
 			if !ok {
 				return nil, invalid(jc.SourceInfo, "calculation %s: unknown field %s.%s", jc.Name, h, f)
 			}
+			if lv.vl != nil {
+				calc.add(calcInput{hdr: lv.hdr, vlf: lv.vl})
+				continue
+			}
 			calc.add(calcInput{hdr: lv.hdr, lv: lv, width: lv.width})
 		case "header":
 			name, err := in.String()
@@ -59,6 +67,10 @@ func (c *compiler) calculation(jc *bmv2json.Calculation) (*calculation, error) {
 				return nil, invalid(jc.SourceInfo, "calculation %s: unknown header %s", jc.Name, name)
 			}
 			hi := c.l.headers[h]
+			if v := c.l.vlHeaderOf(h); v != nil {
+				calc.add(calcInput{hdr: h, vlh: v})
+				continue
+			}
 			calc.add(calcInput{hdr: h, span: []int{hi.byteOff, hi.byteOff + hi.bits/8}, width: hi.bits})
 		case "hexstr":
 			k, err := in.HexValue()
@@ -143,6 +155,10 @@ func (calc *calculation) compute(s *phv) uint64 {
 		case in.payload:
 			bits = (bits+7)/8*8 + 8*(len(s.data)-s.pos)
 		case in.hdr >= 0 && !s.valid[in.hdr]:
+		case in.vlf != nil:
+			bits += 8 * s.vlLen[in.vlf.hdr]
+		case in.vlh != nil:
+			bits += 8 * in.vlh.size(s)
 		default:
 			bits += in.width
 		}
@@ -164,6 +180,15 @@ func (calc *calculation) compute(s *phv) uint64 {
 			off += 8 * copy(buf[off/8:], s.data[s.pos:])
 			continue
 		case in.hdr >= 0 && !s.valid[in.hdr]:
+			continue
+		case in.vlf != nil:
+			n := 8 * s.vlLen[in.vlf.hdr]
+			copyBits(buf, off, s.hdr, 8*in.vlf.off, n)
+			off += n
+			continue
+		case in.vlh != nil:
+			in.vlh.toWire(s, buf, off)
+			off += 8 * in.vlh.size(s)
 			continue
 		case in.span != nil && off%8 == 0:
 			copy(buf[off/8:], s.hdr[in.span[0]:in.span[1]])

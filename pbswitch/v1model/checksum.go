@@ -28,6 +28,9 @@ func (c *compiler) checksums(list []bmv2json.Checksum) error {
 			return invalid(jc.SourceInfo, "checksum %s: target", jc.Name)
 		}
 		f, ok := c.l.field(jc.Target[0], jc.Target[1])
+		if ok && f.vl != nil {
+			return unsupported("a checksum written into the varbit field "+f.name, jc.SourceInfo)
+		}
 		if !ok || f.words != 1 {
 			return invalid(jc.SourceInfo, "checksum %s: target field %v", jc.Name, jc.Target)
 		}

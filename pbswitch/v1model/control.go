@@ -300,6 +300,9 @@ func (c *compiler) privateTable(jt *bmv2json.Table) (*pipeline.Table, error) {
 		if err != nil {
 			return nil, err
 		}
+		if v.kind == kVarbit {
+			return nil, unsupported("a varbit match field ("+k.Name+" in "+jt.Name+")", jt.SourceInfo)
+		}
 		fields = append(fields, pipeline.KeyField{ID: uint32(i + 1), Name: k.Name, Bits: v.width, Kind: kind})
 	}
 	actions := map[uint32]pipeline.ActionSpec{}
@@ -403,6 +406,9 @@ func (c *compiler) tableKey(jt *bmv2json.Table, n *tableNode) error {
 		v, err := c.fieldValue(hf[0], hf[1], &exprCtx{si: jt.SourceInfo})
 		if err != nil {
 			return err
+		}
+		if v.kind == kVarbit {
+			return unsupported("a varbit match field ("+k.Name+" in "+jt.Name+")", jt.SourceInfo)
 		}
 		if f.Bits == 0 {
 			return unsupported("a match field of a type that is not bit<W> ("+f.Name+" in "+jt.Name+")", jt.SourceInfo)

@@ -19,6 +19,7 @@ const (
 	kHeader
 	kStack
 	kUnion
+	kVarbit // a varbit field: only ==, != and assign_VL take one
 )
 
 // val is a compiled expression. Data values are BMv2's infinite-precision
@@ -38,8 +39,9 @@ type val struct {
 	htype  int            // the header's type
 	stack  int
 	union  int
-	lv     *lvalue // set when the value is a field
-	isK    bool    // a constant, with value k
+	lv     *lvalue  // set when the value is a field
+	vl     *vlField // kVarbit: the field
+	isK    bool     // a constant, with value k
 	k      *big.Int
 }
 
@@ -199,6 +201,9 @@ func (c *compiler) fieldValue(header, name string, x *exprCtx) (val, error) {
 	if lv.slot >= 0 && lv.slot == c.std.checksumError {
 		c.readsChecksumError = true
 	}
+	if lv.vl != nil {
+		return val{kind: kVarbit, vl: lv.vl}, nil
+	}
 	return fieldVal(lv), nil
 }
 
@@ -252,6 +257,9 @@ func (c *compiler) stackField(tv *bmv2json.TypedValue, x *exprCtx) (val, error) 
 	fi := c.l.fieldIndex(typ, sf[1])
 	if fi < 0 {
 		return val{}, invalid(x.si, "unknown field %s of stack %s", sf[1], sf[0])
+	}
+	if fi == c.l.types[typ].vl {
+		return val{}, unsupported("the varbit field "+sf[1]+" of the last element of stack "+sf[0], x.si)
 	}
 	last := func(s *phv) int {
 		n := s.stackNext[st]

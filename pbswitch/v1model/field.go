@@ -19,6 +19,9 @@ type lvalue struct {
 	slot         int
 	bit          int
 	dyn          func(*phv) int
+	// vl is set for a variable-length field, which has no fixed width: only
+	// the code that knows varbit fields (varbit.go) reads or writes it.
+	vl *vlField
 }
 
 // getU reads a field of at most 64 bits, unsigned.

@@ -19,6 +19,12 @@ type headerInst struct {
 	bits     int // packed width on the wire
 	stack    int // stack it belongs to, -1 if none
 	union    int // union it belongs to, -1 if none
+	// vlOff is the first byte of its varbit field's area in phv.hdr (the
+	// field's current bytes, left-aligned; phv.vlLen says how many), -1
+	// when its type has no varbit field. A header's area follows its fixed
+	// fields, which keep the offsets they would have with the varbit field
+	// empty.
+	vlOff int
 }
 
 // headerType is a header layout: fields in wire order.
@@ -28,7 +34,12 @@ type headerType struct {
 	fieldWords []int // metadata: each field's word offset from the first slot
 	fieldBits  []int // header: each field's bit offset from the header's start
 	words      int
-	bits       int
+	bits       int // the fixed fields' width (a varbit field counts 0)
+	// vl is the index of its variable-length field, -1 if none; vlBit is
+	// where that field starts on the wire (after the fields before it);
+	// vlMax is the most bytes it can hold (max_length less the fixed
+	// fields).
+	vl, vlBit, vlMax int
 }
 
 type stackInst struct {
@@ -62,15 +73,24 @@ func newLayout(p *bmv2json.Program) (*layout, error) {
 	l := &layout{typeByName: map[string]int{}, headerByName: map[string]int{}, stackByName: map[string]int{},
 		unionByName: map[string]int{}, aliases: map[string][2]string{}}
 	for _, ht := range p.HeaderTypes {
-		t := headerType{name: ht.Name, fields: ht.Fields}
-		for _, f := range ht.Fields {
-			if f.Width < 0 {
-				return nil, unsupported("the variable-length field "+ht.Name+"."+f.Name+" (varbit)", nil)
-			}
+		t := headerType{name: ht.Name, fields: ht.Fields, vl: -1}
+		for i, f := range ht.Fields {
 			t.fieldWords = append(t.fieldWords, t.words)
 			t.fieldBits = append(t.fieldBits, t.bits)
+			if f.Width < 0 {
+				if t.vl >= 0 {
+					return nil, unsupported("two variable-length fields in header type "+ht.Name, nil)
+				}
+				t.vl, t.vlBit = i, t.bits
+				continue
+			}
 			t.words += wordsOf(f.Width)
 			t.bits += f.Width
+		}
+		if t.vl >= 0 {
+			if err := t.varbitLimits(&ht); err != nil {
+				return nil, err
+			}
 		}
 		l.typeByName[ht.Name] = len(l.types)
 		l.types = append(l.types, t)
@@ -87,13 +107,17 @@ func newLayout(p *bmv2json.Program) (*layout, error) {
 		}
 		byID[h.ID] = len(l.headers)
 		l.headerByName[h.Name] = len(l.headers)
-		hi := headerInst{name: h.Name, typ: ti, metadata: h.Metadata, bits: t.bits, stack: -1, union: -1}
+		hi := headerInst{name: h.Name, typ: ti, metadata: h.Metadata, bits: t.bits, stack: -1, union: -1, vlOff: -1}
 		if h.Metadata {
 			hi.slot, hi.words = l.words, t.words
 			l.words += t.words
 		} else {
 			hi.byteOff = l.hdrBytes
 			l.hdrBytes += t.bits / 8
+		}
+		if t.vl >= 0 {
+			hi.vlOff = l.hdrBytes
+			l.hdrBytes += t.vlMax
 		}
 		l.headers = append(l.headers, hi)
 	}
@@ -164,6 +188,10 @@ func (l *layout) fieldOf(h, fi int) *lvalue {
 	hi := l.headers[h]
 	t := l.types[hi.typ]
 	f := t.fields[fi]
+	if fi == t.vl {
+		return &lvalue{hdr: h, name: hi.name + "." + f.Name, slot: -1, bit: -1,
+			vl: &vlField{hdr: h, off: hi.vlOff, max: t.vlMax}}
+	}
 	lv := &lvalue{hdr: h, width: f.Width, words: wordsOf(f.Width), signed: f.Signed, name: hi.name + "." + f.Name,
 		slot: -1, bit: -1}
 	if hi.metadata {

@@ -26,6 +26,9 @@ func (c *compiler) fieldList(name string, elems []bmv2json.TypedValue) ([]*lvalu
 		if !ok {
 			return nil, invalid(nil, "field list %s: unknown field %s.%s", name, h, f)
 		}
+		if lv.vl != nil {
+			return nil, unsupported("the varbit field "+lv.name+" in field list "+name, nil)
+		}
 		if lv.slot >= 0 && lv.slot == c.std.checksumError {
 			c.readsChecksumError = true
 		}

@@ -182,6 +182,7 @@ func (c *compiler) bindErrors(jp *bmv2json.Program) error {
 	}
 	pe := &c.prog.perr
 	pe.tooShort, pe.noMatch, pe.stackOutOfBounds = codes["PacketTooShort"], codes["NoMatch"], codes["StackOutOfBounds"]
+	pe.headerTooShort, pe.invalidArgument = codes["HeaderTooShort"], codes["ParserInvalidArgument"]
 	pe.slot = c.std.parserError
 	return nil
 }
@@ -237,7 +238,8 @@ func (c *compiler) deparser(d *bmv2json.Deparser) error {
 		if c.l.headers[h].metadata {
 			return invalid(nil, "deparser emits metadata %s", name)
 		}
-		c.prog.emit = append(c.prog.emit, emitHeader{hdr: h, off: c.l.headers[h].byteOff, bytes: c.l.headers[h].bits / 8})
+		c.prog.emit = append(c.prog.emit, emitHeader{hdr: h, off: c.l.headers[h].byteOff, bytes: c.l.headers[h].bits / 8,
+			vl: c.l.vlHeaderOf(h)})
 	}
 	return nil
 }

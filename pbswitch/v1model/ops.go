@@ -36,6 +36,9 @@ func (c *compiler) operand(tv *bmv2json.TypedValue, want kind, x *exprCtx) (val,
 	if err != nil {
 		return val{}, err
 	}
+	if v.kind == kVarbit && want != kVarbit {
+		return val{}, unsupported("a varbit field in an expression (only ==, != and assignment take one)", x.si)
+	}
 	if v.kind != want {
 		return val{}, invalid(x.si, "operand %s is not of the kind its operator needs", tv.Value)
 	}
@@ -137,6 +140,9 @@ func (c *compiler) compare(e *bmv2json.Expr, x *exprCtx) (val, error) {
 	if l.kind == kBool && r.kind == kBool && (e.Op == "==" || e.Op == "!=") {
 		lb, rb, eq := l.b, r.b, e.Op == "=="
 		return val{kind: kBool, b: func(s *phv) bool { return (lb(s) == rb(s)) == eq }}, nil
+	}
+	if l.kind == kVarbit || r.kind == kVarbit {
+		return c.varbitCompare(e.Op, l, r, x)
 	}
 	if l.kind != kData || r.kind != kData {
 		return val{}, unsupported("comparing values that are not integers ("+e.Op+")", x.si)
@@ -522,6 +528,9 @@ func (c *compiler) stackOp(e *bmv2json.Expr, x *exprCtx) (val, error) {
 	fi, typ := e.RightInt, hv.htype
 	if fi < 0 || fi >= len(c.l.types[typ].fields) {
 		return val{}, invalid(x.si, "access_field offset %d", fi)
+	}
+	if fi == c.l.types[typ].vl {
+		return val{}, unsupported("the varbit field of a header stack element chosen at run time", x.si)
 	}
 	return fieldVal(c.dynField(hv.hdr, typ, fi)), nil
 }

@@ -29,6 +29,7 @@ type parseCase struct {
 type parserErrors struct {
 	slot                                int
 	tooShort, noMatch, stackOutOfBounds uint64
+	headerTooShort, invalidArgument     uint64
 }
 
 func (c *compiler) parser(p *bmv2json.Parser) (*parseState, error) {
@@ -113,6 +114,9 @@ func (c *compiler) selectKey(st *parseState, js *bmv2json.ParseState) error {
 		v, err := c.expr(tv, x)
 		if err != nil {
 			return err
+		}
+		if v.kind == kVarbit {
+			return unsupported("a varbit field in a select key (parser state "+js.Name+")", x.si)
 		}
 		if v.kind != kData || v.width == 0 {
 			return invalid(nil, "parser state %s: select key element %s", js.Name, tv.Value)
@@ -218,6 +222,8 @@ func (c *compiler) parserOp(op *bmv2json.ParserOp) (func(*phv), error) {
 			return nil, invalid(op.SourceInfo, "extract takes one parameter")
 		}
 		return c.extract(&op.Parameters[0], x)
+	case "extract_VL":
+		return c.extractVL(op, x)
 	case "set":
 		if len(op.Parameters) != 2 {
 			return nil, invalid(op.SourceInfo, "set takes two parameters")
@@ -291,7 +297,10 @@ func (c *compiler) extract(tv *bmv2json.TypedValue, x *exprCtx) (func(*phv), err
 		if !ok {
 			return nil, invalid(x.si, "extract of unknown header %s", name)
 		}
-		return c.extractor(h, pe), nil
+		if ex := c.extractor(h, pe); ex != nil {
+			return ex, nil
+		}
+		return nil, unsupported("extract of the varbit header "+name+" without a length", x.si)
 	case "stack":
 		st, ok := c.l.stackByName[name]
 		if !ok {
@@ -299,7 +308,11 @@ func (c *compiler) extract(tv *bmv2json.TypedValue, x *exprCtx) (func(*phv), err
 		}
 		var exs []func(*phv)
 		for _, h := range c.l.stacks[st].headers {
-			exs = append(exs, c.extractor(h, pe))
+			ex := c.extractor(h, pe)
+			if ex == nil {
+				return nil, unsupported("extract to the varbit header stack "+name+" without a length", x.si)
+			}
+			exs = append(exs, ex)
 		}
 		return func(s *phv) {
 			i := s.stackNext[st]
@@ -321,6 +334,9 @@ func (c *compiler) extractor(h int, pe *parserErrors) func(*phv) {
 	hi := c.l.headers[h]
 	if hi.metadata {
 		return func(*phv) {}
+	}
+	if hi.vlOff >= 0 {
+		return nil // extract of a varbit header without a length
 	}
 	off, n, bits := hi.byteOff, hi.bits/8, hi.bits
 	inUnion := hi.union >= 0

@@ -19,6 +19,9 @@ type phv struct {
 	// stackNext is each header stack's next index (its count of valid
 	// entries pushed by the parser or push_front).
 	stackNext []int
+	// vlLen is each header's varbit field's width in bytes (0 for the
+	// headers without one).
+	vlLen []int
 
 	// The frame being parsed and how far the parser got: the payload is
 	// data[pos:].
@@ -47,7 +50,7 @@ const cloneValid = 1 << 31
 
 func (p *Program) newPHV() *phv {
 	l := p.layout
-	return &phv{prog: p, slots: make([]uint64, l.words), hdr: make([]byte, l.hdrBytes), valid: make([]bool, len(l.headers)),
+	return &phv{prog: p, slots: make([]uint64, l.words), hdr: make([]byte, l.hdrBytes), valid: make([]bool, len(l.headers)), vlLen: make([]int, len(l.headers)),
 		stackNext: make([]int, len(l.stacks)), key: make([]byte, p.maxKey), params: make([]uint64, p.paramWords), calc: make([]byte, 0, 256),
 		resubmitList: -1, recircList: -1, digestList: -1}
 }
@@ -61,6 +64,7 @@ func (s *phv) reset() {
 		s.valid[i] = s.prog.layout.headers[i].metadata
 	}
 	clear(s.stackNext)
+	clear(s.vlLen)
 	s.data, s.pos, s.exited = nil, 0, false
 	s.cloneSpec, s.cloneList, s.resubmitList, s.recircList, s.digestList = 0, 0, -1, -1, -1
 	s.truncateTo, s.parserErr, s.assertFailed, s.pktLen = 0, false, false, 0
@@ -72,6 +76,7 @@ func (s *phv) copyFrom(o *phv) {
 	copy(s.hdr, o.hdr)
 	copy(s.valid, o.valid)
 	copy(s.stackNext, o.stackNext)
+	copy(s.vlLen, o.vlLen)
 	s.data, s.pos, s.exited = o.data, o.pos, false
 	s.cloneSpec, s.cloneList, s.resubmitList, s.recircList, s.digestList = 0, 0, -1, o.recircList, -1
 	s.truncateTo, s.parserErr, s.assertFailed, s.pktLen = o.truncateTo, o.parserErr, false, o.pktLen

@@ -63,6 +63,7 @@ type Program struct {
 // emitHeader is one header of the deparser's order: its bytes in phv.hdr.
 type emitHeader struct {
 	hdr, off, bytes int
+	vl              *vlHeader // a header with a varbit field: its fixed bytes are bytes
 }
 
 // Objects are the program's tables and externs, for the P4Runtime server.

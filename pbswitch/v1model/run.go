@@ -123,6 +123,12 @@ func (p *Program) Replicate(dst, src *pipeline.Packet, kind pipeline.CopyKind) {
 // resetMetadata zeroes every metadata field (standard metadata included).
 func (p *Program) resetMetadata(s *phv) {
 	clear(s.slots)
+	for i := range p.layout.headers {
+		if h := &p.layout.headers[i]; h.metadata && h.vlOff >= 0 {
+			clear(s.hdr[h.vlOff : h.vlOff+p.layout.types[h.typ].vlMax])
+			s.vlLen[i] = 0
+		}
+	}
 }
 
 // Egress runs the egress control for one copy of a packet leaving on
@@ -176,6 +182,9 @@ func (p *Program) deparse(s *phv, frame []byte) []byte {
 	for i := range p.emit {
 		if s.valid[p.emit[i].hdr] {
 			size += p.emit[i].bytes
+			if p.emit[i].vl != nil {
+				size += s.vlLen[p.emit[i].hdr]
+			}
 		}
 	}
 	payload := frame[s.pos:]
@@ -187,7 +196,12 @@ func (p *Program) deparse(s *phv, frame []byte) []byte {
 	at := 0
 	for i := range p.emit {
 		e := &p.emit[i]
-		if s.valid[e.hdr] {
+		switch {
+		case !s.valid[e.hdr]:
+		case e.vl != nil:
+			e.vl.toWire(s, out, 8*at)
+			at += e.vl.size(s)
+		default:
 			at += copy(out[at:], s.hdr[e.off:e.off+e.bytes])
 		}
 	}

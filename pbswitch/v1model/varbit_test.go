@@ -65,7 +65,7 @@ func cat(parts ...[]byte) []byte {
 // pop_front carrying each element's width), assign_VL into a header made
 // valid in ingress, == on varbit fields and on headers (values compared,
 // not widths, as BMv2 does), setValid of a varbit header never extracted
-// (empty), the IPv4 checksum over the options, a hash over a header copy
+// (empty) or extracted before (its width kept), the IPv4 checksum over the options, a hash over a header copy
 // with a varbit field, and packet_length as varbit headers come and go.
 func TestVarbitFields(t *testing.T) {
 	tp := loadTestProgram(t, "varbit")
@@ -155,6 +155,9 @@ func TestVarbitFields(t *testing.T) {
 			cat(varbitReport(4, 0, 3+6+6, 0), top(4, 32, 0), []byte{0x77, 1, 2, 3, 4, 5})},
 		{"40 bits on a short packet: PacketTooShort comes before HeaderTooShort", cat(top(4, 40, 0), []byte{0x77, 1, 2}),
 			cat(varbitReport(1, 0, 3+3+6, 0), top(4, 40, 0), []byte{0x77, 1, 2})},
+		{"removed and added again: the value zeroed, the width kept (BMv2's add_header)",
+			cat(top(5, 16, 0), []byte{0x77, 0x88, 0x99}, pay),
+			cat(varbitReport(0, 16, 3+3+2+6, 0), top(5, 16, 0), []byte{0x55, 0, 0}, pay)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			pk, ok := tp.run(c.in)

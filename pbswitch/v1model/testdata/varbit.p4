@@ -3,7 +3,8 @@
 // picks what is parsed: IPv4 with options (checksum verified and updated
 // over them), two headers whose varbit field sits between fixed fields, a
 // stack of varbit headers, or a varbit header whose length in bits comes
-// straight from the packet (the parser errors). Ingress reports what it
+// straight from the packet (the parser errors; mode 5 also removes and
+// adds it again). Ingress reports what it
 // saw in a "report" header the deparser emits first.
 #include <core.p4>
 #include <v1model.p4>
@@ -82,6 +83,7 @@ parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_met
             2 : parse_mid;
             3 : parse_opts;
             4 : parse_raw;
+            5 : parse_raw;
             default : accept;
         }
     }
@@ -169,6 +171,13 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) 
         }
         if (hdr.raw.isValid()) {
             f = f | 16;
+        }
+        if (hdr.top.mode == 5) {
+            // Removed and added again: BMv2's add_header zeroes the value
+            // and keeps the width the parser gave it.
+            hdr.raw.setInvalid();
+            hdr.raw.setValid();
+            hdr.raw.tag = 0x55;
         }
         hdr.report.flags = f;
         sm.egress_spec = 2;

@@ -205,33 +205,53 @@ func (c *compiler) setInvalid(hv val) func(*phv) {
 }
 
 // shiftStack is P4's push_front (push) and pop_front on a header stack.
+// As on BMv2, elements are swapped, not copied: an element the shift
+// vacates (invalid) holds what another held, which shows when it is made
+// valid again (add_header keeps a varbit field's width).
 func (c *compiler) shiftStack(st int, count int, push bool) func(*phv) {
 	hs := c.l.stacks[st].headers
-	copyFields := c.headerCopier(c.l.headers[hs[0]].typ)
+	swap := c.headerSwapper(c.l.headers[hs[0]].typ)
 	n := len(hs)
-	move := func(s *phv, to, from int) {
-		copyFields(s, hs[to], hs[from])
-		s.valid[hs[to]] = s.valid[hs[from]]
-	}
 	return func(s *phv) {
 		if push {
-			for i := n - 1; i >= 0; i-- {
-				if i >= count {
-					move(s, i, i-count)
-				} else {
-					s.valid[hs[i]] = false
-				}
+			for i := n - 1; i >= count; i-- {
+				swap(s, hs[i], hs[i-count])
+			}
+			for i := 0; i < min(count, n); i++ {
+				s.valid[hs[i]] = false
 			}
 			s.stackNext[st] = min(n, s.stackNext[st]+count)
 			return
 		}
 		for i := 0; i < n; i++ {
 			if i+count < n {
-				move(s, i, i+count)
+				swap(s, hs[i], hs[i+count])
 			} else {
 				s.valid[hs[i]] = false
 			}
 		}
 		s.stackNext[st] = max(0, s.stackNext[st]-count)
+	}
+}
+
+// headerSwapper exchanges the fields, varbit width and validity of
+// headers a and b (same type, not metadata).
+func (c *compiler) headerSwapper(typ int) func(s *phv, a, b int) {
+	l := c.l
+	t := l.types[typ]
+	n, vl, vlMax := t.bits/8, t.vl >= 0, t.vlMax
+	swapBytes := func(x, y []byte) {
+		for i := range x {
+			x[i], y[i] = y[i], x[i]
+		}
+	}
+	return func(s *phv, a, b int) {
+		ha, hb := &l.headers[a], &l.headers[b]
+		swapBytes(s.hdr[ha.byteOff:ha.byteOff+n], s.hdr[hb.byteOff:hb.byteOff+n])
+		if vl {
+			swapBytes(s.hdr[ha.vlOff:ha.vlOff+vlMax], s.hdr[hb.vlOff:hb.vlOff+vlMax])
+			s.vlLen[a], s.vlLen[b] = s.vlLen[b], s.vlLen[a]
+		}
+		s.valid[a], s.valid[b] = s.valid[b], s.valid[a]
 	}
 }

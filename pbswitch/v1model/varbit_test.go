@@ -62,7 +62,7 @@ func cat(parts ...[]byte) []byte {
 // the packet (IPv4 options by ihl, a field, a lookahead, a length in
 // bits), BMv2's three parser errors in its order, a varbit field that does
 // not start on a byte, stacks of varbit headers (extract, overflow,
-// pop_front carrying each element's width), assign_VL into a header made
+// pop_front swapping elements with their widths), assign_VL into a header made
 // valid in ingress, == on varbit fields and on headers (values compared,
 // not widths, as BMv2 does), setValid of a varbit header never extracted
 // (empty) or extracted before (its width kept), the IPv4 checksum over the options, a hash over a header copy
@@ -128,18 +128,18 @@ func TestVarbitFields(t *testing.T) {
 			cat(top(2, 1, 4), mid(1, []byte{0x56}, 2), []byte{1, 2, 3}),
 			cat(varbitReport(1, 0, 3+2+3+6, 0), top(2, 1, 4), mid(1, []byte{0x56}, 2), []byte{1, 2, 3})},
 		// mode 3: a stack of varbit headers, popped once; cp made valid, empty.
-		{"a stack of varbit headers, popped: each keeps its width",
+		{"a stack of varbit headers, popped: each keeps its width, the vacated one opts[0]'s",
 			cat(top(3, 0, 0), []byte{2, 0xaa, 0xbb, 1, 0xcc, 0}, pay),
-			cat(varbitReport(0, 0, 3+6+2+6+1, 0), top(3, 0, 0), []byte{0xc3}, []byte{1, 0xcc, 0}, pay)},
+			cat(varbitReport(0, 0, 3+6+2+6+1+3, 0), top(3, 0, 0), []byte{0xc3}, []byte{1, 0xcc, 0, 0, 0, 0}, pay)},
 		{"equal stack elements",
 			cat(top(3, 0, 0), []byte{1, 0xcc, 1, 0xcc, 0}, pay),
-			cat(varbitReport(0, 8, 3+5+2+6+1, 0), top(3, 0, 0), []byte{0xc3}, []byte{1, 0xcc, 0}, pay)},
+			cat(varbitReport(0, 8, 3+5+2+6+1+2, 0), top(3, 0, 0), []byte{0xc3}, []byte{1, 0xcc, 0, 0, 0}, pay)},
 		{"a fourth element is StackOutOfBounds",
 			cat(top(3, 0, 0), []byte{1, 0x11, 1, 0x22, 1, 0x33, 1, 0x44}),
-			cat(varbitReport(3, 0, 3+8+6+1, 0), top(3, 0, 0), []byte{0xc3}, []byte{1, 0x22, 1, 0x33}, []byte{1, 0x44})},
+			cat(varbitReport(3, 0, 3+8+6+1+2, 0), top(3, 0, 0), []byte{0xc3}, []byte{1, 0x22, 1, 0x33, 0, 0}, []byte{1, 0x44})},
 		{"an element past max_length is HeaderTooShort",
 			cat(top(3, 0, 0), []byte{1, 0x11, 3, 1, 2, 3, 0}),
-			cat(varbitReport(4, 0, 3+7+6+1, 0), top(3, 0, 0), []byte{0xc3}, []byte{3, 1, 2, 3, 0})},
+			cat(varbitReport(4, 0, 3+7+6+1+2, 0), top(3, 0, 0), []byte{0xc3}, []byte{0, 0}, []byte{3, 1, 2, 3, 0})},
 		// mode 4: raw's varbit length in bits, straight from the packet.
 		{"16 bits", cat(top(4, 16, 0), []byte{0x77, 0x88, 0x99}, pay),
 			cat(varbitReport(0, 16, 3+3+2+6, 0), top(4, 16, 0), []byte{0x77, 0x88, 0x99}, pay)},
@@ -178,7 +178,7 @@ func TestVarbitWidthsDoNotLeakBetweenPackets(t *testing.T) {
 	tp := loadTestProgram(t, "varbit")
 	pay := []byte{0xde, 0xad}
 	in := cat([]byte{3, 0, 0}, []byte{2, 0xaa, 0xbb, 1, 0xcc, 0}, pay)
-	want := cat(varbitReport(0, 0, 3+6+2+6+1, 0), []byte{3, 0, 0}, []byte{0xc3}, []byte{1, 0xcc, 0}, pay)
+	want := cat(varbitReport(0, 0, 3+6+2+6+1+3, 0), []byte{3, 0, 0}, []byte{0xc3}, []byte{1, 0xcc, 0, 0, 0, 0}, pay)
 	for i := 0; i < 3; i++ {
 		pk, ok := tp.run(in)
 		if !ok || !bytes.Equal(pk.Frame, want) {

@@ -165,6 +165,9 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) 
                 f = f | 8;
             }
             hdr.opts.pop_front(1);
+            // The element the pop vacated holds what opts[0] held (BMv2
+            // swaps): made valid again, its varbit field keeps that width.
+            hdr.opts[2].setValid();
             // Never extracted: made valid, its varbit field is empty.
             hdr.cp.setValid();
             hdr.cp.tag = 0xc3;

@@ -46,9 +46,15 @@ func toEntry(objs *pipeline.Objects, te *p4.TableEntry, needAction bool) (*pipel
 }
 
 func toMatch(tb *pipeline.Table, fms []*p4.FieldMatch) ([]pipeline.FieldMatch, error) {
-	out := make([]pipeline.FieldMatch, len(tb.Fields))
-	pos := make(map[uint32]int, len(tb.Fields))
-	for i, f := range tb.Fields {
+	return toFieldMatches(tb.Fields, fms, "table "+tb.Name)
+}
+
+// toFieldMatches orders fms by fields (an omitted field is a wildcard),
+// checking ids, kinds and widths; what names the table or value set.
+func toFieldMatches(fields []pipeline.KeyField, fms []*p4.FieldMatch, what string) ([]pipeline.FieldMatch, error) {
+	out := make([]pipeline.FieldMatch, len(fields))
+	pos := make(map[uint32]int, len(fields))
+	for i, f := range fields {
 		pos[f.ID] = i
 		out[i].Wildcard = true
 	}
@@ -56,15 +62,15 @@ func toMatch(tb *pipeline.Table, fms []*p4.FieldMatch) ([]pipeline.FieldMatch, e
 	for _, fm := range fms {
 		i, ok := pos[fm.GetFieldId()]
 		if !ok {
-			return nil, invalid("table %s: no match field id %d", tb.Name, fm.GetFieldId())
+			return nil, invalid("%s: no match field id %d", what, fm.GetFieldId())
 		}
 		if seen[fm.GetFieldId()] {
-			return nil, invalid("table %s: match field %d given twice", tb.Name, fm.GetFieldId())
+			return nil, invalid("%s: match field %d given twice", what, fm.GetFieldId())
 		}
 		seen[fm.GetFieldId()] = true
-		m, err := toFieldMatch(tb.Fields[i], fm)
+		m, err := toFieldMatch(fields[i], fm)
 		if err != nil {
-			return nil, invalid("table %s field %s: %v", tb.Name, tb.Fields[i].Name, err)
+			return nil, invalid("%s field %s: %v", what, fields[i].Name, err)
 		}
 		out[i] = m
 	}
@@ -188,28 +194,8 @@ func toP4MeterConfig(c pipeline.MeterConfig) *p4.MeterConfig {
 // fromEntry converts a stored entry back, values in canonical form.
 func fromEntry(objs *pipeline.Objects, tb *pipeline.Table, e *pipeline.Entry, withCounter, withMeter bool) *p4.TableEntry {
 	te := &p4.TableEntry{TableId: tb.ID, Priority: e.Priority, ControllerMetadata: e.Cookie,
-		Action: &p4.TableAction{Type: &p4.TableAction_Action{Action: fromAction(objs, e.Action)}}}
-	for i, m := range e.Match {
-		if m.Wildcard {
-			continue
-		}
-		f := tb.Fields[i]
-		fm := &p4.FieldMatch{FieldId: f.ID}
-		c := pipeline.Canonical
-		switch f.Kind {
-		case pipeline.Exact:
-			fm.FieldMatchType = &p4.FieldMatch_Exact_{Exact: &p4.FieldMatch_Exact{Value: c(m.Value)}}
-		case pipeline.LPM:
-			fm.FieldMatchType = &p4.FieldMatch_Lpm{Lpm: &p4.FieldMatch_LPM{Value: c(m.Value), PrefixLen: int32(m.PrefixLen)}}
-		case pipeline.Ternary:
-			fm.FieldMatchType = &p4.FieldMatch_Ternary_{Ternary: &p4.FieldMatch_Ternary{Value: c(m.Value), Mask: c(m.Mask)}}
-		case pipeline.Range:
-			fm.FieldMatchType = &p4.FieldMatch_Range_{Range: &p4.FieldMatch_Range{Low: c(m.Low), High: c(m.High)}}
-		case pipeline.Optional:
-			fm.FieldMatchType = &p4.FieldMatch_Optional_{Optional: &p4.FieldMatch_Optional{Value: c(m.Value)}}
-		}
-		te.Match = append(te.Match, fm)
-	}
+		Action: &p4.TableAction{Type: &p4.TableAction_Action{Action: fromAction(objs, e.Action)}},
+		Match:  fromMatch(tb.Fields, e.Match)}
 	if withCounter {
 		p, b := e.Counter.Read()
 		te.CounterData = &p4.CounterData{PacketCount: int64(p), ByteCount: int64(b)}
@@ -233,6 +219,34 @@ func fromAction(objs *pipeline.Objects, a pipeline.Action) *p4.Action {
 		if i < len(ids) {
 			out.Params = append(out.Params, &p4.Action_Param{ParamId: ids[i], Value: pipeline.Canonical(v)})
 		}
+	}
+	return out
+}
+
+// fromMatch converts a stored match back (wildcards omitted), values in
+// canonical form.
+func fromMatch(fields []pipeline.KeyField, ms []pipeline.FieldMatch) []*p4.FieldMatch {
+	var out []*p4.FieldMatch
+	for i, m := range ms {
+		if m.Wildcard {
+			continue
+		}
+		f := fields[i]
+		fm := &p4.FieldMatch{FieldId: f.ID}
+		c := pipeline.Canonical
+		switch f.Kind {
+		case pipeline.Exact:
+			fm.FieldMatchType = &p4.FieldMatch_Exact_{Exact: &p4.FieldMatch_Exact{Value: c(m.Value)}}
+		case pipeline.LPM:
+			fm.FieldMatchType = &p4.FieldMatch_Lpm{Lpm: &p4.FieldMatch_LPM{Value: c(m.Value), PrefixLen: int32(m.PrefixLen)}}
+		case pipeline.Ternary:
+			fm.FieldMatchType = &p4.FieldMatch_Ternary_{Ternary: &p4.FieldMatch_Ternary{Value: c(m.Value), Mask: c(m.Mask)}}
+		case pipeline.Range:
+			fm.FieldMatchType = &p4.FieldMatch_Range_{Range: &p4.FieldMatch_Range{Low: c(m.Low), High: c(m.High)}}
+		case pipeline.Optional:
+			fm.FieldMatchType = &p4.FieldMatch_Optional_{Optional: &p4.FieldMatch_Optional{Value: c(m.Value)}}
+		}
+		out = append(out, fm)
 	}
 	return out
 }

@@ -69,6 +69,8 @@ func readEntity(objs *pipeline.Objects, ent *p4.Entity, emit func(*p4.Entity) er
 		return readRegisters(objs, e.RegisterEntry, emit)
 	case *p4.Entity_DigestEntry:
 		return readDigests(objs, e.DigestEntry, emit)
+	case *p4.Entity_ValueSetEntry:
+		return readValueSets(objs, e.ValueSetEntry, emit)
 	default:
 		return status.Errorf(codes.Unimplemented, "reading %T is not supported", e)
 	}
@@ -325,4 +327,30 @@ func sortedIDs[V any](m map[uint32]V) []uint32 {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// readValueSets returns every value set (id 0) or the one named, with its
+// members as written.
+func readValueSets(objs *pipeline.Objects, ve *p4.ValueSetEntry, emit func(*p4.Entity) error) error {
+	if len(ve.GetMembers()) > 0 {
+		return invalid("a value set read takes no members")
+	}
+	ids := sortedIDs(objs.ValueSets)
+	if ve.GetValueSetId() != 0 {
+		if _, ok := objs.ValueSets[ve.GetValueSetId()]; !ok {
+			return status.Errorf(codes.NotFound, "value set id %d is not in the p4info", ve.GetValueSetId())
+		}
+		ids = []uint32{ve.GetValueSetId()}
+	}
+	for _, id := range ids {
+		vs := objs.ValueSets[id]
+		x := &p4.ValueSetEntry{ValueSetId: id}
+		for _, m := range vs.Members() {
+			x.Members = append(x.Members, &p4.ValueSetMember{Match: fromMatch(vs.Fields, m)})
+		}
+		if err := emit(&p4.Entity{Entity: &p4.Entity_ValueSetEntry{ValueSetEntry: x}}); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -85,6 +85,8 @@ func applyUpdate(objs *pipeline.Objects, u *p4.Update) error {
 		return writeRegister(objs, u.GetType(), e.RegisterEntry)
 	case *p4.Entity_DigestEntry:
 		return writeDigest(objs, u.GetType(), e.DigestEntry)
+	case *p4.Entity_ValueSetEntry:
+		return writeValueSet(objs, u.GetType(), e.ValueSetEntry)
 	case nil:
 		return invalid("update without an entity")
 	default:
@@ -311,4 +313,28 @@ func writeDigest(objs *pipeline.Objects, typ p4.Update_Type, de *p4.DigestEntry)
 	}
 	c := de.GetConfig()
 	return d.Configure(pipeline.DigestConfig{MaxTimeout: nanos(c.GetMaxTimeoutNs()), MaxListSize: int(c.GetMaxListSize()), AckTimeout: nanos(c.GetAckTimeoutNs())})
+}
+
+// writeValueSet replaces a parser value set's members: P4Runtime allows
+// only MODIFY (INSERT and DELETE are INVALID_ARGUMENT).
+func writeValueSet(objs *pipeline.Objects, typ p4.Update_Type, ve *p4.ValueSetEntry) error {
+	if typ != p4.Update_MODIFY {
+		return invalid("a value set can only be modified (its members are replaced as a whole)")
+	}
+	vs, ok := objs.ValueSets[ve.GetValueSetId()]
+	if !ok {
+		return status.Errorf(codes.NotFound, "value set id %d is not in the p4info", ve.GetValueSetId())
+	}
+	if len(ve.GetMembers()) > vs.Size {
+		return status.Errorf(codes.ResourceExhausted, "value set %s: %d members, its size is %d", vs.Name, len(ve.GetMembers()), vs.Size)
+	}
+	members := make([][]pipeline.FieldMatch, 0, len(ve.GetMembers()))
+	for i, m := range ve.GetMembers() {
+		match, err := toFieldMatches(vs.Fields, m.GetMatch(), "value set "+vs.Name)
+		if err != nil {
+			return status.Errorf(status.Code(err), "member %d: %s", i, status.Convert(err).Message())
+		}
+		members = append(members, match)
+	}
+	return vs.Replace(members)
 }

@@ -20,6 +20,7 @@ type Objects struct {
 	DirectMeters   map[uint32]*Table
 	Registers      map[uint32]*RegisterArray
 	Digests        map[uint32]*Digest
+	ValueSets      map[uint32]*ValueSet
 	PRE            *PRE
 	// ActionParams gives each action's parameter widths, by action id.
 	ActionParams map[uint32][]int
@@ -32,7 +33,7 @@ func (o *Objects) TableIDs() []uint32 { return sortedKeys(o.Tables) }
 func Build(info *p4info.P4Info, digestOut func(DigestList)) (*Objects, error) {
 	o := &Objects{Info: info, Tables: map[uint32]*Table{}, Counters: map[uint32]*CounterArray{},
 		DirectCounters: map[uint32]*Table{}, Meters: map[uint32]*MeterArray{}, DirectMeters: map[uint32]*Table{},
-		Registers: map[uint32]*RegisterArray{}, Digests: map[uint32]*Digest{}, PRE: NewPRE(),
+		Registers: map[uint32]*RegisterArray{}, Digests: map[uint32]*Digest{}, ValueSets: map[uint32]*ValueSet{}, PRE: NewPRE(),
 		ActionParams: map[uint32][]int{}}
 	noAction := uint32(0)
 	for _, a := range info.GetActions() {
@@ -84,6 +85,18 @@ func Build(info *p4info.P4Info, digestOut func(DigestList)) (*Objects, error) {
 	}
 	for _, d := range info.GetDigests() {
 		o.Digests[d.GetPreamble().GetId()] = NewDigest(d.GetPreamble().GetId(), d.GetPreamble().GetName(), digestOut)
+	}
+	for _, vs := range info.GetValueSets() {
+		name := vs.GetPreamble().GetName()
+		var fields []KeyField
+		for _, f := range vs.GetMatch() {
+			kind, ok := matchKinds[f.GetMatchType()]
+			if !ok {
+				return nil, fmt.Errorf("value set %s field %s: match type %v not supported", name, f.GetName(), f.GetMatchType())
+			}
+			fields = append(fields, KeyField{ID: f.GetId(), Name: f.GetName(), Bits: int(f.GetBitwidth()), Kind: kind})
+		}
+		o.ValueSets[vs.GetPreamble().GetId()] = NewValueSet(vs.GetPreamble().GetId(), name, fields, int(vs.GetSize()))
 	}
 	return o, nil
 }

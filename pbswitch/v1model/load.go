@@ -25,6 +25,7 @@ type compiler struct {
 	meters             map[string]*pipeline.MeterArray
 	meterArrays        map[string]*bmv2json.MeterArray
 	registers          map[string]*pipeline.RegisterArray
+	vsets              map[string]*pipeline.ValueSet
 	calcs              map[string]*calculation
 	fieldLists         map[int][]*lvalue
 	learnLists         map[int]*learnBinding
@@ -54,7 +55,7 @@ func Load(bmv2 []byte, info *p4info.P4Info, opts Options) (*Program, error) {
 	p := &Program{objs: objs, layout: l, opts: opts}
 	c := &compiler{prog: p, l: l, tables: map[string]*pipeline.Table{}, actions: map[int]*action{},
 		counters: map[string]*pipeline.CounterArray{}, meters: map[string]*pipeline.MeterArray{},
-		meterArrays: map[string]*bmv2json.MeterArray{}, registers: map[string]*pipeline.RegisterArray{},
+		meterArrays: map[string]*bmv2json.MeterArray{}, registers: map[string]*pipeline.RegisterArray{}, vsets: map[string]*pipeline.ValueSet{},
 		calcs: map[string]*calculation{}, fieldLists: map[int][]*lvalue{}, learnLists: map[int]*learnBinding{}}
 	if err := c.compile(jp, info); err != nil {
 		return nil, err
@@ -153,6 +154,9 @@ func (c *compiler) bindObjects(jp *bmv2json.Program) {
 	}
 	for _, r := range c.prog.objs.Registers {
 		c.registers[r.Name] = r
+	}
+	for _, vs := range c.prog.objs.ValueSets {
+		c.vsets[vs.Name] = vs
 	}
 	for i := range jp.MeterArrays {
 		c.meterArrays[jp.MeterArrays[i].Name] = &jp.MeterArrays[i]

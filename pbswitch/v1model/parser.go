@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/flowbuf/flowbuf/pbswitch/bmv2json"
+	"github.com/flowbuf/flowbuf/pbswitch/pipeline"
 )
 
 // parseState is a compiled parser state.
@@ -16,13 +17,16 @@ type parseState struct {
 	bkey  func(*phv) *big.Int
 	cases []parseCase
 	// noMatch: no case matched and there is no default.
+
+	keyWidths []int // the select key elements' widths in bits
 }
 
 type parseCase struct {
 	value, mask uint64 // narrow keys (mask all ones when none)
 	bv, bm      *big.Int
 	isDefault   bool
-	next        *parseState // nil: accept
+	vset        *pipeline.ValueSet // a value set case: mask/bm are its own mask
+	next        *parseState        // nil: accept
 }
 
 // parser error codes the engine raises, from the program's error list.
@@ -86,8 +90,12 @@ func (c *compiler) parser(p *bmv2json.Parser) (*parseState, error) {
 					}
 					pc.value &= pc.mask
 				}
+			case "parse_vset":
+				if err := c.vsetCase(&pc, st, js, &t); err != nil {
+					return nil, err
+				}
 			default:
-				return nil, unsupported("a parser value set (select case "+t.Type+")", nil)
+				return nil, unsupported("a select case of type "+t.Type, nil)
 			}
 			st.cases = append(st.cases, pc)
 		}
@@ -97,6 +105,37 @@ func (c *compiler) parser(p *bmv2json.Parser) (*parseState, error) {
 		return nil, invalid(nil, "parser %s: unknown start state %s", p.Name, p.InitState)
 	}
 	return init, nil
+}
+
+// vsetCase binds a select case on a parser value set to the p4info's value
+// set of that name, whose fields must be the select key's elements.
+func (c *compiler) vsetCase(pc *parseCase, st *parseState, js *bmv2json.ParseState, t *bmv2json.Transition) error {
+	if t.Value == nil {
+		return invalid(nil, "parser state %s: a parse_vset case without a value set", js.Name)
+	}
+	vs, ok := c.vsets[*t.Value]
+	if !ok {
+		return invalid(nil, "parser state %s: value set %s is not in the p4info", js.Name, *t.Value)
+	}
+	if len(vs.Fields) != len(st.keyWidths) {
+		return invalid(nil, "parser state %s: value set %s has %d fields, the select key %d", js.Name, vs.Name, len(vs.Fields), len(st.keyWidths))
+	}
+	for i, f := range vs.Fields {
+		if f.Bits != st.keyWidths[i] {
+			return invalid(nil, "parser state %s: value set %s field %s is %d bits, the select key's element %d bits", js.Name, vs.Name, f.Name, f.Bits, st.keyWidths[i])
+		}
+	}
+	pc.vset = vs
+	pc.mask = ^uint64(0)
+	if t.Mask != nil {
+		m, err := bmv2json.Hex(*t.Mask)
+		if err != nil {
+			return invalid(nil, "parser state %s: %v", js.Name, err)
+		}
+		pc.bm = m
+		pc.mask = m.Uint64()
+	}
+	return nil
 }
 
 // selectKey compiles a state's transition key: the key elements, each
@@ -123,6 +162,7 @@ func (c *compiler) selectKey(st *parseState, js *bmv2json.ParseState) error {
 		}
 		n := (v.width + 7) / 8
 		elems = append(elems, elem{v, n})
+		st.keyWidths = append(st.keyWidths, v.width)
 		total += n
 	}
 	switch {
@@ -198,7 +238,14 @@ func (st *parseState) transition(s *phv) (*parseState, bool) {
 		k := st.key(s)
 		for i := range st.cases {
 			c := &st.cases[i]
-			if c.isDefault || k&c.mask == c.value {
+			switch {
+			case c.isDefault:
+				return c.next, true
+			case c.vset != nil:
+				if c.vset.Current().ContainsNarrow(k, c.mask) {
+					return c.next, true
+				}
+			case k&c.mask == c.value:
 				return c.next, true
 			}
 		}
@@ -207,7 +254,14 @@ func (st *parseState) transition(s *phv) (*parseState, bool) {
 	k := st.bkey(s)
 	for i := range st.cases {
 		c := &st.cases[i]
-		if c.isDefault || new(big.Int).And(k, c.bm).Cmp(c.bv) == 0 {
+		switch {
+		case c.isDefault:
+			return c.next, true
+		case c.vset != nil:
+			if c.vset.Current().ContainsWide(k, c.bm) {
+				return c.next, true
+			}
+		case new(big.Int).And(k, c.bm).Cmp(c.bv) == 0:
 			return c.next, true
 		}
 	}

@@ -102,7 +102,7 @@ func TestLoadRefusesWhatItDoesNotImplementNamingTheSourceLine(t *testing.T) {
 		tr := obj(st["transitions"].([]any)[0])
 		tr["type"] = "parse_vset"
 	}, nil)
-	wantUnsupported(t, err, "parser value set", "")
+	wantInvalid(t, err, "is not in the p4info")
 
 	err = mutate(t, func(doc map[string]any) {
 		e := obj(obj(list(doc, "pipelines")[0])["conditionals"].([]any)[0])["expression"]

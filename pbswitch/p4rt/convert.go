@@ -28,7 +28,11 @@ func toEntry(objs *pipeline.Objects, te *p4.TableEntry, needAction bool) (*pipel
 		return nil, nil, err
 	}
 	e := &pipeline.Entry{Match: match, Priority: te.GetPriority(), Cookie: te.GetControllerMetadata()}
-	if needAction {
+	if needAction && tb.Profile != nil {
+		if err := toProfileRef(tb, te.GetAction(), e); err != nil {
+			return nil, nil, err
+		}
+	} else if needAction {
 		a, err := toAction(objs, tb, te.GetAction())
 		if err != nil {
 			return nil, nil, err
@@ -128,11 +132,29 @@ func toAction(objs *pipeline.Objects, tb *pipeline.Table, ta *p4.TableAction) (p
 	act := ta.GetAction()
 	if act == nil {
 		if ta != nil && ta.GetType() != nil {
-			return pipeline.Action{}, status.Errorf(codes.Unimplemented, "table %s: action profiles are not supported", tb.Name)
+			return pipeline.Action{}, invalid("table %s has no action profile: its entries carry an action", tb.Name)
 		}
 		return pipeline.Action{}, invalid("table %s: the entry has no action", tb.Name)
 	}
 	return toActionCall(objs, act)
+}
+
+// toProfileRef sets what an entry of a table with an action profile
+// names: a member, or a group of a selector.
+func toProfileRef(tb *pipeline.Table, ta *p4.TableAction, e *pipeline.Entry) error {
+	switch x := ta.GetType().(type) {
+	case *p4.TableAction_ActionProfileMemberId:
+		e.MemberID = x.ActionProfileMemberId
+	case *p4.TableAction_ActionProfileGroupId:
+		e.GroupID, e.IsGroup = x.ActionProfileGroupId, true
+	case *p4.TableAction_ActionProfileActionSet:
+		return status.Errorf(codes.Unimplemented, "table %s: one-shot action profile action sets are not supported; write members and groups", tb.Name)
+	case *p4.TableAction_Action:
+		return invalid("table %s has action profile %s: its entries name a member or a group, not an action", tb.Name, tb.Profile.Name)
+	default:
+		return invalid("table %s: the entry has no action", tb.Name)
+	}
+	return nil
 }
 
 func toActionCall(objs *pipeline.Objects, act *p4.Action) (pipeline.Action, error) {
@@ -196,6 +218,12 @@ func fromEntry(objs *pipeline.Objects, tb *pipeline.Table, e *pipeline.Entry, wi
 	te := &p4.TableEntry{TableId: tb.ID, Priority: e.Priority, ControllerMetadata: e.Cookie,
 		Action: &p4.TableAction{Type: &p4.TableAction_Action{Action: fromAction(objs, e.Action)}},
 		Match:  fromMatch(tb.Fields, e.Match)}
+	switch {
+	case tb.Profile != nil && e.IsGroup:
+		te.Action = &p4.TableAction{Type: &p4.TableAction_ActionProfileGroupId{ActionProfileGroupId: e.GroupID}}
+	case tb.Profile != nil:
+		te.Action = &p4.TableAction{Type: &p4.TableAction_ActionProfileMemberId{ActionProfileMemberId: e.MemberID}}
+	}
 	if withCounter {
 		p, b := e.Counter.Read()
 		te.CounterData = &p4.CounterData{PacketCount: int64(p), ByteCount: int64(b)}

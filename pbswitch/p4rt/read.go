@@ -71,6 +71,10 @@ func readEntity(objs *pipeline.Objects, ent *p4.Entity, emit func(*p4.Entity) er
 		return readDigests(objs, e.DigestEntry, emit)
 	case *p4.Entity_ValueSetEntry:
 		return readValueSets(objs, e.ValueSetEntry, emit)
+	case *p4.Entity_ActionProfileMember:
+		return readProfileMembers(objs, e.ActionProfileMember, emit)
+	case *p4.Entity_ActionProfileGroup:
+		return readProfileGroups(objs, e.ActionProfileGroup, emit)
 	default:
 		return status.Errorf(codes.Unimplemented, "reading %T is not supported", e)
 	}
@@ -350,6 +354,77 @@ func readValueSets(objs *pipeline.Objects, ve *p4.ValueSetEntry, emit func(*p4.E
 		}
 		if err := emit(&p4.Entity{Entity: &p4.Entity_ValueSetEntry{ValueSetEntry: x}}); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// profilesFor is every action profile (id 0) or the one named.
+func profilesFor(objs *pipeline.Objects, id uint32) ([]*pipeline.ActionProfile, error) {
+	if id != 0 {
+		p, err := profileOf(objs, id)
+		if err != nil {
+			return nil, err
+		}
+		return []*pipeline.ActionProfile{p}, nil
+	}
+	var out []*pipeline.ActionProfile
+	for _, pid := range sortedIDs(objs.ActionProfiles) {
+		out = append(out, objs.ActionProfiles[pid])
+	}
+	return out, nil
+}
+
+// readProfileMembers returns every member of the profiles named (member id
+// 0: all of them), or the one member named.
+func readProfileMembers(objs *pipeline.Objects, m *p4.ActionProfileMember, emit func(*p4.Entity) error) error {
+	profiles, err := profilesFor(objs, m.GetActionProfileId())
+	if err != nil {
+		return err
+	}
+	for _, p := range profiles {
+		ids := p.MemberIDs()
+		if m.GetMemberId() != 0 {
+			ids = []uint32{m.GetMemberId()}
+		}
+		for _, id := range ids {
+			a, ok := p.Member(id)
+			if !ok {
+				continue
+			}
+			x := &p4.ActionProfileMember{ActionProfileId: p.ID, MemberId: id, Action: fromAction(objs, a)}
+			if err := emit(&p4.Entity{Entity: &p4.Entity_ActionProfileMember{ActionProfileMember: x}}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// readProfileGroups returns every group of the profiles named (group id 0:
+// all of them), or the one group named.
+func readProfileGroups(objs *pipeline.Objects, g *p4.ActionProfileGroup, emit func(*p4.Entity) error) error {
+	profiles, err := profilesFor(objs, g.GetActionProfileId())
+	if err != nil {
+		return err
+	}
+	for _, p := range profiles {
+		ids := p.GroupIDs()
+		if g.GetGroupId() != 0 {
+			ids = []uint32{g.GetGroupId()}
+		}
+		for _, id := range ids {
+			maxSize, members, ok := p.GroupInfo(id)
+			if !ok {
+				continue
+			}
+			x := &p4.ActionProfileGroup{ActionProfileId: p.ID, GroupId: id, MaxSize: int32(maxSize)}
+			for _, gm := range members {
+				x.Members = append(x.Members, &p4.ActionProfileGroup_Member{MemberId: gm.ID, Weight: gm.Weight})
+			}
+			if err := emit(&p4.Entity{Entity: &p4.Entity_ActionProfileGroup{ActionProfileGroup: x}}); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -87,6 +87,10 @@ func applyUpdate(objs *pipeline.Objects, u *p4.Update) error {
 		return writeDigest(objs, u.GetType(), e.DigestEntry)
 	case *p4.Entity_ValueSetEntry:
 		return writeValueSet(objs, u.GetType(), e.ValueSetEntry)
+	case *p4.Entity_ActionProfileMember:
+		return writeProfileMember(objs, u.GetType(), e.ActionProfileMember)
+	case *p4.Entity_ActionProfileGroup:
+		return writeProfileGroup(objs, u.GetType(), e.ActionProfileGroup)
 	case nil:
 		return invalid("update without an entity")
 	default:
@@ -122,6 +126,9 @@ func writeDefaultAction(objs *pipeline.Objects, typ p4.Update_Type, te *p4.Table
 	tb, ok := objs.Tables[te.GetTableId()]
 	if !ok {
 		return status.Errorf(codes.NotFound, "table id %d is not in the p4info", te.GetTableId())
+	}
+	if tb.Profile != nil {
+		return status.Errorf(codes.Unimplemented, "table %s has an action profile: setting its default entry is not supported", tb.Name)
 	}
 	a, err := toAction(objs, tb, te.GetAction())
 	if err != nil {
@@ -337,4 +344,54 @@ func writeValueSet(objs *pipeline.Objects, typ p4.Update_Type, ve *p4.ValueSetEn
 		members = append(members, match)
 	}
 	return vs.Replace(members)
+}
+
+func profileOf(objs *pipeline.Objects, id uint32) (*pipeline.ActionProfile, error) {
+	p, ok := objs.ActionProfiles[id]
+	if !ok {
+		return nil, status.Errorf(codes.NotFound, "action profile id %d is not in the p4info", id)
+	}
+	return p, nil
+}
+
+func writeProfileMember(objs *pipeline.Objects, typ p4.Update_Type, m *p4.ActionProfileMember) error {
+	p, err := profileOf(objs, m.GetActionProfileId())
+	if err != nil {
+		return err
+	}
+	if typ == p4.Update_DELETE {
+		return p.DeleteMember(m.GetMemberId())
+	}
+	if m.GetAction() == nil {
+		return invalid("action profile %s member %d: no action", p.Name, m.GetMemberId())
+	}
+	a, err := toActionCall(objs, m.GetAction())
+	if err != nil {
+		return err
+	}
+	if typ == p4.Update_INSERT {
+		return p.InsertMember(m.GetMemberId(), a)
+	}
+	return p.ModifyMember(m.GetMemberId(), a)
+}
+
+func writeProfileGroup(objs *pipeline.Objects, typ p4.Update_Type, g *p4.ActionProfileGroup) error {
+	p, err := profileOf(objs, g.GetActionProfileId())
+	if err != nil {
+		return err
+	}
+	if typ == p4.Update_DELETE {
+		return p.DeleteGroup(g.GetGroupId())
+	}
+	members := make([]pipeline.GroupMember, 0, len(g.GetMembers()))
+	for _, m := range g.GetMembers() {
+		if m.GetWatchKind() != nil {
+			return status.Errorf(codes.Unimplemented, "action profile %s group %d: watch ports are not supported", p.Name, g.GetGroupId())
+		}
+		members = append(members, pipeline.GroupMember{ID: m.GetMemberId(), Weight: m.GetWeight()})
+	}
+	if typ == p4.Update_INSERT {
+		return p.InsertGroup(g.GetGroupId(), g.GetMaxSize(), members)
+	}
+	return p.ModifyGroup(g.GetGroupId(), g.GetMaxSize(), members)
 }

@@ -21,6 +21,7 @@ type Objects struct {
 	Registers      map[uint32]*RegisterArray
 	Digests        map[uint32]*Digest
 	ValueSets      map[uint32]*ValueSet
+	ActionProfiles map[uint32]*ActionProfile
 	PRE            *PRE
 	// ActionParams gives each action's parameter widths, by action id.
 	ActionParams map[uint32][]int
@@ -33,7 +34,7 @@ func (o *Objects) TableIDs() []uint32 { return sortedKeys(o.Tables) }
 func Build(info *p4info.P4Info, digestOut func(DigestList)) (*Objects, error) {
 	o := &Objects{Info: info, Tables: map[uint32]*Table{}, Counters: map[uint32]*CounterArray{},
 		DirectCounters: map[uint32]*Table{}, Meters: map[uint32]*MeterArray{}, DirectMeters: map[uint32]*Table{},
-		Registers: map[uint32]*RegisterArray{}, Digests: map[uint32]*Digest{}, ValueSets: map[uint32]*ValueSet{}, PRE: NewPRE(),
+		Registers: map[uint32]*RegisterArray{}, Digests: map[uint32]*Digest{}, ValueSets: map[uint32]*ValueSet{}, ActionProfiles: map[uint32]*ActionProfile{}, PRE: NewPRE(),
 		ActionParams: map[uint32][]int{}}
 	noAction := uint32(0)
 	for _, a := range info.GetActions() {
@@ -54,6 +55,30 @@ func Build(info *p4info.P4Info, digestOut func(DigestList)) (*Objects, error) {
 			return nil, err
 		}
 		o.Tables[tb.ID] = tb
+	}
+	for _, ap := range info.GetActionProfiles() {
+		name := ap.GetPreamble().GetName()
+		actions := map[uint32]ActionSpec{}
+		for _, tid := range ap.GetTableIds() {
+			tb, ok := o.Tables[tid]
+			if !ok {
+				return nil, fmt.Errorf("action profile %s: table %d not in the p4info", name, tid)
+			}
+			for id, spec := range tb.Actions {
+				actions[id] = spec
+			}
+		}
+		prof := NewActionProfile(ap.GetPreamble().GetId(), name, ap.GetWithSelector(), int(ap.GetSize()), int(ap.GetMaxGroupSize()), actions)
+		o.ActionProfiles[prof.ID] = prof
+	}
+	for _, t := range info.GetTables() {
+		if id := t.GetImplementationId(); id != 0 {
+			prof, ok := o.ActionProfiles[id]
+			if !ok {
+				return nil, fmt.Errorf("table %s: implementation %d is not an action profile of the p4info", t.GetPreamble().GetName(), id)
+			}
+			o.Tables[t.GetPreamble().GetId()].Profile = prof
+		}
 	}
 	for _, c := range info.GetCounters() {
 		o.Counters[c.GetPreamble().GetId()] = NewCounterArray(c.GetPreamble().GetId(), c.GetPreamble().GetName(), int(c.GetSize()))
@@ -108,9 +133,6 @@ var matchKinds = map[p4info.MatchField_MatchType]MatchKind{
 
 func (o *Objects) buildTable(t *p4info.Table, noAction uint32) (*Table, error) {
 	name := t.GetPreamble().GetName()
-	if t.GetImplementationId() != 0 {
-		return nil, fmt.Errorf("table %s: action profiles are not supported", name)
-	}
 	var fields []KeyField
 	for _, f := range t.GetMatchFields() {
 		kind, ok := matchKinds[f.GetMatchType()]

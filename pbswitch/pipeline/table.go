@@ -64,6 +64,12 @@ type Entry struct {
 	Counter CounterCell
 	// Meter is the entry's direct meter (nil: not configured, all green).
 	Meter *Meter
+	// In a table with an action profile, the entry names a member
+	// (MemberID) or, with a selector, a group (GroupID, IsGroup) instead
+	// of an action; Ref is what it resolved to.
+	MemberID, GroupID uint32
+	IsGroup           bool
+	Ref               ProfileRef
 	// key is the entry's identity (match + priority).
 	key string
 }
@@ -82,6 +88,9 @@ type Table struct {
 	// ConstEntries: the P4 program declared the entries; the control
 	// plane can read them but not change them.
 	ConstEntries bool
+	// Profile is the table's action profile or selector (nil: entries
+	// carry their action).
+	Profile *ActionProfile
 
 	mu       sync.RWMutex
 	entries  map[string]*Entry
@@ -132,14 +141,40 @@ func (t *Table) NeedsPriority() bool {
 // Lookup returns the action for key and the entry that matched (nil: the
 // default action). Its direct counter is not touched; the caller counts.
 func (t *Table) Lookup(key []byte) (Action, *Entry) {
+	a, _, e := t.LookupRef(key)
+	return a, e
+}
+
+// LookupRef is Lookup for a table with an action profile too: a matching
+// entry's member or group comes back in ref (to resolve with the
+// profile's Resolve), its action unset.
+func (t *Table) LookupRef(key []byte) (Action, ProfileRef, *Entry) {
 	t.mu.RLock()
 	a := t.def
+	var ref ProfileRef
 	e := t.index.lookup(key)
 	if e != nil {
-		a = e.Action // read under the lock: Modify replaces it
+		a, ref = e.Action, e.Ref // read under the lock: Modify replaces them
 	}
 	t.mu.RUnlock()
-	return a, e
+	return a, ref, e
+}
+
+// acquire binds an entry of a table with an action profile to its member
+// or group.
+func (t *Table) acquire(e *Entry) error {
+	if t.Profile == nil {
+		return nil
+	}
+	ref, err := t.Profile.acquire(e.MemberID, e.GroupID, e.IsGroup)
+	e.Ref = ref
+	return err
+}
+
+func (t *Table) release(e *Entry) {
+	if t.Profile != nil {
+		t.Profile.release(e.Ref)
+	}
 }
 
 // SetMeter replaces the direct meter of the stored entry e (nil: none).
@@ -167,6 +202,9 @@ func (t *Table) Insert(e *Entry) error {
 	if len(t.entries) >= t.Size {
 		return status.Errorf(codes.ResourceExhausted, "table %s: full (%d entries)", t.Name, t.Size)
 	}
+	if err := t.acquire(e); err != nil {
+		return err
+	}
 	t.entries[e.key] = e
 	t.index.add(e)
 	return nil
@@ -188,6 +226,11 @@ func (t *Table) Modify(e *Entry) error {
 	if !ok {
 		return status.Errorf(codes.NotFound, "table %s: no such entry to modify", t.Name)
 	}
+	if err := t.acquire(e); err != nil {
+		return err
+	}
+	t.release(old)
+	old.MemberID, old.GroupID, old.IsGroup, old.Ref = e.MemberID, e.GroupID, e.IsGroup, e.Ref
 	old.Action = e.Action
 	old.Cookie = e.Cookie
 	if e.Meter != nil {
@@ -214,6 +257,7 @@ func (t *Table) Delete(e *Entry) error {
 	}
 	delete(t.entries, key)
 	t.index.remove(old)
+	t.release(old)
 	return nil
 }
 
@@ -293,6 +337,9 @@ func (t *Table) Len() int {
 // Clear removes every entry (a new pipeline, or a delete-all).
 func (t *Table) Clear() {
 	t.mu.Lock()
+	for _, e := range t.entries {
+		t.release(e)
+	}
 	t.entries = map[string]*Entry{}
 	t.index = newMatcher(t.Fields, t.offsets, t.keyWidth)
 	t.mu.Unlock()
@@ -301,6 +348,9 @@ func (t *Table) Clear() {
 func (t *Table) validate(e *Entry) error {
 	if err := t.validateMatch(e); err != nil {
 		return err
+	}
+	if t.Profile != nil {
+		return nil // the profile checks its members' actions
 	}
 	return t.validateAction(e.Action, false)
 }

@@ -43,6 +43,11 @@ type tableNode struct {
 	counts       bool               // direct counters
 	meter        func(*phv, uint64) // the direct meter's colour destination
 	meterPackets bool
+	// A table with an action profile: entries name members or groups,
+	// the selector's hash picks a group's member.
+	profile  *pipeline.ActionProfile
+	selector *calculation
+	baseNext node // after an empty group
 }
 
 // boundAction is one of a table's actions with the node after it.
@@ -69,7 +74,17 @@ func (n *tableNode) run(s *phv) node {
 			dst[j] &= m
 		}
 	}
-	act, e := n.t.Lookup(key)
+	act, ref, e := n.t.LookupRef(key)
+	if e != nil && n.profile != nil {
+		var h uint32
+		if ref.Group != nil && n.selector != nil {
+			h = uint32(n.selector.compute(s))
+		}
+		var ok bool
+		if act, ok = n.profile.Resolve(ref, h); !ok {
+			return n.emptyGroup(s, e)
+		}
+	}
 	if e != nil {
 		if n.counts {
 			e.Counter.Count(s.pktLen)
@@ -101,6 +116,20 @@ func (n *tableNode) run(s *phv) node {
 		return nil
 	}
 	return ba.next
+}
+
+// emptyGroup is a hit on an entry whose group has no members: BMv2 runs no
+// action (it logs "yielded empty group") and leaves the next node unset;
+// here the control goes on as after a hit, to the table's default next
+// node when the successor depends on the action.
+func (n *tableNode) emptyGroup(s *phv, e *pipeline.Entry) node {
+	if n.counts {
+		e.Counter.Count(s.pktLen)
+	}
+	if n.byHit {
+		return n.hit
+	}
+	return n.baseNext
 }
 
 func (n *tableNode) find(id uint32) *boundAction {
@@ -137,8 +166,9 @@ func runControl(first node, s *phv) {
 
 // control compiles one pipeline.
 func (c *compiler) control(jp *bmv2json.Pipeline) (node, error) {
-	if len(jp.ActionProfiles) > 0 {
-		return nil, unsupported("an action profile or selector ("+jp.ActionProfiles[0].Name+")", nil)
+	c.profiles = map[string]*bmv2json.ActionProfile{}
+	for i := range jp.ActionProfiles {
+		c.profiles[jp.ActionProfiles[i].Name] = &jp.ActionProfiles[i]
 	}
 	nodes := map[string]node{}
 	type link func() error
@@ -190,10 +220,15 @@ func (c *compiler) control(jp *bmv2json.Pipeline) (node, error) {
 }
 
 func (c *compiler) table(jt *bmv2json.Table, lookup func(*string) (node, error)) (node, func() error, error) {
-	if jt.Type != "" && jt.Type != "simple" {
-		return nil, nil, unsupported("a table with an action profile ("+jt.Name+")", jt.SourceInfo)
+	if jt.Type != "" && jt.Type != "simple" && jt.Type != "indirect" && jt.Type != "indirect_ws" {
+		return nil, nil, unsupported("a table of type "+jt.Type+" ("+jt.Name+")", jt.SourceInfo)
 	}
 	t, inInfo := c.tables[jt.Name]
+	if jt.Type == "indirect" || jt.Type == "indirect_ws" {
+		if !inInfo {
+			return nil, nil, invalid(jt.SourceInfo, "table %s is not in the p4info", jt.Name)
+		}
+	}
 	switch {
 	case !inInfo && len(jt.Key) == 0:
 		return c.fixedTable(jt, lookup)
@@ -206,6 +241,9 @@ func (c *compiler) table(jt *bmv2json.Table, lookup func(*string) (node, error))
 		}
 	}
 	n := &tableNode{name: jt.Name, t: t, counts: jt.WithCounters}
+	if err := c.bindProfile(jt, n); err != nil {
+		return nil, nil, err
+	}
 	if len(jt.Entries) > 0 {
 		if err := c.constEntries(jt, t); err != nil {
 			return nil, nil, err
@@ -253,6 +291,9 @@ func (c *compiler) table(jt *bmv2json.Table, lookup func(*string) (node, error))
 			n.miss, err = lookup(jt.NextTables["__MISS__"])
 			return err
 		}
+		if n.baseNext, err = lookup(jt.BaseNext); err != nil {
+			return err
+		}
 		for i := range n.acts {
 			next, ok := jt.NextTables[n.acts[i].a.name]
 			if !ok {
@@ -265,6 +306,37 @@ func (c *compiler) table(jt *bmv2json.Table, lookup func(*string) (node, error))
 		return nil
 	}
 	return n, link, nil
+}
+
+// bindProfile binds a table of type indirect or indirect_ws to its p4info
+// action profile and compiles its selector's hash.
+func (c *compiler) bindProfile(jt *bmv2json.Table, n *tableNode) error {
+	indirect := jt.Type == "indirect" || jt.Type == "indirect_ws"
+	switch {
+	case !indirect && n.t.Profile != nil:
+		return invalid(jt.SourceInfo, "table %s has action profile %s in the p4info and none in the JSON", jt.Name, n.t.Profile.Name)
+	case !indirect:
+		return nil
+	case n.t.Profile == nil || n.t.Profile.Name != jt.ActionProfile:
+		return invalid(jt.SourceInfo, "table %s: action profile %s is not its implementation in the p4info", jt.Name, jt.ActionProfile)
+	}
+	jap, ok := c.profiles[jt.ActionProfile]
+	if !ok {
+		return invalid(jt.SourceInfo, "table %s: unknown action profile %s", jt.Name, jt.ActionProfile)
+	}
+	withSelector := jt.Type == "indirect_ws"
+	if withSelector != (jap.Selector != nil) || withSelector != n.t.Profile.WithSelector {
+		return invalid(jt.SourceInfo, "table %s: action profile %s with and without a selector", jt.Name, jt.ActionProfile)
+	}
+	n.profile = n.t.Profile
+	if jap.Selector != nil {
+		calc, err := c.calculation(&bmv2json.Calculation{Name: jap.Name, Algo: jap.Selector.Algo, Input: jap.Selector.Input, SourceInfo: jt.SourceInfo})
+		if err != nil {
+			return err
+		}
+		n.selector = calc
+	}
+	return nil
 }
 
 // compilerMade tells a table p4c made (const entries, only actions of its

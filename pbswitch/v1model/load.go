@@ -26,6 +26,7 @@ type compiler struct {
 	meterArrays        map[string]*bmv2json.MeterArray
 	registers          map[string]*pipeline.RegisterArray
 	vsets              map[string]*pipeline.ValueSet
+	profiles           map[string]*bmv2json.ActionProfile // the pipeline's
 	calcs              map[string]*calculation
 	fieldLists         map[int][]*lvalue
 	learnLists         map[int]*learnBinding

@@ -94,8 +94,13 @@ func TestLoadRefusesWhatItDoesNotImplementNamingTheSourceLine(t *testing.T) {
 	err = mutate(t, func(doc map[string]any) {
 		pl := obj(list(doc, "pipelines")[0])
 		pl["action_profiles"] = []any{map[string]any{"name": "ap", "id": 0, "max_size": 8}}
+		for _, x := range pl["tables"].([]any) {
+			if tb := obj(x); tb["name"] == "IngressPipeImpl.forwarding.routing_v4" {
+				tb["type"], tb["action_profile"] = "indirect", "ap"
+			}
+		}
 	}, nil)
-	wantUnsupported(t, err, "action profile", "")
+	wantInvalid(t, err, "action profile ap is not its implementation in the p4info")
 
 	err = mutate(t, func(doc map[string]any) {
 		st := obj(obj(list(doc, "parsers")[0])["parse_states"].([]any)[2])

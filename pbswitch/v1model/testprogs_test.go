@@ -90,7 +90,7 @@ func (tp *testProgram) run(frame []byte) (*pipeline.Packet, bool) {
 }
 
 func TestTestProgramsLoad(t *testing.T) {
-	for _, name := range []string{"exprs", "parsing", "checksums", "externs", "valuesets"} {
+	for _, name := range []string{"exprs", "parsing", "checksums", "externs", "valuesets", "actionprofiles"} {
 		loadTestProgram(t, name)
 	}
 }

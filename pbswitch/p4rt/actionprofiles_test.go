@@ -204,3 +204,39 @@ func TestActionSelectorMaxGroupSize(t *testing.T) {
 		groupOf(p4.Update_INSERT, sel, 1, 0, 1, 1, 2, 1),
 	), codes.InvalidArgument, codes.ResourceExhausted, codes.OK)
 }
+
+func TestActionSelectorOneShotOverP4Runtime(t *testing.T) {
+	r := newTestProgramRig(t, "actionprofiles")
+	sel, spread, steer := r.profileID("I.spread_sel"), r.id("I.spread"), r.id("I.steer")
+	set := &p4.ActionProfileActionSet{ActionProfileActions: []*p4.ActionProfileAction{
+		{Action: action(steer, []byte{1}).GetAction(), Weight: 1},
+		{Action: action(steer, []byte{2}).GetAction(), Weight: 2},
+	}}
+	te := &p4.TableEntry{TableId: spread, Match: []*p4.FieldMatch{exact(1, []byte{0x12, 0x34})},
+		Action: &p4.TableAction{Type: &p4.TableAction_ActionProfileActionSet{ActionProfileActionSet: set}}}
+	if err := r.write(1, update(p4.Update_INSERT, te)); err != nil {
+		t.Fatal(err)
+	}
+	got := r.read(tableEntity(&p4.TableEntry{TableId: spread}))
+	if len(got) != 1 || !proto.Equal(got[0].GetTableEntry(), te) {
+		t.Fatalf("read back %v, want %v", got, te)
+	}
+	for i := range uint32(12) {
+		flow := i * 0x9e3779b1
+		want := []byte{1, 2, 2}[crc16ARC(binary.BigEndian.AppendUint32([]byte{2, 0, 0, 0, 0, 1}, flow))%3]
+		r.sw.Receive(1, [][]byte{apFrame(0xb, 1, 0x1234, flow)})
+		if f := r.ports[2].wait(t); f[1] != want {
+			t.Fatalf("flow %#x: member tag %d, want %d", flow, f[1], want)
+		}
+	}
+	watch := proto.Clone(te).(*p4.TableEntry)
+	watch.Match = []*p4.FieldMatch{exact(1, []byte{0, 1})}
+	watch.GetAction().GetActionProfileActionSet().GetActionProfileActions()[0].WatchKind = &p4.ActionProfileAction_WatchPort{WatchPort: []byte{1}}
+	wantCodes(t, r.write(1,
+		memberUpdate(p4.Update_INSERT, sel, 1, action(steer, []byte{1})), // no mixing with one-shot
+		update(p4.Update_INSERT, watch),
+	), codes.InvalidArgument, codes.Unimplemented)
+	if err := r.write(1, update(p4.Update_DELETE, te), memberUpdate(p4.Update_INSERT, sel, 1, action(steer, []byte{1}))); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -29,7 +29,7 @@ func toEntry(objs *pipeline.Objects, te *p4.TableEntry, needAction bool) (*pipel
 	}
 	e := &pipeline.Entry{Match: match, Priority: te.GetPriority(), Cookie: te.GetControllerMetadata()}
 	if needAction && tb.Profile != nil {
-		if err := toProfileRef(tb, te.GetAction(), e); err != nil {
+		if err := toProfileRef(objs, tb, te.GetAction(), e); err != nil {
 			return nil, nil, err
 		}
 	} else if needAction {
@@ -140,15 +140,28 @@ func toAction(objs *pipeline.Objects, tb *pipeline.Table, ta *p4.TableAction) (p
 }
 
 // toProfileRef sets what an entry of a table with an action profile
-// names: a member, or a group of a selector.
-func toProfileRef(tb *pipeline.Table, ta *p4.TableAction, e *pipeline.Entry) error {
+// names: a member, a group of a selector, or a one-shot action set.
+func toProfileRef(objs *pipeline.Objects, tb *pipeline.Table, ta *p4.TableAction, e *pipeline.Entry) error {
 	switch x := ta.GetType().(type) {
 	case *p4.TableAction_ActionProfileMemberId:
 		e.MemberID = x.ActionProfileMemberId
 	case *p4.TableAction_ActionProfileGroupId:
 		e.GroupID, e.IsGroup = x.ActionProfileGroupId, true
 	case *p4.TableAction_ActionProfileActionSet:
-		return status.Errorf(codes.Unimplemented, "table %s: one-shot action profile action sets are not supported; write members and groups", tb.Name)
+		e.OneShot = []pipeline.OneShotAction{}
+		for _, pa := range x.ActionProfileActionSet.GetActionProfileActions() {
+			if pa.GetWatchKind() != nil {
+				return status.Errorf(codes.Unimplemented, "table %s: watch ports are not supported", tb.Name)
+			}
+			if pa.GetAction() == nil {
+				return invalid("table %s: a one-shot action set member without an action", tb.Name)
+			}
+			a, err := toActionCall(objs, pa.GetAction())
+			if err != nil {
+				return err
+			}
+			e.OneShot = append(e.OneShot, pipeline.OneShotAction{Action: a, Weight: pa.GetWeight()})
+		}
 	case *p4.TableAction_Action:
 		return invalid("table %s has action profile %s: its entries name a member or a group, not an action", tb.Name, tb.Profile.Name)
 	default:
@@ -219,6 +232,12 @@ func fromEntry(objs *pipeline.Objects, tb *pipeline.Table, e *pipeline.Entry, wi
 		Action: &p4.TableAction{Type: &p4.TableAction_Action{Action: fromAction(objs, e.Action)}},
 		Match:  fromMatch(tb.Fields, e.Match)}
 	switch {
+	case tb.Profile != nil && e.OneShot != nil:
+		set := &p4.ActionProfileActionSet{}
+		for _, a := range e.OneShot {
+			set.ActionProfileActions = append(set.ActionProfileActions, &p4.ActionProfileAction{Action: fromAction(objs, a.Action), Weight: a.Weight})
+		}
+		te.Action = &p4.TableAction{Type: &p4.TableAction_ActionProfileActionSet{ActionProfileActionSet: set}}
 	case tb.Profile != nil && e.IsGroup:
 		te.Action = &p4.TableAction{Type: &p4.TableAction_ActionProfileGroupId{ActionProfileGroupId: e.GroupID}}
 	case tb.Profile != nil:

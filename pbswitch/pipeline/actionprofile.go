@@ -33,10 +33,11 @@ type ActionProfile struct {
 	// tables, with their parameter widths.
 	Actions map[uint32]ActionSpec
 
-	mu      sync.RWMutex
-	members map[uint32]*Member
-	groups  map[uint32]*Group
-	handles []bool // BMv2 member handles in use
+	mu       sync.RWMutex
+	members  map[uint32]*Member
+	groups   map[uint32]*Group
+	handles  []bool // BMv2 member handles in use
+	oneShots int    // entries programmed with one-shot action sets
 }
 
 // Member is an action profile member.
@@ -70,6 +71,15 @@ type GroupMember struct {
 type ProfileRef struct {
 	Member *Member
 	Group  *Group
+	// oneShot: the entry's own member or group, made for its action set.
+	oneShot []*Member
+}
+
+// OneShotAction is one action of a one-shot action set (P4Runtime's
+// ActionProfileActionSet) with its weight.
+type OneShotAction struct {
+	Action Action
+	Weight int32
 }
 
 // NewActionProfile makes an empty action profile.
@@ -117,6 +127,9 @@ func (p *ActionProfile) InsertMember(id uint32, a Action) error {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if err := p.manualMode(); err != nil {
+		return err
+	}
 	if _, dup := p.members[id]; dup {
 		return status.Errorf(codes.AlreadyExists, "action profile %s: member %d already exists", p.Name, id)
 	}
@@ -179,6 +192,9 @@ func (p *ActionProfile) InsertGroup(id uint32, maxSize int32, members []GroupMem
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if err := p.manualMode(); err != nil {
+		return err
+	}
 	if _, dup := p.groups[id]; dup {
 		return status.Errorf(codes.AlreadyExists, "action profile %s: group %d already exists", p.Name, id)
 	}
@@ -347,12 +363,68 @@ func (p *ActionProfile) GroupInfo(id uint32) (int, []GroupMember, bool) {
 	return g.MaxSize, slices.Clone(g.members), true
 }
 
+// manualMode refuses members and groups while entries are programmed with
+// one-shot action sets: P4Runtime does not mix the two ways in one
+// profile (INVALID_ARGUMENT, as PI).
+func (p *ActionProfile) manualMode() error {
+	if p.oneShots > 0 {
+		return status.Errorf(codes.InvalidArgument, "action profile %s is programmed with one-shot action sets: it takes no members or groups", p.Name)
+	}
+	return nil
+}
+
+// acquireOneShot makes an entry's own member (a profile without a
+// selector: one action of weight 1) or group (a member per unit of
+// weight, as PI programs BMv2) for its action set.
+func (p *ActionProfile) acquireOneShot(set []OneShotAction) (ProfileRef, error) {
+	if len(set) == 0 {
+		return ProfileRef{}, status.Errorf(codes.Unimplemented, "action profile %s: an empty one-shot action set", p.Name)
+	}
+	sum := 0
+	for _, a := range set {
+		if err := p.checkAction(a.Action); err != nil {
+			return ProfileRef{}, err
+		}
+		if a.Weight < 1 {
+			return ProfileRef{}, status.Errorf(codes.InvalidArgument, "action profile %s: one-shot action %d has weight %d (at least 1)", p.Name, a.Action.ID, a.Weight)
+		}
+		sum += int(a.Weight)
+	}
+	if !p.WithSelector && (len(set) != 1 || set[0].Weight != 1) {
+		return ProfileRef{}, status.Errorf(codes.InvalidArgument, "action profile %s has no selector: a one-shot action set holds one action of weight 1", p.Name)
+	}
+	if p.MaxGroupSize > 0 && sum > p.MaxGroupSize {
+		return ProfileRef{}, status.Errorf(codes.ResourceExhausted, "action profile %s: one-shot weights sum to %d, its max_group_size is %d", p.Name, sum, p.MaxGroupSize)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.members) > 0 || len(p.groups) > 0 {
+		return ProfileRef{}, status.Errorf(codes.InvalidArgument, "action profile %s has members or groups: it takes no one-shot action sets", p.Name)
+	}
+	var ms []*Member
+	for _, a := range set {
+		for range a.Weight {
+			ms = append(ms, &Member{action: a.Action, handles: []int{p.newHandle()}})
+		}
+	}
+	p.oneShots++
+	if !p.WithSelector {
+		return ProfileRef{Member: ms[0], oneShot: ms}, nil
+	}
+	g := &Group{slots: slices.Clone(ms)}
+	sort.Slice(g.slots, func(i, j int) bool { return g.slots[i].handles[0] < g.slots[j].handles[0] })
+	return ProfileRef{Group: g, oneShot: ms}, nil
+}
+
 // acquire resolves what a table entry names and counts the entry as a
 // user: NOT_FOUND for an unknown member or group, INVALID_ARGUMENT for a
 // group of a profile without a selector.
 func (p *ActionProfile) acquire(memberID, groupID uint32, isGroup bool) (ProfileRef, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.oneShots > 0 {
+		return ProfileRef{}, p.manualMode()
+	}
 	if isGroup {
 		if !p.WithSelector {
 			return ProfileRef{}, status.Errorf(codes.InvalidArgument, "action profile %s has no selector: entries name members, not groups", p.Name)
@@ -376,6 +448,11 @@ func (p *ActionProfile) release(r ProfileRef) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch {
+	case r.oneShot != nil:
+		for _, m := range r.oneShot {
+			p.handles[m.handles[0]] = false
+		}
+		p.oneShots--
 	case r.Group != nil:
 		r.Group.entries--
 	case r.Member != nil:
@@ -402,6 +479,6 @@ func (p *ActionProfile) Resolve(r ProfileRef, hash uint32) (a Action, ok bool) {
 // cleared with them).
 func (p *ActionProfile) Clear() {
 	p.mu.Lock()
-	p.members, p.groups, p.handles = map[uint32]*Member{}, map[uint32]*Group{}, nil
+	p.members, p.groups, p.handles, p.oneShots = map[uint32]*Member{}, map[uint32]*Group{}, nil, 0
 	p.mu.Unlock()
 }

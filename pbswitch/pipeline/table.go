@@ -69,7 +69,10 @@ type Entry struct {
 	// of an action; Ref is what it resolved to.
 	MemberID, GroupID uint32
 	IsGroup           bool
-	Ref               ProfileRef
+	// OneShot is the entry's one-shot action set, when it has one instead
+	// of a member or group.
+	OneShot []OneShotAction
+	Ref     ProfileRef
 	// key is the entry's identity (match + priority).
 	key string
 }
@@ -166,7 +169,13 @@ func (t *Table) acquire(e *Entry) error {
 	if t.Profile == nil {
 		return nil
 	}
-	ref, err := t.Profile.acquire(e.MemberID, e.GroupID, e.IsGroup)
+	var ref ProfileRef
+	var err error
+	if e.OneShot != nil {
+		ref, err = t.Profile.acquireOneShot(e.OneShot)
+	} else {
+		ref, err = t.Profile.acquire(e.MemberID, e.GroupID, e.IsGroup)
+	}
 	e.Ref = ref
 	return err
 }
@@ -230,7 +239,7 @@ func (t *Table) Modify(e *Entry) error {
 		return err
 	}
 	t.release(old)
-	old.MemberID, old.GroupID, old.IsGroup, old.Ref = e.MemberID, e.GroupID, e.IsGroup, e.Ref
+	old.MemberID, old.GroupID, old.IsGroup, old.OneShot, old.Ref = e.MemberID, e.GroupID, e.IsGroup, e.OneShot, e.Ref
 	old.Action = e.Action
 	old.Cookie = e.Cookie
 	if e.Meter != nil {

@@ -296,3 +296,50 @@ func TestActionSelectorConcurrentWrites(t *testing.T) {
 		must(t, sel.ModifyGroup(1, 0, nil))
 	}
 }
+
+// One-shot action sets (P4Runtime's ActionProfileActionSet): the entry's
+// own group, a member per unit of weight, as PI programs BMv2.
+func TestActionSelectorOneShot(t *testing.T) {
+	tp := loadTestProgram(t, "actionprofiles")
+	sel, spread := tp.profile("I.spread_sel"), tp.table("I.spread")
+	steer := func(tag byte, w int32) pipeline.OneShotAction {
+		return pipeline.OneShotAction{Action: tp.action("I.steer", []byte{tag}), Weight: w}
+	}
+	key := []pipeline.FieldMatch{{Value: []byte{0x12, 0x34}}}
+	check := func(slots ...byte) {
+		t.Helper()
+		for i := range uint32(16) {
+			flow := i * 0x9e3779b1
+			want := slots[selectorHash(1, flow)%uint32(len(slots))]
+			if got := tp.apRun(apFrame(0xa, 1, 0x1234, flow)); got.steered != want {
+				t.Fatalf("flow %#x: %+v, want member tag %d", flow, got, want)
+			}
+		}
+	}
+	must(t, spread.Insert(&pipeline.Entry{Match: key, OneShot: []pipeline.OneShotAction{steer(1, 1), steer(2, 2)}}))
+	check(1, 2, 2)
+	// A modified entry's new members take new handles (3, 4) before the
+	// old ones are freed.
+	must(t, spread.Modify(&pipeline.Entry{Match: key, OneShot: []pipeline.OneShotAction{steer(3, 1), steer(1, 1)}}))
+	check(3, 1)
+	wantCode(t, sel.InsertMember(1, tp.action("I.steer", []byte{1})), codes.InvalidArgument) // no mixing
+	other := []pipeline.FieldMatch{{Value: []byte{0, 1}}}
+	wantCode(t, spread.Insert(&pipeline.Entry{Match: other, OneShot: []pipeline.OneShotAction{steer(1, 0)}}), codes.InvalidArgument)
+	wantCode(t, spread.Insert(&pipeline.Entry{Match: other, OneShot: []pipeline.OneShotAction{}}), codes.Unimplemented)
+	wantCode(t, spread.Insert(&pipeline.Entry{Match: other, MemberID: 1}), codes.InvalidArgument)
+
+	// Without a selector: one action, a member of the entry's own.
+	ports := tp.table("I.ports")
+	setPort := pipeline.OneShotAction{Action: tp.action("I.set_port", []byte{0, 3}, []byte{7}), Weight: 1}
+	dst := []pipeline.FieldMatch{{Value: []byte{2, 0, 0, 0, 0, 0xa}}}
+	wantCode(t, ports.Insert(&pipeline.Entry{Match: dst, OneShot: []pipeline.OneShotAction{setPort, setPort}}), codes.InvalidArgument)
+	must(t, ports.Insert(&pipeline.Entry{Match: dst, OneShot: []pipeline.OneShotAction{setPort}}))
+	if got := tp.apRun(apFrame(0xa, 1, 0x9999, 1)); got.member != 7 || got.port != 3 {
+		t.Errorf("one-shot member: %+v", got)
+	}
+
+	// Once the one-shot entries are gone, members and groups are allowed.
+	must(t, spread.Delete(&pipeline.Entry{Match: key}))
+	must(t, sel.InsertMember(1, tp.action("I.steer", []byte{1})))
+	wantCode(t, spread.Insert(&pipeline.Entry{Match: key, OneShot: []pipeline.OneShotAction{steer(1, 1)}}), codes.InvalidArgument)
+}

@@ -75,15 +75,15 @@ func (n *tableNode) run(s *phv) node {
 		}
 	}
 	act, ref, e := n.t.LookupRef(key)
+	empty := false
 	if e != nil && n.profile != nil {
 		var h uint32
 		if ref.Group != nil && n.selector != nil {
 			h = uint32(n.selector.compute(s))
 		}
 		var ok bool
-		if act, ok = n.profile.Resolve(ref, h); !ok {
-			return n.emptyGroup(s, e)
-		}
+		act, ok = n.profile.Resolve(ref, h)
+		empty = !ok
 	}
 	if e != nil {
 		if n.counts {
@@ -100,6 +100,9 @@ func (n *tableNode) run(s *phv) node {
 			}
 			n.meter(s, color)
 		}
+	}
+	if empty {
+		return n.emptyGroup()
 	}
 	ba := n.find(act.ID)
 	if ba != nil {
@@ -118,14 +121,12 @@ func (n *tableNode) run(s *phv) node {
 	return ba.next
 }
 
-// emptyGroup is a hit on an entry whose group has no members: BMv2 runs no
-// action (it logs "yielded empty group") and leaves the next node unset;
-// here the control goes on as after a hit, to the table's default next
-// node when the successor depends on the action.
-func (n *tableNode) emptyGroup(s *phv, e *pipeline.Entry) node {
-	if n.counts {
-		e.Counter.Count(s.pktLen)
-	}
+// emptyGroup is a hit on an entry whose group has no members (counted and
+// metered as a hit): BMv2 runs no action (it logs "yielded empty group")
+// and leaves the next node unset; here the control goes on as after a hit,
+// to the table's default next node when the successor depends on the
+// action.
+func (n *tableNode) emptyGroup() node {
 	if n.byHit {
 		return n.hit
 	}

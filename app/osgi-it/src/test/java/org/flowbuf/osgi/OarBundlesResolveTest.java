@@ -49,13 +49,16 @@ import static org.junit.Assert.fail;
  * Karaf 4.2.9 bundles of its features, at ONOS 2.7's versions, from Maven
  * Central. ONOS did not publish its wraps of grpc-java's core (io.grpc.internal)
  * and protobuf-lite at 2.7.0; those are its 2.5.7-rc3 wraps of the same
- * grpc-java 1.22.1.</li>
+ * grpc-java 1.22.1. javax.activation (which jaxb-api and Jersey import) left
+ * the JDK in 11; Karaf 4.2 adds it, here as the com.sun.activation bundle.</li>
  * <li>target/onos-runtime-wrap: the plain jars ONOS 2.7 lists as NON-OSGI
  * (gRPC's dependencies); ONOS installs them as Karaf "wrap:" URLs, so they are
  * wrapped here as Karaf's wrap does (bnd: every package exported, every import
  * optional).</li>
- * <li>The JDK's packages come from the system bundle, as in Karaf. Nothing
- * else is added to it, and nothing stands in for a package FlowBuf imports.</li>
+ * <li>The JDK's packages (javax.xml, javax.net.ssl, sun.misc, ...) come from
+ * Felix's system bundle, which exports what the running JDK has, as Karaf's
+ * does. Nothing is added to it, and nothing stands in for a package FlowBuf
+ * imports.</li>
  * </ul>
  */
 public class OarBundlesResolveTest {
@@ -98,7 +101,7 @@ public class OarBundlesResolveTest {
     }
 
     private static Framework startFramework() throws BundleException, IOException {
-        Path storage = Files.createTempDirectory("flowbuf-felix");
+        Path storage = Paths.get(System.getProperty("basedir", "."), "target", "felix-cache");
         Map<String, String> config = new HashMap<>();
         config.put(Constants.FRAMEWORK_STORAGE, storage.toString());
         config.put(Constants.FRAMEWORK_STORAGE_CLEAN, Constants.FRAMEWORK_STORAGE_CLEAN_ONFIRSTINIT);

@@ -8,7 +8,7 @@ Run inside a lab host:
     python -m test.lab.seqflow recv PORT --iface eth0   # frames for any address
 The sender stops early on SIGTERM and reports what it sent.
 The receiver prints one JSON object when the flow has been idle for --idle
-seconds after the first packet (or --timeout passes).
+seconds after the first packet (or --timeout passes, or SIGTERM comes).
 """
 import argparse
 import json
@@ -19,6 +19,7 @@ import sys
 import time
 
 HEADER = struct.Struct("!QQ")  # sequence number, send time in ns
+POLL_S = 0.2  # how often the receiver looks at its idle bound and SIGTERM
 
 
 def send(dst, port, pps, seconds, size):
@@ -101,12 +102,19 @@ def receive(port, expect, idle, timeout, iface=None):
     max_gap_s = 0.0
     last_arrival = None
     deadline = time.monotonic() + timeout
+    # SIGTERM ends the count once what has arrived is read (a driver that
+    # knows the flow is over, when a hold may outlast any idle bound).
+    stopped = []
+    signal.signal(signal.SIGTERM, lambda *_: stopped.append(True))
     while time.monotonic() < deadline:
-        sock.settimeout(idle if received else max(0.1, deadline - time.monotonic()))
+        quiet_for = time.monotonic() - last_arrival if last_arrival is not None else 0.0
+        if received and quiet_for >= idle:
+            break
+        sock.settimeout(0.0 if stopped else min(POLL_S, max(0.001, idle - quiet_for)))
         try:
             data = sock.recv(65535)
-        except socket.timeout:
-            if received:
+        except (socket.timeout, BlockingIOError):
+            if stopped:
                 break
             continue
         now = time.monotonic()

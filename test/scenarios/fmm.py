@@ -64,6 +64,8 @@ COMMAND_S = 0.002
 # How far past its planned length udp_run's flow may run to reach its
 # handoff count.
 MAX_OVERRUN_S = 60.0
+# From the flow's end to the receiver's count, in udp_run with min_handoffs.
+DRAIN_S = 3.0
 # The radio's TCP goodput capacity is its shaper's rate times the share of a
 # full frame that is iperf3's payload: 1448 bytes (MTU 1500 less the IPv4, TCP
 # and timestamp headers) of the 1514-byte Ethernet frame the air queue counts.
@@ -76,16 +78,32 @@ SIGNAL_ON_ATTACH = ("fmm", "fmm-signal")
 SIGNAL_ON_LEAVE = ("fmm",)
 
 
+class Phases:
+    """How long each step of one handoff took, in ms (a loaded machine's
+    slow handoff says where its time went)."""
+
+    def __init__(self):
+        self.ms, self.total_ms = {}, 0.0
+        self._last = time.perf_counter()
+
+    def mark(self, step):
+        now = time.perf_counter()
+        self.ms[step] = round((now - self._last) * 1e3, 1)
+        self.total_ms += (now - self._last) * 1e3
+        self._last = now
+
+
 class FmmDriver:
     """Hands the UE back and forth between the eNBs of one FMM session."""
 
-    def __init__(self, lab, buffering="fmm", command_s=COMMAND_S):
+    def __init__(self, lab, buffering="fmm", command_s=COMMAND_S, window=4096):
         self.lab, self.buffering, self.command_s = lab, buffering, command_s
         self.attach_ms, self.sync_us, self.detached_s = [], [], 0.0
         self.session, self.warm = None, {}
+        self.slowest = Phases()
         if buffering in FMM_MODES:
             self.session = lab.rest.post("apps/fmm/sessions", fmm_plan(
-                lab.attached, attach_signal=buffering in SIGNAL_ON_ATTACH,
+                lab.attached, window=window, attach_signal=buffering in SIGNAL_ON_ATTACH,
                 ue_reports=buffering in SIGNAL_ON_LEAVE))
 
     def warm_up(self, cycles=WARM_UP_CYCLES):
@@ -118,24 +136,33 @@ class FmmDriver:
     def handoff(self):
         source = self.lab.attached
         target = "s2" if source == "s1" else "s1"
+        phases = Phases()
         lmm_id = self._start(source, target)
+        phases.mark("handoff_call")
         # The UE leaves once the handoff command reached it: without the UE's
         # signal the source holds from the call, and this is air time it
         # cannot use, counted as attached.
         time.sleep(self.command_s)
         if self.buffering in SIGNAL_ON_LEAVE:
             self.lab.signal()
+            phases.mark("leave_signal")
         self.lab.detach()
+        phases.mark("detach")
         # Timed from the cut, as applied, to the radio up: what the optimal
         # line counts as detached.
         cut = time.perf_counter()
         time.sleep(DETACH_S)
         self.detached_s += self.lab.attach_to(target) - cut
+        phases.mark("attach_radio")
         if self.buffering in SIGNAL_ON_ATTACH:
             self.lab.signal()
+            phases.mark("join_signal")
         start = time.perf_counter()
         self._complete(lmm_id)
+        phases.mark("attach_call")
         self.attach_ms.append((time.perf_counter() - start) * 1e3)
+        if phases.total_ms > self.slowest.total_ms:
+            self.slowest = phases
 
     def counted(self):
         """The session's counters since the warm-up."""
@@ -165,19 +192,25 @@ class FmmDriver:
 
 
 def udp_run(seconds=3.0, frequency=GOAL_FREQUENCY, pps=2000, rtt_ms=0, command_s=COMMAND_S,
-            mode="fmm", min_handoffs=0):
+            mode="fmm", min_handoffs=0, window=4096):
     """A sequenced UDP flow across FMM handoffs at `frequency`/s: the loss,
     order and duplicate accounting (duplicates would be sync misses). With
     min_handoffs, the flow runs on past `seconds` until that many handoffs
-    are done (then a tail of 0.3 s), however slow the machine makes them."""
+    are done (then a tail of 0.3 s), however slow the machine makes them,
+    and the receiver counts until the flow is over, however long a handoff
+    held it: on a loaded machine taking the air queue down (the cut) has
+    been measured at up to 8.2 s (the kernel waits out an RCU grace period),
+    so a 10 ms detach can last seconds; `window` (packets per eNB) must then
+    hold what the flow sends meanwhile."""
     # The sender's duration is an upper bound when handoffs set the end.
     send_s = seconds + (MAX_OVERRUN_S if min_handoffs else 0)
+    idle_s = send_s + 30 if min_handoffs else 3
     with MobilityLab(shape_at="ue", rtt_ms=rtt_ms) as lab:
         recv = subprocess.Popen(lab.ue.popen_argv(
-            [PYTHON, "-m", "test.lab.seqflow", "recv", "9000", "--idle", "3", "--timeout",
-             str(send_s + 30)]), stdout=subprocess.PIPE, text=True, cwd=ROOT)
+            [PYTHON, "-m", "test.lab.seqflow", "recv", "9000", "--idle", str(idle_s),
+             "--timeout", str(send_s + 30)]), stdout=subprocess.PIPE, text=True, cwd=ROOT)
         recv.stdout.readline()
-        driver = FmmDriver(lab, mode, command_s)
+        driver = FmmDriver(lab, mode, command_s, window)
         driver.warm_up()
         driver.sync_us.clear()
         send = subprocess.Popen(lab.server.popen_argv(
@@ -190,6 +223,11 @@ def udp_run(seconds=3.0, frequency=GOAL_FREQUENCY, pps=2000, rtt_ms=0, command_s
             time.sleep(max(0.0, start + seconds - time.monotonic()) + 0.3)
             send.terminate()
         sent = json.loads(send.communicate(timeout=send_s + 30)[0])["sent"]
+        if min_handoffs:
+            # The UE is attached and its eNB delivers: what is held drains in
+            # well under a second at the radio's rate.
+            time.sleep(DRAIN_S)
+            recv.terminate()
         got = json.loads(recv.communicate(timeout=send_s + 40)[0].strip().splitlines()[-1])
         counters = driver.counted()
         driver.close()
@@ -197,7 +235,8 @@ def udp_run(seconds=3.0, frequency=GOAL_FREQUENCY, pps=2000, rtt_ms=0, command_s
             "purged": counters["purgedPackets"], "on_signal": counters["releasedOnSignal"],
             "held_on_signal": counters["heldOnSignal"],
             "handoffs_per_s": counters["handoffs"] / elapsed,
-            "attach_ms": driver.attach_ms, "sync_us": driver.sync_us, **got}
+            "attach_ms": driver.attach_ms, "sync_us": driver.sync_us,
+            "slowest_handoff_ms": driver.slowest.ms, **got}
 
 
 def tcp_run(buffering, frequency, seconds, rtt_ms=0, command_s=COMMAND_S):

@@ -368,18 +368,24 @@ func (c *compiler) extract(tv *bmv2json.TypedValue, x *exprCtx) (func(*phv), err
 			}
 			exs = append(exs, ex)
 		}
-		return func(s *phv) {
-			i := s.stackNext[st]
-			if i >= len(exs) {
-				pe.raise(s, pe.stackOutOfBounds)
-				return
-			}
-			if exs[i](s); !s.parserErr {
-				s.stackNext[st] = i + 1
-			}
-		}, nil
+		return extractNext(st, exs, pe), nil
 	}
 	return nil, unsupported("extract to a "+tv.Type, x.si)
+}
+
+// extractNext extracts into stack st's next element with that element's
+// extractor (exs[i]), raising StackOutOfBounds when the stack is full.
+func extractNext(st int, exs []func(*phv), pe *parserErrors) func(*phv) {
+	return func(s *phv) {
+		i := s.stackNext[st]
+		if i >= len(exs) {
+			pe.raise(s, pe.stackOutOfBounds)
+			return
+		}
+		if exs[i](s); !s.parserErr {
+			s.stackNext[st] = i + 1
+		}
+	}
 }
 
 // extractor reads header h at the parser's position, or raises

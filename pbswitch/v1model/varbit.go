@@ -191,16 +191,7 @@ func (c *compiler) extractVL(op *bmv2json.ParserOp, x *exprCtx) (func(*phv), err
 			}
 			exs = append(exs, ex)
 		}
-		return func(s *phv) {
-			i := s.stackNext[st]
-			if i >= len(exs) {
-				pe.raise(s, pe.stackOutOfBounds)
-				return
-			}
-			if exs[i](s); !s.parserErr {
-				s.stackNext[st] = i + 1
-			}
-		}, nil
+		return extractNext(st, exs, pe), nil
 	}
 	return nil, unsupported("extract_VL to a "+tv.Type, x.si)
 }

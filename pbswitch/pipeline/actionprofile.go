@@ -107,15 +107,7 @@ func (p *ActionProfile) checkAction(a Action) error {
 	if spec.DefaultOnly {
 		return status.Errorf(codes.InvalidArgument, "action profile %s: action %d is only allowed as a default action", p.Name, a.ID)
 	}
-	if len(a.Params) != len(spec.ParamBits) {
-		return status.Errorf(codes.InvalidArgument, "action profile %s: action %d takes %d parameters, got %d", p.Name, a.ID, len(spec.ParamBits), len(a.Params))
-	}
-	for i, bits := range spec.ParamBits {
-		if len(a.Params[i]) != Width(bits) {
-			return status.Errorf(codes.InvalidArgument, "action profile %s: action %d parameter %d is %d bytes, want %d", p.Name, a.ID, i+1, len(a.Params[i]), Width(bits))
-		}
-	}
-	return nil
+	return spec.checkParams("action profile "+p.Name, a)
 }
 
 // InsertMember adds a member. ALREADY_EXISTS for a known id,

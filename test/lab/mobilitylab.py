@@ -116,11 +116,13 @@ class LineServer:
                                      cwd=cwd)
 
     def request(self, text):
-        """Writes text and returns once the process has answered it."""
+        """Writes text and returns the process's answer, once it came."""
         self.proc.stdin.write(text)
         self.proc.stdin.flush()
-        if not self.proc.stdout.readline():
+        answer = self.proc.stdout.readline()
+        if not answer:
             raise RuntimeError(f"{self._what} exited; see {self._log.name}")
+        return answer.strip()
 
     def close(self):
         self.proc.stdin.close()
@@ -158,6 +160,12 @@ class UeSignal(LineServer):
 
     def send(self, ue_if):
         self.request(ue_if + "\n")
+
+    def await_taken(self, packet_id, timeout_s):
+        """True once the UE has taken the packet of `packet_id` (the REST
+        lastOutPacketId's JSON), False after timeout_s."""
+        pid = f"{packet_id['ipv4Id']:04x}{packet_id['l4Checksum']:04x}"
+        return self.request(f"await {pid} {timeout_s}\n") == "ok"
 
 
 def iperf_to_ue(lab, seconds, drive=None):

@@ -3,7 +3,9 @@
 identification and L4 checksum, report.go's layout)."""
 import struct
 
-from .ue_signal import packet_id, report
+import threading
+
+from .ue_signal import TakenPackets, packet_id, report
 
 
 def ipv4(proto, ident, l4, ihl=5):
@@ -40,3 +42,22 @@ def test_a_report_is_the_agents_layout_and_none_reports_nothing_received():
     # Before the UE took a packet: flags 1, nothing received (the agent's
     # engine.NothingReceivedReport), not a packet with id 0/0.
     assert report(None) == b"FBRX\x01\x01\x00\x00\x00\x00"
+
+
+def test_an_await_finds_a_packet_taken_before_or_while_it_waits():
+    taken = TakenPackets(keep=3)
+    taken.take(b"\x00\x01\xaa\xaa")
+    taken.take(b"\x00\x02\xbb\xbb")
+    assert taken.await_taken(b"\x00\x01\xaa\xaa", 0)
+    later = threading.Timer(0.05, taken.take, [b"\x00\x03\xcc\xcc"])
+    later.start()
+    assert taken.await_taken(b"\x00\x03\xcc\xcc", 5)
+    later.join()
+
+
+def test_an_await_times_out_on_a_packet_not_taken_or_no_longer_kept():
+    taken = TakenPackets(keep=2)
+    for i in range(3):
+        taken.take(bytes([0, i, 0, 0]))
+    assert not taken.await_taken(bytes([0, 0, 0, 0]), 0.01)  # pushed out by two newer
+    assert not taken.await_taken(b"\x09\x09\x09\x09", 0.01)

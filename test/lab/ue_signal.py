@@ -18,8 +18,13 @@ down, so nothing crosses it), or, in a lab without air queues, as it arrives
 only frames the UE's stack takes count. A report waits until every frame that
 arrived before it was read.
 
+A line "await ID SECONDS" (ID: a packet id as 8 hex digits) answers "ok" once
+the UE has taken that packet, or "timeout" after SECONDS: the lab's handoff
+command, which reaches the UE behind the data its eNB sent before it.
+
     python -m test.lab.ue_signal UE_IP SERVER_IP PORT RADIO[,RADIO...]
 """
+import collections
 import fcntl
 import socket
 import struct
@@ -37,6 +42,9 @@ CHECKSUM_AT = {6: 16, 17: 6, 1: 2}
 # A report does not wait longer than this for the reader to catch up.
 CATCH_UP_S = 0.005
 SNAP = 128
+# How many of the newest packet ids an await looks back over (the UE may
+# have taken more packets after the one awaited, from another eNB).
+RECENT = 4096
 
 
 def packet_id(ip, length):
@@ -60,14 +68,36 @@ def report(newest):
     return REPORT_MAGIC + bytes([REPORT_VERSION, 0]) + newest
 
 
+class TakenPackets:
+    """The ids of the packets the UE took, newest last, and a wait for one."""
+
+    def __init__(self, keep=RECENT):
+        self.newest = None
+        self._recent = collections.deque(maxlen=keep)
+        self._taken = threading.Condition()
+
+    def take(self, pid):
+        with self._taken:
+            self.newest = pid
+            self._recent.append(pid)
+            self._taken.notify_all()
+
+    def await_taken(self, pid, timeout_s):
+        """True once packet `pid` was taken (among the kept ones when asked,
+        then as the newest), False when timeout_s passed first."""
+        with self._taken:
+            return pid in self._recent or self._taken.wait_for(lambda: self.newest == pid,
+                                                               timeout_s)
+
+
 class NewestDownlink:
-    """Reads every frame the radios bring the UE and keeps the newest
-    packet id addressed to it."""
+    """Reads every frame the radios bring the UE and keeps the ids of the
+    packets addressed to it (`taken`)."""
 
     def __init__(self, ue_ip, radios):
         self.ue = socket.inet_aton(ue_ip)
         self.radios = set(radios)
-        self.newest = None
+        self.taken = TakenPackets()
         self.sock = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM, socket.htons(ETH_P_IP))
         # A replay after an attach is a burst: keep all of it for the reader.
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
@@ -81,7 +111,7 @@ class NewestDownlink:
                 continue
             pid = packet_id(buf, n)
             if pid is not None:
-                self.newest = pid
+                self.taken.take(pid)
 
     def caught_up(self):
         """The newest id once no frame waits to be read (or CATCH_UP_S passed)."""
@@ -92,7 +122,7 @@ class NewestDownlink:
             if struct.unpack("i", waiting)[0] == 0:
                 break
             time.sleep(0.0001)
-        return self.newest
+        return self.taken.newest
 
 
 def main(argv):
@@ -100,6 +130,11 @@ def main(argv):
     downlink = NewestDownlink(ue_ip, radios)
     out = None
     for line in sys.stdin:
+        if line.startswith("await "):
+            _, pid, timeout_s = line.split()
+            taken = downlink.taken.await_taken(bytes.fromhex(pid), float(timeout_s))
+            print("ok" if taken else "timeout", flush=True)
+            continue
         if out is None:
             # Bound at the first signal: the lab gives the UE its address after starting us.
             out = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)

@@ -15,7 +15,7 @@ QUICK  ?=
 export QUICK
 
 .PHONY: help setup p4-build p4-build-testdata proto build build-go build-java \
-        test test-go test-java test-python test-gui test-p4c-stf \
+        test test-go test-java test-python test-gui test-p4c-stf test-bmv2 \
         demo bench bench-agent bench-pbswitch bench-service scenarios lint clean
 
 help: ## List the targets
@@ -61,6 +61,10 @@ test-gui: setup ## Browser test of the embedded host's page (headless Chromium)
 
 test-p4c-stf: setup ## p4c's v1model STF samples on pbswitch's engine (needs p4c-bm2-ss; skips clearly without)
 	$(GO) run ./test/p4cstf
+
+test-bmv2: setup ## The packet tests on BMv2 simple_switch_grpc from PATH (skips clearly without it)
+	@command -v simple_switch_grpc >/dev/null || echo "make test-bmv2: simple_switch_grpc is not on PATH, so the BMv2 tests skip"
+	@tools/run-pytest.sh -rs test/packet --target bmv2
 
 demo: setup ## Pause and resume a live flow on this machine (embedded mode)
 	@tools/demo.sh $(DEMO_ARGS)

@@ -2,6 +2,7 @@
 """Fixtures of the target-agnostic packet tests.
 
     pytest test/packet                                  # pbswitch, built here
+    pytest test/packet --target bmv2                    # simple_switch_grpc on PATH
     pytest test/packet --target grpc=127.0.0.1:9559 \\
         --port-map 1=veth1,2=veth3,3=veth5 --device-id 1  # any P4Runtime target
 
@@ -15,7 +16,7 @@ import pytest
 from .client import Client
 from .harness import Switch
 from .p4info import BMV2_JSON_PATH, P4Info
-from .targets import CPU_PORT, PbswitchTarget, external_target
+from .targets import CPU_PORT, Bmv2Target, PbswitchTarget, external_target
 
 
 def pytest_addoption(parser):
@@ -37,13 +38,16 @@ def _option(config, name, default):
     return config.getoption(name, default=default)
 
 
+LAB_TARGETS = {"pbswitch": PbswitchTarget, "bmv2": Bmv2Target}
+
+
 def _external(config):
-    """The Target of --target grpc=..., or None for pbswitch."""
+    """The Target of --target grpc=..., or None for a target started here."""
     spec = _option(config, "--target", "pbswitch")
-    if spec == "pbswitch":
+    if spec in LAB_TARGETS:
         return None
     if not spec.startswith("grpc="):
-        raise pytest.UsageError(f"--target {spec!r}: expected pbswitch or grpc=HOST:PORT")
+        raise pytest.UsageError(f"--target {spec!r}: expected pbswitch, bmv2 or grpc=HOST:PORT")
     try:
         return external_target(spec, _option(config, "--port-map", ""),
                                _option(config, "--device-id", 1),
@@ -63,7 +67,10 @@ def target(request):
                     "run as root, e.g. in CI")
     tgt = _external(request.config)
     if tgt is None:
-        tgt = PbswitchTarget(device_id=_option(request.config, "--device-id", 1))
+        kind = LAB_TARGETS[_option(request.config, "--target", "pbswitch")]
+        if kind is Bmv2Target and Bmv2Target.binary() is None:
+            pytest.skip("--target bmv2: simple_switch_grpc (BMv2 built with PI) is not on PATH")
+        tgt = kind(device_id=_option(request.config, "--device-id", 1))
     yield tgt
     tgt.close()
 
@@ -96,4 +103,4 @@ def sw(pipeline, p4info):
     switch.close()
     if hasattr(pipeline, "log_tail"):
         # Shown by pytest only when the test failed.
-        print(f"--- pbswitch log (tail) ---\n{pipeline.log_tail()}")
+        print(f"--- {pipeline.name} log (tail) ---\n{pipeline.log_tail()}")

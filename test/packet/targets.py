@@ -3,14 +3,16 @@
 
 A target is a P4Runtime address and device id plus, for each switch port
 number, the interface at the far end of that port (where the tests send
-and watch frames). `pbswitch` is built and started here, in a namespace lab
-with one host per port; any other target (simple_switch_grpc, stratum_bmv2)
-is started by the user and described with --target grpc=HOST:PORT
---port-map 1=IFNAME,2=IFNAME --device-id N.
+and watch frames). `pbswitch` (built here) and `bmv2` (simple_switch_grpc,
+found on PATH) are started here, in a namespace lab with one host per port;
+any other target (stratum_bmv2, a hardware switch) is started by the user
+and described with --target grpc=HOST:PORT --port-map 1=IFNAME,2=IFNAME
+--device-id N.
 """
 import dataclasses
 import os
 import pathlib
+import shutil
 import socket
 import subprocess
 import tempfile
@@ -18,7 +20,9 @@ import tempfile
 from test.lab import Lab, Process, wait_for_tcp
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-LAB_PREFIX = "fpk-"
+# Two packet-test runs on one machine need different prefixes (at most 4
+# characters: interface names are limited to 15).
+LAB_PREFIX = os.environ.get("FLOWBUF_PACKET_LAB_PREFIX", "fpk-")
 # Enough ports for multicast: one ingress port plus members on the others.
 PBSWITCH_PORTS = (1, 2, 3, 4)
 PBSWITCH_VPORT = 100
@@ -100,11 +104,14 @@ def pbswitch_argv(binary, grpc_port, buffer_port, device_id, switch_ifs):
     return argv
 
 
-class PbswitchTarget(Target):
-    """pbswitch on veths whose host ends live in one namespace per port."""
+class LabTarget(Target):
+    """A switch process on veths whose host ends live in one namespace per
+    port (PORTS), started here and stopped at close(). Subclasses name the
+    process (`name`, argv()) and the TCP ports it listens on once ready."""
 
-    def __init__(self, device_id=1):
-        binary = build_pbswitch()
+    name = None
+
+    def __init__(self, device_id=1, **extra):
         self.lab = Lab(LAB_PREFIX)
         self.logs = tempfile.TemporaryDirectory(prefix="fpk-logs-")
         self.process = None
@@ -114,26 +121,29 @@ class PbswitchTarget(Target):
                 host = self.lab.add_host(f"h{number}")
                 switch_ifs[number] = self.lab.link_host(host, "eth0", f"s{number}")
                 ports[number] = PortSpec("eth0", host.name)
-            grpc_port, buffer_port = _free_tcp_port(), _free_tcp_port()
-            self.log_path = os.path.join(self.logs.name, "pbswitch.log")
-            self.process = Process(pbswitch_argv(binary, grpc_port, buffer_port, device_id,
-                                                 switch_ifs), self.log_path)
-            self._wait_ready(grpc_port, buffer_port)
+            grpc_port = _free_tcp_port()
+            argv, listens = self.argv(grpc_port, device_id, switch_ifs, extra)
+            self.log_path = os.path.join(self.logs.name, f"{self.name}.log")
+            self.process = Process(argv, self.log_path)
+            self._wait_ready(grpc_port, *listens)
         except BaseException:
             self.close()
             raise
-        super().__init__(name="pbswitch", grpc_addr=f"127.0.0.1:{grpc_port}",
-                         device_id=device_id, ports=ports,
-                         buffer_api_addr=f"127.0.0.1:{buffer_port}",
-                         inproc_vport=PBSWITCH_VPORT)
+        super().__init__(name=self.name, grpc_addr=f"127.0.0.1:{grpc_port}",
+                         device_id=device_id, ports=ports, **extra)
+
+    def argv(self, grpc_port, device_id, switch_ifs, extra):
+        """The command line, and the TCP ports besides grpc_port to wait for;
+        may fill `extra` (Target fields such as buffer_api_addr)."""
+        raise NotImplementedError
 
     def _wait_ready(self, *tcp_ports):
         try:
             for port in tcp_ports:
                 wait_for_tcp("127.0.0.1", port, timeout=20.0, proc=self.process.popen)
         except (RuntimeError, TimeoutError) as err:
-            raise RuntimeError(f"pbswitch did not start: {err}\n"
-                               f"--- pbswitch log ---\n{self.log_tail()}") from None
+            raise RuntimeError(f"{self.name} did not start: {err}\n"
+                               f"--- {self.name} log ---\n{self.log_tail()}") from None
 
     def log_tail(self):
         return self.process.log_tail() if self.process else ""
@@ -143,3 +153,38 @@ class PbswitchTarget(Target):
             self.process.stop()
         self.lab.close()
         self.logs.cleanup()
+
+
+class PbswitchTarget(LabTarget):
+    """pbswitch, built here, with an in-process vport and buffer API."""
+
+    name = "pbswitch"
+
+    def argv(self, grpc_port, device_id, switch_ifs, extra):
+        buffer_port = _free_tcp_port()
+        extra.update(buffer_api_addr=f"127.0.0.1:{buffer_port}", inproc_vport=PBSWITCH_VPORT)
+        return pbswitch_argv(build_pbswitch(), grpc_port, buffer_port, device_id,
+                             switch_ifs), [buffer_port]
+
+
+BMV2_BINARY = "simple_switch_grpc"
+
+
+class Bmv2Target(LabTarget):
+    """BMv2's simple_switch_grpc (with PI), found on PATH, started without a
+    program: the tests push bmv2.json and the p4info as for any target."""
+
+    name = "bmv2"
+
+    @staticmethod
+    def binary():
+        """The simple_switch_grpc on PATH, or None."""
+        return shutil.which(BMV2_BINARY)
+
+    def argv(self, grpc_port, device_id, switch_ifs, extra):
+        argv = [self.binary(), "--no-p4", "--device-id", str(device_id),
+                "--log-console", "--log-level", "warn"]
+        for number, ifname in switch_ifs.items():
+            argv += ["-i", f"{number}@{ifname}"]
+        return argv + ["--", "--grpc-server-addr", f"127.0.0.1:{grpc_port}",
+                       "--cpu-port", str(CPU_PORT)], []

@@ -6,6 +6,7 @@
 #   make demo                                   # buffers inside pbswitch
 #   make demo DEMO_ARGS="--agent external"      # a buffer-agent on veth vports
 #   make demo DEMO_ARGS="--resume-to h3"        # resume towards another port
+#   make demo DEMO_ARGS="--switch bmv2"         # BMv2 simple_switch_grpc from PATH
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"

@@ -12,10 +12,12 @@ The demo prints what was held, lost and reordered and how long pause and
 resume took, and fails if anything was lost or reordered. Run as root from
 the repository root after `make build` (`make demo` does both):
 
-    .venv/bin/python -m test.demo.service_demo [--agent external] [--resume-to h3]
+    .venv/bin/python -m test.demo.service_demo [--agent external] [--resume-to h3] \
+        [--switch bmv2]
 """
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -127,7 +129,7 @@ def pause_and_resume(lab, args):
             if proc.poll() is None:
                 proc.kill()
     return {
-        "agent": "external" if args.agent == "external" else "in-process",
+        "switch": lab.switch_kind, "agent": "external" if lab.external else "in-process",
         "resumed_to": args.resume_to, "buffer_id": buffer_id,
         "sent": sent["sent"], "received": result["received"],
         "lost": result["lost"], "reordered": result["reordered"],
@@ -149,6 +151,9 @@ def main(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--agent", choices=("in-process", "external"), default="in-process",
                         help="buffers inside pbswitch, or in a buffer-agent on veth vports")
+    parser.add_argument("--switch", choices=ServiceLab.SWITCHES, default="pbswitch",
+                        help="the P4Runtime switch: pbswitch, or BMv2's simple_switch_grpc "
+                             "from PATH (its buffers are then in a buffer-agent)")
     parser.add_argument("--resume-to", choices=("h2", "h3"), default="h2",
                         help="host whose port the resumed flow leaves on")
     parser.add_argument("--pps", type=float, default=5000)
@@ -156,8 +161,13 @@ def main(argv=None):
     parser.add_argument("--pause-at", type=float, default=1.5)
     parser.add_argument("--hold", type=float, default=3.0)
     args = parser.parse_args(argv)
-    with ServiceLab(external_agent=args.agent == "external") as lab:
-        print(f"demo: lab up ({args.agent} buffers), REST at {lab.rest.base}")
+    if args.switch == "bmv2" and shutil.which("simple_switch_grpc") is None:
+        print("demo: --switch bmv2 needs simple_switch_grpc (BMv2 with PI) on PATH",
+              file=sys.stderr)
+        return 2
+    with ServiceLab(external_agent=args.agent == "external", switch=args.switch) as lab:
+        agent = "external" if lab.external else "in-process"
+        print(f"demo: lab up ({args.switch}, {agent} buffers), REST at {lab.rest.base}")
         report = pause_and_resume(lab, args)
     print(json.dumps(report))
     ok = verdict(report)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The embedded-mode lab: hosts, pbswitch and the FlowBuf embedded host.
+"""The embedded-mode lab: hosts, pbswitch (or BMv2) and the FlowBuf embedded host.
 
     h1 --- port 1 \\                 / in-process buffers on vports 100, 101
     h2 --- port 2 -- pbswitch s1 --<   (or an external buffer-agent on veths)
@@ -155,9 +155,16 @@ class ServiceLab(ProcessLab):
 
     # Fixed ports sit below Linux's ephemeral range (32768-60999), where an
     # outgoing connection of any process could already hold them.
+    SWITCHES = ("pbswitch", "bmv2")
+
     def __init__(self, external_agent=False, p4rt_port=28201, agent_port=28261,
-                 rest_port=8181, prefix="fbs-", ready_buffers=0):
-        self.external = external_agent
+                 rest_port=8181, prefix="fbs-", ready_buffers=0, switch="pbswitch"):
+        if switch not in self.SWITCHES:
+            raise ValueError(f"switch is one of {self.SWITCHES}, not {switch!r}")
+        # BMv2 has no in-process buffers: they live in a buffer-agent on vport
+        # veths, as beside Stratum in production.
+        self.external = external_agent or switch == "bmv2"
+        self.switch_kind = switch
         self.ready_buffers = ready_buffers
         self.p4rt_port, self.agent_port, self.rest_port = p4rt_port, agent_port, rest_port
         self.prefix = prefix
@@ -179,21 +186,14 @@ class ServiceLab(ProcessLab):
                 if other != name:
                     host.run("ip", "neigh", "add", ip_of(other), "lladdr", mac_of(other),
                              "dev", "eth0")
-        switch_argv = [str(ROOT / "bin" / "pbswitch"),
-                       "--p4rt-listen", f"127.0.0.1:{self.p4rt_port}", *ports]
         if self.external:
             for number in VPORTS:
                 sw_end, _ = self.lab.add_root_veth(f"v{number}", f"a{number}")
-                switch_argv += ["--port", f"{number}={sw_end}"]
-            switch_argv += ["--buffer-listen", ""]
+                ports += ["--port", f"{number}={sw_end}"]
             self._run([str(ROOT / "bin" / "buffer-agent"), "-listen",
                        f"127.0.0.1:{self.agent_port}", "-metrics-listen", "",
                        "-log-format", "text"], "agent", self.agent_port)
-        else:
-            for number in VPORTS:
-                switch_argv += ["--vport", str(number)]
-            switch_argv += ["--buffer-listen", f"127.0.0.1:{self.agent_port}"]
-        self.switch = self._run(switch_argv, "pbswitch", self.p4rt_port)
+        self.switch = self._run(self._switch_argv(ports), self.switch_kind, self.p4rt_port)
         cfg = pathlib.Path(self.logs) / "netcfg.json"
         cfg.write_text(json.dumps(netcfg(self.p4rt_port, self.agent_port, self.external,
                                          self.ready_buffers), indent=2))
@@ -202,6 +202,25 @@ class ServiceLab(ProcessLab):
                            "--listen", f"127.0.0.1:{self.rest_port}"]
         self.host = self._run(self._host_argv, "host", self.rest_port, timeout=60)
         self.rest = Rest(f"http://127.0.0.1:{self.rest_port}/onos/flowbuf")
+
+    def _switch_argv(self, ports):
+        """The switch's command line; `ports` is ["--port", "N=IFNAME", ...]."""
+        if self.switch_kind == "bmv2":
+            # Started without a program: the host pushes the pipeconf, as ONOS does.
+            argv = ["simple_switch_grpc", "--no-p4", "--device-id", "1", "--log-console",
+                    "--log-level", "warn"]
+            for number_if in ports[1::2]:
+                number, _, ifname = number_if.partition("=")
+                argv += ["-i", f"{number}@{ifname}"]
+            return argv + ["--", "--grpc-server-addr", f"127.0.0.1:{self.p4rt_port}",
+                           "--cpu-port", "255"]
+        argv = [str(ROOT / "bin" / "pbswitch"), "--p4rt-listen",
+                f"127.0.0.1:{self.p4rt_port}", *ports]
+        if self.external:
+            return argv + ["--buffer-listen", ""]
+        for number in VPORTS:
+            argv += ["--vport", str(number)]
+        return argv + ["--buffer-listen", f"127.0.0.1:{self.agent_port}"]
 
     def restart_host(self):
         """Stops the embedded host (SIGTERM) and starts it again, as after a

@@ -275,11 +275,10 @@ func (s *Switch) receive(inPort uint32, frames [][]byte, lossless bool) {
 		engine.PutFrames(frames)
 		return
 	}
-	nowUs := s.nowUs()
 	for _, f := range frames {
 		pk := s.packet(f, inPort)
 		box.p.Ingress(pk)
-		s.dispatch(box.p, ports, pk, nowUs, lossless)
+		s.dispatch(box.p, ports, pk, lossless)
 	}
 }
 
@@ -293,51 +292,54 @@ func (s *Switch) PacketOut(frame []byte, meta []pipeline.CtrlMeta) error {
 	pk := s.packet(frame, s.opts.CPUPort)
 	pk.PacketOut = meta
 	box.p.Ingress(pk)
-	s.dispatch(box.p, *s.ports.Load(), pk, s.nowUs(), false)
+	s.dispatch(box.p, *s.ports.Load(), pk, false)
 	return nil
 }
 
 // dispatch applies ingress's verdict: clone, then multicast or unicast.
-func (s *Switch) dispatch(proc Processor, ports map[uint32]*port, pk *pipeline.Packet, nowUs uint32, lossless bool) {
+func (s *Switch) dispatch(proc Processor, ports map[uint32]*port, pk *pipeline.Packet, lossless bool) {
 	m := &pk.Meta
 	if m.CloneSession != 0 {
-		s.clone(proc, ports, pk, nowUs)
+		s.clone(proc, ports, pk)
 	}
 	switch {
 	case m.McastGrp != 0:
-		s.multicast(proc, ports, pk, nowUs)
+		s.multicast(proc, ports, pk)
 	case m.EgressSpec == pipeline.DropPort:
 		s.discard(pk, DropIngress)
 	default:
 		m.EgressPort = m.EgressSpec
 		if lossless {
-			s.enqueueWaiting(ports, pk, nowUs)
+			s.enqueueWaiting(ports, pk)
 		} else {
-			s.enqueue(ports, pk, nowUs)
+			s.enqueue(ports, pk)
 		}
 	}
 }
 
-func (s *Switch) enqueue(ports map[uint32]*port, pk *pipeline.Packet, nowUs uint32) {
+// enqueue puts pk in its egress port's queue. Each copy is stamped as it
+// enters its queue (enq_timestamp), as BMv2 does, not when its frame
+// arrived: what ingress took is processing time, not queueing.
+func (s *Switch) enqueue(ports map[uint32]*port, pk *pipeline.Packet) {
 	p, ok := ports[pk.Meta.EgressPort]
 	if !ok {
 		s.discard(pk, DropNoPort)
 		return
 	}
-	if !p.q.enqueue(pk, nowUs) {
+	if !p.q.enqueue(pk, s.nowUs()) {
 		s.discard(pk, DropQueueFull)
 	}
 }
 
 // enqueueWaiting enqueues pk, waiting up to LosslessWait for queue room.
-func (s *Switch) enqueueWaiting(ports map[uint32]*port, pk *pipeline.Packet, nowUs uint32) {
+func (s *Switch) enqueueWaiting(ports map[uint32]*port, pk *pipeline.Packet) {
 	p, ok := ports[pk.Meta.EgressPort]
 	if !ok {
 		s.discard(pk, DropNoPort)
 		return
 	}
-	if p.q.enqueue(pk, nowUs) {
-		return // the common case: no clock reads per packet
+	if p.q.enqueue(pk, s.nowUs()) {
+		return // the common case
 	}
 	deadline := time.Now().Add(LosslessWait)
 	for !p.q.enqueue(pk, s.nowUs()) {
@@ -363,7 +365,7 @@ func (s *Switch) copyPacket(proc Processor, pk *pipeline.Packet, kind pipeline.C
 	return c
 }
 
-func (s *Switch) multicast(proc Processor, ports map[uint32]*port, pk *pipeline.Packet, nowUs uint32) {
+func (s *Switch) multicast(proc Processor, ports map[uint32]*port, pk *pipeline.Packet) {
 	rs, ok := proc.Objects().PRE.Group(uint32(pk.Meta.McastGrp))
 	if !ok || len(rs) == 0 {
 		s.discard(pk, DropNoGroup)
@@ -375,16 +377,16 @@ func (s *Switch) multicast(proc Processor, ports map[uint32]*port, pk *pipeline.
 			c = s.copyPacket(proc, pk, pipeline.CopyReplica)
 		}
 		c.Meta.EgressPort, c.Meta.EgressRid, c.Meta.InstanceType = r.Port, uint16(r.Instance), pipeline.InstanceReplica
-		s.enqueue(ports, c, nowUs)
+		s.enqueue(ports, c)
 	}
 }
 
-func (s *Switch) clone(proc Processor, ports map[uint32]*port, pk *pipeline.Packet, nowUs uint32) {
-	s.cloneTo(proc, ports, pk, pk.Meta.CloneSession, pipeline.CopyIngressClone, pipeline.InstanceClone, nowUs)
+func (s *Switch) clone(proc Processor, ports map[uint32]*port, pk *pipeline.Packet) {
+	s.cloneTo(proc, ports, pk, pk.Meta.CloneSession, pipeline.CopyIngressClone, pipeline.InstanceClone)
 }
 
 // cloneTo sends a copy of pk to each replica of clone session id.
-func (s *Switch) cloneTo(proc Processor, ports map[uint32]*port, pk *pipeline.Packet, id uint32, kind pipeline.CopyKind, instance uint32, nowUs uint32) {
+func (s *Switch) cloneTo(proc Processor, ports map[uint32]*port, pk *pipeline.Packet, id uint32, kind pipeline.CopyKind, instance uint32) {
 	sess, ok := proc.Objects().PRE.Clone(id)
 	if !ok {
 		s.cnt.drop(DropNoGroup, 1)
@@ -397,7 +399,7 @@ func (s *Switch) cloneTo(proc Processor, ports map[uint32]*port, pk *pipeline.Pa
 		c.Meta.EgressClone, c.Meta.Recirculate = 0, false
 		c.Meta.EgressPort, c.Meta.EgressRid, c.Meta.InstanceType = r.Port, uint16(r.Instance), instance
 		c.Meta.Priority = uint8(sess.ClassOfSvc)
-		s.enqueue(ports, c, nowUs)
+		s.enqueue(ports, c)
 	}
 }
 
@@ -414,11 +416,13 @@ func (s *Switch) recirculate(proc Processor, pk *pipeline.Packet) {
 		return
 	}
 	trips := m.Recirculations + 1
+	// BMv2 resets a recirculated packet's metadata: its
+	// ingress_global_timestamp is 0 unless a field list carries it.
 	*m = pipeline.StdMeta{IngressPort: m.IngressPort, InstanceType: pipeline.InstanceRecirculate,
-		Recirculations: trips, IngressUs: s.nowUs64()}
+		Recirculations: trips}
 	pk.PacketOut, pk.PacketIn = nil, pk.PacketIn[:0]
 	proc.Ingress(pk)
-	s.dispatch(proc, *s.ports.Load(), pk, s.nowUs(), false)
+	s.dispatch(proc, *s.ports.Load(), pk, false)
 }
 
 // egressBatch bounds the packets one egress round handles.
@@ -450,9 +454,10 @@ func (s *Switch) egressWorker(p *port) {
 				s.discard(pk, DropEgress)
 				continue
 			}
+			stampEgress(&pk.Meta, s.nowUs64())
 			sent := box.p.Egress(pk)
 			if pk.Meta.EgressClone != 0 {
-				s.cloneTo(box.p, *s.ports.Load(), pk, pk.Meta.EgressClone, pipeline.CopyEgressClone, pipeline.InstanceEgressClone, s.nowUs())
+				s.cloneTo(box.p, *s.ports.Load(), pk, pk.Meta.EgressClone, pipeline.CopyEgressClone, pipeline.InstanceEgressClone)
 			}
 			switch {
 			case !sent:

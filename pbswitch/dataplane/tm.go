@@ -148,12 +148,20 @@ func (q *queue) dequeue(dst []*pipeline.Packet, now time.Time, nowUs uint32) (in
 			f.pop()
 			q.depth--
 			pk.Meta.DeqQdepth = uint32(f.count)
-			pk.Meta.DeqTimedeltaUs = nowUs - pk.Meta.EnqTimestampUs
 			dst[n] = pk
 			n++
 		}
 	}
 	return n, delayed
+}
+
+// stampEgress sets what BMv2 sets as egress starts for a copy (nowUs is
+// the switch clock then): egress_global_timestamp and deq_timedelta, the
+// time since the copy entered its queue. enq_timestamp is 32 bits; their
+// difference does not wrap.
+func stampEgress(m *pipeline.StdMeta, nowUs uint64) {
+	m.EgressUs = nowUs
+	m.DeqTimedeltaUs = uint32(nowUs) - m.EnqTimestampUs
 }
 
 func (q *queue) refill(now time.Time) {

@@ -30,6 +30,7 @@ func TestStrictPriorityAndDepths(t *testing.T) {
 	if n != 3 || out[0] != high || out[1] != low1 || out[2] != low2 {
 		t.Fatalf("dequeue order wrong: n=%d", n)
 	}
+	stampEgress(&out[1].Meta, 130) // egress starts at 130 µs
 	if out[1].Meta.DeqTimedeltaUs != 30 || out[1].Meta.DeqQdepth != 1 {
 		t.Fatalf("deq metadata %+v", out[1].Meta)
 	}

@@ -17,11 +17,20 @@ type StdMeta struct {
 	// and InstanceReplica for a multicast replica (v1model's values).
 	InstanceType uint32
 	EgressRid    uint16
-	// Traffic manager figures, filled in before egress runs.
+	// Traffic manager figures, filled in before egress runs, as BMv2's
+	// simple_switch sets them (targets/simple_switch/simple_switch.cpp):
+	// EnqTimestampUs is the switch clock (microseconds since it started,
+	// in 32 bits) when the packet entered its queue; EnqQdepth and
+	// DeqQdepth are the packets in that queue (its port and priority)
+	// ahead of it as it entered and behind it as it left; DeqTimedeltaUs
+	// is the time from enqueue to the start of egress.
 	EnqTimestampUs uint32
 	EnqQdepth      uint32
 	DeqTimedeltaUs uint32
 	DeqQdepth      uint32
+	// EgressUs is the switch clock when egress started for this copy:
+	// egress_global_timestamp.
+	EgressUs uint64
 	// Priority is the queue the traffic manager puts the packet in
 	// (v1model's priority, 0 lowest).
 	Priority uint8
@@ -37,8 +46,10 @@ type StdMeta struct {
 	// ingress instead of out of its port; Recirculations counts the trips.
 	Recirculate    bool
 	Recirculations int
-	// IngressUs is when ingress took the packet (the switch's clock, in
-	// microseconds): ingress_global_timestamp.
+	// IngressUs is when the packet arrived at the switch (its clock, in
+	// microseconds): ingress_global_timestamp. As on BMv2 it is 0 for a
+	// recirculated packet (its metadata is reset; a field list may
+	// carry the old value).
 	IngressUs uint64
 }
 

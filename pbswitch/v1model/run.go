@@ -43,7 +43,11 @@ func (p *Program) Ingress(pk *pipeline.Packet) {
 		s.setStd(p.std.ingressPort, uint64(pk.Meta.IngressPort))
 		s.setStd(p.std.instanceType, instance)
 		s.setStd(p.std.packetLength, uint64(len(pk.Frame)))
-		s.setStd(p.std.ingressTS, pk.Meta.IngressUs)
+		if round == 0 {
+			// BMv2 resets a resubmitted packet's metadata, this timestamp
+			// included (a field list may carry it).
+			s.setStd(p.std.ingressTS, pk.Meta.IngressUs&p.std.ingressTSMask)
+		}
 		p.parse(s)
 		p.verifyChecksums(s)
 		if saved != nil {
@@ -147,11 +151,14 @@ func (p *Program) Egress(pk *pipeline.Packet) bool {
 	s.slots[p.std.egressSpec] = 0
 	s.setStd(p.std.instanceType, uint64(m.InstanceType))
 	s.setStd(p.std.egressRid, uint64(m.EgressRid))
-	s.setStd(p.std.enqTimestamp, uint64(m.EnqTimestampUs))
-	s.setStd(p.std.enqQdepth, uint64(m.EnqQdepth))
-	s.setStd(p.std.deqTimedelta, uint64(m.DeqTimedeltaUs))
-	s.setStd(p.std.deqQdepth, uint64(m.DeqQdepth))
-	s.setStd(p.std.egressTS, uint64(m.EnqTimestampUs)+uint64(m.DeqTimedeltaUs))
+	// The traffic manager's figures, cut to the program's field widths as
+	// BMv2's Field::set cuts them (v1model: 32-bit times, 19-bit depths,
+	// 48-bit global timestamps).
+	s.setStd(p.std.enqTimestamp, uint64(m.EnqTimestampUs)&p.std.enqTimestampMask)
+	s.setStd(p.std.enqQdepth, uint64(m.EnqQdepth)&p.std.enqQdepthMask)
+	s.setStd(p.std.deqTimedelta, uint64(m.DeqTimedeltaUs)&p.std.deqTimedeltaMask)
+	s.setStd(p.std.deqQdepth, uint64(m.DeqQdepth)&p.std.deqQdepthMask)
+	s.setStd(p.std.egressTS, m.EgressUs&p.std.egressTSMask)
 	s.setStd(p.std.packetLength, uint64(s.pktLen))
 	s.cloneSpec = 0 // ingress's clone was made; egress may ask for its own
 	m.EgressClone, m.Recirculate = 0, false

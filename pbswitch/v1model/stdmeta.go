@@ -9,6 +9,10 @@ type stdFields struct {
 	enqTimestamp, enqQdepth, deqTimedelta, deqQdepth                int
 	ingressTS, egressTS, mcastGrp, egressRid, checksumError         int
 	parserError, priority                                           int
+	// The widths of the fields the traffic manager and the clock fill, as
+	// masks (all ones when the field is absent).
+	enqTimestampMask, enqQdepthMask, deqTimedeltaMask, deqQdepthMask uint64
+	ingressTSMask, egressTSMask                                      uint64
 }
 
 func (c *compiler) bindStd() error {
@@ -26,6 +30,15 @@ func (c *compiler) bindStd() error {
 		egressTS: slot("egress_global_timestamp"), mcastGrp: slot("mcast_grp"), egressRid: slot("egress_rid"),
 		checksumError: slot("checksum_error"), parserError: slot("parser_error"), priority: slot("priority"),
 	}
+	mask := func(name string) uint64 {
+		if f, ok := c.l.std(name); ok && f.width > 0 && f.width < 64 {
+			return 1<<f.width - 1
+		}
+		return ^uint64(0)
+	}
+	c.std.enqTimestampMask, c.std.enqQdepthMask = mask("enq_timestamp"), mask("enq_qdepth")
+	c.std.deqTimedeltaMask, c.std.deqQdepthMask = mask("deq_timedelta"), mask("deq_qdepth")
+	c.std.ingressTSMask, c.std.egressTSMask = mask("ingress_global_timestamp"), mask("egress_global_timestamp")
 	if c.std.egressSpec < 0 || c.std.ingressPort < 0 || c.std.egressPort < 0 {
 		return invalid(nil, "standard_metadata lacks ingress_port, egress_spec or egress_port")
 	}

@@ -52,6 +52,25 @@ type Options struct {
 	// drops what its CPU queue cannot hold.
 	CPURateBps  uint64
 	CPUQueueLen int
+	// SharedBufferBytes is the size B of one buffer that the queues of
+	// every port but the CPU port share (0: none; each priority queue
+	// holds up to QueueLen packets, as before). Buffer is its admission
+	// (DefaultBufferConfig when its Algorithm is 0); SetBufferConfig
+	// changes it while the switch runs.
+	SharedBufferBytes int64
+	Buffer            BufferConfig
+}
+
+// Validate checks the options New takes.
+func (o Options) Validate() error {
+	if o.SharedBufferBytes == 0 && o.Buffer.Algorithm == 0 {
+		return nil
+	}
+	cfg := o.Buffer
+	if cfg.Algorithm == 0 {
+		cfg = DefaultBufferConfig()
+	}
+	return cfg.Validate(o.SharedBufferBytes)
 }
 
 // Switch is the data plane: ports, the running program and the traffic
@@ -64,6 +83,8 @@ type Switch struct {
 	start time.Time
 	cnt   counters
 	pool  sync.Pool
+	// shared is the buffer the ports' queues share (nil: none).
+	shared *sharedBuffer
 }
 
 type procBox struct{ p Processor }
@@ -77,12 +98,23 @@ type port struct {
 	closer func() error
 }
 
-// New makes a switch with no ports but the CPU port and no program.
+// New makes a switch with no ports but the CPU port and no program. It
+// panics on options that Validate refuses.
 func New(opts Options) *Switch {
+	if err := opts.Validate(); err != nil {
+		panic(fmt.Sprintf("dataplane.New: %v", err))
+	}
 	if opts.QueueLen <= 0 {
 		opts.QueueLen = DefaultQueueLen
 	}
 	s := &Switch{opts: opts, start: time.Now()}
+	if opts.SharedBufferBytes > 0 {
+		cfg := opts.Buffer
+		if cfg.Algorithm == 0 {
+			cfg = DefaultBufferConfig()
+		}
+		s.shared = newSharedBuffer(opts.SharedBufferBytes, cfg)
+	}
 	s.pool.New = func() any { return new(pipeline.Packet) }
 	empty := map[uint32]*port{}
 	s.ports.Store(&empty)
@@ -91,7 +123,7 @@ func New(opts Options) *Switch {
 	if cpuQueueLen <= 0 {
 		cpuQueueLen = opts.QueueLen
 	}
-	if err := s.addPort(opts.CPUPort, cpu, opts.CPURateBps, cpuQueueLen, nil); err != nil {
+	if err := s.addPort(opts.CPUPort, cpu, opts.CPURateBps, cpuQueueLen, nil, nil); err != nil {
 		panic(err) // an empty switch always takes its first port
 	}
 	return s
@@ -112,10 +144,10 @@ func (s *Switch) SetProgram(p Processor) {
 // AddPort attaches sink as port id, shaped to rateBps (0: unshaped);
 // closer (may be nil) runs when the port is removed.
 func (s *Switch) AddPort(id uint32, sink Sink, rateBps uint64, closer func() error) error {
-	return s.addPort(id, sink, rateBps, s.opts.QueueLen, closer)
+	return s.addPort(id, sink, rateBps, s.opts.QueueLen, s.shared, closer)
 }
 
-func (s *Switch) addPort(id uint32, sink Sink, rateBps uint64, queueLen int, closer func() error) error {
+func (s *Switch) addPort(id uint32, sink Sink, rateBps uint64, queueLen int, shared *sharedBuffer, closer func() error) error {
 	if id == pipeline.DropPort {
 		return fmt.Errorf("port %d is the drop port", id)
 	}
@@ -125,7 +157,7 @@ func (s *Switch) addPort(id uint32, sink Sink, rateBps uint64, queueLen int, clo
 	if _, ok := old[id]; ok {
 		return fmt.Errorf("port %d already exists", id)
 	}
-	p := &port{id: id, sink: sink, q: newQueue(queueLen, rateBps), done: make(chan struct{}), closer: closer}
+	p := &port{id: id, sink: sink, q: newQueue(queueLen, rateBps, shared), done: make(chan struct{}), closer: closer}
 	next := make(map[uint32]*port, len(old)+1)
 	for k, v := range old {
 		next[k] = v
@@ -191,6 +223,33 @@ func (s *Switch) SetPortDelay(id uint32, d time.Duration) error {
 // MaxPortDelay bounds SetPortDelay: a lab's one-way delay, not a buffer.
 const MaxPortDelay = time.Second
 
+// SetBufferConfig changes the shared buffer's admission while the switch
+// runs: the next packet is admitted by it. What the queues hold stays;
+// a queue over its new threshold takes nothing until it drains below it.
+// An invalid setting, or a switch without a shared buffer, is refused and
+// changes nothing.
+func (s *Switch) SetBufferConfig(cfg BufferConfig) error {
+	if s.shared == nil {
+		if err := cfg.Validate(1); err != nil {
+			return err
+		}
+		return ErrNoSharedBuffer
+	}
+	if err := cfg.Validate(s.shared.size); err != nil {
+		return err
+	}
+	s.shared.cfg.Store(&cfg)
+	return nil
+}
+
+// BufferStats is the shared buffer's state; false without one.
+func (s *Switch) BufferStats() (BufferStats, bool) {
+	if s.shared == nil {
+		return BufferStats{}, false
+	}
+	return s.shared.stats(), true
+}
+
 // Close removes every port.
 func (s *Switch) Close() error {
 	var first error
@@ -209,7 +268,10 @@ func (s *Switch) Stats() Stats {
 		st.Drops[c.String()] = s.cnt.drops[c].Load()
 	}
 	for id, p := range *s.ports.Load() {
-		st.Ports[id] = PortStats{RxFrames: p.rx.Load(), TxFrames: p.tx.Load(), QueueDepth: p.q.Depth()}
+		st.Ports[id] = PortStats{RxFrames: p.rx.Load(), TxFrames: p.tx.Load(), QueueDepth: p.q.Depth(), Queues: p.q.stats()}
+	}
+	if b, ok := s.BufferStats(); ok {
+		st.Buffer = &b
 	}
 	return st
 }
@@ -326,9 +388,16 @@ func (s *Switch) enqueue(ports map[uint32]*port, pk *pipeline.Packet) {
 		s.discard(pk, DropNoPort)
 		return
 	}
-	if !p.q.enqueue(pk, s.nowUs()) {
-		s.discard(pk, DropQueueFull)
+	if cause := p.q.enqueue(pk, s.nowUs()); cause != admitted {
+		s.refuse(p, pk, cause)
 	}
+}
+
+// refuse drops pk, which p's queue did not take, counting it for the
+// queue too.
+func (s *Switch) refuse(p *port, pk *pipeline.Packet, cause DropCause) {
+	p.q.countDrop(pk.Meta.Priority, cause)
+	s.discard(pk, cause)
 }
 
 // enqueueWaiting enqueues pk, waiting up to LosslessWait for queue room.
@@ -338,13 +407,14 @@ func (s *Switch) enqueueWaiting(ports map[uint32]*port, pk *pipeline.Packet) {
 		s.discard(pk, DropNoPort)
 		return
 	}
-	if p.q.enqueue(pk, s.nowUs()) {
+	cause := p.q.enqueue(pk, s.nowUs())
+	if cause == admitted {
 		return // the common case
 	}
 	deadline := time.Now().Add(LosslessWait)
-	for !p.q.enqueue(pk, s.nowUs()) {
+	for ; cause != admitted; cause = p.q.enqueue(pk, s.nowUs()) {
 		if time.Now().After(deadline) {
-			s.discard(pk, DropQueueFull)
+			s.refuse(p, pk, cause)
 			return
 		}
 		// The egress worker drains a full queue in batches; a short sleep

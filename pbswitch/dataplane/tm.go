@@ -4,6 +4,7 @@ package dataplane
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/flowbuf/flowbuf/pbswitch/pipeline"
@@ -20,12 +21,17 @@ const DefaultQueueLen = 4096
 // priority non-empty queue is served first), a token bucket for the port
 // rate, and an optional fixed delay (a link's propagation time, for labs
 // without sch_netem: a packet leaves no sooner than delay after it was
-// queued).
+// queued). Each FIFO holds at most limit packets; with a shared buffer its
+// bytes also come from the pool, as the pool's admission allows.
 type queue struct {
-	mu     sync.Mutex
-	fifos  [NumPriorities]ring
-	depth  int
-	limit  int
+	mu       sync.Mutex
+	fifos    [NumPriorities]ring
+	depth    int
+	limit    int
+	nonEmpty uint8         // bit p: fifos[p] holds a packet
+	shared   *sharedBuffer // nil: no pool, only the packet limit
+	// drops counts, per priority queue, what its admission refused.
+	drops  [NumPriorities][numDropCauses]atomic.Uint64
 	wake   chan struct{} // capacity 1: "there may be work"; never closed
 	done   chan struct{} // closed by close(): the worker stops
 	closed bool
@@ -37,15 +43,17 @@ type queue struct {
 	last    time.Time
 }
 
-// ring is a bounded FIFO of packets.
+// ring is a bounded FIFO of packets; bytes is the size of their frames.
 type ring struct {
 	buf         []*pipeline.Packet
 	head, count int
+	bytes       int64
 }
 
 func (r *ring) push(pk *pipeline.Packet) {
 	r.buf[(r.head+r.count)%len(r.buf)] = pk
 	r.count++
+	r.bytes += int64(len(pk.Frame))
 }
 
 func (r *ring) peek() *pipeline.Packet { return r.buf[r.head] }
@@ -55,11 +63,14 @@ func (r *ring) pop() *pipeline.Packet {
 	r.buf[r.head] = nil
 	r.head = (r.head + 1) % len(r.buf)
 	r.count--
+	r.bytes -= int64(len(pk.Frame))
 	return pk
 }
 
-func newQueue(limit int, rateBps uint64) *queue {
-	q := &queue{limit: limit, wake: make(chan struct{}, 1), done: make(chan struct{})}
+// newQueue makes a port's queues: limit packets per priority, rateBps
+// (0: line rate), their bytes from shared (nil: no pool).
+func newQueue(limit int, rateBps uint64, shared *sharedBuffer) *queue {
+	q := &queue{limit: limit, shared: shared, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	for i := range q.fifos {
 		q.fifos[i].buf = make([]*pipeline.Packet, limit)
 	}
@@ -94,18 +105,30 @@ func (q *queue) dueIn(pk *pipeline.Packet, nowUs uint32) time.Duration {
 	return 0
 }
 
-// enqueue adds pk at its priority; false when that priority's queue is full.
-func (q *queue) enqueue(pk *pipeline.Packet, nowUs uint32) bool {
+// admitted is the verdict of a packet that was queued.
+const admitted DropCause = -1
+
+// enqueue adds pk at its priority, or says why not: DropQueueFull when
+// that priority's queue holds its limit of packets (or the port is gone),
+// or the shared buffer's refusal.
+func (q *queue) enqueue(pk *pipeline.Packet, nowUs uint32) DropCause {
 	prio := int(pk.Meta.Priority) % NumPriorities
 	q.mu.Lock()
 	f := &q.fifos[prio]
 	if f.count >= q.limit || q.closed {
 		q.mu.Unlock()
-		return false
+		return DropQueueFull
+	}
+	if q.shared != nil {
+		if v := q.shared.admit(prio, f.bytes, f.count == 0, len(pk.Frame), q.gamma(prio)); v.cause != admitted {
+			q.mu.Unlock()
+			return v.cause
+		}
 	}
 	pk.Meta.EnqTimestampUs = nowUs
 	pk.Meta.EnqQdepth = uint32(f.count)
 	f.push(pk)
+	q.nonEmpty |= 1 << prio
 	q.depth++
 	q.mu.Unlock()
 	// wake is never closed (close() closes done), so a port removed
@@ -114,7 +137,25 @@ func (q *queue) enqueue(pk *pipeline.Packet, nowUs uint32) bool {
 	case q.wake <- struct{}{}:
 	default:
 	}
-	return true
+	return admitted
+}
+
+// gamma is the share of the port's dequeue rate its scheduler gives the
+// queue of priority prio now (FB's normalised dequeue rate): strict
+// priority serves only the highest non-empty queue, so a queue has all of
+// it when no higher queue holds a packet and none otherwise. The caller
+// holds q.mu.
+func (q *queue) gamma(prio int) float64 {
+	if q.nonEmpty>>(prio+1) != 0 {
+		return 0
+	}
+	return 1
+}
+
+// countDrop counts a packet of priority prio that the port's queue did
+// not take, by cause.
+func (q *queue) countDrop(prio uint8, cause DropCause) {
+	q.drops[int(prio)%NumPriorities][cause].Add(1)
 }
 
 // dequeue moves up to len(dst) packets, highest priority first, within the
@@ -127,6 +168,10 @@ func (q *queue) dequeue(dst []*pipeline.Packet, now time.Time, nowUs uint32) (in
 	q.refill(now)
 	n := 0
 	var delayed time.Duration // the soonest a held-back head is due
+	var shaped time.Duration  // how long the port rate holds the next packet
+	var freed int64
+	before := q.nonEmpty
+serve:
 	for prio := NumPriorities - 1; prio >= 0 && n < len(dst); prio-- {
 		f := &q.fifos[prio]
 		for n < len(dst) && f.count > 0 {
@@ -141,16 +186,27 @@ func (q *queue) dequeue(dst []*pipeline.Packet, now time.Time, nowUs uint32) (in
 			if q.rateBps > 0 {
 				if q.tokens < float64(len(pk.Frame)) {
 					wait := time.Duration((float64(len(pk.Frame)) - q.tokens) / q.rateBps * float64(time.Second))
-					return n, max(wait, time.Microsecond)
+					shaped = max(wait, time.Microsecond)
+					break serve
 				}
 				q.tokens -= float64(len(pk.Frame))
 			}
 			f.pop()
+			freed += int64(len(pk.Frame))
+			if f.count == 0 {
+				q.nonEmpty &^= 1 << prio
+			}
 			q.depth--
 			pk.Meta.DeqQdepth = uint32(f.count)
 			dst[n] = pk
 			n++
 		}
+	}
+	if q.shared != nil && n > 0 {
+		q.shared.release(freed, before&^q.nonEmpty)
+	}
+	if shaped > 0 {
+		return n, shaped
 	}
 	return n, delayed
 }
@@ -187,11 +243,17 @@ func (q *queue) close() []*pipeline.Packet {
 	defer q.mu.Unlock()
 	q.closed = true
 	var left []*pipeline.Packet
+	var freed int64
 	for prio := range q.fifos {
+		freed += q.fifos[prio].bytes
 		for q.fifos[prio].count > 0 {
 			left = append(left, q.fifos[prio].pop())
 		}
 	}
+	if q.shared != nil && q.nonEmpty != 0 {
+		q.shared.release(freed, q.nonEmpty)
+	}
+	q.nonEmpty = 0
 	q.depth = 0
 	close(q.done)
 	return left

@@ -15,10 +15,10 @@ func pkt(prio uint8, size int) *pipeline.Packet {
 }
 
 func TestStrictPriorityAndDepths(t *testing.T) {
-	q := newQueue(4, 0)
+	q := newQueue(4, 0, nil)
 	low1, low2, high := pkt(0, 64), pkt(0, 64), pkt(7, 64)
 	for _, p := range []*pipeline.Packet{low1, low2, high} {
-		if !q.enqueue(p, 100) {
+		if q.enqueue(p, 100) != admitted {
 			t.Fatal("enqueue refused below the limit")
 		}
 	}
@@ -37,16 +37,16 @@ func TestStrictPriorityAndDepths(t *testing.T) {
 	for i := 0; i < 4; i++ {
 		q.enqueue(pkt(3, 64), 0)
 	}
-	if q.enqueue(pkt(3, 64), 0) {
+	if q.enqueue(pkt(3, 64), 0) == admitted {
 		t.Fatal("a full priority queue took a packet")
 	}
-	if !q.enqueue(pkt(4, 64), 0) {
+	if q.enqueue(pkt(4, 64), 0) != admitted {
 		t.Fatal("another priority's queue is not full")
 	}
 }
 
 func TestPortRateHoldsPacketsBack(t *testing.T) {
-	q := newQueue(1000, 8*100_000) // 100 kB/s, burst 9216 bytes
+	q := newQueue(1000, 8*100_000, nil) // 100 kB/s, burst 9216 bytes
 	for i := 0; i < 20; i++ {
 		q.enqueue(pkt(0, 1000), 0)
 	}
@@ -68,7 +68,7 @@ func TestPortRateHoldsPacketsBack(t *testing.T) {
 // under -race a wake-up racing a closed channel fails here within a few runs).
 func TestCloseWhileEnqueueing(t *testing.T) {
 	for round := 0; round < 200; round++ {
-		q := newQueue(1<<16, 0)
+		q := newQueue(1<<16, 0, nil)
 		start := make(chan struct{})
 		done := make(chan struct{})
 		for g := 0; g < 4; g++ {
@@ -85,7 +85,7 @@ func TestCloseWhileEnqueueing(t *testing.T) {
 		for g := 0; g < 4; g++ {
 			<-done
 		}
-		if q.enqueue(pkt(0, 64), 0) {
+		if q.enqueue(pkt(0, 64), 0) == admitted {
 			t.Fatal("a closed queue took a packet")
 		}
 	}
@@ -94,7 +94,7 @@ func TestCloseWhileEnqueueing(t *testing.T) {
 // A delayed port: nothing leaves before the delay has passed since it was
 // queued, the wait asked for is what is left of it, and order is kept.
 func TestPortDelayHoldsEachPacketItsDelay(t *testing.T) {
-	q := newQueue(16, 0)
+	q := newQueue(16, 0, nil)
 	q.setDelay(5 * time.Millisecond)
 	first, second, urgent := pkt(0, 64), pkt(0, 64), pkt(7, 64)
 	q.enqueue(first, 1_000)
@@ -120,7 +120,7 @@ func TestPortDelayHoldsEachPacketItsDelay(t *testing.T) {
 // Queue times are microseconds since the switch started, in 32 bits: a
 // packet queued just before they wrap is due just after.
 func TestPortDelayAcrossTheClockWrap(t *testing.T) {
-	q := newQueue(4, 0)
+	q := newQueue(4, 0, nil)
 	q.setDelay(time.Millisecond)
 	q.enqueue(pkt(0, 64), ^uint32(0)-499)
 	out := make([]*pipeline.Packet, 4)

@@ -44,7 +44,7 @@ type Stats struct {
 	Drops map[string]uint64
 	Ports map[uint32]PortStats
 	// Buffer is the shared buffer's state (nil without one).
-	Buffer *BufferStats `json:",omitempty"`
+	Buffer *BufferStats
 }
 
 // PortStats counts one port's frames.

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"time"
 
 	p4 "github.com/p4lang/p4runtime/go/p4/v1"
@@ -18,6 +19,7 @@ import (
 	"github.com/flowbuf/flowbuf/buffer-agent/engine"
 	"github.com/flowbuf/flowbuf/buffer-agent/netio"
 	"github.com/flowbuf/flowbuf/buffer-agent/server"
+	"github.com/flowbuf/flowbuf/pbswitch/admin"
 	"github.com/flowbuf/flowbuf/pbswitch/dataplane"
 	"github.com/flowbuf/flowbuf/pbswitch/device"
 	"github.com/flowbuf/flowbuf/pbswitch/inproc"
@@ -55,6 +57,13 @@ type Config struct {
 	// dataplane.Options).
 	CPURateBps  uint64
 	CPUQueueLen int
+	// SharedBufferBytes and Buffer give the ports' queues one shared
+	// buffer and its admission (see dataplane.Options); 0 bytes: none.
+	SharedBufferBytes int64
+	Buffer            dataplane.BufferConfig
+	// AdminListen is the address of pbswitch's own HTTP API (package
+	// admin: the shared buffer's admission, the counters); "" disables it.
+	AdminListen string
 	// Pipeline, when set, is installed at start (a P4Runtime client may
 	// replace it); without it the switch drops everything until a
 	// controller pushes one.
@@ -71,6 +80,8 @@ type Node struct {
 
 	p4rtLis, bufLis   net.Listener
 	p4rtGRPC, bufGRPC *grpc.Server
+	adminLis          net.Listener
+	adminHTTP         *http.Server
 	bufSrv            *server.Server
 	log               *slog.Logger
 }
@@ -88,9 +99,14 @@ func Start(cfg Config) (_ *Node, err error) {
 		}
 	}()
 	var srv *p4rt.Server
-	n.Switch = dataplane.New(dataplane.Options{CPUPort: cfg.CPUPort, QueueLen: cfg.QueueLen,
+	opts := dataplane.Options{CPUPort: cfg.CPUPort, QueueLen: cfg.QueueLen,
 		CPURateBps: cfg.CPURateBps, CPUQueueLen: cfg.CPUQueueLen,
-		PacketIn: func(f []byte, m []pipeline.CtrlMeta) { srv.PacketIn(f, m) }})
+		SharedBufferBytes: cfg.SharedBufferBytes, Buffer: cfg.Buffer,
+		PacketIn: func(f []byte, m []pipeline.CtrlMeta) { srv.PacketIn(f, m) }}
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	n.Switch = dataplane.New(opts)
 	srv = p4rt.New(cfg.DeviceID, device.New(n.Switch), log)
 	n.P4RT = srv
 	for _, p := range cfg.Ports {
@@ -115,6 +131,13 @@ func Start(cfg Config) (_ *Node, err error) {
 	n.p4rtGRPC = grpc.NewServer(grpc.MaxRecvMsgSize(64 << 20))
 	srv.Register(n.p4rtGRPC)
 	go n.p4rtGRPC.Serve(n.p4rtLis)
+	if cfg.AdminListen != "" {
+		if n.adminLis, err = net.Listen("tcp", cfg.AdminListen); err != nil {
+			return nil, fmt.Errorf("admin API listen %s: %w", cfg.AdminListen, err)
+		}
+		n.adminHTTP = &http.Server{Handler: admin.Handler(n.Switch), ReadHeaderTimeout: 10 * time.Second}
+		go n.adminHTTP.Serve(n.adminLis)
+	}
 	if cfg.BufferListen == "" {
 		return n, nil
 	}
@@ -126,7 +149,8 @@ func Start(cfg Config) (_ *Node, err error) {
 	n.bufGRPC = grpc.NewServer()
 	n.bufSrv.Register(n.bufGRPC)
 	go n.bufGRPC.Serve(n.bufLis)
-	log.Info("pbswitch up", "p4runtime", n.P4RTAddr(), "buffers", n.BufferAddr(), "ports", len(cfg.Ports), "vports", cfg.Vports)
+	log.Info("pbswitch up", "p4runtime", n.P4RTAddr(), "buffers", n.BufferAddr(), "admin", n.AdminAddr(),
+		"ports", len(cfg.Ports), "vports", cfg.Vports)
 	return n, nil
 }
 
@@ -135,6 +159,9 @@ func (n *Node) P4RTAddr() string { return addr(n.p4rtLis) }
 
 // BufferAddr is the buffer API's address ("" when disabled).
 func (n *Node) BufferAddr() string { return addr(n.bufLis) }
+
+// AdminAddr is the admin HTTP API's address ("" when disabled).
+func (n *Node) AdminAddr() string { return addr(n.adminLis) }
 
 func addr(l net.Listener) string {
 	if l == nil {
@@ -152,6 +179,9 @@ func (n *Node) Close() error {
 	}
 	if n.p4rtGRPC != nil {
 		n.p4rtGRPC.Stop()
+	}
+	if n.adminHTTP != nil {
+		errs = append(errs, n.adminHTTP.Close())
 	}
 	if n.Engine != nil {
 		errs = append(errs, n.Engine.Close())

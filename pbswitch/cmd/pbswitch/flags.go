@@ -88,6 +88,60 @@ func (v *vportFlags) Set(s string) error {
 	return nil
 }
 
+// classFlags collects --buffer-class QUEUE=ALPHA[:high|:low].
+type classFlags map[int]dataplane.ClassConfig
+
+func (c classFlags) String() string { return fmt.Sprint(map[int]dataplane.ClassConfig(c)) }
+
+func (c classFlags) Set(v string) error {
+	q, rest, ok := strings.Cut(v, "=")
+	if !ok {
+		return fmt.Errorf("want QUEUE=ALPHA[:high], got %q", v)
+	}
+	n, err := strconv.Atoi(q)
+	if err != nil || n < 0 || n >= dataplane.NumPriorities {
+		return fmt.Errorf("queue %q: want a number in [0, %d]", q, dataplane.NumPriorities-1)
+	}
+	alpha, prio, _ := strings.Cut(rest, ":")
+	a, err := strconv.ParseFloat(alpha, 64)
+	if err != nil {
+		return fmt.Errorf("alpha %q of queue %d: want a number > 0", alpha, n)
+	}
+	cl := dataplane.ClassConfig{Alpha: a}
+	switch prio {
+	case "", "low":
+	case "high":
+		cl.High = true
+	default:
+		return fmt.Errorf("queue %d: priority %q, want low or high", n, prio)
+	}
+	if _, dup := c[n]; dup {
+		return fmt.Errorf("queue %d's class given twice", n)
+	}
+	c[n] = cl
+	return nil
+}
+
+// bufferConfig makes the shared buffer's admission from --buffer-algorithm
+// and --buffer-class; the zero config when neither was given.
+func bufferConfig(algorithm string, classes classFlags) (dataplane.BufferConfig, error) {
+	if algorithm == "" && len(classes) == 0 {
+		return dataplane.BufferConfig{}, nil
+	}
+	cfg := dataplane.DefaultBufferConfig()
+	if algorithm != "" {
+		a, err := dataplane.ParseAlgorithm(algorithm)
+		if err != nil {
+			return cfg, fmt.Errorf("--buffer-algorithm: %w", err)
+		}
+		cfg.Algorithm = a
+	}
+	for q, cl := range classes {
+		cfg.Classes[q] = cl
+	}
+	return cfg, nil
+}
+
 // applyDelays sets each --port-delay on its --port.
 func applyDelays(ports []node.PortSpec, delays delayFlags) error {
 	for i := range ports {
@@ -139,6 +193,7 @@ func parseFlags(args []string) (node.Config, error) {
 	var ports portFlags
 	var vports vportFlags
 	delays := delayFlags{}
+	classes := classFlags{}
 	cfg := node.Config{}
 	fs.Uint64Var(&cfg.DeviceID, "device-id", 1, "P4Runtime device id")
 	cpu := fs.Uint("cpu-port", 255, "port number that stands for the controller (CPU_PORT of the P4 program)")
@@ -151,6 +206,10 @@ func parseFlags(args []string) (node.Config, error) {
 	fs.Var(&ports, "port", "front-panel port ID=INTERFACE[@RATE_BPS] (repeatable)")
 	fs.Var(&vports, "vport", "in-process vport port ID (repeatable)")
 	fs.Var(delays, "port-delay", "a front-panel port's egress delay ID=DURATION, e.g. 1=10ms (a lab link's one-way delay; repeatable)")
+	fs.Int64Var(&cfg.SharedBufferBytes, "shared-buffer-bytes", 0, "one buffer of this many bytes shared by every port's queues, admission by --buffer-algorithm (default 0: none, each queue holds --queue-len packets)")
+	algorithm := fs.String("buffer-algorithm", "", "the shared buffer's admission: cs (complete sharing), dt (dynamic thresholds) or fb (default dt)")
+	fs.Var(classes, "buffer-class", "a queue's class in the shared buffer QUEUE=ALPHA[:high], e.g. 7=2:high (default alpha 1, low; repeatable)")
+	fs.StringVar(&cfg.AdminListen, "admin-listen", "", "address of pbswitch's HTTP admin API (shared buffer admission, counters); empty disables")
 	p4infoFile := fs.String("p4info", "", "start with this pipeline's p4info (text format; with --bmv2-json), for P4Runtime clients that do not push one")
 	jsonFile := fs.String("bmv2-json", "", "start with this pipeline's bmv2 JSON, as p4c-bm2-ss emits it (with --p4info)")
 	if err := fs.Parse(args); err != nil {
@@ -163,6 +222,15 @@ func parseFlags(args []string) (node.Config, error) {
 	cfg.Pipeline = pl
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected arguments %v", fs.Args())
+	}
+	if cfg.Buffer, err = bufferConfig(*algorithm, classes); err != nil {
+		return cfg, err
+	}
+	if cfg.Buffer.Algorithm != 0 && cfg.SharedBufferBytes == 0 {
+		return cfg, fmt.Errorf("--buffer-algorithm and --buffer-class need --shared-buffer-bytes")
+	}
+	if err := (dataplane.Options{SharedBufferBytes: cfg.SharedBufferBytes, Buffer: cfg.Buffer}).Validate(); err != nil {
+		return cfg, err
 	}
 	if cfg.CPUQueueLen < 0 {
 		return cfg, fmt.Errorf("bad --cpu-queue %d: want a packet count, or 0 for --queue-len", cfg.CPUQueueLen)

@@ -565,3 +565,31 @@ func (s *spread) Ingress(pk *pipeline.Packet) {
 func (s *spread) Egress(pk *pipeline.Packet) bool                             { return true }
 func (s *spread) Replicate(dst, src *pipeline.Packet, kind pipeline.CopyKind) {}
 func (s *spread) Objects() *pipeline.Objects                                  { return s.objs }
+
+// BenchmarkQueueAdmission: one packet into a port's queue and out again,
+// without a shared buffer and with each admission algorithm (another
+// port's queue congested, so FB counts N = 2).
+func BenchmarkQueueAdmission(b *testing.B) {
+	for _, alg := range []Algorithm{0, CompleteSharing, DynamicThresholds, FB} {
+		name := "no-shared-buffer"
+		if alg != 0 {
+			name = alg.String()
+		}
+		b.Run(name, func(b *testing.B) {
+			var buf *sharedBuffer
+			if alg != 0 {
+				buf = newSharedBuffer(1<<20, paperClasses(alg))
+				newQueue(16, 0, buf).enqueue(pkt(0, 1000), 0)
+			}
+			q := newQueue(16, 0, buf)
+			pk := pkt(0, 1000)
+			out := make([]*pipeline.Packet, 4)
+			now := time.Now()
+			b.ReportAllocs()
+			for b.Loop() {
+				q.enqueue(pk, 0)
+				q.dequeue(out, now, 0)
+			}
+		})
+	}
+}

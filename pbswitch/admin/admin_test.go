@@ -158,20 +158,33 @@ func (p toPort1) Objects() *pipeline.Objects                                  { 
 func TestStatsShowDropsPerQueueAndCause(t *testing.T) {
 	sw, srv := newSwitch(t, 10_000)
 	sw.SetProgram(toPort1{objs: &pipeline.Objects{PRE: pipeline.NewPRE()}})
-	held := make(chan struct{})
+	held, entered := make(chan struct{}), make(chan struct{}, 1)
 	t.Cleanup(func() { close(held) })
-	sink := dataplane.SinkFunc(func(f [][]byte) error { <-held; engine.PutFrames(f); return nil })
+	sink := dataplane.SinkFunc(func(f [][]byte) error {
+		select {
+		case entered <- struct{}{}:
+		default:
+		}
+		<-held
+		engine.PutFrames(f)
+		return nil
+	})
 	if err := sw.AddPort(1, sink, 0, nil); err != nil {
 		t.Fatal(err)
 	}
-	// Queue 2 under DT (alpha 1) takes q < 10 000 - q: 5 of 1000 bytes
-	// (the first may already sit in the held sink: 4 or 5 queued).
-	frames := make([][]byte, 20)
-	for i := range frames {
-		frames[i] = engine.GetFrame(1000)[:1000]
-		frames[i][0] = 2
+	frames := func(n int) [][]byte {
+		fs := make([][]byte, n)
+		for i := range fs {
+			fs[i] = engine.GetFrame(1000)[:1000]
+			fs[i][0] = 2
+		}
+		return fs
 	}
-	sw.Receive(9, frames)
+	sw.Receive(9, frames(1)) // the plug: the port's worker waits in the sink with it
+	<-entered
+	// Queue 2 under DT (alpha 1) takes q < 10 000 - q: 5 of 1000 bytes,
+	// and refuses the other 15.
+	sw.Receive(9, frames(20))
 	code, body := call(t, srv, http.MethodGet, "/v1/stats", "")
 	var st Stats
 	if err := json.Unmarshal(body, &st); code != http.StatusOK || err != nil {
@@ -179,8 +192,9 @@ func TestStatsShowDropsPerQueueAndCause(t *testing.T) {
 	}
 	q := st.Ports["1"].Queues[2]
 	dropped := q.Drops["dt_threshold"]
-	if dropped < 15 || dropped != st.Drops["dt_threshold"] || q.ThresholdBytes == nil || st.Buffer == nil || st.Buffer.Bytes != 10_000 {
-		t.Fatalf("stats %s: want queue 2 of port 1 with its DT drops (15 or more) and threshold", body)
+	if dropped != 15 || st.Drops["dt_threshold"] != 15 || q.Packets != 5 || q.ThresholdBytes == nil || *q.ThresholdBytes != 5000 ||
+		st.Buffer == nil || st.Buffer.Bytes != 10_000 || st.Buffer.UsedBytes != 5000 {
+		t.Fatalf("stats %s: want queue 2 of port 1 holding 5, 15 DT drops, threshold 5000", body)
 	}
 	if q0 := st.Ports["1"].Queues[0]; q0.Drops["dt_threshold"] != 0 || q0.Packets != 0 {
 		t.Fatalf("queue 0 %+v: nothing was sent to it", q0)

@@ -16,7 +16,7 @@ export QUICK
 
 .PHONY: help setup p4-build p4-build-testdata proto build build-go build-java \
         test test-go test-java test-python test-gui test-p4c-stf test-bmv2 \
-        demo bench bench-agent bench-pbswitch bench-service scenarios lint clean
+        netcfg demo bench bench-agent bench-pbswitch bench-service scenarios lint clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -65,6 +65,15 @@ test-p4c-stf: setup ## p4c's v1model STF samples on pbswitch's engine (needs p4c
 test-bmv2: setup ## The packet tests on BMv2 simple_switch_grpc from PATH (skips clearly without it)
 	@command -v simple_switch_grpc >/dev/null || echo "make test-bmv2: simple_switch_grpc is not on PATH, so the BMv2 tests skip"
 	@tools/run-pytest.sh -rs test/packet --target bmv2
+
+# make netcfg: the topology to render, where to (default: beside it), and
+# where ONOS reaches its switches and agents (default: 127.0.0.1).
+TOPO    ?= stratum-configs/topology.json
+OUT     ?=
+ADDRESS ?=
+
+netcfg: setup ## Render Stratum chassis configs + ONOS netcfg for a topology (TOPO=, OUT=, ADDRESS=)
+	$(PYTHON) stratum-configs/gen_configs.py --topology "$(TOPO)" $(if $(OUT),--out "$(OUT)") $(if $(ADDRESS),--address "$(ADDRESS)")
 
 demo: setup ## Pause and resume a live flow on this machine (embedded mode)
 	@tools/demo.sh $(DEMO_ARGS)

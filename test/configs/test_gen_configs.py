@@ -72,6 +72,8 @@ BAD = [
     ("missing switches", lambda t: t.pop("switches"), "'switches' is a required property"),
     ("misspelled key", lambda t: sw(t).update(agent_prot=sw(t).pop("agent_port")),
      "'agent_prot' was unexpected"),
+    ("switch name without a digit", lambda t: sw(t).update(name="leaf"),
+     "switches[0].name: 'leaf' does not match '[0-9]'"),
     ("port as a string", lambda t: port(t, 1).update(number="1"),
      "switches[0].ports[0].number: '1' is not of type 'integer'"),
     ("port beyond 9 bits", lambda t: port(t, 1).update(number=511),

@@ -7,6 +7,7 @@ the mn-stratum image, as docker-compose.yml beside this script starts it, or
 a host with both:
 
     sudo python stratum-configs/mininet-topo.py [--topology FILE] [--configs DIR]
+                                                [--bmv2-log-level LEVEL]
 
 Hosts and switch ports come from the topology (default: topology.json beside
 this script). Each switch starts with FlowBuf's chassis config from DIR
@@ -15,7 +16,10 @@ not the one stratum.py would derive from the switch's Mininet links: that one
 has no vports, and in mn-stratum 22.06 it numbers ports in link order. The
 vport veth pairs are made before the switches start, because stratum_bmv2
 opens every singleton port of its chassis config at start; the buffer-agent
-opens the other end of each pair (agent_interface).
+opens the other end of each pair (agent_interface). Each switch logs to
+/tmp/<switch>/stratum_bmv2.log (with --bmv2-log-level debug, every packet's
+way through the pipeline) and the P4Runtime writes it received to
+/tmp/<switch>/write-reqs.txt.
 
 This script runs on the image's Python: 2.7 in mn-stratum 22.06 (the release
 docker-compose.yml pins), 3 in later builds. A test keeps it within both.
@@ -57,11 +61,12 @@ class FlowBufStratumSwitch(StratumBmv2Switch):
 class FlowBufTopo(Topo):
     """Switches and hosts on their ports, as the topology lists them."""
 
-    def build(self, topo=None, configs=None):
+    def build(self, topo=None, configs=None, bmv2_log_level="warn"):
         hosts = dict((h["name"], h) for h in topo["hosts"])
         for sw in topo["switches"]:
             switch = self.addSwitch(
                 sw["name"], cls=FlowBufStratumSwitch, cpuport=topo["cpu_port"],
+                loglevel=bmv2_log_level,
                 grpc_port=sw["grpc_port"], device_id=sw["device_id"],
                 chassis_config=chassis_config_path(configs, sw))
             for port in sw["ports"]:
@@ -116,12 +121,16 @@ def main(argv=None):
                         help="topology file (default: %(default)s)")
     parser.add_argument("--configs",
                         help="directory of chassis-config-<switch>.pb.txt (default: the topology's)")
+    parser.add_argument("--bmv2-log-level", default="warn",
+                        choices=["trace", "debug", "info", "warn", "error", "off"],
+                        help="stratum_bmv2 -bmv2_log_level (default: %(default)s)")
     args = parser.parse_args(argv)
     configs = args.configs or os.path.dirname(os.path.abspath(args.topology))
     topo = load(args.topology, configs)
     setLogLevel("info")
     create_vport_links(topo)
-    net = Mininet(topo=FlowBufTopo(topo=topo, configs=configs), controller=None)
+    net = Mininet(topo=FlowBufTopo(topo=topo, configs=configs, bmv2_log_level=args.bmv2_log_level),
+                  controller=None)
     try:
         net.start()
         CLI(net)

@@ -55,6 +55,7 @@ class FakeStratumBmv2Switch:
         self.grpcPort = FakeStratumBmv2Switch.next_grpc_port
         FakeStratumBmv2Switch.next_grpc_port += 1
         self.nodeId = 1
+        self.loglevel = loglevel
 
     def getChassisConfig(self):
         return "derived from Mininet links"
@@ -63,7 +64,8 @@ class FakeStratumBmv2Switch:
         return {"chassis_config": self.getChassisConfig(),
                 "-device_id": self.nodeId,
                 "-external_stratum_urls": "0.0.0.0:%d" % self.grpcPort,
-                "-cpu_port": self.cpuPort}
+                "-cpu_port": self.cpuPort,
+                "-bmv2_log_level": self.loglevel}
 
 
 class FakeNoOffloadHost:
@@ -112,7 +114,7 @@ def test_each_switch_starts_on_flowbufs_chassis_config_port_and_device_id(topo_m
     assert gen_configs.problems(two) == []
     for name, content in gen_configs.outputs(two).items():
         (tmp_path / name).write_text(content)
-    net = topo_module.FlowBufTopo(topo=two, configs=str(tmp_path))
+    net = topo_module.FlowBufTopo(topo=two, configs=str(tmp_path), bmv2_log_level="debug")
     for sw in two["switches"]:
         opts = dict(net.switches[sw["name"]])
         assert opts.pop("cls") is topo_module.FlowBufStratumSwitch
@@ -121,6 +123,7 @@ def test_each_switch_starts_on_flowbufs_chassis_config_port_and_device_id(topo_m
         assert args["-device_id"] == sw["device_id"]
         assert args["-external_stratum_urls"] == "0.0.0.0:%d" % sw["grpc_port"]
         assert args["-cpu_port"] == two["cpu_port"]
+        assert args["-bmv2_log_level"] == "debug"
         assert args["chassis_config"] == (tmp_path / f'chassis-config-{sw["name"]}.pb.txt').read_text()
 
 

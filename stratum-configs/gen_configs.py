@@ -196,7 +196,8 @@ def _switch_problems(topo):
         for p, port in enumerate(sw["ports"]):
             pw = f"{where}.ports[{p}]"
             if ("host" in port) == ("vport" in port):
-                found.append(f"{pw}: a port has either a host or a vport (with its agent_interface)")
+                found.append(f"{pw}: a port has either a host or a vport "
+                             "(with its agent_interface)")
                 continue
             use = f'host {port["host"]}' if "host" in port else f'vport {port["vport"]}'
             number = port["number"]
@@ -207,7 +208,8 @@ def _switch_problems(topo):
                              f"and also for {numbers[number]}")
             else:
                 numbers[number] = f"{use} ({pw})"
-            claim(interfaces, port["interface"], f"{pw}.interface", f'interface {port["interface"]}')
+            claim(interfaces, port["interface"], f"{pw}.interface",
+                  f'interface {port["interface"]}')
             if "vport" in port:
                 claim(interfaces, port["agent_interface"], f"{pw}.agent_interface",
                       f'interface {port["agent_interface"]}')
@@ -241,7 +243,8 @@ def main(argv=None):
     parser.add_argument("--out", type=pathlib.Path,
                         help="directory to write into (default: the topology's directory)")
     parser.add_argument("--address", default=DEFAULT_ADDRESS,
-                        help="where ONOS reaches the switches and their agents (default: %(default)s)")
+                        help="where ONOS reaches the switches and their agents "
+                             "(default: %(default)s)")
     args = parser.parse_args(argv)
     out = args.out if args.out is not None else args.topology.parent
     try:

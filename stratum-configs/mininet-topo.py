@@ -24,8 +24,6 @@ way through the pipeline) and the P4Runtime writes it received to
 This script runs on the image's Python: 2.7 in mn-stratum 22.06 (the release
 docker-compose.yml pins), 3 in later builds. A test keeps it within both.
 """
-from __future__ import print_function
-
 import argparse
 import json
 import os
@@ -120,7 +118,8 @@ def main(argv=None):
     parser.add_argument("--topology", default=os.path.join(HERE, "topology.json"),
                         help="topology file (default: %(default)s)")
     parser.add_argument("--configs",
-                        help="directory of chassis-config-<switch>.pb.txt (default: the topology's)")
+                        help="directory of chassis-config-<switch>.pb.txt "
+                             "(default: the topology's)")
     parser.add_argument("--bmv2-log-level", default="warn",
                         choices=["trace", "debug", "info", "warn", "error", "off"],
                         help="stratum_bmv2 -bmv2_log_level (default: %(default)s)")

@@ -49,7 +49,8 @@ def host_path(service, container_path):
     for volume in SERVICES[service].get("volumes", []):
         source, target = volume.split(":")[:2]
         if container_path == target or container_path.startswith(target.rstrip("/") + "/"):
-            return (COMPOSE_FILE.parent / source / container_path[len(target):].lstrip("/")).resolve()
+            rest = container_path[len(target):].lstrip("/")
+            return (COMPOSE_FILE.parent / source / rest).resolve()
     raise AssertionError(f"{service} mounts nothing at {container_path}")
 
 
@@ -65,7 +66,7 @@ def test_every_image_is_pinned_to_the_version_in_versions_env():
         assert re.fullmatch(r"[\w./-]+:[\w.-]+", image), f"{name}: {image} has no tag"
         assert not image.endswith(":latest"), f"{name}: {image}"
         if image not in (VERSIONS["ONOS_IMAGE"], VERSIONS["MN_STRATUM_IMAGE"]):
-            assert "build" in service, f"{name}: {image} is neither pinned in versions.env nor built here"
+            assert "build" in service, f"{name}: {image} is not in versions.env nor built here"
     stages = re.findall(r"^FROM\s+(\S+)", DOCKERFILE.read_text(), re.M)
     assert stages == [VERSIONS["AGENT_BUILD_IMAGE"], VERSIONS["AGENT_RUNTIME_IMAGE"]]
 
@@ -190,4 +191,4 @@ def test_the_agents_packages_are_all_in_its_build_context():
     assert ours
     for directory in ours:
         rel = directory.relative_to(ROOT).as_posix()
-        assert rel.startswith(("buffer-agent", "proto/gen/go")), f"{rel} is not copied into the image"
+        assert rel.startswith(("buffer-agent", "proto/gen/go")), f"{rel} is not in the image"

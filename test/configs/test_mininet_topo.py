@@ -124,7 +124,8 @@ def test_each_switch_starts_on_flowbufs_chassis_config_port_and_device_id(topo_m
         assert args["-external_stratum_urls"] == "0.0.0.0:%d" % sw["grpc_port"]
         assert args["-cpu_port"] == two["cpu_port"]
         assert args["-bmv2_log_level"] == "debug"
-        assert args["chassis_config"] == (tmp_path / f'chassis-config-{sw["name"]}.pb.txt').read_text()
+        rendered = tmp_path / f'chassis-config-{sw["name"]}.pb.txt'
+        assert args["chassis_config"] == rendered.read_text()
 
 
 def test_hosts_are_linked_on_their_port_and_interface(topo_module):
@@ -138,7 +139,8 @@ def test_hosts_are_linked_on_their_port_and_interface(topo_module):
                 assert opts == {"port2": port["number"], "intfName2": port["interface"]}
     assert len(net.links) == len(TOPO["hosts"])
     for spec in TOPO["hosts"]:
-        assert net.hosts[spec["name"]] == {"cls": FakeNoOffloadHost, "mac": spec["mac"], "ip": spec["ip"]}
+        assert net.hosts[spec["name"]] == {"cls": FakeNoOffloadHost, "mac": spec["mac"],
+                                           "ip": spec["ip"]}
 
 
 def test_every_vport_gets_a_veth_pair(topo_module):

@@ -16,7 +16,7 @@ TOPO = json.loads((CONFIGS / "topology.json").read_text())
 def test_committed_configs_are_what_the_generator_writes():
     for name, content in gen_configs.outputs(TOPO).items():
         committed = (CONFIGS / name).read_text()
-        assert committed == content, f"stale {name}: run stratum-configs/gen_configs.py"
+        assert committed == content, f"stale {name}: run make netcfg"
 
 
 def test_every_switch_port_is_in_its_chassis_config_once():

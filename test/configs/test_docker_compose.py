@@ -2,8 +2,8 @@
 """stratum-configs/docker-compose.yml and buffer-agent.Dockerfile agree with
 topology.json, netcfg.json, the app's required apps and tools/versions.env.
 
-Docker is not run here (no daemon on the build machines): these checks are
-what can fail without it, so a renamed port, a new switch without its agent
+The images cannot be pulled here (Docker Hub is out of reach of the build
+machines), so nothing is started: these checks are what can fail without it, so a renamed port, a new switch without its agent
 or an unpinned image breaks the build and not a user's first start.
 """
 import json

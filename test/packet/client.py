@@ -174,6 +174,16 @@ class Client:
             found.extend(response.entities)
         return found
 
+    def multicast_groups(self):
+        """Every multicast group, by id (a wildcard read: the spec leaves open
+        whether reading one absent group answers nothing or NOT_FOUND, and
+        BMv2/PI answers NOT_FOUND)."""
+        entity = p4runtime_pb2.Entity()
+        entity.packet_replication_engine_entry.multicast_group_entry.multicast_group_id = 0
+        groups = (e.packet_replication_engine_entry.multicast_group_entry
+                  for e in self.read(entity))
+        return {g.multicast_group_id: g for g in groups}
+
     def table_entries(self, table_id=0):
         """Every entry of one table, or of all tables for table_id 0."""
         entity = p4runtime_pb2.Entity()

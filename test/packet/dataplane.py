@@ -146,6 +146,30 @@ def expect_packets(port, expected, timeout=2.0):
     return got
 
 
+def expect_in_order(port, expected, timeout=2.0, quiet=0.5):
+    """Collects test frames on `port` until all of `expected` came, `timeout`
+    passed, or none came for `quiet` s; fails unless what came is a run of
+    `expected` in its order (no frame twice, none foreign). Returns how many
+    came: a target may drop what overflows its queues, never reorder."""
+    wants = [bytes(e) for e in expected]
+    got = []
+    deadline = time.monotonic() + timeout
+    while len(got) < len(wants) and (left := deadline - time.monotonic()) > 0:
+        frame = port.recv(min(left, quiet))
+        if frame is None:
+            break
+        if MARKER in frame:
+            got.append(frame)
+    at = 0
+    for i, frame in enumerate(got):
+        try:
+            at = wants.index(frame, at) + 1
+        except ValueError:
+            raise AssertionError(f"on {port}: frame {i} of {len(got)} received is out of order, "
+                                 f"repeated or not sent") from None
+    return len(got)
+
+
 def expect_no_packet(ports, timeout=0.5):
     """Fails if any test frame arrives on any of `ports` within `timeout`."""
     deadline = time.monotonic() + timeout

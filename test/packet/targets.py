@@ -46,6 +46,10 @@ class Target:
     # and the switch port number of its in-process vport; None elsewhere.
     buffer_api_addr: str = None
     inproc_vport: int = None
+    # Whether the target's queues hold a 2000-frame burst sent at the
+    # generator's rate (pbswitch's do; BMv2's, 64 packets by default with no
+    # setting in simple_switch_grpc, do not).
+    holds_bursts: bool = False
 
     def close(self):
         pass
@@ -162,7 +166,8 @@ class PbswitchTarget(LabTarget):
 
     def argv(self, grpc_port, device_id, switch_ifs, extra):
         buffer_port = _free_tcp_port()
-        extra.update(buffer_api_addr=f"127.0.0.1:{buffer_port}", inproc_vport=PBSWITCH_VPORT)
+        extra.update(buffer_api_addr=f"127.0.0.1:{buffer_port}", inproc_vport=PBSWITCH_VPORT,
+                     holds_bursts=True)
         return pbswitch_argv(build_pbswitch(), grpc_port, buffer_port, device_id,
                              switch_ifs), [buffer_port]
 

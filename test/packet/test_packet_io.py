@@ -99,6 +99,17 @@ def test_packet_in_goes_to_the_primary_and_backups_cannot_packet_out(sw):
         assert backup.packet_in(timeout=0.5) is None
         backup.packet_out(udp_frame(seq=9), sw.packet_out_metadata(egress_port=second))
         expect_no_packet(list(sw.ports.values()))
+
+
+def test_a_backups_packet_out_is_reported(sw):
+    """P4Runtime requires a backup's packet-out to be dropped (above) and
+    makes its StreamError (PERMISSION_DENIED) optional; FlowBuf's rule that
+    bad input gets a clear error makes it required of pbswitch."""
+    if sw.target.name != "pbswitch":
+        pytest.skip("stream error reports are optional in P4Runtime")
+    second = sw.take_ports(2)[1]
+    with Client(sw.target.grpc_addr, sw.target.device_id, election_id=(0, 5)) as backup:
+        backup.packet_out(udp_frame(seq=9), sw.packet_out_metadata(egress_port=second))
         error = backup.stream_error()
         assert error is not None and _code_name(error) == "PERMISSION_DENIED", error
 

@@ -27,6 +27,7 @@ Everything is torn down on close.
 """
 import json
 import pathlib
+import re
 import subprocess
 import tempfile
 import time
@@ -44,6 +45,8 @@ ATTACH_SIGNAL = {"ipv4Src": UE_IP + "/32", "ipProto": 17, "l4DstPort": ATTACH_SI
 SERVER_MAC, UE_MAC = "00:00:00:00:00:01", "00:00:00:00:00:0a"
 SWITCHES = ("sa", "s1", "s2")
 UE_IFS = {"s1": "r1", "s2": "r2"}  # the UE's end of each eNB's radio
+# How long a radio's air queue may hold what its eNB sent (tbf latency).
+AIR_QUEUE_LATENCY = "100ms"
 PAPER_RTT_MS = 20.0  # the paper's server-UE round trip, the scenarios' default
 RADIO_RATE = "50mbit"  # each radio's rate (the paper's 500 Mbit/s, scaled to 2 cores)
 
@@ -291,15 +294,28 @@ class MobilityLab(ProcessLab):
         self.attached = "s1"
 
     def _air_queue(self, ue_if):
-        # A radio's air interface: its shaper, with a small burst and a short
-        # queue, so that a radio banks no air time while the UE is detached.
+        # A radio's air interface: its shaper, with a small burst, so that a
+        # radio banks no air time while the UE is detached, and a queue long
+        # enough that a softirq delayed by CPU load (the ifb's dequeue waits
+        # for one) only delays what the eNB sent at the radio's rate: a 1 ms
+        # queue dropped it, a radio loss no real radio has at its own rate.
         ifb = f"air{ue_if}"
         self.ue.run("ip", "link", "add", ifb, "type", "ifb")
         self.ue.run("sysctl", "-qw", f"net.ipv6.conf.{ifb}.disable_ipv6=1")
         self.ue.run("ip", "link", "set", ifb, "up")
         self.ue.run("tc", "qdisc", "add", "dev", ifb, "root", "tbf", "rate", self.rate,
-                    "burst", "8kb", "latency", "1ms")
+                    "burst", "8kb", "latency", AIR_QUEUE_LATENCY)
         return ifb
+
+    def air_drops(self):
+        """Packets each air queue's shaper dropped (not the cuts' flushes:
+        a link taken down resets its queue uncounted), by eNB."""
+        drops = {}
+        for enb, ue_if in UE_IFS.items():
+            out = self.ue.run("tc", "-s", "qdisc", "show", "dev", f"air{ue_if}").stdout
+            found = re.search(r"dropped (\d+)", out)
+            drops[enb] = int(found.group(1)) if found else None
+        return drops
 
     def _address_ue(self):
         # One address for the UE whichever radio carries it (weak host model).

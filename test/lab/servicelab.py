@@ -28,6 +28,10 @@ DEVICE = "device:s1"
 HOSTS = {"h1": 1, "h2": 2, "h3": 3}
 VPORTS = (100, 101)
 EXTERNAL_REPLAY_BPS = 100_000_000
+# BMv2 (simple_switch_grpc, built -O2 with its logging compiled in) forwards
+# far fewer packets per second than pbswitch, and its 64-packet queues drop
+# what a faster replay sends; measured with the demo's flow (see README).
+BMV2_REPLAY_BPS = 10_000_000
 
 
 def ensure_built():
@@ -125,7 +129,7 @@ class Rest:
         return self.call("DELETE", path)
 
 
-def netcfg(p4rt_port, agent_port, external, ready_buffers=0):
+def netcfg(p4rt_port, agent_port, external, ready_buffers=0, replay_bps=EXTERNAL_REPLAY_BPS):
     vports = []
     for number in VPORTS:
         vport = {"id": f"vp{number}", "switchPort": number}
@@ -133,7 +137,7 @@ def netcfg(p4rt_port, agent_port, external, ready_buffers=0):
             vport["interface"] = f"fbs-a{number}"
             # An external agent replays over a veth into a switch port: paced
             # below what pbswitch forwards to the out port, or its queue drops.
-            vport["txRateBps"] = EXTERNAL_REPLAY_BPS
+            vport["txRateBps"] = replay_bps
         vports.append(vport)
     return {
         "devices": {DEVICE: {
@@ -195,8 +199,9 @@ class ServiceLab(ProcessLab):
                        "-log-format", "text"], "agent", self.agent_port)
         self.switch = self._run(self._switch_argv(ports), self.switch_kind, self.p4rt_port)
         cfg = pathlib.Path(self.logs) / "netcfg.json"
+        replay_bps = BMV2_REPLAY_BPS if self.switch_kind == "bmv2" else EXTERNAL_REPLAY_BPS
         cfg.write_text(json.dumps(netcfg(self.p4rt_port, self.agent_port, self.external,
-                                         self.ready_buffers), indent=2))
+                                         self.ready_buffers, replay_bps), indent=2))
         self._host_argv = ["java", "-jar", str(HOST_JAR), "--netcfg", str(cfg),
                            "--p4info", str(P4INFO), "--device-config", str(BMV2_JSON),
                            "--listen", f"127.0.0.1:{self.rest_port}"]

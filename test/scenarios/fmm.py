@@ -258,6 +258,7 @@ def udp_run(seconds=3.0, frequency=GOAL_FREQUENCY, pps=2000, rtt_ms=0, command_s
             recv.terminate()
         got = json.loads(recv.communicate(timeout=send_s + 40)[0].strip().splitlines()[-1])
         counters = driver.counted()
+        air_drops = lab.air_drops()
         driver.close()
     return {"sent": sent, "handoffs": counters["handoffs"], "unsynced": counters["unsynced"],
             "purged": counters["purgedPackets"], "on_signal": counters["releasedOnSignal"],
@@ -265,7 +266,7 @@ def udp_run(seconds=3.0, frequency=GOAL_FREQUENCY, pps=2000, rtt_ms=0, command_s
             "handoffs_per_s": counters["handoffs"] / elapsed,
             "attach_ms": driver.attach_ms, "sync_us": driver.sync_us,
             "slowest_handoff_ms": driver.slowest.ms, "late_commands": driver.late_commands,
-            **got}
+            "air_drops": air_drops, **got}
 
 
 def tcp_run(buffering, frequency, seconds, rtt_ms=0, command_s=COMMAND_S):

@@ -9,20 +9,30 @@ import (
 	"google.golang.org/grpc/codes"
 )
 
+// Meters colour as BMv2's (bm_sim/meters.cpp with its rates reversed: the
+// peak bucket first), which is RFC 2698's order.
 func TestMeterColours(t *testing.T) {
 	m, err := NewMeter(MeterConfig{CIR: 1000, CBurst: 100, PIR: 2000, PBurst: 200})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t0 := time.Unix(100, 0)
-	got := []Color{m.Execute(t0, 100), m.Execute(t0, 100), m.Execute(t0, 1)}
-	if got[0] != Green || got[1] != Yellow || got[2] != Red {
-		t.Fatalf("colours %v, want green yellow red", got)
+	// Green charges both buckets, yellow only the peak one, red neither.
+	got := []Color{m.Execute(t0, 100), m.Execute(t0, 100), m.Execute(t0, 100), m.Execute(t0, 1)}
+	if want := []Color{Green, Yellow, Red, Red}; !equalColours(got, want) {
+		t.Fatalf("colours %v, want %v", got, want)
 	}
 	// 100 ms refills 100 committed and 200 peak units.
 	if c := m.Execute(t0.Add(100*time.Millisecond), 100); c != Green {
 		t.Fatalf("after refill %v, want green", c)
 	}
+	// With CIR = PIR and equal bursts, over the rate is red.
+	m, _ = NewMeter(MeterConfig{CIR: 1000, CBurst: 200, PIR: 1000, PBurst: 200})
+	got = []Color{m.Execute(t0, 100), m.Execute(t0, 100), m.Execute(t0, 100)}
+	if want := []Color{Green, Green, Red}; !equalColours(got, want) {
+		t.Fatalf("colours %v, want %v", got, want)
+	}
+
 	if _, err := NewMeter(MeterConfig{CIR: 10, PIR: 5}); err == nil {
 		t.Fatal("PIR < CIR accepted")
 	}
@@ -30,6 +40,34 @@ func TestMeterColours(t *testing.T) {
 	if unconfigured.Execute(t0, 1<<40) != Green {
 		t.Fatal("an unconfigured meter must pass everything green")
 	}
+}
+
+// Tokens are whole units accrued from the first packet, rounded down from
+// one origin, so fractions add up instead of being lost per packet.
+func TestMeterAccruesWholeTokensFromOneOrigin(t *testing.T) {
+	m, _ := NewMeter(MeterConfig{CIR: 3, CBurst: 1, PIR: 3, PBurst: 1})
+	t0 := time.Unix(100, 0)
+	at := func(us int64) Color { return m.Execute(t0.Add(time.Duration(us)*time.Microsecond), 1) }
+	got := []Color{at(0), at(333_333), at(333_334), at(666_667), at(1_000_000)}
+	if want := []Color{Green, Red, Green, Green, Green}; !equalColours(got, want) {
+		t.Fatalf("colours %v, want %v", got, want)
+	}
+	// Reconfiguring fills the buckets again.
+	if err := m.Configure(MeterConfig{CIR: 3, CBurst: 1, PIR: 3, PBurst: 1}); err != nil || at(1_000_001) != Green {
+		t.Fatal("a reconfigured meter starts full")
+	}
+}
+
+func equalColours(a, b []Color) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func TestPREGroupsAndClones(t *testing.T) {

@@ -20,20 +20,34 @@ const (
 	Red
 )
 
-// MeterConfig is a two-rate three-colour marker's configuration (RFC 2698):
-// committed and peak rates in units per second and bursts in units, where a
-// unit is a byte or a packet (the meter's MeterUnit).
+// MeterConfig is a two-rate three-colour marker's configuration (P4Runtime's
+// MeterConfig): committed and peak rates in units per second and bursts in
+// units, where a unit is a byte or a packet (the meter's MeterUnit).
 type MeterConfig struct {
 	CIR, CBurst, PIR, PBurst int64
 }
 
-// Meter is a trTCM. A zero config (never written) marks everything green.
+// Meter is a two-rate three-colour marker (RFC 2698, colour-blind) as
+// BMv2's bm_sim Meter runs one behind PI: the peak bucket first, where a
+// packet it cannot pay for is red and charges nothing, then the committed
+// bucket: yellow (the peak bucket charged) or green (both charged). Tokens
+// are whole units accrued per microsecond from one origin (the meter's
+// first packet) and rounded down there, as BMv2 counts them, so no
+// fraction is lost between packets. An unconfigured meter marks everything
+// green.
 type Meter struct {
 	mu         sync.Mutex
 	cfg        MeterConfig
 	configured bool
-	tc, tp     float64 // tokens in the committed and peak buckets
-	last       time.Time
+	origin     time.Time    // tokens accrue from here; zero until the first packet
+	buckets    [2]meterRate // peak (its colour red), committed (yellow)
+}
+
+type meterRate struct {
+	perUs  float64 // units per microsecond
+	burst  int64
+	tokens int64
+	last   uint64 // tokens accrued from origin up to the last packet
 }
 
 // NewMeter makes a meter with cfg.
@@ -56,8 +70,9 @@ func (m *Meter) Configure(cfg MeterConfig) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.cfg, m.configured = cfg, true
-	m.tc, m.tp = float64(cfg.CBurst), float64(cfg.PBurst)
-	m.last = time.Time{}
+	m.origin = time.Time{}
+	m.buckets[0] = meterRate{perUs: float64(cfg.PIR) / 1e6, burst: cfg.PBurst, tokens: cfg.PBurst}
+	m.buckets[1] = meterRate{perUs: float64(cfg.CIR) / 1e6, burst: cfg.CBurst, tokens: cfg.CBurst}
 	return nil
 }
 
@@ -83,24 +98,22 @@ func (m *Meter) Execute(now time.Time, size int64) Color {
 	if !m.configured {
 		return Green
 	}
-	if !m.last.IsZero() {
-		dt := now.Sub(m.last).Seconds()
-		m.tc = min(m.tc+dt*float64(m.cfg.CIR), float64(m.cfg.CBurst))
-		m.tp = min(m.tp+dt*float64(m.cfg.PIR), float64(m.cfg.PBurst))
+	if m.origin.IsZero() {
+		m.origin = now
 	}
-	m.last = now
-	s := float64(size)
-	switch {
-	case m.tp < s:
-		return Red
-	case m.tc < s:
-		m.tp -= s
-		return Yellow
-	default:
-		m.tp -= s
-		m.tc -= s
-		return Green
+	us := max(now.Sub(m.origin).Microseconds(), 0)
+	for i, short := range [...]Color{Red, Yellow} {
+		b := &m.buckets[i]
+		if accrued := uint64(float64(us) * b.perUs); accrued > b.last {
+			b.tokens = min(b.tokens+int64(accrued-b.last), b.burst)
+			b.last = accrued
+		}
+		if b.tokens < size {
+			return short
+		}
+		b.tokens -= size
 	}
+	return Green
 }
 
 // MeterArray is an indexed meter extern.

@@ -87,12 +87,12 @@ func (n *tableNode) run(s *phv) node {
 	}
 	if e != nil {
 		if n.counts {
-			e.Counter.Count(s.pktLen)
+			e.Counter.Count(s.ingressLen)
 		}
 		if n.meter != nil {
 			color := uint64(pipeline.Green)
 			if e.Meter != nil {
-				size := int64(s.pktLen)
+				size := int64(s.ingressLen)
 				if n.meterPackets {
 					size = 1
 				}

@@ -27,7 +27,7 @@ func (c *compiler) count(p *bmv2json.Primitive, x *exprCtx) (func(*phv), error) 
 	iu := idx.u
 	return func(s *phv) {
 		if cell, err := arr.Cell(int64(iu(s))); err == nil {
-			cell.Count(s.pktLen)
+			cell.Count(s.ingressLen)
 		}
 	}, nil
 }
@@ -61,7 +61,7 @@ func (c *compiler) executeMeter(p *bmv2json.Primitive, x *exprCtx) (func(*phv), 
 		if err != nil {
 			return uint64(pipeline.Green)
 		}
-		size := int64(s.pktLen)
+		size := int64(s.ingressLen)
 		if arr.Packets {
 			size = 1
 		}

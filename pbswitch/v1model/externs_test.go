@@ -88,6 +88,24 @@ func TestRegistersCountersAndTheDirectCounter(t *testing.T) {
 	}
 }
 
+// Counters count the length the packet had when it entered the pipeline
+// (BMv2's ingress_length), while egress's packet_length follows the headers
+// add_header/remove_header add and remove (BMv2's packet length register).
+func TestCountersCountTheIngressLength(t *testing.T) {
+	tp := externsFixture(t)
+	got, pk, ok := tp.send(cmd{op: 36, idx: 5})
+	if !ok || len(pk.Frame) != 25 {
+		t.Fatalf("forwarded %v, %d bytes; want 25 (extra added)", ok, len(pk.Frame))
+	}
+	if got.out2 != 25 {
+		t.Errorf("egress packet_length %d, want 25", got.out2)
+	}
+	cell, _ := tp.prog.objs.Counters[tp.id("I.ctr")].Cell(5)
+	if p, b := cell.Read(); p != 1 || b != 21 {
+		t.Errorf("counter %d packets %d bytes, want 1 and 21", p, b)
+	}
+}
+
 func TestHashesMatchBMv2Algorithms(t *testing.T) {
 	tp := externsFixture(t)
 	got, _, _ := tp.send(cmd{op: 4, val: 0x01020304})

@@ -39,7 +39,8 @@ type phv struct {
 	truncateTo    int    // truncate(): 0 none
 	parserErr     bool
 	assertFailed  bool
-	pktLen        int    // the packet's length as headers are added and removed
+	pktLen        int    // the packet's length as headers are added and removed (egress's packet_length)
+	ingressLen    int    // as it entered the pipeline (BMv2's ingress_length): what counters and meters count
 	key           []byte // scratch lookup key
 	calc          []byte // scratch calculation input
 	wideA, wideB  []uint64
@@ -67,7 +68,7 @@ func (s *phv) reset() {
 	clear(s.vlLen)
 	s.data, s.pos, s.exited = nil, 0, false
 	s.cloneSpec, s.cloneList, s.resubmitList, s.recircList, s.digestList = 0, 0, -1, -1, -1
-	s.truncateTo, s.parserErr, s.assertFailed, s.pktLen = 0, false, false, 0
+	s.truncateTo, s.parserErr, s.assertFailed, s.pktLen, s.ingressLen = 0, false, false, 0, 0
 }
 
 // copyFrom makes s an exact copy of o (a multicast replica's PHV).
@@ -79,7 +80,7 @@ func (s *phv) copyFrom(o *phv) {
 	copy(s.vlLen, o.vlLen)
 	s.data, s.pos, s.exited = o.data, o.pos, false
 	s.cloneSpec, s.cloneList, s.resubmitList, s.recircList, s.digestList = 0, 0, -1, o.recircList, -1
-	s.truncateTo, s.parserErr, s.assertFailed, s.pktLen = o.truncateTo, o.parserErr, false, o.pktLen
+	s.truncateTo, s.parserErr, s.assertFailed, s.pktLen, s.ingressLen = o.truncateTo, o.parserErr, false, o.pktLen, o.ingressLen
 }
 
 // Release returns the PHV to its program's pool (pipeline.PacketState).

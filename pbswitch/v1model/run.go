@@ -39,7 +39,7 @@ func (p *Program) Ingress(pk *pipeline.Packet) {
 	instance := uint64(pk.Meta.InstanceType)
 	restoreFrom := recircList
 	for round := 0; ; round++ {
-		s.data, s.pos, s.pktLen = pk.Frame, 0, len(pk.Frame)
+		s.data, s.pos, s.pktLen, s.ingressLen = pk.Frame, 0, len(pk.Frame), len(pk.Frame)
 		s.setStd(p.std.ingressPort, uint64(pk.Meta.IngressPort))
 		s.setStd(p.std.instanceType, instance)
 		s.setStd(p.std.packetLength, uint64(len(pk.Frame)))
@@ -114,7 +114,7 @@ func (p *Program) Replicate(dst, src *pipeline.Packet, kind pipeline.CopyKind) {
 		d.data = dst.Frame
 		p.resetMetadata(d)
 	default:
-		d.data, d.pos, d.pktLen = dst.Frame, 0, len(dst.Frame)
+		d.data, d.pos, d.pktLen, d.ingressLen = dst.Frame, 0, len(dst.Frame), len(dst.Frame)
 		p.parse(d)
 		p.verifyChecksums(d)
 	}

@@ -222,6 +222,12 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) 
         if (hdr.cmd.op == 35) {
             lpm_tbl.apply();
         }
+        if (hdr.cmd.op == 36) {
+            // counted after a header was added: BMv2 counts the ingress length
+            hdr.extra.setValid();
+            hdr.extra.x = 0x36363636;
+            ctr.count((bit<32>)hdr.cmd.idx);
+        }
     }
 }
 
@@ -241,6 +247,9 @@ control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) 
             meta.tag = 0x55;
             meta.color = 0x33;    // not in the field list: the clone sees 0
             clone_preserving_field_list(CloneType.E2E, 6, 1);
+        }
+        if (hdr.cmd.op == 36) {
+            hdr.cmd.out2 = sm.packet_length; // grown by extra, as on BMv2
         }
         if (sm.instance_type == 2) {
             hdr.cmd.out2 = (bit<32>)meta.tag + 1;

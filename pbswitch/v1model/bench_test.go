@@ -30,3 +30,35 @@ func BenchmarkFlowBufRoute(b *testing.B) {
 		f.prog.Egress(pk)
 	}
 }
+
+// BenchmarkUpf is the per-packet cost of the UPF's GTP-U decapsulation
+// (uplink) and encapsulation (downlink), each routed, on the engine.
+func BenchmarkUpf(b *testing.B) {
+	inner := ipv4UDP(upfUE, upfDN, 4000, 80, 64, make([]byte, 64))
+	for _, c := range []struct {
+		name  string
+		frame []byte
+		port  uint32
+	}{
+		{"uplink", ether(ipv4UDP(upfGNB, upfN3, 2152, 2152, 64, gtpu(upfTEIDUp, inner))), 1},
+		{"downlink", ether(ipv4UDP(upfDN, upfUE, 80, 4000, 64, make([]byte, 64))), 2},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			f := upfFixture(b)
+			pool := &framePool{free: make([][]byte, 0, 16)}
+			f.prog.opts.Frames = pool
+			pk := &pipeline.Packet{}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				fr := pool.Get(len(c.frame))
+				copy(fr, c.frame)
+				pk.Frame, pk.Meta = fr, pipeline.StdMeta{IngressPort: c.port}
+				f.prog.Ingress(pk)
+				pk.Meta.EgressPort = pk.Meta.EgressSpec
+				f.prog.Egress(pk)
+				pool.Put(pk.Frame)
+			}
+		})
+	}
+}

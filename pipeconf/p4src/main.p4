@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The FlowBuf P4 program (P4-16, v1model). Each functional block is a control
-// in its own file under include/; this file composes them. Later blocks (the
-// hybrid UPF, congestion avoidance, FB admission) slot in as further controls
-// applied from IngressPipeImpl / EgressPipeImpl.
+// in its own file under include/; this file composes them. Later blocks
+// (congestion avoidance, FB admission) slot in as further controls applied
+// from IngressPipeImpl / EgressPipeImpl.
 
 #include <core.p4>
 #include <v1model.p4>
@@ -15,12 +15,17 @@
 #include "include/steering.p4"
 #include "include/forwarding.p4"
 #include "include/acl.p4"
+#include "include/firewall.p4"
+#include "include/upf.p4"
 
 control IngressPipeImpl(inout parsed_headers_t hdr,
                         inout local_metadata_t meta,
                         inout standard_metadata_t std_meta) {
     PacketOutIngress() packet_out_io;
     Steering() steering;
+    UpfClassifier() upf_classifier;
+    Firewall() firewall;
+    Upf() upf;
     Forwarding() forwarding;
     Acl() acl;
 
@@ -30,6 +35,14 @@ control IngressPipeImpl(inout parsed_headers_t hdr,
             exit;
         }
         steering.apply(hdr, meta, std_meta);
+        // What no steering rule took goes through the UPF, which leaves
+        // anything that is not UPF traffic as it was, then forwarding
+        // (which routes the UPF's decapsulated and encapsulated packets).
+        if (!meta.forwarded) {
+            upf_classifier.apply(hdr, meta, std_meta);
+            firewall.apply(hdr, meta, std_meta);
+            upf.apply(hdr, meta, std_meta);
+        }
         if (!meta.forwarded) {
             forwarding.apply(hdr, meta, std_meta);
         }

@@ -30,6 +30,82 @@ const bit<8> IP_PROTO_ICMPV6 = 58;
 
 // GTP-U (3GPP TS 29.281); the UPF block parses it.
 const l4_port_t UDP_PORT_GTPU = 2152;
+const bit<3> GTP_V1 = 1;
+const bit<1> GTP_PROTOCOL_TYPE_GTP = 1;
+const bit<8> GTPU_GPDU = 0xff;           // message type of a user-plane packet
+const bit<8> GTPU_NEXT_EXT_NONE = 0x00;
+const bit<8> GTPU_NEXT_EXT_PSC = 0x85;   // PDU Session Container (TS 38.415)
+const bit<8> GTPU_PSC_LEN_WORDS = 1;     // a container without optional fields
+const bit<4> GTPU_PSC_TYPE_DL = 0;       // DL PDU SESSION INFORMATION
+const bit<4> GTPU_PSC_TYPE_UL = 1;       // UL PDU SESSION INFORMATION
+
+// Header sizes in bytes, for the lengths GTP-U encapsulation writes.
+const bit<32> ETH_HDR_BYTES = 14;
+const bit<16> IPV4_HDR_BYTES = 20;
+const bit<16> UDP_HDR_BYTES = 8;
+const bit<16> GTPU_HDR_BYTES = 8;
+const bit<16> GTPU_OPTIONS_BYTES = 4;
+const bit<16> GTPU_PSC_BYTES = 4;
+
+// ---- UPF (include/upf.p4, include/firewall.p4) ----
+typedef bit<32> teid_t;
+typedef bit<6>  qfi_t;
+typedef bit<8>  app_id_t;
+typedef bit<16> tunnel_peer_id_t;
+// A cell of the UPF's counter and meter arrays. The arrays have 2^16 cells,
+// so no index an entry carries can be out of range.
+typedef bit<16> upf_index_t;
+#define UPF_INDEX_CELLS 65536
+
+// Which side of the UPF a packet came from; set by the interfaces table.
+typedef bit<2> upf_direction_t;
+const upf_direction_t UPF_DIR_NONE = 0;      // not UPF traffic: the rest of the pipeline as before
+const upf_direction_t UPF_DIR_UPLINK = 1;    // GTP-U from a gNodeB to an N3 address
+const upf_direction_t UPF_DIR_DOWNLINK = 2;  // plain IPv4 from the data network to a UE pool
+
+// Packets the applications table classifies as no application in particular.
+const app_id_t APP_ID_DEFAULT = 0;
+
+// v1model meter colours (execute_meter's result).
+typedef bit<2> meter_color_t;
+const meter_color_t METER_GREEN = 0;
+const meter_color_t METER_YELLOW = 1;
+const meter_color_t METER_RED = 2;
+
+// Cells of the upf_drops counter: every packet the UPF or its firewall drops
+// is counted under one of these reasons.
+const bit<32> UPF_DROP_MALFORMED_GTPU = 0;     // to an N3 address, UDP 2152, but not a well-formed G-PDU with IPv4 inside
+const bit<32> UPF_DROP_UPLINK_SESSION_MISS = 1;    // unknown (N3 address, TEID)
+const bit<32> UPF_DROP_DOWNLINK_SESSION_MISS = 2;  // unknown UE address
+const bit<32> UPF_DROP_SESSION_DROP = 3;           // the session's action is drop
+const bit<32> UPF_DROP_TERMINATION_MISS = 4;       // no termination for (UE, application)
+const bit<32> UPF_DROP_TERMINATION_DROP = 5;       // the termination's action is drop
+const bit<32> UPF_DROP_TUNNEL_PEER_MISS = 6;       // the session names an unknown tunnel peer
+const bit<32> UPF_DROP_SESSION_METER = 7;          // red at the session meter
+const bit<32> UPF_DROP_APP_METER = 8;              // red at the application meter
+const bit<32> UPF_DROP_FIREWALL = 9;               // denied by the firewall
+const bit<32> UPF_DROP_GTPU_TO_UE = 10;            // downlink that is GTP-U itself: no tunnel in a tunnel
+const bit<32> UPF_DROP_REASONS = 11;
+
+// Table and extern sizes of the UPF; a profile may compile with others (-D).
+#ifndef UPF_MAX_INTERFACES
+#define UPF_MAX_INTERFACES 64
+#endif
+#ifndef UPF_MAX_SESSIONS
+#define UPF_MAX_SESSIONS 65536
+#endif
+#ifndef UPF_MAX_TERMINATIONS
+#define UPF_MAX_TERMINATIONS 65536
+#endif
+#ifndef UPF_MAX_TUNNEL_PEERS
+#define UPF_MAX_TUNNEL_PEERS 1024
+#endif
+#ifndef UPF_MAX_APPLICATIONS
+#define UPF_MAX_APPLICATIONS 1024
+#endif
+#ifndef UPF_MAX_FIREWALL_RULES
+#define UPF_MAX_FIREWALL_RULES 1024
+#endif
 
 const bit<8> DEFAULT_IPV4_TTL = 64;
 

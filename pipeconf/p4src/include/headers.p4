@@ -87,16 +87,92 @@ header icmp_t {
     bit<16> checksum;
 }
 
+// GTPv1-U (3GPP TS 29.281): the mandatory part.
+header gtpu_t {
+    bit<3>  version;    // GTP_V1
+    bit<1>  pt;         // protocol type: 1 GTP, 0 GTP'
+    bit<1>  spare;
+    bit<1>  ex_flag;    // E: an extension header follows the options
+    bit<1>  seq_flag;   // S: the sequence number is meaningful
+    bit<1>  npdu_flag;  // PN: the N-PDU number is meaningful
+    bit<8>  msgtype;
+    bit<16> msglen;     // bytes after these 8: options, extensions, payload
+    teid_t  teid;
+}
+
+// Present when any of E, S or PN is set.
+header gtpu_options_t {
+    bit<16> seq_num;
+    bit<8>  n_pdu_num;
+    bit<8>  next_ext;
+}
+
+// The PDU Session Container extension (TS 38.415) without optional fields:
+// one 4-byte word carrying the QoS flow identifier. The second byte's low
+// bits are QMP/SNP/... (their meaning depends on pdu_type), the third
+// byte's two high bits PPP/RQI (downlink) or delay/new-IE flags (uplink).
+header gtpu_psc_t {
+    bit<8>  len;        // in 4-byte words: GTPU_PSC_LEN_WORDS
+    bit<4>  pdu_type;   // GTPU_PSC_TYPE_DL or GTPU_PSC_TYPE_UL
+    bit<4>  flags;
+    bit<2>  flags2;
+    qfi_t   qfi;
+    bit<8>  next_ext;
+}
+
+// Outer headers in ipv4/udp and the tunnelled packet in inner_*: the
+// blocks written before the UPF (steering, forwarding, ACL) see a GTP-U
+// packet as the UDP packet it is on the wire. GTP-U decapsulation moves the
+// inner headers out; encapsulation moves ipv4/l4 in.
 struct parsed_headers_t {
-    packet_out_t packet_out;
-    packet_in_t  packet_in;
-    ethernet_t   ethernet;
-    vlan_t       vlan;
-    ipv4_t       ipv4;
-    ipv6_t       ipv6;
-    tcp_t        tcp;
-    udp_t        udp;
-    icmp_t       icmp;
+    packet_out_t   packet_out;
+    packet_in_t    packet_in;
+    ethernet_t     ethernet;
+    vlan_t         vlan;
+    ipv4_t         ipv4;
+    ipv6_t         ipv6;
+    tcp_t          tcp;
+    udp_t          udp;
+    icmp_t         icmp;
+    gtpu_t         gtpu;
+    gtpu_options_t gtpu_options;
+    gtpu_psc_t     gtpu_psc;
+    ipv4_t         inner_ipv4;
+    tcp_t          inner_tcp;
+    udp_t          inner_udp;
+    icmp_t         inner_icmp;
+}
+
+// What the UPF knows of a packet. The lookup fields describe the UE's
+// packet (the tunnelled one in the uplink, the plain one in the downlink)
+// from the UE's side, so one application or firewall rule covers both
+// directions.
+struct upf_metadata_t {
+    upf_direction_t  direction;
+    ipv4_addr_t      ue_addr;
+    ipv4_addr_t      app_addr;   // the data network's end
+    bit<8>           ip_proto;
+    l4_port_t        ue_port;
+    l4_port_t        app_port;
+    app_id_t         app_id;
+    // Chosen by the session and termination lookups.
+    upf_index_t      session_ctr;
+    upf_index_t      session_meter;
+    upf_index_t      term_ctr;
+    upf_index_t      app_meter;
+    tunnel_peer_id_t tunnel_peer;
+    ipv4_addr_t      tunnel_src;
+    ipv4_addr_t      tunnel_dst;
+    l4_port_t        tunnel_sport;
+    teid_t           teid;
+    qfi_t            qfi;
+    // A downlink session held in a FlowBuf buffer (the vport buffer_port).
+    bool             to_buffer;
+    port_num_t       buffer_port;
+    // Set by the classifier, the firewall or the UPF; the UPF drops the
+    // packet and counts it under drop_reason (UPF_DROP_*).
+    bool             dropped;
+    bit<32>          drop_reason;
 }
 
 struct local_metadata_t {
@@ -115,6 +191,7 @@ struct local_metadata_t {
     // Ingress port carried into a clone to the controller.
     @field_list(CLONE_FL_CPU)
     port_num_t cpu_ingress_port;
+    upf_metadata_t upf;
 }
 
 #endif

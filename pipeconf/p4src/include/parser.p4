@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Parser and deparser: Ethernet, 802.1Q, IPv4, IPv6, TCP, UDP, ICMP.
+// Parser and deparser: Ethernet, 802.1Q, IPv4, IPv6, TCP, UDP, ICMP, and in
+// UDP port 2152 GTP-U with the IPv4/TCP/UDP/ICMP packet it carries.
 #ifndef FLOWBUF_PARSER_P4
 #define FLOWBUF_PARSER_P4
 
@@ -70,16 +71,76 @@ parser ParserImpl(packet_in packet,
         transition accept;
     }
 
-    // GTP-U (dst port UDP_PORT_GTPU) gets its own state with the UPF block.
     state parse_udp {
         packet.extract(hdr.udp);
         meta.l4_src_port = hdr.udp.src_port;
         meta.l4_dst_port = hdr.udp.dst_port;
-        transition accept;
+        transition select(hdr.udp.dst_port) {
+            UDP_PORT_GTPU: parse_gtpu;
+            default: accept;
+        }
     }
 
     state parse_icmp {
         packet.extract(hdr.icmp);
+        transition accept;
+    }
+
+    // Only a G-PDU of GTPv1 carries a user packet. Anything else (echo,
+    // end marker, GTP') stops here: the UPF drops it as malformed when it
+    // is addressed to an N3 address; elsewhere it is plain UDP.
+    state parse_gtpu {
+        packet.extract(hdr.gtpu);
+        transition select(hdr.gtpu.version, hdr.gtpu.pt, hdr.gtpu.msgtype,
+                          hdr.gtpu.ex_flag, hdr.gtpu.seq_flag, hdr.gtpu.npdu_flag) {
+            (GTP_V1, GTP_PROTOCOL_TYPE_GTP, GTPU_GPDU, 0, 0, 0): parse_inner_ipv4;
+            (GTP_V1, GTP_PROTOCOL_TYPE_GTP, GTPU_GPDU, _, _, _): parse_gtpu_options;
+            default: accept;
+        }
+    }
+
+    // The next extension type counts only with E set.
+    state parse_gtpu_options {
+        packet.extract(hdr.gtpu_options);
+        transition select(hdr.gtpu.ex_flag, hdr.gtpu_options.next_ext) {
+            (0, _): parse_inner_ipv4;
+            (1, GTPU_NEXT_EXT_PSC): parse_gtpu_psc;
+            default: accept;  // an extension this program does not know
+        }
+    }
+
+    // A longer container, or another extension after it, is not parsed:
+    // without the inner header the UPF drops the packet as malformed.
+    state parse_gtpu_psc {
+        packet.extract(hdr.gtpu_psc);
+        transition select(hdr.gtpu_psc.len, hdr.gtpu_psc.next_ext) {
+            (GTPU_PSC_LEN_WORDS, GTPU_NEXT_EXT_NONE): parse_inner_ipv4;
+            default: accept;
+        }
+    }
+
+    state parse_inner_ipv4 {
+        packet.extract(hdr.inner_ipv4);
+        transition select(hdr.inner_ipv4.protocol) {
+            IP_PROTO_TCP: parse_inner_tcp;
+            IP_PROTO_UDP: parse_inner_udp;
+            IP_PROTO_ICMP: parse_inner_icmp;
+            default: accept;
+        }
+    }
+
+    state parse_inner_tcp {
+        packet.extract(hdr.inner_tcp);
+        transition accept;
+    }
+
+    state parse_inner_udp {
+        packet.extract(hdr.inner_udp);
+        transition accept;
+    }
+
+    state parse_inner_icmp {
+        packet.extract(hdr.inner_icmp);
         transition accept;
     }
 }
@@ -94,6 +155,13 @@ control DeparserImpl(packet_out packet, in parsed_headers_t hdr) {
         packet.emit(hdr.tcp);
         packet.emit(hdr.udp);
         packet.emit(hdr.icmp);
+        packet.emit(hdr.gtpu);
+        packet.emit(hdr.gtpu_options);
+        packet.emit(hdr.gtpu_psc);
+        packet.emit(hdr.inner_ipv4);
+        packet.emit(hdr.inner_tcp);
+        packet.emit(hdr.inner_udp);
+        packet.emit(hdr.inner_icmp);
     }
 }
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -23,17 +24,21 @@ const p4srcDir = "../../pipeconf/p4src"
 
 // p4Control is what a control declares that ends up in the p4info.
 type p4Control struct {
-	tables    []string          // table names
-	actionsOf map[string]string // action name -> its @name or own name
-	usedActs  []string          // actions listed in tables' actions = {...}
-	counters  []string          // counter and direct_counter instances
-	instances map[string]string // instance name -> control type
+	tables    []string            // table names
+	keysOf    map[string][]string // table name -> "field KIND" of each key, in order
+	actionsOf map[string]string   // action name -> its @name or own name
+	paramsOf  map[string][]string // action name -> its parameter names, in order
+	usedActs  []string            // actions listed in tables' actions = {...}
+	counters  []string            // counter and direct_counter instances
+	instances map[string]string   // instance name -> control type
 }
 
 var (
 	reControl  = regexp.MustCompile(`(?m)^control\s+(\w+)\s*\(`)
 	reTable    = regexp.MustCompile(`(?m)^\s*table\s+(\w+)\s*\{`)
-	reAction   = regexp.MustCompile(`(?m)^\s*action\s+(\w+)\s*\(`)
+	reAction   = regexp.MustCompile(`(?m)^\s*action\s+(\w+)\s*\(([^)]*)\)`)
+	reKeys     = regexp.MustCompile(`(?s)key\s*=\s*\{(.*?)\}`)
+	reKey      = regexp.MustCompile(`:\s*(\w+)\s*(?:@name\("(\w+)"\))?\s*;`)
 	reCounter  = regexp.MustCompile(`(?m)^\s*(?:direct_counter|counter|direct_meter|meter)(?:<[^>]*>)?\s*\([^;]*\)\s*(\w+)\s*;`)
 	reRegister = regexp.MustCompile(`(?m)^\s*register<[^>]*>\s*\([^;]*\)\s*(\w+)\s*;`)
 	reInstance = regexp.MustCompile(`(?m)^\s*([A-Z]\w*)\(\)\s+(\w+)\s*;`)
@@ -86,12 +91,20 @@ func parseControls(src string) map[string]*p4Control {
 		// The body starts after the parameter list's closing parenthesis.
 		params := strings.IndexByte(src[m[1]:], ')') + m[1]
 		body := block(src, params)
-		c := &p4Control{actionsOf: map[string]string{}, instances: map[string]string{}}
-		for _, t := range reTable.FindAllStringSubmatch(body, -1) {
-			c.tables = append(c.tables, t[1])
+		c := &p4Control{actionsOf: map[string]string{}, instances: map[string]string{},
+			keysOf: map[string][]string{}, paramsOf: map[string][]string{}}
+		for _, t := range reTable.FindAllStringSubmatchIndex(body, -1) {
+			name := body[t[2]:t[3]]
+			c.tables = append(c.tables, name)
+			if k := reKeys.FindStringSubmatch(block(body, t[0])); k != nil {
+				for _, m := range reKey.FindAllStringSubmatch(k[1], -1) {
+					c.keysOf[name] = append(c.keysOf[name], m[2]+" "+strings.ToUpper(m[1]))
+				}
+			}
 		}
 		for _, a := range reAction.FindAllStringSubmatch(body, -1) {
 			c.actionsOf[a[1]] = a[1]
+			c.paramsOf[a[1]] = actionParams(a[2])
 		}
 		for _, l := range reActList.FindAllStringSubmatch(body, -1) {
 			for _, item := range strings.Split(l[1], ";") {
@@ -113,6 +126,20 @@ func parseControls(src string) map[string]*p4Control {
 		controls[name] = c
 	}
 	return controls
+}
+
+// actionParams is the names of an action's directionless parameters, the
+// ones the controller gives (in, out and inout ones are not in the p4info).
+func actionParams(list string) []string {
+	var names []string
+	for _, p := range strings.Split(list, ",") {
+		f := strings.Fields(p)
+		if len(f) < 2 || f[0] == "in" || f[0] == "out" || f[0] == "inout" {
+			continue
+		}
+		names = append(names, f[len(f)-1])
+	}
+	return names
 }
 
 // sourceNames lists the fully qualified names p4c gives the objects of the
@@ -148,6 +175,53 @@ func sourceNames(controls map[string]*p4Control, src string) map[string]bool {
 		names["header "+h[1]] = true
 	}
 	return names
+}
+
+// sourceSignatures gives each table of the pipeline controls its keys
+// ("field KIND") and each action its parameter names, by the names p4c
+// writes into the p4info.
+func sourceSignatures(controls map[string]*p4Control) map[string][]string {
+	sigs := map[string][]string{}
+	var walk func(prefix, control string)
+	walk = func(prefix, control string) {
+		c := controls[control]
+		if c == nil {
+			return
+		}
+		for _, t := range c.tables {
+			sigs["table "+prefix+"."+t] = c.keysOf[t]
+		}
+		for _, a := range c.usedActs {
+			if _, local := c.actionsOf[a]; local {
+				sigs["action "+prefix+"."+a] = c.paramsOf[a]
+			}
+		}
+		for inst, typ := range c.instances {
+			walk(prefix+"."+inst, typ)
+		}
+	}
+	walk("IngressPipeImpl", "IngressPipeImpl")
+	walk("EgressPipeImpl", "EgressPipeImpl")
+	return sigs
+}
+
+func p4infoSignatures(info *p4info.P4Info) map[string][]string {
+	sigs := map[string][]string{}
+	for _, t := range info.Tables {
+		var keys []string
+		for _, m := range t.MatchFields {
+			keys = append(keys, m.Name+" "+m.GetMatchType().String())
+		}
+		sigs["table "+t.Preamble.Name] = keys
+	}
+	for _, a := range info.Actions {
+		var params []string
+		for _, p := range a.Params {
+			params = append(params, p.Name)
+		}
+		sigs["action "+a.Preamble.Name] = params
+	}
+	return sigs
 }
 
 func loadP4Info(t testing.TB) *p4info.P4Info {
@@ -215,6 +289,54 @@ func TestP4SourceAndP4InfoAgree(t *testing.T) {
 	}
 	if m := missing(fromInfo, fromSource); len(m) > 0 {
 		t.Errorf("in p4info.txt but not in the P4 source: %v", m)
+	}
+}
+
+// A renamed key field or action parameter, a key's match kind changed, or
+// keys or parameters reordered must show too: controllers write them by
+// name and in this order.
+func TestP4SourceKeysAndParamsMatchP4Info(t *testing.T) {
+	fromSource := sourceSignatures(parseControls(readP4Sources(t)))
+	fromInfo := p4infoSignatures(loadP4Info(t))
+	if len(fromSource) < 20 {
+		t.Fatalf("found only %d tables and actions in the P4 source; the parser here is broken", len(fromSource))
+	}
+	for name, want := range fromInfo {
+		got, ok := fromSource[name]
+		if !ok {
+			continue // TestP4SourceAndP4InfoAgree names it
+		}
+		if strings.Join(got, ", ") != strings.Join(want, ", ") {
+			t.Errorf("%s: the P4 source has (%s), p4info.txt (%s)", name, strings.Join(got, ", "), strings.Join(want, ", "))
+		}
+	}
+}
+
+// The cells of the UPF's drop counter are named in defines.p4 and here.
+func TestUpfDropReasonsMatchDefines(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(p4srcDir, "include", "defines.p4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{
+		"MALFORMED_GTPU": UpfDropMalformedGTPU, "UPLINK_SESSION_MISS": UpfDropUplinkSessionMiss,
+		"DOWNLINK_SESSION_MISS": UpfDropDownlinkSessionMiss, "SESSION_DROP": UpfDropSessionDrop,
+		"TERMINATION_MISS": UpfDropTerminationMiss, "TERMINATION_DROP": UpfDropTerminationDrop,
+		"TUNNEL_PEER_MISS": UpfDropTunnelPeerMiss, "SESSION_METER": UpfDropSessionMeter,
+		"APP_METER": UpfDropAppMeter, "FIREWALL": UpfDropFirewall, "GTPU_TO_UE": UpfDropGTPUToUE,
+		"REASONS": UpfDropReasons,
+	}
+	got := map[string]int{}
+	for _, m := range regexp.MustCompile(`const bit<32> UPF_DROP_(\w+) = (\d+);`).FindAllStringSubmatch(string(src), -1) {
+		got[m[1]], _ = strconv.Atoi(m[2])
+	}
+	if len(got) != len(want) {
+		t.Errorf("defines.p4 has %d UPF_DROP_ constants, names.go %d", len(got), len(want))
+	}
+	for name, v := range want {
+		if g, ok := got[name]; !ok || g != v {
+			t.Errorf("UPF_DROP_%s: defines.p4 %d (present %v), names.go %d", name, g, ok, v)
+		}
 	}
 }
 

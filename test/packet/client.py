@@ -153,6 +153,10 @@ class Client:
             update.entity.packet_replication_engine_entry.CopyFrom(entity)
         elif isinstance(entity, p4runtime_pb2.DirectCounterEntry):
             update.entity.direct_counter_entry.CopyFrom(entity)
+        elif isinstance(entity, p4runtime_pb2.CounterEntry):
+            update.entity.counter_entry.CopyFrom(entity)
+        elif isinstance(entity, p4runtime_pb2.MeterEntry):
+            update.entity.meter_entry.CopyFrom(entity)
         else:
             raise TypeError(f"cannot write a {type(entity).__name__}")
         return update
@@ -199,6 +203,29 @@ class Client:
             raise AssertionError(f"expected one direct counter entry, read {len(found)}")
         data = found[0].direct_counter_entry.data
         return data.packet_count, data.byte_count
+
+    def counter(self, counter_id, index):
+        """(packets, bytes) of one cell of an indexed counter."""
+        entity = p4runtime_pb2.Entity()
+        entity.counter_entry.counter_id = counter_id
+        entity.counter_entry.index.index = index
+        found = self.read(entity)
+        if len(found) != 1:
+            raise AssertionError(f"expected one counter entry, read {len(found)}")
+        data = found[0].counter_entry.data
+        return data.packet_count, data.byte_count
+
+    @staticmethod
+    def meter_entry(meter_id, index, config=None):
+        """A MeterEntry for one cell; config (cir, cburst, pir, pburst) or
+        None, which a MODIFY makes the cell's default (unconfigured) again."""
+        entry = p4runtime_pb2.MeterEntry(meter_id=meter_id)
+        entry.index.index = index
+        if config is not None:
+            cir, cburst, pir, pburst = config
+            entry.config.CopyFrom(p4runtime_pb2.MeterConfig(cir=cir, cburst=cburst, pir=pir,
+                                                             pburst=pburst))
+        return entry
 
     def clear_tables(self):
         """Deletes every non-constant entry of every table."""

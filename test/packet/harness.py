@@ -27,6 +27,7 @@ class Switch:
                                f"election id {election_id}: another controller is connected")
         self.ports = {}
         self._written_pre = []
+        self._written_meters = []
         try:
             for number, spec in sorted(target.ports.items()):
                 self.ports[number] = Port(number, spec.ifname, spec.netns)
@@ -62,6 +63,17 @@ class Switch:
 
     def counter(self, entry):
         return self.client.direct_counter(entry)
+
+    def counter_cell(self, name, index):
+        """(packets, bytes) of one cell of an indexed counter, by name."""
+        return self.client.counter(self.p4info.counter_id(name), index)
+
+    def configure_meter(self, name, index, cir, cburst, pir, pburst):
+        """Configures one cell of an indexed meter (rates in units per
+        second, bursts in units); close() makes it unconfigured again."""
+        meter_id = self.p4info.meter_id(name)
+        self.client.modify(Client.meter_entry(meter_id, index, (cir, cburst, pir, pburst)))
+        self._written_meters.append((meter_id, index))
 
     # --- packet replication engine --------------------------------------
 
@@ -122,6 +134,8 @@ class Switch:
 
     def close(self):
         try:
+            for meter_id, index in self._written_meters:
+                self.client.modify(Client.meter_entry(meter_id, index))
             for pre in reversed(self._written_pre):
                 try:
                     self.client.delete(pre)

@@ -57,6 +57,8 @@ class P4Info:
         self._tables = {t.preamble.name: t for t in self.info.tables}
         self._actions = {a.preamble.name: a for a in self.info.actions}
         self._counters = {c.preamble.name: c for c in self.info.direct_counters}
+        self._indirect_counters = {c.preamble.name: c for c in self.info.counters}
+        self._meters = {m.preamble.name: m for m in self.info.meters}
         self._metadata = {m.preamble.name: m for m in self.info.controller_packet_metadata}
 
     @staticmethod
@@ -83,6 +85,14 @@ class P4Info:
     def direct_counter_id(self, name):
         return self._counters[self._qualified(name, self._counters)].preamble.id
 
+    def counter_id(self, name):
+        """Id of an indexed counter (counter(...) in the P4 source)."""
+        return self._indirect_counters[self._qualified(name, self._indirect_counters)].preamble.id
+
+    def meter_id(self, name):
+        """Id of an indexed meter (meter(...) in the P4 source)."""
+        return self._meters[self._qualified(name, self._meters)].preamble.id
+
     def match_field(self, table, field):
         for mf in self.table(table).match_fields:
             if mf.name == field:
@@ -102,7 +112,8 @@ class P4Info:
 
     def field_match(self, table, field, value):
         """A FieldMatch for `value`: a plain value for exact, (value,
-        prefix_len) for lpm, (value, mask) for ternary."""
+        prefix_len) for lpm, (value, mask) for ternary, (low, high) for
+        range."""
         mf = self.match_field(table, field)
         fm = p4runtime_pb2.FieldMatch(field_id=mf.id)
         kind = p4info_pb2.MatchField.MatchType.Name(mf.match_type)
@@ -116,6 +127,10 @@ class P4Info:
             data, mask = value
             fm.ternary.value = encode(data, mf.bitwidth)
             fm.ternary.mask = encode(mask, mf.bitwidth)
+        elif kind == "RANGE":
+            low, high = value
+            fm.range.low = encode(low, mf.bitwidth)
+            fm.range.high = encode(high, mf.bitwidth)
         else:
             raise ValueError(f"match kind {kind} of {table}.{field} is not supported here")
         return fm

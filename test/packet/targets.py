@@ -25,6 +25,14 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 LAB_PREFIX = os.environ.get("FLOWBUF_PACKET_LAB_PREFIX", "fpk-")
 # Enough ports for multicast: one ingress port plus members on the others.
 PBSWITCH_PORTS = (1, 2, 3, 4)
+# pbswitch also has a port shaped to a known rate: a bottleneck whose
+# strict-priority queues a test can watch (BMv2 sets queue rates through its
+# Thrift runtime only, which a P4Runtime test does not reach).
+PBSWITCH_SHAPED_PORT = 5
+PBSWITCH_SHAPED_BPS = 1_000_000
+# BMv2 runs one queue per port unless told otherwise, and drops a packet
+# whose priority has no queue; pbswitch has 8 strict-priority queues.
+BMV2_PRIORITY_QUEUES = 8
 PBSWITCH_VPORT = 100
 CPU_PORT = 255
 
@@ -50,6 +58,9 @@ class Target:
     # generator's rate (pbswitch's do; BMv2's, 64 packets by default with no
     # setting in simple_switch_grpc, do not).
     holds_bursts: bool = False
+    # Switch port number -> the bits/s the target shapes it to, for ports
+    # whose rate a test may rely on; empty elsewhere.
+    port_rates: dict = dataclasses.field(default_factory=dict)
 
     def close(self):
         pass
@@ -98,13 +109,14 @@ def build_pbswitch():
     return out / "pbswitch"
 
 
-def pbswitch_argv(binary, grpc_port, buffer_port, device_id, switch_ifs):
+def pbswitch_argv(binary, grpc_port, buffer_port, device_id, switch_ifs, port_rates=None):
     argv = [str(binary), "--p4rt-listen", f"127.0.0.1:{grpc_port}",
             "--device-id", str(device_id), "--cpu-port", str(CPU_PORT),
             "--vport", str(PBSWITCH_VPORT),
             "--buffer-listen", f"127.0.0.1:{buffer_port}"]
     for number, ifname in switch_ifs.items():
-        argv += ["--port", f"{number}={ifname}"]
+        rate = (port_rates or {}).get(number)
+        argv += ["--port", f"{number}={ifname}" + (f"@{rate}" if rate else "")]
     return argv
 
 
@@ -114,6 +126,8 @@ class LabTarget(Target):
     process (`name`, argv()) and the TCP ports it listens on once ready."""
 
     name = None
+    # The port numbers of the lab, one namespace each.
+    lab_ports = PBSWITCH_PORTS
 
     def __init__(self, device_id=1, **extra):
         self.lab = Lab(LAB_PREFIX)
@@ -121,7 +135,7 @@ class LabTarget(Target):
         self.process = None
         try:
             ports, switch_ifs = {}, {}
-            for number in PBSWITCH_PORTS:
+            for number in self.lab_ports:
                 host = self.lab.add_host(f"h{number}")
                 switch_ifs[number] = self.lab.link_host(host, "eth0", f"s{number}")
                 ports[number] = PortSpec("eth0", host.name)
@@ -163,13 +177,15 @@ class PbswitchTarget(LabTarget):
     """pbswitch, built here, with an in-process vport and buffer API."""
 
     name = "pbswitch"
+    lab_ports = PBSWITCH_PORTS + (PBSWITCH_SHAPED_PORT,)
 
     def argv(self, grpc_port, device_id, switch_ifs, extra):
         buffer_port = _free_tcp_port()
+        rates = {PBSWITCH_SHAPED_PORT: PBSWITCH_SHAPED_BPS}
         extra.update(buffer_api_addr=f"127.0.0.1:{buffer_port}", inproc_vport=PBSWITCH_VPORT,
-                     holds_bursts=True)
+                     holds_bursts=True, port_rates=rates)
         return pbswitch_argv(build_pbswitch(), grpc_port, buffer_port, device_id,
-                             switch_ifs), [buffer_port]
+                             switch_ifs, rates), [buffer_port]
 
 
 BMV2_BINARY = "simple_switch_grpc"
@@ -192,4 +208,5 @@ class Bmv2Target(LabTarget):
         for number, ifname in switch_ifs.items():
             argv += ["-i", f"{number}@{ifname}"]
         return argv + ["--", "--grpc-server-addr", f"127.0.0.1:{grpc_port}",
-                       "--cpu-port", str(CPU_PORT)], []
+                       "--cpu-port", str(CPU_PORT),
+                       "--priority-queues", str(BMV2_PRIORITY_QUEUES)], []

@@ -59,3 +59,15 @@ def test_routed_frame_has_valid_checksum_and_lower_ttl():
     given = check[IP].chksum
     del check[IP].chksum
     assert Ether(bytes(check))[IP].chksum == given
+
+
+def test_range_matches_counters_and_meters_by_name():
+    info = P4Info()
+    entry = info.table_entry("upf.applications", match={"app_port": (8000, 8999)},
+                             action="upf.set_app_id", params={"app_id": 7}, priority=1)
+    assert entry.match[0].range.low == encode(8000, 16)
+    assert entry.match[0].range.high == encode(8999, 16)
+    assert info.counter_id("upf.drops") == info.counter_id("IngressPipeImpl.upf.drops")
+    assert info.meter_id("upf.session_meter") != info.meter_id("upf.app_meter")
+    with pytest.raises(KeyError):
+        info.meter_id("upf.no_such_meter")

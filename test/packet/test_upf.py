@@ -410,7 +410,8 @@ def test_qfi_queue_overtakes_a_backlog(sw, upf):
     runtime only). Queue 7 is served before queue 0 (strict priority)."""
     shaped = next(iter(sw.target.port_rates), None)
     if shaped is None:
-        pytest.skip(f"target {sw.target.name} has no port shaped to a known rate")
+        pytest.skip(f"target {sw.target.name} has no port shaped to a known rate (pbswitch's "
+                    "--port ID=IF@BPS; BMv2 sets queue rates through its Thrift runtime only)")
     sw.client.delete(sw.entry("forwarding.routing_v4", match={"ipv4_dst": (GNB_ADDR, 32)}))
     upf.route((GNB_ADDR, 32), shaped, GNB_MAC)
     upf.app(9, priority=10, app_port=(9000, 9000))

@@ -59,6 +59,7 @@ final class IntentBatches {
             }
             SteeringRule.requirePhysical(flow.inPort().get(), "inPort");
         }
+        IntentManager.requireReachable(agents, deviceId);
         List<FlowBufIntent> intents = open(FlowBufIntent.Type.PAUSE, deviceId, flows, owner,
                                            f -> f.inPort().orElseThrow());
         PauseSteps steps = new PauseSteps(buffers, agents, deviceId, owner, intents.get(0).id());
@@ -81,6 +82,7 @@ final class IntentBatches {
     List<FlowBufIntent> resumeAll(DeviceId deviceId, PortNumber outPort, List<FlowFilter> flows,
                                   BufferId bufferId, String owner) {
         checkFlows(flows, FlowFilter::withoutInPort);  // a replay rule ignores the in-port
+        IntentManager.requireReachable(agents, deviceId);
         List<FlowBufIntent> intents = open(FlowBufIntent.Type.RESUME, deviceId, flows, owner,
                                            f -> outPort);
         try {

@@ -107,6 +107,7 @@ public final class IntentManager implements FlowBufIntentService {
                                             Optional<BufferId> bufferId, String owner) {
         SteeringRule.requirePhysical(inPort, "inPort");
         filter.atInPort(inPort);  // refuses a filter on another in-port
+        requireReachable(agents, deviceId);
         FlowBufIntent intent = ledger.open(FlowBufIntent.Type.PAUSE, deviceId, inPort, filter,
                                            owner);
         PauseSteps steps = new PauseSteps(buffers, agents, deviceId, owner, intent.id());
@@ -128,6 +129,7 @@ public final class IntentManager implements FlowBufIntentService {
                                              FlowFilter filter, Optional<BufferId> bufferId,
                                              String owner) {
         SteeringRule.requirePhysical(outPort, "outPort");
+        requireReachable(agents, deviceId);
         FlowBufIntent intent = ledger.open(FlowBufIntent.Type.RESUME, deviceId, outPort, filter,
                                            owner);
         Vport vport;
@@ -173,6 +175,20 @@ public final class IntentManager implements FlowBufIntentService {
                                                       String owner) {
         SteeringRule.requirePhysical(outPort, "outPort");
         return batches.resumeAll(deviceId, outPort, flows, bufferId, owner);
+    }
+
+    /**
+     * Refuses an intent while the device's agent does not answer, before
+     * anything is recorded or written: a pause's own steps may make no agent
+     * call (a buffer that already receives, a ready buffer), and its rule
+     * would then steer the flow into a vport whose agent is gone.
+     *
+     * @param agents   the devices' agents
+     * @param deviceId device of the intent
+     * @throws FlowBufException NOT_FOUND without an agent, UNAVAILABLE when it does not answer
+     */
+    static void requireReachable(AgentDirectory agents, DeviceId deviceId) {
+        agents.agent(deviceId).checkReachable();
     }
 
     /** The vport of the buffer to release: known locally, no agent call. */

@@ -58,7 +58,6 @@ public interface BufferAgentClient extends AutoCloseable {
      */
     List<AgentBuffer> buffers();
 
-    /** Closes the channel if this client owns it. */
     /**
      * PurgeUpTo: drops what a buffer holds up to a packet id.
      *
@@ -96,6 +95,25 @@ public interface BufferAgentClient extends AutoCloseable {
     TriggerReply armTrigger(BufferId trigger, Map<VportId, VportMode> modes,
                             Optional<BufferId> purgeToReport);
 
+    /**
+     * Confirms that the agent answers, before a change whose own steps may
+     * not call it (a pause into a buffer that already receives, or into a
+     * ready buffer): free while the channel is connected, one call
+     * otherwise.
+     *
+     * @throws org.flowbuf.api.FlowBufException UNAVAILABLE, naming the agent, when it does not answer
+     */
+    void checkReachable();
+
+    /**
+     * Ends the channel's wait before its next connection attempt (gRPC's
+     * reconnect backoff after a failed attempt, up to two minutes), so that
+     * the next call reaches an agent that listens again at once: a
+     * reconciliation after an agent restart need not wait it out.
+     */
+    void reconnectNow();
+
+    /** Closes the channel if this client owns it. */
     @Override
     void close();
 }

@@ -133,6 +133,6 @@ public final class ConfiguredAgentDirectory implements AgentDirectory {
     private Connection connect(DeviceId deviceId, FlowBufDeviceConfig config) {
         ManagedChannel channel = channels.open(deviceId, config);
         return new Connection(channel, new DefaultBufferAgentClient(
-                config.agentAddress().toString(), appId, channel, false, deadline));
+                config.agentAddress() + " (" + deviceId + ")", appId, channel, false, deadline));
     }
 }

@@ -4,6 +4,7 @@
  */
 package org.flowbuf.app.southbound;
 
+import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import org.flowbuf.api.BufferId;
@@ -19,6 +20,7 @@ import org.flowbuf.proto.buffer.v1.ArmTriggerResponse;
 import org.flowbuf.proto.buffer.v1.BatchRequest;
 import org.flowbuf.proto.buffer.v1.BufferAgentGrpc;
 import org.flowbuf.proto.buffer.v1.BufferStats;
+import org.flowbuf.proto.buffer.v1.GetCapabilitiesRequest;
 import org.flowbuf.proto.buffer.v1.ListBuffersRequest;
 import org.flowbuf.proto.buffer.v1.ListBuffersResponse;
 import org.flowbuf.proto.buffer.v1.ListVportsRequest;
@@ -142,6 +144,31 @@ public final class DefaultBufferAgentClient implements BufferAgentClient {
         ArmTriggerResponse reply = call(() -> stub().armTrigger(request.build()), false);
         return new TriggerReply(reply.getWasArmed(), reply.hasLastFire()
                 ? Optional.of(ProtoConverter.fromProto(reply.getLastFire())) : Optional.empty());
+    }
+
+    @Override
+    public void checkReachable() {
+        // A connected channel is the agent's own word that it is there (its
+        // process closing the connection is what takes the channel out of
+        // READY); anything else is asked.
+        if (channel.getState(false) == ConnectivityState.READY) {
+            return;
+        }
+        try {
+            call(() -> stub().getCapabilities(GetCapabilitiesRequest.newBuilder()
+                                                      .setAppId(appId).build()), true);
+        } catch (FlowBufException e) {
+            if (e.getCause() instanceof StatusRuntimeException && StatusMapping.unreachable(
+                    ((StatusRuntimeException) e.getCause()).getStatus().getCode())) {
+                throw e;
+            }
+            // Any answer, a refusal too, says that the agent is there.
+        }
+    }
+
+    @Override
+    public void reconnectNow() {
+        channel.resetConnectBackoff();
     }
 
     private BufferStats queryStats(BufferId id) {

@@ -41,8 +41,22 @@ final class StatusMapping {
         Status status = e.getStatus();
         String detail = status.getDescription() == null ? status.getCode().name()
                 : status.getDescription();
-        return new FlowBufException(reasonOf(status.getCode()),
-                                    "agent " + agent + ": " + detail, e);
+        // The transport's own failures say that the agent did not answer, not
+        // what it answered: name it as unreachable, whatever gRPC's wording.
+        String message = unreachable(status.getCode()) ? "agent " + agent + " is unreachable: "
+                + detail : "agent " + agent + ": " + detail;
+        return new FlowBufException(reasonOf(status.getCode()), message, e);
+    }
+
+    /**
+     * Whether a status says the agent did not answer (it is down, not
+     * listening, or too slow), as opposed to an answer of the agent.
+     *
+     * @param code status code
+     * @return true for UNAVAILABLE and DEADLINE_EXCEEDED
+     */
+    static boolean unreachable(Status.Code code) {
+        return code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED;
     }
 
     static boolean retryable(StatusRuntimeException e) {

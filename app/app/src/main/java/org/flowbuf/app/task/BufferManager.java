@@ -334,7 +334,13 @@ public final class BufferManager implements BufferService {
         try {
             return buffer.withOccupancy(agents.agent(deviceId).occupancyPackets(buffer.id()));
         } catch (FlowBufException e) {
-            // An unreachable agent does not hide the buffer: show what was last known.
+            if (e.reason() == FlowBufException.Reason.UNAVAILABLE) {
+                // What the agent held before it went away is no figure of what
+                // it holds now (a crash loses it): say that it cannot be asked.
+                throw e;
+            }
+            // The agent answered without the buffer (a removal racing this
+            // query, or an agent restart not yet reconciled): the stored view.
             return buffer;
         }
     }

@@ -46,6 +46,9 @@ final class BufferReconciler {
 
     List<BufferEvent> reconcile(DeviceId deviceId) {
         BufferAgentClient agent = agents.agent(deviceId);
+        // Called when the agent is back: the first call must not wait out the
+        // channel's reconnect backoff from the outage.
+        agent.reconnectNow();
         Map<BufferId, AgentBuffer> onAgent = agent.buffers().stream()
                 .collect(Collectors.toMap(AgentBuffer::id, Function.identity()));
         Map<VportId, VportSlot> slots = agents.vportSlots(deviceId).stream()

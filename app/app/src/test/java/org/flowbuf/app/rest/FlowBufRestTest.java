@@ -135,6 +135,25 @@ public class FlowBufRestTest extends JerseyTest {
     }
 
     @Test
+    public void bufferQueriesDuringAnAgentOutageAre503NamingTheAgent() throws IOException {
+        assertEquals(201, post("buffers/device:s1", "{\"id\":\"b1\",\"state\":\"BUFFERING\"}")
+                .getStatus());
+        agent.setOccupancy(5);
+        assertEquals(5, json(target("buffers/device:s1/b1").request().get())
+                .get("occupancyPackets").asInt());
+        for (String path : List.of("buffers/device:s1/b1", "buffers/device:s1", "buffers",
+                                   "buffers/device:s1/b1/statistics")) {
+            for (int i = 0; i < 3; i++) {
+                agent.failNext("QueryBuffer", Status.UNAVAILABLE.withDescription("io exception"));
+            }
+            assertError(target(path).request().get(), 503,
+                        "agent s1 is unreachable: io exception");
+        }
+        assertEquals(5, json(target("buffers/device:s1/b1").request().get())
+                .get("occupancyPackets").asInt());
+    }
+
+    @Test
     public void pauseThenResumeTowardsAnotherPort() throws IOException {
         Response paused = post("intents/pause", PAUSE);
         assertEquals(201, paused.getStatus());

@@ -4,7 +4,10 @@
  */
 package org.flowbuf.app.southbound;
 
+import io.grpc.Server;
 import io.grpc.Status;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.testing.GrpcCleanupRule;
 import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferSpec;
@@ -16,6 +19,7 @@ import org.junit.Before;
 import org.junit.Rule;
 import org.junit.Test;
 
+import java.time.Duration;
 import java.util.List;
 
 import static org.junit.Assert.assertEquals;
@@ -106,6 +110,65 @@ public class DefaultBufferAgentClientTest {
                                               (FlowBufException.Reason) c[1]);
             assertEquals("agent test-agent: because", e.getMessage());
         }
+    }
+
+    @Test
+    public void anAgentThatDoesNotAnswerIsNamedAsUnreachable() {
+        for (Status status : List.of(Status.UNAVAILABLE, Status.DEADLINE_EXCEEDED)) {
+            for (int i = 0; i < DefaultBufferAgentClient.ATTEMPTS; i++) {
+                agent.failNext(status.withDescription("io exception"));
+            }
+            FlowBufException e = assertReason(() -> client.occupancyPackets(BUF),
+                                              FlowBufException.Reason.UNAVAILABLE);
+            assertEquals("agent test-agent is unreachable: io exception", e.getMessage());
+        }
+    }
+
+    @Test
+    public void aReachabilityCheckAsksTheAgentOnlyWhenNotConnected() {
+        client.checkReachable(); // a fresh channel is not connected yet
+        assertEquals(1, agent.capabilityCalls.get());
+        client.checkReachable(); // now it is: nothing to ask
+        client.checkReachable();
+        assertEquals(1, agent.capabilityCalls.get());
+        assertTrue(agent.calls.isEmpty());
+    }
+
+    @Test
+    public void aReachabilityCheckFailsWhenTheAgentIsGone() throws Exception {
+        String name = InProcessServerBuilder.generateName();
+        Server server = InProcessServerBuilder.forName(name).directExecutor().addService(agent)
+                .build().start();
+        DefaultBufferAgentClient gone = new DefaultBufferAgentClient(
+                "gone-agent", InProcessAgent.APP_ID, grpc.register(
+                        InProcessChannelBuilder.forName(name).directExecutor().build()),
+                false, Duration.ofSeconds(1));
+        gone.checkReachable();
+        server.shutdownNow().awaitTermination();
+        FlowBufException e = assertReason(gone::checkReachable,
+                                          FlowBufException.Reason.UNAVAILABLE);
+        assertTrue(e.getMessage(), e.getMessage().startsWith("agent gone-agent is unreachable"));
+    }
+
+    @Test
+    public void reconnectNowReachesARestartedAgentWithoutWaitingOutTheBackoff()
+            throws Exception {
+        String name = InProcessServerBuilder.generateName();
+        Server server = InProcessServerBuilder.forName(name).directExecutor().addService(agent)
+                .build().start();
+        DefaultBufferAgentClient restarting = new DefaultBufferAgentClient(
+                "restarting-agent", InProcessAgent.APP_ID, grpc.register(
+                        InProcessChannelBuilder.forName(name).directExecutor().build()),
+                false, Duration.ofSeconds(1));
+        agent.setOccupancy(7);
+        assertEquals(7, restarting.occupancyPackets(BUF));
+        server.shutdownNow().awaitTermination();
+        // The failed connection attempt starts gRPC's reconnect backoff (about a second).
+        assertReason(() -> restarting.occupancyPackets(BUF), FlowBufException.Reason.UNAVAILABLE);
+        grpc.register(InProcessServerBuilder.forName(name).directExecutor().addService(agent)
+                              .build().start());
+        restarting.reconnectNow();
+        assertEquals(7, restarting.occupancyPackets(BUF));
     }
 
     @Test

@@ -16,6 +16,8 @@ import org.flowbuf.proto.buffer.v1.Buffer;
 import org.flowbuf.proto.buffer.v1.BufferConfig;
 import org.flowbuf.proto.buffer.v1.BufferAgentGrpc;
 import org.flowbuf.proto.buffer.v1.BufferStats;
+import org.flowbuf.proto.buffer.v1.Capabilities;
+import org.flowbuf.proto.buffer.v1.GetCapabilitiesRequest;
 import org.flowbuf.proto.buffer.v1.CreateBufferRequest;
 import org.flowbuf.proto.buffer.v1.CreateVportRequest;
 import org.flowbuf.proto.buffer.v1.Operation;
@@ -39,6 +41,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A buffer agent for tests: records what it was asked (as operations, in
@@ -50,6 +53,11 @@ public class FakeBufferAgent extends BufferAgentGrpc.BufferAgentImplBase {
     public final List<String> calls = Collections.synchronizedList(new ArrayList<>());
     /** Operations applied, in order (batches flattened). */
     public final List<Operation> applied = Collections.synchronizedList(new ArrayList<>());
+    /**
+     * GetCapabilities calls (a client's reachability check), apart from
+     * {@link #calls}: they change nothing and never take a queued failure.
+     */
+    public final AtomicInteger capabilityCalls = new AtomicInteger();
     private final Deque<String> failingRpcs = new ArrayDeque<>();
     private final Deque<Status> failures = new ArrayDeque<>();
     private volatile long occupancy;
@@ -132,6 +140,13 @@ public class FakeBufferAgent extends BufferAgentGrpc.BufferAgentImplBase {
         failingRpcs.poll();
         out.onError(failures.poll().asRuntimeException());
         return true;
+    }
+
+    @Override
+    public void getCapabilities(GetCapabilitiesRequest req, StreamObserver<Capabilities> out) {
+        capabilityCalls.incrementAndGet();
+        out.onNext(Capabilities.newBuilder().setApiVersion("v1").build());
+        out.onCompleted();
     }
 
     @Override

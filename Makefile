@@ -15,7 +15,7 @@ QUICK  ?=
 export QUICK
 
 .PHONY: help setup p4-build p4-build-testdata proto build build-go build-java \
-        test test-go test-java test-python test-gui test-p4c-stf test-bmv2 \
+        test test-go test-java test-python test-gui test-p4c-stf test-bmv2 fuzz \
         netcfg demo bench bench-agent bench-pbswitch bench-service scenarios lint clean
 
 help: ## List the targets
@@ -47,6 +47,20 @@ test: setup test-go test-java test-python ## Run every test suite (what CI runs)
 test-go: setup ## Go unit, fuzz-seed and namespace integration tests
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
+
+# Go fuzz targets as package:Name. Their seeds (in the code and committed
+# under each package's testdata/fuzz/Name) run in every `go test`; `make fuzz`
+# searches for FUZZTIME each, and a failing input lands in testdata/fuzz.
+FUZZTIME ?= 30s
+FUZZ_TARGETS := ./buffer-agent/engine:FuzzFrameParsers ./buffer-agent/server:FuzzRequestHandlers \
+                ./pbswitch/p4rt:FuzzWrite ./pbswitch/p4rt:FuzzRead
+
+fuzz: setup ## Run each Go fuzz target for FUZZTIME (default 30s): agent request validation, P4Runtime Write/Read decoding, frame parsers
+	@for t in $(FUZZ_TARGETS); do \
+	    pkg=$${t%%:*}; name=$${t##*:}; \
+	    echo "fuzz: $$name in $$pkg for $(FUZZTIME)"; \
+	    $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg 2>&1 | { grep -v ' INFO pipeline config ' || true; }; \
+	done
 
 test-java: setup build-go ## Java unit and component tests (some against bin/pbswitch), checkstyle, .oar packaging
 	$(MVN) install

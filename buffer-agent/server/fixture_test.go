@@ -71,6 +71,15 @@ type env struct {
 //	appB: buffer "theirs", vport "vtheirs"
 func newEnv(t testing.TB) *env {
 	t.Helper()
+	e, stop := startEnv(t)
+	t.Cleanup(stop)
+	return e
+}
+
+// startEnv is newEnv with the teardown returned rather than registered
+// (a fuzz target replaces its env after a call that changed it).
+func startEnv(t testing.TB) (*env, func()) {
+	t.Helper()
 	f := &memFactory{ports: map[string]*memPort{}}
 	eng := engine.New(engine.Options{
 		Limits:       engine.Limits{PoolBytes: 64 << 20, MaxBufferBytes: 16 << 20, MaxBufferPackets: 100000},
@@ -86,17 +95,18 @@ func newEnv(t testing.TB) *env {
 	conn, err := grpc.NewClient("passthrough:///bufconn",
 		grpc.WithContextDialer(func(context.Context, string) (net.Conn, error) { return lis.Dial() }),
 		grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
+	stop := func() {
 		conn.Close()
 		g.Stop()
 		eng.Close()
-	})
+	}
+	if err != nil {
+		stop()
+		t.Fatal(err)
+	}
 	e := &env{eng: eng, srv: srv, client: pb.NewBufferAgentClient(conn), conn: conn, ports: f}
 	e.populate(t)
-	return e
+	return e, stop
 }
 
 func (e *env) populate(t testing.TB) {

@@ -24,7 +24,7 @@ func handle(e *env, kind uint8, data []byte) (error, bool) {
 	ctx := context.Background()
 	s := e.srv
 	decode := func(m proto.Message) bool { return proto.Unmarshal(data, m) == nil }
-	switch kind % 12 {
+	switch kind % handlerKinds {
 	case 0:
 		r := &pb.CreateBufferRequest{}
 		if !decode(r) {
@@ -102,15 +102,50 @@ func handle(e *env, kind uint8, data []byte) (error, bool) {
 		}
 		_, err := s.ArmTrigger(ctx, r)
 		return err, true
-	default:
+	case 11:
 		r := &pb.QueryBufferRequest{}
 		if !decode(r) {
 			return nil, false
 		}
 		_, err := s.QueryBuffer(ctx, r)
 		return err, true
+	case 12:
+		r := &pb.QueryVportRequest{}
+		if !decode(r) {
+			return nil, false
+		}
+		_, err := s.QueryVport(ctx, r)
+		return err, true
+	case 13:
+		r := &pb.ListBuffersRequest{}
+		if !decode(r) {
+			return nil, false
+		}
+		_, err := s.ListBuffers(ctx, r)
+		return err, true
+	case 14:
+		r := &pb.ListVportsRequest{}
+		if !decode(r) {
+			return nil, false
+		}
+		_, err := s.ListVports(ctx, r)
+		return err, true
+	default:
+		r := &pb.GetCapabilitiesRequest{}
+		if !decode(r) {
+			return nil, false
+		}
+		_, err := s.GetCapabilities(ctx, r)
+		return err, true
 	}
 }
+
+// handlerKinds is the number of handlers handle dispatches to; kinds from
+// readOnlyKinds on only read.
+const (
+	handlerKinds  = 16
+	readOnlyKinds = 11
+)
 
 func seed(f *testing.F, kind uint8, m proto.Message) {
 	b, err := proto.Marshal(m)
@@ -120,9 +155,11 @@ func seed(f *testing.F, kind uint8, m proto.Message) {
 	f.Add(kind, b)
 }
 
-// FuzzRequestHandlers feeds arbitrary requests to every mutating handler:
-// no panic, only codes of the API's error model, and a failed call leaves
-// every object as it was.
+// FuzzRequestHandlers feeds arbitrary requests to every unary handler: no
+// panic, only codes of the API's error model, a failed call or a query
+// leaves every object as it was. Each input starts from the populated
+// agent (a call that changed it is followed by a fresh one), so a corpus
+// entry replays alone. Seeds: below and testdata/fuzz/FuzzRequestHandlers.
 func FuzzRequestHandlers(f *testing.F) {
 	seed(f, 0, &pb.CreateBufferRequest{AppId: appA, BufferId: "n", Config: fifo(4)})
 	seed(f, 1, &pb.RemoveBufferRequest{AppId: appA, BufferId: "held", Discard: true})
@@ -137,7 +174,12 @@ func FuzzRequestHandlers(f *testing.F) {
 	seed(f, 10, &pb.ArmTriggerRequest{AppId: appA, BufferId: "bound", SetVportModes: []*pb.SetVportModeRequest{
 		{VportId: "vfree", Mode: pb.VportMode_VPORT_MODE_TX}}})
 	seed(f, 11, &pb.QueryBufferRequest{AppId: appB, BufferId: "theirs"})
-	e := newEnv(f)
+	seed(f, 12, &pb.QueryVportRequest{AppId: appA, VportId: "vtheirs"})
+	seed(f, 13, &pb.ListBuffersRequest{AppId: appA})
+	seed(f, 14, &pb.ListVportsRequest{})
+	seed(f, 15, &pb.GetCapabilitiesRequest{AppId: appA})
+	e, stop := startEnv(f)
+	defer func() { stop() }()
 	f.Fuzz(func(t *testing.T, kind uint8, data []byte) {
 		before := e.snapshot(t)
 		err, ok := handle(e, kind, data)
@@ -148,8 +190,16 @@ func FuzzRequestHandlers(f *testing.F) {
 		if !allowedCodes[code] {
 			t.Fatalf("code %v outside the error model: %v", code, err)
 		}
-		if code != codes.OK && !sameSnapshot(before, e.snapshot(t)) {
+		unchanged := sameSnapshot(before, e.snapshot(t))
+		if code != codes.OK && !unchanged {
 			t.Fatalf("failed call (%v) changed state", err)
+		}
+		if kind%handlerKinds >= readOnlyKinds && !unchanged {
+			t.Fatalf("a query (kind %d) changed state", kind%handlerKinds)
+		}
+		if !unchanged {
+			stop()
+			e, stop = startEnv(t)
 		}
 	})
 }

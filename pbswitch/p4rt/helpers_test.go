@@ -62,7 +62,7 @@ func (c *capture) wait(t *testing.T) []byte {
 }
 
 type rig struct {
-	t      *testing.T
+	t      testing.TB
 	sw     *dataplane.Switch
 	srv    *p4rt.Server
 	conn   *grpc.ClientConn
@@ -74,7 +74,7 @@ type rig struct {
 	ports        map[uint32]*capture
 }
 
-func loadInfo(t *testing.T) *p4info.P4Info {
+func loadInfo(t testing.TB) *p4info.P4Info {
 	b, err := os.ReadFile("../../pipeconf/p4src/build/p4info.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +86,7 @@ func loadInfo(t *testing.T) *p4info.P4Info {
 	return info
 }
 
-func newRig(t *testing.T) *rig {
+func newRig(t testing.TB) *rig {
 	dc, err := os.ReadFile("../../pipeconf/p4src/build/bmv2.json")
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 
 // newTestProgramRig is a rig running one of the engine's test programs
 // (pbswitch/v1model/testdata/NAME), pushed and with a primary client.
-func newTestProgramRig(t *testing.T, name string) *rig {
+func newTestProgramRig(t testing.TB, name string) *rig {
 	r := newRig(t)
 	dir := "../v1model/testdata/"
 	js, err := os.ReadFile(dir + name + ".json")

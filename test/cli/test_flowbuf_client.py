@@ -120,6 +120,27 @@ def test_bad_arguments_send_nothing(api, argv, capsys):
     assert "error" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("argv, message", [
+    (["pause", "device:s1", "1"], "Error: no flow named: every IPv4 packet would match"),
+    (["resume", "device:s1", "2", "--buffer", "b1"], "Error: no flow named"),
+    (["pause", "device:s1", "1", "--all", "--proto", "17"], "Error: --all is every IPv4 packet"),
+])
+def test_a_flow_of_every_packet_must_be_asked_for_with_all(api, argv, message, capsys):
+    url, requests, _ = api
+    assert run(url, *argv) == 1
+    assert requests == []
+    assert capsys.readouterr().err.startswith(message)
+
+
+def test_all_sends_an_explicit_all_filter(api, capsys):
+    url, requests, answers = api
+    answers[("POST", "/onos/flowbuf/intents/pause")] = (201, INTENT)
+    assert run(url, "pause", "device:s1", "1", "--all") == 0
+    assert requests == [("POST", "/onos/flowbuf/intents/pause",
+                         {"deviceId": "device:s1", "inPort": 1, "filter": {"all": True},
+                          "owner": "org.flowbuf.rest"})]
+
+
 def test_an_unreachable_api_is_a_clear_error(capsys):
     assert run("http://127.0.0.1:9/onos/flowbuf", "intents") == 1
     assert capsys.readouterr().err.startswith("Error: cannot reach http://127.0.0.1:9")

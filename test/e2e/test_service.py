@@ -73,12 +73,16 @@ def test_bad_requests_are_refused_and_change_nothing_on_the_switch():
             ("intents/pause", {"deviceId": DEVICE, "inPort": 1}, 400),
             ("intents/pause", {"deviceId": DEVICE, "inPort": 1,
                                "filter": {"ipv4Src": "10.0.0.999/32"}}, 400),
-            ("intents/pause", {"deviceId": "device:s9", "inPort": 1, "filter": {}}, 404),
-            ("intents/pause", {"deviceId": DEVICE, "inPort": 1, "filter": {},
+            # A filter that names no field would pause every IPv4 packet of the port.
+            ("intents/pause", {"deviceId": DEVICE, "inPort": 1, "filter": {}}, 400),
+            ("intents/pause", {"deviceId": DEVICE, "inPort": 1, "filter": {"ipv4src": "10.0.0.1"}},
+             400),
+            ("intents/pause", {"deviceId": "device:s9", "inPort": 1, "filter": {"all": True}}, 404),
+            ("intents/pause", {"deviceId": DEVICE, "inPort": 1, "filter": {"all": True},
                                "bufferId": "no-such"}, 404),
             ("intents/resume", {"deviceId": DEVICE, "outPort": 2,
                                 "filter": {"ipProto": 17}}, 404),
-            ("intents/pause", {"deviceId": DEVICE, "inPort": 600, "filter": {}}, 400),
+            ("intents/pause", {"deviceId": DEVICE, "inPort": 600, "filter": {"all": True}}, 400),
         ]
         for path, body, status in bad:
             with pytest.raises(RestError) as refused:

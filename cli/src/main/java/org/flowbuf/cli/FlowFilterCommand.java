@@ -5,6 +5,7 @@
 package org.flowbuf.cli;
 
 import org.apache.karaf.shell.api.action.Option;
+import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowFilter;
 
 /**
@@ -27,6 +28,10 @@ public abstract class FlowFilterCommand extends FlowBufCommand {
     @Option(name = "--dport", description = "TCP/UDP destination port (needs --proto)")
     Integer dport;
 
+    @Option(name = "--all", description = "Every IPv4 packet (no --src/--dst/--proto/--sport/"
+            + "--dport): without one of those a flow must be named --all explicitly")
+    boolean all;
+
     @Option(name = "--buffer", description = "Buffer to use (default: reuse or allocate)")
     String buffer;
 
@@ -37,8 +42,20 @@ public abstract class FlowFilterCommand extends FlowBufCommand {
      * The flow the options name.
      *
      * @return filter
+     * @throws FlowBufException INVALID for no flow option without --all, or
+     *         --all with one
      */
     protected FlowFilter filter() {
-        return Args.filter(src, dst, proto, sport, dport);
+        FlowFilter filter = Args.filter(src, dst, proto, sport, dport);
+        if (filter.matchesEveryIpv4Packet() && !all) {
+            throw FlowBufException.invalid("no flow named: every IPv4 packet would match; give "
+                                                   + "--src, --dst, --proto, --sport or "
+                                                   + "--dport, or --all to mean that");
+        }
+        if (!filter.matchesEveryIpv4Packet() && all) {
+            throw FlowBufException.invalid("--all is every IPv4 packet: it goes without --src, "
+                                                   + "--dst, --proto, --sport and --dport");
+        }
+        return filter;
     }
 }

@@ -178,6 +178,33 @@ public class FlowBufCommandsTest {
     }
 
     @Test
+    public void aFlowThatMatchesEveryPacketMustBeNamedAll() {
+        PauseCommand unnamed = new PauseCommand();
+        unnamed.device = "device:s1";
+        unnamed.inPort = "1";
+        unnamed.doExecute();
+        PauseCommand allAndMore = new PauseCommand();
+        allAndMore.device = "device:s1";
+        allAndMore.inPort = "1";
+        allAndMore.all = true;
+        allAndMore.proto = 17;
+        allAndMore.doExecute();
+        String[] lines = err().trim().split("\n");
+        assertEquals(err(), 2, lines.length);
+        assertTrue(lines[0], lines[0].startsWith("Error: no flow named: every IPv4 packet would "
+                                                         + "match") && lines[0].contains("--all"));
+        assertTrue(lines[1], lines[1].startsWith("Error: --all is every IPv4 packet"));
+        assertTrue("no service was called: " + calls, calls.isEmpty());
+        PauseCommand all = new PauseCommand();
+        all.device = "device:s1";
+        all.inPort = "1";
+        all.all = true;
+        all.doExecute();
+        assertEquals(1, calls.size());
+        assertTrue(calls.get(0), calls.get(0).startsWith("pause[device:s1, 1, FlowFilter{}"));
+    }
+
+    @Test
     public void badArgumentsAreOneErrorLineAndNoCall() {
         PauseCommand badPrefix = new PauseCommand();
         badPrefix.device = "device:s1";
@@ -244,6 +271,7 @@ public class FlowBufCommandsTest {
         resume.device = "device:s1";
         resume.outPort = "3";
         resume.buffer = "b1";
+        resume.all = true;
         resume.doExecute();
         assertEquals("Error: no paused flow with filter x on s1", err().trim());
         assertTrue(calls.get(0), calls.get(0).contains("Optional[b1]"));
@@ -356,6 +384,7 @@ public class FlowBufCommandsTest {
         begin.action = "begin";
         begin.deviceOrId = "device:s1";
         begin.port = "1";
+        begin.all = true;
         begin.doExecute();
         NfvMigrateCommand complete = new NfvMigrateCommand();
         complete.action = "complete";

@@ -13,10 +13,16 @@
     function pauseHere(data) {
         selectedDevice = data.id;
         var port = window.prompt('Pause flows arriving on port of ' + data.id + ':', '1');
-        var src = window.prompt('IPv4 source (CIDR, empty for any):', '');
+        var src = window.prompt('IPv4 source (CIDR; empty: every IPv4 packet):', '');
         var body = {deviceId: data.id, port: parseInt(port, 10), filter: {}};
         if (src) {
             body.filter.ipv4Src = src.indexOf('/') < 0 ? src + '/32' : src;
+        } else if (window.confirm('Pause every IPv4 packet arriving on port ' + port + ' of '
+                                  + data.id + '?')) {
+            // The API takes a filter that names no field only when it says so.
+            body.filter.all = true;
+        } else {
+            return;
         }
         wss.sendEvent('flowbufPause', body);
     }

@@ -194,10 +194,19 @@ public class FlowBufTopoMessageHandlerTest {
     @Test
     public void aRefusedOrMalformedRequestSendsAnErrorAndCallsNothing() {
         answers.put("resume", FlowBufException.notFound("no paused flow"));
-        request(FlowBufTopoMessageHandler.RESUME,
-                mapper.createObjectNode().put("deviceId", "device:s1").put("port", 2));
+        ObjectNode resume = mapper.createObjectNode().put("deviceId", "device:s1").put("port", 2);
+        resume.putObject("filter").put("all", true);
+        request(FlowBufTopoMessageHandler.RESUME, resume);
         assertEquals("no paused flow", message(FlowBufTopoMessageHandler.ERROR)
                 .get("message").asText());
+        sent.clear();
+        calls.clear();
+        // A pause of every IPv4 packet of the port must say so.
+        request(FlowBufTopoMessageHandler.PAUSE,
+                mapper.createObjectNode().put("deviceId", "device:s1").put("port", 1));
+        assertTrue(message(FlowBufTopoMessageHandler.ERROR).get("message").asText()
+                           .contains("\"all\": true"));
+        assertTrue(calls.toString(), calls.isEmpty());
         sent.clear();
         calls.clear();
         request(FlowBufTopoMessageHandler.PAUSE, mapper.createObjectNode().put("port", 1));

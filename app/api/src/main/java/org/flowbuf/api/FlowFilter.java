@@ -91,6 +91,18 @@ public final class FlowFilter {
     }
 
     /**
+     * Whether the filter names no IPv4 field: every IPv4 packet (of its
+     * in-port, when it has one) matches it. Requests must say so explicitly
+     * (JSON {@code "all": true}, CLI {@code --all}).
+     *
+     * @return true when only the in-port, if anything, narrows the filter
+     */
+    public boolean matchesEveryIpv4Packet() {
+        return ipv4Src == null && ipv4Dst == null && ipProto == null && l4SrcPort == null
+                && l4DstPort == null;
+    }
+
+    /**
      * The same filter without its in-port.
      *
      * @return the copy

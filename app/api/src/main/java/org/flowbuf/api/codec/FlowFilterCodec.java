@@ -12,8 +12,14 @@ import org.onosproject.codec.CodecContext;
 import org.onosproject.codec.JsonCodec;
 import org.onosproject.net.PortNumber;
 
+import java.util.List;
+import java.util.Set;
+
 /**
- * JSON of a flow filter: an IPv4 5-tuple where every field is optional.
+ * JSON of a flow filter: an IPv4 5-tuple where every field is optional, but
+ * a filter without any must say {@code "all": true}: {@code {}} (or a filter
+ * whose only fields are misspelt) would otherwise match every IPv4 packet
+ * without the caller having asked for it. Unknown fields are refused.
  */
 public final class FlowFilterCodec extends JsonCodec<FlowFilter> {
 
@@ -23,6 +29,13 @@ public final class FlowFilterCodec extends JsonCodec<FlowFilter> {
     static final String IP_PROTO = "ipProto";
     static final String L4_SRC_PORT = "l4SrcPort";
     static final String L4_DST_PORT = "l4DstPort";
+    static final String ALL = "all";
+    private static final int MAX_IP_PROTO = 255;
+    private static final int MAX_L4_PORT = 65535;
+    private static final List<String> FIELDS_IN_ORDER =
+            List.of(IN_PORT, IPV4_SRC, IPV4_DST, IP_PROTO, L4_SRC_PORT, L4_DST_PORT, ALL);
+    private static final Set<String> FIELDS =
+            Set.of(IN_PORT, IPV4_SRC, IPV4_DST, IP_PROTO, L4_SRC_PORT, L4_DST_PORT, ALL);
 
     @Override
     public ObjectNode encode(FlowFilter filter, CodecContext context) {
@@ -33,11 +46,45 @@ public final class FlowFilterCodec extends JsonCodec<FlowFilter> {
         filter.ipProto().ifPresent(p -> json.put(IP_PROTO, p));
         filter.l4SrcPort().ifPresent(p -> json.put(L4_SRC_PORT, p));
         filter.l4DstPort().ifPresent(p -> json.put(L4_DST_PORT, p));
+        if (filter.matchesEveryIpv4Packet()) {
+            json.put(ALL, true);
+        }
         return json;
     }
 
     @Override
     public FlowFilter decode(ObjectNode json, CodecContext context) {
+        json.fieldNames().forEachRemaining(name -> {
+            if (!FIELDS.contains(name)) {
+                throw FlowBufException.invalid("filter: unknown field \"%s\" (a filter has %s)",
+                                               name, String.join(", ", FIELDS_IN_ORDER));
+            }
+        });
+        FlowFilter filter = fields(json);
+        boolean all = JsonFields.flag(json, ALL);
+        if (filter.matchesEveryIpv4Packet() && !all) {
+            throw FlowBufException.invalid(
+                    "filter %s names no IPv4 field, so it would match every IPv4 packet: name "
+                            + "at least one of ipv4Src, ipv4Dst, ipProto, l4SrcPort, l4DstPort, "
+                            + "or say \"all\": true", json);
+        }
+        if (!filter.matchesEveryIpv4Packet() && all) {
+            throw FlowBufException.invalid("filter %s: \"all\" is only for a filter that names "
+                                                   + "no IPv4 field", json);
+        }
+        return filter;
+    }
+
+    // The value as an int, refused beyond max before it could wrap (2^32 + 17 is not UDP).
+    private static int upTo(String field, long value, int max) {
+        if (value > max) {
+            throw FlowBufException.invalid("%s must be between 0 and %d, got %d", field, max,
+                                           value);
+        }
+        return (int) value;
+    }
+
+    private static FlowFilter fields(ObjectNode json) {
         FlowFilter.Builder b = FlowFilter.builder();
         try {
             JsonFields.optionalNumber(json, IN_PORT).ifPresent(p -> b.inPort(PortNumber.portNumber(p)));
@@ -45,9 +92,12 @@ public final class FlowFilterCodec extends JsonCodec<FlowFilter> {
                     .ifPresent(p -> b.ipv4Src(JsonFields.parse(IPV4_SRC, p, IpPrefix::valueOf)));
             JsonFields.optionalText(json, IPV4_DST)
                     .ifPresent(p -> b.ipv4Dst(JsonFields.parse(IPV4_DST, p, IpPrefix::valueOf)));
-            JsonFields.optionalNumber(json, IP_PROTO).ifPresent(p -> b.ipProto(p.intValue()));
-            JsonFields.optionalNumber(json, L4_SRC_PORT).ifPresent(p -> b.l4SrcPort(p.intValue()));
-            JsonFields.optionalNumber(json, L4_DST_PORT).ifPresent(p -> b.l4DstPort(p.intValue()));
+            JsonFields.optionalNumber(json, IP_PROTO)
+                    .ifPresent(p -> b.ipProto(upTo(IP_PROTO, p, MAX_IP_PROTO)));
+            JsonFields.optionalNumber(json, L4_SRC_PORT)
+                    .ifPresent(p -> b.l4SrcPort(upTo(L4_SRC_PORT, p, MAX_L4_PORT)));
+            JsonFields.optionalNumber(json, L4_DST_PORT)
+                    .ifPresent(p -> b.l4DstPort(upTo(L4_DST_PORT, p, MAX_L4_PORT)));
             return b.build();
         } catch (IllegalArgumentException e) {
             throw FlowBufException.invalid("filter: %s", e.getMessage());

@@ -337,7 +337,7 @@ public class FlowBufRestTest extends JerseyTest {
         assertError(post("baselines/controller-holds", "{\"deviceId\":\"device:s1\","
                 + "\"inPort\":1}"), 400, "filter");
         assertError(post("baselines/controller-holds", "{\"deviceId\":\"device:s1\","
-                + "\"inPort\":0,\"filter\":{}}"), 400, "inPort");
+                + "\"inPort\":0,\"filter\":{\"all\":true}}"), 400, "inPort");
         assertError(post("baselines/controller-holds/1/release", "{\"port\":2}"), 404, "1");
         assertError(post("baselines/controller-holds/x/release", "{\"port\":2}"), 400, "id");
         assertTrue(rules.isEmpty());
@@ -362,23 +362,30 @@ public class FlowBufRestTest extends JerseyTest {
     public void badIntentRequestsAreRefusedAndChangeNothing() throws IOException {
         assertError(post("intents/pause", "{not json"), 400, "malformed JSON");
         assertError(post("intents/pause", "[1,2]"), 400, "JSON object");
-        assertError(post("intents/pause", "{\"inPort\":1,\"filter\":{}}"), 400, "deviceId");
-        assertError(post("intents/pause", "{\"deviceId\":\"s1\",\"inPort\":1,\"filter\":{}}"), 400,
+        assertError(post("intents/pause", "{\"inPort\":1,\"filter\":{\"all\":true}}"), 400, "deviceId");
+        assertError(post("intents/pause", "{\"deviceId\":\"s1\",\"inPort\":1,\"filter\":{\"all\":true}}"), 400,
                     "device id");
-        assertError(post("intents/pause", "{\"deviceId\":\"device:s1\",\"filter\":{}}"), 400,
+        assertError(post("intents/pause", "{\"deviceId\":\"device:s1\",\"filter\":{\"all\":true}}"), 400,
                     "inPort");
         assertError(post("intents/pause", "{\"deviceId\":\"device:s1\",\"inPort\":-1,"
-                + "\"filter\":{}}"), 400, "inPort");
+                + "\"filter\":{\"all\":true}}"), 400, "inPort");
         assertError(post("intents/pause", "{\"deviceId\":\"device:s1\",\"inPort\":1}"), 400,
                     "filter");
+        // A filter that names no field would hold every IPv4 packet of the port.
+        assertError(post("intents/pause", "{\"deviceId\":\"device:s1\",\"inPort\":1,"
+                + "\"filter\":{}}"), 400, "would match every IPv4 packet");
+        assertError(post("intents/pause", "{\"deviceId\":\"device:s1\",\"inPort\":1,"
+                + "\"filter\":{\"ipv4src\":\"10.0.0.1/32\"}}"), 400, "unknown field \"ipv4src\"");
+        assertError(post("intents/resume-batch", "{\"deviceId\":\"device:s1\",\"bufferId\":\"b\","
+                + "\"outPort\":2,\"filters\":[{}]}"), 400, "would match every IPv4 packet");
         assertError(post("intents/pause", "{\"deviceId\":\"device:s1\",\"inPort\":1,"
                 + "\"filter\":{\"ipv4Src\":\"10.0.0.300/32\"}}"), 400, "ipv4Src");
         assertError(post("intents/pause", "{\"deviceId\":\"device:s1\",\"inPort\":1,"
                 + "\"filter\":{\"l4DstPort\":70000}}"), 400, "l4DstPort");
         assertError(post("intents/pause", "{\"deviceId\":\"device:s1\",\"inPort\":1,"
-                + "\"filter\":{},\"bufferId\":\"bad id!\"}"), 400, "buffer id");
+                + "\"filter\":{\"all\":true},\"bufferId\":\"bad id!\"}"), 400, "buffer id");
         assertError(post("intents/pause", "{\"deviceId\":\"device:s9\",\"inPort\":1,"
-                + "\"filter\":{}}"), 404, "device:s9");
+                + "\"filter\":{\"all\":true}}"), 404, "device:s9");
         assertError(post("intents/resume", RESUME), 404, "");
         assertError(target("intents/abc").request().get(), 400, "intent id");
         assertError(target("intents/99").request().get(), 404, "99");

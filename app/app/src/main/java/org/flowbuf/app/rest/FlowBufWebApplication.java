@@ -9,8 +9,8 @@ import org.onlab.rest.AbstractWebApplication;
 import java.util.Set;
 
 /**
- * The FlowBuf REST application: its resources, error mappers and the
- * Server-Timing filter.
+ * The FlowBuf REST application: its resources, error mappers, the
+ * Server-Timing filter and the request-size bound.
  */
 public class FlowBufWebApplication extends AbstractWebApplication {
 
@@ -22,7 +22,9 @@ public class FlowBufWebApplication extends AbstractWebApplication {
                           FmmSessionsWebResource.class,
                           ControllerHoldsWebResource.class,
                           ServerTimingFilter.class,
+                          RequestSizeFilter.class,
                           FlowBufExceptionMapper.class,
-                          MalformedJsonMapper.class);
+                          MalformedJsonMapper.class,
+                          RequestTooLargeMapper.class);
     }
 }

@@ -33,7 +33,19 @@ public class ServerTimingFilter implements ContainerRequestFilter, ContainerResp
 
     @Override
     public void filter(ContainerRequestContext request) {
-        request.setProperty(STARTED, System.nanoTime());
+        markStart(request);
+    }
+
+    /**
+     * Marks when the controller took the request, unless an earlier request
+     * filter did (one that may abort it before this filter runs).
+     *
+     * @param request the request
+     */
+    static void markStart(ContainerRequestContext request) {
+        if (request.getProperty(STARTED) == null) {
+            request.setProperty(STARTED, System.nanoTime());
+        }
     }
 
     @Override

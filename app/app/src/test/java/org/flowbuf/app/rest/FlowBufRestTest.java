@@ -31,8 +31,15 @@ import javax.ws.rs.core.Application;
 import javax.ws.rs.core.MediaType;
 import javax.ws.rs.core.Response;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -50,6 +57,8 @@ public class FlowBufRestTest extends JerseyTest {
             + "\"filter\":{\"ipv4Src\":\"10.0.0.1/32\",\"ipProto\":17}}";
     private static final String RESUME = "{\"deviceId\":\"device:s1\",\"outPort\":3,"
             + "\"filter\":{\"ipv4Src\":\"10.0.0.1/32\",\"ipProto\":17}}";
+
+    private static final Pattern CONTENT_LENGTH = Pattern.compile("(?i)content-length: *(\\d+)");
 
     @Rule
     public final GrpcCleanupRule grpc = new GrpcCleanupRule();
@@ -132,6 +141,80 @@ public class FlowBufRestTest extends JerseyTest {
         Response reconciled = post("devices/device:s1/reconcile", "");
         assertEquals(200, reconciled.getStatus());
         assertEquals(0, json(reconciled).get("events").size());
+    }
+
+    /**
+     * Sends a request on a raw socket: the head, then body bytes (all of
+     * them, unless stopping after `sent`), and reads the response.
+     */
+    private String rawRequest(String head, byte[] body, int sent) throws IOException {
+        try (Socket socket = new Socket(getBaseUri().getHost(), getBaseUri().getPort())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(head.getBytes(StandardCharsets.US_ASCII));
+            out.write(body, 0, sent);
+            out.flush();
+            // The response's head, then as many bytes as it says: the server
+            // may still wait for the body we did not send.
+            InputStream in = socket.getInputStream();
+            StringBuilder response = new StringBuilder();
+            while (!response.toString().endsWith("\r\n\r\n")) {
+                int c = in.read();
+                if (c < 0) {
+                    break;
+                }
+                response.append((char) c);
+            }
+            Matcher length = CONTENT_LENGTH.matcher(response);
+            byte[] rest = length.find() ? in.readNBytes(Integer.parseInt(length.group(1)))
+                    : new byte[0];
+            return response + new String(rest, StandardCharsets.UTF_8);
+        }
+    }
+
+    private static String chunked(byte[] body) {
+        StringBuilder b = new StringBuilder();
+        for (int at = 0; at < body.length; at += 8192) {
+            int n = Math.min(8192, body.length - at);
+            b.append(Integer.toHexString(n)).append("\r\n")
+                    .append(new String(body, at, n, StandardCharsets.US_ASCII)).append("\r\n");
+        }
+        return b.append("0\r\n\r\n").toString();
+    }
+
+    @Test
+    public void aBodyOverOneMebibyteIsA413WithTheJsonErrorAndChangesNothing()
+            throws IOException {
+        // A pause request padded past 1 MiB with spaces: valid JSON, too large.
+        byte[] padded = (PAUSE.substring(0, PAUSE.length() - 1)
+                + " ".repeat(RequestSizeFilter.MAX_BODY_BYTES) + "}")
+                .getBytes(StandardCharsets.US_ASCII);
+        String path = getBaseUri().getPath() + "intents/pause";
+        // Refused on its Content-Length, before the body is read.
+        String declared = rawRequest("POST " + path + " HTTP/1.1\r\nHost: x\r\n"
+                + "Content-Type: application/json\r\nContent-Length: " + padded.length
+                + "\r\nConnection: close\r\n\r\n", padded, 4096);
+        assertTrue(declared, declared.startsWith("HTTP/1.1 413"));
+        JsonNode error = mapper.readTree(declared.substring(declared.indexOf("\r\n\r\n") + 4));
+        assertEquals(413, error.get("code").asInt());
+        assertTrue(error.toString(), error.get("message").asText()
+                .contains("over the limit of 1048576 bytes"));
+        assertTrue(declared, declared.toLowerCase(Locale.ROOT).contains("server-timing: app;dur="));
+        // Refused while being read, when no length was declared.
+        String streamed = rawRequest("POST " + path + " HTTP/1.1\r\nHost: x\r\n"
+                + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+                + "Connection: close\r\n\r\n" + chunked(padded), new byte[0], 0);
+        assertTrue(streamed, streamed.startsWith("HTTP/1.1 413"));
+        assertTrue(streamed, streamed.contains("\"code\":413"));
+        assertTrue(rules.isEmpty());
+        assertEquals(0, json(target("intents").request().get()).get("intents").size());
+        // Just under the bound is an ordinary request.
+        byte[] fits = (PAUSE.substring(0, PAUSE.length() - 1)
+                + " ".repeat(RequestSizeFilter.MAX_BODY_BYTES - PAUSE.length()) + "}")
+                .getBytes(StandardCharsets.US_ASCII);
+        assertEquals(RequestSizeFilter.MAX_BODY_BYTES, fits.length);
+        assertEquals(201, post("intents/pause", new String(fits, StandardCharsets.US_ASCII))
+                .getStatus());
     }
 
     @Test

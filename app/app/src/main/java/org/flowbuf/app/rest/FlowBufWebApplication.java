@@ -6,6 +6,7 @@ package org.flowbuf.app.rest;
 
 import org.onlab.rest.AbstractWebApplication;
 
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -13,6 +14,9 @@ import java.util.Set;
  * Server-Timing filter and the request-size bound.
  */
 public class FlowBufWebApplication extends AbstractWebApplication {
+
+    /** Jersey's ServerProperties.WADL_FEATURE_DISABLE. */
+    static final String DISABLE_WADL = "jersey.config.server.wadl.disableWadl";
 
     @Override
     public Set<Class<?>> getClasses() {
@@ -23,8 +27,22 @@ public class FlowBufWebApplication extends AbstractWebApplication {
                           ControllerHoldsWebResource.class,
                           ServerTimingFilter.class,
                           RequestSizeFilter.class,
+                          JsonErrorFilter.class,
                           FlowBufExceptionMapper.class,
                           MalformedJsonMapper.class,
                           RequestTooLargeMapper.class);
+    }
+
+    /**
+     * No WADL: the API's description is its OpenAPI document, and Jersey's
+     * WADL needs JAXB, which a JDK 11+ runtime may lack: an OPTIONS request
+     * then failed with 500 in the embedded host. Jersey answers OPTIONS with
+     * the allowed methods instead.
+     *
+     * @return Jersey properties
+     */
+    @Override
+    public Map<String, Object> getProperties() {
+        return Map.of(DISABLE_WADL, true);
     }
 }

@@ -4,6 +4,8 @@
  */
 package org.flowbuf.app.rest;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -27,15 +29,47 @@ final class RequestBodies {
     /** Owner of what REST and CLI users create when they do not name one. */
     static final String DEFAULT_OWNER = BufferService.OPERATOR;
 
+    /** Deepest nesting of objects and arrays a body may have (an FMM plan needs 4). */
+    static final int MAX_DEPTH = 32;
+
     private RequestBodies() {
     }
 
+    /**
+     * The request body as a JSON object.
+     *
+     * @param mapper JSON mapper
+     * @param body   the body (RequestSizeFilter bounds it)
+     * @return the object
+     * @throws IOException when the body cannot be read (or is over the bound)
+     * @throws FlowBufException INVALID when it is no JSON object or nests deeper than MAX_DEPTH
+     */
     static ObjectNode object(ObjectMapper mapper, InputStream body) throws IOException {
-        JsonNode json = mapper.readTree(body);
+        byte[] bytes = body.readAllBytes();
+        checkDepth(mapper, bytes);
+        JsonNode json = mapper.readTree(bytes);
         if (json == null || !json.isObject()) {
             throw FlowBufException.invalid("the request body must be a JSON object");
         }
         return (ObjectNode) json;
+    }
+
+    // Jackson builds a tree by recursion: a body of 200,000 "[" overflowed
+    // the stack (a 500 with no body). The streaming parser is iterative, so
+    // it can count the nesting first.
+    private static void checkDepth(ObjectMapper mapper, byte[] bytes) throws IOException {
+        try (JsonParser parser = mapper.getFactory().createParser(bytes)) {
+            int depth = 0;
+            for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
+                if (token.isStructStart() && ++depth > MAX_DEPTH) {
+                    throw FlowBufException.invalid("the request body nests deeper than %d levels",
+                                                   MAX_DEPTH);
+                }
+                if (token.isStructEnd()) {
+                    depth--;
+                }
+            }
+        }
     }
 
     static DeviceId deviceId(String id) {

@@ -218,6 +218,23 @@ public class FlowBufRestTest extends JerseyTest {
     }
 
     @Test
+    public void optionsListsTheMethodsAndEveryErrorIsJson() throws IOException {
+        Response options = target("intents").request().options();
+        assertEquals(200, options.getStatus());
+        assertTrue(options.getAllowedMethods().toString(),
+                   options.getAllowedMethods().containsAll(List.of("GET", "OPTIONS")));
+        // Errors of methods without @Produces, of unknown paths and methods: JSON too.
+        for (Response error : List.of(target("intents/0").request().delete(),
+                                      target("buffers/s1/b1").request().delete(),
+                                      target("nowhere").request().get(),
+                                      target("intents").request().put(Entity.json("{}")))) {
+            assertTrue(error.getStatus() >= 400);
+            assertEquals(MediaType.APPLICATION_JSON_TYPE, error.getMediaType());
+            assertEquals(error.getStatus(), json(error).get("code").asInt());
+        }
+    }
+
+    @Test
     public void bufferQueriesDuringAnAgentOutageAre503NamingTheAgent() throws IOException {
         assertEquals(201, post("buffers/device:s1", "{\"id\":\"b1\",\"state\":\"BUFFERING\"}")
                 .getStatus());
@@ -445,6 +462,10 @@ public class FlowBufRestTest extends JerseyTest {
     public void badIntentRequestsAreRefusedAndChangeNothing() throws IOException {
         assertError(post("intents/pause", "{not json"), 400, "malformed JSON");
         assertError(post("intents/pause", "[1,2]"), 400, "JSON object");
+        // Nesting that would overflow the stack of a recursive parser.
+        assertError(post("intents/pause", "[".repeat(200_000)), 400, "nests deeper than 32");
+        assertError(post("intents/pause", "{\"a\":".repeat(100_000) + "1" + "}".repeat(100_000)),
+                    400, "nests deeper than 32");
         assertError(post("intents/pause", "{\"inPort\":1,\"filter\":{\"all\":true}}"), 400, "deviceId");
         assertError(post("intents/pause", "{\"deviceId\":\"s1\",\"inPort\":1,\"filter\":{\"all\":true}}"), 400,
                     "device id");

@@ -50,6 +50,7 @@ public class BuffersWebResource extends AbstractWebResource {
     /**
      * Lists the buffers of every device.
      *
+     * @onos.rsModel BufferList
      * @return 200 OK with {"buffers": [...]}
      */
     @GET
@@ -67,6 +68,7 @@ public class BuffersWebResource extends AbstractWebResource {
     /**
      * Lists the buffers of a device.
      *
+     * @onos.rsModel BufferList
      * @param deviceId device id
      * @return 200 OK with {"buffers": [...]}; 404 for a device without agent
      */
@@ -82,6 +84,7 @@ public class BuffersWebResource extends AbstractWebResource {
     /**
      * Shows one buffer.
      *
+     * @onos.rsModel Buffer
      * @param deviceId device id
      * @param bufferId buffer id
      * @return 200 OK with the buffer; 404 when unknown
@@ -99,6 +102,7 @@ public class BuffersWebResource extends AbstractWebResource {
      * Body: {"id": "b1", "state": "BUFFERING", "owner": "...", "spec": {...}};
      * state defaults to FREE, owner to org.flowbuf.rest, spec to BufferSpec.defaults().
      *
+     * @onos.rsModel BufferCreateRequest
      * @param deviceId device id
      * @param body     request
      * @return 201 Created with the buffer; 400, 404, 409, 503 with a message
@@ -130,6 +134,7 @@ public class BuffersWebResource extends AbstractWebResource {
      * Body: {"ipv4Id": 0..65535, "l4Checksum": 0..65535, "inclusive"?: false,
      * "owner"?}.
      *
+     * @onos.rsModel PurgeRequest
      * @param deviceId device id
      * @param bufferId buffer id
      * @param body     request
@@ -157,6 +162,7 @@ public class BuffersWebResource extends AbstractWebResource {
      * Moves a buffer to a state with the fewest agent calls.
      * Body: {"state": "FORWARDING", "owner": "..."}.
      *
+     * @onos.rsModel BufferStateRequest
      * @param deviceId device id
      * @param bufferId buffer id
      * @param body     request
@@ -184,6 +190,7 @@ public class BuffersWebResource extends AbstractWebResource {
      * packet carries when "purgeToReport" is true. Body: {"move": "b2",
      * "state": "FORWARDING" or "BUFFERING", "purgeToReport"?: false, "owner"?}.
      *
+     * @onos.rsModel TriggerRequest
      * @param deviceId device id
      * @param bufferId the trigger buffer's id
      * @param body     request
@@ -215,7 +222,7 @@ public class BuffersWebResource extends AbstractWebResource {
      *
      * @param deviceId device id
      * @param bufferId the trigger buffer's id
-     * @param owner    owner of the buffer
+     * @param owner    owner of the buffer (optional, default org.flowbuf.rest)
      * @return 200 OK with {"wasArmed"} (false: it had fired, or nothing was
      *         armed) and, when the move had fired, "fire": {"moved",
      *         "reportSync", "purgedPackets"}; 403, 404, 503 with a message
@@ -240,8 +247,8 @@ public class BuffersWebResource extends AbstractWebResource {
      *
      * @param deviceId device id
      * @param bufferId buffer id
-     * @param owner    owner of the buffer
-     * @param discard  drop held packets
+     * @param owner    owner of the buffer (optional, default org.flowbuf.rest)
+     * @param discard  drop held packets (optional, default false)
      * @return 204 No Content; 403, 404, 409, 503 with a message
      */
     @DELETE
@@ -259,6 +266,7 @@ public class BuffersWebResource extends AbstractWebResource {
     /**
      * Shows a buffer's counters, read from its agent.
      *
+     * @onos.rsModel BufferStatistics
      * @param deviceId device id
      * @param bufferId buffer id
      * @return 200 OK with the statistics; 404, 503 with a message
@@ -278,6 +286,7 @@ public class BuffersWebResource extends AbstractWebResource {
     /**
      * Shows a buffer's latest events, oldest first.
      *
+     * @onos.rsModel BufferEventList
      * @param deviceId device id
      * @param bufferId buffer id
      * @return 200 OK with {"events": [...]}; 404 when there are none

@@ -37,6 +37,7 @@ public class CcUploadsWebResource extends AbstractWebResource {
     /**
      * Lists uploads.
      *
+     * @onos.rsModel CcUploadList
      * @return 200 OK with {"uploads": [...]}
      */
     @GET
@@ -50,6 +51,7 @@ public class CcUploadsWebResource extends AbstractWebResource {
     /**
      * A sensor's upload request. Body: {"deviceId", "sensorPort", "filter"}.
      *
+     * @onos.rsModel CcUploadRequest
      * @param body request
      * @return 201 Created with the upload; 400, 404, 409, 503
      * @throws IOException when the body cannot be read
@@ -87,6 +89,7 @@ public class CcUploadsWebResource extends AbstractWebResource {
     /**
      * The collector downloads. Body: {"port": collector's port}.
      *
+     * @onos.rsModel PortRequest
      * @param id   upload id
      * @param body request
      * @return 200 OK with the upload; 400, 404, 409

@@ -38,6 +38,7 @@ public class ControllerHoldsWebResource extends AbstractWebResource {
     /**
      * Lists the controller holds.
      *
+     * @onos.rsModel ControllerHoldList
      * @return 200 OK with {"holds": [...]}
      */
     @GET
@@ -52,6 +53,7 @@ public class ControllerHoldsWebResource extends AbstractWebResource {
     /**
      * Starts holding a flow in the controller: {"deviceId", "inPort", "filter"}.
      *
+     * @onos.rsModel FlowRequest
      * @param body request
      * @return 201 Created with the hold; 400, 404, 409 with a message
      * @throws IOException when the body cannot be read
@@ -76,6 +78,7 @@ public class ControllerHoldsWebResource extends AbstractWebResource {
      * Sends a hold's packets out of a port by packet-out: {"port"}, on the
      * hold's switch unless "deviceId" names another.
      *
+     * @onos.rsModel HoldReleaseRequest
      * @param id   hold id
      * @param body request
      * @return 200 OK with the hold; 400, 404, 409 with a message

@@ -31,6 +31,7 @@ public class DevicesWebResource extends AbstractWebResource {
     /**
      * Lists the devices with a buffer agent, each with its vports.
      *
+     * @onos.rsModel DeviceList
      * @return 200 OK with {"devices": [{"id", "vports": [...]}]}
      */
     @GET
@@ -47,6 +48,7 @@ public class DevicesWebResource extends AbstractWebResource {
     /**
      * Lists the vports of a device.
      *
+     * @onos.rsModel VportList
      * @param deviceId device id
      * @return 200 OK with {"vports": [...]}; 404 for a device without agent
      */

@@ -36,6 +36,7 @@ public class FmmSessionsWebResource extends AbstractWebResource {
     /**
      * Lists sessions.
      *
+     * @onos.rsModel FmmSessionList
      * @return 200 OK with {"sessions": [...]}
      */
     @GET
@@ -48,6 +49,7 @@ public class FmmSessionsWebResource extends AbstractWebResource {
     /**
      * One session.
      *
+     * @onos.rsModel FmmSession
      * @param id session id
      * @return 200 OK with the session; 400, 404
      */
@@ -66,6 +68,7 @@ public class FmmSessionsWebResource extends AbstractWebResource {
      * "anchorIn": "device:sa/1", "cells": [{"anchor", "in", "ue"}, ...],
      * "serving": "device:s1", "windowPackets": 4096 (optional)}.
      *
+     * @onos.rsModel FmmSessionRequest
      * @param body request
      * @return 201 Created with the session (ATTACHED); 400, 404, 409, 503
      * @throws IOException when the body cannot be read
@@ -84,6 +87,7 @@ public class FmmSessionsWebResource extends AbstractWebResource {
     /**
      * Starts a handoff. Body: {"target": "device:s2"}.
      *
+     * @onos.rsModel FmmHandoffRequest
      * @param id   session id
      * @param body request
      * @return 200 OK with the session (DETACHED); 400, 404, 409, 503

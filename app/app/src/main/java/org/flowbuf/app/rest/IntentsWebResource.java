@@ -44,6 +44,7 @@ public class IntentsWebResource extends AbstractWebResource {
     /**
      * Lists every intent, installed or not.
      *
+     * @onos.rsModel IntentList
      * @return 200 OK with {"intents": [...]}
      */
     @GET
@@ -58,6 +59,7 @@ public class IntentsWebResource extends AbstractWebResource {
     /**
      * Shows one intent.
      *
+     * @onos.rsModel Intent
      * @param intentId intent id
      * @return 200 OK with the intent; 400 for a bad id, 404 when unknown
      */
@@ -75,7 +77,10 @@ public class IntentsWebResource extends AbstractWebResource {
      * Pauses a flow. Body: {"deviceId": "device:s1", "inPort": 1,
      * "filter": {"ipv4Src": "10.0.0.1/32", "ipProto": 17, ...},
      * "bufferId": "b1" (optional: reuse or allocate), "owner": "..."}.
+     * A filter that names no IPv4 field pauses every IPv4 packet of the
+     * port: it must say so with "all": true, else the pause is refused (400).
      *
+     * @onos.rsModel PauseRequest
      * @param body request
      * @return 201 Created with the installed intent; 400, 403, 404, 409, 503
      * @throws IOException when the body cannot be read
@@ -95,6 +100,7 @@ public class IntentsWebResource extends AbstractWebResource {
      * Resumes a flow. Body: {"deviceId": "device:s1", "outPort": 2,
      * "filter": {...}, "bufferId": "b1" (optional), "owner": "..."}.
      *
+     * @onos.rsModel ResumeRequest
      * @param body request
      * @return 201 Created with the installed intent; 400, 403, 404, 409, 503
      * @throws IOException when the body cannot be read
@@ -115,6 +121,7 @@ public class IntentsWebResource extends AbstractWebResource {
      * "bufferId", "flows": [{"inPort": 1, "filter": {...}}, ...] (1 to
      * 1,024), "owner"?}. All or nothing.
      *
+     * @onos.rsModel PauseBatchRequest
      * @param body request
      * @return 201 Created with {"intents": [...]}, one per flow in order;
      *         400, 403, 404, 409, 503 with a message, and nothing installed
@@ -142,6 +149,7 @@ public class IntentsWebResource extends AbstractWebResource {
      * "bufferId", "outPort", "filters": [{...}, ...] (1 to 1,024),
      * "owner"?}. All or nothing.
      *
+     * @onos.rsModel ResumeBatchRequest
      * @param body request
      * @return 201 Created with {"intents": [...]}; 400, 403, 404, 409, 503
      * @throws IOException when the body cannot be read
@@ -178,7 +186,7 @@ public class IntentsWebResource extends AbstractWebResource {
      * Withdraws an installed intent and removes its rules.
      *
      * @param intentId intent id
-     * @param owner    owner of the intent
+     * @param owner    owner of the intent (optional, default org.flowbuf.rest)
      * @return 204 No Content; 400, 403, 404, 409 with a message
      */
     @DELETE

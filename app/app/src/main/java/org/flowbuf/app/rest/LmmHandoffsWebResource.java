@@ -31,6 +31,7 @@ public class LmmHandoffsWebResource extends AbstractWebResource {
     /**
      * Lists handoffs.
      *
+     * @onos.rsModel LmmHandoffList
      * @return 200 OK with {"handoffs": [...]}
      */
     @GET
@@ -43,6 +44,7 @@ public class LmmHandoffsWebResource extends AbstractWebResource {
     /**
      * One handoff.
      *
+     * @onos.rsModel LmmHandoff
      * @param id handoff id
      * @return 200 OK with the handoff; 400, 404
      */
@@ -61,6 +63,7 @@ public class LmmHandoffsWebResource extends AbstractWebResource {
      * "anchor": {"in", "toSource", "toTarget"}, "source": {"in", "x2"},
      * "target": {"in", "x2", "ue"}}, ports as "device:id/port".
      *
+     * @onos.rsModel LmmHandoffRequest
      * @param body request
      * @return 201 Created with the handoff (DETACHED); 400, 404, 409, 503
      * @throws IOException when the body cannot be read

@@ -38,6 +38,7 @@ public class NfvMigrationsWebResource extends AbstractWebResource {
     /**
      * Lists migrations.
      *
+     * @onos.rsModel NfvMigrationList
      * @return 200 OK with {"migrations": [...]}
      */
     @GET
@@ -51,6 +52,7 @@ public class NfvMigrationsWebResource extends AbstractWebResource {
     /**
      * Begins a migration: the flow is held. Body: {"deviceId", "inPort", "filter"}.
      *
+     * @onos.rsModel FlowRequest
      * @param body request
      * @return 201 Created with the migration; 400, 404, 409, 503
      * @throws IOException when the body cannot be read
@@ -75,6 +77,7 @@ public class NfvMigrationsWebResource extends AbstractWebResource {
      * The NF state has moved: releases the flow into the new instance.
      * Body: {"port": new instance's port}.
      *
+     * @onos.rsModel PortRequest
      * @param id   migration id
      * @param body request
      * @return 200 OK with the migration; 400, 404, 409
@@ -93,6 +96,7 @@ public class NfvMigrationsWebResource extends AbstractWebResource {
     /**
      * Gives up: releases the flow back to the old instance. Body: {"port"}.
      *
+     * @onos.rsModel PortRequest
      * @param id   migration id
      * @param body request
      * @return 200 OK with the migration; 400, 404, 409

@@ -196,9 +196,10 @@ class ServiceLab(ProcessLab):
             for number in VPORTS:
                 sw_end, _ = self.lab.add_root_veth(f"v{number}", f"a{number}")
                 ports += ["--port", f"{number}={sw_end}"]
-            self._run([str(ROOT / "bin" / "buffer-agent"), "-listen",
-                       f"127.0.0.1:{self.agent_port}", "-metrics-listen", "",
-                       "-log-format", "text"], "agent", self.agent_port)
+            self._agent_argv = [str(ROOT / "bin" / "buffer-agent"), "-listen",
+                                f"127.0.0.1:{self.agent_port}", "-metrics-listen", "",
+                                "-log-format", "text"]
+            self.agent = self._run(self._agent_argv, "agent", self.agent_port)
         self.switch = self._run(self._switch_argv(ports), self.switch_kind, self.p4rt_port)
         cfg = pathlib.Path(self.logs) / "netcfg.json"
         replay_bps = BMV2_REPLAY_BPS if self.switch_kind == "bmv2" else EXTERNAL_REPLAY_BPS
@@ -229,6 +230,19 @@ class ServiceLab(ProcessLab):
         for number in VPORTS:
             argv += ["--vport", str(number)]
         return argv + ["--buffer-listen", f"127.0.0.1:{self.agent_port}"]
+
+    def kill_agent(self):
+        """kill -9 of the external buffer-agent (what it holds is gone with it)."""
+        if not self.external:
+            raise RuntimeError("the lab has no external buffer-agent")
+        self.agent.popen.kill()
+        self.agent.popen.wait()
+        self.agent.stop()
+
+    def start_agent(self):
+        """Starts the external buffer-agent again on the same address; returns
+        once it listens."""
+        self.agent = self._run(self._agent_argv, "agent-restarted", self.agent_port)
 
     def restart_host(self):
         """Stops the embedded host (SIGTERM) and starts it again, as after a

@@ -61,6 +61,8 @@ func main() {
 var networkMetrics = []struct{ name, unit string }{
 	{"generator_max_mpps_64b", "Mpps"}, {"baseline_fwd_mpps_64b", "Mpps"}, {"agent_fwd_mpps_64b", "Mpps"},
 	{"agent_vs_bridge_64b", "ratio"}, {"agent_fwd_gbps_1500b", "Gbps"},
+	{"agent_latency_us_p50", "us"}, {"agent_latency_us_p99", "us"},
+	{"bridge_latency_us_p50", "us"}, {"bridge_latency_us_p99", "us"},
 	{"agent_added_latency_us_p50", "us"}, {"agent_added_latency_us_p99", "us"},
 	{"pause_resume_lost", "packets"}, {"pause_resume_reordered", "packets"},
 }

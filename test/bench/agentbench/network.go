@@ -21,13 +21,15 @@ const (
 	latencyGap = 100 * time.Microsecond
 )
 
-// netLab: gen -- sink (generator ceiling) and h1 -- [sw: ag-in, ag-out] --
-// h2, where sw holds a Linux bridge first and then the agent's vports.
+// netLab: gen -- sink (generator ceiling), h1 -- [sw: ag-in, ag-out] -- h2,
+// where sw holds a Linux bridge or the agent's vports in turn, and h3 --
+// [sw: br-in, br-out] -- h4, a bridge beside the agent for paired latency
+// probes.
 type netLab struct {
-	lab             *nslab.Lab
-	sw              netio.NS
-	genTx, h1Tx     *netio.Socket
-	genSink, h2Sink *sink
+	lab                     *nslab.Lab
+	sw                      netio.NS
+	genTx, h1Tx, h3Tx       *netio.Socket
+	genSink, h2Sink, h4Sink *sink
 }
 
 func (b *bench) network() (err error) {
@@ -96,63 +98,102 @@ func (b *bench) forwardingRates(l *netLab, eng *engine.Engine) (bridge, agent fl
 	return bridge, agent, nil
 }
 
-// latency alternates short rounds through the bridge and through the
-// agent on the same veths, so that both see the same machine noise.
+// latency sends paired probes: every latencyGap (at least) one frame
+// through the agent (h1 -> h2) and one through a Linux bridge beside it
+// (h3 -> h4), pairSpacing apart, so that both meet the same load. The
+// added latency is taken from the per-probe differences, never as a
+// difference of two percentiles (from different moments, that difference
+// is mostly noise and came out at -9.9 us).
 func (b *bench) latency(l *netLab, eng *engine.Engine) error {
-	const rounds = 4
-	var bridge, agent []time.Duration
-	start := time.Now()
-	for r := 0; r < rounds; r++ {
-		if err := l.bridgeUp(); err != nil {
-			return err
-		}
-		bridge = append(bridge, latencies(l.h1Tx, l.h2Sink, latencyGap, b.dur/rounds)...)
-		if err := l.bridgeDown(); err != nil {
-			return err
-		}
-		if err := agentUp(eng); err != nil {
-			return err
-		}
-		agent = append(agent, latencies(l.h1Tx, l.h2Sink, latencyGap, b.dur/rounds)...)
-		if err := agentDown(eng); err != nil {
-			return err
-		}
+	if err := l.lab.Bridge(l.sw, "br1", "br-in", "br-out"); err != nil {
+		return err
 	}
-	sortDurations(bridge)
-	sortDurations(agent)
-	pps := float64(len(agent)) / (time.Since(start).Seconds() / 2)
-	b.emitLatency(bridge, agent, pps, rounds)
+	if err := agentUp(eng); err != nil {
+		return err
+	}
+	start := time.Now()
+	agent, bridge, spacing := pairedLatencies(l.h1Tx, l.h2Sink, l.h3Tx, l.h4Sink, latencyGap, b.dur)
+	pps := float64(len(agent)) / time.Since(start).Seconds()
+	if err := agentDown(eng); err != nil {
+		return err
+	}
+	if err := l.sw.Do(func() error { return netio.DeleteLink("br1") }); err != nil {
+		return err
+	}
+	b.emitLatency(agent, bridge, pps, spacing)
 	return nil
 }
 
-func (b *bench) emitLatency(bridge, agent []time.Duration, pps float64, rounds int) {
+func (b *bench) emitLatency(agent, bridge []time.Duration, pps float64, spacing time.Duration) {
+	diffs, lost := pairedDifferences(agent, bridge)
+	arrived := func(d []time.Duration) []time.Duration {
+		var out []time.Duration
+		for _, x := range d {
+			if x > 0 {
+				out = append(out, x)
+			}
+		}
+		sortDurations(out)
+		return out
+	}
+	a, br := arrived(agent), arrived(bridge)
+	conditions := map[string]any{"probes": len(agent), "pairs_per_s": int(pps), "one_way": true,
+		"frame_bytes": nslab.MinFrame, "pair_spacing_us": benchreport.Round(micros(spacing))}
 	for _, p := range []struct {
-		name string
 		q    float64
-	}{{"agent_added_latency_us_p50", 0.5}, {"agent_added_latency_us_p99", 0.99}} {
-		added := percentile(agent, p.q) - percentile(bridge, p.q)
-		b.Emit(p.name, float64(added.Nanoseconds())/1e3, "us", map[string]any{
-			"agent_us": float64(percentile(agent, p.q).Nanoseconds()) / 1e3, "bridge_us": float64(percentile(bridge, p.q).Nanoseconds()) / 1e3,
-			"samples": len(agent), "bridge_samples": len(bridge), "rate_pps": int(pps), "one_way": true,
-			"rounds": rounds, "frame_bytes": frame64,
-		})
+		name string
+	}{{0.5, "p50"}, {0.99, "p99"}} {
+		b.Emit("agent_latency_us_"+p.name, micros(percentile(a, p.q)), "us",
+			with(conditions, map[string]any{"path": "veth -> agent (FORWARDING) -> veth", "samples": len(a)}))
+		b.Emit("bridge_latency_us_"+p.name, micros(percentile(br, p.q)), "us",
+			with(conditions, map[string]any{"path": "veth -> Linux bridge -> veth", "samples": len(br)}))
+		e := quantileOf(diffs, p.q)
+		extra := map[string]any{
+			"estimate":  p.name + " of per-probe differences agent - bridge, each probe sent on both paths pair_spacing_us apart",
+			"ci95_us":   []float64{micros(e.low), micros(e.high)},
+			"pairs":     e.pairs,
+			"lost":      lost,
+			"agent_us":  micros(percentile(a, p.q)),
+			"bridge_us": micros(percentile(br, p.q)),
+		}
+		if why := e.why(); why != "" {
+			extra["note"] = why
+		}
+		b.Emit("agent_added_latency_us_"+p.name, micros(e.value), "us", with(conditions, extra))
 	}
 }
 
+// with is a copy of base with extra's keys added.
+func with(base, extra map[string]any) map[string]any {
+	out := make(map[string]any, len(base)+len(extra))
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range extra {
+		out[k] = v
+	}
+	return out
+}
+
 func (l *netLab) build() error {
-	var gen, sinkNS, h1, h2 netio.NS
+	var gen, sinkNS, h1, h2, h3, h4 netio.NS
 	var err error
 	steps := []func() error{
 		func() error { gen, err = l.lab.NS("gen"); return err },
 		func() error { sinkNS, err = l.lab.NS("sink"); return err },
 		func() error { h1, err = l.lab.NS("h1"); return err },
 		func() error { h2, err = l.lab.NS("h2"); return err },
+		func() error { h3, err = l.lab.NS("h3"); return err },
+		func() error { h4, err = l.lab.NS("h4"); return err },
 		func() error { l.sw, err = l.lab.NS("sw"); return err },
 		func() error { return l.lab.Veth(gen, "g-eth", sinkNS, "s-eth") },
 		func() error { return l.lab.Veth(h1, "h1-eth", l.sw, "ag-in") },
 		func() error { return l.lab.Veth(h2, "h2-eth", l.sw, "ag-out") },
+		func() error { return l.lab.Veth(h3, "h3-eth", l.sw, "br-in") },
+		func() error { return l.lab.Veth(h4, "h4-eth", l.sw, "br-out") },
 		func() error { l.genTx, err = nslab.Socket(gen, "g-eth", 1600, 1024); return err },
 		func() error { l.h1Tx, err = nslab.Socket(h1, "h1-eth", 1600, 1024); return err },
+		func() error { l.h3Tx, err = nslab.Socket(h3, "h3-eth", 1600, 1024); return err },
 		func() error {
 			s, err := nslab.Socket(sinkNS, "s-eth", 1600, 1<<15)
 			l.genSink = startSink(s)
@@ -161,6 +202,11 @@ func (l *netLab) build() error {
 		func() error {
 			s, err := nslab.Socket(h2, "h2-eth", 1600, 1<<16)
 			l.h2Sink = startSink(s)
+			return err
+		},
+		func() error {
+			s, err := nslab.Socket(h4, "h4-eth", 1600, 1<<12)
+			l.h4Sink = startSink(s)
 			return err
 		},
 	}
@@ -173,12 +219,12 @@ func (l *netLab) build() error {
 }
 
 func (l *netLab) close() error {
-	for _, k := range []*sink{l.genSink, l.h2Sink} {
+	for _, k := range []*sink{l.genSink, l.h2Sink, l.h4Sink} {
 		if k != nil && k.sock != nil {
 			k.stop()
 		}
 	}
-	for _, s := range []*netio.Socket{l.genTx, l.h1Tx} {
+	for _, s := range []*netio.Socket{l.genTx, l.h1Tx, l.h3Tx} {
 		if s != nil {
 			s.Close()
 		}

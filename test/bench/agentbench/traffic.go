@@ -44,6 +44,7 @@ type sink struct {
 
 	mu      sync.Mutex
 	latency []time.Duration // nil unless sampling
+	bySeq   []time.Duration // nil unless sampling probes by sequence number
 	order   *orderCheck     // nil unless checking
 }
 
@@ -67,6 +68,9 @@ func (k *sink) run() {
 				n++
 				if k.latency != nil {
 					k.latency = append(k.latency, time.Duration(now-nslab.SentAt(f)))
+				}
+				if s := int(nslab.Seq(f)); s < len(k.bySeq) {
+					k.bySeq[s] = time.Duration(now - nslab.SentAt(f))
 				}
 				if k.order != nil {
 					k.order.see(nslab.Seq(f))
@@ -124,6 +128,58 @@ func latencies(tx *netio.Socket, k *sink, gap, dur time.Duration) []time.Duratio
 	k.mu.Unlock()
 	return out
 }
+
+// pairedLatencies sends probe i on path A (aTx, seen by aSink) and on path
+// B pairSpacing apart (a short spin: a sleep that short lasts a millisecond
+// here), alternating which goes first, then waits gap, for dur; it returns
+// the one-way latency of probe i on each path at index i (0: the probe was
+// lost) and the mean spacing of a pair's two sends. Probes sent so close in
+// time meet the same load on the machine, so per-probe differences cancel
+// most of it.
+func pairedLatencies(aTx *netio.Socket, aSink *sink, bTx *netio.Socket, bSink *sink, gap, dur time.Duration) (a, b []time.Duration, spacing time.Duration) {
+	n := int(dur / gap)
+	for _, k := range []*sink{aSink, bSink} {
+		k.mu.Lock()
+		k.bySeq = make([]time.Duration, n)
+		k.mu.Unlock()
+	}
+	bufA, bufB := make([]byte, nslab.MinFrame), make([]byte, nslab.MinFrame)
+	send := func(tx *netio.Socket, buf []byte, seq int) time.Time {
+		now := time.Now()
+		_ = tx.Send([][]byte{nslab.Frame(buf, nslab.MinFrame, uint32(seq), now.UnixNano())})
+		return now
+	}
+	var spaced time.Duration
+	sent := 0
+	for end := time.Now().Add(dur); sent < n && time.Now().Before(end); sent++ {
+		first, second := aTx, bTx
+		firstBuf, secondBuf := bufA, bufB
+		if sent%2 == 1 {
+			first, second, firstBuf, secondBuf = bTx, aTx, bufB, bufA
+		}
+		t0 := send(first, firstBuf, sent)
+		for time.Since(t0) < pairSpacing {
+		}
+		spaced += send(second, secondBuf, sent).Sub(t0)
+		time.Sleep(gap)
+	}
+	time.Sleep(50 * time.Millisecond)
+	take := func(k *sink) []time.Duration {
+		k.mu.Lock()
+		defer k.mu.Unlock()
+		out := k.bySeq[:sent]
+		k.bySeq = nil
+		return out
+	}
+	if sent > 0 {
+		spacing = spaced / time.Duration(sent)
+	}
+	return take(aSink), take(bSink), spacing
+}
+
+// pairSpacing separates the two probes of a pair: apart enough that one
+// does not queue behind the other, close enough to share the load.
+const pairSpacing = 25 * time.Microsecond
 
 func sortDurations(d []time.Duration) { sort.Slice(d, func(i, j int) bool { return d[i] < d[j] }) }
 

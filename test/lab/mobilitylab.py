@@ -45,8 +45,10 @@ ATTACH_SIGNAL = {"ipv4Src": UE_IP + "/32", "ipProto": 17, "l4DstPort": ATTACH_SI
 SERVER_MAC, UE_MAC = "00:00:00:00:00:01", "00:00:00:00:00:0a"
 SWITCHES = ("sa", "s1", "s2")
 UE_IFS = {"s1": "r1", "s2": "r2"}  # the UE's end of each eNB's radio
-# How long a radio's air queue may hold what its eNB sent (tbf latency).
-AIR_QUEUE_LATENCY = "100ms"
+# How long a radio's air queue may hold what its eNB sent (tbf latency):
+# short, as the radio queue of the throughput comparisons; a loss test uses
+# a longer one (MobilityLab air_queue).
+AIR_QUEUE_LATENCY = "1ms"
 PAPER_RTT_MS = 20.0  # the paper's server-UE round trip, the scenarios' default
 RADIO_RATE = "50mbit"  # each radio's rate (the paper's 500 Mbit/s, scaled to 2 cores)
 
@@ -227,7 +229,8 @@ class MobilityLab(ProcessLab):
     """Context manager: topology, switches, host; `rest`, `radios`, `attach_to`."""
 
     def __init__(self, prefix="fbm-", rest_port=8195, p4rt_base=28301, agent_base=28311,
-                 rate=RADIO_RATE, shape_at="server", rtt_ms=0, cpu_rate_bps=0):
+                 rate=RADIO_RATE, shape_at="server", rtt_ms=0, cpu_rate_bps=0,
+                 air_queue=AIR_QUEUE_LATENCY):
         if shape_at not in ("server", "ue"):
             raise ValueError(f"shape_at is 'server' or 'ue', not {shape_at!r}")
         self.prefix, self.rest_port = prefix, rest_port
@@ -235,6 +238,7 @@ class MobilityLab(ProcessLab):
         self.agent = {s: agent_base + i for i, s in enumerate(SWITCHES)}
         self.rate, self.shape_at, self.rtt_ms = rate, shape_at, rtt_ms
         self.cpu_rate_bps = cpu_rate_bps
+        self.air_queue = air_queue
 
     def _start(self):
         self.logs = tempfile.mkdtemp(prefix="flowbuf-mobility-")
@@ -295,16 +299,14 @@ class MobilityLab(ProcessLab):
 
     def _air_queue(self, ue_if):
         # A radio's air interface: its shaper, with a small burst, so that a
-        # radio banks no air time while the UE is detached, and a queue long
-        # enough that a softirq delayed by CPU load (the ifb's dequeue waits
-        # for one) only delays what the eNB sent at the radio's rate: a 1 ms
-        # queue dropped it, a radio loss no real radio has at its own rate.
+        # radio banks no air time while the UE is detached, and a queue of
+        # self.air_queue (tbf latency).
         ifb = f"air{ue_if}"
         self.ue.run("ip", "link", "add", ifb, "type", "ifb")
         self.ue.run("sysctl", "-qw", f"net.ipv6.conf.{ifb}.disable_ipv6=1")
         self.ue.run("ip", "link", "set", ifb, "up")
         self.ue.run("tc", "qdisc", "add", "dev", ifb, "root", "tbf", "rate", self.rate,
-                    "burst", "8kb", "latency", AIR_QUEUE_LATENCY)
+                    "burst", "8kb", "latency", self.air_queue)
         return ifb
 
     def air_drops(self):

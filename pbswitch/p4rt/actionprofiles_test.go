@@ -13,13 +13,7 @@ import (
 )
 
 func (r *rig) profileID(name string) uint32 {
-	for _, p := range r.info.ActionProfiles {
-		if p.Preamble.Name == name {
-			return p.Preamble.Id
-		}
-	}
-	r.t.Fatalf("no action profile %s", name)
-	return 0
+	return r.found("action profile", name, idIn(r.info.ActionProfiles, name))
 }
 
 func memberUpdate(typ p4.Update_Type, prof, id uint32, a *p4.TableAction) *p4.Update {

@@ -277,28 +277,8 @@ func writeSeeds(f *testing.F, rigs []*rig) {
 
 // externID is the id of a counter, meter, register or digest of r's p4info.
 func (r *rig) externID(name string) uint32 {
-	for _, x := range r.info.Counters {
-		if x.Preamble.Name == name {
-			return x.Preamble.Id
-		}
-	}
-	for _, x := range r.info.Meters {
-		if x.Preamble.Name == name {
-			return x.Preamble.Id
-		}
-	}
-	for _, x := range r.info.Registers {
-		if x.Preamble.Name == name {
-			return x.Preamble.Id
-		}
-	}
-	for _, x := range r.info.Digests {
-		if x.Preamble.Name == name {
-			return x.Preamble.Id
-		}
-	}
-	r.t.Fatalf("no extern %s", name)
-	return 0
+	return r.found("extern", name, idIn(r.info.Counters, name), idIn(r.info.Meters, name),
+		idIn(r.info.Registers, name), idIn(r.info.Digests, name))
 }
 
 // FuzzWrite feeds arbitrary P4Runtime Write requests (as the wire bytes a

@@ -183,24 +183,32 @@ func (r *rig) read(entities ...*p4.Entity) []*p4.Entity {
 	return out
 }
 
-func (r *rig) id(name string) uint32 {
-	for _, x := range r.info.Tables {
-		if x.Preamble.Name == name {
-			return x.Preamble.Id
+// idIn is the id of the object called name among objs, or 0 (p4info ids
+// are never 0).
+func idIn[T interface{ GetPreamble() *p4info.Preamble }](objs []T, name string) uint32 {
+	for _, o := range objs {
+		if o.GetPreamble().GetName() == name {
+			return o.GetPreamble().GetId()
 		}
 	}
-	for _, x := range r.info.Actions {
-		if x.Preamble.Name == name {
-			return x.Preamble.Id
-		}
-	}
-	for _, x := range r.info.ControllerPacketMetadata {
-		if x.Preamble.Name == name {
-			return x.Preamble.Id
-		}
-	}
-	r.t.Fatalf("no p4info object %s", name)
 	return 0
+}
+
+// found is the first of ids that is not 0; the test fails when none is.
+func (r *rig) found(kind, name string, ids ...uint32) uint32 {
+	for _, id := range ids {
+		if id != 0 {
+			return id
+		}
+	}
+	r.t.Fatalf("no %s %s", kind, name)
+	return 0
+}
+
+// id is the id of a table, action or controller packet metadata.
+func (r *rig) id(name string) uint32 {
+	return r.found("p4info object", name, idIn(r.info.Tables, name), idIn(r.info.Actions, name),
+		idIn(r.info.ControllerPacketMetadata, name))
 }
 
 func update(typ p4.Update_Type, te *p4.TableEntry) *p4.Update {

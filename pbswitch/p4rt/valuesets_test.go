@@ -40,13 +40,7 @@ func newTestProgramRig(t testing.TB, name string) *rig {
 }
 
 func (r *rig) valueSetID(name string) uint32 {
-	for _, vs := range r.info.ValueSets {
-		if vs.Preamble.Name == name {
-			return vs.Preamble.Id
-		}
-	}
-	r.t.Fatalf("no value set %s", name)
-	return 0
+	return r.found("value set", name, idIn(r.info.ValueSets, name))
 }
 
 func vsetUpdate(typ p4.Update_Type, id uint32, members ...[]*p4.FieldMatch) *p4.Update {

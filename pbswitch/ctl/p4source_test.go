@@ -142,16 +142,29 @@ func actionParams(list string) []string {
 	return names
 }
 
-// sourceNames lists the fully qualified names p4c gives the objects of the
-// pipeline controls, the way it writes them into the p4info.
-func sourceNames(controls map[string]*p4Control, src string) map[string]bool {
-	names := map[string]bool{}
+// eachControl calls visit with every control instance of the two pipeline
+// controls and the prefix p4c qualifies its objects' names with.
+func eachControl(controls map[string]*p4Control, visit func(prefix string, c *p4Control)) {
 	var walk func(prefix, control string)
 	walk = func(prefix, control string) {
 		c := controls[control]
 		if c == nil {
 			return
 		}
+		visit(prefix, c)
+		for inst, typ := range c.instances {
+			walk(prefix+"."+inst, typ)
+		}
+	}
+	walk("IngressPipeImpl", "IngressPipeImpl")
+	walk("EgressPipeImpl", "EgressPipeImpl")
+}
+
+// sourceNames lists the fully qualified names p4c gives the objects of the
+// pipeline controls, the way it writes them into the p4info.
+func sourceNames(controls map[string]*p4Control, src string) map[string]bool {
+	names := map[string]bool{}
+	eachControl(controls, func(prefix string, c *p4Control) {
 		for _, t := range c.tables {
 			names["table "+prefix+"."+t] = true
 		}
@@ -165,12 +178,7 @@ func sourceNames(controls map[string]*p4Control, src string) map[string]bool {
 		for _, r := range c.counters {
 			names["extern "+prefix+"."+r] = true
 		}
-		for inst, typ := range c.instances {
-			walk(prefix+"."+inst, typ)
-		}
-	}
-	walk("IngressPipeImpl", "IngressPipeImpl")
-	walk("EgressPipeImpl", "EgressPipeImpl")
+	})
 	for _, h := range reHeader.FindAllStringSubmatch(src, -1) {
 		names["header "+h[1]] = true
 	}
@@ -182,12 +190,7 @@ func sourceNames(controls map[string]*p4Control, src string) map[string]bool {
 // writes into the p4info.
 func sourceSignatures(controls map[string]*p4Control) map[string][]string {
 	sigs := map[string][]string{}
-	var walk func(prefix, control string)
-	walk = func(prefix, control string) {
-		c := controls[control]
-		if c == nil {
-			return
-		}
+	eachControl(controls, func(prefix string, c *p4Control) {
 		for _, t := range c.tables {
 			sigs["table "+prefix+"."+t] = c.keysOf[t]
 		}
@@ -196,12 +199,7 @@ func sourceSignatures(controls map[string]*p4Control) map[string][]string {
 				sigs["action "+prefix+"."+a] = c.paramsOf[a]
 			}
 		}
-		for inst, typ := range c.instances {
-			walk(prefix+"."+inst, typ)
-		}
-	}
-	walk("IngressPipeImpl", "IngressPipeImpl")
-	walk("EgressPipeImpl", "EgressPipeImpl")
+	})
 	return sigs
 }
 

@@ -131,9 +131,9 @@ class Rest:
 
 
 def netcfg(p4rt_port, agent_port, external, ready_buffers=0, replay_bps=EXTERNAL_REPLAY_BPS,
-           prefix="fbs-"):
+           prefix="fbs-", vport_numbers=VPORTS):
     vports = []
-    for number in VPORTS:
+    for number in vport_numbers:
         vport = {"id": f"vp{number}", "switchPort": number}
         if external:
             vport["interface"] = f"{prefix}a{number}"
@@ -164,7 +164,8 @@ class ServiceLab(ProcessLab):
     SWITCHES = ("pbswitch", "bmv2")
 
     def __init__(self, external_agent=False, p4rt_port=28201, agent_port=28261,
-                 rest_port=8181, prefix="fbs-", ready_buffers=0, switch="pbswitch"):
+                 rest_port=8181, prefix="fbs-", ready_buffers=0, switch="pbswitch",
+                 vports=VPORTS):
         if switch not in self.SWITCHES:
             raise ValueError(f"switch is one of {self.SWITCHES}, not {switch!r}")
         # BMv2 has no in-process buffers: they live in a buffer-agent on vport
@@ -172,6 +173,7 @@ class ServiceLab(ProcessLab):
         self.external = external_agent or switch == "bmv2"
         self.switch_kind = switch
         self.ready_buffers = ready_buffers
+        self.vports = tuple(vports)  # switch port numbers of the buffers' vports
         self.p4rt_port, self.agent_port, self.rest_port = p4rt_port, agent_port, rest_port
         self.prefix = prefix
         self.hosts = {}
@@ -193,7 +195,7 @@ class ServiceLab(ProcessLab):
                     host.run("ip", "neigh", "add", ip_of(other), "lladdr", mac_of(other),
                              "dev", "eth0")
         if self.external:
-            for number in VPORTS:
+            for number in self.vports:
                 sw_end, _ = self.lab.add_root_veth(f"v{number}", f"a{number}")
                 ports += ["--port", f"{number}={sw_end}"]
             self._agent_argv = [str(ROOT / "bin" / "buffer-agent"), "-listen",
@@ -204,7 +206,8 @@ class ServiceLab(ProcessLab):
         cfg = pathlib.Path(self.logs) / "netcfg.json"
         replay_bps = BMV2_REPLAY_BPS if self.switch_kind == "bmv2" else EXTERNAL_REPLAY_BPS
         cfg.write_text(json.dumps(netcfg(self.p4rt_port, self.agent_port, self.external,
-                                         self.ready_buffers, replay_bps, self.prefix),
+                                         self.ready_buffers, replay_bps, self.prefix,
+                                         self.vports),
                                   indent=2))
         self._host_argv = ["java", "-jar", str(HOST_JAR), "--netcfg", str(cfg),
                            "--p4info", str(P4INFO), "--device-config", str(BMV2_JSON),
@@ -227,7 +230,7 @@ class ServiceLab(ProcessLab):
                 f"127.0.0.1:{self.p4rt_port}", *ports]
         if self.external:
             return argv + ["--buffer-listen", ""]
-        for number in VPORTS:
+        for number in self.vports:
             argv += ["--vport", str(number)]
         return argv + ["--buffer-listen", f"127.0.0.1:{self.agent_port}"]
 

@@ -1,0 +1,496 @@
+# SPDX-License-Identifier: Apache-2.0
+"""`make bench-load`: mixed REST load from concurrent clients against the
+embedded host, with live sequence-numbered flows paused and resumed in it.
+
+For each mode (in-process buffers in pbswitch, and/or an external
+buffer-agent), one lab (prefix fbl-, REST 8197, P4Runtime 28421, agent
+28422, 12 vports) and:
+- 2 live clients: each owns a UDP flow with sequence numbers (h1 -> h2:9000
+  and h3 -> h2:9001, 500 packets/s each) and its own buffer, and pauses and
+  resumes it all run long (held 50-300 ms, then forwarding 50-300 ms);
+- N-2 churn clients (N >= 32 by default), each a loop of scenarios on flows
+  of their own (h3 -> h2, distinct UDP ports, no traffic), drawn at random:
+  pause / resume / withdraw both into a shared pool buffer; a pause-batch and
+  resume-batch of 8 flows, then their 16 withdrawals; a buffer created on a
+  free vport, queried and removed; a pause that allocates its own buffer,
+  its resume, withdrawals and the buffer's removal; a create racing the
+  other clients for one of 4 shared ids; a buffer list.
+Every REST call is one op: counted, timed, and classified by status. A 409
+is expected where the scenario races for something (a free vport, a shared
+id); every other non-2xx, and any 5xx or connection error, is unexpected.
+Memory: the RSS of the host (JVM), pbswitch and the agent sampled every
+2 s; "before" is after a warm-up of the same load (the JVM compiles and
+sizes its heap first), and the JVM's live heap after a full GC (jcmd) is
+reported before and after as well, to tell a leak from heap sizing.
+After the load: every churn buffer removed, no churn intent left installed,
+the live buffers empty, and the live flows' receivers count lost /
+reordered / duplicated packets.
+
+JSON lines {"metric", "value", "unit", "conditions"} and a summary line.
+Run as root from the repository root: .venv/bin/python -m test.chaos.load
+"""
+import argparse
+import collections
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import threading
+import time
+
+from test.lab.servicelab import DEVICE, HOSTS, ROOT, RestError, ServiceLab, ensure_built, ip_of
+
+PREFIX, REST_PORT, P4RT_PORT, AGENT_PORT = "fbl-", 8197, 28421, 28422
+VPORTS = tuple(range(100, 112))
+LIVE = (("h1", 9000), ("h3", 9001))  # (sender, UDP port): both to h2
+LIVE_PPS = 500
+POOL = ("pool-0", "pool-1", "pool-2", "pool-3")
+RACE_IDS = 4
+BATCH = 8
+SAMPLE_S = 2.0
+OUT_PORT = HOSTS["h2"]
+CHURN_PORT_BASE = 10000
+# (scenario, weight): what a churn client draws each turn.
+MIX = (("single", 4), ("batch", 2), ("create_remove", 2), ("auto", 1), ("race", 1),
+       ("list", 1))
+GOALS = (("load_unexpected_errors", "<=", 0), ("load_5xx", "<=", 0),
+         ("load_rss_growth_mb", "<=", 50), ("load_live_lost", "<=", 0),
+         ("load_live_reordered", "<=", 0))
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    if not ordered:
+        return None
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def rss_mb(pid):
+    """Resident set size of a process and its children's threads (VmRSS), MB."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def live_heap_mb(pid):
+    """The JVM's heap in use after a full GC (jcmd GC.run, GC.heap_info), MB;
+    None without jcmd."""
+    try:
+        subprocess.run(["jcmd", str(pid), "GC.run"], capture_output=True, timeout=30,
+                       check=True)
+        out = subprocess.run(["jcmd", str(pid), "GC.heap_info"], capture_output=True,
+                             text=True, timeout=30, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    m = re.search(r"used (\d+)K", out)
+    return round(int(m.group(1)) / 1024, 1) if m else None
+
+
+def slope_mb_per_min(samples):
+    """Least-squares slope of (seconds, MB) samples, MB per minute."""
+    if len(samples) < 3:
+        return None
+    n = len(samples)
+    mx = sum(t for t, _ in samples) / n
+    my = sum(v for _, v in samples) / n
+    sxx = sum((t - mx) ** 2 for t, _ in samples)
+    if sxx == 0:
+        return None
+    return sum((t - mx) * (v - my) for t, v in samples) / sxx * 60
+
+
+class Tally:
+    """Every op's latency and status, shared by the clients."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.latencies = collections.defaultdict(list)  # op -> ms
+        self.statuses = collections.Counter()  # (op, status, expected) -> n
+        self.unexpected = []  # first few refusals that were not expected
+        self.counting = False
+
+    def record(self, op, ms, status, expected, body=None):
+        with self.lock:
+            if not self.counting:
+                return
+            self.latencies[op].append(ms)
+            self.statuses[(op, status, expected)] += 1
+            if not expected and len(self.unexpected) < 20:
+                self.unexpected.append({"op": op, "status": status, "body": body})
+
+    def reset(self, counting):
+        with self.lock:
+            self.latencies.clear()
+            self.statuses.clear()
+            self.unexpected.clear()
+            self.counting = counting
+
+
+class Refused(Exception):
+    """A non-2xx answer the scenario expected (it stops that scenario)."""
+
+    def __init__(self, status, body):
+        super().__init__(f"{status}: {body}")
+        self.status, self.body = status, body
+
+
+class Client:
+    """One REST client of the load: its own keep-alive connection (Rest keeps
+    one per thread), its own flows."""
+
+    def __init__(self, rest, tally, index, stop):
+        self.rest, self.tally, self.index, self.stop = rest, tally, index, stop
+        self.rng = random.Random(index)
+        self.turn = 0
+        span = (65535 - CHURN_PORT_BASE) // 64
+        self.ports = range(CHURN_PORT_BASE + index * span, CHURN_PORT_BASE + (index + 1) * span)
+
+    def call(self, op, method, path, body=None, expect=()):
+        """One op; returns its answer, raises Refused for an expected
+        refusal (`expect`: (status, text in the body) pairs), RestError or
+        OSError for an unexpected one (recorded either way)."""
+        start = time.perf_counter()
+        try:
+            result = self.rest.call(method, path, body)
+        except RestError as e:
+            ms = (time.perf_counter() - start) * 1e3
+            ok = any(e.status == status and text in e.body for status, text in expect)
+            self.tally.record(op, ms, e.status, ok, e.body[:300])
+            if ok:
+                raise Refused(e.status, e.body) from None
+            raise
+        except (OSError, ValueError) as e:
+            ms = (time.perf_counter() - start) * 1e3
+            self.tally.record(op, ms, "connection", False, repr(e)[:300])
+            raise
+        self.tally.record(op, (time.perf_counter() - start) * 1e3, "2xx", True)
+        return result
+
+    def flow(self):
+        self.turn += 1
+        port = self.ports[self.turn % len(self.ports)]
+        return {"ipv4Src": ip_of("h3") + "/32", "ipv4Dst": ip_of("h2") + "/32", "ipProto": 17,
+                "l4DstPort": port}
+
+    def run(self):
+        scenarios = [name for name, weight in MIX for _ in range(weight)]
+        while not self.stop.is_set():
+            name = self.rng.choice(scenarios)
+            try:
+                getattr(self, "scenario_" + name)()
+            except Refused:
+                continue
+            except (RestError, OSError, ValueError):
+                # Recorded; the scenario's leftovers are cleaned at the end.
+                time.sleep(0.05)
+
+    def withdraw(self, *intents):
+        for intent in intents:
+            self.call("withdraw", "DELETE", f"intents/{intent['id']}")
+
+    def scenario_single(self):
+        f, pool = self.flow(), self.rng.choice(POOL)
+        paused = self.call("pause", "POST", "intents/pause", {
+            "deviceId": DEVICE, "inPort": HOSTS["h3"], "filter": f, "bufferId": pool})
+        resumed = self.call("resume", "POST", "intents/resume", {
+            "deviceId": DEVICE, "outPort": OUT_PORT, "filter": f, "bufferId": pool})
+        self.withdraw(paused, resumed)
+
+    def scenario_batch(self):
+        flows, pool = [self.flow() for _ in range(BATCH)], self.rng.choice(POOL)
+        paused = self.call("pause_batch", "POST", "intents/pause-batch", {
+            "deviceId": DEVICE, "bufferId": pool,
+            "flows": [{"inPort": HOSTS["h3"], "filter": f} for f in flows]})["intents"]
+        resumed = self.call("resume_batch", "POST", "intents/resume-batch", {
+            "deviceId": DEVICE, "bufferId": pool, "outPort": OUT_PORT,
+            "filters": flows})["intents"]
+        self.withdraw(*paused, *resumed)
+
+    NO_VPORT = (409, "is bound to a buffer")
+
+    def scenario_create_remove(self):
+        bid = f"c{self.index}-{self.turn}"
+        self.turn += 1
+        self.call("create", "POST", f"buffers/{DEVICE}", {"id": bid, "state": "BUFFERING"},
+                  expect=(self.NO_VPORT,))
+        self.call("get_buffer", "GET", f"buffers/{DEVICE}/{bid}")
+        self.call("remove", "DELETE", f"buffers/{DEVICE}/{bid}?discard=true")
+
+    def scenario_auto(self):
+        f = self.flow()
+        paused = self.call("pause", "POST", "intents/pause", {
+            "deviceId": DEVICE, "inPort": HOSTS["h3"], "filter": f}, expect=(self.NO_VPORT,))
+        resumed = self.call("resume", "POST", "intents/resume", {
+            "deviceId": DEVICE, "outPort": OUT_PORT, "filter": f})
+        self.withdraw(paused, resumed)
+        self.call("remove", "DELETE", f"buffers/{DEVICE}/{paused['bufferId']}?discard=true")
+
+    def scenario_race(self):
+        bid = f"race-{self.rng.randrange(RACE_IDS)}"
+        self.call("create", "POST", f"buffers/{DEVICE}", {"id": bid, "state": "FREE"},
+                  expect=(self.NO_VPORT, (409, "already exists")))
+        self.call("remove", "DELETE", f"buffers/{DEVICE}/{bid}?discard=true")
+
+    def scenario_list(self):
+        self.call("list", "GET", f"buffers/{DEVICE}")
+
+
+class LiveClient(Client):
+    """Pauses and resumes one live flow into its own buffer, run long."""
+
+    def __init__(self, rest, tally, index, stop, sender, port):
+        super().__init__(rest, tally, index, stop)
+        self.in_port = HOSTS[sender]
+        self.buffer = f"live-{index}"
+        self.filter = {"ipv4Src": ip_of(sender) + "/32", "ipv4Dst": ip_of("h2") + "/32",
+                       "ipProto": 17, "l4DstPort": port}
+        self.cycles = 0
+
+    def run(self):
+        while not self.stop.is_set():
+            try:
+                self.call("pause", "POST", "intents/pause", {
+                    "deviceId": DEVICE, "inPort": self.in_port, "filter": self.filter,
+                    "bufferId": self.buffer})
+                self.stop.wait(self.rng.uniform(0.05, 0.3))
+                self.resume()
+                self.cycles += 1
+            except (RestError, OSError, ValueError):
+                time.sleep(0.05)
+            self.stop.wait(self.rng.uniform(0.05, 0.3))
+
+    def resume(self):
+        self.call("resume", "POST", "intents/resume", {
+            "deviceId": DEVICE, "outPort": OUT_PORT, "filter": self.filter,
+            "bufferId": self.buffer})
+
+
+class Sampler(threading.Thread):
+    """RSS of the lab's processes every SAMPLE_S seconds."""
+
+    def __init__(self, pids):
+        super().__init__(daemon=True)
+        self.pids = pids  # name -> pid
+        self.samples = {name: [] for name in pids}  # name -> [(t, MB)]
+        self.start_time = time.monotonic()
+        self.done = threading.Event()
+
+    def run(self):
+        while not self.done.is_set():
+            t = time.monotonic() - self.start_time
+            for name, pid in self.pids.items():
+                mb = rss_mb(pid)
+                if mb is not None:
+                    self.samples[name].append((t, mb))
+            self.done.wait(SAMPLE_S)
+
+
+def emit(results, metric, value, unit, **conditions):
+    results[metric] = value
+    print(json.dumps({"metric": metric, "value": value, "unit": unit,
+                      "conditions": conditions}), flush=True)
+
+
+def set_up(rest):
+    for bid in POOL:
+        rest.post(f"buffers/{DEVICE}", {"id": bid, "state": "BUFFERING"})
+    for i, _ in enumerate(LIVE):
+        rest.post(f"buffers/{DEVICE}", {"id": f"live-{i}", "state": "FORWARDING"})
+
+
+def leftovers(rest):
+    """What the churn left behind: buffers other than the pool and live
+    ones, and installed intents on churn flows (not the live ones)."""
+    keep = set(POOL) | {f"live-{i}" for i in range(len(LIVE))}
+    buffers = [b["id"] for b in rest.get(f"buffers/{DEVICE}")["buffers"]
+               if b["id"] not in keep]
+    live_ports = {port for _, port in LIVE}
+    intents = [i for i in rest.get("intents")["intents"]
+               if i["state"] == "INSTALLED"
+               and i.get("filter", {}).get("l4DstPort") not in live_ports]
+    return buffers, intents
+
+
+def run_mode(mode, clients, seconds, warmup_s, results):
+    """One lab, one load; emits the figures with the mode in their names'
+    conditions and returns the dict of this mode's results."""
+    external = mode == "external"
+    python = str(ROOT / ".venv" / "bin" / "python")
+    mine = {}
+    with ServiceLab(external_agent=external, prefix=PREFIX, rest_port=REST_PORT,
+                    p4rt_port=P4RT_PORT, agent_port=AGENT_PORT, vports=VPORTS) as lab:
+        rest = lab.rest
+        set_up(rest)
+        pids = {"host": lab.host.popen.pid, "pbswitch": lab.switch.popen.pid}
+        if external:
+            pids["agent"] = lab.agent.popen.pid
+        rss_start = {name: rss_mb(pid) for name, pid in pids.items()}
+        total_s = warmup_s + seconds
+        receivers, senders = [], []
+        for sender, port in LIVE:
+            recv = subprocess.Popen(lab.hosts["h2"].popen_argv(
+                [python, "-m", "test.lab.seqflow", "recv", str(port), "--idle", "5",
+                 "--expect", str(int(LIVE_PPS * (total_s + 5))), "--timeout",
+                 str(total_s + 120)]), stdout=subprocess.PIPE, text=True, cwd=ROOT)
+            recv.stdout.readline()
+            receivers.append(recv)
+        for sender, port in LIVE:
+            senders.append(subprocess.Popen(lab.hosts[sender].popen_argv(
+                [python, "-m", "test.lab.seqflow", "send", ip_of("h2"), str(port), "--pps",
+                 str(LIVE_PPS), "--seconds", str(total_s + 5)]),
+                stdout=subprocess.PIPE, text=True, cwd=ROOT))
+        tally, stop = Tally(), threading.Event()
+        live = [LiveClient(rest, tally, i, stop, sender, port)
+                for i, (sender, port) in enumerate(LIVE)]
+        churn = [Client(rest, tally, i, stop) for i in range(len(LIVE), clients)]
+        threads = [threading.Thread(target=c.run, daemon=True) for c in live + churn]
+        sampler = Sampler(pids)
+        try:
+            for t in threads:
+                t.start()
+            # Warm-up: the same load, not counted.
+            time.sleep(warmup_s)
+            heap_before = live_heap_mb(pids["host"])
+            rss_before = {name: rss_mb(pid) for name, pid in pids.items()}
+            sampler.start()
+            tally.reset(counting=True)
+            start = time.perf_counter()
+            time.sleep(seconds)
+            stop.set()
+            for t in threads:
+                t.join(timeout=60)
+            elapsed = time.perf_counter() - start
+            tally.counting = False
+            sampler.done.set()
+            sampler.join()
+            stuck = sum(t.is_alive() for t in threads)
+            for c in live:  # the last cycle may have stopped between pause and resume
+                c.resume()
+            rss_after = {name: rss_mb(pid) for name, pid in pids.items()}
+            heap_after = live_heap_mb(pids["host"])
+            sent = [json.loads(s.communicate(timeout=total_s + 60)[0]) for s in senders]
+            time.sleep(1)  # the last datagrams on their way
+            for r in receivers:
+                r.terminate()
+            flows = [json.loads(r.communicate(timeout=60)[0].strip().splitlines()[-1])
+                     for r in receivers]
+            left_buffers, left_intents = leftovers(rest)
+            held = {f"live-{i}": rest.get(f"buffers/{DEVICE}/live-{i}")["occupancyPackets"]
+                    for i in range(len(LIVE))}
+        finally:
+            stop.set()
+            for proc in senders + receivers:
+                if proc.poll() is None:
+                    proc.kill()
+        logs = lab.logs
+
+    ops = sum(len(v) for v in tally.latencies.values())
+    all_ms = [ms for v in tally.latencies.values() for ms in v]
+    by_status = collections.Counter()
+    expected = collections.Counter()
+    unexpected = collections.Counter()
+    for (op, status, ok), n in tally.statuses.items():
+        by_status[str(status)] += n
+        if status != "2xx":
+            (expected if ok else unexpected)[f"{op}:{status}"] += n
+    fivexx = sum(n for (op, status, ok), n in tally.statuses.items()
+                 if isinstance(status, int) and status >= 500)
+    cond = {"mode": mode, "clients": clients, "seconds": round(elapsed, 1),
+            "live_flows": len(LIVE), "vports": len(VPORTS),
+            "note": "2 shared cores: the client threads, the JVM, pbswitch (and the agent) "
+                    "and other engineers' work share them"}
+    per_op = {op: {"n": len(v), "p50": round(percentile(v, 50), 2),
+                   "p99": round(percentile(v, 99), 2)} for op, v in sorted(tally.latencies.items())}
+    p = f"load_{mode}_" if mode else "load_"
+    emit(mine, p + "ops_per_s", round(ops / elapsed, 1), "ops/s", ops=ops, **cond)
+    emit(mine, p + "latency_ms_p50", round(percentile(all_ms, 50), 2), "ms", per_op=per_op,
+         **cond)
+    emit(mine, p + "latency_ms_p99", round(percentile(all_ms, 99), 2), "ms", **cond)
+    emit(mine, p + "status_counts", dict(by_status), "calls", **cond)
+    emit(mine, p + "expected_409", sum(expected.values()), "calls", by_op=dict(expected),
+         **cond)
+    emit(mine, p + "unexpected_errors", sum(unexpected.values()), "calls",
+         by_op=dict(unexpected), samples=tally.unexpected[:5], **cond)
+    emit(mine, p + "5xx", fivexx, "calls", **cond)
+    for name in pids:
+        emit(mine, p + f"{name}_rss_mb_before", round(rss_before[name], 1), "MB",
+             at_lab_start=round(rss_start[name], 1), after_warmup_s=warmup_s, **cond)
+        emit(mine, p + f"{name}_rss_mb_after", round(rss_after[name], 1), "MB", **cond)
+        half = [(t, v) for t, v in sampler.samples[name] if t >= seconds / 2]
+        slope = slope_mb_per_min(half)
+        emit(mine, p + f"{name}_rss_slope_mb_per_min", None if slope is None else round(slope, 2),
+             "MB/min", over="second half of the run", samples=len(half),
+             every_s=SAMPLE_S, series=[round(v, 1) for _, v in sampler.samples[name]], **cond)
+    growth = sum(rss_after[n] - rss_before[n] for n in pids)
+    emit(mine, p + "rss_growth_mb", round(growth, 1), "MB",
+         what="host + pbswitch" + (" + agent" if external else "") + " RSS, after - before",
+         **cond)
+    emit(mine, p + "host_live_heap_mb", heap_after, "MB", before=heap_before,
+         what="JVM heap in use after a full GC (jcmd), after the run", **cond)
+    lost = sum(f["lost"] for f in flows)
+    reordered = sum(f["reordered"] for f in flows)
+    emit(mine, p + "live_lost", lost, "packets", flows=flows, sent=sent,
+         pause_cycles=[c.cycles for c in live], **cond)
+    emit(mine, p + "live_reordered", reordered, "packets",
+         duplicates=sum(f["duplicates"] for f in flows), **cond)
+    emit(mine, p + "leftovers", len(left_buffers) + len(left_intents), "objects",
+         buffers=left_buffers[:10], intents=[i["id"] for i in left_intents[:10]],
+         live_held_after_resume=held, stuck_clients=stuck, logs=logs,
+         what="churn buffers and installed churn intents left after the run "
+              "(non-zero only after unexpected errors)", **cond)
+    results[mode] = mine
+    return mine
+
+
+def verdict(mode, mine):
+    met, missed = [], []
+    p = f"load_{mode}_"
+    for metric, op, bound in GOALS:
+        key = p + metric[len("load_"):]
+        value = mine.get(key)
+        ok = value is not None and (value <= bound if op == "<=" else value >= bound)
+        (met if ok else missed).append(f"{key}={value} (goal {op} {bound})")
+    return met, missed
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="~10 s of load per mode")
+    parser.add_argument("--seconds", type=float, help="load duration per mode (default 60)")
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--mode", choices=("inprocess", "external", "both"), default="both")
+    args = parser.parse_args(argv)
+    if os.geteuid() != 0:
+        print("bench-load: needs root (network namespaces)", file=sys.stderr)
+        return 2
+    seconds = args.seconds or (10 if args.quick else 60)
+    warmup_s = 5 if args.quick else 15
+    ensure_built()
+    modes = ("inprocess", "external") if args.mode == "both" else (args.mode,)
+    results = {}
+    for mode in modes:
+        run_mode(mode, args.clients, seconds, warmup_s, results)
+    parts = []
+    failed = False
+    for mode in modes:
+        mine = results[mode]
+        p = f"load_{mode}_"
+        met, missed = verdict(mode, mine)
+        failed |= bool(missed)
+        parts.append(f"{mode}: {mine[p + 'ops_per_s']} ops/s, p50 {mine[p + 'latency_ms_p50']} "
+                     f"/ p99 {mine[p + 'latency_ms_p99']} ms, {mine[p + 'expected_409']} "
+                     f"expected 409, missed: {'; '.join(missed) or 'none'}")
+    print(f"bench-load ({args.clients} clients, {seconds:g} s): " + " | ".join(parts))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

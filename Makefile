@@ -16,7 +16,7 @@ export QUICK
 
 .PHONY: help setup p4-build p4-build-testdata proto build build-go build-java \
         test test-go test-java test-python test-gui test-p4c-stf test-bmv2 fuzz \
-        netcfg demo bench bench-agent bench-pbswitch bench-service scenarios lint clean
+        netcfg demo bench bench-agent bench-pbswitch bench-service bench-load scenarios lint clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -104,6 +104,11 @@ bench-service: setup ## pause/resume latency and intent rate through REST (embed
 	$(GO) build -o bin/ ./buffer-agent/cmd/buffer-agent ./pbswitch/cmd/pbswitch
 	$(MVN) -q install -DskipTests -pl host -am
 	.venv/bin/python -m test.bench.service.bench_service $(if $(QUICK),--quick)
+
+bench-load: setup ## 60 s (QUICK=1: 10 s) of mixed REST load from 32 clients, both modes: ops/s, latency, statuses, RSS, live flows' loss
+	$(GO) build -o bin/ ./buffer-agent/cmd/buffer-agent ./pbswitch/cmd/pbswitch
+	$(MVN) -q install -DskipTests -pl host -am
+	.venv/bin/python -m test.chaos.load $(if $(QUICK),--quick)
 
 scenarios: setup ## Buffer-based application scenarios (LMM, FMM, NFV migration, connectionless); QUICK=1 is short
 	$(GO) build -o bin/ ./buffer-agent/cmd/buffer-agent ./pbswitch/cmd/pbswitch

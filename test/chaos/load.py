@@ -440,6 +440,9 @@ def run_mode(mode, clients, seconds, warmup_s, results):
          pause_cycles=[c.cycles for c in live], **cond)
     emit(mine, p + "live_reordered", reordered, "packets",
          duplicates=sum(f["duplicates"] for f in flows), **cond)
+    mine[p + "live_duplicates"] = sum(f["duplicates"] for f in flows)
+    mine[p + "live_pause_cycles"] = [c.cycles for c in live]
+    mine[p + "host_live_heap_mb_before"] = heap_before
     emit(mine, p + "leftovers", len(left_buffers) + len(left_intents), "objects",
          buffers=left_buffers[:10], intents=[i["id"] for i in left_intents[:10]],
          live_held_after_resume=held, stuck_clients=stuck, logs=logs,

@@ -89,14 +89,26 @@ func (p *Port) Close() error {
 	p.once.Do(func() {
 		p.sock.Wake()
 		<-p.done
-		p.statsMu.Lock()
-		err = p.sock.Close()
-		p.statsMu.Unlock()
-		if p.ownLink {
-			if derr := p.ns.Do(func() error { return DeleteLink(p.iface) }); derr != nil && err == nil {
-				err = derr
-			}
+		if !p.ownLink {
+			// The kernel releases an AF_PACKET socket with rings after
+			// RCU grace periods: 25-40 ms on a loaded 2-core host, which
+			// the engine (and the controller waiting on its RemoveVport)
+			// would wait out. The reader has returned and Send refuses a
+			// woken socket, so nothing uses it any more: it is released in
+			// the background. A port that created its veth pair releases
+			// at once, as the pair is removed next.
+			go p.releaseSocket()
+			return
 		}
+		p.releaseSocket()
+		err = p.ns.Do(func() error { return DeleteLink(p.iface) })
 	})
 	return err
+}
+
+// releaseSocket closes the socket; Stats waits for it.
+func (p *Port) releaseSocket() {
+	p.statsMu.Lock()
+	defer p.statsMu.Unlock()
+	_ = p.sock.Close()
 }

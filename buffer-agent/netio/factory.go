@@ -27,6 +27,63 @@ type Factory struct {
 
 	mu    sync.Mutex
 	ports map[string]*Port
+	// idle holds, by interface, the socket of the latest vport removed
+	// from it, open for the next vport on that interface: the kernel
+	// sets up an AF_PACKET ring, and releases a socket with rings, only
+	// after RCU grace periods (25-40 ms a vport on a loaded 2-core host),
+	// which the engine and the controller calling it would wait out on
+	// every buffer created or removed.
+	idle map[string]*idleSocket
+}
+
+// idleSocket is a socket kept open after its vport was removed.
+type idleSocket struct {
+	sock    *Socket
+	ifindex int
+	mtu     int
+	rxSlots int
+}
+
+// park keeps the socket of a removed vport for the next vport on the same
+// interface; the one it replaces is released in the background. The
+// socket's reader has returned.
+func (f *Factory) park(iface string, s idleSocket) {
+	f.mu.Lock()
+	if f.idle == nil {
+		f.idle = map[string]*idleSocket{}
+	}
+	old := f.idle[iface]
+	f.idle[iface] = &s
+	f.mu.Unlock()
+	if old != nil {
+		go old.sock.Close()
+	}
+}
+
+// takeIdle returns the parked socket of the interface when it fits (same
+// interface index, frame size and ring depth), ready for a new reader; a
+// parked socket that does not fit is released in the background.
+func (f *Factory) takeIdle(iface string, ifindex, mtu, rxSlots int) *Socket {
+	f.mu.Lock()
+	s := f.idle[iface]
+	delete(f.idle, iface)
+	f.mu.Unlock()
+	if s == nil {
+		return nil
+	}
+	if s.ifindex != ifindex || s.mtu != mtu || s.rxSlots != rxSlots {
+		go s.sock.Close()
+		return nil
+	}
+	s.sock.reuse()
+	return s.sock
+}
+
+// IdleSockets is the number of sockets kept open for vports to come.
+func (f *Factory) IdleSockets() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.idle)
 }
 
 // Open implements engine.BackendFactory.
@@ -42,7 +99,7 @@ func (f *Factory) Open(vportID string, spec engine.BackendSpec, in engine.Ingres
 	if slots <= 0 {
 		slots = DefaultRxSlots
 	}
-	p := &Port{vportID: vportID, iface: spec.Interface, ns: f.NS, in: in, log: log, rxSlots: slots}
+	p := &Port{vportID: vportID, iface: spec.Interface, ns: f.NS, in: in, log: log, rxSlots: slots, f: f}
 	if err := f.NS.Do(func() error { return p.attach(spec) }); err != nil {
 		return nil, err
 	}
@@ -92,7 +149,12 @@ func (p *Port) open(spec engine.BackendSpec) error {
 	if err := DisableIPv6(spec.Interface); err != nil {
 		p.log.Warn("cannot disable IPv6 on vport interface", "interface", spec.Interface, "err", err)
 	}
-	sock, err := OpenSocketSlots(link.Attrs().Index, max(link.Attrs().MTU, 1500), p.rxSlots, DefaultTxSlots)
+	p.ifindex, p.mtu = link.Attrs().Index, max(link.Attrs().MTU, 1500)
+	if s := p.f.takeIdle(spec.Interface, p.ifindex, p.mtu, p.rxSlots); s != nil {
+		p.sock = s
+		return nil
+	}
+	sock, err := OpenSocketSlots(p.ifindex, p.mtu, p.rxSlots, DefaultTxSlots)
 	if err != nil {
 		return fmt.Errorf("open socket on %s: %w", spec.Interface, err)
 	}

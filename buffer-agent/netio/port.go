@@ -25,6 +25,9 @@ type Port struct {
 	log     *slog.Logger
 	ownLink bool // the port created the veth pair and removes it
 	rxSlots int
+	f       *Factory // keeps the socket when the vport goes
+	ifindex int
+	mtu     int
 	done    chan struct{}
 	once    sync.Once
 
@@ -82,22 +85,19 @@ func (p *Port) Stats() Stats {
 // Interface is the name of the interface the port reads and writes.
 func (p *Port) Interface() string { return p.iface }
 
-// Close stops the reader, releases the socket and removes a veth pair the
-// port created.
+// Close stops the reader and hands the socket to the factory for the next
+// vport on the interface; a port that created its veth pair releases the
+// socket and removes the pair.
 func (p *Port) Close() error {
 	var err error
 	p.once.Do(func() {
 		p.sock.Wake()
 		<-p.done
 		if !p.ownLink {
-			// The kernel releases an AF_PACKET socket with rings after
-			// RCU grace periods: 25-40 ms on a loaded 2-core host, which
-			// the engine (and the controller waiting on its RemoveVport)
-			// would wait out. The reader has returned and Send refuses a
-			// woken socket, so nothing uses it any more: it is released in
-			// the background. A port that created its veth pair releases
-			// at once, as the pair is removed next.
-			go p.releaseSocket()
+			// Kept open for the next vport on the interface (see
+			// Factory.idle): the reader has returned and Send refuses a
+			// woken socket, so nothing uses it until then.
+			p.f.park(p.iface, idleSocket{sock: p.sock, ifindex: p.ifindex, mtu: p.mtu, rxSlots: p.rxSlots})
 			return
 		}
 		p.releaseSocket()

@@ -308,6 +308,27 @@ func (s *Socket) Wake() {
 	}
 }
 
+// reuse readies a woken socket whose reader has returned for a new reader:
+// the frames that arrived meanwhile (when no vport took them) are dropped,
+// and the counters start again.
+func (s *Socket) reuse() {
+	s.txMu.Lock()
+	defer s.txMu.Unlock()
+	for i := 0; i < s.rx.frameNr; i++ {
+		slot := s.rx.slot(s.rx.next)
+		if status(slot)&unix.TP_STATUS_USER == 0 {
+			break
+		}
+		setStatus(slot, unix.TP_STATUS_KERNEL)
+		s.rx.next = (s.rx.next + 1) % s.rx.frameNr
+	}
+	_ = s.file.SetReadDeadline(time.Time{})
+	s.closed.Store(false)
+	_ = s.Drops() // PACKET_STATISTICS resets on read
+	s.Truncated.Store(0)
+	s.TxErrors.Store(0)
+}
+
 // Close releases the rings and descriptors. The reader must have returned.
 func (s *Socket) Close() error {
 	s.Wake()

@@ -93,6 +93,12 @@ def live_heap_mb(pid):
     return round(int(m.group(1)) / 1024, 1) if m else None
 
 
+def log_bytes(logs):
+    """Bytes the lab's processes have logged so far."""
+    return sum(os.path.getsize(os.path.join(logs, name)) for name in os.listdir(logs)
+               if name.endswith(".log"))
+
+
 def slope_mb_per_min(samples):
     """Least-squares slope of (seconds, MB) samples, MB per minute."""
     if len(samples) < 3:
@@ -359,6 +365,7 @@ def run_mode(mode, clients, seconds, warmup_s, results):
             time.sleep(warmup_s)
             heap_before = live_heap_mb(pids["host"])
             rss_before = {name: rss_mb(pid) for name, pid in pids.items()}
+            log_before = log_bytes(lab.logs)
             sampler.start()
             tally.reset(counting=True)
             start = time.perf_counter()
@@ -368,6 +375,7 @@ def run_mode(mode, clients, seconds, warmup_s, results):
                 t.join(timeout=60)
             elapsed = time.perf_counter() - start
             tally.counting = False
+            log_growth = log_bytes(lab.logs) - log_before
             sampler.done.set()
             sampler.join()
             stuck = sum(t.is_alive() for t in threads)
@@ -434,6 +442,9 @@ def run_mode(mode, clients, seconds, warmup_s, results):
          **cond)
     emit(mine, p + "host_live_heap_mb", heap_after, "MB", before=heap_before,
          what="JVM heap in use after a full GC (jcmd), after the run", **cond)
+    emit(mine, p + "log_mb_per_min", round(log_growth / 1e6 / elapsed * 60, 3), "MB/min",
+         what="what the host, pbswitch (and the agent) wrote to their logs during the run",
+         **cond)
     lost = sum(f["lost"] for f in flows)
     reordered = sum(f["reordered"] for f in flows)
     emit(mine, p + "live_lost", lost, "packets", flows=flows, sent=sent,

@@ -530,6 +530,11 @@ def main(argv=None):
         parts.append(f"{mode}: {mine[p + 'ops_per_s']} ops/s, p50 {mine[p + 'latency_ms_p50']} "
                      f"/ p99 {mine[p + 'latency_ms_p99']} ms, {mine[p + 'expected_409']} "
                      f"expected 409, missed: {'; '.join(missed) or 'none'}")
+    if len(modes) == 2:
+        ratio = (results["external"]["load_external_ops_per_s"]
+                 / results["inprocess"]["load_inprocess_ops_per_s"])
+        emit({}, "load_external_vs_inprocess_ops", round(ratio, 2), "ratio",
+             baseline="load_inprocess_ops_per_s, same run (the modes one after the other)")
     note = " (QUICK: load_rss_growth_mb is judged on 60 s runs only)" if args.quick else ""
     print(f"bench-load ({args.clients} clients, {seconds:g} s{note}): " + " | ".join(parts))
     return 1 if failed else 0

@@ -437,10 +437,11 @@ def run_mode(mode, clients, seconds, warmup_s, results):
                  if isinstance(status, int) and status >= 500)
     cond = {"mode": mode, "clients": clients, "seconds": round(elapsed, 1),
             "live_flows": len(LIVE), "vports": len(VPORTS),
-            "note": "2 shared cores: the client threads, the JVM, pbswitch (and the agent) "
-                    "and other engineers' work share them"}
+            "note": "the client threads, the JVM, pbswitch (and the agent) share this "
+                    "machine's cores with whatever else runs on it: see loadavg_1min"}
     per_op = {op: {"n": len(v), "p50": round(percentile(v, 50), 2),
-                   "p99": round(percentile(v, 99), 2)} for op, v in sorted(tally.latencies.items())}
+                   "p99": round(percentile(v, 99), 2)}
+              for op, v in sorted(tally.latencies.items())}
     p = f"load_{mode}_" if mode else "load_"
     emit(mine, p + "ops_per_s", round(ops / elapsed, 1), "ops/s", ops=ops,
          loadavg_1min=[load_before, load_after], **cond)

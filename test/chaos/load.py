@@ -246,7 +246,7 @@ class Client:
                   expect=(self.NO_VPORT, (409, "already exists")))
         self.call("remove", "DELETE", f"buffers/{DEVICE}/{bid}?discard=true")
 
-    ALREADY = (409, "already exists")
+    STEERED = (409, "already steers into buffer")
 
     def scenario_conflict(self):
         """Requests that conflict with the state: the same flow paused into a
@@ -258,7 +258,7 @@ class Client:
         try:
             self.call("pause", "POST", "intents/pause", {
                 "deviceId": DEVICE, "inPort": HOSTS["h3"], "filter": f, "bufferId": b},
-                expect=(self.ALREADY,))
+                expect=(self.STEERED,))
         except Refused:
             pass
         resumed = self.call("resume", "POST", "intents/resume", {

@@ -100,6 +100,21 @@ final class IntentLedger {
     // The buffer of the latest installed pause with this filter (in-port
     // ignored). Only installed intents hold a rule, so this looks at those,
     // not at the whole history, which grows with every pause ever made.
+    // The installed pause of the flow at that in-port: its rule is the one
+    // a pause of the same flow there would write.
+    Optional<FlowBufIntent> installedPause(DeviceId deviceId, PortNumber inPort,
+                                           FlowFilter filter) {
+        FlowFilter wanted = filter.withoutInPort();
+        return store.rules().keySet().stream()
+                .map(store::get).flatMap(Optional::stream)
+                .filter(i -> i.type() == FlowBufIntent.Type.PAUSE
+                        && i.state() == FlowBufIntent.State.INSTALLED
+                        && i.deviceId().equals(deviceId)
+                        && i.port().equals(inPort)
+                        && i.filter().withoutInPort().equals(wanted))
+                .max(Comparator.comparing(i -> i.id().id()));
+    }
+
     Optional<BufferId> pausedBuffer(DeviceId deviceId, FlowFilter filter) {
         FlowFilter wanted = filter.withoutInPort();
         return store.rules().keySet().stream()

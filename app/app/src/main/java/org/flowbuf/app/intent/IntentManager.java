@@ -108,6 +108,7 @@ public final class IntentManager implements FlowBufIntentService {
         SteeringRule.requirePhysical(inPort, "inPort");
         filter.atInPort(inPort);  // refuses a filter on another in-port
         requireReachable(agents, deviceId);
+        refuseAnotherBuffer(deviceId, inPort, filter, bufferId);
         FlowBufIntent intent = ledger.open(FlowBufIntent.Type.PAUSE, deviceId, inPort, filter,
                                            owner);
         PauseSteps steps = new PauseSteps(buffers, agents, deviceId, owner, intent.id());
@@ -189,6 +190,30 @@ public final class IntentManager implements FlowBufIntentService {
      */
     static void requireReachable(AgentDirectory agents, DeviceId deviceId) {
         agents.agent(deviceId).checkReachable();
+    }
+
+    /**
+     * Refuses a pause of a flow into a buffer other than the one its
+     * installed pause steers it into (held or, after a resume, passing
+     * through), before anything is recorded or moved: the two rules would
+     * match the same packets, the target refuses the second (the embedded
+     * host answered with the table's words after moving the buffer and
+     * back), and ONOS would overwrite the first under its intent.
+     */
+    private void refuseAnotherBuffer(DeviceId deviceId, PortNumber inPort, FlowFilter filter,
+                                     Optional<BufferId> bufferId) {
+        if (bufferId.isEmpty()) {
+            return; // joins the buffer the flow is paused into, if any
+        }
+        ledger.installedPause(deviceId, inPort, filter)
+                .filter(p -> !p.bufferId().equals(bufferId))
+                .ifPresent(p -> {
+                    throw FlowBufException.conflict(
+                            "flow %s at port %s of %s already steers into buffer %s "
+                                    + "(intent %s): pause it there, or withdraw that intent "
+                                    + "first", filter.withoutInPort(), inPort, deviceId,
+                            p.bufferId().orElseThrow(), p.id());
+                });
     }
 
     /** The vport of the buffer to release: known locally, no agent call. */

@@ -298,6 +298,35 @@ public class IntentManagerTest {
     }
 
     @Test
+    public void aPausedFlowPausedIntoAnotherBufferIsRefusedBeforeAnythingHappens() {
+        FlowBufIntent first = intents.pause(S1, P1, UDP_FLOW, Optional.empty(), APP);
+        BufferId other = BufferId.bufferId("other");
+        buffers.createBuffer(S1, other, APP, BufferSpec.defaults(), BufferState.FREE);
+        for (boolean resumed : new boolean[] {false, true}) {
+            if (resumed) { // the flow passes through its buffer: still steered into it
+                intents.resume(S1, P2, UDP_FLOW, Optional.empty(), APP);
+            }
+            List<FlowBufIntent> before = List.copyOf(intents.getIntents());
+            agent.calls.clear();
+            try {
+                intents.pause(S1, P1, UDP_FLOW, Optional.of(other), APP);
+                fail("a second buffer for a steered flow");
+            } catch (FlowBufException e) {
+                assertEquals(FlowBufException.Reason.CONFLICT, e.reason());
+                assertTrue(e.getMessage(), e.getMessage().contains(
+                        "already steers into buffer " + first.bufferId().get().id()));
+            }
+            assertEquals(List.of(), agent.calls); // no agent call, no rule write
+            assertEquals(before, List.copyOf(intents.getIntents())); // nothing recorded
+        }
+        // Into its own buffer, or at another in-port (another rule), it is a pause.
+        assertEquals(first.bufferId(),
+                     intents.pause(S1, P1, UDP_FLOW, first.bufferId(), APP).bufferId());
+        assertEquals(Optional.of(other),
+                     intents.pause(S1, P3, UDP_FLOW, Optional.of(other), APP).bufferId());
+    }
+
+    @Test
     public void anotherOwnersReceivingBufferIsRefusedAndItsPauseKept() {
         FlowBufIntent mine = intents.pause(S1, P1, UDP_FLOW, Optional.empty(), APP);
         agent.calls.clear();

@@ -17,6 +17,7 @@
 #include "include/acl.p4"
 #include "include/firewall.p4"
 #include "include/upf.p4"
+#include "include/qos.p4"
 #include "include/fb.p4"
 
 control IngressPipeImpl(inout parsed_headers_t hdr,
@@ -29,6 +30,7 @@ control IngressPipeImpl(inout parsed_headers_t hdr,
     Upf() upf;
     Forwarding() forwarding;
     Acl() acl;
+    Qos() qos;
     FbAdmission() fb_admission;
 
     apply {
@@ -48,6 +50,7 @@ control IngressPipeImpl(inout parsed_headers_t hdr,
         if (!meta.forwarded) {
             forwarding.apply(hdr, meta, std_meta);
         }
+        qos.apply(hdr, meta, std_meta);
         acl.apply(hdr, meta, std_meta);
         // Last: admission into the queue the decisions above chose.
         fb_admission.apply(hdr, meta, std_meta);

@@ -15,8 +15,9 @@ TCP's retransmission timeout (200 ms at least): the query completion time
 
 For each variant (single queue: everything in queue 0; multi-queue: the
 queries marked EF go to queue 7, FB's high buffer priority), load and
-algorithm (CS, DT, FB, all on pbswitch's traffic manager, switched at run
-time through its admin API), one run; JSON lines per algorithm and load:
+algorithm (CS, DT, FB on pbswitch's traffic manager, switched at run time
+through its admin API; FBA: DT with each queue's alpha re-tuned every
+second by the controller's FBA, host/.../fba/FbaMain), one run; JSON lines per algorithm and load:
 fb_qct_ms_avg / _p99, fb_throughput_pct (the background's throughput as
 a share of the sinks' ports, so about the load when it loses nothing),
 fb_buffer_pct (mean occupancy of B), and fb_qct_vs_dt / fb_throughput_vs_dt.
@@ -49,9 +50,11 @@ QUERY_INTERVAL_S = 0.1
 ON_OFF_PERIOD_S = 1.0
 EF = 46
 HIGH_QUEUE = 7
-ALGORITHMS = ("cs", "dt", "fb")
+ALGORITHMS = ("cs", "dt", "fb", "fba")
+FBA_PERIOD_MS = 1000                  # the paper's
 VARIANTS = ("single_queue", "multi_queue")
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
+HOST_JAR = ROOT / "host" / "target" / "flowbuf-host.jar"
 
 # name: (switch port, address, shaped)
 HOSTS = {
@@ -160,8 +163,13 @@ def traffic(*args):
 def run_once(lab, logs, algorithm, load, multi_queue, duration):
     """One run; returns (QCTs in ms, the sinks' ports' utilisation by the
     background in %, mean buffer use in bytes)."""
-    lab.admission(algorithm, multi_queue)
     tag = f"{algorithm}-{int(load * 100)}-{'mq' if multi_queue else 'sq'}"
+    lab.admission("dt" if algorithm == "fba" else algorithm, multi_queue)
+    tuner = None
+    if algorithm == "fba":  # DT, its alphas re-tuned by the controller's FBA
+        tuner = lab.start(f"{tag}-fba", ["java", "-cp", str(HOST_JAR),
+                                         "org.flowbuf.host.fba.FbaMain", lab.admin,
+                                         str(FBA_PERIOD_MS)])
     dscp = str(EF if multi_queue else 0)
     servers = []
     for name in ("ra", "rb"):
@@ -196,7 +204,7 @@ def run_once(lab, logs, algorithm, load, multi_queue, duration):
         time.sleep(0.02)
     for proc in senders:
         proc.popen.wait(timeout=30)
-    for proc in servers:
+    for proc in servers + ([tuner] if tuner else []):
         proc.stop()
     # The switch's drops by queue and cause, for whoever reads the logs.
     with urllib.request.urlopen(f"http://{lab.admin}/v1/stats", timeout=5) as r:
@@ -239,7 +247,7 @@ def emit_against_dt(results, loads):
     for variant in VARIANTS:
         for load in loads:
             dt = results[(variant, load, "dt")]
-            for algorithm in ("cs", "fb"):
+            for algorithm in ("cs", "fb", "fba"):
                 mine = results[(variant, load, algorithm)]
                 cond = {"variant": variant, "load_pct": int(load * 100), "algorithm": algorithm}
                 emit("fb_qct_vs_dt", round(mine["qct_avg"] / dt["qct_avg"], 3), "ratio", **cond)
@@ -274,12 +282,12 @@ def main(argv=None):
 def plot(results, loads):
     fig, axes = subplots(1, 2, figsize=(10, 4))
     for ax, variant in zip(axes, VARIANTS):
-        width = 0.25
+        width = 0.8 / len(ALGORITHMS)
         for i, algorithm in enumerate(ALGORITHMS):
             ax.bar([x + i * width for x in range(len(loads))],
                    [results[(variant, load, algorithm)]["qct_avg"] for load in loads],
                    width, label=algorithm.upper())
-        ax.set_xticks([x + width for x in range(len(loads))])
+        ax.set_xticks([x + 0.4 - width / 2 for x in range(len(loads))])
         ax.set_xticklabels([f"{int(load * 100)}% load" for load in loads])
         ax.set_ylabel("average query completion time (ms)")
         ax.set_title(variant.replace("_", " "))

@@ -318,6 +318,7 @@ func (e *Engine) Close() error {
 			}
 		}
 		e.state.lock.Close()
+		_ = os.Remove(e.state.path) // only when empty: an operator's files stay
 	}
 	return first
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -344,4 +345,60 @@ func keys(m map[string]string) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// ifaceCapture is a capture whose port counts received frames itself, as a
+// Linux interface does (and goes on counting while the agent is down).
+type ifaceCapture struct {
+	*capture
+	rx *atomic.Uint64
+}
+
+func (c ifaceCapture) InterfaceRxPackets() (uint64, error) { return c.rx.Load(), nil }
+
+func TestFramesMissedWhileDownAreCounted(t *testing.T) {
+	dir := t.TempDir()
+	counters := map[string]*atomic.Uint64{"in": {}, "idle": {}}
+	open := func() (*engine.Engine, engine.RestoreReport, map[string]*capture) {
+		ports := map[string]*capture{}
+		f := engine.BackendFactoryFunc(func(id string, _ engine.BackendSpec, in engine.Ingress) (engine.Backend, error) {
+			c := &capture{in: in}
+			ports[id] = c
+			return ifaceCapture{c, counters[id]}, nil
+		})
+		e, rep, err := engine.Open(engine.Options{StateDir: dir,
+			Backends: map[engine.BackendKind]engine.BackendFactory{engine.BackendInProcess: f}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e, rep, ports
+	}
+	counters["in"].Store(1000) // the interface counted before the vport existed
+	e, _, ports := open()
+	if _, err := e.Batch(app, []engine.Op{
+		{CreateBuffer: &engine.CreateBufferOp{ID: "b", Config: engine.BufferConfig{CapacityPackets: 100}}},
+		{CreateVport: &engine.CreateVportOp{ID: "in", Config: inproc(engine.ModeRX)}},
+		{CreateVport: &engine.CreateVportOp{ID: "idle", Config: inproc(engine.ModeRX)}},
+		{Bind: &engine.BindOp{BufferID: "b", VportID: "in"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	feed(ports["in"], seqFrames(0, 10))
+	counters["in"].Add(10)
+	engine.Crash(e)
+	counters["in"].Add(7)   // sent to the buffer while the agent was down
+	counters["idle"].Add(3) // to an unbound vport: dropped anyway
+
+	e2, rep, _ := open()
+	defer e2.Close()
+	if want := []engine.RestoredBuffer{{ID: "b", Packets: 10, Missed: 7}}; !reflect.DeepEqual(rep.Buffers, want) {
+		t.Fatalf("report %+v, want %+v", rep.Buffers, want)
+	}
+	b, _ := e2.QueryBuffer(app, "b")
+	if b.Stats.MissedWhileDown != 7 || b.Stats.ReattachedPackets != 10 {
+		t.Fatalf("stats %+v", b.Stats)
+	}
+	if v, _ := e2.QueryVport(app, "idle"); dropsOf(v.Stats.Drops, engine.DropUnbound) != 3 {
+		t.Fatalf("idle vport drops %+v, want 3 UNBOUND", v.Stats.Drops)
+	}
 }

@@ -76,7 +76,7 @@ type buffer struct {
 	// the journal positions of the packets being transmitted (marked gone
 	// once Transmit returned, see sendLocked).
 	j     *journal
-	txPos []uint64
+	txPos []sentRec
 	// Re-attached from the state directory after a restart: the packets it
 	// held again, the frames its RX vports missed while the agent was down.
 	restored                bool
@@ -99,7 +99,7 @@ func newBuffer(e *Engine, owner, id string, cfg BufferConfig) *buffer {
 		state:   StateFree,
 		wake:    make(chan struct{}, 1),
 		scratch: make([][]byte, 0, maxTxBatch),
-		txPos:   make([]uint64, 0, maxTxBatch),
+		txPos:   make([]sentRec, 0, maxTxBatch),
 		done:    make(chan struct{}),
 	}
 	if cfg.Queue == QueueARQ {
@@ -181,9 +181,9 @@ func (b *buffer) close() uint64 {
 
 // jgone records in the journal that a held packet left without being
 // transmitted (dropped or purged); the caller holds b.mu.
-func (b *buffer) jgone(pos uint64) {
+func (b *buffer) jgone(p packet) {
 	if b.j != nil {
-		b.j.gone(pos)
+		b.j.gone(p.jpos, len(p.data), len(b.q.classes) == 1)
 		b.j.publishHead()
 	}
 }

@@ -84,8 +84,9 @@ func (b *buffer) sentGone() {
 		return
 	}
 	if b.j != nil {
-		for _, pos := range b.txPos {
-			b.j.gone(pos)
+		inOrder := len(b.q.classes) == 1
+		for _, r := range b.txPos {
+			b.j.gone(r.pos, int(r.n), inOrder)
 		}
 		b.j.publishHead()
 	}
@@ -104,7 +105,7 @@ func (b *buffer) dequeue(out [][]byte, rateBps uint64) [][]byte {
 	if rateBps == 0 && b.arq == nil && len(b.q.classes) == 1 {
 		// Unpaced FIFO: move the whole batch at once.
 		var freed uint64
-		var pos *[]uint64
+		var pos *[]sentRec
 		if b.j != nil {
 			pos = &b.txPos
 		}
@@ -126,7 +127,7 @@ func (b *buffer) dequeue(out [][]byte, rateBps uint64) [][]byte {
 		}
 		p, _ := b.q.pop()
 		if b.j != nil {
-			b.txPos = append(b.txPos, p.jpos)
+			b.txPos = append(b.txPos, sentRec{p.jpos, uint32(len(p.data))})
 		}
 		b.st.packetsOut++
 		b.st.bytesOut += n

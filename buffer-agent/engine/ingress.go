@@ -151,7 +151,7 @@ func (b *buffer) admit(f []byte, now int64) {
 			if !ok {
 				break
 			}
-			b.jgone(p.jpos)
+			b.jgone(p)
 			b.discard(p.data, DropOverflow)
 		}
 	}

@@ -56,6 +56,8 @@ type journal struct {
 	// publishHead). The buffer's mutex guards everything.
 	head, tail *atomic.Uint64
 	h, t       uint64
+	// flagged counts the records in [h, t) with the gone flag (see gone).
+	flagged int
 }
 
 const (
@@ -140,6 +142,7 @@ func openJournal(path, id string) (*journal, error) {
 	j.size = uint64(st.Size()) - ringHeaderSize
 	j.data = j.mem[ringHeaderSize:]
 	j.h, j.t = j.head.Load(), j.tail.Load()
+	j.flagged = -1 // unknown until restore counted them (see countFlagged)
 	if j.h > j.t || j.t-j.h > j.size || j.h%8 != 0 || j.t%8 != 0 {
 		j.unmap()
 		return nil, fmt.Errorf("journal %s is corrupt: head %d, tail %d, ring of %d bytes", path, j.h, j.t, j.size)
@@ -243,17 +246,23 @@ func (j *journal) append(f []byte, seq uint64, at int64) uint64 {
 // publishTail makes the records appended so far part of the journal.
 func (j *journal) publishTail() { j.tail.Store(j.t) }
 
-// gone records that the packet at pos left the buffer; publishHead makes
-// the head's move durable. Gone records other than the head's are flagged
-// in place (an atomic store: the flags word is the record's only mutable
-// part).
-func (j *journal) gone(pos uint64) {
-	if pos != j.h {
-		f := j.flagsAt(pos)
-		atomic.StoreUint32(f, atomic.LoadUint32(f)|recGone)
+// gone records that the packet at pos, n bytes long, left the buffer;
+// publishHead makes the head's move durable. When the packet is the oldest
+// still held (inOrder: a one-class queue pops in arrival order) and no
+// record is flagged, everything between the head and pos is skip space: the
+// head moves past the record without reading the mapping (on a ring larger
+// than the caches, a read there is a cache miss per packet). Otherwise the
+// record is flagged in place (an atomic store: the flags word is the
+// record's only mutable part) and the head moves over flagged records when
+// it reaches them.
+func (j *journal) gone(pos uint64, n int, inOrder bool) {
+	if inOrder && j.flagged == 0 {
+		j.h = pos + recSize(n)
 		return
 	}
-	j.h += recSize(int(binary.LittleEndian.Uint32(j.data[pos%j.size:])))
+	f := j.flagsAt(pos)
+	atomic.StoreUint32(f, atomic.LoadUint32(f)|recGone)
+	j.flagged++
 	j.skipGone()
 }
 
@@ -272,6 +281,7 @@ func (j *journal) skipGone() {
 			j.h += left
 		case flags&recGone != 0:
 			j.h += recSize(int(binary.LittleEndian.Uint32(j.data[p:])))
+			j.flagged--
 		default:
 			return
 		}
@@ -279,6 +289,29 @@ func (j *journal) skipGone() {
 }
 
 func (j *journal) publishHead() { j.head.Store(j.h) }
+
+// countFlagged counts the gone records between head and tail, once the
+// records were checked.
+func (j *journal) countFlagged() {
+	j.flagged = 0
+	for pos := j.h; pos < j.t; {
+		p := pos % j.size
+		left := j.size - p
+		if left < recHdr {
+			pos += left
+			continue
+		}
+		flags := binary.LittleEndian.Uint32(j.data[p+4:])
+		if flags&recSkip != 0 {
+			pos += left
+			continue
+		}
+		if flags&recGone != 0 {
+			j.flagged++
+		}
+		pos += recSize(int(binary.LittleEndian.Uint32(j.data[p:])))
+	}
+}
 
 // record is a held packet found in a journal.
 type record struct {

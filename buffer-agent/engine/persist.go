@@ -332,6 +332,9 @@ func (e *Engine) restore(s *scanned) (RestoreReport, error) {
 		if err != nil {
 			return rep, err
 		}
+		j.countFlagged()
+		j.skipGone()
+		j.publishHead()
 		b.st.hwmPackets, b.st.hwmBytes = b.occupancy()
 		b.restored = true
 		b.restoredPackets = uint64(b.q.n)

@@ -10,6 +10,12 @@ type packet struct {
 	jpos uint64 // position in the buffer's journal, if it has one
 }
 
+// sentRec is the journal record of a packet being transmitted.
+type sentRec struct {
+	pos uint64
+	n   uint32
+}
+
 // ring is a growable FIFO of packets.
 type ring struct {
 	buf  []packet
@@ -57,7 +63,7 @@ func (r *ring) pushFrames(frames [][]byte, at int64, seq uint64, j *journal) {
 // popFrames moves up to max frames from the head into out and returns out
 // and their total size; with pos not nil, it appends their journal
 // positions to *pos.
-func (r *ring) popFrames(out [][]byte, max int, pos *[]uint64) ([][]byte, uint64) {
+func (r *ring) popFrames(out [][]byte, max int, pos *[]sentRec) ([][]byte, uint64) {
 	var bytes uint64
 	mask := len(r.buf) - 1
 	n := min(max, r.n)
@@ -66,7 +72,7 @@ func (r *ring) popFrames(out [][]byte, max int, pos *[]uint64) ([][]byte, uint64
 		out = append(out, p.data)
 		bytes += uint64(len(p.data))
 		if pos != nil {
-			*pos = append(*pos, p.jpos)
+			*pos = append(*pos, sentRec{p.jpos, uint32(len(p.data))})
 		}
 		*p = packet{} // drop the reference: the frame now has a new owner
 	}
@@ -111,7 +117,7 @@ func (q *queue) pushAll(frames [][]byte, at int64, seq uint64, bytes uint64, j *
 }
 
 // popAll moves up to max frames of a one-class queue into out.
-func (q *queue) popAll(out [][]byte, max int, pos *[]uint64) ([][]byte, uint64) {
+func (q *queue) popAll(out [][]byte, max int, pos *[]sentRec) ([][]byte, uint64) {
 	out, bytes := q.classes[0].popFrames(out, max, pos)
 	q.n = q.classes[0].n
 	q.bytes -= bytes

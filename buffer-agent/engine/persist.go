@@ -55,11 +55,67 @@ type InterfaceCounter interface {
 	InterfaceRxPackets() (uint64, error)
 }
 
+// Reopener is implemented by factories that open a restored vport (after
+// a crash) differently from a new one, e.g. taking over a veth pair that
+// the vport created and that is still there. Without it, Open is used.
+type Reopener interface {
+	Reopen(vportID string, spec BackendSpec, in Ingress) (Backend, error)
+}
+
 type savedState struct {
 	Format  string        `json:"format"`
 	Version int           `json:"version"`
 	Buffers []savedBuffer `json:"buffers"`
 	Vports  []savedVport  `json:"vports"`
+}
+
+// check refuses a state that no agent wrote: bad ids or configs, twice
+// the same id, a binding to a vport it does not list or listed twice.
+func (st *savedState) check() error {
+	// The limits may have changed since: only the config's shape counts.
+	any := Limits{MaxBufferBytes: ^uint64(0), MaxBufferPackets: ^uint64(0)}
+	vports := map[string]bool{}
+	for _, v := range st.Vports {
+		if err := checkID("vport_id", v.ID); err != nil {
+			return err
+		}
+		if err := checkApp(v.Owner); err != nil {
+			return fmt.Errorf("vport %q: %w", v.ID, err)
+		}
+		if err := checkVportConfig(v.Config); err != nil {
+			return fmt.Errorf("vport %q: %w", v.ID, err)
+		}
+		if vports[v.ID] {
+			return fmt.Errorf("vport %q listed twice", v.ID)
+		}
+		vports[v.ID] = true
+	}
+	buffers := map[string]bool{}
+	bound := map[string]bool{}
+	for i, b := range st.Buffers {
+		if err := checkID("buffer_id", b.ID); err != nil {
+			return err
+		}
+		if err := checkApp(b.Owner); err != nil {
+			return fmt.Errorf("buffer %q: %w", b.ID, err)
+		}
+		cfg, err := normalizeBufferConfig(b.Config, any)
+		if err != nil {
+			return fmt.Errorf("buffer %q: %w", b.ID, err)
+		}
+		st.Buffers[i].Config = cfg
+		if buffers[b.ID] {
+			return fmt.Errorf("buffer %q listed twice", b.ID)
+		}
+		buffers[b.ID] = true
+		for _, v := range b.Vports {
+			if !vports[v] || bound[v] {
+				return fmt.Errorf("buffer %q: vport %q is not listed or bound twice", b.ID, v)
+			}
+			bound[v] = true
+		}
+	}
+	return nil
 }
 
 type savedBuffer struct {
@@ -241,6 +297,9 @@ func (s *scanned) load(dir string, hasState bool, rings map[string]string, l Lim
 			return fmt.Errorf("state dir %s: %s has format %q version %d; this agent reads %q version %d",
 				dir, stateFile, saved.Format, saved.Version, stateFormat, stateVer)
 		}
+		if err := saved.check(); err != nil {
+			return fmt.Errorf("state dir %s: %s: %w: refusing to use it", dir, stateFile, err)
+		}
 		s.saved = saved
 	}
 	maxFrame := max(l.MaxFrameBytes, largeFrameCap)
@@ -303,9 +362,6 @@ func (e *Engine) restore(s *scanned) (RestoreReport, error) {
 	s.orphans = nil
 	restored := map[string]*RestoredBuffer{}
 	for _, sb := range s.saved.Buffers {
-		if err := checkID("buffer_id", sb.ID); err != nil {
-			return rep, fmt.Errorf("state dir %s: %s: %w", e.state.path, stateFile, err)
-		}
 		b := newBuffer(e, sb.Owner, sb.ID, sb.Config)
 		b.app = e.appLocked(sb.Owner)
 		j := s.journals[sb.ID]
@@ -351,9 +407,6 @@ func (e *Engine) restore(s *scanned) (RestoreReport, error) {
 		}
 	}
 	for _, sv := range s.saved.Vports {
-		if err := checkID("vport_id", sv.ID); err != nil {
-			return rep, fmt.Errorf("state dir %s: %s: %w", e.state.path, stateFile, err)
-		}
 		v := newVport(e, sv.Owner, sv.ID, sv.Config)
 		v.app = e.appLocked(sv.Owner)
 		f := e.backends[sv.Config.Backend.Kind]
@@ -361,17 +414,47 @@ func (e *Engine) restore(s *scanned) (RestoreReport, error) {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("vport %q not re-attached: this agent has no backend of kind %d", sv.ID, sv.Config.Backend.Kind))
 			continue
 		}
-		be, err := f.Open(v.id, v.cfg.Backend, v)
+		// What the agent took in before the crash; then a fresh counter,
+		// counting from before the backend starts receiving.
+		oldBase, oldTook, hasOld, note := readOldRx(s.rxFiles[v.id], v.id)
+		delete(s.rxFiles, v.id)
+		if note != "" {
+			rep.Notes = append(rep.Notes, note)
+		}
+		c, err := createRxCounter(e.state.rxPath(v.id), v.id)
 		if err != nil {
+			return rep, fmt.Errorf("state dir %s: %w", e.state.path, err)
+		}
+		v.rx.Store(c)
+		// Bound before its frames flow: none is dropped as UNBOUND.
+		b := boundTo[v.id]
+		if b != nil {
+			v.buf.Store(b)
+		}
+		open := f.Open
+		if r, ok := f.(Reopener); ok {
+			open = r.Reopen
+		}
+		be, err := open(v.id, v.cfg.Backend, v)
+		if err != nil {
+			v.buf.Store(nil)
+			c.remove()
 			rep.Notes = append(rep.Notes, fmt.Sprintf("vport %q not re-attached: %v", sv.ID, err))
 			continue
 		}
 		v.backend = be
-		b := boundTo[v.id]
-		missed, note := e.reopenRx(v, s.rxFiles[v.id])
-		delete(s.rxFiles, v.id)
-		if note != "" {
-			rep.Notes = append(rep.Notes, note)
+		var missed uint64
+		if now, ok := interfaceRx(be); ok {
+			took := c.consumed.Load()
+			c.base.Store(now - min(now, took))
+			switch {
+			case !hasOld:
+			case now >= oldBase+oldTook+took:
+				missed = now - oldBase - oldTook - took
+			default:
+				rep.Notes = append(rep.Notes, fmt.Sprintf("vport %q: the interface's receive counter went back (%d < %d + %d): recreated while the agent was down? frames missed meanwhile unknown",
+					v.id, now, oldBase, oldTook+took))
+			}
 		}
 		switch {
 		case missed == 0:
@@ -408,40 +491,20 @@ func (e *Engine) restore(s *scanned) (RestoreReport, error) {
 	return rep, nil
 }
 
-// reopenRx maps a restored vport's receive counter and returns how many
-// frames its interface received that the agent never took in (while it
-// was down, or dropped by a full socket ring before), then starts counting
-// afresh from the interface's counter now.
-func (e *Engine) reopenRx(v *vport, path string) (uint64, string) {
-	var old *rxCounter
-	if path != "" {
-		c, err := openRxCounter(path, v.id)
-		if err != nil {
-			return 0, fmt.Sprintf("vport %q: receive counter unreadable, frames missed while down unknown: %v", v.id, err)
-		}
-		old = c
+// readOldRx reads and removes the receive counter a crashed agent left for
+// a vport: the interface's counter when the vport was opened and the frames
+// the agent took in since.
+func readOldRx(path, id string) (base, took uint64, ok bool, note string) {
+	if path == "" {
+		return 0, 0, false, ""
 	}
-	var missed uint64
-	var note string
-	now, hasNow := interfaceRx(v.backend)
-	if old != nil && hasNow {
-		base, took := old.base.Load(), old.consumed.Load()
-		if now >= base+took {
-			missed = now - base - took
-		} else {
-			note = fmt.Sprintf("vport %q: the interface's receive counter went back (%d < %d + %d): recreated while down? frames missed while down unknown", v.id, now, base, took)
-		}
+	c, err := openRxCounter(path, id)
+	if err != nil {
+		return 0, 0, false, fmt.Sprintf("vport %q: receive counter unreadable, frames missed while down unknown: %v", id, err)
 	}
-	if old != nil {
-		old.unmap()
-		if err := os.Remove(path); err != nil {
-			return missed, fmt.Sprintf("vport %q: %v", v.id, err)
-		}
-	}
-	if err := e.openRx(v); err != nil {
-		return missed, fmt.Sprintf("vport %q: %v", v.id, err)
-	}
-	return missed, note
+	base, took = c.base.Load(), c.consumed.Load()
+	c.unmap()
+	return base, took, true, ""
 }
 
 func interfaceRx(be Backend) (uint64, bool) {

@@ -450,3 +450,24 @@ func TestJournalWrapsAndDropHeadSurviveACrash(t *testing.T) {
 		}
 	}
 }
+
+func TestAStateThatNoAgentWroteIsRefused(t *testing.T) {
+	for name, state := range map[string]string{
+		"bad buffer id":       `{"format":"flowbuf-agent-state","version":1,"buffers":[{"id":"a/b","owner":"o","config":{"CapacityPackets":1}}]}`,
+		"priority, 9 classes": `{"format":"flowbuf-agent-state","version":1,"buffers":[{"id":"b","owner":"o","config":{"CapacityPackets":1,"Queue":2,"Priority":{"Classes":9}}}]}`,
+		"unknown vport bound": `{"format":"flowbuf-agent-state","version":1,"buffers":[{"id":"b","owner":"o","config":{"CapacityPackets":1},"vports":["v"]}]}`,
+		"vport without owner": `{"format":"flowbuf-agent-state","version":1,"vports":[{"id":"v","owner":"","config":{"Mode":2,"Backend":{"Kind":2}}}]}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "engine.json"), []byte(state), 0o600)
+			_, _, err := engine.Open(engine.Options{StateDir: dir})
+			if err == nil || !strings.Contains(err.Error(), "refusing to use it") {
+				t.Fatalf("Open = %v", err)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "engine.json")); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}

@@ -25,9 +25,9 @@ pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the namespace lab nee
 
 AGENT = "127.0.0.1:28284"
 PORT = 9400
-HELD = 3000  # sent and held before the kill
+HELD = 10_000  # sent and held before the kill
 DOWN = 400  # sent while the agent is down: cannot be held
-PPS = 4000
+PPS = 5000
 
 
 @pytest.fixture(scope="module")
@@ -128,6 +128,8 @@ def test_an_agent_outage_is_reported_refused_and_ends_at_once(lab):
                           ("chaos_agent_kill_missed_while_down", events[0]["lostPackets"])]:
         print(json.dumps({"metric": metric, "value": value, "unit": "packets",
                           "conditions": {"held": HELD, "sent_while_down": DOWN, "pps": PPS}}))
+    print(json.dumps({"metric": "chaos_agent_kill_reconcile_ms", "value": round(took_ms, 1),
+                      "unit": "ms", "conditions": {"held": HELD}}))
     # chaos_agent_kill_lost = 0 for what was held: the only loss is what was
     # sent while the agent was down, and the controller said how much.
     assert result == {**result, "received": HELD, "lost": DOWN, "reordered": 0,

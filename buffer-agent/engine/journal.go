@@ -258,12 +258,34 @@ func (j *journal) publishTail() { j.tail.Store(j.t) }
 func (j *journal) gone(pos uint64, n int, inOrder bool) {
 	if inOrder && j.flagged == 0 {
 		j.h = pos + recSize(n)
+		j.rewindIfEmpty()
 		return
 	}
 	f := j.flagsAt(pos)
 	atomic.StoreUint32(f, atomic.LoadUint32(f)|recGone)
 	j.flagged++
 	j.skipGone()
+	j.rewindIfEmpty()
+}
+
+// rewindIfEmpty starts the next record at the start of the ring when the
+// journal holds nothing: a buffer that empties now and then (a pause and
+// its resume, a FORWARDING queue catching up) keeps writing the same first
+// pages of its file, which stay in the caches and are all the tmpfs memory
+// it takes, instead of walking through a ring sized for its capacity in
+// its largest frames and faulting in every page of it. It is a skip to the
+// end of the ring, published like an append (a crash in between leaves a
+// valid journal); the caller publishes the head.
+func (j *journal) rewindIfEmpty() {
+	if j.h != j.t || j.t%j.size == 0 {
+		return
+	}
+	if j.size-j.t%j.size >= recHdr {
+		binary.LittleEndian.PutUint32(j.data[j.t%j.size+4:], recMagic|recSkip)
+	}
+	j.t += j.size - j.t%j.size
+	j.publishTail()
+	j.h = j.t
 }
 
 // skipGone moves the head over skips and gone records.

@@ -50,7 +50,8 @@ type journal struct {
 	path string
 	mem  []byte // the whole mapping
 	data []byte // the ring: mem[ringHeaderSize:]
-	size uint64
+	size uint64 // a power of two: a position's place is pos&mask
+	mask uint64
 	// head and tail point into the header; h and t are their values as the
 	// owning buffer sees them (t is published by publishTail, h by
 	// publishHead). The buffer's mutex guards everything.
@@ -81,11 +82,17 @@ const (
 // ringSize is the size of the ring of a buffer that can hold maxBytes in
 // maxPackets: every record's header and padding, and the room a record
 // wastes at the end of the ring, are included, so that a FIFO buffer never
-// finds its ring full before it is full itself. The file is sparse: tmpfs
-// gives it pages only as records reach them.
+// finds its ring full before it is full itself; then it is rounded up to a
+// power of two (a place in the ring is then a mask, not a division: three
+// per packet). The file is sparse: tmpfs gives it pages only as records
+// reach them, and the journal rewinds to the start whenever it empties.
 func ringSize(maxBytes, maxPackets uint64, maxFrame uint32) uint64 {
 	n := maxBytes + maxPackets*(recHdr+7) + 2*(recHdr+uint64(maxFrame)+8)
-	return (n + 4095) &^ 4095
+	size := uint64(4096)
+	for size < n {
+		size <<= 1
+	}
+	return size
 }
 
 func recSize(n int) uint64 { return (recHdr + uint64(n) + 7) &^ 7 }
@@ -111,7 +118,7 @@ func createJournal(path, id string, size uint64) (*journal, error) {
 	binary.LittleEndian.PutUint64(j.mem[offSize:], size)
 	binary.LittleEndian.PutUint32(j.mem[offIDLen:], uint32(len(id)))
 	copy(j.mem[offID:], id)
-	j.size = size
+	j.size, j.mask = size, size-1
 	j.data = j.mem[ringHeaderSize:]
 	return j, nil
 }
@@ -140,6 +147,7 @@ func openJournal(path, id string) (*journal, error) {
 		return nil, err
 	}
 	j.size = uint64(st.Size()) - ringHeaderSize
+	j.mask = j.size - 1
 	j.data = j.mem[ringHeaderSize:]
 	j.h, j.t = j.head.Load(), j.tail.Load()
 	j.flagged = -1 // unknown until restore counted them (see countFlagged)
@@ -169,7 +177,7 @@ func (j *journal) checkHeader(id string, fileSize uint64) error {
 	if v := binary.LittleEndian.Uint32(j.mem[offVersion:]); v != ringVersion {
 		return fmt.Errorf("journal %s has format version %d; this agent reads version %d", j.path, v, ringVersion)
 	}
-	if s := binary.LittleEndian.Uint64(j.mem[offSize:]); s != fileSize-ringHeaderSize || s%8 != 0 {
+	if s := binary.LittleEndian.Uint64(j.mem[offSize:]); s != fileSize-ringHeaderSize || s < 8 || s&(s-1) != 0 {
 		return fmt.Errorf("journal %s is corrupt: ring size %d in a file of %d bytes", j.path, s, fileSize)
 	}
 	n := binary.LittleEndian.Uint32(j.mem[offIDLen:])
@@ -198,7 +206,7 @@ func (j *journal) remove() error {
 // place returns where a record of rs bytes goes when appended at pos: its
 // position, and whether a skip precedes it.
 func (j *journal) place(pos, rs uint64) uint64 {
-	if left := j.size - pos%j.size; left < rs {
+	if left := j.size - pos&j.mask; left < rs {
 		return pos + left
 	}
 	return pos
@@ -221,7 +229,7 @@ func (j *journal) fitsOne(n int) bool {
 }
 
 func (j *journal) flagsAt(pos uint64) *uint32 {
-	return (*uint32)(unsafe.Pointer(&j.data[pos%j.size+4]))
+	return (*uint32)(unsafe.Pointer(&j.data[pos&j.mask+4]))
 }
 
 // append writes one record past the tail, unpublished, and returns its
@@ -229,11 +237,11 @@ func (j *journal) flagsAt(pos uint64) *uint32 {
 func (j *journal) append(f []byte, seq uint64, at int64) uint64 {
 	rs := recSize(len(f))
 	pos := j.place(j.t, rs)
-	if pos != j.t && j.size-j.t%j.size >= recHdr {
+	if pos != j.t && j.size-j.t&j.mask >= recHdr {
 		// An explicit skip to the start of the ring.
-		binary.LittleEndian.PutUint32(j.data[j.t%j.size+4:], recMagic|recSkip)
+		binary.LittleEndian.PutUint32(j.data[j.t&j.mask+4:], recMagic|recSkip)
 	}
-	p := pos % j.size
+	p := pos & j.mask
 	binary.LittleEndian.PutUint32(j.data[p:], uint32(len(f)))
 	binary.LittleEndian.PutUint32(j.data[p+4:], recMagic)
 	binary.LittleEndian.PutUint64(j.data[p+8:], seq)
@@ -277,13 +285,13 @@ func (j *journal) gone(pos uint64, n int, inOrder bool) {
 // end of the ring, published like an append (a crash in between leaves a
 // valid journal); the caller publishes the head.
 func (j *journal) rewindIfEmpty() {
-	if j.h != j.t || j.t%j.size == 0 {
+	if j.h != j.t || j.t&j.mask == 0 {
 		return
 	}
-	if j.size-j.t%j.size >= recHdr {
-		binary.LittleEndian.PutUint32(j.data[j.t%j.size+4:], recMagic|recSkip)
+	if j.size-j.t&j.mask >= recHdr {
+		binary.LittleEndian.PutUint32(j.data[j.t&j.mask+4:], recMagic|recSkip)
 	}
-	j.t += j.size - j.t%j.size
+	j.t += j.size - j.t&j.mask
 	j.publishTail()
 	j.h = j.t
 }
@@ -291,7 +299,7 @@ func (j *journal) rewindIfEmpty() {
 // skipGone moves the head over skips and gone records.
 func (j *journal) skipGone() {
 	for j.h < j.t {
-		p := j.h % j.size
+		p := j.h & j.mask
 		left := j.size - p
 		if left < recHdr {
 			j.h += left
@@ -317,7 +325,7 @@ func (j *journal) publishHead() { j.head.Store(j.h) }
 func (j *journal) countFlagged() {
 	j.flagged = 0
 	for pos := j.h; pos < j.t; {
-		p := pos % j.size
+		p := pos & j.mask
 		left := j.size - p
 		if left < recHdr {
 			pos += left
@@ -351,7 +359,7 @@ type record struct {
 func (j *journal) records(maxFrame uint32, fn func(record)) error {
 	var lastSeq uint64
 	for pos := j.h; pos < j.t; {
-		p := pos % j.size
+		p := pos & j.mask
 		left := j.size - p
 		if left < recHdr {
 			pos += left

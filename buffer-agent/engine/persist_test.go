@@ -460,3 +460,73 @@ func TestAStateThatNoAgentWroteIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// stuckPort blocks in Transmit until closed, as a port whose send is under
+// way when the agent is killed.
+type stuckPort struct {
+	entered chan int
+	release chan struct{}
+}
+
+func (p *stuckPort) Transmit(frames [][]byte) error {
+	p.entered <- len(frames)
+	<-p.release
+	return nil
+}
+
+func (p *stuckPort) Close() error { close(p.release); return nil }
+
+// TestABatchInFlightAtTheCrashIsHeldAgain: packets leave the journal only
+// once Transmit returned, so a kill during a replay sends the batch in
+// flight again after the restart (a duplicate at worst, never a loss).
+func TestABatchInFlightAtTheCrashIsHeldAgain(t *testing.T) {
+	dir := t.TempDir()
+	stuck := &stuckPort{entered: make(chan int, 1), release: make(chan struct{})}
+	var ports map[string]*capture
+	f := engine.BackendFactoryFunc(func(id string, _ engine.BackendSpec, in engine.Ingress) (engine.Backend, error) {
+		if id == "out" && stuck != nil {
+			return stuck, nil
+		}
+		c := &capture{in: in}
+		ports[id] = c
+		return c, nil
+	})
+	open := func() (*engine.Engine, engine.RestoreReport) {
+		ports = map[string]*capture{}
+		e, rep, err := engine.Open(engine.Options{StateDir: dir,
+			Backends: map[engine.BackendKind]engine.BackendFactory{engine.BackendInProcess: f}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e, rep
+	}
+	e, _ := open()
+	if _, err := e.Batch(app, []engine.Op{
+		{CreateBuffer: &engine.CreateBufferOp{ID: "b", Config: engine.BufferConfig{CapacityPackets: 1000}}},
+		{CreateVport: &engine.CreateVportOp{ID: "in", Config: inproc(engine.ModeRX)}},
+		{CreateVport: &engine.CreateVportOp{ID: "out", Config: inproc(engine.ModeNone)}},
+		{Bind: &engine.BindOp{BufferID: "b", VportID: "in"}},
+		{Bind: &engine.BindOp{BufferID: "b", VportID: "out"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	feed(ports["in"], seqFrames(0, 200))
+	if _, err := e.SetVportMode(app, "out", engine.ModeTX, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := <-stuck.entered; n != 64 {
+		t.Fatalf("first batch of %d frames, want 64", n)
+	}
+	engine.Crash(e) // the batch is still in Transmit
+	stuck = nil
+
+	e2, rep := open()
+	defer e2.Close()
+	if want := []engine.RestoredBuffer{{ID: "b", Packets: 200}}; !reflect.DeepEqual(rep.Buffers, want) {
+		t.Fatalf("report %+v, want %+v (the batch in flight held again)", rep.Buffers, want)
+	}
+	got := seqs(ports["out"].waitSent(t, 200))
+	if want := seqs(seqFrames(0, 200)); !reflect.DeepEqual(got, want) {
+		t.Fatalf("sent after the restart %v, want %v", got, want)
+	}
+}

@@ -240,7 +240,8 @@ class ServiceLab(ProcessLab):
         return argv + ["--buffer-listen", f"127.0.0.1:{self.agent_port}"]
 
     def kill_agent(self):
-        """kill -9 of the external buffer-agent (what it holds is gone with it)."""
+        """kill -9 of the external buffer-agent (what it holds stays in its
+        state dir, for start_agent to re-attach)."""
         if not self.external:
             raise RuntimeError("the lab has no external buffer-agent")
         self.agent.popen.kill()

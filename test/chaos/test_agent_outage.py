@@ -76,61 +76,66 @@ def test_an_agent_outage_is_reported_refused_and_ends_at_once(lab):
         [sys.executable, "-m", "test.lab.seqflow", "recv", str(PORT), "--expect",
          str(HELD + DOWN), "--idle", "3", "--timeout", "90"]),
         stdout=subprocess.PIPE, text=True, cwd=ROOT)
-    recv.stdout.readline()  # listening
-    send(lab, 0, HELD)
-    assert wait_held(rest, HELD) == HELD
-    intents_before = rest.get("intents")["intents"]
-    vports_before = rest.get(f"devices/{DEVICE}/vports")["vports"]
+    try:
+        recv.stdout.readline()  # listening
+        send(lab, 0, HELD)
+        assert wait_held(rest, HELD) == HELD
+        intents_before = rest.get("intents")["intents"]
+        vports_before = rest.get(f"devices/{DEVICE}/vports")["vports"]
 
-    lab.kill_agent()
-    # Queries of what the agent holds: 503, naming it, not a stale 0.
-    for path in (f"buffers/{DEVICE}/held", f"buffers/{DEVICE}", "buffers",
-                 f"buffers/{DEVICE}/held/statistics"):
-        e = refused(lab, "GET", path)
-        assert e.status == 503, (path, e.body)
-        assert f"agent {AGENT} ({DEVICE}) is unreachable" in e.body, (path, e.body)
-    # Changes: refused, and nothing recorded or written.
-    for path, body in [
-            ("intents/pause", {"deviceId": DEVICE, "inPort": 1, "filter": flow("h3"),
-                               "bufferId": "held"}),
-            ("intents/pause", {"deviceId": DEVICE, "inPort": 3, "filter": flow("h3")}),
-            ("intents/resume", {"deviceId": DEVICE, "outPort": 2, "filter": flow("h1")})]:
-        e = refused(lab, "POST", path, body)
-        assert e.status == 503 and "is unreachable" in e.body, (path, e.body)
-    assert rest.get("intents")["intents"] == intents_before
-    assert rest.get(f"devices/{DEVICE}/vports")["vports"] == vports_before
-    assert refused(lab, "POST", f"devices/{DEVICE}/reconcile").status == 503
-    # Still steered into the dead agent's vport: these cannot be held.
-    send(lab, HELD, DOWN)
+        lab.kill_agent()
+        # Queries of what the agent holds: 503, naming it, not a stale 0.
+        for path in (f"buffers/{DEVICE}/held", f"buffers/{DEVICE}", "buffers",
+                     f"buffers/{DEVICE}/held/statistics"):
+            e = refused(lab, "GET", path)
+            assert e.status == 503, (path, e.body)
+            assert f"agent {AGENT} ({DEVICE}) is unreachable" in e.body, (path, e.body)
+        # Changes: refused, and nothing recorded or written.
+        for path, body in [
+                ("intents/pause", {"deviceId": DEVICE, "inPort": 1, "filter": flow("h3"),
+                                   "bufferId": "held"}),
+                ("intents/pause", {"deviceId": DEVICE, "inPort": 3, "filter": flow("h3")}),
+                ("intents/resume", {"deviceId": DEVICE, "outPort": 2, "filter": flow("h1")})]:
+            e = refused(lab, "POST", path, body)
+            assert e.status == 503 and "is unreachable" in e.body, (path, e.body)
+        assert rest.get("intents")["intents"] == intents_before
+        assert rest.get(f"devices/{DEVICE}/vports")["vports"] == vports_before
+        assert refused(lab, "POST", f"devices/{DEVICE}/reconcile").status == 503
+        # Still steered into the dead agent's vport: these cannot be held.
+        send(lab, HELD, DOWN)
 
-    # Back on the same address: the first reconcile reaches it. The refused
-    # calls above left the host's channel in gRPC's reconnect backoff (about a
-    # second after a failed attempt), which the reconcile cuts short.
-    lab.start_agent()
-    start = time.monotonic()
-    events = rest.post(f"devices/{DEVICE}/reconcile", None)["events"]
-    took_ms = (time.monotonic() - start) * 1e3
-    # The restarted agent re-attached the buffer from its state dir, with what
-    # it held, and counted what reached its vport while it was down.
-    assert [(e["type"], e["buffer"]["id"]) for e in events] == [("BUFFER_REATTACHED", "held")]
-    assert (events[0]["reattachedPackets"], events[0]["lostPackets"]) == (HELD, DOWN), events
-    assert took_ms < 500, took_ms
-    held = rest.get(f"buffers/{DEVICE}/held")
-    assert (held["state"], held["occupancyPackets"]) == ("BUFFERING", HELD), held
-    assert rest.post(f"devices/{DEVICE}/reconcile", None)["events"] == []  # said once
-    resumed = rest.post("intents/resume", {"deviceId": DEVICE, "outPort": 2,
-                                           "filter": flow("h1")})
-    assert resumed["state"] == "INSTALLED"
-    result = json.loads(recv.communicate(timeout=120)[0].strip().splitlines()[-1])
-    for metric, value in [("chaos_agent_kill_lost", HELD - result["received"]),
-                          ("chaos_agent_kill_reordered", result["reordered"]),
-                          ("chaos_agent_kill_duplicated", result["duplicates"]),
-                          ("chaos_agent_kill_missed_while_down", events[0]["lostPackets"])]:
-        print(json.dumps({"metric": metric, "value": value, "unit": "packets",
-                          "conditions": {"held": HELD, "sent_while_down": DOWN, "pps": PPS}}))
-    print(json.dumps({"metric": "chaos_agent_kill_reconcile_ms", "value": round(took_ms, 1),
-                      "unit": "ms", "conditions": {"held": HELD}}))
-    # chaos_agent_kill_lost = 0 for what was held: the only loss is what was
-    # sent while the agent was down, and the controller said how much.
-    assert result == {**result, "received": HELD, "lost": DOWN, "reordered": 0,
-                      "duplicates": 0}, result
+        # Back on the same address: the first reconcile reaches it. The refused
+        # calls above left the host's channel in gRPC's reconnect backoff (about a
+        # second after a failed attempt), which the reconcile cuts short.
+        lab.start_agent()
+        start = time.monotonic()
+        events = rest.post(f"devices/{DEVICE}/reconcile", None)["events"]
+        took_ms = (time.monotonic() - start) * 1e3
+        # The restarted agent re-attached the buffer from its state dir, with what
+        # it held, and counted what reached its vport while it was down.
+        assert [(e["type"], e["buffer"]["id"]) for e in events] == [("BUFFER_REATTACHED", "held")]
+        assert (events[0]["reattachedPackets"], events[0]["lostPackets"]) == (HELD, DOWN), events
+        assert took_ms < 500, took_ms
+        held = rest.get(f"buffers/{DEVICE}/held")
+        assert (held["state"], held["occupancyPackets"]) == ("BUFFERING", HELD), held
+        assert rest.post(f"devices/{DEVICE}/reconcile", None)["events"] == []  # said once
+        resumed = rest.post("intents/resume", {"deviceId": DEVICE, "outPort": 2,
+                                               "filter": flow("h1")})
+        assert resumed["state"] == "INSTALLED"
+        result = json.loads(recv.communicate(timeout=120)[0].strip().splitlines()[-1])
+        for metric, value in [("chaos_agent_kill_lost", HELD - result["received"]),
+                              ("chaos_agent_kill_reordered", result["reordered"]),
+                              ("chaos_agent_kill_duplicated", result["duplicates"]),
+                              ("chaos_agent_kill_missed_while_down", events[0]["lostPackets"])]:
+            print(json.dumps({"metric": metric, "value": value, "unit": "packets",
+                              "conditions": {"held": HELD, "sent_while_down": DOWN, "pps": PPS}}))
+        print(json.dumps({"metric": "chaos_agent_kill_reconcile_ms", "value": round(took_ms, 1),
+                          "unit": "ms", "conditions": {"held": HELD}}))
+        # chaos_agent_kill_lost = 0 for what was held: the only loss is what was
+        # sent while the agent was down, and the controller said how much.
+        assert result == {**result, "received": HELD, "lost": DOWN, "reordered": 0,
+                          "duplicates": 0}, result
+    finally:
+        if recv.poll() is None:  # a failed assertion: the receiver is not left behind
+            recv.kill()
+            recv.wait()

@@ -544,13 +544,20 @@ func (e *Engine) ringSizeOf(cfg BufferConfig) uint64 {
 	return ringSize(bytes, pkts, e.limits.MaxFrameBytes)
 }
 
-// saveLocked writes engine.json; the caller holds e.mu. A failure cannot
-// undo the change the caller committed: it goes to Options.StateErrors.
-func (e *Engine) saveLocked() {
+// saveLocked writes engine.json with the engine's buffers and vports, and
+// extra (new buffers about to be committed, unbound); the caller holds
+// e.mu. A failure cannot undo the change the caller committed: it goes to
+// Options.StateErrors.
+func (e *Engine) saveLocked(extra ...*buffer) {
 	if e.state == nil {
 		return
 	}
 	st := savedState{Format: stateFormat, Version: stateVer, Buffers: []savedBuffer{}, Vports: []savedVport{}}
+	for _, b := range extra {
+		if _, ok := e.buffers[b.id]; !ok {
+			st.Buffers = append(st.Buffers, savedBuffer{ID: b.id, Owner: b.owner, Config: b.cfg, Vports: []string{}})
+		}
+	}
 	for _, b := range e.buffers {
 		b.mu.Lock()
 		st.Buffers = append(st.Buffers, savedBuffer{ID: b.id, Owner: b.owner, Config: b.cfg, Vports: b.vportIDs()})

@@ -52,6 +52,12 @@ func (e *Engine) applyLocked(app string, ops []Op, label func(int) string) ([]Op
 	if err := p.openState(); err != nil {
 		return nil, err
 	}
+	if len(p.created) > 0 {
+		// Listed before they can hold a packet: a kill between the commit
+		// and the save below must not leave a journal holding packets that
+		// engine.json does not list (the next start would refuse it).
+		e.saveLocked(p.created...)
+	}
 	for _, c := range p.commits {
 		c()
 	}

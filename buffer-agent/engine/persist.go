@@ -673,12 +673,8 @@ func (e *Engine) abandon() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.closed = true
-	for _, v := range e.vports {
-		_ = v.backend.Close()
-		if c := v.rx.Load(); c != nil {
-			c.unmap()
-		}
-	}
+	// The journals first, all at once as a kill would: a Transmit that
+	// returns after this marks nothing gone.
 	for _, b := range e.buffers {
 		b.mu.Lock()
 		b.closed = true
@@ -689,6 +685,13 @@ func (e *Engine) abandon() {
 		b.pace.stop()
 		close(b.done)
 		b.mu.Unlock()
+	}
+	for _, v := range e.vports {
+		c := v.rx.Swap(nil)
+		_ = v.backend.Close()
+		if c != nil {
+			c.unmap()
+		}
 	}
 	e.buffers, e.vports = map[string]*buffer{}, map[string]*vport{}
 	if e.state != nil {

@@ -110,13 +110,14 @@ bench-load: setup ## 60 s (QUICK=1: 10 s) of mixed REST load from 32 clients, bo
 	$(MVN) -q install -DskipTests -pl host -am
 	.venv/bin/python -m test.chaos.load $(if $(QUICK),--quick)
 
-scenarios: setup ## Buffer-based application scenarios (LMM, FMM, NFV migration, connectionless); QUICK=1 is short
+scenarios: setup ## Buffer-based application scenarios (LMM, FMM, NFV migration, connectionless) and FB burst absorption; QUICK=1 is short
 	$(GO) build -o bin/ ./buffer-agent/cmd/buffer-agent ./pbswitch/cmd/pbswitch
 	$(MVN) -q install -DskipTests -pl host -am
 	.venv/bin/python -m test.scenarios.nfv_migration $(if $(QUICK),--quick)
 	.venv/bin/python -m test.scenarios.connectionless $(if $(QUICK),--quick)
 	.venv/bin/python -m test.scenarios.lmm $(if $(QUICK),--quick)
 	.venv/bin/python -m test.scenarios.fmm $(if $(QUICK),--quick)
+	.venv/bin/python -m test.scenarios.fb $(if $(QUICK),--quick)
 
 lint: setup ## Formatting and static checks for Go, Java, Python
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }

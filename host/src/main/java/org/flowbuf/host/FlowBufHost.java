@@ -9,11 +9,14 @@ import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.apps.ControllerBufferingService;
+import org.flowbuf.api.upf.UpfService;
 import org.flowbuf.app.FlowBufCore;
 import org.flowbuf.app.rest.StandaloneServices;
 import org.flowbuf.app.southbound.ConfiguredAgentDirectory;
 import org.flowbuf.app.southbound.DefaultBufferAgentClient;
 import org.flowbuf.app.store.InMemoryBufferStore;
+import org.flowbuf.app.upf.InMemoryUpfStore;
+import org.flowbuf.app.upf.UpfManager;
 import org.flowbuf.host.netcfg.Netcfg;
 import org.flowbuf.host.netcfg.SwitchEntry;
 import org.flowbuf.host.p4rt.P4InfoIndex;
@@ -103,6 +106,12 @@ public final class FlowBufHost implements AutoCloseable {
         StandaloneServices services =
                 StandaloneServices.forCore(core, rules, new P4RuntimeMulticastWriter(switches),
                                            new P4RuntimePacketEmitter(switches));
+        UpfManager upf = new UpfManager(appId, new InMemoryUpfStore(), new P4RuntimeUpfWriter(switches),
+                                        switches::containsKey);
+        services.add(UpfService.class, upf);
+        for (DeviceId device : switches.keySet()) {
+            reinstallUpf(upf, device);
+        }
         ControllerBufferingService controllerBuffering =
                 services.get(ControllerBufferingService.class);
         switches.forEach((device, session) -> session.onPacketIn(
@@ -119,6 +128,18 @@ public final class FlowBufHost implements AutoCloseable {
                                                                       e.subject().id()));
         } catch (FlowBufException e) {
             LOG.warn("{}: buffers not reconciled: {}", device, e.getMessage());
+        }
+    }
+
+    /** Nothing to do on a first start; written again for a switch that lost its tables. */
+    private static void reinstallUpf(UpfManager upf, DeviceId device) {
+        try {
+            int written = upf.reinstall(device);
+            if (written > 0) {
+                LOG.info("{}: {} UPF entries written again", device, written);
+            }
+        } catch (FlowBufException e) {
+            LOG.warn("{}: UPF entries not written again: {}", device, e.getMessage());
         }
     }
 

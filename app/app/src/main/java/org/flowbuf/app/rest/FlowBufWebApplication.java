@@ -25,6 +25,8 @@ public class FlowBufWebApplication extends AbstractWebApplication {
                           CcUploadsWebResource.class, LmmHandoffsWebResource.class,
                           FmmSessionsWebResource.class,
                           ControllerHoldsWebResource.class,
+                          UpfInterfacesWebResource.class, UpfSessionsWebResource.class,
+                          UpfApplicationsWebResource.class, UpfFirewallWebResource.class,
                           ServerTimingFilter.class,
                           RequestSizeFilter.class,
                           JsonErrorFilter.class,

@@ -265,3 +265,39 @@ def test_firewall_and_applications_over_rest(lab, switch):
     finally:
         lab.rest.delete(f"upf/sessions/{UE}")
     assert upf_entries(switch) == before
+
+
+def meter_cell(switch, name, index):
+    """(cir, cburst, pir, pburst) of one meter cell, None when unconfigured."""
+    entity = switch.read(_meter_entity(name, index))
+    config = entity[0].meter_entry
+    if not config.HasField("config"):
+        return None
+    c = config.config
+    return c.cir, c.cburst, c.pir, c.pburst
+
+
+def _meter_entity(name, index):
+    from p4.v1 import p4runtime_pb2
+    entity = p4runtime_pb2.Entity()
+    entity.meter_entry.meter_id = P4Info().meter_id(name)
+    entity.meter_entry.index.index = index
+    return entity
+
+
+def test_a_sessions_ambr_configures_its_meter_cells_both_ways(lab, switch):
+    assert lab.rest.get("upf/sessions")["sessions"] == []
+    ambr = {"cir": 125000, "cburst": 15000, "pir": 250000, "pburst": 30000}
+    added = lab.rest.post("upf/sessions", session(ambr=ambr))
+    try:
+        assert added["ambr"] == ambr
+        # The first free slot is 1: cells 2 (uplink) and 3 (downlink).
+        want = (125000, 15000, 250000, 30000)
+        assert [meter_cell(switch, "upf.session_meter", i) for i in (2, 3)] == [want, want]
+        # The uplink still passes under its rate.
+        inner = ue_packet(1)
+        got = exchange(lab, GNB, DN, "udp and dst port 9000", [uplink_frame(inner)], 1)
+        assert [bytes(g[IP]) for g in got] == [bytes(inner)]
+    finally:
+        lab.rest.delete(f"upf/sessions/{added['id']}")
+    assert [meter_cell(switch, "upf.session_meter", i) for i in (2, 3)] == [None, None]

@@ -109,9 +109,6 @@ public final class FlowBufHost implements AutoCloseable {
         UpfManager upf = new UpfManager(appId, new InMemoryUpfStore(), new P4RuntimeUpfWriter(switches),
                                         switches::containsKey);
         services.add(UpfService.class, upf);
-        for (DeviceId device : switches.keySet()) {
-            reinstallUpf(upf, device);
-        }
         ControllerBufferingService controllerBuffering =
                 services.get(ControllerBufferingService.class);
         switches.forEach((device, session) -> session.onPacketIn(
@@ -128,18 +125,6 @@ public final class FlowBufHost implements AutoCloseable {
                                                                       e.subject().id()));
         } catch (FlowBufException e) {
             LOG.warn("{}: buffers not reconciled: {}", device, e.getMessage());
-        }
-    }
-
-    /** Nothing to do on a first start; written again for a switch that lost its tables. */
-    private static void reinstallUpf(UpfManager upf, DeviceId device) {
-        try {
-            int written = upf.reinstall(device);
-            if (written > 0) {
-                LOG.info("{}: {} UPF entries written again", device, written);
-            }
-        } catch (FlowBufException e) {
-            LOG.warn("{}: UPF entries not written again: {}", device, e.getMessage());
         }
     }
 

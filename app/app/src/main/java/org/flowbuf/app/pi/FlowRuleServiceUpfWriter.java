@@ -129,14 +129,23 @@ public final class FlowRuleServiceUpfWriter implements UpfWriter {
                     }
                 });
         String what = (cell.config().isPresent() ? "configure " : "reset ") + cell + " on " + deviceId;
-        if (cell.config().isPresent()) {
-            request.withBands(bands(cell.config().get()));
-            meters.submit(request.add());
-        } else {
-            request.withBands(List.of());
-            meters.withdraw(request.remove(), PiMeterCellId.ofIndirect(cell.meterId(), cell.index()));
-            // A withdraw of an unconfigured cell may never be confirmed: nothing to wait for.
-            return;
+        try {
+            if (cell.config().isPresent()) {
+                request.withBands(bands(cell.config().get()));
+                meters.submit(request.add());
+            } else {
+                request.withBands(List.of());
+                meters.withdraw(request.remove(),
+                                PiMeterCellId.ofIndirect(cell.meterId(), cell.index()));
+                // A withdraw of an unconfigured cell may never be confirmed: nothing to wait for.
+                return;
+            }
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            // The MeterService refuses a request it cannot take (e.g. an
+            // index while it allocates indexes itself): not the client's fault.
+            throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE,
+                                       "ONOS's meter service refused to " + what + ": "
+                                               + e.getMessage(), e);
         }
         MeterFailReason failed = await(done, what);
         if (failed != null) {

@@ -20,9 +20,11 @@ import org.onosproject.net.flow.FlowRuleOperation;
 import org.onosproject.net.flow.FlowRuleOperations;
 import org.onosproject.net.flow.FlowRuleServiceAdapter;
 import org.onosproject.net.meter.Meter;
+import org.onosproject.net.meter.MeterCellId;
 import org.onosproject.net.meter.MeterFailReason;
 import org.onosproject.net.meter.MeterRequest;
 import org.onosproject.net.meter.MeterServiceAdapter;
+import org.onosproject.net.pi.runtime.PiMeterCellId;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,7 +62,14 @@ public class FlowRuleServiceUpfWriterTest {
     /** Refuses or confirms every meter request. */
     private static final class Meters extends MeterServiceAdapter {
         private final boolean refuse;
+        private boolean throwing;
         private final List<MeterRequest> submitted = new ArrayList<>();
+        private final List<MeterCellId> withdrawn = new ArrayList<>();
+
+        @Override
+        public void withdraw(MeterRequest meter, MeterCellId cellId) {
+            withdrawn.add(cellId);
+        }
 
         Meters(boolean refuse) {
             this.refuse = refuse;
@@ -68,6 +77,9 @@ public class FlowRuleServiceUpfWriterTest {
 
         @Override
         public Meter submit(MeterRequest meter) {
+            if (throwing) {
+                throw new IllegalArgumentException("index not allowed");
+            }
             submitted.add(meter);
             meter.context().ifPresent(c -> {
                 if (refuse) {
@@ -104,6 +116,16 @@ public class FlowRuleServiceUpfWriterTest {
     }
 
     @Test
+    public void aResetCellIsWithdrawnByItsCellId() {
+        Meters meters = new Meters(false);
+        UpfWrite w = new UpfWrite();
+        w.meters().add(new MeterCell(UpfP4Names.SESSION_METER, 3, null));
+        new FlowRuleServiceUpfWriter(APP, new Rules(10), meters, Duration.ofMillis(500)).write(S1, w);
+        assertEquals(List.of(PiMeterCellId.ofIndirect(UpfP4Names.SESSION_METER, 3)), meters.withdrawn);
+        assertEquals(List.of(), meters.submitted);
+    }
+
+    @Test
     public void refusedInsertsAndRefusedMeterCellsAreTakenBack() {
         Rules rules = new Rules(1);
         try {
@@ -125,5 +147,15 @@ public class FlowRuleServiceUpfWriterTest {
         }
         assertEquals(List.of(FlowRuleOperation.Type.REMOVE, FlowRuleOperation.Type.ADD,
                              FlowRuleOperation.Type.REMOVE), accepting.applied);
+        Meters throwing = new Meters(false);
+        throwing.throwing = true;
+        try {
+            new FlowRuleServiceUpfWriter(APP, new Rules(10), throwing, Duration.ofMillis(500))
+                    .write(S1, write());
+            fail("a meter request ONOS threw on was accepted");
+        } catch (FlowBufException e) {
+            assertEquals(FlowBufException.Reason.UNAVAILABLE, e.reason());
+            assertEquals(true, e.getMessage().contains("index not allowed"));
+        }
     }
 }

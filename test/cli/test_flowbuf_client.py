@@ -460,3 +460,17 @@ def test_a_refused_upf_session_prints_the_apis_message(api, capsys):
                "10.0.0.1", "7") == 1
     assert "already used on N3 address 10.0.0.100 by session 3 (HTTP 409)" in \
         capsys.readouterr().err
+
+
+def test_upf_pause_and_resume_by_ue_address(api, capsys):
+    url, requests, answers = api
+    answers[("POST", "/onos/flowbuf/upf/sessions/10.250.0.1/pause")] = (200, dict(
+        INTENT, filter={"ipv4Dst": "10.250.0.1/32"}, inPort=2, bufferId="auto-1"))
+    answers[("POST", "/onos/flowbuf/upf/sessions/10.250.0.1/resume")] = (200, dict(
+        BUFFER, id="auto-1", state="FORWARDING"))
+    assert run(url, "upf-pause", "10.250.0.1", "2") == 0
+    assert run(url, "upf-resume", "10.250.0.1") == 0
+    assert requests == [("POST", "/onos/flowbuf/upf/sessions/10.250.0.1/pause", {"inPort": 2}),
+                        ("POST", "/onos/flowbuf/upf/sessions/10.250.0.1/resume", {})]
+    out = capsys.readouterr().out
+    assert "auto-1" in out and "FORWARDING" in out

@@ -107,7 +107,7 @@ public final class FlowBufHost implements AutoCloseable {
                 StandaloneServices.forCore(core, rules, new P4RuntimeMulticastWriter(switches),
                                            new P4RuntimePacketEmitter(switches));
         UpfManager upf = new UpfManager(appId, new InMemoryUpfStore(), new P4RuntimeUpfWriter(switches),
-                                        switches::containsKey);
+                                        switches::containsKey, core.intents(), core.buffers());
         services.add(UpfService.class, upf);
         ControllerBufferingService controllerBuffering =
                 services.get(ControllerBufferingService.class);

@@ -4,9 +4,12 @@
  */
 package org.flowbuf.api.upf;
 
+import org.flowbuf.api.Buffer;
 import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowBufIntent;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
 
 import java.util.Collection;
 import java.util.List;
@@ -137,6 +140,30 @@ public interface UpfService {
      * @throws FlowBufException NOT_FOUND
      */
     FirewallRule removeFirewallRule(long id);
+
+    /**
+     * Holds a UE's downlink in a FlowBuf buffer, through the intent layer:
+     * a pause intent on the port the data network's packets arrive on, for
+     * the packets to the UE's address (held before the UPF, as they came).
+     *
+     * @param sessionId the UE's session
+     * @param inPort    where the downlink arrives
+     * @return the pause intent, with its buffer
+     * @throws FlowBufException NOT_FOUND (session), and as the intent service's pause
+     */
+    FlowBufIntent pauseDownlink(long sessionId, PortNumber inPort);
+
+    /**
+     * Releases a UE's held downlink: its buffer replays what it holds, in
+     * order, back into the pipeline, where the UPF encapsulates it towards
+     * the gNodeB, and keeps forwarding what arrives after it (no packet
+     * overtakes another).
+     *
+     * @param sessionId the UE's session
+     * @return the buffer, now forwarding
+     * @throws FlowBufException NOT_FOUND (session, or no paused downlink)
+     */
+    Buffer resumeDownlink(long sessionId);
 
     /**
      * Writes everything the service holds for a device again (after the

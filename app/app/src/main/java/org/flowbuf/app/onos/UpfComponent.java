@@ -4,6 +4,10 @@
  */
 package org.flowbuf.app.onos;
 
+import org.flowbuf.api.Buffer;
+import org.flowbuf.api.BufferService;
+import org.flowbuf.api.FlowBufIntent;
+import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.upf.FirewallRule;
 import org.flowbuf.api.upf.PduSession;
 import org.flowbuf.api.upf.UpfApplication;
@@ -17,6 +21,7 @@ import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
 import org.onosproject.mastership.MastershipService;
 import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
 import org.onosproject.net.device.DeviceEvent;
 import org.onosproject.net.device.DeviceListener;
 import org.onosproject.net.device.DeviceService;
@@ -69,6 +74,12 @@ public final class UpfComponent implements UpfService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected MastershipService mastershipService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected FlowBufIntentService intentService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected BufferService bufferService;
+
     private final DeviceListener deviceListener = new Reconnects();
     private ExecutorService executor;
     private UpfManager upf;
@@ -80,7 +91,8 @@ public final class UpfComponent implements UpfService {
         upf = new UpfManager(appId, new DistributedUpfStore(storageService),
                              new FlowRuleServiceUpfWriter(appId, flowRuleService, meterService,
                                                           FlowBufManager.DEADLINE),
-                             id -> deviceService.getDevice(id) != null);
+                             id -> deviceService.getDevice(id) != null, intentService,
+                             bufferService);
         deviceService.addListener(deviceListener);
         log.info("Started");
     }
@@ -188,6 +200,16 @@ public final class UpfComponent implements UpfService {
     @Override
     public FirewallRule removeFirewallRule(long id) {
         return upf.removeFirewallRule(id);
+    }
+
+    @Override
+    public FlowBufIntent pauseDownlink(long sessionId, PortNumber inPort) {
+        return upf.pauseDownlink(sessionId, inPort);
+    }
+
+    @Override
+    public Buffer resumeDownlink(long sessionId) {
+        return upf.resumeDownlink(sessionId);
     }
 
     @Override

@@ -5,11 +5,15 @@
 package org.flowbuf.app.rest;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.flowbuf.api.Buffer;
 import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowBufIntent;
+import org.flowbuf.api.codec.JsonFields;
 import org.flowbuf.api.upf.PduSession;
 import org.flowbuf.api.upf.UpfService;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
 import org.onosproject.rest.AbstractWebResource;
 
 import javax.ws.rs.Consumes;
@@ -140,6 +144,48 @@ public class UpfSessionsWebResource extends AbstractWebResource {
                                   @QueryParam("deviceId") String deviceId) {
         get(UpfService.class).removeSession(find(key, deviceId).id());
         return Response.noContent().build();
+    }
+
+    /**
+     * Holds the UE's downlink in a FlowBuf buffer (a pause intent on the
+     * port the data network's packets arrive on). Body: {"inPort"}.
+     *
+     * @onos.rsModel UpfPauseRequest
+     * @param key      session id, or the UE's address
+     * @param deviceId the device, for a UE address (optional)
+     * @param body     request
+     * @return 200 OK with the pause intent; 400, 404, 409, 503
+     * @throws IOException when the body cannot be read
+     */
+    @POST
+    @Path("{key}/pause")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response pauseDownlink(@PathParam("key") String key,
+                                  @QueryParam("deviceId") String deviceId,
+                                  InputStream body) throws IOException {
+        PduSession s = find(key, deviceId);
+        long inPort = JsonFields.number(RequestBodies.object(mapper(), body), "inPort");
+        FlowBufIntent intent = get(UpfService.class).pauseDownlink(s.id(),
+                                                                   PortNumber.portNumber(inPort));
+        return ok(codec(FlowBufIntent.class).encode(intent, this)).build();
+    }
+
+    /**
+     * Releases the UE's held downlink: the buffer replays it in order into
+     * the UPF and keeps forwarding.
+     *
+     * @param key      session id, or the UE's address
+     * @param deviceId the device, for a UE address (optional)
+     * @return 200 OK with the buffer; 400, 404, 409, 503
+     */
+    @POST
+    @Path("{key}/resume")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response resumeDownlink(@PathParam("key") String key,
+                                   @QueryParam("deviceId") String deviceId) {
+        Buffer buffer = get(UpfService.class).resumeDownlink(find(key, deviceId).id());
+        return ok(codec(Buffer.class).encode(buffer, this)).build();
     }
 
     private PduSession find(String key, String deviceId) {

@@ -4,15 +4,24 @@
  */
 package org.flowbuf.app.upf;
 
+import org.flowbuf.api.Buffer;
+import org.flowbuf.api.BufferId;
+import org.flowbuf.api.BufferService;
+import org.flowbuf.api.BufferState;
 import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowBufIntent;
+import org.flowbuf.api.FlowBufIntentService;
+import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.upf.FirewallRule;
 import org.flowbuf.api.upf.PduSession;
 import org.flowbuf.api.upf.UpfApplication;
 import org.flowbuf.api.upf.UpfInterface;
 import org.flowbuf.api.upf.UpfService;
 import org.onlab.packet.Ip4Address;
+import org.onlab.packet.IpPrefix;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,12 +43,17 @@ import java.util.stream.Collectors;
  */
 public final class UpfManager implements UpfService {
 
+    /** Owner of the buffers that hold UEs' downlinks. */
+    public static final String OWNER = "org.flowbuf.upf";
+
     private static final Logger LOG = LoggerFactory.getLogger(UpfManager.class);
 
     private final ApplicationId appId;
     private final UpfStore store;
     private final UpfWriter writer;
     private final UpfChecks checks;
+    private final FlowBufIntentService intents;
+    private final BufferService buffers;
 
     /**
      * Creates the manager.
@@ -51,10 +65,29 @@ public final class UpfManager implements UpfService {
      */
     public UpfManager(ApplicationId appId, UpfStore store, UpfWriter writer,
                       Predicate<DeviceId> knownDevice) {
+        this(appId, store, writer, knownDevice, null, null);
+    }
+
+    /**
+     * Creates the manager with the Buffer Service, for pause and resume of
+     * a UE's downlink.
+     *
+     * @param appId       owner of the entries
+     * @param store       where the model is kept
+     * @param writer      how entries reach the devices
+     * @param knownDevice whether a device exists (and runs the FlowBuf pipeconf)
+     * @param intents     the intent-level Buffer Service (null: no pause and resume)
+     * @param buffers     the task-level Buffer Service (null: no pause and resume)
+     */
+    public UpfManager(ApplicationId appId, UpfStore store, UpfWriter writer,
+                      Predicate<DeviceId> knownDevice, FlowBufIntentService intents,
+                      BufferService buffers) {
         this.appId = Objects.requireNonNull(appId);
         this.store = Objects.requireNonNull(store);
         this.writer = Objects.requireNonNull(writer);
         this.checks = new UpfChecks(store, knownDevice);
+        this.intents = intents;
+        this.buffers = buffers;
     }
 
     // ---- interfaces ----
@@ -260,6 +293,49 @@ public final class UpfManager implements UpfService {
         writer.write(rule.deviceId(), write);
         store.removeFirewallRule(id);
         return rule;
+    }
+
+    // ---- holding a UE's downlink ----
+
+    @Override
+    public FlowBufIntent pauseDownlink(long sessionId, PortNumber inPort) {
+        PduSession s = sessionOrNotFound(sessionId);
+        return bufferService().pause(s.deviceId(), inPort, toUe(s), Optional.empty(), OWNER);
+    }
+
+    @Override
+    public Buffer resumeDownlink(long sessionId) {
+        PduSession s = sessionOrNotFound(sessionId);
+        bufferService();
+        FlowFilter toUe = toUe(s);
+        BufferId held = intents.getIntents().stream()
+                .filter(i -> i.type() == FlowBufIntent.Type.PAUSE
+                        && i.state() == FlowBufIntent.State.INSTALLED
+                        && i.deviceId().equals(s.deviceId())
+                        && i.filter().withoutInPort().equals(toUe))
+                .map(FlowBufIntent::bufferId).flatMap(Optional::stream).findFirst()
+                .orElseThrow(() -> FlowBufException.notFound("the downlink of UE %s is not paused",
+                                                             s.ueAddress()));
+        // No replay rule: what the buffer sends goes on through the pipeline
+        // (the UPF encapsulates it); the pause rule keeps taking new packets
+        // into the buffer behind the held ones.
+        return buffers.moveBuffer(s.deviceId(), held, OWNER, BufferState.FORWARDING);
+    }
+
+    private PduSession sessionOrNotFound(long id) {
+        return session(id).orElseThrow(() -> FlowBufException.notFound("no session %d", id));
+    }
+
+    private FlowBufIntentService bufferService() {
+        if (intents == null || buffers == null) {
+            throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE,
+                                       "pause and resume need the Buffer Service");
+        }
+        return intents;
+    }
+
+    private static FlowFilter toUe(PduSession s) {
+        return FlowFilter.builder().ipv4Dst(IpPrefix.valueOf(s.ueAddress(), 32)).build();
     }
 
     // ---- after a reconnect ----

@@ -4,7 +4,13 @@
  */
 package org.flowbuf.app.upf;
 
+import org.flowbuf.api.BufferId;
+import org.flowbuf.api.BufferService;
 import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowBufIntent;
+import org.flowbuf.api.FlowBufIntentService;
+import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.IntentId;
 import org.flowbuf.api.upf.FirewallRule;
 import org.flowbuf.api.upf.PduSession;
 import org.flowbuf.api.upf.PortRange;
@@ -18,10 +24,13 @@ import org.junit.Before;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
+import org.onlab.packet.IpPrefix;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
 
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -216,6 +225,46 @@ public class UpfManagerTest {
         assertEquals(before.keySet(), device.entries.get(S1).keySet());
         assertEquals(new ArrayList<>(before.values()).size(), device.entries.get(S1).size());
         assertEquals(cells.keySet(), device.meters.get(S1).keySet());
+    }
+
+    @Test
+    public void aUesDownlinkIsPausedThroughTheIntentLayerAndResumedIntoThePipeline() {
+        List<String> calls = new ArrayList<>();
+        FlowFilter toUe = FlowFilter.builder().ipv4Dst(IpPrefix.valueOf("10.250.0.1/32")).build();
+        FlowBufIntent paused = new FlowBufIntent(IntentId.intentId(7), FlowBufIntent.Type.PAUSE, S1,
+                                                 PortNumber.portNumber(2), toUe.withInPort(PortNumber.portNumber(2)),
+                                                 BufferId.bufferId("auto-1"), FlowBufIntent.State.INSTALLED,
+                                                 UpfManager.OWNER, null);
+        List<FlowBufIntent> installed = new ArrayList<>();
+        FlowBufIntentService intents = (FlowBufIntentService) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[]{FlowBufIntentService.class}, (p, m, a) -> {
+                    calls.add(m.getName() + " " + java.util.Arrays.toString(a));
+                    if (m.getName().equals("pause")) {
+                        installed.add(paused);
+                        return paused;
+                    }
+                    return List.copyOf(installed);
+                });
+        BufferService buffers = (BufferService) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[]{BufferService.class}, (p, m, a) -> {
+                    calls.add(m.getName() + " " + java.util.Arrays.toString(a));
+                    return null;
+                });
+        UpfManager withBuffers = new UpfManager(APP, store, device, Set.of(S1)::contains, intents, buffers);
+        PduSession s = withBuffers.addSessions(List.of(session(S1, "10.250.0.1", 1))).get(0);
+        assertRefused(() -> withBuffers.resumeDownlink(s.id()), FlowBufException.Reason.NOT_FOUND,
+                      "the downlink of UE 10.250.0.1 is not paused");
+        assertEquals(paused, withBuffers.pauseDownlink(s.id(), PortNumber.portNumber(2)));
+        withBuffers.resumeDownlink(s.id());
+        assertEquals(List.of("getIntents []",
+                             "pause [device:s1, 2, " + toUe + ", Optional.empty, org.flowbuf.upf]",
+                             "getIntents []",
+                             "moveBuffer [device:s1, auto-1, org.flowbuf.upf, FORWARDING]"),
+                     calls.stream().map(c -> c.replace("null", "[]")).collect(java.util.stream.Collectors.toList()));
+        assertRefused(() -> upf.pauseDownlink(s.id(), PortNumber.portNumber(2)),
+                      FlowBufException.Reason.UNAVAILABLE, "need the Buffer Service");
+        assertRefused(() -> withBuffers.pauseDownlink(999, PortNumber.portNumber(2)),
+                      FlowBufException.Reason.NOT_FOUND, "no session 999");
     }
 
     @Test

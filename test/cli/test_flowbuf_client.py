@@ -474,3 +474,16 @@ def test_upf_pause_and_resume_by_ue_address(api, capsys):
                         ("POST", "/onos/flowbuf/upf/sessions/10.250.0.1/resume", {})]
     out = capsys.readouterr().out
     assert "auto-1" in out and "FORWARDING" in out
+
+
+def test_upf_queue_set_and_remove(api, capsys):
+    url, requests, answers = api
+    answers[("POST", "/onos/flowbuf/upf/queues")] = (200, {"deviceId": "device:s1", "qfi": 5,
+                                                           "queue": 7})
+    answers[("DELETE", "/onos/flowbuf/upf/queues/device:s1/5")] = (204, None)
+    assert run(url, "upf-queue-set", "device:s1", "5", "7") == 0
+    assert run(url, "upf-queue-remove", "device:s1", "5") == 0
+    assert requests == [("POST", "/onos/flowbuf/upf/queues",
+                         {"deviceId": "device:s1", "qfi": 5, "queue": 7}),
+                        ("DELETE", "/onos/flowbuf/upf/queues/device:s1/5", None)]
+    assert "QFI 5 -> queue 7 on device:s1" in capsys.readouterr().out

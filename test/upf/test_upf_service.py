@@ -37,7 +37,7 @@ TEID_UP, TEID_DOWN, QFI = 0x1234, 0xABCD01, 9
 GTPU_PORT = 2152
 UPF_TABLES = ("upf_classifier.interfaces", "upf.uplink_sessions", "upf.downlink_sessions",
               "upf.uplink_terminations", "upf.downlink_terminations", "upf.tunnel_peers",
-              "upf.applications", "firewall.rules")
+              "upf.applications", "firewall.rules", "upf.queues")
 SESSION_TABLES = UPF_TABLES[1:6]
 
 
@@ -263,6 +263,34 @@ def test_firewall_and_applications_over_rest(lab, switch):
         assert upf_entries(switch) == middle
         lab.rest.delete(f"upf/firewall/{rule['id']}")
         lab.rest.delete(f"upf/applications/{DEVICE}/7")
+    finally:
+        lab.rest.delete(f"upf/sessions/{UE}")
+    assert upf_entries(switch) == before
+
+
+def test_a_qfi_is_mapped_to_an_egress_queue(lab, switch):
+    before = upf_entries(switch)
+    lab.rest.post("upf/sessions", session())
+    try:
+        assert lab.rest.post("upf/queues", {"deviceId": DEVICE, "qfi": QFI, "queue": 7}) == \
+            {"deviceId": DEVICE, "qfi": QFI, "queue": 7}
+        lab.rest.post("upf/queues", {"deviceId": DEVICE, "qfi": QFI, "queue": 6})
+        assert upf_entries(switch)["upf.queues"] == before["upf.queues"] + 1
+        info = P4Info()
+        [entry] = [e for e in switch.table_entries(info.table_id("upf.queues"))]
+        assert int.from_bytes(entry.action.action.params[0].value, "big") == 6
+        # pbswitch runs 8 strict-priority queues: the session's downlink
+        # still arrives, now from queue 6.
+        inner = ue_packet(1, downlink=True)
+        got = exchange(lab, DN, GNB, f"udp and dst port {GTPU_PORT}",
+                       [Ether(src=mac_of(DN), dst=mac_of(GNB)) / inner], 1)
+        assert [bytes(g[GTPPDUSessionContainer].payload) for g in got] == [bytes(inner)]
+        for body, message in (({"deviceId": DEVICE, "qfi": QFI, "queue": 8}, "queue must be"),
+                              ({"deviceId": DEVICE, "qfi": 64, "queue": 1}, "qfi must be")):
+            with pytest.raises(RestError) as refused:
+                lab.rest.post("upf/queues", body)
+            assert refused.value.status == 400 and message in refused.value.body
+        lab.rest.delete(f"upf/queues/{DEVICE}/{QFI}")
     finally:
         lab.rest.delete(f"upf/sessions/{UE}")
     assert upf_entries(switch) == before

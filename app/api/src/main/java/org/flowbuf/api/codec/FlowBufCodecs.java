@@ -22,6 +22,7 @@ import org.flowbuf.api.upf.FirewallRule;
 import org.flowbuf.api.upf.PduSession;
 import org.flowbuf.api.upf.UpfApplication;
 import org.flowbuf.api.upf.UpfInterface;
+import org.flowbuf.api.upf.UpfQueue;
 import org.onosproject.codec.CodecService;
 import org.onosproject.codec.JsonCodec;
 
@@ -51,7 +52,8 @@ public final class FlowBufCodecs {
             Map.entry(PduSession.class, new PduSessionCodec()),
             Map.entry(UpfApplication.class, new UpfApplicationCodec()),
             Map.entry(FirewallRule.class, new FirewallRuleCodec()),
-            Map.entry(UpfInterface.class, new UpfInterfaceCodec()));
+            Map.entry(UpfInterface.class, new UpfInterfaceCodec()),
+            Map.entry(UpfQueue.class, new UpfQueueCodec()));
 
     private FlowBufCodecs() {
     }

@@ -142,6 +142,31 @@ public interface UpfService {
     FirewallRule removeFirewallRule(long id);
 
     /**
+     * Every QFI → queue mapping.
+     *
+     * @return mappings
+     */
+    Collection<UpfQueue> queues();
+
+    /**
+     * Maps a QFI to an egress queue (replacing the QFI's earlier queue).
+     *
+     * @param queue mapping
+     * @return it
+     * @throws FlowBufException INVALID, NOT_FOUND (device)
+     */
+    UpfQueue setQueue(UpfQueue queue);
+
+    /**
+     * Removes a QFI's mapping: its packets take the default queue.
+     *
+     * @param deviceId device
+     * @param qfi      QFI
+     * @throws FlowBufException NOT_FOUND
+     */
+    void removeQueue(DeviceId deviceId, int qfi);
+
+    /**
      * Holds a UE's downlink in a FlowBuf buffer, through the intent layer:
      * a pause intent on the port the data network's packets arrive on, for
      * the packets to the UE's address (held before the UPF, as they came).

@@ -12,6 +12,7 @@ import org.flowbuf.api.upf.FirewallRule;
 import org.flowbuf.api.upf.PduSession;
 import org.flowbuf.api.upf.UpfApplication;
 import org.flowbuf.api.upf.UpfInterface;
+import org.flowbuf.api.upf.UpfQueue;
 import org.flowbuf.api.upf.UpfService;
 import org.flowbuf.app.pi.FlowRuleServiceUpfWriter;
 import org.flowbuf.app.store.DistributedUpfStore;
@@ -200,6 +201,21 @@ public final class UpfComponent implements UpfService {
     @Override
     public FirewallRule removeFirewallRule(long id) {
         return upf.removeFirewallRule(id);
+    }
+
+    @Override
+    public Collection<UpfQueue> queues() {
+        return upf.queues();
+    }
+
+    @Override
+    public UpfQueue setQueue(UpfQueue queue) {
+        return upf.setQueue(queue);
+    }
+
+    @Override
+    public void removeQueue(DeviceId deviceId, int qfi) {
+        upf.removeQueue(deviceId, qfi);
     }
 
     @Override

@@ -27,6 +27,7 @@ public class FlowBufWebApplication extends AbstractWebApplication {
                           ControllerHoldsWebResource.class,
                           UpfInterfacesWebResource.class, UpfSessionsWebResource.class,
                           UpfApplicationsWebResource.class, UpfFirewallWebResource.class,
+                          UpfQueuesWebResource.class,
                           ServerTimingFilter.class,
                           RequestSizeFilter.class,
                           JsonErrorFilter.class,

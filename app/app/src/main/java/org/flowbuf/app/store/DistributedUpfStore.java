@@ -12,6 +12,7 @@ import org.flowbuf.api.upf.UpfDirection;
 import org.flowbuf.api.upf.UpfFilter;
 import org.flowbuf.api.upf.UpfInterface;
 import org.flowbuf.api.upf.UpfMeter;
+import org.flowbuf.api.upf.UpfQueue;
 import org.flowbuf.app.upf.UpfSessionRecord;
 import org.flowbuf.app.upf.UpfStore;
 import org.onlab.util.KryoNamespace;
@@ -39,13 +40,14 @@ public final class DistributedUpfStore implements UpfStore {
                     .register(UpfSessionRecord.class, PduSession.class, UpfMeter.class,
                               UpfApplication.class, UpfFilter.class, PortRange.class,
                               FirewallRule.class, FirewallRule.Action.class, UpfDirection.class,
-                              UpfInterface.class, UpfInterface.Kind.class)
+                              UpfInterface.class, UpfInterface.Kind.class, UpfQueue.class)
                     .build("flowbuf-upf"));
 
     private final ConsistentMap<Long, UpfSessionRecord> sessions;
     private final ConsistentMap<String, UpfApplication> applications;
     private final ConsistentMap<Long, FirewallRule> firewall;
     private final ConsistentMap<String, UpfInterface> interfaces;
+    private final ConsistentMap<String, UpfQueue> queues;
     private final AtomicCounter ids;
 
     /**
@@ -62,6 +64,8 @@ public final class DistributedUpfStore implements UpfStore {
                 .withName("flowbuf-upf-firewall").withSerializer(SERIALIZER).build();
         this.interfaces = storage.<String, UpfInterface>consistentMapBuilder()
                 .withName("flowbuf-upf-interfaces").withSerializer(SERIALIZER).build();
+        this.queues = storage.<String, UpfQueue>consistentMapBuilder()
+                .withName("flowbuf-upf-queues").withSerializer(SERIALIZER).build();
         this.ids = storage.atomicCounterBuilder().withName("flowbuf-upf-ids").build().asAtomicCounter();
     }
 
@@ -137,6 +141,21 @@ public final class DistributedUpfStore implements UpfStore {
     @Override
     public void removeInterface(UpfInterface iface) {
         interfaces.remove(iface.toString());
+    }
+
+    @Override
+    public Collection<UpfQueue> queues() {
+        return values(queues);
+    }
+
+    @Override
+    public void putQueue(UpfQueue queue) {
+        queues.put(key(queue.deviceId(), queue.qfi()), queue);
+    }
+
+    @Override
+    public void removeQueue(DeviceId deviceId, int qfi) {
+        queues.remove(key(deviceId, qfi));
     }
 
     private static String key(DeviceId deviceId, int appId) {

@@ -7,6 +7,7 @@ package org.flowbuf.app.upf;
 import org.flowbuf.api.upf.FirewallRule;
 import org.flowbuf.api.upf.UpfApplication;
 import org.flowbuf.api.upf.UpfInterface;
+import org.flowbuf.api.upf.UpfQueue;
 import org.onosproject.net.DeviceId;
 
 import java.util.ArrayList;
@@ -26,6 +27,22 @@ public final class InMemoryUpfStore implements UpfStore {
     private final Map<String, UpfApplication> applications = new ConcurrentHashMap<>();
     private final Map<Long, FirewallRule> firewall = new ConcurrentSkipListMap<>();
     private final Map<UpfInterface, Boolean> interfaces = new ConcurrentHashMap<>();
+    private final Map<String, UpfQueue> queues = new ConcurrentHashMap<>();
+
+    @Override
+    public Collection<UpfQueue> queues() {
+        return List.copyOf(queues.values());
+    }
+
+    @Override
+    public void putQueue(UpfQueue queue) {
+        queues.put(key(queue.deviceId(), queue.qfi()), queue);
+    }
+
+    @Override
+    public void removeQueue(DeviceId deviceId, int qfi) {
+        queues.remove(key(deviceId, qfi));
+    }
 
     @Override
     public long nextId() {

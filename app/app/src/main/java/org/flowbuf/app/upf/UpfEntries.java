@@ -10,6 +10,7 @@ import org.flowbuf.api.upf.UpfApplication;
 import org.flowbuf.api.upf.UpfDirection;
 import org.flowbuf.api.upf.UpfFilter;
 import org.flowbuf.api.upf.UpfInterface;
+import org.flowbuf.api.upf.UpfQueue;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 import org.onosproject.core.ApplicationId;
@@ -52,14 +53,18 @@ import static org.flowbuf.pipeconf.UpfP4Names.KEY_DIRECTION;
 import static org.flowbuf.pipeconf.UpfP4Names.KEY_IPV4_DST;
 import static org.flowbuf.pipeconf.UpfP4Names.KEY_IP_PROTO;
 import static org.flowbuf.pipeconf.UpfP4Names.KEY_N3_ADDR;
+import static org.flowbuf.pipeconf.UpfP4Names.KEY_QFI;
 import static org.flowbuf.pipeconf.UpfP4Names.KEY_TEID;
 import static org.flowbuf.pipeconf.UpfP4Names.KEY_TUNNEL_PEER_ID;
 import static org.flowbuf.pipeconf.UpfP4Names.KEY_UE_ADDR;
 import static org.flowbuf.pipeconf.UpfP4Names.KEY_UE_PORT;
 import static org.flowbuf.pipeconf.UpfP4Names.METER_IDX;
+import static org.flowbuf.pipeconf.UpfP4Names.PRIORITY;
 import static org.flowbuf.pipeconf.UpfP4Names.QFI;
+import static org.flowbuf.pipeconf.UpfP4Names.QUEUES;
 import static org.flowbuf.pipeconf.UpfP4Names.SESSION_METER;
 import static org.flowbuf.pipeconf.UpfP4Names.SET_APP_ID;
+import static org.flowbuf.pipeconf.UpfP4Names.SET_QUEUE;
 import static org.flowbuf.pipeconf.UpfP4Names.SET_DOWNLINK_SESSION;
 import static org.flowbuf.pipeconf.UpfP4Names.SET_TUNNEL_PEER;
 import static org.flowbuf.pipeconf.UpfP4Names.SET_UPLINK_SESSION;
@@ -225,6 +230,20 @@ public final class UpfEntries {
     public static List<MeterCell> applicationMeters(UpfApplication app, boolean reset) {
         return app.meter().map(m -> List.of(new MeterCell(APP_METER, app.appId(), reset ? null : m)))
                 .orElse(List.of());
+    }
+
+    /**
+     * The queues entry of a QFI.
+     *
+     * @param appId owner
+     * @param queue mapping
+     * @return rule
+     */
+    public static FlowRule queueRule(ApplicationId appId, UpfQueue queue) {
+        return rule(appId, queue.deviceId(), QUEUES, EXACT_PRIORITY,
+                    PiCriterion.builder().matchExact(KEY_QFI, (long) queue.qfi()).build(),
+                    PiAction.builder().withId(SET_QUEUE)
+                            .withParameter(new PiActionParam(PRIORITY, (long) queue.queue())).build());
     }
 
     /**

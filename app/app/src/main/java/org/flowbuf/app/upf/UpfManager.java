@@ -16,6 +16,7 @@ import org.flowbuf.api.upf.FirewallRule;
 import org.flowbuf.api.upf.PduSession;
 import org.flowbuf.api.upf.UpfApplication;
 import org.flowbuf.api.upf.UpfInterface;
+import org.flowbuf.api.upf.UpfQueue;
 import org.flowbuf.api.upf.UpfService;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.IpPrefix;
@@ -295,6 +296,39 @@ public final class UpfManager implements UpfService {
         return rule;
     }
 
+    // ---- QFI -> queue ----
+
+    @Override
+    public Collection<UpfQueue> queues() {
+        return store.queues();
+    }
+
+    @Override
+    public synchronized UpfQueue setQueue(UpfQueue queue) {
+        checks.device(queue.deviceId());
+        Optional<UpfQueue> earlier = store.queues().stream()
+                .filter(q -> q.deviceId().equals(queue.deviceId()) && q.qfi() == queue.qfi())
+                .findFirst();
+        UpfWrite write = new UpfWrite();
+        earlier.ifPresent(q -> write.removes().add(UpfEntries.queueRule(appId, q)));
+        write.inserts().add(UpfEntries.queueRule(appId, queue));
+        writer.write(queue.deviceId(), write);
+        store.putQueue(queue);
+        return queue;
+    }
+
+    @Override
+    public synchronized void removeQueue(DeviceId deviceId, int qfi) {
+        UpfQueue queue = store.queues().stream()
+                .filter(q -> q.deviceId().equals(deviceId) && q.qfi() == qfi).findFirst()
+                .orElseThrow(() -> FlowBufException.notFound("QFI %d has no queue on %s", qfi,
+                                                             deviceId));
+        UpfWrite write = new UpfWrite();
+        write.removes().add(UpfEntries.queueRule(appId, queue));
+        writer.write(deviceId, write);
+        store.removeQueue(deviceId, qfi);
+    }
+
     // ---- holding a UE's downlink ----
 
     @Override
@@ -358,6 +392,8 @@ public final class UpfManager implements UpfService {
         records.forEach(r -> addSessionEntries(write, r, apps));
         store.firewallRules().stream().filter(r -> r.deviceId().equals(deviceId))
                 .forEach(r -> write.inserts().add(UpfEntries.firewallRule(appId, r)));
+        store.queues().stream().filter(q -> q.deviceId().equals(deviceId))
+                .forEach(q -> write.inserts().add(UpfEntries.queueRule(appId, q)));
         if (!write.isEmpty()) {
             writer.rewrite(deviceId, write);
         }

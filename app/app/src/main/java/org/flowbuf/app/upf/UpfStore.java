@@ -7,6 +7,7 @@ package org.flowbuf.app.upf;
 import org.flowbuf.api.upf.FirewallRule;
 import org.flowbuf.api.upf.UpfApplication;
 import org.flowbuf.api.upf.UpfInterface;
+import org.flowbuf.api.upf.UpfQueue;
 import org.onosproject.net.DeviceId;
 
 import java.util.Collection;
@@ -97,6 +98,28 @@ public interface UpfStore {
      * @param id id
      */
     void removeFirewallRule(long id);
+
+    /**
+     * Every QFI → queue mapping.
+     *
+     * @return mappings
+     */
+    Collection<UpfQueue> queues();
+
+    /**
+     * Stores a mapping, replacing the QFI's earlier one.
+     *
+     * @param queue mapping
+     */
+    void putQueue(UpfQueue queue);
+
+    /**
+     * Removes a QFI's mapping.
+     *
+     * @param deviceId device
+     * @param qfi      QFI
+     */
+    void removeQueue(DeviceId deviceId, int qfi);
 
     /**
      * Every interface.

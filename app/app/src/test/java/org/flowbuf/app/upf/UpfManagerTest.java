@@ -19,6 +19,7 @@ import org.flowbuf.api.upf.UpfDirection;
 import org.flowbuf.api.upf.UpfFilter;
 import org.flowbuf.api.upf.UpfInterface;
 import org.flowbuf.api.upf.UpfMeter;
+import org.flowbuf.api.upf.UpfQueue;
 import org.flowbuf.pipeconf.UpfP4Names;
 import org.junit.Before;
 import org.junit.Test;
@@ -265,6 +266,22 @@ public class UpfManagerTest {
                       FlowBufException.Reason.UNAVAILABLE, "need the Buffer Service");
         assertRefused(() -> withBuffers.pauseDownlink(999, PortNumber.portNumber(2)),
                       FlowBufException.Reason.NOT_FOUND, "no session 999");
+    }
+
+    @Test
+    public void aQfiGetsOneQueueEntryThatANewQueueReplaces() {
+        upf.setQueue(new UpfQueue(S1, 5, 7));
+        upf.setQueue(new UpfQueue(S1, 5, 3));
+        assertEquals(1, device.count(S1, UpfP4Names.QUEUES));
+        assertEquals(List.of(new UpfQueue(S1, 5, 3)), List.copyOf(upf.queues()));
+        assertRefused(() -> upf.setQueue(new UpfQueue(DeviceId.deviceId("device:s9"), 5, 3)),
+                      FlowBufException.Reason.NOT_FOUND, "unknown device");
+        assertRefused(() -> new UpfQueue(S1, 5, 8), FlowBufException.Reason.INVALID,
+                      "queue must be between 0 and 7, got 8");
+        upf.removeQueue(S1, 5);
+        assertEquals(0, device.count(S1, UpfP4Names.QUEUES));
+        assertRefused(() -> upf.removeQueue(S1, 5), FlowBufException.Reason.NOT_FOUND,
+                      "QFI 5 has no queue on device:s1");
     }
 
     @Test

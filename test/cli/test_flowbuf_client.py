@@ -399,3 +399,91 @@ def test_a_missing_or_bad_fmm_plan_is_an_error_and_sends_nothing(api, capsys, tm
     assert captured.out == ""
 
 
+
+
+UPF_SESSION = {"id": 3, "deviceId": "device:s1", "ueAddress": "10.250.0.1",
+               "n3Address": "10.0.0.100", "uplinkTeid": 0x1234, "gnbAddress": "10.0.0.1",
+               "gnbPort": 2152, "downlinkTeid": 0xABCD01, "qfi": 9,
+               "ambr": {"cir": 1000, "cburst": 1500, "pir": 2000, "pburst": 3000}}
+
+
+def test_upf_session_add_sends_the_session_and_prints_it(api, capsys):
+    url, requests, answers = api
+    answers[("POST", "/onos/flowbuf/upf/sessions")] = (201, UPF_SESSION)
+    assert run(url, "upf-session-add", "device:s1", "10.250.0.1", "10.0.0.100", "0x1234",
+               "10.0.0.1", "0xabcd01", "--qfi", "9", "--ambr", "1000,1500,2000,3000") == 0
+    assert requests == [("POST", "/onos/flowbuf/upf/sessions", {
+        "deviceId": "device:s1", "ueAddress": "10.250.0.1", "n3Address": "10.0.0.100",
+        "uplinkTeid": 0x1234, "gnbAddress": "10.0.0.1", "downlinkTeid": 0xABCD01, "qfi": 9,
+        "ambr": {"cir": 1000, "cburst": 1500, "pir": 2000, "pburst": 3000}})]
+    out = capsys.readouterr().out
+    assert "0x1234" in out and "0xabcd01" in out and "10.0.0.1:2152" in out
+
+
+def test_upf_session_by_ue_address_and_firewall_add(api, capsys):
+    url, requests, answers = api
+    answers[("DELETE", "/onos/flowbuf/upf/sessions/10.250.0.1")] = (204, None)
+    assert run(url, "upf-session-remove", "10.250.0.1", "--device", "device:s1") == 0
+    answers[("POST", "/onos/flowbuf/upf/firewall")] = (201, {
+        "id": 4, "deviceId": "device:s1", "direction": "UPLINK", "action": "DENY",
+        "priority": 10, "filter": {"appPorts": {"low": 22, "high": 22}}})
+    assert run(url, "upf-firewall-add", "device:s1", "deny", "--direction", "uplink",
+               "--priority", "10", "--app-ports", "22", "--proto", "6") == 0
+    assert requests == [
+        ("DELETE", "/onos/flowbuf/upf/sessions/10.250.0.1?deviceId=device:s1", None),
+        ("POST", "/onos/flowbuf/upf/firewall", {
+            "deviceId": "device:s1", "action": "DENY", "direction": "UPLINK", "priority": 10,
+            "filter": {"ipProto": 6, "appPorts": {"low": 22, "high": 22}}})]
+
+
+@pytest.mark.parametrize("argv", [
+    ["upf-session-add", "device:s1", "10.250.0.1", "10.0.0.100", "0", "10.0.0.1", "5"],
+    ["upf-session-add", "device:s1", "10.250.0.1", "10.0.0.100", "0x1_0000_0000", "10.0.0.1", "5"],
+    ["upf-session-add", "device:s1", "10.250.0.1", "10.0.0.100", "1", "10.0.0.1", "5",
+     "--ambr", "1,2,3"],
+    ["upf-firewall-add", "device:s1", "reject"],
+    ["upf-app-add", "device:s1", "7", "5", "--app-ports", "80-x"],
+])
+def test_bad_upf_arguments_send_nothing(api, argv):
+    url, requests, _ = api
+    with pytest.raises(SystemExit) as exited:
+        run(url, *argv)
+    assert exited.value.code == 2 and requests == []
+
+
+def test_a_refused_upf_session_prints_the_apis_message(api, capsys):
+    url, _, answers = api
+    answers[("POST", "/onos/flowbuf/upf/sessions")] = (409, {
+        "code": 409, "message": "uplink TEID 4660 (0x1234) is already used on N3 address "
+                                "10.0.0.100 by session 3"})
+    assert run(url, "upf-session-add", "device:s1", "10.250.0.2", "10.0.0.100", "0x1234",
+               "10.0.0.1", "7") == 1
+    assert "already used on N3 address 10.0.0.100 by session 3 (HTTP 409)" in \
+        capsys.readouterr().err
+
+
+def test_upf_pause_and_resume_by_ue_address(api, capsys):
+    url, requests, answers = api
+    answers[("POST", "/onos/flowbuf/upf/sessions/10.250.0.1/pause")] = (200, dict(
+        INTENT, filter={"ipv4Dst": "10.250.0.1/32"}, inPort=2, bufferId="auto-1"))
+    answers[("POST", "/onos/flowbuf/upf/sessions/10.250.0.1/resume")] = (200, dict(
+        BUFFER, id="auto-1", state="FORWARDING"))
+    assert run(url, "upf-pause", "10.250.0.1", "2") == 0
+    assert run(url, "upf-resume", "10.250.0.1") == 0
+    assert requests == [("POST", "/onos/flowbuf/upf/sessions/10.250.0.1/pause", {"inPort": 2}),
+                        ("POST", "/onos/flowbuf/upf/sessions/10.250.0.1/resume", {})]
+    out = capsys.readouterr().out
+    assert "auto-1" in out and "FORWARDING" in out
+
+
+def test_upf_queue_set_and_remove(api, capsys):
+    url, requests, answers = api
+    answers[("POST", "/onos/flowbuf/upf/queues")] = (200, {"deviceId": "device:s1", "qfi": 5,
+                                                           "queue": 7})
+    answers[("DELETE", "/onos/flowbuf/upf/queues/device:s1/5")] = (204, None)
+    assert run(url, "upf-queue-set", "device:s1", "5", "7") == 0
+    assert run(url, "upf-queue-remove", "device:s1", "5") == 0
+    assert requests == [("POST", "/onos/flowbuf/upf/queues",
+                         {"deviceId": "device:s1", "qfi": 5, "queue": 7}),
+                        ("DELETE", "/onos/flowbuf/upf/queues/device:s1/5", None)]
+    assert "QFI 5 -> queue 7 on device:s1" in capsys.readouterr().out

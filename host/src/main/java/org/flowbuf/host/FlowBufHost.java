@@ -9,12 +9,15 @@ import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.apps.ControllerBufferingService;
+import org.flowbuf.api.upf.UpfService;
 import org.flowbuf.app.FlowBufCore;
 import org.flowbuf.app.apps.fba.FbaTuner;
 import org.flowbuf.app.rest.StandaloneServices;
 import org.flowbuf.app.southbound.ConfiguredAgentDirectory;
 import org.flowbuf.app.southbound.DefaultBufferAgentClient;
 import org.flowbuf.app.store.InMemoryBufferStore;
+import org.flowbuf.app.upf.InMemoryUpfStore;
+import org.flowbuf.app.upf.UpfManager;
 import org.flowbuf.host.fba.PbswitchAdminControl;
 import org.flowbuf.host.netcfg.Netcfg;
 import org.flowbuf.host.netcfg.SwitchEntry;
@@ -113,6 +116,9 @@ public final class FlowBufHost implements AutoCloseable {
         StandaloneServices services =
                 StandaloneServices.forCore(core, rules, new P4RuntimeMulticastWriter(switches),
                                            new P4RuntimePacketEmitter(switches));
+        UpfManager upf = new UpfManager(appId, new InMemoryUpfStore(), new P4RuntimeUpfWriter(switches),
+                                        switches::containsKey, core.intents(), core.buffers());
+        services.add(UpfService.class, upf);
         ControllerBufferingService controllerBuffering =
                 services.get(ControllerBufferingService.class);
         switches.forEach((device, session) -> session.onPacketIn(

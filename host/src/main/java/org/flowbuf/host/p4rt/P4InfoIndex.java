@@ -8,6 +8,7 @@ import com.google.protobuf.TextFormat;
 import p4.config.v1.P4InfoOuterClass.Action;
 import p4.config.v1.P4InfoOuterClass.ControllerPacketMetadata;
 import p4.config.v1.P4InfoOuterClass.MatchField;
+import p4.config.v1.P4InfoOuterClass.Meter;
 import p4.config.v1.P4InfoOuterClass.P4Info;
 import p4.config.v1.P4InfoOuterClass.Table;
 
@@ -29,6 +30,7 @@ public final class P4InfoIndex {
     private final Map<String, Table> tables = new HashMap<>();
     private final Map<String, Action> actions = new HashMap<>();
     private final Map<String, ControllerPacketMetadata> packetMetadata = new HashMap<>();
+    private final Map<String, Meter> meters = new HashMap<>();
 
     /**
      * Indexes a p4info.
@@ -39,6 +41,7 @@ public final class P4InfoIndex {
         this.p4info = Objects.requireNonNull(p4info);
         p4info.getTablesList().forEach(t -> tables.put(t.getPreamble().getName(), t));
         p4info.getActionsList().forEach(a -> actions.put(a.getPreamble().getName(), a));
+        p4info.getMetersList().forEach(m -> meters.put(m.getPreamble().getName(), m));
         p4info.getControllerPacketMetadataList()
                 .forEach(m -> packetMetadata.put(m.getPreamble().getName(), m));
     }
@@ -99,6 +102,17 @@ public final class P4InfoIndex {
      */
     public Action action(String name) {
         return found(actions.get(name), "action", name);
+    }
+
+    /**
+     * An indexed meter by its fully qualified name.
+     *
+     * @param name meter name
+     * @return the meter
+     * @throws IllegalArgumentException when the p4info has no such meter
+     */
+    public Meter meter(String name) {
+        return found(meters.get(name), "meter", name);
     }
 
     /**

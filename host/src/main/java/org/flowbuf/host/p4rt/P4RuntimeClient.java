@@ -204,6 +204,23 @@ public final class P4RuntimeClient implements AutoCloseable {
         writeEntities(type, entities);
     }
 
+    /**
+     * Writes updates of any entities in one Write.
+     *
+     * @param updates updates, in order
+     * @throws P4RuntimeWriteException when the target refuses the Write,
+     *                                 with the code of the first failed update
+     */
+    public void write(List<Update> updates) {
+        WriteRequest.Builder request = WriteRequest.newBuilder().setDeviceId(deviceId)
+                .setElectionId(electionId).addAllUpdates(updates);
+        try {
+            blocking().write(request.build());
+        } catch (StatusRuntimeException e) {
+            throw failure("write", e);
+        }
+    }
+
     private void write(Update.Type type, List<TableEntry> entries) {
         List<Entity> entities = new ArrayList<>();
         entries.forEach(e -> entities.add(Entity.newBuilder().setTableEntry(e).build()));

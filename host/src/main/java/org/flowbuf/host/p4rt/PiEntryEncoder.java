@@ -11,16 +11,21 @@ import org.onosproject.net.flow.criteria.Criterion;
 import org.onosproject.net.flow.criteria.PiCriterion;
 import org.onosproject.net.flow.instructions.Instruction;
 import org.onosproject.net.flow.instructions.PiInstruction;
+import org.onosproject.net.pi.model.PiMeterId;
 import org.onosproject.net.pi.model.PiTableId;
 import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.pi.runtime.PiActionParam;
 import org.onosproject.net.pi.runtime.PiExactFieldMatch;
 import org.onosproject.net.pi.runtime.PiFieldMatch;
 import org.onosproject.net.pi.runtime.PiLpmFieldMatch;
+import org.onosproject.net.pi.runtime.PiRangeFieldMatch;
 import org.onosproject.net.pi.runtime.PiTernaryFieldMatch;
 import p4.config.v1.P4InfoOuterClass;
 import p4.v1.P4RuntimeOuterClass.Action;
 import p4.v1.P4RuntimeOuterClass.FieldMatch;
+import p4.v1.P4RuntimeOuterClass.Index;
+import p4.v1.P4RuntimeOuterClass.MeterConfig;
+import p4.v1.P4RuntimeOuterClass.MeterEntry;
 import p4.v1.P4RuntimeOuterClass.TableAction;
 import p4.v1.P4RuntimeOuterClass.TableEntry;
 
@@ -73,6 +78,28 @@ public final class PiEntryEncoder {
         return entry.build();
     }
 
+    /**
+     * Encodes one cell of an indexed meter.
+     *
+     * @param meterId the meter
+     * @param index   the cell
+     * @param config  its configuration; empty makes the cell unconfigured again
+     * @return the meter entry
+     * @throws IllegalArgumentException when the p4info has no such meter or
+     *                                  the index is beyond its size
+     */
+    public MeterEntry encodeMeter(PiMeterId meterId, long index, Optional<MeterConfig> config) {
+        P4InfoOuterClass.Meter meter = p4info.meter(meterId.id());
+        if (index < 0 || index >= meter.getSize()) {
+            throw new IllegalArgumentException(meterId.id() + " has " + meter.getSize()
+                                                       + " cells, not " + index);
+        }
+        MeterEntry.Builder entry = MeterEntry.newBuilder().setMeterId(meter.getPreamble().getId())
+                .setIndex(Index.newBuilder().setIndex(index));
+        config.ifPresent(entry::setConfig);
+        return entry.build();
+    }
+
     private Optional<FieldMatch> fieldMatch(P4InfoOuterClass.Table table,
                                                       PiFieldMatch match) {
         P4InfoOuterClass.MatchField field = p4info.matchField(table, match.fieldId().id());
@@ -102,6 +129,19 @@ public final class PiEntryEncoder {
                 fm.setLpm(FieldMatch.LPM.newBuilder()
                                   .setValue(canonical(lpm.value(), bits, field.getName()))
                                   .setPrefixLen(lpm.prefixLength()));
+                break;
+            case RANGE:
+                PiRangeFieldMatch range = (PiRangeFieldMatch) match;
+                BigInteger low = new BigInteger(1, range.lowValue().asArray());
+                BigInteger high = new BigInteger(1, range.highValue().asArray());
+                if (low.signum() == 0 && high.equals(BigInteger.ONE.shiftLeft(bits)
+                                                             .subtract(BigInteger.ONE))) {
+                    // P4Runtime: a don't-care range match is omitted.
+                    return Optional.empty();
+                }
+                fm.setRange(FieldMatch.Range.newBuilder()
+                                    .setLow(canonical(range.lowValue(), bits, field.getName()))
+                                    .setHigh(canonical(range.highValue(), bits, field.getName())));
                 break;
             default:
                 throw new IllegalArgumentException("match type " + match.type()

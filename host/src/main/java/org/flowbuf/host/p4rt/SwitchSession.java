@@ -105,6 +105,15 @@ public final class SwitchSession implements AutoCloseable {
     }
 
     /**
+     * The encoder of this switch's pipeline.
+     *
+     * @return encoder
+     */
+    public PiEntryEncoder encoder() {
+        return encoder;
+    }
+
+    /**
      * Writes flow rules as one Write of inserts.
      *
      * @param rules PI flow rules

@@ -18,6 +18,11 @@ import org.flowbuf.api.apps.FmmSession;
 import org.flowbuf.api.apps.HandoffPlan;
 import org.flowbuf.api.apps.LmmHandoff;
 import org.flowbuf.api.apps.NfvMigration;
+import org.flowbuf.api.upf.FirewallRule;
+import org.flowbuf.api.upf.PduSession;
+import org.flowbuf.api.upf.UpfApplication;
+import org.flowbuf.api.upf.UpfInterface;
+import org.flowbuf.api.upf.UpfQueue;
 import org.onosproject.codec.CodecService;
 import org.onosproject.codec.JsonCodec;
 
@@ -43,7 +48,12 @@ public final class FlowBufCodecs {
             Map.entry(HandoffPlan.class, new HandoffPlanCodec()),
             Map.entry(LmmHandoff.class, new LmmHandoffCodec()),
             Map.entry(FmmPlan.class, new FmmPlanCodec()),
-            Map.entry(FmmSession.class, new FmmSessionCodec()));
+            Map.entry(FmmSession.class, new FmmSessionCodec()),
+            Map.entry(PduSession.class, new PduSessionCodec()),
+            Map.entry(UpfApplication.class, new UpfApplicationCodec()),
+            Map.entry(FirewallRule.class, new FirewallRuleCodec()),
+            Map.entry(UpfInterface.class, new UpfInterfaceCodec()),
+            Map.entry(UpfQueue.class, new UpfQueueCodec()));
 
     private FlowBufCodecs() {
     }

@@ -1,0 +1,235 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.onos;
+
+import org.flowbuf.api.Buffer;
+import org.flowbuf.api.BufferService;
+import org.flowbuf.api.FlowBufIntent;
+import org.flowbuf.api.FlowBufIntentService;
+import org.flowbuf.api.upf.FirewallRule;
+import org.flowbuf.api.upf.PduSession;
+import org.flowbuf.api.upf.UpfApplication;
+import org.flowbuf.api.upf.UpfInterface;
+import org.flowbuf.api.upf.UpfQueue;
+import org.flowbuf.api.upf.UpfService;
+import org.flowbuf.app.pi.FlowRuleServiceUpfWriter;
+import org.flowbuf.app.store.DistributedUpfStore;
+import org.flowbuf.app.upf.UpfManager;
+import org.onlab.packet.Ip4Address;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.core.CoreService;
+import org.onosproject.mastership.MastershipService;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
+import org.onosproject.net.device.DeviceEvent;
+import org.onosproject.net.device.DeviceListener;
+import org.onosproject.net.device.DeviceService;
+import org.onosproject.net.flow.FlowRuleService;
+import org.onosproject.net.meter.MeterService;
+import org.onosproject.store.service.StorageService;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.slf4j.Logger;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import static org.onlab.util.Tools.groupedThreads;
+import static org.slf4j.LoggerFactory.getLogger;
+
+/**
+ * Runs the UPF service inside ONOS: the model in consistent maps, entries
+ * through the FlowRuleService and meter cells through the MeterService.
+ * When a device comes back, its master writes the device's UPF state again
+ * (ONOS re-adds missing flow rules itself; meter cells a pipeline push reset
+ * are configured again).
+ */
+@Component(immediate = true, service = UpfService.class)
+public final class UpfComponent implements UpfService {
+
+    private final Logger log = getLogger(getClass());
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected CoreService coreService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected FlowRuleService flowRuleService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected MeterService meterService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected StorageService storageService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected DeviceService deviceService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected MastershipService mastershipService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected FlowBufIntentService intentService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected BufferService bufferService;
+
+    private final DeviceListener deviceListener = new Reconnects();
+    private ExecutorService executor;
+    private UpfManager upf;
+
+    @Activate
+    protected void activate() {
+        ApplicationId appId = coreService.registerApplication(FlowBufManager.APP_NAME);
+        executor = Executors.newSingleThreadExecutor(groupedThreads("flowbuf", "upf", log));
+        upf = new UpfManager(appId, new DistributedUpfStore(storageService),
+                             new FlowRuleServiceUpfWriter(appId, flowRuleService, meterService,
+                                                          FlowBufManager.DEADLINE),
+                             id -> deviceService.getDevice(id) != null, intentService,
+                             bufferService);
+        deviceService.addListener(deviceListener);
+        log.info("Started");
+    }
+
+    @Deactivate
+    protected void deactivate() {
+        deviceService.removeListener(deviceListener);
+        executor.shutdown();
+        upf = null;
+        log.info("Stopped");
+    }
+
+    /** A device that is available again gets its UPF state from its master. */
+    private final class Reconnects implements DeviceListener {
+        @Override
+        public boolean isRelevant(DeviceEvent event) {
+            return (event.type() == DeviceEvent.Type.DEVICE_ADDED
+                    || event.type() == DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED)
+                    && deviceService.isAvailable(event.subject().id())
+                    && mastershipService.isLocalMaster(event.subject().id());
+        }
+
+        @Override
+        public void event(DeviceEvent event) {
+            DeviceId deviceId = event.subject().id();
+            executor.execute(() -> {
+                try {
+                    int written = upf.reinstall(deviceId);
+                    if (written > 0) {
+                        log.info("{}: {} UPF entries and meter cells written again", deviceId,
+                                 written);
+                    }
+                } catch (RuntimeException e) {
+                    log.warn("{}: UPF state not written again: {}", deviceId, e.getMessage());
+                }
+            });
+        }
+    }
+
+    @Override
+    public Collection<UpfInterface> interfaces() {
+        return upf.interfaces();
+    }
+
+    @Override
+    public UpfInterface addInterface(UpfInterface iface) {
+        return upf.addInterface(iface);
+    }
+
+    @Override
+    public void removeInterface(UpfInterface iface) {
+        upf.removeInterface(iface);
+    }
+
+    @Override
+    public Collection<PduSession> sessions() {
+        return upf.sessions();
+    }
+
+    @Override
+    public Optional<PduSession> session(long id) {
+        return upf.session(id);
+    }
+
+    @Override
+    public Optional<PduSession> session(Optional<DeviceId> deviceId, Ip4Address ueAddress) {
+        return upf.session(deviceId, ueAddress);
+    }
+
+    @Override
+    public List<PduSession> addSessions(List<PduSession> sessions) {
+        return upf.addSessions(sessions);
+    }
+
+    @Override
+    public PduSession removeSession(long id) {
+        return upf.removeSession(id);
+    }
+
+    @Override
+    public Collection<UpfApplication> applications() {
+        return upf.applications();
+    }
+
+    @Override
+    public UpfApplication addApplication(UpfApplication application) {
+        return upf.addApplication(application);
+    }
+
+    @Override
+    public UpfApplication removeApplication(DeviceId deviceId, int appId) {
+        return upf.removeApplication(deviceId, appId);
+    }
+
+    @Override
+    public Collection<FirewallRule> firewallRules() {
+        return upf.firewallRules();
+    }
+
+    @Override
+    public FirewallRule addFirewallRule(FirewallRule rule) {
+        return upf.addFirewallRule(rule);
+    }
+
+    @Override
+    public FirewallRule removeFirewallRule(long id) {
+        return upf.removeFirewallRule(id);
+    }
+
+    @Override
+    public Collection<UpfQueue> queues() {
+        return upf.queues();
+    }
+
+    @Override
+    public UpfQueue setQueue(UpfQueue queue) {
+        return upf.setQueue(queue);
+    }
+
+    @Override
+    public void removeQueue(DeviceId deviceId, int qfi) {
+        upf.removeQueue(deviceId, qfi);
+    }
+
+    @Override
+    public FlowBufIntent pauseDownlink(long sessionId, PortNumber inPort) {
+        return upf.pauseDownlink(sessionId, inPort);
+    }
+
+    @Override
+    public Buffer resumeDownlink(long sessionId) {
+        return upf.resumeDownlink(sessionId);
+    }
+
+    @Override
+    public int reinstall(DeviceId deviceId) {
+        return upf.reinstall(deviceId);
+    }
+}

@@ -1,0 +1,198 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.onos;
+
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.upf.PduSession;
+import org.flowbuf.api.upf.UpfInterface;
+import org.flowbuf.api.upf.UpfMeter;
+import org.flowbuf.pipeconf.UpfP4Names;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+import org.onlab.packet.ChassisId;
+import org.onlab.packet.Ip4Address;
+import org.onlab.packet.Ip4Prefix;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.core.CoreServiceAdapter;
+import org.onosproject.core.DefaultApplicationId;
+import org.onosproject.mastership.MastershipServiceAdapter;
+import org.onosproject.net.DefaultDevice;
+import org.onosproject.net.Device;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.device.DeviceEvent;
+import org.onosproject.net.device.DeviceListener;
+import org.onosproject.net.device.DeviceServiceAdapter;
+import org.onosproject.net.flow.FlowRule;
+import org.onosproject.net.flow.FlowRuleOperation;
+import org.onosproject.net.flow.FlowRuleOperations;
+import org.onosproject.net.flow.FlowRuleServiceAdapter;
+import org.onosproject.net.meter.Meter;
+import org.onosproject.net.meter.MeterRequest;
+import org.onosproject.net.meter.MeterServiceAdapter;
+import org.onosproject.net.provider.ProviderId;
+import org.onosproject.store.service.TestStorageService;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+/**
+ * The UPF component against ONOS's test adapters: sessions become flow-rule
+ * batches and indexed meter requests, an unknown device is refused before
+ * anything is written, and a device that comes back gets its state again.
+ */
+public class UpfComponentTest {
+
+    private static final DeviceId S1 = DeviceId.deviceId("device:s1");
+    private static final Device DEVICE = new DefaultDevice(new ProviderId("p4runtime", "test"), S1,
+                                                           Device.Type.SWITCH, "", "", "", "",
+                                                           new ChassisId(1));
+
+    private final Rules rules = new Rules();
+    private final Meters meters = new Meters();
+    private final Devices devices = new Devices();
+    private final UpfComponent component = new UpfComponent();
+
+    /** Confirms every batch and records its operations. */
+    private static final class Rules extends FlowRuleServiceAdapter {
+        private final List<FlowRuleOperation> ops = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void apply(FlowRuleOperations operations) {
+            operations.stages().forEach(ops::addAll);
+            operations.callback().onSuccess(operations);
+        }
+
+        long added(Object table) {
+            return ops.stream().filter(o -> o.type() == FlowRuleOperation.Type.ADD)
+                    .map(FlowRuleOperation::rule).map(FlowRule::table).filter(table::equals).count();
+        }
+    }
+
+    /** Confirms every meter request and records it. */
+    private static final class Meters extends MeterServiceAdapter {
+        private final List<MeterRequest> submitted = new CopyOnWriteArrayList<>();
+
+        @Override
+        public Meter submit(MeterRequest meter) {
+            submitted.add(meter);
+            meter.context().ifPresent(c -> c.onSuccess(meter));
+            return null;
+        }
+    }
+
+    /** s1 exists; the listener is kept. */
+    private static final class Devices extends DeviceServiceAdapter {
+        private DeviceListener listener;
+
+        @Override
+        public Device getDevice(DeviceId deviceId) {
+            return S1.equals(deviceId) ? DEVICE : null;
+        }
+
+        @Override
+        public boolean isAvailable(DeviceId deviceId) {
+            return S1.equals(deviceId);
+        }
+
+        @Override
+        public void addListener(DeviceListener l) {
+            listener = l;
+        }
+
+        @Override
+        public void removeListener(DeviceListener l) {
+            listener = null;
+        }
+    }
+
+    @Before
+    public void setUp() {
+        component.coreService = new CoreServiceAdapter() {
+            @Override
+            public ApplicationId registerApplication(String name) {
+                return new DefaultApplicationId(1, name);
+            }
+        };
+        component.flowRuleService = rules;
+        component.meterService = meters;
+        component.storageService = new TestStorageService();
+        component.deviceService = devices;
+        component.mastershipService = new MastershipServiceAdapter() {
+            @Override
+            public boolean isLocalMaster(DeviceId deviceId) {
+                return true;
+            }
+        };
+        component.activate();
+        component.addInterface(new UpfInterface(S1, UpfInterface.Kind.ACCESS,
+                                                Ip4Prefix.valueOf("10.0.0.100/32")));
+        component.addInterface(new UpfInterface(S1, UpfInterface.Kind.CORE,
+                                                Ip4Prefix.valueOf("10.250.0.0/16")));
+    }
+
+    @After
+    public void tearDown() {
+        component.deactivate();
+    }
+
+    private static PduSession session(DeviceId device, String ue) {
+        return PduSession.builder().deviceId(device).ueAddress(Ip4Address.valueOf(ue))
+                .n3Address(Ip4Address.valueOf("10.0.0.100")).uplinkTeid(7)
+                .gnbAddress(Ip4Address.valueOf("10.0.0.1")).downlinkTeid(8).qfi(9)
+                .ambr(UpfMeter.of(1000, 1500, 2000, 3000)).build();
+    }
+
+    @Test
+    public void aSessionIsOneFlowRuleBatchAndItsAmbrTwoIndexedMeterCells() {
+        PduSession s = component.addSessions(List.of(session(S1, "10.250.0.1"))).get(0);
+        assertEquals(1, rules.added(UpfP4Names.UPLINK_SESSIONS));
+        assertEquals(1, rules.added(UpfP4Names.DOWNLINK_SESSIONS));
+        assertEquals(1, rules.added(UpfP4Names.TUNNEL_PEERS));
+        assertEquals(2, meters.submitted.size());
+        for (MeterRequest r : meters.submitted) {
+            assertEquals(UpfP4Names.SESSION_METER.id(), r.scope().id());
+            assertEquals(Meter.Unit.BYTES_PER_SEC, r.unit());
+            assertEquals(2, r.bands().size());
+        }
+        assertEquals(List.of(2L, 3L), meters.submitted.stream().map(r -> r.index().get()).sorted()
+                .collect(java.util.stream.Collectors.toList()));
+        assertEquals(s, component.session(s.id()).get());
+    }
+
+    @Test
+    public void anUnknownDeviceIsRefusedBeforeAnythingIsWritten() {
+        int before = rules.ops.size();
+        try {
+            component.addSessions(List.of(session(DeviceId.deviceId("device:s9"), "10.250.0.1")));
+            fail("an unknown device was accepted");
+        } catch (FlowBufException e) {
+            assertEquals(FlowBufException.Reason.NOT_FOUND, e.reason());
+            assertEquals("unknown device device:s9", e.getMessage());
+        }
+        assertEquals(before, rules.ops.size());
+        assertTrue(component.sessions().isEmpty());
+    }
+
+    @Test
+    public void aDeviceThatComesBackGetsItsUpfStateFromItsMaster() throws InterruptedException {
+        component.addSessions(List.of(session(S1, "10.250.0.1")));
+        long sessions = rules.added(UpfP4Names.UPLINK_SESSIONS);
+        int cells = meters.submitted.size();
+        devices.listener.event(new DeviceEvent(DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED, DEVICE));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (meters.submitted.size() < 2 * cells && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(sessions + 1, rules.added(UpfP4Names.UPLINK_SESSIONS));
+        assertEquals(2 * cells, meters.submitted.size());
+        assertEquals(2, rules.added(UpfP4Names.INTERFACES) - 2);
+    }
+}

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The FlowBuf P4 program (P4-16, v1model). Each functional block is a control
-// in its own file under include/; this file composes them. Later blocks
-// (congestion avoidance) slot in as further controls applied
-// from IngressPipeImpl / EgressPipeImpl.
+// in its own file under include/; this file composes them.
 
 #include <core.p4>
 #include <v1model.p4>
@@ -19,12 +17,14 @@
 #include "include/upf.p4"
 #include "include/qos.p4"
 #include "include/fb.p4"
+#include "include/congestion.p4"
 
 control IngressPipeImpl(inout parsed_headers_t hdr,
                         inout local_metadata_t meta,
                         inout standard_metadata_t std_meta) {
     PacketOutIngress() packet_out_io;
     Steering() steering;
+    CcIngress() cc_ingress;
     UpfClassifier() upf_classifier;
     Firewall() firewall;
     Upf() upf;
@@ -39,6 +39,11 @@ control IngressPipeImpl(inout parsed_headers_t hdr,
             exit;
         }
         steering.apply(hdr, meta, std_meta);
+        // A latency-critical flow takes its current path (and congestion
+        // notifications are consumed) unless steering took it.
+        if (!meta.forwarded) {
+            cc_ingress.apply(hdr, meta, std_meta);
+        }
         // What no steering rule took goes through the UPF, which leaves
         // anything that is not UPF traffic as it was, then forwarding
         // (which routes the UPF's decapsulated and encapsulated packets).
@@ -62,6 +67,7 @@ control EgressPipeImpl(inout parsed_headers_t hdr,
                        inout standard_metadata_t std_meta) {
     PacketInEgress() packet_in_io;
     FbRelease() fb_release;
+    CcEgress() cc_egress;
 
     apply {
         fb_release.apply(hdr, meta, std_meta);
@@ -71,6 +77,7 @@ control EgressPipeImpl(inout parsed_headers_t hdr,
             exit;
         }
         packet_in_io.apply(hdr, meta, std_meta);
+        cc_egress.apply(hdr, meta, std_meta);
     }
 }
 

@@ -94,6 +94,13 @@ class P4Info:
         """Id of an indexed meter (meter(...) in the P4 source)."""
         return self._meters[self._qualified(name, self._meters)].preamble.id
 
+    def digest_id(self, name):
+        """Id of a digest by the name of its type (e.g. cc_digest_t)."""
+        for d in self.info.digests:
+            if d.preamble.name == name:
+                return d.preamble.id
+        raise KeyError(f"{name!r} is not a digest of the p4info")
+
     def register(self, name):
         """A register array (register<...>(...) in the P4 source, global or in
         the ingress control)."""

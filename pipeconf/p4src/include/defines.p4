@@ -116,4 +116,19 @@ const port_num_t DROP_PORT = 511;
 #define FB_QUEUE_CELLS 4096
 #define FB_PORT_CELLS 512
 
+// ---- congestion avoidance (include/congestion.p4) ----
+// A congestion notification, from the switch that found a flow congested
+// to the one before it: Ethernet, this ethertype (IEEE local experimental),
+// then cc_notify_t.
+const bit<16> ETHERTYPE_CC_NOTIFY = 0x88b6;
+typedef bit<16> cc_flow_t;
+#define CC_FLOWS 1024
+// A notification leaves by clone session CC_NOTIFY_SESSION_BASE + the port
+// the congested packet came in by (the controller makes one per port).
+const bit<32> CC_NOTIFY_SESSION_BASE = 1000;
+// Field list that the notification clone carries.
+const bit<8> CLONE_FL_CC = 2;
+// standard_metadata.instance_type of an egress-to-egress clone (v1model).
+const bit<32> PKT_INSTANCE_TYPE_EGRESS_CLONE = 2;
+
 #endif

@@ -120,6 +120,15 @@ header gtpu_psc_t {
     bit<8>  next_ext;
 }
 
+// Congestion notification (include/congestion.p4): which flow, which
+// switch found it congested, and the delays it measured (microseconds).
+header cc_notify_t {
+    cc_flow_t flow;
+    bit<16>   switch_id;
+    bit<32>   queue_us;
+    bit<32>   proc_us;
+}
+
 // Outer headers in ipv4/udp and the tunnelled packet in inner_*: the
 // blocks written before the UPF (steering, forwarding, ACL) see a GTP-U
 // packet as the UDP packet it is on the wire. GTP-U decapsulation moves the
@@ -128,6 +137,7 @@ struct parsed_headers_t {
     packet_out_t   packet_out;
     packet_in_t    packet_in;
     ethernet_t     ethernet;
+    cc_notify_t    cc_notify;
     vlan_t         vlan;
     ipv4_t         ipv4;
     ipv6_t         ipv6;
@@ -192,6 +202,29 @@ struct fb_metadata_t {
     bit<8>  right;
 }
 
+// Congestion avoidance (include/congestion.p4).
+struct cc_metadata_t {
+    bool      tracked;        // a latency-critical flow (cc_flows)
+    @field_list(CLONE_FL_CC)
+    cc_flow_t flow;
+    bit<1>    slot;           // the path slot ingress used
+    bit<1>    other_slot;
+    bool      has_alternate;  // a path is installed in the other slot
+    bit<1>    flipped;        // the flow switched since ingress last reported
+    @field_list(CLONE_FL_CC)
+    bit<16>   switch_id;
+    bit<32>   queue_limit_us; // t_q
+    bit<32>   proc_limit_us;  // t_p
+    bit<32>   m;
+    @field_list(CLONE_FL_CC)
+    bit<32>   queue_us;       // measured in egress
+    @field_list(CLONE_FL_CC)
+    bit<32>   proc_us;
+    @field_list(CLONE_FL_CC)
+    bool      notify;         // this copy is a notification to build
+    bool      congested;
+}
+
 struct local_metadata_t {
     // L4 ports of TCP or UDP, zero otherwise; what the 5-tuple tables match.
     l4_port_t  l4_src_port;
@@ -210,6 +243,7 @@ struct local_metadata_t {
     port_num_t cpu_ingress_port;
     upf_metadata_t upf;
     fb_metadata_t  fb;
+    cc_metadata_t  cc;
 }
 
 #endif

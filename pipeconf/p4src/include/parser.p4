@@ -29,8 +29,14 @@ parser ParserImpl(packet_in packet,
             ETHERTYPE_VLAN: parse_vlan;
             ETHERTYPE_IPV4: parse_ipv4;
             ETHERTYPE_IPV6: parse_ipv6;
+            ETHERTYPE_CC_NOTIFY: parse_cc_notify;
             default: accept;
         }
+    }
+
+    state parse_cc_notify {
+        packet.extract(hdr.cc_notify);
+        transition accept;
     }
 
     state parse_vlan {
@@ -149,6 +155,7 @@ control DeparserImpl(packet_out packet, in parsed_headers_t hdr) {
     apply {
         packet.emit(hdr.packet_in);
         packet.emit(hdr.ethernet);
+        packet.emit(hdr.cc_notify);
         packet.emit(hdr.vlan);
         packet.emit(hdr.ipv4);
         packet.emit(hdr.ipv6);

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: Apache-2.0
+// Congestion detection and avoidance in the data plane (Turkovic et al.,
+// "Fast network congestion detection and avoidance using P4").
+//
+// A latency-critical flow (cc_flows) has two path slots (cc_paths); a
+// per-flow register says which one it takes. Egress measures each of its
+// packets' queuing delay (deq_timedelta) and processing delay (ingress to
+// egress, less the queuing) against the flow's thresholds t_q and t_p;
+// after m consecutive packets over either, the flow is congested here:
+//   - when the other slot holds a path (the controller's pre-installed
+//     backup), the flow takes it from its next packet on, with no
+//     controller round trip;
+//   - otherwise the switch sends a congestion notification (Ethernet +
+//     cc_notify_t) back out of the port the packet came in by, and the
+//     switch before it, if it has a backup for the flow, switches there.
+// The next packet of a switched flow raises a digest (flow, switch, slot,
+// delays) that tells the controller, which then installs a new backup in
+// the slot the flow left. Delays are microseconds, v1model's unit.
+#ifndef FLOWBUF_CONGESTION_P4
+#define FLOWBUF_CONGESTION_P4
+
+#include "headers.p4"
+
+// Shared by ingress and egress.
+register<bit<1>>(CC_FLOWS) cc_slot;       // the slot each flow takes
+register<bit<32>>(CC_FLOWS) cc_over;      // its consecutive packets over a threshold
+register<bit<1>>(CC_FLOWS) cc_flipped;    // switched, not yet reported by a digest
+register<bit<32>>(CC_FLOWS) cc_queue_us;  // the delays that made it switch
+register<bit<32>>(CC_FLOWS) cc_proc_us;
+
+struct cc_digest_t {
+    cc_flow_t flow;
+    bit<16>   switch_id;
+    bit<1>    slot;       // the slot the flow takes now
+    bit<32>   queue_us;
+    bit<32>   proc_us;
+}
+
+control CcIngress(inout parsed_headers_t hdr,
+                  inout local_metadata_t meta,
+                  inout standard_metadata_t std_meta) {
+
+    // This switch's id in digests and notifications: the default action's
+    // parameter, set by the controller.
+    action set_switch_id(bit<16> id) {
+        meta.cc.switch_id = id;
+    }
+
+    table cc_switch {
+        key = { }
+        actions = {
+            set_switch_id;
+        }
+        default_action = set_switch_id(0);
+        size = 1;
+    }
+
+    action track(cc_flow_t flow) {
+        meta.cc.tracked = true;
+        meta.cc.flow = flow;
+    }
+
+    table cc_flows {
+        key = {
+            hdr.ipv4.src_addr: ternary @name("ipv4_src");
+            hdr.ipv4.dst_addr: ternary @name("ipv4_dst");
+            meta.ip_proto: ternary @name("ip_proto");
+            meta.l4_src_port: ternary @name("l4_src_port");
+            meta.l4_dst_port: ternary @name("l4_dst_port");
+        }
+        actions = {
+            track;
+            @defaultonly NoAction;
+        }
+        const default_action = NoAction();
+        size = CC_FLOWS;
+    }
+
+    // Which slot the flow takes.
+    action read_slot() {
+        cc_slot.read(meta.cc.slot, (bit<32>)meta.cc.flow);
+        meta.cc.other_slot = ~meta.cc.slot;
+    }
+
+    // Whether the flow switched since the last digest (read and cleared in
+    // one action, so one digest per switch), and the delays that made it.
+    action read_switch() {
+        cc_flipped.read(meta.cc.flipped, (bit<32>)meta.cc.flow);
+        cc_flipped.write((bit<32>)meta.cc.flow, 0);
+        cc_queue_us.read(meta.cc.queue_us, (bit<32>)meta.cc.flow);
+        cc_proc_us.read(meta.cc.proc_us, (bit<32>)meta.cc.flow);
+    }
+
+    action forward(port_num_t port, mac_addr_t dmac) {
+        std_meta.egress_spec = port;
+        hdr.ethernet.dst_addr = dmac;
+        meta.forwarded = true;
+    }
+
+    // The flow's paths: (flow, slot) -> next hop.
+    table cc_paths {
+        key = {
+            meta.cc.flow: exact @name("flow");
+            meta.cc.slot: exact @name("slot");
+        }
+        actions = {
+            forward;
+            @defaultonly NoAction;
+        }
+        const default_action = NoAction();
+        size = 2 * CC_FLOWS;
+    }
+
+    action alternate() {
+        meta.cc.has_alternate = true;
+    }
+
+    // The same (flow, slot) pairs as cc_paths: whether the slot the flow
+    // does not take holds a path (a table is applied once per packet, so
+    // cc_paths cannot answer for both slots).
+    table cc_alternates {
+        key = {
+            meta.cc.flow: exact @name("flow");
+            meta.cc.other_slot: exact @name("slot");
+        }
+        actions = {
+            alternate;
+            @defaultonly NoAction;
+        }
+        const default_action = NoAction();
+        size = 2 * CC_FLOWS;
+    }
+
+    // A notification for a flow this switch can move: it takes the other
+    // slot, unless a packet already moved it (the slot read is still the
+    // one the notification found).
+    action switch_on_notification() {
+        bit<1> slot;
+        cc_slot.read(slot, (bit<32>)meta.cc.flow);
+        bit<1> flip = 0;
+        if (slot == meta.cc.slot) {
+            flip = 1;
+        }
+        cc_slot.write((bit<32>)meta.cc.flow, slot ^ flip);
+        cc_flipped.write((bit<32>)meta.cc.flow, flip);
+        cc_queue_us.write((bit<32>)meta.cc.flow, hdr.cc_notify.queue_us);
+        cc_proc_us.write((bit<32>)meta.cc.flow, hdr.cc_notify.proc_us);
+    }
+
+    apply {
+        cc_switch.apply();
+        bool notification = hdr.cc_notify.isValid();
+        if (notification) {
+            // From the switch after this one; consumed here either way.
+            meta.cc.flow = hdr.cc_notify.flow;
+        } else if (hdr.ipv4.isValid()) {
+            cc_flows.apply();
+        }
+        if (notification || meta.cc.tracked) {
+            read_slot();
+            cc_alternates.apply();
+            if (notification) {
+                if (meta.cc.has_alternate) {
+                    switch_on_notification();
+                }
+                mark_to_drop(std_meta);
+                exit;
+            }
+            read_switch();
+            cc_paths.apply();
+            if (meta.cc.flipped == 1) {
+                digest<cc_digest_t>(1, { meta.cc.flow, meta.cc.switch_id, meta.cc.slot,
+                                         meta.cc.queue_us, meta.cc.proc_us });
+            }
+        }
+    }
+}
+
+control CcEgress(inout parsed_headers_t hdr,
+                 inout local_metadata_t meta,
+                 inout standard_metadata_t std_meta) {
+
+    // The flow's thresholds; the controller checks them before it writes.
+    action limits(bit<32> queue_us, bit<32> proc_us, bit<32> m) {
+        meta.cc.queue_limit_us = queue_us;
+        meta.cc.proc_limit_us = proc_us;
+        meta.cc.m = m;
+    }
+
+    table cc_thresholds {
+        key = {
+            meta.cc.flow: exact @name("flow");
+        }
+        actions = {
+            limits;
+            @defaultonly NoAction;
+        }
+        const default_action = NoAction();
+        size = CC_FLOWS;
+    }
+
+    // This packet's delays, and the flow's run of packets over a threshold
+    // (reset by one under both, and once it reaches m).
+    action measure() {
+        meta.cc.queue_us = (bit<32>)std_meta.deq_timedelta;
+        bit<32> since = (bit<32>)(std_meta.egress_global_timestamp
+                                  - std_meta.ingress_global_timestamp);
+        meta.cc.proc_us = 0;
+        if (since > meta.cc.queue_us) {
+            meta.cc.proc_us = since - meta.cc.queue_us;
+        }
+        bit<32> run;
+        cc_over.read(run, (bit<32>)meta.cc.flow);
+        if (meta.cc.queue_us >= meta.cc.queue_limit_us
+                || meta.cc.proc_us >= meta.cc.proc_limit_us) {
+            run = run + 1;
+        } else {
+            run = 0;
+        }
+        meta.cc.congested = false;
+        if (run >= meta.cc.m) {
+            meta.cc.congested = true;
+            run = 0;
+        }
+        cc_over.write((bit<32>)meta.cc.flow, run);
+    }
+
+    // Congested, with a backup here: the next packets take the other slot
+    // (unless one of them already switched the flow since this one left
+    // ingress).
+    action switch_over() {
+        bit<1> slot;
+        cc_slot.read(slot, (bit<32>)meta.cc.flow);
+        bit<1> flip = 0;
+        if (slot == meta.cc.slot) {
+            flip = 1;
+        }
+        cc_slot.write((bit<32>)meta.cc.flow, slot ^ flip);
+        cc_flipped.write((bit<32>)meta.cc.flow, flip);
+        cc_queue_us.write((bit<32>)meta.cc.flow, meta.cc.queue_us);
+        cc_proc_us.write((bit<32>)meta.cc.flow, meta.cc.proc_us);
+    }
+
+    // Congested, no backup here: a copy of this packet goes back out of the
+    // port it came in by, where egress makes it a notification.
+    action notify_upstream() {
+        meta.cc.notify = true;
+        clone_preserving_field_list(CloneType.E2E,
+                                    CC_NOTIFY_SESSION_BASE + (bit<32>)std_meta.ingress_port,
+                                    CLONE_FL_CC);
+    }
+
+    action make_notification() {
+        hdr.cc_notify.setValid();
+        hdr.cc_notify.flow = meta.cc.flow;
+        hdr.cc_notify.switch_id = meta.cc.switch_id;
+        hdr.cc_notify.queue_us = meta.cc.queue_us;
+        hdr.cc_notify.proc_us = meta.cc.proc_us;
+        hdr.ethernet.ether_type = ETHERTYPE_CC_NOTIFY;
+        hdr.vlan.setInvalid();
+        hdr.ipv4.setInvalid();
+        hdr.ipv6.setInvalid();
+        hdr.tcp.setInvalid();
+        hdr.udp.setInvalid();
+        hdr.icmp.setInvalid();
+        hdr.gtpu.setInvalid();
+        hdr.gtpu_options.setInvalid();
+        hdr.gtpu_psc.setInvalid();
+        hdr.inner_ipv4.setInvalid();
+        hdr.inner_tcp.setInvalid();
+        hdr.inner_udp.setInvalid();
+        hdr.inner_icmp.setInvalid();
+        // Ethernet and the notification: the payload is not sent back.
+        truncate(ETH_HDR_BYTES + 12);
+    }
+
+    apply {
+        if (std_meta.instance_type == PKT_INSTANCE_TYPE_EGRESS_CLONE) {
+            if (meta.cc.notify) {
+                make_notification();
+            }
+        } else if (meta.cc.tracked && cc_thresholds.apply().hit) {
+            measure();
+            if (meta.cc.congested) {
+                if (meta.cc.has_alternate) {
+                    switch_over();
+                } else {
+                    notify_upstream();
+                }
+            }
+        }
+    }
+}
+
+#endif

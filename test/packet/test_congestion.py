@@ -1,0 +1,184 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Congestion detection and avoidance in the data plane (include/congestion.p4).
+
+A latency-critical flow has a path in slot 0 (primary) and maybe one in
+slot 1 (backup). Thresholds of 0 µs make every packet count as over them
+(the comparison is >=), the largest value none, so the m-packet rule is
+tested without depending on how fast a target is. Register state outlives
+a test, so each test takes flow ids of its own."""
+import itertools
+import struct
+
+import pytest
+from scapy.layers.inet import IP
+from scapy.layers.l2 import Ether
+from scapy.packet import Raw
+
+from .dataplane import MARKER, expect_no_packet, expect_packet
+from .packets import HOST2_IP, udp_frame
+
+ETHERTYPE_CC_NOTIFY = 0x88B6
+NOTIFY_SESSION_BASE = 1000
+NEVER = (1 << 32) - 1
+PRIMARY_MAC, BACKUP_MAC = "02:cc:00:00:00:01", "02:cc:00:00:00:02"
+SWITCH_ID = 7
+_flow_ids = itertools.count(1)
+
+
+class Cc:
+    """One latency-critical flow on the switch: UDP to HOST2_IP port 5000."""
+
+    def __init__(self, sw, ingress, primary, backup=None):
+        self.sw, self.ingress, self.primary, self.backup = sw, ingress, primary, backup
+        self.flow = next(_flow_ids)
+        default = sw.entry("cc_ingress.cc_switch", action="cc_ingress.set_switch_id",
+                           params={"id": SWITCH_ID})
+        default.is_default_action = True
+        sw.client.modify(default)
+        sw.insert("cc_ingress.cc_flows", priority=1,
+                  match={"ipv4_dst": (HOST2_IP, 0xFFFFFFFF), "l4_dst_port": (self.dport, 0xFFFF)},
+                  action="cc_ingress.track", params={"flow": self.flow})
+        self.path(0, primary, PRIMARY_MAC)
+        if backup is not None:
+            self.path(1, backup, BACKUP_MAC)
+
+    @property
+    def dport(self):
+        return 5000 + self.flow
+
+    def path(self, slot, port, mac):
+        for table, action, params in (("cc_ingress.cc_paths", "cc_ingress.forward",
+                                       {"port": port, "dmac": mac}),
+                                      ("cc_ingress.cc_alternates", "cc_ingress.alternate", {})):
+            self.sw.insert(table, match={"flow": self.flow, "slot": slot}, action=action,
+                           params=params)
+
+    def thresholds(self, queue_us, proc_us, m):
+        self.sw.insert("EgressPipeImpl.cc_egress.cc_thresholds", match={"flow": self.flow},
+                       action="EgressPipeImpl.cc_egress.limits",
+                       params={"queue_us": queue_us, "proc_us": proc_us, "m": m})
+
+    def frame(self, seq):
+        return udp_frame(dport=self.dport, seq=seq)
+
+    def send(self, seq):
+        frame = self.frame(seq)
+        self.sw.port(self.ingress).send(frame)
+        return frame
+
+
+def rewritten(frame, mac):
+    out = Ether(bytes(frame))
+    out[Ether].dst = mac
+    return out
+
+
+@pytest.fixture
+def digests(sw):
+    sw.client.enable_digest(sw.p4info.digest_id("cc_digest_t"))
+    while sw.client.digest_list(timeout=0) is not None:
+        pass  # left by an earlier test
+    return sw.client
+
+
+def decode_digest(digest):
+    """(flow, switch id, slot, queue µs, processing µs) of a DigestList's one entry."""
+    [data] = digest.data
+    return tuple(int.from_bytes(m.bitstring, "big") for m in data.struct.members)
+
+
+def notification(port, timeout=2.0):
+    """The next congestion notification out of `port`: (flow, switch, queue, proc)."""
+    while (frame := port.recv(timeout)) is not None:
+        eth = Ether(frame)
+        if eth.type == ETHERTYPE_CC_NOTIFY:
+            return struct.unpack("!HHII", bytes(eth.payload)[:12])
+    return None
+
+
+def test_a_flow_under_its_thresholds_keeps_its_primary_path(sw, digests):
+    first, primary, backup = sw.take_ports(3)
+    cc = Cc(sw, first, primary, backup)
+    cc.thresholds(NEVER, NEVER, 3)
+    for seq in range(10):
+        expect_packet(sw.port(primary), rewritten(cc.send(seq), PRIMARY_MAC))
+    assert digests.digest_list(timeout=0.3) is None
+
+
+def test_m_packets_over_a_threshold_move_the_flow_to_its_backup(sw, digests):
+    first, primary, backup = sw.take_ports(3)
+    cc = Cc(sw, first, primary, backup)
+    cc.thresholds(0, 0, 3)
+    # The third packet over the threshold makes the flow congested as it
+    # leaves; the fourth takes the backup, and tells the controller.
+    for seq in range(3):
+        expect_packet(sw.port(primary), rewritten(cc.send(seq), PRIMARY_MAC))
+    for seq in range(3, 6):
+        expect_packet(sw.port(backup), rewritten(cc.send(seq), BACKUP_MAC))
+    digest = digests.digest_list()
+    assert digest is not None, "no digest of the switch-over"
+    flow, switch, slot, _, _ = decode_digest(digest)
+    assert (flow, switch, slot) == (cc.flow, SWITCH_ID, 1)
+    assert digests.digest_list(timeout=0.3) is None, "one digest per switch-over"
+
+
+def test_a_run_under_the_thresholds_starts_the_count_again(sw, digests):
+    # m = 2 with a queue threshold of 0 and the processing one never: every
+    # packet is over (queuing delay >= 0), so the second switches.
+    first, primary, backup = sw.take_ports(3)
+    cc = Cc(sw, first, primary, backup)
+    cc.thresholds(0, NEVER, 2)
+    expect_packet(sw.port(primary), rewritten(cc.send(0), PRIMARY_MAC))
+    expect_packet(sw.port(primary), rewritten(cc.send(1), PRIMARY_MAC))
+    expect_packet(sw.port(backup), rewritten(cc.send(2), BACKUP_MAC))
+
+
+def test_without_a_backup_the_switch_notifies_the_previous_hop(sw, digests):
+    first, primary = sw.take_ports(2)
+    sw.add_clone_session(NOTIFY_SESSION_BASE + first, [first])
+    cc = Cc(sw, first, primary)
+    cc.thresholds(0, 0, 2)
+    expect_packet(sw.port(primary), rewritten(cc.send(0), PRIMARY_MAC))
+    expect_packet(sw.port(primary), rewritten(cc.send(1), PRIMARY_MAC))
+    notified = notification(sw.port(first))
+    assert notified is not None, "no congestion notification towards the previous hop"
+    assert notified[:2] == (cc.flow, SWITCH_ID)
+    # The flow stays on its only path.
+    expect_packet(sw.port(primary), rewritten(cc.send(2), PRIMARY_MAC))
+
+
+def notify_frame(flow, queue_us=1500, proc_us=20):
+    return (Ether(dst="02:cc:00:00:00:ff", src="02:cc:00:00:00:fe", type=ETHERTYPE_CC_NOTIFY)
+            / Raw(struct.pack("!HHII", flow, 42, queue_us, proc_us) + MARKER))
+
+
+def test_a_notification_moves_a_flow_that_has_a_backup_here(sw, digests):
+    first, primary, backup = sw.take_ports(3)
+    cc = Cc(sw, first, primary, backup)
+    cc.thresholds(NEVER, NEVER, 3)
+    expect_packet(sw.port(primary), rewritten(cc.send(0), PRIMARY_MAC))
+    sw.port(primary).send(notify_frame(cc.flow))
+    expect_no_packet([sw.port(p) for p in (first, primary, backup)])  # consumed
+    expect_packet(sw.port(backup), rewritten(cc.send(1), BACKUP_MAC))
+    digest = digests.digest_list()
+    assert digest is not None, "no digest of the switch-over"
+    assert decode_digest(digest) == (cc.flow, SWITCH_ID, 1, 1500, 20)
+
+
+def test_a_notification_for_a_flow_without_a_backup_changes_nothing(sw, digests):
+    first, primary = sw.take_ports(2)
+    cc = Cc(sw, first, primary)
+    cc.thresholds(NEVER, NEVER, 3)
+    sw.port(primary).send(notify_frame(cc.flow))
+    expect_no_packet([sw.port(p) for p in (first, primary)])
+    expect_packet(sw.port(primary), rewritten(cc.send(0), PRIMARY_MAC))
+    assert digests.digest_list(timeout=0.3) is None
+
+
+def test_untracked_traffic_is_forwarded_as_before(sw):
+    first, primary, second = sw.take_ports(3)
+    Cc(sw, first, primary)
+    other = udp_frame(dport=4000, seq=1)
+    other[IP].dst = "10.0.0.99"
+    sw.port(first).send(other)
+    expect_no_packet([sw.port(primary)])  # no forwarding entry: dropped, not steered

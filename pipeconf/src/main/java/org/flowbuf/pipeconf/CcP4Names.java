@@ -1,0 +1,77 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.pipeconf;
+
+import org.onosproject.net.pi.model.PiActionId;
+import org.onosproject.net.pi.model.PiActionParamId;
+import org.onosproject.net.pi.model.PiMatchFieldId;
+import org.onosproject.net.pi.model.PiTableId;
+
+/**
+ * Names of congestion detection and avoidance (include/congestion.p4) in
+ * the p4info: what a controller writes for a latency-critical flow.
+ */
+public final class CcP4Names {
+
+    // ---- tables ----
+
+    /** The flow's 5-tuple (ternary) -> TRACK. */
+    public static final PiTableId FLOWS = PiTableId.of("IngressPipeImpl.cc_ingress.cc_flows");
+    /** (KEY_FLOW, KEY_SLOT) -> FORWARD: slot 0 the primary next hop, slot 1 the backup. */
+    public static final PiTableId PATHS = PiTableId.of("IngressPipeImpl.cc_ingress.cc_paths");
+    /** The same (KEY_FLOW, KEY_SLOT) pairs as PATHS -> ALTERNATE. */
+    public static final PiTableId ALTERNATES =
+            PiTableId.of("IngressPipeImpl.cc_ingress.cc_alternates");
+    /** Keyless; its default action SET_SWITCH_ID names the switch. */
+    public static final PiTableId SWITCH = PiTableId.of("IngressPipeImpl.cc_ingress.cc_switch");
+    /** KEY_FLOW -> LIMITS: t_q, t_p, m. */
+    public static final PiTableId THRESHOLDS =
+            PiTableId.of("EgressPipeImpl.cc_egress.cc_thresholds");
+
+    // ---- match fields ----
+
+    /** Flow id. */
+    public static final PiMatchFieldId KEY_FLOW = PiMatchFieldId.of("flow");
+    /** Path slot, 0 or 1. */
+    public static final PiMatchFieldId KEY_SLOT = PiMatchFieldId.of("slot");
+
+    // ---- actions and parameters ----
+
+    /** Track the packet as flow FLOW. */
+    public static final PiActionId TRACK = PiActionId.of("IngressPipeImpl.cc_ingress.track");
+    /** The flow id. */
+    public static final PiActionParamId FLOW = PiActionParamId.of("flow");
+    /** Out of PORT with destination MAC DMAC. */
+    public static final PiActionId FORWARD = PiActionId.of("IngressPipeImpl.cc_ingress.forward");
+    /** Egress port. */
+    public static final PiActionParamId PORT = PiActionParamId.of("port");
+    /** Next hop's MAC. */
+    public static final PiActionParamId DMAC = PiActionParamId.of("dmac");
+    /** The slot holds a path. */
+    public static final PiActionId ALTERNATE = PiActionId.of("IngressPipeImpl.cc_ingress.alternate");
+    /** The switch id in digests and notifications. */
+    public static final PiActionId SET_SWITCH_ID =
+            PiActionId.of("IngressPipeImpl.cc_ingress.set_switch_id");
+    /** Switch id. */
+    public static final PiActionParamId ID = PiActionParamId.of("id");
+    /** A flow's thresholds. */
+    public static final PiActionId LIMITS = PiActionId.of("EgressPipeImpl.cc_egress.limits");
+    /** t_q, microseconds. */
+    public static final PiActionParamId QUEUE_US = PiActionParamId.of("queue_us");
+    /** t_p, microseconds. */
+    public static final PiActionParamId PROC_US = PiActionParamId.of("proc_us");
+    /** Consecutive packets over a threshold that make the flow congested. */
+    public static final PiActionParamId M = PiActionParamId.of("m");
+
+    /** Flow ids are 0..FLOW_CELLS-1 (CC_FLOWS). */
+    public static final int FLOW_CELLS = 1024;
+    /** Notifications leave by clone session NOTIFY_SESSION_BASE + ingress port. */
+    public static final int NOTIFY_SESSION_BASE = 1000;
+    /** Ethertype of a congestion notification. */
+    public static final int ETHERTYPE_NOTIFY = 0x88b6;
+
+    private CcP4Names() {
+    }
+}

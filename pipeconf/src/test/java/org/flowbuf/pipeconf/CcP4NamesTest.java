@@ -1,0 +1,74 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.pipeconf;
+
+import org.junit.Test;
+import org.onosproject.net.pi.model.PiActionId;
+import org.onosproject.net.pi.model.PiActionModel;
+import org.onosproject.net.pi.model.PiPipelineModel;
+import org.onosproject.net.pi.model.PiTableId;
+import org.onosproject.net.pi.model.PiTableModel;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Collectors;
+
+import static org.flowbuf.pipeconf.CcP4Names.*;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * The congestion-avoidance names a controller writes are those of the
+ * committed p4info, with the keys and parameters it expects; the constants
+ * are those of defines.p4.
+ */
+public class CcP4NamesTest {
+
+    private static final PiPipelineModel MODEL = FlowBufPipeconfs.build().pipelineModel();
+
+    private static PiTableModel table(PiTableId id) {
+        return MODEL.table(id).orElseThrow(() -> new AssertionError(id + " is not in the p4info"));
+    }
+
+    private static String keys(PiTableId id) {
+        return table(id).matchFields().stream()
+                .map(m -> m.id().id() + " " + m.matchType() + " " + m.bitWidth())
+                .collect(Collectors.joining(", "));
+    }
+
+    private static String params(PiTableId id, PiActionId action) {
+        PiActionModel model = table(id).action(action)
+                .orElseThrow(() -> new AssertionError(action + " is not an action of " + id));
+        return model.params().stream().map(p -> p.id().id() + " " + p.bitWidth())
+                .collect(Collectors.joining(", "));
+    }
+
+    @Test
+    public void tablesHaveTheKeysAndParametersTheControllerWrites() {
+        assertEquals("ipv4_src TERNARY 32, ipv4_dst TERNARY 32, ip_proto TERNARY 8, "
+                             + "l4_src_port TERNARY 16, l4_dst_port TERNARY 16", keys(FLOWS));
+        assertEquals(FLOW.id() + " 16", params(FLOWS, TRACK));
+        String flowSlot = KEY_FLOW.id() + " EXACT 16, " + KEY_SLOT.id() + " EXACT 1";
+        assertEquals(flowSlot, keys(PATHS));
+        assertEquals(flowSlot, keys(ALTERNATES));
+        assertEquals(PORT.id() + " 9, " + DMAC.id() + " 48", params(PATHS, FORWARD));
+        assertEquals("", params(ALTERNATES, ALTERNATE));
+        assertEquals("", keys(SWITCH));
+        assertEquals(ID.id() + " 16", params(SWITCH, SET_SWITCH_ID));
+        assertEquals(KEY_FLOW.id() + " EXACT 16", keys(THRESHOLDS));
+        assertEquals(QUEUE_US.id() + " 32, " + PROC_US.id() + " 32, " + M.id() + " 32",
+                     params(THRESHOLDS, LIMITS));
+    }
+
+    @Test
+    public void constantsAreThoseOfDefines() throws IOException {
+        String defines = Files.readString(Path.of("p4src", "include", "defines.p4"));
+        assertTrue(defines.contains("#define CC_FLOWS " + FLOW_CELLS));
+        assertTrue(defines.contains("CC_NOTIFY_SESSION_BASE = " + NOTIFY_SESSION_BASE + ";"));
+        assertTrue(defines.contains("ETHERTYPE_CC_NOTIFY = 0x" + Integer.toHexString(ETHERTYPE_NOTIFY)
+                                            + ";"));
+    }
+}

@@ -11,6 +11,7 @@ import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.apps.ControllerBufferingService;
 import org.flowbuf.api.upf.UpfService;
 import org.flowbuf.app.FlowBufCore;
+import org.flowbuf.app.apps.fb.FbFlowRules;
 import org.flowbuf.app.apps.fba.FbaTuner;
 import org.flowbuf.app.rest.StandaloneServices;
 import org.flowbuf.app.southbound.ConfiguredAgentDirectory;
@@ -91,6 +92,10 @@ public final class FlowBufHost implements AutoCloseable {
                 switches.put(sw.deviceId(), session);
                 boolean pushed = session.start(deviceConfig, timeout);
                 session.insertMissing(BaseRules.of(appId, sw, netcfg.hosts(), netcfg.links()));
+                sw.fb().ifPresent(fb -> {
+                    session.insertMissing(FbFlowRules.entries(appId, sw.deviceId(), fb));
+                    session.setDefaultAction(FbFlowRules.buffer(appId, sw.deviceId(), fb));
+                });
                 LOG.info("{}: primary, pipeline {}, base rules written", sw.deviceId(),
                          pushed ? "pushed" : "already running (tables kept)");
             }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.flowbuf.app.config.FbDeviceConfig;
 import org.flowbuf.app.config.FlowBufDeviceConfig;
 import org.flowbuf.host.fba.FbaSetting;
 import org.onlab.packet.MacAddress;
@@ -182,7 +183,22 @@ public final class Netcfg {
                 throw bad(key, "fba: " + e.getMessage());
             }
         }
-        return new SwitchEntry(deviceId, uri.getHost(), uri.getPort(), p4DeviceId, flowbuf, fba);
+        FbDeviceConfig fb = null;
+        JsonNode fbSection = json.get(FbDeviceConfig.CONFIG_KEY);
+        if (fbSection != null) {
+            if (!fbSection.isObject()) {
+                throw bad(key, "\"fb\" must be an object");
+            }
+            fb = new FbDeviceConfig();
+            fb.init(deviceId, FbDeviceConfig.CONFIG_KEY, (ObjectNode) fbSection,
+                    new ObjectMapper(), config -> { });
+            Optional<String> error = fb.validationError();
+            if (error.isPresent()) {
+                throw bad(key, "fb: " + error.get());
+            }
+        }
+        return new SwitchEntry(deviceId, uri.getHost(), uri.getPort(), p4DeviceId, flowbuf, fba,
+                               fb);
     }
 
     private static long deviceIdParameter(String key, URI uri) {

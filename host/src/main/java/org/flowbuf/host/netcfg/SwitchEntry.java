@@ -4,6 +4,7 @@
  */
 package org.flowbuf.host.netcfg;
 
+import org.flowbuf.app.config.FbDeviceConfig;
 import org.flowbuf.app.config.FlowBufDeviceConfig;
 import org.flowbuf.host.fba.FbaSetting;
 import org.onosproject.net.DeviceId;
@@ -23,15 +24,17 @@ public final class SwitchEntry {
     private final long p4DeviceId;
     private final FlowBufDeviceConfig flowbuf;
     private final FbaSetting fba;
+    private final FbDeviceConfig fb;
 
     SwitchEntry(DeviceId deviceId, String p4rtHost, int p4rtPort, long p4DeviceId,
-                FlowBufDeviceConfig flowbuf, FbaSetting fba) {
+                FlowBufDeviceConfig flowbuf, FbaSetting fba, FbDeviceConfig fb) {
         this.deviceId = Objects.requireNonNull(deviceId);
         this.p4rtHost = Objects.requireNonNull(p4rtHost);
         this.p4rtPort = p4rtPort;
         this.p4DeviceId = p4DeviceId;
         this.flowbuf = flowbuf;
         this.fba = fba;
+        this.fb = fb;
     }
 
     /**
@@ -86,5 +89,14 @@ public final class SwitchEntry {
      */
     public Optional<FbaSetting> fba() {
         return Optional.ofNullable(fba);
+    }
+
+    /**
+     * FB admission in the device's P4 program.
+     *
+     * @return config, empty when the program's FB is not used on it
+     */
+    public Optional<FbDeviceConfig> fb() {
+        return Optional.ofNullable(fb);
     }
 }

@@ -123,6 +123,17 @@ public final class SwitchSession implements AutoCloseable {
     }
 
     /**
+     * Sets a table's default action: the rule's action, on its table,
+     * with no match (a keyless table's only entry).
+     *
+     * @param rule a PI flow rule with no match
+     */
+    public void setDefaultAction(FlowRule rule) {
+        client.modify(List.of(encoder.encode(rule).toBuilder().clearMatch().clearPriority()
+                                      .setIsDefaultAction(true).build()));
+    }
+
+    /**
      * Changes the actions of installed flow rules in one Write.
      *
      * @param rules PI flow rules

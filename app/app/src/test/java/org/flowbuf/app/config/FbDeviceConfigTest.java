@@ -79,13 +79,15 @@ public class FbDeviceConfigTest {
 
     @Test
     public void theRulesAreAClassPerPortAndQueueTheShiftsAndB() throws IOException {
-        List<FlowRule> rules = FbFlowRules.of(new DefaultApplicationId(1, "test"), DEVICE,
-                                              load(GOOD));
+        DefaultApplicationId app = new DefaultApplicationId(1, "test");
+        List<FlowRule> rules = FbFlowRules.entries(app, DEVICE, load(GOOD));
         assertEquals(2 * 8, rules.stream().filter(r -> r.table().equals(CLASSES)).count());
         // Two alphas (1 and 2), 8 port shares each, a handful of N_p ranges.
         long shifts = rules.stream().filter(r -> r.table().equals(SHIFT)).count();
         assertTrue("shift entries " + shifts, shifts >= 2 * 8 && shifts <= 2 * 8 * 6);
-        FlowRule b = rules.get(rules.size() - 1);
+        assertEquals(rules.size(), rules.stream()
+                .filter(r -> r.table().equals(CLASSES) || r.table().equals(SHIFT)).count());
+        FlowRule b = FbFlowRules.buffer(app, DEVICE, load(GOOD));
         assertEquals(BUFFER, b.table());
         assertNull("B is the default action: no match",
                    b.selector().getCriterion(Criterion.Type.PROTOCOL_INDEPENDENT));

@@ -42,8 +42,8 @@ import static org.flowbuf.pipeconf.FbP4Names.SHIFT;
 
 /**
  * The PI entries that run FB on a device, from its "fb" config: a class
- * entry per port and queue, the shift table for the classes' alphas, and
- * B as fb_buffer's default action (the rule with no match).
+ * entry per port and queue and the shift table for the classes' alphas
+ * ({@link #entries}), and B as fb_buffer's default action ({@link #buffer}).
  */
 public final class FbFlowRules {
 
@@ -54,15 +54,15 @@ public final class FbFlowRules {
     }
 
     /**
-     * Every entry, the default action last.
+     * The class and shift entries.
      *
      * @param appId    the app writing them
      * @param deviceId the device
      * @param config   its valid "fb" config
      * @return flow rules
      */
-    public static List<FlowRule> of(ApplicationId appId, DeviceId deviceId,
-                                    FbDeviceConfig config) {
+    public static List<FlowRule> entries(ApplicationId appId, DeviceId deviceId,
+                                         FbDeviceConfig config) {
         double[] alphas = config.alphas();
         boolean[] high = config.high();
         Map<Double, Integer> alphaIds = new TreeMap<>();
@@ -95,10 +95,22 @@ public final class FbFlowRules {
                     .withParameter(new PiActionParam(RIGHT, e.right())).build();
             rules.add(rule(appId, deviceId, SHIFT, match, action));
         }
+        return rules;
+    }
+
+    /**
+     * B: fb_buffer's default action, a rule with no match (as ONOS writes a
+     * table's default action).
+     *
+     * @param appId    the app writing it
+     * @param deviceId the device
+     * @param config   its valid "fb" config
+     * @return the flow rule
+     */
+    public static FlowRule buffer(ApplicationId appId, DeviceId deviceId, FbDeviceConfig config) {
         PiAction buffer = PiAction.builder().withId(SET_BUFFER)
                 .withParameter(new PiActionParam(PACKETS, config.bufferPackets())).build();
-        rules.add(rule(appId, deviceId, BUFFER, null, buffer));
-        return rules;
+        return rule(appId, deviceId, BUFFER, null, buffer);
     }
 
     /** A rule; with no match (null), the table's default action, as ONOS writes it. */

@@ -28,11 +28,22 @@ func (d *dropCounts) list() []DropCounter {
 	return out
 }
 
+func (c *bufferCounters) poolDropList() []PoolDropCounter {
+	var out []PoolDropCounter
+	for r := PoolDropReason(0); r < numPoolDropReasons; r++ {
+		if d := c.poolDrops[r]; d.packets > 0 {
+			out = append(out, PoolDropCounter{Reason: r, Packets: d.packets, Bytes: d.bytes})
+		}
+	}
+	return out
+}
+
 type bufferCounters struct {
 	packetsIn, bytesIn   uint64
 	packetsOut, bytesOut uint64
 	hwmPackets, hwmBytes uint64
 	drops                dropCounts
+	poolDrops            [numPoolDropReasons]struct{ packets, bytes uint64 }
 	arqResent, arqAcked  uint64
 	lastOut              PacketID // see noteOut
 	hasLastOut           bool
@@ -57,6 +68,7 @@ type buffer struct {
 	cfg     BufferConfig
 	st      bufferCounters
 	app     *appUsage
+	cong    int8 // the FB priority whose N_p counts it, -1: none (see settle)
 
 	seq     uint64
 	state   State // last state reported to STATE_CHANGED watches
@@ -97,6 +109,7 @@ func newBuffer(e *Engine, owner, id string, cfg BufferConfig) *buffer {
 		id: id, owner: owner, cfg: cfg, e: e,
 		q:       newQueue(classes),
 		state:   StateFree,
+		cong:    -1,
 		wake:    make(chan struct{}, 1),
 		scratch: make([][]byte, 0, maxTxBatch),
 		txPos:   make([]sentRec, 0, maxTxBatch),
@@ -167,6 +180,7 @@ func (b *buffer) close() uint64 {
 	if b.arq != nil {
 		n += b.arq.discardAll(b)
 	}
+	b.settle(0)
 	b.pace.stop()
 	close(b.done)
 	b.watches = nil
@@ -241,6 +255,7 @@ func (b *buffer) info() BufferInfo {
 			PacketsIn: b.st.packetsIn, BytesIn: b.st.bytesIn,
 			PacketsOut: b.st.packetsOut, BytesOut: b.st.bytesOut,
 			Drops:            b.st.drops.list(),
+			PoolDrops:        b.st.poolDropList(),
 			OccupancyPackets: p, OccupancyBytes: by,
 			HighWatermarkPackets: b.st.hwmPackets, HighWatermarkBytes: b.st.hwmBytes,
 			OldestPacketAge: max(age, 0),

@@ -55,6 +55,9 @@ func (b *buffer) sendLocked() bool {
 	before, _ := b.occupancy()
 	out := b.dequeue(b.scratch[:0], v.rateBps.Load())
 	b.startArqTicks()
+	if len(out) > 0 {
+		b.settle(0)
+	}
 	b.afterChange(before, nil)
 	if len(out) == 0 {
 		b.mu.Unlock()

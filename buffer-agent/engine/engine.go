@@ -3,10 +3,12 @@
 package engine
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"sync"
+	"sync/atomic"
 )
 
 // Options configure an Engine. Zero fields take the defaults of
@@ -28,6 +30,10 @@ type Options struct {
 	// vports in files there (on tmpfs: see journal and stateDir) so that an
 	// agent restarted after a crash re-attaches them; only Open takes it.
 	StateDir string
+	// Admission decides which buffer may take more of the pool (see
+	// AdmissionConfig); nil means DefaultAdmission. New panics and Open
+	// fails when it is invalid; SetAdmission changes it at run time.
+	Admission *AdmissionConfig
 	// StateErrors is told when the state directory cannot be updated after
 	// a control change (the change stands; a crash would then lose it).
 	StateErrors func(error)
@@ -56,6 +62,10 @@ type Engine struct {
 	cutThrough bool
 
 	pool memPool
+	adm  atomic.Pointer[admission]
+	// congested is FB's N_p per buffer priority (prioLow, prioHigh): the
+	// buffers holding packets with an RX vport (see buffer.settle).
+	congested [2]atomic.Int64
 
 	mu      sync.Mutex // guards everything below and serialises control calls
 	buffers map[string]*buffer
@@ -72,16 +82,27 @@ func New(opts Options) *Engine {
 	if opts.StateDir != "" {
 		panic("engine.New: Options.StateDir needs engine.Open")
 	}
-	return newEngine(opts)
+	e, err := newEngine(opts)
+	if err != nil {
+		panic("engine.New: " + err.Error())
+	}
+	return e
 }
 
-func newEngine(opts Options) *Engine {
+func newEngine(opts Options) (*Engine, error) {
 	l := fillLimits(opts.Limits)
+	adm := DefaultAdmission()
+	if opts.Admission != nil {
+		adm = *opts.Admission
+	}
+	if err := adm.Validate(l.PoolBytes); err != nil {
+		return nil, fmt.Errorf("pool admission: %w", err)
+	}
 	clk := opts.Clock
 	if clk == nil {
 		clk = SystemClock{}
 	}
-	return &Engine{
+	e := &Engine{
 		limits:     l,
 		quotas:     opts.Quotas,
 		defQuota:   opts.DefaultQuota,
@@ -94,6 +115,8 @@ func newEngine(opts Options) *Engine {
 		apps:       map[string]*appUsage{},
 		subs:       map[*Subscription]struct{}{},
 	}
+	e.adm.Store(newAdmission(adm))
+	return e, nil
 }
 
 func fillLimits(l Limits) Limits {

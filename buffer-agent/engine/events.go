@@ -237,6 +237,7 @@ func (b *buffer) afterChange(before uint64, dropsBefore *dropCounts) {
 // afterControl fires STATE_CHANGED rules when the derived state moved. The
 // caller holds b.mu.
 func (b *buffer) afterControl() {
+	b.settle(0)
 	s := b.derivedState()
 	if s == b.state {
 		return

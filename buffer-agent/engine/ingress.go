@@ -31,11 +31,13 @@ func (b *buffer) receive(frames [][]byte) bool {
 		saved := b.st.drops
 		dropsBefore = &saved
 	}
-	if !b.admitAll(frames, now) {
+	ap := b.admitParams(now)
+	if !b.admitAll(frames, now, &ap) {
 		for _, f := range frames {
-			b.admit(f, now)
+			b.admit(f, now, &ap)
 		}
 	}
+	b.settle(now)
 	b.afterChange(before, dropsBefore)
 	if b.e.cutThrough && !b.txBusy {
 		b.sendLocked() // unlocks
@@ -93,10 +95,11 @@ func (b *buffer) passThrough(frames [][]byte) bool {
 }
 
 // admitAll is the fast path of a batch that fits as a whole in the
-// buffer, the pool and the quota: one reservation for the batch. It
-// reports false, having changed nothing, when the batch needs the
-// per-frame path (overflow, pool limits, priority classes, marker rules).
-func (b *buffer) admitAll(frames [][]byte, now int64) bool {
+// buffer, the pool and the quota, and below the buffer's threshold: one
+// reservation for the batch. It reports false, having changed nothing,
+// when the batch needs the per-frame path (overflow, pool limits,
+// threshold, priority classes, marker rules).
+func (b *buffer) admitAll(frames [][]byte, now int64, ap *admitParams) bool {
 	if b.cfg.Queue == QueuePriority || b.markers > 0 {
 		return false
 	}
@@ -111,6 +114,15 @@ func (b *buffer) admitAll(frames [][]byte, now int64) bool {
 		return false
 	}
 	if b.j != nil && !b.j.fits(frames) {
+		return false
+	}
+	// Thresholds only fall as the batch is taken (the pool's use grows)
+	// and the buffer only grows: when its last packet is below its
+	// threshold, so was every one before it.
+	if len(frames) == 0 {
+		return true
+	}
+	if last := uint64(len(frames[len(frames)-1])); !b.below(ap, by+total-last, total-last) {
 		return false
 	}
 	if !b.e.pool.reserve(total) {
@@ -141,7 +153,7 @@ func (b *buffer) fits(n uint64) bool {
 }
 
 // admit stores one frame or drops it with its cause.
-func (b *buffer) admit(f []byte, now int64) {
+func (b *buffer) admit(f []byte, now int64, ap *admitParams) {
 	n := uint64(len(f))
 	b.st.packetsIn++
 	b.st.bytesIn += n
@@ -163,16 +175,20 @@ func (b *buffer) admit(f []byte, now int64) {
 		// The journal is full before the buffer (a PRIORITY buffer whose
 		// oldest packet waits behind higher classes): the packet could
 		// not survive a crash, so it is not taken.
-		b.drop(f, DropPool)
+		b.dropPool(f, PoolJournal)
+		return
+	}
+	if _, held := b.occupancy(); !b.below(ap, held, 0) {
+		b.dropPool(f, ap.cause)
 		return
 	}
 	if !b.e.pool.reserve(n) {
-		b.drop(f, DropPool)
+		b.dropPool(f, PoolFull)
 		return
 	}
 	if !b.app.reserve(n) {
 		b.e.pool.release(n)
-		b.drop(f, DropPool)
+		b.dropPool(f, PoolQuota)
 		return
 	}
 	class := 0
@@ -197,6 +213,14 @@ func (b *buffer) admit(f []byte, now int64) {
 func (b *buffer) drop(f []byte, c DropCause) {
 	b.st.drops.add(c, uint64(len(f)))
 	PutFrame(f)
+}
+
+// dropPool counts a frame that the pool refused (cause POOL) with the
+// limit that refused it, and recycles it.
+func (b *buffer) dropPool(f []byte, r PoolDropReason) {
+	b.st.poolDrops[r].packets++
+	b.st.poolDrops[r].bytes += uint64(len(f))
+	b.drop(f, DropPool)
 }
 
 // discard drops a held frame: its memory goes back to pool and quota.

@@ -171,7 +171,10 @@ type RestoredBuffer struct {
 // file it did not write, a corrupt journal) with an error naming the
 // problem, having deleted nothing.
 func Open(opts Options) (*Engine, RestoreReport, error) {
-	e := newEngine(opts)
+	e, err := newEngine(opts)
+	if err != nil {
+		return nil, RestoreReport{}, err
+	}
 	if opts.StateDir == "" {
 		return e, RestoreReport{}, nil
 	}

@@ -119,7 +119,11 @@ type BufferStats struct {
 	PacketsIn, BytesIn   uint64
 	PacketsOut, BytesOut uint64
 	// Drops lists only the causes that have counted at least one packet.
-	Drops                                    []DropCounter
+	Drops []DropCounter
+	// PoolDrops splits the POOL drops by the limit that refused them
+	// (pool full, quota, DT or FB threshold, journal); only reasons that
+	// counted a packet are listed. The API reports their sum as POOL.
+	PoolDrops                                []PoolDropCounter
 	OccupancyPackets, OccupancyBytes         uint64
 	HighWatermarkPackets, HighWatermarkBytes uint64
 	OldestPacketAge                          time.Duration

@@ -113,16 +113,24 @@ func BenchmarkForwarding64(b *testing.B) {
 // 64 60-byte frames held by a BUFFERING buffer, replayed every 64Ki
 // packets by turning its TX vport on until it is empty, in memory and with
 // a state dir (the journal on tmpfs where there is one), so that the
-// journal's cost is measured against the same run without it.
+// journal's cost is measured against the same run without it; and in
+// memory under DT and FB pool admission, against the default (quota).
 func BenchmarkHoldAndReplay(b *testing.B) {
-	for _, withState := range []bool{false, true} {
-		name := map[bool]string{false: "memory", true: "statedir"}[withState]
-		b.Run(name, func(b *testing.B) {
+	for _, v := range []struct {
+		name      string
+		withState bool
+		alg       engine.Algorithm
+	}{{"memory", false, 0}, {"statedir", true, 0}, {"memory-dt", false, engine.AdmitDT}, {"memory-fb", false, engine.AdmitFB}} {
+		withState := v.withState
+		b.Run(v.name, func(b *testing.B) {
 			out := &recyclePort{}
 			f := engine.BackendFactoryFunc(func(string, engine.BackendSpec, engine.Ingress) (engine.Backend, error) {
 				return out, nil
 			})
 			opts := engine.Options{Backends: map[engine.BackendKind]engine.BackendFactory{engine.BackendInProcess: f}}
+			if v.alg != 0 {
+				opts.Admission = &engine.AdmissionConfig{Algorithm: v.alg}
+			}
 			if withState {
 				root := ""
 				if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {

@@ -30,6 +30,9 @@ var (
 	bufOutP    = prometheus.NewDesc(ns+"_buffer_out_packets_total", "Packets sent from the buffer.", bufLabels, nil)
 	bufOutB    = prometheus.NewDesc(ns+"_buffer_out_bytes_total", "Bytes sent from the buffer.", bufLabels, nil)
 	bufDrops   = prometheus.NewDesc(ns+"_buffer_dropped_packets_total", "Packets dropped, by cause.", append(bufLabels, "cause"), nil)
+	bufPoolDr  = prometheus.NewDesc(ns+"_buffer_pool_dropped_packets_total", "Packets dropped with cause pool, by the limit that refused them (pool_full, quota, dt_threshold, fb_threshold, journal).", append(bufLabels, "reason"), nil)
+	poolCong   = prometheus.NewDesc(ns+"_pool_congested_buffers", "FB's N_p: buffers holding packets with an RX vport, by buffer priority.", []string{"priority"}, nil)
+	poolAlg    = prometheus.NewDesc(ns+"_pool_admission", "1 for the pool's admission algorithm.", []string{"algorithm"}, nil)
 	bufHWM     = prometheus.NewDesc(ns+"_buffer_high_watermark_packets", "Highest occupancy since creation.", bufLabels, nil)
 	bufAge     = prometheus.NewDesc(ns+"_buffer_oldest_packet_age_seconds", "Age of the oldest held packet.", bufLabels, nil)
 	bufResent  = prometheus.NewDesc(ns+"_buffer_arq_resent_total", "ARQ packets resent.", bufLabels, nil)
@@ -57,7 +60,7 @@ func New(eng *engine.Engine) *Collector { return &Collector{eng: eng} }
 // Describe implements prometheus.Collector.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{poolUsed, poolLimit, bufState, bufOccP, bufOccB, bufInP, bufInB,
-		bufOutP, bufOutB, bufDrops, bufHWM, bufAge, bufResent, bufFired, bufReatt, bufMissed, vpRxP, vpTxP, vpTxErr, vpDrops} {
+		bufOutP, bufOutB, bufDrops, bufPoolDr, poolCong, poolAlg, bufHWM, bufAge, bufResent, bufFired, bufReatt, bufMissed, vpRxP, vpTxP, vpTxErr, vpDrops} {
 		ch <- d
 	}
 }
@@ -67,6 +70,17 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 	g, ctr := prometheus.GaugeValue, prometheus.CounterValue
 	ch <- prometheus.MustNewConstMetric(poolUsed, g, float64(c.eng.PoolUsedBytes()))
 	ch <- prometheus.MustNewConstMetric(poolLimit, g, float64(c.eng.Limits().PoolBytes))
+	low, high := c.eng.PoolCongested()
+	ch <- prometheus.MustNewConstMetric(poolCong, g, float64(low), "low")
+	ch <- prometheus.MustNewConstMetric(poolCong, g, float64(high), "high")
+	alg := c.eng.Admission().Algorithm
+	for _, a := range []engine.Algorithm{engine.AdmitQuota, engine.AdmitDT, engine.AdmitFB} {
+		v := 0.0
+		if a == alg {
+			v = 1
+		}
+		ch <- prometheus.MustNewConstMetric(poolAlg, g, v, a.String())
+	}
 	for _, b := range c.eng.AllBuffers() {
 		l := []string{b.ID, b.Owner}
 		for _, s := range allStates {
@@ -93,6 +107,9 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		}
 		for _, d := range st.Drops {
 			ch <- prometheus.MustNewConstMetric(bufDrops, ctr, float64(d.Packets), b.ID, b.Owner, causeNames[d.Cause])
+		}
+		for _, d := range st.PoolDrops {
+			ch <- prometheus.MustNewConstMetric(bufPoolDr, ctr, float64(d.Packets), b.ID, b.Owner, d.Reason.String())
 		}
 	}
 	for _, v := range c.eng.AllVports() {

@@ -12,6 +12,9 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -39,6 +42,83 @@ type Config struct {
 	// StateDir keeps held packets across a crash of the agent (see
 	// stateDir); "auto" derives it from Listen, "" disables it.
 	StateDir string `yaml:"state_dir"`
+	// Admission decides which buffer may take more of the pool; SIGHUP
+	// applies a changed one without a restart.
+	Admission AdmissionConfig `yaml:"pool_admission"`
+}
+
+// AdmissionConfig is engine.AdmissionConfig as the config file writes it.
+type AdmissionConfig struct {
+	Algorithm string                 `yaml:"algorithm"`  // quota, dt or fb
+	LongPause time.Duration          `yaml:"long_pause"` // fb; 0: engine default
+	Default   ClassConfig            `yaml:"default_class"`
+	Classes   map[string]ClassConfig `yaml:"classes"` // by owner (application id)
+}
+
+// ClassConfig is an owner's admission class; a missing alpha means 1.
+type ClassConfig struct {
+	Alpha       *float64 `yaml:"alpha"`
+	Low         bool     `yaml:"low"`
+	PausedGamma float64  `yaml:"paused_gamma"`
+}
+
+func (c ClassConfig) engine(name string) (engine.ClassConfig, error) {
+	out := engine.ClassConfig{Alpha: 1, Low: c.Low, PausedGamma: c.PausedGamma}
+	if c.Alpha != nil {
+		if !(*c.Alpha > 0) {
+			return out, fmt.Errorf("pool_admission %s: alpha %v must be a finite number > 0", name, *c.Alpha)
+		}
+		out.Alpha = *c.Alpha
+	}
+	return out, nil
+}
+
+// engine converts the admission for the engine, checking it against a
+// pool of poolBytes.
+func (c AdmissionConfig) engine(poolBytes uint64) (engine.AdmissionConfig, error) {
+	var out engine.AdmissionConfig
+	alg, err := engine.ParseAlgorithm(c.Algorithm)
+	if err != nil {
+		return out, fmt.Errorf("pool_admission: %w", err)
+	}
+	out = engine.AdmissionConfig{Algorithm: alg, LongPause: c.LongPause, Owners: map[string]engine.ClassConfig{}}
+	if out.Default, err = c.Default.engine("default_class"); err != nil {
+		return out, err
+	}
+	for owner, cl := range c.Classes {
+		if out.Owners[owner], err = cl.engine(fmt.Sprintf("class of owner %q", owner)); err != nil {
+			return out, err
+		}
+	}
+	if err := out.Validate(poolBytes); err != nil {
+		return out, fmt.Errorf("pool_admission: %w", err)
+	}
+	return out, nil
+}
+
+// classFlag is a repeated -pool-class OWNER=ALPHA[:low] flag.
+type classFlag struct{ classes *map[string]ClassConfig }
+
+func (f classFlag) String() string { return "" }
+
+func (f classFlag) Set(v string) error {
+	owner, spec, ok := strings.Cut(v, "=")
+	if !ok || owner == "" {
+		return fmt.Errorf("%q: want OWNER=ALPHA[:low]", v)
+	}
+	a, low, _ := strings.Cut(spec, ":")
+	alpha, err := strconv.ParseFloat(a, 64)
+	if err != nil {
+		return fmt.Errorf("%q: alpha %q is not a number", v, a)
+	}
+	if low != "" && low != "low" {
+		return fmt.Errorf("%q: want OWNER=ALPHA[:low], not :%s", v, low)
+	}
+	if *f.classes == nil {
+		*f.classes = map[string]ClassConfig{}
+	}
+	(*f.classes)[owner] = ClassConfig{Alpha: &alpha, Low: low == "low"}
+	return nil
 }
 
 // QuotaConfig is a per-application quota; 0 means no limit of its own.
@@ -69,6 +149,7 @@ func defaults() Config {
 		LogLevel:      "info",
 		LogFormat:     "json",
 		StateDir:      "auto",
+		Admission:     AdmissionConfig{Algorithm: "quota"},
 	}
 }
 
@@ -93,6 +174,18 @@ func parseConfig(args []string) (Config, error) {
 	fs.StringVar(&fromFlags.LogFormat, "log-format", cfg.LogFormat, "json or text")
 	fs.StringVar(&fromFlags.StateDir, "state-dir", cfg.StateDir,
 		"directory (on tmpfs) keeping held packets across a crash of the agent; auto: "+autoStateRoot+"/flowbuf-agent-<listen address>; empty: none (held packets die with the agent)")
+	fs.StringVar(&fromFlags.Admission.Algorithm, "pool-admission", cfg.Admission.Algorithm,
+		"pool admission across buffers: quota (static quotas only), dt (dynamic thresholds) or fb")
+	fs.Func("pool-alpha", "alpha of the default admission class (dt, fb)", func(v string) error {
+		a, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not a number", v)
+		}
+		fromFlags.Admission.Default.Alpha = &a
+		return nil
+	})
+	fs.DurationVar(&fromFlags.Admission.LongPause, "pool-long-pause", 0, "fb: age of its oldest packet from which a paused buffer is a long pause (0: 100ms)")
+	fs.Var(classFlag{&fromFlags.Admission.Classes}, "pool-class", "admission class of an owner, OWNER=ALPHA[:low] (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -152,6 +245,19 @@ func applyFlag(cfg, f *Config, name string) {
 		cfg.LogFormat = f.LogFormat
 	case "state-dir":
 		cfg.StateDir = f.StateDir
+	case "pool-admission":
+		cfg.Admission.Algorithm = f.Admission.Algorithm
+	case "pool-alpha":
+		cfg.Admission.Default.Alpha = f.Admission.Default.Alpha
+	case "pool-long-pause":
+		cfg.Admission.LongPause = f.Admission.LongPause
+	case "pool-class":
+		if cfg.Admission.Classes == nil {
+			cfg.Admission.Classes = map[string]ClassConfig{}
+		}
+		for o, c := range f.Admission.Classes {
+			cfg.Admission.Classes[o] = c
+		}
 	}
 }
 
@@ -173,6 +279,9 @@ func (c Config) validate() error {
 	}
 	if c.MaxBufBytes > c.PoolBytes {
 		return fmt.Errorf("max_buffer_bytes %d above pool_bytes %d", c.MaxBufBytes, c.PoolBytes)
+	}
+	if _, err := c.Admission.engine(c.PoolBytes); err != nil {
+		return err
 	}
 	if _, err := c.level(); err != nil {
 		return err
@@ -236,7 +345,9 @@ func (c Config) engineOptions() engine.Options {
 	for app, q := range c.Quotas {
 		quotas[app] = engine.Quota(q)
 	}
+	adm, _ := c.Admission.engine(c.PoolBytes) // checked by validate
 	return engine.Options{
+		Admission: &adm,
 		Limits: engine.Limits{
 			PoolBytes: c.PoolBytes, MaxBufferBytes: c.MaxBufBytes, MaxBufferPackets: c.MaxBufPackets,
 			MaxBuffers: c.MaxBuffers, MaxVports: c.MaxVports, MaxFrameBytes: c.MaxFrameBytes,

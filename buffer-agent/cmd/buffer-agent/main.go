@@ -89,6 +89,10 @@ func run(ctx context.Context, args []string, ready func(grpcAddr, metricsAddr st
 		return err
 	}
 	defer stopMetrics()
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go reloadAdmission(ctx, hup, args, eng, log)
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- g.Serve(lis) }()
 	log.Info("buffer-agent serving", "grpc", lis.Addr().String(), "metrics", metricsAddr,
@@ -105,6 +109,37 @@ func run(ctx context.Context, args []string, ready func(grpcAddr, metricsAddr st
 	srv.Shutdown()
 	stopGracefully(g)
 	return nil
+}
+
+// reloadAdmission applies the pool admission of the flags and config file
+// again at each SIGHUP (only it: other settings need a restart). A bad
+// one is logged and changes nothing.
+func reloadAdmission(ctx context.Context, hup <-chan os.Signal, args []string, eng *engine.Engine, log *slog.Logger) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-hup:
+		}
+		if err := applyAdmission(args, eng); err != nil {
+			log.Error("SIGHUP: pool admission not changed", "err", err)
+			continue
+		}
+		a := eng.Admission()
+		log.Info("SIGHUP: pool admission applied", "algorithm", a.Algorithm.String(), "classes", len(a.Owners))
+	}
+}
+
+func applyAdmission(args []string, eng *engine.Engine) error {
+	cfg, err := parseConfig(args)
+	if err != nil {
+		return err
+	}
+	adm, err := cfg.Admission.engine(eng.Limits().PoolBytes)
+	if err != nil {
+		return err
+	}
+	return eng.SetAdmission(adm)
 }
 
 // logRestore says where held packets are kept and what a restart found.

@@ -96,6 +96,20 @@
 // crash consistency; Close (a clean stop) empties the directory. New takes
 // no state directory: pbswitch's in-process buffers die with pbswitch.
 //
+// # Pool admission
+//
+// Options.Admission (Engine.SetAdmission at run time) picks how the
+// buffers share the pool: static quotas (AdmitQuota, the default: only the
+// pool, capacities and quotas), Dynamic Thresholds (AdmitDT) or FB
+// (AdmitFB, Apostolaki et al.), with an alpha, a buffer priority and a
+// gamma of long pauses per owner class. A buffer is FB's queue; a paused
+// buffer whose oldest packet is older than LongPause has the low priority
+// and the class's PausedGamma, everything else gamma 1 and the high
+// priority, so that one long pause cannot starve a new pause's burst.
+// admission.go says why. Packets refused by the pool, a quota or a
+// threshold are dropped with cause POOL and counted by reason in
+// BufferStats.PoolDrops.
+//
 // # Time
 //
 // ARQ resends (every buckets*bucket_us until acknowledged), TX pacing, packet

@@ -227,6 +227,16 @@ func (a *admission) classOf(owner string) *classParams {
 	return a.def
 }
 
+// class returns the pool's admission and the buffer's class in it, looked
+// up once per admission change; the caller holds b.mu.
+func (b *buffer) class() (*admission, *classParams) {
+	a := b.e.adm.Load()
+	if b.admSeen != a {
+		b.admSeen, b.admClass = a, a.classOf(b.owner)
+	}
+	return a, b.admClass
+}
+
 // Buffer priorities of FB (index of Engine.congested).
 const (
 	prioLow  = 0
@@ -278,11 +288,10 @@ func (b *buffer) pauseClass(a *admission, cl *classParams, now int64) (prio int8
 // admitParams returns the admission of a batch arriving at now; the caller
 // holds b.mu.
 func (b *buffer) admitParams(now int64) admitParams {
-	a := b.e.adm.Load()
+	a, cl := b.class()
 	if a.alg == AdmitQuota {
 		return admitParams{alg: AdmitQuota}
 	}
-	cl := a.classOf(b.owner)
 	p := admitParams{alg: a.alg, alpha: cl.alpha, gamma: 1, congested: 1, cause: PoolDTThreshold}
 	if a.alg == AdmitFB {
 		prio, gamma := b.pauseClass(a, cl, now)
@@ -317,11 +326,11 @@ func (b *buffer) settle(now int64) {
 	want := int8(-1)
 	if !b.closed && (b.q.n > 0 || b.arq != nil && b.arq.n > 0) {
 		if rx, _ := b.flags(); rx {
-			a := b.e.adm.Load()
+			a, cl := b.class()
 			if now == 0 && b.txVport() == nil {
 				now = b.e.clock.Now().UnixNano()
 			}
-			want, _ = b.pauseClass(a, a.classOf(b.owner), now)
+			want, _ = b.pauseClass(a, cl, now)
 		}
 	}
 	if want == b.cong {
@@ -349,9 +358,10 @@ func (e *Engine) SetAdmission(c AdmissionConfig) error {
 
 // Admission returns the pool's admission with its defaults filled in.
 func (e *Engine) Admission() AdmissionConfig {
-	c := e.adm.Load().cfg
-	c.Owners = make(map[string]ClassConfig, len(c.Owners))
-	for o, cl := range e.adm.Load().cfg.Owners {
+	a := e.adm.Load()
+	c := a.cfg
+	c.Owners = make(map[string]ClassConfig, len(a.cfg.Owners))
+	for o, cl := range a.cfg.Owners {
 		c.Owners[o] = cl
 	}
 	return c

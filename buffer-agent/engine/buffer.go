@@ -69,6 +69,9 @@ type buffer struct {
 	st      bufferCounters
 	app     *appUsage
 	cong    int8 // the FB priority whose N_p counts it, -1: none (see settle)
+	// The pool admission last seen and this buffer's class in it.
+	admSeen  *admission
+	admClass *classParams
 
 	seq     uint64
 	state   State // last state reported to STATE_CHANGED watches

@@ -285,22 +285,47 @@ def agent_outage(held_target, pps, seconds=5.0):
             vports = lab.rest.get(f"devices/{DEVICE}/vports")["vports"]
             lab.agent.popen.send_signal(signal.SIGSTOP)
             stopped = time.monotonic()
-            calls = []
+            # In the window, one call after the other: a pause of another
+            # flow into another buffer, a resume of the held flow. A call
+            # answered only after SIGCONT would not be in the window: it is
+            # counted apart (there should be none).
+            calls, straddled = [], []
+            pause_other = {"deviceId": DEVICE, "inPort": 3, "filter": flow_filter(9001, "h3"),
+                           "bufferId": "other"}
+            requests = [lambda: lab.rest.post("intents/pause", pause_other), lambda: resume(lab)]
+            resumed_at = []
+
+            def client():
+                n = 0
+                # The last call starts when the agent's 2 s deadline still
+                # ends inside the window.
+                while time.monotonic() - stopped < seconds - 2.3:
+                    status = api(requests[n % 2])[0]
+                    (straddled if resumed_at else calls).append(status)
+                    n += 1
+
+            thread = threading.Thread(target=client)
             try:
-                while time.monotonic() - stopped < seconds - 2.5:
-                    calls.append(api(lambda: lab.rest.post("intents/pause", {
-                        "deviceId": DEVICE, "inPort": 3, "filter": flow_filter(9001, "h3"),
-                        "bufferId": "other"}))[0])
-                    calls.append(api(lambda: resume(lab))[0])
-                time.sleep(max(0.0, seconds - (time.monotonic() - stopped)))
+                time.sleep(0.2)
+                thread.start()
+                thread.join(max(0.0, seconds - (time.monotonic() - stopped)))
             finally:
                 lab.agent.popen.send_signal(signal.SIGCONT)
+                resumed_at.append(time.monotonic())
+                outage_s = resumed_at[0] - stopped
+            thread.join(30)
             start = time.monotonic()
             wait_until(lambda: api(lambda: lab.rest.get(f"buffers/{DEVICE}/held"))[0] == 200,
                        timeout=30, step=0.01, what="agent answering")
             recovery_ms = (time.monotonic() - start) * 1e3
-            unchanged = (lab.rest.get("intents")["intents"] == intents
-                         and lab.rest.get(f"devices/{DEVICE}/vports")["vports"] == vports)
+            intents_after = lab.rest.get("intents")["intents"]
+            vports_after = lab.rest.get(f"devices/{DEVICE}/vports")["vports"]
+            # A refused call leaves its intent in the history as FAILED (with
+            # the 503's reason); nothing installed, no buffer or vport moved.
+            installed = [i for i in intents_after if i["state"] != "FAILED"]
+            unchanged = installed == intents and vports_after == vports
+            changes = ([(i["type"], i["state"]) for i in intents_after if i not in intents]
+                       + [(v["id"], v["mode"]) for v in vports_after if v not in vports])
             after = occupancy(lab, "held")
             resume(lab)
             drained(lab, "held")
@@ -309,8 +334,9 @@ def agent_outage(held_target, pps, seconds=5.0):
             flow.kill()
     return dict(out, held=held, held_after=after, recovery_ms=recovery_ms,
                 calls_in_window=len(calls), refused_503=calls.count(503),
+                answered_after_window=straddled,
                 other_statuses=sorted(set(calls) - {503}), state_unchanged=unchanged,
-                outage_s=seconds)
+                changes=changes, outage_s=round(outage_s, 2))
 
 
 def steering_entries(lab):

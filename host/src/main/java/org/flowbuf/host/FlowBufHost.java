@@ -7,9 +7,11 @@ package org.flowbuf.host;
 import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import org.flowbuf.api.BufferEvent;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.apps.ControllerBufferingService;
 import org.flowbuf.app.FlowBufCore;
+import org.flowbuf.app.pi.SteeringFlowRules;
 import org.flowbuf.app.rest.StandaloneServices;
 import org.flowbuf.app.southbound.ConfiguredAgentDirectory;
 import org.flowbuf.app.southbound.DefaultBufferAgentClient;
@@ -24,6 +26,7 @@ import org.onosproject.core.ApplicationId;
 import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
+import org.onosproject.net.flow.FlowRule;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,9 +34,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -48,16 +53,21 @@ public final class FlowBufHost implements AutoCloseable {
     static final String APP_NAME = "org.flowbuf.app";
     /** Election id of the host; higher than any test client's default. */
     static final long ELECTION_ID = 10;
+    /** Wait between attempts to take a lost switch back. */
+    static final Duration RESYNC_RETRY = Duration.ofMillis(200);
 
     private final Map<DeviceId, SwitchSession> switches;
     private final ConfiguredAgentDirectory agents;
     private final RestServer rest;
 
+    private final SwitchResync resync;
+
     private FlowBufHost(Map<DeviceId, SwitchSession> switches, ConfiguredAgentDirectory agents,
-                        RestServer rest) {
+                        RestServer rest, SwitchResync resync) {
         this.switches = switches;
         this.agents = agents;
         this.rest = rest;
+        this.resync = resync;
     }
 
     /**
@@ -100,6 +110,13 @@ public final class FlowBufHost implements AutoCloseable {
         for (DeviceId device : buffered) {
             reconcile(core, device);
         }
+        Map<DeviceId, SwitchEntry> entries = netcfg.switches().stream()
+                .collect(Collectors.toMap(SwitchEntry::deviceId, sw -> sw));
+        SwitchResync resync = new SwitchResync(device -> takeBack(
+                switches.get(device), entries.get(device), buffered.contains(device), core,
+                () -> BaseRules.of(appId, entries.get(device), netcfg.hosts(), netcfg.links()),
+                appId, deviceConfig, timeout), RESYNC_RETRY);
+        switches.forEach((device, session) -> session.onDisconnect(() -> resync.lost(device)));
         StandaloneServices services =
                 StandaloneServices.forCore(core, rules, new P4RuntimeMulticastWriter(switches),
                                            new P4RuntimePacketEmitter(switches));
@@ -109,7 +126,37 @@ public final class FlowBufHost implements AutoCloseable {
                 (port, frame) -> controllerBuffering.packetIn(device, PortNumber.portNumber(port),
                                                               frame)));
         RestServer rest = RestServer.start(options.listen, services, netcfg.topologyJson());
-        return new FlowBufHost(switches, agents, rest);
+        return new FlowBufHost(switches, agents, rest, resync);
+    }
+
+    /**
+     * Takes a switch back after its session was lost: primary again, the
+     * pipeline pushed when the switch lost it (a restart), then the buffers
+     * reconciled with its agent (in-process buffers died with the switch:
+     * they are re-created empty, each with a BUFFER_RECREATED event, so the
+     * loss is reported, not hidden), then the base rules and the steering
+     * rules of every installed intent written where missing: a paused flow
+     * is held again, a resumed one replayed, the direct path forwards.
+     */
+    private static void takeBack(SwitchSession session, SwitchEntry sw, boolean buffered,
+                                 FlowBufCore core, Supplier<List<FlowRule>> baseRules,
+                                 ApplicationId appId, ByteString deviceConfig, Duration timeout) {
+        boolean pushed = session.start(deviceConfig, timeout);
+        if (buffered) {
+            core.buffers().reconcile(sw.deviceId()).forEach(
+                    e -> LOG.warn("{}: {} {}{}", sw.deviceId(), e.type(), e.subject().id(),
+                                  e.type() == BufferEvent.Type.BUFFER_RECREATED
+                                          ? " (what it held is lost)" : ""));
+        }
+        session.insertMissing(baseRules.get());
+        List<FlowRule> steering = core.installedRules(sw.deviceId()).stream()
+                .map(r -> SteeringFlowRules.toFlowRule(appId, sw.deviceId(), r))
+                .collect(Collectors.toList());
+        if (!steering.isEmpty()) {
+            session.insertMissing(steering);
+        }
+        LOG.warn("{}: taken back: primary, pipeline {}, base rules and {} steering rules written",
+                 sw.deviceId(), pushed ? "pushed again" : "kept", steering.size());
     }
 
     /** Takes over what the agent holds (a restart of this host loses nothing held). */
@@ -141,6 +188,7 @@ public final class FlowBufHost implements AutoCloseable {
 
     @Override
     public void close() {
+        resync.close();
         rest.close();
         agents.closeAll();
         switches.values().forEach(SwitchSession::close);

@@ -11,11 +11,14 @@ import org.flowbuf.api.IntentEvent;
 import org.flowbuf.app.intent.InMemoryIntentStore;
 import org.flowbuf.app.intent.IntentManager;
 import org.flowbuf.app.intent.IntentStore;
+import org.flowbuf.app.intent.SteeringRule;
 import org.flowbuf.app.intent.SteeringRuleWriter;
 import org.flowbuf.app.southbound.AgentDirectory;
 import org.flowbuf.app.store.BufferStore;
 import org.flowbuf.app.task.BufferManager;
+import org.onosproject.net.DeviceId;
 
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -70,6 +73,16 @@ public final class FlowBufCore {
      */
     public BufferService buffers() {
         return buffers;
+    }
+
+    /**
+     * The steering rules of the installed intents on a device.
+     *
+     * @param deviceId device
+     * @return rules the switch must hold
+     */
+    public List<SteeringRule> installedRules(DeviceId deviceId) {
+        return intents.installedRules(deviceId);
     }
 
     /**

@@ -141,6 +141,17 @@ public final class SwitchSession implements AutoCloseable {
     }
 
     /**
+     * Sets what runs when the session loses the switch (its P4Runtime stream
+     * closed: the switch restarted or dropped this controller); {@link #start}
+     * again takes it back.
+     *
+     * @param listener called on a gRPC thread, once per lost stream
+     */
+    public void onDisconnect(Runnable listener) {
+        client.onStreamClosed(listener);
+    }
+
+    /**
      * Sends a frame through the pipeline's packet_out header.
      *
      * @param frame    Ethernet frame

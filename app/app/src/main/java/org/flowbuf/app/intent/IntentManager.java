@@ -200,6 +200,23 @@ public final class IntentManager implements FlowBufIntentService {
         return PauseSteps.vportOf(buffers, deviceId, id);
     }
 
+    /**
+     * The steering rules of the installed intents on a device: what the
+     * switch must hold for them (written again after the switch restarted).
+     *
+     * @param deviceId device
+     * @return rules, oldest intent first
+     */
+    public synchronized List<SteeringRule> installedRules(DeviceId deviceId) {
+        List<SteeringRule> found = new ArrayList<>();
+        ledger.store().rules().entrySet().stream()
+                .filter(e -> ledger.store().get(e.getKey())
+                        .map(i -> i.deviceId().equals(deviceId)).orElse(false))
+                .sorted((a, b) -> Long.compare(a.getKey().id(), b.getKey().id()))
+                .forEach(e -> found.add(e.getValue()));
+        return found;
+    }
+
     @Override
     public Collection<FlowBufIntent> getIntents() {
         List<FlowBufIntent> all = new ArrayList<>(ledger.store().intents().values());

@@ -183,13 +183,17 @@ def agent_kill(held_target, pps):
 
 
 def reported_lost(events, held):
-    """What the API says was lost: a BUFFER_RECREATED event (the agent lost
-    what the buffer held) says lostPackets where the service knows it, else
-    that the held packets are gone."""
+    """What the API says was lost of a buffer that held `held` packets: all
+    of them after a BUFFER_RECREATED event (the agent lost the buffer, "what
+    it held is gone"; the service cannot count what died with the process),
+    lostPackets after a BUFFER_REATTACHED one (a restarted agent re-attached
+    the buffer and counted what it could not keep)."""
     lost = 0
     for e in events:
         if e["type"] == "BUFFER_RECREATED":
             lost += e.get("lostPackets", held)
+        elif e["type"] == "BUFFER_REATTACHED":
+            lost += e.get("lostPackets", 0)
     return lost
 
 

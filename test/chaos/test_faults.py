@@ -63,10 +63,11 @@ def test_a_host_killed_mid_pause_or_mid_replay_loses_nothing(phase):
     # has there (still receiving, or still replaying).
     state = "BUFFERING" if phase == "pause" else "FORWARDING"
     assert [(b, s) for b, s, _ in r["buffers_after_restart"]] == [("held", state)], r
+    # It adopts the steering rules the switch kept as INSTALLED intents: the
+    # paused flow is listed and resumes by its filter, as before the kill.
+    assert r["intents_after_restart"] == 1, r
     if phase == "pause":
-        # Released by the filter when the host knows the paused flow, else
-        # by naming the buffer (the 404 says so).
-        assert r["resume_by_filter"] == 200 or r["resume_by_buffer"] == 200, r
+        assert r["resume_by_filter"] == 200, r
 
 
 def test_a_switch_killed_while_holding_in_process_is_reported_and_taken_back():

@@ -20,6 +20,7 @@ import org.flowbuf.host.netcfg.Netcfg;
 import org.flowbuf.host.netcfg.SwitchEntry;
 import org.flowbuf.host.p4rt.P4InfoIndex;
 import org.flowbuf.host.p4rt.P4RuntimeClient;
+import org.flowbuf.host.p4rt.P4RuntimeWriteException;
 import org.flowbuf.host.p4rt.SwitchSession;
 import org.flowbuf.host.rest.RestServer;
 import org.onosproject.core.ApplicationId;
@@ -109,6 +110,7 @@ public final class FlowBufHost implements AutoCloseable {
                                            e -> LOG.info("{}", e), e -> LOG.info("{}", e));
         for (DeviceId device : buffered) {
             reconcile(core, device);
+            adoptRules(core, switches.get(device));
         }
         Map<DeviceId, SwitchEntry> entries = netcfg.switches().stream()
                 .collect(Collectors.toMap(SwitchEntry::deviceId, sw -> sw));
@@ -148,6 +150,9 @@ public final class FlowBufHost implements AutoCloseable {
                                   e.type() == BufferEvent.Type.BUFFER_RECREATED
                                           ? " (what it held is lost)" : ""));
         }
+        if (!pushed && buffered) {
+            adoptRules(core, session);  // the switch kept rules this host may not know
+        }
         session.insertMissing(baseRules.get());
         List<FlowRule> steering = core.installedRules(sw.deviceId()).stream()
                 .map(r -> SteeringFlowRules.toFlowRule(appId, sw.deviceId(), r))
@@ -166,6 +171,22 @@ public final class FlowBufHost implements AutoCloseable {
                                                                       e.subject().id()));
         } catch (FlowBufException e) {
             LOG.warn("{}: buffers not reconciled: {}", device, e.getMessage());
+        }
+    }
+
+    /**
+     * Takes over the steering rules the switch kept from before a restart
+     * of this host as INSTALLED intents: a flow paused before the restart
+     * resumes by its filter, and the intent list says what the switch does.
+     */
+    private static void adoptRules(FlowBufCore core, SwitchSession session) {
+        try {
+            core.adoptRules(session.deviceId(), session.steeringRules()).forEach(
+                    i -> LOG.info("{}: adopted {} intent {} of buffer {} from the switch's rules",
+                                  session.deviceId(), i.type(), i.id(),
+                                  i.bufferId().map(Object::toString).orElse("-")));
+        } catch (FlowBufException | P4RuntimeWriteException e) {
+            LOG.warn("{}: steering rules not adopted: {}", session.deviceId(), e.getMessage());
         }
     }
 

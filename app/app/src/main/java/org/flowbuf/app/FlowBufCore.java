@@ -6,6 +6,7 @@ package org.flowbuf.app;
 
 import org.flowbuf.api.BufferEvent;
 import org.flowbuf.api.BufferService;
+import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.IntentEvent;
 import org.flowbuf.app.intent.InMemoryIntentStore;
@@ -83,6 +84,18 @@ public final class FlowBufCore {
      */
     public List<SteeringRule> installedRules(DeviceId deviceId) {
         return intents.installedRules(deviceId);
+    }
+
+    /**
+     * Takes over steering rules found on a device that no intent owns (after
+     * a controller restart), as INSTALLED intents.
+     *
+     * @param deviceId device
+     * @param found    rules read back from the device
+     * @return the intents adopted
+     */
+    public List<FlowBufIntent> adoptRules(DeviceId deviceId, List<SteeringRule> found) {
+        return intents.adopt(deviceId, found);
     }
 
     /**

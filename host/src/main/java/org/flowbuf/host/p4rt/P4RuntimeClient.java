@@ -25,6 +25,7 @@ import p4.v1.P4RuntimeOuterClass.PacketIn;
 import p4.v1.P4RuntimeOuterClass.PacketMetadata;
 import p4.v1.P4RuntimeOuterClass.PacketOut;
 import p4.v1.P4RuntimeOuterClass.PacketReplicationEngineEntry;
+import p4.v1.P4RuntimeOuterClass.ReadRequest;
 import p4.v1.P4RuntimeOuterClass.SetForwardingPipelineConfigRequest;
 import p4.v1.P4RuntimeOuterClass.StreamMessageRequest;
 import p4.v1.P4RuntimeOuterClass.StreamMessageResponse;
@@ -195,6 +196,27 @@ public final class P4RuntimeClient implements AutoCloseable {
      */
     public void delete(List<TableEntry> entries) {
         write(Update.Type.DELETE, entries);
+    }
+
+    /**
+     * Reads every entry of one table.
+     *
+     * @param tableId p4info id of the table
+     * @return its entries
+     * @throws P4RuntimeWriteException when the target refuses or does not answer
+     */
+    public List<TableEntry> readTable(int tableId) {
+        ReadRequest request = ReadRequest.newBuilder().setDeviceId(deviceId)
+                .addEntities(Entity.newBuilder().setTableEntry(
+                        TableEntry.newBuilder().setTableId(tableId))).build();
+        List<TableEntry> entries = new ArrayList<>();
+        try {
+            blocking().read(request).forEachRemaining(r -> r.getEntitiesList()
+                    .forEach(e -> entries.add(e.getTableEntry())));
+        } catch (StatusRuntimeException e) {
+            throw failure("read", e);
+        }
+        return entries;
     }
 
     /**

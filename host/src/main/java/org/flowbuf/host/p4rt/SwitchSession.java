@@ -7,6 +7,7 @@ package org.flowbuf.host.p4rt;
 import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
+import org.flowbuf.app.intent.SteeringRule;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowRule;
 import p4.v1.P4RuntimeOuterClass.TableEntry;
@@ -138,6 +139,18 @@ public final class SwitchSession implements AutoCloseable {
                 .ifPresent(m -> receiver.accept(new BigInteger(1, m.getValue().toByteArray())
                                                         .longValue(),
                                                 packet.getPayload().toByteArray())));
+    }
+
+    /**
+     * The steering rules the switch holds (to a port; multicast ones are
+     * left out), read back from its flow_steering table.
+     *
+     * @return rules
+     */
+    public List<SteeringRule> steeringRules() {
+        SteeringEntryDecoder decoder = new SteeringEntryDecoder(p4info);
+        return client.readTable(decoder.tableId()).stream().map(decoder::decode)
+                .flatMap(Optional::stream).collect(Collectors.toList());
     }
 
     /**

@@ -253,9 +253,9 @@ def switch_kill(held_target, pps):
             start = time.monotonic()
             # Back when the direct path forwards again (base rules re-written).
             try:
-                wait_until(lambda: lab.hosts["h3"].run("ping", "-c1", "-W1", ip_of("h2"),
+                wait_until(lambda: lab.hosts["h3"].run("ping", "-c1", "-W0.2", ip_of("h2"),
                                                        check=False).returncode == 0,
-                           timeout=20, step=0.1, what="h3 -> h2 forwarding")
+                           timeout=20, step=0.02, what="h3 -> h2 forwarding")
                 recovery_ms = (time.monotonic() - start) * 1e3
             except TimeoutError:
                 recovery_ms = None
@@ -313,6 +313,7 @@ def agent_outage(held_target, pps, seconds=5.0):
                 time.sleep(0.2)
                 thread.start()
                 thread.join(max(0.0, seconds - (time.monotonic() - stopped)))
+                time.sleep(max(0.0, seconds - (time.monotonic() - stopped)))
             finally:
                 lab.agent.popen.send_signal(signal.SIGCONT)
                 resumed_at.append(time.monotonic())

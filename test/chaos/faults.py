@@ -166,6 +166,8 @@ def agent_kill(held_target, pps):
             lab.kill_agent()
             outage_query = api(lambda: lab.rest.get(f"buffers/{DEVICE}/held"))
             lab.start_agent()
+            # Back, not yet reconciled: what does a query of the buffer say?
+            before_reconcile = api(lambda: lab.rest.get(f"buffers/{DEVICE}/held"))
             start = time.monotonic()
             status, body = api(lambda: lab.rest.post(f"devices/{DEVICE}/reconcile", None))
             recovery_ms = (time.monotonic() - start) * 1e3
@@ -178,6 +180,7 @@ def agent_kill(held_target, pps):
             flow.kill()
     return dict(out, held=held, recovery_ms=recovery_ms, reconcile_status=status,
                 held_after_recovery=after, outage_query_status=outage_query[0],
+                query_before_reconcile=before_reconcile,
                 events=[e["type"] for e in events], reported_lost=reported_lost(events, held),
                 resume_state=resumed["state"])
 

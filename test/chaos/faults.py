@@ -166,8 +166,19 @@ def agent_kill(held_target, pps):
             lab.kill_agent()
             outage_query = api(lambda: lab.rest.get(f"buffers/{DEVICE}/held"))
             lab.start_agent()
-            # Back, not yet reconciled: what does a query of the buffer say?
-            before_reconcile = api(lambda: lab.rest.get(f"buffers/{DEVICE}/held"))
+            # Back, not yet reconciled: what does a query of the buffer say
+            # once the host's channel has reconnected (503 "unreachable" until
+            # then: it waits out gRPC's reconnect backoff, about a second)?
+            def query():
+                answer = api(lambda: lab.rest.get(f"buffers/{DEVICE}/held"))
+                return answer if answer[0] != 503 else None
+            back = time.monotonic()
+            try:
+                before_reconcile = wait_until(query, timeout=5, step=0.05,
+                                              what="an answer other than 503")
+            except TimeoutError:
+                before_reconcile = (503, "unreachable for 5 s after the restart")
+            reconnect_ms = round((time.monotonic() - back) * 1e3, 1)
             start = time.monotonic()
             status, body = api(lambda: lab.rest.post(f"devices/{DEVICE}/reconcile", None))
             recovery_ms = (time.monotonic() - start) * 1e3
@@ -180,7 +191,7 @@ def agent_kill(held_target, pps):
             flow.kill()
     return dict(out, held=held, recovery_ms=recovery_ms, reconcile_status=status,
                 held_after_recovery=after, outage_query_status=outage_query[0],
-                query_before_reconcile=before_reconcile,
+                query_before_reconcile=before_reconcile, reconnect_ms=reconnect_ms,
                 events=[e["type"] for e in events], reported_lost=reported_lost(events, held),
                 resume_state=resumed["state"])
 

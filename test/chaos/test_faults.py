@@ -41,12 +41,12 @@ def test_an_agent_killed_while_holding_is_reported_and_reconciled():
     r = faults.agent_kill(HELD, PPS)
     assert_accounted(r)
     # While it is gone, what it holds is not answered from stale figures;
-    # nor once it is back without the buffer, before the reconcile (409,
-    # naming the reconcile), unless it kept the buffer and its packets.
+    # nor once it is back without the buffer, before the reconcile: 409
+    # naming the reconcile (unless the agent kept the buffer and its packets).
     assert r["outage_query_status"] == 503, r
     status, body = r["query_before_reconcile"]
-    assert status == 409 and "POST devices/device:s1/reconcile" in body or (
-        status == 200 and body["occupancyPackets"] == r["held"]), r
+    assert (status == 409 and "POST devices/device:s1/reconcile" in body
+            or status == 200 and body["occupancyPackets"] == r["held"]), r
     assert r["reconcile_status"] == 200 and r["resume_state"] == "INSTALLED", r
     # Today the agent keeps its packets in its own memory: all of them are
     # lost, and reported (BUFFER_RECREATED). With held packets surviving a

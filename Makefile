@@ -105,13 +105,14 @@ bench-service: setup ## pause/resume latency and intent rate through REST (embed
 	$(MVN) -q install -DskipTests -pl host -am
 	.venv/bin/python -m test.bench.service.bench_service $(if $(QUICK),--quick)
 
-scenarios: setup ## Buffer-based application scenarios (LMM, FMM, NFV migration, connectionless); QUICK=1 is short
+scenarios: setup ## Buffer-based application scenarios (LMM, FMM, NFV migration, connectionless) and FB burst absorption; QUICK=1 is short
 	$(GO) build -o bin/ ./buffer-agent/cmd/buffer-agent ./pbswitch/cmd/pbswitch
 	$(MVN) -q install -DskipTests -pl host -am
 	.venv/bin/python -m test.scenarios.nfv_migration $(if $(QUICK),--quick)
 	.venv/bin/python -m test.scenarios.connectionless $(if $(QUICK),--quick)
 	.venv/bin/python -m test.scenarios.lmm $(if $(QUICK),--quick)
 	.venv/bin/python -m test.scenarios.fmm $(if $(QUICK),--quick)
+	.venv/bin/python -m test.scenarios.fb $(if $(QUICK),--quick)
 
 chaos: setup ## Faults with real packets (kill -9 of agent, host, pbswitch; agent stopped 5 s; a Write refused halfway), JSON lines; QUICK=1 holds 2,000 packets instead of 10,000
 	$(GO) build -o bin/ ./buffer-agent/cmd/buffer-agent ./pbswitch/cmd/pbswitch

@@ -72,6 +72,16 @@ type buffer struct {
 	// purge to a receive report (nil before: see idRing).
 	left *idRing
 
+	// With a state directory: the journal mirroring the held packets, and
+	// the journal positions of the packets being transmitted (marked gone
+	// once Transmit returned, see sendLocked).
+	j     *journal
+	txPos []sentRec
+	// Re-attached from the state directory after a restart: the packets it
+	// held again, the frames its RX vports missed while the agent was down.
+	restored                bool
+	restoredPackets, missed uint64
+
 	triggersFired, triggerFailures atomic.Uint64 // see applyFireLocked
 	// The newest fire's outcome, when hasFired; guarded by Engine.mu (see applyFireLocked).
 	lastFire TriggerFire
@@ -89,6 +99,7 @@ func newBuffer(e *Engine, owner, id string, cfg BufferConfig) *buffer {
 		state:   StateFree,
 		wake:    make(chan struct{}, 1),
 		scratch: make([][]byte, 0, maxTxBatch),
+		txPos:   make([]sentRec, 0, maxTxBatch),
 		done:    make(chan struct{}),
 	}
 	if cfg.Queue == QueueARQ {
@@ -159,7 +170,22 @@ func (b *buffer) close() uint64 {
 	b.pace.stop()
 	close(b.done)
 	b.watches = nil
+	if b.j != nil {
+		// The journal goes with the buffer; an error leaves a file that the
+		// next start finds empty and removes.
+		_ = b.j.remove()
+		b.j = nil
+	}
 	return n
+}
+
+// jgone records in the journal that a held packet left without being
+// transmitted (dropped or purged); the caller holds b.mu.
+func (b *buffer) jgone(p packet) {
+	if b.j != nil {
+		b.j.gone(p.jpos, len(p.data), len(b.q.classes) == 1)
+		b.j.publishHead()
+	}
 }
 
 // attach and detach change the bound vports; the caller holds Engine.mu.
@@ -222,6 +248,7 @@ func (b *buffer) info() BufferInfo {
 			LastOutPacketID: b.st.lastOut, HasLastOutPacketID: b.st.hasLastOut,
 			TriggerArmed:  b.trigger.Load() != nil,
 			TriggersFired: b.triggersFired.Load(), TriggerFailures: b.triggerFailures.Load(),
+			Reattached: b.restored, ReattachedPackets: b.restoredPackets, MissedWhileDown: b.missed,
 		},
 	}
 }

@@ -84,6 +84,18 @@
 // server.Backends(nil, factory)) and registers server.New(eng, ...) on its
 // grpc.Server. LINUX_INTERFACE vports come from package netio.
 //
+// # Surviving a crash: the state directory
+//
+// Open with Options.StateDir keeps every buffer's held packets in a journal
+// file of that directory, mapped shared (on tmpfs the mapping is the page
+// cache, which outlives the process), and the buffers, vports and bindings
+// in engine.json; an engine opened again on the directory after a crash
+// re-attaches them, packets in order, and counts the frames its vports'
+// interfaces received meanwhile (BufferStats.MissedWhileDown, through
+// InterfaceCounter). journal.go and persist.go explain the format and the
+// crash consistency; Close (a clean stop) empties the directory. New takes
+// no state directory: pbswitch's in-process buffers die with pbswitch.
+//
 // # Time
 //
 // ARQ resends (every buckets*bucket_us until acknowledged), TX pacing, packet

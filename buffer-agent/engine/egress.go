@@ -65,6 +65,7 @@ func (b *buffer) sendLocked() bool {
 	v.transmit(out)
 	clear(out) // the frames are the backend's now
 	b.mu.Lock()
+	b.sentGone()
 	b.txBusy = false
 	more := b.q.n > 0 || b.arq.hasResends()
 	b.mu.Unlock()
@@ -72,6 +73,24 @@ func (b *buffer) sendLocked() bool {
 		b.kick()
 	}
 	return true
+}
+
+// sentGone marks in the journal the packets of the batch that Transmit
+// took (their positions were kept by dequeue). Only now: a crash before
+// this point sends them again after the restart rather than losing them.
+// The caller holds b.mu.
+func (b *buffer) sentGone() {
+	if len(b.txPos) == 0 {
+		return
+	}
+	if b.j != nil {
+		inOrder := len(b.q.classes) == 1
+		for _, r := range b.txPos {
+			b.j.gone(r.pos, int(r.n), inOrder)
+		}
+		b.j.publishHead()
+	}
+	b.txPos = b.txPos[:0]
 }
 
 // dequeue fills out with the next frames to send: pending ARQ resends
@@ -86,7 +105,11 @@ func (b *buffer) dequeue(out [][]byte, rateBps uint64) [][]byte {
 	if rateBps == 0 && b.arq == nil && len(b.q.classes) == 1 {
 		// Unpaced FIFO: move the whole batch at once.
 		var freed uint64
-		out, freed = b.q.popAll(out, maxTxBatch-len(out))
+		var pos *[]sentRec
+		if b.j != nil {
+			pos = &b.txPos
+		}
+		out, freed = b.q.popAll(out, maxTxBatch-len(out), pos)
 		b.st.packetsOut += uint64(len(out) - resends)
 		b.st.bytesOut += freed
 		if freed > 0 {
@@ -103,6 +126,9 @@ func (b *buffer) dequeue(out [][]byte, rateBps uint64) [][]byte {
 			break
 		}
 		p, _ := b.q.pop()
+		if b.j != nil {
+			b.txPos = append(b.txPos, sentRec{p.jpos, uint32(len(p.data))})
+		}
 		b.st.packetsOut++
 		b.st.bytesOut += n
 		if b.arq != nil {

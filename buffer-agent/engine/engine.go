@@ -3,6 +3,8 @@
 package engine
 
 import (
+	"os"
+	"path/filepath"
 	"sort"
 	"sync"
 )
@@ -22,6 +24,13 @@ type Options struct {
 	// every frame then leaves through the buffer's TX worker. For backends
 	// that cannot take a Transmit call from inside their own Receive call.
 	NoCutThrough bool
+	// StateDir, when set, keeps the held packets, the buffers and the
+	// vports in files there (on tmpfs: see journal and stateDir) so that an
+	// agent restarted after a crash re-attaches them; only Open takes it.
+	StateDir string
+	// StateErrors is told when the state directory cannot be updated after
+	// a control change (the change stands; a crash would then lose it).
+	StateErrors func(error)
 }
 
 // DefaultLimits are the limits used for zero fields of Options.Limits.
@@ -54,10 +63,19 @@ type Engine struct {
 	apps    map[string]*appUsage
 	subs    map[*Subscription]struct{}
 	closed  bool
+	state   *stateDir // nil without Options.StateDir
 }
 
-// New returns an empty engine.
+// New returns an empty engine without a state directory; an engine with
+// one comes from Open.
 func New(opts Options) *Engine {
+	if opts.StateDir != "" {
+		panic("engine.New: Options.StateDir needs engine.Open")
+	}
+	return newEngine(opts)
+}
+
+func newEngine(opts Options) *Engine {
 	l := fillLimits(opts.Limits)
 	clk := opts.Clock
 	if clk == nil {
@@ -280,6 +298,9 @@ func (e *Engine) Close() error {
 		if err := v.backend.Close(); err != nil && first == nil {
 			first = err
 		}
+		if c := v.rx.Load(); c != nil {
+			c.remove()
+		}
 		delete(e.vports, id)
 	}
 	for id, b := range e.buffers {
@@ -288,6 +309,16 @@ func (e *Engine) Close() error {
 	}
 	for s := range e.subs {
 		s.closeLocked()
+	}
+	if e.state != nil {
+		// A clean stop: the buffers are gone, and so is their state.
+		for _, name := range []string{stateFile, stateTemp, lockFile} {
+			if err := os.Remove(filepath.Join(e.state.path, name)); err != nil && !os.IsNotExist(err) && first == nil {
+				first = err
+			}
+		}
+		e.state.lock.Close()
+		_ = os.Remove(e.state.path) // only when empty: an operator's files stay
 	}
 	return first
 }

@@ -110,6 +110,9 @@ func (b *buffer) admitAll(frames [][]byte, now int64) bool {
 		(b.cfg.CapacityBytes != 0 && by+total > b.cfg.CapacityBytes) {
 		return false
 	}
+	if b.j != nil && !b.j.fits(frames) {
+		return false
+	}
 	if !b.e.pool.reserve(total) {
 		return false
 	}
@@ -119,7 +122,10 @@ func (b *buffer) admitAll(frames [][]byte, now int64) bool {
 	}
 	b.st.packetsIn += n
 	b.st.bytesIn += total
-	b.q.pushAll(frames, now, b.seq, total)
+	b.q.pushAll(frames, now, b.seq, total, b.j)
+	if b.j != nil {
+		b.j.publishTail()
+	}
 	b.seq += n
 	if p+n > b.st.hwmPackets || by+total > b.st.hwmBytes {
 		b.st.hwmPackets = max(b.st.hwmPackets, p+n)
@@ -145,11 +151,19 @@ func (b *buffer) admit(f []byte, now int64) {
 			if !ok {
 				break
 			}
+			b.jgone(p)
 			b.discard(p.data, DropOverflow)
 		}
 	}
 	if !b.fits(n) {
 		b.drop(f, DropOverflow)
+		return
+	}
+	if b.j != nil && !b.j.fitsOne(len(f)) {
+		// The journal is full before the buffer (a PRIORITY buffer whose
+		// oldest packet waits behind higher classes): the packet could
+		// not survive a crash, so it is not taken.
+		b.drop(f, DropPool)
 		return
 	}
 	if !b.e.pool.reserve(n) {
@@ -166,7 +180,12 @@ func (b *buffer) admit(f []byte, now int64) {
 		class = classOf(f, b.cfg.Priority)
 	}
 	b.seq++
-	b.q.push(class, packet{data: f, at: now, seq: b.seq})
+	var pos uint64
+	if b.j != nil {
+		pos = b.j.append(f, b.seq, now)
+		b.j.publishTail()
+	}
+	b.q.push(class, packet{data: f, at: now, seq: b.seq, jpos: pos})
 	if p, by := b.occupancy(); p > b.st.hwmPackets || by > b.st.hwmBytes {
 		b.st.hwmPackets = max(b.st.hwmPackets, p)
 		b.st.hwmBytes = max(b.st.hwmBytes, by)

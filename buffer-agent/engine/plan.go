@@ -49,8 +49,20 @@ func (e *Engine) applyLocked(app string, ops []Op, label func(int) string) ([]Op
 	if err := p.openBackends(); err != nil {
 		return nil, err
 	}
+	if err := p.openState(); err != nil {
+		return nil, err
+	}
+	if len(p.created) > 0 {
+		// Listed before they can hold a packet: a kill between the commit
+		// and the save below must not leave a journal holding packets that
+		// engine.json does not list (the next start would refuse it).
+		e.saveLocked(p.created...)
+	}
 	for _, c := range p.commits {
 		c()
+	}
+	if len(p.commits) > 0 {
+		e.saveLocked()
 	}
 	out := make([]OpResult, len(p.results))
 	for i, r := range p.results {
@@ -90,6 +102,7 @@ type plan struct {
 	nBufs   int                // change in the engine's (and app's) buffers
 	nVps    int
 	opens   []*vport
+	created []*buffer // new buffers, for their journals
 	commits []func()
 	results []func() OpResult
 }
@@ -193,6 +206,48 @@ func (p *plan) openBackends() error {
 		v.backend = be
 	}
 	return nil
+}
+
+// openState makes the journals of new buffers and the receive counters of
+// new vports, when the engine has a state directory; like openBackends it
+// runs before any commit and undoes itself (and the backends) on failure.
+func (p *plan) openState() error {
+	s := p.e.state
+	if s == nil {
+		return nil
+	}
+	var err error
+	var made []*journal
+	for _, b := range p.created {
+		var j *journal
+		if j, err = createJournal(s.ringPath(b.id), b.id, p.e.ringSizeOf(b.cfg)); err != nil {
+			break
+		}
+		b.j = j
+		made = append(made, j)
+	}
+	var counted []*vport
+	if err == nil {
+		for _, v := range p.opens {
+			if err = p.e.openRx(v); err != nil {
+				break
+			}
+			counted = append(counted, v)
+		}
+	}
+	if err == nil {
+		return nil
+	}
+	for _, j := range made {
+		_ = j.remove()
+	}
+	for _, v := range counted {
+		v.rx.Swap(nil).remove()
+	}
+	for _, v := range p.opens {
+		_ = v.backend.Close()
+	}
+	return fmt.Errorf("state dir %s: %w", s.path, err)
 }
 
 func (p *plan) commit(f func()) { p.commits = append(p.commits, f) }

@@ -24,6 +24,7 @@ func (p *plan) createBuffer(op *CreateBufferOp) error {
 	b.app = p.usage
 	p.bufs[op.ID] = b
 	p.nBufs++
+	p.created = append(p.created, b)
 	p.commit(func() {
 		p.e.buffers[b.id] = b
 		p.usage.buffers++
@@ -148,6 +149,9 @@ func (p *plan) removeVport(op *RemoveVportOp) error {
 		p.usage.vports--
 		// A close error cannot undo the removal; the backend reports it.
 		_ = v.backend.Close()
+		if c := v.rx.Load(); c != nil {
+			c.remove()
+		}
 	})
 	p.result(func() OpResult { return OpResult{} })
 	return nil

@@ -57,6 +57,7 @@ func (b *buffer) purgeUpTo(id PacketID, inclusive bool) PurgeResult {
 		}
 		res.PurgedPackets++
 		res.PurgedBytes += uint64(len(p.data))
+		b.jgone(p)
 		b.discard(p.data, DropPurged)
 	})
 	b.afterChange(before, &dropsBefore)

@@ -7,6 +7,13 @@ type packet struct {
 	data []byte
 	at   int64  // clock time of arrival, ns
 	seq  uint64 // arrival order within the buffer
+	jpos uint64 // position in the buffer's journal, if it has one
+}
+
+// sentRec is the journal record of a packet being transmitted.
+type sentRec struct {
+	pos uint64
+	n   uint32
 }
 
 // ring is a growable FIFO of packets.
@@ -35,22 +42,28 @@ func (r *ring) grow() {
 }
 
 // pushFrames appends frames that arrived at the same instant; their
-// sequence numbers continue from seq.
-func (r *ring) pushFrames(frames [][]byte, at int64, seq uint64) {
+// sequence numbers continue from seq. With a journal j, each is appended
+// to it too (the caller publishes the tail).
+func (r *ring) pushFrames(frames [][]byte, at int64, seq uint64, j *journal) {
 	for r.n+len(frames) > len(r.buf) {
 		r.grow()
 	}
 	mask := len(r.buf) - 1
 	for i, f := range frames {
 		seq++
-		r.buf[(r.head+r.n+i)&mask] = packet{data: f, at: at, seq: seq}
+		var pos uint64
+		if j != nil {
+			pos = j.append(f, seq, at)
+		}
+		r.buf[(r.head+r.n+i)&mask] = packet{data: f, at: at, seq: seq, jpos: pos}
 	}
 	r.n += len(frames)
 }
 
 // popFrames moves up to max frames from the head into out and returns out
-// and their total size.
-func (r *ring) popFrames(out [][]byte, max int) ([][]byte, uint64) {
+// and their total size; with pos not nil, it appends their journal
+// positions to *pos.
+func (r *ring) popFrames(out [][]byte, max int, pos *[]sentRec) ([][]byte, uint64) {
 	var bytes uint64
 	mask := len(r.buf) - 1
 	n := min(max, r.n)
@@ -58,6 +71,9 @@ func (r *ring) popFrames(out [][]byte, max int) ([][]byte, uint64) {
 		p := &r.buf[(r.head+i)&mask]
 		out = append(out, p.data)
 		bytes += uint64(len(p.data))
+		if pos != nil {
+			*pos = append(*pos, sentRec{p.jpos, uint32(len(p.data))})
+		}
 		*p = packet{} // drop the reference: the frame now has a new owner
 	}
 	r.head = (r.head + n) & mask
@@ -94,15 +110,15 @@ func (q *queue) push(class int, p packet) {
 }
 
 // pushAll appends frames to class 0 (FIFO buffers) in one step.
-func (q *queue) pushAll(frames [][]byte, at int64, seq uint64, bytes uint64) {
-	q.classes[0].pushFrames(frames, at, seq)
+func (q *queue) pushAll(frames [][]byte, at int64, seq uint64, bytes uint64, j *journal) {
+	q.classes[0].pushFrames(frames, at, seq, j)
 	q.n += len(frames)
 	q.bytes += bytes
 }
 
 // popAll moves up to max frames of a one-class queue into out.
-func (q *queue) popAll(out [][]byte, max int) ([][]byte, uint64) {
-	out, bytes := q.classes[0].popFrames(out, max)
+func (q *queue) popAll(out [][]byte, max int, pos *[]sentRec) ([][]byte, uint64) {
+	out, bytes := q.classes[0].popFrames(out, max, pos)
 	q.n = q.classes[0].n
 	q.bytes -= bytes
 	return out, bytes

@@ -135,6 +135,13 @@ type BufferStats struct {
 	// those that could not (a vport was removed after arming).
 	TriggerArmed                   bool
 	TriggersFired, TriggerFailures uint64
+	// Reattached says the agent found this buffer in its state directory
+	// when it started (it had crashed): ReattachedPackets were held before
+	// and are held again, in their order; MissedWhileDown frames reached
+	// its RX vports' interfaces while the agent was down and could not be
+	// held (see Options.StateDir). The other counters restarted from zero.
+	Reattached                         bool
+	ReattachedPackets, MissedWhileDown uint64
 }
 
 // ReportSync is what a trigger's purge to a receive report found.

@@ -21,6 +21,7 @@ type vport struct {
 	cfg       VportConfig // as created, for idempotent create
 	e         *Engine
 	app       *appUsage
+	rx        atomic.Pointer[rxCounter] // with a state directory: frames taken in, persisted
 }
 
 func newVport(e *Engine, owner, id string, cfg VportConfig) *vport {
@@ -44,6 +45,9 @@ func (v *vport) Receive(frames [][]byte) {
 	}
 	v.rxPackets.Add(uint64(len(frames)))
 	v.rxBytes.Add(bytes)
+	if c := v.rx.Load(); c != nil {
+		c.consumed.Add(uint64(len(frames)))
+	}
 	if !v.Mode().RX() {
 		v.dropAll(frames, DropTxMode)
 		return

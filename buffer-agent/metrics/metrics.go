@@ -34,6 +34,8 @@ var (
 	bufAge     = prometheus.NewDesc(ns+"_buffer_oldest_packet_age_seconds", "Age of the oldest held packet.", bufLabels, nil)
 	bufResent  = prometheus.NewDesc(ns+"_buffer_arq_resent_total", "ARQ packets resent.", bufLabels, nil)
 	bufFired   = prometheus.NewDesc(ns+"_buffer_triggers_fired_total", "ArmTrigger triggers fired that set their vport modes.", bufLabels, nil)
+	bufReatt   = prometheus.NewDesc(ns+"_buffer_reattached_packets", "Packets held before the agent crashed and held again after its restart (state dir).", bufLabels, nil)
+	bufMissed  = prometheus.NewDesc(ns+"_buffer_missed_while_down_packets", "Packets that reached the buffer's RX vports while the agent was down: lost.", bufLabels, nil)
 	vpRxP      = prometheus.NewDesc(ns+"_vport_rx_packets_total", "Packets from the switch into the vport.", vportLabels, nil)
 	vpTxP      = prometheus.NewDesc(ns+"_vport_tx_packets_total", "Packets from the vport back to the switch.", vportLabels, nil)
 	vpTxErr    = prometheus.NewDesc(ns+"_vport_tx_errors_total", "Frames the vport's backend failed to send.", vportLabels, nil)
@@ -55,7 +57,7 @@ func New(eng *engine.Engine) *Collector { return &Collector{eng: eng} }
 // Describe implements prometheus.Collector.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{poolUsed, poolLimit, bufState, bufOccP, bufOccB, bufInP, bufInB,
-		bufOutP, bufOutB, bufDrops, bufHWM, bufAge, bufResent, bufFired, vpRxP, vpTxP, vpTxErr, vpDrops} {
+		bufOutP, bufOutB, bufDrops, bufHWM, bufAge, bufResent, bufFired, bufReatt, bufMissed, vpRxP, vpTxP, vpTxErr, vpDrops} {
 		ch <- d
 	}
 }
@@ -85,6 +87,10 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(bufAge, g, st.OldestPacketAge.Seconds(), l...)
 		ch <- prometheus.MustNewConstMetric(bufResent, ctr, float64(st.ArqResent), l...)
 		ch <- prometheus.MustNewConstMetric(bufFired, ctr, float64(st.TriggersFired), l...)
+		if st.Reattached {
+			ch <- prometheus.MustNewConstMetric(bufReatt, g, float64(st.ReattachedPackets), l...)
+			ch <- prometheus.MustNewConstMetric(bufMissed, g, float64(st.MissedWhileDown), l...)
+		}
 		for _, d := range st.Drops {
 			ch <- prometheus.MustNewConstMetric(bufDrops, ctr, float64(d.Packets), b.ID, b.Owner, causeNames[d.Cause])
 		}

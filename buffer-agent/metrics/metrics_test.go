@@ -33,4 +33,9 @@ flowbuf_agent_buffer_occupancy_packets{buffer="b1",owner="app"} 0
 	if err != nil || n != 5 {
 		t.Fatalf("state series %d, %v", n, err)
 	}
+	// Only a buffer re-attached after a crash has the re-attachment series.
+	n, err = testutil.GatherAndCount(reg, "flowbuf_agent_buffer_reattached_packets", "flowbuf_agent_buffer_missed_while_down_packets")
+	if err != nil || n != 0 {
+		t.Fatalf("re-attachment series %d, %v", n, err)
+	}
 }

@@ -31,6 +31,17 @@ type Factory struct {
 
 // Open implements engine.BackendFactory.
 func (f *Factory) Open(vportID string, spec engine.BackendSpec, in engine.Ingress) (engine.Backend, error) {
+	return f.open(vportID, spec, in, false)
+}
+
+// Reopen implements engine.Reopener: the vport of an agent that crashed,
+// whose veth pair (when the vport created one) is still there and is taken
+// over, to be removed with the vport as if this agent had created it.
+func (f *Factory) Reopen(vportID string, spec engine.BackendSpec, in engine.Ingress) (engine.Backend, error) {
+	return f.open(vportID, spec, in, true)
+}
+
+func (f *Factory) open(vportID string, spec engine.BackendSpec, in engine.Ingress, reopen bool) (engine.Backend, error) {
 	if spec.Kind != engine.BackendLinuxInterface {
 		return nil, &engine.Error{Code: engine.InvalidArgument, Msg: "not a linux_interface backend"}
 	}
@@ -43,7 +54,7 @@ func (f *Factory) Open(vportID string, spec engine.BackendSpec, in engine.Ingres
 		slots = DefaultRxSlots
 	}
 	p := &Port{vportID: vportID, iface: spec.Interface, ns: f.NS, in: in, log: log, rxSlots: slots}
-	if err := f.NS.Do(func() error { return p.attach(spec) }); err != nil {
+	if err := f.NS.Do(func() error { return p.attach(spec, reopen) }); err != nil {
 		return nil, err
 	}
 	p.start()
@@ -54,8 +65,15 @@ func (f *Factory) Open(vportID string, spec engine.BackendSpec, in engine.Ingres
 }
 
 // attach runs in the namespace: it prepares the interface and opens the
-// socket, undoing a veth it created if a later step fails.
-func (p *Port) attach(spec engine.BackendSpec) error {
+// socket, undoing a veth it created if a later step fails. On reopen a
+// veth pair that is already there is the one the vport created.
+func (p *Port) attach(spec engine.BackendSpec, reopen bool) error {
+	if spec.CreateVethPeer != "" && reopen {
+		if _, err := netlink.LinkByName(spec.Interface); err == nil {
+			p.ownLink = true
+			return p.open(spec)
+		}
+	}
 	if spec.CreateVethPeer != "" {
 		if err := CreateVeth(spec.Interface, spec.CreateVethPeer); err != nil {
 			if errors.Is(err, errLinkExists) {

@@ -192,3 +192,35 @@ func TestVethCreatedAndRemovedWithVport(t *testing.T) {
 		t.Fatal("veth peer still exists after the vport was removed")
 	}
 }
+
+type discardIngress struct{}
+
+func (discardIngress) Receive(frames [][]byte) { engine.PutFrames(frames) }
+
+// TestReopenTakesOverTheVethOfACrashedAgent: a vport that created its veth
+// pair, left behind by an agent killed with -9, is opened again by the
+// restarted agent (Open would refuse: the pair exists) and its removal
+// removes the pair as if the new agent had made it.
+func TestReopenTakesOverTheVethOfACrashedAgent(t *testing.T) {
+	r := newRig(t, "reopen")
+	spec := engine.BackendSpec{Kind: engine.BackendLinuxInterface, Interface: "fbv-a", CreateVethPeer: "fbv-sw"}
+	if _, err := (&netio.Factory{NS: r.ag}).Open("v", spec, discardIngress{}); err != nil {
+		t.Fatal(err) // the crashed agent's: never closed
+	}
+	if _, err := (&netio.Factory{NS: r.ag}).Open("v", spec, discardIngress{}); err == nil {
+		t.Fatal("Open took a veth pair that exists")
+	}
+	be, err := (&netio.Factory{NS: r.ag}).Reopen("v", spec, discardIngress{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := be.(engine.InterfaceCounter).InterfaceRxPackets(); err != nil {
+		t.Fatalf("rx counter %d: %v", n, err)
+	}
+	if err := be.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.ag.Do(func() error { return netio.SetUp("fbv-sw") }); err == nil {
+		t.Fatal("veth peer still exists after the re-opened vport was closed")
+	}
+}

@@ -4,8 +4,11 @@ package netio
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
+
+	"github.com/vishvananda/netlink"
 
 	"github.com/flowbuf/flowbuf/buffer-agent/engine"
 )
@@ -99,4 +102,25 @@ func (p *Port) Close() error {
 		}
 	})
 	return err
+}
+
+// InterfaceRxPackets implements engine.InterfaceCounter: the kernel's
+// count of frames the interface received, which goes on while the agent
+// is down (an agent restarted on a state directory compares it with what
+// it took in to count the frames it missed).
+func (p *Port) InterfaceRxPackets() (uint64, error) {
+	var n uint64
+	err := p.ns.Do(func() error {
+		link, err := netlink.LinkByName(p.iface)
+		if err != nil {
+			return fmt.Errorf("find interface %s: %w", p.iface, err)
+		}
+		st := link.Attrs().Statistics
+		if st == nil {
+			return fmt.Errorf("interface %s has no statistics", p.iface)
+		}
+		n = st.RxPackets
+		return nil
+	})
+	return n, err
 }

@@ -76,6 +76,7 @@ func bufferOut(b engine.BufferInfo) *pb.Buffer {
 			LastOutPacketId: packetIDOut(s.LastOutPacketID, s.HasLastOutPacketID),
 			TriggerArmed:    s.TriggerArmed,
 			TriggersFired:   s.TriggersFired, TriggerFailures: s.TriggerFailures,
+			Reattached: s.Reattached, ReattachedPackets: s.ReattachedPackets, MissedWhileDown: s.MissedWhileDown,
 		},
 	}
 }

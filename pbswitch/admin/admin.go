@@ -5,11 +5,13 @@
 // runs) and the data plane's counters. It serves JSON:
 //
 //	GET /v1/buffer   the shared buffer: size, occupancy, algorithm, classes
-//	PUT /v1/buffer   replace the algorithm and the classes
-//	GET /v1/stats    drops by cause, per port and per queue
+//	PUT /v1/buffer          replace the algorithm and the classes
+//	PUT /v1/buffer/alphas   replace the queues' own DT alphas (FBA)
+//	GET /v1/stats           drops by cause, per port and per queue
 //
 // A bad request is answered 400 (409 when the switch has no shared
-// buffer) with {"error": "..."}, and changes nothing.
+// buffer, or per-queue alphas are set while it does not run DT) with
+// {"error": "..."}, and changes nothing.
 package admin
 
 import (
@@ -39,6 +41,19 @@ type BufferSetting struct {
 	Classes   []Class `json:"classes,omitempty"`
 }
 
+// QueueAlpha is one queue's own DT alpha in PUT /v1/buffer/alphas.
+type QueueAlpha struct {
+	Port  uint32  `json:"port"`
+	Queue int     `json:"queue"`
+	Alpha float64 `json:"alpha"`
+}
+
+// QueueAlphas is the body of PUT /v1/buffer/alphas: every queue's own
+// alpha; the queues it does not list go back to their class's.
+type QueueAlphas struct {
+	Alphas []QueueAlpha `json:"alphas"`
+}
+
 // Buffer is the answer of GET and PUT /v1/buffer. Bytes 0 means the
 // switch has no shared buffer (each queue has its own packet limit).
 type Buffer struct {
@@ -58,8 +73,13 @@ type Queue struct {
 	Bytes   int64 `json:"bytes"`
 	// ThresholdBytes is the length below which the queue takes a packet
 	// now (with a shared buffer only).
-	ThresholdBytes *float64          `json:"threshold_bytes,omitempty"`
-	Drops          map[string]uint64 `json:"drops"`
+	ThresholdBytes *float64 `json:"threshold_bytes,omitempty"`
+	// DequeuedBytes counts what the queue has sent: a controller's
+	// dequeue rates are its differences over time.
+	DequeuedBytes uint64 `json:"dequeued_bytes"`
+	// Alpha is the queue's own DT alpha, when one is set (FBA).
+	Alpha *float64          `json:"alpha,omitempty"`
+	Drops map[string]uint64 `json:"drops"`
 }
 
 // Port is one port in GET /v1/stats.
@@ -90,14 +110,26 @@ func Handler(sw *dataplane.Switch) http.Handler {
 			return
 		}
 		if err := sw.SetBufferConfig(cfg); err != nil {
-			code := http.StatusBadRequest
-			if errors.Is(err, dataplane.ErrNoSharedBuffer) {
-				code = http.StatusConflict
-			}
-			fail(w, code, err)
+			fail(w, refusal(err), err)
 			return
 		}
 		reply(w, http.StatusOK, buffer(sw))
+	})
+	mux.HandleFunc("PUT /v1/buffer/alphas", func(w http.ResponseWriter, r *http.Request) {
+		var body QueueAlphas
+		if err := decodeOne(r.Body, &body, "a list of queue alphas"); err != nil {
+			fail(w, http.StatusBadRequest, err)
+			return
+		}
+		alphas := make([]dataplane.QueueAlpha, len(body.Alphas))
+		for i, a := range body.Alphas {
+			alphas[i] = dataplane.QueueAlpha{Port: a.Port, Queue: a.Queue, Alpha: a.Alpha}
+		}
+		if err := sw.SetQueueAlphas(alphas); err != nil {
+			fail(w, refusal(err), err)
+			return
+		}
+		reply(w, http.StatusOK, body)
 	})
 	mux.HandleFunc("GET /v1/stats", func(w http.ResponseWriter, r *http.Request) {
 		reply(w, http.StatusOK, stats(sw))
@@ -108,15 +140,33 @@ func Handler(sw *dataplane.Switch) http.Handler {
 // maxBody bounds a PUT body: a setting is a few hundred bytes.
 const maxBody = 64 << 10
 
-func decodeSetting(body io.Reader) (dataplane.BufferConfig, error) {
-	var s BufferSetting
+// refusal is the status of a setting the switch refused: 409 when the
+// switch's state is what forbids it, 400 when the setting is bad.
+func refusal(err error) int {
+	if errors.Is(err, dataplane.ErrNoSharedBuffer) || errors.Is(err, dataplane.ErrNotDT) {
+		return http.StatusConflict
+	}
+	return http.StatusBadRequest
+}
+
+// decodeOne reads exactly one JSON value of what into v, refusing unknown
+// fields.
+func decodeOne(body io.Reader, v any, what string) error {
 	dec := json.NewDecoder(io.LimitReader(body, maxBody))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return dataplane.BufferConfig{}, fmt.Errorf("the body is not a buffer setting: %w", err)
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("the body is not %s: %w", what, err)
 	}
 	if dec.More() {
-		return dataplane.BufferConfig{}, errors.New("the body holds more than one buffer setting")
+		return fmt.Errorf("the body holds more than one value: want %s", what)
+	}
+	return nil
+}
+
+func decodeSetting(body io.Reader) (dataplane.BufferConfig, error) {
+	var s BufferSetting
+	if err := decodeOne(body, &s, "a buffer setting"); err != nil {
+		return dataplane.BufferConfig{}, err
 	}
 	alg, err := dataplane.ParseAlgorithm(s.Algorithm)
 	if err != nil {
@@ -170,9 +220,12 @@ func stats(sw *dataplane.Switch) Stats {
 	for id, p := range st.Ports {
 		port := Port{RxFrames: p.RxFrames, TxFrames: p.TxFrames, QueueDepth: p.QueueDepth}
 		for q, qs := range p.Queues {
-			queue := Queue{Queue: q, Packets: qs.Packets, Bytes: qs.Bytes, Drops: qs.Drops}
+			queue := Queue{Queue: q, Packets: qs.Packets, Bytes: qs.Bytes, DequeuedBytes: qs.DequeuedBytes, Drops: qs.Drops}
 			if st.Buffer != nil {
 				queue.ThresholdBytes = &qs.Threshold
+			}
+			if qs.Alpha > 0 {
+				queue.Alpha = &qs.Alpha
 			}
 			port.Queues = append(port.Queues, queue)
 		}

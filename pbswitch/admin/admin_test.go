@@ -200,3 +200,68 @@ func TestStatsShowDropsPerQueueAndCause(t *testing.T) {
 		t.Fatalf("queue 0 %+v: nothing was sent to it", q0)
 	}
 }
+
+// TestPutAlphasSetsEachQueuesOwnAlpha: PUT /v1/buffer/alphas sets the
+// listed queues' DT alphas, GET /v1/stats shows them, and a second PUT
+// replaces the list (queues it leaves out are back on their class's).
+// Bad lists are refused and change nothing.
+func TestPutAlphasSetsEachQueuesOwnAlpha(t *testing.T) {
+	sw, srv := newSwitch(t, 1<<20)
+	for _, id := range []uint32{1, 2} {
+		if err := sw.AddPort(id, dataplane.SinkFunc(func(f [][]byte) error { engine.PutFrames(f); return nil }), 0, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	alphaOf := func(port string, queue int) float64 {
+		_, body := call(t, srv, http.MethodGet, "/v1/stats", "")
+		var st Stats
+		if err := json.Unmarshal(body, &st); err != nil {
+			t.Fatal(err)
+		}
+		if a := st.Ports[port].Queues[queue].Alpha; a != nil {
+			return *a
+		}
+		return 0
+	}
+	code, body := call(t, srv, http.MethodPut, "/v1/buffer/alphas",
+		`{"alphas": [{"port": 1, "queue": 0, "alpha": 0.125}, {"port": 2, "queue": 7, "alpha": 2}]}`)
+	if code != http.StatusOK || alphaOf("1", 0) != 0.125 || alphaOf("2", 7) != 2 || alphaOf("1", 7) != 0 {
+		t.Fatalf("PUT alphas: %d %s; stats alphas %v %v %v", code, body, alphaOf("1", 0), alphaOf("2", 7), alphaOf("1", 7))
+	}
+	for _, c := range []struct {
+		body string
+		code int
+		want string
+	}{
+		{`{"alphas": [{"port": 3, "queue": 0, "alpha": 1}]}`, 400, "the switch has no port 3"},
+		{`{"alphas": [{"port": 1, "queue": 8, "alpha": 1}]}`, 400, "want a queue in [0, 7]"},
+		{`{"alphas": [{"port": 1, "queue": 0, "alpha": 0}]}`, 400, "must be a finite number > 0"},
+		{`{"alphas": [{"port": 1, "queue": 0, "alpha": -1}]}`, 400, "must be a finite number > 0"},
+		{`{"alphas": [{"port": 1, "queue": 0, "alpha": 1}, {"port": 1, "queue": 0, "alpha": 1}]}`, 400, "given twice"},
+		{`{"alphas": [{"port": 1, "queue": 0, "alfa": 1}]}`, 400, `unknown field \"alfa\"`},
+		{`{"alphas": [{"port": -1, "queue": 0, "alpha": 1}]}`, 400, "not a list of queue alphas"},
+		{`[1, 2]`, 400, "not a list of queue alphas"},
+	} {
+		code, body := call(t, srv, http.MethodPut, "/v1/buffer/alphas", c.body)
+		if code != c.code || !strings.Contains(string(body), c.want) {
+			t.Errorf("PUT %s: %d %s, want %d saying %q", c.body, code, body, c.code, c.want)
+		}
+		if alphaOf("1", 0) != 0.125 || alphaOf("2", 7) != 2 {
+			t.Errorf("PUT %s changed the alphas", c.body)
+		}
+	}
+	if code, body := call(t, srv, http.MethodPut, "/v1/buffer/alphas", `{"alphas": [{"port": 2, "queue": 7, "alpha": 0.5}]}`); code != http.StatusOK {
+		t.Fatalf("second PUT: %d %s", code, body)
+	}
+	if alphaOf("1", 0) != 0 || alphaOf("2", 7) != 0.5 {
+		t.Fatalf("after the second PUT: port 1 queue 0 %v, port 2 queue 7 %v; want 0 (the class's) and 0.5", alphaOf("1", 0), alphaOf("2", 7))
+	}
+	// Not on DT: 409, naming the algorithm it needs.
+	if code, _ := call(t, srv, http.MethodPut, "/v1/buffer", `{"algorithm": "fb"}`); code != http.StatusOK {
+		t.Fatal("PUT fb refused")
+	}
+	if code, body := call(t, srv, http.MethodPut, "/v1/buffer/alphas", `{"alphas": []}`); code != http.StatusConflict ||
+		!strings.Contains(string(body), "dynamic thresholds") {
+		t.Fatalf("alphas under FB: %d %s, want 409", code, body)
+	}
+}

@@ -39,47 +39,63 @@ type verdict struct {
 	threshold float64
 }
 
-// admit decides whether a packet of size bytes may join the queue of class
-// prio holding qlen bytes (empty: no packet), whose port serves it at
-// gamma of its rate; when it may, the bytes are charged to the pool and an
-// empty queue becomes congested. The caller holds the queue's port lock.
-func (b *sharedBuffer) admit(prio int, qlen int64, empty bool, size int, gamma float64) verdict {
+// queueState is what admission weighs of one queue: its class (queue
+// index) prio, the bytes it holds (empty: no packet), the share gamma of
+// its port's dequeue rate, and its own DT alpha (0: its class's).
+type queueState struct {
+	prio  int
+	bytes int64
+	empty bool
+	gamma float64
+	alpha float64
+}
+
+// admit decides whether a packet of size bytes may join queue q; when it
+// may, the bytes are charged to the pool and an empty queue becomes
+// congested. The caller holds the queue's port lock.
+func (b *sharedBuffer) admit(q queueState, size int) verdict {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	v := b.decideLocked(prio, qlen, empty, size, gamma)
+	v := b.decideLocked(q, size)
 	if v.cause != admitted {
 		return v
 	}
 	b.used += int64(size)
-	if empty {
-		b.congested[prio]++
+	if q.empty {
+		b.congested[q.prio]++
 	}
 	return v
 }
 
-// thresholdOf is the threshold a packet arriving now at that queue meets.
-func (b *sharedBuffer) thresholdOf(prio int, qlen int64, empty bool, gamma float64) float64 {
+// thresholdOf is the threshold a packet arriving now at queue q meets.
+func (b *sharedBuffer) thresholdOf(q queueState) float64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.decideLocked(prio, qlen, empty, 0, gamma).threshold
+	return b.decideLocked(q, 0).threshold
 }
 
 // decideLocked is admission's verdict, changing nothing: the algorithm
 // decides first, then the packet must fit in what is left of the pool.
-func (b *sharedBuffer) decideLocked(prio int, qlen int64, empty bool, size int, gamma float64) verdict {
+// Under DT a queue's own alpha, when a controller set one (FBA), replaces
+// its class's.
+func (b *sharedBuffer) decideLocked(q queueState, size int) verdict {
 	cfg := b.cfg.Load()
-	class := &cfg.Classes[prio]
+	class := &cfg.Classes[q.prio]
 	remaining := b.size - b.used
 	v := verdict{cause: admitted, threshold: float64(remaining)}
 	switch cfg.Algorithm {
 	case DynamicThresholds:
-		v.threshold = threshold(DynamicThresholds, class.Alpha, 0, 0, float64(remaining))
-		if float64(qlen) >= v.threshold {
+		alpha := class.Alpha
+		if q.alpha > 0 {
+			alpha = q.alpha
+		}
+		v.threshold = threshold(DynamicThresholds, alpha, 0, 0, float64(remaining))
+		if float64(q.bytes) >= v.threshold {
 			v.cause = DropDTThreshold
 		}
 	case FB:
-		v.threshold = threshold(FB, class.Alpha, b.congestedLocked(cfg, prio, empty), gamma, float64(remaining))
-		if float64(qlen) >= v.threshold {
+		v.threshold = threshold(FB, class.Alpha, b.congestedLocked(cfg, q.prio, q.empty), q.gamma, float64(remaining))
+		if float64(q.bytes) >= v.threshold {
 			v.cause = DropFBThreshold
 		}
 	}

@@ -66,6 +66,11 @@ type QueueStats struct {
 	// Threshold is, with a shared buffer, the length in bytes below which
 	// the queue takes a packet now (complete sharing: the room left).
 	Threshold float64 `json:",omitempty"`
+	// DequeuedBytes counts the bytes the queue has sent since the port
+	// was added.
+	DequeuedBytes uint64
+	// Alpha is the queue's own DT alpha (FBA); 0: its class's.
+	Alpha float64
 }
 
 // stats snapshots the port's queues.
@@ -75,8 +80,9 @@ func (q *queue) stats() [NumPriorities]QueueStats {
 	for p := range q.fifos {
 		f := &q.fifos[p]
 		st[p].Packets, st[p].Bytes = f.count, f.bytes
+		st[p].DequeuedBytes, st[p].Alpha = q.dequeued[p], q.alphas[p]
 		if q.shared != nil {
-			st[p].Threshold = q.shared.thresholdOf(p, f.bytes, f.count == 0, q.gamma(p))
+			st[p].Threshold = q.shared.thresholdOf(q.admissionOf(p, f))
 		}
 	}
 	q.mu.Unlock()

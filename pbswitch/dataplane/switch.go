@@ -3,7 +3,9 @@
 package dataplane
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -224,7 +226,8 @@ func (s *Switch) SetPortDelay(id uint32, d time.Duration) error {
 const MaxPortDelay = time.Second
 
 // SetBufferConfig changes the shared buffer's admission while the switch
-// runs: the next packet is admitted by it. What the queues hold stays;
+// runs: the next packet is admitted by it, and queues' own alphas
+// (SetQueueAlphas) are cleared. What the queues hold stays;
 // a queue over its new threshold takes nothing until it drains below it.
 // An invalid setting, or a switch without a shared buffer, is refused and
 // changes nothing.
@@ -239,6 +242,65 @@ func (s *Switch) SetBufferConfig(cfg BufferConfig) error {
 		return err
 	}
 	s.shared.cfg.Store(&cfg)
+	// A new setting replaces the whole admission, queues' own alphas too.
+	for _, p := range *s.ports.Load() {
+		p.q.setAlphas([NumPriorities]float64{})
+	}
+	return nil
+}
+
+// QueueAlpha is one queue's own DT alpha: port, queue index, alpha.
+type QueueAlpha struct {
+	Port  uint32
+	Queue int
+	Alpha float64
+}
+
+// ErrNotDT refuses per-queue alphas while the shared buffer admits by
+// another algorithm than DT: they would not be used.
+var ErrNotDT = errors.New("per-queue alphas need the dynamic thresholds (dt) algorithm")
+
+// SetQueueAlphas replaces every queue's own DT alpha (FBA: a controller
+// re-tunes them periodically); queues not listed go back to their class's
+// alpha. A bad list (a port the switch lacks, a queue out of range, a
+// queue twice, an alpha not finite and > 0), a switch without a shared
+// buffer or not on DT is refused and changes nothing.
+func (s *Switch) SetQueueAlphas(alphas []QueueAlpha) error {
+	if s.shared == nil {
+		return ErrNoSharedBuffer
+	}
+	if s.shared.cfg.Load().Algorithm != DynamicThresholds {
+		return ErrNotDT
+	}
+	ports := *s.ports.Load()
+	byPort := make(map[uint32]*[NumPriorities]float64, len(ports))
+	for _, a := range alphas {
+		if _, ok := ports[a.Port]; !ok {
+			return fmt.Errorf("alpha of port %d queue %d: the switch has no port %d", a.Port, a.Queue, a.Port)
+		}
+		if a.Queue < 0 || a.Queue >= NumPriorities {
+			return fmt.Errorf("alpha of port %d queue %d: want a queue in [0, %d]", a.Port, a.Queue, NumPriorities-1)
+		}
+		if !(a.Alpha > 0) || math.IsInf(a.Alpha, 0) {
+			return fmt.Errorf("alpha of port %d queue %d: %v must be a finite number > 0", a.Port, a.Queue, a.Alpha)
+		}
+		row := byPort[a.Port]
+		if row == nil {
+			row = new([NumPriorities]float64)
+			byPort[a.Port] = row
+		}
+		if row[a.Queue] != 0 {
+			return fmt.Errorf("alpha of port %d queue %d given twice", a.Port, a.Queue)
+		}
+		row[a.Queue] = a.Alpha
+	}
+	for id, p := range ports {
+		var row [NumPriorities]float64
+		if r := byPort[id]; r != nil {
+			row = *r
+		}
+		p.q.setAlphas(row)
+	}
 	return nil
 }
 

@@ -31,10 +31,16 @@ type queue struct {
 	nonEmpty uint8         // bit p: fifos[p] holds a packet
 	shared   *sharedBuffer // nil: no pool, only the packet limit
 	// drops counts, per priority queue, what its admission refused.
-	drops  [NumPriorities][numDropCauses]atomic.Uint64
-	wake   chan struct{} // capacity 1: "there may be work"; never closed
-	done   chan struct{} // closed by close(): the worker stops
-	closed bool
+	drops [NumPriorities][numDropCauses]atomic.Uint64
+	// alphas are per-queue DT alphas set by a controller (FBA); 0 leaves
+	// the queue to its class's alpha.
+	alphas [NumPriorities]float64
+	// dequeued counts, per priority queue, the bytes it sent: a
+	// controller's dequeue rates (FB's gamma) are its differences.
+	dequeued [NumPriorities]uint64
+	wake     chan struct{} // capacity 1: "there may be work"; never closed
+	done     chan struct{} // closed by close(): the worker stops
+	closed   bool
 
 	rateBps float64 // 0: line rate
 	delayUs uint32  // 0: none
@@ -89,6 +95,13 @@ func (q *queue) setRate(bps uint64) {
 	q.last = time.Time{}
 }
 
+// setAlphas sets the queues' own DT alphas (0: the class's).
+func (q *queue) setAlphas(alphas [NumPriorities]float64) {
+	q.mu.Lock()
+	q.alphas = alphas
+	q.mu.Unlock()
+}
+
 // setDelay holds every packet at least d in the queue (0: none).
 func (q *queue) setDelay(d time.Duration) {
 	q.mu.Lock()
@@ -120,7 +133,7 @@ func (q *queue) enqueue(pk *pipeline.Packet, nowUs uint32) DropCause {
 		return DropQueueFull
 	}
 	if q.shared != nil {
-		if v := q.shared.admit(prio, f.bytes, f.count == 0, len(pk.Frame), q.gamma(prio)); v.cause != admitted {
+		if v := q.shared.admit(q.admissionOf(prio, f), len(pk.Frame)); v.cause != admitted {
 			q.mu.Unlock()
 			return v.cause
 		}
@@ -138,6 +151,12 @@ func (q *queue) enqueue(pk *pipeline.Packet, nowUs uint32) DropCause {
 	default:
 	}
 	return admitted
+}
+
+// admissionOf is what the shared buffer weighs to admit a packet into the
+// queue of priority prio. The caller holds q.mu.
+func (q *queue) admissionOf(prio int, f *ring) queueState {
+	return queueState{prio: prio, bytes: f.bytes, empty: f.count == 0, gamma: q.gamma(prio), alpha: q.alphas[prio]}
 }
 
 // gamma is the share of the port's dequeue rate its scheduler gives the
@@ -193,6 +212,7 @@ serve:
 			}
 			f.pop()
 			freed += int64(len(pk.Frame))
+			q.dequeued[prio] += uint64(len(pk.Frame))
 			if f.count == 0 {
 				q.nonEmpty &^= 1 << prio
 			}

@@ -86,3 +86,30 @@ func (r *RegisterArray) WriteUint(i int64, v uint64) error {
 	r.mu.Unlock()
 	return nil
 }
+
+// Lock and Unlock hold the array for a packet's action that reads and
+// writes it: BMv2 runs each action holding the locks of every register
+// array it accesses, so that a read-modify-write in one action is atomic
+// against the other pipeline threads. Inside, the action uses ReadUintHeld
+// and WriteUintHeld.
+func (r *RegisterArray) Lock() { r.mu.Lock() }
+
+// Unlock releases what Lock took.
+func (r *RegisterArray) Unlock() { r.mu.Unlock() }
+
+// ReadUintHeld is ReadUint for a caller that holds the array's Lock.
+func (r *RegisterArray) ReadUintHeld(i int64) (uint64, error) {
+	if err := r.check(i); err != nil {
+		return 0, err
+	}
+	return Uint(r.cells[i]), nil
+}
+
+// WriteUintHeld is WriteUint for a caller that holds the array's Lock.
+func (r *RegisterArray) WriteUintHeld(i int64, v uint64) error {
+	if err := r.check(i); err != nil {
+		return err
+	}
+	PutUint(r.cells[i], v)
+	return nil
+}

@@ -20,6 +20,8 @@ type action struct {
 	steps  []step
 	// straight is the body without jumps, run as a plain list.
 	straight []func(*phv)
+	// registers are the arrays the body accesses, held while it runs.
+	registers registerSet
 }
 
 // privateActionID marks the ids of actions that are not in the p4info.
@@ -34,6 +36,10 @@ type step struct {
 }
 
 func (a *action) exec(s *phv) {
+	if a.registers != nil {
+		a.registers.lock()
+		defer a.registers.unlock()
+	}
 	if a.straight != nil {
 		for _, run := range a.straight {
 			run(s)
@@ -86,6 +92,7 @@ func (c *compiler) action(ja *bmv2json.Action) (*action, error) {
 		a.words += wordsOf(rd.Bitwidth)
 	}
 	c.maxParamWords = max(c.maxParamWords, a.words)
+	c.touched.take()
 	for i := range ja.Primitives {
 		p := &ja.Primitives[i]
 		x := &exprCtx{params: a.params, si: p.SourceInfo}
@@ -112,6 +119,7 @@ func (c *compiler) action(ja *bmv2json.Action) (*action, error) {
 		}
 		a.straight = append(a.straight, st.run)
 	}
+	a.registers = c.touched.take()
 	return a, nil
 }
 

@@ -90,6 +90,8 @@ func (c *compiler) register(p *bmv2json.Primitive, x *exprCtx) (func(*phv), erro
 	if reg.Bits > 64 {
 		return nil, unsupported("a register wider than 64 bits ("+name+")", p.SourceInfo)
 	}
+	// The enclosing action holds the array's lock while it runs.
+	c.touched.add(reg)
 	if p.Op == "register_read" {
 		dst, err := c.lvalueOf(&p.Parameters[0], x)
 		if err != nil {
@@ -101,7 +103,7 @@ func (c *compiler) register(p *bmv2json.Primitive, x *exprCtx) (func(*phv), erro
 		}
 		iu := idx.u
 		return writer(dst, val{kind: kData, u: func(s *phv) uint64 {
-			v, _ := reg.ReadUint(int64(iu(s)))
+			v, _ := reg.ReadUintHeld(int64(iu(s)))
 			return v
 		}}), nil
 	}
@@ -114,7 +116,7 @@ func (c *compiler) register(p *bmv2json.Primitive, x *exprCtx) (func(*phv), erro
 		return nil, err
 	}
 	iu, vu, m := idx.u, v.u, mask64(reg.Bits)
-	return func(s *phv) { _ = reg.WriteUint(int64(iu(s)), vu(s)&m) }, nil
+	return func(s *phv) { _ = reg.WriteUintHeld(int64(iu(s)), vu(s)&m) }, nil
 }
 
 // digest is generate_digest(receiver, learn list id): the list's fields

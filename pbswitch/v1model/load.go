@@ -31,6 +31,9 @@ type compiler struct {
 	fieldLists         map[int][]*lvalue
 	learnLists         map[int]*learnBinding
 	maxParamWords      int
+	// touched collects the register arrays the action (or parser
+	// operation) being compiled accesses: it runs holding their locks.
+	touched registerSet
 }
 
 // Load compiles the bmv2 JSON bmv2 against info. It refuses a JSON that is

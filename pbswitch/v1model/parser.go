@@ -330,11 +330,12 @@ func (c *compiler) parserOp(op *bmv2json.ParserOp) (func(*phv), error) {
 		if prim.SourceInfo == nil {
 			prim.SourceInfo = op.SourceInfo
 		}
+		c.touched.take()
 		run, err := c.primitive(&prim, x)
 		if err != nil {
 			return nil, err
 		}
-		return run, nil
+		return c.touched.take().holding(run), nil
 	}
 	return nil, unsupported("the parser operation "+op.Op, op.SourceInfo)
 }

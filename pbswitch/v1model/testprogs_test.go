@@ -56,6 +56,9 @@ func loadTestProgram(t *testing.T, name string) *testProgram {
 	for _, x := range info.Digests {
 		tp.ids[x.Preamble.Name] = x.Preamble.Id
 	}
+	for _, x := range info.Registers {
+		tp.ids[x.Preamble.Name] = x.Preamble.Id
+	}
 	return tp
 }
 

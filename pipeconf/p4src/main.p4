@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The FlowBuf P4 program (P4-16, v1model). Each functional block is a control
 // in its own file under include/; this file composes them. Later blocks
-// (congestion avoidance, FB admission) slot in as further controls applied
+// (congestion avoidance) slot in as further controls applied
 // from IngressPipeImpl / EgressPipeImpl.
 
 #include <core.p4>
@@ -17,6 +17,8 @@
 #include "include/acl.p4"
 #include "include/firewall.p4"
 #include "include/upf.p4"
+#include "include/qos.p4"
+#include "include/fb.p4"
 
 control IngressPipeImpl(inout parsed_headers_t hdr,
                         inout local_metadata_t meta,
@@ -28,6 +30,8 @@ control IngressPipeImpl(inout parsed_headers_t hdr,
     Upf() upf;
     Forwarding() forwarding;
     Acl() acl;
+    Qos() qos;
+    FbAdmission() fb_admission;
 
     apply {
         if (hdr.packet_out.isValid()) {
@@ -46,7 +50,10 @@ control IngressPipeImpl(inout parsed_headers_t hdr,
         if (!meta.forwarded) {
             forwarding.apply(hdr, meta, std_meta);
         }
+        qos.apply(hdr, meta, std_meta);
         acl.apply(hdr, meta, std_meta);
+        // Last: admission into the queue the decisions above chose.
+        fb_admission.apply(hdr, meta, std_meta);
     }
 }
 
@@ -54,8 +61,10 @@ control EgressPipeImpl(inout parsed_headers_t hdr,
                        inout local_metadata_t meta,
                        inout standard_metadata_t std_meta) {
     PacketInEgress() packet_in_io;
+    FbRelease() fb_release;
 
     apply {
+        fb_release.apply(hdr, meta, std_meta);
         // A multicast replica never goes back out of the port it came in on.
         if (std_meta.mcast_grp != 0 && std_meta.egress_port == std_meta.ingress_port) {
             mark_to_drop(std_meta);

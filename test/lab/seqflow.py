@@ -22,10 +22,10 @@ HEADER = struct.Struct("!QQ")  # sequence number, send time in ns
 POLL_S = 0.2  # how often the receiver looks at its idle bound and SIGTERM
 
 
-def send(dst, port, pps, seconds, size):
-    """Sends pps*seconds datagrams, or fewer if SIGTERM stops it first (a
-    driver that decides when the flow has done its job); either way it
-    prints how many it sent."""
+def send(dst, port, pps, seconds, size, first=0):
+    """Sends pps*seconds datagrams numbered from `first`, or fewer if SIGTERM
+    stops it first (a driver that decides when the flow has done its job);
+    either way it prints how many it sent."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     count = int(pps * seconds)
     pad = b"\0" * max(0, size - HEADER.size)
@@ -42,7 +42,7 @@ def send(dst, port, pps, seconds, size):
         delay = due - time.monotonic()
         if delay > 0:
             time.sleep(delay)
-        sock.sendto(HEADER.pack(seq, time.time_ns()) + pad, (dst, port))
+        sock.sendto(HEADER.pack(first + seq, time.time_ns()) + pad, (dst, port))
     print(json.dumps({"sent": count, "seconds": time.monotonic() - start}), flush=True)
 
 
@@ -149,6 +149,8 @@ def main(argv=None):
     s.add_argument("--pps", type=float, default=5000)
     s.add_argument("--seconds", type=float, default=5)
     s.add_argument("--size", type=int, default=100, help="UDP payload bytes")
+    s.add_argument("--first", type=int, default=0,
+                   help="sequence number of the first datagram (a flow sent in parts)")
     r = sub.add_parser("recv")
     r.add_argument("port", type=int)
     r.add_argument("--expect", type=int, default=0)
@@ -158,7 +160,7 @@ def main(argv=None):
                                    "of datagrams addressed to this host")
     args = parser.parse_args(argv)
     if args.cmd == "send":
-        send(args.dst, args.port, args.pps, args.seconds, args.size)
+        send(args.dst, args.port, args.pps, args.seconds, args.size, args.first)
     else:
         receive(args.port, args.expect, args.idle, args.timeout, args.iface)
 

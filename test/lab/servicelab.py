@@ -12,6 +12,7 @@ down when the lab closes.
 import http.client
 import json
 import pathlib
+import shutil
 import tempfile
 import threading
 import time
@@ -22,6 +23,8 @@ from .procs import ProcessLab
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 HOST_JAR = ROOT / "host" / "target" / "flowbuf-host.jar"
+# Where an external agent keeps its held packets across a crash: tmpfs.
+STATE_ROOT = "/dev/shm" if pathlib.Path("/dev/shm").is_dir() else None
 P4INFO = ROOT / "pipeconf" / "p4src" / "build" / "p4info.txt"
 BMV2_JSON = ROOT / "pipeconf" / "p4src" / "build" / "bmv2.json"
 DEVICE = "device:s1"
@@ -199,9 +202,14 @@ class ServiceLab(ProcessLab):
             for number in VPORTS:
                 sw_end, _ = self.lab.add_root_veth(f"v{number}", f"a{number}")
                 ports += ["--port", f"{number}={sw_end}"]
+            # Its own state dir (tmpfs), made empty for this lab: a restart
+            # re-attaches what this lab's agent held, never what another
+            # run left.
+            state = tempfile.mkdtemp(prefix=f"flowbuf-lab-{self.prefix}", dir=STATE_ROOT)
+            self._stack.append(lambda: shutil.rmtree(state, ignore_errors=True))
             self._agent_argv = [str(ROOT / "bin" / "buffer-agent"), "-listen",
                                 f"127.0.0.1:{self.agent_port}", "-metrics-listen", "",
-                                "-log-format", "text"]
+                                "-log-format", "text", "-state-dir", state]
             self.agent = self._run(self._agent_argv, "agent", self.agent_port)
         self.switch = self._run(self._switch_argv(ports), self.switch_kind, self.p4rt_port)
         cfg = pathlib.Path(self.logs) / "netcfg.json"
@@ -236,7 +244,8 @@ class ServiceLab(ProcessLab):
         return argv + ["--buffer-listen", f"127.0.0.1:{self.agent_port}"]
 
     def kill_agent(self):
-        """kill -9 of the external buffer-agent (what it holds is gone with it)."""
+        """kill -9 of the external buffer-agent (what it holds stays in its
+        state dir, for start_agent to re-attach)."""
         if not self.external:
             raise RuntimeError("the lab has no external buffer-agent")
         self.agent.popen.kill()

@@ -157,6 +157,8 @@ class Client:
             update.entity.counter_entry.CopyFrom(entity)
         elif isinstance(entity, p4runtime_pb2.MeterEntry):
             update.entity.meter_entry.CopyFrom(entity)
+        elif isinstance(entity, p4runtime_pb2.RegisterEntry):
+            update.entity.register_entry.CopyFrom(entity)
         else:
             raise TypeError(f"cannot write a {type(entity).__name__}")
         return update
@@ -214,6 +216,22 @@ class Client:
             raise AssertionError(f"expected one counter entry, read {len(found)}")
         data = found[0].counter_entry.data
         return data.packet_count, data.byte_count
+
+    @staticmethod
+    def register_entry(register_id, index, data=None):
+        """A RegisterEntry for one cell, holding data (bytes) when given."""
+        entry = p4runtime_pb2.RegisterEntry(register_id=register_id)
+        entry.index.index = index
+        if data is not None:
+            entry.data.bitstring = data
+        return entry
+
+    def register_cell(self, register_id, index):
+        """The bytes one register cell holds."""
+        found = self.read(p4runtime_pb2.Entity(register_entry=self.register_entry(register_id, index)))
+        if len(found) != 1:
+            raise AssertionError(f"expected one register entry, read {len(found)}")
+        return found[0].register_entry.data.bitstring
 
     @staticmethod
     def meter_entry(meter_id, index, config=None):

@@ -68,6 +68,18 @@ class Switch:
         """(packets, bytes) of one cell of an indexed counter, by name."""
         return self.client.counter(self.p4info.counter_id(name), index)
 
+    def write_register(self, name, index, value):
+        """Sets one cell of a register array to the integer value."""
+        reg = self.p4info.register(name)
+        width = reg.type_spec.bitstring.bit.bitwidth
+        self.client.modify(self.client.register_entry(reg.preamble.id, index,
+                                                      encode(value, width)))
+
+    def read_register(self, name, index):
+        """One cell of a register array, as an integer."""
+        reg = self.p4info.register(name)
+        return int.from_bytes(self.client.register_cell(reg.preamble.id, index), "big")
+
     def configure_meter(self, name, index, cir, cburst, pir, pburst):
         """Configures one cell of an indexed meter (rates in units per
         second, bursts in units); close() makes it unconfigured again."""

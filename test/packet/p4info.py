@@ -59,6 +59,7 @@ class P4Info:
         self._counters = {c.preamble.name: c for c in self.info.direct_counters}
         self._indirect_counters = {c.preamble.name: c for c in self.info.counters}
         self._meters = {m.preamble.name: m for m in self.info.meters}
+        self._registers = {r.preamble.name: r for r in self.info.registers}
         self._metadata = {m.preamble.name: m for m in self.info.controller_packet_metadata}
 
     @staticmethod
@@ -92,6 +93,11 @@ class P4Info:
     def meter_id(self, name):
         """Id of an indexed meter (meter(...) in the P4 source)."""
         return self._meters[self._qualified(name, self._meters)].preamble.id
+
+    def register(self, name):
+        """A register array (register<...>(...) in the P4 source, global or in
+        the ingress control)."""
+        return self._registers[self._qualified(name, self._registers)]
 
     def match_field(self, table, field):
         for mf in self.table(table).match_fields:

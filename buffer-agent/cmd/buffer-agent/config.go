@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
+	"path/filepath"
 
 	"gopkg.in/yaml.v3"
 
@@ -34,6 +36,9 @@ type Config struct {
 	TLS           TLSConfig              `yaml:"tls"`
 	LogLevel      string                 `yaml:"log_level"`
 	LogFormat     string                 `yaml:"log_format"`
+	// StateDir keeps held packets across a crash of the agent (see
+	// stateDir); "auto" derives it from Listen, "" disables it.
+	StateDir string `yaml:"state_dir"`
 }
 
 // QuotaConfig is a per-application quota; 0 means no limit of its own.
@@ -63,6 +68,7 @@ func defaults() Config {
 		MaxFrameBytes: d.MaxFrameBytes,
 		LogLevel:      "info",
 		LogFormat:     "json",
+		StateDir:      "auto",
 	}
 }
 
@@ -85,6 +91,8 @@ func parseConfig(args []string) (Config, error) {
 	fs.StringVar(&fromFlags.TLS.CA, "tls-ca", "", "CA (PEM) that client certificates must chain to")
 	fs.StringVar(&fromFlags.LogLevel, "log-level", cfg.LogLevel, "debug, info, warn or error")
 	fs.StringVar(&fromFlags.LogFormat, "log-format", cfg.LogFormat, "json or text")
+	fs.StringVar(&fromFlags.StateDir, "state-dir", cfg.StateDir,
+		"directory (on tmpfs) keeping held packets across a crash of the agent; auto: "+autoStateRoot+"/flowbuf-agent-<listen address>; empty: none (held packets die with the agent)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -142,6 +150,8 @@ func applyFlag(cfg, f *Config, name string) {
 		cfg.LogLevel = f.LogLevel
 	case "log-format":
 		cfg.LogFormat = f.LogFormat
+	case "state-dir":
+		cfg.StateDir = f.StateDir
 	}
 }
 
@@ -188,6 +198,37 @@ func (c Config) level() (slog.Level, error) {
 	return l, nil
 }
 
+// autoStateRoot is where "auto" puts the state directory: tmpfs on every
+// Linux system, so the journals cost no disk I/O and outlive the process,
+// not a reboot.
+const autoStateRoot = "/dev/shm"
+
+// stateDir resolves StateDir: "auto" is autoStateRoot/flowbuf-agent-<listen
+// address> (one agent per address, and the agent restarted on the same
+// address finds its buffers), or none when the address has port 0 (a
+// different port at each start: nothing to find again) or autoStateRoot
+// is missing.
+func (c Config) stateDir() string {
+	if c.StateDir != "auto" {
+		return c.StateDir
+	}
+	_, port, err := net.SplitHostPort(c.Listen)
+	if err != nil || port == "0" {
+		return ""
+	}
+	if st, err := os.Stat(autoStateRoot); err != nil || !st.IsDir() {
+		return ""
+	}
+	name := []byte("flowbuf-agent-" + c.Listen)
+	for i, ch := range name {
+		ok := ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '.' || ch == '-'
+		if !ok {
+			name[i] = '_'
+		}
+	}
+	return filepath.Join(autoStateRoot, string(name))
+}
+
 func (c Config) mtls() bool { return c.TLS.Cert != "" }
 
 func (c Config) engineOptions() engine.Options {
@@ -202,5 +243,6 @@ func (c Config) engineOptions() engine.Options {
 		},
 		DefaultQuota: engine.Quota(c.DefaultQuota),
 		Quotas:       quotas,
+		StateDir:     c.stateDir(),
 	}
 }

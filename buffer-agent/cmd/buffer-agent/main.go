@@ -62,7 +62,12 @@ func run(ctx context.Context, args []string, ready func(grpcAddr, metricsAddr st
 	factory := &netio.Factory{NS: netio.NS{Path: cfg.Netns}, Log: log, RxSlots: cfg.RxSlots}
 	opts := cfg.engineOptions()
 	opts.Backends = server.Backends(factory, nil)
-	eng := engine.New(opts)
+	opts.StateErrors = func(err error) { log.Error("state dir not updated: a crash now would lose this change", "err", err) }
+	eng, restored, err := engine.Open(opts)
+	if err != nil {
+		return err
+	}
+	logRestore(log, opts.StateDir, restored)
 	defer func() {
 		if err := eng.Close(); err != nil {
 			log.Error("closing vports", "err", err)
@@ -101,6 +106,29 @@ func run(ctx context.Context, args []string, ready func(grpcAddr, metricsAddr st
 	stopGracefully(g)
 	return nil
 }
+
+// logRestore says where held packets are kept and what a restart found.
+func logRestore(log *slog.Logger, dir string, rep engine.RestoreReport) {
+	if dir == "" {
+		log.Warn("no state dir: held packets die with the agent")
+		return
+	}
+	var fs syscall.Statfs_t
+	if err := syscall.Statfs(dir, &fs); err == nil && fs.Type != tmpfsMagic {
+		log.Warn("state dir is not on tmpfs: journals go through the page cache to disk", "state_dir", dir)
+	}
+	for _, b := range rep.Buffers {
+		log.Info("buffer re-attached from the state dir", "buffer", b.ID, "packets", b.Packets,
+			"missed_while_down", b.Missed)
+	}
+	for _, n := range rep.Notes {
+		log.Warn("state dir: " + n)
+	}
+	log.Info("state dir in use", "state_dir", dir, "buffers_reattached", len(rep.Buffers))
+}
+
+// tmpfsMagic is TMPFS_MAGIC of statfs(2).
+const tmpfsMagic = 0x01021994
 
 func newLogger(cfg Config) (*slog.Logger, error) {
 	level, err := cfg.level()

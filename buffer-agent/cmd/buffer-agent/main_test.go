@@ -100,3 +100,39 @@ func TestServesAndShutsDown(t *testing.T) {
 		t.Fatal("agent did not stop")
 	}
 }
+
+func TestStateDirDefaultAndOverride(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-listen", "127.0.0.1:28284"}, autoStateRoot + "/flowbuf-agent-127.0.0.1_28284"},
+		{[]string{"-listen", ":50061"}, autoStateRoot + "/flowbuf-agent-_50061"},
+		{[]string{"-listen", "127.0.0.1:0"}, ""}, // a new port at each start
+		{[]string{"-listen", ":50061", "-state-dir", ""}, ""},
+		{[]string{"-listen", ":50061", "-state-dir", "/run/fb"}, "/run/fb"},
+	}
+	for _, c := range cases {
+		cfg, err := parseConfig(c.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(autoStateRoot); err != nil && c.want != "" && cfg.StateDir == "auto" {
+			c.want = "" // no /dev/shm here: auto means none
+		}
+		if got := cfg.stateDir(); got != c.want {
+			t.Errorf("%v: state dir %q, want %q", c.args, got, c.want)
+		}
+	}
+}
+
+// TestAnInvalidStateDirStopsTheStart: a clear error, not an agent that
+// silently keeps nothing.
+func TestAnInvalidStateDirStopsTheStart(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "plain")
+	os.WriteFile(file, []byte("x"), 0o600)
+	err := run(context.Background(), []string{"-listen", "127.0.0.1:0", "-metrics-listen", "", "-state-dir", file}, nil)
+	if err == nil || !strings.Contains(err.Error(), "state dir "+file+": not a directory") {
+		t.Fatalf("run = %v", err)
+	}
+}

@@ -72,6 +72,14 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) 
 
     action reg_write() { reg.write((bit<32>)hdr.cmd.idx, hdr.cmd.val); }
     action reg_read() { reg.read(hdr.cmd.out1, (bit<32>)hdr.cmd.idx); }
+    // A read-modify-write in one action: atomic on BMv2 (and pbswitch)
+    // against packets processed at the same time.
+    action reg_add() {
+        bit<32> v;
+        reg.read(v, (bit<32>)hdr.cmd.idx);
+        reg.write((bit<32>)hdr.cmd.idx, v + hdr.cmd.val);
+        hdr.cmd.out1 = v + hdr.cmd.val;
+    }
     action count_it() { ctr.count((bit<32>)hdr.cmd.idx); }
     action hashes() {
         hash(hdr.cmd.out1, HashAlgorithm.crc32, 32w0, { hdr.cmd.val }, 64w0x100000000);
@@ -129,7 +137,7 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) 
         key = { hdr.cmd.op : exact; }
         actions = { reg_write; reg_read; count_it; hashes; meter_it; send_digest; clone_it;
                     resubmit_it; truncate_it; exit_it; assert_it; add_extra; remove_extra;
-                    push; pop; branch; rand; drop; NoAction; }
+                    push; pop; branch; rand; drop; reg_add; NoAction; }
         counters = dispatch_ctr;
         default_action = NoAction();
     }

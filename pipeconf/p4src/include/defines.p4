@@ -109,4 +109,11 @@ const bit<32> UPF_DROP_REASONS = 11;
 
 const bit<8> DEFAULT_IPV4_TTL = 64;
 
+// ---- FB buffer admission (include/fb.p4) ----
+// What mark_to_drop sets egress_spec to (v1model).
+const port_num_t DROP_PORT = 511;
+// A queue is an (egress port, priority) pair: 2^9 ports x 8 priorities.
+#define FB_QUEUE_CELLS 4096
+#define FB_PORT_CELLS 512
+
 #endif

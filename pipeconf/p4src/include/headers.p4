@@ -175,6 +175,23 @@ struct upf_metadata_t {
     bit<32>          drop_reason;
 }
 
+// FB buffer admission (include/fb.p4): what ingress weighed and decided,
+// carried to egress for the release of an admitted packet.
+struct fb_metadata_t {
+    bool    enabled;     // the packet's port and class are FB-admitted
+    bool    admitted;    // FB charged it to its queue
+    bit<1>  high;        // the class's buffer priority
+    bit<8>  alpha_id;    // which alpha the class has (a key of fb_shift)
+    bit<32> buffer;      // B, packets (fb_buffer)
+    bit<32> idx;         // its queue: egress port ++ priority
+    bit<32> qlen;        // packets FB counts in that queue
+    bit<32> remaining;   // packets left in the buffer (B - occupied)
+    bit<32> congested;   // N_p: congested queues of its buffer priority
+    bit<32> active;      // n: congested queues of its port
+    bit<8>  left;        // threshold = (remaining << left) >> right
+    bit<8>  right;
+}
+
 struct local_metadata_t {
     // L4 ports of TCP or UDP, zero otherwise; what the 5-tuple tables match.
     l4_port_t  l4_src_port;
@@ -192,6 +209,7 @@ struct local_metadata_t {
     @field_list(CLONE_FL_CPU)
     port_num_t cpu_ingress_port;
     upf_metadata_t upf;
+    fb_metadata_t  fb;
 }
 
 #endif

@@ -20,7 +20,7 @@ import (
 // grpcAgent serves a fresh engine (in-process vport backend) over gRPC on
 // loopback and returns a client of it, the engine, and a stop function.
 func grpcAgent() (pb.BufferAgentClient, *engine.Engine, func(), error) {
-	eng := engine.New(engine.Options{Backends: server.Backends(nil, &countingFactory{})})
+	eng := newEngine(engine.Options{Backends: server.Backends(nil, &countingFactory{})})
 	g := grpc.NewServer()
 	server.New(eng, server.Options{AgentVersion: "agentbench"}).Register(g)
 	lis, err := net.Listen("tcp", "127.0.0.1:0")

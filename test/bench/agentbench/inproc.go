@@ -36,7 +36,7 @@ func (f *countingFactory) Open(string, engine.BackendSpec, engine.Ingress) (engi
 // returns the engine, the RX ingresses and the TX counter.
 func forwardingEngine(n int) (*engine.Engine, []engine.Ingress, *countingFactory, error) {
 	f := &countingFactory{}
-	eng := engine.New(engine.Options{
+	eng := newEngine(engine.Options{
 		Limits:   engine.Limits{PoolBytes: 2 << 30, MaxBufferBytes: 1 << 30, MaxBuffers: uint32(n), MaxVports: uint32(2 * n)},
 		Backends: map[engine.BackendKind]engine.BackendFactory{engine.BackendInProcess: f},
 	})

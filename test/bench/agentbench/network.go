@@ -233,7 +233,7 @@ func (l *netLab) close() error {
 }
 
 func newAgentEngine(sw netio.NS) *engine.Engine {
-	return engine.New(engine.Options{
+	return newEngine(engine.Options{
 		Limits:   engine.Limits{PoolBytes: 1 << 30, MaxBufferBytes: 1 << 30, MaxBufferPackets: 4 << 20},
 		Backends: map[engine.BackendKind]engine.BackendFactory{engine.BackendLinuxInterface: &netio.Factory{NS: sw, RxSlots: 16384}},
 	})

@@ -1520,8 +1520,17 @@ type BufferStats struct {
 	TriggerArmed    bool   `protobuf:"varint,14,opt,name=trigger_armed,json=triggerArmed,proto3" json:"trigger_armed,omitempty"`
 	TriggersFired   uint64 `protobuf:"varint,15,opt,name=triggers_fired,json=triggersFired,proto3" json:"triggers_fired,omitempty"`
 	TriggerFailures uint64 `protobuf:"varint,16,opt,name=trigger_failures,json=triggerFailures,proto3" json:"trigger_failures,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// Set when the agent re-attached this buffer from its state directory as
+	// it started after a crash (buffer-agent --state-dir): reattached_packets
+	// were held before the crash and are held again, in their order;
+	// missed_while_down frames reached the interfaces of the buffer's RX
+	// vports while the agent was down and could not be held (lost). The
+	// other counters restarted from zero.
+	Reattached        bool   `protobuf:"varint,17,opt,name=reattached,proto3" json:"reattached,omitempty"`
+	ReattachedPackets uint64 `protobuf:"varint,18,opt,name=reattached_packets,json=reattachedPackets,proto3" json:"reattached_packets,omitempty"`
+	MissedWhileDown   uint64 `protobuf:"varint,19,opt,name=missed_while_down,json=missedWhileDown,proto3" json:"missed_while_down,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *BufferStats) Reset() {
@@ -1662,6 +1671,27 @@ func (x *BufferStats) GetTriggersFired() uint64 {
 func (x *BufferStats) GetTriggerFailures() uint64 {
 	if x != nil {
 		return x.TriggerFailures
+	}
+	return 0
+}
+
+func (x *BufferStats) GetReattached() bool {
+	if x != nil {
+		return x.Reattached
+	}
+	return false
+}
+
+func (x *BufferStats) GetReattachedPackets() uint64 {
+	if x != nil {
+		return x.ReattachedPackets
+	}
+	return 0
+}
+
+func (x *BufferStats) GetMissedWhileDown() uint64 {
+	if x != nil {
+		return x.MissedWhileDown
 	}
 	return 0
 }
@@ -3923,7 +3953,7 @@ const file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc = "" +
 	"\vDropCounter\x122\n" +
 	"\x05cause\x18\x01 \x01(\x0e2\x1c.flowbuf.buffer.v1.DropCauseR\x05cause\x12\x18\n" +
 	"\apackets\x18\x02 \x01(\x04R\apackets\x12\x14\n" +
-	"\x05bytes\x18\x03 \x01(\x04R\x05bytes\"\xa7\x05\n" +
+	"\x05bytes\x18\x03 \x01(\x04R\x05bytes\"\xa2\x06\n" +
 	"\vBufferStats\x12\x1d\n" +
 	"\n" +
 	"packets_in\x18\x01 \x01(\x04R\tpacketsIn\x12\x19\n" +
@@ -3944,7 +3974,12 @@ const file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc = "" +
 	"\x12last_out_packet_id\x18\r \x01(\v2\x1b.flowbuf.buffer.v1.PacketIdR\x0flastOutPacketId\x12#\n" +
 	"\rtrigger_armed\x18\x0e \x01(\bR\ftriggerArmed\x12%\n" +
 	"\x0etriggers_fired\x18\x0f \x01(\x04R\rtriggersFired\x12)\n" +
-	"\x10trigger_failures\x18\x10 \x01(\x04R\x0ftriggerFailures\"\x84\x01\n" +
+	"\x10trigger_failures\x18\x10 \x01(\x04R\x0ftriggerFailures\x12\x1e\n" +
+	"\n" +
+	"reattached\x18\x11 \x01(\bR\n" +
+	"reattached\x12-\n" +
+	"\x12reattached_packets\x18\x12 \x01(\x04R\x11reattachedPackets\x12*\n" +
+	"\x11missed_while_down\x18\x13 \x01(\x04R\x0fmissedWhileDown\"\x84\x01\n" +
 	"\x15LinuxInterfaceBackend\x12\x1c\n" +
 	"\tinterface\x18\x01 \x01(\tR\tinterface\x12(\n" +
 	"\x10create_veth_peer\x18\x02 \x01(\tR\x0ecreateVethPeer\x12#\n" +

@@ -11,11 +11,13 @@ import org.flowbuf.api.BufferEvent;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.apps.ControllerBufferingService;
 import org.flowbuf.app.FlowBufCore;
+import org.flowbuf.app.apps.fba.FbaTuner;
 import org.flowbuf.app.pi.SteeringFlowRules;
 import org.flowbuf.app.rest.StandaloneServices;
 import org.flowbuf.app.southbound.ConfiguredAgentDirectory;
 import org.flowbuf.app.southbound.DefaultBufferAgentClient;
 import org.flowbuf.app.store.InMemoryBufferStore;
+import org.flowbuf.host.fba.PbswitchAdminControl;
 import org.flowbuf.host.netcfg.Netcfg;
 import org.flowbuf.host.netcfg.SwitchEntry;
 import org.flowbuf.host.p4rt.P4InfoIndex;
@@ -34,6 +36,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,14 +63,15 @@ public final class FlowBufHost implements AutoCloseable {
     private final Map<DeviceId, SwitchSession> switches;
     private final ConfiguredAgentDirectory agents;
     private final RestServer rest;
-
+    private final List<FbaTuner> fba;
     private final SwitchResync resync;
 
     private FlowBufHost(Map<DeviceId, SwitchSession> switches, ConfiguredAgentDirectory agents,
-                        RestServer rest, SwitchResync resync) {
+                        RestServer rest, List<FbaTuner> fba, SwitchResync resync) {
         this.switches = switches;
         this.agents = agents;
         this.rest = rest;
+        this.fba = fba;
         this.resync = resync;
     }
 
@@ -128,7 +132,7 @@ public final class FlowBufHost implements AutoCloseable {
                 (port, frame) -> controllerBuffering.packetIn(device, PortNumber.portNumber(port),
                                                               frame)));
         RestServer rest = RestServer.start(options.listen, services, netcfg.topologyJson());
-        return new FlowBufHost(switches, agents, rest, resync);
+        return new FlowBufHost(switches, agents, rest, startFba(netcfg), resync);
     }
 
     /**
@@ -162,6 +166,23 @@ public final class FlowBufHost implements AutoCloseable {
         }
         LOG.warn("{}: taken back: primary, pipeline {}, base rules and {} steering rules written",
                  sw.deviceId(), pushed ? "pushed again" : "kept", steering.size());
+    }
+
+    /** Starts FBA on each switch whose netcfg asks for it. */
+    private static List<FbaTuner> startFba(Netcfg netcfg) {
+        List<FbaTuner> tuners = new ArrayList<>();
+        for (SwitchEntry sw : netcfg.switches()) {
+            sw.fba().ifPresent(setting -> {
+                FbaTuner tuner = new FbaTuner(sw.deviceId().toString(),
+                                              new PbswitchAdminControl(setting.adminAddress()),
+                                              setting.period());
+                tuner.start();
+                tuners.add(tuner);
+                LOG.info("{}: FBA every {} ms through {}", sw.deviceId(),
+                         setting.period().toMillis(), setting.adminAddress());
+            });
+        }
+        return tuners;
     }
 
     /** Takes over what the agent holds (a restart of this host loses nothing held). */
@@ -210,6 +231,7 @@ public final class FlowBufHost implements AutoCloseable {
     @Override
     public void close() {
         resync.close();
+        fba.forEach(FbaTuner::close);
         rest.close();
         agents.closeAll();
         switches.values().forEach(SwitchSession::close);

@@ -31,6 +31,14 @@ public final class BufferEvent extends AbstractEvent<BufferEvent.Type, Buffer> {
          */
         BUFFER_RECREATED,
         /**
+         * The device's agent restarted after a crash and found the buffer
+         * in its state directory: it holds again, in their order, the
+         * packets it held before ({@link #reattachedPackets()}); the
+         * packets that reached it while it was down could not be held and
+         * are lost ({@link #lostPackets()}).
+         */
+        BUFFER_REATTACHED,
+        /**
          * A ready buffer, made ahead by the service, was handed to the
          * application that now owns it.
          */
@@ -44,6 +52,45 @@ public final class BufferEvent extends AbstractEvent<BufferEvent.Type, Buffer> {
      * @param buffer the buffer
      */
     public BufferEvent(Type type, Buffer buffer) {
+        this(type, buffer, 0, 0);
+    }
+
+    /**
+     * Creates an event that counts packets (BUFFER_REATTACHED).
+     *
+     * @param type              what happened
+     * @param buffer            the buffer
+     * @param reattachedPackets packets held before the agent's crash and
+     *                          held again
+     * @param lostPackets       packets that reached the buffer's vports
+     *                          while its agent was down (not held)
+     */
+    public BufferEvent(Type type, Buffer buffer, long reattachedPackets, long lostPackets) {
         super(type, buffer);
+        this.reattachedPackets = reattachedPackets;
+        this.lostPackets = lostPackets;
+    }
+
+    private final long reattachedPackets;
+    private final long lostPackets;
+
+    /**
+     * Packets held before the agent's crash and held again after it
+     * (BUFFER_REATTACHED; 0 for the other types).
+     *
+     * @return packets
+     */
+    public long reattachedPackets() {
+        return reattachedPackets;
+    }
+
+    /**
+     * Packets that reached the buffer's vports while its agent was down
+     * and could not be held (BUFFER_REATTACHED; 0 for the other types).
+     *
+     * @return packets
+     */
+    public long lostPackets() {
+        return lostPackets;
     }
 }

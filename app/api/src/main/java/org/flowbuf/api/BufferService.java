@@ -140,10 +140,14 @@ public interface BufferService {
      * Reconciles the service's view of a device's buffers with its agent:
      * buffers the agent has and the service does not know are adopted
      * (owner {@link #OPERATOR}, held packets kept); buffers the service
-     * knows and the agent lost are created again in their state.
+     * knows and the agent lost are created again in their state; buffers
+     * an agent re-attached from its state directory after a crash are
+     * reported once, with the packets they kept and those lost while the
+     * agent was down.
      *
      * @param deviceId device
-     * @return one BUFFER_ADOPTED or BUFFER_RECREATED event per change
+     * @return one BUFFER_ADOPTED, BUFFER_RECREATED or BUFFER_REATTACHED
+     *         event per change
      * @throws FlowBufException NOT_FOUND (no agent), UNAVAILABLE
      */
     List<BufferEvent> reconcile(DeviceId deviceId);

@@ -29,4 +29,19 @@ public final class FlowBufAssert {
             assertEquals(e.getMessage(), reason, e.reason());
         }
     }
+
+    /**
+     * Asserts that a call throws IllegalArgumentException.
+     *
+     * @param call the call
+     * @return the exception, for its message
+     */
+    public static IllegalArgumentException assertIllegal(Runnable call) {
+        try {
+            call.run();
+        } catch (IllegalArgumentException e) {
+            return e;
+        }
+        throw new AssertionError("expected IllegalArgumentException");
+    }
 }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.app.config.FlowBufDeviceConfig;
+import org.flowbuf.host.fba.FbaSetting;
 import org.onlab.packet.MacAddress;
 import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
@@ -172,7 +173,16 @@ public final class Netcfg {
                 throw bad(key, "flowbuf: " + error.get());
             }
         }
-        return new SwitchEntry(deviceId, uri.getHost(), uri.getPort(), p4DeviceId, flowbuf);
+        FbaSetting fba = null;
+        JsonNode fbaSection = json.get("fba");
+        if (fbaSection != null) {
+            try {
+                fba = FbaSetting.parse(fbaSection);
+            } catch (IllegalArgumentException e) {
+                throw bad(key, "fba: " + e.getMessage());
+            }
+        }
+        return new SwitchEntry(deviceId, uri.getHost(), uri.getPort(), p4DeviceId, flowbuf, fba);
     }
 
     private static long deviceIdParameter(String key, URI uri) {

@@ -5,6 +5,7 @@
 package org.flowbuf.host.netcfg;
 
 import org.flowbuf.app.config.FlowBufDeviceConfig;
+import org.flowbuf.host.fba.FbaSetting;
 import org.onosproject.net.DeviceId;
 
 import java.util.Objects;
@@ -21,14 +22,16 @@ public final class SwitchEntry {
     private final int p4rtPort;
     private final long p4DeviceId;
     private final FlowBufDeviceConfig flowbuf;
+    private final FbaSetting fba;
 
     SwitchEntry(DeviceId deviceId, String p4rtHost, int p4rtPort, long p4DeviceId,
-                FlowBufDeviceConfig flowbuf) {
+                FlowBufDeviceConfig flowbuf, FbaSetting fba) {
         this.deviceId = Objects.requireNonNull(deviceId);
         this.p4rtHost = Objects.requireNonNull(p4rtHost);
         this.p4rtPort = p4rtPort;
         this.p4DeviceId = p4DeviceId;
         this.flowbuf = flowbuf;
+        this.fba = fba;
     }
 
     /**
@@ -74,5 +77,14 @@ public final class SwitchEntry {
      */
     public Optional<FlowBufDeviceConfig> flowbuf() {
         return Optional.ofNullable(flowbuf);
+    }
+
+    /**
+     * The device's FBA setting.
+     *
+     * @return setting, empty when FBA does not run on it
+     */
+    public Optional<FbaSetting> fba() {
+        return Optional.ofNullable(fba);
     }
 }

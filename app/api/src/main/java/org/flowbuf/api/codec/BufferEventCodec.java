@@ -11,7 +11,8 @@ import org.onosproject.codec.CodecContext;
 import org.onosproject.codec.JsonCodec;
 
 /**
- * JSON of a buffer event: its type, when, and the buffer as it was then.
+ * JSON of a buffer event: its type, when, and the buffer as it was then;
+ * a BUFFER_REATTACHED event also counts the packets re-attached and lost.
  */
 public final class BufferEventCodec extends JsonCodec<BufferEvent> {
 
@@ -21,6 +22,10 @@ public final class BufferEventCodec extends JsonCodec<BufferEvent> {
                 .put("type", event.type().name())
                 .put("time", event.time());
         json.set("buffer", context.codec(Buffer.class).encode(event.subject(), context));
+        if (event.type() == BufferEvent.Type.BUFFER_REATTACHED) {
+            json.put("reattachedPackets", event.reattachedPackets())
+                    .put("lostPackets", event.lostPackets());
+        }
         return json;
     }
 }

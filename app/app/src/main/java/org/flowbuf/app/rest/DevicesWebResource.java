@@ -64,10 +64,13 @@ public class DevicesWebResource extends AbstractWebResource {
     /**
      * Reconciles the device's buffers with its agent: adopts buffers the
      * agent holds that the service does not know (after a controller
-     * restart) and re-creates buffers the agent lost (after its restart).
+     * restart), re-creates buffers the agent lost (after its restart) and
+     * reports once the buffers an agent re-attached from its state dir after
+     * a crash (BUFFER_REATTACHED with reattachedPackets and lostPackets).
      *
      * @param deviceId device id
-     * @return 200 OK with {"events": [...]} (BUFFER_ADOPTED, BUFFER_RECREATED);
+     * @return 200 OK with {"events": [...]} (BUFFER_ADOPTED, BUFFER_RECREATED,
+     *         BUFFER_REATTACHED);
      *         404 for a device without agent, 503 when the agent is unreachable
      */
     @POST

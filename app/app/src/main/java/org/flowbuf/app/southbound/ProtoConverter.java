@@ -119,7 +119,10 @@ final class ProtoConverter {
                                     vport == null ? null : VportId.vportId(vport.getVportId()),
                                     vport == null ? VportMode.NONE
                                             : fromProto(vport.getConfig().getMode()),
-                                    b.getStats().getOccupancyPackets()));
+                                    b.getStats().getOccupancyPackets(),
+                                    b.getStats().getReattached(),
+                                    b.getStats().getReattachedPackets(),
+                                    b.getStats().getMissedWhileDown()));
         }
         return out;
     }

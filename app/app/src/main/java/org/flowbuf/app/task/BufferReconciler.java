@@ -24,6 +24,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -38,6 +40,10 @@ final class BufferReconciler {
 
     private final AgentDirectory agents;
     private final BufferStore store;
+    // Re-attachments already reported: an agent reports a re-attached
+    // buffer until it restarts again; the counts tell two restarts apart
+    // (two crashes that re-attach the same counts are reported once).
+    private final Set<String> reattachReported = ConcurrentHashMap.newKeySet();
 
     BufferReconciler(AgentDirectory agents, BufferStore store) {
         this.agents = Objects.requireNonNull(agents);
@@ -58,6 +64,19 @@ final class BufferReconciler {
             AgentBuffer found = onAgent.remove(known.id());
             if (found == null) {
                 events.add(recreate(agent, known, slots.get(known.vport())));
+                continue;
+            }
+            if (found.reattached() && reattachReported.add(reattachKey(deviceId, found))) {
+                // The agent crashed and kept what the buffer held (its state
+                // dir): said once per re-attachment, with what it lost.
+                Buffer reattached = known.withMode(found.mode())
+                        .withOccupancy(found.occupancyPackets());
+                store.put(reattached);
+                events.add(new BufferEvent(BufferEvent.Type.BUFFER_REATTACHED, reattached,
+                                           found.reattachedPackets(), found.missedWhileDown()));
+                LOG.warn("{}: agent restarted after a crash; buffer {} re-attached with {} packets,"
+                                 + " {} lost while it was down", deviceId, known.id(),
+                         found.reattachedPackets(), found.missedWhileDown());
             } else if (found.mode() != known.mode()) {
                 // The agent is the truth about modes (a change may have been
                 // applied just before the controller went away).
@@ -80,6 +99,11 @@ final class BufferReconciler {
             }
         }
         return events;
+    }
+
+    private static String reattachKey(DeviceId deviceId, AgentBuffer found) {
+        return deviceId + "/" + found.id() + "/" + found.reattachedPackets() + "/"
+                + found.missedWhileDown();
     }
 
     private BufferEvent recreate(BufferAgentClient agent, Buffer known, VportSlot slot) {

@@ -221,6 +221,25 @@ public class BufferManagerTest {
     }
 
     @Test
+    public void anAgentThatReattachedABufferAfterACrashIsReportedOnceWithItsLoss() {
+        manager.createBuffer(S1, B1, "app", SPEC, BufferState.BUFFERING);
+        agent.applied.clear();
+        org.flowbuf.proto.buffer.v1.Buffer listed =
+                FakeBufferAgent.listedBuffer("b1", "vp100", CAPACITY_500, 40);
+        listed = listed.toBuilder().setStats(listed.getStats().toBuilder().setReattached(true)
+                .setReattachedPackets(40).setMissedWhileDown(3)).build();
+        agent.setListed(List.of(listed), List.of(FakeBufferAgent.listedRxVport("vp100")));
+        List<BufferEvent> changes = manager.reconcile(S1);
+        assertEquals(List.of(BufferEvent.Type.BUFFER_REATTACHED),
+                     changes.stream().map(BufferEvent::type).collect(Collectors.toList()));
+        assertEquals(40, changes.get(0).reattachedPackets());
+        assertEquals(3, changes.get(0).lostPackets());
+        assertEquals(40, changes.get(0).subject().occupancyPackets());
+        assertTrue("re-attaching creates nothing on the agent", agent.applied.isEmpty());
+        assertTrue("reported once", manager.reconcile(S1).isEmpty());
+    }
+
+    @Test
     public void reconcilingAnAgentThatMatchesChangesNothing() {
         manager.createBuffer(S1, B1, "app", SPEC, BufferState.BUFFERING);
         agent.applied.clear();

@@ -314,14 +314,15 @@ def agent_outage(held_target, pps, seconds=5.0):
             vports = lab.rest.get(f"devices/{DEVICE}/vports")["vports"]
             lab.agent.popen.send_signal(signal.SIGSTOP)
             stopped = time.monotonic()
-            # In the window, one call after the other: a pause of another
-            # flow into another buffer, a resume of the held flow. A call
+            # In the window, one call after the other: a resume of the held
+            # flow, a pause of another flow into another buffer. A call
             # answered only after SIGCONT would not be in the window: it is
             # counted apart (there should be none).
             calls, straddled = [], []
             pause_other = {"deviceId": DEVICE, "inPort": 3, "filter": flow_filter(9001, "h3"),
                            "bufferId": "other"}
-            requests = [lambda: lab.rest.post("intents/pause", pause_other), lambda: resume(lab)]
+            # The resume first: it is the call that would release what is held.
+            requests = [lambda: resume(lab), lambda: lab.rest.post("intents/pause", pause_other)]
             resumed_at = []
 
             def client():

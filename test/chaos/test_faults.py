@@ -54,8 +54,8 @@ def test_an_agent_killed_while_holding_is_reported_and_reconciled():
     # the state dir, all were lost and BUFFER_RECREATED said so.
     assert r["lost"] == 0, r
     assert r["events"] == ["BUFFER_REATTACHED"], r
-    # The first reconcile reaches the restarted agent; measured 70-80 ms
-    # here, the bound leaves room for a loaded machine.
+    # The reconcile call; measured 16-145 ms here, the bound leaves room for
+    # a loaded machine.
     assert r["recovery_ms"] < 2000, r
 
 
@@ -96,9 +96,13 @@ def test_an_agent_unreachable_for_5_s_refuses_calls_and_keeps_what_it_holds():
     r = faults.agent_outage(HELD, PPS)
     assert_accounted(r)
     assert r["lost"] == 0 and r["held_after"] == r["held"], r
-    assert r["calls_in_window"] >= 2 and r["refused_503"] == r["calls_in_window"], r
+    # Each call waits out the agent's 2 s deadline and the service takes one
+    # at a time: 2 fit in the window on a quiet machine, 1 on a loaded one.
+    assert r["calls_in_window"] >= 1 and r["refused_503"] == r["calls_in_window"], r
+    assert r["answered_after_window"] == [], r
     assert r["state_unchanged"], r
-    assert r["recovery_ms"] < 2000, r
+    # Measured 8-470 ms after SIGCONT, the most on a loaded machine.
+    assert r["recovery_ms"] < 5000, r
 
 
 def test_a_batch_refused_halfway_leaves_nothing_installed():

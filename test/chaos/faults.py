@@ -8,6 +8,7 @@ Faults (each on a fresh lab, prefix fbx-, REST 8196, P4Runtime 28401,
 agent 28402):
   agent_kill        kill -9 of the external buffer-agent, restarted on the
                     same address, POST devices/{id}/reconcile, resume
+  agent_kill_memory the same with the agent's state dir off (-state-dir "")
   host_kill_pause   kill -9 of the embedded host while the buffer holds the
                     paused flow, host restarted, resume
   host_kill_resume  kill -9 of the embedded host while the buffer replays
@@ -168,8 +169,15 @@ def new_lab(**kwargs):
 
 # --- faults -----------------------------------------------------------------
 
-def agent_kill(held_target, pps):
+def agent_kill(held_target, pps, state_dir=True):
+    """state_dir False: the agent runs with `-state-dir ""` (memory only),
+    as before held packets survived a crash."""
     with new_lab(external_agent=True, replay_bps=REPLAY_BPS) as lab:
+        if not state_dir:
+            lab.agent.stop()
+            lab._agent_argv[lab._agent_argv.index("-state-dir") + 1] = ""
+            lab.start_agent()
+            lab.rest.post(f"devices/{DEVICE}/reconcile", None)
         lab.rest.post(f"buffers/{DEVICE}", {"id": "held", "state": "BUFFERING"})
         flow = SeqFlow(lab, pps)
         try:
@@ -426,6 +434,7 @@ def batch_refused(held_target, pps, spare=3):
 
 FAULTS = {
     "agent_kill": agent_kill,
+    "agent_kill_memory": lambda held, pps: agent_kill(held, pps, state_dir=False),
     "host_kill_pause": lambda held, pps: host_kill(held, pps, "pause"),
     "host_kill_resume": lambda held, pps: host_kill(held, pps, "resume"),
     "switch_kill": switch_kill,

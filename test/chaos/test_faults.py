@@ -59,6 +59,18 @@ def test_an_agent_killed_while_holding_is_reported_and_reconciled():
     assert r["recovery_ms"] < 2000, r
 
 
+def test_an_agent_killed_without_its_state_dir_loses_what_it_held_and_says_so():
+    r = faults.agent_kill(HELD, PPS, state_dir=False)
+    assert_accounted(r)
+    # Memory only: everything held is gone, and the API says so, before the
+    # reconcile (409 naming it) and by it (BUFFER_RECREATED).
+    assert r["lost"] == r["held"], r
+    assert r["events"] == ["BUFFER_RECREATED"], r
+    status, body = r["query_before_reconcile"]
+    assert status == 409 and "POST devices/device:s1/reconcile" in body, r
+    assert r["reconcile_status"] == 200 and r["resume_state"] == "INSTALLED", r
+
+
 @pytest.mark.parametrize("phase", ["pause", "resume"])
 def test_a_host_killed_mid_pause_or_mid_replay_loses_nothing(phase):
     r = faults.host_kill(HELD, PPS, phase)

@@ -6,13 +6,11 @@ package org.flowbuf.host;
 
 import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import org.flowbuf.api.BufferEvent;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.apps.ControllerBufferingService;
 import org.flowbuf.api.upf.UpfService;
 import org.flowbuf.app.FlowBufCore;
-import org.flowbuf.app.apps.fb.FbFlowRules;
 import org.flowbuf.app.apps.fba.FbaTuner;
 import org.flowbuf.app.pi.SteeringFlowRules;
 import org.flowbuf.app.rest.StandaloneServices;
@@ -25,6 +23,7 @@ import org.flowbuf.host.fba.PbswitchAdminControl;
 import org.flowbuf.host.netcfg.Netcfg;
 import org.flowbuf.host.netcfg.SwitchEntry;
 import org.flowbuf.host.p4rt.P4InfoIndex;
+import org.flowbuf.host.p4rt.P4RuntimeChannels;
 import org.flowbuf.host.p4rt.P4RuntimeClient;
 import org.flowbuf.host.p4rt.P4RuntimeWriteException;
 import org.flowbuf.host.p4rt.SwitchSession;
@@ -101,10 +100,7 @@ public final class FlowBufHost implements AutoCloseable {
                 switches.put(sw.deviceId(), session);
                 boolean pushed = session.start(deviceConfig, timeout);
                 session.insertMissing(BaseRules.of(appId, sw, netcfg.hosts(), netcfg.links()));
-                sw.fb().ifPresent(fb -> {
-                    session.insertMissing(FbFlowRules.entries(appId, sw.deviceId(), fb));
-                    session.setDefaultAction(FbFlowRules.buffer(appId, sw.deviceId(), fb));
-                });
+                sw.fb().ifPresent(fb -> FbTables.write(session, appId, fb));
                 LOG.info("{}: primary, pipeline {}, base rules written", sw.deviceId(),
                          pushed ? "pushed" : "already running (tables kept)");
             }
@@ -227,8 +223,7 @@ public final class FlowBufHost implements AutoCloseable {
     }
 
     private static SwitchSession connect(SwitchEntry sw, P4InfoIndex p4info) {
-        ManagedChannel channel = NettyChannelBuilder.forAddress(sw.p4rtHost(), sw.p4rtPort())
-                .directExecutor().usePlaintext().build();
+        ManagedChannel channel = P4RuntimeChannels.plaintext(sw.p4rtHost(), sw.p4rtPort());
         P4RuntimeClient client = new P4RuntimeClient(channel, sw.p4DeviceId(), ELECTION_ID,
                                                      Duration.ofSeconds(5));
         return new SwitchSession(sw.deviceId(), channel, client, p4info);

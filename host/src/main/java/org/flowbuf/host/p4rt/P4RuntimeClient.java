@@ -220,6 +220,25 @@ public final class P4RuntimeClient implements AutoCloseable {
     }
 
     /**
+     * Reads a table's default entry.
+     *
+     * @param tableId p4info id of the table
+     * @return the default entry
+     * @throws P4RuntimeWriteException when the target refuses or does not answer
+     */
+    public TableEntry readDefaultEntry(int tableId) {
+        ReadRequest request = ReadRequest.newBuilder().setDeviceId(deviceId)
+                .addEntities(Entity.newBuilder().setTableEntry(
+                        TableEntry.newBuilder().setTableId(tableId).setIsDefaultAction(true)))
+                .build();
+        try {
+            return blocking().read(request).next().getEntities(0).getTableEntry();
+        } catch (StatusRuntimeException e) {
+            throw failure("read", e);
+        }
+    }
+
+    /**
      * Writes packet replication engine entries (multicast groups, clone
      * sessions) in one Write.
      *

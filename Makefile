@@ -16,7 +16,7 @@ export QUICK
 
 .PHONY: help setup p4-build p4-build-testdata proto build build-go build-java \
         test test-go test-java test-python test-gui test-p4c-stf test-bmv2 fuzz \
-        netcfg demo bench bench-agent bench-pbswitch bench-service bench-pool bench-load scenarios lint clean
+        netcfg demo bench bench-agent bench-pbswitch bench-service bench-pool bench-load scenarios chaos lint clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -121,6 +121,12 @@ scenarios: setup ## Buffer-based application scenarios (LMM, FMM, NFV migration,
 	.venv/bin/python -m test.scenarios.lmm $(if $(QUICK),--quick)
 	.venv/bin/python -m test.scenarios.fmm $(if $(QUICK),--quick)
 	.venv/bin/python -m test.scenarios.fb $(if $(QUICK),--quick)
+
+chaos: setup ## Faults with real packets (kill -9 of agent, host, pbswitch; agent stopped 5 s; a Write refused halfway), then the load of bench-load; JSON lines; QUICK=1 holds 2,000 packets instead of 10,000 and loads 10 s
+	$(GO) build -o bin/ ./buffer-agent/cmd/buffer-agent ./pbswitch/cmd/pbswitch
+	$(MVN) -q install -DskipTests -pl host -am
+	$(PYTHON) -m test.chaos.faults $(if $(QUICK),--quick)
+	$(PYTHON) -m test.chaos.load $(if $(QUICK),--quick)
 
 lint: setup ## Formatting and static checks for Go, Java, Python
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }

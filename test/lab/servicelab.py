@@ -176,7 +176,7 @@ class ServiceLab(ProcessLab):
 
     def __init__(self, external_agent=False, p4rt_port=28201, agent_port=28261,
                  rest_port=8181, prefix="fbs-", ready_buffers=0, switch="pbswitch",
-                 vports=VPORTS):
+                 vports=VPORTS, replay_bps=None):
         if switch not in self.SWITCHES:
             raise ValueError(f"switch is one of {self.SWITCHES}, not {switch!r}")
         # BMv2 has no in-process buffers: they live in a buffer-agent on vport
@@ -187,6 +187,8 @@ class ServiceLab(ProcessLab):
         self.vports = tuple(vports)  # switch port numbers of the buffers' vports
         self.p4rt_port, self.agent_port, self.rest_port = p4rt_port, agent_port, rest_port
         self.prefix = prefix
+        # An external agent's replay rate (txRateBps of its vports); None: the default.
+        self.replay_bps = replay_bps
         self.hosts = {}
 
     def _start(self):
@@ -220,7 +222,8 @@ class ServiceLab(ProcessLab):
             self.agent = self._run(self._agent_argv, "agent", self.agent_port)
         self.switch = self._run(self._switch_argv(ports), self.switch_kind, self.p4rt_port)
         cfg = pathlib.Path(self.logs) / "netcfg.json"
-        replay_bps = BMV2_REPLAY_BPS if self.switch_kind == "bmv2" else EXTERNAL_REPLAY_BPS
+        replay_bps = self.replay_bps or (BMV2_REPLAY_BPS if self.switch_kind == "bmv2"
+                                         else EXTERNAL_REPLAY_BPS)
         cfg.write_text(json.dumps(netcfg(self.p4rt_port, self.agent_port, self.external,
                                          self.ready_buffers, replay_bps, self.prefix,
                                          self.vports),

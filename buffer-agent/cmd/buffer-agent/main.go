@@ -74,7 +74,7 @@ func run(ctx context.Context, args []string, ready func(grpcAddr, metricsAddr st
 		}
 	}()
 	srv := server.New(eng, server.Options{AgentVersion: "buffer-agent " + version, MTLS: cfg.mtls(), Logger: log})
-	g, err := newGRPCServer(cfg, grpc.UnaryInterceptor(server.LogCalls(log)))
+	g, err := newGRPCServer(cfg, grpc.ChainUnaryInterceptor(server.LogCalls(log), server.RefuseAbandoned))
 	if err != nil {
 		return err
 	}

@@ -6,13 +6,13 @@ package org.flowbuf.host;
 
 import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import org.flowbuf.api.BufferEvent;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.apps.ControllerBufferingService;
 import org.flowbuf.api.upf.UpfService;
 import org.flowbuf.app.FlowBufCore;
-import org.flowbuf.app.apps.fb.FbFlowRules;
 import org.flowbuf.app.apps.fba.FbaTuner;
+import org.flowbuf.app.pi.SteeringFlowRules;
 import org.flowbuf.app.rest.StandaloneServices;
 import org.flowbuf.app.southbound.ConfiguredAgentDirectory;
 import org.flowbuf.app.southbound.DefaultBufferAgentClient;
@@ -23,13 +23,16 @@ import org.flowbuf.host.fba.PbswitchAdminControl;
 import org.flowbuf.host.netcfg.Netcfg;
 import org.flowbuf.host.netcfg.SwitchEntry;
 import org.flowbuf.host.p4rt.P4InfoIndex;
+import org.flowbuf.host.p4rt.P4RuntimeChannels;
 import org.flowbuf.host.p4rt.P4RuntimeClient;
+import org.flowbuf.host.p4rt.P4RuntimeWriteException;
 import org.flowbuf.host.p4rt.SwitchSession;
 import org.flowbuf.host.rest.RestServer;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
+import org.onosproject.net.flow.FlowRule;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +45,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -56,18 +60,22 @@ public final class FlowBufHost implements AutoCloseable {
     static final String APP_NAME = "org.flowbuf.app";
     /** Election id of the host; higher than any test client's default. */
     static final long ELECTION_ID = 10;
+    /** Wait between attempts to take a lost switch back. */
+    static final Duration RESYNC_RETRY = Duration.ofMillis(200);
 
     private final Map<DeviceId, SwitchSession> switches;
     private final ConfiguredAgentDirectory agents;
     private final RestServer rest;
     private final List<FbaTuner> fba;
+    private final SwitchResync resync;
 
     private FlowBufHost(Map<DeviceId, SwitchSession> switches, ConfiguredAgentDirectory agents,
-                        RestServer rest, List<FbaTuner> fba) {
+                        RestServer rest, List<FbaTuner> fba, SwitchResync resync) {
         this.switches = switches;
         this.agents = agents;
         this.rest = rest;
         this.fba = fba;
+        this.resync = resync;
     }
 
     /**
@@ -92,10 +100,7 @@ public final class FlowBufHost implements AutoCloseable {
                 switches.put(sw.deviceId(), session);
                 boolean pushed = session.start(deviceConfig, timeout);
                 session.insertMissing(BaseRules.of(appId, sw, netcfg.hosts(), netcfg.links()));
-                sw.fb().ifPresent(fb -> {
-                    session.insertMissing(FbFlowRules.entries(appId, sw.deviceId(), fb));
-                    session.setDefaultAction(FbFlowRules.buffer(appId, sw.deviceId(), fb));
-                });
+                sw.fb().ifPresent(fb -> FbTables.write(session, appId, fb));
                 LOG.info("{}: primary, pipeline {}, base rules written", sw.deviceId(),
                          pushed ? "pushed" : "already running (tables kept)");
             }
@@ -117,7 +122,15 @@ public final class FlowBufHost implements AutoCloseable {
                                            e -> LOG.debug("{}", e), e -> LOG.debug("{}", e));
         for (DeviceId device : buffered) {
             reconcile(core, device);
+            adoptRules(core, switches.get(device));
         }
+        Map<DeviceId, SwitchEntry> entries = netcfg.switches().stream()
+                .collect(Collectors.toMap(SwitchEntry::deviceId, sw -> sw));
+        SwitchResync resync = new SwitchResync(device -> takeBack(
+                switches.get(device), entries.get(device), buffered.contains(device), core,
+                () -> BaseRules.of(appId, entries.get(device), netcfg.hosts(), netcfg.links()),
+                appId, deviceConfig, timeout), RESYNC_RETRY);
+        switches.forEach((device, session) -> session.onDisconnect(() -> resync.lost(device)));
         StandaloneServices services =
                 StandaloneServices.forCore(core, rules, new P4RuntimeMulticastWriter(switches),
                                            new P4RuntimePacketEmitter(switches));
@@ -130,7 +143,40 @@ public final class FlowBufHost implements AutoCloseable {
                 (port, frame) -> controllerBuffering.packetIn(device, PortNumber.portNumber(port),
                                                               frame)));
         RestServer rest = RestServer.start(options.listen, services, netcfg.topologyJson());
-        return new FlowBufHost(switches, agents, rest, startFba(netcfg));
+        return new FlowBufHost(switches, agents, rest, startFba(netcfg), resync);
+    }
+
+    /**
+     * Takes a switch back after its session was lost: primary again, the
+     * pipeline pushed when the switch lost it (a restart), then the buffers
+     * reconciled with its agent (in-process buffers died with the switch:
+     * they are re-created empty, each with a BUFFER_RECREATED event, so the
+     * loss is reported, not hidden), then the base rules and the steering
+     * rules of every installed intent written where missing: a paused flow
+     * is held again, a resumed one replayed, the direct path forwards.
+     */
+    private static void takeBack(SwitchSession session, SwitchEntry sw, boolean buffered,
+                                 FlowBufCore core, Supplier<List<FlowRule>> baseRules,
+                                 ApplicationId appId, ByteString deviceConfig, Duration timeout) {
+        boolean pushed = session.start(deviceConfig, timeout);
+        if (buffered) {
+            core.buffers().reconcile(sw.deviceId()).forEach(
+                    e -> LOG.warn("{}: {} {}{}", sw.deviceId(), e.type(), e.subject().id(),
+                                  e.type() == BufferEvent.Type.BUFFER_RECREATED
+                                          ? " (what it held is lost)" : ""));
+        }
+        if (!pushed && buffered) {
+            adoptRules(core, session);  // the switch kept rules this host may not know
+        }
+        session.insertMissing(baseRules.get());
+        List<FlowRule> steering = core.installedRules(sw.deviceId()).stream()
+                .map(r -> SteeringFlowRules.toFlowRule(appId, sw.deviceId(), r))
+                .collect(Collectors.toList());
+        if (!steering.isEmpty()) {
+            session.insertMissing(steering);
+        }
+        LOG.warn("{}: taken back: primary, pipeline {}, base rules and {} steering rules written",
+                 sw.deviceId(), pushed ? "pushed again" : "kept", steering.size());
     }
 
     /** Starts FBA on each switch whose netcfg asks for it. */
@@ -160,9 +206,24 @@ public final class FlowBufHost implements AutoCloseable {
         }
     }
 
+    /**
+     * Takes over the steering rules the switch kept from before a restart
+     * of this host as INSTALLED intents: a flow paused before the restart
+     * resumes by its filter, and the intent list says what the switch does.
+     */
+    private static void adoptRules(FlowBufCore core, SwitchSession session) {
+        try {
+            core.adoptRules(session.deviceId(), session.steeringRules()).forEach(
+                    i -> LOG.info("{}: adopted {} intent {} of buffer {} from the switch's rules",
+                                  session.deviceId(), i.type(), i.id(),
+                                  i.bufferId().map(Object::toString).orElse("-")));
+        } catch (FlowBufException | P4RuntimeWriteException e) {
+            LOG.warn("{}: steering rules not adopted: {}", session.deviceId(), e.getMessage());
+        }
+    }
+
     private static SwitchSession connect(SwitchEntry sw, P4InfoIndex p4info) {
-        ManagedChannel channel = NettyChannelBuilder.forAddress(sw.p4rtHost(), sw.p4rtPort())
-                .directExecutor().usePlaintext().build();
+        ManagedChannel channel = P4RuntimeChannels.plaintext(sw.p4rtHost(), sw.p4rtPort());
         P4RuntimeClient client = new P4RuntimeClient(channel, sw.p4DeviceId(), ELECTION_ID,
                                                      Duration.ofSeconds(5));
         return new SwitchSession(sw.deviceId(), channel, client, p4info);
@@ -179,6 +240,7 @@ public final class FlowBufHost implements AutoCloseable {
 
     @Override
     public void close() {
+        resync.close();
         fba.forEach(FbaTuner::close);
         rest.close();
         agents.closeAll();

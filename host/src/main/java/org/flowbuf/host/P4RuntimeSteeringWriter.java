@@ -145,7 +145,10 @@ final class P4RuntimeSteeringWriter implements SteeringRuleWriter {
             case RESOURCE_EXHAUSTED:
                 return new FlowBufException(FlowBufException.Reason.EXHAUSTED, message, e);
             case PERMISSION_DENIED:
-                return new FlowBufException(FlowBufException.Reason.FORBIDDEN, message, e);
+                // P4Runtime's word for "not the primary client": the host lost
+                // the switch (it restarted) and has not taken it back yet. No
+                // caller lacks a right here; the device is unavailable.
+                return new FlowBufException(FlowBufException.Reason.UNAVAILABLE, message, e);
             default:
                 return new FlowBufException(FlowBufException.Reason.UNAVAILABLE, message, e);
         }

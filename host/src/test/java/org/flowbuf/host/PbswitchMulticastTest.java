@@ -6,16 +6,15 @@ package org.flowbuf.host;
 
 import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.app.intent.SteeringRule;
 import org.flowbuf.host.p4rt.P4InfoIndex;
+import org.flowbuf.host.p4rt.P4RuntimeChannels;
 import org.flowbuf.host.p4rt.P4RuntimeClient;
 import org.flowbuf.host.p4rt.SwitchSession;
 import org.flowbuf.pipeconf.FlowBufP4Names;
 import org.junit.After;
-import org.junit.Assume;
 import org.junit.Before;
 import org.junit.Test;
 import org.onlab.packet.IpPrefix;
@@ -31,15 +30,8 @@ import p4.v1.P4RuntimeOuterClass.ReadRequest;
 import p4.v1.P4RuntimeOuterClass.ReadResponse;
 import p4.v1.P4RuntimeOuterClass.TableEntry;
 
-import java.io.File;
-import java.io.IOException;
 import java.math.BigInteger;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -62,63 +54,24 @@ import static org.junit.Assert.fail;
  */
 public class PbswitchMulticastTest {
 
-    private static final Path PBSWITCH = Paths.get("..", "bin", "pbswitch");
-    private static final Path P4INFO = Paths.get("..", "pipeconf", "p4src", "build",
-                                                 "p4info.txt");
-    private static final Path BMV2_JSON = Paths.get("..", "pipeconf", "p4src", "build",
-                                                    "bmv2.json");
     private static final DeviceId DEVICE = DeviceId.deviceId("device:anchor");
     private static final long P4_DEVICE_ID = 1;
 
-    private Process pbswitch;
-    private File log;
+    private PbswitchProcess pbswitch;
     private ManagedChannel channel;
     private SwitchSession session;
     private P4InfoIndex p4info;
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1,
-                                                    new InetSocketAddress("127.0.0.1", 0)
-                                                            .getAddress())) {
-            return socket.getLocalPort();
-        }
-    }
-
-    private void awaitListening(int port) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (System.nanoTime() < deadline) {
-            if (!pbswitch.isAlive()) {
-                fail("pbswitch exited: " + Files.readString(log.toPath()));
-            }
-            try (Socket s = new Socket("127.0.0.1", port)) {
-                return;
-            } catch (IOException notYet) {
-                Thread.sleep(50);
-            }
-        }
-        fail("pbswitch did not listen on " + port + ": " + Files.readString(log.toPath()));
-    }
-
     @Before
     public void startPbswitch() throws Exception {
-        Assume.assumeTrue("needs " + PBSWITCH.toAbsolutePath()
-                                  + " (go build -o bin/ ./pbswitch/cmd/pbswitch)",
-                          Files.isExecutable(PBSWITCH));
-        int port = freePort();
-        log = File.createTempFile("pbswitch-mcast", ".log");
-        log.deleteOnExit();
-        pbswitch = new ProcessBuilder(PBSWITCH.toString(), "--device-id",
-                                      Long.toString(P4_DEVICE_ID), "--p4rt-listen",
-                                      "127.0.0.1:" + port, "--buffer-listen", "")
-                .redirectErrorStream(true).redirectOutput(log).start();
-        awaitListening(port);
-        p4info = P4InfoIndex.read(P4INFO);
-        channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+        pbswitch = PbswitchProcess.start();
+        p4info = P4InfoIndex.read(PbswitchProcess.P4INFO);
+        channel = P4RuntimeChannels.plaintext("127.0.0.1", pbswitch.port());
         P4RuntimeClient client = new P4RuntimeClient(channel, P4_DEVICE_ID, 10,
                                                      Duration.ofSeconds(5));
         session = new SwitchSession(DEVICE, channel, client, p4info);
         assertTrue("a fresh pbswitch gets the pipeline",
-                   session.start(ByteString.copyFrom(Files.readAllBytes(BMV2_JSON)),
+                   session.start(ByteString.copyFrom(Files.readAllBytes(PbswitchProcess.BMV2_JSON)),
                                  Duration.ofSeconds(5)));
     }
 
@@ -128,10 +81,7 @@ public class PbswitchMulticastTest {
             session.close();
         }
         if (pbswitch != null) {
-            pbswitch.destroy();
-            if (!pbswitch.waitFor(5, TimeUnit.SECONDS)) {
-                pbswitch.destroyForcibly();
-            }
+            pbswitch.close();
         }
     }
 

@@ -6,16 +6,20 @@ package org.flowbuf.app;
 
 import org.flowbuf.api.BufferEvent;
 import org.flowbuf.api.BufferService;
+import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.IntentEvent;
 import org.flowbuf.app.intent.InMemoryIntentStore;
 import org.flowbuf.app.intent.IntentManager;
 import org.flowbuf.app.intent.IntentStore;
+import org.flowbuf.app.intent.SteeringRule;
 import org.flowbuf.app.intent.SteeringRuleWriter;
 import org.flowbuf.app.southbound.AgentDirectory;
 import org.flowbuf.app.store.BufferStore;
 import org.flowbuf.app.task.BufferManager;
+import org.onosproject.net.DeviceId;
 
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -70,6 +74,28 @@ public final class FlowBufCore {
      */
     public BufferService buffers() {
         return buffers;
+    }
+
+    /**
+     * The steering rules of the installed intents on a device.
+     *
+     * @param deviceId device
+     * @return rules the switch must hold
+     */
+    public List<SteeringRule> installedRules(DeviceId deviceId) {
+        return intents.installedRules(deviceId);
+    }
+
+    /**
+     * Takes over steering rules found on a device that no intent owns (after
+     * a controller restart), as INSTALLED intents.
+     *
+     * @param deviceId device
+     * @param found    rules read back from the device
+     * @return the intents adopted
+     */
+    public List<FlowBufIntent> adoptRules(DeviceId deviceId, List<SteeringRule> found) {
+        return intents.adopt(deviceId, found);
     }
 
     /**

@@ -25,6 +25,7 @@ import p4.v1.P4RuntimeOuterClass.PacketIn;
 import p4.v1.P4RuntimeOuterClass.PacketMetadata;
 import p4.v1.P4RuntimeOuterClass.PacketOut;
 import p4.v1.P4RuntimeOuterClass.PacketReplicationEngineEntry;
+import p4.v1.P4RuntimeOuterClass.ReadRequest;
 import p4.v1.P4RuntimeOuterClass.SetForwardingPipelineConfigRequest;
 import p4.v1.P4RuntimeOuterClass.StreamMessageRequest;
 import p4.v1.P4RuntimeOuterClass.StreamMessageResponse;
@@ -61,8 +62,10 @@ public final class P4RuntimeClient implements AutoCloseable {
     private final long deviceId;
     private final Uint128 electionId;
     private final Duration deadline;
-    private final CompletableFuture<MasterArbitrationUpdate> arbitration = new CompletableFuture<>();
+    private volatile CompletableFuture<MasterArbitrationUpdate> arbitration =
+            new CompletableFuture<>();
     private volatile Consumer<PacketIn> packetIns = p -> { };
+    private volatile Runnable streamClosed = () -> { };
     private volatile Consumer<DigestList> digests = d -> { };
     private StreamObserver<StreamMessageRequest> stream;
 
@@ -91,7 +94,15 @@ public final class P4RuntimeClient implements AutoCloseable {
      *                                 target refuses or does not answer
      */
     public synchronized void becomePrimary(Duration timeout) {
-        stream = P4RuntimeGrpc.newStub(channel).streamChannel(new ResponseObserver());
+        // Again after the stream closed (the target restarted): a new stream
+        // and a new arbitration; the old stream's observer no longer reports.
+        CompletableFuture<MasterArbitrationUpdate> arbitration = new CompletableFuture<>();
+        this.arbitration = arbitration;
+        if (stream != null) {
+            stream.onCompleted();
+        }
+        channel.resetConnectBackoff();
+        stream = P4RuntimeGrpc.newStub(channel).streamChannel(new ResponseObserver(arbitration));
         stream.onNext(StreamMessageRequest.newBuilder().setArbitration(
                 MasterArbitrationUpdate.newBuilder().setDeviceId(deviceId)
                         .setElectionId(electionId)).build());
@@ -188,6 +199,46 @@ public final class P4RuntimeClient implements AutoCloseable {
     }
 
     /**
+     * Reads every entry of one table.
+     *
+     * @param tableId p4info id of the table
+     * @return its entries
+     * @throws P4RuntimeWriteException when the target refuses or does not answer
+     */
+    public List<TableEntry> readTable(int tableId) {
+        ReadRequest request = ReadRequest.newBuilder().setDeviceId(deviceId)
+                .addEntities(Entity.newBuilder().setTableEntry(
+                        TableEntry.newBuilder().setTableId(tableId))).build();
+        List<TableEntry> entries = new ArrayList<>();
+        try {
+            blocking().read(request).forEachRemaining(r -> r.getEntitiesList()
+                    .forEach(e -> entries.add(e.getTableEntry())));
+        } catch (StatusRuntimeException e) {
+            throw failure("read", e);
+        }
+        return entries;
+    }
+
+    /**
+     * Reads a table's default entry.
+     *
+     * @param tableId p4info id of the table
+     * @return the default entry
+     * @throws P4RuntimeWriteException when the target refuses or does not answer
+     */
+    public TableEntry readDefaultEntry(int tableId) {
+        ReadRequest request = ReadRequest.newBuilder().setDeviceId(deviceId)
+                .addEntities(Entity.newBuilder().setTableEntry(
+                        TableEntry.newBuilder().setTableId(tableId).setIsDefaultAction(true)))
+                .build();
+        try {
+            return blocking().read(request).next().getEntities(0).getTableEntry();
+        } catch (StatusRuntimeException e) {
+            throw failure("read", e);
+        }
+    }
+
+    /**
      * Writes packet replication engine entries (multicast groups, clone
      * sessions) in one Write.
      *
@@ -271,6 +322,17 @@ public final class P4RuntimeClient implements AutoCloseable {
     }
 
     /**
+     * Sets what runs when the stream channel of the latest
+     * {@link #becomePrimary} closes (the target went away or dropped this
+     * client): the client is then no longer primary.
+     *
+     * @param listener called once per closed stream, on a gRPC thread
+     */
+    public void onStreamClosed(Runnable listener) {
+        this.streamClosed = Objects.requireNonNull(listener);
+    }
+
+    /**
      * Sets who receives digest lists; each list is acknowledged after the
      * receiver returns.
      *
@@ -282,6 +344,7 @@ public final class P4RuntimeClient implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        arbitration = new CompletableFuture<>();  // the closing stream is no longer current
         if (stream != null) {
             stream.onCompleted();
             stream = null;
@@ -344,6 +407,18 @@ public final class P4RuntimeClient implements AutoCloseable {
 
     /** Dispatches what the target sends on the stream channel. */
     private final class ResponseObserver implements StreamObserver<StreamMessageResponse> {
+
+        private final CompletableFuture<MasterArbitrationUpdate> arbitration;
+
+        ResponseObserver(CompletableFuture<MasterArbitrationUpdate> arbitration) {
+            this.arbitration = arbitration;
+        }
+
+        // Only the stream of the latest arbitration speaks for the client.
+        private boolean current() {
+            return P4RuntimeClient.this.arbitration == arbitration;
+        }
+
         @Override
         public void onNext(StreamMessageResponse response) {
             switch (response.getUpdateCase()) {
@@ -368,13 +443,23 @@ public final class P4RuntimeClient implements AutoCloseable {
 
         @Override
         public void onError(Throwable t) {
+            boolean wasPrimary = arbitration.isDone() && !arbitration.isCompletedExceptionally();
             arbitration.completeExceptionally(t);
-            LOG.warn("device {}: stream channel closed: {}", deviceId, Status.fromThrowable(t));
+            if (current()) {
+                LOG.warn("device {}: stream channel closed: {}", deviceId, Status.fromThrowable(t));
+                if (wasPrimary) {
+                    streamClosed.run();
+                }
+            }
         }
 
         @Override
         public void onCompleted() {
+            boolean wasPrimary = arbitration.isDone() && !arbitration.isCompletedExceptionally();
             arbitration.completeExceptionally(new IllegalStateException("stream closed"));
+            if (current() && wasPrimary) {
+                streamClosed.run();
+            }
         }
     }
 }

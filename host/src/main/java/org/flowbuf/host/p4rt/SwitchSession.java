@@ -7,6 +7,7 @@ package org.flowbuf.host.p4rt;
 import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
+import org.flowbuf.app.intent.SteeringRule;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowRule;
 import p4.v1.P4RuntimeOuterClass.TableEntry;
@@ -158,6 +159,29 @@ public final class SwitchSession implements AutoCloseable {
                 .ifPresent(m -> receiver.accept(new BigInteger(1, m.getValue().toByteArray())
                                                         .longValue(),
                                                 packet.getPayload().toByteArray())));
+    }
+
+    /**
+     * The steering rules the switch holds (to a port; multicast ones are
+     * left out), read back from its flow_steering table.
+     *
+     * @return rules
+     */
+    public List<SteeringRule> steeringRules() {
+        SteeringEntryDecoder decoder = new SteeringEntryDecoder(p4info);
+        return client.readTable(decoder.tableId()).stream().map(decoder::decode)
+                .flatMap(Optional::stream).collect(Collectors.toList());
+    }
+
+    /**
+     * Sets what runs when the session loses the switch (its P4Runtime stream
+     * closed: the switch restarted or dropped this controller); {@link #start}
+     * again takes it back.
+     *
+     * @param listener called on a gRPC thread, once per lost stream
+     */
+    public void onDisconnect(Runnable listener) {
+        client.onStreamClosed(listener);
     }
 
     /**

@@ -7,22 +7,16 @@ package org.flowbuf.host.fba;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.flowbuf.app.apps.fba.FbaTuner;
+import org.flowbuf.host.PbswitchProcess;
 import org.junit.After;
-import org.junit.Assume;
 import org.junit.Before;
 import org.junit.Test;
 
-import java.io.File;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -39,35 +33,19 @@ import static org.junit.Assert.fail;
  */
 public class FbaOnPbswitchTest {
 
-    private static final Path PBSWITCH = Paths.get("..", "bin", "pbswitch");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-    private Process pbswitch;
-    private File log;
+    private PbswitchProcess pbswitch;
     private String admin;
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, new InetSocketAddress("127.0.0.1", 0)
-                .getAddress())) {
-            return socket.getLocalPort();
-        }
-    }
 
     @Before
     public void startPbswitch() throws Exception {
-        Assume.assumeTrue("needs " + PBSWITCH.toAbsolutePath()
-                                  + " (go build -o bin/ ./pbswitch/cmd/pbswitch)",
-                          Files.isExecutable(PBSWITCH));
-        admin = "127.0.0.1:" + freePort();
-        log = File.createTempFile("pbswitch-fba", ".log");
-        log.deleteOnExit();
+        admin = "127.0.0.1:" + PbswitchProcess.freePort();
         // Queue 7 is the high class with alpha 2, the others low with alpha 1.
-        pbswitch = new ProcessBuilder(PBSWITCH.toString(), "--p4rt-listen", "127.0.0.1:"
-                + freePort(), "--buffer-listen", "", "--vport", "100", "--vport", "101",
-                                      "--shared-buffer-bytes", "100000", "--buffer-class",
-                                      "7=2:high", "--admin-listen", admin)
-                .redirectErrorStream(true).redirectOutput(log).start();
+        pbswitch = PbswitchProcess.start("--vport", "100", "--vport", "101",
+                                         "--shared-buffer-bytes", "100000", "--buffer-class",
+                                         "7=2:high", "--admin-listen", admin);
         await("the admin API", () -> {
             try {
                 get("stats");
@@ -81,7 +59,7 @@ public class FbaOnPbswitchTest {
     @After
     public void stopPbswitch() throws Exception {
         if (pbswitch != null) {
-            pbswitch.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            pbswitch.close();
         }
     }
 
@@ -110,7 +88,7 @@ public class FbaOnPbswitchTest {
                                .path("alpha").isMissingNode());
 
             // Gone: rounds fail, and are counted.
-            pbswitch.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            pbswitch.kill();
             await("a failed round", () -> tuner.failures() >= 1);
         }
     }
@@ -142,7 +120,7 @@ public class FbaOnPbswitchTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!done.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                fail("no " + what + " in 30 s; pbswitch log: " + Files.readString(log.toPath()));
+                fail("no " + what + " in 30 s; pbswitch log: " + pbswitch.log());
             }
             Thread.sleep(20);
         }

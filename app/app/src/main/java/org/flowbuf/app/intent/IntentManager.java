@@ -22,7 +22,9 @@ import org.onosproject.net.PortNumber;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -223,6 +225,66 @@ public final class IntentManager implements FlowBufIntentService {
                 () -> FlowBufException.notFound("no paused flow with filter %s on %s; "
                                                         + "name the buffer", filter, deviceId));
         return PauseSteps.vportOf(buffers, deviceId, id);
+    }
+
+    /**
+     * The steering rules of the installed intents on a device: what the
+     * switch must hold for them (written again after the switch restarted).
+     *
+     * @param deviceId device
+     * @return rules, oldest intent first
+     */
+    public synchronized List<SteeringRule> installedRules(DeviceId deviceId) {
+        List<SteeringRule> found = new ArrayList<>();
+        ledger.store().rules().entrySet().stream()
+                .filter(e -> ledger.store().get(e.getKey())
+                        .map(i -> i.deviceId().equals(deviceId)).orElse(false))
+                .sorted((a, b) -> Long.compare(a.getKey().id(), b.getKey().id()))
+                .forEach(e -> found.add(e.getValue()));
+        return found;
+    }
+
+    /**
+     * Takes over steering rules found on a device that no intent owns (a
+     * restarted controller forgot its intents; the switch kept their rules):
+     * each becomes an INSTALLED intent again, a PAUSE for a rule that steers
+     * a flow into a buffer's vport, a RESUME for one that sends what a buffer
+     * replays to a port, owned by the buffer's owner. The paused flow can
+     * then be resumed by its filter, and the intent list says what the
+     * switch does. Rules whose vport has no buffer, and multicast rules, are
+     * left alone.
+     *
+     * @param deviceId device
+     * @param found    the rules read back from the device
+     * @return the intents adopted
+     */
+    public synchronized List<FlowBufIntent> adopt(DeviceId deviceId, List<SteeringRule> found) {
+        Map<Long, Vport> byPort = new HashMap<>();
+        buffers.getVports(deviceId).stream().filter(v -> v.buffer().isPresent())
+                .forEach(v -> byPort.put(v.switchPort(), v));
+        Map<BufferId, String> owners = new HashMap<>();
+        List<FlowBufIntent> adopted = new ArrayList<>();
+        for (SteeringRule rule : found) {
+            if (rule.multicastGroup().isPresent() || ledger.installedWith(deviceId, rule).isPresent()
+                    || rule.ingressPort().isEmpty()) {
+                continue;
+            }
+            long vportPort = rule.fromVport() ? rule.ingressPort().get() : rule.outPort();
+            Vport vport = byPort.get(vportPort);
+            if (vport == null) {
+                continue;
+            }
+            BufferId bufferId = vport.buffer().get();
+            String owner = owners.computeIfAbsent(bufferId, id -> buffers.getBuffer(deviceId, id)
+                    .map(Buffer::owner).orElse(BufferService.OPERATOR));
+            FlowBufIntent.Type type = rule.fromVport() ? FlowBufIntent.Type.RESUME
+                    : FlowBufIntent.Type.PAUSE;
+            PortNumber port = PortNumber.portNumber(rule.fromVport() ? rule.outPort()
+                                                            : rule.ingressPort().get());
+            FlowBufIntent intent = ledger.open(type, deviceId, port, rule.filter(), owner);
+            adopted.add(ledger.installed(intent, bufferId, rule));
+        }
+        return adopted;
     }
 
     @Override

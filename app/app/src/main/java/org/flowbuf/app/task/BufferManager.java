@@ -339,9 +339,17 @@ public final class BufferManager implements BufferService {
                 // it holds now (a crash loses it): say that it cannot be asked.
                 throw e;
             }
-            // The agent answered without the buffer (a removal racing this
-            // query, or an agent restart not yet reconciled): the stored view.
-            return buffer;
+            if (e.reason() == FlowBufException.Reason.NOT_FOUND) {
+                // The agent answers without the buffer: it restarted and lost
+                // it (or a removal raced this query). The stored view would
+                // say it still receives, with a stale occupancy, while what
+                // it held is gone and its vport drops what is steered there.
+                throw FlowBufException.conflict(
+                        "the agent of %s no longer has buffer %s (it restarted?): what it held "
+                                + "is lost; POST devices/%s/reconcile re-creates it",
+                        deviceId, buffer.id(), deviceId);
+            }
+            throw e;
         }
     }
 

@@ -163,6 +163,38 @@ public class IntentManagerTest {
     }
 
     @Test
+    public void aRestartedServiceAdoptsTheRulesTheSwitchKeptAndResumesByFilter() {
+        BufferId held = BufferId.bufferId("held");
+        buffers.createBuffer(S1, held, APP, BufferSpec.defaults(), BufferState.BUFFERING);
+        SteeringRule pauseRule = new SteeringRule(UDP_FLOW, false, 1L, 100,
+                                                  IntentManager.PAUSE_PRIORITY);
+        List<SteeringRule> onSwitch = List.of(
+                pauseRule,
+                // A replay from vp101, which no buffer is bound to: left alone.
+                new SteeringRule(UDP_FLOW, true, 101L, 2, IntentManager.RESUME_PRIORITY),
+                // Not into a vport: no buffer to name, left alone.
+                new SteeringRule(UDP_FLOW, false, 3L, 2, IntentManager.PAUSE_PRIORITY));
+        IntentManager restarted = new IntentManager(buffers, directory, writer);
+        List<FlowBufIntent> adopted = restarted.adopt(S1, onSwitch);
+        assertEquals(1, adopted.size());
+        FlowBufIntent pause = adopted.get(0);
+        assertEquals(FlowBufIntent.Type.PAUSE, pause.type());
+        assertEquals(FlowBufIntent.State.INSTALLED, pause.state());
+        assertEquals(Optional.of(held), pause.bufferId());
+        assertEquals(P1, pause.port());
+        assertEquals(APP, pause.owner());
+        assertEquals(List.of(pauseRule), restarted.installedRules(S1));
+        assertEquals("adopting again adopts nothing", List.of(), restarted.adopt(S1, onSwitch));
+
+        agent.calls.clear();
+        FlowBufIntent resume = restarted.resume(S1, P2, UDP_FLOW, Optional.empty(), APP);
+        assertEquals(FlowBufIntent.State.INSTALLED, resume.state());
+        assertEquals(Optional.of(held), resume.bufferId());
+        assertEquals(List.of("install replay 100->2@" + IntentManager.RESUME_PRIORITY,
+                             "SetVportMode org.flowbuf.test"), agent.calls);
+    }
+
+    @Test
     public void aBatchMovesTheBufferOnceAndWritesEveryRuleInOneWrite() {
         BufferId b = BufferId.bufferId("b");
         buffers.createBuffer(S1, b, APP, BufferSpec.defaults(), BufferState.FORWARDING);

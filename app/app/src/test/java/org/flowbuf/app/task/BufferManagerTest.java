@@ -41,6 +41,7 @@ import static org.flowbuf.app.FlowBufAssert.assertReason;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 /** The task-level service: what it sends, what it stores, what it refuses. */
 public class BufferManagerTest {
@@ -303,6 +304,22 @@ public class BufferManagerTest {
                      manager.disarm(S1, B1, "app"));
         assertEquals("the store keeps what the agent kept", BufferState.BUFFERING,
                      manager.getBuffer(S1, B2).get().state());
+    }
+
+    @Test
+    public void aBufferTheAgentLostIsSaidSoInsteadOfAStaleFigure() {
+        manager.createBuffer(S1, B1, "app", BufferSpec.defaults(), BufferState.BUFFERING);
+        agent.failNext("QueryBuffer", Status.NOT_FOUND.withDescription("no buffer b1"));
+        try {
+            manager.getBuffer(S1, B1);
+            fail("a buffer the agent no longer has was answered from the store");
+        } catch (FlowBufException e) {
+            assertEquals(FlowBufException.Reason.CONFLICT, e.reason());
+            assertTrue(e.getMessage(), e.getMessage().contains("no longer has buffer b1")
+                    && e.getMessage().contains("reconcile"));
+        }
+        assertEquals("the next query asks again", BufferState.BUFFERING,
+                     manager.getBuffer(S1, B1).get().state());
     }
 
     @Test

@@ -267,3 +267,29 @@ func TestQuotaDropsCountedAsQuota(t *testing.T) {
 		t.Fatalf("held %d, quota drops %+v, drops %+v; want 2 held, 2 quota", st.OccupancyPackets, st.PoolDrops, st.Drops)
 	}
 }
+
+// TestDropHeadAtItsThreshold: a drop-head buffer at its threshold keeps
+// its newest packets. DT alpha 1 alone: it stops at 50 frames (held
+// 49 000 < 51 000); 10 more push out the 10 oldest (each frees 1000
+// bytes: held 49 000 < 51 000 again), counted as dt_threshold.
+func TestDropHeadAtItsThreshold(t *testing.T) {
+	fx := newPoolLab(t, &engine.AdmissionConfig{Algorithm: engine.AdmitDT})
+	fx.mustBuffer(t, "b", engine.BufferConfig{CapacityBytes: labPool, Overflow: engine.DropHead})
+	in := fx.mustVport(t, "in", engine.ModeRX)
+	fx.mustBind(t, "b", "in")
+	batch := make([][]byte, 60)
+	for i := range batch {
+		batch[i] = make([]byte, labFrame)
+		batch[i][0] = byte(i)
+	}
+	in.in.Receive(batch)
+	st := fx.query(t, "b").Stats
+	if st.OccupancyPackets != 50 || poolDrops(st, engine.PoolDTThreshold) != 10 {
+		t.Fatalf("held %d, drops %+v; want 50 held, 10 dt_threshold", st.OccupancyPackets, st.PoolDrops)
+	}
+	fx.mustMode(t, "in", engine.ModeTX)
+	out := in.waitSent(t, 50)
+	if out[0][0] != 10 || out[49][0] != 59 {
+		t.Fatalf("kept frames %d..%d, want the newest 10..59", out[0][0], out[49][0])
+	}
+}

@@ -178,6 +178,23 @@ func (b *buffer) admit(f []byte, now int64, ap *admitParams) {
 		b.dropPool(f, PoolJournal)
 		return
 	}
+	if _, held := b.occupancy(); !b.below(ap, held, 0) && b.cfg.Overflow == DropHead {
+		// A drop-head buffer keeps its newest packets at its threshold
+		// too: its oldest go (each frees pool, which raises the threshold).
+		for {
+			if _, held := b.occupancy(); b.below(ap, held, 0) {
+				break
+			}
+			p, ok := b.q.popOldest()
+			if !ok {
+				break
+			}
+			b.jgone(p)
+			b.e.pool.release(uint64(len(p.data)))
+			b.app.release(uint64(len(p.data)))
+			b.dropPool(p.data, ap.cause)
+		}
+	}
 	if _, held := b.occupancy(); !b.below(ap, held, 0) {
 		b.dropPool(f, ap.cause)
 		return

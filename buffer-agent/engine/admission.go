@@ -28,7 +28,8 @@ import (
 // same buffer priority that hold packets and can take more (an RX vport
 // bound), this one counted, and gamma the buffer's normalised drain rate.
 // The pool, the buffer's capacity and the owner's quota still apply under
-// every algorithm.
+// every algorithm. A drop-head buffer at its threshold pushes out its
+// oldest packets to take the new one, as it does at its capacity.
 //
 // Gamma and priority of a buffer that does not drain. In the paper gamma
 // is a queue's share of its port's dequeue rate. A FlowBuf buffer is alone

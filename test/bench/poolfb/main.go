@@ -225,8 +225,8 @@ func pct(a, b uint64) float64 {
 	return 100 * float64(a) / float64(b)
 }
 
-func main() {
-	quick := os.Getenv("QUICK") == "1"
+// shape is the scenario of a full or QUICK run.
+func shape(quick bool) scenario {
 	sc := scenario{
 		pool: 32 << 20, frame: 1500, duration: 4 * time.Second, step: time.Millisecond,
 		longPerSec: 1, burstEvery: 250 * time.Millisecond, burstOfPool: 0.3, pauseFor: 20 * time.Millisecond,
@@ -234,6 +234,12 @@ func main() {
 	if quick {
 		sc.pool, sc.duration = 8<<20, 2*time.Second
 	}
+	return sc
+}
+
+func main() {
+	quick := os.Getenv("QUICK") == "1"
+	sc := shape(quick)
 	fb := engine.AdmissionConfig{Algorithm: engine.AdmitFB}
 	variants := []variant{
 		{name: "quota", adm: engine.AdmissionConfig{Algorithm: engine.AdmitQuota}},

@@ -4,12 +4,14 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +21,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/flowbuf/flowbuf/pbswitch/ctl"
+	"github.com/flowbuf/flowbuf/pbswitch/node"
 )
 
 // sessionBatch is the sessions per WriteRequest (two updates each: the
@@ -61,6 +64,9 @@ func (b *bench) sessions(pl ctl.Pipeline) error {
 	b.Emit("upf_sessions_1m_bytes_per_session", r.perSession(), "B", merge(cond, map[string]any{
 		"sessions": r.fillN, "asked": fillN, "table_cap": capNote, "rss_before_kib": r.rss0 / 1024, "rss_after_kib": r.rss1 / 1024,
 		"measures": "VmRSS of the pbswitch process (/proc) after the pipeline push and after the installs, each after 2 s idle; Go GC as by default"}))
+	if err := b.liveHeap(pl, min(fillN, capacity)); err != nil {
+		return err
+	}
 	if b.quick {
 		return nil
 	}
@@ -85,6 +91,37 @@ func (b *bench) sessions(pl ctl.Pipeline) error {
 	return nil
 }
 
+// liveHeap installs n sessions into a pbswitch node in this process and
+// weighs what stays live after a full GC: the RSS figure without the Go
+// collector's headroom (GOGC 100 lets the heap grow to twice the live data).
+func (b *bench) liveHeap(pl ctl.Pipeline, n int) error {
+	nd, err := node.Start(node.Config{DeviceID: 1, CPUPort: 255, P4RTListen: "127.0.0.1:0", Logger: quietLog})
+	if err != nil {
+		return err
+	}
+	defer nd.Close()
+	c, err := ctl.Connect(nd.P4RTAddr(), 1)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := c.Push(pl); err != nil {
+		return err
+	}
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	if err := writeSessions(c, newWriter(pl.Info), 0, n); err != nil {
+		return err
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	b.Emit("upf_sessions_live_heap_bytes_per_session", float64(int64(m1.HeapAlloc)-int64(m0.HeapAlloc))/float64(n), "B", map[string]any{
+		"sessions": n, "objects_per_session": float64(int64(m1.HeapObjects)-int64(m0.HeapObjects)) / float64(n),
+		"measures": "Go heap live after runtime.GC, before and after the installs, pbswitch node in this process (same Writes as above)"})
+	return nil
+}
+
 type installed struct {
 	rateN, fillN int
 	rate         float64 // sessions/s over the first rateN
@@ -102,7 +139,8 @@ func install(bin string, pl ctl.Pipeline, rateN, fill int) (r installed, err err
 		return r, err
 	}
 	cmd := exec.Command(bin, "--p4rt-listen", addr, "--buffer-listen", "")
-	cmd.Stderr = os.Stderr
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		return r, err
 	}
@@ -117,7 +155,7 @@ func install(bin string, pl ctl.Pipeline, rateN, fill int) (r installed, err err
 			break
 		}
 		if time.Since(t0) > 10*time.Second {
-			return r, fmt.Errorf("pbswitch does not listen on %s", addr)
+			return r, fmt.Errorf("pbswitch does not listen on %s: %s", addr, stderr.String())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -133,32 +171,36 @@ func install(bin string, pl ctl.Pipeline, rateN, fill int) (r installed, err err
 	if r.rss0, err = rss(cmd.Process.Pid); err != nil {
 		return r, err
 	}
-	write := func(from, to int) error {
-		for i := from; i < to; i += sessionBatch {
-			var ups []*p4.Update
-			for j := i; j < min(i+sessionBatch, to); j++ {
-				if j%sessionsPerPeer == 0 {
-					ups = append(ups, insert(w.tunnelPeer(j/sessionsPerPeer)))
-				}
-				ups = append(ups, insert(w.downlinkSession(j)), insert(w.downlinkTermination(j)))
-			}
-			if _, err := c.Client.Write(context.Background(), &p4.WriteRequest{DeviceId: 1, ElectionId: &p4.Uint128{Low: 1}, Updates: ups}); err != nil {
-				return fmt.Errorf("sessions %d-%d: %w", i, min(i+sessionBatch, to)-1, err)
-			}
-		}
-		return nil
-	}
 	t0 := time.Now()
-	if err := write(0, rateN); err != nil {
+	if err := writeSessions(c, w, 0, rateN); err != nil {
 		return r, err
 	}
 	r.rate, r.rateN, r.fillN = float64(rateN)/time.Since(t0).Seconds(), rateN, fill
-	if err := write(rateN, fill); err != nil {
+	if err := writeSessions(c, w, rateN, fill); err != nil {
 		return r, err
 	}
 	time.Sleep(2 * time.Second)
 	r.rss1, err = rss(cmd.Process.Pid)
 	return r, err
+}
+
+// writeSessions writes downlink sessions from..to-1 in batches of
+// sessionBatch, each with its termination, and a tunnel peer before every
+// sessionsPerPeer-th session.
+func writeSessions(c *ctl.Controller, w *writer, from, to int) error {
+	for i := from; i < to; i += sessionBatch {
+		var ups []*p4.Update
+		for j := i; j < min(i+sessionBatch, to); j++ {
+			if j%sessionsPerPeer == 0 {
+				ups = append(ups, insert(w.tunnelPeer(j/sessionsPerPeer)))
+			}
+			ups = append(ups, insert(w.downlinkSession(j)), insert(w.downlinkTermination(j)))
+		}
+		if _, err := c.Client.Write(context.Background(), &p4.WriteRequest{DeviceId: 1, ElectionId: &p4.Uint128{Low: 1}, Updates: ups}); err != nil {
+			return fmt.Errorf("sessions %d-%d: %w", i, min(i+sessionBatch, to)-1, err)
+		}
+	}
+	return nil
 }
 
 func insert(e *p4.TableEntry) *p4.Update {
@@ -220,7 +262,7 @@ func canon(v []byte) []byte {
 	return v
 }
 
-// UE i has address 10.0.0.0 + 2^24 * ... : i spread over 10.64.0.0/10 and on.
+// benchUE is UE i's address: 10.64.0.0 + i (1M UEs fit below 10.80.0.0).
 func benchUE(i int) []byte { return b32(0x0a400000 + uint32(i)) }
 
 func (w *writer) downlinkSession(i int) *p4.TableEntry {

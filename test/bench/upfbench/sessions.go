@@ -28,9 +28,10 @@ import (
 // downlink session and its termination).
 const sessionBatch = 1000
 
-// sessionsPerPeer downlink sessions share one gNodeB tunnel peer (the
-// program has room for 1024 peers).
-const sessionsPerPeer = 64
+// sessionsPerPeer downlink sessions share one gNodeB tunnel peer: a
+// gNodeB serving 1024 UEs, so that 1M sessions fit the program's 1024
+// tunnel peers.
+const sessionsPerPeer = 1024
 
 // sessions measures batched P4Runtime Writes of downlink sessions to a
 // pbswitch process and the process's RSS growth per session: first with

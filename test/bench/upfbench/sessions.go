@@ -56,14 +56,16 @@ func (b *bench) sessions(pl ctl.Pipeline) error {
 	if err != nil {
 		return err
 	}
-	capNote := ""
-	if capacity < rateN || capacity < fillN {
-		capNote = fmt.Sprintf("the committed program's downlink_sessions/downlink_terminations size (UPF_MAX_SESSIONS) is %d: that many sessions at most, not %d", capacity, fillN)
+	capNote := func(asked int) string {
+		if capacity >= asked {
+			return "none"
+		}
+		return fmt.Sprintf("the committed program's downlink_sessions/downlink_terminations size (UPF_MAX_SESSIONS) is %d: that many sessions at most, not %d", capacity, asked)
 	}
 	b.Emit("upf_sessions_installed_per_s", r.rate, "sessions/s", merge(cond, map[string]any{
-		"sessions": r.rateN, "asked": rateN, "entries_per_s": r.rate * 2, "table_cap": capNote}))
+		"sessions": r.rateN, "asked": rateN, "entries_per_s": r.rate * 2, "table_cap": capNote(rateN)}))
 	b.Emit("upf_sessions_1m_bytes_per_session", r.perSession(), "B", merge(cond, map[string]any{
-		"sessions": r.fillN, "asked": fillN, "table_cap": capNote, "rss_before_kib": r.rss0 / 1024, "rss_after_kib": r.rss1 / 1024,
+		"sessions": r.fillN, "asked": fillN, "table_cap": capNote(fillN), "rss_before_kib": r.rss0 / 1024, "rss_after_kib": r.rss1 / 1024,
 		"measures": "VmRSS of the pbswitch process (/proc) after the pipeline push and after the installs, each after 2 s idle; Go GC as by default"}))
 	if err := b.liveHeap(pl, min(fillN, capacity)); err != nil {
 		return err

@@ -16,7 +16,7 @@ export QUICK
 
 .PHONY: help setup p4-build p4-build-testdata proto build build-go build-java \
         test test-go test-java test-python test-gui test-p4c-stf test-bmv2 fuzz \
-        netcfg demo bench bench-agent bench-pbswitch bench-service bench-pool bench-load scenarios chaos lint clean
+        netcfg demo bench bench-agent bench-pbswitch bench-upf bench-service bench-pool bench-load scenarios chaos lint clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -92,7 +92,7 @@ netcfg: setup ## Render Stratum chassis configs + ONOS netcfg for a topology (TO
 demo: setup ## Pause and resume a live flow on this machine (embedded mode)
 	@tools/demo.sh $(DEMO_ARGS)
 
-bench: bench-agent bench-pbswitch bench-service bench-pool ## All benchmarks (JSON lines)
+bench: bench-agent bench-pbswitch bench-upf bench-service bench-pool ## All benchmarks (JSON lines)
 
 bench-agent: setup ## buffer-agent throughput, latency, API and pause/resume figures
 	$(GO) run ./test/bench/agentbench
@@ -102,6 +102,10 @@ bench-pool: ## buffer-agent pool admission: a long pause vs short pauses' bursts
 
 bench-pbswitch: setup ## pbswitch forwarding, in-process buffer hop, P4Runtime writes
 	$(GO) run ./test/bench/pbswitchbench
+
+bench-upf: setup ## the 5G UPF on pbswitch: GTP-U encap/decap vs plain routing, added time, session installs and memory
+	$(GO) build -o bin/ ./pbswitch/cmd/pbswitch
+	PBSWITCH=bin/pbswitch $(GO) run ./test/bench/upfbench
 
 bench-service: setup ## pause/resume latency and intent rate through REST (embedded mode)
 	$(GO) build -o bin/ ./buffer-agent/cmd/buffer-agent ./pbswitch/cmd/pbswitch

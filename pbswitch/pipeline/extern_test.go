@@ -42,6 +42,21 @@ func TestMeterColours(t *testing.T) {
 	}
 }
 
+// ExecuteNow colours as Execute at the current time: green when
+// unconfigured, and a configured meter's burst is spent as with Execute.
+func TestMeterExecuteNow(t *testing.T) {
+	var unconfigured Meter
+	if unconfigured.ExecuteNow(1<<40) != Green {
+		t.Fatal("an unconfigured meter must pass everything green")
+	}
+	// 1 unit/s: the bursts hold 200 units, nothing refills within the test.
+	m, _ := NewMeter(MeterConfig{CIR: 1, CBurst: 200, PIR: 1, PBurst: 200})
+	got := []Color{m.ExecuteNow(100), m.ExecuteNow(100), m.ExecuteNow(100)}
+	if want := []Color{Green, Green, Red}; !equalColours(got, want) {
+		t.Fatalf("colours %v, want %v", got, want)
+	}
+}
+
 // Tokens are whole units accrued from the first packet, rounded down from
 // one origin, so fractions add up instead of being lost per packet.
 func TestMeterAccruesWholeTokensFromOneOrigin(t *testing.T) {

@@ -96,7 +96,7 @@ func (n *tableNode) run(s *phv) node {
 				if n.meterPackets {
 					size = 1
 				}
-				color = uint64(e.Meter.Execute(now(), size))
+				color = uint64(e.Meter.ExecuteNow(size))
 			}
 			n.meter(s, color)
 		}

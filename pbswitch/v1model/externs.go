@@ -65,7 +65,7 @@ func (c *compiler) executeMeter(p *bmv2json.Primitive, x *exprCtx) (func(*phv), 
 		if arr.Packets {
 			size = 1
 		}
-		return uint64(cell.Execute(now(), size))
+		return uint64(cell.ExecuteNow(size))
 	}}), nil
 }
 

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	v1 "github.com/p4lang/p4runtime/go/p4/config/v1"
+	p4 "github.com/p4lang/p4runtime/go/p4/v1"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/flowbuf/flowbuf/pbswitch/ctl"
+	"github.com/flowbuf/flowbuf/pbswitch/node"
+)
+
+// sessionBatch is the sessions per WriteRequest (two updates each: the
+// downlink session and its termination).
+const sessionBatch = 1000
+
+// sessionsPerPeer downlink sessions share one gNodeB tunnel peer: a
+// gNodeB serving 1024 UEs, so that 1M sessions fit the program's 1024
+// tunnel peers.
+const sessionsPerPeer = 1024
+
+// sessions measures batched P4Runtime Writes of downlink sessions to a
+// pbswitch process and the process's RSS growth per session: first with
+// the committed program, whose UPF_MAX_SESSIONS (65,536) caps the tables,
+// then with the session tables' sizes raised in the p4info the
+// controller pushes, as a -DUPF_MAX_SESSIONS=1048576 build would have them,
+// to see the cost at 1M (QUICK: 100k).
+func (b *bench) sessions(pl ctl.Pipeline) error {
+	bin, err := pbswitchBinary()
+	if err != nil {
+		return err
+	}
+	capacity := tableSize(pl.Info, ctl.TableDownlinkSessions)
+	rateN, fillN := 100000, 1000000
+	if b.quick {
+		rateN, fillN = 10000, 100000
+	}
+	cond := map[string]any{"transport": "gRPC over loopback TCP, one client, P4Runtime Write", "batch_sessions": sessionBatch,
+		"updates_per_session": 2, "entries": "downlink_sessions + downlink_terminations per UE, tunnel_peers one per " + strconv.Itoa(sessionsPerPeer) + " UEs (as test_upf.py writes them)",
+		"process": "pbswitch (separate process, no ports)"}
+	r, err := install(bin, pl, min(rateN, capacity), min(fillN, capacity))
+	if err != nil {
+		return err
+	}
+	capNote := func(asked int) string {
+		if capacity >= asked {
+			return "none"
+		}
+		return fmt.Sprintf("the committed program's downlink_sessions/downlink_terminations size (UPF_MAX_SESSIONS) is %d: that many sessions at most, not %d", capacity, asked)
+	}
+	b.Emit("upf_sessions_installed_per_s", r.rate, "sessions/s", merge(cond, map[string]any{
+		"sessions": r.rateN, "asked": rateN, "entries_per_s": r.rate * 2, "table_cap": capNote(rateN)}))
+	b.Emit("upf_sessions_1m_bytes_per_session", r.perSession(), "B", merge(cond, map[string]any{
+		"sessions": r.fillN, "asked": fillN, "table_cap": capNote(fillN), "rss_before_kib": r.rss0 / 1024, "rss_after_kib": r.rss1 / 1024,
+		"measures": "VmRSS of the pbswitch process (/proc) after the pipeline push and after the installs, each after 2 s idle; Go GC as by default"}))
+	if err := b.liveHeap(pl, min(fillN, capacity)); err != nil {
+		return err
+	}
+	big := pl
+	big.Info = proto.Clone(pl.Info).(*v1.P4Info)
+	for _, t := range big.Info.GetTables() {
+		switch t.GetPreamble().GetName() {
+		case ctl.TableDownlinkSessions, ctl.TableDownlinkTerminations:
+			t.Size = int64(fillN)
+		}
+	}
+	r, err = install(bin, big, rateN, fillN)
+	if err != nil {
+		return err
+	}
+	raised := "downlink_sessions/downlink_terminations sizes raised to " + strconv.Itoa(fillN) + " in the pushed p4info (as a -DUPF_MAX_SESSIONS build would have them); the committed program caps at " + strconv.Itoa(capacity)
+	b.Emit("upf_sessions_raised_installed_per_s", r.rate, "sessions/s", merge(cond, map[string]any{
+		"sessions": r.rateN, "entries_per_s": r.rate * 2, "tables": raised}))
+	b.Emit("upf_sessions_raised_1m_bytes_per_session", r.perSession(), "B", merge(cond, map[string]any{
+		"sessions": r.fillN, "tables": raised, "rss_before_kib": r.rss0 / 1024, "rss_after_kib": r.rss1 / 1024,
+		"measures": "VmRSS of the pbswitch process (/proc) after the pipeline push and after the installs, each after 2 s idle; Go GC as by default"}))
+	return nil
+}
+
+// liveHeap installs n sessions into a pbswitch node in this process and
+// weighs what stays live after a full GC: the RSS figure without the Go
+// collector's headroom (GOGC 100 lets the heap grow to twice the live data).
+func (b *bench) liveHeap(pl ctl.Pipeline, n int) error {
+	nd, err := node.Start(node.Config{DeviceID: 1, CPUPort: 255, P4RTListen: "127.0.0.1:0", Logger: quietLog})
+	if err != nil {
+		return err
+	}
+	defer nd.Close()
+	c, err := ctl.Connect(nd.P4RTAddr(), 1)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := c.Push(pl); err != nil {
+		return err
+	}
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	if err := writeSessions(c, newWriter(pl.Info), 0, n); err != nil {
+		return err
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	b.Emit("upf_sessions_live_heap_bytes_per_session", float64(int64(m1.HeapAlloc)-int64(m0.HeapAlloc))/float64(n), "B", map[string]any{
+		"sessions": n, "objects_per_session": float64(int64(m1.HeapObjects)-int64(m0.HeapObjects)) / float64(n),
+		"measures": "Go heap live after runtime.GC, before and after the installs, pbswitch node in this process (same Writes as above)"})
+	return nil
+}
+
+type installed struct {
+	rateN, fillN int
+	rate         float64 // sessions/s over the first rateN
+	rss0, rss1   int64   // bytes
+}
+
+func (r installed) perSession() float64 { return float64(r.rss1-r.rss0) / float64(r.fillN) }
+
+// install starts pbswitch, pushes pl, writes the tunnel peers and then fill
+// sessions in batches, timing the first rateN (with their peers), and reads
+// the process's RSS before and after.
+func install(bin string, pl ctl.Pipeline, rateN, fill int) (r installed, err error) {
+	addr, err := freeAddr()
+	if err != nil {
+		return r, err
+	}
+	cmd := exec.Command(bin, "--p4rt-listen", addr, "--buffer-listen", "")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		return r, err
+	}
+	defer func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	}()
+	var c *ctl.Controller
+	for t0 := time.Now(); ; {
+		if conn, err := net.Dial("tcp", addr); err == nil {
+			conn.Close()
+			break
+		}
+		if time.Since(t0) > 10*time.Second {
+			return r, fmt.Errorf("pbswitch does not listen on %s: %s", addr, stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if c, err = ctl.Connect(addr, 1); err != nil {
+		return r, err
+	}
+	defer c.Close()
+	if err := c.Push(pl); err != nil {
+		return r, err
+	}
+	w := newWriter(pl.Info)
+	time.Sleep(2 * time.Second)
+	if r.rss0, err = rss(cmd.Process.Pid); err != nil {
+		return r, err
+	}
+	t0 := time.Now()
+	if err := writeSessions(c, w, 0, rateN); err != nil {
+		return r, err
+	}
+	r.rate, r.rateN, r.fillN = float64(rateN)/time.Since(t0).Seconds(), rateN, fill
+	if err := writeSessions(c, w, rateN, fill); err != nil {
+		return r, err
+	}
+	time.Sleep(2 * time.Second)
+	r.rss1, err = rss(cmd.Process.Pid)
+	return r, err
+}
+
+// writeSessions writes downlink sessions from..to-1 in batches of
+// sessionBatch, each with its termination, and a tunnel peer before every
+// sessionsPerPeer-th session.
+func writeSessions(c *ctl.Controller, w *writer, from, to int) error {
+	for i := from; i < to; i += sessionBatch {
+		var ups []*p4.Update
+		for j := i; j < min(i+sessionBatch, to); j++ {
+			if j%sessionsPerPeer == 0 {
+				ups = append(ups, insert(w.tunnelPeer(j/sessionsPerPeer)))
+			}
+			ups = append(ups, insert(w.downlinkSession(j)), insert(w.downlinkTermination(j)))
+		}
+		if _, err := c.Client.Write(context.Background(), &p4.WriteRequest{DeviceId: 1, ElectionId: &p4.Uint128{Low: 1}, Updates: ups}); err != nil {
+			return fmt.Errorf("sessions %d-%d: %w", i, min(i+sessionBatch, to)-1, err)
+		}
+	}
+	return nil
+}
+
+func insert(e *p4.TableEntry) *p4.Update {
+	return &p4.Update{Type: p4.Update_INSERT, Entity: &p4.Entity{Entity: &p4.Entity_TableEntry{TableEntry: e}}}
+}
+
+// writer builds the UPF's P4Runtime entries from the p4info's ids.
+type writer struct {
+	info *v1.P4Info
+	ids  map[string]uint32
+}
+
+func newWriter(info *v1.P4Info) *writer {
+	w := &writer{info: info, ids: map[string]uint32{}}
+	for _, t := range info.GetTables() {
+		w.ids[t.GetPreamble().GetName()] = t.GetPreamble().GetId()
+		for _, f := range t.GetMatchFields() {
+			w.ids[t.GetPreamble().GetName()+"/"+f.GetName()] = f.GetId()
+		}
+	}
+	for _, a := range info.GetActions() {
+		w.ids[a.GetPreamble().GetName()] = a.GetPreamble().GetId()
+		for _, p := range a.GetParams() {
+			w.ids[a.GetPreamble().GetName()+"/"+p.GetName()] = p.GetId()
+		}
+	}
+	return w
+}
+
+func (w *writer) id(name string) uint32 {
+	id, ok := w.ids[name]
+	if !ok {
+		panic("upfbench: no " + name + " in the p4info")
+	}
+	return id
+}
+
+// entry is table's exact-match entry for keys (field, value pairs) with
+// action's params (name, value pairs).
+func (w *writer) entry(table string, keys []any, action string, params ...any) *p4.TableEntry {
+	e := &p4.TableEntry{TableId: w.id(table)}
+	for i := 0; i < len(keys); i += 2 {
+		e.Match = append(e.Match, &p4.FieldMatch{FieldId: w.id(table + "/" + keys[i].(string)),
+			FieldMatchType: &p4.FieldMatch_Exact_{Exact: &p4.FieldMatch_Exact{Value: keys[i+1].([]byte)}}})
+	}
+	a := &p4.Action{ActionId: w.id(action)}
+	for i := 0; i < len(params); i += 2 {
+		a.Params = append(a.Params, &p4.Action_Param{ParamId: w.id(action + "/" + params[i].(string)), Value: params[i+1].([]byte)})
+	}
+	e.Action = &p4.TableAction{Type: &p4.TableAction_Action{Action: a}}
+	return e
+}
+
+// Values are in P4Runtime's canonical form (no leading zero bytes).
+func canon(v []byte) []byte {
+	for len(v) > 1 && v[0] == 0 {
+		v = v[1:]
+	}
+	return v
+}
+
+// benchUE is UE i's address: 10.64.0.0 + i (1M UEs fit below 10.80.0.0).
+func benchUE(i int) []byte { return b32(0x0a400000 + uint32(i)) }
+
+func (w *writer) downlinkSession(i int) *p4.TableEntry {
+	return w.entry(ctl.TableDownlinkSessions, []any{"ue_addr", benchUE(i)}, ctl.ActionSetDownlinkSession,
+		"ctr_idx", canon(b16(uint16(i))), "meter_idx", canon(b16(0)), "tunnel_peer_id", canon(b16(uint16(i/sessionsPerPeer))))
+}
+
+func (w *writer) downlinkTermination(i int) *p4.TableEntry {
+	return w.entry(ctl.TableDownlinkTerminations, []any{"ue_addr", benchUE(i), "app_id", []byte{0}}, ctl.ActionDownlinkTermFwd,
+		"ctr_idx", canon(b16(uint16(i))), "meter_idx", canon(b16(0)), "teid", canon(b32(teidDown(i))), "qfi", []byte{qfi})
+}
+
+func (w *writer) tunnelPeer(p int) *p4.TableEntry {
+	var gnb [4]byte
+	copy(gnb[:], b32(0x0a100000+uint32(p)))
+	return w.entry(ctl.TableTunnelPeers, []any{"tunnel_peer_id", canon(b16(uint16(p)))}, ctl.ActionSetTunnelPeer,
+		"src_addr", n3Addr[:], "dst_addr", gnb[:], "sport", canon(b16(41000)))
+}
+
+func tableSize(info *v1.P4Info, name string) int {
+	for _, t := range info.GetTables() {
+		if t.GetPreamble().GetName() == name {
+			return int(t.GetSize())
+		}
+	}
+	return 0
+}
+
+// pbswitchBinary is $PBSWITCH, or pbswitch built into a temporary directory.
+func pbswitchBinary() (string, error) {
+	if p := os.Getenv("PBSWITCH"); p != "" {
+		return p, nil
+	}
+	dir, err := os.MkdirTemp("", "upfbench")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "pbswitch")
+	out, err := exec.Command("go", "build", "-o", bin, "./pbswitch/cmd/pbswitch").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build pbswitch: %v: %s", err, out)
+	}
+	return bin, nil
+}
+
+func freeAddr() (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer l.Close()
+	return l.Addr().String(), nil
+}
+
+// rss is VmRSS of process pid, in bytes.
+func rss(pid int) (int64, error) {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		if v, ok := strings.CutPrefix(s.Text(), "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb * 1024, err
+		}
+	}
+	return 0, fmt.Errorf("no VmRSS in /proc/%d/status", pid)
+}

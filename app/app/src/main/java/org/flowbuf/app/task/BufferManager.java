@@ -210,13 +210,13 @@ public final class BufferManager implements BufferService {
 
     @Override
     public Optional<Buffer> getBuffer(DeviceId deviceId, BufferId id) {
-        return store.get(deviceId, id).map(b -> withLiveOccupancy(deviceId, b));
+        return store.get(deviceId, id).flatMap(b -> withLiveOccupancy(deviceId, b));
     }
 
     @Override
     public Collection<Buffer> getBuffers(DeviceId deviceId) {
         return store.buffers(deviceId).stream().map(b -> withLiveOccupancy(deviceId, b))
-                .collect(Collectors.toList());
+                .flatMap(Optional::stream).collect(Collectors.toList());
     }
 
     @Override
@@ -330,9 +330,18 @@ public final class BufferManager implements BufferService {
         events.accept(event);
     }
 
-    private Buffer withLiveOccupancy(DeviceId deviceId, Buffer buffer) {
+    /**
+     * The buffer with what its agent holds now; empty when a removal raced
+     * the query (queries do not take the service's lock).
+     */
+    private Optional<Buffer> withLiveOccupancy(DeviceId deviceId, Buffer buffer) {
+        return withLiveOccupancy(deviceId, buffer, true);
+    }
+
+    private Optional<Buffer> withLiveOccupancy(DeviceId deviceId, Buffer buffer, boolean retry) {
         try {
-            return buffer.withOccupancy(agents.agent(deviceId).occupancyPackets(buffer.id()));
+            return Optional.of(buffer.withOccupancy(
+                    agents.agent(deviceId).occupancyPackets(buffer.id())));
         } catch (FlowBufException e) {
             if (e.reason() == FlowBufException.Reason.UNAVAILABLE) {
                 // What the agent held before it went away is no figure of what
@@ -340,8 +349,16 @@ public final class BufferManager implements BufferService {
                 throw e;
             }
             if (e.reason() == FlowBufException.Reason.NOT_FOUND) {
-                // The agent answers without the buffer: it restarted and lost
-                // it (or a removal raced this query). The stored view would
+                Optional<Buffer> now = store.get(deviceId, buffer.id());
+                if (now.isEmpty()) {
+                    return now; // a removal raced this query
+                }
+                if (!now.get().equals(buffer) && retry) {
+                    // Removed and made again meanwhile: ask about the new one.
+                    return withLiveOccupancy(deviceId, now.get(), false);
+                }
+                // The agent answers without a buffer the store still has as
+                // it was: it restarted and lost it. The stored view would
                 // say it still receives, with a stale occupancy, while what
                 // it held is gone and its vport drops what is steered there.
                 throw FlowBufException.conflict(

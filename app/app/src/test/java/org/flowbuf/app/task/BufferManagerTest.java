@@ -22,6 +22,7 @@ import org.flowbuf.app.southbound.BufferAgentClient;
 import org.flowbuf.app.southbound.FakeBufferAgent;
 import org.flowbuf.app.southbound.InProcessAgent;
 import org.flowbuf.app.southbound.OneDeviceAgents;
+import org.flowbuf.app.store.BufferStore;
 import org.flowbuf.app.store.InMemoryBufferStore;
 import org.flowbuf.proto.buffer.v1.BufferConfig;
 import org.flowbuf.proto.buffer.v1.Operation;
@@ -32,6 +33,7 @@ import org.junit.Test;
 import org.onosproject.net.DeviceId;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -320,6 +322,48 @@ public class BufferManagerTest {
         }
         assertEquals("the next query asks again", BufferState.BUFFERING,
                      manager.getBuffer(S1, B1).get().state());
+    }
+
+    /** A store whose listing can be held as it was, as a query's is while a removal runs. */
+    private static final class HeldListing implements BufferStore {
+        private final InMemoryBufferStore store = new InMemoryBufferStore();
+        private Collection<Buffer> held;
+
+        void hold(DeviceId deviceId) {
+            held = List.copyOf(store.buffers(deviceId));
+        }
+
+        @Override
+        public void put(Buffer buffer) {
+            store.put(buffer);
+        }
+
+        @Override
+        public Optional<Buffer> get(DeviceId deviceId, BufferId id) {
+            return store.get(deviceId, id);
+        }
+
+        @Override
+        public void remove(DeviceId deviceId, BufferId id) {
+            store.remove(deviceId, id);
+        }
+
+        @Override
+        public Collection<Buffer> buffers(DeviceId deviceId) {
+            return held != null ? held : store.buffers(deviceId);
+        }
+    }
+
+    @Test
+    public void aRemovalThatRacesAListingIsNotALostBuffer() throws Exception {
+        HeldListing store = new HeldListing();
+        manager = new BufferManager(new OneDeviceAgents(S1, InProcessAgent.start(grpc, agent, "s1b"),
+                                                        OneDeviceAgents.twoVports()), store);
+        manager.createBuffer(S1, B2, "app", BufferSpec.defaults(), BufferState.BUFFERING);
+        store.hold(S1);  // the listing sees b2 ...
+        manager.removeBuffer(S1, B2, "app", false);  // ... which goes before the agent is asked
+        agent.failNext("QueryBuffer", Status.NOT_FOUND.withDescription("no buffer b2"));
+        assertEquals(List.of(), List.copyOf(manager.getBuffers(S1)));
     }
 
     @Test

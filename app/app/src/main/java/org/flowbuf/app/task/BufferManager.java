@@ -335,32 +335,38 @@ public final class BufferManager implements BufferService {
      * the query (queries do not take the service's lock).
      */
     private Optional<Buffer> withLiveOccupancy(DeviceId deviceId, Buffer buffer) {
-        return withLiveOccupancy(deviceId, buffer, true);
-    }
-
-    private Optional<Buffer> withLiveOccupancy(DeviceId deviceId, Buffer buffer, boolean retry) {
         try {
-            return Optional.of(buffer.withOccupancy(
-                    agents.agent(deviceId).occupancyPackets(buffer.id())));
+            return Optional.of(occupancyOf(deviceId, buffer));
         } catch (FlowBufException e) {
-            if (e.reason() == FlowBufException.Reason.UNAVAILABLE) {
-                // What the agent held before it went away is no figure of what
-                // it holds now (a crash loses it): say that it cannot be asked.
+            if (e.reason() != FlowBufException.Reason.NOT_FOUND) {
+                // UNAVAILABLE included: what the agent held before it went
+                // away is no figure of what it holds now (a crash loses it).
                 throw e;
             }
-            if (e.reason() == FlowBufException.Reason.NOT_FOUND) {
+            // The agent answered without the buffer: a change of it (a
+            // removal, which tells the agent before the store) raced this
+            // query, or the agent restarted and lost it. Once no change is
+            // in flight, the store and the agent say which.
+            synchronized (this) {
                 Optional<Buffer> now = store.get(deviceId, buffer.id());
-                if (now.isEmpty()) {
-                    return now; // a removal raced this query
-                }
-                if (!now.get().equals(buffer) && retry) {
-                    // Removed and made again meanwhile: ask about the new one.
-                    return withLiveOccupancy(deviceId, now.get(), false);
-                }
-                // The agent answers without a buffer the store still has as
-                // it was: it restarted and lost it. The stored view would
-                // say it still receives, with a stale occupancy, while what
-                // it held is gone and its vport drops what is steered there.
+                return now.isEmpty() ? now : Optional.of(lostOrLive(deviceId, now.get()));
+            }
+        }
+    }
+
+    private Buffer occupancyOf(DeviceId deviceId, Buffer buffer) {
+        return buffer.withOccupancy(agents.agent(deviceId).occupancyPackets(buffer.id()));
+    }
+
+    // Asked with no change in flight: NOT_FOUND now means the agent lost a
+    // buffer the store has. The stored view would say it still receives,
+    // with a stale occupancy, while what it held is gone and its vport drops
+    // what is steered there.
+    private Buffer lostOrLive(DeviceId deviceId, Buffer buffer) {
+        try {
+            return occupancyOf(deviceId, buffer);
+        } catch (FlowBufException e) {
+            if (e.reason() == FlowBufException.Reason.NOT_FOUND) {
                 throw FlowBufException.conflict(
                         "the agent of %s no longer has buffer %s (it restarted?): what it held "
                                 + "is lost; POST devices/%s/reconcile re-creates it",

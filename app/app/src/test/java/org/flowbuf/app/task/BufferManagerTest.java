@@ -311,6 +311,8 @@ public class BufferManagerTest {
     @Test
     public void aBufferTheAgentLostIsSaidSoInsteadOfAStaleFigure() {
         manager.createBuffer(S1, B1, "app", BufferSpec.defaults(), BufferState.BUFFERING);
+        // Lost for good: the query, and its second look once no change is in flight.
+        agent.failNext("QueryBuffer", Status.NOT_FOUND.withDescription("no buffer b1"));
         agent.failNext("QueryBuffer", Status.NOT_FOUND.withDescription("no buffer b1"));
         try {
             manager.getBuffer(S1, B1);
@@ -364,6 +366,16 @@ public class BufferManagerTest {
         manager.removeBuffer(S1, B2, "app", false);  // ... which goes before the agent is asked
         agent.failNext("QueryBuffer", Status.NOT_FOUND.withDescription("no buffer b2"));
         assertEquals(List.of(), List.copyOf(manager.getBuffers(S1)));
+    }
+
+    @Test
+    public void aQueryRacingAChangeLooksAgainOnceTheChangeIsDone() {
+        manager.createBuffer(S1, B1, "app", BufferSpec.defaults(), BufferState.BUFFERING);
+        agent.setOccupancy(5);
+        // The first answer came while a change ran on the agent; the second
+        // look, with no change in flight, finds the buffer.
+        agent.failNext("QueryBuffer", Status.NOT_FOUND.withDescription("no buffer b1"));
+        assertEquals(5, manager.getBuffer(S1, B1).orElseThrow().occupancyPackets());
     }
 
     @Test

@@ -5,18 +5,14 @@
 package org.flowbuf.pipeconf;
 
 import org.junit.Test;
-import org.onosproject.net.pi.model.PiActionId;
-import org.onosproject.net.pi.model.PiActionModel;
-import org.onosproject.net.pi.model.PiPipelineModel;
-import org.onosproject.net.pi.model.PiTableId;
-import org.onosproject.net.pi.model.PiTableModel;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Collectors;
 
 import static org.flowbuf.pipeconf.CcP4Names.*;
+import static org.flowbuf.pipeconf.P4Model.keys;
+import static org.flowbuf.pipeconf.P4Model.params;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
@@ -26,25 +22,6 @@ import static org.junit.Assert.assertTrue;
  * are those of defines.p4.
  */
 public class CcP4NamesTest {
-
-    private static final PiPipelineModel MODEL = FlowBufPipeconfs.build().pipelineModel();
-
-    private static PiTableModel table(PiTableId id) {
-        return MODEL.table(id).orElseThrow(() -> new AssertionError(id + " is not in the p4info"));
-    }
-
-    private static String keys(PiTableId id) {
-        return table(id).matchFields().stream()
-                .map(m -> m.id().id() + " " + m.matchType() + " " + m.bitWidth())
-                .collect(Collectors.joining(", "));
-    }
-
-    private static String params(PiTableId id, PiActionId action) {
-        PiActionModel model = table(id).action(action)
-                .orElseThrow(() -> new AssertionError(action + " is not an action of " + id));
-        return model.params().stream().map(p -> p.id().id() + " " + p.bitWidth())
-                .collect(Collectors.joining(", "));
-    }
 
     @Test
     public void tablesHaveTheKeysAndParametersTheControllerWrites() {

@@ -384,18 +384,27 @@ func frames(n, size int, prio byte) [][]byte {
 	return fs
 }
 
-// TestSharedBufferOnTheSwitch: a switch with a 60 000-byte shared buffer
-// and a held port; each refusal is counted for the switch, the queue and
-// the cause; the algorithm changes while the switch runs; the pool is
-// empty again once the port drains.
-func TestSharedBufferOnTheSwitch(t *testing.T) {
-	sw := New(Options{CPUPort: 255, SharedBufferBytes: 60_000})
-	defer sw.Close()
+// withGatedPort is a switch with a shared buffer of bytes whose port 1
+// sends into a gate (packets wait in its queues until the gate opens);
+// every frame goes to port 1 at the priority in its first byte.
+func withGatedPort(t *testing.T, bytes int64) (*Switch, *gateSink) {
+	t.Helper()
+	sw := New(Options{CPUPort: 255, SharedBufferBytes: bytes})
+	t.Cleanup(func() { sw.Close() })
 	sw.SetProgram(&recorder{objs: &pipeline.Objects{PRE: pipeline.NewPRE()}})
 	gate := newGateSink()
 	if err := sw.AddPort(1, gate, 0, nil); err != nil {
 		t.Fatal(err)
 	}
+	return sw, gate
+}
+
+// TestSharedBufferOnTheSwitch: a switch with a 60 000-byte shared buffer
+// and a held port; each refusal is counted for the switch, the queue and
+// the cause; the algorithm changes while the switch runs; the pool is
+// empty again once the port drains.
+func TestSharedBufferOnTheSwitch(t *testing.T) {
+	sw, gate := withGatedPort(t, 60_000)
 	sw.Receive(2, frames(1, 64, 0)) // the plug holds the port's worker
 	<-gate.entered
 	// DT, alpha 1: queue 0 takes q < 60 000 - q: 30 packets of 1000

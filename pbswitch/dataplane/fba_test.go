@@ -7,8 +7,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-
-	"github.com/flowbuf/flowbuf/pbswitch/pipeline"
 )
 
 // TestQueueAlphasReplaceTheClassAlphaUnderDT: FBA's per-queue alphas. A
@@ -18,13 +16,7 @@ import (
 // queue 3 keeps its class's alpha 1: q < 48 000 − q, 24. Each queue reports
 // its alpha and, once drained, the bytes it sent.
 func TestQueueAlphasReplaceTheClassAlphaUnderDT(t *testing.T) {
-	sw := New(Options{CPUPort: 255, SharedBufferBytes: 60_000})
-	defer sw.Close()
-	sw.SetProgram(&recorder{objs: &pipeline.Objects{PRE: pipeline.NewPRE()}})
-	gate := newGateSink()
-	if err := sw.AddPort(1, gate, 0, nil); err != nil {
-		t.Fatal(err)
-	}
+	sw, gate := withGatedPort(t, 60_000)
 	if err := sw.SetQueueAlphas([]QueueAlpha{{Port: 1, Queue: 0, Alpha: 0.25}}); err != nil {
 		t.Fatal(err)
 	}

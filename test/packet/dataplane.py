@@ -170,6 +170,16 @@ def expect_in_order(port, expected, timeout=2.0, quiet=0.5):
     return len(got)
 
 
+def collect(port, timeout):
+    """Every test frame that arrives on `port` until it has been quiet for
+    `timeout` seconds, in order."""
+    got = []
+    while (frame := port.recv(timeout)) is not None:
+        if MARKER in frame:
+            got.append(frame)
+    return got
+
+
 def expect_no_packet(ports, timeout=0.5):
     """Fails if any test frame arrives on any of `ports` within `timeout`."""
     deadline = time.monotonic() + timeout

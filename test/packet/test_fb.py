@@ -14,7 +14,7 @@ Queue index = egress port * 8 + priority. Thresholds count packets."""
 import pytest
 
 from .client import WriteError
-from .dataplane import MARKER, expect_no_packet, expect_packet
+from .dataplane import collect, expect_no_packet, expect_packet
 from .packets import HOST2_MAC, udp_frame
 
 LOW, HIGH = 0, 1
@@ -246,10 +246,7 @@ def test_a_burst_into_a_slow_port_is_bounded_and_fully_accounted(sw):
         frames = [udp_frame(seq=i) / bytes(900) for i in range(200)]
         for frame in frames:
             sw.port(first).send(frame)
-        got = []
-        while (frame := sw.port(shaped).recv(1.0)) is not None:
-            if MARKER in frame:
-                got.append(frame)
+        got = collect(sw.port(shaped), 1.0)
         wants = [bytes(f) for f in frames]
         positions = [wants.index(g) for g in got]
         assert positions == sorted(positions), "FB reordered the burst"

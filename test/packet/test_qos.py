@@ -3,7 +3,7 @@
 import pytest
 from scapy.layers.inet import IP
 
-from .dataplane import MARKER, expect_packet
+from .dataplane import collect, expect_packet
 from .packets import HOST2_MAC, udp_frame
 
 EF = 46  # expedited forwarding
@@ -46,10 +46,7 @@ def test_a_high_queue_overtakes_a_backlog(sw):
     urgent = [marked(1000 + i, EF, 200) for i in range(5)]
     for frame in backlog + urgent:
         sw.port(first).send(frame)
-    got = []
-    while (frame := sw.port(shaped).recv(1.0)) is not None:
-        if MARKER in frame:
-            got.append(frame)
+    got = collect(sw.port(shaped), 1.0)
     sent = {bytes(f): i for i, f in enumerate(backlog + urgent)}
     order = [sent[g] for g in got]
     assert sorted(order) == list(range(105)), "every frame arrives once"

@@ -14,7 +14,7 @@ from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 from scapy.packet import Raw
 
-from .dataplane import MARKER, expect_no_packet, expect_packet, expect_packets
+from .dataplane import MARKER, collect, expect_no_packet, expect_packet, expect_packets
 from .gtp import (DN_ADDR, DN_MAC, DN_PREFIX, GNB_ADDR, GNB_MAC, GTPU_PORT, N3_ADDR, UE_ADDR,
                   UE_POOL, downlink_frame, encapsulated, gtpu, payload, routed_to_dn,
                   ue_packet, uplink_frame)
@@ -102,16 +102,6 @@ def upf(sw):
 def dropped_since(upf, before):
     """{reason: count} of the drops since `before` (upf.drops())."""
     return {i: n - b for i, (n, b) in enumerate(zip(upf.drops(), before)) if n != b}
-
-
-def collect(port, timeout):
-    """Every test frame that arrives on `port` until it has been quiet for
-    `timeout` seconds, in order."""
-    got = []
-    while (frame := port.recv(timeout)) is not None:
-        if MARKER in frame:
-            got.append(frame)
-    return got
 
 
 # ---- uplink ----------------------------------------------------------------

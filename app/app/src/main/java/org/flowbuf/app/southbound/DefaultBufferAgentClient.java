@@ -159,7 +159,7 @@ public final class DefaultBufferAgentClient implements BufferAgentClient {
                                                       .setAppId(appId).build()), true);
         } catch (FlowBufException e) {
             if (e.getCause() instanceof StatusRuntimeException && StatusMapping.unreachable(
-                    ((StatusRuntimeException) e.getCause()).getStatus().getCode())) {
+                    ((StatusRuntimeException) e.getCause()).getStatus())) {
                 throw e;
             }
             // Any answer, a refusal too, says that the agent is there.

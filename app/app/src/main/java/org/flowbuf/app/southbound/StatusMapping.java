@@ -9,6 +9,8 @@ import io.grpc.StatusRuntimeException;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowBufException.Reason;
 
+import java.nio.channels.ClosedChannelException;
+
 /** The southbound error model (see the .proto header) as Buffer Service reasons. */
 final class StatusMapping {
 
@@ -43,7 +45,7 @@ final class StatusMapping {
                 : status.getDescription();
         // The transport's own failures say that the agent did not answer, not
         // what it answered: name it as unreachable, whatever gRPC's wording.
-        String message = unreachable(status.getCode()) ? "agent " + agent + " is unreachable: "
+        String message = unreachable(status) ? "agent " + agent + " is unreachable: "
                 + detail : "agent " + agent + ": " + detail;
         return new FlowBufException(reasonOf(status.getCode()), message, e);
     }
@@ -52,11 +54,15 @@ final class StatusMapping {
      * Whether a status says the agent did not answer (it is down, not
      * listening, or too slow), as opposed to an answer of the agent.
      *
-     * @param code status code
-     * @return true for UNAVAILABLE and DEADLINE_EXCEEDED
+     * @param status the call's status
+     * @return true for UNAVAILABLE and DEADLINE_EXCEEDED, and for a
+     *         connection closed under the call (grpc-netty reports that as
+     *         UNKNOWN "channel closed", caused by a ClosedChannelException)
      */
-    static boolean unreachable(Status.Code code) {
-        return code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED;
+    static boolean unreachable(Status status) {
+        Status.Code code = status.getCode();
+        return code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED
+                || status.getCause() instanceof ClosedChannelException;
     }
 
     static boolean retryable(StatusRuntimeException e) {

@@ -38,6 +38,7 @@ import time
 
 import grpc
 
+from test.lab.procs import wait_until
 from test.lab.servicelab import DEVICE, ROOT, RestError, ServiceLab, ensure_built, ip_of
 
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
@@ -56,17 +57,6 @@ STEERING_SIZE = 4096      # its size there (pbswitch refuses the 4097th entry)
 def flow_filter(port=UDP_PORT, src="h1"):
     return {"ipv4Src": ip_of(src) + "/32", "ipv4Dst": ip_of("h2") + "/32", "ipProto": 17,
             "l4DstPort": port}
-
-
-def wait_until(predicate, timeout, step=0.02, what="condition"):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"{what} not reached in {timeout} s")
-        time.sleep(step)
 
 
 def api(call):
@@ -276,13 +266,10 @@ def switch_kill(held_target, pps):
         notes = {}
         try:
             held = hold(lab, flow, "held", held_target)
-            argv = lab.switch.popen.args
-            lab.switch.popen.kill()
-            lab.switch.popen.wait()
-            lab.switch.stop()
+            lab.kill_switch()
             down = api(lambda: lab.rest.get(f"buffers/{DEVICE}/held"))
             notes["query_while_down"] = down[0]
-            lab.switch = lab._run(argv, "pbswitch-restarted", lab.p4rt_port)
+            lab.start_switch()
             start = time.monotonic()
             # Back when the direct path forwards again (base rules re-written).
             try:

@@ -91,3 +91,16 @@ class ProcessLab:
                 self._stack.pop()()
             except Exception:  # noqa: BLE001 - keep tearing down the rest
                 pass
+
+
+def wait_until(predicate, timeout, step=0.02, what="condition"):
+    """Polls predicate every `step` s until it returns a true value (returned);
+    TimeoutError naming `what` after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{what} not reached in {timeout} s")
+        time.sleep(step)

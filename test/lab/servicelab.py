@@ -267,6 +267,19 @@ class ServiceLab(ProcessLab):
         once it listens."""
         self.agent = self._run(self._agent_argv, "agent-restarted", self.agent_port)
 
+    def kill_switch(self):
+        """kill -9 of the switch (pbswitch's in-process buffers die with it)."""
+        self._switch_argv_running = self.switch.popen.args
+        self.switch.popen.kill()
+        self.switch.popen.wait()
+        self.switch.stop()
+
+    def start_switch(self):
+        """Starts the killed switch again with the same command line; returns
+        once it listens (the host takes it back by itself)."""
+        self.switch = self._run(self._switch_argv_running, f"{self.switch_kind}-restarted",
+                                self.p4rt_port)
+
     def restart_host(self):
         """Stops the embedded host (SIGTERM) and starts it again, as after a
         controller restart; pbswitch and the buffers keep running."""

@@ -15,12 +15,14 @@ import os
 import subprocess
 import time
 
+import grpc
 import pytest
 from scapy.contrib.gtp import GTP_U_Header, GTPPDUSessionContainer
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 from scapy.packet import Raw
 
+from test.lab.procs import wait_until
 from test.lab.servicelab import DEVICE, HOSTS, ROOT, RestError, ServiceLab, ensure_built, ip_of, mac_of
 from test.packet.client import Client
 from test.packet.p4info import P4Info
@@ -64,7 +66,7 @@ def lab():
 @pytest.fixture(scope="module")
 def switch():
     """A second P4Runtime client (backup: reads only) to read back what the host wrote."""
-    with Client(f"127.0.0.1:{P4RT_PORT}", device_id=1, election_id=(0, 1)) as client:
+    with reader() as client:
         yield client
 
 
@@ -369,3 +371,53 @@ def test_a_ues_downlink_is_paused_and_resumed_through_the_intent_layer_without_l
     assert sent == pps * seconds
     assert (result["received"], result["lost"], result["reordered"], result["duplicates"]) == \
         (sent, 0, 0, 0), result
+
+
+
+# Last in the module: it restarts the module's switch.
+def test_a_restarted_switch_gets_the_upf_back_without_a_call(lab):
+    """kill -9 of pbswitch: the restarted switch comes up with an empty
+    pipeline; the host takes it back and writes the UPF's entries and meter
+    cells again (it holds them, as ONOS's consistent map does), so a UE's
+    traffic is handled as before with no REST call."""
+    ambr = {"cir": 125000, "cburst": 15000, "pir": 250000, "pburst": 30000}
+    added = lab.rest.post("upf/sessions", session(ambr=ambr))
+    rule = lab.rest.post("upf/firewall", {
+        "deviceId": DEVICE, "direction": "UPLINK", "action": "DENY", "priority": 10,
+        "filter": {"ipProto": 17, "appPorts": {"low": 22, "high": 22}}})
+    lab.rest.post("upf/applications", {"deviceId": DEVICE, "appId": 7, "priority": 10, "qfi": 5,
+                                       "filter": {"appPorts": {"low": 8000, "high": 8999}}})
+    try:
+        # Its own client (the module's one dies with the switch), on another election id.
+        with reader((0, 2)) as switch:
+            before = (upf_entries(switch), meter_cell(switch, "upf.session_meter", 3))
+        assert before[1] == (125000, 15000, 250000, 30000), before
+        lab.kill_switch()
+        lab.start_switch()
+
+        def written_again():
+            try:
+                with reader((0, 2)) as switch:
+                    return (upf_entries(switch),
+                            meter_cell(switch, "upf.session_meter", 3)) == before
+            except grpc.RpcError:  # no pipeline yet: the host has not pushed it
+                return False
+        wait_until(written_again, timeout=30, step=0.2, what="the UPF written again")
+        # The application's downlink leaves with its QFI; the denied uplink stays dropped.
+        frame = Ether(src=mac_of(DN), dst=mac_of(GNB)) / ue_packet(1, downlink=True,
+                                                                   app_port=8080)
+        got = exchange(lab, DN, GNB, f"udp and dst port {GTPU_PORT}", [frame], 1)
+        assert [(g[GTP_U_Header].teid, g[GTPPDUSessionContainer].QFI) for g in got] == \
+            [(TEID_DOWN, 5)]
+        frames = [uplink_frame(ue_packet(2, app_port=22)), uplink_frame(ue_packet(3))]
+        got = exchange(lab, GNB, DN, "udp and (dst port 22 or dst port 9000)", frames, 2)
+        assert [g[UDP].dport for g in got] == [9000]
+    finally:
+        lab.rest.delete(f"upf/firewall/{rule['id']}")
+        lab.rest.delete(f"upf/applications/{DEVICE}/7")
+        lab.rest.delete(f"upf/sessions/{added['id']}")
+
+
+def reader(election_id=(0, 1)):
+    """A read-only client of the switch (a backup: the host is primary)."""
+    return Client(f"127.0.0.1:{P4RT_PORT}", device_id=1, election_id=election_id)

@@ -124,19 +124,22 @@ public final class FlowBufHost implements AutoCloseable {
             reconcile(core, device);
             adoptRules(core, switches.get(device));
         }
-        Map<DeviceId, SwitchEntry> entries = netcfg.switches().stream()
-                .collect(Collectors.toMap(SwitchEntry::deviceId, sw -> sw));
-        SwitchResync resync = new SwitchResync(device -> takeBack(
-                switches.get(device), entries.get(device), buffered.contains(device), core,
-                () -> BaseRules.of(appId, entries.get(device), netcfg.hosts(), netcfg.links()),
-                appId, deviceConfig, timeout), RESYNC_RETRY);
-        switches.forEach((device, session) -> session.onDisconnect(() -> resync.lost(device)));
         StandaloneServices services =
                 StandaloneServices.forCore(core, rules, new P4RuntimeMulticastWriter(switches),
                                            new P4RuntimePacketEmitter(switches));
         UpfManager upf = new UpfManager(appId, new InMemoryUpfStore(), new P4RuntimeUpfWriter(switches),
                                         switches::containsKey, core.intents(), core.buffers());
         services.add(UpfService.class, upf);
+        Map<DeviceId, SwitchEntry> entries = netcfg.switches().stream()
+                .collect(Collectors.toMap(SwitchEntry::deviceId, sw -> sw));
+        SwitchResync resync = new SwitchResync(device -> {
+            SwitchEntry sw = entries.get(device);
+            takeBack(switches.get(device), sw, buffered.contains(device), core,
+                     () -> BaseRules.of(appId, sw, netcfg.hosts(), netcfg.links()),
+                     appId, deviceConfig, timeout);
+            restoreTables(switches.get(device), sw, appId, upf);
+        }, RESYNC_RETRY);
+        switches.forEach((device, session) -> session.onDisconnect(() -> resync.lost(device)));
         ControllerBufferingService controllerBuffering =
                 services.get(ControllerBufferingService.class);
         switches.forEach((device, session) -> session.onPacketIn(
@@ -177,6 +180,21 @@ public final class FlowBufHost implements AutoCloseable {
         }
         LOG.warn("{}: taken back: primary, pipeline {}, base rules and {} steering rules written",
                  sw.deviceId(), pushed ? "pushed again" : "kept", steering.size());
+    }
+
+    /**
+     * Writes again what a restarted switch lost besides the Buffer Service's
+     * rules: the FB tables and default action its netcfg asks for, and the
+     * UPF's interfaces, sessions, applications, firewall rules, queues and
+     * meter cells (existing entries are brought up to date, so a switch that
+     * kept its tables is left as it was).
+     */
+    private static void restoreTables(SwitchSession session, SwitchEntry sw, ApplicationId appId,
+                                      UpfManager upf) {
+        sw.fb().ifPresent(fb -> FbTables.write(session, appId, fb));
+        int upfEntries = upf.reinstall(sw.deviceId());
+        LOG.warn("{}: FB tables {}, {} UPF entries written", sw.deviceId(),
+                 sw.fb().isPresent() ? "written" : "not configured", upfEntries);
     }
 
     /** Starts FBA on each switch whose netcfg asks for it. */

@@ -412,7 +412,9 @@ def test_qfi_queue_overtakes_a_backlog(sw, upf):
     backlog = [downlink_frame(ue_packet(downlink=True, seq=i, size=160)) for i in range(120)]
     urgent = [downlink_frame(ue_packet(downlink=True, app_port=9000, seq=1000 + i, size=160))
               for i in range(5)]
-    for frame in backlog + urgent:
+    # Serialised before the first send (see test_qos): building frames
+    # between sends lets the port drain queue 0 before the urgent ones come.
+    for frame in [bytes(f) for f in backlog + urgent]:
         upf.send_downlink(frame)
     got = collect(sw.port(shaped), 1.0)
     assert len(got) == len(backlog) + len(urgent), f"{len(got)} frames, want all"

@@ -21,6 +21,7 @@ import org.flowbuf.api.apps.NfvMigration;
 import org.flowbuf.api.upf.FirewallRule;
 import org.flowbuf.api.upf.PduSession;
 import org.flowbuf.api.upf.UpfApplication;
+import org.flowbuf.api.upf.UpfDeviceSummary;
 import org.flowbuf.api.upf.UpfInterface;
 import org.flowbuf.api.upf.UpfQueue;
 import org.onosproject.codec.CodecService;
@@ -53,7 +54,8 @@ public final class FlowBufCodecs {
             Map.entry(UpfApplication.class, new UpfApplicationCodec()),
             Map.entry(FirewallRule.class, new FirewallRuleCodec()),
             Map.entry(UpfInterface.class, new UpfInterfaceCodec()),
-            Map.entry(UpfQueue.class, new UpfQueueCodec()));
+            Map.entry(UpfQueue.class, new UpfQueueCodec()),
+            Map.entry(UpfDeviceSummary.class, new UpfDeviceSummaryCodec()));
 
     private FlowBufCodecs() {
     }

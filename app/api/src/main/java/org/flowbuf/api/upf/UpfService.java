@@ -54,6 +54,15 @@ public interface UpfService {
     Collection<PduSession> sessions();
 
     /**
+     * Per device with sessions: how many, and how many of their downlinks
+     * are paused (an installed pause of the UE's address, as
+     * {@link #pauseDownlink} makes).
+     *
+     * @return one summary per device, by device id
+     */
+    List<UpfDeviceSummary> deviceSummaries();
+
+    /**
      * A session by id.
      *
      * @param id id

@@ -11,6 +11,7 @@ import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.upf.FirewallRule;
 import org.flowbuf.api.upf.PduSession;
 import org.flowbuf.api.upf.UpfApplication;
+import org.flowbuf.api.upf.UpfDeviceSummary;
 import org.flowbuf.api.upf.UpfInterface;
 import org.flowbuf.api.upf.UpfQueue;
 import org.flowbuf.api.upf.UpfService;
@@ -226,6 +227,11 @@ public final class UpfComponent implements UpfService {
     @Override
     public Buffer resumeDownlink(long sessionId) {
         return upf.resumeDownlink(sessionId);
+    }
+
+    @Override
+    public List<UpfDeviceSummary> deviceSummaries() {
+        return upf.deviceSummaries();
     }
 
     @Override

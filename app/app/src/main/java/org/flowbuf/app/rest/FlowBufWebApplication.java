@@ -27,7 +27,7 @@ public class FlowBufWebApplication extends AbstractWebApplication {
                           ControllerHoldsWebResource.class,
                           UpfInterfacesWebResource.class, UpfSessionsWebResource.class,
                           UpfApplicationsWebResource.class, UpfFirewallWebResource.class,
-                          UpfQueuesWebResource.class,
+                          UpfQueuesWebResource.class, UpfDevicesWebResource.class,
                           ServerTimingFilter.class,
                           RequestSizeFilter.class,
                           JsonErrorFilter.class,

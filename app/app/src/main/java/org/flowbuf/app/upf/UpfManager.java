@@ -15,6 +15,7 @@ import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.upf.FirewallRule;
 import org.flowbuf.api.upf.PduSession;
 import org.flowbuf.api.upf.UpfApplication;
+import org.flowbuf.api.upf.UpfDeviceSummary;
 import org.flowbuf.api.upf.UpfInterface;
 import org.flowbuf.api.upf.UpfQueue;
 import org.flowbuf.api.upf.UpfService;
@@ -28,11 +29,16 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
@@ -343,9 +349,7 @@ public final class UpfManager implements UpfService {
         bufferService();
         FlowFilter toUe = toUe(s);
         BufferId held = intents.getIntents().stream()
-                .filter(i -> i.type() == FlowBufIntent.Type.PAUSE
-                        && i.state() == FlowBufIntent.State.INSTALLED
-                        && i.deviceId().equals(s.deviceId())
+                .filter(i -> isInstalledPause(i) && i.deviceId().equals(s.deviceId())
                         && i.filter().withoutInPort().equals(toUe))
                 .map(FlowBufIntent::bufferId).flatMap(Optional::stream).findFirst()
                 .orElseThrow(() -> FlowBufException.notFound("the downlink of UE %s is not paused",
@@ -354,6 +358,51 @@ public final class UpfManager implements UpfService {
         // (the UPF encapsulates it); the pause rule keeps taking new packets
         // into the buffer behind the held ones.
         return buffers.moveBuffer(s.deviceId(), held, OWNER, BufferState.FORWARDING);
+    }
+
+    @Override
+    public List<UpfDeviceSummary> deviceSummaries() {
+        Map<DeviceId, Set<FlowFilter>> holding = holdingPauses();
+        Map<DeviceId, int[]> counts = new TreeMap<>(Comparator.comparing(DeviceId::toString));
+        for (PduSession s : sessions()) {
+            int[] c = counts.computeIfAbsent(s.deviceId(), d -> new int[2]);
+            c[0]++;
+            if (holding.getOrDefault(s.deviceId(), Set.of()).contains(toUe(s))) {
+                c[1]++;
+            }
+        }
+        List<UpfDeviceSummary> summaries = new ArrayList<>();
+        counts.forEach((device, c) -> summaries.add(new UpfDeviceSummary(device, c[0], c[1])));
+        return summaries;
+    }
+
+    /**
+     * The filters of installed pauses whose buffer is holding (BUFFERING: a
+     * resumed downlink keeps its pause rule while its buffer forwards), by
+     * device; each device's buffers are read once.
+     */
+    private Map<DeviceId, Set<FlowFilter>> holdingPauses() {
+        Map<DeviceId, Set<FlowFilter>> paused = new HashMap<>();
+        if (intents == null || buffers == null) {
+            return paused;
+        }
+        Map<DeviceId, Set<BufferId>> buffering = new HashMap<>();
+        for (FlowBufIntent i : intents.getIntents()) {
+            if (isInstalledPause(i) && i.bufferId().isPresent() && buffering
+                    .computeIfAbsent(i.deviceId(), this::bufferingIds).contains(i.bufferId().get())) {
+                paused.computeIfAbsent(i.deviceId(), d -> new HashSet<>()).add(i.filter().withoutInPort());
+            }
+        }
+        return paused;
+    }
+
+    private Set<BufferId> bufferingIds(DeviceId deviceId) {
+        return buffers.getBuffers(deviceId).stream().filter(b -> b.state() == BufferState.BUFFERING)
+                .map(Buffer::id).collect(Collectors.toSet());
+    }
+
+    private static boolean isInstalledPause(FlowBufIntent i) {
+        return i.type() == FlowBufIntent.Type.PAUSE && i.state() == FlowBufIntent.State.INSTALLED;
     }
 
     private PduSession sessionOrNotFound(long id) {

@@ -4,17 +4,22 @@
  */
 package org.flowbuf.app.upf;
 
+import org.flowbuf.api.Buffer;
 import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferService;
+import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentId;
+import org.flowbuf.api.VportId;
+import org.flowbuf.api.VportMode;
 import org.flowbuf.api.upf.FirewallRule;
 import org.flowbuf.api.upf.PduSession;
 import org.flowbuf.api.upf.PortRange;
 import org.flowbuf.api.upf.UpfApplication;
+import org.flowbuf.api.upf.UpfDeviceSummary;
 import org.flowbuf.api.upf.UpfDirection;
 import org.flowbuf.api.upf.UpfFilter;
 import org.flowbuf.api.upf.UpfInterface;
@@ -246,20 +251,37 @@ public class UpfManagerTest {
                     }
                     return List.copyOf(installed);
                 });
+        List<Buffer> held = new ArrayList<>();
         BufferService buffers = (BufferService) Proxy.newProxyInstance(
                 getClass().getClassLoader(), new Class<?>[]{BufferService.class}, (p, m, a) -> {
+                    if (m.getName().equals("getBuffers")) {
+                        return List.copyOf(held);
+                    }
                     calls.add(m.getName() + " " + java.util.Arrays.toString(a));
                     return null;
                 });
-        UpfManager withBuffers = new UpfManager(APP, store, device, Set.of(S1)::contains, intents, buffers);
+        UpfManager withBuffers = new UpfManager(APP, store, device, Set.of(S1, S2)::contains, intents, buffers);
         PduSession s = withBuffers.addSessions(List.of(session(S1, "10.250.0.1", 1))).get(0);
         assertRefused(() -> withBuffers.resumeDownlink(s.id()), FlowBufException.Reason.NOT_FOUND,
                       "the downlink of UE 10.250.0.1 is not paused");
+        withBuffers.addSessions(List.of(session(S1, "10.250.0.2", 2), session(S2, "10.250.0.3", 3)));
+        assertEquals(List.of(new UpfDeviceSummary(S1, 2, 0), new UpfDeviceSummary(S2, 1, 0)),
+                     withBuffers.deviceSummaries());
         assertEquals(paused, withBuffers.pauseDownlink(s.id(), PortNumber.portNumber(2)));
+        // Counted while the pause's buffer holds, on the UE's own device only.
+        Buffer auto1 = new Buffer(S1, BufferId.bufferId("auto-1"), UpfManager.OWNER,
+                                  BufferSpec.builder().capacityPackets(100).build(),
+                                  VportId.vportId("vp100"), VportMode.RX, 3);
+        held.add(auto1);
+        assertEquals(List.of(new UpfDeviceSummary(S1, 2, 1), new UpfDeviceSummary(S2, 1, 0)),
+                     withBuffers.deviceSummaries());
+        held.set(0, auto1.withMode(VportMode.RX_TX));
+        assertEquals(List.of(new UpfDeviceSummary(S1, 2, 0), new UpfDeviceSummary(S2, 1, 0)),
+                     withBuffers.deviceSummaries());
         withBuffers.resumeDownlink(s.id());
-        assertEquals(List.of("getIntents []",
+        assertEquals(List.of("getIntents []", "getIntents []",
                              "pause [device:s1, 2, " + toUe + ", Optional.empty, org.flowbuf.upf]",
-                             "getIntents []",
+                             "getIntents []", "getIntents []", "getIntents []",
                              "moveBuffer [device:s1, auto-1, org.flowbuf.upf, FORWARDING]"),
                      calls.stream().map(c -> c.replace("null", "[]")).collect(java.util.stream.Collectors.toList()));
         assertRefused(() -> upf.pauseDownlink(s.id(), PortNumber.portNumber(2)),

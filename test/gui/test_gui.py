@@ -2,7 +2,8 @@
 """The embedded host's page in headless Chromium (Debian chromium and
 chromium-driver, driven by Selenium): it loads, shows the lab's device, hosts
 and vports, a click on Pause holds the flow in a buffer (BUFFERING in the
-table, the host marked paused), Resume releases it. Screenshots go to
+table, the host marked paused), Resume releases it; a device shows its UPF
+sessions and paused downlinks. Screenshots go to
 test/artifacts/gui-*.png. `make test-gui` runs this file alone."""
 import os
 import pathlib
@@ -128,3 +129,33 @@ def test_a_refused_pause_shows_the_error(lab, browser):
     assert len(browser.find_elements(By.CSS_SELECTOR, "#buffers tbody tr")) == buffers_before, \
         "a refused pause creates no buffer"
 
+
+
+def test_the_device_shows_its_upf_sessions_and_paused_downlinks(lab, browser):
+    from selenium.webdriver.common.by import By
+    ue = "10.250.0.1"
+    upf_line = (lambda d: " ".join(e.text for e in d.find_elements(By.CSS_SELECTOR,
+                                                                    "#topology text.upf")))
+    lab.rest.post("upf/interfaces", {"deviceId": "device:s1", "kind": "ACCESS",
+                                     "prefix": "10.0.0.100/32"})
+    lab.rest.post("upf/interfaces", {"deviceId": "device:s1", "kind": "CORE",
+                                     "prefix": "10.250.0.0/16"})
+    session = lab.rest.post("upf/sessions", {
+        "deviceId": "device:s1", "ueAddress": ue, "n3Address": "10.0.0.100",
+        "uplinkTeid": 1, "gnbAddress": "10.0.0.1", "downlinkTeid": 2})
+    paused = None
+    try:
+        browser.get(f"http://127.0.0.1:{lab.rest_port}/")
+        wait(browser, lambda d: upf_line(d) == "UPF: 1 session, 0 paused", "the session counted")
+        paused = lab.rest.post(f"upf/sessions/{ue}/pause", {"inPort": 2})
+        wait(browser, lambda d: upf_line(d) == "UPF: 1 session, 1 paused",
+             "the paused downlink counted")
+        screenshot(browser, "upf")
+        lab.rest.post(f"upf/sessions/{session['id']}/resume", {})
+        wait(browser, lambda d: upf_line(d) == "UPF: 1 session, 0 paused",
+             "the resumed downlink no longer counted")
+    finally:
+        if paused is not None:
+            lab.rest.delete(f"intents/{paused['id']}?owner=org.flowbuf.upf")
+        lab.rest.delete(f"upf/sessions/{session['id']}")
+    wait(browser, lambda d: upf_line(d) == "", "no UPF line without sessions")

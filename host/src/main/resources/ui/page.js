@@ -8,7 +8,7 @@
     var API = '/onos/flowbuf/';
     var SVG = 'http://www.w3.org/2000/svg';
     var topology = {devices: [], hosts: []};
-    var model = {buffers: [], intents: []};
+    var model = {buffers: [], intents: [], upf: []};
     // The last refused pause or resume: it stays on screen across the
     // twice-a-second refreshes until the user's next action.
     var actionError = null;
@@ -91,6 +91,10 @@
             el('text', {x: cx - 30, y: cy + 45}, g).textContent = device.id;
             el('text', {x: cx - 60, y: cy + 62, 'class': 'badge'}, g).textContent =
                 badge.count + ' buffers, ' + badge.held + ' held (' + badge.fullest + '%)';
+            var upf = FlowBufModel.upfSummary(model, device.id);
+            if (upf) {
+                el('text', {x: cx - 60, y: cy + 115, 'class': 'upf'}, g).textContent = upf;
+            }
             device.vports.forEach(function (v, i) {
                 var vx = cx + (i - (device.vports.length - 1) / 2) * 90;
                 el('rect', {x: vx - 35, y: cy + 75, width: 70, height: 20, fill: '#eee',
@@ -138,8 +142,8 @@
 
     function refresh() {
         return Promise.all([call('GET', 'buffers'), call('GET', 'intents'),
-                            call('GET', 'devices')]).then(function (r) {
-            model = {buffers: r[0].buffers, intents: r[1].intents};
+                            call('GET', 'devices'), call('GET', 'upf/devices')]).then(function (r) {
+            model = {buffers: r[0].buffers, intents: r[1].intents, upf: r[3].devices};
             topology.devices = r[2].devices;  // vports show the buffers bound to them
             FlowBufModel.renderBufferTable(document.querySelector('#buffers tbody'), model, resume);
             drawIntents();

@@ -7,6 +7,7 @@ package org.flowbuf.gui;
 import org.flowbuf.api.Buffer;
 import org.flowbuf.api.BufferState;
 import org.flowbuf.api.FlowBufIntent;
+import org.flowbuf.api.upf.UpfDeviceSummary;
 import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.HostId;
@@ -16,14 +17,17 @@ import org.onosproject.ui.topo.HostHighlight;
 import org.onosproject.ui.topo.NodeBadge;
 
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * What the overlay paints: each FlowBuf device gets a badge with its number
- * of buffers (a warning when one is over {@value #FULL_PERCENT}% full), and
+ * of buffers (a warning when one is over {@value #FULL_PERCENT}% full; its
+ * message adds the UPF's sessions and paused downlinks there), and
  * the host a paused flow comes from gets a "paused" badge.
  */
 final class BufferHighlights {
@@ -35,10 +39,13 @@ final class BufferHighlights {
     }
 
     static Highlights of(Map<DeviceId, Collection<Buffer>> buffers,
-                         Collection<FlowBufIntent> intents,
+                         Collection<FlowBufIntent> intents, List<UpfDeviceSummary> upf,
                          Function<ConnectPoint, Set<HostId>> hostsAt) {
         Highlights highlights = new Highlights();
-        buffers.forEach((device, list) -> highlights.add(device(device, list)));
+        Map<DeviceId, UpfDeviceSummary> upfByDevice = upf.stream()
+                .collect(Collectors.toMap(UpfDeviceSummary::deviceId, u -> u));
+        buffers.forEach((device, list) -> highlights.add(
+                device(device, list, Optional.ofNullable(upfByDevice.get(device)))));
         for (FlowBufIntent intent : intents) {
             if (isHolding(intent, buffers.getOrDefault(intent.deviceId(), Set.of()))) {
                 for (HostId host : hostsAt.apply(new ConnectPoint(intent.deviceId(), intent.port()))) {
@@ -52,14 +59,17 @@ final class BufferHighlights {
         return highlights;
     }
 
-    private static DeviceHighlight device(DeviceId device, Collection<Buffer> list) {
+    private static DeviceHighlight device(DeviceId device, Collection<Buffer> list,
+                                          Optional<UpfDeviceSummary> upf) {
         int fullest = list.stream().mapToInt(BufferHighlights::fillPercent).max().orElse(0);
         long held = list.stream().mapToLong(Buffer::occupancyPackets).sum();
         DeviceHighlight d = new DeviceHighlight(device.toString());
         NodeBadge.Status status = fullest >= FULL_PERCENT ? NodeBadge.Status.WARN
                 : NodeBadge.Status.INFO;
         d.setBadge(NodeBadge.number(status, list.size(), list.size() + " buffers, " + held
-                + " packets held, fullest " + fullest + "%"));
+                + " packets held, fullest " + fullest + "%"
+                + upf.map(u -> "; UPF: " + u.sessions() + " sessions, " + u.pausedDownlinks()
+                        + " downlinks paused").orElse("")));
         return d;
     }
 

@@ -9,18 +9,19 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.api.Buffer;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.FlowBufIntent;
-import org.flowbuf.api.FlowBufIntentService;
+import org.flowbuf.api.upf.UpfDeviceSummary;
 import org.onosproject.codec.CodecContext;
 import org.onosproject.net.DeviceId;
 
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * The model the overlay and the embedded page render: buffers per device
- * and intents, in the REST API's JSON.
+ * The model the overlay and the embedded page render: buffers per device,
+ * intents and the UPF's sessions per device, in the REST API's JSON.
  */
 final class FlowBufModel {
 
@@ -35,18 +36,16 @@ final class FlowBufModel {
     }
 
     static ObjectNode json(CodecContext context, Map<DeviceId, Collection<Buffer>> buffers,
-                           Collection<FlowBufIntent> intents) {
+                           Collection<FlowBufIntent> intents, List<UpfDeviceSummary> upf) {
         ObjectNode root = context.mapper().createObjectNode();
         ArrayNode b = root.putArray("buffers");
         buffers.values().forEach(list -> list.forEach(
                 x -> b.add(context.codec(Buffer.class).encode(x, context))));
         ArrayNode i = root.putArray("intents");
         intents.forEach(x -> i.add(context.codec(FlowBufIntent.class).encode(x, context)));
+        // The REST API's upf/devices list: sessions per device, not every session.
+        ArrayNode u = root.putArray("upf");
+        upf.forEach(x -> u.add(context.codec(UpfDeviceSummary.class).encode(x, context)));
         return root;
-    }
-
-    static ObjectNode json(CodecContext context, BufferService buffers,
-                           FlowBufIntentService intents) {
-        return json(context, buffers(buffers), intents.getIntents());
     }
 }

@@ -12,6 +12,9 @@ import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.codec.JsonFields;
+import org.flowbuf.api.upf.UpfDeviceSummary;
+import org.flowbuf.api.upf.UpfService;
+import org.onlab.osgi.ServiceNotFoundException;
 import org.onosproject.codec.CodecContext;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
@@ -69,10 +72,21 @@ public class FlowBufTopoMessageHandler extends UiMessageHandler {
         BufferService buffers = get(BufferService.class);
         FlowBufIntentService intents = get(FlowBufIntentService.class);
         Map<DeviceId, Collection<Buffer>> byDevice = FlowBufModel.buffers(buffers);
+        List<UpfDeviceSummary> upf = upfSummaries();
         connection().sendMessage(MODEL, FlowBufModel.json(getJsonCodecContext(), byDevice,
-                                                          intents.getIntents()));
+                                                          intents.getIntents(), upf));
         sendMessage(TopoJson.highlightsMessage(BufferHighlights.of(
-                byDevice, intents.getIntents(), this::hostsAt)));
+                byDevice, intents.getIntents(), upf, this::hostsAt)));
+    }
+
+    /** The UPF's sessions per device; none when the UPF service is not running. */
+    private List<UpfDeviceSummary> upfSummaries() {
+        try {
+            UpfService upf = get(UpfService.class);
+            return upf == null ? List.of() : upf.deviceSummaries();
+        } catch (ServiceNotFoundException e) {
+            return List.of();
+        }
     }
 
     private Set<HostId> hostsAt(org.onosproject.net.ConnectPoint point) {

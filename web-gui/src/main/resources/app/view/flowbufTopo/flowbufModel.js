@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The FlowBuf model as the ONOS topology overlay and the embedded host's page
 // both render it: pure functions over the REST API's JSON
-// ({"buffers": [...], "intents": [...]}) plus one table renderer.
+// ({"buffers": [...], "intents": [...], "upf": [...]}) plus one table renderer.
 (function (global) {
     'use strict';
 
@@ -42,6 +42,17 @@
         }).map(function (i) {
             return {deviceId: i.deviceId, port: i.inPort, bufferId: i.bufferId, filter: i.filter};
         });
+    }
+
+    // The UPF's line for a device from the upf/devices list (model.upf), or
+    // '' when it has no session there.
+    function upfSummary(model, deviceId) {
+        var u = (model.upf || []).filter(function (x) { return x.deviceId === deviceId; })[0];
+        if (!u || !u.sessions) {
+            return '';
+        }
+        return 'UPF: ' + u.sessions + (u.sessions === 1 ? ' session, ' : ' sessions, ')
+            + u.pausedDownlinks + ' paused';
     }
 
     function bufferRows(model) {
@@ -87,6 +98,7 @@
         fillPercent: fillPercent,
         deviceBadges: deviceBadges,
         pausedFlows: pausedFlows,
+        upfSummary: upfSummary,
         bufferRows: bufferRows,
         renderBufferTable: renderBufferTable
     };

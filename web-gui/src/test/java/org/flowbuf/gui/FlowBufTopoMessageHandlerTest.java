@@ -20,6 +20,8 @@ import org.flowbuf.api.VportId;
 import org.flowbuf.api.VportMode;
 import org.flowbuf.api.codec.FlowBufCodecs;
 import org.flowbuf.api.codec.MapCodecService;
+import org.flowbuf.api.upf.UpfDeviceSummary;
+import org.flowbuf.api.upf.UpfService;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
@@ -93,11 +95,13 @@ public class FlowBufTopoMessageHandlerTest {
         answers.put("getDevices", Set.of(S1));
         answers.put("getBuffers", List.of(HOLDING));
         answers.put("getIntents", List.of(PAUSED));
+        answers.put("deviceSummaries", List.of(new UpfDeviceSummary(S1, 1200, 3)));
         MapCodecService codecs = new MapCodecService();
         FlowBufCodecs.register(codecs);
         Map<Class<?>, Object> services = Map.of(
                 BufferService.class, fake(BufferService.class),
                 FlowBufIntentService.class, fake(FlowBufIntentService.class),
+                UpfService.class, fake(UpfService.class),
                 CodecService.class, codecs,
                 HostService.class, new HostServiceAdapter() {
                     @Override
@@ -172,11 +176,15 @@ public class FlowBufTopoMessageHandlerTest {
         assertEquals("auto-1", model.get("buffers").get(0).get("id").asText());
         assertEquals("BUFFERING", model.get("buffers").get(0).get("state").asText());
         assertEquals("PAUSE", model.get("intents").get(0).get("type").asText());
+        assertEquals(mapper.createArrayNode().add(mapper.createObjectNode().put("deviceId", "device:s1")
+                .put("sessions", 1200).put("pausedDownlinks", 3)), model.get("upf"));
         JsonNode highlights = message(FlowBufTopoMessageHandler.HIGHLIGHTS);
         JsonNode device = highlights.get("devices").get(0);
         assertEquals("device:s1", device.get("id").asText());
         assertEquals("1", device.get("badge").get("txt").asText());
         assertEquals("w", device.get("badge").get("status").asText()); // 90% full warns
+        assertTrue(device.get("badge").get("msg").asText(),
+                   device.get("badge").get("msg").asText().endsWith("UPF: 1200 sessions, 3 downlinks paused"));
         JsonNode host = highlights.get("hosts").get(0);
         assertEquals(H1.toString(), host.get("id").asText());
         assertTrue(host.get("badge").get("msg").asText().contains("auto-1"));

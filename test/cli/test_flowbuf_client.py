@@ -487,3 +487,13 @@ def test_upf_queue_set_and_remove(api, capsys):
                          {"deviceId": "device:s1", "qfi": 5, "queue": 7}),
                         ("DELETE", "/onos/flowbuf/upf/queues/device:s1/5", None)]
     assert "QFI 5 -> queue 7 on device:s1" in capsys.readouterr().out
+
+
+def test_upf_devices_lists_sessions_and_paused_downlinks(api, capsys):
+    url, requests, answers = api
+    answers[("GET", "/onos/flowbuf/upf/devices")] = (200, {"devices": [
+        {"deviceId": "device:s1", "sessions": 1200, "pausedDownlinks": 3}]})
+    assert run(url, "upf-devices") == 0
+    assert requests == [("GET", "/onos/flowbuf/upf/devices", None)]
+    row = [line for line in capsys.readouterr().out.splitlines() if "device:s1" in line]
+    assert row and row[0].split() == ["device:s1", "1200", "3"], row

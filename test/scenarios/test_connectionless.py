@@ -31,7 +31,7 @@ def wait_for_ready_buffer(lab, timeout=10):
 
 def test_an_upload_is_held_stored_and_served_whole_and_in_order():
     python = str(ROOT / ".venv" / "bin" / "python")
-    with ServiceLab(prefix="fbt-", rest_port=8195, p4rt_port=28297, agent_port=28298,
+    with ServiceLab(prefix="fbw-", rest_port=8189, p4rt_port=28297, agent_port=28298,
                     ready_buffers=connectionless.READY_BUFFERS) as lab:
         wait_for_ready_buffer(lab)
         for packets in (10, 200):
@@ -55,7 +55,7 @@ def test_an_upload_is_held_stored_and_served_whole_and_in_order():
 
 def test_the_controller_buffering_baseline_holds_the_file_in_the_controller():
     python = str(ROOT / ".venv" / "bin" / "python")
-    with ServiceLab(prefix="fbt-", rest_port=8195, p4rt_port=28297, agent_port=28298) as lab:
+    with ServiceLab(prefix="fbw-", rest_port=8189, p4rt_port=28297, agent_port=28298) as lab:
         busy_ms, cpu_ms, held_bytes, result = connectionless.controller_buffered_once(
             lab, python, 200)
         assert (result["received"], result["lost"], result["reordered"],

@@ -29,15 +29,25 @@ public class UpfSessionRemoveCommand extends FlowBufCommand {
     @Override
     protected void run() {
         UpfService upf = service(UpfService.class);
-        PduSession found;
-        if (session.contains(".")) {
-            found = upf.session(Optional.empty(), UpfSessionAddCommand.address("UE", session))
-                    .orElseThrow(() -> FlowBufException.notFound("no session of UE %s", session));
-        } else {
-            long id = UpfSessionAddCommand.number("session id", session);
-            found = upf.session(id).orElseThrow(() -> FlowBufException.notFound("no session %d", id));
-        }
+        PduSession found = find(upf, session);
         upf.removeSession(found.id());
         print("removed session %d (UE %s)", found.id(), found.ueAddress());
+    }
+
+    /**
+     * A session by id, or by its UE's address when the key has dots.
+     *
+     * @param upf the UPF service
+     * @param key session id or UE address
+     * @return the session
+     * @throws FlowBufException NOT_FOUND when there is none
+     */
+    static PduSession find(UpfService upf, String key) {
+        if (key.contains(".")) {
+            return upf.session(Optional.empty(), UpfSessionAddCommand.address("UE", key))
+                    .orElseThrow(() -> FlowBufException.notFound("no session of UE %s", key));
+        }
+        long id = UpfSessionAddCommand.number("session id", key);
+        return upf.session(id).orElseThrow(() -> FlowBufException.notFound("no session %d", id));
     }
 }

@@ -4,9 +4,18 @@
  */
 package org.flowbuf.cli;
 
+import org.flowbuf.api.Buffer;
+import org.flowbuf.api.BufferId;
+import org.flowbuf.api.BufferSpec;
+import org.flowbuf.api.FlowBufIntent;
+import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.IntentId;
+import org.flowbuf.api.VportId;
+import org.flowbuf.api.VportMode;
 import org.flowbuf.api.codec.FlowBufCodecs;
 import org.flowbuf.api.codec.MapCodecService;
 import org.flowbuf.api.upf.PduSession;
+import org.flowbuf.api.upf.UpfDeviceSummary;
 import org.flowbuf.api.upf.UpfInterface;
 import org.flowbuf.api.upf.UpfMeter;
 import org.flowbuf.api.upf.UpfService;
@@ -15,8 +24,10 @@ import org.junit.Before;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
+import org.onlab.packet.IpPrefix;
 import org.onosproject.codec.CodecService;
 import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -37,6 +48,14 @@ public class UpfCommandsTest {
             .ueAddress(Ip4Address.valueOf("10.250.0.1")).n3Address(Ip4Address.valueOf("10.0.0.100"))
             .uplinkTeid(0x1234).gnbAddress(Ip4Address.valueOf("10.0.0.1")).downlinkTeid(0xABCD01)
             .qfi(9).build();
+
+    private static final Buffer HELD = new Buffer(S1, BufferId.bufferId("auto-1"), "org.flowbuf.upf",
+                                                  BufferSpec.builder().capacityPackets(100).build(),
+                                                  VportId.vportId("vp100"), VportMode.RX, 40);
+    private static final FlowBufIntent PAUSED = new FlowBufIntent(
+            IntentId.intentId(7), FlowBufIntent.Type.PAUSE, S1, PortNumber.portNumber(2),
+            FlowFilter.builder().ipv4Dst(IpPrefix.valueOf("10.250.0.1/32")).build(), HELD.id(),
+            FlowBufIntent.State.INSTALLED, "org.flowbuf.upf", null);
 
     private final List<String> calls = new ArrayList<>();
     private final List<Object[]> arguments = new ArrayList<>();
@@ -66,6 +85,16 @@ public class UpfCommandsTest {
                         case "interfaces":
                             return List.of(new UpfInterface(S1, UpfInterface.Kind.CORE,
                                                             Ip4Prefix.valueOf("10.250.0.0/16")));
+                        case "addInterface":
+                            return args[0];
+                        case "removeInterface":
+                            return null;
+                        case "pauseDownlink":
+                            return PAUSED;
+                        case "resumeDownlink":
+                            return HELD.withMode(VportMode.RX_TX);
+                        case "deviceSummaries":
+                            return List.of(new UpfDeviceSummary(S1, 1200, 3));
                         default:
                             throw new UnsupportedOperationException(method.getName());
                     }
@@ -152,5 +181,68 @@ public class UpfCommandsTest {
         remove.doExecute();
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("no session of UE 10.250.0.9"));
         assertEquals(List.of("session"), calls);
+    }
+
+    @Test
+    public void pauseAndResumeAUesDownlinkBySessionOrAddress() {
+        UpfPauseCommand pause = new UpfPauseCommand();
+        pause.session = "10.250.0.1";
+        pause.inPort = "2";
+        pause.doExecute();
+        UpfResumeCommand resume = new UpfResumeCommand();
+        resume.session = "3";
+        resume.doExecute();
+        assertEquals(List.of("session", "pauseDownlink", "session", "resumeDownlink"), calls);
+        assertEquals(List.of(3L, PortNumber.portNumber(2)), List.of(arguments.get(1)));
+        assertTrue(out(), out().contains("UE 10.250.0.1: downlink held in auto-1 (intent 7)"));
+        assertTrue(out(), out().contains("UE 10.250.0.1: auto-1 replays 40 packets (FORWARDING)"));
+        pause.inPort = "x";
+        err.reset();
+        calls.clear();
+        pause.doExecute();
+        assertTrue(err.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8).startsWith("Error: "));
+        assertEquals(List.of("session"), calls);
+    }
+
+    @Test
+    public void devicesAndInterfacesAreListedAddedAndRemoved() {
+        new UpfDevicesCommand().doExecute();
+        assertTrue(out(), out().matches("(?s).*device:s1\\s+1200\\s+3.*"));
+        UpfInterfacesCommand list = new UpfInterfacesCommand();
+        list.doExecute();
+        assertTrue(out(), out().matches("(?s).*device:s1\\s+CORE\\s+10.250.0.0/16.*"));
+        UpfInterfacesCommand add = new UpfInterfacesCommand();
+        add.deviceId = "device:s1";
+        add.kind = "access";
+        add.prefix = "10.0.0.100/32";
+        add.add = true;
+        add.doExecute();
+        assertEquals(new UpfInterface(S1, UpfInterface.Kind.ACCESS, Ip4Prefix.valueOf("10.0.0.100/32")),
+                     arguments.get(2)[0]);
+        add.add = false;
+        add.remove = true;
+        add.doExecute();
+        assertEquals(List.of("deviceSummaries", "interfaces", "addInterface", "removeInterface"), calls);
+    }
+
+    @Test
+    public void badInterfaceArgumentsPrintOneErrorAndCallNothing() {
+        String[][] bad = {
+                {"device:s1", "access", "10.0.0.300/32", "bad IPv4 prefix"},
+                {"device:s1", "edge", "10.0.0.1/32", "'edge' is not one of [ACCESS, CORE]"},
+                {"device:s1", "access", null, "need deviceId, kind and prefix"},
+        };
+        for (String[] b : bad) {
+            err.reset();
+            UpfInterfacesCommand add = new UpfInterfacesCommand();
+            add.deviceId = b[0];
+            add.kind = b[1];
+            add.prefix = b[2];
+            add.add = true;
+            add.doExecute();
+            String error = err.toString(StandardCharsets.UTF_8);
+            assertTrue(error, error.startsWith("Error: ") && error.contains(b[3]));
+        }
+        assertEquals(List.of(), calls);
     }
 }

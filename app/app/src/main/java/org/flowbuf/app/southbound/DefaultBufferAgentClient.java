@@ -47,6 +47,15 @@ public final class DefaultBufferAgentClient implements BufferAgentClient {
 
     /** Deadline of one call; the agent answers in well under a millisecond. */
     public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(2);
+    /**
+     * Deadline of a call that creates or removes a vport: the agent sets
+     * the vport's interface up, turns its offloads off and opens a packet
+     * socket with rings, which wait for the kernel's rtnl lock and RCU grace
+     * periods. With other namespace labs changing links beside it, one
+     * vport create took about 2 s (a pause then failed as "unreachable"),
+     * and an `ip link set down` in the mobility lab up to 32 s.
+     */
+    public static final Duration LINK_DEADLINE = Duration.ofSeconds(30);
     /** Attempts of an idempotent call (the first plus retries). */
     static final int ATTEMPTS = 3;
     private static final long RETRY_PAUSE_MS = 50;
@@ -56,6 +65,7 @@ public final class DefaultBufferAgentClient implements BufferAgentClient {
     private final ManagedChannel channel;
     private final boolean ownsChannel;
     private final Duration deadline;
+    private final Duration linkDeadline;
 
     /**
      * Creates a client on a channel.
@@ -73,6 +83,7 @@ public final class DefaultBufferAgentClient implements BufferAgentClient {
         this.channel = Objects.requireNonNull(channel);
         this.ownsChannel = ownsChannel;
         this.deadline = Objects.requireNonNull(deadline);
+        this.linkDeadline = deadline.compareTo(LINK_DEADLINE) > 0 ? deadline : LINK_DEADLINE;
     }
 
     @Override
@@ -82,15 +93,25 @@ public final class DefaultBufferAgentClient implements BufferAgentClient {
         }
         if (operations.size() == 1) {
             AgentOperation op = operations.get(0);
+            Operation proto = op.toProto();
             call(() -> {
-                applyOne(op.toProto());
+                applyOne(proto, stub(deadlineOf(List.of(proto))));
                 return null;
             }, op.idempotent());
             return;
         }
         BatchRequest.Builder batch = BatchRequest.newBuilder().setAppId(appId);
         operations.forEach(op -> batch.addOperations(op.toProto()));
-        call(() -> stub().batch(batch.build()), false);
+        Duration batchDeadline = deadlineOf(batch.getOperationsList());
+        call(() -> stub(batchDeadline).batch(batch.build()), false);
+    }
+
+    /** The link deadline when an operation creates or removes a vport, else the call deadline. */
+    private Duration deadlineOf(List<Operation> operations) {
+        boolean touchesLinks = operations.stream().anyMatch(
+                op -> op.getOpCase() == Operation.OpCase.CREATE_VPORT
+                        || op.getOpCase() == Operation.OpCase.REMOVE_VPORT);
+        return touchesLinks ? linkDeadline : deadline;
     }
 
     @Override
@@ -184,8 +205,7 @@ public final class DefaultBufferAgentClient implements BufferAgentClient {
         }
     }
 
-    private void applyOne(Operation op) {
-        BufferAgentGrpc.BufferAgentBlockingStub stub = stub();
+    private void applyOne(Operation op, BufferAgentGrpc.BufferAgentBlockingStub stub) {
         switch (op.getOpCase()) {
             case CREATE_BUFFER:
                 stub.createBuffer(op.getCreateBuffer().toBuilder().setAppId(appId).build());
@@ -214,8 +234,12 @@ public final class DefaultBufferAgentClient implements BufferAgentClient {
     }
 
     private BufferAgentGrpc.BufferAgentBlockingStub stub() {
+        return stub(deadline);
+    }
+
+    private BufferAgentGrpc.BufferAgentBlockingStub stub(Duration callDeadline) {
         return BufferAgentGrpc.newBlockingStub(channel)
-                .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
+                .withDeadlineAfter(callDeadline.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private <T> T call(Supplier<T> rpc, boolean idempotent) {

@@ -172,6 +172,26 @@ public class DefaultBufferAgentClientTest {
     }
 
     @Test
+    public void aSlowVportCreateOrRemoveHasTheLinkDeadlineAndOtherCallsTheirOwn() throws Exception {
+        String name = InProcessServerBuilder.generateName();
+        grpc.register(InProcessServerBuilder.forName(name).addService(agent).build().start());
+        DefaultBufferAgentClient quick = new DefaultBufferAgentClient(
+                "slow-agent", InProcessAgent.APP_ID,
+                grpc.register(InProcessChannelBuilder.forName(name).build()), false,
+                Duration.ofMillis(100));
+        agent.delayMs = 400;
+        quick.apply(List.of(AgentOperation.createVport(SLOT, VportMode.RX_TX)));
+        quick.apply(List.of(AgentOperation.createBuffer(BUF, BufferSpec.builder().capacityPackets(10)
+                                                                .build()),
+                            AgentOperation.removeVport(SLOT.id())));
+        assertEquals(List.of("CreateVport org.flowbuf.test", "Batch org.flowbuf.test"), agent.calls);
+        FlowBufException e = assertReason(
+                () -> quick.apply(List.of(AgentOperation.setVportMode(SLOT.id(), VportMode.RX))),
+                FlowBufException.Reason.UNAVAILABLE);
+        assertTrue(e.getMessage(), e.getMessage().contains("deadline"));
+    }
+
+    @Test
     public void occupancyComesFromQueryBuffer() {
         agent.setOccupancy(42);
         assertEquals(42, client.occupancyPackets(BUF));

@@ -132,7 +132,17 @@ public class FakeBufferAgent extends BufferAgentGrpc.BufferAgentImplBase {
         this.occupancy = packets;
     }
 
+    /** Milliseconds every call but GetCapabilities takes before it answers (a slow kernel). */
+    public volatile long delayMs;
+
     private synchronized boolean failed(String rpc, StreamObserver<?> out) {
+        if (delayMs > 0) {
+            try {
+                Thread.sleep(delayMs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         String target = failingRpcs.peek();
         if (target == null || !(target.equals("*") || target.equals(rpc))) {
             return false;

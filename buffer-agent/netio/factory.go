@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/vishvananda/netlink"
 
@@ -111,13 +112,17 @@ func (f *Factory) open(vportID string, spec engine.BackendSpec, in engine.Ingres
 		slots = DefaultRxSlots
 	}
 	p := &Port{vportID: vportID, iface: spec.Interface, ns: f.NS, in: in, log: log, rxSlots: slots, f: f}
+	start := time.Now()
 	if err := f.NS.Do(func() error { return p.attach(spec, reopen) }); err != nil {
 		return nil, err
 	}
 	p.start()
 	f.track(vportID, p)
+	// The time says how long the kernel kept the call (rtnl, RCU): normally
+	// tens of milliseconds, seconds when other processes churn links.
 	log.Info("vport attached", "vport", vportID, "interface", spec.Interface,
-		"created_veth_peer", spec.CreateVethPeer, "keep_offloads", spec.KeepOffloads)
+		"created_veth_peer", spec.CreateVethPeer, "keep_offloads", spec.KeepOffloads,
+		"took_ms", time.Since(start).Milliseconds())
 	return &trackedPort{Port: p, f: f}, nil
 }
 

@@ -28,6 +28,7 @@ import static org.flowbuf.pipeconf.CcP4Names.DMAC;
 import static org.flowbuf.pipeconf.CcP4Names.FLOW;
 import static org.flowbuf.pipeconf.CcP4Names.FLOWS;
 import static org.flowbuf.pipeconf.CcP4Names.FORWARD;
+import static org.flowbuf.pipeconf.CcP4Names.ID;
 import static org.flowbuf.pipeconf.CcP4Names.KEY_FLOW;
 import static org.flowbuf.pipeconf.CcP4Names.KEY_IPV4_DST;
 import static org.flowbuf.pipeconf.CcP4Names.KEY_IPV4_SRC;
@@ -41,6 +42,8 @@ import static org.flowbuf.pipeconf.CcP4Names.PATHS;
 import static org.flowbuf.pipeconf.CcP4Names.PORT;
 import static org.flowbuf.pipeconf.CcP4Names.PROC_US;
 import static org.flowbuf.pipeconf.CcP4Names.QUEUE_US;
+import static org.flowbuf.pipeconf.CcP4Names.SET_SWITCH_ID;
+import static org.flowbuf.pipeconf.CcP4Names.SWITCH;
 import static org.flowbuf.pipeconf.CcP4Names.THRESHOLDS;
 import static org.flowbuf.pipeconf.CcP4Names.TRACK;
 
@@ -134,6 +137,28 @@ public final class CcRules {
                 .withParameter(new PiActionParam(M, t.m())).build();
         return rule(device, THRESHOLDS,
                     PiCriterion.builder().matchExact(KEY_FLOW, (long) index).build(), action, 0);
+    }
+
+    /**
+     * cc_switch's default action: the switch id that digests and
+     * notifications carry (a rule with no match, as ONOS writes a default
+     * action).
+     *
+     * @param device switch
+     * @param id     its id, 0..65535 (bit&lt;16&gt;)
+     * @return rule
+     */
+    public FlowRule switchId(DeviceId device, int id) {
+        if (id < 0 || id > 0xffff) {
+            throw new IllegalArgumentException("a switch id is 0..65535, not " + id);
+        }
+        PiAction action = PiAction.builder().withId(SET_SWITCH_ID)
+                .withParameter(new PiActionParam(ID, (long) id)).build();
+        return DefaultFlowRule.builder().forDevice(device).forTable(SWITCH).fromApp(appId)
+                .withPriority(0).makePermanent()
+                .withSelector(DefaultTrafficSelector.builder().build())
+                .withTreatment(DefaultTrafficTreatment.builder().piTableAction(action).build())
+                .build();
     }
 
     private static PiCriterion slotKey(int index, int slot) {

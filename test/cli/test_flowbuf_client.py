@@ -487,3 +487,50 @@ def test_upf_queue_set_and_remove(api, capsys):
                          {"deviceId": "device:s1", "qfi": 5, "queue": 7}),
                         ("DELETE", "/onos/flowbuf/upf/queues/device:s1/5", None)]
     assert "QFI 5 -> queue 7 on device:s1" in capsys.readouterr().out
+
+
+CC_FLOW = {"id": 3, "index": 0, "mode": "DATAPLANE", "srcHost": "h1", "dstHost": "h2",
+           "primary": [{"deviceId": "device:s1", "outPort": 2},
+                       {"deviceId": "device:s4", "outPort": 3}],
+           "backup": None, "thresholds": [], "switchOvers": [
+               {"deviceId": "device:s1", "queueUs": 900, "procUs": 4, "time": "t",
+                "newBackup": False}],
+           "lastDelays": {"deviceId": "device:s1", "queueUs": 900, "procUs": 4}}
+
+
+def test_congestion_verbs_use_the_congestion_paths(api, capsys):
+    url, requests, answers = api
+    answers[("POST", "/onos/flowbuf/congestion/flows")] = (201, CC_FLOW)
+    assert run(url, "congestion-register", "h1", "h2", "5000", "--dst", "10.0.0.2",
+               "--proto", "17", "--dport", "5000", "--m", "5", "--x", "2") == 0
+    answers[("GET", "/onos/flowbuf/congestion/flows/3")] = (200, CC_FLOW)
+    assert run(url, "congestion-flow", "3") == 0
+    out = capsys.readouterr().out
+    assert "device:s1/2 > device:s4/3" in out
+    assert "queue 900 us" in out
+    answers[("GET", "/onos/flowbuf/congestion/flows")] = (200, {"flows": [CC_FLOW]})
+    assert run(url, "congestion-flows") == 0
+    answers[("DELETE", "/onos/flowbuf/congestion/flows/3")] = (204, None)
+    assert run(url, "congestion-remove", "3") == 0
+    assert requests == [
+        ("POST", "/onos/flowbuf/congestion/flows", {
+            "srcHost": "h1", "dstHost": "h2", "budgetUs": 5000,
+            "filter": {"ipv4Dst": "10.0.0.2/32", "ipProto": 17, "l4DstPort": 5000},
+            "m": 5, "mode": "DATAPLANE", "orderedSwitchover": False, "x": 2.0}),
+        ("GET", "/onos/flowbuf/congestion/flows/3", None),
+        ("GET", "/onos/flowbuf/congestion/flows", None),
+        ("DELETE", "/onos/flowbuf/congestion/flows/3", None)]
+
+
+@pytest.mark.parametrize("argv", [
+    ["congestion-register", "h1", "h2", "0", "--dport", "1"],
+    ["congestion-register", "h1", "h2", "5000", "--dport", "1", "--m", "0"],
+    ["congestion-register", "h1", "h2", "5000", "--dport", "1", "--mode", "probing"],
+    ["congestion-flow", "x"],
+    ["congestion-remove", "-1"],
+])
+def test_bad_congestion_arguments_send_nothing(api, argv, capsys):
+    url, requests, _ = api
+    with pytest.raises(SystemExit):
+        run(url, *argv)
+    assert requests == []

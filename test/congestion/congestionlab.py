@@ -51,7 +51,7 @@ class CongestionLab(ProcessLab):
         self.lab.remove_leftovers()
         self._stack.append(self.lab.close)
         ports = {s: [] for s in SWITCHES}
-        self.hosts = {}
+        self.hosts, self._argv, self._procs = {}, {}, {}
         for name, (sw, port, ip, mac) in HOSTS.items():
             host = self.lab.add_host(name)
             ports[sw].append((port, self.lab.link_host(host, "eth0", f"{sw}{name}",
@@ -75,7 +75,8 @@ class CongestionLab(ProcessLab):
                 rate = f"@{self.shaped_bps}" if self.shaped_bps and (sw, number) == ("s1", 2) \
                     else ""
                 argv += ["--port", f"{number}={ifname}{rate}"]
-            self._run(argv, sw, self.p4rt[sw])
+            self._argv[sw] = argv
+            self._procs[sw] = self._run(argv, sw, self.p4rt[sw])
         cfg = pathlib.Path(self.logs) / "netcfg.json"
         cfg.write_text(json.dumps(self.netcfg(), indent=2))
         self._run(["java", "-jar", str(HOST_JAR), "--netcfg", str(cfg), "--p4info", str(P4INFO),
@@ -83,6 +84,12 @@ class CongestionLab(ProcessLab):
                    "--listen", f"127.0.0.1:{self.rest_port}"], "host", self.rest_port,
                   timeout=90)
         self.rest = Rest(f"http://127.0.0.1:{self.rest_port}/onos/flowbuf")
+
+    def restart(self, sw):
+        """Stops a switch and starts it again: empty tables, registers and
+        pipeline, which the host must notice and write again."""
+        self._procs[sw].stop()
+        self._procs[sw] = self._run(self._argv[sw], f"{sw}-restarted", self.p4rt[sw])
 
     def netcfg(self):
         devices = {device(sw): {"basic": {

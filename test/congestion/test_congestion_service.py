@@ -14,6 +14,7 @@ import os
 import subprocess
 import time
 
+import grpc
 import pytest
 
 from test.congestion.congestionlab import HOSTS, CongestionLab, device
@@ -198,5 +199,28 @@ def test_a_nocc_flow_takes_one_path_without_thresholds(lab):
                                          "cc_ingress.cc_alternates": 0,
                                          "EgressPipeImpl.cc_egress.cc_thresholds": 0}
         assert sorted(udp(lab, 5004, 10, 0.05)) == list(range(10))
+    finally:
+        lab.rest.delete(f"congestion/flows/{flow['id']}")
+
+
+def paths_now(lab, sw):
+    """cc_paths entries of a switch, None while it has no pipeline to read."""
+    try:
+        return cc_entries(lab, sw)["cc_ingress.cc_paths"]
+    except grpc.RpcError:
+        return None
+
+
+def test_a_restarted_switch_gets_the_flows_entries_back(lab):
+    flow = lab.rest.post("congestion/flows", flow_body(5005))
+    try:
+        for sw in ("s1", "s2"):
+            lab.restart(sw)
+        wait_until(lambda: paths_now(lab, "s1") == 2 and paths_now(lab, "s2") == 1,
+                   timeout=30, step=0.2, what="the flow's entries written again")
+        assert cc_entries(lab, "s1")["cc_ingress.cc_alternates"] == 1
+        got = wait_until(lambda: sorted(udp(lab, 5005, 10, 0.02)) == list(range(10)),
+                         timeout=30, step=0.5, what="the flow forwarded again")
+        assert got
     finally:
         lab.rest.delete(f"congestion/flows/{flow['id']}")

@@ -90,6 +90,18 @@ final class CongestionWiring implements AutoCloseable {
         CcSwitchSetup.write(session, rules, switchId(device), ports, p4info);
     }
 
+    /**
+     * Takes a switch back after its session was lost: what congestion.p4
+     * needs, then the flows' entries when the switch lost them (a restart).
+     *
+     * @param session the switch
+     */
+    void takeBack(SwitchSession session) {
+        prepare(session);
+        int flows = manager.restore(session.deviceId());
+        LOG.warn("{}: {} latency-critical flows written again", session.deviceId(), flows);
+    }
+
     /** A switch's id in digests and notifications: its place in the netcfg, from 1. */
     private int switchId(DeviceId device) {
         for (int i = 0; i < switchOrder.size(); i++) {

@@ -144,7 +144,7 @@ public final class FlowBufHost implements AutoCloseable {
                      () -> BaseRules.of(appId, sw, netcfg.hosts(), netcfg.links()),
                      appId, deviceConfig, timeout);
             restoreTables(switches.get(device), sw, appId, upf);
-            congestion.prepare(switches.get(device));
+            congestion.takeBack(switches.get(device));
         }, RESYNC_RETRY);
         switches.forEach((device, session) -> session.onDisconnect(() -> resync.lost(device)));
         ControllerBufferingService controllerBuffering =

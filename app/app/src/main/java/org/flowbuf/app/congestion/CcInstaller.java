@@ -62,6 +62,25 @@ final class CcInstaller {
         move(layout.index(), CcEntries.of(rules, layout), Map.of(), layout.source(), false);
     }
 
+    /**
+     * Writes a flow's entries on one switch that lost them all (a restart),
+     * with its register cells reset.
+     *
+     * @param layout the flow's layout
+     * @param device the switch
+     * @return whether the flow has entries there
+     */
+    boolean restore(CcLayout layout, DeviceId device) {
+        List<FlowRule> entries = CcEntries.of(rules, layout).getOrDefault(device, List.of());
+        CcWrite write = CcEntries.diff(layout.index(), Map.of(), Map.of(device, entries))
+                .get(device);
+        if (write == null) {
+            return false;
+        }
+        writer.write(device, write);
+        return true;
+    }
+
     private void move(int index, Map<DeviceId, List<FlowRule>> from,
                       Map<DeviceId, List<FlowRule>> to, DeviceId source, boolean sourceLast) {
         Map<DeviceId, CcWrite> writes = CcEntries.diff(index, from, to);

@@ -78,6 +78,16 @@ final class CcLayout {
     }
 
     /**
+     * The same paths with the primary in slot 0: what a source switch
+     * whose registers restarted from zero forwards by.
+     *
+     * @return the layout
+     */
+    CcLayout inSlotZero() {
+        return new CcLayout(index, filter, dstMac, primary, backup, 0, thresholds);
+    }
+
+    /**
      * The layout after the source moved the flow to the backup's slot.
      *
      * @param newBackup     the new backup, null when none

@@ -144,6 +144,32 @@ public final class CongestionManager implements CongestionService {
     }
 
     /**
+     * Writes every flow's entries again on a switch that restarted with
+     * empty tables and registers. A source switch forwards by slot 0 again,
+     * so its flows are laid out with the primary there. A switch that kept
+     * its entries refuses the inserts; its flows are left as they are.
+     *
+     * @param device the switch
+     * @return how many flows were written again
+     */
+    public synchronized int restore(DeviceId device) {
+        int restored = 0;
+        for (Registered r : flows.values()) {
+            CcLayout layout = device.equals(r.layout.source()) ? r.layout.inSlotZero() : r.layout;
+            try {
+                if (installer.restore(layout, device)) {
+                    r.layout = layout;
+                    restored++;
+                }
+            } catch (FlowBufException e) {
+                LOG.warn("{}: latency-critical flow {} not written again: {}", device,
+                         r.flow.id(), e.getMessage());
+            }
+        }
+        return restored;
+    }
+
+    /**
      * The layout after a switch-over, installed: with the new backup when
      * it can be written, else without one (the flow keeps forwarding on
      * its new primary either way).

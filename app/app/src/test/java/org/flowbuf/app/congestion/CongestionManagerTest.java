@@ -237,6 +237,38 @@ public class CongestionManagerTest {
     }
 
     @Test
+    public void aRestartedSwitchGetsItsFlowsBackTheSourceInSlotZero() {
+        LatencyCriticalFlow flow = service.register(request().build());
+        service.switchedOver(sw(1), new CcDigest(flow.index(), 1, 1, 900, 30));
+        Map<String, ?> s4 = Map.copyOf(writer.entries.get(sw(4)));
+        writer.entries.remove(sw(1));  // s1 restarted: no entries, registers zero
+        writer.entries.remove(sw(4));
+        writer.resets.clear();
+        assertEquals(1, service.restore(sw(1)));
+        assertEquals(1, service.restore(sw(4)));
+        assertEquals(0, service.restore(sw(8)));
+        assertEquals(2, writer.count(sw(1), PATHS));
+        assertEquals(1, writer.count(sw(1), ALTERNATES));
+        assertEquals(Set.of(flow.index()), writer.resets.get(sw(1)));
+        assertEquals(s4.keySet(), writer.entries.get(sw(4)).keySet());
+        // The primary (s4-s6) is in slot 0 now: a second switch-over reports slot 1.
+        service.switchedOver(sw(1), new CcDigest(flow.index(), 1, 1, 900, 30));
+        assertEquals(2, service.flow(flow.id()).orElseThrow().switchOvers().size());
+    }
+
+    @Test
+    public void aSwitchThatKeptItsEntriesIsLeftAsItIs() {
+        LatencyCriticalFlow flow = service.register(request().build());
+        int writes = writer.writes.size();
+        writer.refuse.add(sw(1));  // what ALREADY_EXISTS looks like to the service
+        assertEquals(0, service.restore(sw(1)));
+        writer.refuse.clear();
+        assertEquals(writes, writer.writes.size());
+        service.switchedOver(sw(1), new CcDigest(flow.index(), 1, 1, 900, 30));
+        assertEquals(1, service.flow(flow.id()).orElseThrow().switchOvers().size());
+    }
+
+    @Test
     public void twoFlowsGetTwoIndexes() {
         int a = service.register(request().build()).index();
         int b = service.register(request().hosts("h2", "h1").filter(

@@ -492,7 +492,7 @@ def test_upf_queue_set_and_remove(api, capsys):
 CC_FLOW = {"id": 3, "index": 0, "mode": "DATAPLANE", "srcHost": "h1", "dstHost": "h2",
            "primary": [{"deviceId": "device:s1", "outPort": 2},
                        {"deviceId": "device:s4", "outPort": 3}],
-           "backup": None, "thresholds": [], "switchOvers": [
+           "thresholds": [], "switchOvers": [
                {"deviceId": "device:s1", "queueUs": 900, "procUs": 4, "time": "t",
                 "newBackup": False}],
            "lastDelays": {"deviceId": "device:s1", "queueUs": 900, "procUs": 4}}

@@ -16,7 +16,7 @@ import org.onosproject.codec.JsonCodec;
 
 /**
  * JSON of a latency-critical flow: the request, its index, the path it
- * takes ("primary"), its "backup" (null when none), its thresholds per
+ * takes ("primary"), its "backup" (absent when none), its thresholds per
  * switch, its switch-overs and the delays of the latest ("lastDelays").
  */
 public final class LatencyCriticalFlowCodec extends JsonCodec<LatencyCriticalFlow> {
@@ -32,8 +32,7 @@ public final class LatencyCriticalFlowCodec extends JsonCodec<LatencyCriticalFlo
         r.factor().ifPresent(x -> json.put("x", x));
         json.set("filter", context.codec(FlowFilter.class).encode(r.filter(), context));
         json.set("primary", path(f.primary(), context));
-        json.set("backup", f.backup().isPresent() ? path(f.backup().get(), context)
-                : context.mapper().nullNode());
+        f.backup().ifPresent(b -> json.set("backup", path(b, context)));
         ArrayNode limits = json.putArray("thresholds");
         f.thresholds().forEach((device, t) -> limits.addObject()
                 .put("deviceId", device.toString()).put("queueUs", t.queueUs())

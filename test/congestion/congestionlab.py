@@ -6,8 +6,9 @@ host over all of them.
     h1 - s1 -p2- s2 - s4 - h2        the upper path (the primary: lower ports)
           \\-p3- s3 -/               the lower path (the backup)
 
-s1's port 2 can be given a rate, so that a flow faster than it queues
-there (the congestion the data plane must see).
+One port of the upper path (s1's port 2 by default, or s2's port 2, after
+which s2 has no backup and must notify s1) can be given a rate, so that a
+flow faster than it queues there (the congestion the data plane must see).
 """
 import json
 import pathlib
@@ -39,10 +40,10 @@ class CongestionLab(ProcessLab):
     """
 
     def __init__(self, prefix="fbc-", rest_port=8212, p4rt_base=28461, shaped_bps=None,
-                 congestion=None):
+                 shaped_port=("s1", 2), congestion=None):
         self.prefix, self.rest_port = prefix, rest_port
         self.p4rt = {s: p4rt_base + i for i, s in enumerate(SWITCHES)}
-        self.shaped_bps = shaped_bps
+        self.shaped_bps, self.shaped_port = shaped_bps, shaped_port
         self.congestion = congestion or {}
 
     def _start(self):
@@ -72,8 +73,8 @@ class CongestionLab(ProcessLab):
                     f"127.0.0.1:{self.p4rt[sw]}",
                     "--buffer-listen", f"127.0.0.1:{self.p4rt[sw] + len(SWITCHES)}"]
             for number, ifname in ports[sw]:
-                rate = f"@{self.shaped_bps}" if self.shaped_bps and (sw, number) == ("s1", 2) \
-                    else ""
+                rate = f"@{self.shaped_bps}" if self.shaped_bps \
+                    and (sw, number) == self.shaped_port else ""
                 argv += ["--port", f"{number}={ifname}{rate}"]
             self._argv[sw] = argv
             self._procs[sw] = self._run(argv, sw, self.p4rt[sw])

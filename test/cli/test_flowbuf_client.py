@@ -399,8 +399,6 @@ def test_a_missing_or_bad_fmm_plan_is_an_error_and_sends_nothing(api, capsys, tm
     assert captured.out == ""
 
 
-
-
 UPF_SESSION = {"id": 3, "deviceId": "device:s1", "ueAddress": "10.250.0.1",
                "n3Address": "10.0.0.100", "uplinkTeid": 0x1234, "gnbAddress": "10.0.0.1",
                "gnbPort": 2152, "downlinkTeid": 0xABCD01, "qfi": 9,
@@ -497,3 +495,50 @@ def test_upf_devices_lists_sessions_and_paused_downlinks(api, capsys):
     assert requests == [("GET", "/onos/flowbuf/upf/devices", None)]
     row = [line for line in capsys.readouterr().out.splitlines() if "device:s1" in line]
     assert row and row[0].split() == ["device:s1", "1200", "3"], row
+
+
+CC_FLOW = {"id": 3, "index": 0, "mode": "DATAPLANE", "srcHost": "h1", "dstHost": "h2",
+           "primary": [{"deviceId": "device:s1", "outPort": 2},
+                       {"deviceId": "device:s4", "outPort": 3}],
+           "thresholds": [], "switchOvers": [
+               {"deviceId": "device:s1", "queueUs": 900, "procUs": 4, "time": "t",
+                "newBackup": False}],
+           "lastDelays": {"deviceId": "device:s1", "queueUs": 900, "procUs": 4}}
+
+
+def test_congestion_verbs_use_the_congestion_paths(api, capsys):
+    url, requests, answers = api
+    answers[("POST", "/onos/flowbuf/congestion/flows")] = (201, CC_FLOW)
+    assert run(url, "congestion-register", "h1", "h2", "5000", "--dst", "10.0.0.2",
+               "--proto", "17", "--dport", "5000", "--m", "5", "--x", "2") == 0
+    answers[("GET", "/onos/flowbuf/congestion/flows/3")] = (200, CC_FLOW)
+    assert run(url, "congestion-flow", "3") == 0
+    out = capsys.readouterr().out
+    assert "device:s1/2 > device:s4/3" in out
+    assert "queue 900 us" in out
+    answers[("GET", "/onos/flowbuf/congestion/flows")] = (200, {"flows": [CC_FLOW]})
+    assert run(url, "congestion-flows") == 0
+    answers[("DELETE", "/onos/flowbuf/congestion/flows/3")] = (204, None)
+    assert run(url, "congestion-remove", "3") == 0
+    assert requests == [
+        ("POST", "/onos/flowbuf/congestion/flows", {
+            "srcHost": "h1", "dstHost": "h2", "budgetUs": 5000,
+            "filter": {"ipv4Dst": "10.0.0.2/32", "ipProto": 17, "l4DstPort": 5000},
+            "m": 5, "mode": "DATAPLANE", "orderedSwitchover": False, "x": 2.0}),
+        ("GET", "/onos/flowbuf/congestion/flows/3", None),
+        ("GET", "/onos/flowbuf/congestion/flows", None),
+        ("DELETE", "/onos/flowbuf/congestion/flows/3", None)]
+
+
+@pytest.mark.parametrize("argv", [
+    ["congestion-register", "h1", "h2", "0", "--dport", "1"],
+    ["congestion-register", "h1", "h2", "5000", "--dport", "1", "--m", "0"],
+    ["congestion-register", "h1", "h2", "5000", "--dport", "1", "--mode", "probing"],
+    ["congestion-flow", "x"],
+    ["congestion-remove", "-1"],
+])
+def test_bad_congestion_arguments_send_nothing(api, argv, capsys):
+    url, requests, _ = api
+    with pytest.raises(SystemExit):
+        run(url, *argv)
+    assert requests == []

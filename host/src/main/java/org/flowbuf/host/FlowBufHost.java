@@ -9,6 +9,7 @@ import io.grpc.ManagedChannel;
 import org.flowbuf.api.BufferEvent;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.apps.ControllerBufferingService;
+import org.flowbuf.api.congestion.CongestionService;
 import org.flowbuf.api.upf.UpfService;
 import org.flowbuf.app.FlowBufCore;
 import org.flowbuf.app.apps.fba.FbaTuner;
@@ -68,14 +69,17 @@ public final class FlowBufHost implements AutoCloseable {
     private final RestServer rest;
     private final List<FbaTuner> fba;
     private final SwitchResync resync;
+    private final CongestionWiring congestion;
 
     private FlowBufHost(Map<DeviceId, SwitchSession> switches, ConfiguredAgentDirectory agents,
-                        RestServer rest, List<FbaTuner> fba, SwitchResync resync) {
+                        RestServer rest, List<FbaTuner> fba, SwitchResync resync,
+                        CongestionWiring congestion) {
         this.switches = switches;
         this.agents = agents;
         this.rest = rest;
         this.fba = fba;
         this.resync = resync;
+        this.congestion = congestion;
     }
 
     /**
@@ -130,6 +134,8 @@ public final class FlowBufHost implements AutoCloseable {
         UpfManager upf = new UpfManager(appId, new InMemoryUpfStore(), new P4RuntimeUpfWriter(switches),
                                         switches::containsKey, core.intents(), core.buffers());
         services.add(UpfService.class, upf);
+        CongestionWiring congestion = new CongestionWiring(appId, netcfg, switches, p4info);
+        services.add(CongestionService.class, congestion.manager());
         Map<DeviceId, SwitchEntry> entries = netcfg.switches().stream()
                 .collect(Collectors.toMap(SwitchEntry::deviceId, sw -> sw));
         SwitchResync resync = new SwitchResync(device -> {
@@ -138,6 +144,7 @@ public final class FlowBufHost implements AutoCloseable {
                      () -> BaseRules.of(appId, sw, netcfg.hosts(), netcfg.links()),
                      appId, deviceConfig, timeout);
             restoreTables(switches.get(device), sw, appId, upf);
+            congestion.takeBack(switches.get(device));
         }, RESYNC_RETRY);
         switches.forEach((device, session) -> session.onDisconnect(() -> resync.lost(device)));
         ControllerBufferingService controllerBuffering =
@@ -146,7 +153,7 @@ public final class FlowBufHost implements AutoCloseable {
                 (port, frame) -> controllerBuffering.packetIn(device, PortNumber.portNumber(port),
                                                               frame)));
         RestServer rest = RestServer.start(options.listen, services, netcfg.topologyJson());
-        return new FlowBufHost(switches, agents, rest, startFba(netcfg), resync);
+        return new FlowBufHost(switches, agents, rest, startFba(netcfg), resync, congestion);
     }
 
     /**
@@ -259,6 +266,7 @@ public final class FlowBufHost implements AutoCloseable {
     @Override
     public void close() {
         resync.close();
+        congestion.close();
         fba.forEach(FbaTuner::close);
         rest.close();
         agents.closeAll();

@@ -32,6 +32,16 @@ public final class CcP4Names {
 
     // ---- match fields ----
 
+    /** FLOWS: IPv4 source (ternary). */
+    public static final PiMatchFieldId KEY_IPV4_SRC = PiMatchFieldId.of("ipv4_src");
+    /** FLOWS: IPv4 destination (ternary). */
+    public static final PiMatchFieldId KEY_IPV4_DST = PiMatchFieldId.of("ipv4_dst");
+    /** FLOWS: IP protocol (ternary). */
+    public static final PiMatchFieldId KEY_IP_PROTO = PiMatchFieldId.of("ip_proto");
+    /** FLOWS: L4 source port (ternary). */
+    public static final PiMatchFieldId KEY_L4_SRC_PORT = PiMatchFieldId.of("l4_src_port");
+    /** FLOWS: L4 destination port (ternary). */
+    public static final PiMatchFieldId KEY_L4_DST_PORT = PiMatchFieldId.of("l4_dst_port");
     /** Flow id. */
     public static final PiMatchFieldId KEY_FLOW = PiMatchFieldId.of("flow");
     /** Path slot, 0 or 1. */
@@ -69,6 +79,11 @@ public final class CcP4Names {
     public static final int FLOW_CELLS = 1024;
     /** Notifications leave by clone session NOTIFY_SESSION_BASE + ingress port. */
     public static final int NOTIFY_SESSION_BASE = 1000;
+    /** The switch-over digest's type name in the p4info (a struct of flow, switch_id, slot,
+     *  queue_us, proc_us, in that order). */
+    public static final String DIGEST = "cc_digest_t";
+    /** Registers a new flow index must start from zero: its slot, run and switched bit. */
+    public static final String[] FLOW_REGISTERS = {"cc_slot", "cc_over", "cc_flipped"};
     /** Ethertype of a congestion notification. */
     public static final int ETHERTYPE_NOTIFY = 0x88b6;
 

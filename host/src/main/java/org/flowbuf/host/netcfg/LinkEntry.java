@@ -4,6 +4,7 @@
  */
 package org.flowbuf.host.netcfg;
 
+import org.flowbuf.app.congestion.IdleDelay;
 import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
 
@@ -18,10 +19,22 @@ public final class LinkEntry {
 
     private final ConnectPoint one;
     private final ConnectPoint other;
+    private final IdleDelay idle;
 
-    LinkEntry(ConnectPoint one, ConnectPoint other) {
+    LinkEntry(ConnectPoint one, ConnectPoint other, IdleDelay idle) {
         this.one = Objects.requireNonNull(one);
         this.other = Objects.requireNonNull(other);
+        this.idle = idle;
+    }
+
+    /**
+     * The idle delays a packet meets leaving either end into this link
+     * (the link's "congestion" section: idleQueueUs, idleProcUs).
+     *
+     * @return delays, empty when the netcfg gives none
+     */
+    public Optional<IdleDelay> idleDelay() {
+        return Optional.ofNullable(idle);
     }
 
     /**

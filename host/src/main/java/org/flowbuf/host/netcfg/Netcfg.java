@@ -35,11 +35,14 @@ public final class Netcfg {
     private final List<SwitchEntry> switches;
     private final List<HostEntry> hosts;
     private final List<LinkEntry> links;
+    private final CcSettings congestion;
 
-    private Netcfg(List<SwitchEntry> switches, List<HostEntry> hosts, List<LinkEntry> links) {
+    private Netcfg(List<SwitchEntry> switches, List<HostEntry> hosts, List<LinkEntry> links,
+                   CcSettings congestion) {
         this.switches = List.copyOf(switches);
         this.hosts = List.copyOf(hosts);
         this.links = List.copyOf(links);
+        this.congestion = congestion;
     }
 
     /**
@@ -72,21 +75,37 @@ public final class Netcfg {
         }
         List<LinkEntry> links = new ArrayList<>();
         for (Map.Entry<String, JsonNode> link : fields(root.path("links"))) {
-            links.add(link(link.getKey()));
+            links.add(link(link.getKey(), link.getValue()));
         }
-        return new Netcfg(switches, hosts, links);
+        return new Netcfg(switches, hosts, links,
+                          CcSettings.parse(root.path("apps").path("org.flowbuf.app")
+                                                   .path("congestion")));
     }
 
-    private static LinkEntry link(String key) {
+    private static LinkEntry link(String key, JsonNode json) {
         // ONOS's link key: "<src connect point>-<dst connect point>".
         int dash = key.indexOf('-', key.indexOf('/'));
+        ConnectPoint one;
+        ConnectPoint other;
         try {
-            return new LinkEntry(ConnectPoint.deviceConnectPoint(key.substring(0, dash)),
-                                 ConnectPoint.deviceConnectPoint(key.substring(dash + 1)));
+            one = ConnectPoint.deviceConnectPoint(key.substring(0, dash));
+            other = ConnectPoint.deviceConnectPoint(key.substring(dash + 1));
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
             throw new IllegalArgumentException("netcfg links." + key + ": not \"device:a/1-"
                                                        + "device:b/2\"");
         }
+        JsonNode cc = json.path("congestion");
+        return new LinkEntry(one, other, cc.isMissingNode() ? null
+                : CcSettings.idle(cc, "netcfg links." + key + ".congestion"));
+    }
+
+    /**
+     * The congestion service's settings (apps."org.flowbuf.app".congestion).
+     *
+     * @return settings, the defaults when the netcfg has none
+     */
+    public CcSettings congestion() {
+        return congestion;
     }
 
     /**

@@ -31,6 +31,8 @@ public final class P4InfoIndex {
     private final Map<String, Action> actions = new HashMap<>();
     private final Map<String, ControllerPacketMetadata> packetMetadata = new HashMap<>();
     private final Map<String, Meter> meters = new HashMap<>();
+    private final Map<String, Integer> registers = new HashMap<>();
+    private final Map<String, Integer> digests = new HashMap<>();
 
     /**
      * Indexes a p4info.
@@ -42,6 +44,10 @@ public final class P4InfoIndex {
         p4info.getTablesList().forEach(t -> tables.put(t.getPreamble().getName(), t));
         p4info.getActionsList().forEach(a -> actions.put(a.getPreamble().getName(), a));
         p4info.getMetersList().forEach(m -> meters.put(m.getPreamble().getName(), m));
+        p4info.getRegistersList().forEach(r -> registers.put(r.getPreamble().getName(),
+                                                             r.getPreamble().getId()));
+        p4info.getDigestsList().forEach(d -> digests.put(d.getPreamble().getName(),
+                                                         d.getPreamble().getId()));
         p4info.getControllerPacketMetadataList()
                 .forEach(m -> packetMetadata.put(m.getPreamble().getName(), m));
     }
@@ -113,6 +119,28 @@ public final class P4InfoIndex {
      */
     public Meter meter(String name) {
         return found(meters.get(name), "meter", name);
+    }
+
+    /**
+     * The id of a register by its name.
+     *
+     * @param name register name
+     * @return its id
+     * @throws IllegalArgumentException when the p4info has no such register
+     */
+    public int registerId(String name) {
+        return found(registers.get(name), "register", name);
+    }
+
+    /**
+     * The id of a digest by the name of its type (e.g. cc_digest_t).
+     *
+     * @param name digest name
+     * @return its id
+     * @throws IllegalArgumentException when the p4info has no such digest
+     */
+    public int digestId(String name) {
+        return found(digests.get(name), "digest", name);
     }
 
     /**

@@ -18,6 +18,8 @@ import org.flowbuf.api.apps.FmmSession;
 import org.flowbuf.api.apps.HandoffPlan;
 import org.flowbuf.api.apps.LmmHandoff;
 import org.flowbuf.api.apps.NfvMigration;
+import org.flowbuf.api.congestion.CcFlowRequest;
+import org.flowbuf.api.congestion.LatencyCriticalFlow;
 import org.flowbuf.api.upf.FirewallRule;
 import org.flowbuf.api.upf.PduSession;
 import org.flowbuf.api.upf.UpfApplication;
@@ -46,6 +48,8 @@ public final class FlowBufCodecs {
             Map.entry(TriggerFire.class, new TriggerFireCodec()),
             Map.entry(NfvMigration.class, new NfvMigrationCodec()),
             Map.entry(CcUpload.class, new CcUploadCodec()),
+            Map.entry(CcFlowRequest.class, new CcFlowRequestCodec()),
+            Map.entry(LatencyCriticalFlow.class, new LatencyCriticalFlowCodec()),
             Map.entry(HandoffPlan.class, new HandoffPlanCodec()),
             Map.entry(LmmHandoff.class, new LmmHandoffCodec()),
             Map.entry(FmmPlan.class, new FmmPlanCodec()),

@@ -1,0 +1,100 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.congestion;
+
+import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.congestion.CcPath;
+import org.flowbuf.api.congestion.CcThresholds;
+import org.onlab.packet.MacAddress;
+import org.onosproject.net.DeviceId;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How a flow is laid out on the switches: its paths, the slot the source
+ * switch forwards it by, and the thresholds per switch. {@link CcEntries}
+ * turns it into table entries.
+ *
+ * <p>Only the source switch has two slots: the primary's next hop in
+ * {@code slot}, the backup's in the other. Every other switch of either
+ * path forwards the flow from slot 0 and never switches it (it has no
+ * alternate), so its slot register stays 0.
+ */
+final class CcLayout {
+
+    private final int index;
+    private final FlowFilter filter;
+    private final MacAddress dstMac;
+    private final CcPath primary;
+    private final CcPath backup;
+    private final int slot;
+    private final Map<DeviceId, CcThresholds> thresholds;
+
+    CcLayout(int index, FlowFilter filter, MacAddress dstMac, CcPath primary, CcPath backup,
+             int slot, Map<DeviceId, CcThresholds> thresholds) {
+        this.index = index;
+        this.filter = Objects.requireNonNull(filter);
+        this.dstMac = Objects.requireNonNull(dstMac);
+        this.primary = Objects.requireNonNull(primary);
+        this.backup = backup;
+        this.slot = slot;
+        this.thresholds = Map.copyOf(thresholds);
+    }
+
+    int index() {
+        return index;
+    }
+
+    FlowFilter filter() {
+        return filter;
+    }
+
+    MacAddress dstMac() {
+        return dstMac;
+    }
+
+    CcPath primary() {
+        return primary;
+    }
+
+    Optional<CcPath> backup() {
+        return Optional.ofNullable(backup);
+    }
+
+    int slot() {
+        return slot;
+    }
+
+    DeviceId source() {
+        return primary.first().device();
+    }
+
+    Map<DeviceId, CcThresholds> thresholds() {
+        return thresholds;
+    }
+
+    /**
+     * The same paths with the primary in slot 0: what a source switch
+     * whose registers restarted from zero forwards by.
+     *
+     * @return the layout
+     */
+    CcLayout inSlotZero() {
+        return new CcLayout(index, filter, dstMac, primary, backup, 0, thresholds);
+    }
+
+    /**
+     * The layout after the source moved the flow to the backup's slot.
+     *
+     * @param newBackup     the new backup, null when none
+     * @param newThresholds thresholds on the switches of both paths
+     * @return the new layout
+     */
+    CcLayout promoted(CcPath newBackup, Map<DeviceId, CcThresholds> newThresholds) {
+        return new CcLayout(index, filter, dstMac, backup, newBackup, 1 - slot, newThresholds);
+    }
+}

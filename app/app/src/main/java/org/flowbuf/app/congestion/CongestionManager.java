@@ -1,0 +1,227 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.congestion;
+
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.congestion.CcFlowRequest;
+import org.flowbuf.api.congestion.CcPath;
+import org.flowbuf.api.congestion.CcThresholds;
+import org.flowbuf.api.congestion.CongestionService;
+import org.flowbuf.api.congestion.LatencyCriticalFlow;
+import org.flowbuf.api.congestion.SwitchOver;
+import org.flowbuf.pipeconf.CcP4Names;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.net.DeviceId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * The congestion service: registers latency-critical flows (planned by
+ * {@link CcPlanner}, written by {@link CcInstaller}) and answers the
+ * switch-over digests: the backup the source switch moved the flow to is
+ * the primary now, and a new backup is installed when the topology has one.
+ */
+public final class CongestionManager implements CongestionService {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CongestionManager.class);
+
+    private final CcPlanner planner;
+    private final CcInstaller installer;
+    private final Clock clock;
+    private final Consumer<SwitchOver> switchOvers;
+    private final Map<Long, Registered> flows = new TreeMap<>();
+    private long nextId = 1;
+
+    /**
+     * Creates the service.
+     *
+     * @param appId       owner of the entries
+     * @param hosts       where hosts are
+     * @param paths       the path computation
+     * @param policy      the threshold derivation
+     * @param writer      the switches' writer
+     * @param clock       time of switch-overs
+     * @param switchOvers told of every switch-over (an event sink)
+     */
+    public CongestionManager(ApplicationId appId, CcHosts hosts, DisjointPathFinder paths,
+                             ThresholdPolicy policy, CcWriter writer, Clock clock,
+                             Consumer<SwitchOver> switchOvers) {
+        CcRules rules = new CcRules(appId);
+        this.planner = new CcPlanner(hosts, paths, policy);
+        this.installer = new CcInstaller(rules, writer);
+        this.clock = clock;
+        this.switchOvers = switchOvers;
+    }
+
+    @Override
+    public synchronized LatencyCriticalFlow register(CcFlowRequest request) {
+        FlowFilter packets = request.filter().withoutInPort();
+        flows.values().stream().filter(r -> r.layout.filter().equals(packets)).findFirst()
+                .ifPresent(r -> {
+                    throw FlowBufException.conflict("flow %d has the same 5-tuple", r.flow.id());
+                });
+        int index = freeIndex();
+        CcLayout layout = planner.plan(request, index);
+        installer.install(layout);
+        LatencyCriticalFlow flow = new LatencyCriticalFlow(
+                nextId++, index, request, layout.primary(), layout.backup().orElse(null),
+                layout.thresholds(), List.of());
+        flows.put(flow.id(), new Registered(flow, layout));
+        LOG.info("latency-critical flow {} (index {}): primary {}, backup {}", flow.id(), index,
+                 flow.primary(), flow.backup().map(Object::toString).orElse("none"));
+        return flow;
+    }
+
+    @Override
+    public synchronized void remove(long id) {
+        Registered r = flows.get(id);
+        if (r == null) {
+            throw FlowBufException.notFound("no latency-critical flow %d", id);
+        }
+        installer.remove(r.layout);
+        flows.remove(id);
+    }
+
+    @Override
+    public synchronized Optional<LatencyCriticalFlow> flow(long id) {
+        return Optional.ofNullable(flows.get(id)).map(r -> r.flow);
+    }
+
+    @Override
+    public synchronized Collection<LatencyCriticalFlow> flows() {
+        List<LatencyCriticalFlow> all = new ArrayList<>();
+        flows.values().forEach(r -> all.add(r.flow));
+        return all;
+    }
+
+    /**
+     * A switch reported a switch-over (its cc_digest_t): the flow's backup is
+     * its primary from now on; a new backup disjoint from it is installed
+     * when the topology has one, and the switch-over is recorded.
+     *
+     * @param device the switch the digest came from
+     * @param digest the digest
+     */
+    public synchronized void switchedOver(DeviceId device, CcDigest digest) {
+        Optional<Registered> found = flows.values().stream()
+                .filter(r -> r.layout.index() == digest.index()).findFirst();
+        if (found.isEmpty()) {
+            LOG.warn("{}: switch-over digest for no registered flow: {}", device, digest);
+            return;
+        }
+        Registered r = found.get();
+        CcLayout old = r.layout;
+        if (!device.equals(old.source()) || old.backup().isEmpty()
+                || digest.slot() == old.slot()) {
+            // Not the source, or already handled: only the source has two slots.
+            LOG.warn("{}: switch-over digest that changes nothing for flow {}: {}", device,
+                     r.flow.id(), digest);
+            return;
+        }
+        CcPath primary = old.backup().get();
+        CcPath backup = planner.backupFor(primary).orElse(null);
+        CcLayout next = promote(r, primary, backup);
+        SwitchOver record = new SwitchOver(device, digest.queueUs(), digest.procUs(),
+                                           clock.instant(), next.backup().isPresent());
+        r.layout = next;
+        r.flow = r.flow.switchedOver(next.primary(), next.backup().orElse(null),
+                                     next.thresholds(), record);
+        LOG.info("latency-critical flow {}: {}; primary now {}, backup {}", r.flow.id(), record,
+                 next.primary(), next.backup().map(Object::toString).orElse("none"));
+        switchOvers.accept(record);
+    }
+
+    /**
+     * Writes every flow's entries again on a switch that restarted with
+     * empty tables and registers. A source switch forwards by slot 0 again,
+     * so its flows are laid out with the primary there. A switch that kept
+     * its entries refuses the inserts; its flows are left as they are.
+     *
+     * @param device the switch
+     * @return how many flows were written again
+     */
+    public synchronized int restore(DeviceId device) {
+        int restored = 0;
+        for (Registered r : flows.values()) {
+            CcLayout layout = device.equals(r.layout.source()) ? r.layout.inSlotZero() : r.layout;
+            try {
+                if (installer.restore(layout, device)) {
+                    r.layout = layout;
+                    restored++;
+                }
+            } catch (FlowBufException e) {
+                LOG.warn("{}: latency-critical flow {} not written again: {}", device,
+                         r.flow.id(), e.getMessage());
+            }
+        }
+        return restored;
+    }
+
+    /**
+     * The layout after a switch-over, installed: with the new backup when
+     * it can be written, else without one (the flow keeps forwarding on
+     * its new primary either way).
+     */
+    private CcLayout promote(Registered r, CcPath primary, CcPath backup) {
+        CcLayout old = r.layout;
+        if (backup != null) {
+            CcLayout next = old.promoted(backup, thresholds(r, primary, backup));
+            try {
+                installer.change(old, next);
+                return next;
+            } catch (FlowBufException e) {
+                LOG.warn("flow {}: new backup {} not installed: {}", r.flow.id(), backup,
+                         e.getMessage());
+            }
+        }
+        CcLayout next = old.promoted(null, thresholds(r, primary, null));
+        installer.change(old, next);
+        return next;
+    }
+
+    private Map<DeviceId, CcThresholds> thresholds(Registered r, CcPath primary, CcPath backup) {
+        try {
+            return planner.thresholds(r.flow.request(), primary, backup);
+        } catch (FlowBufException e) {
+            // The budget no longer fits the new path at idle: keep the flow, say so.
+            LOG.warn("flow {}: {}; thresholds kept at the budget", r.flow.id(), e.getMessage());
+            return r.layout.thresholds();
+        }
+    }
+
+    private int freeIndex() {
+        boolean[] used = new boolean[CcP4Names.FLOW_CELLS];
+        flows.values().forEach(r -> used[r.layout.index()] = true);
+        for (int i = 0; i < used.length; i++) {
+            if (!used[i]) {
+                return i;
+            }
+        }
+        throw new FlowBufException(FlowBufException.Reason.EXHAUSTED, String.format(
+                "every one of the %d latency-critical flow indexes is in use",
+                CcP4Names.FLOW_CELLS));
+    }
+
+    /** A flow and how it is laid out now. */
+    private static final class Registered {
+        private LatencyCriticalFlow flow;
+        private CcLayout layout;
+
+        Registered(LatencyCriticalFlow flow, CcLayout layout) {
+            this.flow = flow;
+            this.layout = layout;
+        }
+    }
+}

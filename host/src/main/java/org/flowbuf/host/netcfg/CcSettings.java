@@ -1,0 +1,71 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.host.netcfg;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.flowbuf.app.congestion.IdleDelay;
+import org.flowbuf.app.congestion.ThresholdPolicy;
+
+/**
+ * The congestion service's netcfg section (apps."org.flowbuf.app".congestion):
+ * the default threshold factor X and the idle delays of a switch port
+ * whose link gives none (and of the ports to hosts).
+ */
+public final class CcSettings {
+
+    /** Idle queuing delay when the netcfg gives none, µs. */
+    public static final long DEFAULT_IDLE_QUEUE_US = 50;
+    /** Idle processing delay when the netcfg gives none, µs. */
+    public static final long DEFAULT_IDLE_PROC_US = 50;
+
+    private final double factor;
+    private final IdleDelay idle;
+
+    private CcSettings(double factor, IdleDelay idle) {
+        this.factor = factor;
+        this.idle = idle;
+    }
+
+    static CcSettings parse(JsonNode json) {
+        if (json.isMissingNode()) {
+            return new CcSettings(ThresholdPolicy.DEFAULT_FACTOR,
+                                  new IdleDelay(DEFAULT_IDLE_QUEUE_US, DEFAULT_IDLE_PROC_US));
+        }
+        String where = "netcfg apps.org.flowbuf.app.congestion";
+        double factor = json.path("factor").asDouble(ThresholdPolicy.DEFAULT_FACTOR);
+        if (!(factor >= 1.0) || factor > 1000) {
+            throw new IllegalArgumentException(where + ".factor: must be 1..1000");
+        }
+        return new CcSettings(factor, idle(json, where));
+    }
+
+    static IdleDelay idle(JsonNode json, String where) {
+        long queue = json.path("idleQueueUs").asLong(DEFAULT_IDLE_QUEUE_US);
+        long proc = json.path("idleProcUs").asLong(DEFAULT_IDLE_PROC_US);
+        if (queue < 1 || proc < 1 || queue > 1_000_000 || proc > 1_000_000) {
+            throw new IllegalArgumentException(where + ": idleQueueUs and idleProcUs must be "
+                                                       + "1..1000000 µs");
+        }
+        return new IdleDelay(queue, proc);
+    }
+
+    /**
+     * The default threshold factor X.
+     *
+     * @return X
+     */
+    public double factor() {
+        return factor;
+    }
+
+    /**
+     * Idle delays of a port the netcfg says nothing about.
+     *
+     * @return delays
+     */
+    public IdleDelay defaultIdle() {
+        return idle;
+    }
+}

@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Congestion where the switch has no backup: the queue builds on s2's port
+towards s4 (s2 is on the primary only), s2 sends a congestion notification
+back out of the port the flow came in by (the clone session the host wrote
+for it), s1 moves the flow, and the host, told by s1's digest, installs
+the old primary as the new backup.
+
+congestion.p4 moves the flow on every notification it gets, also on those
+for packets sent before the move, so under a long queue s1 moves the flow
+back and forth; the test checks that the host follows (see the README).
+
+Its own lab after test_congestion_service's (same prefix and ports, one at
+a time): fbc-, REST 8212, P4Runtime 28461-28464.
+"""
+import os
+import time
+
+import pytest
+
+from test.congestion.congestionlab import CongestionLab, device
+from test.congestion.test_congestion_service import (CONGESTION, SHAPED_BPS, flow_body,
+                                                     received, receiver, sender, switches_of)
+from test.lab.procs import wait_until
+from test.lab.servicelab import ensure_built
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the namespace lab needs root")
+
+
+@pytest.fixture(scope="module")
+def lab():
+    ensure_built()
+    with CongestionLab(shaped_bps=SHAPED_BPS, shaped_port=("s2", 2),
+                       congestion=CONGESTION) as lab:
+        yield lab
+
+
+def test_a_queue_after_the_source_is_notified_back_and_the_source_switches(lab):
+    # m = 20 for the reason test_congestion_service gives.
+    flow = lab.rest.post("congestion/flows", flow_body(5006, m=20))
+    try:
+        rx = receiver(lab, 5006)
+        tactile = sender(lab, 5006, 1500, 0.002)
+        time.sleep(0.3)
+        assert sender(lab, 6000, 300, 0, size=1000).wait(timeout=60) == 0
+        assert tactile.wait(timeout=60) == 0
+        got = received(rx)
+        now = wait_until(lambda: (f := lab.rest.get(f"congestion/flows/{flow['id']}"))
+                         ["switchOvers"] and f, timeout=10, what="a switch-over")
+        first = now["switchOvers"][0]
+        # The digest comes from s1, which moved the flow; the delays are s2's,
+        # carried by the notification.
+        assert first["deviceId"] == device("s1")
+        assert first["queueUs"] >= 500, first
+        # congestion.p4 moves the flow on every notification (one per m
+        # packets queued at s2, also those sent before the move), so s1 may
+        # move it back and forth; each digest carries the slot it takes, and
+        # the host follows: the two paths stay primary and backup.
+        final = lab.rest.get(f"congestion/flows/{flow['id']}")
+        paths = [switches_of(final["primary"]), switches_of(final["backup"])]
+        assert sorted(paths) == [[device(s) for s in ("s1", "s2", "s4")],
+                                 [device(s) for s in ("s1", "s3", "s4")]]
+        assert all(s["deviceId"] == device("s1") and s["newBackup"]
+                   for s in final["switchOvers"]), final["switchOvers"]
+        assert len(set(got)) == 1500, f"{1500 - len(set(got))} of 1500 lost"
+    finally:
+        lab.rest.delete(f"congestion/flows/{flow['id']}")

@@ -1,11 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
 """The UE's receive report names a packet as the buffer agent does (IPv4
 identification and L4 checksum, report.go's layout)."""
+import os
+import pathlib
+import socket
 import struct
-
 import threading
 
-from .ue_signal import TakenPackets, packet_id, report
+import pytest
+
+from . import Lab
+from .ue_signal import NewestDownlink, TakenPackets, packet_id, report
 
 
 def ipv4(proto, ident, l4, ihl=5):
@@ -61,3 +66,27 @@ def test_an_await_times_out_on_a_packet_not_taken_or_no_longer_kept():
         taken.take(bytes([0, i, 0, 0]))
     assert not taken.await_taken(bytes([0, 0, 0, 0]), 0.01)  # pushed out by two newer
     assert not taken.await_taken(b"\x09\x09\x09\x09", 0.01)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="namespace lab needs root")
+@pytest.mark.parametrize("reader", [False, True])
+def test_a_report_names_the_last_frame_that_arrived_before_it(reader):
+    """Without a reader thread only the report reads the socket: it still
+    names the newest of the frames queued before it (a report never lags
+    what the radio brought the UE, whatever the reader's scheduling)."""
+    with Lab("fbe-") as lab:
+        radio, far = lab.add_root_veth("ra", "rb")
+        mac = pathlib.Path(f"/sys/class/net/{radio}/address").read_text().strip()
+        downlink = NewestDownlink("10.98.0.2", [radio], reader=reader)
+        out = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+        out.bind((far, 0))
+        ether = bytes.fromhex(mac.replace(":", "")) + bytes(6) + b"\x08\x00"
+        assert downlink.caught_up() is None
+        for ident in range(1, 201):
+            udp = struct.pack("!HHHH", 9, 9000, 8, ident ^ 0x5A5A)
+            packet = bytearray(ipv4(17, ident, udp))
+            packet[16:20] = socket.inet_aton("10.98.0.2")
+            out.send(ether + bytes(packet))
+        newest = downlink.caught_up()
+        out.close()
+    assert newest == struct.pack("!HH", 200, 200 ^ 0x5A5A)

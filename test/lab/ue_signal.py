@@ -15,8 +15,8 @@ there once it has crossed the radio's air queue (the lab's ifb shapes a
 radio's frames, then hands them back to the radio; a cut radio's air queue is
 down, so nothing crosses it), or, in a lab without air queues, as it arrives
 (a cut radio's frames are then not addressed to the UE's MAC): either way,
-only frames the UE's stack takes count. A report waits until every frame that
-arrived before it was read.
+only frames the UE's stack takes count. A report reads every frame that
+arrived before it.
 
 A line "await ID SECONDS" (ID: a packet id as 8 hex digits) answers "ok" once
 the UE has taken that packet, or "timeout" after SECONDS: the lab's handoff
@@ -25,13 +25,10 @@ command, which reaches the UE behind the data its eNB sent before it.
     python -m test.lab.ue_signal UE_IP SERVER_IP PORT RADIO[,RADIO...]
 """
 import collections
-import fcntl
+import select
 import socket
-import struct
 import sys
-import termios
 import threading
-import time
 
 ETH_P_IP = 0x0800
 PACKET_HOST = 0  # sll_pkttype of a frame addressed to this host
@@ -39,8 +36,6 @@ REPORT_MAGIC, REPORT_VERSION = b"FBRX", 1
 REPORT_NOTHING_RECEIVED = 1  # the flag of a report of no packet taken yet
 # Where each protocol's checksum lies in its header (as the agent reads it).
 CHECKSUM_AT = {6: 16, 17: 6, 1: 2}
-# A report does not wait longer than this for the reader to catch up.
-CATCH_UP_S = 0.005
 SNAP = 128
 # How many of the newest packet ids an await looks back over (the UE may
 # have taken more packets after the one awaited, from another eNB).
@@ -92,36 +87,51 @@ class TakenPackets:
 
 class NewestDownlink:
     """Reads every frame the radios bring the UE and keeps the ids of the
-    packets addressed to it (`taken`)."""
+    packets addressed to it (`taken`).
 
-    def __init__(self, ue_ip, radios):
+    A reader thread and a report share one lock around "read what is
+    queued, then record it": a report drains the socket itself, so it
+    counts every frame that arrived before it, even one the reader had
+    taken off the socket and not recorded yet (under CPU load that gap
+    lasted long enough for a stale report, and the target released 97
+    packets the UE had)."""
+
+    def __init__(self, ue_ip, radios, reader=True):
         self.ue = socket.inet_aton(ue_ip)
         self.radios = set(radios)
         self.taken = TakenPackets()
         self.sock = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM, socket.htons(ETH_P_IP))
         # A replay after an attach is a burst: keep all of it for the reader.
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
-        threading.Thread(target=self._read, daemon=True).start()
+        self.sock.setblocking(False)
+        self._reading = threading.Lock()
+        self._buf = bytearray(SNAP)
+        if reader:  # without one (tests), only reports read the socket
+            threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self):
-        buf = bytearray(SNAP)
         while True:
-            n, addr = self.sock.recvfrom_into(buf, SNAP)
-            if addr[2] != PACKET_HOST or addr[0] not in self.radios or buf[16:20] != self.ue:
+            select.select([self.sock], [], [])
+            with self._reading:
+                self._drain()
+
+    def _drain(self):
+        """Records every queued frame; the caller holds _reading."""
+        while True:
+            try:
+                n, addr = self.sock.recvfrom_into(self._buf, SNAP)
+            except BlockingIOError:
+                return
+            if addr[2] != PACKET_HOST or addr[0] not in self.radios or self._buf[16:20] != self.ue:
                 continue
-            pid = packet_id(buf, n)
+            pid = packet_id(self._buf, n)
             if pid is not None:
                 self.taken.take(pid)
 
     def caught_up(self):
-        """The newest id once no frame waits to be read (or CATCH_UP_S passed)."""
-        deadline = time.monotonic() + CATCH_UP_S
-        waiting = bytearray(4)
-        while time.monotonic() < deadline:
-            fcntl.ioctl(self.sock, termios.FIONREAD, waiting)
-            if struct.unpack("i", waiting)[0] == 0:
-                break
-            time.sleep(0.0001)
+        """The newest id of every frame that arrived before this call."""
+        with self._reading:
+            self._drain()
         return self.taken.newest
 
 

@@ -14,8 +14,8 @@ from scapy.layers.inet import IP
 from scapy.layers.l2 import Ether
 from scapy.packet import Raw
 
-from .dataplane import MARKER, expect_no_packet, expect_packet
-from .packets import HOST2_IP, udp_frame
+from .dataplane import MARKER, collect, expect_no_packet, expect_packet
+from .packets import HOST2_IP, HOST2_MAC, udp_frame
 
 ETHERTYPE_CC_NOTIFY = 0x88B6
 NOTIFY_SESSION_BASE = 1000
@@ -182,3 +182,74 @@ def test_untracked_traffic_is_forwarded_as_before(sw):
     other[IP].dst = "10.0.0.99"
     sw.port(first).send(other)
     expect_no_packet([sw.port(primary)])  # no forwarding entry: dropped, not steered
+
+
+def test_a_notification_from_the_path_the_flow_left_is_stale(sw, digests):
+    """Notifications come back along a path for packets queued there; once
+    the flow has moved, those from the path it left must not move it back
+    (it flip-flopped 19 times in 3 s in the controller's lab before)."""
+    first, primary, backup = sw.take_ports(3)
+    cc = Cc(sw, first, primary, backup)
+    cc.thresholds(NEVER, NEVER, 3)
+    expect_packet(sw.port(primary), rewritten(cc.send(0), PRIMARY_MAC))
+    # Each notification is consumed before the next packet goes (they come
+    # in by different ports, which a target may serve in any order).
+    sw.port(primary).send(notify_frame(cc.flow))
+    expect_no_packet([sw.port(p) for p in (first, primary, backup)])
+    expect_packet(sw.port(backup), rewritten(cc.send(1), BACKUP_MAC))
+    assert decode_digest(digests.digest_list())[:3] == (cc.flow, SWITCH_ID, 1)
+    sw.port(primary).send(notify_frame(cc.flow))  # stale: from the old path
+    expect_no_packet([sw.port(p) for p in (first, primary, backup)])
+    expect_packet(sw.port(backup), rewritten(cc.send(2), BACKUP_MAC))
+    assert digests.digest_list(timeout=0.3) is None, "a stale notification moved the flow"
+    sw.port(backup).send(notify_frame(cc.flow))  # the path it takes now
+    expect_no_packet([sw.port(p) for p in (first, primary, backup)])
+    expect_packet(sw.port(primary), rewritten(cc.send(3), PRIMARY_MAC))
+    assert decode_digest(digests.digest_list())[:3] == (cc.flow, SWITCH_ID, 0)
+
+
+def test_without_a_backup_a_notification_goes_on_upstream(sw, digests):
+    """A switch that cannot move the flow sends its notification on out of
+    the port the flow comes in by, towards a switch that can; one that did
+    not come back along the flow's path is dropped."""
+    first, primary, other = sw.take_ports(3)
+    cc = Cc(sw, first, primary)
+    cc.thresholds(NEVER, NEVER, 3)
+    expect_packet(sw.port(primary), rewritten(cc.send(0), PRIMARY_MAC))
+    relayed = notify_frame(cc.flow)
+    sw.port(primary).send(relayed)
+    expect_packet(sw.port(first), relayed)
+    sw.port(other).send(notify_frame(cc.flow))
+    expect_no_packet([sw.port(p) for p in (first, primary, other)])
+    expect_packet(sw.port(primary), rewritten(cc.send(1), PRIMARY_MAC))
+    assert digests.digest_list(timeout=0.3) is None
+
+
+def test_a_packet_queued_on_the_path_the_flow_left_keeps_its_switch_over_reported(sw, digests):
+    """pbswitch-specific (a port shaped to a known rate): two packets of the
+    flow queue behind a backlog on its primary; the first to leave moves
+    the flow, the second is congested too but finds it moved. The digest
+    of the move must still come with the next packet (the second packet
+    used to clear the switch's pending report: the digest was lost)."""
+    shaped = next(iter(sw.target.port_rates), None)
+    if shaped is None:
+        pytest.skip(f"target {sw.target.name} has no port shaped to a known rate (pbswitch's "
+                    "--port ID=IF@BPS; BMv2 sets queue rates through its Thrift runtime only)")
+    first, backup = sw.take_ports(2)
+    cc = Cc(sw, first, shaped, backup)
+    cc.thresholds(0, 0, 1)
+    sw.insert("forwarding.l2_exact", match={"eth_dst": HOST2_MAC},
+              action="forwarding.set_egress_port", params={"port": shaped})
+    # 30 untracked frames of 1 kB: about 240 ms of backlog at 1 Mbit/s, so
+    # both tracked packets pass ingress (slot 0) before either leaves.
+    filler = [bytes(udp_frame(dport=4000, seq=i) / bytes(900)) for i in range(30)]
+    queued = [cc.frame(seq) for seq in (0, 1)]
+    for frame in filler + [bytes(f) for f in queued]:
+        sw.port(first).send(frame)
+    got = collect(sw.port(shaped), 1.0)
+    left = [bytes(rewritten(f, PRIMARY_MAC)) for f in queued]
+    assert sum(1 for g in got if g in left) == 2, "both tracked packets left by the primary"
+    expect_packet(sw.port(backup), rewritten(cc.send(2), BACKUP_MAC))
+    digest = digests.digest_list()
+    assert digest is not None, "the switch-over's digest was lost"
+    assert decode_digest(digest)[:3] == (cc.flow, SWITCH_ID, 1)

@@ -11,8 +11,11 @@
 //     backup), the flow takes it from its next packet on, with no
 //     controller round trip;
 //   - otherwise the switch sends a congestion notification (Ethernet +
-//     cc_notify_t) back out of the port the packet came in by, and the
-//     switch before it, if it has a backup for the flow, switches there.
+//     cc_notify_t) back out of the port the packet came in by; the switch
+//     before it switches the flow if it has a backup for it, or else sends
+//     the notification on upstream the way the flow came, so it reaches
+//     the first switch that can move the flow. A notification that comes
+//     back along a path the flow no longer takes is stale and dropped.
 // The next packet of a switched flow raises a digest (flow, switch, slot,
 // delays) that tells the controller, which then installs a new backup in
 // the slot the flow left. Delays are microseconds, v1model's unit.
@@ -27,6 +30,8 @@ register<bit<32>>(CC_FLOWS) cc_over;      // its consecutive packets over a thre
 register<bit<1>>(CC_FLOWS) cc_flipped;    // switched, not yet reported by a digest
 register<bit<32>>(CC_FLOWS) cc_queue_us;  // the delays that made it switch
 register<bit<32>>(CC_FLOWS) cc_proc_us;
+register<bit<1>>(CC_FLOWS) cc_in_known;   // a packet of the flow came in here
+register<port_num_t>(CC_FLOWS) cc_in_port; // the port it came in by (where notifications go on)
 
 struct cc_digest_t {
     cc_flow_t flow;
@@ -91,6 +96,18 @@ control CcIngress(inout parsed_headers_t hdr,
         cc_proc_us.read(meta.cc.proc_us, (bit<32>)meta.cc.flow);
     }
 
+    // Where the flow's packets come in: a notification for it that this
+    // switch cannot act on goes on upstream from there.
+    action remember_in_port() {
+        cc_in_known.write((bit<32>)meta.cc.flow, 1);
+        cc_in_port.write((bit<32>)meta.cc.flow, std_meta.ingress_port);
+    }
+
+    action read_in_port() {
+        cc_in_known.read(meta.cc.in_known, (bit<32>)meta.cc.flow);
+        cc_in_port.read(meta.cc.in_port, (bit<32>)meta.cc.flow);
+    }
+
     action forward(port_num_t port, mac_addr_t dmac) {
         std_meta.egress_spec = port;
         hdr.ethernet.dst_addr = dmac;
@@ -131,20 +148,29 @@ control CcIngress(inout parsed_headers_t hdr,
         size = 2 * CC_FLOWS;
     }
 
-    // A notification for a flow this switch can move: it takes the other
-    // slot, unless a packet already moved it (the slot read is still the
-    // one the notification found).
+    // A notification about the path the flow takes, at a switch that can
+    // move it: it takes the other slot, unless a packet already moved it
+    // (the slot read is still the one the notification found). A switch
+    // not reported yet stays to be reported, with its delays.
     action switch_on_notification() {
         bit<1> slot;
         cc_slot.read(slot, (bit<32>)meta.cc.flow);
+        bit<1> pending;
+        cc_flipped.read(pending, (bit<32>)meta.cc.flow);
+        bit<32> queue_us;
+        cc_queue_us.read(queue_us, (bit<32>)meta.cc.flow);
+        bit<32> proc_us;
+        cc_proc_us.read(proc_us, (bit<32>)meta.cc.flow);
         bit<1> flip = 0;
         if (slot == meta.cc.slot) {
             flip = 1;
+            queue_us = hdr.cc_notify.queue_us;
+            proc_us = hdr.cc_notify.proc_us;
         }
         cc_slot.write((bit<32>)meta.cc.flow, slot ^ flip);
-        cc_flipped.write((bit<32>)meta.cc.flow, flip);
-        cc_queue_us.write((bit<32>)meta.cc.flow, hdr.cc_notify.queue_us);
-        cc_proc_us.write((bit<32>)meta.cc.flow, hdr.cc_notify.proc_us);
+        cc_flipped.write((bit<32>)meta.cc.flow, pending | flip);
+        cc_queue_us.write((bit<32>)meta.cc.flow, queue_us);
+        cc_proc_us.write((bit<32>)meta.cc.flow, proc_us);
     }
 
     apply {
@@ -159,15 +185,35 @@ control CcIngress(inout parsed_headers_t hdr,
         if (notification || meta.cc.tracked) {
             read_slot();
             cc_alternates.apply();
+            if (!notification) {
+                remember_in_port();
+                read_switch();
+            }
+            // The current path's next hop (one apply: a notification's
+            // as well, to compare with the port it came in by; it keeps
+            // its own Ethernet header if it goes on).
+            mac_addr_t notification_dst = hdr.ethernet.dst_addr;
+            cc_paths.apply();
             if (notification) {
-                if (meta.cc.has_alternate) {
-                    switch_on_notification();
+                // Only a notification that came back along the flow's
+                // current path counts: one from the path it left (sent
+                // for packets queued there before the move) is stale.
+                if (meta.forwarded && std_meta.ingress_port == std_meta.egress_spec) {
+                    if (meta.cc.has_alternate) {
+                        switch_on_notification();
+                    } else {
+                        // No backup here: on upstream, the way the flow came.
+                        read_in_port();
+                        if (meta.cc.in_known == 1) {
+                            std_meta.egress_spec = meta.cc.in_port;
+                            hdr.ethernet.dst_addr = notification_dst;
+                            exit;
+                        }
+                    }
                 }
                 mark_to_drop(std_meta);
                 exit;
             }
-            read_switch();
-            cc_paths.apply();
             if (meta.cc.flipped == 1) {
                 digest<cc_digest_t>(1, { meta.cc.flow, meta.cc.switch_id, meta.cc.slot,
                                          meta.cc.queue_us, meta.cc.proc_us });
@@ -227,18 +273,28 @@ control CcEgress(inout parsed_headers_t hdr,
 
     // Congested, with a backup here: the next packets take the other slot
     // (unless one of them already switched the flow since this one left
-    // ingress).
+    // ingress). A switch not reported yet stays to be reported, with the
+    // delays that made it: a later packet queued on the path the flow left
+    // must not clear it (its digest was lost that way).
     action switch_over() {
         bit<1> slot;
         cc_slot.read(slot, (bit<32>)meta.cc.flow);
+        bit<1> pending;
+        cc_flipped.read(pending, (bit<32>)meta.cc.flow);
+        bit<32> queue_us;
+        cc_queue_us.read(queue_us, (bit<32>)meta.cc.flow);
+        bit<32> proc_us;
+        cc_proc_us.read(proc_us, (bit<32>)meta.cc.flow);
         bit<1> flip = 0;
         if (slot == meta.cc.slot) {
             flip = 1;
+            queue_us = meta.cc.queue_us;
+            proc_us = meta.cc.proc_us;
         }
         cc_slot.write((bit<32>)meta.cc.flow, slot ^ flip);
-        cc_flipped.write((bit<32>)meta.cc.flow, flip);
-        cc_queue_us.write((bit<32>)meta.cc.flow, meta.cc.queue_us);
-        cc_proc_us.write((bit<32>)meta.cc.flow, meta.cc.proc_us);
+        cc_flipped.write((bit<32>)meta.cc.flow, pending | flip);
+        cc_queue_us.write((bit<32>)meta.cc.flow, queue_us);
+        cc_proc_us.write((bit<32>)meta.cc.flow, proc_us);
     }
 
     // Congested, no backup here: a copy of this packet goes back out of the

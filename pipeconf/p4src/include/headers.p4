@@ -223,6 +223,8 @@ struct cc_metadata_t {
     @field_list(CLONE_FL_CC)
     bool      notify;         // this copy is a notification to build
     bool      congested;
+    bit<1>    in_known;       // a packet of the flow came in here (cc_in_known)
+    port_num_t in_port;      // by this port (cc_in_port)
 }
 
 struct local_metadata_t {

@@ -44,9 +44,11 @@ var DefaultLimits = Limits{
 	PoolBytes:        256 << 20,
 	MaxBufferBytes:   256 << 20,
 	MaxBufferPackets: 1 << 20,
-	MaxBuffers:       4096,
-	MaxVports:        4096,
-	MaxFrameBytes:    9216,
+	// A buffer costs a goroutine and a few hundred bytes when empty; a
+	// device that pauses a flow per idle UE needs tens of thousands.
+	MaxBuffers:    1 << 16,
+	MaxVports:     1 << 16,
+	MaxFrameBytes: 9216,
 	// A tagged vport costs a map entry and a struct: a UPF device pauses
 	// tens of thousands of UEs behind a few vport ports.
 	MaxTagsPerBackend: 1 << 16,

@@ -13,7 +13,9 @@ import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentId;
+import org.flowbuf.api.Vport;
 import org.flowbuf.api.VportId;
+import org.flowbuf.api.VportMode;
 import org.flowbuf.app.southbound.AgentDirectory;
 import org.flowbuf.app.southbound.BufferAgentClient;
 import org.flowbuf.app.southbound.FakeBufferAgent;
@@ -467,4 +469,18 @@ public class IntentManagerTest {
         assertTrue(buffers.getBuffers(S1).isEmpty());
     }
 
+
+    @Test
+    public void aPauseIntoALogicalVportPushesItsTagAndItsReplayRuleDoesNot() {
+        Vport logical = new Vport(VportId.vportId("ue.7"), 12, 7, BufferId.bufferId("u7"),
+                                  VportMode.RX);
+        PortNumber in = PortNumber.portNumber(1);
+        assertEquals(SteeringRule.toBuffer(UDP_FLOW.withoutInPort(), 1L, 12, 7,
+                                           IntentManager.PAUSE_PRIORITY),
+                     IntentManager.pauseRule(UDP_FLOW, in, logical));
+        // Replays leave the shared port untagged; the 5-tuple tells them apart.
+        SteeringRule replay = IntentManager.replayRule(UDP_FLOW, logical, PortNumber.portNumber(2));
+        assertEquals(0, replay.tag());
+        assertEquals(Optional.of(12L), replay.ingressPort());
+    }
 }

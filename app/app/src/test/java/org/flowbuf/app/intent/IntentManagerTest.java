@@ -483,4 +483,24 @@ public class IntentManagerTest {
         assertEquals(0, replay.tag());
         assertEquals(Optional.of(12L), replay.ingressPort());
     }
+
+    @Test
+    public void pausesWithoutABufferTakeOneLogicalVportEachUntilTheTagsRunOut() throws Exception {
+        List<VportSlot> tagged = List.of(new VportSlot(VportId.vportId("ue.1"), 12, null, 0, 1),
+                                         new VportSlot(VportId.vportId("ue.2"), 12, null, 0, 2));
+        AgentDirectory shared = new OneDeviceAgents(
+                S1, InProcessAgent.start(grpc, new FakeBufferAgent(), "s1-tags"), tagged);
+        IntentManager ues = new IntentManager(new BufferManager(shared, new InMemoryBufferStore()),
+                                              shared, writer);
+        FlowFilter second = FlowFilter.builder().ipv4Dst(IpPrefix.valueOf("10.0.0.3/32")).build();
+        ues.pause(S1, P1, UDP_FLOW, Optional.empty(), APP);
+        ues.pause(S1, P1, second, Optional.empty(), APP);
+        assertEquals(Set.of(SteeringRule.toBuffer(UDP_FLOW, 1L, 12, 1, IntentManager.PAUSE_PRIORITY),
+                            SteeringRule.toBuffer(second, 1L, 12, 2, IntentManager.PAUSE_PRIORITY)),
+                     Set.copyOf(ues.installedRules(S1)));
+        FlowFilter third = FlowFilter.builder().ipv4Dst(IpPrefix.valueOf("10.0.0.4/32")).build();
+        assertReason(() -> ues.pause(S1, P1, third, Optional.empty(), APP),
+                     FlowBufException.Reason.EXHAUSTED);
+        assertEquals(2, ues.installedRules(S1).size());
+    }
 }

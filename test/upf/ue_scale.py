@@ -20,11 +20,13 @@ def ue_filter(i):
             "l4DstPort": FIRST_PORT + i}
 
 
-def scale_lab(ues):
-    """A lab whose vport ports carry `ues` logical vports in all."""
+def scale_lab(ues, external_agent=False):
+    """A lab whose vport ports carry `ues` logical vports in all: pbswitch's
+    in-process buffers, or an external buffer-agent on veths."""
     per_port = -(-ues // len(VPORTS))
     return ServiceLab(prefix="fbt-", rest_port=REST_PORT, p4rt_port=P4RT_PORT,
-                      agent_port=AGENT_PORT, vport_tags=per_port)
+                      agent_port=AGENT_PORT, vport_tags=per_port,
+                      external_agent=external_agent)
 
 
 def rss_kib(pid):

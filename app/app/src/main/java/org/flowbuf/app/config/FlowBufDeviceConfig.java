@@ -149,6 +149,16 @@ public final class FlowBufDeviceConfig extends Config<DeviceId> {
         return slots.build();
     }
 
+    // The number of slots vportSlots() makes, without making them (a tagged
+    // entry is thousands).
+    private long slotCount() {
+        long n = 0;
+        for (JsonNode v : object.path(VPORTS)) {
+            n += Math.max(1, v.path(TAGS).asLong(0));
+        }
+        return n;
+    }
+
     /**
      * How many empty buffers to keep made ahead on the device.
      *
@@ -163,7 +173,7 @@ public final class FlowBufDeviceConfig extends Config<DeviceId> {
         if (ready.isMissingNode()) {
             return Optional.empty();
         }
-        int vports = vportSlots().size();
+        long vports = slotCount();
         if (!ready.isIntegralNumber() || ready.asLong() < 0 || ready.asLong() > vports) {
             return Optional.of("readyBuffers must be an integer in 0.." + vports
                                        + " (the device's vports)");

@@ -5,8 +5,10 @@ package engine_test
 import (
 	"bytes"
 	"encoding/binary"
+	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/flowbuf/flowbuf/buffer-agent/engine"
@@ -221,4 +223,59 @@ func TestTagsPerBackendAreBounded(t *testing.T) {
 	}
 	_, err := fx.e.CreateVport(app, "v3", tagged(3, engine.ModeRX))
 	wantCode(t, err, engine.ResourceExhausted)
+}
+
+// A crashed engine re-attaches its tagged vports to one shared backend
+// again, each to its buffer with what it held, and demultiplexes anew.
+func TestTaggedVportsAreReattachedToOneSharedBackend(t *testing.T) {
+	dir := t.TempDir()
+	fx, _ := openFixture(t, dir)
+	for tag := 1; tag <= 2; tag++ {
+		fx.mustBuffer(t, "b"+itoa(tag), engine.BufferConfig{CapacityPackets: 100})
+		if _, err := fx.e.CreateVport(app, "v"+itoa(tag), tagged(uint32(tag), engine.ModeRX)); err != nil {
+			t.Fatal(err)
+		}
+		fx.mustBind(t, "b"+itoa(tag), "v"+itoa(tag))
+	}
+	be := fx.f.port("shared:in-process port 900")
+	if be == nil {
+		t.Fatalf("no shared backend among %v", fx.f.ports)
+	}
+	frames := seqFrames(0, 4)
+	be.in.Receive([][]byte{tagFrame(frames[0], 1), tagFrame(frames[1], 2), tagFrame(frames[2], 1)})
+	for _, name := range dirEntries(t, dir) {
+		// Tagged vports keep no receive count: only the buffers' journals.
+		if strings.HasPrefix(name, "vport-") {
+			t.Fatalf("state dir holds %s: %v", name, dirEntries(t, dir))
+		}
+	}
+	engine.Crash(fx.e)
+
+	fx2, rep := openFixture(t, dir)
+	if len(rep.Notes) != 0 {
+		t.Fatalf("restore notes %v", rep.Notes)
+	}
+	if len(fx2.f.ports) != 1 {
+		t.Fatalf("%d backends re-opened, want the one shared", len(fx2.f.ports))
+	}
+	if a, b := fx2.query(t, "b1").Stats.OccupancyPackets, fx2.query(t, "b2").Stats.OccupancyPackets; a != 2 || b != 1 {
+		t.Fatalf("re-attached buffers hold %d and %d, want 2 and 1", a, b)
+	}
+	fx2.f.port("shared:in-process port 900").in.Receive([][]byte{tagFrame(frames[3], 2)})
+	if got := fx2.query(t, "b2").Stats.OccupancyPackets; got != 2 {
+		t.Fatalf("buffer b2 holds %d after the restart, want 2", got)
+	}
+}
+
+func dirEntries(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
 }

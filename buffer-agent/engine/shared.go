@@ -24,6 +24,11 @@ const (
 	EtherTypeBufferTag = 0x88b5
 	bufferTagBytes     = 6  // the tag and the original ethertype
 	taggedHeaderBytes  = 20 // Ethernet + the buffer tag header
+	// MaxTag is the largest tag a vport may have. Tags keep their high
+	// byte 0: 0x88b5 is also the ARQ status frames' ethertype (the other
+	// IEEE local experimental one is congestion notification's), and their
+	// magic "FBAK" where a tag would be is then never a tag.
+	MaxTag = 1<<24 - 1
 )
 
 // sharedKey names a backend target that tagged vports share.
@@ -110,7 +115,14 @@ func (s *sharedBackend) route(f []byte) *vport {
 		PutFrame(f)
 		return nil
 	}
-	v := s.tags[binary.BigEndian.Uint32(f[14:18])]
+	tag := binary.BigEndian.Uint32(f[14:18])
+	if tag == 0 || tag > MaxTag {
+		s.untagged.packets.Add(1) // e.g. an ARQ status frame forwarded here
+		s.untagged.bytes.Add(n)
+		PutFrame(f)
+		return nil
+	}
+	v := s.tags[tag]
 	if v == nil {
 		s.unknownTag.packets.Add(1)
 		s.unknownTag.bytes.Add(n)

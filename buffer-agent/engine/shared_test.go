@@ -116,7 +116,10 @@ func TestSharedBackendKeepsEachBuffersOrder(t *testing.T) {
 func TestSharedBackendCountsUnknownAndMissingTags(t *testing.T) {
 	fx, be := sharedFixture(t, 1)
 	f := seqFrames(0, 3)
-	be.in.Receive([][]byte{f[0], tagFrame(f[1], 7), tagFrame(f[2], 1), {1, 2, 3}})
+	// Untagged, an unknown tag, tag 1, a runt, and an ARQ status frame (its
+	// ethertype is 0x88b5 too, its magic where a tag would be).
+	arq := engine.ArqStatusFrame([]engine.PacketID{{IPv4ID: 1}})
+	be.in.Receive([][]byte{f[0], tagFrame(f[1], 7), tagFrame(f[2], 1), {1, 2, 3}, arq})
 	if got := fx.query(t, "b1").Stats.OccupancyPackets; got != 1 {
 		t.Fatalf("buffer holds %d, want 1", got)
 	}
@@ -125,10 +128,10 @@ func TestSharedBackendCountsUnknownAndMissingTags(t *testing.T) {
 		t.Fatalf("%d shared backends, want 1", len(infos))
 	}
 	i := infos[0]
-	if i.UntaggedPackets != 2 || i.UnknownTagPackets != 1 || i.Vports != 1 {
-		t.Fatalf("shared backend counted %+v, want 2 untagged, 1 unknown tag, 1 vport", i)
+	if i.UntaggedPackets != 3 || i.UnknownTagPackets != 1 || i.Vports != 1 {
+		t.Fatalf("shared backend counted %+v, want 3 untagged, 1 unknown tag, 1 vport", i)
 	}
-	if i.UntaggedBytes != uint64(len(f[0])+3) || i.UnknownTagBytes != uint64(len(f[1])+6) {
+	if i.UntaggedBytes != uint64(len(f[0])+3+len(arq)) || i.UnknownTagBytes != uint64(len(f[1])+6) {
 		t.Fatalf("shared backend bytes %+v", i)
 	}
 }
@@ -175,6 +178,7 @@ func TestTaggedVportBadConfigsChangeNothing(t *testing.T) {
 		{"tag collision", tagged(1, engine.ModeRX), engine.FailedPrecondition},
 		{"untagged on a shared port", tagged(0, engine.ModeRX), engine.FailedPrecondition},
 		{"tagged on an untagged port", onPlain, engine.FailedPrecondition},
+		{"tag out of range", tagged(engine.MaxTag+1, engine.ModeRX), engine.InvalidArgument},
 	}
 	for _, c := range cases {
 		_, err := fx.e.CreateVport(app, "bad", c.cfg)

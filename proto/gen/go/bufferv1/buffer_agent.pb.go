@@ -1837,7 +1837,9 @@ type VportConfig struct {
 	// original ethertype, the payload. The agent strips it and stores the
 	// original frame; frames without it or with an unknown tag are dropped
 	// and counted on the backend (agent metrics). Replays leave untagged.
-	// A tag taken on the backend, or tagged and untagged vports on one
+	// Tags are 1..16,777,215 (the high byte 0: ARQ status frames have
+	// ethertype 0x88b5 too, and their magic "FBAK" is then never a tag);
+	// above: INVALID_ARGUMENT. A tag taken on the backend, or tagged and untagged vports on one
 	// backend: FAILED_PRECONDITION; another backend configuration than the
 	// backend's tagged vports have: INVALID_ARGUMENT; more than
 	// Capabilities.max_tags_per_backend: RESOURCE_EXHAUSTED.

@@ -135,6 +135,9 @@ func (p *plan) checkVportRoom(cfg VportConfig) error {
 			}
 		}
 	}
+	if cfg.Tag != 0 {
+		return p.checkTagLimit(cfg, 0) // the first tagged vport of its port
+	}
 	return p.checkPlanConflicts(cfg)
 }
 
@@ -152,15 +155,25 @@ func (p *plan) checkSharedRoom(s *sharedBackend, cfg VportConfig) error {
 			return errorf(FailedPrecondition, "tag %d of %s is taken by vport %q", cfg.Tag, s.key, v.id)
 		}
 	}
+	return p.checkTagLimit(cfg, n)
+}
+
+// checkTagLimit checks a new tagged vport against the plan's vports and
+// the per-backend limit, given the n tagged vports its port keeps.
+func (p *plan) checkTagLimit(cfg VportConfig, n int) error {
+	if err := p.checkPlanConflicts(cfg); err != nil {
+		return err
+	}
 	for _, v := range p.vps {
 		if v != nil && sameBackendTarget(v.cfg.Backend, cfg.Backend) {
 			n++
 		}
 	}
 	if n+1 > int(p.e.limits.MaxTagsPerBackend) {
-		return errorf(ResourceExhausted, "%s carries %d tagged vports, the agent's limit", s.key, n)
+		return errorf(ResourceExhausted, "%s carries %d tagged vports, the agent's limit",
+			sharedKeyOf(cfg.Backend), n)
 	}
-	return p.checkPlanConflicts(cfg)
+	return nil
 }
 
 func (p *plan) checkPlanConflicts(cfg VportConfig) error {

@@ -227,6 +227,21 @@ func TestTagsPerBackendAreBounded(t *testing.T) {
 	}
 	_, err := fx.e.CreateVport(app, "v3", tagged(3, engine.ModeRX))
 	wantCode(t, err, engine.ResourceExhausted)
+	// Also within one batch on a port no vport uses yet.
+	fresh := func(tag uint32) engine.VportConfig {
+		c := tagged(tag, engine.ModeRX)
+		c.Backend.Port = sharedPort + 9
+		return c
+	}
+	_, err = fx.e.Batch(app, []engine.Op{
+		{CreateVport: &engine.CreateVportOp{ID: "f1", Config: fresh(1)}},
+		{CreateVport: &engine.CreateVportOp{ID: "f2", Config: fresh(2)}},
+		{CreateVport: &engine.CreateVportOp{ID: "f3", Config: fresh(3)}},
+	})
+	wantCode(t, err, engine.ResourceExhausted)
+	if _, err := fx.e.QueryVport(app, "f1"); err == nil {
+		t.Fatal("a refused batch made vport f1")
+	}
 }
 
 // A crashed engine re-attaches its tagged vports to one shared backend

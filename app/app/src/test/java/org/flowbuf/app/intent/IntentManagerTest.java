@@ -503,4 +503,28 @@ public class IntentManagerTest {
                      FlowBufException.Reason.EXHAUSTED);
         assertEquals(2, ues.installedRules(S1).size());
     }
+
+    @Test
+    public void aRestartedServiceAdoptsPausesIntoLogicalVportsByTheirTag() throws Exception {
+        List<VportSlot> tagged = List.of(new VportSlot(VportId.vportId("ue.1"), 12, null, 0, 1),
+                                         new VportSlot(VportId.vportId("ue.2"), 12, null, 0, 2));
+        AgentDirectory shared = new OneDeviceAgents(
+                S1, InProcessAgent.start(grpc, new FakeBufferAgent(), "s1-adopt"), tagged);
+        BufferManager onTags = new BufferManager(shared, new InMemoryBufferStore());
+        onTags.createBuffer(S1, BufferId.bufferId("first"), APP, BufferSpec.defaults(),
+                            BufferState.BUFFERING);
+        onTags.createBuffer(S1, BufferId.bufferId("second"), APP, BufferSpec.defaults(),
+                            BufferState.BUFFERING);
+        SteeringRule intoSecond = SteeringRule.toBuffer(UDP_FLOW, 1L, 12, 2,
+                                                        IntentManager.PAUSE_PRIORITY);
+        List<SteeringRule> onSwitch = List.of(
+                intoSecond,
+                // No logical vport 9 on port 12: left alone.
+                SteeringRule.toBuffer(UDP_FLOW, 3L, 12, 9, IntentManager.PAUSE_PRIORITY));
+        IntentManager restarted = new IntentManager(onTags, shared, writer);
+        List<FlowBufIntent> adopted = restarted.adopt(S1, onSwitch);
+        assertEquals(1, adopted.size());
+        assertEquals(Optional.of(BufferId.bufferId("second")), adopted.get(0).bufferId());
+        assertEquals(List.of(intoSecond), restarted.installedRules(S1));
+    }
 }

@@ -103,9 +103,11 @@ bench-pool: ## buffer-agent pool admission: a long pause vs short pauses' bursts
 bench-pbswitch: setup ## pbswitch forwarding, in-process buffer hop, P4Runtime writes
 	$(GO) run ./test/bench/pbswitchbench
 
-bench-upf: setup ## the 5G UPF on pbswitch: GTP-U encap/decap vs plain routing, added time, session installs and memory
-	$(GO) build -o bin/ ./pbswitch/cmd/pbswitch
+bench-upf: setup ## the 5G UPF on pbswitch: GTP-U encap/decap vs plain routing, added time, session installs and memory; UEs paused at once per device
+	$(GO) build -o bin/ ./pbswitch/cmd/pbswitch ./buffer-agent/cmd/buffer-agent
 	PBSWITCH=bin/pbswitch $(GO) run ./test/bench/upfbench
+	$(MVN) -q install -DskipTests -pl host -am
+	.venv/bin/python -m test.bench.service.bench_paused_ues $(if $(QUICK),--quick)
 
 bench-service: setup ## pause/resume latency and intent rate through REST (embedded mode)
 	$(GO) build -o bin/ ./buffer-agent/cmd/buffer-agent ./pbswitch/cmd/pbswitch

@@ -110,13 +110,13 @@ func newBuffer(e *Engine, owner, id string, cfg BufferConfig) *buffer {
 	}
 	b := &buffer{
 		id: id, owner: owner, cfg: cfg, e: e,
-		q:       newQueue(classes),
-		state:   StateFree,
-		cong:    -1,
-		wake:    make(chan struct{}, 1),
-		scratch: make([][]byte, 0, maxTxBatch),
-		txPos:   make([]sentRec, 0, maxTxBatch),
-		done:    make(chan struct{}),
+		q:     newQueue(classes),
+		state: StateFree,
+		cong:  -1,
+		wake:  make(chan struct{}, 1),
+		done:  make(chan struct{}),
+		// scratch and txPos are made at the first send: a device holds
+		// thousands of paused buffers that have sent nothing yet.
 	}
 	if cfg.Queue == QueueARQ {
 		b.arq = newArqState(cfg.Arq)

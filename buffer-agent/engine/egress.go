@@ -53,6 +53,9 @@ func (b *buffer) sendLocked() bool {
 		return false
 	}
 	before, _ := b.occupancy()
+	if b.scratch == nil {
+		b.scratch = make([][]byte, 0, maxTxBatch)
+	}
 	out := b.dequeue(b.scratch[:0], v.rateBps.Load())
 	b.startArqTicks()
 	if len(out) > 0 {

@@ -44,9 +44,14 @@ var DefaultLimits = Limits{
 	PoolBytes:        256 << 20,
 	MaxBufferBytes:   256 << 20,
 	MaxBufferPackets: 1 << 20,
-	MaxBuffers:       4096,
-	MaxVports:        4096,
-	MaxFrameBytes:    9216,
+	// A buffer costs a goroutine and a few hundred bytes when empty; a
+	// device that pauses a flow per idle UE needs tens of thousands.
+	MaxBuffers:    1 << 16,
+	MaxVports:     1 << 16,
+	MaxFrameBytes: 9216,
+	// A tagged vport costs a map entry and a struct: a UPF device pauses
+	// tens of thousands of UEs behind a few vport ports.
+	MaxTagsPerBackend: 1 << 16,
 }
 
 // Engine holds every buffer and vport of one switch. Control calls are
@@ -70,6 +75,7 @@ type Engine struct {
 	mu      sync.Mutex // guards everything below and serialises control calls
 	buffers map[string]*buffer
 	vports  map[string]*vport
+	shared  map[sharedKey]*sharedBackend // backends of tagged vports
 	apps    map[string]*appUsage
 	subs    map[*Subscription]struct{}
 	closed  bool
@@ -112,6 +118,7 @@ func newEngine(opts Options) (*Engine, error) {
 		pool:       memPool{limit: l.PoolBytes},
 		buffers:    map[string]*buffer{},
 		vports:     map[string]*vport{},
+		shared:     map[sharedKey]*sharedBackend{},
 		apps:       map[string]*appUsage{},
 		subs:       map[*Subscription]struct{}{},
 	}
@@ -138,6 +145,9 @@ func fillLimits(l Limits) Limits {
 	}
 	if l.MaxFrameBytes == 0 {
 		l.MaxFrameBytes = d.MaxFrameBytes
+	}
+	if l.MaxTagsPerBackend == 0 {
+		l.MaxTagsPerBackend = d.MaxTagsPerBackend
 	}
 	return l
 }

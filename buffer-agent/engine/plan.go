@@ -193,7 +193,13 @@ func (p *plan) boundCount(b *buffer) int { return len(b.vports) + p.bound[b] }
 func (p *plan) openBackends() error {
 	for i, v := range p.opens {
 		f := p.e.backends[v.cfg.Backend.Kind]
-		be, err := f.Open(v.id, v.cfg.Backend, v)
+		var be Backend
+		var err error
+		if v.cfg.Tag != 0 {
+			be, err = p.e.openTagged(v, f.Open)
+		} else {
+			be, err = f.Open(v.id, v.cfg.Backend, v)
+		}
 		if err != nil {
 			for _, done := range p.opens[:i] {
 				_ = done.backend.Close() // best effort: the vport never existed
@@ -229,6 +235,11 @@ func (p *plan) openState() error {
 	var counted []*vport
 	if err == nil {
 		for _, v := range p.opens {
+			if v.cfg.Tag != 0 {
+				// Its frames come through a shared interface: no
+				// receive count of its own to compare after a crash.
+				continue
+			}
 			if err = p.e.openRx(v); err != nil {
 				break
 			}

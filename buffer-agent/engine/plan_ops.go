@@ -97,7 +97,7 @@ func (p *plan) createVport(op *CreateVportOp) error {
 	if p.e.backends[op.Config.Backend.Kind] == nil {
 		return errorf(Unimplemented, "this agent has no backend of kind %d", op.Config.Backend.Kind)
 	}
-	if err := p.checkVportRoom(op.Config.Backend); err != nil {
+	if err := p.checkVportRoom(op.Config); err != nil {
 		return err
 	}
 	v := newVport(p.e, p.app, op.ID, op.Config)
@@ -113,7 +113,7 @@ func (p *plan) createVport(op *CreateVportOp) error {
 	return nil
 }
 
-func (p *plan) checkVportRoom(spec BackendSpec) error {
+func (p *plan) checkVportRoom(cfg VportConfig) error {
 	q := p.usage.quota
 	if q.MaxVports > 0 && int(p.usage.vports)+p.nVps+1 > int(q.MaxVports) {
 		return errorf(ResourceExhausted, "the application's quota of %d vports is used up", q.MaxVports)
@@ -121,15 +121,90 @@ func (p *plan) checkVportRoom(spec BackendSpec) error {
 	if len(p.e.vports)+p.nVps+1 > int(p.e.limits.MaxVports) {
 		return errorf(ResourceExhausted, "the agent's limit of %d vports is reached", p.e.limits.MaxVports)
 	}
-	for id, v := range p.e.vports {
-		if _, changed := p.vps[id]; !changed && sameBackendTarget(v.cfg.Backend, spec) {
-			return errorf(FailedPrecondition, "vport %q already uses that port", id)
+	if cfg.Tag != 0 {
+		if s := p.e.shared[sharedKeyOf(cfg.Backend)]; s != nil {
+			// A shared backend carries tagged vports only: no untagged
+			// vport can be on it, so its tags are all there is to check.
+			return p.checkSharedRoom(s, cfg)
 		}
 	}
-	for id, v := range p.vps {
-		if v != nil && sameBackendTarget(v.cfg.Backend, spec) {
-			return errorf(FailedPrecondition, "vport %q already uses that port", id)
+	for id, v := range p.e.vports {
+		if _, changed := p.vps[id]; !changed {
+			if err := portConflict(id, v.cfg, cfg); err != nil {
+				return err
+			}
 		}
+	}
+	if cfg.Tag != 0 {
+		return p.checkTagLimit(cfg, 0) // the first tagged vport of its port
+	}
+	return p.checkPlanConflicts(cfg)
+}
+
+// checkSharedRoom checks a new tagged vport against the backend it joins
+// and the vports the plan made or removed before it.
+func (p *plan) checkSharedRoom(s *sharedBackend, cfg VportConfig) error {
+	if s.spec != cfg.Backend {
+		return errorf(InvalidArgument, "%s is shared by tagged vports with another backend configuration; use theirs", s.key)
+	}
+	n := len(s.tags)
+	for _, v := range s.tags {
+		if cur, changed := p.vps[v.id]; changed && cur == nil {
+			n--
+		} else if v.cfg.Tag == cfg.Tag {
+			return errorf(FailedPrecondition, "tag %d of %s is taken by vport %q", cfg.Tag, s.key, v.id)
+		}
+	}
+	return p.checkTagLimit(cfg, n)
+}
+
+// checkTagLimit checks a new tagged vport against the plan's vports and
+// the per-backend limit, given the n tagged vports its port keeps.
+func (p *plan) checkTagLimit(cfg VportConfig, n int) error {
+	if err := p.checkPlanConflicts(cfg); err != nil {
+		return err
+	}
+	for _, v := range p.vps {
+		if v != nil && sameBackendTarget(v.cfg.Backend, cfg.Backend) {
+			n++
+		}
+	}
+	if n+1 > int(p.e.limits.MaxTagsPerBackend) {
+		return errorf(ResourceExhausted, "%s carries %d tagged vports, the agent's limit",
+			sharedKeyOf(cfg.Backend), n)
+	}
+	return nil
+}
+
+func (p *plan) checkPlanConflicts(cfg VportConfig) error {
+	for id, v := range p.vps {
+		if v != nil {
+			if err := portConflict(id, v.cfg, cfg); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// portConflict says why vport id (with cur) and a new vport (with cfg)
+// cannot both exist, or nil: they may share a backend only when both are
+// tagged, with distinct tags and the same backend configuration.
+func portConflict(id string, cur, cfg VportConfig) error {
+	if !sameBackendTarget(cur.Backend, cfg.Backend) {
+		return nil
+	}
+	switch {
+	case cur.Tag == 0 && cfg.Tag == 0:
+		return errorf(FailedPrecondition, "vport %q already uses that port", id)
+	case cur.Tag == 0:
+		return errorf(FailedPrecondition, "vport %q uses that port untagged; a tagged vport cannot share it", id)
+	case cfg.Tag == 0:
+		return errorf(FailedPrecondition, "tagged vport %q uses that port; an untagged vport needs it alone", id)
+	case cur.Backend != cfg.Backend:
+		return errorf(InvalidArgument, "tagged vport %q uses that port with another backend configuration; use theirs", id)
+	case cur.Tag == cfg.Tag:
+		return errorf(FailedPrecondition, "tag %d of that port is taken by vport %q", cfg.Tag, id)
 	}
 	return nil
 }

@@ -241,6 +241,11 @@ type VportConfig struct {
 	Backend    BackendSpec
 	SwitchPort uint32
 	TxRateBps  uint64 // 0 = as fast as possible
+	// Tag, when not 0, makes the vport a logical one: vports with distinct
+	// tags share one backend, which tells their frames apart by the buffer
+	// tag header the switch pushes (see shared.go). 0 keeps the backend to
+	// this vport alone.
+	Tag uint32
 }
 
 // VportStats are a vport's counters at one instant.
@@ -277,6 +282,8 @@ type Limits struct {
 	MaxBuffers       uint32
 	MaxVports        uint32
 	MaxFrameBytes    uint32
+	// MaxTagsPerBackend bounds the tagged vports that share one backend.
+	MaxTagsPerBackend uint32
 }
 
 // Capabilities describe what an engine offers to one application.

@@ -123,6 +123,9 @@ func checkVportConfig(cfg VportConfig) error {
 	if !cfg.Mode.valid() {
 		return errorf(InvalidArgument, "vport mode %d is not NONE, RX, TX or RX_TX", cfg.Mode)
 	}
+	if cfg.Tag > MaxTag {
+		return errorf(InvalidArgument, "tag %d is out of range 1..%d (0: untagged)", cfg.Tag, MaxTag)
+	}
 	switch cfg.Backend.Kind {
 	case BackendLinuxInterface:
 		if err := checkIfName("interface", cfg.Backend.Interface); err != nil {

@@ -43,6 +43,7 @@ var (
 	vpTxP      = prometheus.NewDesc(ns+"_vport_tx_packets_total", "Packets from the vport back to the switch.", vportLabels, nil)
 	vpTxErr    = prometheus.NewDesc(ns+"_vport_tx_errors_total", "Frames the vport's backend failed to send.", vportLabels, nil)
 	vpDrops    = prometheus.NewDesc(ns+"_vport_dropped_packets_total", "Packets dropped at the vport, by cause.", append(vportLabels, "cause"), nil)
+	sharedDrop = prometheus.NewDesc(ns+"_shared_backend_dropped_packets_total", "Frames a backend shared by tagged vports dropped: without a buffer tag header (untagged) or with a tag no vport has (unknown_tag).", []string{"backend", "cause"}, nil)
 	allStates  = []engine.State{engine.StateFree, engine.StateBuffering, engine.StateServing, engine.StateForwarding, engine.StateStoring}
 	causeNames = map[engine.DropCause]string{
 		engine.DropOverflow: "overflow", engine.DropPool: "pool", engine.DropPurged: "purged",
@@ -60,7 +61,7 @@ func New(eng *engine.Engine) *Collector { return &Collector{eng: eng} }
 // Describe implements prometheus.Collector.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{poolUsed, poolLimit, bufState, bufOccP, bufOccB, bufInP, bufInB,
-		bufOutP, bufOutB, bufDrops, bufPoolDr, poolCong, poolAlg, bufHWM, bufAge, bufResent, bufFired, bufReatt, bufMissed, vpRxP, vpTxP, vpTxErr, vpDrops} {
+		bufOutP, bufOutB, bufDrops, bufPoolDr, poolCong, poolAlg, bufHWM, bufAge, bufResent, bufFired, bufReatt, bufMissed, vpRxP, vpTxP, vpTxErr, vpDrops, sharedDrop} {
 		ch <- d
 	}
 }
@@ -120,5 +121,9 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		for _, d := range v.Stats.Drops {
 			ch <- prometheus.MustNewConstMetric(vpDrops, ctr, float64(d.Packets), v.ID, v.Owner, causeNames[d.Cause])
 		}
+	}
+	for _, s := range c.eng.SharedBackends() {
+		ch <- prometheus.MustNewConstMetric(sharedDrop, ctr, float64(s.UntaggedPackets), s.Target, "untagged")
+		ch <- prometheus.MustNewConstMetric(sharedDrop, ctr, float64(s.UnknownTagPackets), s.Target, "unknown_tag")
 	}
 }

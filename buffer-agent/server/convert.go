@@ -86,6 +86,7 @@ func vportConfigIn(c *pb.VportConfig) engine.VportConfig {
 		Mode:       engine.VportMode(c.GetMode()),
 		SwitchPort: c.GetSwitchPort(),
 		TxRateBps:  c.GetTxRateBps(),
+		Tag:        c.GetTag(),
 	}
 	switch b := c.GetBackend().(type) {
 	case *pb.VportConfig_LinuxInterface:
@@ -102,7 +103,7 @@ func vportConfigIn(c *pb.VportConfig) engine.VportConfig {
 }
 
 func vportConfigOut(c engine.VportConfig) *pb.VportConfig {
-	out := &pb.VportConfig{Mode: pb.VportMode(c.Mode), SwitchPort: c.SwitchPort, TxRateBps: c.TxRateBps}
+	out := &pb.VportConfig{Mode: pb.VportMode(c.Mode), SwitchPort: c.SwitchPort, TxRateBps: c.TxRateBps, Tag: c.Tag}
 	switch c.Backend.Kind {
 	case engine.BackendLinuxInterface:
 		out.Backend = &pb.VportConfig_LinuxInterface{LinuxInterface: &pb.LinuxInterfaceBackend{

@@ -19,16 +19,17 @@ func (s *Server) GetCapabilities(_ context.Context, r *pb.GetCapabilitiesRequest
 		return nil, s.toStatus("GetCapabilities", err)
 	}
 	out := &pb.Capabilities{
-		ApiVersion:       APIVersion,
-		AgentVersion:     s.opts.AgentVersion,
-		PoolBytes:        c.Limits.PoolBytes,
-		MaxBufferBytes:   c.Limits.MaxBufferBytes,
-		MaxBufferPackets: c.Limits.MaxBufferPackets,
-		MaxBuffers:       c.Limits.MaxBuffers,
-		MaxVports:        c.Limits.MaxVports,
-		MaxFrameBytes:    c.Limits.MaxFrameBytes,
-		Quota:            &pb.Quota{MaxBytes: c.Quota.MaxBytes, MaxBuffers: c.Quota.MaxBuffers, MaxVports: c.Quota.MaxVports},
-		Mtls:             s.opts.MTLS,
+		ApiVersion:        APIVersion,
+		AgentVersion:      s.opts.AgentVersion,
+		PoolBytes:         c.Limits.PoolBytes,
+		MaxBufferBytes:    c.Limits.MaxBufferBytes,
+		MaxBufferPackets:  c.Limits.MaxBufferPackets,
+		MaxBuffers:        c.Limits.MaxBuffers,
+		MaxVports:         c.Limits.MaxVports,
+		MaxFrameBytes:     c.Limits.MaxFrameBytes,
+		MaxTagsPerBackend: c.Limits.MaxTagsPerBackend,
+		Quota:             &pb.Quota{MaxBytes: c.Quota.MaxBytes, MaxBuffers: c.Quota.MaxBuffers, MaxVports: c.Quota.MaxVports},
+		Mtls:              s.opts.MTLS,
 	}
 	for _, q := range c.Queues {
 		out.QueueTypes = append(out.QueueTypes, pb.QueueType(q))

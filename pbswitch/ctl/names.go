@@ -14,6 +14,7 @@ const (
 	ActionNoAction          = "NoAction"
 	ActionMarkFromVport     = "IngressPipeImpl.steering.mark_from_vport"
 	ActionSteerToPort       = "IngressPipeImpl.steering.steer_to_port"
+	ActionSteerToBuffer     = "IngressPipeImpl.steering.steer_to_buffer"
 	ActionSteerToMcastGroup = "IngressPipeImpl.steering.steer_to_mcast_group"
 	ActionSetEgressPort     = "IngressPipeImpl.forwarding.set_egress_port"
 	ActionSetMcastGroup     = "IngressPipeImpl.forwarding.set_mcast_group"

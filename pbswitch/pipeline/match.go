@@ -16,7 +16,8 @@ type matcher interface {
 
 // newMatcher picks the index for a key shape: a hash map when every field
 // is exact, one hash map per prefix length (longest first) when one field
-// is LPM and the rest exact, and a priority-ordered scan otherwise.
+// is LPM and the rest exact, tuple space search for ternary, LPM and
+// optional keys, and a priority-ordered scan when a field is a range.
 func newMatcher(fields []KeyField, offsets []int, width int) matcher {
 	lpm := -1
 	for i, f := range fields {
@@ -24,11 +25,11 @@ func newMatcher(fields []KeyField, offsets []int, width int) matcher {
 		case Exact:
 		case LPM:
 			if lpm >= 0 {
-				return &scanMatcher{fields: fields, offsets: offsets}
+				return newMasked(fields, offsets, width)
 			}
 			lpm = i
 		default:
-			return &scanMatcher{fields: fields, offsets: offsets}
+			return newMasked(fields, offsets, width)
 		}
 	}
 	if lpm < 0 {
@@ -36,6 +37,18 @@ func newMatcher(fields []KeyField, offsets []int, width int) matcher {
 	}
 	return &lpmMatcher{field: lpm, bits: fields[lpm].Bits, off: offsets[lpm], width: width,
 		byLen: map[int]map[string]*Entry{}}
+}
+
+// newMasked is the index of a key with a ternary, optional or second LPM
+// field: tuple space search, or a scan when a field is a range (a range is
+// no mask).
+func newMasked(fields []KeyField, offsets []int, width int) matcher {
+	for _, f := range fields {
+		if f.Kind == Range {
+			return &scanMatcher{fields: fields, offsets: offsets}
+		}
+	}
+	return newTSS(fields, offsets, width)
 }
 
 // concatValues is the lookup key an entry of an exact or LPM table matches.

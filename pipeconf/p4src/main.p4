@@ -68,6 +68,7 @@ control EgressPipeImpl(inout parsed_headers_t hdr,
     PacketInEgress() packet_in_io;
     FbRelease() fb_release;
     CcEgress() cc_egress;
+    BufferTagPush() buffer_tag_push;
 
     apply {
         fb_release.apply(hdr, meta, std_meta);
@@ -78,6 +79,7 @@ control EgressPipeImpl(inout parsed_headers_t hdr,
         }
         packet_in_io.apply(hdr, meta, std_meta);
         cc_egress.apply(hdr, meta, std_meta);
+        buffer_tag_push.apply(hdr, meta);
     }
 }
 

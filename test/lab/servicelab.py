@@ -142,10 +142,13 @@ class Rest:
 
 
 def netcfg(p4rt_port, agent_port, external, ready_buffers=0, replay_bps=EXTERNAL_REPLAY_BPS,
-           prefix="fbs-", vport_numbers=VPORTS):
+           prefix="fbs-", vport_numbers=VPORTS, vport_tags=None):
     vports = []
     for number in vport_numbers:
         vport = {"id": f"vp{number}", "switchPort": number}
+        if vport_tags:
+            # Logical vports vp<N>.1 .. vp<N>.<tags> on the one port.
+            vport["tags"] = vport_tags
         if external:
             vport["interface"] = f"{prefix}a{number}"
             # An external agent replays over a veth into a switch port: paced
@@ -176,7 +179,7 @@ class ServiceLab(ProcessLab):
 
     def __init__(self, external_agent=False, p4rt_port=28201, agent_port=28261,
                  rest_port=8181, prefix="fbs-", ready_buffers=0, switch="pbswitch",
-                 vports=VPORTS, replay_bps=None):
+                 vports=VPORTS, replay_bps=None, vport_tags=None):
         if switch not in self.SWITCHES:
             raise ValueError(f"switch is one of {self.SWITCHES}, not {switch!r}")
         # BMv2 has no in-process buffers: they live in a buffer-agent on vport
@@ -185,6 +188,7 @@ class ServiceLab(ProcessLab):
         self.switch_kind = switch
         self.ready_buffers = ready_buffers
         self.vports = tuple(vports)  # switch port numbers of the buffers' vports
+        self.vport_tags = vport_tags  # logical vports per vport port; None: one, untagged
         self.p4rt_port, self.agent_port, self.rest_port = p4rt_port, agent_port, rest_port
         self.prefix = prefix
         # An external agent's replay rate (txRateBps of its vports); None: the default.
@@ -226,7 +230,7 @@ class ServiceLab(ProcessLab):
                                          else EXTERNAL_REPLAY_BPS)
         cfg.write_text(json.dumps(netcfg(self.p4rt_port, self.agent_port, self.external,
                                          self.ready_buffers, replay_bps, self.prefix,
-                                         self.vports),
+                                         self.vports, self.vport_tags),
                                   indent=2))
         self._host_argv = ["java", *HOST_JVM_OPTS, "-jar", str(HOST_JAR), "--netcfg", str(cfg),
                            "--p4info", str(P4INFO), "--device-config", str(BMV2_JSON),

@@ -33,6 +33,7 @@ type Config struct {
 	MaxBuffers    uint32                 `yaml:"max_buffers"`
 	MaxVports     uint32                 `yaml:"max_vports"`
 	MaxFrameBytes uint32                 `yaml:"max_frame_bytes"`
+	MaxTags       uint32                 `yaml:"max_tags_per_backend"`
 	RxSlots       int                    `yaml:"rx_ring_slots"`
 	DefaultQuota  QuotaConfig            `yaml:"default_quota"`
 	Quotas        map[string]QuotaConfig `yaml:"quotas"`
@@ -146,6 +147,7 @@ func defaults() Config {
 		MaxBuffers:    d.MaxBuffers,
 		MaxVports:     d.MaxVports,
 		MaxFrameBytes: d.MaxFrameBytes,
+		MaxTags:       d.MaxTagsPerBackend,
 		LogLevel:      "info",
 		LogFormat:     "json",
 		StateDir:      "auto",
@@ -351,6 +353,7 @@ func (c Config) engineOptions() engine.Options {
 		Limits: engine.Limits{
 			PoolBytes: c.PoolBytes, MaxBufferBytes: c.MaxBufBytes, MaxBufferPackets: c.MaxBufPackets,
 			MaxBuffers: c.MaxBuffers, MaxVports: c.MaxVports, MaxFrameBytes: c.MaxFrameBytes,
+			MaxTagsPerBackend: c.MaxTags,
 		},
 		DefaultQuota: engine.Quota(c.DefaultQuota),
 		Quotas:       quotas,

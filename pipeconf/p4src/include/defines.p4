@@ -22,6 +22,12 @@ const bit<16> ETHERTYPE_IPV4 = 0x0800;
 const bit<16> ETHERTYPE_IPV6 = 0x86dd;
 const bit<16> ETHERTYPE_VLAN = 0x8100;
 const bit<16> ETHERTYPE_ARP  = 0x0806;
+// A frame sent into a shared vport: Ethernet with this ethertype (the other
+// IEEE local experimental one; congestion notification has 0x88b6), then
+// buffer_tag_t: the 32-bit tag of the logical vport (its buffer) and the
+// original ethertype. The buffer agent strips it before storing the frame.
+const bit<16> ETHERTYPE_BUFFER_TAG = 0x88b5;
+typedef bit<32> buffer_tag_t;
 
 const bit<8> IP_PROTO_ICMP   = 1;
 const bit<8> IP_PROTO_TCP    = 6;
@@ -46,6 +52,12 @@ const bit<16> UDP_HDR_BYTES = 8;
 const bit<16> GTPU_HDR_BYTES = 8;
 const bit<16> GTPU_OPTIONS_BYTES = 4;
 const bit<16> GTPU_PSC_BYTES = 4;
+
+// Rules of the flow_steering table: a device pauses thousands of flows at
+// once (one rule each, plus the rules of the flows being resumed).
+#ifndef FLOW_STEERING_SIZE
+#define FLOW_STEERING_SIZE 65536
+#endif
 
 // ---- UPF (include/upf.p4, include/firewall.p4) ----
 typedef bit<32> teid_t;

@@ -26,6 +26,13 @@ header ethernet_t {
     bit<16>    ether_type;
 }
 
+// Pushed in egress on frames sent into a tagged (shared) vport, see
+// ETHERTYPE_BUFFER_TAG.
+header buffer_tag_h {
+    buffer_tag_t tag;
+    bit<16>      ether_type;  // the frame's own ethertype
+}
+
 header vlan_t {
     bit<3>  pcp;
     bit<1>  dei;
@@ -137,6 +144,7 @@ struct parsed_headers_t {
     packet_out_t   packet_out;
     packet_in_t    packet_in;
     ethernet_t     ethernet;
+    buffer_tag_h   buffer_tag;
     cc_notify_t    cc_notify;
     vlan_t         vlan;
     ipv4_t         ipv4;
@@ -238,6 +246,9 @@ struct local_metadata_t {
     // it arrives (pause: into a vport), so a replay never re-enters a buffer
     // by the rule that paused it.
     bit<1>     from_vport;
+    // Non-zero: the packet goes into the logical vport of this tag on a
+    // shared vport port (steer_to_buffer); egress pushes the tag.
+    buffer_tag_t buffer_tag;
     // Set when steering or forwarding chose where the packet goes.
     bool       forwarded;
     // Ingress port carried into a clone to the controller.

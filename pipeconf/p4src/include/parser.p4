@@ -155,6 +155,7 @@ control DeparserImpl(packet_out packet, in parsed_headers_t hdr) {
     apply {
         packet.emit(hdr.packet_in);
         packet.emit(hdr.ethernet);
+        packet.emit(hdr.buffer_tag);
         packet.emit(hdr.cc_notify);
         packet.emit(hdr.vlan);
         packet.emit(hdr.ipv4);

@@ -38,6 +38,14 @@ control Steering(inout parsed_headers_t hdr,
         meta.forwarded = true;
     }
 
+    // Pause into one of the logical vports that share a vport port: the
+    // buffer agent tells them apart by the tag egress pushes (BufferTagPush).
+    action steer_to_buffer(port_num_t port, buffer_tag_t tag) {
+        std_meta.egress_spec = port;
+        meta.buffer_tag = tag;
+        meta.forwarded = true;
+    }
+
     // FMM: the anchor multicasts a UE's flow to several eNB switches.
     action steer_to_mcast_group(mcast_group_id_t group_id) {
         std_meta.mcast_grp = group_id;
@@ -59,18 +67,33 @@ control Steering(inout parsed_headers_t hdr,
         }
         actions = {
             steer_to_port;
+            steer_to_buffer;
             steer_to_mcast_group;
             @defaultonly NoAction;
         }
         const default_action = NoAction();
         counters = flow_steering_counter;
-        size = 4096;
+        size = FLOW_STEERING_SIZE;
     }
 
     apply {
         vport_ports.apply();
         if (hdr.ipv4.isValid()) {
             flow_steering.apply();
+        }
+    }
+}
+
+// Egress: a frame going into a shared vport carries its logical vport's
+// tag (a tag of 0 is an ordinary vport, and is never pushed).
+control BufferTagPush(inout parsed_headers_t hdr,
+                      in local_metadata_t meta) {
+    apply {
+        if (meta.buffer_tag != 0) {
+            hdr.buffer_tag.setValid();
+            hdr.buffer_tag.tag = meta.buffer_tag;
+            hdr.buffer_tag.ether_type = hdr.ethernet.ether_type;
+            hdr.ethernet.ether_type = ETHERTYPE_BUFFER_TAG;
         }
     }
 }

@@ -649,9 +649,12 @@ type Capabilities struct {
 	// Per-application quota that applies to the caller.
 	Quota *Quota `protobuf:"bytes,11,opt,name=quota,proto3" json:"quota,omitempty"`
 	// Whether the channel is protected by mutual TLS.
-	Mtls          bool `protobuf:"varint,12,opt,name=mtls,proto3" json:"mtls,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Mtls bool `protobuf:"varint,12,opt,name=mtls,proto3" json:"mtls,omitempty"`
+	// Most tagged vports one backend (interface or in-process port) carries;
+	// see VportConfig.tag.
+	MaxTagsPerBackend uint32 `protobuf:"varint,13,opt,name=max_tags_per_backend,json=maxTagsPerBackend,proto3" json:"max_tags_per_backend,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *Capabilities) Reset() {
@@ -766,6 +769,13 @@ func (x *Capabilities) GetMtls() bool {
 		return x.Mtls
 	}
 	return false
+}
+
+func (x *Capabilities) GetMaxTagsPerBackend() uint32 {
+	if x != nil {
+		return x.MaxTagsPerBackend
+	}
+	return 0
 }
 
 type Quota struct {
@@ -1818,7 +1828,22 @@ type VportConfig struct {
 	// use). Informational for the agent; required for the controller.
 	SwitchPort uint32 `protobuf:"varint,4,opt,name=switch_port,json=switchPort,proto3" json:"switch_port,omitempty"`
 	// TX pacing, bits per second of frame bytes; 0 = as fast as possible.
-	TxRateBps     uint64 `protobuf:"varint,5,opt,name=tx_rate_bps,json=txRateBps,proto3" json:"tx_rate_bps,omitempty"`
+	TxRateBps uint64 `protobuf:"varint,5,opt,name=tx_rate_bps,json=txRateBps,proto3" json:"tx_rate_bps,omitempty"`
+	// 0: the vport has its backend alone. Otherwise a logical vport: vports
+	// with distinct non-zero tags share one backend (same interface and
+	// backend fields, or same in-process port). The switch pushes a buffer
+	// tag header on what it sends into them (steer_to_buffer): Ethernet
+	// addresses, ethertype 0x88b5, this tag (4 bytes, big endian), the
+	// original ethertype, the payload. The agent strips it and stores the
+	// original frame; frames without it or with an unknown tag are dropped
+	// and counted on the backend (agent metrics). Replays leave untagged.
+	// Tags are 1..16,777,215 (the high byte 0: ARQ status frames have
+	// ethertype 0x88b5 too, and their magic "FBAK" is then never a tag);
+	// above: INVALID_ARGUMENT. A tag taken on the backend, or tagged and untagged vports on one
+	// backend: FAILED_PRECONDITION; another backend configuration than the
+	// backend's tagged vports have: INVALID_ARGUMENT; more than
+	// Capabilities.max_tags_per_backend: RESOURCE_EXHAUSTED.
+	Tag           uint32 `protobuf:"varint,6,opt,name=tag,proto3" json:"tag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1895,6 +1920,13 @@ func (x *VportConfig) GetSwitchPort() uint32 {
 func (x *VportConfig) GetTxRateBps() uint64 {
 	if x != nil {
 		return x.TxRateBps
+	}
+	return 0
+}
+
+func (x *VportConfig) GetTag() uint32 {
+	if x != nil {
+		return x.Tag
 	}
 	return 0
 }
@@ -3883,7 +3915,7 @@ const file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc = "" +
 	"\n" +
 	"$flowbuf/buffer/v1/buffer_agent.proto\x12\x11flowbuf.buffer.v1\"/\n" +
 	"\x16GetCapabilitiesRequest\x12\x15\n" +
-	"\x06app_id\x18\x01 \x01(\tR\x05appId\"\x82\x04\n" +
+	"\x06app_id\x18\x01 \x01(\tR\x05appId\"\xb3\x04\n" +
 	"\fCapabilities\x12\x1f\n" +
 	"\vapi_version\x18\x01 \x01(\tR\n" +
 	"apiVersion\x12#\n" +
@@ -3902,7 +3934,8 @@ const file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc = "" +
 	"\x0fmax_frame_bytes\x18\n" +
 	" \x01(\rR\rmaxFrameBytes\x12.\n" +
 	"\x05quota\x18\v \x01(\v2\x18.flowbuf.buffer.v1.QuotaR\x05quota\x12\x12\n" +
-	"\x04mtls\x18\f \x01(\bR\x04mtls\"d\n" +
+	"\x04mtls\x18\f \x01(\bR\x04mtls\x12/\n" +
+	"\x14max_tags_per_backend\x18\r \x01(\rR\x11maxTagsPerBackend\"d\n" +
 	"\x05Quota\x12\x1b\n" +
 	"\tmax_bytes\x18\x01 \x01(\x04R\bmaxBytes\x12\x1f\n" +
 	"\vmax_buffers\x18\x02 \x01(\rR\n" +
@@ -3985,7 +4018,7 @@ const file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc = "" +
 	"\x10create_veth_peer\x18\x02 \x01(\tR\x0ecreateVethPeer\x12#\n" +
 	"\rkeep_offloads\x18\x03 \x01(\bR\fkeepOffloads\"&\n" +
 	"\x10InProcessBackend\x12\x12\n" +
-	"\x04port\x18\x01 \x01(\rR\x04port\"\xa6\x02\n" +
+	"\x04port\x18\x01 \x01(\rR\x04port\"\xb8\x02\n" +
 	"\vVportConfig\x120\n" +
 	"\x04mode\x18\x01 \x01(\x0e2\x1c.flowbuf.buffer.v1.VportModeR\x04mode\x12S\n" +
 	"\x0flinux_interface\x18\x02 \x01(\v2(.flowbuf.buffer.v1.LinuxInterfaceBackendH\x00R\x0elinuxInterface\x12D\n" +
@@ -3993,7 +4026,8 @@ const file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc = "" +
 	"in_process\x18\x03 \x01(\v2#.flowbuf.buffer.v1.InProcessBackendH\x00R\tinProcess\x12\x1f\n" +
 	"\vswitch_port\x18\x04 \x01(\rR\n" +
 	"switchPort\x12\x1e\n" +
-	"\vtx_rate_bps\x18\x05 \x01(\x04R\ttxRateBpsB\t\n" +
+	"\vtx_rate_bps\x18\x05 \x01(\x04R\ttxRateBps\x12\x10\n" +
+	"\x03tag\x18\x06 \x01(\rR\x03tagB\t\n" +
 	"\abackend\"~\n" +
 	"\x12CreateVportRequest\x12\x15\n" +
 	"\x06app_id\x18\x01 \x01(\tR\x05appId\x12\x19\n" +

@@ -45,9 +45,9 @@ final class BaseRules {
                              List<LinkEntry> links) {
         List<FlowRule> rules = new ArrayList<>();
         sw.flowbuf().ifPresent(config -> {
-            for (VportSlot slot : config.vportSlots()) {
-                rules.add(SteeringFlowRules.vportPortRule(appId, sw.deviceId(), slot.switchPort()));
-            }
+            // Logical vports of one port share its rule.
+            config.vportSlots().stream().map(VportSlot::switchPort).distinct().forEach(
+                    port -> rules.add(SteeringFlowRules.vportPortRule(appId, sw.deviceId(), port)));
         });
         for (HostEntry host : hosts) {
             portTowards(sw.deviceId(), host, links)

@@ -41,6 +41,19 @@ public final class FlowBufP4Names {
     /** Parameter of STEER_TO_PORT. */
     public static final PiActionParamId PORT = PiActionParamId.of("port");
     /**
+     * Sends the packet into one logical vport of a shared vport port: egress
+     * pushes the buffer tag header (ethertype 0x88b5, 32-bit tag, original
+     * ethertype; include/steering.p4). Parameters PORT and TAG.
+     */
+    public static final PiActionId STEER_TO_BUFFER =
+            PiActionId.of("IngressPipeImpl.steering.steer_to_buffer");
+    /** Parameter of STEER_TO_BUFFER: the logical vport's tag, never 0. */
+    public static final PiActionParamId TAG = PiActionParamId.of("tag");
+    /** Width of TAG (buffer_tag_t in include/defines.p4). */
+    public static final int TAG_BITS = 32;
+    /** Rules flow_steering holds (FLOW_STEERING_SIZE in include/defines.p4). */
+    public static final int FLOW_STEERING_SIZE = 65536;
+    /**
      * Sends the packet to a multicast group of the packet replication engine
      * (FMM: the anchor multicasts a flow to several eNB switches); parameter
      * GROUP_ID.

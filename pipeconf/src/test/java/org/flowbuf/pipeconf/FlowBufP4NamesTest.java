@@ -53,6 +53,23 @@ public class FlowBufP4NamesTest {
                                           + FlowBufP4Names.MCAST_GROUP_BITS));
         assertTrue("steer_to_mcast_group is not an action of flow_steering",
                    table.contains("id: " + actionId(mcast) + "\n"));
+        assertTrue("flow_steering is not " + FlowBufP4Names.FLOW_STEERING_SIZE + " rules",
+                   table.endsWith("\n  size: " + FlowBufP4Names.FLOW_STEERING_SIZE));
+    }
+
+    @Test
+    public void steerToBufferMatchesTheP4Info() throws IOException {
+        String p4info = new String(Files.readAllBytes(P4INFO), StandardCharsets.UTF_8);
+        String table = block(p4info, "tables", FlowBufP4Names.FLOW_STEERING.id());
+        String action = block(p4info, "actions", FlowBufP4Names.STEER_TO_BUFFER.id());
+        assertTrue("steer_to_buffer has no 9-bit port parameter",
+                   action.contains("name: \"" + FlowBufP4Names.PORT.id() + "\"\n    bitwidth: "
+                                           + FlowBufP4Names.PORT_BITS));
+        assertTrue("steer_to_buffer has no 32-bit tag parameter",
+                   action.contains("name: \"" + FlowBufP4Names.TAG.id() + "\"\n    bitwidth: "
+                                           + FlowBufP4Names.TAG_BITS));
+        assertTrue("steer_to_buffer is not an action of flow_steering",
+                   table.contains("id: " + actionId(action) + "\n"));
     }
 
     private static String actionId(String actionBlock) {

@@ -33,6 +33,9 @@ public final class SteeringEntryDecoder {
     private final Map<Integer, String> fields = new HashMap<>();
     private final int steerToPort;
     private final int portParam;
+    private final int steerToBuffer;
+    private final int bufferPortParam;
+    private final int tagParam;
 
     /**
      * Creates a decoder for a pipeline.
@@ -48,6 +51,16 @@ public final class SteeringEntryDecoder {
         Action steer = p4info.action(FlowBufP4Names.STEER_TO_PORT.id());
         steerToPort = steer.getPreamble().getId();
         portParam = p4info.param(steer, FlowBufP4Names.PORT.id()).getId();
+        Action toBuffer = p4info.action(FlowBufP4Names.STEER_TO_BUFFER.id());
+        steerToBuffer = toBuffer.getPreamble().getId();
+        bufferPortParam = p4info.param(toBuffer, FlowBufP4Names.PORT.id()).getId();
+        tagParam = p4info.param(toBuffer, FlowBufP4Names.TAG.id()).getId();
+    }
+
+    private Optional<Long> param(TableEntry entry, int id) {
+        return entry.getAction().getAction().getParamsList().stream()
+                .filter(p -> p.getParamId() == id).map(Param::getValue)
+                .map(SteeringEntryDecoder::number).findFirst();
     }
 
     /**
@@ -67,14 +80,21 @@ public final class SteeringEntryDecoder {
      *         to a multicast group, or one no FlowBuf writer makes
      */
     public Optional<SteeringRule> decode(TableEntry entry) {
-        if (entry.getTableId() != tableId || !entry.getAction().hasAction()
-                || entry.getAction().getAction().getActionId() != steerToPort) {
+        if (entry.getTableId() != tableId || !entry.getAction().hasAction()) {
             return Optional.empty();
         }
-        Optional<Long> out = entry.getAction().getAction().getParamsList().stream()
-                .filter(p -> p.getParamId() == portParam).map(Param::getValue)
-                .map(SteeringEntryDecoder::number).findFirst();
-        if (out.isEmpty()) {
+        int actionId = entry.getAction().getAction().getActionId();
+        Optional<Long> out;
+        Optional<Long> tag = Optional.of(0L);
+        if (actionId == steerToPort) {
+            out = param(entry, portParam);
+        } else if (actionId == steerToBuffer) {
+            out = param(entry, bufferPortParam);
+            tag = param(entry, tagParam);
+        } else {
+            return Optional.empty();
+        }
+        if (out.isEmpty() || tag.isEmpty()) {
             return Optional.empty();
         }
         boolean fromVport = false;
@@ -113,6 +133,10 @@ public final class SteeringEntryDecoder {
                     default:
                         return Optional.empty();
                 }
+            }
+            if (tag.get() != 0) {
+                return Optional.of(SteeringRule.toBuffer(filter.build(), ingressPort, out.get(),
+                                                         tag.get(), entry.getPriority()));
             }
             return Optional.of(new SteeringRule(filter.build(), fromVport, ingressPort, out.get(),
                                                 entry.getPriority()));

@@ -40,7 +40,9 @@ public class SteeringEntryDecoderTest {
                 new SteeringRule(full, false, 1L, 100, 100),
                 new SteeringRule(full, true, 100L, 2, 200),
                 new SteeringRule(all, false, 3L, 101, 100),
-                new SteeringRule(FlowFilter.builder().ipProto(6).build(), false, null, 511, 7));
+                new SteeringRule(FlowFilter.builder().ipProto(6).build(), false, null, 511, 7),
+                SteeringRule.toBuffer(full, 1L, 12, 1, 100),
+                SteeringRule.toBuffer(all, null, 12, 0xffffffffL, 100));
         for (SteeringRule rule : rules) {
             assertEquals(Optional.of(rule), decoder.decode(encoder.encode(
                     SteeringFlowRules.toFlowRule(new DefaultApplicationId(1, "t"), S1, rule))));

@@ -21,6 +21,9 @@ public final class VportCodec extends JsonCodec<Vport> {
                 .put("switchPort", vport.switchPort())
                 .put("mode", vport.mode().name());
         vport.buffer().ifPresent(b -> json.put("buffer", b.id()));
+        if (vport.tag() != 0) {
+            json.put("tag", vport.tag());
+        }
         return json;
     }
 }

@@ -25,13 +25,19 @@ import java.util.Set;
  * { "agentAddress": "127.0.0.1:28000", "inProcess": false,
  *   "tls": { "caCert": "...", "clientCert": "...", "clientKey": "..." },
  *   "vports": [ { "id": "vp1", "switchPort": 10, "interface": "fbv1",
- *                 "txRateBps": 100000000 } ],
+ *                 "txRateBps": 100000000 },
+ *               { "id": "ue", "switchPort": 11, "tags": 10000 } ],
  *   "readyBuffers": 0 }
  * </pre>
  * "inProcess" says the switch hosts the buffers itself (pbswitch); the agent
  * address is then the switch's buffer endpoint. "readyBuffers" is how many
  * empty buffers the service keeps made ahead on vports of the device (at
  * most as many as it has vports), so a pause needing one makes no agent call.
+ * "tags": N makes a vport entry N logical vports "id.1" .. "id.N" on one
+ * switch port, with buffer tags 1..N: the pipeline pushes the tag on what
+ * it sends into the port (steer_to_buffer) and the agent demultiplexes by
+ * it, so a device holds many paused flows with few ports. Without "tags"
+ * the vport has its port alone.
  * {@link #validationError()} names the first bad field, so an operator sees
  * why a device is ignored.
  */
@@ -51,6 +57,9 @@ public final class FlowBufDeviceConfig extends Config<DeviceId> {
     static final String INTERFACE = "interface";
     static final String TX_RATE_BPS = "txRateBps";
     static final String READY_BUFFERS = "readyBuffers";
+    static final String TAGS = "tags";
+    /** Most logical vports one entry makes (the agent's default per-port limit). */
+    public static final int MAX_TAGS = 65536;
     private static final long MAX_SWITCH_PORT = (1L << 32) - 1;
 
     @Override
@@ -125,12 +134,29 @@ public final class FlowBufDeviceConfig extends Config<DeviceId> {
     public List<VportSlot> vportSlots() {
         ImmutableList.Builder<VportSlot> slots = ImmutableList.builder();
         for (JsonNode v : object.path(VPORTS)) {
-            slots.add(new VportSlot(VportId.vportId(v.path(VPORT_ID).asText()),
-                                    v.path(SWITCH_PORT).asLong(),
-                                    v.path(INTERFACE).asText(null),
-                                    v.path(TX_RATE_BPS).asLong(0)));
+            String id = v.path(VPORT_ID).asText();
+            long port = v.path(SWITCH_PORT).asLong();
+            String iface = v.path(INTERFACE).asText(null);
+            long rate = v.path(TX_RATE_BPS).asLong(0);
+            int tags = v.path(TAGS).asInt(0);
+            if (tags == 0) {
+                slots.add(new VportSlot(VportId.vportId(id), port, iface, rate));
+            }
+            for (int tag = 1; tag <= tags; tag++) {
+                slots.add(new VportSlot(VportId.vportId(id + "." + tag), port, iface, rate, tag));
+            }
         }
         return slots.build();
+    }
+
+    // The number of slots vportSlots() makes, without making them (a tagged
+    // entry is thousands).
+    private long slotCount() {
+        long n = 0;
+        for (JsonNode v : object.path(VPORTS)) {
+            n += Math.max(1, v.path(TAGS).asLong(0));
+        }
+        return n;
     }
 
     /**
@@ -147,7 +173,7 @@ public final class FlowBufDeviceConfig extends Config<DeviceId> {
         if (ready.isMissingNode()) {
             return Optional.empty();
         }
-        int vports = object.path(VPORTS).size();
+        long vports = slotCount();
         if (!ready.isIntegralNumber() || ready.asLong() < 0 || ready.asLong() > vports) {
             return Optional.of("readyBuffers must be an integer in 0.." + vports
                                        + " (the device's vports)");
@@ -217,6 +243,13 @@ public final class FlowBufDeviceConfig extends Config<DeviceId> {
             } else if (v.has(TX_RATE_BPS) && (!v.path(TX_RATE_BPS).isIntegralNumber()
                     || v.path(TX_RATE_BPS).asLong() < 0)) {
                 errors.add(where + ".txRateBps must be a non-negative integer (0: unpaced)");
+            } else if (v.has(TAGS) && (!v.path(TAGS).isIntegralNumber()
+                    || v.path(TAGS).asLong() < 1 || v.path(TAGS).asLong() > MAX_TAGS)) {
+                errors.add(where + ".tags must be an integer in 1.." + MAX_TAGS
+                                   + " (logical vports on its port)");
+            } else if (v.has(TAGS) && !isVportId(id + "." + v.path(TAGS).asLong())) {
+                errors.add(where + ".id '" + id + "' is too long for its tagged vport ids ("
+                                   + id + ".1 ..)");
             }
         }
         return errors.stream().findFirst();

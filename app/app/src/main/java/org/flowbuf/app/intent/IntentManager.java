@@ -259,9 +259,12 @@ public final class IntentManager implements FlowBufIntentService {
      * @return the intents adopted
      */
     public synchronized List<FlowBufIntent> adopt(DeviceId deviceId, List<SteeringRule> found) {
-        Map<Long, Vport> byPort = new HashMap<>();
+        // A pause rule names its vport by (port, tag). A replay rule names
+        // only the port: one from a shared port (several buffers replay
+        // there) cannot name its buffer and is left alone.
+        Map<List<Long>, Vport> byPort = new HashMap<>();
         buffers.getVports(deviceId).stream().filter(v -> v.buffer().isPresent())
-                .forEach(v -> byPort.put(v.switchPort(), v));
+                .forEach(v -> byPort.put(List.of(v.switchPort(), v.tag()), v));
         Map<BufferId, String> owners = new HashMap<>();
         List<FlowBufIntent> adopted = new ArrayList<>();
         for (SteeringRule rule : found) {
@@ -270,7 +273,7 @@ public final class IntentManager implements FlowBufIntentService {
                 continue;
             }
             long vportPort = rule.fromVport() ? rule.ingressPort().get() : rule.outPort();
-            Vport vport = byPort.get(vportPort);
+            Vport vport = byPort.get(List.of(vportPort, rule.fromVport() ? 0L : rule.tag()));
             if (vport == null) {
                 continue;
             }
@@ -345,6 +348,10 @@ public final class IntentManager implements FlowBufIntentService {
 
     // The rule that steers a flow arriving on inPort into a buffer's vport.
     static SteeringRule pauseRule(FlowFilter flow, PortNumber inPort, Vport vport) {
+        if (vport.tag() != 0) {
+            return SteeringRule.toBuffer(flow.withoutInPort(), inPort.toLong(), vport.switchPort(),
+                                         vport.tag(), PAUSE_PRIORITY);
+        }
         return new SteeringRule(flow.withoutInPort(), false, inPort.toLong(), vport.switchPort(),
                                 PAUSE_PRIORITY);
     }

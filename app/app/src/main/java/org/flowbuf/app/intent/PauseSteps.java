@@ -57,7 +57,8 @@ final class PauseSteps {
             Buffer b = buffers.allocateBuffer(deviceId, BufferId.bufferId("auto-" + intentId.id()),
                                               owner, AUTO_BUFFER);
             created = b.id();
-            return new Vport(b.vport(), switchPort(b), b.id(), b.mode());
+            VportSlot slot = slotOf(b);
+            return new Vport(b.vport(), slot.switchPort(), slot.tag(), b.id(), b.mode());
         }
         Vport before = vportOf(buffers, deviceId, id.get());
         BufferState from = stateBefore(before);
@@ -100,9 +101,10 @@ final class PauseSteps {
                 () -> FlowBufException.notFound("no buffer %s on %s", id, deviceId));
     }
 
-    private long switchPort(Buffer buffer) {
+    // The configured slot (switch port, tag) of the vport a buffer is bound to.
+    private VportSlot slotOf(Buffer buffer) {
         return agents.vportSlots(buffer.deviceId()).stream()
-                .filter(s -> s.id().equals(buffer.vport())).map(VportSlot::switchPort)
+                .filter(s -> s.id().equals(buffer.vport()))
                 .findFirst().orElseThrow(() -> FlowBufException.notFound(
                         "vport %s of buffer %s is not configured on %s", buffer.vport(),
                         buffer.id(), buffer.deviceId()));

@@ -26,12 +26,15 @@ public final class SteeringRule {
     public static final int MIN_MULTICAST_GROUP = 1;
     /** Largest multicast group id (mcast_group_id_t is 16 bits wide). */
     public static final int MAX_MULTICAST_GROUP = 65535;
+    /** Largest buffer tag (buffer_tag_t is 32 bits wide; 0 means untagged). */
+    public static final long MAX_TAG = (1L << 32) - 1;
 
     private final FlowFilter filter;
     private final boolean fromVport;
     private final Long ingressPort;
     private final long outPort;
     private final Integer multicastGroup;
+    private final long tag;
     private final int priority;
 
     /**
@@ -45,17 +48,39 @@ public final class SteeringRule {
      */
     public SteeringRule(FlowFilter filter, boolean fromVport, Long ingressPort, long outPort,
                         int priority) {
-        this(filter, fromVport, ingressPort, outPort, null, priority);
+        this(filter, fromVport, ingressPort, outPort, null, 0, priority);
     }
 
     private SteeringRule(FlowFilter filter, boolean fromVport, Long ingressPort, long outPort,
-                         Integer multicastGroup, int priority) {
+                         Integer multicastGroup, long tag, int priority) {
         this.filter = Objects.requireNonNull(filter);
         this.fromVport = fromVport;
         this.ingressPort = ingressPort;
         this.outPort = outPort;
         this.multicastGroup = multicastGroup;
+        this.tag = tag;
         this.priority = priority;
+    }
+
+    /**
+     * Creates a rule that sends the matching packets (not replayed by a
+     * buffer) into a logical vport of a shared vport port: the switch
+     * pushes the buffer tag on them (steer_to_buffer).
+     *
+     * @param filter      IPv4 5-tuple to match (its in-port is ignored)
+     * @param ingressPort ingress port to match, null for any
+     * @param port        the shared vport port
+     * @param tag         the logical vport's tag, 1..2^32-1
+     * @param priority    higher wins among overlapping rules
+     * @return the rule
+     * @throws FlowBufException INVALID when the tag is outside 1..2^32-1
+     */
+    public static SteeringRule toBuffer(FlowFilter filter, Long ingressPort, long port, long tag,
+                                        int priority) {
+        if (tag < 1 || tag > MAX_TAG) {
+            throw FlowBufException.invalid("buffer tag must be in 1..%d, got %d", MAX_TAG, tag);
+        }
+        return new SteeringRule(filter, false, ingressPort, port, null, tag, priority);
     }
 
     /**
@@ -74,7 +99,7 @@ public final class SteeringRule {
     public static SteeringRule toMulticastGroup(FlowFilter filter, Long ingressPort, int groupId,
                                                 int priority) {
         requireMulticastGroup(groupId);
-        return new SteeringRule(filter, false, ingressPort, 0, groupId, priority);
+        return new SteeringRule(filter, false, ingressPort, 0, groupId, 0, priority);
     }
 
     /**
@@ -153,6 +178,15 @@ public final class SteeringRule {
     }
 
     /**
+     * The buffer tag the switch pushes, for a rule made by {@link #toBuffer}.
+     *
+     * @return tag, 0 for a rule that pushes none
+     */
+    public long tag() {
+        return tag;
+    }
+
+    /**
      * Priority.
      *
      * @return priority
@@ -169,18 +203,19 @@ public final class SteeringRule {
         SteeringRule r = (SteeringRule) o;
         return filter.equals(r.filter) && fromVport == r.fromVport
                 && Objects.equals(ingressPort, r.ingressPort) && outPort == r.outPort
-                && Objects.equals(multicastGroup, r.multicastGroup) && priority == r.priority;
+                && Objects.equals(multicastGroup, r.multicastGroup) && tag == r.tag
+                && priority == r.priority;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(filter, fromVport, ingressPort, outPort, multicastGroup, priority);
+        return Objects.hash(filter, fromVport, ingressPort, outPort, multicastGroup, tag, priority);
     }
 
     @Override
     public String toString() {
         return MoreObjects.toStringHelper(this).add("filter", filter).add("fromVport", fromVport)
                 .add("ingressPort", ingressPort).add("outPort", outPort)
-                .add("multicastGroup", multicastGroup).add("priority", priority).toString();
+                .add("multicastGroup", multicastGroup).add("tag", tag).add("priority", priority).toString();
     }
 }

@@ -97,7 +97,7 @@ final class AgentLifecycle {
             flowRules.removeFlowRules(stale.toArray(new FlowEntry[0]));
         }
         FlowRule[] rules = agents.vportSlots(deviceId).stream().map(VportSlot::switchPort)
-                .map(port -> SteeringFlowRules.vportPortRule(appId, deviceId, port))
+                .distinct().map(port -> SteeringFlowRules.vportPortRule(appId, deviceId, port))
                 .toArray(FlowRule[]::new);
         flowRules.applyFlowRules(rules);
     }

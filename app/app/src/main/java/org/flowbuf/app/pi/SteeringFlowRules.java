@@ -38,7 +38,9 @@ import static org.flowbuf.pipeconf.FlowBufP4Names.MARK_FROM_VPORT;
 import static org.flowbuf.pipeconf.FlowBufP4Names.PORT;
 import static org.flowbuf.pipeconf.FlowBufP4Names.PORT_BITS;
 import static org.flowbuf.pipeconf.FlowBufP4Names.STEER_TO_MCAST_GROUP;
+import static org.flowbuf.pipeconf.FlowBufP4Names.STEER_TO_BUFFER;
 import static org.flowbuf.pipeconf.FlowBufP4Names.STEER_TO_PORT;
+import static org.flowbuf.pipeconf.FlowBufP4Names.TAG;
 import static org.flowbuf.pipeconf.FlowBufP4Names.VPORT_PORTS;
 
 /**
@@ -78,9 +80,7 @@ public final class SteeringFlowRules {
         PiAction action = rule.multicastGroup()
                 .map(group -> PiAction.builder().withId(STEER_TO_MCAST_GROUP)
                         .withParameter(new PiActionParam(GROUP_ID, checkGroup(group))).build())
-                .orElseGet(() -> PiAction.builder().withId(STEER_TO_PORT)
-                        .withParameter(new PiActionParam(PORT, checkPort(rule.outPort())))
-                        .build());
+                .orElseGet(() -> portAction(rule));
         return DefaultFlowRule.builder()
                 .forDevice(deviceId)
                 .forTable(FLOW_STEERING)
@@ -90,6 +90,17 @@ public final class SteeringFlowRules {
                 .withSelector(DefaultTrafficSelector.builder().matchPi(match.build()).build())
                 .withTreatment(DefaultTrafficTreatment.builder().piTableAction(action).build())
                 .build();
+    }
+
+    // steer_to_buffer for a rule into a logical vport, steer_to_port otherwise.
+    private static PiAction portAction(SteeringRule rule) {
+        PiAction.Builder action = PiAction.builder()
+                .withId(rule.tag() == 0 ? STEER_TO_PORT : STEER_TO_BUFFER)
+                .withParameter(new PiActionParam(PORT, checkPort(rule.outPort())));
+        if (rule.tag() != 0) {
+            action.withParameter(new PiActionParam(TAG, rule.tag()));
+        }
+        return action.build();
     }
 
     /**

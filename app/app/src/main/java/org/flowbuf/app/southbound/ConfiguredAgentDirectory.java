@@ -4,6 +4,7 @@
  */
 package org.flowbuf.app.southbound;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.grpc.ManagedChannel;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.app.config.FlowBufDeviceConfig;
@@ -35,6 +36,21 @@ public final class ConfiguredAgentDirectory implements AgentDirectory {
     private final Predicate<DeviceId> drivesDevice;
     private final Duration deadline;
     private final Map<DeviceId, Connection> connections = new ConcurrentHashMap<>();
+    private final Map<DeviceId, Slots> slots = new ConcurrentHashMap<>();
+
+    /**
+     * A device's slots, made from its config's JSON once: a tagged vport
+     * entry is thousands of slots, and every pause asks for them.
+     */
+    private static final class Slots {
+        private final JsonNode json;
+        private final List<VportSlot> list;
+
+        Slots(JsonNode json, List<VportSlot> list) {
+            this.json = json;
+            this.list = list;
+        }
+    }
 
     /** A client and the channel under it. */
     private static final class Connection {
@@ -83,8 +99,18 @@ public final class ConfiguredAgentDirectory implements AgentDirectory {
 
     @Override
     public List<VportSlot> vportSlots(DeviceId deviceId) {
-        return configs.apply(deviceId).filter(FlowBufDeviceConfig::isValid)
-                .map(FlowBufDeviceConfig::vportSlots).orElse(List.of());
+        Optional<FlowBufDeviceConfig> config = configs.apply(deviceId)
+                .filter(FlowBufDeviceConfig::isValid);
+        if (config.isEmpty()) {
+            return List.of();
+        }
+        JsonNode json = config.get().node();
+        Slots cached = slots.get(deviceId);
+        if (cached == null || !cached.json.equals(json)) {
+            cached = new Slots(json.deepCopy(), config.get().vportSlots());
+            slots.put(deviceId, cached);
+        }
+        return cached.list;
     }
 
     @Override

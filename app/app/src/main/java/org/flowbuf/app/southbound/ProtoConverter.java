@@ -44,7 +44,8 @@ final class ProtoConverter {
 
     static VportConfig toProto(VportSlot slot, VportMode mode) {
         VportConfig.Builder b = VportConfig.newBuilder().setMode(toProto(mode))
-                .setSwitchPort((int) slot.switchPort()).setTxRateBps(slot.txRateBps());
+                .setSwitchPort((int) slot.switchPort()).setTxRateBps(slot.txRateBps())
+                .setTag((int) slot.tag());
         if (slot.agentInterface().isPresent()) {
             b.setLinuxInterface(LinuxInterfaceBackend.newBuilder()
                                         .setInterface(slot.agentInterface().get()));

@@ -20,6 +20,7 @@ public final class VportSlot {
     private final long switchPort;
     private final String agentInterface;
     private final long txRateBps;
+    private final long tag;
 
     /**
      * Creates an unpaced slot.
@@ -43,10 +44,35 @@ public final class VportSlot {
      *                       switch can forward to the out port)
      */
     public VportSlot(VportId id, long switchPort, String agentInterface, long txRateBps) {
+        this(id, switchPort, agentInterface, txRateBps, 0);
+    }
+
+    /**
+     * Creates a slot that may be a logical vport of a shared switch port.
+     *
+     * @param id             vport id used on the agent
+     * @param switchPort     switch port number of the vport
+     * @param agentInterface Linux interface the agent opens; null for in-process
+     * @param txRateBps      replay pacing in bits/s; 0 for as fast as possible
+     * @param tag            0 for a vport that has its switch port alone;
+     *                       otherwise its buffer tag on the shared port
+     */
+    public VportSlot(VportId id, long switchPort, String agentInterface, long txRateBps,
+                     long tag) {
         this.id = Objects.requireNonNull(id);
         this.switchPort = switchPort;
         this.agentInterface = agentInterface;
         this.txRateBps = txRateBps;
+        this.tag = tag;
+    }
+
+    /**
+     * Buffer tag of a logical vport.
+     *
+     * @return tag, 0 for a vport that has its switch port alone
+     */
+    public long tag() {
+        return tag;
     }
 
     /**

@@ -240,8 +240,10 @@ public final class BufferManager implements BufferService {
                 .collect(Collectors.toMap(Buffer::vport, b -> b));
         return agents.vportSlots(deviceId).stream().map(slot -> {
             Buffer buffer = bound.get(slot.id());
-            return buffer == null ? new Vport(slot.id(), slot.switchPort(), null, VportMode.NONE)
-                    : new Vport(slot.id(), slot.switchPort(), buffer.id(), buffer.mode());
+            return buffer == null
+                    ? new Vport(slot.id(), slot.switchPort(), slot.tag(), null, VportMode.NONE)
+                    : new Vport(slot.id(), slot.switchPort(), slot.tag(), buffer.id(),
+                                buffer.mode());
         }).collect(Collectors.toList());
     }
 
@@ -394,7 +396,8 @@ public final class BufferManager implements BufferService {
             return unboundSlot(deviceId).orElseThrow();
         })).orElseThrow(() -> new FlowBufException(
                 FlowBufException.Reason.EXHAUSTED,
-                "every vport of " + deviceId + " is bound to a buffer"));
+                "every vport of " + deviceId + " is bound to a buffer (add vports, or "
+                        + "tags to a vport in the device's flowbuf config)"));
     }
 
     private Optional<VportSlot> unboundSlot(DeviceId deviceId) {

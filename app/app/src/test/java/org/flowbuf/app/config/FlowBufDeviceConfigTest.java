@@ -7,12 +7,14 @@ package org.flowbuf.app.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.flowbuf.api.VportId;
+import org.flowbuf.app.southbound.VportSlot;
 import org.junit.Test;
 import org.onosproject.net.DeviceId;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 import static org.junit.Assert.assertEquals;
@@ -59,6 +61,37 @@ public class FlowBufDeviceConfigTest {
         assertEquals(11, config.vportSlots().get(1).switchPort());
         assertEquals(0, config.vportSlots().get(1).txRateBps());
         assertEquals(Optional.empty(), config.vportSlots().get(1).agentInterface());
+    }
+
+    @Test
+    public void taggedVportEntryMakesLogicalVportsOnOnePort() throws IOException {
+        FlowBufDeviceConfig config = load("{'agentAddress':'h:1','readyBuffers':3,"
+                + "'vports':[{'id':'vp1','switchPort':10},"
+                + "{'id':'ue','switchPort':11,'interface':'fbu','tags':3}]}");
+        assertEquals(Optional.empty(), config.validationError());
+        List<VportSlot> slots = config.vportSlots();
+        assertEquals(4, slots.size());
+        assertEquals(0, slots.get(0).tag());
+        for (int tag = 1; tag <= 3; tag++) {
+            VportSlot slot = slots.get(tag);
+            assertEquals(VportId.vportId("ue." + tag), slot.id());
+            assertEquals(11, slot.switchPort());
+            assertEquals(tag, slot.tag());
+            assertEquals(Optional.of("fbu"), slot.agentInterface());
+        }
+    }
+
+    @Test
+    public void rejectsBadTags() throws IOException {
+        String head = "{'agentAddress':'h:1','vports':[{'id':'ue','switchPort':11,'tags':";
+        assertRejected(head + "0}]}", "vports[0].tags must be an integer in 1..65536");
+        assertRejected(head + "65537}]}", "vports[0].tags must be an integer in 1..65536");
+        assertRejected(head + "'many'}]}", "vports[0].tags");
+        assertRejected(head + "1.5}]}", "vports[0].tags");
+        String longId = "u".repeat(62);
+        assertRejected("{'agentAddress':'h:1','vports':[{'id':'" + longId
+                               + "','switchPort':11,'tags':100}]}", "too long for its tagged");
+        assertRejected(head + "2}],'readyBuffers':3}", "readyBuffers must be an integer in 0..2");
     }
 
     @Test

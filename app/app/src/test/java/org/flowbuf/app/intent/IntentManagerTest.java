@@ -13,7 +13,9 @@ import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentId;
+import org.flowbuf.api.Vport;
 import org.flowbuf.api.VportId;
+import org.flowbuf.api.VportMode;
 import org.flowbuf.app.southbound.AgentDirectory;
 import org.flowbuf.app.southbound.BufferAgentClient;
 import org.flowbuf.app.southbound.FakeBufferAgent;
@@ -467,4 +469,62 @@ public class IntentManagerTest {
         assertTrue(buffers.getBuffers(S1).isEmpty());
     }
 
+
+    @Test
+    public void aPauseIntoALogicalVportPushesItsTagAndItsReplayRuleDoesNot() {
+        Vport logical = new Vport(VportId.vportId("ue.7"), 12, 7, BufferId.bufferId("u7"),
+                                  VportMode.RX);
+        PortNumber in = PortNumber.portNumber(1);
+        assertEquals(SteeringRule.toBuffer(UDP_FLOW.withoutInPort(), 1L, 12, 7,
+                                           IntentManager.PAUSE_PRIORITY),
+                     IntentManager.pauseRule(UDP_FLOW, in, logical));
+        // Replays leave the shared port untagged; the 5-tuple tells them apart.
+        SteeringRule replay = IntentManager.replayRule(UDP_FLOW, logical, PortNumber.portNumber(2));
+        assertEquals(0, replay.tag());
+        assertEquals(Optional.of(12L), replay.ingressPort());
+    }
+
+    @Test
+    public void pausesWithoutABufferTakeOneLogicalVportEachUntilTheTagsRunOut() throws Exception {
+        List<VportSlot> tagged = List.of(new VportSlot(VportId.vportId("ue.1"), 12, null, 0, 1),
+                                         new VportSlot(VportId.vportId("ue.2"), 12, null, 0, 2));
+        AgentDirectory shared = new OneDeviceAgents(
+                S1, InProcessAgent.start(grpc, new FakeBufferAgent(), "s1-tags"), tagged);
+        IntentManager ues = new IntentManager(new BufferManager(shared, new InMemoryBufferStore()),
+                                              shared, writer);
+        FlowFilter second = FlowFilter.builder().ipv4Dst(IpPrefix.valueOf("10.0.0.3/32")).build();
+        ues.pause(S1, P1, UDP_FLOW, Optional.empty(), APP);
+        ues.pause(S1, P1, second, Optional.empty(), APP);
+        assertEquals(Set.of(SteeringRule.toBuffer(UDP_FLOW, 1L, 12, 1, IntentManager.PAUSE_PRIORITY),
+                            SteeringRule.toBuffer(second, 1L, 12, 2, IntentManager.PAUSE_PRIORITY)),
+                     Set.copyOf(ues.installedRules(S1)));
+        FlowFilter third = FlowFilter.builder().ipv4Dst(IpPrefix.valueOf("10.0.0.4/32")).build();
+        assertReason(() -> ues.pause(S1, P1, third, Optional.empty(), APP),
+                     FlowBufException.Reason.EXHAUSTED);
+        assertEquals(2, ues.installedRules(S1).size());
+    }
+
+    @Test
+    public void aRestartedServiceAdoptsPausesIntoLogicalVportsByTheirTag() throws Exception {
+        List<VportSlot> tagged = List.of(new VportSlot(VportId.vportId("ue.1"), 12, null, 0, 1),
+                                         new VportSlot(VportId.vportId("ue.2"), 12, null, 0, 2));
+        AgentDirectory shared = new OneDeviceAgents(
+                S1, InProcessAgent.start(grpc, new FakeBufferAgent(), "s1-adopt"), tagged);
+        BufferManager onTags = new BufferManager(shared, new InMemoryBufferStore());
+        onTags.createBuffer(S1, BufferId.bufferId("first"), APP, BufferSpec.defaults(),
+                            BufferState.BUFFERING);
+        onTags.createBuffer(S1, BufferId.bufferId("second"), APP, BufferSpec.defaults(),
+                            BufferState.BUFFERING);
+        SteeringRule intoSecond = SteeringRule.toBuffer(UDP_FLOW, 1L, 12, 2,
+                                                        IntentManager.PAUSE_PRIORITY);
+        List<SteeringRule> onSwitch = List.of(
+                intoSecond,
+                // No logical vport 9 on port 12: left alone.
+                SteeringRule.toBuffer(UDP_FLOW, 3L, 12, 9, IntentManager.PAUSE_PRIORITY));
+        IntentManager restarted = new IntentManager(onTags, shared, writer);
+        List<FlowBufIntent> adopted = restarted.adopt(S1, onSwitch);
+        assertEquals(1, adopted.size());
+        assertEquals(Optional.of(BufferId.bufferId("second")), adopted.get(0).bufferId());
+        assertEquals(List.of(intoSecond), restarted.installedRules(S1));
+    }
 }

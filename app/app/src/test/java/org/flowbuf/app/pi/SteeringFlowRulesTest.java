@@ -83,6 +83,35 @@ public class SteeringFlowRulesTest {
                            .exactMatch(SteeringFlowRules.toFlowRule(APP, DEVICE, rule)));
     }
 
+    @Test
+    public void ruleIntoALogicalVportPushesItsTag() {
+        FlowFilter filter = FlowFilter.builder().ipv4Dst(IpPrefix.valueOf("10.45.0.7/32")).build();
+        FlowRule rule = SteeringFlowRules.toFlowRule(
+                APP, DEVICE, SteeringRule.toBuffer(filter, 3L, 12, 0xfffffffeL, 100));
+        PiAction expected = PiAction.builder().withId(FlowBufP4Names.STEER_TO_BUFFER)
+                .withParameter(new PiActionParam(FlowBufP4Names.PORT, 12L))
+                .withParameter(new PiActionParam(FlowBufP4Names.TAG, 0xfffffffeL)).build();
+        assertEquals(expected, action(rule));
+        assertEquals(PiCriterion.builder()
+                             .matchTernary(FlowBufP4Names.FROM_VPORT, 0L, 1L)
+                             .matchTernary(FlowBufP4Names.INGRESS_PORT, 3L, 0x1ffL)
+                             .matchTernary(FlowBufP4Names.IPV4_DST, 0x0a2d0007L, 0xffffffffL)
+                             .build(), criterion(rule));
+    }
+
+    @Test
+    public void rejectsTagsOutsideThirtyTwoBits() {
+        for (long tag : new long[]{0, -1, 1L << 32}) {
+            try {
+                SteeringRule.toBuffer(FlowFilter.builder().build(), null, 12, tag, 100);
+                fail("tag " + tag + " accepted");
+            } catch (FlowBufException e) {
+                assertEquals(FlowBufException.Reason.INVALID, e.reason());
+                assertTrue(e.getMessage(), e.getMessage().contains("buffer tag must be in 1..4294967295"));
+            }
+        }
+    }
+
     @Test(expected = FlowBufException.class)
     public void rejectsPortsWiderThanNineBits() {
         SteeringFlowRules.toFlowRule(APP, DEVICE,

@@ -22,6 +22,7 @@ import org.flowbuf.app.southbound.BufferAgentClient;
 import org.flowbuf.app.southbound.FakeBufferAgent;
 import org.flowbuf.app.southbound.InProcessAgent;
 import org.flowbuf.app.southbound.OneDeviceAgents;
+import org.flowbuf.app.southbound.VportSlot;
 import org.flowbuf.app.store.BufferStore;
 import org.flowbuf.app.store.InMemoryBufferStore;
 import org.flowbuf.proto.buffer.v1.BufferConfig;
@@ -156,6 +157,41 @@ public class BufferManagerTest {
         return agent.applied.stream().map(Operation::getOpCase).collect(Collectors.toList());
     }
 
+
+    @Test
+    public void taggedSlotsGiveOneLogicalVportPerBufferUntilTheTagsRunOut() throws Exception {
+        List<VportSlot> tagged = new ArrayList<>();
+        for (int tag = 1; tag <= 3; tag++) {
+            tagged.add(new VportSlot(VportId.vportId("ue." + tag), 12, null, 0, tag));
+        }
+        FakeBufferAgent shared = new FakeBufferAgent();
+        BufferManager onTags = new BufferManager(
+                new OneDeviceAgents(S1, InProcessAgent.start(grpc, shared, "s1-tags"), tagged),
+                new InMemoryBufferStore());
+        for (int i = 1; i <= 3; i++) {
+            onTags.createBuffer(S1, BufferId.bufferId("u" + i), "app", SPEC, BufferState.BUFFERING);
+        }
+        List<Long> tags = shared.applied.stream().filter(Operation::hasCreateVport)
+                .map(op -> (long) op.getCreateVport().getConfig().getTag())
+                .collect(Collectors.toList());
+        assertEquals(List.of(1L, 2L, 3L), tags);
+        assertTrue(shared.applied.stream().filter(Operation::hasCreateVport)
+                           .allMatch(op -> op.getCreateVport().getConfig().getSwitchPort() == 12));
+        List<Vport> vports = onTags.getVports(S1);
+        assertEquals(3, vports.stream().map(Vport::tag).distinct().count());
+        try {
+            onTags.createBuffer(S1, BufferId.bufferId("u4"), "app", SPEC, BufferState.BUFFERING);
+            fail("a fourth buffer on three tags");
+        } catch (FlowBufException e) {
+            assertEquals(FlowBufException.Reason.EXHAUSTED, e.reason());
+            assertTrue(e.getMessage(), e.getMessage().contains("tags"));
+        }
+        assertFalse(onTags.getBuffer(S1, BufferId.bufferId("u4")).isPresent());
+        onTags.removeBuffer(S1, BufferId.bufferId("u2"), "app", true);
+        onTags.createBuffer(S1, BufferId.bufferId("u4"), "app", SPEC, BufferState.BUFFERING);
+        assertEquals(VportId.vportId("ue.2"),
+                     onTags.getBuffer(S1, BufferId.bufferId("u4")).get().vport());
+    }
 
     @Test
     public void vportsShowWhichBufferIsBoundAndInWhichMode() {

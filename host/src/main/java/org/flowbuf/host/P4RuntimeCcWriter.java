@@ -5,12 +5,10 @@
 package org.flowbuf.host;
 
 import com.google.protobuf.ByteString;
-import io.grpc.Status;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.app.congestion.CcWrite;
 import org.flowbuf.app.congestion.CcWriter;
 import org.flowbuf.host.p4rt.P4InfoIndex;
-import org.flowbuf.host.p4rt.P4RuntimeWriteException;
 import org.flowbuf.host.p4rt.PiEntryEncoder;
 import org.flowbuf.host.p4rt.SwitchSession;
 import org.flowbuf.pipeconf.CcP4Names;
@@ -26,7 +24,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Writes the congestion service's entries to the switches over P4Runtime:
@@ -56,26 +53,12 @@ final class P4RuntimeCcWriter implements CcWriter {
         List<Update> removes = new ArrayList<>();
         List<Update> applies = new ArrayList<>();
         encode(session.encoder(), write, removes, applies);
-        if (!removes.isEmpty()) {
-            try {
-                session.client().write(removes);
-            } catch (P4RuntimeWriteException e) {
-                // Entries the switch no longer has (a restart) are what a removal wants.
-                if (e.updateErrors().isEmpty() || !e.updateErrors().stream()
-                        .allMatch(m -> m.startsWith(Status.Code.NOT_FOUND.name()))) {
-                    throw P4RuntimeSteeringWriter.refused(deviceId, e);
-                }
-            }
-        }
-        if (applies.isEmpty()) {
-            return;
-        }
-        try {
-            session.client().write(applies);
-        } catch (P4RuntimeWriteException e) {
-            undoInserts(session, applies, e);
-            throw P4RuntimeSteeringWriter.refused(deviceId, e);
-        }
+        // Only inserts are taken back: a reset register or a modified
+        // entry stays as the refused Write left it.
+        TwoStepWrite.write(session, removes, applies,
+                           u -> u.getType() == Update.Type.INSERT
+                                   ? Optional.of(u.toBuilder().setType(Update.Type.DELETE).build())
+                                   : Optional.empty());
     }
 
     private void encode(PiEntryEncoder encoder, CcWrite write, List<Update> removes,
@@ -110,27 +93,5 @@ final class P4RuntimeCcWriter implements CcWriter {
     private static Update table(Update.Type type, PiEntryEncoder encoder, FlowRule rule) {
         return Update.newBuilder().setType(type)
                 .setEntity(Entity.newBuilder().setTableEntry(encoder.encode(rule))).build();
-    }
-
-    private static void undoInserts(SwitchSession session, List<Update> written,
-                                    P4RuntimeWriteException e) {
-        Optional<List<Integer>> failed = e.failedUpdates();
-        Set<Integer> notApplied = failed.isPresent() ? Set.copyOf(failed.get()) : Set.of();
-        List<Update> undo = new ArrayList<>();
-        for (int i = 0; i < written.size(); i++) {
-            Update u = written.get(i);
-            if (u.getType() == Update.Type.INSERT && !notApplied.contains(i)) {
-                undo.add(u.toBuilder().setType(Update.Type.DELETE).build());
-            }
-        }
-        if (undo.isEmpty()) {
-            return;
-        }
-        try {
-            session.client().write(undo);
-        } catch (P4RuntimeWriteException notAll) {
-            // Without the target's per-update answer some were never applied: expected.
-            return;
-        }
     }
 }

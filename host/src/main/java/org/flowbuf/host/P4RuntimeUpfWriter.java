@@ -23,7 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Writes the UPF's entries and meter cells straight to the switches over
@@ -45,25 +44,7 @@ final class P4RuntimeUpfWriter implements UpfWriter {
         List<Update> removes = new ArrayList<>();
         List<Update> applies = new ArrayList<>();
         encode(session.encoder(), write, removes, applies);
-        if (!removes.isEmpty()) {
-            try {
-                session.client().write(removes);
-            } catch (P4RuntimeWriteException e) {
-                // Entries the switch no longer has are what a removal wants.
-                if (!onlyCode(e, Status.Code.NOT_FOUND)) {
-                    throw P4RuntimeSteeringWriter.refused(deviceId, e);
-                }
-            }
-        }
-        if (applies.isEmpty()) {
-            return;
-        }
-        try {
-            session.client().write(applies);
-        } catch (P4RuntimeWriteException e) {
-            undoApplied(session, applies, e);
-            throw P4RuntimeSteeringWriter.refused(deviceId, e);
-        }
+        TwoStepWrite.write(session, removes, applies, P4RuntimeUpfWriter::undoOf);
     }
 
     @Override
@@ -125,39 +106,14 @@ final class P4RuntimeUpfWriter implements UpfWriter {
         return Update.newBuilder().setType(type).setEntity(entity).build();
     }
 
-    private static boolean onlyCode(P4RuntimeWriteException e, Status.Code code) {
-        return !e.updateErrors().isEmpty()
-                && e.updateErrors().stream().allMatch(m -> m.startsWith(code.name()));
-    }
-
-    /** Deletes the inserts and resets the meter cells the refused Write applied. */
-    private static void undoApplied(SwitchSession session, List<Update> written,
-                                    P4RuntimeWriteException e) {
-        Optional<List<Integer>> failed = e.failedUpdates();
-        Set<Integer> notApplied = failed.isPresent() ? Set.copyOf(failed.get()) : Set.of();
-        List<Update> undo = new ArrayList<>();
-        for (int i = 0; i < written.size(); i++) {
-            if (failed.isPresent() && notApplied.contains(i)) {
-                continue;
-            }
-            Update u = written.get(i);
-            if (u.getType() == Update.Type.INSERT) {
-                undo.add(u.toBuilder().setType(Update.Type.DELETE).build());
-            } else {
-                Entity.Builder reset = u.getEntity().toBuilder();
-                reset.getMeterEntryBuilder().clearConfig();
-                undo.add(update(Update.Type.MODIFY, reset));
-            }
+    /** What takes an applied update back: an insert's delete, a meter cell's reset. */
+    private static Optional<Update> undoOf(Update u) {
+        if (u.getType() == Update.Type.INSERT) {
+            return Optional.of(u.toBuilder().setType(Update.Type.DELETE).build());
         }
-        if (undo.isEmpty()) {
-            return;
-        }
-        try {
-            session.client().write(undo);
-        } catch (P4RuntimeWriteException notAll) {
-            // Without the target's per-update answer some were never applied: expected.
-            return;
-        }
+        Entity.Builder reset = u.getEntity().toBuilder();
+        reset.getMeterEntryBuilder().clearConfig();
+        return Optional.of(update(Update.Type.MODIFY, reset));
     }
 
     private SwitchSession session(DeviceId deviceId) {

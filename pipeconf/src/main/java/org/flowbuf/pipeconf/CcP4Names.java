@@ -82,8 +82,12 @@ public final class CcP4Names {
     /** The switch-over digest's type name in the p4info (a struct of flow, switch_id, slot,
      *  queue_us, proc_us, in that order). */
     public static final String DIGEST = "cc_digest_t";
-    /** Registers a new flow index must start from zero: its slot, run and switched bit. */
-    public static final String[] FLOW_REGISTERS = {"cc_slot", "cc_over", "cc_flipped"};
+    /**
+     * Registers a new flow index must start from zero: its slot, run and
+     * switched bit, and whether a packet of it came in (else a notification
+     * for the new flow could go on upstream by the port of an old one).
+     */
+    public static final String[] FLOW_REGISTERS = {"cc_slot", "cc_over", "cc_flipped", "cc_in_known"};
     /** Ethertype of a congestion notification. */
     public static final int ETHERTYPE_NOTIFY = 0x88b6;
 

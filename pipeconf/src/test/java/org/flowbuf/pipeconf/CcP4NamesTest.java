@@ -5,12 +5,14 @@
 package org.flowbuf.pipeconf;
 
 import org.junit.Test;
+import org.onosproject.net.pi.model.PiRegisterId;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.flowbuf.pipeconf.CcP4Names.*;
+import static org.flowbuf.pipeconf.P4Model.MODEL;
 import static org.flowbuf.pipeconf.P4Model.keys;
 import static org.flowbuf.pipeconf.P4Model.params;
 import static org.junit.Assert.assertEquals;
@@ -38,6 +40,14 @@ public class CcP4NamesTest {
         assertEquals(KEY_FLOW.id() + " EXACT 16", keys(THRESHOLDS));
         assertEquals(QUEUE_US.id() + " 32, " + PROC_US.id() + " 32, " + M.id() + " 32",
                      params(THRESHOLDS, LIMITS));
+    }
+
+    @Test
+    public void theRegistersANewFlowResetsHaveOneCellPerFlow() {
+        for (String name : FLOW_REGISTERS) {
+            assertEquals(name, FLOW_CELLS,
+                         MODEL.register(PiRegisterId.of(name)).orElseThrow().size());
+        }
     }
 
     @Test

@@ -50,7 +50,7 @@ import time
 
 from test.congestion.congestionlab import CongestionLab, device, paper_topology
 from test.lab.servicelab import ROOT
-from test.scenarios.report import emit, save, subplots
+from test.scenarios.report import ARTIFACTS, emit, save, subplots
 
 SO_RCVBUFFORCE = getattr(socket, "SO_RCVBUFFORCE", 33)
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
@@ -188,7 +188,8 @@ def one_run(lab_, mode, x, m, load, seconds, dport):
             "primary": seen["primary"],
             "cross_sent": cross_sent, "cross_received": cross_got["received"],
             "cross_start_ns": min((a[1] for a in cross_arrivals), default=None),
-            "thresholds": after["thresholds"], "switch_overs": after["switchOvers"]}
+            "thresholds": after["thresholds"], "switch_overs": after["switchOvers"],
+            "load_average": os.getloadavg()[0]}
 
 
 def instant_ns(text):
@@ -219,22 +220,30 @@ def detection_ms(run):
         next tactile packet, which raises the digest, and the digest's trip);
       to_backup: the send time of the first packet that took the backup (the
         data plane's own reaction, seen on s4's port 1).
-    Also both from the cross traffic's first packet. None when not applicable.
+    Also both from the cross traffic's first packet. None when the run has
+    no thresholds or no cross traffic; to_digest None without a record
+    (congestion.p4 can lose the digest: README).
     A stall of this loaded machine delays packets by tens of ms with no
     queue at all, so t_over can be such a stall just before the queue."""
     tq = queue_threshold_us(run)
     start = run["cross_start_ns"]
-    if not run["switch_overs"] or tq is None or start is None:
+    if tq is None or start is None:
         return None
     base = idle_delay_ns(run)
-    switched = instant_ns(run["switch_overs"][0]["time"])
+    switched = instant_ns(run["switch_overs"][0]["time"]) if run["switch_overs"] else None
     after = [a for a in run["arrivals"] if a[1] >= start]
     t_over = min((a[1] for a in after if a[2] - a[1] - base >= tq * 1000), default=None)
-    t_backup = min((a[1] for a in after if a[0] in run["backup"]), default=None)
+    t_backup = min((a[1] for a in run["arrivals"] if a[0] in run["backup"]), default=None)
+    if t_backup is not None and t_backup < start:
+        # Moved before any cross traffic: a false positive (a stall of
+        # the machine queued the flow), no detection to time.
+        return {"false_positive": True, "to_digest": None, "to_backup": None,
+                "from_cross_start": None, "backup_from_cross_start": None}
 
     def ms(t1, t0):
         return None if t1 is None or t0 is None else (t1 - t0) / 1e6
-    return {"to_digest": ms(switched, t_over), "to_backup": ms(t_backup, t_over),
+    return {"false_positive": False,
+            "to_digest": ms(switched, t_over), "to_backup": ms(t_backup, t_over),
             "from_cross_start": ms(switched, start),
             "backup_from_cross_start": ms(t_backup, start)}
 
@@ -295,6 +304,7 @@ def emit_detection(runs, tags):
     ca_dataplane_switch_ms (to the first packet on the backup), mean and
     max over the runs that switched (see detection_ms)."""
     det = [d for d in map(detection_ms, runs) if d]
+    tags = dict(tags, false_positives=sum(d["false_positive"] for d in det))
     for metric, key, what in (
             ("ca_detection_ms", "to_digest", "first over-threshold packet sent -> the "
                                              "controller's switch-over record"),
@@ -302,14 +312,15 @@ def emit_detection(runs, tags):
                                                     "first packet sent on the backup")):
         values = [d[key] for d in det if d[key] is not None]
         if not values:
-            emit(metric, None, "ms", **tags, runs_detected=0, what="no switch-over recorded")
+            emit(metric, None, "ms", **tags, runs_detected=0,
+                 what="no switch-over under the cross traffic (or no record of it)")
             continue
         from_cross = [d[key.replace("to_digest", "from_cross_start").replace(
             "to_backup", "backup_from_cross_start")] for d in det]
+        from_cross = [v for v in from_cross if v is not None]
         emit(metric, round(statistics.mean(values), 2), "ms", stat="mean", **tags,
              runs_detected=len(values), what=what,
-             from_cross_start_ms=round(statistics.mean(v for v in from_cross if v is not None),
-                                       2))
+             from_cross_start_ms=round(statistics.mean(from_cross), 2))
         emit(metric, round(max(values), 2), "ms", stat="max", **tags, runs_detected=len(values))
 
 
@@ -359,27 +370,59 @@ def run_all(configs, loads, seconds, repeats, lab_):
     return results
 
 
+def save_runs(results):
+    """Every run's raw record (arrivals, sniffed paths, switch-overs) in
+    test/artifacts/congestion_runs.json, to look into a figure later."""
+    raw = {c: {str(load): [dict(r, backup=sorted(r["backup"]), primary=sorted(r["primary"]))
+                           for r in runs] for load, runs in by_load.items()}
+           for c, by_load in results.items()}
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "congestion_runs.json").write_text(json.dumps(raw))
+
+
 def headline(results, summary, loads):
     """The summary lines for the default configuration at the highest load."""
     top = loads[-1]
     dp, nocc = summary[DEFAULT][top], summary["NoCC"][top]
     dp_loss = statistics.mean(q["loss_pct"] for q in dp)
     nocc_loss = statistics.mean(q["loss_pct"] for q in nocc)
-    det = [d["to_digest"] for d in map(detection_ms, results[DEFAULT][top])
-           if d and d["to_digest"] is not None]
+    dets = [d for d in map(detection_ms, results[DEFAULT][top]) if d]
+    det = [d["to_digest"] for d in dets if d["to_digest"] is not None]
+    switch = [d["to_backup"] for d in dets if d["to_backup"] is not None]
     ratio = max(q["delay_max"] for q in dp) / max(q["delay_max"] for q in nocc)
     reordered = sum(q["reordered"] for q in dp)
-    tags = {"configuration": DEFAULT, "load": top, "load_average": os.getloadavg()[0]}
+    tags = {"configuration": DEFAULT, "load": top,
+            "load_average_max": round(max_load_average(results), 1)}
     emit("ca_dataplane_loss_pct", round(dp_loss, 3), "%", **tags, goal="0 where NoCC loses")
     emit("ca_nocc_loss_pct", round(nocc_loss, 3), "%", **tags)
     emit("ca_probing1s_loss_pct", None, "%", what="not measured: the probing baseline is not "
                                                   "built")
     emit("ca_dataplane_detection_ms_max", round(max(det), 2) if det else None, "ms", **tags,
          goal="<= 1")
+    emit("ca_dataplane_switch_ms_max", round(max(switch), 2) if switch else None, "ms", **tags,
+         what="first over-threshold packet sent -> first packet sent on the backup")
+    emit("ca_dataplane_lost_on_congested_path", sum(q["lost_primary"] for q in dp), "packets",
+         **tags, nocc=sum(q["lost_primary"] for q in nocc),
+         what="sent on s1 -> s3 and never received")
     emit("ca_dataplane_max_delay_vs_best_baseline", round(ratio, 3), "ratio", **tags,
          baselines=["NoCC"], goal="< 1")
     emit("ca_dataplane_reordered", reordered, "packets", **tags)
     return dp_loss, nocc_loss, det, ratio, reordered
+
+
+def max_load_average(results):
+    """The highest 1-minute load average seen at the end of a run (runs
+    saved before it was recorded: now)."""
+    return max(r.get("load_average", os.getloadavg()[0])
+               for by_load in results.values() for runs in by_load.values() for r in runs)
+
+
+def load_runs(path):
+    """The runs save_runs wrote, as run_all returns them."""
+    raw = json.loads(pathlib.Path(path).read_text())
+    return {c: {float(load): [dict(r, backup=set(r["backup"]), primary=set(r["primary"]))
+                              for r in runs] for load, runs in by_load.items()}
+            for c, by_load in raw.items()}
 
 
 def main(argv=None):
@@ -387,19 +430,27 @@ def main(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--from-runs", metavar="JSON",
+                        help="report on the runs a previous run saved "
+                             "(test/artifacts/congestion_runs.json) instead of running the lab")
     args = parser.parse_args(argv)
     configs = QUICK_CONFIGS if args.quick else FULL_CONFIGS
     loads = [1.5] if args.quick else [0.5, 1.0, 1.5]
     seconds = 6 if args.quick else 15
-    with lab() as lab_:
-        results = run_all(configs, loads, seconds, args.repeats, lab_)
+    if args.from_runs:
+        results = load_runs(args.from_runs)
+        loads = sorted(next(iter(results.values())))
+    else:
+        with lab() as lab_:
+            results = run_all(configs, loads, seconds, args.repeats, lab_)
+        save_runs(results)
     summary = {c: {load: emit_config(runs) for load, runs in by_load.items()}
                for c, by_load in results.items()}
     dp_loss, nocc_loss, det, ratio, reordered = headline(results, summary, loads)
     paths = [plot_delays(results, loads), plot_qos(summary, loads)]
     det_max = max(det) if det else None
     print(f"scenario congestion ({DEFAULT}, cross traffic {loads[-1]:g}x the port rate, "
-          f"load average {os.getloadavg()[0]:.1f}): loss {dp_loss:.2f} % vs NoCC "
+          f"load average up to {max_load_average(results):.1f}): loss {dp_loss:.2f} % vs NoCC "
           f"{nocc_loss:.2f} % (goal 0: {'met' if dp_loss == 0 < nocc_loss else 'MISSED'}), "
           f"detection max {det_max if det_max is None else round(det_max, 2)} ms (goal 1: "
           f"{'met' if det_max is not None and det_max <= 1 else 'MISSED'}), max delay "

@@ -335,7 +335,11 @@ def plot_delays(results, loads):
             ax.plot([(a[1] - t0) / 1e9 for a in run["arrivals"]],
                     [(a[2] - a[1]) / 1e6 for a in run["arrivals"]], label=config, **style)
         ax.axvline(CROSS_START_S, color="k", ls=":", lw=0.8)
-        ax.set_title(f"cross traffic {load:g} x port rate from {CROSS_START_S:g} s")
+        # Up to 1.5 full queues: the machine's stalls (hundreds of ms) would
+        # flatten what the queue does.
+        ax.set_ylim(0, 1.5 * QUEUE_LEN * CROSS_FRAME_BITS / RATE_BPS * 1e3)
+        ax.set_title(f"cross traffic {load:g} x port rate from {CROSS_START_S:g} s "
+                     "(stalls above clipped)")
         ax.set_xlabel("send time (s)")
         ax.set_ylabel("one-way delay (ms)")
         ax.legend(fontsize=6, ncol=2)

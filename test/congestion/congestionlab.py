@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
-"""A four-switch lab for congestion avoidance: pbswitch instances in the
-root namespace joined by veth pairs, two hosts in namespaces, the embedded
-host over all of them.
+"""Congestion-avoidance labs: pbswitch instances in the root namespace
+joined by veth pairs, hosts in namespaces, the embedded host over all of
+them. A `Topology` says which; two are defined here.
+
+FOUR_SWITCH (test/congestion's tests):
 
     h1 - s1 -p2- s2 - s4 - h2        the upper path (the primary: lower ports)
           \\-p3- s3 -/               the lower path (the backup)
@@ -9,7 +11,10 @@ host over all of them.
 One port of the upper path (s1's port 2 by default, or s2's port 2, after
 which s2 has no backup and must notify s1) can be given a rate, so that a
 flow faster than it queues there (the congestion the data plane must see).
+
+paper_topology() (test/scenarios/congestion.py): Turkovic et al.'s Fig. 3.
 """
+import dataclasses
 import json
 import pathlib
 import tempfile
@@ -18,11 +23,48 @@ from test.lab.netns import Lab
 from test.lab.procs import ProcessLab
 from test.lab.servicelab import BMV2_JSON, HOST_JAR, P4INFO, ROOT, Rest
 
-SWITCHES = ("s1", "s2", "s3", "s4")
-# (switch, port, switch, port): the cables.
-CABLES = (("s1", 2, "s2", 1), ("s1", 3, "s3", 1), ("s2", 2, "s4", 1), ("s3", 2, "s4", 2))
-HOSTS = {"h1": ("s1", 1, "10.0.7.1", "00:00:00:00:07:01"),
-         "h2": ("s4", 3, "10.0.7.2", "00:00:00:00:07:02")}
+
+@dataclasses.dataclass(frozen=True)
+class Topology:
+    """switches; cables (switch, port, switch, port); hosts name -> (switch,
+    port, ip, mac); shaped (switch, port) -> bits/s; queue_len packets per
+    port queue (None: pbswitch's default)."""
+    switches: tuple
+    cables: tuple
+    hosts: dict
+    shaped: dict = dataclasses.field(default_factory=dict)
+    queue_len: int = None
+
+
+FOUR_SWITCH = Topology(
+    switches=("s1", "s2", "s3", "s4"),
+    cables=(("s1", 2, "s2", 1), ("s1", 3, "s3", 1), ("s2", 2, "s4", 1), ("s3", 2, "s4", 2)),
+    hosts={"h1": ("s1", 1, "10.0.7.1", "00:00:00:00:07:01"),
+           "h2": ("s4", 3, "10.0.7.2", "00:00:00:00:07:02")})
+# The four-switch names test/congestion imports.
+SWITCHES, CABLES, HOSTS = FOUR_SWITCH.switches, FOUR_SWITCH.cables, FOUR_SWITCH.hosts
+
+
+def paper_topology(rate_bps, queue_len):
+    """The paper's Fig. 3: the tactile flow ht (s1) -> hr (s7) has the
+    primary s1-s3-s5-s7 and the disjoint backup s1-s4-s6-s7 (the primary
+    takes the lower ports). s2 hangs off s3 and brings cross traffic from hx
+    to hy at s5, so that it shares one link with the primary, s3 -> s5, and
+    none with the backup: the queue builds on s3's port 2, where s3 has no
+    backup and must notify s1. Every inter-switch port runs at rate_bps (the
+    paper limits every bmv2 queue) with queue_len packets per queue."""
+    cables = (("s1", 2, "s3", 1), ("s1", 3, "s4", 1), ("s3", 2, "s5", 1), ("s5", 2, "s7", 1),
+              ("s4", 2, "s6", 1), ("s6", 2, "s7", 2), ("s2", 1, "s3", 3))
+    shaped = {}
+    for a, pa, b, pb in cables:
+        shaped[(a, pa)] = shaped[(b, pb)] = rate_bps
+    return Topology(
+        switches=tuple(f"s{i}" for i in range(1, 8)), cables=cables,
+        hosts={"ht": ("s1", 1, "10.0.8.1", "00:00:00:00:08:01"),
+               "hr": ("s7", 3, "10.0.8.2", "00:00:00:00:08:02"),
+               "hx": ("s2", 2, "10.0.8.3", "00:00:00:00:08:03"),
+               "hy": ("s5", 3, "10.0.8.4", "00:00:00:00:08:04")},
+        shaped=shaped, queue_len=queue_len)
 
 
 def device(sw):
@@ -34,16 +76,20 @@ def cp(sw, port):
 
 
 class CongestionLab(ProcessLab):
-    """Context manager: `hosts`, `rest`, `p4rt` (port by switch), `logs`.
+    """Context manager: `hosts`, `rest`, `p4rt` (port by switch), `links`
+    (root-namespace interface by (switch, port)), `logs`.
 
-    Ports: REST `rest_port`, P4Runtime p4rt_base.. +3, buffer API +4.. +7.
+    Ports: REST `rest_port`, P4Runtime p4rt_base.. (one per switch), the
+    buffer API after them (one per switch).
     """
 
     def __init__(self, prefix="fbc-", rest_port=8212, p4rt_base=28461, shaped_bps=None,
-                 shaped_port=("s1", 2), congestion=None):
+                 shaped_port=("s1", 2), congestion=None, topology=FOUR_SWITCH):
+        if shaped_bps:
+            topology = dataclasses.replace(topology, shaped={shaped_port: shaped_bps})
+        self.topology = topology
         self.prefix, self.rest_port = prefix, rest_port
-        self.p4rt = {s: p4rt_base + i for i, s in enumerate(SWITCHES)}
-        self.shaped_bps, self.shaped_port = shaped_bps, shaped_port
+        self.p4rt = {s: p4rt_base + i for i, s in enumerate(topology.switches)}
         self.congestion = congestion or {}
 
     def _start(self):
@@ -51,33 +97,14 @@ class CongestionLab(ProcessLab):
         self.lab = Lab(self.prefix)
         self.lab.remove_leftovers()
         self._stack.append(self.lab.close)
-        ports = {s: [] for s in SWITCHES}
-        self.hosts, self._argv, self._procs = {}, {}, {}
-        for name, (sw, port, ip, mac) in HOSTS.items():
-            host = self.lab.add_host(name)
-            ports[sw].append((port, self.lab.link_host(host, "eth0", f"{sw}{name}",
-                                                       ip=ip + "/24", mac=mac)))
-            self.hosts[name] = host
-        for name, (_, _, ip, mac) in HOSTS.items():
-            for other in HOSTS:
-                if other != name:
-                    self.hosts[other].run("ip", "neigh", "replace", ip, "lladdr", mac,
-                                          "dev", "eth0")
-        for a, pa, b, pb in CABLES:
+        self.links, self.hosts, self._argv, self._procs = {}, {}, {}, {}
+        self._add_hosts()
+        for a, pa, b, pb in self.topology.cables:
             ea, eb = self.lab.add_root_veth(f"{a}p{pa}", f"{b}p{pb}")
-            ports[a].append((pa, ea))
-            ports[b].append((pb, eb))
-        for sw in SWITCHES:
-            # In-process buffers are not used here; their API still takes a port.
-            argv = [str(ROOT / "bin" / "pbswitch"), "--p4rt-listen",
-                    f"127.0.0.1:{self.p4rt[sw]}",
-                    "--buffer-listen", f"127.0.0.1:{self.p4rt[sw] + len(SWITCHES)}"]
-            for number, ifname in ports[sw]:
-                rate = f"@{self.shaped_bps}" if self.shaped_bps \
-                    and (sw, number) == self.shaped_port else ""
-                argv += ["--port", f"{number}={ifname}{rate}"]
-            self._argv[sw] = argv
-            self._procs[sw] = self._run(argv, sw, self.p4rt[sw])
+            self.links[(a, pa)], self.links[(b, pb)] = ea, eb
+        for sw in self.topology.switches:
+            self._argv[sw] = self._switch_argv(sw)
+            self._procs[sw] = self._run(self._argv[sw], sw, self.p4rt[sw])
         cfg = pathlib.Path(self.logs) / "netcfg.json"
         cfg.write_text(json.dumps(self.netcfg(), indent=2))
         self._run(["java", "-jar", str(HOST_JAR), "--netcfg", str(cfg), "--p4info", str(P4INFO),
@@ -86,6 +113,33 @@ class CongestionLab(ProcessLab):
                   timeout=90)
         self.rest = Rest(f"http://127.0.0.1:{self.rest_port}/onos/flowbuf")
 
+    def _add_hosts(self):
+        """One namespace per host on its switch port; static ARP between all."""
+        hosts = self.topology.hosts
+        for name, (sw, port, ip, mac) in hosts.items():
+            host = self.lab.add_host(name)
+            self.links[(sw, port)] = self.lab.link_host(host, "eth0", f"{sw}{name}",
+                                                        ip=ip + "/24", mac=mac)
+            self.hosts[name] = host
+        for name, (_, _, ip, mac) in hosts.items():
+            for other in hosts:
+                if other != name:
+                    self.hosts[other].run("ip", "neigh", "replace", ip, "lladdr", mac,
+                                          "dev", "eth0")
+
+    def _switch_argv(self, sw):
+        # In-process buffers are not used here; their API still takes a port.
+        n = len(self.topology.switches)
+        argv = [str(ROOT / "bin" / "pbswitch"), "--p4rt-listen", f"127.0.0.1:{self.p4rt[sw]}",
+                "--buffer-listen", f"127.0.0.1:{self.p4rt[sw] + n}"]
+        if self.topology.queue_len:
+            argv += ["--queue-len", str(self.topology.queue_len)]
+        for (s, number), ifname in sorted(self.links.items()):
+            if s == sw:
+                rate = self.topology.shaped.get((sw, number))
+                argv += ["--port", f"{number}={ifname}" + (f"@{rate}" if rate else "")]
+        return argv
+
     def restart(self, sw):
         """Stops a switch and starts it again: empty tables, registers and
         pipeline, which the host must notice and write again."""
@@ -93,13 +147,14 @@ class CongestionLab(ProcessLab):
         self._procs[sw] = self._run(self._argv[sw], f"{sw}-restarted", self.p4rt[sw])
 
     def netcfg(self):
+        t = self.topology
         devices = {device(sw): {"basic": {
             "managementAddress": f"grpc://127.0.0.1:{self.p4rt[sw]}?device_id=1",
             "driver": "stratum-bmv2", "pipeconf": "org.flowbuf.pipeconf", "name": sw}}
-            for sw in SWITCHES}
-        links = {f"{cp(a, pa)}-{cp(b, pb)}": {"basic": {}} for a, pa, b, pb in CABLES}
+            for sw in t.switches}
+        links = {f"{cp(a, pa)}-{cp(b, pb)}": {"basic": {}} for a, pa, b, pb in t.cables}
         hosts = {f"{mac}/None": {"basic": {"name": name, "ips": [ip], "locations": [cp(sw, port)]}}
-                 for name, (sw, port, ip, mac) in HOSTS.items()}
+                 for name, (sw, port, ip, mac) in t.hosts.items()}
         cfg = {"devices": devices, "links": links, "hosts": hosts}
         if self.congestion:
             cfg["apps"] = {"org.flowbuf.app": {"congestion": self.congestion}}

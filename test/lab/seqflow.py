@@ -6,6 +6,7 @@ Run inside a lab host:
     python -m test.lab.seqflow send DST_IP PORT --pps 5000 --seconds 6
     python -m test.lab.seqflow recv PORT --expect N --idle 3
     python -m test.lab.seqflow recv PORT --iface eth0   # frames for any address
+    python -m test.lab.seqflow recv PORT --delays FILE  # and each packet's one-way delay
 The sender stops early on SIGTERM and reports what it sent.
 The receiver prints one JSON object when the flow has been idle for --idle
 seconds after the first packet (or --timeout passes, or SIGTERM comes).
@@ -60,6 +61,30 @@ def _big_receive_buffer(sock):
     except PermissionError:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RCVBUF)
 UDP_HEADER = struct.Struct("!HHHH")
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
+TIMESPEC = struct.Struct("@qq")
+
+
+class _Stamped:
+    """A UDP socket that also gives each datagram's arrival time as the
+    kernel stamped it (SO_TIMESTAMPNS, the wall clock every namespace of
+    the machine shares): a receiver that the scheduler runs late does not
+    add its own lateness to the one-way delay."""
+
+    def __init__(self, sock):
+        self.sock = sock
+        sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+
+    def settimeout(self, t):
+        self.sock.settimeout(t)
+
+    def recv_stamped(self, size):
+        data, anc, _, _ = self.sock.recvmsg(size, socket.CMSG_SPACE(TIMESPEC.size))
+        for level, kind, raw in anc:
+            if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+                sec, nsec = TIMESPEC.unpack(raw[:TIMESPEC.size])
+                return data, sec * 1_000_000_000 + nsec
+        return data, time.time_ns()
 
 
 class _RawUdp:
@@ -76,6 +101,9 @@ class _RawUdp:
     def settimeout(self, t):
         self.sock.settimeout(t)
 
+    def recv_stamped(self, size):
+        return self.recv(size), time.time_ns()
+
     def recv(self, size):
         while True:
             ip = self.sock.recv(size)
@@ -87,13 +115,17 @@ class _RawUdp:
                 return ip[ihl + UDP_HEADER.size:]
 
 
-def receive(port, expect, idle, timeout, iface=None):
+def receive(port, expect, idle, timeout, iface=None, delays=None):
+    """Counts the flow; with `delays` (a path) also writes there, as JSON,
+    [seq, send ns, arrival ns] of every packet in arrival order."""
     if iface:
         sock = _RawUdp(iface, port)
     else:
-        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        _big_receive_buffer(sock)
-        sock.bind(("0.0.0.0", port))
+        plain = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        _big_receive_buffer(plain)
+        plain.bind(("0.0.0.0", port))
+        sock = _Stamped(plain)
+    arrivals = []
     print(json.dumps({"listening": port}), flush=True)
     seen = set()
     first = None
@@ -112,7 +144,7 @@ def receive(port, expect, idle, timeout, iface=None):
             break
         sock.settimeout(0.0 if stopped else min(POLL_S, max(0.001, idle - quiet_for)))
         try:
-            data = sock.recv(65535)
+            data, arrived_ns = sock.recv_stamped(65535)
         except (socket.timeout, BlockingIOError):
             if stopped:
                 break
@@ -121,7 +153,9 @@ def receive(port, expect, idle, timeout, iface=None):
         if last_arrival is not None:
             max_gap_s = max(max_gap_s, now - last_arrival)
         last_arrival = now
-        seq, _ = HEADER.unpack_from(data)
+        seq, sent_ns = HEADER.unpack_from(data)
+        if delays:
+            arrivals.append((seq, sent_ns, arrived_ns))
         if seq in seen:
             duplicates += 1
             continue
@@ -134,6 +168,9 @@ def receive(port, expect, idle, timeout, iface=None):
         if expect and received == expect:
             break
     lost = (expect - received) if expect else (highest + 1 - received)
+    if delays:
+        with open(delays, "w") as f:
+            json.dump(arrivals, f)
     print(json.dumps({"received": received, "lost": lost, "reordered": reordered,
                       "duplicates": duplicates, "max_gap_ms": round(max_gap_s * 1e3, 1),
                       "first_seq": first, "last_seq": highest}),
@@ -158,11 +195,13 @@ def main(argv=None):
     r.add_argument("--timeout", type=float, default=120)
     r.add_argument("--iface", help="count frames on this interface (AF_PACKET) instead "
                                    "of datagrams addressed to this host")
+    r.add_argument("--delays", help="write [seq, send ns, arrival ns] of every packet "
+                                    "to this file (JSON)")
     args = parser.parse_args(argv)
     if args.cmd == "send":
         send(args.dst, args.port, args.pps, args.seconds, args.size, args.first)
     else:
-        receive(args.port, args.expect, args.idle, args.timeout, args.iface)
+        receive(args.port, args.expect, args.idle, args.timeout, args.iface, args.delays)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,468 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Scenario: congestion detection and avoidance in the data plane
+(Turkovic et al., "Fast network congestion detection and avoidance using
+P4"; ../shared/papers/congestion-avoidance.txt, Sec. 3).
+
+The paper's topology (test/congestion/congestionlab.paper_topology): seven
+pbswitch instances, the tactile flow ht (s1) -> hr (s7) on the primary
+s1-s3-s5-s7 with the disjoint backup s1-s4-s6-s7, cross traffic hx (s2) ->
+hy (s5) through s3's port towards s5, the primary's only link it shares.
+Every inter-switch port runs at RATE_BPS with QUEUE_LEN packets per queue
+(the paper limits every bmv2 queue so that queues build; 64 is bmv2's
+default depth). s3 has no backup: it notifies s1, which moves the flow.
+
+Each run: the flow registered through the controller's REST (POST
+congestion/flows, mode DATAPLANE with x and m, or NOCC: one path, nothing
+reacts), TACTILE_PPS datagrams of TACTILE_SIZE bytes with sequence numbers
+and send times (test/lab/seqflow.py) for `seconds`, cross traffic of 1000
+bytes from 2 s on at `load` times the port rate, until the flow ends. The
+receiver stamps each arrival in the kernel (SO_TIMESTAMPNS; one wall clock
+for every namespace), so one-way delays are exact to the clock; a sniffer on
+s4's port 1 (the backup's first link) tells which packets took the backup.
+
+Per configuration and load (JSON lines, tagged): ca_detection_ms (mean and
+max over repeats; see detection_ms), ca_loss_pct, ca_delay_ms (avg, max),
+ca_jitter_ms (max |delay difference| of consecutive arrivals),
+ca_backup_share, ca_reordered, ca_switchovers. Summary lines for
+Dataplane5_5 at the highest load: ca_dataplane_loss_pct, ca_nocc_loss_pct,
+ca_dataplane_detection_ms_max, ca_dataplane_max_delay_vs_best_baseline
+(over NoCC's, the only baseline built), ca_dataplane_reordered. The probing
+baseline is not built and is reported as not measured. Plots:
+test/artifacts/congestion_delay.png (delay over time, per load and
+configuration) and congestion_qos.png (the paper's Fig. 6 metrics).
+
+Run as root:  .venv/bin/python -m test.scenarios.congestion [--quick]
+"""
+import argparse
+import datetime
+import json
+import os
+import pathlib
+import signal
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from test.congestion.congestionlab import CongestionLab, device, paper_topology
+from test.lab.servicelab import ROOT
+from test.scenarios.report import ARTIFACTS, emit, save, subplots
+
+SO_RCVBUFFORCE = getattr(socket, "SO_RCVBUFFORCE", 33)
+PYTHON = str(ROOT / ".venv" / "bin" / "python")
+RATE_BPS = 10_000_000
+QUEUE_LEN = 64
+TACTILE_PPS, TACTILE_SIZE = 1000, 64
+CROSS_SIZE = 1000
+# A cross datagram's frame: UDP payload + UDP, IPv4 and Ethernet headers.
+CROSS_FRAME_BITS = (CROSS_SIZE + 8 + 20 + 14) * 8
+CROSS_START_S = 2.0
+TACTILE_PORT, CROSS_PORT = 7000, 7100
+# Idle delays per switch (the netcfg's defaults for every link): queuing
+# 200 us, about a quarter of a cross frame's 0.83 ms on a 10 Mbit/s port,
+# the wait a tactile packet meets behind one; processing 5 ms, so that the
+# scheduler of a loaded 2-core machine does not move the flow by itself.
+IDLE = {"idleQueueUs": 200, "idleProcUs": 5000}
+BUDGET_US = 1_000_000  # so that X alone sets the thresholds
+CONGESTED = device("s3")
+FULL_CONFIGS = [("DATAPLANE", x, m) for x in (2, 5, 12) for m in (1, 5, 20)] + [("NOCC", 5, 5)]
+QUICK_CONFIGS = [("DATAPLANE", 5, 5), ("NOCC", 5, 5)]
+DEFAULT = "Dataplane5_5"
+
+
+def name_of(mode, x, m):
+    return "NoCC" if mode == "NOCC" else f"Dataplane{x}_{m}"
+
+
+def lab(prefix="fcs-", rest_port=8221, p4rt_base=28601):
+    """The paper's topology under the embedded host."""
+    return CongestionLab(prefix=prefix, rest_port=rest_port, p4rt_base=p4rt_base,
+                         congestion=dict(IDLE, factor=5),
+                         topology=paper_topology(RATE_BPS, QUEUE_LEN))
+
+
+class LinkSniffer:
+    """Sequence numbers of the tactile packets that cross one link, read
+    from its root-namespace interface beside the switch that reads it too:
+    which path each packet took, and where the lost ones were lost."""
+
+    def __init__(self, ifname, dport):
+        self.dport, self.seqs = dport, set()
+        self.sock = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM, socket.htons(0x0800))
+        # Root may exceed net.core.rmem_max: a sniffer the scheduler runs
+        # late must not miss what it is there to count.
+        self.sock.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 16 << 20)
+        self.sock.bind((ifname, 0))
+        self.sock.settimeout(0.2)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self):
+        while not self._stop.is_set():
+            try:
+                ip = self.sock.recv(2048)
+            except socket.timeout:
+                continue
+            ihl = (ip[0] & 0x0F) * 4
+            if ip[9] == socket.IPPROTO_UDP and len(ip) >= ihl + 16:
+                if struct.unpack_from("!H", ip, ihl + 2)[0] == self.dport:
+                    self.seqs.add(struct.unpack_from("!Q", ip, ihl + 8)[0])
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join()
+        self.sock.close()
+        return self.seqs
+
+
+def register(lab_, mode, x, m, dport):
+    """POSTs the tactile flow; refuses a layout where the cross traffic
+    would not meet the flow (a primary not through s3)."""
+    flow = lab_.rest.post("congestion/flows", {
+        "srcHost": "ht", "dstHost": "hr", "budgetUs": BUDGET_US, "m": m, "x": x, "mode": mode,
+        "filter": {"ipv4Dst": lab_.topology.hosts["hr"][2] + "/32", "ipProto": 17,
+                   "l4DstPort": dport}})
+    hops = [h["deviceId"] for h in flow["primary"]]
+    if CONGESTED not in hops:
+        lab_.rest.delete(f"congestion/flows/{flow['id']}")
+        raise RuntimeError(f"primary {hops} does not cross {CONGESTED}")
+    return flow
+
+
+def start(lab_, host, argv):
+    return subprocess.Popen(lab_.hosts[host].popen_argv([PYTHON, "-m", "test.lab.seqflow",
+                                                         *argv]),
+                            stdout=subprocess.PIPE, text=True, cwd=ROOT)
+
+
+def receiver(lab_, host, port, delays, timeout):
+    proc = start(lab_, host, ["recv", str(port), "--idle", "30", "--timeout", str(timeout),
+                              "--delays", delays])
+    proc.stdout.readline()  # listening
+    return proc
+
+
+def last_json(proc, timeout):
+    return json.loads(proc.communicate(timeout=timeout)[0].strip().splitlines()[-1])
+
+
+def one_run(lab_, mode, x, m, load, seconds, dport):
+    """One tactile flow under cross traffic at `load`; the raw record."""
+    flow = register(lab_, mode, x, m, dport)
+    tmp = tempfile.mkdtemp(prefix="flowbuf-ccs-")
+    tactile_file, cross_file = f"{tmp}/tactile.json", f"{tmp}/cross.json"
+    try:
+        # The first link of each path, at the far switch's port.
+        sniffers = {path: LinkSniffer(lab_.links[port], dport)
+                    for path, port in (("primary", ("s3", 1)), ("backup", ("s4", 1)))}
+        rx = receiver(lab_, "hr", dport, tactile_file, seconds + 60)
+        cross_rx = receiver(lab_, "hy", CROSS_PORT, cross_file, seconds + 60)
+        tx = start(lab_, "ht", ["send", lab_.topology.hosts["hr"][2], str(dport), "--pps",
+                                str(TACTILE_PPS), "--seconds", str(seconds),
+                                "--size", str(TACTILE_SIZE)])
+        time.sleep(CROSS_START_S)
+        cross_pps = load * RATE_BPS / CROSS_FRAME_BITS
+        cross_tx = start(lab_, "hx", ["send", lab_.topology.hosts["hy"][2], str(CROSS_PORT),
+                                      "--pps", f"{cross_pps:.1f}", "--seconds",
+                                      str(seconds - CROSS_START_S), "--size", str(CROSS_SIZE)])
+        sent = json.loads(tx.communicate(timeout=seconds + 60)[0])
+        cross_sent = json.loads(cross_tx.communicate(timeout=seconds + 60)[0])
+        time.sleep(1.0)  # what is queued drains (64 packets: 53 ms)
+        for proc in (rx, cross_rx):
+            proc.send_signal(signal.SIGTERM)
+        got, cross_got = last_json(rx, 30), last_json(cross_rx, 30)
+        seen = {path: sniffer.stop() for path, sniffer in sniffers.items()}
+        after = lab_.rest.get(f"congestion/flows/{flow['id']}")
+        arrivals = json.loads(pathlib.Path(tactile_file).read_text())
+        cross_arrivals = json.loads(pathlib.Path(cross_file).read_text())
+    finally:
+        lab_.rest.delete(f"congestion/flows/{flow['id']}")
+    return {"config": name_of(mode, x, m), "mode": mode, "load": load, "sent": sent["sent"],
+            "received": got["received"], "reordered": got["reordered"],
+            "duplicates": got["duplicates"], "arrivals": arrivals, "backup": seen["backup"],
+            "primary": seen["primary"],
+            "cross_sent": cross_sent, "cross_received": cross_got["received"],
+            "cross_start_ns": min((a[1] for a in cross_arrivals), default=None),
+            "thresholds": after["thresholds"], "switch_overs": after["switchOvers"],
+            "load_average": os.getloadavg()[0]}
+
+
+def instant_ns(text):
+    """An ISO-8601 instant as Java prints it (2026-11-25T22:19:03.123456789Z) in ns."""
+    whole, _, frac = text.rstrip("Z").partition(".")
+    base = datetime.datetime.fromisoformat(whole).replace(tzinfo=datetime.timezone.utc)
+    return int(base.timestamp()) * 1_000_000_000 + int((frac + "000000000")[:9])
+
+
+def queue_threshold_us(run):
+    return next((t["queueUs"] for t in run["thresholds"] if t["deviceId"] == CONGESTED), None)
+
+
+def idle_delay_ns(run):
+    """The median one-way delay before the cross traffic: this lab's own."""
+    idle = [a[2] - a[1] for a in run["arrivals"] if a[1] < run["cross_start_ns"]]
+    return statistics.median(idle) if idle else 0
+
+
+def detection_ms(run):
+    """For a data-plane run that switched over, from t_over, the send time
+    of the first tactile packet sent after the cross traffic started whose
+    one-way delay exceeds the idle one (idle_delay_ns) by s3's queuing
+    threshold t_q (the first packet the congested switch can count, seen end
+    to end), to:
+      to_digest: the controller's record of the first switch-over (the time
+        the host took s1's digest; it includes s3's notification to s1, the
+        next tactile packet, which raises the digest, and the digest's trip);
+      to_backup: the send time of the first packet that took the backup (the
+        data plane's own reaction, seen on s4's port 1).
+    Also both from the cross traffic's first packet. None when the run has
+    no thresholds or no cross traffic; to_digest None without a record
+    (congestion.p4 can lose the digest: README).
+    A stall of this loaded machine delays packets by tens of ms with no
+    queue at all, so t_over can be such a stall just before the queue."""
+    tq = queue_threshold_us(run)
+    start = run["cross_start_ns"]
+    if tq is None or start is None:
+        return None
+    base = idle_delay_ns(run)
+    switched = instant_ns(run["switch_overs"][0]["time"]) if run["switch_overs"] else None
+    after = [a for a in run["arrivals"] if a[1] >= start]
+    t_over = min((a[1] for a in after if a[2] - a[1] - base >= tq * 1000), default=None)
+    t_backup = min((a[1] for a in run["arrivals"] if a[0] in run["backup"]), default=None)
+    if t_backup is not None and t_backup < start:
+        # Moved before any cross traffic: a false positive (a stall of
+        # the machine queued the flow), no detection to time.
+        return {"false_positive": True, "to_digest": None, "to_backup": None,
+                "from_cross_start": None, "backup_from_cross_start": None}
+
+    def ms(t1, t0):
+        return None if t1 is None or t0 is None else (t1 - t0) / 1e6
+    return {"false_positive": False,
+            "to_digest": ms(switched, t_over), "to_backup": ms(t_backup, t_over),
+            "from_cross_start": ms(switched, start),
+            "backup_from_cross_start": ms(t_backup, start)}
+
+
+def qos(run):
+    """Loss (whole flow; where: on the primary, on the backup, or before
+    either: at s1 or the sender), delay and jitter while the cross traffic
+    runs, the idle delay before it, backup share and order."""
+    start = run["cross_start_ns"] or 0
+    seqs = {a[0] for a in run["arrivals"]}
+    loaded = [(a[2] - a[1]) / 1e6 for a in run["arrivals"] if a[1] >= start]
+    idle = [(a[2] - a[1]) / 1e6 for a in run["arrivals"] if a[1] < start]
+    jitter = max((abs(b - a) for a, b in zip(loaded, loaded[1:])), default=0.0)
+    return {"loss_pct": 100.0 * (run["sent"] - len(seqs)) / run["sent"],
+            "lost_primary": len(run["primary"] - seqs), "lost_backup": len(run["backup"] - seqs),
+            "lost_before": run["sent"] - len(seqs | run["primary"] | run["backup"]),
+            "delay_avg": statistics.mean(loaded) if loaded else None,
+            "delay_max": max(loaded, default=None), "jitter_max": jitter,
+            "idle_delay_p50": statistics.median(idle) if idle else None,
+            "idle_delay_max": max(idle, default=None),
+            "backup_share": len(seqs & run["backup"]) / len(seqs) if seqs else 0.0,
+            "reordered": run["reordered"] + run["duplicates"],
+            "switchovers": len(run["switch_overs"])}
+
+
+def emit_config(runs):
+    """The JSON lines of one configuration at one load over its repeats."""
+    first = runs[0]
+    tags = {"configuration": first["config"], "load": first["load"], "repeats": len(runs)}
+    q = [qos(r) for r in runs]
+    achieved = [r["cross_sent"]["sent"] * CROSS_FRAME_BITS / r["cross_sent"]["seconds"]
+                / RATE_BPS for r in runs]
+    tags["cross_load_achieved"] = round(statistics.mean(achieved), 3)
+    emit("ca_loss_pct", round(statistics.mean(x["loss_pct"] for x in q), 3), "%", **tags,
+         sent=sum(r["sent"] for r in runs),
+         lost_on_primary=sum(x["lost_primary"] for x in q),
+         lost_on_backup=sum(x["lost_backup"] for x in q),
+         lost_before_either=sum(x["lost_before"] for x in q))
+    emit("ca_delay_ms", round(statistics.mean(x["delay_avg"] for x in q), 3), "ms", stat="avg",
+         **tags)
+    emit("ca_delay_ms", round(max(x["delay_max"] for x in q), 3), "ms", stat="max", **tags)
+    emit("ca_idle_delay_ms", round(max(x["idle_delay_max"] for x in q), 3), "ms", stat="max",
+         **tags, p50=round(statistics.median(x["idle_delay_p50"] for x in q), 3),
+         what="before the cross traffic: this machine's own delays, no queue")
+    emit("ca_jitter_ms", round(max(x["jitter_max"] for x in q), 3), "ms", stat="max", **tags)
+    emit("ca_backup_share", round(statistics.mean(x["backup_share"] for x in q), 3), "ratio",
+         **tags)
+    emit("ca_reordered", sum(x["reordered"] for x in q), "packets", **tags)
+    emit("ca_switchovers", sum(x["switchovers"] for x in q), "count", **tags,
+         what="switch-over digests the controller recorded")
+    if first["mode"] == "DATAPLANE":
+        emit_detection(runs, tags)
+    return q
+
+
+def emit_detection(runs, tags):
+    """ca_detection_ms (to the controller's record) and
+    ca_dataplane_switch_ms (to the first packet on the backup), mean and
+    max over the runs that switched (see detection_ms)."""
+    det = [d for d in map(detection_ms, runs) if d]
+    tags = dict(tags, false_positives=sum(d["false_positive"] for d in det))
+    for metric, key, what in (
+            ("ca_detection_ms", "to_digest", "first over-threshold packet sent -> the "
+                                             "controller's switch-over record"),
+            ("ca_dataplane_switch_ms", "to_backup", "first over-threshold packet sent -> "
+                                                    "first packet sent on the backup")):
+        values = [d[key] for d in det if d[key] is not None]
+        if not values:
+            emit(metric, None, "ms", **tags, runs_detected=0,
+                 what="no switch-over under the cross traffic (or no record of it)")
+            continue
+        from_cross = [d[key.replace("to_digest", "from_cross_start").replace(
+            "to_backup", "backup_from_cross_start")] for d in det]
+        from_cross = [v for v in from_cross if v is not None]
+        emit(metric, round(statistics.mean(values), 2), "ms", stat="mean", **tags,
+             runs_detected=len(values), what=what,
+             from_cross_start_ms=round(statistics.mean(from_cross), 2))
+        emit(metric, round(max(values), 2), "ms", stat="max", **tags, runs_detected=len(values))
+
+
+def plot_delays(results, loads):
+    """Delay over time per load and configuration (one run each)."""
+    fig, axes = subplots(len(loads), 1, figsize=(8, 3 * len(loads)), squeeze=False)
+    for ax, load in zip(axes[:, 0], loads):
+        for config, by_load in results.items():
+            run = by_load[load][0]
+            t0 = run["arrivals"][0][1] if run["arrivals"] else 0
+            style = {"lw": 1.2} if config in (DEFAULT, "NoCC") else {"lw": 0.5, "alpha": 0.5}
+            ax.plot([(a[1] - t0) / 1e9 for a in run["arrivals"]],
+                    [(a[2] - a[1]) / 1e6 for a in run["arrivals"]], label=config, **style)
+        ax.axvline(CROSS_START_S, color="k", ls=":", lw=0.8)
+        # Up to 1.5 full queues: the machine's stalls (hundreds of ms) would
+        # flatten what the queue does.
+        ax.set_ylim(0, 1.5 * QUEUE_LEN * CROSS_FRAME_BITS / RATE_BPS * 1e3)
+        ax.set_title(f"cross traffic {load:g} x port rate from {CROSS_START_S:g} s "
+                     "(stalls above clipped)")
+        ax.set_xlabel("send time (s)")
+        ax.set_ylabel("one-way delay (ms)")
+        ax.legend(fontsize=6, ncol=2)
+    return save(fig, "congestion_delay")
+
+
+def plot_qos(summary, loads):
+    """Loss, average and maximum delay against load (the paper's Fig. 6)."""
+    fig, axes = subplots(1, 3, figsize=(12, 3.5))
+    for ax, key, label in zip(axes, ("loss_pct", "delay_avg", "delay_max"),
+                              ("loss (%)", "average delay (ms)", "maximum delay (ms)")):
+        for config, by_load in summary.items():
+            ax.plot(loads, [statistics.mean(q[key] for q in by_load[load]) for load in loads],
+                    "o-" if config in (DEFAULT, "NoCC") else ".:", label=config)
+        ax.set_xlabel("cross traffic / port rate")
+        ax.set_ylabel(label)
+    axes[0].legend(fontsize=6)
+    return save(fig, "congestion_qos")
+
+
+def run_all(configs, loads, seconds, repeats, lab_):
+    """{config: {load: [run]}}, every configuration at every load, repeated;
+    each run on its own destination port, so none meets another's state."""
+    results = {}
+    dport = TACTILE_PORT
+    for _ in range(repeats):
+        for load in loads:
+            for mode, x, m in configs:
+                run = one_run(lab_, mode, x, m, load, seconds, dport)
+                dport += 1
+                results.setdefault(run["config"], {}).setdefault(load, []).append(run)
+    return results
+
+
+def save_runs(results):
+    """Every run's raw record (arrivals, sniffed paths, switch-overs) in
+    test/artifacts/congestion_runs.json, to look into a figure later."""
+    raw = {c: {str(load): [dict(r, backup=sorted(r["backup"]), primary=sorted(r["primary"]))
+                           for r in runs] for load, runs in by_load.items()}
+           for c, by_load in results.items()}
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "congestion_runs.json").write_text(json.dumps(raw))
+
+
+def headline(results, summary, loads):
+    """The summary lines for the default configuration at the highest load."""
+    top = loads[-1]
+    dp, nocc = summary[DEFAULT][top], summary["NoCC"][top]
+    dp_loss = statistics.mean(q["loss_pct"] for q in dp)
+    nocc_loss = statistics.mean(q["loss_pct"] for q in nocc)
+    dets = [d for d in map(detection_ms, results[DEFAULT][top]) if d]
+    det = [d["to_digest"] for d in dets if d["to_digest"] is not None]
+    switch = [d["to_backup"] for d in dets if d["to_backup"] is not None]
+    ratio = max(q["delay_max"] for q in dp) / max(q["delay_max"] for q in nocc)
+    reordered = sum(q["reordered"] for q in dp)
+    tags = {"configuration": DEFAULT, "load": top,
+            "load_average_max": round(max_load_average(results), 1)}
+    emit("ca_dataplane_loss_pct", round(dp_loss, 3), "%", **tags, goal="0 where NoCC loses")
+    emit("ca_nocc_loss_pct", round(nocc_loss, 3), "%", **tags)
+    emit("ca_probing1s_loss_pct", None, "%", what="not measured: the probing baseline is not "
+                                                  "built")
+    emit("ca_dataplane_detection_ms_max", round(max(det), 2) if det else None, "ms", **tags,
+         goal="<= 1")
+    emit("ca_dataplane_switch_ms_max", round(max(switch), 2) if switch else None, "ms", **tags,
+         what="first over-threshold packet sent -> first packet sent on the backup")
+    emit("ca_dataplane_lost_on_congested_path", sum(q["lost_primary"] for q in dp), "packets",
+         **tags, nocc=sum(q["lost_primary"] for q in nocc),
+         what="sent on s1 -> s3 and never received")
+    emit("ca_dataplane_max_delay_vs_best_baseline", round(ratio, 3), "ratio", **tags,
+         baselines=["NoCC"], goal="< 1")
+    emit("ca_dataplane_reordered", reordered, "packets", **tags)
+    return dp_loss, nocc_loss, det, ratio, reordered
+
+
+def max_load_average(results):
+    """The highest 1-minute load average seen at the end of a run (runs
+    saved before it was recorded: now)."""
+    return max(r.get("load_average", os.getloadavg()[0])
+               for by_load in results.values() for runs in by_load.values() for r in runs)
+
+
+def load_runs(path):
+    """The runs save_runs wrote, as run_all returns them."""
+    raw = json.loads(pathlib.Path(path).read_text())
+    return {c: {float(load): [dict(r, backup=set(r["backup"]), primary=set(r["primary"]))
+                              for r in runs] for load, runs in by_load.items()}
+            for c, by_load in raw.items()}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--from-runs", metavar="JSON",
+                        help="report on the runs a previous run saved "
+                             "(test/artifacts/congestion_runs.json) instead of running the lab")
+    args = parser.parse_args(argv)
+    configs = QUICK_CONFIGS if args.quick else FULL_CONFIGS
+    loads = [1.5] if args.quick else [0.5, 1.0, 1.5]
+    seconds = 6 if args.quick else 15
+    if args.from_runs:
+        results = load_runs(args.from_runs)
+        loads = sorted(next(iter(results.values())))
+    else:
+        with lab() as lab_:
+            results = run_all(configs, loads, seconds, args.repeats, lab_)
+        save_runs(results)
+    summary = {c: {load: emit_config(runs) for load, runs in by_load.items()}
+               for c, by_load in results.items()}
+    dp_loss, nocc_loss, det, ratio, reordered = headline(results, summary, loads)
+    paths = [plot_delays(results, loads), plot_qos(summary, loads)]
+    det_max = max(det) if det else None
+    print(f"scenario congestion ({DEFAULT}, cross traffic {loads[-1]:g}x the port rate, "
+          f"load average up to {max_load_average(results):.1f}): loss {dp_loss:.2f} % vs NoCC "
+          f"{nocc_loss:.2f} % (goal 0: {'met' if dp_loss == 0 < nocc_loss else 'MISSED'}), "
+          f"detection max {det_max if det_max is None else round(det_max, 2)} ms (goal 1: "
+          f"{'met' if det_max is not None and det_max <= 1 else 'MISSED'}), max delay "
+          f"{ratio:.2f}x NoCC's (goal < 1: {'met' if ratio < 1 else 'MISSED'}), {reordered} "
+          f"reordered; probing not measured; plots "
+          f"{', '.join(str(p.relative_to(ROOT)) for p in paths)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -30,16 +30,19 @@ lost). Run as root: .venv/bin/python -m test.chaos.faults [--quick]
 """
 import argparse
 import json
+import pathlib
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
 import grpc
 
 from test.lab.procs import wait_until
-from test.lab.servicelab import DEVICE, ROOT, RestError, ServiceLab, ensure_built, ip_of
+from test.lab.servicelab import DEVICE, P4INFO, ROOT, RestError, ServiceLab, ensure_built, ip_of
+from test.packet.p4info import P4Info
 
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
 UDP_PORT = 9000
@@ -50,8 +53,11 @@ LAB = dict(prefix="fbx-", rest_port=8196, p4rt_port=28401, agent_port=28402)
 # which is the replay rate's limit, not the fault's. The faults replay at
 # 10 Mbit/s (10,000 packets in about 1.1 s).
 REPLAY_BPS = 10_000_000
-FLOW_STEERING = 37819751  # table id in pipeconf/p4src/build/p4info.txt
-STEERING_SIZE = 4096      # its size there (pbswitch refuses the 4097th entry)
+STEERING_TABLE = "IngressPipeImpl.steering.flow_steering"
+# The batch fault fills the steering table; the program's holds 65,536
+# entries (a pause each, at UE scale), so its lab pushes a p4info that sizes
+# it as a smaller target would: pbswitch refuses the 4,097th entry.
+STEERING_SIZE = 4096
 
 
 def flow_filter(port=UDP_PORT, src="h1"):
@@ -372,15 +378,30 @@ def steering_entries(lab):
     with grpc.insecure_channel(f"127.0.0.1:{lab.p4rt_port}") as channel:
         stub = p4runtime_pb2_grpc.P4RuntimeStub(channel)
         request = p4runtime_pb2.ReadRequest(device_id=1)
-        request.entities.add().table_entry.table_id = FLOW_STEERING
+        request.entities.add().table_entry.table_id = P4Info().table_id(STEERING_TABLE)
         return sum(len(r.entities) for r in stub.Read(request, timeout=10))
+
+
+def small_steering_p4info(directory):
+    """The committed p4info with the steering table sized STEERING_SIZE,
+    written into `directory`; returns its path."""
+    from google.protobuf import text_format
+    from p4.config.v1 import p4info_pb2
+    info = p4info_pb2.P4Info()
+    text_format.Parse(P4INFO.read_text(), info)
+    [table] = [t for t in info.tables if t.preamble.name == STEERING_TABLE]
+    table.size = STEERING_SIZE
+    path = pathlib.Path(directory) / "p4info-small-steering.txt"
+    path.write_text(text_format.MessageToString(info))
+    return path
 
 
 def batch_refused(held_target, pps, spare=3):
     """The steering table filled to `spare` free entries; a pause batch of
     2*spare flows then gets its first `spare` updates applied and the rest
     refused (RESOURCE_EXHAUSTED): the service must delete the applied ones."""
-    with new_lab() as lab:
+    with tempfile.TemporaryDirectory() as tmp, \
+            new_lab(p4info=small_steering_p4info(tmp)) as lab:
         lab.rest.post(f"buffers/{DEVICE}", {"id": "held", "state": "BUFFERING"})
         lab.rest.post(f"buffers/{DEVICE}", {"id": "filler", "state": "BUFFERING"})
         flow = SeqFlow(lab, pps)

@@ -179,7 +179,7 @@ class ServiceLab(ProcessLab):
 
     def __init__(self, external_agent=False, p4rt_port=28201, agent_port=28261,
                  rest_port=8181, prefix="fbs-", ready_buffers=0, switch="pbswitch",
-                 vports=VPORTS, replay_bps=None, vport_tags=None):
+                 vports=VPORTS, replay_bps=None, vport_tags=None, p4info=P4INFO):
         if switch not in self.SWITCHES:
             raise ValueError(f"switch is one of {self.SWITCHES}, not {switch!r}")
         # BMv2 has no in-process buffers: they live in a buffer-agent on vport
@@ -193,6 +193,9 @@ class ServiceLab(ProcessLab):
         self.prefix = prefix
         # An external agent's replay rate (txRateBps of its vports); None: the default.
         self.replay_bps = replay_bps
+        # The p4info the host pushes with the program (pbswitch sizes its
+        # tables by it): a lab may push one with a smaller table.
+        self.p4info = p4info
         self.hosts = {}
 
     def _start(self):
@@ -233,7 +236,7 @@ class ServiceLab(ProcessLab):
                                          self.vports, self.vport_tags),
                                   indent=2))
         self._host_argv = ["java", *HOST_JVM_OPTS, "-jar", str(HOST_JAR), "--netcfg", str(cfg),
-                           "--p4info", str(P4INFO), "--device-config", str(BMV2_JSON),
+                           "--p4info", str(self.p4info), "--device-config", str(BMV2_JSON),
                            "--listen", f"127.0.0.1:{self.rest_port}"]
         self.host = self._run(self._host_argv, "host", self.rest_port, timeout=60)
         self.rest = Rest(f"http://127.0.0.1:{self.rest_port}/onos/flowbuf")

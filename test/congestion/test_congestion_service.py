@@ -117,6 +117,22 @@ def udp(lab, dport, count, gap, size=200):
     return received(rx)
 
 
+def congest(lab, flow, dport):
+    """Runs the flow (1,500 packets of 200 bytes, one per 2 ms) with 300
+    packets of 1,000 bytes at once behind its first ones, which queue on
+    the lab's shaped port; returns the sequence numbers h2 got and the flow
+    once the host has recorded a switch-over."""
+    rx = receiver(lab, dport)
+    tactile = sender(lab, dport, 1500, 0.002)
+    time.sleep(0.3)
+    assert sender(lab, 6000, 300, 0, size=1000).wait(timeout=60) == 0
+    assert tactile.wait(timeout=60) == 0
+    got = received(rx)
+    moved = wait_until(lambda: (f := lab.rest.get(f"congestion/flows/{flow['id']}"))
+                       ["switchOvers"] and f, timeout=10, what="a switch-over")
+    return got, moved
+
+
 def test_registering_a_flow_installs_both_paths_on_every_switch(lab):
     flow = lab.rest.post("congestion/flows", flow_body(5001))
     try:
@@ -145,19 +161,11 @@ def test_a_queue_on_the_primary_moves_the_flow_and_the_host_installs_a_new_backu
     # the runs).
     flow = lab.rest.post("congestion/flows", flow_body(5002, m=3))
     try:
-        # The flow: 200-byte packets every 2 ms for 3 s. Cross traffic: 300
-        # packets of 1000 bytes at once to another port, L2-forwarded out of
-        # s1's port 2 too (4 ms each at 2 Mbit/s): the flow's packets queue
-        # behind it, s1 sees the queue at egress and moves the flow; its next
-        # packet takes the backup and raises the digest.
-        rx = receiver(lab, 5002)
-        tactile = sender(lab, 5002, 1500, 0.002)
-        time.sleep(0.3)
-        assert sender(lab, 6000, 300, 0, size=1000).wait(timeout=60) == 0
-        assert tactile.wait(timeout=60) == 0
-        got = received(rx)
-        now = wait_until(lambda: (f := lab.rest.get(f"congestion/flows/{flow['id']}"))
-                         ["switchOvers"] and f, timeout=10, what="a switch-over")
+        # The cross traffic is L2-forwarded out of s1's port 2 too (4 ms a
+        # packet at 2 Mbit/s): the flow's packets queue behind it, s1 sees
+        # the queue at egress and moves the flow; its next packet takes the
+        # backup and raises the digest.
+        got, now = congest(lab, flow, 5002)
         first = now["switchOvers"][0]
         assert first["deviceId"] == device("s1")
         assert first["queueUs"] >= 500, first

@@ -4,7 +4,6 @@
  */
 package org.flowbuf.api.codec;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.upf.FirewallRule;
@@ -17,8 +16,6 @@ import org.flowbuf.api.upf.UpfMeter;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
-import org.onosproject.codec.CodecContext;
-import org.onosproject.codec.JsonCodec;
 import org.onosproject.net.DeviceId;
 
 import java.io.IOException;
@@ -35,26 +32,10 @@ public class UpfCodecsTest {
             + "\"n3Address\": \"10.0.0.100\", \"uplinkTeid\": 4660, \"gnbAddress\": \"10.0.0.1\", "
             + "\"downlinkTeid\": 11259137, \"qfi\": 9%s}";
 
-    private final ObjectMapper mapper = new ObjectMapper();
-    private final CodecContext context = new CodecContext() {
-        @Override
-        public ObjectMapper mapper() {
-            return mapper;
-        }
-
-        @Override
-        public <T> JsonCodec<T> codec(Class<T> type) {
-            throw new UnsupportedOperationException(type.getName());
-        }
-
-        @Override
-        public <T> T getService(Class<T> type) {
-            throw new UnsupportedOperationException(type.getName());
-        }
-    };
+    private final MapperOnlyContext context = new MapperOnlyContext();
 
     private ObjectNode json(String text) throws IOException {
-        return (ObjectNode) mapper.readTree(text);
+        return (ObjectNode) context.mapper().readTree(text);
     }
 
     private PduSession session(String extra) throws IOException {

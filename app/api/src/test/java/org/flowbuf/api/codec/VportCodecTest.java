@@ -4,15 +4,12 @@
  */
 package org.flowbuf.api.codec;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.api.BufferId;
 import org.flowbuf.api.Vport;
 import org.flowbuf.api.VportId;
 import org.flowbuf.api.VportMode;
 import org.junit.Test;
-import org.onosproject.codec.CodecContext;
-import org.onosproject.codec.JsonCodec;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -20,23 +17,7 @@ import static org.junit.Assert.assertFalse;
 /** JSON of a vport: a logical vport shows its tag, an ordinary one does not. */
 public class VportCodecTest {
 
-    private final ObjectMapper mapper = new ObjectMapper();
-    private final CodecContext context = new CodecContext() {
-        @Override
-        public ObjectMapper mapper() {
-            return mapper;
-        }
-
-        @Override
-        public <T> JsonCodec<T> codec(Class<T> type) {
-            throw new UnsupportedOperationException(type.getName());
-        }
-
-        @Override
-        public <T> T getService(Class<T> type) {
-            throw new UnsupportedOperationException(type.getName());
-        }
-    };
+    private final MapperOnlyContext context = new MapperOnlyContext();
 
     @Test
     public void aLogicalVportShowsItsTag() {

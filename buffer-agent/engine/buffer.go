@@ -47,6 +47,12 @@ type bufferCounters struct {
 	arqResent, arqAcked  uint64
 	lastOut              PacketID // see noteOut
 	hasLastOut           bool
+	// Sync points awaited, how each wait ended (the point arrived, the
+	// bound passed, a later sync point replaced it), and the longest time
+	// one took to arrive (see PurgeToSyncPoint).
+	syncAwaits, syncAwaitsArrived         uint64
+	syncAwaitsExpired, syncAwaitsReplaced uint64
+	syncAwaitMaxNs                        int64
 }
 
 // buffer is one packet store. The fields every batch touches come first,
@@ -86,6 +92,9 @@ type buffer struct {
 	// The newest packets that left, once the buffer was named as one to
 	// purge to a receive report (nil before: see idRing).
 	left *idRing
+	// A sync point not received yet: arrivals up to it are dropped (nil:
+	// none; see PurgeToSyncPoint).
+	awaited *awaitedSync
 
 	// With a state directory: the journal mirroring the held packets, and
 	// the journal positions of the packets being transmitted (marked gone
@@ -267,6 +276,9 @@ func (b *buffer) info() BufferInfo {
 			TriggerArmed:  b.trigger.Load() != nil,
 			TriggersFired: b.triggersFired.Load(), TriggerFailures: b.triggerFailures.Load(),
 			Reattached: b.restored, ReattachedPackets: b.restoredPackets, MissedWhileDown: b.missed,
+			SyncAwaits: b.st.syncAwaits, SyncAwaitsArrived: b.st.syncAwaitsArrived,
+			SyncAwaitsExpired: b.st.syncAwaitsExpired, SyncAwaitsReplaced: b.st.syncAwaitsReplaced,
+			SyncAwaitMax: time.Duration(b.st.syncAwaitMaxNs),
 		},
 	}
 }

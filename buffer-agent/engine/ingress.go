@@ -18,6 +18,10 @@ func (b *buffer) receive(frames [][]byte) bool {
 	}
 	b.fireTrigger(frames)
 	b.watchSync(frames)
+	if frames = b.dropAwaited(frames); len(frames) == 0 {
+		b.mu.Unlock()
+		return true
+	}
 	if b.passThrough(frames) {
 		return true
 	}
@@ -164,6 +168,7 @@ func (b *buffer) admit(f []byte, now int64, ap *admitParams) {
 				break
 			}
 			b.jgone(p)
+			b.noteOverflow(p.data)
 			b.discard(p.data, DropOverflow)
 		}
 	}
@@ -190,6 +195,7 @@ func (b *buffer) admit(f []byte, now int64, ap *admitParams) {
 				break
 			}
 			b.jgone(p)
+			b.noteOverflow(p.data)
 			b.e.pool.release(uint64(len(p.data)))
 			b.app.release(uint64(len(p.data)))
 			b.dropPool(p.data, ap.cause)

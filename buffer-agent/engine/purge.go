@@ -44,10 +44,15 @@ func (b *buffer) purgeUpTo(id PacketID, inclusive bool) PurgeResult {
 	if !ok {
 		return PurgeResult{}
 	}
-	last := seq
 	if !inclusive {
-		last = seq - 1
+		seq--
 	}
+	return b.purgeToSeqLocked(seq)
+}
+
+// purgeToSeqLocked drops (cause PURGED) every held packet up to the queue
+// sequence number last. The caller holds b.mu.
+func (b *buffer) purgeToSeqLocked(last uint64) PurgeResult {
 	before, _ := b.occupancy()
 	dropsBefore := b.st.drops
 	res := PurgeResult{Found: true}

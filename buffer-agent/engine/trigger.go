@@ -371,6 +371,15 @@ func (b *buffer) noteLeft(f []byte) {
 	}
 }
 
+// noteOverflow remembers a held packet a drop-head buffer let go for a
+// newer one, when it remembers what left: a sync point that went so is
+// behind what the buffer holds, not ahead of it. The caller holds b.mu.
+func (b *buffer) noteOverflow(f []byte) {
+	if b.left != nil {
+		b.noteLeft(f)
+	}
+}
+
 // purgeToReport drops what the buffer holds up to, and including, the
 // reported packet. A report of the newest packet the buffer sent is synced
 // with nothing to purge: the buffer holds only what came after it; so is

@@ -146,6 +146,13 @@ type BufferStats struct {
 	// held (see Options.StateDir). The other counters restarted from zero.
 	Reattached                         bool
 	ReattachedPackets, MissedWhileDown uint64
+	// SyncAwaits counts PurgeToSyncPoint calls that awaited a sync point
+	// not received yet; of those, SyncAwaitsArrived saw it come,
+	// SyncAwaitsExpired gave up at the bound and SyncAwaitsReplaced were
+	// replaced by a later sync point. SyncAwaitMax is the longest one took
+	// to arrive.
+	SyncAwaits, SyncAwaitsArrived, SyncAwaitsExpired, SyncAwaitsReplaced uint64
+	SyncAwaitMax                                                         time.Duration
 }
 
 // ReportSync is what a trigger's purge to a receive report found.
@@ -306,4 +313,7 @@ type PurgeResult struct {
 	Found         bool
 	PurgedPackets uint64
 	PurgedBytes   uint64
+	// Awaiting: PurgeToSyncPoint did not find the sync point and drops
+	// arrivals up to it.
+	Awaiting bool
 }

@@ -37,6 +37,8 @@ var (
 	bufAge     = prometheus.NewDesc(ns+"_buffer_oldest_packet_age_seconds", "Age of the oldest held packet.", bufLabels, nil)
 	bufResent  = prometheus.NewDesc(ns+"_buffer_arq_resent_total", "ARQ packets resent.", bufLabels, nil)
 	bufFired   = prometheus.NewDesc(ns+"_buffer_triggers_fired_total", "ArmTrigger triggers fired that set their vport modes.", bufLabels, nil)
+	bufSyncAw  = prometheus.NewDesc(ns+"_buffer_sync_awaits_total", "Sync points purged to before they arrived (PurgeUpTo await_arrival; arrivals up to them are dropped), by how the wait ended: arrived, expired (at the bound), replaced (by a later sync point).", append(bufLabels, "outcome"), nil)
+	bufSyncMax = prometheus.NewDesc(ns+"_buffer_sync_await_max_seconds", "Longest an awaited sync point took to arrive.", bufLabels, nil)
 	bufReatt   = prometheus.NewDesc(ns+"_buffer_reattached_packets", "Packets held before the agent crashed and held again after its restart (state dir).", bufLabels, nil)
 	bufMissed  = prometheus.NewDesc(ns+"_buffer_missed_while_down_packets", "Packets that reached the buffer's RX vports while the agent was down: lost.", bufLabels, nil)
 	vpRxP      = prometheus.NewDesc(ns+"_vport_rx_packets_total", "Packets from the switch into the vport.", vportLabels, nil)
@@ -61,7 +63,7 @@ func New(eng *engine.Engine) *Collector { return &Collector{eng: eng} }
 // Describe implements prometheus.Collector.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{poolUsed, poolLimit, bufState, bufOccP, bufOccB, bufInP, bufInB,
-		bufOutP, bufOutB, bufDrops, bufPoolDr, poolCong, poolAlg, bufHWM, bufAge, bufResent, bufFired, bufReatt, bufMissed, vpRxP, vpTxP, vpTxErr, vpDrops, sharedDrop} {
+		bufOutP, bufOutB, bufDrops, bufPoolDr, poolCong, poolAlg, bufHWM, bufAge, bufResent, bufFired, bufSyncAw, bufSyncMax, bufReatt, bufMissed, vpRxP, vpTxP, vpTxErr, vpDrops, sharedDrop} {
 		ch <- d
 	}
 }
@@ -102,6 +104,12 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(bufAge, g, st.OldestPacketAge.Seconds(), l...)
 		ch <- prometheus.MustNewConstMetric(bufResent, ctr, float64(st.ArqResent), l...)
 		ch <- prometheus.MustNewConstMetric(bufFired, ctr, float64(st.TriggersFired), l...)
+		if st.SyncAwaits > 0 {
+			ch <- prometheus.MustNewConstMetric(bufSyncAw, ctr, float64(st.SyncAwaitsArrived), b.ID, b.Owner, "arrived")
+			ch <- prometheus.MustNewConstMetric(bufSyncAw, ctr, float64(st.SyncAwaitsExpired), b.ID, b.Owner, "expired")
+			ch <- prometheus.MustNewConstMetric(bufSyncAw, ctr, float64(st.SyncAwaitsReplaced), b.ID, b.Owner, "replaced")
+			ch <- prometheus.MustNewConstMetric(bufSyncMax, g, st.SyncAwaitMax.Seconds(), l...)
+		}
 		if st.Reattached {
 			ch <- prometheus.MustNewConstMetric(bufReatt, g, float64(st.ReattachedPackets), l...)
 			ch <- prometheus.MustNewConstMetric(bufMissed, g, float64(st.MissedWhileDown), l...)

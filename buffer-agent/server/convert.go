@@ -77,6 +77,8 @@ func bufferOut(b engine.BufferInfo) *pb.Buffer {
 			TriggerArmed:    s.TriggerArmed,
 			TriggersFired:   s.TriggersFired, TriggerFailures: s.TriggerFailures,
 			Reattached: s.Reattached, ReattachedPackets: s.ReattachedPackets, MissedWhileDown: s.MissedWhileDown,
+			SyncAwaits: s.SyncAwaits, SyncAwaitsArrived: s.SyncAwaitsArrived,
+			SyncAwaitsExpired: s.SyncAwaitsExpired, SyncAwaitMaxNs: uint64(s.SyncAwaitMax.Nanoseconds()),
 		},
 	}
 }

@@ -170,11 +170,16 @@ func (s *Server) PurgeUpTo(_ context.Context, r *pb.PurgeUpToRequest) (*pb.Purge
 	if err != nil {
 		return nil, s.toStatus("PurgeUpTo", err)
 	}
-	res, err := s.eng.PurgeUpTo(r.GetAppId(), r.GetBufferId(), id, r.GetInclusive())
+	purge := s.eng.PurgeUpTo
+	if r.GetAwaitArrival() {
+		purge = s.eng.PurgeToSyncPoint
+	}
+	res, err := purge(r.GetAppId(), r.GetBufferId(), id, r.GetInclusive())
 	if err != nil {
 		return nil, s.toStatus("PurgeUpTo", err)
 	}
-	return &pb.PurgeUpToResponse{Found: res.Found, PurgedPackets: res.PurgedPackets, PurgedBytes: res.PurgedBytes}, nil
+	return &pb.PurgeUpToResponse{Found: res.Found, PurgedPackets: res.PurgedPackets, PurgedBytes: res.PurgedBytes,
+		Awaiting: res.Awaiting}, nil
 }
 
 // Ack acknowledges ARQ packets.

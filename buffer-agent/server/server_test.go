@@ -87,6 +87,16 @@ func TestPurgeAndAckOverGRPC(t *testing.T) {
 	if err != nil || !r.GetFound() || r.GetPurgedPackets() != 2 {
 		t.Fatalf("purge %v %v", r, err)
 	}
+	// A sync point not received yet: what is held is purged, the rest awaited.
+	r, err = e.client.PurgeUpTo(ctx, &pb.PurgeUpToRequest{AppId: appA, BufferId: "held",
+		PacketId: &pb.PacketId{Ipv4Id: 9, L4Checksum: 9}, Inclusive: true, AwaitArrival: true})
+	if err != nil || r.GetFound() || !r.GetAwaiting() || r.GetPurgedPackets() != 1 {
+		t.Fatalf("purge awaiting the sync point %v %v", r, err)
+	}
+	q, err := e.client.QueryBuffer(ctx, &pb.QueryBufferRequest{AppId: appA, BufferId: "held"})
+	if err != nil || q.GetStats().GetSyncAwaits() != 1 || q.GetStats().GetSyncAwaitsArrived() != 0 {
+		t.Fatalf("stats after the awaiting purge %v %v", q.GetStats(), err)
+	}
 	a, err := e.client.Ack(ctx, &pb.AckRequest{AppId: appA, BufferId: "arq", PacketIds: []*pb.PacketId{{Ipv4Id: 1}}})
 	if err != nil || a.GetAcked() != 0 {
 		t.Fatalf("ack of unknown id %v %v", a, err)

@@ -37,7 +37,7 @@ fmm_throughput_vs_radio_capacity also compares FMM with the radio's goodput
 capacity (its rate times iperf3's payload share of a frame) for the time the
 UE was attached.
 
-JSON lines: fmm_throughput_vs_optimal (50/s), fmm_throughput_vs_radio_capacity,
+JSON lines: fmm_throughput_vs_optimal (50/s), fmm_sync_awaits, fmm_throughput_vs_radio_capacity,
 fmm_link_vs_radio_capacity, fmm_vs_no_buffering (50/s),
 fmm_vs_signal_only and fmm_vs_attach_call (50/s), fmm_throughput_mbps_<mode>_<freq>,
 fmm_handoffs_per_s (achieved), fmm_lost, fmm_reordered, fmm_duplicates,
@@ -54,10 +54,13 @@ import time
 
 from test.lab.mobilitylab import (RADIO_RATE, UE_IP, MobilityLab, add_rtt_option,
                                   bits_per_second, fmm_plan, iperf_to_ue, plan)
+from test.lab.bufferapi import BufferAgent
 from test.lab.servicelab import ROOT
 from test.scenarios.report import emit, throughput_plot
 
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
+# The application id the controller calls the agents with.
+AGENT_APP_ID = "org.flowbuf.app"
 DETACH_S = 0.010
 GOAL_FREQUENCY = 50.0
 WARM_UP_CYCLES = 300
@@ -200,6 +203,27 @@ class FmmDriver:
                                                            "purgedPackets", "releasedOnSignal",
                                                            "heldOnSignal")}
 
+    def sync_awaits(self):
+        """What the eNBs' agents did with sync points their window had not
+        received yet when it was purged to them (the target's copy trailed
+        the source's): how many, how many arrived, how many were given up
+        at the agent's bound, and the longest wait in ms."""
+        if self.session is None:
+            return {}
+        total = {"awaits": 0, "arrived": 0, "expired": 0, "max_ms": 0.0}
+        for enb in ("s1", "s2"):
+            agent = BufferAgent(f"127.0.0.1:{self.lab.agent[enb]}", AGENT_APP_ID)
+            try:
+                st = agent.call("QueryBuffer",
+                                buffer_id=f"fmm-{self.session['id']}-device_{enb}").stats
+            finally:
+                agent.close()
+            total["awaits"] += st.sync_awaits
+            total["arrived"] += st.sync_awaits_arrived
+            total["expired"] += st.sync_awaits_expired
+            total["max_ms"] = max(total["max_ms"], st.sync_await_max_ns / 1e6)
+        return total
+
     def every(self, interval_s, until, at_least=0):
         """Hands off every interval_s (start to start) until `until`, and
         on until at_least handoffs are done (a loaded machine is slower)."""
@@ -268,6 +292,7 @@ def udp_run(seconds=3.0, frequency=GOAL_FREQUENCY, pps=2000, rtt_ms=0, command_s
         got = json.loads(recv.communicate(timeout=send_s + 40)[0].strip().splitlines()[-1])
         counters = driver.counted()
         air_drops = lab.air_drops()
+        awaits = driver.sync_awaits()
         driver.close()
     return {"sent": sent, "handoffs": counters["handoffs"], "unsynced": counters["unsynced"],
             "purged": counters["purgedPackets"], "on_signal": counters["releasedOnSignal"],
@@ -275,7 +300,7 @@ def udp_run(seconds=3.0, frequency=GOAL_FREQUENCY, pps=2000, rtt_ms=0, command_s
             "handoffs_per_s": counters["handoffs"] / elapsed,
             "attach_ms": driver.attach_ms, "sync_us": driver.sync_us,
             "slowest_handoff_ms": driver.slowest.ms, "late_commands": driver.late_commands,
-            "air_drops": air_drops, **got}
+            "air_drops": air_drops, "sync_awaits": awaits, **got}
 
 
 def tcp_run(buffering, frequency, seconds, rtt_ms=0, command_s=COMMAND_S):
@@ -365,6 +390,12 @@ def main(argv=None):
     emit("fmm_duplicates", udp["duplicates"], "packets", sent=udp["sent"])
     emit("fmm_unsynced", udp["unsynced"], "handoffs", handoffs=udp["handoffs"],
          purged=udp["purged"])
+    emit("fmm_sync_awaits", udp["sync_awaits"].get("awaits", 0), "handoffs",
+         arrived=udp["sync_awaits"].get("arrived", 0),
+         expired=udp["sync_awaits"].get("expired", 0),
+         max_wait_ms=udp["sync_awaits"].get("max_ms", 0.0),
+         what="syncs whose target had not received the sync point yet: its agent dropped "
+              "the late copies up to it")
     emit("fmm_released_on_signal", udp["on_signal"], "handoffs", handoffs=udp["handoffs"],
          what="attaches the target's agent had released on the UE's signal before the call")
     emit("fmm_held_on_signal", udp["held_on_signal"], "handoffs", handoffs=udp["handoffs"],

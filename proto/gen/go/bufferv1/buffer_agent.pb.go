@@ -1539,6 +1539,14 @@ type BufferStats struct {
 	Reattached        bool   `protobuf:"varint,17,opt,name=reattached,proto3" json:"reattached,omitempty"`
 	ReattachedPackets uint64 `protobuf:"varint,18,opt,name=reattached_packets,json=reattachedPackets,proto3" json:"reattached_packets,omitempty"`
 	MissedWhileDown   uint64 `protobuf:"varint,19,opt,name=missed_while_down,json=missedWhileDown,proto3" json:"missed_while_down,omitempty"`
+	// PurgeUpTo with await_arrival: sync points purged to before they
+	// arrived; of those, the ones whose wait ended as the point arrived and
+	// the ones given up at the bound (the rest are awaited now or were
+	// replaced by a later sync point); the longest an awaited point took.
+	SyncAwaits        uint64 `protobuf:"varint,20,opt,name=sync_awaits,json=syncAwaits,proto3" json:"sync_awaits,omitempty"`
+	SyncAwaitsArrived uint64 `protobuf:"varint,21,opt,name=sync_awaits_arrived,json=syncAwaitsArrived,proto3" json:"sync_awaits_arrived,omitempty"`
+	SyncAwaitsExpired uint64 `protobuf:"varint,22,opt,name=sync_awaits_expired,json=syncAwaitsExpired,proto3" json:"sync_awaits_expired,omitempty"`
+	SyncAwaitMaxNs    uint64 `protobuf:"varint,23,opt,name=sync_await_max_ns,json=syncAwaitMaxNs,proto3" json:"sync_await_max_ns,omitempty"`
 	unknownFields     protoimpl.UnknownFields
 	sizeCache         protoimpl.SizeCache
 }
@@ -1702,6 +1710,34 @@ func (x *BufferStats) GetReattachedPackets() uint64 {
 func (x *BufferStats) GetMissedWhileDown() uint64 {
 	if x != nil {
 		return x.MissedWhileDown
+	}
+	return 0
+}
+
+func (x *BufferStats) GetSyncAwaits() uint64 {
+	if x != nil {
+		return x.SyncAwaits
+	}
+	return 0
+}
+
+func (x *BufferStats) GetSyncAwaitsArrived() uint64 {
+	if x != nil {
+		return x.SyncAwaitsArrived
+	}
+	return 0
+}
+
+func (x *BufferStats) GetSyncAwaitsExpired() uint64 {
+	if x != nil {
+		return x.SyncAwaitsExpired
+	}
+	return 0
+}
+
+func (x *BufferStats) GetSyncAwaitMaxNs() uint64 {
+	if x != nil {
+		return x.SyncAwaitMaxNs
 	}
 	return 0
 }
@@ -3152,7 +3188,16 @@ type PurgeUpToRequest struct {
 	PacketId *PacketId              `protobuf:"bytes,3,opt,name=packet_id,json=packetId,proto3" json:"packet_id,omitempty"`
 	// Also purge the packet that matches. Default false: purge only the
 	// packets before it.
-	Inclusive     bool `protobuf:"varint,4,opt,name=inclusive,proto3" json:"inclusive,omitempty"`
+	Inclusive bool `protobuf:"varint,4,opt,name=inclusive,proto3" json:"inclusive,omitempty"`
+	// The buffer holds a copy of a stream another buffer delivered up to
+	// packet_id (FMM's sync point). When no held packet matches and the
+	// buffer has not let it go lately, the packet has not arrived yet: every
+	// held packet came before it and is purged, and the buffer drops
+	// arrivals up to it (and it too when inclusive) as they come, at most
+	// for a bound (1 s; counted in the buffer's stats). A packet the buffer
+	// let go lately (sent, purged or overflowed) is found with nothing to
+	// purge. Default false: nothing is purged when no held packet matches.
+	AwaitArrival  bool `protobuf:"varint,5,opt,name=await_arrival,json=awaitArrival,proto3" json:"await_arrival,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3215,12 +3260,23 @@ func (x *PurgeUpToRequest) GetInclusive() bool {
 	return false
 }
 
+func (x *PurgeUpToRequest) GetAwaitArrival() bool {
+	if x != nil {
+		return x.AwaitArrival
+	}
+	return false
+}
+
 type PurgeUpToResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// False when no held packet matches; then nothing was purged.
+	// False when no held packet matches (nothing was purged unless
+	// awaiting).
 	Found         bool   `protobuf:"varint,1,opt,name=found,proto3" json:"found,omitempty"`
 	PurgedPackets uint64 `protobuf:"varint,2,opt,name=purged_packets,json=purgedPackets,proto3" json:"purged_packets,omitempty"`
 	PurgedBytes   uint64 `protobuf:"varint,3,opt,name=purged_bytes,json=purgedBytes,proto3" json:"purged_bytes,omitempty"`
+	// With await_arrival: the packet has not arrived; what the buffer held
+	// was purged and arrivals up to it are dropped.
+	Awaiting      bool `protobuf:"varint,4,opt,name=awaiting,proto3" json:"awaiting,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3274,6 +3330,13 @@ func (x *PurgeUpToResponse) GetPurgedBytes() uint64 {
 		return x.PurgedBytes
 	}
 	return 0
+}
+
+func (x *PurgeUpToResponse) GetAwaiting() bool {
+	if x != nil {
+		return x.Awaiting
+	}
+	return false
 }
 
 type AckRequest struct {
@@ -3986,7 +4049,7 @@ const file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc = "" +
 	"\vDropCounter\x122\n" +
 	"\x05cause\x18\x01 \x01(\x0e2\x1c.flowbuf.buffer.v1.DropCauseR\x05cause\x12\x18\n" +
 	"\apackets\x18\x02 \x01(\x04R\apackets\x12\x14\n" +
-	"\x05bytes\x18\x03 \x01(\x04R\x05bytes\"\xa2\x06\n" +
+	"\x05bytes\x18\x03 \x01(\x04R\x05bytes\"\xce\a\n" +
 	"\vBufferStats\x12\x1d\n" +
 	"\n" +
 	"packets_in\x18\x01 \x01(\x04R\tpacketsIn\x12\x19\n" +
@@ -4012,7 +4075,12 @@ const file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc = "" +
 	"reattached\x18\x11 \x01(\bR\n" +
 	"reattached\x12-\n" +
 	"\x12reattached_packets\x18\x12 \x01(\x04R\x11reattachedPackets\x12*\n" +
-	"\x11missed_while_down\x18\x13 \x01(\x04R\x0fmissedWhileDown\"\x84\x01\n" +
+	"\x11missed_while_down\x18\x13 \x01(\x04R\x0fmissedWhileDown\x12\x1f\n" +
+	"\vsync_awaits\x18\x14 \x01(\x04R\n" +
+	"syncAwaits\x12.\n" +
+	"\x13sync_awaits_arrived\x18\x15 \x01(\x04R\x11syncAwaitsArrived\x12.\n" +
+	"\x13sync_awaits_expired\x18\x16 \x01(\x04R\x11syncAwaitsExpired\x12)\n" +
+	"\x11sync_await_max_ns\x18\x17 \x01(\x04R\x0esyncAwaitMaxNs\"\x84\x01\n" +
 	"\x15LinuxInterfaceBackend\x12\x1c\n" +
 	"\tinterface\x18\x01 \x01(\tR\tinterface\x12(\n" +
 	"\x10create_veth_peer\x18\x02 \x01(\tR\x0ecreateVethPeer\x12#\n" +
@@ -4104,16 +4172,18 @@ const file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc = "" +
 	"\bPacketId\x12\x17\n" +
 	"\aipv4_id\x18\x01 \x01(\rR\x06ipv4Id\x12\x1f\n" +
 	"\vl4_checksum\x18\x02 \x01(\rR\n" +
-	"l4Checksum\"\x9e\x01\n" +
+	"l4Checksum\"\xc3\x01\n" +
 	"\x10PurgeUpToRequest\x12\x15\n" +
 	"\x06app_id\x18\x01 \x01(\tR\x05appId\x12\x1b\n" +
 	"\tbuffer_id\x18\x02 \x01(\tR\bbufferId\x128\n" +
 	"\tpacket_id\x18\x03 \x01(\v2\x1b.flowbuf.buffer.v1.PacketIdR\bpacketId\x12\x1c\n" +
-	"\tinclusive\x18\x04 \x01(\bR\tinclusive\"s\n" +
+	"\tinclusive\x18\x04 \x01(\bR\tinclusive\x12#\n" +
+	"\rawait_arrival\x18\x05 \x01(\bR\fawaitArrival\"\x8f\x01\n" +
 	"\x11PurgeUpToResponse\x12\x14\n" +
 	"\x05found\x18\x01 \x01(\bR\x05found\x12%\n" +
 	"\x0epurged_packets\x18\x02 \x01(\x04R\rpurgedPackets\x12!\n" +
-	"\fpurged_bytes\x18\x03 \x01(\x04R\vpurgedBytes\"|\n" +
+	"\fpurged_bytes\x18\x03 \x01(\x04R\vpurgedBytes\x12\x1a\n" +
+	"\bawaiting\x18\x04 \x01(\bR\bawaiting\"|\n" +
 	"\n" +
 	"AckRequest\x12\x15\n" +
 	"\x06app_id\x18\x01 \x01(\tR\x05appId\x12\x1b\n" +

@@ -170,6 +170,27 @@ public interface BufferService {
                              boolean inclusive);
 
     /**
+     * Purges a buffer that holds a copy of a stream another buffer delivered
+     * up to a packet (FMM's sync point) up to, and including, that packet,
+     * whether its copy has arrived or not. Copies arrive in the stream's
+     * order, so when the buffer does not hold the packet yet everything it
+     * holds came before it: that is purged, and the agent drops arrivals up
+     * to the packet as they come (at most for a bound the agent counts). A
+     * packet the buffer let go lately is behind what it holds: nothing is
+     * purged. The dropped packets are counted as purged.
+     *
+     * @param deviceId device
+     * @param id       buffer id
+     * @param owner    calling application (must own the buffer)
+     * @param packetId the sync point
+     * @return packets purged now; empty when the agent could not sync the
+     *         buffer (one that predates the await: nothing purged)
+     * @throws FlowBufException NOT_FOUND, FORBIDDEN, UNAVAILABLE
+     */
+    Optional<Long> purgeToSyncPoint(DeviceId deviceId, BufferId id, String owner,
+                                    PacketId packetId);
+
+    /**
      * Watches a buffer for a marker packet (the LMM end marker): onSeen runs,
      * on a transport thread, each time a packet matching the pattern enters
      * the buffer, until the returned handle is closed. Keep onSeen short.

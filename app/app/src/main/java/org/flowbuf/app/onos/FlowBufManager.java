@@ -257,6 +257,12 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
     }
 
     @Override
+    public Optional<Long> purgeToSyncPoint(DeviceId deviceId, BufferId id, String owner,
+                                           PacketId packetId) {
+        return core.buffers().purgeToSyncPoint(deviceId, id, owner, packetId);
+    }
+
+    @Override
     public MarkerWatch watchMarker(DeviceId deviceId, BufferId id, String owner,
                                    MarkerPattern pattern, Runnable onSeen) {
         return core.buffers().watchMarker(deviceId, id, owner, pattern, onSeen);

@@ -69,6 +69,17 @@ public interface BufferAgentClient extends AutoCloseable {
     Optional<Long> purgeUpTo(BufferId id, PacketId packetId, boolean inclusive);
 
     /**
+     * Purges a buffer up to, and including, a sync point whether or not it
+     * has arrived (see BufferService#purgeToSyncPoint).
+     *
+     * @param id       buffer
+     * @param packetId the sync point
+     * @return packets purged now; empty when the agent neither found nor awaits it
+     * @throws org.flowbuf.api.FlowBufException NOT_FOUND, UNAVAILABLE
+     */
+    Optional<Long> purgeToSyncPoint(BufferId id, PacketId packetId);
+
+    /**
      * Watches a buffer for marker packets; returns once the watch is live.
      *
      * @param id      buffer

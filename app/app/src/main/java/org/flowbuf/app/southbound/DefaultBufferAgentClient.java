@@ -140,15 +140,27 @@ public final class DefaultBufferAgentClient implements BufferAgentClient {
 
     @Override
     public Optional<Long> purgeUpTo(BufferId id, PacketId packetId, boolean inclusive) {
-        PurgeUpToRequest request = PurgeUpToRequest.newBuilder().setAppId(appId)
-                .setBufferId(id.id()).setInclusive(inclusive)
-                .setPacketId(org.flowbuf.proto.buffer.v1.PacketId.newBuilder()
-                                     .setIpv4Id(packetId.ipv4Id())
-                                     .setL4Checksum(packetId.l4Checksum()))
-                .build();
+        PurgeUpToRequest request = purgeRequest(id, packetId).setInclusive(inclusive).build();
         // Safe to retry: a purge that went through finds nothing the second time.
         PurgeUpToResponse purged = call(() -> stub().purgeUpTo(request), true);
         return purged.getFound() ? Optional.of(purged.getPurgedPackets()) : Optional.empty();
+    }
+
+    @Override
+    public Optional<Long> purgeToSyncPoint(BufferId id, PacketId packetId) {
+        PurgeUpToRequest request = purgeRequest(id, packetId).setInclusive(true)
+                .setAwaitArrival(true).build();
+        // Safe to retry: a replay finds the point held, let go or awaited.
+        PurgeUpToResponse purged = call(() -> stub().purgeUpTo(request), true);
+        return purged.getFound() || purged.getAwaiting()
+                ? Optional.of(purged.getPurgedPackets()) : Optional.empty();
+    }
+
+    private PurgeUpToRequest.Builder purgeRequest(BufferId id, PacketId packetId) {
+        return PurgeUpToRequest.newBuilder().setAppId(appId).setBufferId(id.id())
+                .setPacketId(org.flowbuf.proto.buffer.v1.PacketId.newBuilder()
+                                     .setIpv4Id(packetId.ipv4Id())
+                                     .setL4Checksum(packetId.l4Checksum()));
     }
 
     @Override

@@ -263,6 +263,13 @@ public final class BufferManager implements BufferService {
     }
 
     @Override
+    public Optional<Long> purgeToSyncPoint(DeviceId deviceId, BufferId id, String owner,
+                                           PacketId packetId) {
+        owned(deviceId, id, owner);
+        return agents.agent(deviceId).purgeToSyncPoint(id, packetId);
+    }
+
+    @Override
     public MarkerWatch watchMarker(DeviceId deviceId, BufferId id, String owner,
                                    MarkerPattern pattern, Runnable onSeen) {
         owned(deviceId, id, owner);

@@ -12,6 +12,7 @@ import io.grpc.testing.GrpcCleanupRule;
 import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.PacketId;
 import org.flowbuf.api.VportId;
 import org.flowbuf.api.VportMode;
 import org.flowbuf.proto.buffer.v1.Operation;
@@ -21,6 +22,7 @@ import org.junit.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
@@ -73,6 +75,16 @@ public class DefaultBufferAgentClientTest {
         VportSlot inproc = new VportSlot(VportId.vportId("vp7"), 7, null);
         client.apply(List.of(AgentOperation.createVport(inproc, VportMode.NONE)));
         assertEquals(7, agent.applied.get(0).getCreateVport().getConfig().getInProcess().getPort());
+    }
+
+    @Test
+    public void aSyncPointPurgeIsInclusiveAndAwaitsALateCopy() {
+        agent.setOccupancy(4);
+        assertEquals(Optional.of(3L), client.purgeToSyncPoint(BUF, PacketId.of(2, 0)));
+        // Not held yet: what the buffer held is purged, the rest awaited.
+        assertEquals(Optional.of(4L), client.purgeToSyncPoint(BUF, PacketId.of(9, 0)));
+        // A plain purge of the same packet finds nothing and purges nothing.
+        assertEquals(Optional.empty(), client.purgeUpTo(BUF, PacketId.of(9, 0), true));
     }
 
     @Test

@@ -289,9 +289,11 @@ public class FakeBufferAgent extends BufferAgentGrpc.BufferAgentImplBase {
         }
         long position = req.getPacketId().getIpv4Id();
         boolean found = position < occupancy;
-        out.onNext(PurgeUpToResponse.newBuilder().setFound(found)
-                           .setPurgedPackets(found ? position + (req.getInclusive() ? 1 : 0) : 0)
-                           .build());
+        // Awaited, a packet not held yet comes after all it holds: all purged.
+        boolean awaiting = !found && req.getAwaitArrival();
+        long purged = found ? position + (req.getInclusive() ? 1 : 0) : awaiting ? occupancy : 0;
+        out.onNext(PurgeUpToResponse.newBuilder().setFound(found).setAwaiting(awaiting)
+                           .setPurgedPackets(purged).build());
         out.onCompleted();
     }
 

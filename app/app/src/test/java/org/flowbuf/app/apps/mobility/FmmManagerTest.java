@@ -69,7 +69,7 @@ public class FmmManagerTest {
     private final List<DeviceId> statsReads = Collections.synchronizedList(new ArrayList<>());
     /** Statistics reads that fail before one succeeds. */
     private int statsFailures;
-    /** Purges that find nothing before they find the packet (the copy is late). */
+    /** Sync purges the agent cannot make before one it makes (an agent that predates awaiting a late copy). */
     private int purgeMisses;
     private String failOn;
     /** eNBs whose agent has seen the UE's attach signal (their armed release fired). */
@@ -181,9 +181,8 @@ public class FmmManagerTest {
                         case "disarm":
                             record("disarm " + args[0] + " " + args[1]);
                             return disarmed((DeviceId) args[0]);
-                        case "purgeUpTo":
-                            record("purge " + args[0] + " up to " + args[3]
-                                           + (((Boolean) args[4]) ? " inclusive" : ""));
+                        case "purgeToSyncPoint":
+                            record("purge " + args[0] + " to sync point " + args[3]);
                             if (purgeMisses > 0) {
                                 purgeMisses--;
                                 return Optional.empty();
@@ -229,9 +228,9 @@ public class FmmManagerTest {
         };
     }
 
-    // The call recorded for a purge of the eNB's window up to FIRST.
+    // The call recorded for a purge of the eNB's window to the sync point FIRST.
     private static String purgeToFirst(DeviceId enb) {
-        return "purge " + enb + " up to " + FIRST + " inclusive";
+        return "purge " + enb + " to sync point " + FIRST;
     }
 
     private FmmSession openAtS1() {
@@ -327,13 +326,12 @@ public class FmmManagerTest {
         FmmManager worker = new FmmManager(intents(), buffers(), rules(), groups());
         FmmSession s = worker.open(plan(S1));
         lastOut.put(S1, FIRST);
-        purgeMisses = 2; // the worker's purge waits ~2 ms for a late copy
         worker.handoff(s.id(), S2);
         s = worker.attach(s.id());
         List<String> syncAndRelease = calls.subList(calls.indexOf("move device:s1 BUFFERING") + 1,
                                                     calls.size());
-        String purge = purgeToFirst(S2);
-        assertEquals(List.of(purge, purge, purge, "move device:s2 FORWARDING"), syncAndRelease);
+        // One purge, the worker's: the attach took its result.
+        assertEquals(List.of(purgeToFirst(S2), "move device:s2 FORWARDING"), syncAndRelease);
         assertEquals(0, s.counters().unsynced());
         assertEquals(5, s.counters().purgedPackets());
         worker.deactivate();
@@ -362,10 +360,10 @@ public class FmmManagerTest {
     }
 
     @Test
-    public void aLateCopyIsWaitedForAndAMissingOneIsCountedUnsynced() {
+    public void aSyncTheAgentCouldNotMakeAtTheHoldIsMadeByTheAttachElseCountedUnsynced() {
         FmmSession s = openAtS1();
         lastOut.put(S1, FIRST);
-        // One miss: the retry comes before the wait can have run out.
+        // One miss, the worker's at the hold: the attach purges again.
         purgeMisses = 1;
         fmm.handoff(s.id(), S2);
         s = fmm.attach(s.id());

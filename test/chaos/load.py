@@ -355,6 +355,7 @@ def run_mode(mode, clients, seconds, warmup_s, results):
     mine = {}
     with ServiceLab(external_agent=external, prefix=PREFIX, rest_port=REST_PORT,
                     p4rt_port=P4RT_PORT, agent_port=AGENT_PORT, vports=VPORTS) as lab:
+        lab.keep_logs = True  # the results name the directory
         rest = lab.rest
         set_up(rest)
         pids = {"host": lab.host.popen.pid, "pbswitch": lab.switch.popen.pid}

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Long-running lab processes with readiness on a real signal."""
+import os
+import shutil
 import socket
 import subprocess
 import time
@@ -59,6 +61,11 @@ class ProcessLab:
     self._stack; close() runs them newest first, also after a failed start."""
 
     logs = None
+    # A lab's log directory (self.logs) is removed when the lab closes
+    # without an exception, unless FLOWBUF_KEEP_LOGS is set or the caller
+    # sets keep_logs (it reports the directory): runs of make test would
+    # otherwise leave thousands of them in /tmp.
+    keep_logs = bool(os.environ.get("FLOWBUF_KEEP_LOGS"))
 
     def __enter__(self):
         self._stack = []
@@ -69,8 +76,10 @@ class ProcessLab:
             raise
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, exc_type, *exc):
         self.close()
+        if exc_type is None and self.logs and not self.keep_logs:
+            shutil.rmtree(self.logs, ignore_errors=True)
 
     def _start(self):
         raise NotImplementedError

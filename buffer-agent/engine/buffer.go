@@ -95,6 +95,9 @@ type buffer struct {
 	// A sync point not received yet: arrivals up to it are dropped (nil:
 	// none; see PurgeToSyncPoint).
 	awaited *awaitedSync
+	// Packets were dropped for room since the last sync point was found
+	// (see PurgeToSyncPoint).
+	overflowSinceSync bool
 
 	// With a state directory: the journal mirroring the held packets, and
 	// the journal positions of the packets being transmitted (marked gone

@@ -29,9 +29,12 @@ type awaitedSync struct {
 // the buffer holds no packet id and has not let it go lately, id has not
 // arrived yet: everything held came before it and is purged, and the
 // buffer drops arrivals up to id as they come (Awaiting), at most
-// syncAwaitBound. A packet id that left the buffer lately (sent or
-// purged: see idRing) is Found with nothing to purge. A later call
-// replaces what was awaited.
+// syncAwaitBound. A packet id that left the buffer lately (sent, purged
+// or dropped for room: see idRing) is Found with nothing to purge. A
+// drop-head window that dropped packets for room since its last sync
+// cannot tell a late point from one it dropped long ago: then nothing is
+// purged (not Found), as PurgeUpTo. A later call replaces what was
+// awaited.
 func (e *Engine) PurgeToSyncPoint(app, bufferID string, id PacketID, inclusive bool) (PurgeResult, error) {
 	e.mu.Lock()
 	b, err := e.ownedBuffer(app, bufferID)
@@ -47,8 +50,10 @@ func (b *buffer) purgeToSyncPoint(id PacketID, inclusive bool) PurgeResult {
 	defer b.mu.Unlock()
 	if b.left == nil {
 		// Remembered from now on, so that a later sync point the buffer
-		// let go is known as behind it.
+		// let go is known as behind it; what it dropped for room before
+		// is not.
 		b.left = new(idRing)
+		b.overflowSinceSync = b.st.drops[DropOverflow].packets+b.st.drops[DropPool].packets > 0
 	}
 	if b.awaited != nil {
 		b.awaited = nil
@@ -61,10 +66,21 @@ func (b *buffer) purgeToSyncPoint(id PacketID, inclusive bool) PurgeResult {
 		if !inclusive {
 			seq--
 		}
+		// Sync points only move forward in the stream: what the window
+		// dropped for room before this one is behind every later one.
+		b.overflowSinceSync = false
 		return b.purgeToSeqLocked(seq)
 	}
 	if b.st.hasLastOut && b.st.lastOut == id || b.left.has(id) {
+		b.overflowSinceSync = false
 		return PurgeResult{Found: true}
+	}
+	if b.overflowSinceSync {
+		// The point may be one the window dropped for newer packets longer
+		// ago than it remembers (everything held then came after it), not
+		// one still on its way: nothing is purged, as PurgeUpTo; the caller
+		// releases all, which can duplicate but never loses.
+		return PurgeResult{}
 	}
 	res := b.purgeToSeqLocked(b.seq)
 	res.Found, res.Awaiting = false, true

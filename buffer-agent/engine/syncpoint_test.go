@@ -118,3 +118,33 @@ func TestPurgeToSyncPointBoundAndReplace(t *testing.T) {
 		t.Fatalf("replaced %d, arrived %d, held %d; want 1, 1, 1", st.SyncAwaitsReplaced, st.SyncAwaitsArrived, st.OccupancyPackets)
 	}
 }
+
+// A drop-head window that dropped packets for room since its last sync
+// cannot tell a late sync point from one it dropped long ago (everything
+// held then came after it: purging it would lose what the UE needs), so it
+// purges nothing and awaits nothing, as PurgeUpTo; a sync point it finds
+// clears that, as later sync points are newer than what it dropped.
+func TestPurgeToSyncPointAfterOverflowIsNotAwaited(t *testing.T) {
+	fx := newFixture(t, engine.Options{})
+	fx.mustBuffer(t, "win", engine.BufferConfig{CapacityPackets: 4, Overflow: engine.DropHead})
+	w := fx.mustVport(t, "w", engine.ModeRX)
+	fx.mustBind(t, "win", "w")
+	w.in.Receive(seqFrames(0, 6)) // 0 and 1 dropped for room: holds 2..5
+	if r := fx.syncTo(t, 1, true); r.Found || r.Awaiting || r.PurgedPackets != 0 {
+		t.Fatalf("a sync point dropped for room before the first sync: %+v", r)
+	}
+	if r := fx.syncTo(t, 3, true); !r.Found || r.PurgedPackets != 2 {
+		t.Fatalf("a held sync point: %+v", r)
+	}
+	w.in.Receive(seqFrames(6, 2)) // holds 4..7
+	if r := fx.syncTo(t, 9, true); !r.Awaiting || r.PurgedPackets != 4 {
+		t.Fatalf("a late sync point after a sync: %+v", r)
+	}
+	w.in.Receive(seqFrames(8, 8)) // 8, 9 dropped as awaited; holds 12..15, 10 and 11 dropped for room
+	if r := fx.syncTo(t, 30, true); r.Found || r.Awaiting {
+		t.Fatalf("a sync point missing after drops for room: %+v", r)
+	}
+	if st := fx.query(t, "win").Stats; st.OccupancyPackets != 4 {
+		t.Fatalf("held %d, want 4 (nothing purged)", st.OccupancyPackets)
+	}
+}

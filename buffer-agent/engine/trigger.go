@@ -377,6 +377,7 @@ func (b *buffer) noteLeft(f []byte) {
 func (b *buffer) noteOverflow(f []byte) {
 	if b.left != nil {
 		b.noteLeft(f)
+		b.overflowSinceSync = true
 	}
 }
 

@@ -3196,7 +3196,10 @@ type PurgeUpToRequest struct {
 	// arrivals up to it (and it too when inclusive) as they come, at most
 	// for a bound (1 s; counted in the buffer's stats). A packet the buffer
 	// let go lately (sent, purged or overflowed) is found with nothing to
-	// purge. Default false: nothing is purged when no held packet matches.
+	// purge. A drop-head buffer that dropped packets for room since its last
+	// sync point cannot tell a late packet from one it dropped long ago:
+	// then nothing is purged (found and awaiting false), as without the flag.
+	// Default false: nothing is purged when no held packet matches.
 	AwaitArrival  bool `protobuf:"varint,5,opt,name=await_arrival,json=awaitArrival,proto3" json:"await_arrival,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

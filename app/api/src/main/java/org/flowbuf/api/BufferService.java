@@ -184,7 +184,9 @@ public interface BufferService {
      * @param owner    calling application (must own the buffer)
      * @param packetId the sync point
      * @return packets purged now; empty when the agent could not sync the
-     *         buffer (one that predates the await: nothing purged)
+     *         buffer (a drop-head window that dropped packets for room since
+     *         its last sync point cannot tell a late packet from one it
+     *         dropped; an agent that predates the await): nothing purged
      * @throws FlowBufException NOT_FOUND, FORBIDDEN, UNAVAILABLE
      */
     Optional<Long> purgeToSyncPoint(DeviceId deviceId, BufferId id, String owner,

@@ -8,13 +8,19 @@ const maxAckIDs = 65536
 // first one carrying id, and that packet too when inclusive. When no held
 // packet carries id nothing is purged and Found is false.
 func (e *Engine) PurgeUpTo(app, bufferID string, id PacketID, inclusive bool) (PurgeResult, error) {
-	e.mu.Lock()
-	b, err := e.ownedBuffer(app, bufferID)
-	e.mu.Unlock()
+	b, err := e.lookupOwned(app, bufferID)
 	if err != nil {
 		return PurgeResult{}, err
 	}
 	return b.purgeUpTo(id, inclusive), nil
+}
+
+// lookupOwned is ownedBuffer for a call that works on the buffer under
+// its own lock only.
+func (e *Engine) lookupOwned(app, bufferID string) (*buffer, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.ownedBuffer(app, bufferID)
 }
 
 // Ack releases the ARQ copies of the given packets; unknown ids are ignored.
@@ -22,9 +28,7 @@ func (e *Engine) Ack(app, bufferID string, ids []PacketID) (uint32, error) {
 	if len(ids) > maxAckIDs {
 		return 0, errorf(InvalidArgument, "at most %d packet ids per ack, got %d", maxAckIDs, len(ids))
 	}
-	e.mu.Lock()
-	b, err := e.ownedBuffer(app, bufferID)
-	e.mu.Unlock()
+	b, err := e.lookupOwned(app, bufferID)
 	if err != nil {
 		return 0, err
 	}

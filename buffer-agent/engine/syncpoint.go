@@ -36,9 +36,7 @@ type awaitedSync struct {
 // purged (not Found), as PurgeUpTo. A later call replaces what was
 // awaited.
 func (e *Engine) PurgeToSyncPoint(app, bufferID string, id PacketID, inclusive bool) (PurgeResult, error) {
-	e.mu.Lock()
-	b, err := e.ownedBuffer(app, bufferID)
-	e.mu.Unlock()
+	b, err := e.lookupOwned(app, bufferID)
 	if err != nil {
 		return PurgeResult{}, err
 	}

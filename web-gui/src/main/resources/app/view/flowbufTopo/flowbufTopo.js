@@ -3,12 +3,15 @@
 // (FlowBufTopoMessageHandler) pushes highlights and the model while the
 // overlay is active; the details-panel buttons pause the flows arriving on
 // the selected device's first host port, or resume the buffer holding them.
+// Key L picks a latency-critical flow: the server highlights its primary and
+// backup paths and shows its record in the details panel; Esc clears it.
 (function () {
     'use strict';
 
     var $log, tov, wss, flash;
     var latest = {buffers: [], intents: []};
     var selectedDevice = null;
+    var shownFlow = 0;
 
     function pauseHere(data) {
         selectedDevice = data.id;
@@ -42,15 +45,56 @@
                                         bufferId: paused[0].bufferId});
     }
 
+    function pickFlow() {
+        var flows = latest.congestion || [];
+        if (!flows.length) {
+            flash.flash('No latency-critical flow');
+            return;
+        }
+        var rows = FlowBufModel.ccRows(latest);
+        var next = rows.filter(function (r) { return r.id > shownFlow; })[0] || rows[0];
+        var answer = window.prompt('Show the paths of latency-critical flow:\n'
+            + rows.map(function (r) {
+                return r.id + ': ' + r.hosts + ' (' + r.mode + ', ' + r.switchOvers
+                    + ' switch-overs)';
+            }).join('\n'), String(next.id));
+        if (answer === null) {
+            return;
+        }
+        if (!/^\s*\d+\s*$/.test(answer)) {
+            flash.flash('FlowBuf: a flow id is a number, not "' + answer + '"');
+            return;
+        }
+        shownFlow = parseInt(answer, 10);
+        wss.sendEvent('flowbufCcSelect', {id: shownFlow});
+    }
+
+    function clearFlow() {
+        if (!shownFlow) {
+            return false;
+        }
+        shownFlow = 0;
+        wss.sendEvent('flowbufCcSelect', {});
+        return true;
+    }
+
     var overlay = {
         overlayId: 'flowbuf-overlay',
         glyphId: 'm_disjointPaths',
-        tooltip: 'FlowBuf: buffers and paused flows',
+        tooltip: 'FlowBuf: buffers, paused flows, latency-critical paths',
         activate: function () { wss.sendEvent('flowbufStart'); },
         deactivate: function () { wss.sendEvent('flowbufStop'); },
         buttons: {
             flowbufPause: {gid: 'm_pause', tt: 'Pause a flow into a buffer', cb: pauseHere},
             flowbufResume: {gid: 'm_play', tt: 'Resume the paused flow', cb: resumeHere}
+        },
+        keyBindings: {
+            L: {cb: pickFlow, tt: 'Show a latency-critical flow\'s primary and backup paths',
+                gid: 'm_disjointPaths'},
+            _keyOrder: ['L']
+        },
+        hooks: {
+            escape: clearFlow
         }
     };
 

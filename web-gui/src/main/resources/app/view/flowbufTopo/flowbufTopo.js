@@ -3,8 +3,10 @@
 // (FlowBufTopoMessageHandler) pushes highlights and the model while the
 // overlay is active; the details-panel buttons pause the flows arriving on
 // the selected device's first host port, or resume the buffer holding them.
-// Key L picks a latency-critical flow: the server highlights its primary and
-// backup paths and shows its record in the details panel; Esc clears it.
+// Key C picks a latency-critical flow (the topology view keeps its own keys,
+// L among them, and ignores an overlay's that clash): the server highlights
+// its primary and backup paths and shows its record in the details panel;
+// Esc clears it.
 (function () {
     'use strict';
 
@@ -78,20 +80,30 @@
         return true;
     }
 
+    // The view clears its own link classes (the flavours) before each
+    // highlights message, not an overlay's: the highlights that follow each
+    // model put ours back where they still hold.
+    function clearPathClasses() {
+        d3.selectAll('#ov-topo svg .link').classed('flowbuf-cc-primary flowbuf-cc-backup', false);
+    }
+
     var overlay = {
         overlayId: 'flowbuf-overlay',
         glyphId: 'm_disjointPaths',
         tooltip: 'FlowBuf: buffers, paused flows, latency-critical paths',
         activate: function () { wss.sendEvent('flowbufStart'); },
-        deactivate: function () { wss.sendEvent('flowbufStop'); },
+        deactivate: function () {
+            wss.sendEvent('flowbufStop');
+            clearPathClasses();
+        },
         buttons: {
             flowbufPause: {gid: 'm_pause', tt: 'Pause a flow into a buffer', cb: pauseHere},
             flowbufResume: {gid: 'm_play', tt: 'Resume the paused flow', cb: resumeHere}
         },
         keyBindings: {
-            L: {cb: pickFlow, tt: 'Show a latency-critical flow\'s primary and backup paths',
+            C: {cb: pickFlow, tt: 'Show a latency-critical flow\'s primary and backup paths',
                 gid: 'm_disjointPaths'},
-            _keyOrder: ['L']
+            _keyOrder: ['C']
         },
         hooks: {
             escape: clearFlow
@@ -106,7 +118,10 @@
                 wss = _wss_;
                 flash = _flash_;
                 wss.bindHandlers({
-                    flowbufModel: function (model) { latest = model; },
+                    flowbufModel: function (model) {
+                        latest = model;
+                        clearPathClasses();
+                    },
                     flowbufError: function (e) { flash.flash('FlowBuf: ' + e.message); }
                 });
                 tov.register(overlay);

@@ -32,12 +32,12 @@ def lab():
         sender.kill()
 
 
-def wait(driver, condition, what, timeout=15):
+def wait(driver, condition, what, timeout=15, poll=0.5):
     """Waits for condition; the page re-renders twice a second, so an element
     found a moment ago may be gone: conditions find what they need each time."""
     from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
-    return WebDriverWait(driver, timeout,
+    return WebDriverWait(driver, timeout, poll_frequency=poll,
                          ignored_exceptions=[StaleElementReferenceException]).until(
         lambda d: condition(d), message=what)
 

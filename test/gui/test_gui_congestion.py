@@ -9,7 +9,8 @@ moves the flow (a queue on s1's shaped port 2, as in test/congestion) both
 are drawn swapped, and how long after the host recorded the switch-over
 the page showed it (a JSON line on stdout, gui_switchover_shown_ms: from
 the record's time to the test seeing the page drawn, polled every 20 ms
-while the traffic runs; the page refreshes every 500 ms). Screenshots: test/artifacts/gui-congestion*.png."""
+while the traffic runs; the page refreshes every 500 ms). Screenshots:
+test/artifacts/gui-congestion*.png."""
 import concurrent.futures
 import datetime
 import json

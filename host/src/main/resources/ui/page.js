@@ -62,6 +62,11 @@
         return node;
     }
 
+    // The device of a link's end ('device:s1/2' -> 'device:s1').
+    function deviceOf(end) {
+        return end.slice(0, end.lastIndexOf('/'));
+    }
+
     // Device centres: in a row without links; with links, in columns by hops
     // from the first device (a path runs left to right, parallel paths one
     // above the other).
@@ -79,7 +84,7 @@
             var id = queue.shift();
             topology.links.forEach(function (l) {
                 [[l.one, l.other], [l.other, l.one]].forEach(function (ends) {
-                    var from = ends[0].split('/')[0], to = ends[1].split('/')[0];
+                    var from = deviceOf(ends[0]), to = deviceOf(ends[1]);
                     if (from === id && column[to] === undefined) {
                         column[to] = column[id] + 1;
                         queue.push(to);
@@ -109,7 +114,7 @@
             : {primary: [], backup: []};
         topology.links.forEach(function (l) {
             var key = l.one + '-' + l.other;
-            var a = at[l.one.split('/')[0]], b = at[l.other.split('/')[0]];
+            var a = at[deviceOf(l.one)], b = at[deviceOf(l.other)];
             if (!a || !b) {
                 return;
             }

@@ -4,10 +4,11 @@ chromium-driver, driven by Selenium): it loads, shows the lab's device, hosts
 and vports, a click on Pause holds the flow in a buffer (BUFFERING in the
 table, the host marked paused), Resume releases it; a device shows its UPF
 sessions and paused downlinks. Screenshots go to
-test/artifacts/gui-*.png. `make test-gui` runs this file alone."""
+test/artifacts/gui-*.png. `make test-gui` runs this folder alone
+(test_gui_congestion.py: the latency-critical flows on a four-switch lab).
+The browser is conftest.py's."""
 import os
 import pathlib
-import shutil
 import subprocess
 import time
 
@@ -17,21 +18,6 @@ from test.lab.servicelab import ROOT, ServiceLab, ensure_built
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the namespace lab needs root")
 ARTIFACTS = ROOT / "test" / "artifacts"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    webdriver = pytest.importorskip("selenium.webdriver")
-    driver_path = shutil.which("chromedriver")
-    assert driver_path, "chromedriver is missing: tools/setup.sh installs chromium-driver"
-    options = webdriver.ChromeOptions()
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                "--window-size=1200,900"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=driver_path),
-                              options=options)
-    yield driver
-    driver.quit()
 
 
 @pytest.fixture(scope="module")
@@ -46,12 +32,12 @@ def lab():
         sender.kill()
 
 
-def wait(driver, condition, what, timeout=15):
+def wait(driver, condition, what, timeout=15, poll=0.5):
     """Waits for condition; the page re-renders twice a second, so an element
     found a moment ago may be gone: conditions find what they need each time."""
     from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
-    return WebDriverWait(driver, timeout,
+    return WebDriverWait(driver, timeout, poll_frequency=poll,
                          ignored_exceptions=[StaleElementReferenceException]).until(
         lambda d: condition(d), message=what)
 

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // The embedded host's page: the same model as the ONOS overlay (REST JSON,
 // rendered with flowbufModel.js), refreshed twice a second, with pause and
-// resume through the REST API.
+// resume through the REST API, and the latency-critical flows with the
+// shown one's primary and backup paths drawn on the links.
 (function () {
     'use strict';
 
     var API = '/onos/flowbuf/';
     var SVG = 'http://www.w3.org/2000/svg';
-    var topology = {devices: [], hosts: []};
-    var model = {buffers: [], intents: [], upf: []};
+    var topology = {switches: [], devices: [], hosts: [], links: []};
+    var model = {buffers: [], intents: [], upf: [], congestion: []};
+    // The latency-critical flow whose paths are drawn (0: the first one).
+    var shownFlow = 0;
     // The last refused pause or resume: it stays on screen across the
     // twice-a-second refreshes until the user's next action.
     var actionError = null;
@@ -59,6 +62,68 @@
         return node;
     }
 
+    // The device of a link's end ('device:s1/2' -> 'device:s1').
+    function deviceOf(end) {
+        return end.slice(0, end.lastIndexOf('/'));
+    }
+
+    // Device centres: in a row without links; with links, in columns by hops
+    // from the first device (a path runs left to right, parallel paths one
+    // above the other).
+    function layout(svg) {
+        var at = {}, column = {}, rows = [];
+        if (!topology.links.length) {
+            topology.devices.forEach(function (device, d) {
+                at[device.id] = {x: 280 + (d - (topology.devices.length - 1) / 2) * 200, y: 150};
+            });
+            return at;
+        }
+        var queue = topology.devices.length ? [topology.devices[0].id] : [];
+        column[queue[0]] = 0;
+        while (queue.length) {
+            var id = queue.shift();
+            topology.links.forEach(function (l) {
+                [[l.one, l.other], [l.other, l.one]].forEach(function (ends) {
+                    var from = deviceOf(ends[0]), to = deviceOf(ends[1]);
+                    if (from === id && column[to] === undefined) {
+                        column[to] = column[id] + 1;
+                        queue.push(to);
+                    }
+                });
+            });
+        }
+        topology.devices.forEach(function (device) {
+            var c = column[device.id] === undefined ? 0 : column[device.id];
+            rows[c] = (rows[c] || 0) + 1;
+            at[device.id] = {x: 90 + c * 200, y: 150 + (rows[c] - 1) * 250};
+        });
+        svg.setAttribute('width', Math.max(560, 180 + (rows.length - 1) * 200));
+        svg.setAttribute('height', Math.max(300, Math.max.apply(null, rows) * 250 + 50));
+        return at;
+    }
+
+    // The flow whose paths are drawn: the one shown, else the first.
+    function flowShown() {
+        var flows = model.congestion || [];
+        return flows.filter(function (f) { return f.id === shownFlow; })[0] || flows[0];
+    }
+
+    function drawLinks(svg, at) {
+        var flow = flowShown();
+        var paths = flow ? FlowBufModel.ccPathLinks(flow, topology.links)
+            : {primary: [], backup: []};
+        topology.links.forEach(function (l) {
+            var key = l.one + '-' + l.other;
+            var a = at[deviceOf(l.one)], b = at[deviceOf(l.other)];
+            if (!a || !b) {
+                return;
+            }
+            var cls = paths.primary.indexOf(key) >= 0 ? 'link flowbuf-cc-primary'
+                : paths.backup.indexOf(key) >= 0 ? 'link flowbuf-cc-backup' : 'link';
+            el('line', {x1: a.x, y1: a.y, x2: b.x, y2: b.y, 'class': cls, 'data-link': key}, svg);
+        });
+    }
+
     function drawTopology() {
         var svg = document.getElementById('topology');
         while (svg.firstChild) {
@@ -66,9 +131,11 @@
         }
         var badges = FlowBufModel.deviceBadges(model);
         var paused = FlowBufModel.pausedFlows(model);
-        topology.devices.forEach(function (device, d) {
-            var cx = 280 + (d - (topology.devices.length - 1) / 2) * 200;
-            var cy = 150;
+        var at = layout(svg);
+        drawLinks(svg, at);
+        topology.devices.forEach(function (device) {
+            var cx = at[device.id].x;
+            var cy = at[device.id].y;
             var hosts = topology.hosts.filter(function (h) { return h.deviceId === device.id; });
             hosts.forEach(function (host, i) {
                 var x = cx + (i - (hosts.length - 1) / 2) * 150;
@@ -140,22 +207,44 @@
         return host ? host.port : '';
     }
 
+    // The REST API's devices (their vports show the buffers bound to them)
+    // and the netcfg's other switches, which a path may cross, without vports.
+    function withSwitches(devices) {
+        var known = devices.map(function (d) { return d.id; });
+        return devices.concat(topology.switches.filter(function (id) {
+            return known.indexOf(id) < 0;
+        }).map(function (id) { return {id: id, vports: []}; })).sort(function (a, b) {
+            return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+        });
+    }
+
+    function show(row) {
+        shownFlow = row.id;
+        refresh();
+    }
+
     function refresh() {
         return Promise.all([call('GET', 'buffers'), call('GET', 'intents'),
-                            call('GET', 'devices'), call('GET', 'upf/devices')]).then(function (r) {
-            model = {buffers: r[0].buffers, intents: r[1].intents, upf: r[3].devices};
-            topology.devices = r[2].devices;  // vports show the buffers bound to them
+                            call('GET', 'devices'), call('GET', 'upf/devices'),
+                            call('GET', 'congestion/flows')]).then(function (r) {
+            model = {buffers: r[0].buffers, intents: r[1].intents, upf: r[3].devices,
+                     congestion: r[4].flows};
+            topology.devices = withSwitches(r[2].devices);
             FlowBufModel.renderBufferTable(document.querySelector('#buffers tbody'), model, resume);
+            var flow = flowShown();
+            FlowBufModel.renderCongestionTable(document.querySelector('#congestion tbody'), model,
+                                               flow ? flow.id : 0, show);
             drawIntents();
             drawTopology();
             showLive();
         }, function (e) { status(e.message, true); });
     }
 
-    function fillForm() {
+    // Pauses are offered on the devices with buffers.
+    function fillForm(flowbufDevices) {
         var devices = document.getElementById('pause-device');
         var hosts = document.getElementById('pause-host');
-        topology.devices.forEach(function (d) {
+        flowbufDevices.forEach(function (d) {
             devices.appendChild(new Option(d.id, d.id));
         });
         topology.hosts.forEach(function (h) {
@@ -184,8 +273,9 @@
 
     fetch('topology.json').then(function (r) { return r.json(); }).then(function (t) {
         return call('GET', 'devices').then(function (d) {
-            topology = {devices: d.devices, hosts: t.hosts};
-            fillForm();
+            topology = {switches: t.switches || [], hosts: t.hosts, links: t.links || []};
+            topology.devices = withSwitches(d.devices);
+            fillForm(d.devices);
             refresh();
             setInterval(refresh, 500);
         });

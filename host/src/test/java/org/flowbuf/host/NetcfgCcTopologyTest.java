@@ -47,6 +47,18 @@ public class NetcfgCcTopologyTest {
     }
 
     @Test
+    public void thePageGetsTheLinksOnceEachAndTheSwitches() throws Exception {
+        Netcfg paper = netcfg("{\"devices\": {\"device:s1\": {\"basic\": {\"managementAddress\": "
+                + "\"grpc://127.0.0.1:50001?device_id=1\"}}}}");
+        assertEquals("[\"device:s1\"]", new ObjectMapper().readTree(paper.topologyJson())
+                .get("switches").toString());
+        assertEquals("[{\"one\":\"device:s1/2\",\"other\":\"device:s2/1\"},"
+                             + "{\"one\":\"device:s2/2\",\"other\":\"device:s3/1\"}]",
+                     new ObjectMapper().readTree(netcfg(NETCFG).topologyJson()).get("links")
+                             .toString());
+    }
+
+    @Test
     public void hostsLinksAndIdleDelaysComeFromTheNetcfg() throws Exception {
         Netcfg cfg = netcfg(NETCFG);
         NetcfgCcTopology topology = new NetcfgCcTopology(cfg);

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.api.Buffer;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.FlowBufIntent;
+import org.flowbuf.api.congestion.LatencyCriticalFlow;
 import org.flowbuf.api.upf.UpfDeviceSummary;
 import org.onosproject.codec.CodecContext;
 import org.onosproject.net.DeviceId;
@@ -21,7 +22,8 @@ import java.util.Map;
 
 /**
  * The model the overlay and the embedded page render: buffers per device,
- * intents and the UPF's sessions per device, in the REST API's JSON.
+ * intents, the UPF's sessions per device and the latency-critical flows, in
+ * the REST API's JSON.
  */
 final class FlowBufModel {
 
@@ -36,7 +38,8 @@ final class FlowBufModel {
     }
 
     static ObjectNode json(CodecContext context, Map<DeviceId, Collection<Buffer>> buffers,
-                           Collection<FlowBufIntent> intents, List<UpfDeviceSummary> upf) {
+                           Collection<FlowBufIntent> intents, List<UpfDeviceSummary> upf,
+                           Collection<LatencyCriticalFlow> flows) {
         ObjectNode root = context.mapper().createObjectNode();
         ArrayNode b = root.putArray("buffers");
         buffers.values().forEach(list -> list.forEach(
@@ -46,6 +49,9 @@ final class FlowBufModel {
         // The REST API's upf/devices list: sessions per device, not every session.
         ArrayNode u = root.putArray("upf");
         upf.forEach(x -> u.add(context.codec(UpfDeviceSummary.class).encode(x, context)));
+        ArrayNode c = root.putArray("congestion");
+        flows.stream().sorted(Comparator.comparingLong(LatencyCriticalFlow::id)).forEach(
+                x -> c.add(context.codec(LatencyCriticalFlow.class).encode(x, context)));
         return root;
     }
 }

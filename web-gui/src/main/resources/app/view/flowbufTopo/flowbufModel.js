@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The FlowBuf model as the ONOS topology overlay and the embedded host's page
 // both render it: pure functions over the REST API's JSON
-// ({"buffers": [...], "intents": [...], "upf": [...]}) plus one table renderer.
+// ({"buffers": [...], "intents": [...], "upf": [...], "congestion": [...]})
+// plus two table renderers.
 (function (global) {
     'use strict';
 
@@ -93,6 +94,69 @@
         });
     }
 
+    // The link (of [{one: 'device:s1/2', other: 'device:s2/1'}]) a hop leaves
+    // by; none for the last hop, which leaves towards the destination host.
+    function linkAt(links, hop) {
+        var end = hop.deviceId + '/' + hop.outPort;
+        return links.filter(function (l) { return l.one === end || l.other === end; })[0];
+    }
+
+    // A latency-critical flow's paths as link keys ('one-other'):
+    // {primary: [...], backup: [...]}; a switch-over swaps the REST's
+    // primary and backup, and so these.
+    function ccPathLinks(flow, links) {
+        function keys(path) {
+            return (path || []).map(function (hop) { return linkAt(links, hop); })
+                .filter(Boolean).map(function (l) { return l.one + '-' + l.other; });
+        }
+        return {primary: keys(flow.primary), backup: keys(flow.backup)};
+    }
+
+    function ccLastDelays(flow) {
+        var d = flow.lastDelays;
+        return d ? 'queue ' + d.queueUs + ' \u00b5s, processing ' + d.procUs + ' \u00b5s at '
+            + d.deviceId : '-';
+    }
+
+    function ccRows(model) {
+        return (model.congestion || []).map(function (f) {
+            return {id: f.id, hosts: f.srcHost + ' \u2192 ' + f.dstHost, mode: f.mode,
+                    primary: (f.primaryDevices || []).join(' \u2192 '),
+                    backup: (f.backupDevices || []).join(' \u2192 ') || 'none',
+                    switchOvers: f.switchOverCount, lastDelays: ccLastDelays(f)};
+        });
+    }
+
+    // Renders the latency-critical flows into a <tbody>; show(row) is called
+    // by each row's button; the row of shownId is marked.
+    function renderCongestionTable(tbody, model, shownId, show) {
+        var doc = tbody.ownerDocument;
+        while (tbody.firstChild) {
+            tbody.removeChild(tbody.firstChild);
+        }
+        ccRows(model).forEach(function (row) {
+            var tr = doc.createElement('tr');
+            tr.className = row.id === shownId ? 'flowbuf-cc-shown' : '';
+            tr.setAttribute('data-flow', row.id);
+            [row.id, row.hosts, row.mode, row.primary, row.backup, row.switchOvers,
+             row.lastDelays].forEach(function (text, i) {
+                var td = doc.createElement('td');
+                td.textContent = String(text);
+                td.className = ['id', 'hosts', 'mode', 'primary', 'backup', 'switchovers',
+                                'delays'][i];
+                tr.appendChild(td);
+            });
+            var actions = doc.createElement('td');
+            var button = doc.createElement('button');
+            button.textContent = 'Show';
+            button.className = 'flowbuf-cc-show';
+            button.onclick = function () { show(row); };
+            actions.appendChild(button);
+            tr.appendChild(actions);
+            tbody.appendChild(tr);
+        });
+    }
+
     global.FlowBufModel = {
         FULL_PERCENT: FULL_PERCENT,
         fillPercent: fillPercent,
@@ -100,6 +164,9 @@
         pausedFlows: pausedFlows,
         upfSummary: upfSummary,
         bufferRows: bufferRows,
-        renderBufferTable: renderBufferTable
+        renderBufferTable: renderBufferTable,
+        ccPathLinks: ccPathLinks,
+        ccRows: ccRows,
+        renderCongestionTable: renderCongestionTable
     };
 }(typeof window !== 'undefined' ? window : this));

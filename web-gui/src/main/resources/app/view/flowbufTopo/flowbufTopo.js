@@ -3,12 +3,17 @@
 // (FlowBufTopoMessageHandler) pushes highlights and the model while the
 // overlay is active; the details-panel buttons pause the flows arriving on
 // the selected device's first host port, or resume the buffer holding them.
+// Key C picks a latency-critical flow (the topology view keeps its own keys,
+// L among them, and ignores an overlay's that clash): the server highlights
+// its primary and backup paths and shows its record in the details panel;
+// Esc clears it.
 (function () {
     'use strict';
 
     var $log, tov, wss, flash;
     var latest = {buffers: [], intents: []};
     var selectedDevice = null;
+    var shownFlow = 0;
 
     function pauseHere(data) {
         selectedDevice = data.id;
@@ -42,15 +47,66 @@
                                         bufferId: paused[0].bufferId});
     }
 
+    function pickFlow() {
+        var flows = latest.congestion || [];
+        if (!flows.length) {
+            flash.flash('No latency-critical flow');
+            return;
+        }
+        var rows = FlowBufModel.ccRows(latest);
+        var next = rows.filter(function (r) { return r.id > shownFlow; })[0] || rows[0];
+        var answer = window.prompt('Show the paths of latency-critical flow:\n'
+            + rows.map(function (r) {
+                return r.id + ': ' + r.hosts + ' (' + r.mode + ', ' + r.switchOvers
+                    + ' switch-overs)';
+            }).join('\n'), String(next.id));
+        if (answer === null) {
+            return;
+        }
+        if (!/^\s*\d+\s*$/.test(answer)) {
+            flash.flash('FlowBuf: a flow id is a number, not "' + answer + '"');
+            return;
+        }
+        shownFlow = parseInt(answer, 10);
+        wss.sendEvent('flowbufCcSelect', {id: shownFlow});
+    }
+
+    function clearFlow() {
+        if (!shownFlow) {
+            return false;
+        }
+        shownFlow = 0;
+        wss.sendEvent('flowbufCcSelect', {});
+        return true;
+    }
+
+    // The view clears its own link classes (the flavours) before each
+    // highlights message, not an overlay's: the highlights that follow each
+    // model put ours back where they still hold.
+    function clearPathClasses() {
+        d3.selectAll('#ov-topo svg .link').classed('flowbuf-cc-primary flowbuf-cc-backup', false);
+    }
+
     var overlay = {
         overlayId: 'flowbuf-overlay',
         glyphId: 'm_disjointPaths',
-        tooltip: 'FlowBuf: buffers and paused flows',
+        tooltip: 'FlowBuf: buffers, paused flows, latency-critical paths',
         activate: function () { wss.sendEvent('flowbufStart'); },
-        deactivate: function () { wss.sendEvent('flowbufStop'); },
+        deactivate: function () {
+            wss.sendEvent('flowbufStop');
+            clearPathClasses();
+        },
         buttons: {
             flowbufPause: {gid: 'm_pause', tt: 'Pause a flow into a buffer', cb: pauseHere},
             flowbufResume: {gid: 'm_play', tt: 'Resume the paused flow', cb: resumeHere}
+        },
+        keyBindings: {
+            C: {cb: pickFlow, tt: 'Show a latency-critical flow\'s primary and backup paths',
+                gid: 'm_disjointPaths'},
+            _keyOrder: ['C']
+        },
+        hooks: {
+            escape: clearFlow
         }
     };
 
@@ -62,7 +118,10 @@
                 wss = _wss_;
                 flash = _flash_;
                 wss.bindHandlers({
-                    flowbufModel: function (model) { latest = model; },
+                    flowbufModel: function (model) {
+                        latest = model;
+                        clearPathClasses();
+                    },
                     flowbufError: function (e) { flash.flash('FlowBuf: ' + e.message); }
                 });
                 tov.register(overlay);

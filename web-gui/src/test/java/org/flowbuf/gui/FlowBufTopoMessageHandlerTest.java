@@ -20,6 +20,7 @@ import org.flowbuf.api.VportId;
 import org.flowbuf.api.VportMode;
 import org.flowbuf.api.codec.FlowBufCodecs;
 import org.flowbuf.api.codec.MapCodecService;
+import org.flowbuf.api.congestion.CongestionService;
 import org.flowbuf.api.upf.UpfDeviceSummary;
 import org.flowbuf.api.upf.UpfService;
 import org.junit.After;
@@ -35,9 +36,12 @@ import org.onosproject.net.DeviceId;
 import org.onosproject.net.Host;
 import org.onosproject.net.HostId;
 import org.onosproject.net.HostLocation;
+import org.onosproject.net.Link;
 import org.onosproject.net.PortNumber;
 import org.onosproject.net.host.HostService;
 import org.onosproject.net.host.HostServiceAdapter;
+import org.onosproject.net.link.LinkService;
+import org.onosproject.net.link.LinkServiceAdapter;
 import org.onosproject.net.provider.ProviderId;
 import org.onosproject.ui.UiConnection;
 import org.onosproject.ui.model.topo.UiTopoLayout;
@@ -52,11 +56,13 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 /**
  * Requests of the overlay → the messages it sends: the model in the REST
- * JSON, badges per device, the paused flow's host highlighted, errors.
+ * JSON, badges per device, the paused flow's host highlighted, the picked
+ * latency-critical flow's paths and details, errors.
  */
 public class FlowBufTopoMessageHandlerTest {
 
@@ -96,12 +102,20 @@ public class FlowBufTopoMessageHandlerTest {
         answers.put("getBuffers", List.of(HOLDING));
         answers.put("getIntents", List.of(PAUSED));
         answers.put("deviceSummaries", List.of(new UpfDeviceSummary(S1, 1200, 3)));
+        answers.put("flows", List.of(CcFlows.flow()));
         MapCodecService codecs = new MapCodecService();
         FlowBufCodecs.register(codecs);
         Map<Class<?>, Object> services = Map.of(
                 BufferService.class, fake(BufferService.class),
                 FlowBufIntentService.class, fake(FlowBufIntentService.class),
                 UpfService.class, fake(UpfService.class),
+                CongestionService.class, fake(CongestionService.class),
+                LinkService.class, new LinkServiceAdapter() {
+                    @Override
+                    public Set<Link> getEgressLinks(ConnectPoint point) {
+                        return Set.copyOf(CcFlows.egress(point));
+                    }
+                },
                 CodecService.class, codecs,
                 HostService.class, new HostServiceAdapter() {
                     @Override
@@ -167,6 +181,23 @@ public class FlowBufTopoMessageHandlerTest {
         return sent.stream().filter(m -> type.equals(m.path("event").asText())).findFirst()
                 .orElseThrow(() -> new AssertionError("no " + type + " in " + sent))
                 .get("payload");
+    }
+
+    private boolean sentAny(String type) {
+        return sent.stream().anyMatch(m -> type.equals(m.path("event").asText()));
+    }
+
+    /** Link id -> CSS classes of the highlights message sent. */
+    private Map<String, String> linkClasses() {
+        Map<String, String> css = new java.util.TreeMap<>();
+        message(FlowBufTopoMessageHandler.HIGHLIGHTS).get("links")
+                .forEach(l -> css.put(l.get("id").asText(), l.get("css").asText()));
+        return css;
+    }
+
+    private String detail(String label) {
+        JsonNode details = message(FlowBufTopoMessageHandler.DETAILS);
+        return details.get("propValues").get(label).asText();
     }
 
     @Test
@@ -237,6 +268,65 @@ public class FlowBufTopoMessageHandlerTest {
         int after = sent.size();
         Thread.sleep(FlowBufTopoMessageHandler.REFRESH_MS + 300);
         assertEquals(after, sent.size());
+    }
+
+    @Test
+    public void thePickedFlowsPathsAreHighlightedAndSwappedAfterASwitchOver() {
+        request(FlowBufTopoMessageHandler.MODEL_REQUEST, mapper.createObjectNode());
+        JsonNode model = message(FlowBufTopoMessageHandler.MODEL);
+        assertEquals(List.of("device:s1", "device:s2", "device:s4"), List.of(
+                mapper.convertValue(model.get("congestion").get(0).get("primaryDevices"),
+                                    String[].class)));
+        assertTrue(linkClasses().isEmpty()); // nothing picked yet
+        assertFalse(sentAny(FlowBufTopoMessageHandler.DETAILS));
+
+        sent.clear();
+        request(FlowBufTopoMessageHandler.CC_SELECT, mapper.createObjectNode().put("id", 7));
+        Map<String, String> css = linkClasses();
+        assertTrue(css.toString(), css.get("device:s1/2-device:s2/1").contains("flowbuf-cc-primary"));
+        assertTrue(css.toString(), css.get("device:s1/3-device:s3/1").contains("flowbuf-cc-backup"));
+        assertEquals("Latency-critical flow 7", message(FlowBufTopoMessageHandler.DETAILS)
+                .get("title").asText());
+        assertEquals("0", detail("flowbuf-cc-switchovers"));
+
+        // The service reports a switch-over: the next refresh swaps the classes
+        // and sends the panel again, once.
+        answers.put("flows", List.of(CcFlows.switchedOver(CcFlows.flow())));
+        sent.clear();
+        request(FlowBufTopoMessageHandler.MODEL_REQUEST, mapper.createObjectNode());
+        css = linkClasses();
+        assertTrue(css.toString(), css.get("device:s1/2-device:s2/1").contains("flowbuf-cc-backup"));
+        assertTrue(css.toString(), css.get("device:s1/3-device:s3/1").contains("flowbuf-cc-primary"));
+        assertEquals("1", detail("flowbuf-cc-switchovers"));
+        assertTrue(detail("flowbuf-cc-last-delays").startsWith("queue 912 "));
+        sent.clear();
+        request(FlowBufTopoMessageHandler.MODEL_REQUEST, mapper.createObjectNode());
+        assertFalse(sentAny(FlowBufTopoMessageHandler.DETAILS));
+
+        // Picking none clears the paths.
+        sent.clear();
+        request(FlowBufTopoMessageHandler.CC_SELECT, mapper.createObjectNode());
+        assertTrue(linkClasses().isEmpty());
+    }
+
+    @Test
+    public void pickingAnUnknownFlowIsRefusedAndKeepsThePickedOne() {
+        request(FlowBufTopoMessageHandler.CC_SELECT, mapper.createObjectNode().put("id", 7));
+        sent.clear();
+        request(FlowBufTopoMessageHandler.CC_SELECT, mapper.createObjectNode().put("id", 8));
+        assertEquals("no latency-critical flow 8", message(FlowBufTopoMessageHandler.ERROR)
+                .get("message").asText());
+        assertFalse(sentAny(FlowBufTopoMessageHandler.HIGHLIGHTS));
+        request(FlowBufTopoMessageHandler.CC_SELECT, mapper.createObjectNode().put("id", "x"));
+        assertEquals(2, sent.stream().filter(m -> "flowbufError".equals(m.path("event").asText()))
+                .count());
+        request(FlowBufTopoMessageHandler.MODEL_REQUEST, mapper.createObjectNode());
+        assertEquals(4, linkClasses().size());
+        // A flow removed since it was picked is no longer drawn.
+        answers.put("flows", List.of());
+        sent.clear();
+        request(FlowBufTopoMessageHandler.MODEL_REQUEST, mapper.createObjectNode());
+        assertTrue(linkClasses().isEmpty());
     }
 
     @Test

@@ -147,14 +147,19 @@ public final class Netcfg {
     }
 
     /**
-     * The hosts as the embedded page draws them:
-     * {"hosts": [{"name", "mac", "ips", "deviceId", "port"}]}.
+     * The switches, hosts and links as the embedded page draws them:
+     * {"switches": ["device:a", ...],
+     * "hosts": [{"name", "mac", "ips", "deviceId", "port"}],
+     * "links": [{"one": "device:a/1", "other": "device:b/2"}]}. The REST
+     * API's devices are only those with buffers; a path crosses the others too.
      *
      * @return JSON text
      */
     public String topologyJson() {
         ObjectMapper mapper = new ObjectMapper();
         ObjectNode root = mapper.createObjectNode();
+        ArrayNode ids = root.putArray("switches");
+        switches.forEach(sw -> ids.add(sw.deviceId().toString()));
         ArrayNode list = root.putArray("hosts");
         for (HostEntry h : hosts) {
             ObjectNode host = list.addObject().put("name", h.name()).put("mac", h.mac().toString())
@@ -162,6 +167,9 @@ public final class Netcfg {
                     .put("port", h.location().port().toLong());
             h.ips().forEach(host.putArray("ips")::add);
         }
+        ArrayNode cables = root.putArray("links");
+        links.forEach(l -> cables.addObject().put("one", l.one().toString())
+                .put("other", l.other().toString()));
         return root.toString();
     }
 

@@ -16,8 +16,10 @@ import org.onosproject.codec.JsonCodec;
 
 /**
  * JSON of a latency-critical flow: the request, its index, the path it
- * takes ("primary"), its "backup" (absent when none), its thresholds per
- * switch, its switch-overs and the delays of the latest ("lastDelays").
+ * takes ("primary"), its "backup" (absent when none), each also as a list of
+ * switches ("primaryDevices", "backupDevices": what a GUI draws), its
+ * thresholds per switch, its switch-overs (the latest kept, and
+ * "switchOverCount" of all) and the delays of the latest ("lastDelays").
  */
 public final class LatencyCriticalFlowCodec extends JsonCodec<LatencyCriticalFlow> {
 
@@ -32,13 +34,18 @@ public final class LatencyCriticalFlowCodec extends JsonCodec<LatencyCriticalFlo
         r.factor().ifPresent(x -> json.put("x", x));
         json.set("filter", context.codec(FlowFilter.class).encode(r.filter(), context));
         json.set("primary", path(f.primary(), context));
-        f.backup().ifPresent(b -> json.set("backup", path(b, context)));
+        json.set("primaryDevices", devices(f.primary(), context));
+        f.backup().ifPresent(b -> {
+            json.set("backup", path(b, context));
+            json.set("backupDevices", devices(b, context));
+        });
         ArrayNode limits = json.putArray("thresholds");
         f.thresholds().forEach((device, t) -> limits.addObject()
                 .put("deviceId", device.toString()).put("queueUs", t.queueUs())
                 .put("procUs", t.procUs()).put("m", t.m()));
         ArrayNode records = json.putArray("switchOvers");
         f.switchOvers().forEach(s -> records.add(switchOver(s, context)));
+        json.put("switchOverCount", f.switchOverCount());
         f.lastSwitchOver().ifPresent(s -> json.putObject("lastDelays")
                 .put("deviceId", s.device().toString()).put("queueUs", s.queueUs())
                 .put("procUs", s.procUs()));
@@ -50,6 +57,12 @@ public final class LatencyCriticalFlowCodec extends JsonCodec<LatencyCriticalFlo
         path.hops().forEach(h -> hops.addObject().put("deviceId", h.device().toString())
                 .put("outPort", h.outPort().toLong()));
         return hops;
+    }
+
+    private static ArrayNode devices(CcPath path, CodecContext context) {
+        ArrayNode devices = context.mapper().createArrayNode();
+        path.hops().forEach(h -> devices.add(h.device().toString()));
+        return devices;
     }
 
     private static ObjectNode switchOver(SwitchOver s, CodecContext context) {

@@ -29,6 +29,7 @@ public final class LatencyCriticalFlow {
     private final CcPath backup;
     private final Map<DeviceId, CcThresholds> thresholds;
     private final List<SwitchOver> switchOvers;
+    private final long switchOverCount;
 
     /**
      * Creates a flow.
@@ -44,6 +45,12 @@ public final class LatencyCriticalFlow {
     public LatencyCriticalFlow(long id, int index, CcFlowRequest request, CcPath primary,
                                CcPath backup, Map<DeviceId, CcThresholds> thresholds,
                                List<SwitchOver> switchOvers) {
+        this(id, index, request, primary, backup, thresholds, switchOvers, switchOvers.size());
+    }
+
+    private LatencyCriticalFlow(long id, int index, CcFlowRequest request, CcPath primary,
+                                CcPath backup, Map<DeviceId, CcThresholds> thresholds,
+                                List<SwitchOver> switchOvers, long switchOverCount) {
         this.id = id;
         this.index = index;
         this.request = Objects.requireNonNull(request);
@@ -51,6 +58,7 @@ public final class LatencyCriticalFlow {
         this.backup = backup;
         this.thresholds = Map.copyOf(thresholds);
         this.switchOvers = List.copyOf(switchOvers);
+        this.switchOverCount = switchOverCount;
     }
 
     /**
@@ -117,6 +125,16 @@ public final class LatencyCriticalFlow {
     }
 
     /**
+     * How many switch-overs the flow has made since it was registered,
+     * those no longer kept in {@link #switchOvers()} too.
+     *
+     * @return count
+     */
+    public long switchOverCount() {
+        return switchOverCount;
+    }
+
+    /**
      * The delays of the latest switch-over.
      *
      * @return record, empty before the first
@@ -144,6 +162,6 @@ public final class LatencyCriticalFlow {
             records.remove(0);
         }
         return new LatencyCriticalFlow(id, index, request, newPrimary, newBackup, newThresholds,
-                                       records);
+                                       records, switchOverCount + 1);
     }
 }

@@ -17,7 +17,9 @@ import org.onosproject.codec.JsonCodec;
 /**
  * JSON of a latency-critical flow: the request, its index, the path it
  * takes ("primary"), its "backup" (absent when none), its thresholds per
- * switch, its switch-overs and the delays of the latest ("lastDelays").
+ * switch, its switch-overs and the delays of the latest ("lastDelays"); with
+ * orderedSwitchover, its merge buffer ("ordered": mergeSwitch, markersSeen,
+ * boundExpiries, armed).
  */
 public final class LatencyCriticalFlowCodec extends JsonCodec<LatencyCriticalFlow> {
 
@@ -42,6 +44,9 @@ public final class LatencyCriticalFlowCodec extends JsonCodec<LatencyCriticalFlo
         f.lastSwitchOver().ifPresent(s -> json.putObject("lastDelays")
                 .put("deviceId", s.device().toString()).put("queueUs", s.queueUs())
                 .put("procUs", s.procUs()));
+        f.ordered().ifPresent(o -> json.putObject("ordered")
+                .put("mergeSwitch", o.mergeSwitch().toString()).put("markersSeen", o.markersSeen())
+                .put("boundExpiries", o.boundExpiries()).put("armed", o.armed()));
         return json;
     }
 

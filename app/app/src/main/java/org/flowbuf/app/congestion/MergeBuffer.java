@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The merge buffer of one ordered flow, on its merge switch's buffer agent.
@@ -63,6 +64,10 @@ final class MergeBuffer {
     private volatile long markersSeen;
     private volatile long boundExpiries;
     private volatile boolean isArmed;
+    // Switch-overs reported and not settled yet, and the backup's port after
+    // the latest (set by the digest's thread, read by the worker).
+    private final AtomicInteger unsettled = new AtomicInteger();
+    private volatile Optional<PortNumber> latestBackupIn = Optional.empty();
 
     MergeBuffer(int index, FlowFilter filter, DeviceId merge, BufferService buffers,
                 FlowBufIntentService intents) {
@@ -96,6 +101,35 @@ final class MergeBuffer {
     }
 
     /**
+     * A switch-over was reported: one more to settle, and the flow's
+     * backup port after it.
+     *
+     * @param backupIn the port the flow's new backup enters by, empty when none
+     */
+    void switchedOver(Optional<PortNumber> backupIn) {
+        latestBackupIn = backupIn;
+        unsettled.incrementAndGet();
+    }
+
+    /**
+     * Takes one reported switch-over to settle.
+     *
+     * @return whether another was reported after it (it is overtaken)
+     */
+    boolean takeSwitchOver() {
+        return unsettled.decrementAndGet() > 0;
+    }
+
+    /**
+     * The port the flow's backup enters by after the latest switch-over.
+     *
+     * @return port, empty when it has no backup
+     */
+    Optional<PortNumber> latestBackupIn() {
+        return latestBackupIn;
+    }
+
+    /**
      * After a switch-over: waits, at most boundMs, for the end marker to
      * fire the trigger (a marker seen); else releases the hold at once and
      * counts a bound expiry.
@@ -108,7 +142,7 @@ final class MergeBuffer {
             return;
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(boundMs);
-        while (System.nanoTime() < deadline && stillArmed()) {
+        while (boundMs > 0 && System.nanoTime() < deadline && stillArmed()) {
             Thread.sleep(POLL_MS);
         }
         // The disarm also brings the service's view of the hold up to date.

@@ -109,8 +109,11 @@ final class OrderedMerges implements AutoCloseable {
     }
 
     /**
-     * After a switch-over of an ordered flow: its marker awaited (or the
-     * bound), then the hold armed for the new backup, on the worker.
+     * After a switch-over of an ordered flow: on the worker, its marker
+     * awaited (at most the bound; not at all when a later switch-over is
+     * already queued: the flow has moved on, what is held goes now), then
+     * the hold armed for the flow's backup as it is by then (a switch-over
+     * that followed changed it).
      *
      * @param flowId the flow
      * @param next   its layout now
@@ -121,11 +124,14 @@ final class OrderedMerges implements AutoCloseable {
             return;
         }
         Optional<PortNumber> backupIn = next.backup().map(b -> inPort(b, next.merge()));
+        m.switchedOver(backupIn);
         worker.execute(() -> {
             try {
-                m.settle(boundMs);
-                if (backupIn.isPresent()) {
-                    m.arm(backupIn.get(), boundMs);
+                boolean overtaken = m.takeSwitchOver();
+                m.settle(overtaken ? 0 : boundMs);
+                Optional<PortNumber> latest = m.latestBackupIn();
+                if (latest.isPresent()) {
+                    m.arm(latest.get(), boundMs);
                 }
             } catch (FlowBufException e) {
                 LOG.warn("flow {}: merge buffer not re-armed: {}", flowId, e.getMessage());

@@ -224,6 +224,28 @@ public class OrderedMergesTest {
     }
 
     @Test
+    public void aSwitchOverOvertakenByAnotherIsReleasedAtOnceAndTheLatestBackupArmed()
+            throws Exception {
+        MergeBuffer m = new MergeBuffer(7, FLOW, S4, buffers(), intents());
+        m.open(PortNumber.portNumber(2));
+        calls.clear();
+        // Upper -> lower, then back before the first was settled.
+        m.switchedOver(Optional.of(PortNumber.portNumber(1)));
+        m.switchedOver(Optional.of(PortNumber.portNumber(2)));
+        assertTrue(m.takeSwitchOver());
+        long start = System.nanoTime();
+        m.settle(0);
+        assertTrue("waited for a marker", System.nanoTime() - start < 40_000_000L);
+        assertEquals(Optional.of(PortNumber.portNumber(2)), m.latestBackupIn());
+        m.arm(m.latestBackupIn().orElseThrow(), 50);
+        assertEquals(List.of("disarm cc7-marker", "move cc7-hold-2 FORWARDING",
+                             "move cc7-hold-2 BUFFERING",
+                             "arm cc7-marker -> cc7-hold-2 FORWARDING"), calls);
+        assertEquals(new OrderedSwitchover(S4, 0, 1, true), m.state());
+        assertEquals(false, m.takeSwitchOver());
+    }
+
+    @Test
     public void removalTakesTheIntentsThenTheBuffersBack() {
         merges.open(1, layout(UPPER, LOWER));
         calls.clear();

@@ -106,23 +106,22 @@ def test_an_ordered_flow_needs_a_buffer_agent_at_its_merge_switch(lab):
 
 
 def one_switch_over(lab, ordered, dports):
-    """The burst against a flow (ordered or not) until a run moves it
-    exactly once (at most len(dports) runs): a stall of a loaded machine
-    can move it back, and the merge buffer promises nothing for a second
-    switch-over that comes before it is armed again. The sequence numbers
-    h2 got and the flow after the run, or None."""
+    """The burst against a flow until a run moves it exactly once (at most
+    len(dports) runs; any run that moved it when `ordered` is False): a
+    stall of a loaded machine can move it back, and the merge buffer
+    promises nothing for a second switch-over that comes before it is armed
+    again. The sequence numbers h2 got and the flow after the run, or None."""
     for dport in dports:
         flow = lab.rest.post("congestion/flows", flow_body(dport, m=3, orderedSwitchover=ordered))
         try:
             got, moved = congest(lab, flow, dport)
-            if ordered:
-                # Settled and armed again for the new backup.
-                moved = wait_until(
-                    lambda: (f := lab.rest.get(f"congestion/flows/{flow['id']}"))
-                    ["ordered"]["armed"] and f, timeout=10, what="re-armed")
+            if not ordered:
+                return got, moved
+            # Settled and armed again for the new backup.
+            moved = wait_until(lambda: (f := lab.rest.get(f"congestion/flows/{flow['id']}"))
+                               ["ordered"]["armed"] and f, timeout=10, what="re-armed")
             if len(moved["switchOvers"]) == 1:
-                if ordered:
-                    assert len(owned_buffers(lab, "s4")) == 3  # a hold for each path
+                assert len(owned_buffers(lab, "s4")) == 3  # a hold for each path
                 return got, moved
             print(f"port {dport}: {len(moved['switchOvers'])} switch-overs, run again")
         finally:
@@ -132,15 +131,15 @@ def one_switch_over(lab, ordered, dports):
 
 def test_the_same_switch_over_reorders_without_the_merge_buffer_and_not_with_it(lab):
     results = {}
-    for ordered, dports in ((False, (5103, 5105, 5107)), (True, (5104, 5106, 5108))):
+    for ordered, dports in ((False, (5103,)), (True, (5104, 5106, 5108))):
         run = one_switch_over(lab, ordered, dports)
-        assert run is not None, f"no run of 3 moved the flow exactly once (ordered {ordered})"
+        assert run is not None, "no run of 3 moved the ordered flow exactly once"
         got, moved = run
         assert moved["switchOvers"][0]["deviceId"] == device("s1")
-        assert switches_of(moved["primary"]) == [device(s) for s in ("s1", "s3", "s4")]
         assert len(set(got)) == 1500, f"ordered {ordered}: {1500 - len(set(got))} of 1500 lost"
         results[ordered] = reordered(got)
         if ordered:
+            assert switches_of(moved["primary"]) == [device(s) for s in ("s1", "s3", "s4")]
             # Released by the marker, not by the bound.
             assert (moved["ordered"]["markersSeen"], moved["ordered"]["boundExpiries"]) == (1, 0)
     print(f"reordered without the merge buffer {results[False]}, with it {results[True]}")

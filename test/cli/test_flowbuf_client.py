@@ -530,6 +530,25 @@ def test_congestion_verbs_use_the_congestion_paths(api, capsys):
         ("DELETE", "/onos/flowbuf/congestion/flows/3", None)]
 
 
+def test_an_ordered_flow_shows_its_merge_buffer(api, capsys):
+    url, requests, answers = api
+    flow = dict(CC_FLOW, orderedSwitchover=True,
+                ordered={"mergeSwitch": "device:s4", "markersSeen": 2, "boundExpiries": 1,
+                         "armed": True})
+    answers[("POST", "/onos/flowbuf/congestion/flows")] = (201, flow)
+    assert run(url, "congestion-register", "h1", "h2", "5000", "--dport", "5000",
+               "--ordered-switchover") == 0
+    assert requests[0][2]["orderedSwitchover"] is True
+    assert "device:s4 2/1" in capsys.readouterr().out
+    answers[("GET", "/onos/flowbuf/congestion/flows/3")] = (200, flow)
+    assert run(url, "congestion-flow", "3") == 0
+    assert ("merge buffer at device:s4: 2 released by the end marker, 1 by the bound, armed"
+            in capsys.readouterr().out)
+    answers[("GET", "/onos/flowbuf/congestion/flows")] = (200, {"flows": [CC_FLOW]})
+    assert run(url, "congestion-flows") == 0
+    assert "merge buffer" not in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("argv", [
     ["congestion-register", "h1", "h2", "0", "--dport", "1"],
     ["congestion-register", "h1", "h2", "5000", "--dport", "1", "--m", "0"],

@@ -80,17 +80,20 @@ class CongestionLab(ProcessLab):
     (root-namespace interface by (switch, port)), `logs`.
 
     Ports: REST `rest_port`, P4Runtime p4rt_base.. (one per switch), the
-    buffer API after them (one per switch).
+    buffer API after them (one per switch). `buffered` {switch: vport
+    numbers} gives those switches in-process buffers on these vport ports,
+    in the netcfg too (a merge buffer for orderedSwitchover needs one).
     """
 
     def __init__(self, prefix="fbc-", rest_port=8212, p4rt_base=28461, shaped_bps=None,
-                 shaped_port=("s1", 2), congestion=None, topology=FOUR_SWITCH):
+                 shaped_port=("s1", 2), congestion=None, topology=FOUR_SWITCH, buffered=None):
         if shaped_bps:
             topology = dataclasses.replace(topology, shaped={shaped_port: shaped_bps})
         self.topology = topology
         self.prefix, self.rest_port = prefix, rest_port
         self.p4rt = {s: p4rt_base + i for i, s in enumerate(topology.switches)}
         self.congestion = congestion or {}
+        self.buffered = buffered or {}
 
     def _start(self):
         self.logs = tempfile.mkdtemp(prefix="flowbuf-congestion-")
@@ -134,6 +137,8 @@ class CongestionLab(ProcessLab):
                 "--buffer-listen", f"127.0.0.1:{self.p4rt[sw] + n}"]
         if self.topology.queue_len:
             argv += ["--queue-len", str(self.topology.queue_len)]
+        for number in self.buffered.get(sw, ()):
+            argv += ["--vport", str(number)]
         for (s, number), ifname in sorted(self.links.items()):
             if s == sw:
                 rate = self.topology.shaped.get((sw, number))
@@ -152,6 +157,11 @@ class CongestionLab(ProcessLab):
             "managementAddress": f"grpc://127.0.0.1:{self.p4rt[sw]}?device_id=1",
             "driver": "stratum-bmv2", "pipeconf": "org.flowbuf.pipeconf", "name": sw}}
             for sw in t.switches}
+        n = len(t.switches)
+        for sw, vports in self.buffered.items():
+            devices[device(sw)]["flowbuf"] = {
+                "agentAddress": f"127.0.0.1:{self.p4rt[sw] + n}", "inProcess": True,
+                "vports": [{"id": f"vp{v}", "switchPort": v} for v in vports]}
         links = {f"{cp(a, pa)}-{cp(b, pb)}": {"basic": {}} for a, pa, b, pb in t.cables}
         hosts = {f"{mac}/None": {"basic": {"name": name, "ips": [ip], "locations": [cp(sw, port)]}}
                  for name, (sw, port, ip, mac) in t.hosts.items()}

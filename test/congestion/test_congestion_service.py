@@ -47,6 +47,9 @@ for seq in range(count):
 RECEIVE = """
 import json, socket, sys
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+# 4 MiB (root may pass rmem_max): a buffer that releases hundreds of held
+# packets at once must not overflow a receiver the scheduler runs late.
+s.setsockopt(socket.SOL_SOCKET, getattr(socket, "SO_RCVBUFFORCE", 33), 4 << 20)
 s.bind(("0.0.0.0", int(sys.argv[1])))
 s.settimeout(float(sys.argv[2]))
 print("ready", flush=True)

@@ -26,7 +26,11 @@ ca_jitter_ms (max |delay difference| of consecutive arrivals),
 ca_backup_share, ca_reordered, ca_switchovers. Summary lines for
 Dataplane5_5 at the highest load: ca_dataplane_loss_pct, ca_nocc_loss_pct,
 ca_dataplane_detection_ms_max, ca_dataplane_max_delay_vs_best_baseline
-(over NoCC's, the only baseline built), ca_dataplane_reordered. The probing
+(over NoCC's, the only baseline built), ca_dataplane_reordered, and
+ca_ordered_switchover_reordered: Dataplane5_5_ordered, the same flow
+registered with orderedSwitchover (s7's buffer holds the backup's packets
+until s1's end marker comes down the primary), with its maximum delay
+beside Dataplane5_5's. The probing
 baseline is not built and is reported as not measured. Plots:
 test/artifacts/congestion_delay.png (delay over time, per load and
 configuration) and congestion_qos.png (the paper's Fig. 6 metrics).
@@ -69,12 +73,19 @@ TACTILE_PORT, CROSS_PORT = 7000, 7100
 IDLE = {"idleQueueUs": 200, "idleProcUs": 5000}
 BUDGET_US = 1_000_000  # so that X alone sets the thresholds
 CONGESTED = device("s3")
-FULL_CONFIGS = [("DATAPLANE", x, m) for x in (2, 5, 12) for m in (1, 5, 20)] + [("NOCC", 5, 5)]
-QUICK_CONFIGS = [("DATAPLANE", 5, 5), ("NOCC", 5, 5)]
+# ORDERED: DATAPLANE with orderedSwitchover (a merge buffer on s7).
+FULL_CONFIGS = ([("DATAPLANE", x, m) for x in (2, 5, 12) for m in (1, 5, 20)]
+                + [("NOCC", 5, 5), ("ORDERED", 5, 5)])
+QUICK_CONFIGS = [("DATAPLANE", 5, 5), ("NOCC", 5, 5), ("ORDERED", 5, 5)]
 DEFAULT = "Dataplane5_5"
+ORDERED = DEFAULT + "_ordered"
+# s7's in-process buffers (the merge buffer's hold per path and trigger).
+MERGE_VPORTS = (100, 101, 102, 103)
 
 
 def name_of(mode, x, m):
+    if mode == "ORDERED":
+        return f"Dataplane{x}_{m}_ordered"
     return "NoCC" if mode == "NOCC" else f"Dataplane{x}_{m}"
 
 
@@ -82,7 +93,8 @@ def lab(prefix="fcs-", rest_port=8221, p4rt_base=28601):
     """The paper's topology under the embedded host."""
     return CongestionLab(prefix=prefix, rest_port=rest_port, p4rt_base=p4rt_base,
                          congestion=dict(IDLE, factor=5),
-                         topology=paper_topology(RATE_BPS, QUEUE_LEN))
+                         topology=paper_topology(RATE_BPS, QUEUE_LEN),
+                         buffered={"s7": MERGE_VPORTS})
 
 
 class LinkSniffer:
@@ -124,7 +136,9 @@ def register(lab_, mode, x, m, dport):
     """POSTs the tactile flow; refuses a layout where the cross traffic
     would not meet the flow (a primary not through s3)."""
     flow = lab_.rest.post("congestion/flows", {
-        "srcHost": "ht", "dstHost": "hr", "budgetUs": BUDGET_US, "m": m, "x": x, "mode": mode,
+        "srcHost": "ht", "dstHost": "hr", "budgetUs": BUDGET_US, "m": m, "x": x,
+        "mode": "DATAPLANE" if mode == "ORDERED" else mode,
+        "orderedSwitchover": mode == "ORDERED",
         "filter": {"ipv4Dst": lab_.topology.hosts["hr"][2] + "/32", "ipProto": 17,
                    "l4DstPort": dport}})
     hops = [h["deviceId"] for h in flow["primary"]]
@@ -189,7 +203,7 @@ def one_run(lab_, mode, x, m, load, seconds, dport):
             "cross_sent": cross_sent, "cross_received": cross_got["received"],
             "cross_start_ns": min((a[1] for a in cross_arrivals), default=None),
             "thresholds": after["thresholds"], "switch_overs": after["switchOvers"],
-            "load_average": os.getloadavg()[0]}
+            "ordered": after.get("ordered"), "load_average": os.getloadavg()[0]}
 
 
 def instant_ns(text):
@@ -294,7 +308,7 @@ def emit_config(runs):
     emit("ca_reordered", sum(x["reordered"] for x in q), "packets", **tags)
     emit("ca_switchovers", sum(x["switchovers"] for x in q), "count", **tags,
          what="switch-over digests the controller recorded")
-    if first["mode"] == "DATAPLANE":
+    if first["mode"] in ("DATAPLANE", "ORDERED"):
         emit_detection(runs, tags)
     return q
 
@@ -331,7 +345,7 @@ def plot_delays(results, loads):
         for config, by_load in results.items():
             run = by_load[load][0]
             t0 = run["arrivals"][0][1] if run["arrivals"] else 0
-            style = {"lw": 1.2} if config in (DEFAULT, "NoCC") else {"lw": 0.5, "alpha": 0.5}
+            style = {"lw": 1.2} if config in (DEFAULT, "NoCC", ORDERED) else {"lw": 0.5, "alpha": 0.5}
             ax.plot([(a[1] - t0) / 1e9 for a in run["arrivals"]],
                     [(a[2] - a[1]) / 1e6 for a in run["arrivals"]], label=config, **style)
         ax.axvline(CROSS_START_S, color="k", ls=":", lw=0.8)
@@ -353,7 +367,7 @@ def plot_qos(summary, loads):
                               ("loss (%)", "average delay (ms)", "maximum delay (ms)")):
         for config, by_load in summary.items():
             ax.plot(loads, [statistics.mean(q[key] for q in by_load[load]) for load in loads],
-                    "o-" if config in (DEFAULT, "NoCC") else ".:", label=config)
+                    "o-" if config in (DEFAULT, "NoCC", ORDERED) else ".:", label=config)
         ax.set_xlabel("cross traffic / port rate")
         ax.set_ylabel(label)
     axes[0].legend(fontsize=6)
@@ -411,7 +425,29 @@ def headline(results, summary, loads):
     emit("ca_dataplane_max_delay_vs_best_baseline", round(ratio, 3), "ratio", **tags,
          baselines=["NoCC"], goal="< 1")
     emit("ca_dataplane_reordered", reordered, "packets", **tags)
-    return dp_loss, nocc_loss, det, ratio, reordered
+    ordered = ordered_headline(results, summary, top, tags)
+    return dp_loss, nocc_loss, det, ratio, reordered, ordered
+
+
+def ordered_headline(results, summary, top, tags):
+    """ca_ordered_switchover_reordered: the default configuration with the
+    merge buffer at the highest load, its maximum delay beside the
+    default's and what released its holds (end markers, bound expiries)."""
+    if ORDERED not in summary:
+        emit("ca_ordered_switchover_reordered", None, "packets", configuration=ORDERED,
+             what="not measured in this run")
+        return None
+    q, dp = summary[ORDERED][top], summary[DEFAULT][top]
+    reordered = sum(x["reordered"] for x in q)
+    states = [r["ordered"] or {} for r in results[ORDERED][top]]
+    emit("ca_ordered_switchover_reordered", reordered, "packets",
+         **dict(tags, configuration=ORDERED), goal="0 at every load",
+         delay_max_ms=round(max(x["delay_max"] for x in q), 3),
+         dataplane_delay_max_ms=round(max(x["delay_max"] for x in dp), 3),
+         switchovers=sum(x["switchovers"] for x in q),
+         markers_seen=sum(s.get("markersSeen", 0) for s in states),
+         bound_expiries=sum(s.get("boundExpiries", 0) for s in states))
+    return reordered
 
 
 def max_load_average(results):
@@ -434,6 +470,10 @@ def main(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--prefix", default="fcs-", help="the lab's namespace prefix")
+    parser.add_argument("--rest-port", type=int, default=8221)
+    parser.add_argument("--p4rt-base", type=int, default=28601,
+                        help="first P4Runtime port (7 switches, then 7 buffer API ports)")
     parser.add_argument("--from-runs", metavar="JSON",
                         help="report on the runs a previous run saved "
                              "(test/artifacts/congestion_runs.json) instead of running the lab")
@@ -445,12 +485,12 @@ def main(argv=None):
         results = load_runs(args.from_runs)
         loads = sorted(next(iter(results.values())))
     else:
-        with lab() as lab_:
+        with lab(args.prefix, args.rest_port, args.p4rt_base) as lab_:
             results = run_all(configs, loads, seconds, args.repeats, lab_)
         save_runs(results)
     summary = {c: {load: emit_config(runs) for load, runs in by_load.items()}
                for c, by_load in results.items()}
-    dp_loss, nocc_loss, det, ratio, reordered = headline(results, summary, loads)
+    dp_loss, nocc_loss, det, ratio, reordered, ordered = headline(results, summary, loads)
     paths = [plot_delays(results, loads), plot_qos(summary, loads)]
     det_max = max(det) if det else None
     print(f"scenario congestion ({DEFAULT}, cross traffic {loads[-1]:g}x the port rate, "
@@ -459,7 +499,8 @@ def main(argv=None):
           f"detection max {det_max if det_max is None else round(det_max, 2)} ms (goal 1: "
           f"{'met' if det_max is not None and det_max <= 1 else 'MISSED'}), max delay "
           f"{ratio:.2f}x NoCC's (goal < 1: {'met' if ratio < 1 else 'MISSED'}), {reordered} "
-          f"reordered; probing not measured; plots "
+          f"reordered, {ordered} with the merge buffer (goal 0: "
+          f"{'met' if ordered == 0 else 'MISSED'}); probing not measured; plots "
           f"{', '.join(str(p.relative_to(ROOT)) for p in paths)}")
     return 0
 

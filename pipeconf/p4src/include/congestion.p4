@@ -19,6 +19,14 @@
 // The next packet of a switched flow raises a digest (flow, switch, slot,
 // delays) that tells the controller, which then installs a new backup in
 // the slot the flow left. Delays are microseconds, v1model's unit.
+//
+// Ordered switch-over (cc_ordered): the first packet of an ordered flow
+// that leaves by another port than the flow's previous packet sends an end
+// marker (Ethernet + cc_marker_t) down the port the flow left, behind that
+// path's last packets: once per switch-over. Every switch forwards a
+// marker as it forwards its flow, except the merge switch, which steers it
+// into the buffer its cc_marker_sinks entry names (the trigger that
+// releases the packets the backup path brought meanwhile).
 #ifndef FLOWBUF_CONGESTION_P4
 #define FLOWBUF_CONGESTION_P4
 
@@ -32,6 +40,9 @@ register<bit<32>>(CC_FLOWS) cc_queue_us;  // the delays that made it switch
 register<bit<32>>(CC_FLOWS) cc_proc_us;
 register<bit<1>>(CC_FLOWS) cc_in_known;   // a packet of the flow came in here
 register<port_num_t>(CC_FLOWS) cc_in_port; // the port it came in by (where notifications go on)
+register<bit<1>>(CC_FLOWS) cc_out_known;  // an ordered flow's packet left here
+register<port_num_t>(CC_FLOWS) cc_out_port; // by this port (a change sends a marker)
+register<bit<32>>(CC_FLOWS) cc_markers;   // markers sent for the flow
 
 struct cc_digest_t {
     cc_flow_t flow;
@@ -132,6 +143,62 @@ control CcIngress(inout parsed_headers_t hdr,
         meta.cc.has_alternate = true;
     }
 
+    // An ordered flow's packet: when it leaves by another port than the
+    // flow's last packet, an end marker goes out of that one (egress
+    // clones it).
+    action check_out_port() {
+        bit<1> known;
+        cc_out_known.read(known, (bit<32>)meta.cc.flow);
+        port_num_t last;
+        cc_out_port.read(last, (bit<32>)meta.cc.flow);
+        bit<32> sent;
+        cc_markers.read(sent, (bit<32>)meta.cc.flow);
+        meta.cc.marker = false;
+        if (known == 1 && last != std_meta.egress_spec) {
+            meta.cc.marker = true;
+            sent = sent + 1;
+        }
+        meta.cc.marker_seq = sent;
+        meta.cc.marker_port = last;
+        cc_markers.write((bit<32>)meta.cc.flow, sent);
+        cc_out_known.write((bit<32>)meta.cc.flow, 1);
+        cc_out_port.write((bit<32>)meta.cc.flow, std_meta.egress_spec);
+    }
+
+    // Flows whose switch-overs send an end marker (set on the switch that
+    // can move them).
+    table cc_ordered {
+        key = {
+            meta.cc.flow: exact @name("flow");
+        }
+        actions = {
+            check_out_port;
+            @defaultonly NoAction;
+        }
+        const default_action = NoAction();
+        size = CC_FLOWS;
+    }
+
+    action to_sink(port_num_t port, buffer_tag_t tag) {
+        std_meta.egress_spec = port;
+        meta.buffer_tag = tag;
+        meta.forwarded = true;
+    }
+
+    // The merge switch of an ordered flow: its end markers go into this
+    // (logical) vport rather than on along the flow's path.
+    table cc_marker_sinks {
+        key = {
+            meta.cc.flow: exact @name("flow");
+        }
+        actions = {
+            to_sink;
+            @defaultonly NoAction;
+        }
+        const default_action = NoAction();
+        size = CC_FLOWS;
+    }
+
     // The same (flow, slot) pairs as cc_paths: whether the slot the flow
     // does not take holds a path (a table is applied once per packet, so
     // cc_paths cannot answer for both slots).
@@ -176,16 +243,24 @@ control CcIngress(inout parsed_headers_t hdr,
     apply {
         cc_switch.apply();
         bool notification = hdr.cc_notify.isValid();
+        bool marker = hdr.cc_marker.isValid();
         if (notification) {
             // From the switch after this one; consumed here either way.
             meta.cc.flow = hdr.cc_notify.flow;
+        } else if (marker) {
+            // An end marker: into the merge switch's sink, else on the way
+            // the flow goes here (below); never anywhere else.
+            meta.cc.flow = hdr.cc_marker.flow;
+            if (cc_marker_sinks.apply().hit) {
+                exit;
+            }
         } else if (hdr.ipv4.isValid()) {
             cc_flows.apply();
         }
-        if (notification || meta.cc.tracked) {
+        if (notification || marker || meta.cc.tracked) {
             read_slot();
             cc_alternates.apply();
-            if (!notification) {
+            if (!notification && !marker) {
                 remember_in_port();
                 read_switch();
             }
@@ -194,6 +269,12 @@ control CcIngress(inout parsed_headers_t hdr,
             // its own Ethernet header if it goes on).
             mac_addr_t notification_dst = hdr.ethernet.dst_addr;
             cc_paths.apply();
+            if (marker) {
+                if (!meta.forwarded) {
+                    mark_to_drop(std_meta);
+                }
+                exit;
+            }
             if (notification) {
                 // Only a notification that came back along the flow's
                 // current path counts: one from the path it left (sent
@@ -213,6 +294,9 @@ control CcIngress(inout parsed_headers_t hdr,
                 }
                 mark_to_drop(std_meta);
                 exit;
+            }
+            if (meta.forwarded) {
+                cc_ordered.apply();
             }
             if (meta.cc.flipped == 1) {
                 digest<cc_digest_t>(1, { meta.cc.flow, meta.cc.switch_id, meta.cc.slot,
@@ -330,18 +414,58 @@ control CcEgress(inout parsed_headers_t hdr,
         truncate(ETH_HDR_BYTES + 12);
     }
 
+    // The flow left the port its last packet took: a copy of this packet
+    // goes out of that one, where egress makes it an end marker.
+    action send_marker() {
+        clone_preserving_field_list(CloneType.E2E,
+                                    CC_MARKER_SESSION_BASE + (bit<32>)meta.cc.marker_port,
+                                    CLONE_FL_CC);
+    }
+
+    action make_marker() {
+        hdr.cc_marker.setValid();
+        hdr.cc_marker.flow = meta.cc.flow;
+        hdr.cc_marker.switch_id = meta.cc.switch_id;
+        hdr.cc_marker.seq = meta.cc.marker_seq;
+        hdr.ethernet.ether_type = ETHERTYPE_CC_MARKER;
+        hdr.vlan.setInvalid();
+        hdr.ipv4.setInvalid();
+        hdr.ipv6.setInvalid();
+        hdr.tcp.setInvalid();
+        hdr.udp.setInvalid();
+        hdr.icmp.setInvalid();
+        hdr.gtpu.setInvalid();
+        hdr.gtpu_options.setInvalid();
+        hdr.gtpu_psc.setInvalid();
+        hdr.inner_ipv4.setInvalid();
+        hdr.inner_tcp.setInvalid();
+        hdr.inner_udp.setInvalid();
+        hdr.inner_icmp.setInvalid();
+        // Ethernet and the marker: the payload does not go down the old path.
+        truncate(ETH_HDR_BYTES + 8);
+    }
+
     apply {
         if (std_meta.instance_type == PKT_INSTANCE_TYPE_EGRESS_CLONE) {
-            if (meta.cc.notify) {
+            if (meta.cc.marker) {
+                make_marker();
+            } else if (meta.cc.notify) {
                 make_notification();
             }
-        } else if (meta.cc.tracked && cc_thresholds.apply().hit) {
-            measure();
-            if (meta.cc.congested) {
-                if (meta.cc.has_alternate) {
-                    switch_over();
-                } else {
-                    notify_upstream();
+        } else {
+            // One clone per packet (v1model): a packet that sends a marker
+            // sends no notification.
+            if (meta.cc.marker) {
+                send_marker();
+            }
+            if (meta.cc.tracked && cc_thresholds.apply().hit) {
+                measure();
+                if (meta.cc.congested) {
+                    if (meta.cc.has_alternate) {
+                        switch_over();
+                    } else if (!meta.cc.marker) {
+                        notify_upstream();
+                    }
                 }
             }
         }

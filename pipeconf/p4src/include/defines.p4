@@ -138,7 +138,15 @@ typedef bit<16> cc_flow_t;
 // A notification leaves by clone session CC_NOTIFY_SESSION_BASE + the port
 // the congested packet came in by (the controller makes one per port).
 const bit<32> CC_NOTIFY_SESSION_BASE = 1000;
-// Field list that the notification clone carries.
+// An end marker (ordered switch-over): Ethernet, this ethertype, then
+// cc_marker_t. The switch that moved an ordered flow sends it down the path
+// the flow left, behind that path's last packets; the merge switch steers
+// it into the trigger buffer that releases the backup path's held packets.
+const bit<16> ETHERTYPE_CC_MARKER = 0x88b7;
+// A marker leaves by clone session CC_MARKER_SESSION_BASE + the port the
+// flow left (the controller makes one per inter-switch port).
+const bit<32> CC_MARKER_SESSION_BASE = 2000;
+// Field list that the notification and marker clones carry.
 const bit<8> CLONE_FL_CC = 2;
 // standard_metadata.instance_type of an egress-to-egress clone (v1model).
 const bit<32> PKT_INSTANCE_TYPE_EGRESS_CLONE = 2;

@@ -136,6 +136,15 @@ header cc_notify_t {
     bit<32>   proc_us;
 }
 
+// End marker of an ordered switch-over (include/congestion.p4): which
+// flow, which switch moved it, and how many markers that switch has sent
+// for the flow (1 for its first switch-over).
+header cc_marker_t {
+    cc_flow_t flow;
+    bit<16>   switch_id;
+    bit<32>   seq;
+}
+
 // Outer headers in ipv4/udp and the tunnelled packet in inner_*: the
 // blocks written before the UPF (steering, forwarding, ACL) see a GTP-U
 // packet as the UDP packet it is on the wire. GTP-U decapsulation moves the
@@ -146,6 +155,7 @@ struct parsed_headers_t {
     ethernet_t     ethernet;
     buffer_tag_h   buffer_tag;
     cc_notify_t    cc_notify;
+    cc_marker_t    cc_marker;
     vlan_t         vlan;
     ipv4_t         ipv4;
     ipv6_t         ipv6;
@@ -231,6 +241,11 @@ struct cc_metadata_t {
     @field_list(CLONE_FL_CC)
     bool      notify;         // this copy is a notification to build
     bool      congested;
+    @field_list(CLONE_FL_CC)
+    bool      marker;         // an end marker leaves (a copy of this packet)
+    @field_list(CLONE_FL_CC)
+    bit<32>   marker_seq;     // its cc_marker_t.seq
+    port_num_t marker_port;   // by this port: the one the flow left
     bit<1>    in_known;       // a packet of the flow came in here (cc_in_known)
     port_num_t in_port;      // by this port (cc_in_port)
 }

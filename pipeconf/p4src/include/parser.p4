@@ -30,12 +30,18 @@ parser ParserImpl(packet_in packet,
             ETHERTYPE_IPV4: parse_ipv4;
             ETHERTYPE_IPV6: parse_ipv6;
             ETHERTYPE_CC_NOTIFY: parse_cc_notify;
+            ETHERTYPE_CC_MARKER: parse_cc_marker;
             default: accept;
         }
     }
 
     state parse_cc_notify {
         packet.extract(hdr.cc_notify);
+        transition accept;
+    }
+
+    state parse_cc_marker {
+        packet.extract(hdr.cc_marker);
         transition accept;
     }
 
@@ -157,6 +163,7 @@ control DeparserImpl(packet_out packet, in parsed_headers_t hdr) {
         packet.emit(hdr.ethernet);
         packet.emit(hdr.buffer_tag);
         packet.emit(hdr.cc_notify);
+        packet.emit(hdr.cc_marker);
         packet.emit(hdr.vlan);
         packet.emit(hdr.ipv4);
         packet.emit(hdr.ipv6);

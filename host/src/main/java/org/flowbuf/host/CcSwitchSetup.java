@@ -28,9 +28,10 @@ import java.util.function.Consumer;
 
 /**
  * What congestion.p4 needs on a switch before any latency-critical flow:
- * its switch id, a clone session per inter-switch port (a notification
+ * its switch id, two clone sessions per inter-switch port (a notification
  * goes back out of the port the congested packet came in by: session
- * NOTIFY_SESSION_BASE + port), and the switch-over digest subscribed.
+ * NOTIFY_SESSION_BASE + port; an end marker out of the port an ordered flow
+ * left: MARKER_SESSION_BASE + port), and the switch-over digest subscribed.
  */
 final class CcSwitchSetup {
 
@@ -56,12 +57,15 @@ final class CcSwitchSetup {
         session.setDefaultAction(rules.switchId(session.deviceId(), switchId));
         List<Update> updates = new ArrayList<>();
         for (long port : linkPorts) {
-            CloneSessionEntry clone = CloneSessionEntry.newBuilder()
-                    .setSessionId((int) (CcP4Names.NOTIFY_SESSION_BASE + port))
-                    .addReplicas(Replica.newBuilder().setEgressPort((int) port).setInstance(1))
-                    .build();
-            updates.add(update(Entity.newBuilder().setPacketReplicationEngineEntry(
-                    PacketReplicationEngineEntry.newBuilder().setCloneSessionEntry(clone))));
+            for (int base : new int[]{CcP4Names.NOTIFY_SESSION_BASE,
+                                      CcP4Names.MARKER_SESSION_BASE}) {
+                CloneSessionEntry clone = CloneSessionEntry.newBuilder()
+                        .setSessionId((int) (base + port))
+                        .addReplicas(Replica.newBuilder().setEgressPort((int) port).setInstance(1))
+                        .build();
+                updates.add(update(Entity.newBuilder().setPacketReplicationEngineEntry(
+                        PacketReplicationEngineEntry.newBuilder().setCloneSessionEntry(clone))));
+            }
         }
         updates.add(update(Entity.newBuilder().setDigestEntry(DigestEntry.newBuilder()
                 .setDigestId(p4info.digestId(CcP4Names.DIGEST)).setConfig(DIGEST_CONFIG))));

@@ -4,6 +4,8 @@
  */
 package org.flowbuf.host;
 
+import org.flowbuf.api.BufferService;
+import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.app.congestion.CcRules;
 import org.flowbuf.app.congestion.CongestionManager;
 import org.flowbuf.app.congestion.SuurballePathFinder;
@@ -47,7 +49,7 @@ final class CongestionWiring implements AutoCloseable {
     private final P4InfoIndex p4info;
 
     CongestionWiring(ApplicationId appId, Netcfg netcfg, Map<DeviceId, SwitchSession> switches,
-                     P4InfoIndex p4info) {
+                     P4InfoIndex p4info, BufferService buffers, FlowBufIntentService intents) {
         this.topology = new NetcfgCcTopology(netcfg);
         this.rules = new CcRules(appId);
         this.switchOrder = netcfg.switches();
@@ -57,7 +59,8 @@ final class CongestionWiring implements AutoCloseable {
                 appId, topology, new SuurballePathFinder(() -> links),
                 new ThresholdPolicy(netcfg.congestion().factor(), topology),
                 new P4RuntimeCcWriter(switches, p4info), Clock.systemUTC(),
-                s -> LOG.info("switch-over: {}", s));
+                s -> LOG.info("switch-over: {}", s), buffers, intents, () -> links,
+                netcfg.congestion().markerBoundMs());
         for (SwitchEntry sw : netcfg.switches()) {
             SwitchSession session = switches.get(sw.deviceId());
             try {
@@ -124,5 +127,6 @@ final class CongestionWiring implements AutoCloseable {
     @Override
     public void close() {
         digests.shutdownNow();
+        manager.shutdown();
     }
 }

@@ -134,7 +134,8 @@ public final class FlowBufHost implements AutoCloseable {
         UpfManager upf = new UpfManager(appId, new InMemoryUpfStore(), new P4RuntimeUpfWriter(switches),
                                         switches::containsKey, core.intents(), core.buffers());
         services.add(UpfService.class, upf);
-        CongestionWiring congestion = new CongestionWiring(appId, netcfg, switches, p4info);
+        CongestionWiring congestion = new CongestionWiring(appId, netcfg, switches, p4info,
+                                                           core.buffers(), core.intents());
         services.add(CongestionService.class, congestion.manager());
         Map<DeviceId, SwitchEntry> entries = netcfg.switches().stream()
                 .collect(Collectors.toMap(SwitchEntry::deviceId, sw -> sw));

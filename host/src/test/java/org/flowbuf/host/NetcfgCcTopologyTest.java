@@ -36,7 +36,7 @@ public class NetcfgCcTopologyTest {
             + "\"hosts\": {\"00:00:00:00:00:01/None\": {\"basic\": {\"name\": \"h1\", "
             + "\"locations\": [\"device:s1/1\"]}}},"
             + "\"apps\": {\"org.flowbuf.app\": {\"congestion\": {\"factor\": 12, "
-            + "\"idleQueueUs\": 30, \"idleProcUs\": 40}}}}";
+            + "\"idleQueueUs\": 30, \"idleProcUs\": 40, \"markerBoundMs\": 800}}}}";
 
     private static Netcfg netcfg(String json) throws Exception {
         return Netcfg.parse(new ObjectMapper().readTree(json));
@@ -72,6 +72,7 @@ public class NetcfgCcTopologyTest {
         assertEquals(30, idle(topology, "device:s2", 2).queueUs()); // the section's default
         assertEquals(40, idle(topology, "device:s1", 1).procUs());  // a host port
         assertEquals(12.0, cfg.congestion().factor(), 0);
+        assertEquals(800, cfg.congestion().markerBoundMs());
     }
 
     @Test
@@ -79,6 +80,7 @@ public class NetcfgCcTopologyTest {
         Netcfg cfg = netcfg("{}");
         assertEquals(5.0, cfg.congestion().factor(), 0);
         assertEquals(50, cfg.congestion().defaultIdle().queueUs());
+        assertEquals(500, cfg.congestion().markerBoundMs());
     }
 
     @Test
@@ -86,6 +88,7 @@ public class NetcfgCcTopologyTest {
         for (String bad : List.of(
                 "{\"apps\": {\"org.flowbuf.app\": {\"congestion\": {\"factor\": 0.5}}}}",
                 "{\"apps\": {\"org.flowbuf.app\": {\"congestion\": {\"idleQueueUs\": 0}}}}",
+                "{\"apps\": {\"org.flowbuf.app\": {\"congestion\": {\"markerBoundMs\": 0}}}}",
                 "{\"links\": {\"device:s1/2-device:s2/1\": {\"congestion\": "
                         + "{\"idleProcUs\": -1}}}}")) {
             try {

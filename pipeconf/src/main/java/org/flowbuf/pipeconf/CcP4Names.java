@@ -26,6 +26,11 @@ public final class CcP4Names {
             PiTableId.of("IngressPipeImpl.cc_ingress.cc_alternates");
     /** Keyless; its default action SET_SWITCH_ID names the switch. */
     public static final PiTableId SWITCH = PiTableId.of("IngressPipeImpl.cc_ingress.cc_switch");
+    /** KEY_FLOW -> CHECK_OUT_PORT: the flow's switch-overs send end markers (ordered). */
+    public static final PiTableId ORDERED = PiTableId.of("IngressPipeImpl.cc_ingress.cc_ordered");
+    /** KEY_FLOW -> TO_SINK: the merge switch steers the flow's end markers into a vport. */
+    public static final PiTableId MARKER_SINKS =
+            PiTableId.of("IngressPipeImpl.cc_ingress.cc_marker_sinks");
     /** KEY_FLOW -> LIMITS: t_q, t_p, m. */
     public static final PiTableId THRESHOLDS =
             PiTableId.of("EgressPipeImpl.cc_egress.cc_thresholds");
@@ -66,6 +71,13 @@ public final class CcP4Names {
             PiActionId.of("IngressPipeImpl.cc_ingress.set_switch_id");
     /** Switch id. */
     public static final PiActionParamId ID = PiActionParamId.of("id");
+    /** A change of out port sends an end marker out of the old one. */
+    public static final PiActionId CHECK_OUT_PORT =
+            PiActionId.of("IngressPipeImpl.cc_ingress.check_out_port");
+    /** Into PORT with buffer tag TAG (a logical vport). */
+    public static final PiActionId TO_SINK = PiActionId.of("IngressPipeImpl.cc_ingress.to_sink");
+    /** Buffer tag, 0 for a vport alone on its port. */
+    public static final PiActionParamId TAG = PiActionParamId.of("tag");
     /** A flow's thresholds. */
     public static final PiActionId LIMITS = PiActionId.of("EgressPipeImpl.cc_egress.limits");
     /** t_q, microseconds. */
@@ -79,17 +91,24 @@ public final class CcP4Names {
     public static final int FLOW_CELLS = 1024;
     /** Notifications leave by clone session NOTIFY_SESSION_BASE + ingress port. */
     public static final int NOTIFY_SESSION_BASE = 1000;
+    /** End markers leave by clone session MARKER_SESSION_BASE + the port the flow left. */
+    public static final int MARKER_SESSION_BASE = 2000;
     /** The switch-over digest's type name in the p4info (a struct of flow, switch_id, slot,
      *  queue_us, proc_us, in that order). */
     public static final String DIGEST = "cc_digest_t";
     /**
      * Registers a new flow index must start from zero: its slot, run and
      * switched bit, and whether a packet of it came in (else a notification
-     * for the new flow could go on upstream by the port of an old one).
+     * for the new flow could go on upstream by the port of an old one), and
+     * whether one left (else its first packet could send an end marker for
+     * an old flow's port) and its markers' count.
      */
-    public static final String[] FLOW_REGISTERS = {"cc_slot", "cc_over", "cc_flipped", "cc_in_known"};
+    public static final String[] FLOW_REGISTERS = {"cc_slot", "cc_over", "cc_flipped", "cc_in_known",
+        "cc_out_known", "cc_markers"};
     /** Ethertype of a congestion notification. */
     public static final int ETHERTYPE_NOTIFY = 0x88b6;
+    /** Ethertype of an end marker (Ethernet + flow, switch id, seq: 22 bytes). */
+    public static final int ETHERTYPE_MARKER = 0x88b7;
 
     private CcP4Names() {
     }

@@ -40,6 +40,10 @@ public class CcP4NamesTest {
         assertEquals(KEY_FLOW.id() + " EXACT 16", keys(THRESHOLDS));
         assertEquals(QUEUE_US.id() + " 32, " + PROC_US.id() + " 32, " + M.id() + " 32",
                      params(THRESHOLDS, LIMITS));
+        assertEquals(KEY_FLOW.id() + " EXACT 16", keys(ORDERED));
+        assertEquals("", params(ORDERED, CHECK_OUT_PORT));
+        assertEquals(KEY_FLOW.id() + " EXACT 16", keys(MARKER_SINKS));
+        assertEquals(PORT.id() + " 9, " + TAG.id() + " 32", params(MARKER_SINKS, TO_SINK));
     }
 
     @Test
@@ -56,6 +60,9 @@ public class CcP4NamesTest {
         assertTrue(defines.contains("#define CC_FLOWS " + FLOW_CELLS));
         assertTrue(defines.contains("CC_NOTIFY_SESSION_BASE = " + NOTIFY_SESSION_BASE + ";"));
         assertTrue(defines.contains("ETHERTYPE_CC_NOTIFY = 0x" + Integer.toHexString(ETHERTYPE_NOTIFY)
+                                            + ";"));
+        assertTrue(defines.contains("CC_MARKER_SESSION_BASE = " + MARKER_SESSION_BASE + ";"));
+        assertTrue(defines.contains("ETHERTYPE_CC_MARKER = 0x" + Integer.toHexString(ETHERTYPE_MARKER)
                                             + ";"));
     }
 }

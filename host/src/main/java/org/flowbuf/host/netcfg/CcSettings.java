@@ -10,8 +10,9 @@ import org.flowbuf.app.congestion.ThresholdPolicy;
 
 /**
  * The congestion service's netcfg section (apps."org.flowbuf.app".congestion):
- * the default threshold factor X and the idle delays of a switch port
- * whose link gives none (and of the ports to hosts).
+ * the default threshold factor X, the idle delays of a switch port whose
+ * link gives none (and of the ports to hosts), and how long an ordered
+ * flow's merge buffer waits for an end marker (markerBoundMs).
  */
 public final class CcSettings {
 
@@ -19,26 +20,35 @@ public final class CcSettings {
     public static final long DEFAULT_IDLE_QUEUE_US = 50;
     /** Idle processing delay when the netcfg gives none, µs. */
     public static final long DEFAULT_IDLE_PROC_US = 50;
+    /** How long a merge buffer waits for an end marker when the netcfg says nothing, ms. */
+    public static final long DEFAULT_MARKER_BOUND_MS = 500;
 
     private final double factor;
     private final IdleDelay idle;
+    private final long markerBoundMs;
 
-    private CcSettings(double factor, IdleDelay idle) {
+    private CcSettings(double factor, IdleDelay idle, long markerBoundMs) {
         this.factor = factor;
         this.idle = idle;
+        this.markerBoundMs = markerBoundMs;
     }
 
     static CcSettings parse(JsonNode json) {
         if (json.isMissingNode()) {
             return new CcSettings(ThresholdPolicy.DEFAULT_FACTOR,
-                                  new IdleDelay(DEFAULT_IDLE_QUEUE_US, DEFAULT_IDLE_PROC_US));
+                                  new IdleDelay(DEFAULT_IDLE_QUEUE_US, DEFAULT_IDLE_PROC_US),
+                                  DEFAULT_MARKER_BOUND_MS);
         }
         String where = "netcfg apps.org.flowbuf.app.congestion";
         double factor = json.path("factor").asDouble(ThresholdPolicy.DEFAULT_FACTOR);
         if (!(factor >= 1.0) || factor > 1000) {
             throw new IllegalArgumentException(where + ".factor: must be 1..1000");
         }
-        return new CcSettings(factor, idle(json, where));
+        long bound = json.path("markerBoundMs").asLong(DEFAULT_MARKER_BOUND_MS);
+        if (bound < 1 || bound > 60_000) {
+            throw new IllegalArgumentException(where + ".markerBoundMs: must be 1..60000 ms");
+        }
+        return new CcSettings(factor, idle(json, where), bound);
     }
 
     static IdleDelay idle(JsonNode json, String where) {
@@ -58,6 +68,15 @@ public final class CcSettings {
      */
     public double factor() {
         return factor;
+    }
+
+    /**
+     * How long an ordered flow's merge buffer waits for an end marker.
+     *
+     * @return milliseconds
+     */
+    public long markerBoundMs() {
+        return markerBoundMs;
     }
 
     /**

@@ -19,7 +19,9 @@ import org.onosproject.codec.JsonCodec;
  * takes ("primary"), its "backup" (absent when none), each also as a list of
  * switches ("primaryDevices", "backupDevices": what a GUI draws), its
  * thresholds per switch, its switch-overs (the latest kept, and
- * "switchOverCount" of all) and the delays of the latest ("lastDelays").
+ * "switchOverCount" of all) and the delays of the latest ("lastDelays");
+ * with orderedSwitchover, its merge buffer ("ordered": mergeSwitch,
+ * markersSeen, boundExpiries, armed).
  */
 public final class LatencyCriticalFlowCodec extends JsonCodec<LatencyCriticalFlow> {
 
@@ -49,6 +51,9 @@ public final class LatencyCriticalFlowCodec extends JsonCodec<LatencyCriticalFlo
         f.lastSwitchOver().ifPresent(s -> json.putObject("lastDelays")
                 .put("deviceId", s.device().toString()).put("queueUs", s.queueUs())
                 .put("procUs", s.procUs()));
+        f.ordered().ifPresent(o -> json.putObject("ordered")
+                .put("mergeSwitch", o.mergeSwitch().toString()).put("markersSeen", o.markersSeen())
+                .put("boundExpiries", o.boundExpiries()).put("armed", o.armed()));
         return json;
     }
 

@@ -30,6 +30,7 @@ public final class LatencyCriticalFlow {
     private final Map<DeviceId, CcThresholds> thresholds;
     private final List<SwitchOver> switchOvers;
     private final long switchOverCount;
+    private final OrderedSwitchover ordered;
 
     /**
      * Creates a flow.
@@ -45,12 +46,15 @@ public final class LatencyCriticalFlow {
     public LatencyCriticalFlow(long id, int index, CcFlowRequest request, CcPath primary,
                                CcPath backup, Map<DeviceId, CcThresholds> thresholds,
                                List<SwitchOver> switchOvers) {
-        this(id, index, request, primary, backup, thresholds, switchOvers, switchOvers.size());
+        this(id, index, request, primary, backup, thresholds, switchOvers, switchOvers.size(),
+             null);
     }
 
     private LatencyCriticalFlow(long id, int index, CcFlowRequest request, CcPath primary,
                                 CcPath backup, Map<DeviceId, CcThresholds> thresholds,
-                                List<SwitchOver> switchOvers, long switchOverCount) {
+                                List<SwitchOver> switchOvers, long switchOverCount,
+                                OrderedSwitchover ordered) {
+        this.ordered = ordered;
         this.id = id;
         this.index = index;
         this.request = Objects.requireNonNull(request);
@@ -162,6 +166,26 @@ public final class LatencyCriticalFlow {
             records.remove(0);
         }
         return new LatencyCriticalFlow(id, index, request, newPrimary, newBackup, newThresholds,
-                                       records, switchOverCount + 1);
+                                       records, switchOverCount + 1, ordered);
+    }
+
+    /**
+     * The merge buffer's state, for a flow registered with orderedSwitchover.
+     *
+     * @return state, empty for other flows
+     */
+    public Optional<OrderedSwitchover> ordered() {
+        return Optional.ofNullable(ordered);
+    }
+
+    /**
+     * This flow with its merge buffer's state now.
+     *
+     * @param state the state
+     * @return the flow
+     */
+    public LatencyCriticalFlow withOrdered(OrderedSwitchover state) {
+        return new LatencyCriticalFlow(id, index, request, primary, backup, thresholds,
+                                       switchOvers, switchOverCount, state);
     }
 }

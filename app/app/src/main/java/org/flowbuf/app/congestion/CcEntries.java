@@ -48,9 +48,12 @@ final class CcEntries {
                                 layout.dstMac()));
             here.add(rules.alternate(source, layout.index(), other));
         });
+        layout.sink().ifPresent(s -> here.add(rules.ordered(source, layout.index())));
         entries.put(source, here);
         forwarders(rules, layout, layout.primary(), entries);
         layout.backup().ifPresent(b -> forwarders(rules, layout, b, entries));
+        layout.sink().ifPresent(s -> entries.get(layout.merge()).add(
+                rules.markerSink(layout.merge(), layout.index(), s)));
         layout.thresholds().forEach((device, t) -> {
             if (entries.containsKey(device)) {
                 entries.get(device).add(rules.thresholds(device, layout.index(), t));

@@ -5,11 +5,13 @@
 package org.flowbuf.app.congestion;
 
 import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.congestion.CcHop;
 import org.flowbuf.api.congestion.CcPath;
 import org.flowbuf.api.congestion.CcThresholds;
 import org.onlab.packet.MacAddress;
 import org.onosproject.net.DeviceId;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -33,9 +35,17 @@ final class CcLayout {
     private final CcPath backup;
     private final int slot;
     private final Map<DeviceId, CcThresholds> thresholds;
+    private final CcSink sink;
 
     CcLayout(int index, FlowFilter filter, MacAddress dstMac, CcPath primary, CcPath backup,
              int slot, Map<DeviceId, CcThresholds> thresholds) {
+        this(index, filter, dstMac, primary, backup, slot, thresholds, null);
+    }
+
+    private CcLayout(int index, FlowFilter filter, MacAddress dstMac, CcPath primary,
+                     CcPath backup, int slot, Map<DeviceId, CcThresholds> thresholds,
+                     CcSink sink) {
+        this.sink = sink;
         this.index = index;
         this.filter = Objects.requireNonNull(filter);
         this.dstMac = Objects.requireNonNull(dstMac);
@@ -78,13 +88,45 @@ final class CcLayout {
     }
 
     /**
+     * The merge switch: the last switch of the paths (disjoint paths share
+     * only their ends).
+     *
+     * @return device
+     */
+    DeviceId merge() {
+        List<CcHop> hops = primary.hops();
+        return hops.get(hops.size() - 1).device();
+    }
+
+    /**
+     * Where the merge switch steers the flow's end markers.
+     *
+     * @return sink, empty unless the flow is ordered
+     */
+    Optional<CcSink> sink() {
+        return Optional.ofNullable(sink);
+    }
+
+    /**
+     * This layout for an ordered flow: the source sends end markers, the
+     * merge switch steers them into the sink.
+     *
+     * @param markerSink the trigger buffer's vport
+     * @return the layout
+     */
+    CcLayout ordered(CcSink markerSink) {
+        return new CcLayout(index, filter, dstMac, primary, backup, slot, thresholds,
+                            Objects.requireNonNull(markerSink));
+    }
+
+    /**
      * The same paths with the primary in slot 0: what a source switch
      * whose registers restarted from zero forwards by.
      *
      * @return the layout
      */
     CcLayout inSlotZero() {
-        return new CcLayout(index, filter, dstMac, primary, backup, 0, thresholds);
+        return new CcLayout(index, filter, dstMac, primary, backup, 0, thresholds, sink);
     }
 
     /**
@@ -95,6 +137,7 @@ final class CcLayout {
      * @return the new layout
      */
     CcLayout promoted(CcPath newBackup, Map<DeviceId, CcThresholds> newThresholds) {
-        return new CcLayout(index, filter, dstMac, backup, newBackup, 1 - slot, newThresholds);
+        return new CcLayout(index, filter, dstMac, backup, newBackup, 1 - slot, newThresholds,
+                            sink);
     }
 }

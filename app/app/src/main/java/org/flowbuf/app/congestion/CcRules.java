@@ -24,6 +24,7 @@ import org.onosproject.net.pi.runtime.PiActionParam;
 
 import static org.flowbuf.pipeconf.CcP4Names.ALTERNATE;
 import static org.flowbuf.pipeconf.CcP4Names.ALTERNATES;
+import static org.flowbuf.pipeconf.CcP4Names.CHECK_OUT_PORT;
 import static org.flowbuf.pipeconf.CcP4Names.DMAC;
 import static org.flowbuf.pipeconf.CcP4Names.FLOW;
 import static org.flowbuf.pipeconf.CcP4Names.FLOWS;
@@ -38,13 +39,17 @@ import static org.flowbuf.pipeconf.CcP4Names.KEY_L4_SRC_PORT;
 import static org.flowbuf.pipeconf.CcP4Names.KEY_SLOT;
 import static org.flowbuf.pipeconf.CcP4Names.LIMITS;
 import static org.flowbuf.pipeconf.CcP4Names.M;
+import static org.flowbuf.pipeconf.CcP4Names.MARKER_SINKS;
+import static org.flowbuf.pipeconf.CcP4Names.ORDERED;
 import static org.flowbuf.pipeconf.CcP4Names.PATHS;
 import static org.flowbuf.pipeconf.CcP4Names.PORT;
 import static org.flowbuf.pipeconf.CcP4Names.PROC_US;
 import static org.flowbuf.pipeconf.CcP4Names.QUEUE_US;
 import static org.flowbuf.pipeconf.CcP4Names.SET_SWITCH_ID;
 import static org.flowbuf.pipeconf.CcP4Names.SWITCH;
+import static org.flowbuf.pipeconf.CcP4Names.TAG;
 import static org.flowbuf.pipeconf.CcP4Names.THRESHOLDS;
+import static org.flowbuf.pipeconf.CcP4Names.TO_SINK;
 import static org.flowbuf.pipeconf.CcP4Names.TRACK;
 
 /**
@@ -120,6 +125,37 @@ public final class CcRules {
     public FlowRule alternate(DeviceId device, int index, int slot) {
         return rule(device, ALTERNATES, slotKey(index, slot),
                     PiAction.builder().withId(ALTERNATE).build(), 0);
+    }
+
+    /**
+     * cc_ordered: the flow's switch-overs here send an end marker down the
+     * port it left.
+     *
+     * @param device switch
+     * @param index  flow index
+     * @return rule
+     */
+    public FlowRule ordered(DeviceId device, int index) {
+        return rule(device, ORDERED,
+                    PiCriterion.builder().matchExact(KEY_FLOW, (long) index).build(),
+                    PiAction.builder().withId(CHECK_OUT_PORT).build(), 0);
+    }
+
+    /**
+     * cc_marker_sinks: the merge switch steers the flow's end markers into a
+     * (logical) vport.
+     *
+     * @param device switch
+     * @param index  flow index
+     * @param sink   the vport's switch port and tag
+     * @return rule
+     */
+    public FlowRule markerSink(DeviceId device, int index, CcSink sink) {
+        PiAction action = PiAction.builder().withId(TO_SINK)
+                .withParameter(new PiActionParam(PORT, sink.port()))
+                .withParameter(new PiActionParam(TAG, sink.tag())).build();
+        return rule(device, MARKER_SINKS,
+                    PiCriterion.builder().matchExact(KEY_FLOW, (long) index).build(), action, 0);
     }
 
     /**

@@ -4,17 +4,21 @@
  */
 package org.flowbuf.app.congestion;
 
+import org.flowbuf.api.BufferService;
 import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.congestion.CcFlowRequest;
 import org.flowbuf.api.congestion.CcPath;
 import org.flowbuf.api.congestion.CcThresholds;
+import org.flowbuf.api.congestion.CongestionMode;
 import org.flowbuf.api.congestion.CongestionService;
 import org.flowbuf.api.congestion.LatencyCriticalFlow;
 import org.flowbuf.api.congestion.SwitchOver;
 import org.flowbuf.pipeconf.CcP4Names;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
+import org.onosproject.net.Link;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,12 +30,15 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The congestion service: registers latency-critical flows (planned by
  * {@link CcPlanner}, written by {@link CcInstaller}) and answers the
  * switch-over digests: the backup the source switch moved the flow to is
  * the primary now, and a new backup is installed when the topology has one.
+ * A flow registered with orderedSwitchover also gets a merge buffer
+ * ({@link OrderedMerges}), re-armed after every switch-over.
  */
 public final class CongestionManager implements CongestionService {
 
@@ -41,6 +48,7 @@ public final class CongestionManager implements CongestionService {
     private final CcInstaller installer;
     private final Clock clock;
     private final Consumer<SwitchOver> switchOvers;
+    private final OrderedMerges merges;
     private final Map<Long, Registered> flows = new TreeMap<>();
     private long nextId = 1;
 
@@ -58,11 +66,43 @@ public final class CongestionManager implements CongestionService {
     public CongestionManager(ApplicationId appId, CcHosts hosts, DisjointPathFinder paths,
                              ThresholdPolicy policy, CcWriter writer, Clock clock,
                              Consumer<SwitchOver> switchOvers) {
+        this(appId, hosts, paths, policy, writer, clock, switchOvers, null);
+    }
+
+    /**
+     * Creates the service with ordered switch-overs: merge buffers on the
+     * merge switches' buffer agents.
+     *
+     * @param appId       owner of the entries
+     * @param hosts       where hosts are
+     * @param paths       the path computation
+     * @param policy      the threshold derivation
+     * @param writer      the switches' writer
+     * @param clock       time of switch-overs
+     * @param switchOvers told of every switch-over (an event sink)
+     * @param buffers     the Buffer Service
+     * @param intents     its intent level
+     * @param links       the topology's links (to find a path's port into the merge switch)
+     * @param boundMs     how long a merge buffer waits for an end marker
+     */
+    public CongestionManager(ApplicationId appId, CcHosts hosts, DisjointPathFinder paths,
+                             ThresholdPolicy policy, CcWriter writer, Clock clock,
+                             Consumer<SwitchOver> switchOvers, BufferService buffers,
+                             FlowBufIntentService intents, Supplier<List<Link>> links,
+                             long boundMs) {
+        this(appId, hosts, paths, policy, writer, clock, switchOvers,
+             new OrderedMerges(buffers, intents, OrderedMerges.peersOf(links), boundMs));
+    }
+
+    private CongestionManager(ApplicationId appId, CcHosts hosts, DisjointPathFinder paths,
+                              ThresholdPolicy policy, CcWriter writer, Clock clock,
+                              Consumer<SwitchOver> switchOvers, OrderedMerges merges) {
         CcRules rules = new CcRules(appId);
         this.planner = new CcPlanner(hosts, paths, policy);
         this.installer = new CcInstaller(rules, writer);
         this.clock = clock;
         this.switchOvers = switchOvers;
+        this.merges = merges;
     }
 
     @Override
@@ -73,15 +113,47 @@ public final class CongestionManager implements CongestionService {
                     throw FlowBufException.conflict("flow %d has the same 5-tuple", r.flow.id());
                 });
         int index = freeIndex();
+        long id = nextId;
         CcLayout layout = planner.plan(request, index);
-        installer.install(layout);
+        if (request.orderedSwitchover()) {
+            layout = ordered(id, request, layout);
+        }
+        try {
+            installer.install(layout);
+        } catch (FlowBufException e) {
+            if (merges != null) {
+                merges.close(id);
+            }
+            throw e;
+        }
+        nextId++;
         LatencyCriticalFlow flow = new LatencyCriticalFlow(
-                nextId++, index, request, layout.primary(), layout.backup().orElse(null),
+                id, index, request, layout.primary(), layout.backup().orElse(null),
                 layout.thresholds(), List.of());
         flows.put(flow.id(), new Registered(flow, layout));
         LOG.info("latency-critical flow {} (index {}): primary {}, backup {}", flow.id(), index,
                  flow.primary(), flow.backup().map(Object::toString).orElse("none"));
-        return flow;
+        return withState(flow);
+    }
+
+    /** The layout of an ordered flow, its merge buffer set up. */
+    private CcLayout ordered(long id, CcFlowRequest request, CcLayout layout) {
+        if (merges == null) {
+            throw FlowBufException.invalid("orderedSwitchover: this controller has no Buffer "
+                                                   + "Service for merge buffers");
+        }
+        if (request.mode() != CongestionMode.DATAPLANE || layout.backup().isEmpty()) {
+            throw FlowBufException.invalid("orderedSwitchover needs mode DATAPLANE and a backup "
+                                                   + "path");
+        }
+        return layout.ordered(merges.open(id, layout));
+    }
+
+    private LatencyCriticalFlow withState(LatencyCriticalFlow flow) {
+        if (merges == null) {
+            return flow;
+        }
+        return merges.state(flow.id()).map(flow::withOrdered).orElse(flow);
     }
 
     @Override
@@ -92,17 +164,20 @@ public final class CongestionManager implements CongestionService {
         }
         installer.remove(r.layout);
         flows.remove(id);
+        if (merges != null) {
+            merges.close(id);
+        }
     }
 
     @Override
     public synchronized Optional<LatencyCriticalFlow> flow(long id) {
-        return Optional.ofNullable(flows.get(id)).map(r -> r.flow);
+        return Optional.ofNullable(flows.get(id)).map(r -> withState(r.flow));
     }
 
     @Override
     public synchronized Collection<LatencyCriticalFlow> flows() {
         List<LatencyCriticalFlow> all = new ArrayList<>();
-        flows.values().forEach(r -> all.add(r.flow));
+        flows.values().forEach(r -> all.add(withState(r.flow)));
         return all;
     }
 
@@ -140,6 +215,9 @@ public final class CongestionManager implements CongestionService {
                                      next.thresholds(), record);
         LOG.info("latency-critical flow {}: {}; primary now {}, backup {}", r.flow.id(), record,
                  next.primary(), next.backup().map(Object::toString).orElse("none"));
+        if (merges != null && next.sink().isPresent()) {
+            merges.switchedOver(r.flow.id(), next);
+        }
         switchOvers.accept(record);
     }
 
@@ -198,6 +276,13 @@ public final class CongestionManager implements CongestionService {
             // The budget no longer fits the new path at idle: keep the flow, say so.
             LOG.warn("flow {}: {}; thresholds kept at the budget", r.flow.id(), e.getMessage());
             return r.layout.thresholds();
+        }
+    }
+
+    /** Stops the merge buffers' worker (the buffers stay with their flows). */
+    public void shutdown() {
+        if (merges != null) {
+            merges.close();
         }
     }
 

@@ -57,8 +57,9 @@ public class CongestionFlowsWebResource extends AbstractWebResource {
      * @onos.rsModel CcFlowRequest
      * @param body request
      * @return 201 Created with the flow; 400 (bad field, no disjoint path,
-     *         budget under the path's idle delay), 404 (unknown host), 409
-     *         (same 5-tuple registered), 503
+     *         budget under the path's idle delay, orderedSwitchover without
+     *         a buffer agent at the merge switch or outside DATAPLANE), 404
+     *         (unknown host), 409 (same 5-tuple registered), 503
      * @throws IOException when the body cannot be read
      */
     @POST

@@ -4,11 +4,22 @@
  */
 package org.flowbuf.app.congestion;
 
+import org.flowbuf.api.Buffer;
+import org.flowbuf.api.BufferId;
+import org.flowbuf.api.BufferService;
+import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowBufIntent;
+import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.IntentId;
+import org.flowbuf.api.Vport;
+import org.flowbuf.api.VportId;
+import org.flowbuf.api.VportMode;
 import org.flowbuf.api.congestion.CcFlowRequest;
 import org.flowbuf.api.congestion.CongestionMode;
 import org.flowbuf.api.congestion.LatencyCriticalFlow;
+import org.flowbuf.api.congestion.OrderedSwitchover;
 import org.flowbuf.api.congestion.SwitchOver;
 import org.junit.Before;
 import org.junit.Test;
@@ -19,6 +30,7 @@ import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 
+import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -31,6 +43,8 @@ import java.util.Set;
 import static org.flowbuf.app.congestion.Topo.sw;
 import static org.flowbuf.pipeconf.CcP4Names.ALTERNATES;
 import static org.flowbuf.pipeconf.CcP4Names.FLOWS;
+import static org.flowbuf.pipeconf.CcP4Names.MARKER_SINKS;
+import static org.flowbuf.pipeconf.CcP4Names.ORDERED;
 import static org.flowbuf.pipeconf.CcP4Names.PATHS;
 import static org.flowbuf.pipeconf.CcP4Names.THRESHOLDS;
 import static org.junit.Assert.assertEquals;
@@ -55,17 +69,20 @@ public class CongestionManagerTest {
         topo = Topo.paper().cable(1, 2).cable(2, 8).cable(8, 9).cable(9, 7);
         writer = new RecordingCcWriter();
         events = new ArrayList<>();
-        CcHosts hosts = name -> {
+        service = new CongestionManager(new DefaultApplicationId(1, "test"), hosts(),
+                                        new SuurballePathFinder(() -> topo.links),
+                                        new ThresholdPolicy(5, (d, p) -> new IdleDelay(10, 40)),
+                                        writer, Clock.fixed(NOW, ZoneOffset.UTC), events::add);
+    }
+
+    private static CcHosts hosts() {
+        return name -> {
             if (name.equals("h1") || name.equals(H1.toString())) {
                 return Optional.of(new CcHosts.Endpoint(H1, cp(sw(1), 1)));
             }
             return name.equals("h2") ? Optional.of(new CcHosts.Endpoint(H2, cp(sw(7), 1)))
                     : Optional.empty();
         };
-        service = new CongestionManager(new DefaultApplicationId(1, "test"), hosts,
-                                        new SuurballePathFinder(() -> topo.links),
-                                        new ThresholdPolicy(5, (d, p) -> new IdleDelay(10, 40)),
-                                        writer, Clock.fixed(NOW, ZoneOffset.UTC), events::add);
     }
 
     private static ConnectPoint cp(DeviceId d, long port) {
@@ -116,6 +133,73 @@ public class CongestionManagerTest {
         for (int s : new int[]{1, 3, 5, 7}) {
             assertEquals(0, writer.count(sw(s), THRESHOLDS));
             assertEquals(0, writer.count(sw(s), ALTERNATES));
+        }
+    }
+
+    @Test
+    public void orderedSwitchoverWithoutBufferServiceIsRefusedAndNothingIsWritten() {
+        FlowBufException e = assertThrows(FlowBufException.class, () -> service.register(
+                request().orderedSwitchover(true).build()));
+        assertEquals(FlowBufException.Reason.INVALID, e.reason());
+        assertTrue(e.getMessage(), e.getMessage().contains("orderedSwitchover"));
+        assertTrue(writer.writes.isEmpty());
+    }
+
+    @Test
+    public void anOrderedFlowSendsMarkersFromItsSourceIntoItsMergeSwitchsTrigger() {
+        List<String> calls = new ArrayList<>();
+        BufferService buffers = (BufferService) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[]{BufferService.class},
+                (proxy, method, args) -> {
+                    calls.add(method.getName());
+                    switch (method.getName()) {
+                        case "getDevices":
+                            return Set.of(sw(7));
+                        case "getBuffer":
+                            return Optional.of(new Buffer(sw(7), (BufferId) args[1], "o",
+                                                          BufferSpec.defaults(),
+                                                          VportId.vportId("vp100"),
+                                                          VportMode.RX, 0));
+                        case "getVports":
+                            return List.of(new Vport(VportId.vportId("vp100"), 100, null,
+                                                     VportMode.RX));
+                        default:
+                            return null;
+                    }
+                });
+        FlowBufIntentService intents = (FlowBufIntentService) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[]{FlowBufIntentService.class},
+                (proxy, method, args) -> {
+                    calls.add(method.getName() + " " + args[0] + "/" + args[1]);
+                    return method.getName().equals("pause")
+                            ? new FlowBufIntent(IntentId.intentId(1), FlowBufIntent.Type.PAUSE,
+                                                (DeviceId) args[0], (PortNumber) args[1],
+                                                (FlowFilter) args[2], BufferId.bufferId("b"),
+                                                FlowBufIntent.State.INSTALLED, "o", null)
+                            : null;
+                });
+        CongestionManager ordered = new CongestionManager(
+                new DefaultApplicationId(1, "test"), hosts(), new SuurballePathFinder(() -> topo.links),
+                new ThresholdPolicy(5, (d, p) -> new IdleDelay(10, 40)), writer,
+                Clock.fixed(NOW, ZoneOffset.UTC), events::add, buffers, intents, () -> topo.links,
+                500);
+        try {
+            LatencyCriticalFlow flow = ordered.register(request().orderedSwitchover(true).build());
+            assertEquals(1, writer.count(sw(1), ORDERED));
+            assertEquals(1, writer.count(sw(7), MARKER_SINKS));
+            assertEquals(0, writer.count(sw(7), ORDERED));
+            // The backup s1-s4-s6-s7 enters s7 by the port of the s6-s7 link.
+            long backupIn = topo.links.stream().filter(l -> l.src().deviceId().equals(sw(6))
+                    && l.dst().deviceId().equals(sw(7))).findFirst().orElseThrow().dst().port()
+                    .toLong();
+            assertTrue(calls.toString(), calls.contains("pause " + sw(7) + "/" + backupIn));
+            assertEquals(new OrderedSwitchover(sw(7), 0, 0, true), flow.ordered().orElseThrow());
+            ordered.remove(flow.id());
+            assertEquals(0, writer.count(sw(1), ORDERED));
+            assertEquals(0, writer.count(sw(7), MARKER_SINKS));
+            assertTrue(calls.toString(), calls.stream().anyMatch(c -> c.startsWith("withdraw")));
+        } finally {
+            ordered.shutdown();
         }
     }
 

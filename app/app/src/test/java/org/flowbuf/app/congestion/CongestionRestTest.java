@@ -107,6 +107,7 @@ public class CongestionRestTest extends JerseyTest {
         JsonNode one = json(target("congestion/flows/" + id).request().get());
         assertEquals(0, one.get("switchOvers").size());
         assertTrue(one.get("lastDelays") == null);
+        assertTrue(one.get("ordered") == null);  // not an ordered flow
 
         assertEquals(204, target("congestion/flows/" + id).request().delete().getStatus());
         assertTrue(writer.entries.isEmpty());
@@ -127,6 +128,9 @@ public class CongestionRestTest extends JerseyTest {
         assertError(post(FLOW.replace("\"m\":5", "\"mode\":\"SOMETIMES\"")), 400, "mode");
         assertError(post(FLOW.replace("\"m\":5", "\"color\":1")), 400, "color");
         assertError(post(FLOW.replace(",\"budgetUs\":5000", "")), 400, "budgetUs");
+        // This service has no Buffer Service for a merge buffer.
+        assertError(post(FLOW.replace("\"m\":5", "\"m\":5,\"orderedSwitchover\":true")), 400,
+                    "orderedSwitchover");
         assertError(post("[]"), 400, "");
         assertError(target("congestion/flows/abc").request().get(), 400, "id");
         assertError(target("congestion/flows/0").request().delete(), 400, "id");

@@ -16,6 +16,7 @@ paper_topology() (test/scenarios/congestion.py): Turkovic et al.'s Fig. 3.
 """
 import dataclasses
 import json
+import os
 import pathlib
 import tempfile
 
@@ -65,6 +66,17 @@ def paper_topology(rate_bps, queue_len):
                "hx": ("s2", 2, "10.0.8.3", "00:00:00:00:08:03"),
                "hy": ("s5", 3, "10.0.8.4", "00:00:00:00:08:04")},
         shaped=shaped, queue_len=queue_len)
+
+
+def lab_ports(prefix, rest_port, p4rt_base):
+    """(prefix, rest_port, p4rt_base) for a lab: the test's own, or those of
+    FLOWBUF_CC_LAB="PREFIX,REST_PORT,P4RT_BASE", so that two people running
+    the congestion labs at once do not share namespaces or ports."""
+    override = os.environ.get("FLOWBUF_CC_LAB")
+    if not override:
+        return prefix, rest_port, p4rt_base
+    pre, rest, base = override.split(",")
+    return pre, int(rest), int(base)
 
 
 def device(sw):

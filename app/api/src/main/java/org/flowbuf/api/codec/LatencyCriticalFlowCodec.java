@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.congestion.CcFlowRequest;
 import org.flowbuf.api.congestion.CcPath;
+import org.flowbuf.api.congestion.CongestionMode;
 import org.flowbuf.api.congestion.LatencyCriticalFlow;
 import org.flowbuf.api.congestion.SwitchOver;
 import org.onosproject.codec.CodecContext;
@@ -17,7 +18,9 @@ import org.onosproject.codec.JsonCodec;
 /**
  * JSON of a latency-critical flow: the request, its index, the path it
  * takes ("primary"), its "backup" (absent when none), its thresholds per
- * switch, its switch-overs and the delays of the latest ("lastDelays").
+ * switch, its switch-overs and the delays of the latest ("lastDelays");
+ * in PROBING mode its "probeIntervalMs" and "probes" (sent, lost, late,
+ * lastDelayUs).
  */
 public final class LatencyCriticalFlowCodec extends JsonCodec<LatencyCriticalFlow> {
 
@@ -30,6 +33,14 @@ public final class LatencyCriticalFlowCodec extends JsonCodec<LatencyCriticalFlo
                 .put("budgetUs", r.budgetUs()).put("m", r.m())
                 .put("mode", r.mode().name()).put("orderedSwitchover", r.orderedSwitchover());
         r.factor().ifPresent(x -> json.put("x", x));
+        if (r.mode() == CongestionMode.PROBING) {
+            json.put("probeIntervalMs", r.probeIntervalMs());
+        }
+        f.probes().ifPresent(p -> {
+            ObjectNode probes = json.putObject("probes").put("sent", p.sent())
+                    .put("lost", p.lost()).put("late", p.late());
+            p.lastDelayUs().ifPresent(us -> probes.put("lastDelayUs", us));
+        });
         json.set("filter", context.codec(FlowFilter.class).encode(r.filter(), context));
         json.set("primary", path(f.primary(), context));
         f.backup().ifPresent(b -> json.set("backup", path(b, context)));
@@ -55,6 +66,7 @@ public final class LatencyCriticalFlowCodec extends JsonCodec<LatencyCriticalFlo
     private static ObjectNode switchOver(SwitchOver s, CodecContext context) {
         return context.mapper().createObjectNode().put("deviceId", s.device().toString())
                 .put("queueUs", s.queueUs()).put("procUs", s.procUs())
-                .put("time", s.time().toString()).put("newBackup", s.newBackup());
+                .put("time", s.time().toString()).put("newBackup", s.newBackup())
+                .put("cause", s.cause().name());
     }
 }

@@ -29,6 +29,7 @@ public final class LatencyCriticalFlow {
     private final CcPath backup;
     private final Map<DeviceId, CcThresholds> thresholds;
     private final List<SwitchOver> switchOvers;
+    private final ProbeStats probes;
 
     /**
      * Creates a flow.
@@ -44,6 +45,12 @@ public final class LatencyCriticalFlow {
     public LatencyCriticalFlow(long id, int index, CcFlowRequest request, CcPath primary,
                                CcPath backup, Map<DeviceId, CcThresholds> thresholds,
                                List<SwitchOver> switchOvers) {
+        this(id, index, request, primary, backup, thresholds, switchOvers, null);
+    }
+
+    private LatencyCriticalFlow(long id, int index, CcFlowRequest request, CcPath primary,
+                                CcPath backup, Map<DeviceId, CcThresholds> thresholds,
+                                List<SwitchOver> switchOvers, ProbeStats probes) {
         this.id = id;
         this.index = index;
         this.request = Objects.requireNonNull(request);
@@ -51,6 +58,7 @@ public final class LatencyCriticalFlow {
         this.backup = backup;
         this.thresholds = Map.copyOf(thresholds);
         this.switchOvers = List.copyOf(switchOvers);
+        this.probes = probes;
     }
 
     /**
@@ -124,6 +132,26 @@ public final class LatencyCriticalFlow {
     public Optional<SwitchOver> lastSwitchOver() {
         return switchOvers.isEmpty() ? Optional.empty()
                 : Optional.of(switchOvers.get(switchOvers.size() - 1));
+    }
+
+    /**
+     * What the probes of a PROBING flow found.
+     *
+     * @return counters, empty in the other modes
+     */
+    public Optional<ProbeStats> probes() {
+        return Optional.ofNullable(probes);
+    }
+
+    /**
+     * This flow with its probes' counters now.
+     *
+     * @param stats counters
+     * @return the flow with them
+     */
+    public LatencyCriticalFlow withProbes(ProbeStats stats) {
+        return new LatencyCriticalFlow(id, index, request, primary, backup, thresholds,
+                                       switchOvers, stats);
     }
 
     /**

@@ -7,6 +7,7 @@ package org.flowbuf.app.congestion;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.congestion.CcPath;
 import org.flowbuf.api.congestion.CcThresholds;
+import org.flowbuf.api.congestion.CongestionMode;
 import org.onlab.packet.MacAddress;
 import org.onosproject.net.DeviceId;
 
@@ -33,9 +34,15 @@ final class CcLayout {
     private final CcPath backup;
     private final int slot;
     private final Map<DeviceId, CcThresholds> thresholds;
+    private final CongestionMode mode;
 
     CcLayout(int index, FlowFilter filter, MacAddress dstMac, CcPath primary, CcPath backup,
              int slot, Map<DeviceId, CcThresholds> thresholds) {
+        this(index, filter, dstMac, primary, backup, slot, thresholds, CongestionMode.DATAPLANE);
+    }
+
+    CcLayout(int index, FlowFilter filter, MacAddress dstMac, CcPath primary, CcPath backup,
+             int slot, Map<DeviceId, CcThresholds> thresholds, CongestionMode mode) {
         this.index = index;
         this.filter = Objects.requireNonNull(filter);
         this.dstMac = Objects.requireNonNull(dstMac);
@@ -43,6 +50,7 @@ final class CcLayout {
         this.backup = backup;
         this.slot = slot;
         this.thresholds = Map.copyOf(thresholds);
+        this.mode = Objects.requireNonNull(mode);
     }
 
     int index() {
@@ -77,6 +85,19 @@ final class CcLayout {
         return thresholds;
     }
 
+    CongestionMode mode() {
+        return mode;
+    }
+
+    /**
+     * The destination switch: where both paths end and a probe is punted.
+     *
+     * @return device
+     */
+    DeviceId destination() {
+        return primary.hops().get(primary.hops().size() - 1).device();
+    }
+
     /**
      * The same paths with the primary in slot 0: what a source switch
      * whose registers restarted from zero forwards by.
@@ -84,7 +105,7 @@ final class CcLayout {
      * @return the layout
      */
     CcLayout inSlotZero() {
-        return new CcLayout(index, filter, dstMac, primary, backup, 0, thresholds);
+        return new CcLayout(index, filter, dstMac, primary, backup, 0, thresholds, mode);
     }
 
     /**
@@ -95,6 +116,20 @@ final class CcLayout {
      * @return the new layout
      */
     CcLayout promoted(CcPath newBackup, Map<DeviceId, CcThresholds> newThresholds) {
-        return new CcLayout(index, filter, dstMac, backup, newBackup, 1 - slot, newThresholds);
+        return new CcLayout(index, filter, dstMac, backup, newBackup, 1 - slot, newThresholds,
+                            mode);
+    }
+
+    /**
+     * The layout after the controller moved the flow to its backup: the
+     * same slots, the slot the flow takes now holding the backup's next
+     * hop (no register to write: P4Runtime on BMv2 has none).
+     *
+     * @param newBackup     the new backup, null when none
+     * @param newThresholds thresholds on the switches of both paths
+     * @return the new layout
+     */
+    CcLayout rerouted(CcPath newBackup, Map<DeviceId, CcThresholds> newThresholds) {
+        return new CcLayout(index, filter, dstMac, backup, newBackup, slot, newThresholds, mode);
     }
 }

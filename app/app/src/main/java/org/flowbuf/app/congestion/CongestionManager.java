@@ -9,6 +9,7 @@ import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.congestion.CcFlowRequest;
 import org.flowbuf.api.congestion.CcPath;
 import org.flowbuf.api.congestion.CcThresholds;
+import org.flowbuf.api.congestion.CongestionMode;
 import org.flowbuf.api.congestion.CongestionService;
 import org.flowbuf.api.congestion.LatencyCriticalFlow;
 import org.flowbuf.api.congestion.SwitchOver;
@@ -32,6 +33,8 @@ import java.util.function.Consumer;
  * {@link CcPlanner}, written by {@link CcInstaller}) and answers the
  * switch-over digests: the backup the source switch moved the flow to is
  * the primary now, and a new backup is installed when the topology has one.
+ * PROBING flows are probed by a {@link ProbeScheduler}, which asks for the
+ * same move when a probe is late or missing.
  */
 public final class CongestionManager implements CongestionService {
 
@@ -41,6 +44,7 @@ public final class CongestionManager implements CongestionService {
     private final CcInstaller installer;
     private final Clock clock;
     private final Consumer<SwitchOver> switchOvers;
+    private final ProbeScheduler probes;
     private final Map<Long, Registered> flows = new TreeMap<>();
     private long nextId = 1;
 
@@ -58,15 +62,42 @@ public final class CongestionManager implements CongestionService {
     public CongestionManager(ApplicationId appId, CcHosts hosts, DisjointPathFinder paths,
                              ThresholdPolicy policy, CcWriter writer, Clock clock,
                              Consumer<SwitchOver> switchOvers) {
+        this(appId, hosts, paths, policy, writer, clock, switchOvers, null);
+    }
+
+    /**
+     * Creates the service with PROBING mode.
+     *
+     * @param appId       owner of the entries
+     * @param hosts       where hosts are
+     * @param paths       the path computation
+     * @param policy      the threshold derivation
+     * @param writer      the switches' writer
+     * @param clock       time of switch-overs
+     * @param switchOvers told of every switch-over (an event sink)
+     * @param probes      the probe scheduler, null where the controller has no
+     *                    packet-out (PROBING flows are then refused)
+     */
+    public CongestionManager(ApplicationId appId, CcHosts hosts, DisjointPathFinder paths,
+                             ThresholdPolicy policy, CcWriter writer, Clock clock,
+                             Consumer<SwitchOver> switchOvers, ProbeScheduler probes) {
         CcRules rules = new CcRules(appId);
         this.planner = new CcPlanner(hosts, paths, policy);
         this.installer = new CcInstaller(rules, writer);
         this.clock = clock;
         this.switchOvers = switchOvers;
+        this.probes = probes;
+        if (probes != null) {
+            probes.rerouteBy(this::probeReroute);
+        }
     }
 
     @Override
     public synchronized LatencyCriticalFlow register(CcFlowRequest request) {
+        if (request.mode() == CongestionMode.PROBING && probes == null) {
+            throw FlowBufException.invalid("mode PROBING needs packet-out and packet-in, which "
+                                                   + "this controller has not");
+        }
         FlowFilter packets = request.filter().withoutInPort();
         flows.values().stream().filter(r -> r.layout.filter().equals(packets)).findFirst()
                 .ifPresent(r -> {
@@ -79,9 +110,14 @@ public final class CongestionManager implements CongestionService {
                 nextId++, index, request, layout.primary(), layout.backup().orElse(null),
                 layout.thresholds(), List.of());
         flows.put(flow.id(), new Registered(flow, layout));
+        if (request.mode() == CongestionMode.PROBING) {
+            probes.start(flow.id(), index, layout.filter(), layout.dstMac(),
+                         request.probeIntervalMs(), request.budgetUs(), layout.source(),
+                         layout.primary().first().outPort());
+        }
         LOG.info("latency-critical flow {} (index {}): primary {}, backup {}", flow.id(), index,
                  flow.primary(), flow.backup().map(Object::toString).orElse("none"));
-        return flow;
+        return withProbes(flows.get(flow.id()));
     }
 
     @Override
@@ -90,20 +126,28 @@ public final class CongestionManager implements CongestionService {
         if (r == null) {
             throw FlowBufException.notFound("no latency-critical flow %d", id);
         }
+        if (probes != null) {
+            probes.stop(id);
+        }
         installer.remove(r.layout);
         flows.remove(id);
     }
 
     @Override
     public synchronized Optional<LatencyCriticalFlow> flow(long id) {
-        return Optional.ofNullable(flows.get(id)).map(r -> r.flow);
+        return Optional.ofNullable(flows.get(id)).map(this::withProbes);
     }
 
     @Override
     public synchronized Collection<LatencyCriticalFlow> flows() {
         List<LatencyCriticalFlow> all = new ArrayList<>();
-        flows.values().forEach(r -> all.add(r.flow));
+        flows.values().forEach(r -> all.add(withProbes(r)));
         return all;
+    }
+
+    private LatencyCriticalFlow withProbes(Registered r) {
+        return probes == null ? r.flow
+                : probes.stats(r.flow.id()).map(r.flow::withProbes).orElse(r.flow);
     }
 
     /**
@@ -124,17 +168,57 @@ public final class CongestionManager implements CongestionService {
         Registered r = found.get();
         CcLayout old = r.layout;
         if (!device.equals(old.source()) || old.backup().isEmpty()
-                || digest.slot() == old.slot()) {
+                || digest.slot() == old.slot() || old.mode() == CongestionMode.PROBING) {
             // Not the source, or already handled: only the source has two slots.
             LOG.warn("{}: switch-over digest that changes nothing for flow {}: {}", device,
                      r.flow.id(), digest);
             return;
         }
-        CcPath primary = old.backup().get();
+        moveToBackup(r, device, digest.queueUs(), digest.procUs(), SwitchOver.Cause.DIGEST);
+    }
+
+    /**
+     * A packet-in that may be a PROBING flow's probe, back from its far-end
+     * switch (not synchronized: it is timed on arrival, handled later).
+     *
+     * @param device the switch that punted it
+     * @param frame  the frame
+     * @return whether it was a probe (else it is someone else's)
+     */
+    public boolean probePacketIn(DeviceId device, byte[] frame) {
+        return probes != null && probes.packetIn(device, frame);
+    }
+
+    /**
+     * A PROBING flow's probe was late or missing: the controller moves it
+     * to its backup (the slot it takes gets the backup's next hop) and
+     * keeps the same books as for a digest.
+     *
+     * @param id      the flow
+     * @param cause   PROBE_LATE or PROBE_MISSING
+     * @param delayUs the late probe's one-way time (recorded as its queuing delay), or 0
+     */
+    synchronized void probeReroute(long id, SwitchOver.Cause cause, long delayUs) {
+        Registered r = flows.get(id);
+        if (r == null || r.layout.mode() != CongestionMode.PROBING) {
+            return;  // removed while the probe was out
+        }
+        if (r.layout.backup().isEmpty()) {
+            LOG.warn("latency-critical flow {}: {} but no backup to move to", id, cause);
+            return;
+        }
+        moveToBackup(r, r.layout.source(), delayUs, 0, cause);
+        probes.route(id, r.layout.source(), r.layout.primary().first().outPort());
+    }
+
+    /** The flow's backup is its primary now; a new backup where there is one; recorded. */
+    private void moveToBackup(Registered r, DeviceId device, long queueUs, long procUs,
+                              SwitchOver.Cause cause) {
+        CcPath primary = r.layout.backup().get();
         CcPath backup = planner.backupFor(primary).orElse(null);
         CcLayout next = promote(r, primary, backup);
-        SwitchOver record = new SwitchOver(device, digest.queueUs(), digest.procUs(),
-                                           clock.instant(), next.backup().isPresent());
+        SwitchOver record = new SwitchOver(device, queueUs, procUs, clock.instant(),
+                                           next.backup().isPresent(), cause);
         r.layout = next;
         r.flow = r.flow.switchedOver(next.primary(), next.backup().orElse(null),
                                      next.thresholds(), record);
@@ -172,12 +256,15 @@ public final class CongestionManager implements CongestionService {
     /**
      * The layout after a switch-over, installed: with the new backup when
      * it can be written, else without one (the flow keeps forwarding on
-     * its new primary either way).
+     * its new primary either way). The data plane moved a DATAPLANE flow
+     * to the other slot; the controller moves a PROBING one within its slot.
      */
     private CcLayout promote(Registered r, CcPath primary, CcPath backup) {
         CcLayout old = r.layout;
+        boolean bySlot = old.mode() != CongestionMode.PROBING;
         if (backup != null) {
-            CcLayout next = old.promoted(backup, thresholds(r, primary, backup));
+            Map<DeviceId, CcThresholds> limits = thresholds(r, primary, backup);
+            CcLayout next = bySlot ? old.promoted(backup, limits) : old.rerouted(backup, limits);
             try {
                 installer.change(old, next);
                 return next;
@@ -186,7 +273,8 @@ public final class CongestionManager implements CongestionService {
                          e.getMessage());
             }
         }
-        CcLayout next = old.promoted(null, thresholds(r, primary, null));
+        Map<DeviceId, CcThresholds> limits = thresholds(r, primary, null);
+        CcLayout next = bySlot ? old.promoted(null, limits) : old.rerouted(null, limits);
         installer.change(old, next);
         return next;
     }

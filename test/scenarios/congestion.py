@@ -379,7 +379,9 @@ def plot_delays(results, loads):
         for config, by_load in results.items():
             run = by_load[load][0]
             t0 = run["arrivals"][0][1] if run["arrivals"] else 0
-            style = {"lw": 1.2} if config in (DEFAULT, "NoCC") else {"lw": 0.5, "alpha": 0.5}
+            style = ({"lw": 1.2} if config in (DEFAULT, "NoCC")
+                     else {"lw": 0.8, "ls": "--"} if config.startswith("Probing")
+                     else {"lw": 0.5, "alpha": 0.5})
             ax.plot([(a[1] - t0) / 1e9 for a in run["arrivals"]],
                     [(a[2] - a[1]) / 1e6 for a in run["arrivals"]], label=config, **style)
         ax.axvline(CROSS_START_S, color="k", ls=":", lw=0.8)
@@ -401,7 +403,8 @@ def plot_qos(summary, loads):
                               ("loss (%)", "average delay (ms)", "maximum delay (ms)")):
         for config, by_load in summary.items():
             ax.plot(loads, [statistics.mean(q[key] for q in by_load[load]) for load in loads],
-                    "o-" if config in (DEFAULT, "NoCC") else ".:", label=config)
+                    "o-" if config in (DEFAULT, "NoCC")
+                    else "s--" if config.startswith("Probing") else ".:", label=config)
         ax.set_xlabel("cross traffic / port rate")
         ax.set_ylabel(label)
     axes[0].legend(fontsize=6)

@@ -516,6 +516,7 @@ def headline(results, summary, loads):
          what="first over-threshold packet sent -> first packet sent on the backup")
     emit("ca_dataplane_lost_on_congested_path", sum(q["lost_primary"] for q in dp), "packets",
          **tags, nocc=sum(q["lost_primary"] for q in nocc),
+         baselines={c: sum(q["lost_primary"] for q in summary[c][top]) for c in baselines},
          what="sent on s1 -> s3 and never received")
     emit("ca_dataplane_max_delay_vs_best_baseline", round(ratio, 3), "ratio", **tags,
          baselines={c: round(v, 3) for c, v in baselines.items()}, best=best,

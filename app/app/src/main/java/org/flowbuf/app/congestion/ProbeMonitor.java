@@ -12,10 +12,10 @@ import java.util.Optional;
 /**
  * The probing decision for one PROBING flow, on times it is given (so a
  * test drives it with a fake clock): one probe outstanding at a time; at
- * each tick a probe still out is lost (the paper: "when no probe was
- * returned within the probing interval, the controller assumed that the
- * packet was lost and the link congested"), and a probe back with a
- * one-way time over the flow's budget is late. Either means: move the flow.
+ * a tick, a probe out for an interval or more is lost (the paper: "when no
+ * probe was returned within the probing interval, the controller assumed
+ * that the packet was lost and the link congested"), and a probe back
+ * with a one-way time over the flow's budget is late. Either means: move the flow.
  * Not thread-safe; {@link ProbeScheduler} guards it.
  */
 final class ProbeMonitor {
@@ -41,19 +41,34 @@ final class ProbeMonitor {
         this.budgetNs = budgetUs * 1000;
     }
 
+    /** What a tick does. */
+    enum Tick {
+        /** Nothing out: send a probe. */
+        SEND,
+        /** The probe out was sent at least an interval ago: lost (move the flow), then send. */
+        LOST,
+        /** The probe out is younger than an interval (a late timer): wait for it. */
+        WAIT
+    }
+
     /**
-     * A tick, one interval after the last: whether the probe sent then is
-     * still out (lost: move the flow).
+     * A tick of the timer: a probe out for an interval or more is lost (a
+     * tick that comes early, or twice in a row after a stalled timer, does
+     * not count a probe lost before its interval is up).
      *
-     * @return PROBE_MISSING when it is, else empty
+     * @param nowNs the time of the tick
+     * @return what to do
      */
-    Optional<SwitchOver.Cause> tick() {
+    Tick tick(long nowNs) {
         if (outstandingSeq == 0) {
-            return Optional.empty();
+            return Tick.SEND;
+        }
+        if (nowNs - outstandingSentNs < intervalMs * 1_000_000) {
+            return Tick.WAIT;
         }
         outstandingSeq = 0;
         lost++;
-        return Optional.of(SwitchOver.Cause.PROBE_MISSING);
+        return Tick.LOST;
     }
 
     /**

@@ -171,15 +171,20 @@ public final class ProbeScheduler {
      */
     void tick(long flowId) {
         try {
-            Optional<SwitchOver.Cause> cause;
+            ProbeMonitor.Tick tick;
             synchronized (this) {
                 Probed p = flows.get(flowId);
                 if (p == null) {
                     return;
                 }
-                cause = p.monitor.tick();
+                tick = p.monitor.tick(nanoClock.getAsLong());
             }
-            cause.ifPresent(c -> rerouter.reroute(flowId, c, 0));
+            if (tick == ProbeMonitor.Tick.WAIT) {
+                return;
+            }
+            if (tick == ProbeMonitor.Tick.LOST) {
+                rerouter.reroute(flowId, SwitchOver.Cause.PROBE_MISSING, 0);
+            }
             send(flowId);
         } catch (RuntimeException e) {
             // A tick must not end the schedule: the next one tries again.

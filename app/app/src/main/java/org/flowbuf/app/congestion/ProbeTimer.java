@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
 public interface ProbeTimer {
 
     /**
-     * Runs a task every period, the first time at once.
+     * Runs a task every period, the first time at once; a late run does
+     * not make the next ones come sooner (no catch-up burst).
      *
      * @param periodMs the period
      * @param task     the task
@@ -41,8 +42,8 @@ public interface ProbeTimer {
         return new ProbeTimer() {
             @Override
             public Runnable every(long periodMs, Runnable task) {
-                Future<?> f = executor.scheduleAtFixedRate(task, 0, periodMs,
-                                                           TimeUnit.MILLISECONDS);
+                Future<?> f = executor.scheduleWithFixedDelay(task, 0, periodMs,
+                                                              TimeUnit.MILLISECONDS);
                 return () -> f.cancel(false);
             }
 

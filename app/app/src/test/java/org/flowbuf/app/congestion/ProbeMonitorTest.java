@@ -22,10 +22,10 @@ public class ProbeMonitorTest {
 
     @Test
     public void aProbeBackWithinTheBudgetMovesNothing() {
-        assertEquals(Optional.empty(), monitor.tick());
+        assertEquals(ProbeMonitor.Tick.SEND, monitor.tick(0));
         long seq = monitor.send(0);
         assertEquals(Optional.empty(), monitor.back(seq, 5 * MS));
-        assertEquals(Optional.empty(), monitor.tick());  // nothing out at the next tick
+        assertEquals(ProbeMonitor.Tick.SEND, monitor.tick(1000 * MS));  // nothing out
         ProbeStats s = monitor.stats();
         assertEquals(1, s.sent());
         assertEquals(0, s.lost());
@@ -49,17 +49,31 @@ public class ProbeMonitorTest {
     @Test
     public void aProbeNotBackAtTheNextTickIsMissing() {
         monitor.send(0);
-        assertEquals(Optional.of(SwitchOver.Cause.PROBE_MISSING), monitor.tick());
+        assertEquals(ProbeMonitor.Tick.LOST, monitor.tick(1000 * MS));
         assertEquals(1, monitor.stats().lost());
         // Counted once: the next tick, with nothing sent since, finds nothing out.
-        assertEquals(Optional.empty(), monitor.tick());
+        assertEquals(ProbeMonitor.Tick.SEND, monitor.tick(2000 * MS));
         assertFalse(monitor.stats().lastDelayUs().isPresent());
+    }
+
+    @Test
+    public void aTickBeforeTheIntervalIsUpWaitsForTheProbe() {
+        // A stalled timer runs two ticks back to back: the probe the first
+        // one sent is not lost at the second.
+        long seq = monitor.send(1000 * MS);
+        assertEquals(ProbeMonitor.Tick.WAIT, monitor.tick(1001 * MS));
+        assertEquals(ProbeMonitor.Tick.WAIT, monitor.tick(1999 * MS));
+        assertEquals(0, monitor.stats().lost());
+        assertEquals(Optional.empty(), monitor.back(seq, 1010 * MS));
+        assertEquals(ProbeMonitor.Tick.SEND, monitor.tick(2000 * MS));
+        monitor.send(2000 * MS);
+        assertEquals(ProbeMonitor.Tick.LOST, monitor.tick(3000 * MS));
     }
 
     @Test
     public void aProbeBackAfterItWasCountedLostIsIgnored() {
         long seq = monitor.send(0);
-        monitor.tick();
+        monitor.tick(1000 * MS);
         long next = monitor.send(1000 * MS);
         // The old one turns up 1.5 s late: neither late nor a delay to show.
         assertEquals(Optional.empty(), monitor.back(seq, 1500 * MS));
@@ -74,7 +88,7 @@ public class ProbeMonitorTest {
         long seq = monitor.send(0);
         monitor.moved();
         assertEquals(Optional.empty(), monitor.back(seq, 500 * MS));
-        assertEquals(Optional.empty(), monitor.tick());
+        assertEquals(ProbeMonitor.Tick.SEND, monitor.tick(1000 * MS));
         assertEquals(0, monitor.stats().lost());
     }
 

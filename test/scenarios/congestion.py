@@ -293,6 +293,10 @@ def qos(run):
     runs, the idle delay before it, backup share and order."""
     start = run["cross_start_ns"] or 0
     seqs = {a[0] for a in run["arrivals"]}
+    # A PROBING flow's probes cross the sniffed links on the flow's 5-tuple;
+    # their payload reads as a sequence number past the flow's.
+    run = dict(run, primary={s for s in run["primary"] if s < run["sent"]},
+               backup={s for s in run["backup"] if s < run["sent"]})
     loaded = [(a[2] - a[1]) / 1e6 for a in run["arrivals"] if a[1] >= start]
     idle = [(a[2] - a[1]) / 1e6 for a in run["arrivals"] if a[1] < start]
     jitter = max((abs(b - a) for a, b in zip(loaded, loaded[1:])), default=0.0)

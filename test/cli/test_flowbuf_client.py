@@ -549,10 +549,29 @@ def test_an_ordered_flow_shows_its_merge_buffer(api, capsys):
     assert "merge buffer" not in capsys.readouterr().out
 
 
+def test_a_probing_flow_is_registered_with_its_interval_and_shows_its_probes(api, capsys):
+    url, requests, answers = api
+    flow = dict(CC_FLOW, mode="PROBING", probeIntervalMs=2000, switchOvers=[],
+                probes={"sent": 7, "lost": 1, "late": 0, "lastDelayUs": 2400})
+    del flow["lastDelays"]
+    answers[("POST", "/onos/flowbuf/congestion/flows")] = (201, flow)
+    assert run(url, "congestion-register", "h1", "h2", "20000", "--dst", "10.0.0.2",
+               "--mode", "probing", "--probe-interval-ms", "2000") == 0
+    answers[("GET", "/onos/flowbuf/congestion/flows/3")] = (200, flow)
+    assert run(url, "congestion-flow", "3") == 0
+    out = capsys.readouterr().out
+    assert "probes every 2000 ms: 7 sent, 1 lost, 0 late, last 2400 us" in out
+    assert requests[0] == ("POST", "/onos/flowbuf/congestion/flows", {
+        "srcHost": "h1", "dstHost": "h2", "budgetUs": 20000, "filter": {"ipv4Dst": "10.0.0.2/32"},
+        "m": 1, "mode": "PROBING", "orderedSwitchover": False, "probeIntervalMs": 2000})
+
+
 @pytest.mark.parametrize("argv", [
     ["congestion-register", "h1", "h2", "0", "--dport", "1"],
     ["congestion-register", "h1", "h2", "5000", "--dport", "1", "--m", "0"],
-    ["congestion-register", "h1", "h2", "5000", "--dport", "1", "--mode", "probing"],
+    ["congestion-register", "h1", "h2", "5000", "--dport", "1", "--mode", "sometimes"],
+    ["congestion-register", "h1", "h2", "5000", "--dport", "1", "--mode", "probing",
+     "--probe-interval-ms", "0"],
     ["congestion-flow", "x"],
     ["congestion-remove", "-1"],
 ])

@@ -16,6 +16,7 @@ paper_topology() (test/scenarios/congestion.py): Turkovic et al.'s Fig. 3.
 """
 import dataclasses
 import json
+import os
 import pathlib
 import tempfile
 
@@ -52,7 +53,11 @@ def paper_topology(rate_bps, queue_len):
     to hy at s5, so that it shares one link with the primary, s3 -> s5, and
     none with the backup: the queue builds on s3's port 2, where s3 has no
     backup and must notify s1. Every inter-switch port runs at rate_bps (the
-    paper limits every bmv2 queue) with queue_len packets per queue."""
+    paper limits every bmv2 queue) with queue_len packets per queue.
+
+    A second cross pair, hw (s5) -> hz (s7), shares only s5's port towards
+    s7 with the primary: congestion there, where neither s5 nor s3 has a
+    backup, must reach s1 by a notification relayed s5 -> s3 -> s1."""
     cables = (("s1", 2, "s3", 1), ("s1", 3, "s4", 1), ("s3", 2, "s5", 1), ("s5", 2, "s7", 1),
               ("s4", 2, "s6", 1), ("s6", 2, "s7", 2), ("s2", 1, "s3", 3))
     shaped = {}
@@ -63,8 +68,21 @@ def paper_topology(rate_bps, queue_len):
         hosts={"ht": ("s1", 1, "10.0.8.1", "00:00:00:00:08:01"),
                "hr": ("s7", 3, "10.0.8.2", "00:00:00:00:08:02"),
                "hx": ("s2", 2, "10.0.8.3", "00:00:00:00:08:03"),
-               "hy": ("s5", 3, "10.0.8.4", "00:00:00:00:08:04")},
+               "hy": ("s5", 3, "10.0.8.4", "00:00:00:00:08:04"),
+               "hw": ("s5", 4, "10.0.8.5", "00:00:00:00:08:05"),
+               "hz": ("s7", 4, "10.0.8.6", "00:00:00:00:08:06")},
         shaped=shaped, queue_len=queue_len)
+
+
+def lab_ports(prefix, rest_port, p4rt_base):
+    """(prefix, rest_port, p4rt_base) for a lab: the test's own, or those of
+    FLOWBUF_CC_LAB="PREFIX,REST_PORT,P4RT_BASE", so that two people running
+    the congestion labs at once do not share namespaces or ports."""
+    override = os.environ.get("FLOWBUF_CC_LAB")
+    if not override:
+        return prefix, rest_port, p4rt_base
+    pre, rest, base = override.split(",")
+    return pre, int(rest), int(base)
 
 
 def device(sw):

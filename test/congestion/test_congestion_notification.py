@@ -16,7 +16,7 @@ import os
 
 import pytest
 
-from test.congestion.congestionlab import CongestionLab, device
+from test.congestion.congestionlab import CongestionLab, device, lab_ports
 from test.congestion.test_congestion_service import (CONGESTION, SHAPED_BPS, congest, flow_body,
                                                      switches_of)
 from test.lab.servicelab import ensure_built
@@ -27,7 +27,9 @@ pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the namespace lab nee
 @pytest.fixture(scope="module")
 def lab():
     ensure_built()
-    with CongestionLab(shaped_bps=SHAPED_BPS, shaped_port=("s2", 2),
+    prefix, rest_port, p4rt_base = lab_ports("fbc-", 8212, 28461)
+    with CongestionLab(prefix=prefix, rest_port=rest_port, p4rt_base=p4rt_base,
+                       shaped_bps=SHAPED_BPS, shaped_port=("s2", 2),
                        congestion=CONGESTION) as lab:
         yield lab
 

@@ -3,7 +3,8 @@
 host -> P4Runtime -> four pbswitch instances running congestion.p4 ->
 real UDP between two namespaces, and the switch-over digest back.
 
-Own lab (congestionlab.py): prefix fbc-, REST 8212, P4Runtime 28461-28464.
+Own lab (congestionlab.py): prefix fbc-, REST 8212, P4Runtime 28461-28464
+(FLOWBUF_CC_LAB=PREFIX,REST,P4RT_BASE runs it on others).
 s1's port 2 (the primary's first link) runs at SHAPED_BPS: a trickle
 passes without queuing, a burst queues there, s1 moves the flow to its
 backup by itself, and the host, told by the digest, makes the backup the
@@ -17,7 +18,7 @@ import time
 import grpc
 import pytest
 
-from test.congestion.congestionlab import HOSTS, CongestionLab, device
+from test.congestion.congestionlab import HOSTS, CongestionLab, device, lab_ports
 from test.lab.procs import wait_until
 from test.lab.servicelab import ROOT, RestError, ensure_built
 from test.packet.client import Client
@@ -77,7 +78,9 @@ def switches_of(path):
 @pytest.fixture(scope="module")
 def lab():
     ensure_built()
-    with CongestionLab(shaped_bps=SHAPED_BPS, congestion=CONGESTION) as lab:
+    prefix, rest_port, p4rt_base = lab_ports("fbc-", 8212, 28461)
+    with CongestionLab(prefix=prefix, rest_port=rest_port, p4rt_base=p4rt_base,
+                       shaped_bps=SHAPED_BPS, congestion=CONGESTION) as lab:
         yield lab
 
 
@@ -191,7 +194,9 @@ def test_bad_registrations_are_refused_by_the_host_and_write_nothing(lab):
     for body, status, part in ((flow_body(5003, dstHost="h9"), 404, "h9"),
                                (flow_body(5003, budgetUs=100), 400, "idle delay"),
                                (flow_body(5003, m=0), 400, "\"m\""),
-                               (flow_body(5003, mode="PROBING"), 400, "mode")):
+                               (flow_body(5003, mode="SOMETIMES"), 400, "mode"),
+                               (flow_body(5003, mode="PROBING", probeIntervalMs=50), 400,
+                                "probeIntervalMs")):
         with pytest.raises(RestError) as e:
             lab.rest.post("congestion/flows", body)
         assert e.value.status == status, e.value

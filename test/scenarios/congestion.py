@@ -12,8 +12,9 @@ Every inter-switch port runs at RATE_BPS with QUEUE_LEN packets per queue
 default depth). s3 has no backup: it notifies s1, which moves the flow.
 
 Each run: the flow registered through the controller's REST (POST
-congestion/flows, mode DATAPLANE with x and m, or NOCC: one path, nothing
-reacts), TACTILE_PPS datagrams of TACTILE_SIZE bytes with sequence numbers
+congestion/flows, mode DATAPLANE with x and m, NOCC: one path, nothing
+reacts, or PROBING every 1, 2 or 5 s: the controller's probe along the
+primary, late over PROBE_BUDGET_US or lost, moves the flow), TACTILE_PPS datagrams of TACTILE_SIZE bytes with sequence numbers
 and send times (test/lab/seqflow.py) for `seconds`, cross traffic of 1000
 bytes from 2 s on at `load` times the port rate, until the flow ends. The
 receiver stamps each arrival in the kernel (SO_TIMESTAMPNS; one wall clock
@@ -23,19 +24,26 @@ s4's port 1 (the backup's first link) tells which packets took the backup.
 Per configuration and load (JSON lines, tagged): ca_detection_ms (mean and
 max over repeats; see detection_ms), ca_loss_pct, ca_delay_ms (avg, max),
 ca_jitter_ms (max |delay difference| of consecutive arrivals),
-ca_backup_share, ca_reordered, ca_switchovers. Summary lines for
-Dataplane5_5 at the highest load: ca_dataplane_loss_pct, ca_nocc_loss_pct,
-ca_dataplane_detection_ms_max, ca_dataplane_max_delay_vs_best_baseline
-(over NoCC's, the only baseline built), ca_dataplane_reordered, and
+ca_backup_share, ca_reordered, ca_switchovers, ca_probes (PROBING). Summary
+lines for Dataplane5_5 at the highest load: ca_dataplane_loss_pct,
+ca_nocc_loss_pct, ca_probing1s_loss_pct, ca_dataplane_detection_ms_max,
+ca_dataplane_max_delay_vs_best_baseline (over the lowest maximum delay of
+NoCC and Probing 1/2/5 s), ca_dataplane_reordered, and
 ca_ordered_switchover_reordered: Dataplane5_5_ordered, the same flow
 registered with orderedSwitchover (s7's buffer holds the backup's packets
 until s1's end marker comes down the primary), with its maximum delay
-beside Dataplane5_5's. The probing
-baseline is not built and is reported as not measured. Plots:
+beside Dataplane5_5's.
+
+Congestion on s5 (run_s5): the cross traffic hw -> hz shares only s5's port
+towards s7 with the primary; neither s5 nor s3 has a backup, so s5's
+notification must go on through s3 to s1. Dataplane5_5 and NoCC at the
+highest load: ca_s5_loss_pct, ca_s5_notification_switchovers (the moves the
+controller recorded from s1's digest) and ca_s5_backup_share. Plots:
 test/artifacts/congestion_delay.png (delay over time, per load and
 configuration) and congestion_qos.png (the paper's Fig. 6 metrics).
 
 Run as root:  .venv/bin/python -m test.scenarios.congestion [--quick]
+              [--prefix fcs- --rest-port 8221 --p4rt-base 28601]
 """
 import argparse
 import datetime
@@ -72,18 +80,37 @@ TACTILE_PORT, CROSS_PORT = 7000, 7100
 # scheduler of a loaded 2-core machine does not move the flow by itself.
 IDLE = {"idleQueueUs": 200, "idleProcUs": 5000}
 BUDGET_US = 1_000_000  # so that X alone sets the thresholds
+# A PROBING flow's budget: a probe whose one-way time (packet-out at s1 to
+# packet-in from s7, through the controller) is over it is late. 20 ms is
+# about 40 % of s3's full queue (64 cross frames: 53 ms) and several times
+# an idle probe's few ms; the data plane's t_q at s3 is 1 ms (X = 5).
+PROBE_BUDGET_US = 20_000
+# Detection of a run without thresholds (PROBING) is timed from the first
+# packet over the idle delay by Dataplane5's t_q at s3, to compare.
+REFERENCE_TQ_US = 5 * 200
 CONGESTED = device("s3")
-# ORDERED: DATAPLANE with orderedSwitchover (a merge buffer on s7).
+CROSS = ("hx", "hy")
+# The s5 case: cross traffic through s5's port towards s7 only.
+S5_CROSS = ("hw", "hz")
+S5_CONGESTED = device("s5")
+# PROBING configurations carry the probe interval in seconds where the
+# others carry X, and no m. ORDERED: DATAPLANE with orderedSwitchover (a
+# merge buffer on s7).
+PROBING_CONFIGS = [("PROBING", n, None) for n in (1, 2, 5)]
 FULL_CONFIGS = ([("DATAPLANE", x, m) for x in (2, 5, 12) for m in (1, 5, 20)]
-                + [("NOCC", 5, 5), ("ORDERED", 5, 5)])
-QUICK_CONFIGS = [("DATAPLANE", 5, 5), ("NOCC", 5, 5), ("ORDERED", 5, 5)]
+                + [("NOCC", 5, 5), ("ORDERED", 5, 5)] + PROBING_CONFIGS)
+QUICK_CONFIGS = [("DATAPLANE", 5, 5), ("NOCC", 5, 5), ("ORDERED", 5, 5)] + PROBING_CONFIGS
+S5_CONFIGS = [("DATAPLANE", 5, 5), ("NOCC", 5, 5)]
 DEFAULT = "Dataplane5_5"
 ORDERED = DEFAULT + "_ordered"
+BASELINES = ("NoCC", "Probing1s", "Probing2s", "Probing5s")
 # s7's in-process buffers (the merge buffer's hold per path and trigger).
 MERGE_VPORTS = (100, 101, 102, 103)
 
 
 def name_of(mode, x, m):
+    if mode == "PROBING":
+        return f"Probing{x}s"
     if mode == "ORDERED":
         return f"Dataplane{x}_{m}_ordered"
     return "NoCC" if mode == "NOCC" else f"Dataplane{x}_{m}"
@@ -132,19 +159,23 @@ class LinkSniffer:
         return self.seqs
 
 
-def register(lab_, mode, x, m, dport):
+def register(lab_, mode, x, m, dport, congested=CONGESTED):
     """POSTs the tactile flow; refuses a layout where the cross traffic
-    would not meet the flow (a primary not through s3)."""
-    flow = lab_.rest.post("congestion/flows", {
-        "srcHost": "ht", "dstHost": "hr", "budgetUs": BUDGET_US, "m": m, "x": x,
-        "mode": "DATAPLANE" if mode == "ORDERED" else mode,
-        "orderedSwitchover": mode == "ORDERED",
-        "filter": {"ipv4Dst": lab_.topology.hosts["hr"][2] + "/32", "ipProto": 17,
-                   "l4DstPort": dport}})
+    would not meet the flow (a primary not through the congested switch)."""
+    body = {"srcHost": "ht", "dstHost": "hr", "budgetUs": BUDGET_US,
+            "mode": "DATAPLANE" if mode == "ORDERED" else mode,
+            "orderedSwitchover": mode == "ORDERED",
+            "filter": {"ipv4Dst": lab_.topology.hosts["hr"][2] + "/32", "ipProto": 17,
+                       "l4DstPort": dport}}
+    if mode == "PROBING":
+        body.update(budgetUs=PROBE_BUDGET_US, probeIntervalMs=int(x * 1000))
+    else:
+        body.update(m=m, x=x)
+    flow = lab_.rest.post("congestion/flows", body)
     hops = [h["deviceId"] for h in flow["primary"]]
-    if CONGESTED not in hops:
+    if congested not in hops:
         lab_.rest.delete(f"congestion/flows/{flow['id']}")
-        raise RuntimeError(f"primary {hops} does not cross {CONGESTED}")
+        raise RuntimeError(f"primary {hops} does not cross {congested}")
     return flow
 
 
@@ -165,9 +196,11 @@ def last_json(proc, timeout):
     return json.loads(proc.communicate(timeout=timeout)[0].strip().splitlines()[-1])
 
 
-def one_run(lab_, mode, x, m, load, seconds, dport):
-    """One tactile flow under cross traffic at `load`; the raw record."""
-    flow = register(lab_, mode, x, m, dport)
+def one_run(lab_, mode, x, m, load, seconds, dport, cross=CROSS, congested=CONGESTED):
+    """One tactile flow under cross traffic at `load` from cross[0] to
+    cross[1]; the raw record."""
+    src, dst = cross
+    flow = register(lab_, mode, x, m, dport, congested)
     tmp = tempfile.mkdtemp(prefix="flowbuf-ccs-")
     tactile_file, cross_file = f"{tmp}/tactile.json", f"{tmp}/cross.json"
     try:
@@ -175,13 +208,13 @@ def one_run(lab_, mode, x, m, load, seconds, dport):
         sniffers = {path: LinkSniffer(lab_.links[port], dport)
                     for path, port in (("primary", ("s3", 1)), ("backup", ("s4", 1)))}
         rx = receiver(lab_, "hr", dport, tactile_file, seconds + 60)
-        cross_rx = receiver(lab_, "hy", CROSS_PORT, cross_file, seconds + 60)
+        cross_rx = receiver(lab_, dst, CROSS_PORT, cross_file, seconds + 60)
         tx = start(lab_, "ht", ["send", lab_.topology.hosts["hr"][2], str(dport), "--pps",
                                 str(TACTILE_PPS), "--seconds", str(seconds),
                                 "--size", str(TACTILE_SIZE)])
         time.sleep(CROSS_START_S)
         cross_pps = load * RATE_BPS / CROSS_FRAME_BITS
-        cross_tx = start(lab_, "hx", ["send", lab_.topology.hosts["hy"][2], str(CROSS_PORT),
+        cross_tx = start(lab_, src, ["send", lab_.topology.hosts[dst][2], str(CROSS_PORT),
                                       "--pps", f"{cross_pps:.1f}", "--seconds",
                                       str(seconds - CROSS_START_S), "--size", str(CROSS_SIZE)])
         sent = json.loads(tx.communicate(timeout=seconds + 60)[0])
@@ -203,7 +236,8 @@ def one_run(lab_, mode, x, m, load, seconds, dport):
             "cross_sent": cross_sent, "cross_received": cross_got["received"],
             "cross_start_ns": min((a[1] for a in cross_arrivals), default=None),
             "thresholds": after["thresholds"], "switch_overs": after["switchOvers"],
-            "ordered": after.get("ordered"), "load_average": os.getloadavg()[0]}
+            "ordered": after.get("ordered"), "probes": after.get("probes"),
+            "congested": congested, "load_average": os.getloadavg()[0]}
 
 
 def instant_ns(text):
@@ -214,7 +248,11 @@ def instant_ns(text):
 
 
 def queue_threshold_us(run):
-    return next((t["queueUs"] for t in run["thresholds"] if t["deviceId"] == CONGESTED), None)
+    """t_q at the congested switch; Dataplane5's at s3 for a PROBING run
+    (no thresholds), so that its detection is timed from the same packet."""
+    at = run.get("congested", CONGESTED)
+    tq = next((t["queueUs"] for t in run["thresholds"] if t["deviceId"] == at), None)
+    return REFERENCE_TQ_US if tq is None and run["mode"] == "PROBING" else tq
 
 
 def idle_delay_ns(run):
@@ -268,6 +306,10 @@ def qos(run):
     runs, the idle delay before it, backup share and order."""
     start = run["cross_start_ns"] or 0
     seqs = {a[0] for a in run["arrivals"]}
+    # A PROBING flow's probes cross the sniffed links on the flow's 5-tuple;
+    # their payload reads as a sequence number past the flow's.
+    run = dict(run, primary={s for s in run["primary"] if s < run["sent"]},
+               backup={s for s in run["backup"] if s < run["sent"]})
     loaded = [(a[2] - a[1]) / 1e6 for a in run["arrivals"] if a[1] >= start]
     idle = [(a[2] - a[1]) / 1e6 for a in run["arrivals"] if a[1] < start]
     jitter = max((abs(b - a) for a, b in zip(loaded, loaded[1:])), default=0.0)
@@ -308,8 +350,14 @@ def emit_config(runs):
     emit("ca_reordered", sum(x["reordered"] for x in q), "packets", **tags)
     emit("ca_switchovers", sum(x["switchovers"] for x in q), "count", **tags,
          what="switch-over digests the controller recorded")
-    if first["mode"] in ("DATAPLANE", "ORDERED"):
+    if first["mode"] in ("DATAPLANE", "ORDERED", "PROBING"):
         emit_detection(runs, tags)
+    if first["mode"] == "PROBING":
+        probes = [r["probes"] or {} for r in runs]
+        emit("ca_probes", sum(p.get("sent", 0) for p in probes), "probes", **tags,
+             lost=sum(p.get("lost", 0) for p in probes),
+             late=sum(p.get("late", 0) for p in probes),
+             what="probes sent; lost: not back within the interval; late: over the budget")
     return q
 
 
@@ -324,6 +372,9 @@ def emit_detection(runs, tags):
                                              "controller's switch-over record"),
             ("ca_dataplane_switch_ms", "to_backup", "first over-threshold packet sent -> "
                                                     "first packet sent on the backup")):
+        if runs[0]["mode"] == "PROBING":
+            # No data-plane move: the controller's write is the move.
+            metric = metric.replace("ca_dataplane_switch_ms", "ca_reroute_ms")
         values = [d[key] for d in det if d[key] is not None]
         if not values:
             emit(metric, None, "ms", **tags, runs_detected=0,
@@ -345,7 +396,9 @@ def plot_delays(results, loads):
         for config, by_load in results.items():
             run = by_load[load][0]
             t0 = run["arrivals"][0][1] if run["arrivals"] else 0
-            style = {"lw": 1.2} if config in (DEFAULT, "NoCC", ORDERED) else {"lw": 0.5, "alpha": 0.5}
+            style = ({"lw": 1.2} if config in (DEFAULT, "NoCC", ORDERED)
+                     else {"lw": 0.8, "ls": "--"} if config.startswith("Probing")
+                     else {"lw": 0.5, "alpha": 0.5})
             ax.plot([(a[1] - t0) / 1e9 for a in run["arrivals"]],
                     [(a[2] - a[1]) / 1e6 for a in run["arrivals"]], label=config, **style)
         ax.axvline(CROSS_START_S, color="k", ls=":", lw=0.8)
@@ -367,7 +420,8 @@ def plot_qos(summary, loads):
                               ("loss (%)", "average delay (ms)", "maximum delay (ms)")):
         for config, by_load in summary.items():
             ax.plot(loads, [statistics.mean(q[key] for q in by_load[load]) for load in loads],
-                    "o-" if config in (DEFAULT, "NoCC", ORDERED) else ".:", label=config)
+                    "o-" if config in (DEFAULT, "NoCC", ORDERED)
+                    else "s--" if config.startswith("Probing") else ".:", label=config)
         ax.set_xlabel("cross traffic / port rate")
         ax.set_ylabel(label)
     axes[0].legend(fontsize=6)
@@ -388,14 +442,62 @@ def run_all(configs, loads, seconds, repeats, lab_):
     return results
 
 
-def save_runs(results):
+def run_s5(load, seconds, repeats, lab_, dport):
+    """{config: {load: [run]}} of the s5 case: the cross traffic through
+    s5's port towards s7 only (S5_CROSS), Dataplane5_5 and NoCC."""
+    results = {}
+    for _ in range(repeats):
+        for mode, x, m in S5_CONFIGS:
+            run = one_run(lab_, mode, x, m, load, seconds, dport, cross=S5_CROSS,
+                          congested=S5_CONGESTED)
+            dport += 1
+            results.setdefault(run["config"], {}).setdefault(load, []).append(run)
+    return results
+
+
+def emit_s5(results):
+    """The s5 case's lines: per configuration its loss (ca_s5_loss_pct),
+    and for the data plane the moves the controller recorded (each from
+    s1's digest: s5 notified s3, which has no backup either and sent it on
+    to s1) and the share of the flow the backup carried."""
+    out = {}
+    for config, by_load in results.items():
+        for load, runs in by_load.items():
+            q = [qos(r) for r in runs]
+            tags = {"configuration": config, "load": load, "repeats": len(runs),
+                    "congested": S5_CONGESTED}
+            loss = statistics.mean(x["loss_pct"] for x in q)
+            emit("ca_s5_loss_pct", round(loss, 3), "%", **tags,
+                 lost_on_primary=sum(x["lost_primary"] for x in q),
+                 lost_on_backup=sum(x["lost_backup"] for x in q),
+                 delay_avg_ms=round(statistics.mean(x["delay_avg"] for x in q), 3),
+                 delay_max_ms=round(max(x["delay_max"] for x in q), 3))
+            moves = [s for r in runs for s in r["switch_overs"]]
+            at_s1 = [s for s in moves if s["deviceId"] == device("s1")]
+            if runs[0]["mode"] == "DATAPLANE":
+                emit("ca_s5_notification_switchovers", len(at_s1), "count", **tags,
+                     runs_moved_at_s1=sum(1 for r in runs if any(
+                         s["deviceId"] == device("s1") for s in r["switch_overs"])),
+                     other_switches=len(moves) - len(at_s1),
+                     queue_us_reported=[s["queueUs"] for s in at_s1],
+                     what="moves recorded from s1's digest: s5's notification relayed by s3")
+                emit("ca_s5_backup_share",
+                     round(statistics.mean(x["backup_share"] for x in q), 3), "ratio", **tags)
+                emit_detection(runs, tags)
+            out[config] = {"loss_pct": loss, "moves_at_s1": len(at_s1),
+                           "backup_share": statistics.mean(x["backup_share"] for x in q)}
+    return out
+
+
+def save_runs(results, name="congestion_runs.json"):
     """Every run's raw record (arrivals, sniffed paths, switch-overs) in
-    test/artifacts/congestion_runs.json, to look into a figure later."""
+    test/artifacts/congestion_runs.json (the s5 case's in
+    congestion_s5_runs.json), to look into a figure later."""
     raw = {c: {str(load): [dict(r, backup=sorted(r["backup"]), primary=sorted(r["primary"]))
                            for r in runs] for load, runs in by_load.items()}
            for c, by_load in results.items()}
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    (ARTIFACTS / "congestion_runs.json").write_text(json.dumps(raw))
+    (ARTIFACTS / name).write_text(json.dumps(raw))
 
 
 def headline(results, summary, loads):
@@ -404,29 +506,41 @@ def headline(results, summary, loads):
     dp, nocc = summary[DEFAULT][top], summary["NoCC"][top]
     dp_loss = statistics.mean(q["loss_pct"] for q in dp)
     nocc_loss = statistics.mean(q["loss_pct"] for q in nocc)
+    # The baselines measured at this load, by their highest maximum delay.
+    baselines = {c: max(q["delay_max"] for q in summary[c][top])
+                 for c in BASELINES if top in summary.get(c, {})}
+    best = min(baselines, key=baselines.get)
     dets = [d for d in map(detection_ms, results[DEFAULT][top]) if d]
     det = [d["to_digest"] for d in dets if d["to_digest"] is not None]
     switch = [d["to_backup"] for d in dets if d["to_backup"] is not None]
-    ratio = max(q["delay_max"] for q in dp) / max(q["delay_max"] for q in nocc)
+    ratio = max(q["delay_max"] for q in dp) / baselines[best]
     reordered = sum(q["reordered"] for q in dp)
     tags = {"configuration": DEFAULT, "load": top,
             "load_average_max": round(max_load_average(results), 1)}
     emit("ca_dataplane_loss_pct", round(dp_loss, 3), "%", **tags, goal="0 where NoCC loses")
     emit("ca_nocc_loss_pct", round(nocc_loss, 3), "%", **tags)
-    emit("ca_probing1s_loss_pct", None, "%", what="not measured: the probing baseline is not "
-                                                  "built")
+    if top in summary.get("Probing1s", {}):
+        p1 = summary["Probing1s"][top]
+        emit("ca_probing1s_loss_pct", round(statistics.mean(q["loss_pct"] for q in p1), 3), "%",
+             **dict(tags, configuration="Probing1s"),
+             lost_on_primary=sum(q["lost_primary"] for q in p1),
+             probe_budget_us=PROBE_BUDGET_US)
+    else:
+        emit("ca_probing1s_loss_pct", None, "%", what="not run")
     emit("ca_dataplane_detection_ms_max", round(max(det), 2) if det else None, "ms", **tags,
          goal="<= 1")
     emit("ca_dataplane_switch_ms_max", round(max(switch), 2) if switch else None, "ms", **tags,
          what="first over-threshold packet sent -> first packet sent on the backup")
     emit("ca_dataplane_lost_on_congested_path", sum(q["lost_primary"] for q in dp), "packets",
          **tags, nocc=sum(q["lost_primary"] for q in nocc),
+         baselines={c: sum(q["lost_primary"] for q in summary[c][top]) for c in baselines},
          what="sent on s1 -> s3 and never received")
     emit("ca_dataplane_max_delay_vs_best_baseline", round(ratio, 3), "ratio", **tags,
-         baselines=["NoCC"], goal="< 1")
+         baselines={c: round(v, 3) for c, v in baselines.items()}, best=best,
+         dataplane_max_ms=round(max(q["delay_max"] for q in dp), 3), goal="< 1")
     emit("ca_dataplane_reordered", reordered, "packets", **tags)
     ordered = ordered_headline(results, summary, top, tags)
-    return dp_loss, nocc_loss, det, ratio, reordered, ordered
+    return dp_loss, nocc_loss, det, ratio, reordered, best, ordered
 
 
 def ordered_headline(results, summary, top, tags):
@@ -465,6 +579,17 @@ def load_runs(path):
             for c, by_load in raw.items()}
 
 
+def s5_text(s5_out):
+    """The s5 case in the closing line."""
+    if DEFAULT not in s5_out:
+        return "s5 case not run"
+    dp, nocc = s5_out[DEFAULT], s5_out.get("NoCC", {})
+    moved = dp["moves_at_s1"] > 0
+    return (f"congestion on s5: {'moved at s1' if moved else 'NOT moved at s1 (MISSED)'} "
+            f"({dp['moves_at_s1']} recorded), loss {dp['loss_pct']:.2f} % vs NoCC "
+            f"{nocc.get('loss_pct', float('nan')):.2f} %")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -476,21 +601,32 @@ def main(argv=None):
                         help="first P4Runtime port (7 switches, then 7 buffer API ports)")
     parser.add_argument("--from-runs", metavar="JSON",
                         help="report on the runs a previous run saved "
-                             "(test/artifacts/congestion_runs.json) instead of running the lab")
+                             "(test/artifacts/congestion_runs.json, and congestion_s5_runs.json "
+                             "beside it) instead of running the lab")
+    parser.add_argument("--no-s5", action="store_true", help="skip the congestion-on-s5 case")
     args = parser.parse_args(argv)
     configs = QUICK_CONFIGS if args.quick else FULL_CONFIGS
     loads = [1.5] if args.quick else [0.5, 1.0, 1.5]
     seconds = 6 if args.quick else 15
+    s5 = {}
     if args.from_runs:
         results = load_runs(args.from_runs)
         loads = sorted(next(iter(results.values())))
+        s5_file = pathlib.Path(args.from_runs).with_name("congestion_s5_runs.json")
+        if not args.no_s5 and s5_file.exists():
+            s5 = load_runs(s5_file)
     else:
         with lab(args.prefix, args.rest_port, args.p4rt_base) as lab_:
             results = run_all(configs, loads, seconds, args.repeats, lab_)
+            if not args.no_s5:
+                s5 = run_s5(loads[-1], seconds, args.repeats, lab_, TACTILE_PORT + 500)
         save_runs(results)
+        if s5:
+            save_runs(s5, "congestion_s5_runs.json")
     summary = {c: {load: emit_config(runs) for load, runs in by_load.items()}
                for c, by_load in results.items()}
-    dp_loss, nocc_loss, det, ratio, reordered, ordered = headline(results, summary, loads)
+    dp_loss, nocc_loss, det, ratio, reordered, best, ordered = headline(results, summary, loads)
+    s5_out = emit_s5(s5) if s5 else {}
     paths = [plot_delays(results, loads), plot_qos(summary, loads)]
     det_max = max(det) if det else None
     print(f"scenario congestion ({DEFAULT}, cross traffic {loads[-1]:g}x the port rate, "
@@ -498,9 +634,9 @@ def main(argv=None):
           f"{nocc_loss:.2f} % (goal 0: {'met' if dp_loss == 0 < nocc_loss else 'MISSED'}), "
           f"detection max {det_max if det_max is None else round(det_max, 2)} ms (goal 1: "
           f"{'met' if det_max is not None and det_max <= 1 else 'MISSED'}), max delay "
-          f"{ratio:.2f}x NoCC's (goal < 1: {'met' if ratio < 1 else 'MISSED'}), {reordered} "
-          f"reordered, {ordered} with the merge buffer (goal 0: "
-          f"{'met' if ordered == 0 else 'MISSED'}); probing not measured; plots "
+          f"{ratio:.2f}x {best}'s, the best baseline's (goal < 1: "
+          f"{'met' if ratio < 1 else 'MISSED'}), {reordered} reordered, {ordered} with the "
+          f"merge buffer (goal 0: {'met' if ordered == 0 else 'MISSED'}); {s5_text(s5_out)}; plots "
           f"{', '.join(str(p.relative_to(ROOT)) for p in paths)}")
     return 0
 

@@ -7,15 +7,18 @@ and the backup carries packets; NoCC never switches and its queue on s3
 overflows; the data plane loses fewer packets on the congested path than
 NoCC and its average delay under the cross traffic is lower. No tight
 timing: the bounds are the queue's (64 packets at 10 Mbit/s: about 53 ms)
-and the cross traffic's.
+and the cross traffic's. Also Probing1s (the controller's probe, late or
+lost behind s3's queue, moves the flow at s1) and congestion on s5 (the
+notification goes s5 -> s3 -> s1, where the flow moves).
 
-Own lab: prefix fct-, REST 8222, P4Runtime/buffer API 28621-28634.
+Own lab: prefix fct-, REST 8222, P4Runtime/buffer API 28621-28634
+(FLOWBUF_CC_LAB=PREFIX,REST,P4RT_BASE runs it on others).
 """
 import os
 
 import pytest
 
-from test.congestion.congestionlab import device
+from test.congestion.congestionlab import device, lab_ports
 from test.lab.servicelab import ensure_built
 from test.scenarios import congestion
 
@@ -28,9 +31,14 @@ LOAD = 1.5
 @pytest.fixture(scope="module")
 def runs():
     ensure_built()
-    with congestion.lab(prefix="fct-", rest_port=8222, p4rt_base=28621) as lab:
-        yield {mode: congestion.one_run(lab, mode, 5, 20, LOAD, SECONDS, port)
+    with congestion.lab(*lab_ports("fct-", 8222, 28621)) as lab:
+        got = {mode: congestion.one_run(lab, mode, 5, 20, LOAD, SECONDS, port)
                for mode, port in (("DATAPLANE", 7300), ("NOCC", 7301))}
+        got["PROBING"] = congestion.one_run(lab, "PROBING", 1, None, LOAD, SECONDS, 7302)
+        got["S5"] = congestion.one_run(lab, "DATAPLANE", 5, 20, LOAD, SECONDS, 7303,
+                                       cross=congestion.S5_CROSS,
+                                       congested=congestion.S5_CONGESTED)
+        yield got
 
 
 def test_the_data_plane_moves_the_flow_and_the_host_hears_of_it(runs):
@@ -63,3 +71,24 @@ def test_the_data_plane_loses_less_and_waits_less_than_nocc(runs):
     # primary on a stale notification (README).
     assert dp["lost_primary"] < nocc["lost_primary"], (dp, nocc)
     assert dp["delay_avg"] < nocc["delay_avg"], (dp, nocc)
+
+
+def test_probing_moves_the_flow_at_s1_when_a_probe_is_late_or_lost(runs):
+    run = runs["PROBING"]
+    assert run["probes"]["sent"] >= 3, run["probes"]
+    assert run["switch_overs"], ("no move", run["probes"])
+    first = run["switch_overs"][0]
+    assert first["deviceId"] == device("s1")
+    assert first["cause"] in ("PROBE_LATE", "PROBE_MISSING"), first
+    assert run["probes"]["lost"] + run["probes"]["late"] >= 1, run["probes"]
+    assert congestion.qos(run)["backup_share"] > 0
+
+
+def test_congestion_on_s5_reaches_s1_through_s3(runs):
+    # Neither s5 nor s3 has a backup: s5's notification goes to s3, which
+    # sends it on to s1, which moves the flow and reports it.
+    run = runs["S5"]
+    assert run["switch_overs"], "no switch-over recorded"
+    assert run["switch_overs"][0]["deviceId"] == device("s1")
+    assert run["switch_overs"][0]["cause"] == "DIGEST"
+    assert congestion.qos(run)["backup_share"] > 0

@@ -8,6 +8,8 @@ import org.flowbuf.api.BufferService;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.app.congestion.CcRules;
 import org.flowbuf.app.congestion.CongestionManager;
+import org.flowbuf.app.congestion.ProbeScheduler;
+import org.flowbuf.app.congestion.ProbeTimer;
 import org.flowbuf.app.congestion.SuurballePathFinder;
 import org.flowbuf.app.congestion.ThresholdPolicy;
 import org.flowbuf.host.netcfg.Netcfg;
@@ -25,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.stream.Collectors;
 
 /**
@@ -32,6 +35,8 @@ import java.util.stream.Collectors;
  * topology and the switches' P4Runtime sessions, each switch prepared for
  * congestion.p4 and its switch-over digests handed to the manager on one
  * thread of their own (P4Runtime writes must not run on a stream's thread).
+ * PROBING flows' probes leave by packet-out and come back by packet-in;
+ * their ticks and reroutes run on another thread of their own.
  */
 final class CongestionWiring implements AutoCloseable {
 
@@ -43,6 +48,12 @@ final class CongestionWiring implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+    private final ScheduledExecutorService probeThread =
+            Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "flowbuf-cc-probes");
+                t.setDaemon(true);
+                return t;
+            });
     private final CcRules rules;
     private final NetcfgCcTopology topology;
     private final List<SwitchEntry> switchOrder;
@@ -55,11 +66,13 @@ final class CongestionWiring implements AutoCloseable {
         this.switchOrder = netcfg.switches();
         this.p4info = p4info;
         List<Link> links = topology.links();
+        ProbeScheduler probes = new ProbeScheduler(new P4RuntimePacketEmitter(switches),
+                                                   ProbeTimer.of(probeThread), System::nanoTime);
         this.manager = new CongestionManager(
                 appId, topology, new SuurballePathFinder(() -> links),
                 new ThresholdPolicy(netcfg.congestion().factor(), topology),
                 new P4RuntimeCcWriter(switches, p4info), Clock.systemUTC(),
-                s -> LOG.info("switch-over: {}", s), buffers, intents, () -> links,
+                s -> LOG.info("switch-over: {}", s), probes, buffers, intents, () -> links,
                 netcfg.congestion().markerBoundMs());
         for (SwitchEntry sw : netcfg.switches()) {
             SwitchSession session = switches.get(sw.deviceId());
@@ -126,6 +139,7 @@ final class CongestionWiring implements AutoCloseable {
 
     @Override
     public void close() {
+        probeThread.shutdownNow();
         digests.shutdownNow();
         manager.shutdown();
     }

@@ -150,9 +150,13 @@ public final class FlowBufHost implements AutoCloseable {
         switches.forEach((device, session) -> session.onDisconnect(() -> resync.lost(device)));
         ControllerBufferingService controllerBuffering =
                 services.get(ControllerBufferingService.class);
+        // A PROBING flow's probe is the congestion service's; the rest may be a held flow's.
         switches.forEach((device, session) -> session.onPacketIn(
-                (port, frame) -> controllerBuffering.packetIn(device, PortNumber.portNumber(port),
-                                                              frame)));
+                (port, frame) -> {
+                    if (!congestion.manager().probePacketIn(device, frame)) {
+                        controllerBuffering.packetIn(device, PortNumber.portNumber(port), frame);
+                    }
+                }));
         RestServer rest = RestServer.start(options.listen, services, netcfg.topologyJson());
         return new FlowBufHost(switches, agents, rest, startFba(netcfg), resync, congestion);
     }

@@ -17,13 +17,15 @@ import java.util.List;
 
 /**
  * JSON of a latency-critical flow registration: {"srcHost", "dstHost",
- * "filter", "budgetUs", "m", "x", "mode", "orderedSwitchover"}. Unknown
+ * "filter", "budgetUs", "m", "x", "mode", "orderedSwitchover",
+ * "probeIntervalMs"}. Unknown
  * fields are refused.
  */
 public final class CcFlowRequestCodec extends JsonCodec<CcFlowRequest> {
 
     static final List<String> FIELDS = List.of("srcHost", "dstHost", "filter", "budgetUs", "m",
-                                               "x", "mode", "orderedSwitchover");
+                                               "x", "mode", "orderedSwitchover",
+                                               "probeIntervalMs");
 
     @Override
     public CcFlowRequest decode(ObjectNode json, CodecContext context) {
@@ -42,6 +44,7 @@ public final class CcFlowRequestCodec extends JsonCodec<CcFlowRequest> {
                 .mode(JsonFields.optionalEnum(json, "mode", CongestionMode.class)
                               .orElse(CongestionMode.DATAPLANE))
                 .orderedSwitchover(JsonFields.flag(json, "orderedSwitchover"))
+                .probeIntervalMs(JsonFields.optionalNumber(json, "probeIntervalMs").orElse(null))
                 .build();
     }
 

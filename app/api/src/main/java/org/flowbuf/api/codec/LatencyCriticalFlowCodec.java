@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.congestion.CcFlowRequest;
 import org.flowbuf.api.congestion.CcPath;
+import org.flowbuf.api.congestion.CongestionMode;
 import org.flowbuf.api.congestion.LatencyCriticalFlow;
 import org.flowbuf.api.congestion.SwitchOver;
 import org.onosproject.codec.CodecContext;
@@ -21,7 +22,8 @@ import org.onosproject.codec.JsonCodec;
  * thresholds per switch, its switch-overs (the latest kept, and
  * "switchOverCount" of all) and the delays of the latest ("lastDelays");
  * with orderedSwitchover, its merge buffer ("ordered": mergeSwitch,
- * markersSeen, boundExpiries, armed).
+ * markersSeen, boundExpiries, armed); in PROBING mode its "probeIntervalMs"
+ * and "probes" (sent, lost, late, lastDelayUs).
  */
 public final class LatencyCriticalFlowCodec extends JsonCodec<LatencyCriticalFlow> {
 
@@ -34,6 +36,14 @@ public final class LatencyCriticalFlowCodec extends JsonCodec<LatencyCriticalFlo
                 .put("budgetUs", r.budgetUs()).put("m", r.m())
                 .put("mode", r.mode().name()).put("orderedSwitchover", r.orderedSwitchover());
         r.factor().ifPresent(x -> json.put("x", x));
+        if (r.mode() == CongestionMode.PROBING) {
+            json.put("probeIntervalMs", r.probeIntervalMs());
+        }
+        f.probes().ifPresent(p -> {
+            ObjectNode probes = json.putObject("probes").put("sent", p.sent())
+                    .put("lost", p.lost()).put("late", p.late());
+            p.lastDelayUs().ifPresent(us -> probes.put("lastDelayUs", us));
+        });
         json.set("filter", context.codec(FlowFilter.class).encode(r.filter(), context));
         json.set("primary", path(f.primary(), context));
         json.set("primaryDevices", devices(f.primary(), context));
@@ -73,6 +83,7 @@ public final class LatencyCriticalFlowCodec extends JsonCodec<LatencyCriticalFlo
     private static ObjectNode switchOver(SwitchOver s, CodecContext context) {
         return context.mapper().createObjectNode().put("deviceId", s.device().toString())
                 .put("queueUs", s.queueUs()).put("procUs", s.procUs())
-                .put("time", s.time().toString()).put("newBackup", s.newBackup());
+                .put("time", s.time().toString()).put("newBackup", s.newBackup())
+                .put("cause", s.cause().name());
     }
 }

@@ -21,6 +21,12 @@ public final class CcFlowRequest {
     public static final double MIN_FACTOR = 1.0;
     /** Generous upper bound on X; the paper uses 2, 5 and 12. */
     public static final double MAX_FACTOR = 1000.0;
+    /** Shortest probe interval: a probe's round trip through the controller takes ms. */
+    public static final long MIN_PROBE_INTERVAL_MS = 100;
+    /** Longest probe interval (the paper probes every 1, 2 or 5 s). */
+    public static final long MAX_PROBE_INTERVAL_MS = 60_000;
+    /** The probe interval of a PROBING flow that names none. */
+    public static final long DEFAULT_PROBE_INTERVAL_MS = 1000;
 
     private final FlowFilter filter;
     private final String srcHost;
@@ -30,6 +36,7 @@ public final class CcFlowRequest {
     private final Double factor;
     private final CongestionMode mode;
     private final boolean orderedSwitchover;
+    private final long probeIntervalMs;
 
     private CcFlowRequest(Builder b) {
         this.filter = b.filter;
@@ -40,6 +47,8 @@ public final class CcFlowRequest {
         this.factor = b.factor;
         this.mode = b.mode;
         this.orderedSwitchover = b.orderedSwitchover;
+        this.probeIntervalMs = b.probeIntervalMs == null ? DEFAULT_PROBE_INTERVAL_MS
+                : b.probeIntervalMs;
     }
 
     /**
@@ -117,6 +126,15 @@ public final class CcFlowRequest {
     }
 
     /**
+     * How often the controller probes a PROBING flow's path.
+     *
+     * @return milliseconds (meaningful in PROBING mode only)
+     */
+    public long probeIntervalMs() {
+        return probeIntervalMs;
+    }
+
+    /**
      * A new builder.
      *
      * @return builder
@@ -135,6 +153,7 @@ public final class CcFlowRequest {
         private Double factor;
         private CongestionMode mode = CongestionMode.DATAPLANE;
         private boolean orderedSwitchover;
+        private Long probeIntervalMs;
 
         private Builder() {
         }
@@ -219,6 +238,17 @@ public final class CcFlowRequest {
         }
 
         /**
+         * The probe interval (PROBING mode only).
+         *
+         * @param ms milliseconds, null for the default
+         * @return this
+         */
+        public Builder probeIntervalMs(Long ms) {
+            this.probeIntervalMs = ms;
+            return this;
+        }
+
+        /**
          * Builds the request.
          *
          * @return request
@@ -244,6 +274,14 @@ public final class CcFlowRequest {
             }
             if (factor != null && !(factor >= MIN_FACTOR && factor <= MAX_FACTOR)) {
                 throw FlowBufException.invalid("\"x\" must be %s..%s", MIN_FACTOR, MAX_FACTOR);
+            }
+            if (probeIntervalMs != null && mode != CongestionMode.PROBING) {
+                throw FlowBufException.invalid("\"probeIntervalMs\" is for mode PROBING only");
+            }
+            if (probeIntervalMs != null && (probeIntervalMs < MIN_PROBE_INTERVAL_MS
+                    || probeIntervalMs > MAX_PROBE_INTERVAL_MS)) {
+                throw FlowBufException.invalid("\"probeIntervalMs\" must be %d..%d",
+                                               MIN_PROBE_INTERVAL_MS, MAX_PROBE_INTERVAL_MS);
             }
             return new CcFlowRequest(this);
         }

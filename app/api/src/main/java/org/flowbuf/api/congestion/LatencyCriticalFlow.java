@@ -31,6 +31,7 @@ public final class LatencyCriticalFlow {
     private final List<SwitchOver> switchOvers;
     private final long switchOverCount;
     private final OrderedSwitchover ordered;
+    private final ProbeStats probes;
 
     /**
      * Creates a flow.
@@ -47,13 +48,13 @@ public final class LatencyCriticalFlow {
                                CcPath backup, Map<DeviceId, CcThresholds> thresholds,
                                List<SwitchOver> switchOvers) {
         this(id, index, request, primary, backup, thresholds, switchOvers, switchOvers.size(),
-             null);
+             null, null);
     }
 
     private LatencyCriticalFlow(long id, int index, CcFlowRequest request, CcPath primary,
                                 CcPath backup, Map<DeviceId, CcThresholds> thresholds,
                                 List<SwitchOver> switchOvers, long switchOverCount,
-                                OrderedSwitchover ordered) {
+                                OrderedSwitchover ordered, ProbeStats probes) {
         this.ordered = ordered;
         this.id = id;
         this.index = index;
@@ -63,6 +64,7 @@ public final class LatencyCriticalFlow {
         this.thresholds = Map.copyOf(thresholds);
         this.switchOvers = List.copyOf(switchOvers);
         this.switchOverCount = switchOverCount;
+        this.probes = probes;
     }
 
     /**
@@ -149,6 +151,26 @@ public final class LatencyCriticalFlow {
     }
 
     /**
+     * What the probes of a PROBING flow found.
+     *
+     * @return counters, empty in the other modes
+     */
+    public Optional<ProbeStats> probes() {
+        return Optional.ofNullable(probes);
+    }
+
+    /**
+     * This flow with its probes' counters now.
+     *
+     * @param stats counters
+     * @return the flow with them
+     */
+    public LatencyCriticalFlow withProbes(ProbeStats stats) {
+        return new LatencyCriticalFlow(id, index, request, primary, backup, thresholds,
+                                       switchOvers, switchOverCount, ordered, stats);
+    }
+
+    /**
      * This flow after a switch-over: the backup is the primary now.
      *
      * @param newPrimary    the path the flow takes now
@@ -166,7 +188,7 @@ public final class LatencyCriticalFlow {
             records.remove(0);
         }
         return new LatencyCriticalFlow(id, index, request, newPrimary, newBackup, newThresholds,
-                                       records, switchOverCount + 1, ordered);
+                                       records, switchOverCount + 1, ordered, probes);
     }
 
     /**
@@ -186,6 +208,6 @@ public final class LatencyCriticalFlow {
      */
     public LatencyCriticalFlow withOrdered(OrderedSwitchover state) {
         return new LatencyCriticalFlow(id, index, request, primary, backup, thresholds,
-                                       switchOvers, switchOverCount, state);
+                                       switchOvers, switchOverCount, state, probes);
     }
 }

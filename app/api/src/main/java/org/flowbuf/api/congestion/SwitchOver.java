@@ -10,16 +10,28 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * A switch-over a switch reported (its cc_digest_t): the flow moved to its
- * backup there because of the delays it measured.
+ * A switch-over: a switch reported (its cc_digest_t) that it moved the flow
+ * to its backup because of the delays it measured, or, for a PROBING flow,
+ * the controller moved it because a probe was late or missing.
  */
 public final class SwitchOver {
+
+    /** Why the flow moved. */
+    public enum Cause {
+        /** A switch's digest: the data plane moved it. */
+        DIGEST,
+        /** A probe came back over the flow's budget (its delay is the queuing delay here). */
+        PROBE_LATE,
+        /** A probe did not come back within the probe interval. */
+        PROBE_MISSING
+    }
 
     private final DeviceId device;
     private final long queueUs;
     private final long procUs;
     private final Instant time;
     private final boolean newBackup;
+    private final Cause cause;
 
     /**
      * Creates a record.
@@ -32,11 +44,36 @@ public final class SwitchOver {
      */
     public SwitchOver(DeviceId device, long queueUs, long procUs, Instant time,
                       boolean newBackup) {
+        this(device, queueUs, procUs, time, newBackup, Cause.DIGEST);
+    }
+
+    /**
+     * Creates a record with its cause.
+     *
+     * @param device    the switch that moved the flow (the source switch for a probe)
+     * @param queueUs   the queuing delay that made it move (a late probe's one-way time), us
+     * @param procUs    the processing delay, microseconds
+     * @param time      when the controller learned of it
+     * @param newBackup whether a new backup path was installed after it
+     * @param cause     why it moved
+     */
+    public SwitchOver(DeviceId device, long queueUs, long procUs, Instant time,
+                      boolean newBackup, Cause cause) {
         this.device = Objects.requireNonNull(device);
         this.queueUs = queueUs;
         this.procUs = procUs;
         this.time = Objects.requireNonNull(time);
         this.newBackup = newBackup;
+        this.cause = Objects.requireNonNull(cause);
+    }
+
+    /**
+     * Why the flow moved.
+     *
+     * @return cause
+     */
+    public Cause cause() {
+        return cause;
     }
 
     /**
@@ -86,7 +123,7 @@ public final class SwitchOver {
 
     @Override
     public String toString() {
-        return "switch-over at " + device + " (queue " + queueUs + " us, processing " + procUs
-                + " us) at " + time + (newBackup ? ", new backup" : ", no new backup");
+        return "switch-over at " + device + " by " + cause + " (queue " + queueUs
+                + " us, processing " + procUs + " us) at " + time + (newBackup ? ", new backup" : ", no new backup");
     }
 }

@@ -6,6 +6,7 @@ package org.flowbuf.app.congestion;
 
 import org.flowbuf.api.congestion.CcHop;
 import org.flowbuf.api.congestion.CcPath;
+import org.flowbuf.api.congestion.CongestionMode;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.flow.TrafficSelector;
@@ -46,7 +47,9 @@ final class CcEntries {
             int other = 1 - layout.slot();
             here.add(rules.path(source, layout.index(), other, b.first().outPort(),
                                 layout.dstMac()));
-            here.add(rules.alternate(source, layout.index(), other));
+            if (layout.mode() == CongestionMode.DATAPLANE) {
+                here.add(rules.alternate(source, layout.index(), other));
+            }
         });
         layout.sink().ifPresent(s -> here.add(rules.ordered(source, layout.index())));
         entries.put(source, here);
@@ -59,6 +62,10 @@ final class CcEntries {
                 entries.get(device).add(rules.thresholds(device, layout.index(), t));
             }
         });
+        if (layout.mode() == CongestionMode.PROBING && entries.containsKey(layout.destination())) {
+            entries.get(layout.destination()).add(
+                    rules.probePunt(layout.destination(), layout.index()));
+        }
         return entries;
     }
 

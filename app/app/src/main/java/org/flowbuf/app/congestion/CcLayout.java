@@ -5,13 +5,12 @@
 package org.flowbuf.app.congestion;
 
 import org.flowbuf.api.FlowFilter;
-import org.flowbuf.api.congestion.CcHop;
 import org.flowbuf.api.congestion.CcPath;
 import org.flowbuf.api.congestion.CcThresholds;
+import org.flowbuf.api.congestion.CongestionMode;
 import org.onlab.packet.MacAddress;
 import org.onosproject.net.DeviceId;
 
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -35,16 +34,22 @@ final class CcLayout {
     private final CcPath backup;
     private final int slot;
     private final Map<DeviceId, CcThresholds> thresholds;
+    private final CongestionMode mode;
     private final CcSink sink;
 
     CcLayout(int index, FlowFilter filter, MacAddress dstMac, CcPath primary, CcPath backup,
              int slot, Map<DeviceId, CcThresholds> thresholds) {
-        this(index, filter, dstMac, primary, backup, slot, thresholds, null);
+        this(index, filter, dstMac, primary, backup, slot, thresholds, CongestionMode.DATAPLANE);
+    }
+
+    CcLayout(int index, FlowFilter filter, MacAddress dstMac, CcPath primary, CcPath backup,
+             int slot, Map<DeviceId, CcThresholds> thresholds, CongestionMode mode) {
+        this(index, filter, dstMac, primary, backup, slot, thresholds, mode, null);
     }
 
     private CcLayout(int index, FlowFilter filter, MacAddress dstMac, CcPath primary,
                      CcPath backup, int slot, Map<DeviceId, CcThresholds> thresholds,
-                     CcSink sink) {
+                     CongestionMode mode, CcSink sink) {
         this.sink = sink;
         this.index = index;
         this.filter = Objects.requireNonNull(filter);
@@ -53,6 +58,7 @@ final class CcLayout {
         this.backup = backup;
         this.slot = slot;
         this.thresholds = Map.copyOf(thresholds);
+        this.mode = Objects.requireNonNull(mode);
     }
 
     int index() {
@@ -87,6 +93,19 @@ final class CcLayout {
         return thresholds;
     }
 
+    CongestionMode mode() {
+        return mode;
+    }
+
+    /**
+     * The destination switch: where both paths end and a probe is punted.
+     *
+     * @return device
+     */
+    DeviceId destination() {
+        return primary.hops().get(primary.hops().size() - 1).device();
+    }
+
     /**
      * The merge switch: the last switch of the paths (disjoint paths share
      * only their ends).
@@ -94,8 +113,7 @@ final class CcLayout {
      * @return device
      */
     DeviceId merge() {
-        List<CcHop> hops = primary.hops();
-        return hops.get(hops.size() - 1).device();
+        return destination();
     }
 
     /**
@@ -115,7 +133,7 @@ final class CcLayout {
      * @return the layout
      */
     CcLayout ordered(CcSink markerSink) {
-        return new CcLayout(index, filter, dstMac, primary, backup, slot, thresholds,
+        return new CcLayout(index, filter, dstMac, primary, backup, slot, thresholds, mode,
                             Objects.requireNonNull(markerSink));
     }
 
@@ -126,7 +144,7 @@ final class CcLayout {
      * @return the layout
      */
     CcLayout inSlotZero() {
-        return new CcLayout(index, filter, dstMac, primary, backup, 0, thresholds, sink);
+        return new CcLayout(index, filter, dstMac, primary, backup, 0, thresholds, mode, sink);
     }
 
     /**
@@ -138,6 +156,20 @@ final class CcLayout {
      */
     CcLayout promoted(CcPath newBackup, Map<DeviceId, CcThresholds> newThresholds) {
         return new CcLayout(index, filter, dstMac, backup, newBackup, 1 - slot, newThresholds,
+                            mode, sink);
+    }
+
+    /**
+     * The layout after the controller moved the flow to its backup: the
+     * same slots, the slot the flow takes now holding the backup's next
+     * hop (no register to write: P4Runtime on BMv2 has none).
+     *
+     * @param newBackup     the new backup, null when none
+     * @param newThresholds thresholds on the switches of both paths
+     * @return the new layout
+     */
+    CcLayout rerouted(CcPath newBackup, Map<DeviceId, CcThresholds> newThresholds) {
+        return new CcLayout(index, filter, dstMac, backup, newBackup, slot, newThresholds, mode,
                             sink);
     }
 }

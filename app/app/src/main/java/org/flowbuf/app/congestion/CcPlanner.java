@@ -68,7 +68,7 @@ final class CcPlanner {
             backup = path(pair.get(1), dst.location());
         }
         return new CcLayout(index, request.filter().withoutInPort(), dst.mac(), primary, backup, 0,
-                            thresholds(request, primary, backup));
+                            thresholds(request, primary, backup), request.mode());
     }
 
     /**
@@ -88,7 +88,7 @@ final class CcPlanner {
     /**
      * Thresholds on the switches of both paths: those on the primary
      * derived over the primary, the backup's own switches over the backup;
-     * none in NOCC mode.
+     * none in NOCC and PROBING modes (nothing reacts in the data plane).
      *
      * @param request the flow's request
      * @param primary its primary
@@ -96,7 +96,7 @@ final class CcPlanner {
      * @return thresholds per switch
      */
     Map<DeviceId, CcThresholds> thresholds(CcFlowRequest request, CcPath primary, CcPath backup) {
-        if (request.mode() == CongestionMode.NOCC) {
+        if (request.mode() != CongestionMode.DATAPLANE) {
             return Map.of();
         }
         double x = request.factor().orElse(policy.factor());

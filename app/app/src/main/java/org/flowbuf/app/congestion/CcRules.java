@@ -51,6 +51,9 @@ import static org.flowbuf.pipeconf.CcP4Names.TAG;
 import static org.flowbuf.pipeconf.CcP4Names.THRESHOLDS;
 import static org.flowbuf.pipeconf.CcP4Names.TO_SINK;
 import static org.flowbuf.pipeconf.CcP4Names.TRACK;
+import static org.flowbuf.pipeconf.FlowBufP4Names.ACL;
+import static org.flowbuf.pipeconf.FlowBufP4Names.ETH_SRC;
+import static org.flowbuf.pipeconf.FlowBufP4Names.PUNT_TO_CPU;
 
 /**
  * The PI flow rules of congestion.p4 for one flow on one switch.
@@ -61,6 +64,8 @@ public final class CcRules {
     static final long MAX_PORT = 511;
     /** cc_flows is ternary: one priority for every latency-critical flow. */
     static final int FLOW_PRIORITY = 10;
+    /** The probe punt's ACL priority: above any ACL entry that would forward the flow. */
+    static final int PROBE_PUNT_PRIORITY = 40_000;
 
     private final ApplicationId appId;
 
@@ -195,6 +200,23 @@ public final class CcRules {
                 .withSelector(DefaultTrafficSelector.builder().build())
                 .withTreatment(DefaultTrafficTreatment.builder().piTableAction(action).build())
                 .build();
+    }
+
+    /**
+     * acl_table at the flow's far-end switch: its probes (their source MAC
+     * names the flow, {@link ProbeFrames#mac}) go to the controller, not to
+     * the host. The flow's own packets, on the same 5-tuple, are not matched.
+     *
+     * @param device the destination switch
+     * @param index  flow index
+     * @return rule
+     */
+    public FlowRule probePunt(DeviceId device, int index) {
+        PiCriterion match = PiCriterion.builder()
+                .matchTernary(ETH_SRC, ProbeFrames.mac(index).toBytes(),
+                              new byte[]{-1, -1, -1, -1, -1, -1}).build();
+        return rule(device, ACL, match, PiAction.builder().withId(PUNT_TO_CPU).build(),
+                    PROBE_PUNT_PRIORITY);
     }
 
     private static PiCriterion slotKey(int index, int slot) {

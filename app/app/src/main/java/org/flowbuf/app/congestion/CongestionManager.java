@@ -38,7 +38,9 @@ import java.util.function.Supplier;
  * switch-over digests: the backup the source switch moved the flow to is
  * the primary now, and a new backup is installed when the topology has one.
  * A flow registered with orderedSwitchover also gets a merge buffer
- * ({@link OrderedMerges}), re-armed after every switch-over.
+ * ({@link OrderedMerges}), re-armed after every switch-over. PROBING flows
+ * are probed by a {@link ProbeScheduler}, which asks for the same move when
+ * a probe is late or missing.
  */
 public final class CongestionManager implements CongestionService {
 
@@ -49,6 +51,7 @@ public final class CongestionManager implements CongestionService {
     private final Clock clock;
     private final Consumer<SwitchOver> switchOvers;
     private final OrderedMerges merges;
+    private final ProbeScheduler probes;
     private final Map<Long, Registered> flows = new TreeMap<>();
     private long nextId = 1;
 
@@ -66,12 +69,11 @@ public final class CongestionManager implements CongestionService {
     public CongestionManager(ApplicationId appId, CcHosts hosts, DisjointPathFinder paths,
                              ThresholdPolicy policy, CcWriter writer, Clock clock,
                              Consumer<SwitchOver> switchOvers) {
-        this(appId, hosts, paths, policy, writer, clock, switchOvers, null);
+        this(appId, hosts, paths, policy, writer, clock, switchOvers, null, null);
     }
 
     /**
-     * Creates the service with ordered switch-overs: merge buffers on the
-     * merge switches' buffer agents.
+     * Creates the service with PROBING mode.
      *
      * @param appId       owner of the entries
      * @param hosts       where hosts are
@@ -80,6 +82,28 @@ public final class CongestionManager implements CongestionService {
      * @param writer      the switches' writer
      * @param clock       time of switch-overs
      * @param switchOvers told of every switch-over (an event sink)
+     * @param probes      the probe scheduler, null where the controller has no
+     *                    packet-out (PROBING flows are then refused)
+     */
+    public CongestionManager(ApplicationId appId, CcHosts hosts, DisjointPathFinder paths,
+                             ThresholdPolicy policy, CcWriter writer, Clock clock,
+                             Consumer<SwitchOver> switchOvers, ProbeScheduler probes) {
+        this(appId, hosts, paths, policy, writer, clock, switchOvers, null, probes);
+    }
+
+    /**
+     * Creates the service with PROBING mode and ordered switch-overs: merge
+     * buffers on the merge switches' buffer agents.
+     *
+     * @param appId       owner of the entries
+     * @param hosts       where hosts are
+     * @param paths       the path computation
+     * @param policy      the threshold derivation
+     * @param writer      the switches' writer
+     * @param clock       time of switch-overs
+     * @param switchOvers told of every switch-over (an event sink)
+     * @param probes      the probe scheduler, null where the controller has no
+     *                    packet-out (PROBING flows are then refused)
      * @param buffers     the Buffer Service
      * @param intents     its intent level
      * @param links       the topology's links (to find a path's port into the merge switch)
@@ -87,26 +111,35 @@ public final class CongestionManager implements CongestionService {
      */
     public CongestionManager(ApplicationId appId, CcHosts hosts, DisjointPathFinder paths,
                              ThresholdPolicy policy, CcWriter writer, Clock clock,
-                             Consumer<SwitchOver> switchOvers, BufferService buffers,
-                             FlowBufIntentService intents, Supplier<List<Link>> links,
-                             long boundMs) {
+                             Consumer<SwitchOver> switchOvers, ProbeScheduler probes,
+                             BufferService buffers, FlowBufIntentService intents,
+                             Supplier<List<Link>> links, long boundMs) {
         this(appId, hosts, paths, policy, writer, clock, switchOvers,
-             new OrderedMerges(buffers, intents, OrderedMerges.peersOf(links), boundMs));
+             new OrderedMerges(buffers, intents, OrderedMerges.peersOf(links), boundMs), probes);
     }
 
     private CongestionManager(ApplicationId appId, CcHosts hosts, DisjointPathFinder paths,
                               ThresholdPolicy policy, CcWriter writer, Clock clock,
-                              Consumer<SwitchOver> switchOvers, OrderedMerges merges) {
+                              Consumer<SwitchOver> switchOvers, OrderedMerges merges,
+                              ProbeScheduler probes) {
         CcRules rules = new CcRules(appId);
         this.planner = new CcPlanner(hosts, paths, policy);
         this.installer = new CcInstaller(rules, writer);
         this.clock = clock;
         this.switchOvers = switchOvers;
         this.merges = merges;
+        this.probes = probes;
+        if (probes != null) {
+            probes.rerouteBy(this::probeReroute);
+        }
     }
 
     @Override
     public synchronized LatencyCriticalFlow register(CcFlowRequest request) {
+        if (request.mode() == CongestionMode.PROBING && probes == null) {
+            throw FlowBufException.invalid("mode PROBING needs packet-out and packet-in, which "
+                                                   + "this controller has not");
+        }
         FlowFilter packets = request.filter().withoutInPort();
         flows.values().stream().filter(r -> r.layout.filter().equals(packets)).findFirst()
                 .ifPresent(r -> {
@@ -131,9 +164,14 @@ public final class CongestionManager implements CongestionService {
                 id, index, request, layout.primary(), layout.backup().orElse(null),
                 layout.thresholds(), List.of());
         flows.put(flow.id(), new Registered(flow, layout));
+        if (request.mode() == CongestionMode.PROBING) {
+            probes.start(flow.id(), index, layout.filter(), layout.dstMac(),
+                         request.probeIntervalMs(), request.budgetUs(), layout.source(),
+                         layout.primary().first().outPort());
+        }
         LOG.info("latency-critical flow {} (index {}): primary {}, backup {}", flow.id(), index,
                  flow.primary(), flow.backup().map(Object::toString).orElse("none"));
-        return withState(flow);
+        return withState(flows.get(flow.id()));
     }
 
     /** The layout of an ordered flow, its merge buffer set up. */
@@ -149,11 +187,16 @@ public final class CongestionManager implements CongestionService {
         return layout.ordered(merges.open(id, layout));
     }
 
-    private LatencyCriticalFlow withState(LatencyCriticalFlow flow) {
-        if (merges == null) {
-            return flow;
+    // The flow as registered, with what its probes and its merge buffer found now.
+    private LatencyCriticalFlow withState(Registered r) {
+        LatencyCriticalFlow flow = r.flow;
+        if (probes != null) {
+            flow = probes.stats(flow.id()).map(flow::withProbes).orElse(flow);
         }
-        return merges.state(flow.id()).map(flow::withOrdered).orElse(flow);
+        if (merges != null) {
+            flow = merges.state(flow.id()).map(flow::withOrdered).orElse(flow);
+        }
+        return flow;
     }
 
     @Override
@@ -161,6 +204,9 @@ public final class CongestionManager implements CongestionService {
         Registered r = flows.get(id);
         if (r == null) {
             throw FlowBufException.notFound("no latency-critical flow %d", id);
+        }
+        if (probes != null) {
+            probes.stop(id);
         }
         installer.remove(r.layout);
         flows.remove(id);
@@ -171,13 +217,13 @@ public final class CongestionManager implements CongestionService {
 
     @Override
     public synchronized Optional<LatencyCriticalFlow> flow(long id) {
-        return Optional.ofNullable(flows.get(id)).map(r -> withState(r.flow));
+        return Optional.ofNullable(flows.get(id)).map(this::withState);
     }
 
     @Override
     public synchronized Collection<LatencyCriticalFlow> flows() {
         List<LatencyCriticalFlow> all = new ArrayList<>();
-        flows.values().forEach(r -> all.add(withState(r.flow)));
+        flows.values().forEach(r -> all.add(withState(r)));
         return all;
     }
 
@@ -199,17 +245,57 @@ public final class CongestionManager implements CongestionService {
         Registered r = found.get();
         CcLayout old = r.layout;
         if (!device.equals(old.source()) || old.backup().isEmpty()
-                || digest.slot() == old.slot()) {
+                || digest.slot() == old.slot() || old.mode() == CongestionMode.PROBING) {
             // Not the source, or already handled: only the source has two slots.
             LOG.warn("{}: switch-over digest that changes nothing for flow {}: {}", device,
                      r.flow.id(), digest);
             return;
         }
-        CcPath primary = old.backup().get();
+        moveToBackup(r, device, digest.queueUs(), digest.procUs(), SwitchOver.Cause.DIGEST);
+    }
+
+    /**
+     * A packet-in that may be a PROBING flow's probe, back from its far-end
+     * switch (not synchronized: it is timed on arrival, handled later).
+     *
+     * @param device the switch that punted it
+     * @param frame  the frame
+     * @return whether it was a probe (else it is someone else's)
+     */
+    public boolean probePacketIn(DeviceId device, byte[] frame) {
+        return probes != null && probes.packetIn(device, frame);
+    }
+
+    /**
+     * A PROBING flow's probe was late or missing: the controller moves it
+     * to its backup (the slot it takes gets the backup's next hop) and
+     * keeps the same books as for a digest.
+     *
+     * @param id      the flow
+     * @param cause   PROBE_LATE or PROBE_MISSING
+     * @param delayUs the late probe's one-way time (recorded as its queuing delay), or 0
+     */
+    synchronized void probeReroute(long id, SwitchOver.Cause cause, long delayUs) {
+        Registered r = flows.get(id);
+        if (r == null || r.layout.mode() != CongestionMode.PROBING) {
+            return;  // removed while the probe was out
+        }
+        if (r.layout.backup().isEmpty()) {
+            LOG.warn("latency-critical flow {}: {} but no backup to move to", id, cause);
+            return;
+        }
+        moveToBackup(r, r.layout.source(), delayUs, 0, cause);
+        probes.route(id, r.layout.source(), r.layout.primary().first().outPort());
+    }
+
+    /** The flow's backup is its primary now; a new backup where there is one; recorded. */
+    private void moveToBackup(Registered r, DeviceId device, long queueUs, long procUs,
+                              SwitchOver.Cause cause) {
+        CcPath primary = r.layout.backup().get();
         CcPath backup = planner.backupFor(primary).orElse(null);
         CcLayout next = promote(r, primary, backup);
-        SwitchOver record = new SwitchOver(device, digest.queueUs(), digest.procUs(),
-                                           clock.instant(), next.backup().isPresent());
+        SwitchOver record = new SwitchOver(device, queueUs, procUs, clock.instant(),
+                                           next.backup().isPresent(), cause);
         r.layout = next;
         r.flow = r.flow.switchedOver(next.primary(), next.backup().orElse(null),
                                      next.thresholds(), record);
@@ -250,12 +336,15 @@ public final class CongestionManager implements CongestionService {
     /**
      * The layout after a switch-over, installed: with the new backup when
      * it can be written, else without one (the flow keeps forwarding on
-     * its new primary either way).
+     * its new primary either way). The data plane moved a DATAPLANE flow
+     * to the other slot; the controller moves a PROBING one within its slot.
      */
     private CcLayout promote(Registered r, CcPath primary, CcPath backup) {
         CcLayout old = r.layout;
+        boolean bySlot = old.mode() != CongestionMode.PROBING;
         if (backup != null) {
-            CcLayout next = old.promoted(backup, thresholds(r, primary, backup));
+            Map<DeviceId, CcThresholds> limits = thresholds(r, primary, backup);
+            CcLayout next = bySlot ? old.promoted(backup, limits) : old.rerouted(backup, limits);
             try {
                 installer.change(old, next);
                 return next;
@@ -264,7 +353,8 @@ public final class CongestionManager implements CongestionService {
                          e.getMessage());
             }
         }
-        CcLayout next = old.promoted(null, thresholds(r, primary, null));
+        Map<DeviceId, CcThresholds> limits = thresholds(r, primary, null);
+        CcLayout next = bySlot ? old.promoted(null, limits) : old.rerouted(null, limits);
         installer.change(old, next);
         return next;
     }

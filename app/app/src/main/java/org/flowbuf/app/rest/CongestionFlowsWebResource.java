@@ -52,13 +52,16 @@ public class CongestionFlowsWebResource extends AbstractWebResource {
     /**
      * Registers a latency-critical flow and installs its paths. Body:
      * {"srcHost", "dstHost", "filter", "budgetUs", "m", "x", "mode",
-     * "orderedSwitchover"}.
+     * "orderedSwitchover", "probeIntervalMs"}; mode PROBING has the
+     * controller probe the path every probeIntervalMs and move the flow
+     * when a probe is late or lost.
      *
      * @onos.rsModel CcFlowRequest
      * @param body request
-     * @return 201 Created with the flow; 400 (bad field, no disjoint path,
-     *         budget under the path's idle delay, orderedSwitchover without
-     *         a buffer agent at the merge switch or outside DATAPLANE), 404
+     * @return 201 Created with the flow; 400 (bad field, probeIntervalMs out
+     *         of 100..60000 or without PROBING, no disjoint path, budget
+     *         under the path's idle delay, orderedSwitchover without a
+     *         buffer agent at the merge switch or outside DATAPLANE), 404
      *         (unknown host), 409 (same 5-tuple registered), 503
      * @throws IOException when the body cannot be read
      */
@@ -76,7 +79,8 @@ public class CongestionFlowsWebResource extends AbstractWebResource {
 
     /**
      * A latency-critical flow: its current path, backup, thresholds,
-     * switch-overs and last delays.
+     * switch-overs (with their cause) and last delays; a PROBING flow's
+     * probes (sent, lost, late, last one-way time).
      *
      * @onos.rsModel CcFlow
      * @param id flow id

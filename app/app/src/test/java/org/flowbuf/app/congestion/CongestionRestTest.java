@@ -72,8 +72,22 @@ public class CongestionRestTest extends JerseyTest {
                         new DefaultApplicationId(1, "test"), hosts,
                         new SuurballePathFinder(() -> topo.links),
                         new ThresholdPolicy(5, (d, p) -> new IdleDelay(10, 40)), writer,
-                        Clock.systemUTC(), s -> { }))
+                        Clock.systemUTC(), s -> { }, probes()))
                 .add(CodecService.class, codecs).install();
+    }
+
+    /** A scheduler whose timer never ticks: probing flows register, no probe leaves. */
+    private static ProbeScheduler probes() {
+        return new ProbeScheduler((d, p, f) -> { }, new ProbeTimer() {
+            @Override
+            public Runnable every(long periodMs, Runnable task) {
+                return () -> { };
+            }
+
+            @Override
+            public void execute(Runnable task) {
+            }
+        }, System::nanoTime);
     }
 
     private Response post(String body) {
@@ -134,6 +148,36 @@ public class CongestionRestTest extends JerseyTest {
         assertError(post("[]"), 400, "");
         assertError(target("congestion/flows/abc").request().get(), 400, "id");
         assertError(target("congestion/flows/0").request().delete(), 400, "id");
+        assertTrue(writer.writes.isEmpty());
+    }
+
+    @Test
+    public void aProbingFlowShowsItsIntervalAndProbes() throws IOException {
+        Response created = post(FLOW.replace("\"m\":5,\"x\":2",
+                                             "\"mode\":\"PROBING\",\"probeIntervalMs\":2000"));
+        assertEquals(201, created.getStatus());
+        JsonNode flow = json(created);
+        assertEquals("PROBING", flow.get("mode").asText());
+        assertEquals(4, flow.get("backup").size());
+        assertEquals(0, flow.get("thresholds").size());
+        JsonNode one = json(target("congestion/flows/" + flow.get("id").asLong()).request().get());
+        assertEquals(2000, one.get("probeIntervalMs").asLong());
+        assertEquals(0, one.get("probes").get("sent").asLong());
+        assertEquals(0, one.get("probes").get("lost").asLong());
+        assertEquals(0, one.get("probes").get("late").asLong());
+        assertTrue(one.get("probes").get("lastDelayUs") == null);  // none back yet
+    }
+
+    @Test
+    public void badProbeIntervalsAre400AndWriteNothing() throws IOException {
+        String probing = FLOW.replace("\"m\":5,\"x\":2",
+                                      "\"mode\":\"PROBING\",\"probeIntervalMs\":IV");
+        for (String bad : new String[]{"99", "60001", "0", "-5", "\"1s\"", "1.5"}) {
+            assertError(post(probing.replace("IV", bad)), 400, "probeIntervalMs");
+        }
+        // Only PROBING takes an interval.
+        assertError(post(FLOW.replace("\"m\":5", "\"probeIntervalMs\":1000")), 400,
+                    "probeIntervalMs");
         assertTrue(writer.writes.isEmpty());
     }
 

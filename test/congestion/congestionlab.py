@@ -23,6 +23,8 @@ import tempfile
 from test.lab.netns import Lab
 from test.lab.procs import ProcessLab
 from test.lab.servicelab import BMV2_JSON, HOST_JAR, P4INFO, ROOT, Rest
+from test.packet.client import Client
+from test.packet.p4info import P4Info
 
 
 @dataclasses.dataclass(frozen=True)
@@ -162,6 +164,16 @@ class CongestionLab(ProcessLab):
                 rate = self.topology.shaped.get((sw, number))
                 argv += ["--port", f"{number}={ifname}" + (f"@{rate}" if rate else "")]
         return argv
+
+    def entry_counts(self, sw, tables):
+        """{table: entries} of the named P4 tables on one switch, read over
+        P4Runtime by a backup client (the host stays primary)."""
+        info = P4Info()
+        client = Client(f"127.0.0.1:{self.p4rt[sw]}", device_id=1, election_id=(0, 1))
+        try:
+            return {t: len(client.table_entries(info.table_id(t))) for t in tables}
+        finally:
+            client.close()
 
     def restart(self, sw):
         """Stops a switch and starts it again: empty tables, registers and

@@ -21,8 +21,6 @@ from test.congestion.test_congestion_service import (CC_TABLES, CONGESTION, SHAP
                                                      flow_body, switches_of, udp)
 from test.lab.procs import wait_until
 from test.lab.servicelab import ensure_built
-from test.packet.client import Client
-from test.packet.p4info import P4Info
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the namespace lab needs root")
 
@@ -48,12 +46,7 @@ def probing_body(dport):
 
 
 def entries(lab, sw, *tables):
-    info = P4Info()
-    client = Client(f"127.0.0.1:{lab.p4rt[sw]}", device_id=1, election_id=(0, 1))
-    try:
-        return {t: len(client.table_entries(info.table_id(t))) for t in tables}
-    finally:
-        client.close()
+    return lab.entry_counts(sw, tables)
 
 
 def acl(lab, sw):

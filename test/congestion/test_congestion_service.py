@@ -21,8 +21,6 @@ import pytest
 from test.congestion.congestionlab import HOSTS, CongestionLab, device, lab_ports
 from test.lab.procs import wait_until
 from test.lab.servicelab import ROOT, RestError, ensure_built
-from test.packet.client import Client
-from test.packet.p4info import P4Info
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the namespace lab needs root")
 
@@ -85,13 +83,8 @@ def lab():
 
 
 def cc_entries(lab, sw):
-    """{table: entries} of congestion.p4's tables on one switch, read by a backup client."""
-    info = P4Info()
-    client = Client(f"127.0.0.1:{lab.p4rt[sw]}", device_id=1, election_id=(0, 1))
-    try:
-        return {t: len(client.table_entries(info.table_id(t))) for t in CC_TABLES}
-    finally:
-        client.close()
+    """{table: entries} of congestion.p4's tables on one switch."""
+    return lab.entry_counts(sw, CC_TABLES)
 
 
 def receiver(lab, dport, listen_s=3.0):

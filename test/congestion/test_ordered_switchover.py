@@ -16,13 +16,11 @@ import os
 
 import pytest
 
-from test.congestion.congestionlab import HOSTS, CongestionLab, device
+from test.congestion.congestionlab import HOSTS, CongestionLab, device, lab_ports
 from test.congestion.test_congestion_service import (cc_entries, congest, flow_body,
                                                      switches_of)
 from test.lab.procs import wait_until
 from test.lab.servicelab import RestError, ensure_built
-from test.packet.client import Client
-from test.packet.p4info import P4Info
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the namespace lab needs root")
 
@@ -36,8 +34,10 @@ ORDER_TABLES = ("cc_ingress.cc_ordered", "cc_ingress.cc_marker_sinks")
 @pytest.fixture(scope="module")
 def lab():
     ensure_built()
-    with CongestionLab(prefix="for-", rest_port=8241, p4rt_base=28801, shaped_bps=SHAPED_BPS,
-                       congestion=CONGESTION, buffered={"s4": (100, 101, 102, 103)}) as lab:
+    prefix, rest_port, p4rt_base = lab_ports("for-", 8241, 28801)
+    with CongestionLab(prefix=prefix, rest_port=rest_port, p4rt_base=p4rt_base,
+                       shaped_bps=SHAPED_BPS, congestion=CONGESTION,
+                       buffered={"s4": (100, 101, 102, 103)}) as lab:
         yield lab
 
 
@@ -52,12 +52,7 @@ def reordered(seqs):
 
 
 def order_entries(lab, sw):
-    info = P4Info()
-    client = Client(f"127.0.0.1:{lab.p4rt[sw]}", device_id=1, election_id=(0, 1))
-    try:
-        return {t: len(client.table_entries(info.table_id(t))) for t in ORDER_TABLES}
-    finally:
-        client.close()
+    return lab.entry_counts(sw, ORDER_TABLES)
 
 
 def owned_buffers(lab, sw):

@@ -10,7 +10,6 @@ import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.PacketId;
 import org.junit.Test;
 import org.onosproject.codec.CodecContext;
-import org.onosproject.codec.JsonCodec;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -19,7 +18,7 @@ import static org.junit.Assert.assertTrue;
 /** JSON of buffer statistics. */
 public class BufferStatisticsCodecTest {
 
-    private final CodecContext context = new TestContext();
+    private final CodecContext context = new FlowBufCodecsContext();
     private final BufferStatisticsCodec codec = new BufferStatisticsCodec();
 
     @Test
@@ -49,30 +48,5 @@ public class BufferStatisticsCodecTest {
         assertTrue(json.get("triggerArmed").asBoolean());
         assertEquals(3, json.get("triggersFired").asLong());
         assertEquals(1, json.get("triggerFailures").asLong());
-    }
-
-    /** A codec context with the FlowBuf codecs and no services. */
-    private static final class TestContext implements CodecContext {
-        private final ObjectMapper mapper = new ObjectMapper();
-        private final MapCodecService codecs = new MapCodecService();
-
-        TestContext() {
-            FlowBufCodecs.register(codecs);
-        }
-
-        @Override
-        public ObjectMapper mapper() {
-            return mapper;
-        }
-
-        @Override
-        public <T> JsonCodec<T> codec(Class<T> type) {
-            return codecs.getCodec(type);
-        }
-
-        @Override
-        public <T> T getService(Class<T> type) {
-            throw new UnsupportedOperationException(type.getName());
-        }
     }
 }

@@ -4,7 +4,6 @@
  */
 package org.flowbuf.api.codec;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.congestion.CcFlowRequest;
@@ -15,7 +14,6 @@ import org.flowbuf.api.congestion.SwitchOver;
 import org.junit.Test;
 import org.onlab.packet.IpPrefix;
 import org.onosproject.codec.CodecContext;
-import org.onosproject.codec.JsonCodec;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 
@@ -32,29 +30,7 @@ import static org.junit.Assert.assertFalse;
  */
 public class LatencyCriticalFlowCodecTest {
 
-    private final MapCodecService codecs = new MapCodecService();
-    private final CodecContext context = new CodecContext() {
-        private final ObjectMapper mapper = new ObjectMapper();
-
-        @Override
-        public ObjectMapper mapper() {
-            return mapper;
-        }
-
-        @Override
-        public <T> JsonCodec<T> codec(Class<T> type) {
-            return codecs.getCodec(type);
-        }
-
-        @Override
-        public <T> T getService(Class<T> type) {
-            throw new UnsupportedOperationException(type.getName());
-        }
-    };
-
-    {
-        FlowBufCodecs.register(codecs);
-    }
+    private final CodecContext context = new FlowBufCodecsContext();
 
     private static CcPath path(String... switches) {
         return new CcPath(List.of(switches).stream().map(s -> new CcHop(
@@ -75,7 +51,7 @@ public class LatencyCriticalFlowCodecTest {
     }
 
     private ObjectNode encode(LatencyCriticalFlow f) {
-        return codecs.getCodec(LatencyCriticalFlow.class).encode(f, context);
+        return context.codec(LatencyCriticalFlow.class).encode(f, context);
     }
 
     @Test

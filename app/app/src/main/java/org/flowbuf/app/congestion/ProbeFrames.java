@@ -5,10 +5,14 @@
 package org.flowbuf.app.congestion;
 
 import org.flowbuf.api.FlowFilter;
+import org.onlab.packet.Data;
 import org.onlab.packet.Ethernet;
+import org.onlab.packet.IPacket;
 import org.onlab.packet.IPv4;
 import org.onlab.packet.IpPrefix;
 import org.onlab.packet.MacAddress;
+import org.onlab.packet.TCP;
+import org.onlab.packet.UDP;
 
 import java.nio.ByteBuffer;
 import java.util.Optional;
@@ -34,6 +38,7 @@ public final class ProbeFrames {
     static final int MAGIC = 0x46425052;  // "FBPR"
     static final int PAYLOAD_BYTES = 4 + 2 + 8;
     private static final byte TTL = 64;
+    private static final int TCP_ACK = 0x10;
 
     private ProbeFrames() {
     }
@@ -60,29 +65,22 @@ public final class ProbeFrames {
      */
     static byte[] build(FlowFilter filter, int index, MacAddress dstMac, long seq) {
         byte proto = (byte) (int) filter.ipProto().orElse((int) IPv4.PROTOCOL_UDP);
-        int sport = filter.l4SrcPort().orElse(0);
-        int dport = filter.l4DstPort().orElse(0);
-        ByteBuffer payload = ByteBuffer.allocate(PAYLOAD_BYTES).putInt(MAGIC)
-                .putShort((short) index).putLong(seq);
-        byte[] l4 = l4(proto, sport, dport, payload.array());
-        ByteBuffer ip = ByteBuffer.allocate(20 + l4.length);
-        ip.put((byte) 0x45).put((byte) 0).putShort((short) (20 + l4.length)).putShort((short) 0)
-                .putShort((short) 0).put(TTL).put(proto).putShort((short) 0)
-                .putInt(address(filter.ipv4Src())).putInt(address(filter.ipv4Dst())).put(l4);
-        byte[] ipv4 = ip.array();
-        int sum = checksum(ipv4, 0, 20, 0);
-        ipv4[10] = (byte) (sum >> 8);
-        ipv4[11] = (byte) sum;
-        if (proto == IPv4.PROTOCOL_UDP || proto == IPv4.PROTOCOL_TCP) {
-            int at = proto == IPv4.PROTOCOL_UDP ? 6 : 16;
-            int l4sum = checksum(ipv4, 20, l4.length, pseudoHeader(ipv4, proto, l4.length));
-            ipv4[20 + at] = (byte) (l4sum >> 8);
-            ipv4[20 + at + 1] = (byte) l4sum;
-        }
-        ByteBuffer frame = ByteBuffer.allocate(14 + ipv4.length);
-        frame.put(dstMac.toBytes()).put(mac(index).toBytes()).putShort(Ethernet.TYPE_IPV4)
-                .put(ipv4);
-        return frame.array();
+        byte[] payload = ByteBuffer.allocate(PAYLOAD_BYTES).putInt(MAGIC)
+                .putShort((short) index).putLong(seq).array();
+        IPv4 ip = new IPv4();
+        ip.setSourceAddress(address(filter.ipv4Src()));
+        ip.setDestinationAddress(address(filter.ipv4Dst()));
+        ip.setProtocol(proto);
+        ip.setTtl(TTL);
+        // onlab fills in the lengths and the checksums (the UDP/TCP one over the pseudo-header).
+        ip.setPayload(l4(proto, filter.l4SrcPort().orElse(0), filter.l4DstPort().orElse(0),
+                         payload));
+        Ethernet eth = new Ethernet();
+        eth.setDestinationMACAddress(dstMac);
+        eth.setSourceMACAddress(mac(index));
+        eth.setEtherType(Ethernet.TYPE_IPV4);
+        eth.setPayload(ip);
+        return eth.serialize();
     }
 
     /**
@@ -115,46 +113,30 @@ public final class ProbeFrames {
         return Optional.of(new Probe(index, b.getLong(at + 6)));
     }
 
-    private static byte[] l4(byte proto, int sport, int dport, byte[] payload) {
+    private static IPacket l4(byte proto, int sport, int dport, byte[] payload) {
         if (proto == IPv4.PROTOCOL_UDP) {
-            return ByteBuffer.allocate(8 + payload.length).putShort((short) sport)
-                    .putShort((short) dport).putShort((short) (8 + payload.length))
-                    .putShort((short) 0).put(payload).array();
+            UDP udp = new UDP();
+            udp.setSourcePort(sport);
+            udp.setDestinationPort(dport);
+            udp.setPayload(new Data(payload));
+            return udp;
         }
         if (proto == IPv4.PROTOCOL_TCP) {
-            // Data offset 5 words, ACK only: no SYN, nothing a host would open for.
-            return ByteBuffer.allocate(20 + payload.length).putShort((short) sport)
-                    .putShort((short) dport).putInt(0).putInt(0).put((byte) 0x50)
-                    .put((byte) 0x10).putShort((short) 0xffff).putShort((short) 0)
-                    .putShort((short) 0).put(payload).array();
+            // ACK only: no SYN, nothing a host would open a connection for.
+            TCP tcp = new TCP();
+            tcp.setSourcePort(sport);
+            tcp.setDestinationPort(dport);
+            tcp.setDataOffset((byte) 5);
+            tcp.setFlags((short) TCP_ACK);
+            tcp.setWindowSize((short) 0xffff);
+            tcp.setPayload(new Data(payload));
+            return tcp;
         }
-        return payload;
+        return new Data(payload);
     }
 
     private static int address(Optional<IpPrefix> prefix) {
         return prefix.map(p -> p.address().getIp4Address().toInt()).orElse(0);
-    }
-
-    private static int pseudoHeader(byte[] ipv4, byte proto, int length) {
-        int sum = 0;
-        for (int i = 12; i < 20; i += 2) {
-            sum += ((ipv4[i] & 0xff) << 8) | (ipv4[i + 1] & 0xff);
-        }
-        return sum + (proto & 0xff) + length;
-    }
-
-    /** The Internet checksum of bytes [from, from + length) plus a partial sum. */
-    private static int checksum(byte[] data, int from, int length, int partial) {
-        long sum = partial;
-        for (int i = 0; i < length; i += 2) {
-            int hi = data[from + i] & 0xff;
-            int lo = i + 1 < length ? data[from + i + 1] & 0xff : 0;
-            sum += (hi << 8) | lo;
-        }
-        while ((sum >> 16) != 0) {
-            sum = (sum & 0xffff) + (sum >> 16);
-        }
-        return (int) (~sum & 0xffff);
     }
 
     /** A probe read back: its flow index and sequence number. */

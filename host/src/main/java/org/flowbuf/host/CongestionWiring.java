@@ -6,6 +6,7 @@ package org.flowbuf.host;
 
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.FlowBufIntentService;
+import org.flowbuf.app.congestion.CcDigest;
 import org.flowbuf.app.congestion.CcRules;
 import org.flowbuf.app.congestion.CongestionManager;
 import org.flowbuf.app.congestion.ProbeScheduler;
@@ -23,6 +24,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -58,6 +60,7 @@ final class CongestionWiring implements AutoCloseable {
     private final NetcfgCcTopology topology;
     private final List<SwitchEntry> switchOrder;
     private final P4InfoIndex p4info;
+    private final Clock clock = Clock.systemUTC();
 
     CongestionWiring(ApplicationId appId, Netcfg netcfg, Map<DeviceId, SwitchSession> switches,
                      P4InfoIndex p4info, BufferService buffers, FlowBufIntentService intents) {
@@ -71,7 +74,7 @@ final class CongestionWiring implements AutoCloseable {
         this.manager = new CongestionManager(
                 appId, topology, new SuurballePathFinder(() -> links),
                 new ThresholdPolicy(netcfg.congestion().factor(), topology),
-                new P4RuntimeCcWriter(switches, p4info), Clock.systemUTC(),
+                new P4RuntimeCcWriter(switches, p4info), clock,
                 s -> LOG.info("switch-over: {}", s), probes, buffers, intents, () -> links,
                 netcfg.congestion().markerBoundMs());
         for (SwitchEntry sw : netcfg.switches()) {
@@ -83,14 +86,18 @@ final class CongestionWiring implements AutoCloseable {
                 LOG.warn("{}: congestion avoidance not prepared: {}", sw.deviceId(),
                          e.getMessage());
             }
-            CcSwitchSetup.onSwitchOver(session, p4info, d -> digests.execute(() -> {
-                try {
-                    manager.switchedOver(sw.deviceId(), d);
-                } catch (RuntimeException e) {
-                    LOG.warn("{}: switch-over digest {} not handled: {}", sw.deviceId(), d,
-                             e.getMessage());
-                }
-            }));
+            CcSwitchSetup.onSwitchOver(session, p4info, d -> {
+                Instant came = clock.instant();  // before the digest waits for its thread
+                digests.execute(() -> handle(sw.deviceId(), d, came));
+            });
+        }
+    }
+
+    private void handle(DeviceId device, CcDigest d, Instant came) {
+        try {
+            manager.switchedOver(device, d, came);
+        } catch (RuntimeException e) {
+            LOG.warn("{}: switch-over digest {} not handled: {}", device, d, e.getMessage());
         }
     }
 

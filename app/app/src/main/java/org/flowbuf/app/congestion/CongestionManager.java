@@ -23,6 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -232,10 +233,25 @@ public final class CongestionManager implements CongestionService {
      * its primary from now on; a new backup disjoint from it is installed
      * when the topology has one, and the switch-over is recorded.
      *
+     * The record's time is the digest's arrival: the controller knew of the
+     * switch-over then, before it waited for the lock and wrote the new backup.
+     *
      * @param device the switch the digest came from
      * @param digest the digest
      */
-    public synchronized void switchedOver(DeviceId device, CcDigest digest) {
+    public void switchedOver(DeviceId device, CcDigest digest) {
+        switchedOver(device, digest, clock.instant());
+    }
+
+    /**
+     * The same, for a digest that came at a known time (taken off the
+     * switch's stream before it waited in a queue).
+     *
+     * @param device the switch the digest came from
+     * @param digest the digest
+     * @param came   when it came, on this manager's clock
+     */
+    public synchronized void switchedOver(DeviceId device, CcDigest digest, Instant came) {
         Optional<Registered> found = flows.values().stream()
                 .filter(r -> r.layout.index() == digest.index()).findFirst();
         if (found.isEmpty()) {
@@ -251,7 +267,7 @@ public final class CongestionManager implements CongestionService {
                      r.flow.id(), digest);
             return;
         }
-        moveToBackup(r, device, digest.queueUs(), digest.procUs(), SwitchOver.Cause.DIGEST);
+        moveToBackup(r, device, digest.queueUs(), digest.procUs(), SwitchOver.Cause.DIGEST, came);
     }
 
     /**
@@ -275,7 +291,11 @@ public final class CongestionManager implements CongestionService {
      * @param cause   PROBE_LATE or PROBE_MISSING
      * @param delayUs the late probe's one-way time (recorded as its queuing delay), or 0
      */
-    synchronized void probeReroute(long id, SwitchOver.Cause cause, long delayUs) {
+    void probeReroute(long id, SwitchOver.Cause cause, long delayUs) {
+        reroute(id, cause, delayUs, clock.instant());
+    }
+
+    private synchronized void reroute(long id, SwitchOver.Cause cause, long delayUs, Instant at) {
         Registered r = flows.get(id);
         if (r == null || r.layout.mode() != CongestionMode.PROBING) {
             return;  // removed while the probe was out
@@ -284,17 +304,17 @@ public final class CongestionManager implements CongestionService {
             LOG.warn("latency-critical flow {}: {} but no backup to move to", id, cause);
             return;
         }
-        moveToBackup(r, r.layout.source(), delayUs, 0, cause);
+        moveToBackup(r, r.layout.source(), delayUs, 0, cause, at);
         probes.route(id, r.layout.source(), r.layout.primary().first().outPort());
     }
 
     /** The flow's backup is its primary now; a new backup where there is one; recorded. */
     private void moveToBackup(Registered r, DeviceId device, long queueUs, long procUs,
-                              SwitchOver.Cause cause) {
+                              SwitchOver.Cause cause, Instant at) {
         CcPath primary = r.layout.backup().get();
         CcPath backup = planner.backupFor(primary).orElse(null);
         CcLayout next = promote(r, primary, backup);
-        SwitchOver record = new SwitchOver(device, queueUs, procUs, clock.instant(),
+        SwitchOver record = new SwitchOver(device, queueUs, procUs, at,
                                            next.backup().isPresent(), cause);
         r.layout = next;
         r.flow = r.flow.switchedOver(next.primary(), next.backup().orElse(null),

@@ -33,6 +33,7 @@ import org.onosproject.net.PortNumber;
 import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -273,6 +274,37 @@ public class CongestionManagerTest {
         assertEquals(NOW, record.time());
         assertTrue(record.newBackup());
         assertEquals(List.of(record), events);
+    }
+
+    @Test
+    public void aSwitchOverIsTimedWhenItsDigestCameNotWhenTheNewBackupWasWritten() {
+        Instant[] now = {NOW};
+        Clock clock = new Clock() {
+            @Override
+            public ZoneId getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(ZoneId zone) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public Instant instant() {
+                return now[0];
+            }
+        };
+        service = new CongestionManager(new DefaultApplicationId(1, "test"), hosts(),
+                                        new SuurballePathFinder(() -> topo.links),
+                                        new ThresholdPolicy(5, (d, p) -> new IdleDelay(10, 40)),
+                                        writer, clock, events::add);
+        LatencyCriticalFlow flow = service.register(request().build());
+        writer.onWrite = () -> now[0] = now[0].plusMillis(10);  // a slow switch
+        Instant digestCame = now[0];
+        service.switchedOver(sw(1), new CcDigest(flow.index(), 1, 1, 900, 30));
+        assertTrue(now[0].isAfter(digestCame));  // the new backup took time to write
+        assertEquals(digestCame, events.get(0).time());
     }
 
     @Test

@@ -27,6 +27,8 @@ final class RecordingCcWriter implements CcWriter {
     final Map<DeviceId, Set<Integer>> resets = new HashMap<>();
     final List<DeviceId> writes = new ArrayList<>();
     final Set<DeviceId> refuse = new HashSet<>();
+    /** Runs at each write: a test's slow switch. */
+    Runnable onWrite = () -> { };
 
     private static String key(FlowRule r) {
         return r.table() + "|" + r.selector();
@@ -37,6 +39,7 @@ final class RecordingCcWriter implements CcWriter {
         if (refuse.contains(deviceId)) {
             throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE, deviceId + " refused");
         }
+        onWrite.run();
         writes.add(deviceId);
         Map<String, FlowRule> table = entries.computeIfAbsent(deviceId, d -> new HashMap<>());
         for (FlowRule r : write.removes()) {

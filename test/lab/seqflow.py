@@ -23,15 +23,26 @@ HEADER = struct.Struct("!QQ")  # sequence number, send time in ns
 POLL_S = 0.2  # how often the receiver looks at its idle bound and SIGTERM
 
 
-def send(dst, port, pps, seconds, size, first=0):
+def send(dst, port, pps, seconds, size, first=0, at=None):
     """Sends pps*seconds datagrams numbered from `first`, or fewer if SIGTERM
     stops it first (a driver that decides when the flow has done its job);
-    either way it prints how many it sent."""
+    either way it prints how many it sent. With `at` (wall-clock seconds,
+    which every namespace shares) the first leaves then, so that a driver
+    can start several flows on one schedule whatever this interpreter's
+    start-up took; it also prints how late that first send was (`late_ms`:
+    a start-up that took longer than the driver allowed; the flow then
+    begins at once, with no burst for the time it missed)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     count = int(pps * seconds)
     pad = b"\0" * max(0, size - HEADER.size)
     stopped = []
     signal.signal(signal.SIGTERM, lambda *_: stopped.append(True))
+    report = {}
+    if at is not None:
+        wait = at - time.time()
+        if wait > 0:
+            time.sleep(wait)
+        report["late_ms"] = max(0.0, (time.time() - at) * 1e3)
     start = time.monotonic()
     for seq in range(count):
         if stopped:
@@ -44,7 +55,8 @@ def send(dst, port, pps, seconds, size, first=0):
         if delay > 0:
             time.sleep(delay)
         sock.sendto(HEADER.pack(first + seq, time.time_ns()) + pad, (dst, port))
-    print(json.dumps({"sent": count, "seconds": time.monotonic() - start}), flush=True)
+    report.update(sent=count, seconds=time.monotonic() - start)
+    print(json.dumps(report), flush=True)
 
 
 ETH_P_IP = 0x0800
@@ -188,6 +200,8 @@ def main(argv=None):
     s.add_argument("--size", type=int, default=100, help="UDP payload bytes")
     s.add_argument("--first", type=int, default=0,
                    help="sequence number of the first datagram (a flow sent in parts)")
+    s.add_argument("--at", type=float,
+                   help="wall-clock time (Unix seconds) of the first datagram")
     r = sub.add_parser("recv")
     r.add_argument("port", type=int)
     r.add_argument("--expect", type=int, default=0)
@@ -199,7 +213,7 @@ def main(argv=None):
                                     "to this file (JSON)")
     args = parser.parse_args(argv)
     if args.cmd == "send":
-        send(args.dst, args.port, args.pps, args.seconds, args.size, args.first)
+        send(args.dst, args.port, args.pps, args.seconds, args.size, args.first, args.at)
     else:
         receive(args.port, args.expect, args.idle, args.timeout, args.iface, args.delays)
 

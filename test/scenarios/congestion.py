@@ -73,6 +73,9 @@ CROSS_SIZE = 1000
 # A cross datagram's frame: UDP payload + UDP, IPv4 and Ethernet headers.
 CROSS_FRAME_BITS = (CROSS_SIZE + 8 + 20 + 14) * 8
 CROSS_START_S = 2.0
+# How long before the tactile flow's first packet both senders are started
+# (a Python start-up takes ~50 ms idle, up to hundreds under load).
+START_LEAD_S = 1.0
 TACTILE_PORT, CROSS_PORT = 7000, 7100
 # Idle delays per switch (the netcfg's defaults for every link): queuing
 # 200 us, about a quarter of a cross frame's 0.83 ms on a 10 Mbit/s port,
@@ -209,14 +212,19 @@ def one_run(lab_, mode, x, m, load, seconds, dport, cross=CROSS, congested=CONGE
                     for path, port in (("primary", ("s3", 1)), ("backup", ("s4", 1)))}
         rx = receiver(lab_, "hr", dport, tactile_file, seconds + 60)
         cross_rx = receiver(lab_, dst, CROSS_PORT, cross_file, seconds + 60)
+        # Both senders on one wall-clock schedule, started together: the
+        # cross traffic's start does not wait for its interpreter, which a
+        # loaded machine can hold for seconds (the flow then ends before
+        # the congestion it was to meet).
+        t0 = time.time() + START_LEAD_S
         tx = start(lab_, "ht", ["send", lab_.topology.hosts["hr"][2], str(dport), "--pps",
                                 str(TACTILE_PPS), "--seconds", str(seconds),
-                                "--size", str(TACTILE_SIZE)])
-        time.sleep(CROSS_START_S)
+                                "--size", str(TACTILE_SIZE), "--at", f"{t0:.6f}"])
         cross_pps = load * RATE_BPS / CROSS_FRAME_BITS
         cross_tx = start(lab_, src, ["send", lab_.topology.hosts[dst][2], str(CROSS_PORT),
                                       "--pps", f"{cross_pps:.1f}", "--seconds",
-                                      str(seconds - CROSS_START_S), "--size", str(CROSS_SIZE)])
+                                      str(seconds - CROSS_START_S), "--size", str(CROSS_SIZE),
+                                      "--at", f"{t0 + CROSS_START_S:.6f}"])
         sent = json.loads(tx.communicate(timeout=seconds + 60)[0])
         cross_sent = json.loads(cross_tx.communicate(timeout=seconds + 60)[0])
         time.sleep(1.0)  # what is queued drains (64 packets: 53 ms)
@@ -230,6 +238,7 @@ def one_run(lab_, mode, x, m, load, seconds, dport, cross=CROSS, congested=CONGE
     finally:
         lab_.rest.delete(f"congestion/flows/{flow['id']}")
     return {"config": name_of(mode, x, m), "mode": mode, "load": load, "sent": sent["sent"],
+            "late_ms": max(sent["late_ms"], cross_sent["late_ms"]),
             "received": got["received"], "reordered": got["reordered"],
             "duplicates": got["duplicates"], "arrivals": arrivals, "backup": seen["backup"],
             "primary": seen["primary"],
@@ -333,6 +342,7 @@ def emit_config(runs):
     achieved = [r["cross_sent"]["sent"] * CROSS_FRAME_BITS / r["cross_sent"]["seconds"]
                 / RATE_BPS for r in runs]
     tags["cross_load_achieved"] = round(statistics.mean(achieved), 3)
+    tags["senders_late_ms_max"] = round(max(r.get("late_ms", 0) for r in runs), 1)
     emit("ca_loss_pct", round(statistics.mean(x["loss_pct"] for x in q), 3), "%", **tags,
          sent=sum(r["sent"] for r in runs),
          lost_on_primary=sum(x["lost_primary"] for x in q),

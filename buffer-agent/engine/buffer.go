@@ -53,6 +53,7 @@ type bufferCounters struct {
 	syncAwaits, syncAwaitsArrived         uint64
 	syncAwaitsExpired, syncAwaitsReplaced uint64
 	syncAwaitMaxNs                        int64
+	rewound                               uint64 // see rewindTo
 }
 
 // buffer is one packet store. The fields every batch touches come first,
@@ -92,6 +93,10 @@ type buffer struct {
 	// The newest packets that left, once the buffer was named as one to
 	// purge to a receive report (nil before: see idRing).
 	left *idRing
+	// Copies of the newest frames it sent, and frames to send again before
+	// what it holds, for the same buffers (see rewind.go).
+	sent   *sentLog
+	rewind [][]byte
 	// A sync point not received yet: arrivals up to it are dropped (nil:
 	// none; see PurgeToSyncPoint).
 	awaited *awaitedSync
@@ -195,6 +200,10 @@ func (b *buffer) close() uint64 {
 	if b.arq != nil {
 		n += b.arq.discardAll(b)
 	}
+	n += b.dropRewind(DropAdmin)
+	if b.sent != nil {
+		b.sent.release()
+	}
 	b.settle(0)
 	b.pace.stop()
 	close(b.done)
@@ -282,6 +291,7 @@ func (b *buffer) info() BufferInfo {
 			SyncAwaits: b.st.syncAwaits, SyncAwaitsArrived: b.st.syncAwaitsArrived,
 			SyncAwaitsExpired: b.st.syncAwaitsExpired, SyncAwaitsReplaced: b.st.syncAwaitsReplaced,
 			SyncAwaitMax: time.Duration(b.st.syncAwaitMaxNs),
+			Rewound:      b.st.rewound,
 		},
 	}
 }

@@ -73,7 +73,7 @@ func (b *buffer) sendLocked() bool {
 	b.mu.Lock()
 	b.sentGone()
 	b.txBusy = false
-	more := b.q.n > 0 || b.arq.hasResends()
+	more := b.q.n > 0 || b.arq.hasResends() || len(b.rewind) > 0
 	b.mu.Unlock()
 	if more {
 		b.kick()
@@ -104,6 +104,9 @@ func (b *buffer) sentGone() {
 func (b *buffer) dequeue(out [][]byte, rateBps uint64) [][]byte {
 	now := b.e.clock.Now().UnixNano()
 	b.pace.refill(now, rateBps, b.e.limits.MaxFrameBytes)
+	if len(b.rewind) > 0 {
+		out = b.takeRewind(out, rateBps)
+	}
 	if b.arq != nil {
 		out = b.arq.takeResends(out, &b.pace, rateBps)
 	}
@@ -148,7 +151,7 @@ func (b *buffer) dequeue(out [][]byte, rateBps uint64) [][]byte {
 		b.released(freed)
 	}
 	b.noteOut(out[resends:])
-	if b.pace.waiting(rateBps) && (b.q.n > 0 || b.arq.hasResends()) {
+	if b.pace.waiting(rateBps) && (b.q.n > 0 || b.arq.hasResends() || len(b.rewind) > 0) {
 		b.pace.schedule(b.e.clock, rateBps, b.nextSize(), b.kick)
 	}
 	return out
@@ -163,6 +166,11 @@ func (b *buffer) noteOut(frames [][]byte) {
 	if b.left != nil {
 		for _, f := range frames {
 			b.noteLeft(f)
+		}
+	}
+	if b.sent != nil {
+		for _, f := range frames {
+			b.sent.add(f)
 		}
 	}
 	for i := len(frames) - 1; i >= 0; i-- {

@@ -60,6 +60,9 @@ func (b *buffer) purgeToSeqLocked(last uint64) PurgeResult {
 	before, _ := b.occupancy()
 	dropsBefore := b.st.drops
 	res := PurgeResult{Found: true}
+	// Frames to send again are older than anything held: a purge that
+	// found a held packet covers them too.
+	res.PurgedPackets += b.dropRewind(DropPurged)
 	b.q.popUpTo(last, func(p packet) {
 		if b.left != nil {
 			b.noteLeft(p.data)

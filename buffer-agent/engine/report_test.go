@@ -4,6 +4,7 @@ package engine_test
 
 import (
 	"encoding/binary"
+	"fmt"
 	"runtime"
 	"testing"
 	"time"
@@ -216,9 +217,10 @@ func TestTriggerReportOfAPacketThatNeverComes(t *testing.T) {
 }
 
 // TestTriggerReportOfAPacketSentEarlier: the UE comes back to b having
-// taken less from the other eNB than b had sent before it held: it reports
-// packet 1, which b sent (2 after it). Everything b holds came after 1, so
-// b releases all of it at once, synced, without waiting for 1 to come.
+// taken packet 1 last, while b had sent 0, 1 and 2 before it held (2 was
+// in flight on the radio that was cut). Arrivals are in order, so the UE
+// has nothing after 1: b sends 2 again, first, then what it holds, synced,
+// without waiting for 1 to come.
 func TestTriggerReportOfAPacketSentEarlier(t *testing.T) {
 	r := newTriggerRig(t, engine.BufferConfig{CapacityPackets: 10})
 	r.armPurge(t) // b is now one to purge: it remembers what leaves it
@@ -233,8 +235,67 @@ func TestTriggerReportOfAPacketSentEarlier(t *testing.T) {
 	r.tin.in.Receive([][]byte{reportFrame(engine.ReceiveReport(idOf(1)))})
 	r.waitFires(t, 1)
 	wantFire(t, r.disarmFired(t), engine.TriggerFire{ModesSet: true, Report: engine.ReportSynced})
-	if got := seqs(r.bv.waitSent(t, 5)); got[3] != 3 || got[4] != 4 {
-		t.Fatalf("b sent %v, want 0..4", got)
+	got := seqs(r.bv.waitSent(t, 6))
+	if want := []uint32{0, 1, 2, 2, 3, 4}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("b sent %v, want %v", got, want)
+	}
+	if st := r.query(t, "b").Stats; st.Rewound != 1 || st.PacketsOut != 6 {
+		t.Fatalf("rewound %d, out %d: want 1 and 6", st.Rewound, st.PacketsOut)
+	}
+}
+
+// TestTriggerReportOfTheLastSentRewindsNothing: a report of the packet b
+// sent last needs nothing sent again, however much b sent before it.
+func TestTriggerReportOfTheLastSentRewindsNothing(t *testing.T) {
+	r := newTriggerRig(t, engine.BufferConfig{CapacityPackets: 10})
+	r.armPurge(t)
+	if _, err := r.e.ArmTrigger(app, "t", nil, ""); err != nil {
+		t.Fatal(err)
+	}
+	r.mustMode(t, "bv", engine.ModeRXTX)
+	r.bv.waitSent(t, 3)
+	r.mustMode(t, "bv", engine.ModeRX)
+	r.bv.in.Receive(seqFrames(3, 1))
+	r.armPurge(t)
+	r.tin.in.Receive([][]byte{reportFrame(engine.ReceiveReport(idOf(2)))})
+	r.waitFires(t, 1)
+	if got := seqs(r.bv.waitSent(t, 4)); fmt.Sprint(got) != "[0 1 2 3]" {
+		t.Fatalf("b sent %v, want [0 1 2 3]", got)
+	}
+	if st := r.query(t, "b").Stats; st.Rewound != 0 {
+		t.Fatalf("rewound %d, want 0", st.Rewound)
+	}
+}
+
+// TestRewoundFramesGoWithALaterPurge: frames b is to send again are older
+// than anything it holds, so a purge to a held packet drops them too.
+func TestRewoundFramesGoWithALaterPurge(t *testing.T) {
+	r := newTriggerRig(t, engine.BufferConfig{CapacityPackets: 10})
+	r.armPurge(t)
+	if _, err := r.e.ArmTrigger(app, "t", nil, ""); err != nil {
+		t.Fatal(err)
+	}
+	r.mustMode(t, "bv", engine.ModeRXTX)
+	r.bv.waitSent(t, 3)
+	r.mustMode(t, "bv", engine.ModeRX)
+	r.bv.in.Receive(seqFrames(3, 2))
+	// Armed to purge only (b stays held): 2 is queued to go again.
+	hold := []engine.SetVportModeOp{{ID: "bv", Mode: engine.ModeRX}}
+	if _, err := r.e.ArmTrigger(app, "t", hold, "b"); err != nil {
+		t.Fatal(err)
+	}
+	r.tin.in.Receive([][]byte{reportFrame(engine.ReceiveReport(idOf(1)))})
+	r.waitFires(t, 1)
+	if st := r.query(t, "b").Stats; st.Rewound != 1 {
+		t.Fatalf("rewound %d, want 1", st.Rewound)
+	}
+	res, err := r.e.PurgeUpTo(app, "b", idOf(3), true)
+	if err != nil || !res.Found || res.PurgedPackets != 2 {
+		t.Fatalf("purge to 3: %+v, %v; want found, 2 purged (2 again and 3)", res, err)
+	}
+	r.mustMode(t, "bv", engine.ModeRXTX)
+	if got := seqs(r.bv.waitSent(t, 4)); fmt.Sprint(got) != "[0 1 2 4]" {
+		t.Fatalf("b sent %v, want [0 1 2 4]", got)
 	}
 }
 

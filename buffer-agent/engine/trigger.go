@@ -86,6 +86,7 @@ func (e *Engine) ArmTrigger(app, bufferID string, modes []SetVportModeOp, purgeT
 		target.mu.Lock()
 		if target.left == nil {
 			target.left = new(idRing)
+			target.sent = new(sentLog)
 		}
 		target.mu.Unlock()
 	}
@@ -399,8 +400,14 @@ func (b *buffer) purgeToReport(id PacketID, kind reportKind) (sync ReportSync, p
 		return ReportSynced, r.PurgedPackets, false
 	}
 	b.mu.Lock()
-	behind := b.st.hasLastOut && b.st.lastOut == id || b.left != nil && b.left.has(id)
+	// Sent lately with more sent after it: those never reached the far end
+	// (arrivals are in order), so they go out again (see rewind.go).
+	rewound := b.rewindTo(id)
+	behind := rewound || b.st.hasLastOut && b.st.lastOut == id || b.left != nil && b.left.has(id)
 	b.mu.Unlock()
+	if rewound {
+		b.kick()
+	}
 	if behind {
 		return ReportSynced, 0, false
 	}

@@ -153,6 +153,9 @@ type BufferStats struct {
 	// to arrive.
 	SyncAwaits, SyncAwaitsArrived, SyncAwaitsExpired, SyncAwaitsReplaced uint64
 	SyncAwaitMax                                                         time.Duration
+	// Rewound counts frames sent again because a receive report named a
+	// packet the buffer sent with more sent after it (see rewind.go).
+	Rewound uint64
 }
 
 // ReportSync is what a trigger's purge to a receive report found.

@@ -36,6 +36,7 @@ var (
 	bufHWM     = prometheus.NewDesc(ns+"_buffer_high_watermark_packets", "Highest occupancy since creation.", bufLabels, nil)
 	bufAge     = prometheus.NewDesc(ns+"_buffer_oldest_packet_age_seconds", "Age of the oldest held packet.", bufLabels, nil)
 	bufResent  = prometheus.NewDesc(ns+"_buffer_arq_resent_total", "ARQ packets resent.", bufLabels, nil)
+	bufRewound = prometheus.NewDesc(ns+"_buffer_rewound_total", "Frames sent again because a receive report named a packet sent before them (they never reached the far end).", bufLabels, nil)
 	bufFired   = prometheus.NewDesc(ns+"_buffer_triggers_fired_total", "ArmTrigger triggers fired that set their vport modes.", bufLabels, nil)
 	bufSyncAw  = prometheus.NewDesc(ns+"_buffer_sync_awaits_total", "Sync points purged to before they arrived (PurgeUpTo await_arrival; arrivals up to them are dropped), by how the wait ended: arrived, expired (at the bound), replaced (by a later sync point).", append(bufLabels, "outcome"), nil)
 	bufSyncMax = prometheus.NewDesc(ns+"_buffer_sync_await_max_seconds", "Longest an awaited sync point took to arrive.", bufLabels, nil)
@@ -63,7 +64,7 @@ func New(eng *engine.Engine) *Collector { return &Collector{eng: eng} }
 // Describe implements prometheus.Collector.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{poolUsed, poolLimit, bufState, bufOccP, bufOccB, bufInP, bufInB,
-		bufOutP, bufOutB, bufDrops, bufPoolDr, poolCong, poolAlg, bufHWM, bufAge, bufResent, bufFired, bufSyncAw, bufSyncMax, bufReatt, bufMissed, vpRxP, vpTxP, vpTxErr, vpDrops, sharedDrop} {
+		bufOutP, bufOutB, bufDrops, bufPoolDr, poolCong, poolAlg, bufHWM, bufAge, bufResent, bufRewound, bufFired, bufSyncAw, bufSyncMax, bufReatt, bufMissed, vpRxP, vpTxP, vpTxErr, vpDrops, sharedDrop} {
 		ch <- d
 	}
 }
@@ -103,6 +104,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(bufHWM, g, float64(st.HighWatermarkPackets), l...)
 		ch <- prometheus.MustNewConstMetric(bufAge, g, st.OldestPacketAge.Seconds(), l...)
 		ch <- prometheus.MustNewConstMetric(bufResent, ctr, float64(st.ArqResent), l...)
+		ch <- prometheus.MustNewConstMetric(bufRewound, ctr, float64(st.Rewound), l...)
 		ch <- prometheus.MustNewConstMetric(bufFired, ctr, float64(st.TriggersFired), l...)
 		if st.SyncAwaits > 0 {
 			ch <- prometheus.MustNewConstMetric(bufSyncAw, ctr, float64(st.SyncAwaitsArrived), b.ID, b.Owner, "arrived")

@@ -79,6 +79,7 @@ func bufferOut(b engine.BufferInfo) *pb.Buffer {
 			Reattached: s.Reattached, ReattachedPackets: s.ReattachedPackets, MissedWhileDown: s.MissedWhileDown,
 			SyncAwaits: s.SyncAwaits, SyncAwaitsArrived: s.SyncAwaitsArrived,
 			SyncAwaitsExpired: s.SyncAwaitsExpired, SyncAwaitMaxNs: uint64(s.SyncAwaitMax.Nanoseconds()),
+			RewoundPackets: s.Rewound,
 		},
 	}
 }

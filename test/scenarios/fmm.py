@@ -207,10 +207,12 @@ class FmmDriver:
         """What the eNBs' agents did with sync points their window had not
         received yet when it was purged to them (the target's copy trailed
         the source's): how many, how many arrived, how many were given up
-        at the agent's bound, and the longest wait in ms."""
+        at the agent's bound, and the longest wait in ms; and the frames
+        sent again because a UE's report named a packet sent before them
+        (they were in flight on a radio that was cut)."""
         if self.session is None:
             return {}
-        total = {"awaits": 0, "arrived": 0, "expired": 0, "max_ms": 0.0}
+        total = {"awaits": 0, "arrived": 0, "expired": 0, "max_ms": 0.0, "rewound": 0}
         for enb in ("s1", "s2"):
             agent = BufferAgent(f"127.0.0.1:{self.lab.agent[enb]}", AGENT_APP_ID)
             try:
@@ -222,6 +224,8 @@ class FmmDriver:
             total["arrived"] += st.sync_awaits_arrived
             total["expired"] += st.sync_awaits_expired
             total["max_ms"] = max(total["max_ms"], st.sync_await_max_ns / 1e6)
+            # Sent again: a report named a packet sent before them (rewind.go).
+            total["rewound"] += st.rewound_packets
         return total
 
     def every(self, interval_s, until, at_least=0):
@@ -396,6 +400,9 @@ def main(argv=None):
          max_wait_ms=udp["sync_awaits"].get("max_ms", 0.0),
          what="syncs whose target had not received the sync point yet: its agent dropped "
               "the late copies up to it")
+    emit("fmm_rewound", udp["sync_awaits"].get("rewound", 0), "packets",
+         what="sent again by a target whose UE reported a packet sent before them: they were "
+              "in flight on a radio that was cut")
     emit("fmm_released_on_signal", udp["on_signal"], "handoffs", handoffs=udp["handoffs"],
          what="attaches the target's agent had released on the UE's signal before the call")
     emit("fmm_held_on_signal", udp["held_on_signal"], "handoffs", handoffs=udp["handoffs"],

@@ -1547,8 +1547,12 @@ type BufferStats struct {
 	SyncAwaitsArrived uint64 `protobuf:"varint,21,opt,name=sync_awaits_arrived,json=syncAwaitsArrived,proto3" json:"sync_awaits_arrived,omitempty"`
 	SyncAwaitsExpired uint64 `protobuf:"varint,22,opt,name=sync_awaits_expired,json=syncAwaitsExpired,proto3" json:"sync_awaits_expired,omitempty"`
 	SyncAwaitMaxNs    uint64 `protobuf:"varint,23,opt,name=sync_await_max_ns,json=syncAwaitMaxNs,proto3" json:"sync_await_max_ns,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// Frames sent again because a receive report named a packet the buffer
+	// had sent with more sent after it: those never reached the far end
+	// (a radio cut with them in flight), so they went out again first.
+	RewoundPackets uint64 `protobuf:"varint,24,opt,name=rewound_packets,json=rewoundPackets,proto3" json:"rewound_packets,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *BufferStats) Reset() {
@@ -1738,6 +1742,13 @@ func (x *BufferStats) GetSyncAwaitsExpired() uint64 {
 func (x *BufferStats) GetSyncAwaitMaxNs() uint64 {
 	if x != nil {
 		return x.SyncAwaitMaxNs
+	}
+	return 0
+}
+
+func (x *BufferStats) GetRewoundPackets() uint64 {
+	if x != nil {
+		return x.RewoundPackets
 	}
 	return 0
 }
@@ -4052,7 +4063,7 @@ const file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc = "" +
 	"\vDropCounter\x122\n" +
 	"\x05cause\x18\x01 \x01(\x0e2\x1c.flowbuf.buffer.v1.DropCauseR\x05cause\x12\x18\n" +
 	"\apackets\x18\x02 \x01(\x04R\apackets\x12\x14\n" +
-	"\x05bytes\x18\x03 \x01(\x04R\x05bytes\"\xce\a\n" +
+	"\x05bytes\x18\x03 \x01(\x04R\x05bytes\"\xf7\a\n" +
 	"\vBufferStats\x12\x1d\n" +
 	"\n" +
 	"packets_in\x18\x01 \x01(\x04R\tpacketsIn\x12\x19\n" +
@@ -4083,7 +4094,8 @@ const file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc = "" +
 	"syncAwaits\x12.\n" +
 	"\x13sync_awaits_arrived\x18\x15 \x01(\x04R\x11syncAwaitsArrived\x12.\n" +
 	"\x13sync_awaits_expired\x18\x16 \x01(\x04R\x11syncAwaitsExpired\x12)\n" +
-	"\x11sync_await_max_ns\x18\x17 \x01(\x04R\x0esyncAwaitMaxNs\"\x84\x01\n" +
+	"\x11sync_await_max_ns\x18\x17 \x01(\x04R\x0esyncAwaitMaxNs\x12'\n" +
+	"\x0frewound_packets\x18\x18 \x01(\x04R\x0erewoundPackets\"\x84\x01\n" +
 	"\x15LinuxInterfaceBackend\x12\x1c\n" +
 	"\tinterface\x18\x01 \x01(\tR\tinterface\x12(\n" +
 	"\x10create_veth_peer\x18\x02 \x01(\tR\x0ecreateVethPeer\x12#\n" +

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package engine
+
+// A buffer named as one to purge to a receive report (an FMM eNB's window)
+// keeps copies of the newest frames it sent, as an eNB keeps the PDCP
+// packets its UE has not acknowledged. A report can name a packet the
+// buffer sent, with more sent after it: those left the buffer but never
+// reached the far end (the radio was cut with them in flight). Arrivals are
+// in order, so the far end has nothing after the packet it reports; the
+// purge then rewinds: the frames sent after it go out again first, before
+// what the buffer holds, instead of being lost.
+
+// sentLogFrames bounds the copies a buffer keeps: about 0.25 s of a 50
+// Mbit/s radio at 1500 bytes, the in-flight data a cut can catch.
+const sentLogFrames = 1024
+
+// sentLog is a ring of the newest frames a buffer sent (copies, with their
+// packet ids). Guarded by the buffer's mutex.
+type sentLog struct {
+	frames [sentLogFrames][]byte
+	ids    [sentLogFrames]PacketID
+	next   int // where the next frame goes
+	n      int
+}
+
+// add keeps a copy of a frame that has a packet id; the oldest goes when
+// the log is full.
+func (l *sentLog) add(f []byte) {
+	id, ok := packetIDOf(f)
+	if !ok {
+		return
+	}
+	if old := l.frames[l.next]; old != nil {
+		PutFrame(old)
+	}
+	l.frames[l.next], l.ids[l.next] = copyFrame(f), id
+	l.next = (l.next + 1) % sentLogFrames
+	l.n = min(l.n+1, sentLogFrames)
+}
+
+// at is the i-th oldest entry's slot.
+func (l *sentLog) at(i int) int {
+	return (l.next - l.n + i + sentLogFrames) % sentLogFrames
+}
+
+// takeAfter finds id and hands over the frames sent after it, oldest
+// first; they leave the log (what stays ends with id). found is false when
+// the log does not have id.
+func (l *sentLog) takeAfter(id PacketID) (after [][]byte, found bool) {
+	for i := l.n - 1; i >= 0; i-- {
+		if l.ids[l.at(i)] != id {
+			continue
+		}
+		for k := i + 1; k < l.n; k++ {
+			s := l.at(k)
+			after = append(after, l.frames[s])
+			l.frames[s] = nil
+		}
+		l.next = l.at(i + 1)
+		l.n = i + 1
+		return after, true
+	}
+	return nil, false
+}
+
+// release returns every copy to the pool (the buffer is removed).
+func (l *sentLog) release() {
+	for i, f := range l.frames {
+		if f != nil {
+			PutFrame(f)
+			l.frames[i] = nil
+		}
+	}
+	l.n = 0
+}
+
+// rewindTo queues again, ahead of what the buffer holds, the frames it sent
+// after the reported packet, when its log has that packet. found says the
+// log has it (the report is then synced: the far end has everything up to
+// it, and is sent the rest). The caller holds b.mu.
+func (b *buffer) rewindTo(id PacketID) (found bool) {
+	if b.sent == nil {
+		return false
+	}
+	after, found := b.sent.takeAfter(id)
+	if len(after) > 0 {
+		b.rewind = append(b.rewind, after...)
+		b.st.rewound += uint64(len(after))
+	}
+	return found
+}
+
+// takeRewind moves rewound frames into out within the pacing budget; they
+// count as sent and are logged again. The caller holds b.mu.
+func (b *buffer) takeRewind(out [][]byte, rateBps uint64) [][]byte {
+	from := len(out)
+	i := 0
+	for ; i < len(b.rewind) && len(out) < maxTxBatch; i++ {
+		n := uint64(len(b.rewind[i]))
+		if !b.pace.take(n, rateBps) {
+			break
+		}
+		out = append(out, b.rewind[i])
+		b.st.packetsOut++
+		b.st.bytesOut += n
+	}
+	rest := copy(b.rewind, b.rewind[i:])
+	clear(b.rewind[rest:])
+	b.rewind = b.rewind[:rest]
+	b.noteOut(out[from:])
+	return out
+}
+
+// dropRewind discards rewound frames not sent yet (a later purge: the far
+// end has them, or the buffer is removed), with cause; it returns how many.
+// The caller holds b.mu.
+func (b *buffer) dropRewind(cause DropCause) uint64 {
+	n := uint64(len(b.rewind))
+	for _, f := range b.rewind {
+		b.st.drops[cause].packets++
+		b.st.drops[cause].bytes += uint64(len(f))
+		PutFrame(f)
+	}
+	clear(b.rewind)
+	b.rewind = b.rewind[:0]
+	return n
+}

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package engine
+
+import (
+	"encoding/binary"
+	"testing"
+)
+
+// udpFrame is an IPv4 UDP frame whose packet id is (n, n).
+func udpFrame(n uint16) []byte {
+	f := make([]byte, 14+20+8)
+	binary.BigEndian.PutUint16(f[12:], etherTypeIPv4)
+	f[14], f[14+9] = 0x45, 17
+	binary.BigEndian.PutUint16(f[14+4:], n)
+	binary.BigEndian.PutUint16(f[14+20+6:], n)
+	return f
+}
+
+func idsOf(t *testing.T, frames [][]byte) []uint16 {
+	t.Helper()
+	var out []uint16
+	for _, f := range frames {
+		id, ok := packetIDOf(f)
+		if !ok {
+			t.Fatalf("a frame without a packet id")
+		}
+		out = append(out, id.IPv4ID)
+	}
+	return out
+}
+
+// TestSentLogAcrossItsWrap: the log keeps the newest sentLogFrames frames;
+// takeAfter finds a packet wherever the ring wrapped and hands over what
+// was sent after it, oldest first, and the log then ends with that packet.
+func TestSentLogAcrossItsWrap(t *testing.T) {
+	var l sentLog
+	total := sentLogFrames + 10
+	for i := 0; i < total; i++ {
+		l.add(udpFrame(uint16(i)))
+	}
+	if _, found := l.takeAfter(PacketID{IPv4ID: 5, L4Checksum: 5}); found {
+		t.Fatal("found a packet the log let go for room")
+	}
+	last := uint16(total - 1)
+	after, found := l.takeAfter(PacketID{IPv4ID: last - 3, L4Checksum: last - 3})
+	if got := idsOf(t, after); !found || len(got) != 3 || got[0] != last-2 || got[2] != last {
+		t.Fatalf("after %d: %v, found %v", last-3, got, found)
+	}
+	l.add(udpFrame(9000))
+	after, found = l.takeAfter(PacketID{IPv4ID: last - 4, L4Checksum: last - 4})
+	if got := idsOf(t, after); !found || len(got) != 2 || got[0] != last-3 || got[1] != 9000 {
+		t.Fatalf("after %d: %v, found %v", last-4, got, found)
+	}
+	if l.n != sentLogFrames-4 {
+		t.Fatalf("the log keeps %d frames, want %d", l.n, sentLogFrames-4)
+	}
+	l.release()
+}
+
+// TestSentLogSkipsFramesWithoutAnID: only frames a report can name are kept.
+func TestSentLogSkipsFramesWithoutAnID(t *testing.T) {
+	var l sentLog
+	l.add(make([]byte, 60))
+	if l.n != 0 {
+		t.Fatalf("kept %d frames without an id", l.n)
+	}
+}

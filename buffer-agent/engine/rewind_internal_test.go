@@ -66,3 +66,19 @@ func TestSentLogSkipsFramesWithoutAnID(t *testing.T) {
 		t.Fatalf("kept %d frames without an id", l.n)
 	}
 }
+
+// TestSentLogKeepsAtMostItsBytes: big frames go oldest first once the log
+// holds sentLogBytes.
+func TestSentLogKeepsAtMostItsBytes(t *testing.T) {
+	var l sentLog
+	const big = 1 << 20
+	for i := 0; i < sentLogBytes/big+2; i++ {
+		l.add(append(udpFrame(uint16(i)), make([]byte, big-42)...))
+	}
+	if l.n != sentLogBytes/big || l.bytes != sentLogBytes {
+		t.Fatalf("kept %d frames, %d bytes; want %d, %d", l.n, l.bytes, sentLogBytes/big, sentLogBytes)
+	}
+	if _, found := l.takeAfter(PacketID{IPv4ID: 1, L4Checksum: 1}); found {
+		t.Fatal("found a frame the log let go for room")
+	}
+}

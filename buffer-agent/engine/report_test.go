@@ -216,21 +216,29 @@ func TestTriggerReportOfAPacketThatNeverComes(t *testing.T) {
 	}
 }
 
-// TestTriggerReportOfAPacketSentEarlier: the UE comes back to b having
-// taken packet 1 last, while b had sent 0, 1 and 2 before it held (2 was
-// in flight on the radio that was cut). Arrivals are in order, so the UE
-// has nothing after 1: b sends 2 again, first, then what it holds, synced,
-// without waiting for 1 to come.
-func TestTriggerReportOfAPacketSentEarlier(t *testing.T) {
+// sentThenHeld is a rig whose b, named as one to purge (so it remembers
+// what leaves it), sent packets 0, 1 and 2 and then held `held` more from 3.
+func sentThenHeld(t *testing.T, held uint32) *triggerRig {
+	t.Helper()
 	r := newTriggerRig(t, engine.BufferConfig{CapacityPackets: 10})
-	r.armPurge(t) // b is now one to purge: it remembers what leaves it
+	r.armPurge(t)
 	if _, err := r.e.ArmTrigger(app, "t", nil, ""); err != nil {
 		t.Fatal(err)
 	}
 	r.mustMode(t, "bv", engine.ModeRXTX)
 	r.bv.waitSent(t, 3)
 	r.mustMode(t, "bv", engine.ModeRX)
-	r.bv.in.Receive(seqFrames(3, 2))
+	r.bv.in.Receive(seqFrames(3, held))
+	return r
+}
+
+// TestTriggerReportOfAPacketSentEarlier: the UE comes back to b having
+// taken packet 1 last, while b had sent 0, 1 and 2 before it held (2 was
+// in flight on the radio that was cut). Arrivals are in order, so the UE
+// has nothing after 1: b sends 2 again, first, then what it holds, synced,
+// without waiting for 1 to come.
+func TestTriggerReportOfAPacketSentEarlier(t *testing.T) {
+	r := sentThenHeld(t, 2)
 	r.armPurge(t)
 	r.tin.in.Receive([][]byte{reportFrame(engine.ReceiveReport(idOf(1)))})
 	r.waitFires(t, 1)
@@ -247,15 +255,7 @@ func TestTriggerReportOfAPacketSentEarlier(t *testing.T) {
 // TestTriggerReportOfTheLastSentRewindsNothing: a report of the packet b
 // sent last needs nothing sent again, however much b sent before it.
 func TestTriggerReportOfTheLastSentRewindsNothing(t *testing.T) {
-	r := newTriggerRig(t, engine.BufferConfig{CapacityPackets: 10})
-	r.armPurge(t)
-	if _, err := r.e.ArmTrigger(app, "t", nil, ""); err != nil {
-		t.Fatal(err)
-	}
-	r.mustMode(t, "bv", engine.ModeRXTX)
-	r.bv.waitSent(t, 3)
-	r.mustMode(t, "bv", engine.ModeRX)
-	r.bv.in.Receive(seqFrames(3, 1))
+	r := sentThenHeld(t, 1)
 	r.armPurge(t)
 	r.tin.in.Receive([][]byte{reportFrame(engine.ReceiveReport(idOf(2)))})
 	r.waitFires(t, 1)
@@ -270,15 +270,7 @@ func TestTriggerReportOfTheLastSentRewindsNothing(t *testing.T) {
 // TestRewoundFramesGoWithALaterPurge: frames b is to send again are older
 // than anything it holds, so a purge to a held packet drops them too.
 func TestRewoundFramesGoWithALaterPurge(t *testing.T) {
-	r := newTriggerRig(t, engine.BufferConfig{CapacityPackets: 10})
-	r.armPurge(t)
-	if _, err := r.e.ArmTrigger(app, "t", nil, ""); err != nil {
-		t.Fatal(err)
-	}
-	r.mustMode(t, "bv", engine.ModeRXTX)
-	r.bv.waitSent(t, 3)
-	r.mustMode(t, "bv", engine.ModeRX)
-	r.bv.in.Receive(seqFrames(3, 2))
+	r := sentThenHeld(t, 2)
 	// Armed to purge only (b stays held): 2 is queued to go again.
 	hold := []engine.SetVportModeOp{{ID: "bv", Mode: engine.ModeRX}}
 	if _, err := r.e.ArmTrigger(app, "t", hold, "b"); err != nil {

@@ -8,6 +8,7 @@ details, which is what the error-case tests check.
 """
 import queue
 import threading
+import time
 
 import grpc
 from google.rpc import code_pb2, status_pb2
@@ -64,14 +65,36 @@ class Client:
         self.packet_ins = queue.Queue()
         self.digests = queue.Queue()
         self.stream_errors = queue.Queue()
+        self.is_primary = self._arbitrate_when_free()
+
+    # --- stream channel -------------------------------------------------
+
+    def _open_stream(self):
         self._arbitration = queue.Queue()
         self._requests = queue.Queue()
         self._stream = self.stub.StreamChannel(iter(self._requests.get, _STOP))
         self._reader = threading.Thread(target=self._read_stream, daemon=True)
         self._reader.start()
-        self.is_primary = self._arbitrate()
 
-    # --- stream channel -------------------------------------------------
+    def _arbitrate_when_free(self):
+        """Opens the stream and arbitrates. A switch refuses an election id
+        that an open stream of the same role holds (INVALID_ARGUMENT); the
+        stream of the client before this one (the previous test's, closed
+        with the same id) is cancelled on our side at once but dropped by
+        the switch when it gets to it, which a loaded machine delays. Such
+        a refusal is retried on a new stream until the timeout."""
+        deadline = time.monotonic() + self.timeout
+        while True:
+            self._open_stream()
+            try:
+                return self._arbitrate()
+            except ArbitrationError as err:
+                held = (isinstance(err.__cause__, grpc.RpcError)
+                        and err.__cause__.code() == grpc.StatusCode.INVALID_ARGUMENT)
+                if not held or time.monotonic() > deadline:
+                    raise
+                self._close_stream()
+                time.sleep(0.05)
 
     def _read_stream(self):
         try:
@@ -102,7 +125,7 @@ class Client:
             raise ArbitrationError(f"no arbitration answer from {self.address} "
                                    f"in {self.timeout} s") from None
         if isinstance(answer, Exception):
-            raise ArbitrationError(f"stream to {self.address} failed: {answer}")
+            raise ArbitrationError(f"stream to {self.address} failed: {answer}") from answer
         return answer.status.code == code_pb2.OK
 
     def enable_digest(self, digest_id):
@@ -130,10 +153,13 @@ class Client:
         self._requests.put(ack)
         return digest
 
-    def close(self):
+    def _close_stream(self):
         self._requests.put(_STOP)
         self._stream.cancel()
         self._reader.join(timeout=self.timeout)
+
+    def close(self):
+        self._close_stream()
         self.channel.close()
 
     def __enter__(self):

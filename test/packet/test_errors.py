@@ -5,7 +5,7 @@ import grpc
 import pytest
 from p4.v1 import p4runtime_pb2
 
-from .client import Client, WriteError
+from .client import ArbitrationError, Client, WriteError
 from .packets import HOST2_MAC
 
 
@@ -82,3 +82,21 @@ def test_constant_default_action_cannot_be_changed(sw):
     [read] = [e.table_entry for e in sw.client.read(query)]
     assert read.is_default_action
     assert read.action.action.action_id == sw.p4info.action_id("NoAction")
+
+
+def test_an_election_id_an_open_stream_holds_is_refused(sw):
+    """P4Runtime: arbitration with the election id of another open stream
+    of the role is INVALID_ARGUMENT. (The harness retries that refusal
+    until its timeout, for the stream of a client just closed that the
+    switch has not dropped yet; it must still fail here.)"""
+    with Client(sw.target.grpc_addr, sw.target.device_id, election_id=(0, 3)):
+        with pytest.raises(ArbitrationError) as refused:
+            Client(sw.target.grpc_addr, sw.target.device_id, election_id=(0, 3), timeout=0.5)
+    assert refused.value.__cause__.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_a_closed_clients_election_id_is_taken_at_once_by_the_next(sw):
+    # What every test's fixture does with the same id, quickly here.
+    for _ in range(20):
+        with Client(sw.target.grpc_addr, sw.target.device_id, election_id=(0, 4)) as c:
+            assert not c.is_primary  # below the fixture's own client

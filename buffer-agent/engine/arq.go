@@ -59,17 +59,23 @@ func (a *arqState) keep(p packet) []byte {
 func (a *arqState) hasResends() bool { return a != nil && len(a.resend) > 0 }
 
 func (a *arqState) takeResends(out [][]byte, pace *pacer, rateBps uint64) [][]byte {
+	out, a.resend = takePaced(out, a.resend, pace, rateBps)
+	return out
+}
+
+// takePaced moves frames from the front of waiting into out, in order,
+// while the batch has room and pacing allows; it returns both slices.
+func takePaced(out, waiting [][]byte, pace *pacer, rateBps uint64) ([][]byte, [][]byte) {
 	i := 0
-	for ; i < len(a.resend) && len(out) < maxTxBatch; i++ {
-		if !pace.take(uint64(len(a.resend[i])), rateBps) {
+	for ; i < len(waiting) && len(out) < maxTxBatch; i++ {
+		if !pace.take(uint64(len(waiting[i])), rateBps) {
 			break
 		}
-		out = append(out, a.resend[i])
+		out = append(out, waiting[i])
 	}
-	rest := copy(a.resend, a.resend[i:])
-	clear(a.resend[rest:])
-	a.resend = a.resend[:rest]
-	return out
+	rest := copy(waiting, waiting[i:])
+	clear(waiting[rest:])
+	return out, waiting[:rest]
 }
 
 func (a *arqState) oldestAt() (int64, bool) {

@@ -73,7 +73,7 @@ func (b *buffer) sendLocked() bool {
 	b.mu.Lock()
 	b.sentGone()
 	b.txBusy = false
-	more := b.q.n > 0 || b.arq.hasResends() || len(b.rewind) > 0
+	more := b.hasToSend()
 	b.mu.Unlock()
 	if more {
 		b.kick()
@@ -151,10 +151,16 @@ func (b *buffer) dequeue(out [][]byte, rateBps uint64) [][]byte {
 		b.released(freed)
 	}
 	b.noteOut(out[resends:])
-	if b.pace.waiting(rateBps) && (b.q.n > 0 || b.arq.hasResends() || len(b.rewind) > 0) {
+	if b.pace.waiting(rateBps) && b.hasToSend() {
 		b.pace.schedule(b.e.clock, rateBps, b.nextSize(), b.kick)
 	}
 	return out
+}
+
+// hasToSend says whether frames wait for TX: held packets, ARQ resends or
+// frames to send again. The caller holds b.mu.
+func (b *buffer) hasToSend() bool {
+	return b.q.n > 0 || b.arq.hasResends() || len(b.rewind) > 0
 }
 
 // noteOut records the id of the newest packet among frames, new packets

@@ -106,19 +106,11 @@ func (b *buffer) rewindTo(id PacketID) (found bool) {
 // count as sent and are logged again. The caller holds b.mu.
 func (b *buffer) takeRewind(out [][]byte, rateBps uint64) [][]byte {
 	from := len(out)
-	i := 0
-	for ; i < len(b.rewind) && len(out) < maxTxBatch; i++ {
-		n := uint64(len(b.rewind[i]))
-		if !b.pace.take(n, rateBps) {
-			break
-		}
-		out = append(out, b.rewind[i])
+	out, b.rewind = takePaced(out, b.rewind, &b.pace, rateBps)
+	for _, f := range out[from:] {
 		b.st.packetsOut++
-		b.st.bytesOut += n
+		b.st.bytesOut += uint64(len(f))
 	}
-	rest := copy(b.rewind, b.rewind[i:])
-	clear(b.rewind[rest:])
-	b.rewind = b.rewind[:rest]
 	b.noteOut(out[from:])
 	return out
 }
@@ -129,9 +121,7 @@ func (b *buffer) takeRewind(out [][]byte, rateBps uint64) [][]byte {
 func (b *buffer) dropRewind(cause DropCause) uint64 {
 	n := uint64(len(b.rewind))
 	for _, f := range b.rewind {
-		b.st.drops[cause].packets++
-		b.st.drops[cause].bytes += uint64(len(f))
-		PutFrame(f)
+		b.drop(f, cause)
 	}
 	clear(b.rewind)
 	b.rewind = b.rewind[:0]

@@ -170,13 +170,14 @@ func (b *buffer) hasToSend() bool {
 // the one before it, and so on; a batch without an id changes nothing.
 func (b *buffer) noteOut(frames [][]byte) {
 	if b.left != nil {
+		// Each frame parsed once for both records (b.sent is set only with b.left).
 		for _, f := range frames {
-			b.noteLeft(f)
-		}
-	}
-	if b.sent != nil {
-		for _, f := range frames {
-			b.sent.add(f)
+			if id, ok := packetIDOf(f); ok {
+				b.left.add(id)
+				if b.sent != nil {
+					b.sent.add(f, id)
+				}
+			}
 		}
 	}
 	for i := len(frames) - 1; i >= 0; i-- {

@@ -31,13 +31,9 @@ type sentLog struct {
 	bytes  int
 }
 
-// add keeps a copy of a frame that has a packet id; the oldest go when the
-// log is full.
-func (l *sentLog) add(f []byte) {
-	id, ok := packetIDOf(f)
-	if !ok {
-		return
-	}
+// add keeps a copy of frame f, whose packet id is id; the oldest go when
+// the log is full.
+func (l *sentLog) add(f []byte, id PacketID) {
 	for l.n > 0 && (l.n == sentLogFrames || l.bytes+len(f) > sentLogBytes) {
 		l.dropOldest()
 	}

@@ -7,6 +7,16 @@ import (
 	"testing"
 )
 
+// logFrame adds f to l with the packet id the TX path reads from it.
+func logFrame(t *testing.T, l *sentLog, f []byte) {
+	t.Helper()
+	id, ok := packetIDOf(f)
+	if !ok {
+		t.Fatal("a frame without a packet id")
+	}
+	l.add(f, id)
+}
+
 // udpFrame is an IPv4 UDP frame whose packet id is (n, n).
 func udpFrame(n uint16) []byte {
 	f := make([]byte, 14+20+8)
@@ -37,7 +47,7 @@ func TestSentLogAcrossItsWrap(t *testing.T) {
 	var l sentLog
 	total := sentLogFrames + 10
 	for i := 0; i < total; i++ {
-		l.add(udpFrame(uint16(i)))
+		logFrame(t, &l, udpFrame(uint16(i)))
 	}
 	if _, found := l.takeAfter(PacketID{IPv4ID: 5, L4Checksum: 5}); found {
 		t.Fatal("found a packet the log let go for room")
@@ -47,7 +57,7 @@ func TestSentLogAcrossItsWrap(t *testing.T) {
 	if got := idsOf(t, after); !found || len(got) != 3 || got[0] != last-2 || got[2] != last {
 		t.Fatalf("after %d: %v, found %v", last-3, got, found)
 	}
-	l.add(udpFrame(9000))
+	logFrame(t, &l, udpFrame(9000))
 	after, found = l.takeAfter(PacketID{IPv4ID: last - 4, L4Checksum: last - 4})
 	if got := idsOf(t, after); !found || len(got) != 2 || got[0] != last-3 || got[1] != 9000 {
 		t.Fatalf("after %d: %v, found %v", last-4, got, found)
@@ -58,12 +68,13 @@ func TestSentLogAcrossItsWrap(t *testing.T) {
 	l.release()
 }
 
-// TestSentLogSkipsFramesWithoutAnID: only frames a report can name are kept.
+// TestSentLogSkipsFramesWithoutAnID: only frames a report can name are
+// kept by the TX path's record of what it sent.
 func TestSentLogSkipsFramesWithoutAnID(t *testing.T) {
-	var l sentLog
-	l.add(make([]byte, 60))
-	if l.n != 0 {
-		t.Fatalf("kept %d frames without an id", l.n)
+	b := &buffer{left: new(idRing), sent: new(sentLog)}
+	b.noteOut([][]byte{make([]byte, 60), udpFrame(7)})
+	if b.sent.n != 1 || b.sent.ids[0] != (PacketID{IPv4ID: 7, L4Checksum: 7}) {
+		t.Fatalf("kept %d frames, the first %+v: want only the one with an id", b.sent.n, b.sent.ids[0])
 	}
 }
 
@@ -73,7 +84,7 @@ func TestSentLogKeepsAtMostItsBytes(t *testing.T) {
 	var l sentLog
 	const big = 1 << 20
 	for i := 0; i < sentLogBytes/big+2; i++ {
-		l.add(append(udpFrame(uint16(i)), make([]byte, big-42)...))
+		logFrame(t, &l, append(udpFrame(uint16(i)), make([]byte, big-42)...))
 	}
 	if l.n != sentLogBytes/big || l.bytes != sentLogBytes {
 		t.Fatalf("kept %d frames, %d bytes; want %d, %d", l.n, l.bytes, sentLogBytes/big, sentLogBytes)

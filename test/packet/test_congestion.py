@@ -5,7 +5,8 @@ A latency-critical flow has a path in slot 0 (primary) and maybe one in
 slot 1 (backup). Thresholds of 0 µs make every packet count as over them
 (the comparison is >=), the largest value none, so the m-packet rule is
 tested without depending on how fast a target is. Register state outlives
-a test, so each test takes flow ids of its own."""
+a test, so each test takes flow ids of its own (a flow's cells also start
+from zero on its first packet of a new generation, tested below)."""
 import itertools
 import struct
 
@@ -28,16 +29,16 @@ _flow_ids = itertools.count(1)
 class Cc:
     """One latency-critical flow on the switch: UDP to HOST2_IP port 5000."""
 
-    def __init__(self, sw, ingress, primary, backup=None):
+    def __init__(self, sw, ingress, primary, backup=None, report=0):
         self.sw, self.ingress, self.primary, self.backup = sw, ingress, primary, backup
         self.flow = next(_flow_ids)
         default = sw.entry("cc_ingress.cc_switch", action="cc_ingress.set_switch_id",
-                           params={"id": SWITCH_ID})
+                           params={"id": SWITCH_ID, "report": report})
         default.is_default_action = True
         sw.client.modify(default)
-        sw.insert("cc_ingress.cc_flows", priority=1,
-                  match={"ipv4_dst": (HOST2_IP, 0xFFFFFFFF), "l4_dst_port": (self.dport, 0xFFFF)},
-                  action="cc_ingress.track", params={"flow": self.flow})
+        self.tracking = sw.insert("cc_ingress.cc_flows", priority=1,
+                                  match=self.five_tuple(), action="cc_ingress.track",
+                                  params={"flow": self.flow, "generation": 1})
         self.path(0, primary, PRIMARY_MAC)
         if backup is not None:
             self.path(1, backup, BACKUP_MAC)
@@ -45,6 +46,17 @@ class Cc:
     @property
     def dport(self):
         return 5000 + self.flow
+
+    def five_tuple(self):
+        return {"ipv4_dst": (HOST2_IP, 0xFFFFFFFF), "l4_dst_port": (self.dport, 0xFFFF)}
+
+    def register_again(self, generation):
+        """The controller's cc_flows entry for the flow, written again with
+        a generation (a new registration of the same index, or the same)."""
+        self.tracking = self.sw.entry("cc_ingress.cc_flows", priority=1,
+                                      match=self.five_tuple(), action="cc_ingress.track",
+                                      params={"flow": self.flow, "generation": generation})
+        self.sw.client.modify(self.tracking)
 
     def path(self, slot, port, mac):
         for table, action, params in (("cc_ingress.cc_paths", "cc_ingress.forward",
@@ -253,3 +265,73 @@ def test_a_packet_queued_on_the_path_the_flow_left_keeps_its_switch_over_reporte
     digest = digests.digest_list()
     assert digest is not None, "the switch-over's digest was lost"
     assert decode_digest(digest)[:3] == (cc.flow, SWITCH_ID, 1)
+
+
+def move_by_notification(sw, cc, digests):
+    """Moves the flow to its backup (slot 1) by a notification from its
+    primary, as the tests above do, and takes the digest."""
+    expect_packet(sw.port(cc.primary), rewritten(cc.send(0), PRIMARY_MAC))
+    sw.port(cc.primary).send(notify_frame(cc.flow))
+    expect_no_packet([sw.port(p) for p in (cc.ingress, cc.primary, cc.backup)])
+    expect_packet(sw.port(cc.backup), rewritten(cc.send(1), BACKUP_MAC))
+    assert decode_digest(digests.digest_list())[:3] == (cc.flow, SWITCH_ID, 1)
+
+
+def test_a_new_generation_of_a_flow_index_starts_its_cells_from_zero(sw, digests):
+    """An index the controller registers again (a new generation in its
+    cc_flows entry) inherits nothing: the new flow takes slot 0 though the
+    old one had moved to slot 1, with no register written by the
+    controller. The same generation written again keeps the cells (a
+    rewrite of the entry must not undo a switch-over)."""
+    first, primary, backup = sw.take_ports(3)
+    cc = Cc(sw, first, primary, backup)
+    cc.thresholds(NEVER, NEVER, 3)
+    move_by_notification(sw, cc, digests)
+    cc.register_again(1)
+    expect_packet(sw.port(backup), rewritten(cc.send(2), BACKUP_MAC))
+    cc.register_again(2)
+    expect_packet(sw.port(primary), rewritten(cc.send(3), PRIMARY_MAC))
+    assert sw.read_register("cc_generation", cc.flow) == 2
+    assert sw.read_register("cc_slot", cc.flow) == 0
+    assert digests.digest_list(timeout=0.3) is None, "a new generation is no switch-over"
+
+
+def report_frame(flow, switch, queue_us, proc_us, slot):
+    """A switch-over report as the controller gets it: Ethernet (the
+    tracked packet's addresses, the notification's ethertype) and
+    cc_report_t (flow, switch, queue µs, processing µs, slot)."""
+    return struct.pack("!HHIIB", flow, switch, queue_us, proc_us, slot)
+
+
+def test_a_switch_over_is_also_reported_by_packet_in_when_the_controller_asks(sw, digests):
+    """Where the controller takes no digests (ONOS 2.7), set_switch_id's
+    report bit makes the switch send each switch-over to it as a packet-in:
+    Ethernet of type 0x88b6 and cc_report_t, the payload left behind. The
+    digest still comes."""
+    first, primary, backup = sw.take_ports(3)
+    sw.add_clone_session(99, [sw.target.cpu_port])
+    cc = Cc(sw, first, primary, backup, report=1)
+    cc.thresholds(NEVER, NEVER, 3)
+    sent = cc.send(0)
+    expect_packet(sw.port(primary), rewritten(sent, PRIMARY_MAC))
+    sw.expect_no_packet_in()
+    sw.port(primary).send(notify_frame(cc.flow, queue_us=1500, proc_us=20))
+    expect_no_packet([sw.port(p) for p in (first, primary, backup)])
+    mover = cc.send(1)
+    expect_packet(sw.port(backup), rewritten(mover, BACKUP_MAC))
+    eth = Ether(bytes(mover))
+    report = (Ether(dst=eth.dst, src=eth.src, type=ETHERTYPE_CC_NOTIFY)
+              / Raw(report_frame(cc.flow, SWITCH_ID, 1500, 20, 1)))
+    assert sw.expect_packet_in(report)["ingress_port"] == first
+    assert decode_digest(digests.digest_list()) == (cc.flow, SWITCH_ID, 1, 1500, 20)
+    expect_packet(sw.port(backup), rewritten(cc.send(2), BACKUP_MAC))
+    sw.expect_no_packet_in()  # one report per switch-over
+
+
+def test_without_the_report_bit_a_switch_over_sends_no_packet_in(sw, digests):
+    first, primary, backup = sw.take_ports(3)
+    sw.add_clone_session(99, [sw.target.cpu_port])
+    cc = Cc(sw, first, primary, backup)
+    cc.thresholds(NEVER, NEVER, 3)
+    move_by_notification(sw, cc, digests)
+    sw.expect_no_packet_in()

@@ -18,7 +18,14 @@
 //     back along a path the flow no longer takes is stale and dropped.
 // The next packet of a switched flow raises a digest (flow, switch, slot,
 // delays) that tells the controller, which then installs a new backup in
-// the slot the flow left. Delays are microseconds, v1model's unit.
+// the slot the flow left; where the controller takes no digests (ONOS 2.7),
+// the switch also sends it the same as a packet-in (cc_report_t). Delays
+// are microseconds, v1model's unit.
+//
+// A flow's register cells belong to its registration: its cc_flows entry
+// carries a generation, and the first packet with a generation the cells
+// were not written for starts them from zero, so a reused index inherits
+// nothing and the controller never writes a register.
 //
 // Ordered switch-over (cc_ordered): the first packet of an ordered flow
 // that leaves by another port than the flow's previous packet sends an end
@@ -43,6 +50,7 @@ register<port_num_t>(CC_FLOWS) cc_in_port; // the port it came in by (where noti
 register<bit<1>>(CC_FLOWS) cc_out_known;  // an ordered flow's packet left here
 register<port_num_t>(CC_FLOWS) cc_out_port; // by this port (a change sends a marker)
 register<bit<32>>(CC_FLOWS) cc_markers;   // markers sent for the flow
+register<bit<32>>(CC_FLOWS) cc_generation; // the registration the cells above belong to
 
 struct cc_digest_t {
     cc_flow_t flow;
@@ -56,10 +64,12 @@ control CcIngress(inout parsed_headers_t hdr,
                   inout local_metadata_t meta,
                   inout standard_metadata_t std_meta) {
 
-    // This switch's id in digests and notifications: the default action's
-    // parameter, set by the controller.
-    action set_switch_id(bit<16> id) {
+    // This switch's id in digests and notifications, and whether its
+    // switch-overs also go to the controller as packet-ins: the default
+    // action's parameters, set by the controller.
+    action set_switch_id(bit<16> id, bit<1> report) {
         meta.cc.switch_id = id;
+        meta.cc.report_to_cpu = report;
     }
 
     table cc_switch {
@@ -67,13 +77,14 @@ control CcIngress(inout parsed_headers_t hdr,
         actions = {
             set_switch_id;
         }
-        default_action = set_switch_id(0);
+        default_action = set_switch_id(0, 0);
         size = 1;
     }
 
-    action track(cc_flow_t flow) {
+    action track(cc_flow_t flow, bit<32> generation) {
         meta.cc.tracked = true;
         meta.cc.flow = flow;
+        meta.cc.generation = generation;
     }
 
     table cc_flows {
@@ -90,6 +101,27 @@ control CcIngress(inout parsed_headers_t hdr,
         }
         const default_action = NoAction();
         size = CC_FLOWS;
+    }
+
+    action read_generation() {
+        cc_generation.read(meta.cc.stored_generation, (bit<32>)meta.cc.flow);
+    }
+
+    // The flow's first packet since it was registered (again): its cells
+    // start from zero.
+    action start_generation() {
+        bit<32> i = (bit<32>)meta.cc.flow;
+        cc_slot.write(i, 0);
+        cc_over.write(i, 0);
+        cc_flipped.write(i, 0);
+        cc_queue_us.write(i, 0);
+        cc_proc_us.write(i, 0);
+        cc_in_known.write(i, 0);
+        cc_in_port.write(i, 0);
+        cc_out_known.write(i, 0);
+        cc_out_port.write(i, 0);
+        cc_markers.write(i, 0);
+        cc_generation.write(i, meta.cc.generation);
     }
 
     // Which slot the flow takes.
@@ -240,6 +272,16 @@ control CcIngress(inout parsed_headers_t hdr,
         cc_proc_us.write((bit<32>)meta.cc.flow, proc_us);
     }
 
+    // A copy of this packet goes to the controller, where egress makes it
+    // a switch-over report. It shares the CPU clone session and field list
+    // with the ACL's clone_to_cpu: whichever clone call comes last, the copy
+    // is the report.
+    action report_switch_over() {
+        meta.cc.report = true;
+        meta.cpu_ingress_port = std_meta.ingress_port;
+        clone_preserving_field_list(CloneType.I2E, CPU_CLONE_SESSION_ID, CLONE_FL_CPU);
+    }
+
     apply {
         cc_switch.apply();
         bool notification = hdr.cc_notify.isValid();
@@ -255,7 +297,12 @@ control CcIngress(inout parsed_headers_t hdr,
                 exit;
             }
         } else if (hdr.ipv4.isValid()) {
-            cc_flows.apply();
+            if (cc_flows.apply().hit) {
+                read_generation();
+                if (meta.cc.stored_generation != meta.cc.generation) {
+                    start_generation();
+                }
+            }
         }
         if (notification || marker || meta.cc.tracked) {
             read_slot();
@@ -301,6 +348,9 @@ control CcIngress(inout parsed_headers_t hdr,
             if (meta.cc.flipped == 1) {
                 digest<cc_digest_t>(1, { meta.cc.flow, meta.cc.switch_id, meta.cc.slot,
                                          meta.cc.queue_us, meta.cc.proc_us });
+                if (meta.cc.report_to_cpu == 1) {
+                    report_switch_over();
+                }
             }
         }
     }
@@ -445,8 +495,37 @@ control CcEgress(inout parsed_headers_t hdr,
         truncate(ETH_HDR_BYTES + 8);
     }
 
+    action make_report() {
+        hdr.cc_report.setValid();
+        hdr.cc_report.flow = meta.cc.flow;
+        hdr.cc_report.switch_id = meta.cc.switch_id;
+        hdr.cc_report.queue_us = meta.cc.queue_us;
+        hdr.cc_report.proc_us = meta.cc.proc_us;
+        hdr.cc_report._pad = 0;
+        hdr.cc_report.slot = meta.cc.slot;
+        hdr.ethernet.ether_type = ETHERTYPE_CC_NOTIFY;
+        hdr.buffer_tag.setInvalid();
+        hdr.vlan.setInvalid();
+        hdr.ipv4.setInvalid();
+        hdr.ipv6.setInvalid();
+        hdr.tcp.setInvalid();
+        hdr.udp.setInvalid();
+        hdr.icmp.setInvalid();
+        hdr.gtpu.setInvalid();
+        hdr.gtpu_options.setInvalid();
+        hdr.gtpu_psc.setInvalid();
+        hdr.inner_ipv4.setInvalid();
+        hdr.inner_tcp.setInvalid();
+        hdr.inner_udp.setInvalid();
+        hdr.inner_icmp.setInvalid();
+        // packet_in, Ethernet and the report: the payload stays behind.
+        truncate(PACKET_IN_HDR_BYTES + ETH_HDR_BYTES + 13);
+    }
+
     apply {
-        if (std_meta.instance_type == PKT_INSTANCE_TYPE_EGRESS_CLONE) {
+        if (std_meta.instance_type == PKT_INSTANCE_TYPE_INGRESS_CLONE && meta.cc.report) {
+            make_report();
+        } else if (std_meta.instance_type == PKT_INSTANCE_TYPE_EGRESS_CLONE) {
             if (meta.cc.marker) {
                 make_marker();
             } else if (meta.cc.notify) {

@@ -47,6 +47,8 @@ const bit<4> GTPU_PSC_TYPE_UL = 1;       // UL PDU SESSION INFORMATION
 
 // Header sizes in bytes, for the lengths GTP-U encapsulation writes.
 const bit<32> ETH_HDR_BYTES = 14;
+// packet_in_t before a packet-in's Ethernet header.
+const bit<32> PACKET_IN_HDR_BYTES = 2;
 const bit<16> IPV4_HDR_BYTES = 20;
 const bit<16> UDP_HDR_BYTES = 8;
 const bit<16> GTPU_HDR_BYTES = 8;
@@ -148,6 +150,8 @@ const bit<16> ETHERTYPE_CC_MARKER = 0x88b7;
 const bit<32> CC_MARKER_SESSION_BASE = 2000;
 // Field list that the notification and marker clones carry.
 const bit<8> CLONE_FL_CC = 2;
+// standard_metadata.instance_type of an ingress-to-egress clone (v1model).
+const bit<32> PKT_INSTANCE_TYPE_INGRESS_CLONE = 1;
 // standard_metadata.instance_type of an egress-to-egress clone (v1model).
 const bit<32> PKT_INSTANCE_TYPE_EGRESS_CLONE = 2;
 

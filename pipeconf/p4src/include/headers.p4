@@ -136,6 +136,19 @@ header cc_notify_t {
     bit<32>   proc_us;
 }
 
+// Switch-over report (include/congestion.p4), to the controller as a
+// packet-in where it takes no digests (ONOS 2.7): the notification's
+// fields, then the slot the flow takes now. It follows an Ethernet header
+// of type ETHERTYPE_CC_NOTIFY and never goes out of a switch port.
+header cc_report_t {
+    cc_flow_t flow;
+    bit<16>   switch_id;
+    bit<32>   queue_us;
+    bit<32>   proc_us;
+    bit<7>    _pad;
+    bit<1>    slot;
+}
+
 // End marker of an ordered switch-over (include/congestion.p4): which
 // flow, which switch moved it, and how many markers that switch has sent
 // for the flow (1 for its first switch-over).
@@ -155,6 +168,7 @@ struct parsed_headers_t {
     ethernet_t     ethernet;
     buffer_tag_h   buffer_tag;
     cc_notify_t    cc_notify;
+    cc_report_t    cc_report;
     cc_marker_t    cc_marker;
     vlan_t         vlan;
     ipv4_t         ipv4;
@@ -223,23 +237,29 @@ struct fb_metadata_t {
 // Congestion avoidance (include/congestion.p4).
 struct cc_metadata_t {
     bool      tracked;        // a latency-critical flow (cc_flows)
-    @field_list(CLONE_FL_CC)
+    @field_list(CLONE_FL_CC, CLONE_FL_CPU)
     cc_flow_t flow;
+    bit<32>   generation;     // its registration (cc_flows), see cc_generation
+    bit<32>   stored_generation;
+    @field_list(CLONE_FL_CPU)
     bit<1>    slot;           // the path slot ingress used
     bit<1>    other_slot;
     bool      has_alternate;  // a path is installed in the other slot
     bit<1>    flipped;        // the flow switched since ingress last reported
-    @field_list(CLONE_FL_CC)
+    @field_list(CLONE_FL_CC, CLONE_FL_CPU)
     bit<16>   switch_id;
+    bit<1>    report_to_cpu;  // switch-overs also go to the controller as packet-ins
     bit<32>   queue_limit_us; // t_q
     bit<32>   proc_limit_us;  // t_p
     bit<32>   m;
-    @field_list(CLONE_FL_CC)
+    @field_list(CLONE_FL_CC, CLONE_FL_CPU)
     bit<32>   queue_us;       // measured in egress
-    @field_list(CLONE_FL_CC)
+    @field_list(CLONE_FL_CC, CLONE_FL_CPU)
     bit<32>   proc_us;
     @field_list(CLONE_FL_CC)
     bool      notify;         // this copy is a notification to build
+    @field_list(CLONE_FL_CPU)
+    bool      report;         // this copy is a switch-over report to build
     bool      congested;
     @field_list(CLONE_FL_CC)
     bool      marker;         // an end marker leaves (a copy of this packet)

@@ -163,6 +163,7 @@ control DeparserImpl(packet_out packet, in parsed_headers_t hdr) {
         packet.emit(hdr.ethernet);
         packet.emit(hdr.buffer_tag);
         packet.emit(hdr.cc_notify);
+        packet.emit(hdr.cc_report);
         packet.emit(hdr.cc_marker);
         packet.emit(hdr.vlan);
         packet.emit(hdr.ipv4);

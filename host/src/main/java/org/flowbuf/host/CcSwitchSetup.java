@@ -54,7 +54,8 @@ final class CcSwitchSetup {
      */
     static void write(SwitchSession session, CcRules rules, int switchId,
                       Collection<Long> linkPorts, P4InfoIndex p4info) {
-        session.setDefaultAction(rules.switchId(session.deviceId(), switchId));
+        // The host takes switch-overs by digest: no report by packet-in.
+        session.setDefaultAction(rules.switchId(session.deviceId(), switchId, false));
         List<Update> updates = new ArrayList<>();
         for (long port : linkPorts) {
             for (int base : new int[]{CcP4Names.NOTIFY_SESSION_BASE,

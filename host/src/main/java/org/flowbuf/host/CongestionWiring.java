@@ -74,7 +74,7 @@ final class CongestionWiring implements AutoCloseable {
         this.manager = new CongestionManager(
                 appId, topology, new SuurballePathFinder(() -> links),
                 new ThresholdPolicy(netcfg.congestion().factor(), topology),
-                new P4RuntimeCcWriter(switches, p4info), clock,
+                new P4RuntimeCcWriter(switches), clock,
                 s -> LOG.info("switch-over: {}", s), probes, buffers, intents, () -> links,
                 netcfg.congestion().markerBoundMs());
         for (SwitchEntry sw : netcfg.switches()) {

@@ -4,20 +4,14 @@
  */
 package org.flowbuf.host;
 
-import com.google.protobuf.ByteString;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.app.congestion.CcWrite;
 import org.flowbuf.app.congestion.CcWriter;
-import org.flowbuf.host.p4rt.P4InfoIndex;
 import org.flowbuf.host.p4rt.PiEntryEncoder;
 import org.flowbuf.host.p4rt.SwitchSession;
-import org.flowbuf.pipeconf.CcP4Names;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowRule;
-import p4.v1.P4DataOuterClass.P4Data;
 import p4.v1.P4RuntimeOuterClass.Entity;
-import p4.v1.P4RuntimeOuterClass.Index;
-import p4.v1.P4RuntimeOuterClass.RegisterEntry;
 import p4.v1.P4RuntimeOuterClass.Update;
 
 import java.util.ArrayList;
@@ -27,21 +21,16 @@ import java.util.Optional;
 
 /**
  * Writes the congestion service's entries to the switches over P4Runtime:
- * the removals in one Write, then the register resets, inserts and
- * modifications in one Write. When that Write is refused, the inserts it
- * applied are deleted again.
+ * the removals in one Write, then the inserts and modifications in one
+ * Write. When that Write is refused, the inserts it applied are deleted
+ * again.
  */
 final class P4RuntimeCcWriter implements CcWriter {
 
-    private static final P4Data ZERO = P4Data.newBuilder()
-            .setBitstring(ByteString.copyFrom(new byte[]{0})).build();
-
     private final Map<DeviceId, SwitchSession> switches;
-    private final P4InfoIndex p4info;
 
-    P4RuntimeCcWriter(Map<DeviceId, SwitchSession> switches, P4InfoIndex p4info) {
+    P4RuntimeCcWriter(Map<DeviceId, SwitchSession> switches) {
         this.switches = Map.copyOf(switches);
-        this.p4info = p4info;
     }
 
     @Override
@@ -53,8 +42,8 @@ final class P4RuntimeCcWriter implements CcWriter {
         List<Update> removes = new ArrayList<>();
         List<Update> applies = new ArrayList<>();
         encode(session.encoder(), write, removes, applies);
-        // Only inserts are taken back: a reset register or a modified
-        // entry stays as the refused Write left it.
+        // Only inserts are taken back: a modified entry stays as the
+        // refused Write left it.
         TwoStepWrite.write(session, removes, applies,
                            u -> u.getType() == Update.Type.INSERT
                                    ? Optional.of(u.toBuilder().setType(Update.Type.DELETE).build())
@@ -67,11 +56,6 @@ final class P4RuntimeCcWriter implements CcWriter {
             for (FlowRule r : write.removes()) {
                 removes.add(table(Update.Type.DELETE, encoder, r));
             }
-            for (int index : write.resets()) {
-                for (String register : CcP4Names.FLOW_REGISTERS) {
-                    applies.add(reset(register, index));
-                }
-            }
             for (FlowRule r : write.inserts()) {
                 applies.add(table(Update.Type.INSERT, encoder, r));
             }
@@ -81,13 +65,6 @@ final class P4RuntimeCcWriter implements CcWriter {
         } catch (IllegalArgumentException e) {
             throw FlowBufException.invalid("%s", e.getMessage());
         }
-    }
-
-    private Update reset(String register, int index) {
-        RegisterEntry cell = RegisterEntry.newBuilder().setRegisterId(p4info.registerId(register))
-                .setIndex(Index.newBuilder().setIndex(index)).setData(ZERO).build();
-        return Update.newBuilder().setType(Update.Type.MODIFY)
-                .setEntity(Entity.newBuilder().setRegisterEntry(cell)).build();
     }
 
     private static Update table(Update.Type type, PiEntryEncoder encoder, FlowRule rule) {

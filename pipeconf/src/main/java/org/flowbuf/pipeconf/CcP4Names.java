@@ -58,6 +58,8 @@ public final class CcP4Names {
     public static final PiActionId TRACK = PiActionId.of("IngressPipeImpl.cc_ingress.track");
     /** The flow id. */
     public static final PiActionParamId FLOW = PiActionParamId.of("flow");
+    /** The registration a flow's register cells belong to (a new one starts them from zero). */
+    public static final PiActionParamId GENERATION = PiActionParamId.of("generation");
     /** Out of PORT with destination MAC DMAC. */
     public static final PiActionId FORWARD = PiActionId.of("IngressPipeImpl.cc_ingress.forward");
     /** Egress port. */
@@ -71,6 +73,8 @@ public final class CcP4Names {
             PiActionId.of("IngressPipeImpl.cc_ingress.set_switch_id");
     /** Switch id. */
     public static final PiActionParamId ID = PiActionParamId.of("id");
+    /** 1: switch-overs also go to the controller as packet-ins (cc_report_t). */
+    public static final PiActionParamId REPORT = PiActionParamId.of("report");
     /** A change of out port sends an end marker out of the old one. */
     public static final PiActionId CHECK_OUT_PORT =
             PiActionId.of("IngressPipeImpl.cc_ingress.check_out_port");
@@ -96,17 +100,14 @@ public final class CcP4Names {
     /** The switch-over digest's type name in the p4info (a struct of flow, switch_id, slot,
      *  queue_us, proc_us, in that order). */
     public static final String DIGEST = "cc_digest_t";
-    /**
-     * Registers a new flow index must start from zero: its slot, run and
-     * switched bit, and whether a packet of it came in (else a notification
-     * for the new flow could go on upstream by the port of an old one), and
-     * whether one left (else its first packet could send an end marker for
-     * an old flow's port) and its markers' count.
-     */
-    public static final String[] FLOW_REGISTERS = {"cc_slot", "cc_over", "cc_flipped", "cc_in_known",
-        "cc_out_known", "cc_markers"};
-    /** Ethertype of a congestion notification. */
+    /** Ethertype of a congestion notification, and of a switch-over report. */
     public static final int ETHERTYPE_NOTIFY = 0x88b6;
+    /**
+     * Bytes of a switch-over report after its Ethernet header (cc_report_t:
+     * flow 16 bits, switch id 16, queue µs 32, processing µs 32, 7 bits of
+     * padding and the slot the flow takes now).
+     */
+    public static final int REPORT_BYTES = 13;
     /** Ethertype of an end marker (Ethernet + flow, switch id, seq: 22 bytes). */
     public static final int ETHERTYPE_MARKER = 0x88b7;
 

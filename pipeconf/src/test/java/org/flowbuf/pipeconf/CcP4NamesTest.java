@@ -29,14 +29,14 @@ public class CcP4NamesTest {
     public void tablesHaveTheKeysAndParametersTheControllerWrites() {
         assertEquals("ipv4_src TERNARY 32, ipv4_dst TERNARY 32, ip_proto TERNARY 8, "
                              + "l4_src_port TERNARY 16, l4_dst_port TERNARY 16", keys(FLOWS));
-        assertEquals(FLOW.id() + " 16", params(FLOWS, TRACK));
+        assertEquals(FLOW.id() + " 16, " + GENERATION.id() + " 32", params(FLOWS, TRACK));
         String flowSlot = KEY_FLOW.id() + " EXACT 16, " + KEY_SLOT.id() + " EXACT 1";
         assertEquals(flowSlot, keys(PATHS));
         assertEquals(flowSlot, keys(ALTERNATES));
         assertEquals(PORT.id() + " 9, " + DMAC.id() + " 48", params(PATHS, FORWARD));
         assertEquals("", params(ALTERNATES, ALTERNATE));
         assertEquals("", keys(SWITCH));
-        assertEquals(ID.id() + " 16", params(SWITCH, SET_SWITCH_ID));
+        assertEquals(ID.id() + " 16, " + REPORT.id() + " 1", params(SWITCH, SET_SWITCH_ID));
         assertEquals(KEY_FLOW.id() + " EXACT 16", keys(THRESHOLDS));
         assertEquals(QUEUE_US.id() + " 32, " + PROC_US.id() + " 32, " + M.id() + " 32",
                      params(THRESHOLDS, LIMITS));
@@ -47,11 +47,16 @@ public class CcP4NamesTest {
     }
 
     @Test
-    public void theRegistersANewFlowResetsHaveOneCellPerFlow() {
-        for (String name : FLOW_REGISTERS) {
-            assertEquals(name, FLOW_CELLS,
-                         MODEL.register(PiRegisterId.of(name)).orElseThrow().size());
-        }
+    public void aFlowsGenerationHasOneCellPerFlow() {
+        assertEquals(FLOW_CELLS,
+                     MODEL.register(PiRegisterId.of("cc_generation")).orElseThrow().size());
+    }
+
+    @Test
+    public void aReportIsTheHeaderThatTheProgramTruncatesTo() throws IOException {
+        String program = Files.readString(Path.of("p4src", "include", "congestion.p4"));
+        assertTrue(program.contains("truncate(PACKET_IN_HDR_BYTES + ETH_HDR_BYTES + "
+                                            + REPORT_BYTES + ");"));
     }
 
     @Test

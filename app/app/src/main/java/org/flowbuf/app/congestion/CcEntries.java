@@ -40,7 +40,7 @@ final class CcEntries {
         Map<DeviceId, List<FlowRule>> entries = new LinkedHashMap<>();
         DeviceId source = layout.source();
         List<FlowRule> here = new ArrayList<>();
-        here.add(rules.track(source, layout.filter(), layout.index()));
+        here.add(rules.track(source, layout.filter(), layout.index(), layout.generation()));
         here.add(rules.path(source, layout.index(), layout.slot(),
                             layout.primary().first().outPort(), layout.dstMac()));
         layout.backup().ifPresent(b -> {
@@ -73,7 +73,8 @@ final class CcEntries {
                                    Map<DeviceId, List<FlowRule>> entries) {
         for (CcHop hop : path.rest()) {
             List<FlowRule> here = new ArrayList<>();
-            here.add(rules.track(hop.device(), layout.filter(), layout.index()));
+            here.add(rules.track(hop.device(), layout.filter(), layout.index(),
+                                 layout.generation()));
             here.add(rules.path(hop.device(), layout.index(), 0, hop.outPort(), layout.dstMac()));
             // Disjoint paths share only the destination switch, with the same out port.
             entries.putIfAbsent(hop.device(), here);
@@ -82,15 +83,13 @@ final class CcEntries {
 
     /**
      * The writes that take the switches from one set of entries to another:
-     * per switch, the entries to delete, insert and modify, and the flow's
-     * register cells reset where the flow is new.
+     * per switch, the entries to delete, insert and modify.
      *
-     * @param index the flow index
      * @param from  entries per switch now
      * @param to    entries per switch wanted
      * @return writes per switch, only where something changes
      */
-    static Map<DeviceId, CcWrite> diff(int index, Map<DeviceId, List<FlowRule>> from,
+    static Map<DeviceId, CcWrite> diff(Map<DeviceId, List<FlowRule>> from,
                                        Map<DeviceId, List<FlowRule>> to) {
         Map<DeviceId, CcWrite> writes = new LinkedHashMap<>();
         Set<DeviceId> devices = new LinkedHashSet<>(to.keySet());
@@ -112,9 +111,6 @@ final class CcEntries {
                     write.modifies().add(r);
                 }
             });
-            if (before.isEmpty() && !after.isEmpty()) {
-                write.resets().add(index);
-            }
             if (!write.isEmpty()) {
                 writes.put(device, write);
             }

@@ -63,8 +63,8 @@ final class CcInstaller {
     }
 
     /**
-     * Writes a flow's entries on one switch that lost them all (a restart),
-     * with its register cells reset.
+     * Writes a flow's entries on one switch that lost them all (a restart);
+     * its register cells start from zero there with the flow's first packet.
      *
      * @param layout the flow's layout
      * @param device the switch
@@ -72,7 +72,7 @@ final class CcInstaller {
      */
     boolean restore(CcLayout layout, DeviceId device) {
         List<FlowRule> entries = CcEntries.of(rules, layout).getOrDefault(device, List.of());
-        CcWrite write = CcEntries.diff(layout.index(), Map.of(), Map.of(device, entries))
+        CcWrite write = CcEntries.diff(Map.of(), Map.of(device, entries))
                 .get(device);
         if (write == null) {
             return false;
@@ -83,7 +83,7 @@ final class CcInstaller {
 
     private void move(int index, Map<DeviceId, List<FlowRule>> from,
                       Map<DeviceId, List<FlowRule>> to, DeviceId source, boolean sourceLast) {
-        Map<DeviceId, CcWrite> writes = CcEntries.diff(index, from, to);
+        Map<DeviceId, CcWrite> writes = CcEntries.diff(from, to);
         List<DeviceId> order = new ArrayList<>(writes.keySet());
         order.remove(source);
         if (writes.containsKey(source)) {
@@ -103,14 +103,13 @@ final class CcInstaller {
 
     private void undo(int index, Map<DeviceId, List<FlowRule>> from,
                       Map<DeviceId, List<FlowRule>> to, List<DeviceId> done) {
-        Map<DeviceId, CcWrite> back = CcEntries.diff(index, to, from);
+        Map<DeviceId, CcWrite> back = CcEntries.diff(to, from);
         Collections.reverse(done);
         for (DeviceId device : done) {
             CcWrite w = back.get(device);
             if (w == null) {
                 continue;
             }
-            w.resets().clear();  // the cells were zero before; leave them
             try {
                 writer.write(device, w);
             } catch (FlowBufException e) {

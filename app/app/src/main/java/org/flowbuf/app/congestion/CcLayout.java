@@ -28,6 +28,7 @@ import java.util.Optional;
 final class CcLayout {
 
     private final int index;
+    private final long generation;
     private final FlowFilter filter;
     private final MacAddress dstMac;
     private final CcPath primary;
@@ -44,14 +45,15 @@ final class CcLayout {
 
     CcLayout(int index, FlowFilter filter, MacAddress dstMac, CcPath primary, CcPath backup,
              int slot, Map<DeviceId, CcThresholds> thresholds, CongestionMode mode) {
-        this(index, filter, dstMac, primary, backup, slot, thresholds, mode, null);
+        this(index, 0, filter, dstMac, primary, backup, slot, thresholds, mode, null);
     }
 
-    private CcLayout(int index, FlowFilter filter, MacAddress dstMac, CcPath primary,
-                     CcPath backup, int slot, Map<DeviceId, CcThresholds> thresholds,
-                     CongestionMode mode, CcSink sink) {
+    private CcLayout(int index, long generation, FlowFilter filter, MacAddress dstMac,
+                     CcPath primary, CcPath backup, int slot,
+                     Map<DeviceId, CcThresholds> thresholds, CongestionMode mode, CcSink sink) {
         this.sink = sink;
         this.index = index;
+        this.generation = generation;
         this.filter = Objects.requireNonNull(filter);
         this.dstMac = Objects.requireNonNull(dstMac);
         this.primary = Objects.requireNonNull(primary);
@@ -63,6 +65,31 @@ final class CcLayout {
 
     int index() {
         return index;
+    }
+
+    /**
+     * The registration the flow's register cells belong to (cc_flows'
+     * generation): a switch starts the cells from zero on the first packet
+     * of another generation, so a reused index inherits nothing.
+     *
+     * @return 0..2^32-1
+     */
+    long generation() {
+        return generation;
+    }
+
+    /**
+     * This layout for a registration of its own.
+     *
+     * @param cellsGeneration the generation, 0..2^32-1
+     * @return the layout
+     */
+    CcLayout withGeneration(long cellsGeneration) {
+        if (cellsGeneration < 0 || cellsGeneration > 0xffffffffL) {
+            throw new IllegalArgumentException("a generation is 32 bits, not " + cellsGeneration);
+        }
+        return new CcLayout(index, cellsGeneration, filter, dstMac, primary, backup, slot,
+                            thresholds, mode, sink);
     }
 
     FlowFilter filter() {
@@ -133,8 +160,8 @@ final class CcLayout {
      * @return the layout
      */
     CcLayout ordered(CcSink markerSink) {
-        return new CcLayout(index, filter, dstMac, primary, backup, slot, thresholds, mode,
-                            Objects.requireNonNull(markerSink));
+        return new CcLayout(index, generation, filter, dstMac, primary, backup, slot, thresholds,
+                            mode, Objects.requireNonNull(markerSink));
     }
 
     /**
@@ -144,7 +171,8 @@ final class CcLayout {
      * @return the layout
      */
     CcLayout inSlotZero() {
-        return new CcLayout(index, filter, dstMac, primary, backup, 0, thresholds, mode, sink);
+        return new CcLayout(index, generation, filter, dstMac, primary, backup, 0, thresholds,
+                            mode, sink);
     }
 
     /**
@@ -155,8 +183,8 @@ final class CcLayout {
      * @return the new layout
      */
     CcLayout promoted(CcPath newBackup, Map<DeviceId, CcThresholds> newThresholds) {
-        return new CcLayout(index, filter, dstMac, backup, newBackup, 1 - slot, newThresholds,
-                            mode, sink);
+        return new CcLayout(index, generation, filter, dstMac, backup, newBackup, 1 - slot,
+                            newThresholds, mode, sink);
     }
 
     /**
@@ -169,7 +197,7 @@ final class CcLayout {
      * @return the new layout
      */
     CcLayout rerouted(CcPath newBackup, Map<DeviceId, CcThresholds> newThresholds) {
-        return new CcLayout(index, filter, dstMac, backup, newBackup, slot, newThresholds, mode,
-                            sink);
+        return new CcLayout(index, generation, filter, dstMac, backup, newBackup, slot,
+                            newThresholds, mode, sink);
     }
 }

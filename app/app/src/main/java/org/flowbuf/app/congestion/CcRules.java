@@ -29,6 +29,7 @@ import static org.flowbuf.pipeconf.CcP4Names.DMAC;
 import static org.flowbuf.pipeconf.CcP4Names.FLOW;
 import static org.flowbuf.pipeconf.CcP4Names.FLOWS;
 import static org.flowbuf.pipeconf.CcP4Names.FORWARD;
+import static org.flowbuf.pipeconf.CcP4Names.GENERATION;
 import static org.flowbuf.pipeconf.CcP4Names.ID;
 import static org.flowbuf.pipeconf.CcP4Names.KEY_FLOW;
 import static org.flowbuf.pipeconf.CcP4Names.KEY_IPV4_DST;
@@ -45,6 +46,7 @@ import static org.flowbuf.pipeconf.CcP4Names.PATHS;
 import static org.flowbuf.pipeconf.CcP4Names.PORT;
 import static org.flowbuf.pipeconf.CcP4Names.PROC_US;
 import static org.flowbuf.pipeconf.CcP4Names.QUEUE_US;
+import static org.flowbuf.pipeconf.CcP4Names.REPORT;
 import static org.flowbuf.pipeconf.CcP4Names.SET_SWITCH_ID;
 import static org.flowbuf.pipeconf.CcP4Names.SWITCH;
 import static org.flowbuf.pipeconf.CcP4Names.TAG;
@@ -79,14 +81,16 @@ public final class CcRules {
     }
 
     /**
-     * cc_flows: the flow's packets are flow {@code index}.
+     * cc_flows: the flow's packets are flow {@code index}, of a
+     * registration whose register cells are {@code generation}'s.
      *
-     * @param device switch
-     * @param filter the 5-tuple (an absent part matches anything)
-     * @param index  flow index
+     * @param device     switch
+     * @param filter     the 5-tuple (an absent part matches anything)
+     * @param index      flow index
+     * @param generation the registration (see {@link CcLayout#generation()})
      * @return rule
      */
-    public FlowRule track(DeviceId device, FlowFilter filter, int index) {
+    public FlowRule track(DeviceId device, FlowFilter filter, int index, long generation) {
         PiCriterion.Builder match = PiCriterion.builder();
         filter.ipv4Src().ifPresent(p -> prefix(match, KEY_IPV4_SRC, p));
         filter.ipv4Dst().ifPresent(p -> prefix(match, KEY_IPV4_DST, p));
@@ -94,7 +98,8 @@ public final class CcRules {
         filter.l4SrcPort().ifPresent(p -> match.matchTernary(KEY_L4_SRC_PORT, (long) p, 0xffffL));
         filter.l4DstPort().ifPresent(p -> match.matchTernary(KEY_L4_DST_PORT, (long) p, 0xffffL));
         PiAction action = PiAction.builder().withId(TRACK)
-                .withParameter(new PiActionParam(FLOW, (long) index)).build();
+                .withParameter(new PiActionParam(FLOW, (long) index))
+                .withParameter(new PiActionParam(GENERATION, generation)).build();
         return rule(device, FLOWS, match.build(), action, FLOW_PRIORITY);
     }
 
@@ -182,19 +187,22 @@ public final class CcRules {
 
     /**
      * cc_switch's default action: the switch id that digests and
-     * notifications carry (a rule with no match, as ONOS writes a default
-     * action).
+     * notifications carry, and whether switch-overs also come to the
+     * controller as packet-ins (where it takes no digests), as a rule with
+     * no match, as ONOS writes a default action.
      *
      * @param device switch
      * @param id     its id, 0..65535 (bit&lt;16&gt;)
+     * @param report whether to send switch-over reports by packet-in
      * @return rule
      */
-    public FlowRule switchId(DeviceId device, int id) {
+    public FlowRule switchId(DeviceId device, int id, boolean report) {
         if (id < 0 || id > 0xffff) {
             throw new IllegalArgumentException("a switch id is 0..65535, not " + id);
         }
         PiAction action = PiAction.builder().withId(SET_SWITCH_ID)
-                .withParameter(new PiActionParam(ID, (long) id)).build();
+                .withParameter(new PiActionParam(ID, (long) id))
+                .withParameter(new PiActionParam(REPORT, report ? 1L : 0L)).build();
         return DefaultFlowRule.builder().forDevice(device).forTable(SWITCH).fromApp(appId)
                 .withPriority(0).makePermanent()
                 .withSelector(DefaultTrafficSelector.builder().build())

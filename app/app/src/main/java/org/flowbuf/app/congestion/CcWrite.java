@@ -8,8 +8,6 @@ import org.onosproject.net.flow.FlowRule;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * What one change of the congestion service writes to one switch.
@@ -19,7 +17,6 @@ public final class CcWrite {
     private final List<FlowRule> removes = new ArrayList<>();
     private final List<FlowRule> inserts = new ArrayList<>();
     private final List<FlowRule> modifies = new ArrayList<>();
-    private final Set<Integer> resets = new TreeSet<>();
 
     /**
      * Entries to delete.
@@ -49,27 +46,16 @@ public final class CcWrite {
     }
 
     /**
-     * Flow indexes whose register cells (slot, run, switched bit) start
-     * again from zero: a reused index must not inherit a slot.
-     *
-     * @return mutable set
-     */
-    public Set<Integer> resets() {
-        return resets;
-    }
-
-    /**
      * Whether there is nothing to write.
      *
      * @return true when empty
      */
     public boolean isEmpty() {
-        return removes.isEmpty() && inserts.isEmpty() && modifies.isEmpty() && resets.isEmpty();
+        return removes.isEmpty() && inserts.isEmpty() && modifies.isEmpty();
     }
 
     @Override
     public String toString() {
-        return "-" + removes.size() + " +" + inserts.size() + " ~" + modifies.size()
-                + " reset " + resets;
+        return "-" + removes.size() + " +" + inserts.size() + " ~" + modifies.size();
     }
 }

@@ -9,13 +9,14 @@ import org.onosproject.net.DeviceId;
 
 /**
  * Writes the congestion service's entries to a switch (P4Runtime in the
- * embedded host).
+ * embedded host, the FlowRuleService in ONOS). It writes no register: a
+ * flow's cells start from zero by its generation (see congestion.p4).
  */
 public interface CcWriter {
 
     /**
      * Applies a write: the removals (entries already gone are fine), then
-     * the register resets, inserts and modifications as one batch. When the
+     * the inserts and modifications as one batch. When the
      * batch is refused, the inserts it applied are removed again.
      *
      * @param deviceId switch

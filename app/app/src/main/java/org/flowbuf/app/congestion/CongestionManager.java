@@ -22,6 +22,7 @@ import org.onosproject.net.Link;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -55,6 +56,7 @@ public final class CongestionManager implements CongestionService {
     private final ProbeScheduler probes;
     private final Map<Long, Registered> flows = new TreeMap<>();
     private long nextId = 1;
+    private long generations = new SecureRandom().nextInt() & 0xffffffffL;
 
     /**
      * Creates the service.
@@ -148,7 +150,7 @@ public final class CongestionManager implements CongestionService {
                 });
         int index = freeIndex();
         long id = nextId;
-        CcLayout layout = planner.plan(request, index);
+        CcLayout layout = planner.plan(request, index).withGeneration(nextGeneration());
         if (request.orderedSwitchover()) {
             layout = ordered(id, request, layout);
         }
@@ -394,6 +396,17 @@ public final class CongestionManager implements CongestionService {
         if (merges != null) {
             merges.close();
         }
+    }
+
+    /**
+     * A registration's own generation: consecutive from a random start, so
+     * that a controller that restarts does not take the generation that a
+     * reused index's cells already have (a chance of about 1 in 2^32).
+     */
+    private long nextGeneration() {
+        long generation = generations;
+        generations = (generations + 1) & 0xffffffffL;
+        return generation;
     }
 
     private int freeIndex() {

@@ -49,6 +49,7 @@ import static org.flowbuf.pipeconf.CcP4Names.ORDERED;
 import static org.flowbuf.pipeconf.CcP4Names.PATHS;
 import static org.flowbuf.pipeconf.CcP4Names.THRESHOLDS;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertFalse;
 import static org.flowbuf.app.congestion.Thrown.assertThrows;
 import static org.junit.Assert.assertTrue;
@@ -119,8 +120,10 @@ public class CongestionManagerTest {
             assertEquals(1, writer.count(sw(s), PATHS));
             assertEquals(0, writer.count(sw(s), ALTERNATES));
             assertEquals(1, writer.count(sw(s), THRESHOLDS));
-            assertEquals(Set.of(flow.index()), writer.resets.get(sw(s)));
+            // One registration: every switch starts the flow's cells for the same generation.
+            assertEquals(writer.generations(sw(1)), writer.generations(sw(s)));
         }
+        assertEquals(1, writer.generations(sw(1)).size());
         assertEquals(sw(1), writer.writes.get(writer.writes.size() - 1));  // the source last
         assertEquals(50, flow.thresholds().get(sw(3)).queueUs());
         assertEquals(200, flow.thresholds().get(sw(3)).procUs());
@@ -346,10 +349,13 @@ public class CongestionManagerTest {
     @Test
     public void removingClearsEverySwitchAndFreesTheIndex() {
         LatencyCriticalFlow flow = service.register(request().build());
+        Set<Long> generation = writer.generations(sw(1));
         service.remove(flow.id());
         assertEquals(Map.of(), writer.entries);
         assertThrows(FlowBufException.class, () -> service.remove(flow.id()));
         assertEquals(flow.index(), service.register(request().build()).index());
+        assertNotEquals("a reused index has a generation of its own", generation,
+                        writer.generations(sw(1)));
     }
 
     @Test
@@ -358,14 +364,15 @@ public class CongestionManagerTest {
         service.switchedOver(sw(1), new CcDigest(flow.index(), 1, 1, 900, 30));
         Map<String, ?> s4 = Map.copyOf(writer.entries.get(sw(4)));
         writer.entries.remove(sw(1));  // s1 restarted: no entries, registers zero
+        Set<Long> generation = writer.generations(sw(4));
         writer.entries.remove(sw(4));
-        writer.resets.clear();
         assertEquals(1, service.restore(sw(1)));
         assertEquals(1, service.restore(sw(4)));
         assertEquals(0, service.restore(sw(8)));
         assertEquals(2, writer.count(sw(1), PATHS));
         assertEquals(1, writer.count(sw(1), ALTERNATES));
-        assertEquals(Set.of(flow.index()), writer.resets.get(sw(1)));
+        // The same registration: its cells go on (from zero, as the switch restarted).
+        assertEquals(generation, writer.generations(sw(1)));
         assertEquals(s4.keySet(), writer.entries.get(sw(4)).keySet());
         // The primary (s4-s6) is in slot 0 now: a second switch-over reports slot 1.
         service.switchedOver(sw(1), new CcDigest(flow.index(), 1, 1, 900, 30));

@@ -5,9 +5,13 @@
 package org.flowbuf.app.congestion;
 
 import org.flowbuf.api.FlowBufException;
+import org.flowbuf.pipeconf.CcP4Names;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowRule;
+import org.onosproject.net.flow.instructions.PiInstruction;
 import org.onosproject.net.pi.model.PiTableId;
+import org.onosproject.net.pi.runtime.PiAction;
+import org.onosproject.net.pi.runtime.PiTableAction;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,7 +28,6 @@ import java.util.stream.Collectors;
 final class RecordingCcWriter implements CcWriter {
 
     final Map<DeviceId, Map<String, FlowRule>> entries = new HashMap<>();
-    final Map<DeviceId, Set<Integer>> resets = new HashMap<>();
     final List<DeviceId> writes = new ArrayList<>();
     final Set<DeviceId> refuse = new HashSet<>();
     /** Runs at each write: a test's slow switch. */
@@ -47,7 +50,6 @@ final class RecordingCcWriter implements CcWriter {
                 throw new AssertionError("removed a missing entry " + r);
             }
         }
-        resets.computeIfAbsent(deviceId, d -> new HashSet<>()).addAll(write.resets());
         for (FlowRule r : write.inserts()) {
             if (table.put(key(r), r) != null) {
                 throw new AssertionError("inserted an existing entry " + r);
@@ -67,6 +69,18 @@ final class RecordingCcWriter implements CcWriter {
     long count(DeviceId device, PiTableId table) {
         return entries.getOrDefault(device, Map.of()).values().stream()
                 .filter(r -> r.table().equals(table)).count();
+    }
+
+    /** The generations the switch's cc_flows entries carry. */
+    Set<Long> generations(DeviceId device) {
+        return entries.getOrDefault(device, Map.of()).values().stream()
+                .filter(r -> r.table().equals(CcP4Names.FLOWS))
+                .map(r -> (PiAction) ((PiTableAction) ((PiInstruction) r.treatment()
+                        .allInstructions().get(0)).action()))
+                .map(a -> a.parameters().stream()
+                        .filter(p -> p.id().equals(CcP4Names.GENERATION)).findFirst()
+                        .orElseThrow().value().asReadOnlyBuffer().getLong() & 0xffffffffL)
+                .collect(Collectors.toSet());
     }
 
     /** The out ports of a switch's cc_paths entries. */

@@ -282,7 +282,8 @@ def test_a_new_generation_of_a_flow_index_starts_its_cells_from_zero(sw, digests
     cc_flows entry) inherits nothing: the new flow takes slot 0 though the
     old one had moved to slot 1, with no register written by the
     controller. The same generation written again keeps the cells (a
-    rewrite of the entry must not undo a switch-over)."""
+    rewrite of the entry must not undo a switch-over). Seen by where the
+    packets go: BMv2's P4Runtime server reads no registers."""
     first, primary, backup = sw.take_ports(3)
     cc = Cc(sw, first, primary, backup)
     cc.thresholds(NEVER, NEVER, 3)
@@ -291,8 +292,6 @@ def test_a_new_generation_of_a_flow_index_starts_its_cells_from_zero(sw, digests
     expect_packet(sw.port(backup), rewritten(cc.send(2), BACKUP_MAC))
     cc.register_again(2)
     expect_packet(sw.port(primary), rewritten(cc.send(3), PRIMARY_MAC))
-    assert sw.read_register("cc_generation", cc.flow) == 2
-    assert sw.read_register("cc_slot", cc.flow) == 0
     assert digests.digest_list(timeout=0.3) is None, "a new generation is no switch-over"
 
 

@@ -105,6 +105,8 @@ public final class FlowBufP4Names {
             PiPacketMetadataId.of("egress_port");
     /** The port that stands for the controller (CPU_PORT in defines.p4). */
     public static final int CPU_PORT = 255;
+    /** The clone session of copies to the controller (CPU_CLONE_SESSION_ID in defines.p4). */
+    public static final int CPU_CLONE_SESSION_ID = 99;
 
     /** Width of port match fields and parameters (v1model standard_metadata). */
     public static final int PORT_BITS = 9;

@@ -92,6 +92,8 @@ public class FlowBufPipeconfTest {
                 java.nio.file.Path.of("p4src", "include", "defines.p4")));
         assertTrue("defines.p4 has CPU_PORT = " + FlowBufP4Names.CPU_PORT,
                    defines.contains("CPU_PORT = " + FlowBufP4Names.CPU_PORT + ";"));
+        assertTrue(defines.contains("CPU_CLONE_SESSION_ID = "
+                                            + FlowBufP4Names.CPU_CLONE_SESSION_ID + ";"));
         String file = new String(FlowBufPipeconfs.class.getResourceAsStream("/p4/cpu_port.txt")
                                          .readAllBytes()).trim();
         assertEquals(String.valueOf(FlowBufP4Names.CPU_PORT), file);

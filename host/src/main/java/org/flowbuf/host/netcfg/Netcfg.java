@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.flowbuf.app.config.CcSettings;
 import org.flowbuf.app.config.FbDeviceConfig;
 import org.flowbuf.app.config.FlowBufDeviceConfig;
 import org.flowbuf.host.fba.FbaSetting;

@@ -11,9 +11,6 @@ import org.flowbuf.app.upf.UpfWrite;
 import org.flowbuf.app.upf.UpfWriter;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
-import org.onosproject.net.flow.FlowRule;
-import org.onosproject.net.flow.FlowRuleOperations;
-import org.onosproject.net.flow.FlowRuleOperationsContext;
 import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.meter.Band;
 import org.onosproject.net.meter.DefaultBand;
@@ -30,9 +27,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Writes the UPF's entries through ONOS's FlowRuleService (ONOS sends them
@@ -45,7 +39,7 @@ import java.util.concurrent.TimeoutException;
 public final class FlowRuleServiceUpfWriter implements UpfWriter {
 
     private final ApplicationId appId;
-    private final FlowRuleService flowRules;
+    private final FlowRuleBatches batches;
     private final MeterService meters;
     private final Duration timeout;
 
@@ -60,34 +54,23 @@ public final class FlowRuleServiceUpfWriter implements UpfWriter {
     public FlowRuleServiceUpfWriter(ApplicationId appId, FlowRuleService flowRules,
                                     MeterService meters, Duration timeout) {
         this.appId = Objects.requireNonNull(appId);
-        this.flowRules = Objects.requireNonNull(flowRules);
+        this.batches = new FlowRuleBatches(flowRules, timeout);
         this.meters = Objects.requireNonNull(meters);
         this.timeout = Objects.requireNonNull(timeout);
     }
 
     @Override
     public void write(DeviceId deviceId, UpfWrite write) {
-        if (!write.removes().isEmpty()) {
-            FlowRuleOperations.Builder removes = FlowRuleOperations.builder();
-            write.removes().forEach(removes::remove);
-            apply(removes, "remove " + write.removes().size() + " UPF entries from " + deviceId);
-        }
-        if (!write.inserts().isEmpty()) {
-            FlowRuleOperations.Builder adds = FlowRuleOperations.builder();
-            write.inserts().forEach(adds::add);
-            try {
-                apply(adds, "install " + write.inserts().size() + " UPF entries on " + deviceId);
-            } catch (FlowBufException e) {
-                takeBack(write.inserts(), e);
-                throw e;
-            }
-        }
+        batches.remove(write.removes(),
+                       "remove " + write.removes().size() + " UPF entries from " + deviceId);
         try {
+            batches.add(write.inserts(),
+                        "install " + write.inserts().size() + " UPF entries on " + deviceId);
             for (MeterCell cell : write.meters()) {
                 configure(deviceId, cell);
             }
         } catch (FlowBufException e) {
-            takeBack(write.inserts(), e);
+            batches.takeBack(write.inserts(), e);
             throw e;
         }
     }
@@ -96,20 +79,6 @@ public final class FlowRuleServiceUpfWriter implements UpfWriter {
     public void rewrite(DeviceId deviceId, UpfWrite write) {
         // The FlowRuleService keeps rules it has: adding them again is a no-op.
         write(deviceId, write);
-    }
-
-    // ONOS does not say which of a failed batch were applied; removing one that was not is harmless.
-    private void takeBack(List<FlowRule> inserted, FlowBufException cause) {
-        if (inserted.isEmpty()) {
-            return;
-        }
-        FlowRuleOperations.Builder removes = FlowRuleOperations.builder();
-        inserted.forEach(removes::remove);
-        try {
-            apply(removes, "take back " + inserted.size() + " UPF entries");
-        } catch (FlowBufException alsoRefused) {
-            cause.addSuppressed(alsoRefused);
-        }
     }
 
     private void configure(DeviceId deviceId, MeterCell cell) {
@@ -147,7 +116,7 @@ public final class FlowRuleServiceUpfWriter implements UpfWriter {
                                        "ONOS's meter service refused to " + what + ": "
                                                + e.getMessage(), e);
         }
-        MeterFailReason failed = await(done, what);
+        MeterFailReason failed = FlowRuleBatches.await(done, what, timeout);
         if (failed != null) {
             throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE,
                                        "device refused to " + what + ": " + failed);
@@ -166,37 +135,5 @@ public final class FlowRuleServiceUpfWriter implements UpfWriter {
                                .burstSize(m.cburst()).build(),
                        DefaultBand.builder().ofType(Band.Type.MARK_RED).withRate(m.pir())
                                .burstSize(m.pburst()).build());
-    }
-
-    private void apply(FlowRuleOperations.Builder ops, String what) {
-        CompletableFuture<MeterFailReason> done = new CompletableFuture<>();
-        flowRules.apply(ops.build(new FlowRuleOperationsContext() {
-            @Override
-            public void onSuccess(FlowRuleOperations operations) {
-                done.complete(null);
-            }
-
-            @Override
-            public void onError(FlowRuleOperations operations) {
-                done.complete(MeterFailReason.UNKNOWN);
-            }
-        }));
-        if (await(done, what) != null) {
-            throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE, "device refused to " + what);
-        }
-    }
-
-    private <T> T await(CompletableFuture<T> done, String what) {
-        try {
-            return done.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE,
-                                       "interrupted while waiting to " + what, e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE,
-                                       "device did not confirm " + what + " within "
-                                               + timeout.toMillis() + " ms", e);
-        }
     }
 }

@@ -2,7 +2,7 @@
  * Copyright 2026 FlowBuf authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package org.flowbuf.host.netcfg;
+package org.flowbuf.app.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.flowbuf.app.congestion.IdleDelay;
@@ -33,11 +33,27 @@ public final class CcSettings {
         this.markerBoundMs = markerBoundMs;
     }
 
-    static CcSettings parse(JsonNode json) {
+    /**
+     * Every default: what a netcfg without the section gives.
+     *
+     * @return settings
+     */
+    public static CcSettings defaults() {
+        return new CcSettings(ThresholdPolicy.DEFAULT_FACTOR,
+                              new IdleDelay(DEFAULT_IDLE_QUEUE_US, DEFAULT_IDLE_PROC_US),
+                              DEFAULT_MARKER_BOUND_MS);
+    }
+
+    /**
+     * The section's settings, defaults where it says nothing.
+     *
+     * @param json the section (a missing node: every default)
+     * @return the settings
+     * @throws IllegalArgumentException naming the field that is out of range
+     */
+    public static CcSettings parse(JsonNode json) {
         if (json.isMissingNode()) {
-            return new CcSettings(ThresholdPolicy.DEFAULT_FACTOR,
-                                  new IdleDelay(DEFAULT_IDLE_QUEUE_US, DEFAULT_IDLE_PROC_US),
-                                  DEFAULT_MARKER_BOUND_MS);
+            return defaults();
         }
         String where = "netcfg apps.org.flowbuf.app.congestion";
         double factor = json.path("factor").asDouble(ThresholdPolicy.DEFAULT_FACTOR);
@@ -51,7 +67,16 @@ public final class CcSettings {
         return new CcSettings(factor, idle(json, where), bound);
     }
 
-    static IdleDelay idle(JsonNode json, String where) {
+    /**
+     * Idle delays from a section's idleQueueUs and idleProcUs, the defaults
+     * where it gives none.
+     *
+     * @param json  the section
+     * @param where where it is, for the error
+     * @return the delays
+     * @throws IllegalArgumentException when one is out of range
+     */
+    public static IdleDelay idle(JsonNode json, String where) {
         long queue = json.path("idleQueueUs").asLong(DEFAULT_IDLE_QUEUE_US);
         long proc = json.path("idleProcUs").asLong(DEFAULT_IDLE_PROC_US);
         if (queue < 1 || proc < 1 || queue > 1_000_000 || proc > 1_000_000) {

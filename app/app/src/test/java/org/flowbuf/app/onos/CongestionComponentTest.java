@@ -1,0 +1,432 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.onos;
+
+import org.flowbuf.api.BufferService;
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowBufIntentService;
+import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.congestion.CcFlowRequest;
+import org.flowbuf.api.congestion.CcHop;
+import org.flowbuf.api.congestion.CcPath;
+import org.flowbuf.api.congestion.LatencyCriticalFlow;
+import org.flowbuf.pipeconf.CcP4Names;
+import org.flowbuf.pipeconf.FlowBufPipeconfs;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+import org.onlab.graph.ScalarWeight;
+import org.onlab.packet.ChassisId;
+import org.onlab.packet.IpAddress;
+import org.onlab.packet.IpPrefix;
+import org.onlab.packet.MacAddress;
+import org.onlab.packet.VlanId;
+import org.onlab.util.ImmutableByteSequence;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.core.CoreServiceAdapter;
+import org.onosproject.core.DefaultApplicationId;
+import org.onosproject.core.GroupId;
+import org.onosproject.mastership.MastershipServiceAdapter;
+import org.onosproject.net.AnnotationKeys;
+import org.onosproject.net.ConnectPoint;
+import org.onosproject.net.DefaultAnnotations;
+import org.onosproject.net.DefaultDevice;
+import org.onosproject.net.DefaultDisjointPath;
+import org.onosproject.net.DefaultHost;
+import org.onosproject.net.DefaultLink;
+import org.onosproject.net.DefaultPath;
+import org.onosproject.net.Device;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.DisjointPath;
+import org.onosproject.net.Host;
+import org.onosproject.net.HostId;
+import org.onosproject.net.HostLocation;
+import org.onosproject.net.Link;
+import org.onosproject.net.PortNumber;
+import org.onosproject.net.config.NetworkConfigRegistryAdapter;
+import org.onosproject.net.device.DeviceEvent;
+import org.onosproject.net.device.DeviceListener;
+import org.onosproject.net.device.DeviceServiceAdapter;
+import org.onosproject.net.flow.DefaultTrafficTreatment;
+import org.onosproject.net.flow.FlowRule;
+import org.onosproject.net.flow.FlowRuleOperation;
+import org.onosproject.net.flow.FlowRuleOperations;
+import org.onosproject.net.flow.FlowRuleServiceAdapter;
+import org.onosproject.net.flow.instructions.PiInstruction;
+import org.onosproject.net.group.DefaultGroup;
+import org.onosproject.net.group.Group;
+import org.onosproject.net.group.GroupDescription;
+import org.onosproject.net.group.GroupKey;
+import org.onosproject.net.group.GroupServiceAdapter;
+import org.onosproject.net.host.HostServiceAdapter;
+import org.onosproject.net.link.LinkServiceAdapter;
+import org.onosproject.net.packet.DefaultInboundPacket;
+import org.onosproject.net.packet.DefaultOutboundPacket;
+import org.onosproject.net.packet.DefaultPacketContext;
+import org.onosproject.net.packet.PacketContext;
+import org.onosproject.net.packet.PacketProcessor;
+import org.onosproject.net.packet.PacketServiceAdapter;
+import org.onosproject.net.pi.PiPipeconfServiceAdapter;
+import org.onosproject.net.pi.model.PiPipeconfId;
+import org.onosproject.net.pi.runtime.PiAction;
+import org.onosproject.net.provider.ProviderId;
+import org.onosproject.net.topology.PathService;
+
+import java.lang.reflect.Proxy;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import java.util.stream.StreamSupport;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+/**
+ * The congestion component against ONOS's test adapters, on a square
+ * s1-s2-s4 / s1-s3-s4 with h1 on s1 and h2 on s4: the FlowBuf switches it
+ * masters get their switch id (with reports) and clone sessions, a flow
+ * takes the PathService's disjoint pair, and a switch-over report by
+ * packet-in moves it as a digest does in the embedded host.
+ */
+public class CongestionComponentTest {
+
+    private static final ProviderId PID = new ProviderId("test", "org.flowbuf.test");
+    private static final DeviceId S1 = sw(1);
+    private static final DeviceId S4 = sw(4);
+    private static final DeviceId OTHER = sw(9);  // another pipeconf: left alone
+    private static final long WAIT_MS = 10_000;
+
+    private final List<Link> links = List.of(link(1, 10, 2, 10), link(2, 10, 1, 10),
+                                             link(2, 11, 4, 10), link(4, 10, 2, 11),
+                                             link(1, 11, 3, 10), link(3, 10, 1, 11),
+                                             link(3, 11, 4, 11), link(4, 11, 3, 11));
+    private final List<FlowRule> added = new CopyOnWriteArrayList<>();
+    private final Map<DeviceId, Map<GroupKey, Group>> groups = new ConcurrentHashMap<>();
+    private final List<PacketProcessor> processors = new CopyOnWriteArrayList<>();
+    private final List<DeviceListener> deviceListeners = new CopyOnWriteArrayList<>();
+    private final CongestionComponent component = new CongestionComponent();
+
+    private static DeviceId sw(int n) {
+        return DeviceId.deviceId("device:s" + n);
+    }
+
+    private static Link link(int a, int pa, int b, int pb) {
+        return DefaultLink.builder().providerId(PID)
+                .src(new ConnectPoint(sw(a), PortNumber.portNumber(pa)))
+                .dst(new ConnectPoint(sw(b), PortNumber.portNumber(pb)))
+                .type(Link.Type.DIRECT).state(Link.State.ACTIVE).build();
+    }
+
+    private List<Link> route(int... switches) {
+        List<Link> route = new ArrayList<>();
+        for (int i = 0; i + 1 < switches.length; i++) {
+            DeviceId a = sw(switches[i]);
+            DeviceId b = sw(switches[i + 1]);
+            route.add(links.stream().filter(l -> l.src().deviceId().equals(a)
+                    && l.dst().deviceId().equals(b)).findFirst().orElseThrow());
+        }
+        return route;
+    }
+
+    private static Host host(String name, int mac, DeviceId at) {
+        MacAddress m = MacAddress.valueOf(String.format("00:00:00:00:00:%02x", mac));
+        return new DefaultHost(PID, HostId.hostId(m, VlanId.NONE), m, VlanId.NONE,
+                               new HostLocation(at, PortNumber.portNumber(1), 0),
+                               Set.of(IpAddress.valueOf("10.0.0." + mac)),
+                               DefaultAnnotations.builder().set(AnnotationKeys.NAME, name).build());
+    }
+
+    private static Device device(DeviceId id) {
+        return new DefaultDevice(PID, id, Device.Type.SWITCH, "", "", "", "", new ChassisId(1));
+    }
+
+    private static <T> T unused(Class<T> type) {
+        return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[]{type},
+                (proxy, method, args) -> {
+                    throw new UnsupportedOperationException(method.getName());
+                }));
+    }
+
+    @Before
+    public void setUp() {
+        component.coreService = new CoreServiceAdapter() {
+            @Override
+            public ApplicationId registerApplication(String name) {
+                return new DefaultApplicationId(7, name);
+            }
+        };
+        component.flowRuleService = new FlowRuleServiceAdapter() {
+            @Override
+            public void apply(FlowRuleOperations ops) {
+                ops.stages().forEach(stage -> stage.stream()
+                        .filter(op -> op.type() == FlowRuleOperation.Type.ADD)
+                        .forEach(op -> added.add(op.rule())));
+                ops.callback().onSuccess(ops);
+            }
+        };
+        component.groupService = new GroupServiceAdapter() {
+            @Override
+            public void addGroup(GroupDescription d) {
+                DefaultGroup g = new DefaultGroup(GroupId.valueOf(d.givenGroupId()), d);
+                g.setState(Group.GroupState.ADDED);
+                groups.computeIfAbsent(d.deviceId(), k -> new ConcurrentHashMap<>())
+                        .put(d.appCookie(), g);
+            }
+
+            @Override
+            public Group getGroup(DeviceId deviceId, GroupKey appCookie) {
+                return groups.getOrDefault(deviceId, Map.of()).get(appCookie);
+            }
+        };
+        List<Host> hosts = List.of(host("h1", 1, S1), host("h2", 2, S4));
+        component.hostService = new HostServiceAdapter() {
+            @Override
+            public Iterable<Host> getHosts() {
+                return hosts;
+            }
+        };
+        DisjointPath pair = new DefaultDisjointPath(
+                PID, new DefaultPath(PID, route(1, 2, 4), ScalarWeight.toWeight(2)),
+                new DefaultPath(PID, route(1, 3, 4), ScalarWeight.toWeight(2)));
+        component.pathService = (PathService) Proxy.newProxyInstance(
+                PathService.class.getClassLoader(), new Class<?>[]{PathService.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("getDisjointPaths")) {
+                        return args[0].equals(S1) && args[1].equals(S4) ? Set.of(pair) : Set.of();
+                    }
+                    if (method.getName().equals("getPaths")) {
+                        return Set.of();  // no third path: no new backup after a switch-over
+                    }
+                    throw new UnsupportedOperationException(method.getName());
+                });
+        component.linkService = new LinkServiceAdapter() {
+            @Override
+            public Set<Link> getDeviceEgressLinks(DeviceId deviceId) {
+                return links.stream().filter(l -> l.src().deviceId().equals(deviceId))
+                        .collect(Collectors.toSet());
+            }
+
+            @Override
+            public Iterable<Link> getActiveLinks() {
+                return links;
+            }
+        };
+        component.deviceService = new DeviceServiceAdapter() {
+            @Override
+            public Iterable<Device> getAvailableDevices() {
+                return List.of(device(S1), device(sw(2)), device(sw(3)), device(S4),
+                               device(OTHER));
+            }
+
+            @Override
+            public boolean isAvailable(DeviceId deviceId) {
+                return true;
+            }
+
+            @Override
+            public void addListener(DeviceListener listener) {
+                deviceListeners.add(listener);
+            }
+
+            @Override
+            public void removeListener(DeviceListener listener) {
+                deviceListeners.remove(listener);
+            }
+        };
+        component.mastershipService = new MastershipServiceAdapter() {
+            @Override
+            public boolean isLocalMaster(DeviceId deviceId) {
+                return true;
+            }
+        };
+        component.packetService = new PacketServiceAdapter() {
+            @Override
+            public void addProcessor(PacketProcessor processor, int priority) {
+                processors.add(processor);
+            }
+
+            @Override
+            public void removeProcessor(PacketProcessor processor) {
+                processors.remove(processor);
+            }
+        };
+        component.netcfgRegistry = new NetworkConfigRegistryAdapter();
+        component.pipeconfService = new PiPipeconfServiceAdapter() {
+            @Override
+            public Optional<PiPipeconfId> ofDevice(DeviceId deviceId) {
+                return Optional.of(OTHER.equals(deviceId) ? new PiPipeconfId("org.other")
+                                           : FlowBufPipeconfs.PIPECONF_ID);
+            }
+        };
+        component.bufferService = unused(BufferService.class);
+        component.intentService = unused(FlowBufIntentService.class);
+        component.activate();
+    }
+
+    @After
+    public void tearDown() {
+        component.deactivate();
+        assertEquals(List.of(), processors);
+        assertEquals(List.of(), deviceListeners);
+    }
+
+    private static void await(String what, BooleanSupplier done) {
+        long deadline = System.currentTimeMillis() + WAIT_MS;
+        while (!done.getAsBoolean()) {
+            if (System.currentTimeMillis() > deadline) {
+                fail("not within " + WAIT_MS + " ms: " + what);
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                fail("interrupted");
+            }
+        }
+    }
+
+    private long switchIdRules(DeviceId device) {
+        return added.stream().filter(r -> r.deviceId().equals(device)
+                && r.table().equals(CcP4Names.SWITCH)).count();
+    }
+
+    private Set<Integer> sessions(DeviceId device) {
+        return groups.getOrDefault(device, Map.of()).values().stream()
+                .map(g -> g.id().id()).collect(Collectors.toSet());
+    }
+
+    private void prepared() {
+        await("s1..s4 prepared", () -> sessions(S4).size() == 5 && sessions(S1).size() == 5);
+    }
+
+    @Test
+    public void theFlowBufSwitchesItMastersGetTheirIdReportsAndCloneSessions() {
+        prepared();
+        for (int n = 1; n <= 4; n++) {
+            assertEquals(1, switchIdRules(sw(n)));
+        }
+        FlowRule id = added.stream().filter(r -> r.deviceId().equals(S1)
+                && r.table().equals(CcP4Names.SWITCH)).findFirst().orElseThrow();
+        PiAction action = (PiAction) ((PiInstruction) id.treatment().allInstructions().get(0))
+                .action();
+        assertEquals("switch-overs reported by packet-in", ImmutableByteSequence.copyFrom(1L),
+                     action.parameters().stream().filter(p -> p.id().equals(CcP4Names.REPORT))
+                             .findFirst().orElseThrow().value());
+        // The CPU session, and a notification and a marker session per inter-switch port.
+        assertEquals(Set.of(99, 1010, 1011, 2010, 2011), sessions(S1));
+        Group cpu = groups.get(S1).values().stream().filter(g -> g.id().id() == 99).findFirst()
+                .orElseThrow();
+        assertEquals(Group.Type.CLONE, cpu.type());
+        assertEquals(DefaultTrafficTreatment.builder().setOutput(PortNumber.CONTROLLER).build(),
+                     cpu.buckets().buckets().get(0).treatment());
+        assertEquals(0, switchIdRules(OTHER));
+        assertEquals(Set.of(), sessions(OTHER));
+    }
+
+    private static CcFlowRequest.Builder request() {
+        return CcFlowRequest.builder().hosts("h1", "h2").budgetUs(1_000_000).m(5)
+                .filter(FlowFilter.builder().ipv4Dst(IpPrefix.valueOf("10.0.0.2/32"))
+                                .ipProto(17).l4DstPort(5000).build());
+    }
+
+    private static List<DeviceId> devicesOf(CcPath path) {
+        return path.hops().stream().map(CcHop::device).collect(Collectors.toList());
+    }
+
+    private static byte[] report(int flow, int slot) {
+        ByteBuffer b = ByteBuffer.allocate(14 + CcP4Names.REPORT_BYTES);
+        b.put(new byte[12]).putShort((short) CcP4Names.ETHERTYPE_NOTIFY);
+        b.putShort((short) flow).putShort((short) 42).putInt(1500).putInt(20).put((byte) slot);
+        return b.array();
+    }
+
+    /** Hands a packet-in to the component's processor; whether it took it. */
+    private boolean packetIn(DeviceId device, byte[] frame) {
+        ConnectPoint from = new ConnectPoint(device, PortNumber.portNumber(10));
+        PacketContext context = new DefaultPacketContext(
+                System.currentTimeMillis(),
+                new DefaultInboundPacket(from, null, ByteBuffer.wrap(frame)),
+                new DefaultOutboundPacket(device, null, ByteBuffer.wrap(frame)), false) {
+            @Override
+            public void send() {
+            }
+        };
+        processors.forEach(p -> p.process(context));
+        return context.isHandled();
+    }
+
+    @Test
+    public void aFlowTakesTheDisjointPairAndAReportMovesItAsADigestWould() {
+        prepared();
+        LatencyCriticalFlow flow = component.register(request().build());
+        assertEquals(List.of(S1, sw(2), S4), devicesOf(flow.primary()));
+        assertEquals(List.of(S1, sw(3), S4), devicesOf(flow.backup().orElseThrow()));
+        assertTrue(added.stream().anyMatch(r -> r.deviceId().equals(S1)
+                && r.table().equals(CcP4Names.FLOWS)));
+        assertTrue("a report is the component's", packetIn(S1, report(flow.index(), 1)));
+        await("the switch-over recorded", () -> !component.flow(flow.id()).orElseThrow()
+                .switchOvers().isEmpty());
+        LatencyCriticalFlow moved = component.flow(flow.id()).orElseThrow();
+        assertEquals(List.of(S1, sw(3), S4), devicesOf(moved.primary()));
+        assertEquals(S1, moved.switchOvers().get(0).device());
+        assertEquals(1500, moved.switchOvers().get(0).queueUs());
+        // The same report again changes nothing: the flow is in slot 1 already. The
+        // worker handles reports in order: once s2 is prepared again, the report is done.
+        assertTrue(packetIn(S1, report(flow.index(), 1)));
+        comesBack(sw(2));
+        await("s2 prepared again after the report", () -> switchIdRules(sw(2)) == 2);
+        assertEquals(1, component.flow(flow.id()).orElseThrow().switchOvers().size());
+    }
+
+    @Test
+    public void otherPacketInsAreLeftToOtherProcessors() {
+        assertFalse(packetIn(S1, new byte[60]));
+        byte[] notification = new byte[14 + 12];
+        ByteBuffer.wrap(notification).putShort(12, (short) CcP4Names.ETHERTYPE_NOTIFY);
+        assertFalse(packetIn(S1, notification));
+    }
+
+    @Test
+    public void anUnknownHostIsRefusedAndNothingIsWritten() {
+        prepared();
+        int before = added.size();
+        try {
+            component.register(request().hosts("h1", "h9").build());
+            fail("an unknown host must be refused");
+        } catch (FlowBufException e) {
+            assertEquals(FlowBufException.Reason.NOT_FOUND, e.reason());
+        }
+        assertEquals(before, added.size());
+        assertEquals(List.of(), List.copyOf(component.flows()));
+    }
+
+    private void comesBack(DeviceId device) {
+        DeviceEvent event = new DeviceEvent(DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED,
+                                            device(device));
+        deviceListeners.stream().filter(l -> l.isRelevant(event)).forEach(l -> l.event(event));
+    }
+
+    @Test
+    public void aSwitchThatComesBackGetsItsFlowsAgain() {
+        prepared();
+        LatencyCriticalFlow flow = component.register(request().build());
+        long s4Entries = added.stream().filter(r -> r.deviceId().equals(S4)).count();
+        comesBack(S4);
+        await("s4's id and entries written again", () -> switchIdRules(S4) == 2
+                && added.stream().filter(r -> r.deviceId().equals(S4)).count()
+                        > s4Entries + 1);
+        assertTrue(component.flow(flow.id()).isPresent());
+        assertEquals(1, StreamSupport.stream(component.flows().spliterator(), false).count());
+    }
+}

@@ -147,14 +147,16 @@ final class MergeBuffer {
         }
         // The disarm also brings the service's view of the hold up to date.
         Disarmed d = buffers.disarm(merge, trigger, OWNER);
+        // Not armed from here on, and counted once the hold is released: a
+        // reader that sees the count sees the release done.
+        isArmed = false;
         if (d.fire().isPresent()) {
             markersSeen++;
         } else {
-            boundExpiries++;
             buffers.moveBuffer(merge, armed, OWNER, BufferState.FORWARDING);
+            boundExpiries++;
         }
         armed = null;
-        isArmed = false;
     }
 
     /**

@@ -56,6 +56,22 @@ public final class FlowRuleBatches {
     }
 
     /**
+     * Modifies rules (ONOS keys a rule by device, table, selector and
+     * priority: the same key with a new treatment) and waits.
+     *
+     * @param rules the rules, none is a no-op
+     * @param what  what they are, for the error
+     * @throws FlowBufException UNAVAILABLE when the device refuses or does not confirm
+     */
+    public void modify(Collection<FlowRule> rules, String what) {
+        if (!rules.isEmpty()) {
+            FlowRuleOperations.Builder ops = FlowRuleOperations.builder();
+            rules.forEach(ops::modify);
+            apply(ops, what);
+        }
+    }
+
+    /**
      * Removes rules and waits.
      *
      * @param rules the rules, none is a no-op

@@ -10,17 +10,12 @@ import org.flowbuf.app.intent.SteeringRuleWriter;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowRule;
-import org.onosproject.net.flow.FlowRuleOperations;
-import org.onosproject.net.flow.FlowRuleOperationsContext;
 import org.onosproject.net.flow.FlowRuleService;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 
 /**
  * Writes steering rules through ONOS's FlowRuleService and waits until the
@@ -30,8 +25,7 @@ import java.util.concurrent.TimeoutException;
 public final class FlowRuleServiceSteeringWriter implements SteeringRuleWriter {
 
     private final ApplicationId appId;
-    private final FlowRuleService flowRules;
-    private final Duration timeout;
+    private final FlowRuleBatches batches;
 
     /**
      * Creates the writer.
@@ -43,28 +37,25 @@ public final class FlowRuleServiceSteeringWriter implements SteeringRuleWriter {
     public FlowRuleServiceSteeringWriter(ApplicationId appId, FlowRuleService flowRules,
                                          Duration timeout) {
         this.appId = Objects.requireNonNull(appId);
-        this.flowRules = Objects.requireNonNull(flowRules);
-        this.timeout = Objects.requireNonNull(timeout);
+        this.batches = new FlowRuleBatches(flowRules, timeout);
     }
 
     @Override
     public void install(DeviceId deviceId, SteeringRule rule) {
-        FlowRule flowRule = SteeringFlowRules.toFlowRule(appId, deviceId, rule);
-        apply(FlowRuleOperations.builder().add(flowRule), "install", rule);
+        batches.add(List.of(SteeringFlowRules.toFlowRule(appId, deviceId, rule)),
+                    "install " + rule);
     }
 
     @Override
     public void modify(DeviceId deviceId, SteeringRule rule) {
-        // ONOS keys a flow rule by device, table, selector and priority: an
-        // add of the same key with a new treatment is a modify.
-        FlowRule flowRule = SteeringFlowRules.toFlowRule(appId, deviceId, rule);
-        apply(FlowRuleOperations.builder().modify(flowRule), "modify", rule);
+        batches.modify(List.of(SteeringFlowRules.toFlowRule(appId, deviceId, rule)),
+                       "modify " + rule);
     }
 
     @Override
     public void remove(DeviceId deviceId, SteeringRule rule) {
-        FlowRule flowRule = SteeringFlowRules.toFlowRule(appId, deviceId, rule);
-        apply(FlowRuleOperations.builder().remove(flowRule), "remove", rule);
+        batches.remove(List.of(SteeringFlowRules.toFlowRule(appId, deviceId, rule)),
+                       "remove " + rule);
     }
 
     /**
@@ -74,61 +65,22 @@ public final class FlowRuleServiceSteeringWriter implements SteeringRuleWriter {
      */
     @Override
     public void installAll(DeviceId deviceId, List<SteeringRule> rules) {
-        if (rules.isEmpty()) {
-            return;
-        }
-        FlowRuleOperations.Builder adds = FlowRuleOperations.builder();
-        rules.forEach(r -> adds.add(SteeringFlowRules.toFlowRule(appId, deviceId, r)));
+        List<FlowRule> flowRules = flowRules(deviceId, rules);
         try {
-            apply(adds, "install", rules.size() + " rules");
+            batches.add(flowRules, "install " + rules.size() + " rules");
         } catch (FlowBufException e) {
-            try {
-                removeAll(deviceId, rules);
-            } catch (FlowBufException alsoRefused) {
-                e.addSuppressed(alsoRefused);
-            }
+            batches.takeBack(flowRules, e);
             throw e;
         }
     }
 
     @Override
     public void removeAll(DeviceId deviceId, List<SteeringRule> rules) {
-        if (rules.isEmpty()) {
-            return;
-        }
-        FlowRuleOperations.Builder removes = FlowRuleOperations.builder();
-        rules.forEach(r -> removes.remove(SteeringFlowRules.toFlowRule(appId, deviceId, r)));
-        apply(removes, "remove", rules.size() + " rules");
+        batches.remove(flowRules(deviceId, rules), "remove " + rules.size() + " rules");
     }
 
-    private void apply(FlowRuleOperations.Builder ops, String what, Object rule) {
-        CompletableFuture<Boolean> done = new CompletableFuture<>();
-        flowRules.apply(ops.build(new FlowRuleOperationsContext() {
-            @Override
-            public void onSuccess(FlowRuleOperations operations) {
-                done.complete(true);
-            }
-
-            @Override
-            public void onError(FlowRuleOperations operations) {
-                done.complete(false);
-            }
-        }));
-        boolean ok;
-        try {
-            ok = done.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE,
-                                       "interrupted while waiting to " + what + " " + rule, e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE,
-                                       "device did not confirm " + what + " of " + rule
-                                               + " within " + timeout.toMillis() + " ms", e);
-        }
-        if (!ok) {
-            throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE,
-                                       "device refused to " + what + " " + rule);
-        }
+    private List<FlowRule> flowRules(DeviceId deviceId, List<SteeringRule> rules) {
+        return rules.stream().map(r -> SteeringFlowRules.toFlowRule(appId, deviceId, r))
+                .collect(Collectors.toList());
     }
 }

@@ -8,18 +8,15 @@ import org.flowbuf.api.FlowBufException;
 import org.flowbuf.app.congestion.CcWrite;
 import org.flowbuf.app.congestion.CcWriter;
 import org.onosproject.net.DeviceId;
-import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.flow.FlowRuleService;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Writes the congestion service's entries through ONOS's FlowRuleService:
- * the removals in one batch, then the inserts and modifications in another
- * (ONOS writes a rule with the match and priority of one the device has as
- * a modification). When that batch is refused, its inserts are removed again.
+ * the removals, the inserts and the modifications, a batch each, in that
+ * order. When the inserts or the modifications are refused, the inserts are
+ * removed again (a modification already made stays).
  */
 public final class FlowRuleServiceCcWriter implements CcWriter {
 
@@ -39,10 +36,11 @@ public final class FlowRuleServiceCcWriter implements CcWriter {
     public void write(DeviceId deviceId, CcWrite write) {
         batches.remove(write.removes(), "remove " + write.removes().size()
                 + " congestion entries from " + deviceId);
-        List<FlowRule> applies = new ArrayList<>(write.inserts());
-        applies.addAll(write.modifies());
         try {
-            batches.add(applies, "write " + applies.size() + " congestion entries on " + deviceId);
+            batches.add(write.inserts(), "insert " + write.inserts().size()
+                    + " congestion entries on " + deviceId);
+            batches.modify(write.modifies(), "modify " + write.modifies().size()
+                    + " congestion entries on " + deviceId);
         } catch (FlowBufException e) {
             batches.takeBack(write.inserts(), e);
             throw e;

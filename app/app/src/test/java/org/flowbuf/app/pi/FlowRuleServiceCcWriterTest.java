@@ -76,27 +76,26 @@ public class FlowRuleServiceCcWriterTest {
     }
 
     @Test
-    public void removalsGoFirstThenInsertsAndModificationsInOneBatch() {
-        Rules rules = new Rules(2);
+    public void removalsGoFirstThenInsertsThenModifications() {
+        Rules rules = new Rules(3);
         new FlowRuleServiceCcWriter(rules, Duration.ofSeconds(1)).write(S1, write());
-        assertEquals(2, rules.batches.size());
-        assertEquals(List.of("REMOVE IngressPipeImpl.cc_ingress.cc_flows"), rules.batches.get(0));
-        // A modification is an ADD of a rule with the same match: ONOS replaces the action.
-        assertEquals(List.of("ADD IngressPipeImpl.cc_ingress.cc_flows",
-                             "ADD IngressPipeImpl.cc_ingress.cc_paths"), rules.batches.get(1));
+        assertEquals(List.of(List.of("REMOVE IngressPipeImpl.cc_ingress.cc_flows"),
+                             List.of("ADD IngressPipeImpl.cc_ingress.cc_flows"),
+                             List.of("MODIFY IngressPipeImpl.cc_ingress.cc_paths")),
+                     rules.batches);
     }
 
     @Test
-    public void aRefusedBatchIsReportedAndItsInsertsTakenBack() {
-        Rules rules = new Rules(1);
+    public void aRefusedModificationIsReportedAndTheInsertsTakenBack() {
+        Rules rules = new Rules(2);
         try {
             new FlowRuleServiceCcWriter(rules, Duration.ofSeconds(1)).write(S1, write());
             fail("a refused batch must fail the write");
         } catch (FlowBufException e) {
             assertEquals(FlowBufException.Reason.UNAVAILABLE, e.reason());
         }
-        assertEquals(List.of("REMOVE IngressPipeImpl.cc_ingress.cc_flows"), rules.batches.get(2));
-        assertEquals(3, rules.batches.size());
+        assertEquals(4, rules.batches.size());
+        assertEquals(List.of("REMOVE IngressPipeImpl.cc_ingress.cc_flows"), rules.batches.get(3));
     }
 
     @Test

@@ -15,18 +15,15 @@ import org.flowbuf.api.congestion.CongestionMode;
 import org.flowbuf.api.congestion.CongestionService;
 import org.flowbuf.api.congestion.LatencyCriticalFlow;
 import org.flowbuf.api.congestion.SwitchOver;
-import org.junit.After;
 import org.junit.Before;
+import org.junit.Rule;
 import org.junit.Test;
 import org.onlab.packet.IpPrefix;
 import org.onosproject.codec.CodecService;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.lang.reflect.Proxy;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,10 +50,8 @@ public class CongestionCommandsTest {
 
     private final List<String> calls = new ArrayList<>();
     private final List<Object> arguments = new ArrayList<>();
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream stdout;
-    private PrintStream stderr;
+    @Rule
+    public final ShellOutput shell = new ShellOutput();
 
     private static CcPath path(DeviceId a, long pa, DeviceId b, long pb, DeviceId c, long pc) {
         return new CcPath(List.of(new CcHop(a, PortNumber.portNumber(pa)),
@@ -92,30 +87,12 @@ public class CongestionCommandsTest {
                 });
         FlowBufCommand.useServices(type -> type == CongestionService.class ? cc
                 : type == CodecService.class ? codecs : null);
-        stdout = System.out;
-        stderr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    @After
-    public void tearDown() {
-        System.setOut(stdout);
-        System.setErr(stderr);
-    }
-
-    private String out() {
-        return out.toString(StandardCharsets.UTF_8);
-    }
-
-    private String err() {
-        return err.toString(StandardCharsets.UTF_8);
     }
 
     @Test
     public void theFlowsAreListedWithTheirPathsAndSwitchOvers() {
         new CongestionFlowsCommand().doExecute();
-        String[] lines = out().split("\n");
+        String[] lines = shell.out().split("\n");
         assertTrue(lines[0], lines[0].startsWith("id   mode      primary"));
         assertTrue(lines[1], lines[1].startsWith("3    DATAPLANE device:s1/2 > device:s2/2 > "
                 + "device:s4/1"));
@@ -128,11 +105,11 @@ public class CongestionCommandsTest {
         CongestionFlowCommand show = new CongestionFlowCommand();
         show.id = "3";
         show.doExecute();
-        assertTrue(out(), out().contains("last switch-over at device:s1 (DIGEST): queue 1500 us, "
+        assertTrue(shell.out(), shell.out().contains("last switch-over at device:s1 (DIGEST): queue 1500 us, "
                 + "processing 20 us"));
         show.id = "4";
         show.doExecute();
-        assertTrue(err(), err().contains("Error: no latency-critical flow 4"));
+        assertTrue(shell.err(), shell.err().contains("Error: no latency-critical flow 4"));
     }
 
     @Test
@@ -148,13 +125,13 @@ public class CongestionCommandsTest {
         register.mode = "Probing";
         register.probeIntervalMs = 500L;
         register.doExecute();
-        assertEquals("", err());
+        assertEquals("", shell.err());
         assertEquals(List.of("register"), calls);
         CcFlowRequest sent = (CcFlowRequest) arguments.get(0);
         assertEquals(CongestionMode.PROBING, sent.mode());
         assertEquals(500L, sent.probeIntervalMs());
         assertEquals(REQUEST.filter(), sent.filter());
-        assertTrue(out(), out().contains("DATAPLANE"));
+        assertTrue(shell.out(), shell.out().contains("DATAPLANE"));
     }
 
     @Test
@@ -166,22 +143,22 @@ public class CongestionCommandsTest {
         register.dst = "10.0.0.2";
         register.mode = "fast";
         register.doExecute();
-        assertTrue(err(), err().startsWith("Error: --mode: 'fast' is not one of"));
-        err.reset();
+        assertTrue(shell.err(), shell.err().startsWith("Error: --mode: 'fast' is not one of"));
+        shell.resetErr();
         register.mode = "dataplane";
         register.m = 0;
         register.doExecute();
-        assertTrue(err(), err().startsWith("Error: \"m\" must be 1.."));
-        err.reset();
+        assertTrue(shell.err(), shell.err().startsWith("Error: \"m\" must be 1.."));
+        shell.resetErr();
         register.m = 1;
         register.dst = null;
         register.doExecute();
-        assertTrue(err(), err().startsWith("Error: no flow named"));
-        err.reset();
+        assertTrue(shell.err(), shell.err().startsWith("Error: no flow named"));
+        shell.resetErr();
         CongestionRemoveCommand remove = new CongestionRemoveCommand();
         remove.id = "x";
         remove.doExecute();
-        assertTrue(err(), err().startsWith("Error: bad latency-critical flow id 'x'"));
+        assertTrue(shell.err(), shell.err().startsWith("Error: bad latency-critical flow id 'x'"));
         assertEquals(List.of(), calls);
     }
 
@@ -190,9 +167,9 @@ public class CongestionCommandsTest {
         CongestionRemoveCommand remove = new CongestionRemoveCommand();
         remove.id = "3";
         remove.doExecute();
-        assertTrue(out(), out().contains("removed latency-critical flow 3"));
+        assertTrue(shell.out(), shell.out().contains("removed latency-critical flow 3"));
         remove.id = "9";
         remove.doExecute();
-        assertTrue(err(), err().contains("Error: no latency-critical flow 9"));
+        assertTrue(shell.err(), shell.err().contains("Error: no latency-critical flow 9"));
     }
 }

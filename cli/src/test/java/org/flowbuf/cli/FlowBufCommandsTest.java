@@ -34,8 +34,8 @@ import org.flowbuf.api.apps.HandoffPlan;
 import org.flowbuf.api.apps.NfvMigrationService;
 import org.flowbuf.api.codec.FlowBufCodecs;
 import org.flowbuf.api.codec.MapCodecService;
-import org.junit.After;
 import org.junit.Before;
+import org.junit.Rule;
 import org.junit.Test;
 import org.onlab.packet.IpPrefix;
 import org.onosproject.cli.AbstractShellCommand;
@@ -43,11 +43,8 @@ import org.onosproject.codec.CodecService;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.lang.reflect.Field;
 import java.lang.reflect.Proxy;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -79,10 +76,8 @@ public class FlowBufCommandsTest {
     private final List<String> calls = new ArrayList<>();
     private final List<Object[]> arguments = new ArrayList<>();
     private final Map<String, Object> answers = new HashMap<>();
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream stdout;
-    private PrintStream stderr;
+    @Rule
+    public final ShellOutput shell = new ShellOutput();
 
     /** A service whose every call is recorded and answered from `answers` (or throws). */
     private <T> T fake(Class<T> type) {
@@ -119,24 +114,6 @@ public class FlowBufCommandsTest {
         answers.put("getBuffers", List.of(B1));
         answers.put("pause", PAUSED);
         answers.put("getIntents", List.of(PAUSED));
-        stdout = System.out;
-        stderr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    @After
-    public void tearDown() {
-        System.setOut(stdout);
-        System.setErr(stderr);
-    }
-
-    private String out() {
-        return out.toString(StandardCharsets.UTF_8);
-    }
-
-    private String err() {
-        return err.toString(StandardCharsets.UTF_8);
     }
 
     private static void json(AbstractShellCommand command) throws ReflectiveOperationException {
@@ -148,13 +125,13 @@ public class FlowBufCommandsTest {
     @Test
     public void buffersAreListedAsATableOrAsTheRestJson() throws Exception {
         new BuffersListCommand().doExecute();
-        assertTrue(out(), out().contains("b1") && out().contains("BUFFERING")
-                && out().contains("vp100") && out().contains("42"));
-        out.reset();
+        assertTrue(shell.out(), shell.out().contains("b1") && shell.out().contains("BUFFERING")
+                && shell.out().contains("vp100") && shell.out().contains("42"));
+        shell.resetOut();
         BuffersListCommand asJson = new BuffersListCommand();
         json(asJson);
         asJson.doExecute();
-        JsonNode array = new ObjectMapper().readTree(out());
+        JsonNode array = new ObjectMapper().readTree(shell.out());
         assertEquals("b1", array.get(0).get("id").asText());
         assertEquals("BUFFERING", array.get(0).get("state").asText());
         assertEquals(42, array.get(0).get("occupancyPackets").asInt());
@@ -173,8 +150,8 @@ public class FlowBufCommandsTest {
         assertTrue(calls.get(0), calls.get(0).startsWith("pause[device:s1, 1, FlowFilter{"));
         assertTrue(calls.get(0), calls.get(0).contains("ipv4Src=10.0.0.1/32")
                 && calls.get(0).contains("l4DstPort=9000") && calls.get(0).contains("Optional.empty"));
-        assertTrue(out(), out().contains("PAUSE") && out().contains("INSTALLED"));
-        assertEquals("", err());
+        assertTrue(shell.out(), shell.out().contains("PAUSE") && shell.out().contains("INSTALLED"));
+        assertEquals("", shell.err());
     }
 
     @Test
@@ -189,8 +166,8 @@ public class FlowBufCommandsTest {
         allAndMore.all = true;
         allAndMore.proto = 17;
         allAndMore.doExecute();
-        String[] lines = err().trim().split("\n");
-        assertEquals(err(), 2, lines.length);
+        String[] lines = shell.err().trim().split("\n");
+        assertEquals(shell.err(), 2, lines.length);
         assertTrue(lines[0], lines[0].startsWith("Error: no flow named: every IPv4 packet would "
                                                          + "match") && lines[0].contains("--all"));
         assertTrue(lines[1], lines[1].startsWith("Error: --all is every IPv4 packet"));
@@ -250,18 +227,18 @@ public class FlowBufCommandsTest {
         handoffBelowOne.action = "attach";
         handoffBelowOne.ueOrId = "-1";
         handoffBelowOne.doExecute();
-        String[] lines = err().trim().split("\n");
-        assertEquals(err(), 10, lines.length);
+        String[] lines = shell.err().trim().split("\n");
+        assertEquals(shell.err(), 10, lines.length);
         for (String line : lines) {
             assertTrue(line, line.startsWith("Error: "));
         }
-        assertTrue(err(), err().contains("--src") && err().contains("bad port")
-                && err().contains("device id") && err().contains("SLEEPING")
-                && err().contains("--queue") && err().contains("intent id")
-                && err().contains("bad migration id '0': ids start at 1")
-                && err().contains("bad handoff id '-1'"));
+        assertTrue(shell.err(), shell.err().contains("--src") && shell.err().contains("bad port")
+                && shell.err().contains("device id") && shell.err().contains("SLEEPING")
+                && shell.err().contains("--queue") && shell.err().contains("intent id")
+                && shell.err().contains("bad migration id '0': ids start at 1")
+                && shell.err().contains("bad handoff id '-1'"));
         assertTrue("no service was called: " + calls, calls.isEmpty());
-        assertEquals("", out());
+        assertEquals("", shell.out());
     }
 
     @Test
@@ -273,7 +250,7 @@ public class FlowBufCommandsTest {
         resume.buffer = "b1";
         resume.all = true;
         resume.doExecute();
-        assertEquals("Error: no paused flow with filter x on s1", err().trim());
+        assertEquals("Error: no paused flow with filter x on s1", shell.err().trim());
         assertTrue(calls.get(0), calls.get(0).contains("Optional[b1]"));
     }
 
@@ -302,7 +279,7 @@ public class FlowBufCommandsTest {
                 && create0.contains("packets=500") && create0.endsWith("BUFFERING]"));
         assertEquals("moveBuffer[device:s1, b1, org.flowbuf.rest, FORWARDING]", calls.get(1));
         assertEquals("removeBuffer[device:s1, b1, org.flowbuf.rest, true]", calls.get(2));
-        assertTrue(out(), out().contains("b1 is FORWARDING"));
+        assertTrue(shell.out(), shell.out().contains("b1 is FORWARDING"));
     }
 
     @Test
@@ -335,10 +312,10 @@ public class FlowBufCommandsTest {
                              + "report first\n"
                              + "nothing armed\n"
                              + "disarmed\n"
-                             + "it had fired: moved, report SYNCED, 12 packets purged\n", out());
+                             + "it had fired: moved, report SYNCED, 12 packets purged\n", shell.out());
         arm.state = "SLEEPING";
         arm.doExecute();
-        assertTrue(err(), err().startsWith("Error: bad state 'SLEEPING'"));
+        assertTrue(shell.err(), shell.err().startsWith("Error: bad state 'SLEEPING'"));
         assertEquals("a bad state calls nothing", 5, calls.size());
     }
 
@@ -349,7 +326,7 @@ public class FlowBufCommandsTest {
         withdraw.owner = "app1";
         withdraw.doExecute();
         assertEquals(List.of("withdraw[7, app1]"), calls);
-        assertTrue(out(), out().contains("withdrawn 7"));
+        assertTrue(shell.out(), shell.out().contains("withdrawn 7"));
     }
 
     @Test
@@ -359,13 +336,13 @@ public class FlowBufCommandsTest {
         stats.device = "device:s1";
         stats.bufferId = "b9";
         stats.doExecute();
-        assertTrue(err(), err().startsWith("Error: no buffer b9"));
+        assertTrue(shell.err(), shell.err().startsWith("Error: no buffer b9"));
     }
 
     @Test
     public void intentsAndCompletersShowWhatTheServicesKnow() {
         new IntentsListCommand().doExecute();
-        assertTrue(out(), out().contains("PAUSE") && out().contains("10.0.0.1/32"));
+        assertTrue(shell.out(), shell.out().contains("PAUSE") && shell.out().contains("10.0.0.1/32"));
         assertEquals(List.of("device:s1"), new DeviceIdCompleter().choices());
         assertEquals(List.of("b1"), new BufferIdCompleter().choices());
         assertEquals(List.of("7"), new IntentIdCompleter().choices());
@@ -397,9 +374,9 @@ public class FlowBufCommandsTest {
         assertEquals(List.of("begin", "complete"),
                      calls.stream().map(c -> c.split("\\[")[0]).collect(
                              java.util.stream.Collectors.toList()));
-        assertTrue(out(), out().contains("HOLDING") && out().contains("COMPLETED")
-                && out().contains("-> port 3"));
-        assertTrue(err(), err().startsWith("Error: action must be"));
+        assertTrue(shell.out(), shell.out().contains("HOLDING") && shell.out().contains("COMPLETED")
+                && shell.out().contains("-> port 3"));
+        assertTrue(shell.err(), shell.err().startsWith("Error: action must be"));
     }
 
     /** The plan the lmmStart() command asks for, with a buffering mode. */
@@ -451,10 +428,10 @@ public class FlowBufCommandsTest {
                      calls.stream().map(c -> c.split("\\[")[0]).collect(
                              java.util.stream.Collectors.toList()));
         assertTrue(calls.get(0), calls.get(0).contains("ipv4Dst=10.0.0.10/32"));
-        assertTrue(out(), out().contains("DETACHED device:s1 -> device:s2 buffers "
+        assertTrue(shell.out(), shell.out().contains("DETACHED device:s1 -> device:s2 buffers "
                                                  + "lmm-1-src,lmm-1-fwd,lmm-1-new")
-                && out().contains("ATTACHED"));
-        assertTrue(err(), err().startsWith("Error: --anchor needs 3 comma-separated ports"));
+                && shell.out().contains("ATTACHED"));
+        assertTrue(shell.err(), shell.err().startsWith("Error: --anchor needs 3 comma-separated ports"));
     }
 
     @Test
@@ -462,7 +439,7 @@ public class FlowBufCommandsTest {
         LmmHandoffCommand start = lmmStart();
         start.buffering = "bogus";
         start.doExecute();
-        assertTrue(err(), err().startsWith("Error: --buffering is flowbuf, none or controller"));
+        assertTrue(shell.err(), shell.err().startsWith("Error: --buffering is flowbuf, none or controller"));
         assertTrue("a bad mode sends nothing", calls.isEmpty());
         start.buffering = "controller";
         start.noBuffering = true;
@@ -474,7 +451,7 @@ public class FlowBufCommandsTest {
                                             0, null));
         start.doExecute();
         assertEquals(1, calls.size());
-        assertTrue(out(), out().contains("DETACHED device:s1 -> device:s2"));
+        assertTrue(shell.out(), shell.out().contains("DETACHED device:s1 -> device:s2"));
         assertTrue(calls.get(0), calls.get(0).startsWith("start")
                 && calls.get(0).contains("buffering=CONTROLLER"));
     }
@@ -502,8 +479,8 @@ public class FlowBufCommandsTest {
         bad.doExecute();
         assertTrue(calls.toString(), calls.get(0).startsWith("requestUpload[device:s1, 1, ")
                 && calls.get(1).equals("download[1, 3]") && calls.size() == 2);
-        assertTrue(out(), out().contains("UPLOADING") && out().contains("SERVED"));
-        assertTrue(err(), err().startsWith("Error: bad upload id"));
+        assertTrue(shell.out(), shell.out().contains("UPLOADING") && shell.out().contains("SERVED"));
+        assertTrue(shell.err(), shell.err().startsWith("Error: bad upload id"));
     }
 
     @Test
@@ -528,16 +505,16 @@ public class FlowBufCommandsTest {
         LmmHandoffCommand handoffs = new LmmHandoffCommand();
         handoffs.action = "list";
         for (FlowBufCommand list : List.<FlowBufCommand>of(migrations, uploads, handoffs)) {
-            out.reset();
+            shell.resetOut();
             json(list);
             list.doExecute();
-            JsonNode array = new ObjectMapper().readTree(out());
-            assertTrue(out(), array.isArray());
-            assertEquals(out(), 2, array.size());
+            JsonNode array = new ObjectMapper().readTree(shell.out());
+            assertTrue(shell.out(), array.isArray());
+            assertEquals(shell.out(), 2, array.size());
             assertEquals(1, array.get(0).get("id").asLong());
         }
         assertEquals(List.of("migrations", "uploads", "handoffs"), calledMethods());
-        assertEquals("", err());
+        assertEquals("", shell.err());
     }
 
     @Test
@@ -558,13 +535,14 @@ public class FlowBufCommandsTest {
         ReconcileCommand reconcile = new ReconcileCommand();
         reconcile.device = "device:s1";
         reconcile.doExecute();
-        assertTrue(out(), out().contains("vp100") && out().contains("b1") && out().contains("vp101")
-                && out().contains("BUFFER_ADDED") && out().contains("BUFFER_ADOPTED b1")
-                && out().contains("1 change(s)"));
+        String printed = shell.out();
+        assertTrue(printed, printed.contains("vp100") && printed.contains("b1")
+                && printed.contains("vp101") && printed.contains("BUFFER_ADDED")
+                && printed.contains("BUFFER_ADOPTED b1") && printed.contains("1 change(s)"));
         VportsListCommand bad = new VportsListCommand();
         bad.device = "s1";
         bad.doExecute();
-        assertTrue(err(), err().startsWith("Error: bad device id"));
+        assertTrue(shell.err(), shell.err().startsWith("Error: bad device id"));
         assertEquals(List.of("getVports", "getEvents", "reconcile"),
                      calls.stream().map(c -> c.split("\\[")[0]).collect(
                              java.util.stream.Collectors.toList()));
@@ -644,8 +622,8 @@ public class FlowBufCommandsTest {
                              + " released-on-signal 0 held-on-signal 0\n"
                              + "1 ATTACHED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0"
                              + " released-on-signal 0 held-on-signal 0\n",
-                     out());
-        assertEquals("", err());
+                     shell.out());
+        assertEquals("", shell.err());
     }
 
     @Test
@@ -667,8 +645,8 @@ public class FlowBufCommandsTest {
                              + " released-on-signal 0 held-on-signal 0\n"
                              + "12 CLOSED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0"
                              + " released-on-signal 0 held-on-signal 0\n",
-                     out());
-        assertEquals("", err());
+                     shell.out());
+        assertEquals("", shell.err());
     }
 
     @Test
@@ -677,7 +655,7 @@ public class FlowBufCommandsTest {
         fmm("close", "3", null).doExecute();
         assertEquals("3 FAILED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0 "
                              + "released-on-signal 0 held-on-signal 0 (buffer fmm-3-s2 stayed)\n",
-                     out());
+                     shell.out());
     }
 
     @Test
@@ -687,25 +665,25 @@ public class FlowBufCommandsTest {
         assertEquals("1 ATTACHED serving device:s1 group 7 handoffs 0 unsynced 0 purged 0"
                              + " released-on-signal 0 held-on-signal 0\n"
                              + "2 DETACHED serving device:s1 -> device:s2 group 7 handoffs 0 unsynced 0 "
-                             + "purged 0 released-on-signal 0 held-on-signal 0\n", out());
-        out.reset();
+                             + "purged 0 released-on-signal 0 held-on-signal 0\n", shell.out());
+        shell.resetOut();
         FmmSessionCommand list = fmm("list", null, null);
         json(list);
         list.doExecute();
-        JsonNode array = new ObjectMapper().readTree(out());
-        assertTrue(out(), array.isArray());
+        JsonNode array = new ObjectMapper().readTree(shell.out());
+        assertTrue(shell.out(), array.isArray());
         assertEquals(2, array.size());
         assertEquals(1, array.get(0).get("id").asLong());
         assertEquals("DETACHED", array.get(1).get("state").asText());
         assertEquals("device:s2", array.get(1).get("target").asText());
-        out.reset();
+        shell.resetOut();
         answers.put("sessions", List.of());
         FmmSessionCommand none = fmm("list", null, null);
         json(none);
         none.doExecute();
-        assertEquals(0, new ObjectMapper().readTree(out()).size());
+        assertEquals(0, new ObjectMapper().readTree(shell.out()).size());
         assertEquals(List.of("sessions", "sessions", "sessions"), calledMethods());
-        assertEquals("", err());
+        assertEquals("", shell.err());
     }
 
     @Test
@@ -714,7 +692,7 @@ public class FlowBufCommandsTest {
         FmmSessionCommand open = fmmOpen();
         json(open);
         open.doExecute();
-        JsonNode session = new ObjectMapper().readTree(out());
+        JsonNode session = new ObjectMapper().readTree(shell.out());
         assertEquals(1, session.get("id").asLong());
         assertEquals("ATTACHED", session.get("state").asText());
         assertEquals("device:s1", session.get("serving").asText());
@@ -801,14 +779,14 @@ public class FlowBufCommandsTest {
                 badFmm(fmm("teleport", "1", null), "Error: action must be list, open, handoff, attach "
                         + "or close, not teleport"));
         for (Map.Entry<FmmSessionCommand, String> bad : table) {
-            err.reset();
+            shell.resetErr();
             bad.getKey().doExecute();
-            String line = err();
+            String line = shell.err();
             assertTrue(bad.getValue() + " <- " + line, line.startsWith(bad.getValue()));
             assertEquals("one line: " + line, 1, line.trim().split("\n").length);
             assertTrue(bad.getValue() + " called " + calls, calls.isEmpty());
         }
-        assertEquals("", out());
+        assertEquals("", shell.out());
     }
 
     @Test
@@ -818,8 +796,8 @@ public class FlowBufCommandsTest {
         fmm("handoff", "1", "device:s9").doExecute();
         fmm("attach", "1", null).doExecute();
         assertEquals("Error: device:s9 is not a cell of session 1\n"
-                             + "Error: session 1 has no handoff started\n", err());
+                             + "Error: session 1 has no handoff started\n", shell.err());
         assertEquals(List.of("handoff[1, device:s9]", "attach[1]"), calls);
-        assertEquals("", out());
+        assertEquals("", shell.out());
     }
 }

@@ -19,8 +19,8 @@ import org.flowbuf.api.upf.UpfDeviceSummary;
 import org.flowbuf.api.upf.UpfInterface;
 import org.flowbuf.api.upf.UpfMeter;
 import org.flowbuf.api.upf.UpfService;
-import org.junit.After;
 import org.junit.Before;
+import org.junit.Rule;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
@@ -29,10 +29,7 @@ import org.onosproject.codec.CodecService;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.lang.reflect.Proxy;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -59,10 +56,8 @@ public class UpfCommandsTest {
 
     private final List<String> calls = new ArrayList<>();
     private final List<Object[]> arguments = new ArrayList<>();
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream stdout;
-    private PrintStream stderr;
+    @Rule
+    public final ShellOutput shell = new ShellOutput();
 
     @Before
     public void setUp() {
@@ -101,27 +96,13 @@ public class UpfCommandsTest {
                 });
         FlowBufCommand.useServices(type -> type == UpfService.class ? upf
                 : type == CodecService.class ? codecs : null);
-        stdout = System.out;
-        stderr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    @After
-    public void tearDown() {
-        System.setOut(stdout);
-        System.setErr(stderr);
-    }
-
-    private String out() {
-        return out.toString(StandardCharsets.UTF_8);
     }
 
     @Test
     public void listAndAddPrintTheSessions() {
         new UpfSessionsListCommand().doExecute();
-        assertTrue(out(), out().contains("10.250.0.1") && out().contains("0x1234")
-                && out().contains("0xabcd01"));
+        assertTrue(shell.out(), shell.out().contains("10.250.0.1") && shell.out().contains("0x1234")
+                && shell.out().contains("0xabcd01"));
         UpfSessionAddCommand add = new UpfSessionAddCommand();
         add.deviceId = "device:s1";
         add.ueAddress = "10.250.0.2";
@@ -136,7 +117,7 @@ public class UpfCommandsTest {
         assertEquals(0x99, sent.uplinkTeid());
         assertEquals(77, sent.downlinkTeid());
         assertEquals(UpfMeter.of(1000, 1500, 2000, 3000), sent.ambr().get());
-        assertEquals("", err.toString(StandardCharsets.UTF_8));
+        assertEquals("", shell.err());
     }
 
     @Test
@@ -147,7 +128,7 @@ public class UpfCommandsTest {
         remove.session = "3";
         remove.doExecute();
         assertEquals(List.of("session", "removeSession", "session", "removeSession"), calls);
-        assertTrue(out().contains("removed session 3 (UE 10.250.0.1)"));
+        assertTrue(shell.out().contains("removed session 3 (UE 10.250.0.1)"));
         assertEquals(List.of("10.250.0.1", "3"), new UpfSessionCompleter().choices());
         assertEquals(List.of("device:s1"), new UpfDeviceIdCompleter().choices());
     }
@@ -162,7 +143,7 @@ public class UpfCommandsTest {
                 {"10.250.0.2", "1", "5", "0,2,3,4", "cir must be between 1 and 4294967295"},
         };
         for (String[] b : bad) {
-            err.reset();
+            shell.resetErr();
             UpfSessionAddCommand add = new UpfSessionAddCommand();
             add.deviceId = "device:s1";
             add.ueAddress = b[0];
@@ -172,14 +153,14 @@ public class UpfCommandsTest {
             add.downlinkTeid = b[2];
             add.ambr = b[3];
             add.doExecute();
-            String error = err.toString(StandardCharsets.UTF_8);
+            String error = shell.err();
             assertTrue(error, error.startsWith("Error: ") && error.contains(b[4]));
         }
         UpfSessionRemoveCommand remove = new UpfSessionRemoveCommand();
         remove.session = "10.250.0.9";
-        err.reset();
+        shell.resetErr();
         remove.doExecute();
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("no session of UE 10.250.0.9"));
+        assertTrue(shell.err().contains("no session of UE 10.250.0.9"));
         assertEquals(List.of("session"), calls);
     }
 
@@ -194,23 +175,23 @@ public class UpfCommandsTest {
         resume.doExecute();
         assertEquals(List.of("session", "pauseDownlink", "session", "resumeDownlink"), calls);
         assertEquals(List.of(3L, PortNumber.portNumber(2)), List.of(arguments.get(1)));
-        assertTrue(out(), out().contains("UE 10.250.0.1: downlink held in auto-1 (intent 7)"));
-        assertTrue(out(), out().contains("UE 10.250.0.1: auto-1 replays 40 packets (FORWARDING)"));
+        assertTrue(shell.out(), shell.out().contains("UE 10.250.0.1: downlink held in auto-1 (intent 7)"));
+        assertTrue(shell.out(), shell.out().contains("UE 10.250.0.1: auto-1 replays 40 packets (FORWARDING)"));
         pause.inPort = "x";
-        err.reset();
+        shell.resetErr();
         calls.clear();
         pause.doExecute();
-        assertTrue(err.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8).startsWith("Error: "));
+        assertTrue(shell.err(), shell.err().startsWith("Error: "));
         assertEquals(List.of("session"), calls);
     }
 
     @Test
     public void devicesAndInterfacesAreListedAddedAndRemoved() {
         new UpfDevicesCommand().doExecute();
-        assertTrue(out(), out().matches("(?s).*device:s1\\s+1200\\s+3.*"));
+        assertTrue(shell.out(), shell.out().matches("(?s).*device:s1\\s+1200\\s+3.*"));
         UpfInterfacesCommand list = new UpfInterfacesCommand();
         list.doExecute();
-        assertTrue(out(), out().matches("(?s).*device:s1\\s+CORE\\s+10.250.0.0/16.*"));
+        assertTrue(shell.out(), shell.out().matches("(?s).*device:s1\\s+CORE\\s+10.250.0.0/16.*"));
         UpfInterfacesCommand add = new UpfInterfacesCommand();
         add.deviceId = "device:s1";
         add.kind = "access";
@@ -233,14 +214,14 @@ public class UpfCommandsTest {
                 {"device:s1", "access", null, "need deviceId, kind and prefix"},
         };
         for (String[] b : bad) {
-            err.reset();
+            shell.resetErr();
             UpfInterfacesCommand add = new UpfInterfacesCommand();
             add.deviceId = b[0];
             add.kind = b[1];
             add.prefix = b[2];
             add.add = true;
             add.doExecute();
-            String error = err.toString(StandardCharsets.UTF_8);
+            String error = shell.err();
             assertTrue(error, error.startsWith("Error: ") && error.contains(b[3]));
         }
         assertEquals(List.of(), calls);

@@ -112,13 +112,19 @@ public class CongestionCommandsTest {
         assertTrue(shell.err(), shell.err().contains("Error: no latency-critical flow 4"));
     }
 
-    @Test
-    public void registeringSendsTheRequestAsTheRestApiWould() {
+    /** h1 to h2, the flow to 10.0.0.2, a 20 ms budget: the rest as each test sets it. */
+    private static CongestionRegisterCommand registerH1ToH2() {
         CongestionRegisterCommand register = new CongestionRegisterCommand();
         register.srcHost = "h1";
         register.dstHost = "h2";
         register.budgetUs = 20_000;
         register.dst = "10.0.0.2";
+        return register;
+    }
+
+    @Test
+    public void registeringSendsTheRequestAsTheRestApiWould() {
+        CongestionRegisterCommand register = registerH1ToH2();
         register.proto = 17;
         register.dport = 5000;
         register.m = 5;
@@ -136,11 +142,7 @@ public class CongestionCommandsTest {
 
     @Test
     public void badArgumentsPrintOneErrorAndCallNothing() {
-        CongestionRegisterCommand register = new CongestionRegisterCommand();
-        register.srcHost = "h1";
-        register.dstHost = "h2";
-        register.budgetUs = 20_000;
-        register.dst = "10.0.0.2";
+        CongestionRegisterCommand register = registerH1ToH2();
         register.mode = "fast";
         register.doExecute();
         assertTrue(shell.err(), shell.err().startsWith("Error: --mode: 'fast' is not one of"));

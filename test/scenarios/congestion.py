@@ -14,19 +14,22 @@ default depth). s3 has no backup: it notifies s1, which moves the flow.
 Each run: the flow registered through the controller's REST (POST
 congestion/flows, mode DATAPLANE with x and m, NOCC: one path, nothing
 reacts, or PROBING every 1, 2 or 5 s: the controller's probe along the
-primary, late over PROBE_BUDGET_US or lost, moves the flow), TACTILE_PPS datagrams of TACTILE_SIZE bytes with sequence numbers
-and send times (test/lab/seqflow.py) for `seconds`, cross traffic of 1000
-bytes from 2 s on at `load` times the port rate, until the flow ends. The
+primary, late over PROBE_BUDGET_US or lost, moves the flow), TACTILE_PPS
+datagrams/s (--tactile-pps) of TACTILE_SIZE bytes with sequence numbers and
+send times (test/lab/seqflow.py) for `seconds`, cross traffic of 1000 bytes
+from 2 s on at `load` times the port rate (--rate-mbps), until the flow ends. The
 receiver stamps each arrival in the kernel (SO_TIMESTAMPNS; one wall clock
 for every namespace), so one-way delays are exact to the clock; a sniffer on
 s4's port 1 (the backup's first link) tells which packets took the backup.
 
-Per configuration and load (JSON lines, tagged): ca_detection_ms (mean and
-max over repeats; see detection_ms), ca_loss_pct, ca_delay_ms (avg, max),
+Per configuration and load (JSON lines, tagged): ca_detection_ms,
+ca_dataplane_switch_ms and ca_detection_in_switch_ms (mean and max over
+repeats; see detection_ms), ca_loss_pct, ca_delay_ms (avg, max),
 ca_jitter_ms (max |delay difference| of consecutive arrivals),
 ca_backup_share, ca_reordered, ca_switchovers, ca_probes (PROBING). Summary
 lines for Dataplane5_5 at the highest load: ca_dataplane_loss_pct,
 ca_nocc_loss_pct, ca_probing1s_loss_pct, ca_dataplane_detection_ms_max,
+ca_dataplane_detection_in_switch_ms_max, ca_dataplane_switch_ms_max,
 ca_dataplane_max_delay_vs_best_baseline (over the lowest maximum delay of
 NoCC and Probing 1/2/5 s), ca_dataplane_reordered, and
 ca_ordered_switchover_reordered: Dataplane5_5_ordered, the same flow
@@ -46,6 +49,7 @@ Run as root:  .venv/bin/python -m test.scenarios.congestion [--quick]
               [--prefix fcs- --rest-port 8221 --p4rt-base 28601]
 """
 import argparse
+import collections
 import datetime
 import json
 import os
@@ -69,6 +73,12 @@ PYTHON = str(ROOT / ".venv" / "bin" / "python")
 RATE_BPS = 10_000_000
 QUEUE_LEN = 64
 TACTILE_PPS, TACTILE_SIZE = 1000, 64
+# The tactile flow's rate and the inter-switch ports' rate. The paper's
+# flow sends 8,000 packets/s past a 200 Mbit/s bottleneck: this machine's
+# seven software switches run the default, 1,000 against 10 Mbit/s, and
+# --tactile-pps/--rate-mbps run others.
+Traffic = collections.namedtuple("Traffic", "tactile_pps rate_bps")
+DEFAULT_TRAFFIC = Traffic(TACTILE_PPS, RATE_BPS)
 CROSS_SIZE = 1000
 # A cross datagram's frame: UDP payload + UDP, IPv4 and Ethernet headers.
 CROSS_FRAME_BITS = (CROSS_SIZE + 8 + 20 + 14) * 8
@@ -119,11 +129,11 @@ def name_of(mode, x, m):
     return "NoCC" if mode == "NOCC" else f"Dataplane{x}_{m}"
 
 
-def lab(prefix="fcs-", rest_port=8221, p4rt_base=28601):
+def lab(prefix="fcs-", rest_port=8221, p4rt_base=28601, rate_bps=RATE_BPS):
     """The paper's topology under the embedded host."""
     return CongestionLab(prefix=prefix, rest_port=rest_port, p4rt_base=p4rt_base,
                          congestion=dict(IDLE, factor=5),
-                         topology=paper_topology(RATE_BPS, QUEUE_LEN),
+                         topology=paper_topology(rate_bps, QUEUE_LEN),
                          buffered={"s7": MERGE_VPORTS})
 
 
@@ -199,9 +209,11 @@ def last_json(proc, timeout):
     return json.loads(proc.communicate(timeout=timeout)[0].strip().splitlines()[-1])
 
 
-def one_run(lab_, mode, x, m, load, seconds, dport, cross=CROSS, congested=CONGESTED):
-    """One tactile flow under cross traffic at `load` from cross[0] to
-    cross[1]; the raw record."""
+def one_run(lab_, mode, x, m, load, seconds, dport, cross=CROSS, congested=CONGESTED,
+            traffic=DEFAULT_TRAFFIC):
+    """One tactile flow under cross traffic at `load` times traffic's port
+    rate from cross[0] to cross[1]; the raw record. The lab's ports must
+    run at traffic.rate_bps (lab(rate_bps=...))."""
     src, dst = cross
     flow = register(lab_, mode, x, m, dport, congested)
     tmp = tempfile.mkdtemp(prefix="flowbuf-ccs-")
@@ -218,9 +230,9 @@ def one_run(lab_, mode, x, m, load, seconds, dport, cross=CROSS, congested=CONGE
         # the congestion it was to meet).
         t0 = time.time() + START_LEAD_S
         tx = start(lab_, "ht", ["send", lab_.topology.hosts["hr"][2], str(dport), "--pps",
-                                str(TACTILE_PPS), "--seconds", str(seconds),
+                                str(traffic.tactile_pps), "--seconds", str(seconds),
                                 "--size", str(TACTILE_SIZE), "--at", f"{t0:.6f}"])
-        cross_pps = load * RATE_BPS / CROSS_FRAME_BITS
+        cross_pps = load * traffic.rate_bps / CROSS_FRAME_BITS
         cross_tx = start(lab_, src, ["send", lab_.topology.hosts[dst][2], str(CROSS_PORT),
                                       "--pps", f"{cross_pps:.1f}", "--seconds",
                                       str(seconds - CROSS_START_S), "--size", str(CROSS_SIZE),
@@ -246,7 +258,13 @@ def one_run(lab_, mode, x, m, load, seconds, dport, cross=CROSS, congested=CONGE
             "cross_start_ns": min((a[1] for a in cross_arrivals), default=None),
             "thresholds": after["thresholds"], "switch_overs": after["switchOvers"],
             "ordered": after.get("ordered"), "probes": after.get("probes"),
-            "congested": congested, "load_average": os.getloadavg()[0]}
+            "congested": congested, "load_average": os.getloadavg()[0],
+            "tactile_pps": traffic.tactile_pps, "rate_bps": traffic.rate_bps}
+
+
+def traffic_of(runs):
+    """The Traffic the runs had (runs saved before it was recorded: the default)."""
+    return Traffic(runs[0].get("tactile_pps", TACTILE_PPS), runs[0].get("rate_bps", RATE_BPS))
 
 
 def instant_ns(text):
@@ -256,12 +274,43 @@ def instant_ns(text):
     return int(base.timestamp()) * 1_000_000_000 + int((frac + "000000000")[:9])
 
 
+def congested_thresholds(run):
+    """The congested switch's thresholds ({queueUs, procUs, m}), or None."""
+    at = run.get("congested", CONGESTED)
+    return next((t for t in run["thresholds"] if t["deviceId"] == at), None)
+
+
 def queue_threshold_us(run):
     """t_q at the congested switch; Dataplane5's at s3 for a PROBING run
     (no thresholds), so that its detection is timed from the same packet."""
-    at = run.get("congested", CONGESTED)
-    tq = next((t["queueUs"] for t in run["thresholds"] if t["deviceId"] == at), None)
-    return REFERENCE_TQ_US if tq is None and run["mode"] == "PROBING" else tq
+    limits = congested_thresholds(run)
+    if limits is None:
+        return REFERENCE_TQ_US if run["mode"] == "PROBING" else None
+    return limits["queueUs"]
+
+
+def in_switch_detection_ms(run, over_ns, start):
+    """How long the congested switch took to declare congestion once its
+    queue held the flow over t_q: from the first to the m-th of the first m
+    consecutive tactile packets that left its queue over t_q, by their
+    arrival times at hr (each one's time from that queue to hr is the idle
+    path's, so the difference is the switch's). The switch counts what
+    leaves its queue, so a packet it dropped does not break a run; one on
+    time does. A proxy from the outside: a delay over t_q end to end may be
+    made elsewhere (a stall of the machine); None when no m packets were
+    over it in a row, or the run has no m."""
+    limits = congested_thresholds(run)
+    if limits is None:
+        return None
+    m = limits["m"]
+    primary = sorted((a for a in run["arrivals"]
+                      if a[1] >= start and a[0] not in run["backup"]), key=lambda a: a[0])
+    streak = []
+    for a in primary:
+        streak = streak + [a] if a[2] - a[1] >= over_ns else []
+        if len(streak) == m:
+            return (streak[-1][2] - streak[0][2]) / 1e6
+    return None
 
 
 def idle_delay_ns(run):
@@ -281,7 +330,9 @@ def detection_ms(run):
         next tactile packet, which raises the digest, and the digest's trip);
       to_backup: the send time of the first packet that took the backup (the
         data plane's own reaction, seen on s4's port 1).
-    Also both from the cross traffic's first packet. None when the run has
+    And in_switch: the congested switch's own detection, from its queue
+    holding the flow over t_q to its m-th such packet (in_switch_detection_ms).
+    Also to_digest and to_backup from the cross traffic's first packet. None when the run has
     no thresholds or no cross traffic; to_digest None without a record
     (congestion.p4 can lose the digest: README).
     A stall of this loaded machine delays packets by tens of ms with no
@@ -299,13 +350,14 @@ def detection_ms(run):
         # Moved before any cross traffic: a false positive (a stall of
         # the machine queued the flow), no detection to time.
         return {"false_positive": True, "to_digest": None, "to_backup": None,
-                "from_cross_start": None, "backup_from_cross_start": None}
+                "in_switch": None, "from_cross_start": None, "backup_from_cross_start": None}
 
     def ms(t1, t0):
         return None if t1 is None or t0 is None else (t1 - t0) / 1e6
+    in_switch = in_switch_detection_ms(run, base + tq * 1000, start) if t_backup else None
     return {"false_positive": False,
             "to_digest": ms(switched, t_over), "to_backup": ms(t_backup, t_over),
-            "from_cross_start": ms(switched, start),
+            "in_switch": in_switch, "from_cross_start": ms(switched, start),
             "backup_from_cross_start": ms(t_backup, start)}
 
 
@@ -337,10 +389,12 @@ def qos(run):
 def emit_config(runs):
     """The JSON lines of one configuration at one load over its repeats."""
     first = runs[0]
-    tags = {"configuration": first["config"], "load": first["load"], "repeats": len(runs)}
+    tags = {"configuration": first["config"], "load": first["load"], "repeats": len(runs),
+            "tactile_pps": traffic_of(runs).tactile_pps}
     q = [qos(r) for r in runs]
+    rate_bps = traffic_of(runs).rate_bps
     achieved = [r["cross_sent"]["sent"] * CROSS_FRAME_BITS / r["cross_sent"]["seconds"]
-                / RATE_BPS for r in runs]
+                / rate_bps for r in runs]
     tags["cross_load_achieved"] = round(statistics.mean(achieved), 3)
     tags["senders_late_ms_max"] = round(max(r.get("late_ms", 0) for r in runs), 1)
     emit("ca_loss_pct", round(statistics.mean(x["loss_pct"] for x in q), 3), "%", **tags,
@@ -377,11 +431,15 @@ def emit_detection(runs, tags):
     max over the runs that switched (see detection_ms)."""
     det = [d for d in map(detection_ms, runs) if d]
     tags = dict(tags, false_positives=sum(d["false_positive"] for d in det))
-    for metric, key, what in (
-            ("ca_detection_ms", "to_digest", "first over-threshold packet sent -> the "
-                                             "controller's switch-over record"),
-            ("ca_dataplane_switch_ms", "to_backup", "first over-threshold packet sent -> "
-                                                    "first packet sent on the backup")):
+    measures = [("ca_detection_ms", "to_digest", "first over-threshold packet sent -> the "
+                                                 "controller's switch-over record"),
+                ("ca_dataplane_switch_ms", "to_backup", "first over-threshold packet sent -> "
+                                                        "first packet sent on the backup")]
+    if runs[0]["mode"] != "PROBING":
+        measures.append(("ca_detection_in_switch_ms", "in_switch",
+                         "the congested switch: first -> m-th consecutive packet out of its "
+                         "queue over t_q (arrival times at hr)"))
+    for metric, key, what in measures:
         if runs[0]["mode"] == "PROBING":
             # No data-plane move: the controller's write is the move.
             metric = metric.replace("ca_dataplane_switch_ms", "ca_reroute_ms")
@@ -390,18 +448,18 @@ def emit_detection(runs, tags):
             emit(metric, None, "ms", **tags, runs_detected=0,
                  what="no switch-over under the cross traffic (or no record of it)")
             continue
-        from_cross = [d[key.replace("to_digest", "from_cross_start").replace(
-            "to_backup", "backup_from_cross_start")] for d in det]
-        from_cross = [v for v in from_cross if v is not None]
-        emit(metric, round(statistics.mean(values), 2), "ms", stat="mean", **tags,
-             runs_detected=len(values), what=what,
-             from_cross_start_ms=round(statistics.mean(from_cross), 2))
-        emit(metric, round(max(values), 2), "ms", stat="max", **tags, runs_detected=len(values))
+        since = {"to_digest": "from_cross_start", "to_backup": "backup_from_cross_start"}
+        from_cross = [d[since[key]] for d in det if key in since and d[since[key]] is not None]
+        extra = {"from_cross_start_ms": round(statistics.mean(from_cross), 2)} if from_cross else {}
+        emit(metric, round(statistics.mean(values), 3), "ms", stat="mean", **tags,
+             runs_detected=len(values), what=what, **extra)
+        emit(metric, round(max(values), 3), "ms", stat="max", **tags, runs_detected=len(values))
 
 
 def plot_delays(results, loads):
     """Delay over time per load and configuration (one run each)."""
     fig, axes = subplots(len(loads), 1, figsize=(8, 3 * len(loads)), squeeze=False)
+    rate_bps = traffic_of(next(iter(next(iter(results.values())).values()))).rate_bps
     for ax, load in zip(axes[:, 0], loads):
         for config, by_load in results.items():
             run = by_load[load][0]
@@ -414,7 +472,7 @@ def plot_delays(results, loads):
         ax.axvline(CROSS_START_S, color="k", ls=":", lw=0.8)
         # Up to 1.5 full queues: the machine's stalls (hundreds of ms) would
         # flatten what the queue does.
-        ax.set_ylim(0, 1.5 * QUEUE_LEN * CROSS_FRAME_BITS / RATE_BPS * 1e3)
+        ax.set_ylim(0, 1.5 * QUEUE_LEN * CROSS_FRAME_BITS / rate_bps * 1e3)
         ax.set_title(f"cross traffic {load:g} x port rate from {CROSS_START_S:g} s "
                      "(stalls above clipped)")
         ax.set_xlabel("send time (s)")
@@ -438,7 +496,7 @@ def plot_qos(summary, loads):
     return save(fig, "congestion_qos")
 
 
-def run_all(configs, loads, seconds, repeats, lab_):
+def run_all(configs, loads, seconds, repeats, lab_, traffic=DEFAULT_TRAFFIC):
     """{config: {load: [run]}}, every configuration at every load, repeated;
     each run on its own destination port, so none meets another's state."""
     results = {}
@@ -446,20 +504,20 @@ def run_all(configs, loads, seconds, repeats, lab_):
     for _ in range(repeats):
         for load in loads:
             for mode, x, m in configs:
-                run = one_run(lab_, mode, x, m, load, seconds, dport)
+                run = one_run(lab_, mode, x, m, load, seconds, dport, traffic=traffic)
                 dport += 1
                 results.setdefault(run["config"], {}).setdefault(load, []).append(run)
     return results
 
 
-def run_s5(load, seconds, repeats, lab_, dport):
+def run_s5(load, seconds, repeats, lab_, dport, traffic=DEFAULT_TRAFFIC):
     """{config: {load: [run]}} of the s5 case: the cross traffic through
     s5's port towards s7 only (S5_CROSS), Dataplane5_5 and NoCC."""
     results = {}
     for _ in range(repeats):
         for mode, x, m in S5_CONFIGS:
             run = one_run(lab_, mode, x, m, load, seconds, dport, cross=S5_CROSS,
-                          congested=S5_CONGESTED)
+                          congested=S5_CONGESTED, traffic=traffic)
             dport += 1
             results.setdefault(run["config"], {}).setdefault(load, []).append(run)
     return results
@@ -513,22 +571,23 @@ def save_runs(results, name="congestion_runs.json"):
 def headline(results, summary, loads):
     """The summary lines for the default configuration at the highest load."""
     top = loads[-1]
-    dp, nocc = summary[DEFAULT][top], summary["NoCC"][top]
+    dp, nocc = summary[DEFAULT][top], summary.get("NoCC", {}).get(top, [])
     dp_loss = statistics.mean(q["loss_pct"] for q in dp)
-    nocc_loss = statistics.mean(q["loss_pct"] for q in nocc)
+    nocc_loss = statistics.mean(q["loss_pct"] for q in nocc) if nocc else None
     # The baselines measured at this load, by their highest maximum delay.
     baselines = {c: max(q["delay_max"] for q in summary[c][top])
                  for c in BASELINES if top in summary.get(c, {})}
-    best = min(baselines, key=baselines.get)
+    best = min(baselines, key=baselines.get) if baselines else None
     dets = [d for d in map(detection_ms, results[DEFAULT][top]) if d]
     det = [d["to_digest"] for d in dets if d["to_digest"] is not None]
     switch = [d["to_backup"] for d in dets if d["to_backup"] is not None]
-    ratio = max(q["delay_max"] for q in dp) / baselines[best]
+    in_switch = [d["in_switch"] for d in dets if d["in_switch"] is not None]
+    ratio = max(q["delay_max"] for q in dp) / baselines[best] if best else None
     reordered = sum(q["reordered"] for q in dp)
     tags = {"configuration": DEFAULT, "load": top,
             "load_average_max": round(max_load_average(results), 1)}
     emit("ca_dataplane_loss_pct", round(dp_loss, 3), "%", **tags, goal="0 where NoCC loses")
-    emit("ca_nocc_loss_pct", round(nocc_loss, 3), "%", **tags)
+    emit("ca_nocc_loss_pct", None if nocc_loss is None else round(nocc_loss, 3), "%", **tags)
     if top in summary.get("Probing1s", {}):
         p1 = summary["Probing1s"][top]
         emit("ca_probing1s_loss_pct", round(statistics.mean(q["loss_pct"] for q in p1), 3), "%",
@@ -538,19 +597,24 @@ def headline(results, summary, loads):
     else:
         emit("ca_probing1s_loss_pct", None, "%", what="not run")
     emit("ca_dataplane_detection_ms_max", round(max(det), 2) if det else None, "ms", **tags,
-         goal="<= 1")
+         what="first over-threshold packet sent -> the controller's switch-over record")
+    emit("ca_dataplane_detection_in_switch_ms_max",
+         round(max(in_switch), 3) if in_switch else None, "ms", **tags, goal="<= 1",
+         tactile_pps=traffic_of(results[DEFAULT][top]).tactile_pps,
+         what="s3: first -> m-th consecutive packet out of its queue over t_q")
     emit("ca_dataplane_switch_ms_max", round(max(switch), 2) if switch else None, "ms", **tags,
          what="first over-threshold packet sent -> first packet sent on the backup")
     emit("ca_dataplane_lost_on_congested_path", sum(q["lost_primary"] for q in dp), "packets",
-         **tags, nocc=sum(q["lost_primary"] for q in nocc),
+         **tags, nocc=sum(q["lost_primary"] for q in nocc) if nocc else None,
          baselines={c: sum(q["lost_primary"] for q in summary[c][top]) for c in baselines},
          what="sent on s1 -> s3 and never received")
-    emit("ca_dataplane_max_delay_vs_best_baseline", round(ratio, 3), "ratio", **tags,
+    emit("ca_dataplane_max_delay_vs_best_baseline", None if ratio is None else round(ratio, 3),
+         "ratio", **tags,
          baselines={c: round(v, 3) for c, v in baselines.items()}, best=best,
          dataplane_max_ms=round(max(q["delay_max"] for q in dp), 3), goal="< 1")
     emit("ca_dataplane_reordered", reordered, "packets", **tags)
     ordered = ordered_headline(results, summary, top, tags)
-    return dp_loss, nocc_loss, det, ratio, reordered, best, ordered
+    return dp_loss, nocc_loss, in_switch, ratio, reordered, best, ordered
 
 
 def ordered_headline(results, summary, top, tags):
@@ -600,6 +664,17 @@ def s5_text(s5_out):
             f"{nocc.get('loss_pct', float('nan')):.2f} %")
 
 
+def chosen(configs, names, parser):
+    """The configurations named (comma-separated), the default among them."""
+    if not names:
+        return configs
+    wanted = set(names.split(",")) | {DEFAULT}
+    unknown = wanted - {name_of(*c) for c in configs}
+    if unknown:
+        parser.error(f"--configs: no configuration {', '.join(sorted(unknown))} in this run")
+    return [c for c in configs if name_of(*c) in wanted]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -614,8 +689,16 @@ def main(argv=None):
                              "(test/artifacts/congestion_runs.json, and congestion_s5_runs.json "
                              "beside it) instead of running the lab")
     parser.add_argument("--no-s5", action="store_true", help="skip the congestion-on-s5 case")
+    parser.add_argument("--tactile-pps", type=int, default=TACTILE_PPS,
+                        help="the tactile flow's packets/s (the paper's: 8000)")
+    parser.add_argument("--rate-mbps", type=float, default=RATE_BPS / 1e6,
+                        help="every inter-switch port's rate")
+    parser.add_argument("--configs", metavar="NAME,...",
+                        help=f"only these configurations (names as in the output; {DEFAULT} "
+                             "is always run: the summary is about it)")
     args = parser.parse_args(argv)
-    configs = QUICK_CONFIGS if args.quick else FULL_CONFIGS
+    configs = chosen(QUICK_CONFIGS if args.quick else FULL_CONFIGS, args.configs, parser)
+    traffic = Traffic(args.tactile_pps, int(args.rate_mbps * 1e6))
     loads = [1.5] if args.quick else [0.5, 1.0, 1.5]
     seconds = 6 if args.quick else 15
     s5 = {}
@@ -626,10 +709,10 @@ def main(argv=None):
         if not args.no_s5 and s5_file.exists():
             s5 = load_runs(s5_file)
     else:
-        with lab(args.prefix, args.rest_port, args.p4rt_base) as lab_:
-            results = run_all(configs, loads, seconds, args.repeats, lab_)
+        with lab(args.prefix, args.rest_port, args.p4rt_base, traffic.rate_bps) as lab_:
+            results = run_all(configs, loads, seconds, args.repeats, lab_, traffic)
             if not args.no_s5:
-                s5 = run_s5(loads[-1], seconds, args.repeats, lab_, TACTILE_PORT + 500)
+                s5 = run_s5(loads[-1], seconds, args.repeats, lab_, TACTILE_PORT + 500, traffic)
         save_runs(results)
         if s5:
             save_runs(s5, "congestion_s5_runs.json")
@@ -639,13 +722,19 @@ def main(argv=None):
     s5_out = emit_s5(s5) if s5 else {}
     paths = [plot_delays(results, loads), plot_qos(summary, loads)]
     det_max = max(det) if det else None
-    print(f"scenario congestion ({DEFAULT}, cross traffic {loads[-1]:g}x the port rate, "
+    traffic = traffic_of(results[DEFAULT][loads[-1]])
+    nocc_text = "not run" if nocc_loss is None else f"{nocc_loss:.2f} %"
+    ratio_text = ("no baseline run" if ratio is None else
+                  f"{ratio:.2f}x {best}'s, the best baseline's (goal < 1: "
+                  f"{'met' if ratio < 1 else 'MISSED'})")
+    print(f"scenario congestion ({DEFAULT}, {traffic.tactile_pps} tactile packets/s, cross "
+          f"traffic {loads[-1]:g}x the {traffic.rate_bps / 1e6:g} Mbit/s port rate, "
           f"load average up to {max_load_average(results):.1f}): loss {dp_loss:.2f} % vs NoCC "
-          f"{nocc_loss:.2f} % (goal 0: {'met' if dp_loss == 0 < nocc_loss else 'MISSED'}), "
-          f"detection max {det_max if det_max is None else round(det_max, 2)} ms (goal 1: "
+          f"{nocc_text} (goal 0: "
+          f"{'met' if nocc_loss is not None and dp_loss == 0 < nocc_loss else 'MISSED'}), "
+          f"detection in s3 max {det_max if det_max is None else round(det_max, 3)} ms (goal 1: "
           f"{'met' if det_max is not None and det_max <= 1 else 'MISSED'}), max delay "
-          f"{ratio:.2f}x {best}'s, the best baseline's (goal < 1: "
-          f"{'met' if ratio < 1 else 'MISSED'}), {reordered} reordered, {ordered} with the "
+          f"{ratio_text}, {reordered} reordered, {ordered} with the "
           f"merge buffer (goal 0: {'met' if ordered == 0 else 'MISSED'}); {s5_text(s5_out)}; plots "
           f"{', '.join(str(p.relative_to(ROOT)) for p in paths)}")
     return 0

@@ -76,7 +76,7 @@ final class CongestionWiring implements AutoCloseable {
                 new ThresholdPolicy(netcfg.congestion().factor(), topology),
                 new P4RuntimeCcWriter(switches), clock,
                 s -> LOG.info("switch-over: {}", s), probes, buffers, intents, () -> links,
-                netcfg.congestion().markerBoundMs());
+                netcfg.congestion()::markerBoundMs);
         for (SwitchEntry sw : netcfg.switches()) {
             SwitchSession session = switches.get(sw.deviceId());
             try {

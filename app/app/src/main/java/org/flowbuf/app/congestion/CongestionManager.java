@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -110,13 +111,14 @@ public final class CongestionManager implements CongestionService {
      * @param buffers     the Buffer Service
      * @param intents     its intent level
      * @param links       the topology's links (to find a path's port into the merge switch)
-     * @param boundMs     how long a merge buffer waits for an end marker
+     * @param boundMs     how long a merge buffer waits for an end marker, read
+     *                    at each switch-over
      */
     public CongestionManager(ApplicationId appId, CcHosts hosts, DisjointPathFinder paths,
                              ThresholdPolicy policy, CcWriter writer, Clock clock,
                              Consumer<SwitchOver> switchOvers, ProbeScheduler probes,
                              BufferService buffers, FlowBufIntentService intents,
-                             Supplier<List<Link>> links, long boundMs) {
+                             Supplier<List<Link>> links, LongSupplier boundMs) {
         this(appId, hosts, paths, policy, writer, clock, switchOvers,
              new OrderedMerges(buffers, intents, OrderedMerges.peersOf(links), boundMs), probes);
     }

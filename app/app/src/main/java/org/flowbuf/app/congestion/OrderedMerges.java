@@ -27,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -46,7 +47,7 @@ final class OrderedMerges implements AutoCloseable {
     private final BufferService buffers;
     private final FlowBufIntentService intents;
     private final Function<ConnectPoint, Optional<ConnectPoint>> peers;
-    private final long boundMs;
+    private final LongSupplier boundMs;
     private final Map<Long, MergeBuffer> merges = new ConcurrentHashMap<>();
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "flowbuf-cc-merge");
@@ -60,17 +61,25 @@ final class OrderedMerges implements AutoCloseable {
      * @param buffers the Buffer Service (task level)
      * @param intents the intent level (pause)
      * @param peers   the far end of a link by its source port
-     * @param boundMs how long a hold waits for its end marker
+     * @param boundMs how long a hold waits for its end marker, read at each
+     *                switch-over; positive
      */
     OrderedMerges(BufferService buffers, FlowBufIntentService intents,
-                  Function<ConnectPoint, Optional<ConnectPoint>> peers, long boundMs) {
-        if (boundMs <= 0) {
-            throw new IllegalArgumentException("the marker bound is positive, not " + boundMs);
-        }
+                  Function<ConnectPoint, Optional<ConnectPoint>> peers, LongSupplier boundMs) {
         this.buffers = buffers;
         this.intents = intents;
         this.peers = peers;
         this.boundMs = boundMs;
+    }
+
+    // The bound now; a configuration that says less than 1 ms gets the default.
+    private long bound() {
+        long ms = boundMs.getAsLong();
+        if (ms <= 0) {
+            LOG.warn("marker bound {} ms is not positive; {} ms instead", ms, DEFAULT_BOUND_MS);
+            return DEFAULT_BOUND_MS;
+        }
+        return ms;
     }
 
     /**
@@ -127,11 +136,12 @@ final class OrderedMerges implements AutoCloseable {
         m.switchedOver(backupIn);
         worker.execute(() -> {
             try {
+                long bound = bound();
                 boolean overtaken = m.takeSwitchOver();
-                m.settle(overtaken ? 0 : boundMs);
+                m.settle(overtaken ? 0 : bound);
                 Optional<PortNumber> latest = m.latestBackupIn();
                 if (latest.isPresent()) {
-                    m.arm(latest.get(), boundMs);
+                    m.arm(latest.get(), bound);
                 }
             } catch (FlowBufException e) {
                 LOG.warn("flow {}: merge buffer not re-armed: {}", flowId, e.getMessage());

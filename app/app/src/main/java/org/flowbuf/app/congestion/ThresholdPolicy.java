@@ -12,6 +12,7 @@ import org.onosproject.net.DeviceId;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.DoubleSupplier;
 
 /**
  * Derives a flow's thresholds on each switch of a path from its delay
@@ -34,30 +35,45 @@ public final class ThresholdPolicy {
     /** X when neither the request nor the configuration sets one (the paper's Dataplane5_m). */
     public static final double DEFAULT_FACTOR = 5.0;
 
-    private final double factor;
+    private final DoubleSupplier factor;
     private final IdleDelay.Source idle;
 
     /**
-     * Creates a policy.
+     * Creates a policy with a fixed default X.
      *
      * @param factor default X, for requests that set none
      * @param idle   the switches' idle delays
      */
     public ThresholdPolicy(double factor, IdleDelay.Source idle) {
-        if (!(factor >= 1.0)) {
-            throw new IllegalArgumentException("X must be at least 1");
-        }
+        this(valid(factor), idle);
+    }
+
+    /**
+     * Creates a policy whose default X is read at each registration (a
+     * configuration that can change while flows are registered).
+     *
+     * @param factor default X, for requests that set none; at least 1
+     * @param idle   the switches' idle delays
+     */
+    public ThresholdPolicy(DoubleSupplier factor, IdleDelay.Source idle) {
         this.factor = factor;
         this.idle = idle;
     }
 
+    private static DoubleSupplier valid(double factor) {
+        if (!(factor >= 1.0)) {
+            throw new IllegalArgumentException("X must be at least 1");
+        }
+        return () -> factor;
+    }
+
     /**
-     * The default X.
+     * The default X now.
      *
      * @return factor
      */
     public double factor() {
-        return factor;
+        return factor.getAsDouble();
     }
 
     /**

@@ -76,7 +76,8 @@ import static org.slf4j.LoggerFactory.getLogger;
  * ONOS 2.7's P4Runtime driver delivers no digests, so each switch sends its
  * switch-overs as packet-in reports (cc_report_t) as well, and they take the
  * digest's way into the manager. The flows are this instance's (not
- * distributed); the factor X and the marker bound are read at activation.
+ * distributed); the factor X is read at each registration and the marker
+ * bound at each switch-over, so that a netcfg change applies without a restart.
  */
 @Component(immediate = true, service = CongestionService.class)
 public final class CongestionComponent implements CongestionService {
@@ -157,18 +158,19 @@ public final class CongestionComponent implements CongestionService {
         worker = Executors.newSingleThreadExecutor(groupedThreads("flowbuf", "cc", log));
         probeThread = Executors.newSingleThreadScheduledExecutor(
                 groupedThreads("flowbuf", "cc-probes", log));
-        CcSettings settings = settings();
+        // X and the marker bound are read when they are used: a netcfg
+        // change applies to the next registration and the next switch-over.
         manager = new CongestionManager(
                 appId, new HostServiceCcHosts(hostService),
                 new PathServiceDisjointPathFinder(pathService),
-                new ThresholdPolicy(settings.factor(), new NetcfgIdleDelays(netcfgRegistry,
-                                                                            this::settings)),
+                new ThresholdPolicy(() -> settings().factor(),
+                                    new NetcfgIdleDelays(netcfgRegistry, this::settings)),
                 new FlowRuleServiceCcWriter(flowRuleService, FlowBufManager.DEADLINE), clock,
                 s -> log.info("switch-over: {}", s),
                 new ProbeScheduler(new PacketServiceEmitter(packetService),
                                    ProbeTimer.of(probeThread), System::nanoTime),
                 bufferService, intentService, () -> ImmutableList.copyOf(linkService.getActiveLinks()),
-                settings.markerBoundMs());
+                () -> settings().markerBoundMs());
         switches = new OnosCcSwitches(appId, new FlowRuleBatches(flowRuleService,
                                                                  FlowBufManager.DEADLINE),
                                       new GroupWrites(appId, groupService,

@@ -186,7 +186,7 @@ public class CongestionManagerTest {
                 new DefaultApplicationId(1, "test"), hosts(), new SuurballePathFinder(() -> topo.links),
                 new ThresholdPolicy(5, (d, p) -> new IdleDelay(10, 40)), writer,
                 Clock.fixed(NOW, ZoneOffset.UTC), events::add, null, buffers, intents,
-                () -> topo.links, 500);
+                () -> topo.links, () -> 500);
         try {
             LatencyCriticalFlow flow = ordered.register(request().orderedSwitchover(true).build());
             assertEquals(1, writer.count(sw(1), ORDERED));

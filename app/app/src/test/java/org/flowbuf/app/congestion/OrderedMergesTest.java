@@ -73,7 +73,7 @@ public class OrderedMergesTest {
     private int nextIntent;
     private OrderedMerges merges = new OrderedMerges(buffers(), intents(),
                                                      out -> Optional.ofNullable(LINKS.get(out)),
-                                                     50);
+                                                     () -> 50);
 
     @After
     public void stop() {
@@ -294,7 +294,7 @@ public class OrderedMergesTest {
                 });
         merges.close();
         merges = new OrderedMerges(buffers(), refusing,
-                                   out -> Optional.ofNullable(LINKS.get(out)), 50);
+                                   out -> Optional.ofNullable(LINKS.get(out)), () -> 50);
         try {
             merges.open(1, layout(UPPER, LOWER));
             fail("a refused pause was accepted");

@@ -4,6 +4,8 @@
  */
 package org.flowbuf.app.onos;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowBufIntentService;
@@ -12,6 +14,8 @@ import org.flowbuf.api.congestion.CcFlowRequest;
 import org.flowbuf.api.congestion.CcHop;
 import org.flowbuf.api.congestion.CcPath;
 import org.flowbuf.api.congestion.LatencyCriticalFlow;
+import org.flowbuf.app.config.CcSettings;
+import org.flowbuf.app.config.CongestionAppConfig;
 import org.flowbuf.pipeconf.CcP4Names;
 import org.flowbuf.pipeconf.FlowBufPipeconfs;
 import org.junit.After;
@@ -45,6 +49,7 @@ import org.onosproject.net.HostId;
 import org.onosproject.net.HostLocation;
 import org.onosproject.net.Link;
 import org.onosproject.net.PortNumber;
+import org.onosproject.net.config.Config;
 import org.onosproject.net.config.NetworkConfigRegistryAdapter;
 import org.onosproject.net.device.DeviceEvent;
 import org.onosproject.net.device.DeviceListener;
@@ -106,6 +111,7 @@ public class CongestionComponentTest {
     private static final DeviceId S4 = sw(4);
     private static final DeviceId OTHER = sw(9);  // another pipeconf: left alone
     private static final long WAIT_MS = 10_000;
+    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final List<Link> links = List.of(link(1, 10, 2, 10), link(2, 10, 1, 10),
                                              link(2, 11, 4, 10), link(4, 10, 2, 11),
@@ -116,6 +122,8 @@ public class CongestionComponentTest {
     private final List<PacketProcessor> processors = new CopyOnWriteArrayList<>();
     private final List<DeviceListener> deviceListeners = new CopyOnWriteArrayList<>();
     private final CongestionComponent component = new CongestionComponent();
+    /** ONOS's netcfg apps."org.flowbuf.app".congestion; empty: none. */
+    private final ObjectNode congestion = MAPPER.createObjectNode();
 
     private static DeviceId sw(int n) {
         return DeviceId.deviceId("device:s" + n);
@@ -261,7 +269,18 @@ public class CongestionComponentTest {
                 processors.remove(processor);
             }
         };
-        component.netcfgRegistry = new NetworkConfigRegistryAdapter();
+        component.netcfgRegistry = new NetworkConfigRegistryAdapter() {
+            @Override
+            public <S, C extends Config<S>> C getConfig(S subject, Class<C> configClass) {
+                if (!configClass.equals(CongestionAppConfig.class) || congestion.isEmpty()) {
+                    return null;
+                }
+                CongestionAppConfig config = new CongestionAppConfig();
+                config.init((ApplicationId) subject, CongestionAppConfig.CONFIG_KEY, congestion,
+                            MAPPER, c -> { });
+                return configClass.cast(config);
+            }
+        };
         component.pipeconfService = new PiPipeconfServiceAdapter() {
             @Override
             public Optional<PiPipeconfId> ofDevice(DeviceId deviceId) {
@@ -387,6 +406,21 @@ public class CongestionComponentTest {
         comesBack(sw(2));
         await("s2 prepared again after the report", () -> switchIdRules(sw(2)) == 2);
         assertEquals(1, component.flow(flow.id()).orElseThrow().switchOvers().size());
+    }
+
+    @Test
+    public void aNetcfgChangeOfXAppliesToTheNextRegistration() {
+        prepared();
+        LatencyCriticalFlow before = component.register(request().build());
+        congestion.put("factor", 2);
+        LatencyCriticalFlow after = component.register(
+                request().filter(FlowFilter.builder().ipv4Dst(IpPrefix.valueOf("10.0.0.2/32"))
+                                         .ipProto(17).l4DstPort(5001).build()).build());
+        // The default idle queuing delay on every switch: X times it, then 2 times it.
+        assertEquals(5 * CcSettings.DEFAULT_IDLE_QUEUE_US, before.thresholds().get(S1).queueUs());
+        assertEquals(2 * CcSettings.DEFAULT_IDLE_QUEUE_US, after.thresholds().get(S1).queueUs());
+        assertEquals("the first flow keeps its thresholds", 5 * CcSettings.DEFAULT_IDLE_QUEUE_US,
+                     component.flow(before.id()).orElseThrow().thresholds().get(S1).queueUs());
     }
 
     @Test

@@ -77,7 +77,7 @@ SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
 TIMESPEC = struct.Struct("@qq")
 
 
-class _Stamped:
+class Stamped:
     """A UDP socket that also gives each datagram's arrival time as the
     kernel stamped it (SO_TIMESTAMPNS, the wall clock every namespace of
     the machine shares): a receiver that the scheduler runs late does not
@@ -136,7 +136,7 @@ def receive(port, expect, idle, timeout, iface=None, delays=None):
         plain = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         _big_receive_buffer(plain)
         plain.bind(("0.0.0.0", port))
-        sock = _Stamped(plain)
+        sock = Stamped(plain)
     arrivals = []
     print(json.dumps({"listening": port}), flush=True)
     seen = set()

@@ -65,6 +65,7 @@ import threading
 import time
 
 from test.congestion.congestionlab import CongestionLab, device, paper_topology
+from test.lab.seqflow import Stamped
 from test.lab.servicelab import ROOT
 from test.scenarios.report import ARTIFACTS, emit, save, subplots
 
@@ -140,16 +141,19 @@ def lab(prefix="fcs-", rest_port=8221, p4rt_base=28601, rate_bps=RATE_BPS):
 class LinkSniffer:
     """Sequence numbers of the tactile packets that cross one link, read
     from its root-namespace interface beside the switch that reads it too:
-    which path each packet took, and where the lost ones were lost."""
+    which path each packet took, and where the lost ones were lost. With
+    `stamped`, also when each first crossed it as the kernel stamped it
+    (`times`, seq -> ns): on the sender's link, when it left the sender."""
 
-    def __init__(self, ifname, dport):
-        self.dport, self.seqs = dport, set()
+    def __init__(self, ifname, dport, stamped=False):
+        self.dport, self.seqs, self.times = dport, set(), {}
         self.sock = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM, socket.htons(0x0800))
         # Root may exceed net.core.rmem_max: a sniffer the scheduler runs
         # late must not miss what it is there to count.
         self.sock.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 16 << 20)
         self.sock.bind((ifname, 0))
         self.sock.settimeout(0.2)
+        self._stamped = Stamped(self.sock) if stamped else None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._read, daemon=True)
         self._thread.start()
@@ -157,13 +161,17 @@ class LinkSniffer:
     def _read(self):
         while not self._stop.is_set():
             try:
-                ip = self.sock.recv(2048)
+                ip, at = (self._stamped.recv_stamped(2048) if self._stamped
+                          else (self.sock.recv(2048), None))
             except socket.timeout:
                 continue
             ihl = (ip[0] & 0x0F) * 4
             if ip[9] == socket.IPPROTO_UDP and len(ip) >= ihl + 16:
                 if struct.unpack_from("!H", ip, ihl + 2)[0] == self.dport:
-                    self.seqs.add(struct.unpack_from("!Q", ip, ihl + 8)[0])
+                    seq = struct.unpack_from("!Q", ip, ihl + 8)[0]
+                    self.seqs.add(seq)
+                    if at is not None:
+                        self.times.setdefault(seq, at)
 
     def stop(self):
         self._stop.set()
@@ -219,9 +227,11 @@ def one_run(lab_, mode, x, m, load, seconds, dport, cross=CROSS, congested=CONGE
     tmp = tempfile.mkdtemp(prefix="flowbuf-ccs-")
     tactile_file, cross_file = f"{tmp}/tactile.json", f"{tmp}/cross.json"
     try:
-        # The first link of each path, at the far switch's port.
+        # The first link of each path, at the far switch's port, and the
+        # sender's link at s1 (when each packet really left ht).
         sniffers = {path: LinkSniffer(lab_.links[port], dport)
                     for path, port in (("primary", ("s3", 1)), ("backup", ("s4", 1)))}
+        sniffers["sender"] = LinkSniffer(lab_.links[("s1", 1)], dport, stamped=True)
         rx = receiver(lab_, "hr", dport, tactile_file, seconds + 60)
         cross_rx = receiver(lab_, dst, CROSS_PORT, cross_file, seconds + 60)
         # Both senders on one wall-clock schedule, started together: the
@@ -244,6 +254,7 @@ def one_run(lab_, mode, x, m, load, seconds, dport, cross=CROSS, congested=CONGE
             proc.send_signal(signal.SIGTERM)
         got, cross_got = last_json(rx, 30), last_json(cross_rx, 30)
         seen = {path: sniffer.stop() for path, sniffer in sniffers.items()}
+        left = sniffers["sender"].times
         after = lab_.rest.get(f"congestion/flows/{flow['id']}")
         arrivals = json.loads(pathlib.Path(tactile_file).read_text())
         cross_arrivals = json.loads(pathlib.Path(cross_file).read_text())
@@ -253,6 +264,7 @@ def one_run(lab_, mode, x, m, load, seconds, dport, cross=CROSS, congested=CONGE
             "late_ms": max(sent["late_ms"], cross_sent["late_ms"]),
             "received": got["received"], "reordered": got["reordered"],
             "duplicates": got["duplicates"], "arrivals": arrivals, "backup": seen["backup"],
+            "left_ns": sorted(left.items()),
             "primary": seen["primary"],
             "cross_sent": cross_sent, "cross_received": cross_got["received"],
             "cross_start_ns": min((a[1] for a in cross_arrivals), default=None),
@@ -374,7 +386,10 @@ def qos(run):
     loaded = [(a[2] - a[1]) / 1e6 for a in run["arrivals"] if a[1] >= start]
     idle = [(a[2] - a[1]) / 1e6 for a in run["arrivals"] if a[1] < start]
     jitter = max((abs(b - a) for a, b in zip(loaded, loaded[1:])), default=0.0)
-    return {"loss_pct": 100.0 * (run["sent"] - len(seqs)) / run["sent"],
+    lag, from_wire = sender_lag(run, start)
+    return {"sender_lag_max": max(lag, default=None),
+            "delay_max_from_wire": max(from_wire, default=None),
+            "loss_pct": 100.0 * (run["sent"] - len(seqs)) / run["sent"],
             "lost_primary": len(run["primary"] - seqs), "lost_backup": len(run["backup"] - seqs),
             "lost_before": run["sent"] - len(seqs | run["primary"] | run["backup"]),
             "delay_avg": statistics.mean(loaded) if loaded else None,
@@ -384,6 +399,19 @@ def qos(run):
             "backup_share": len(seqs & run["backup"]) / len(seqs) if seqs else 0.0,
             "reordered": run["reordered"] + run["duplicates"],
             "switchovers": len(run["switch_overs"])}
+
+
+def sender_lag(run, start):
+    """The sender's own lateness per packet (ms): from its send time stamp
+    to the kernel's stamp of it on its link at s1 (a sender the scheduler
+    held between the two adds that to the one-way delay), and the one-way
+    delays under the cross traffic from that stamp instead. Empty for runs
+    saved before the sender's link was sniffed."""
+    left = dict(run.get("left_ns", ()))
+    lag = [(left[a[0]] - a[1]) / 1e6 for a in run["arrivals"] if a[0] in left]
+    from_wire = [(a[2] - left[a[0]]) / 1e6 for a in run["arrivals"]
+                 if a[1] >= start and a[0] in left]
+    return lag, from_wire
 
 
 def emit_config(runs):
@@ -409,6 +437,13 @@ def emit_config(runs):
          **tags, p50=round(statistics.median(x["idle_delay_p50"] for x in q), 3),
          what="before the cross traffic: this machine's own delays, no queue")
     emit("ca_jitter_ms", round(max(x["jitter_max"] for x in q), 3), "ms", stat="max", **tags)
+    lags = [x["sender_lag_max"] for x in q if x["sender_lag_max"] is not None]
+    if lags:
+        emit("ca_sender_lag_ms", round(max(lags), 3), "ms", stat="max", **tags,
+             delay_max_from_wire_ms=round(max(x["delay_max_from_wire"] for x in q
+                                              if x["delay_max_from_wire"] is not None), 3),
+             what="the tactile sender's time stamp -> its packet on the wire at s1: "
+                  "the sender's share of ca_delay_ms")
     emit("ca_backup_share", round(statistics.mean(x["backup_share"] for x in q), 3), "ratio",
          **tags)
     emit("ca_reordered", sum(x["reordered"] for x in q), "packets", **tags)

@@ -21,7 +21,8 @@ def run(delays_ms, m=3, backup=(), lost=(), switch_over_ms=None, tq_us=1000):
               for i, d in enumerate(delays_ms) if 10 + i not in lost]
     records = []
     if switch_over_ms is not None:
-        records.append({"deviceId": "device:s1", "time": iso(CROSS_START + int(switch_over_ms * MS))})
+        at = CROSS_START + int(switch_over_ms * MS)
+        records.append({"deviceId": "device:s1", "time": iso(at)})
     return {"mode": "DATAPLANE", "arrivals": idle + loaded, "cross_start_ns": CROSS_START,
             "backup": set(backup), "switch_overs": records, "congested": "device:s3",
             "thresholds": [{"deviceId": "device:s3", "queueUs": tq_us, "procUs": 25000, "m": m}]}
@@ -70,3 +71,13 @@ def test_a_move_before_the_cross_traffic_is_a_false_positive_and_not_timed():
     assert congestion.detection_ms(r) == {
         "false_positive": True, "to_digest": None, "to_backup": None, "in_switch": None,
         "from_cross_start": None, "backup_from_cross_start": None}
+
+
+def test_the_senders_lag_is_from_its_stamp_to_its_packet_on_the_wire():
+    r = run([1, 1, 6])
+    # Packet 12 was stamped at 2 ms but left at 6 ms (its sender held for 4 ms).
+    r["left_ns"] = [[10, CROSS_START], [11, CROSS_START + MS], [12, CROSS_START + 6 * MS]]
+    lag, from_wire = congestion.sender_lag(r, CROSS_START)
+    assert lag == [0.0, 0.0, 4.0]
+    assert from_wire == [1.0, 1.0, 2.0]
+    assert congestion.sender_lag(run([1]), CROSS_START) == ([], [])

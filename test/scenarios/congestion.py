@@ -15,7 +15,7 @@ Each run: the flow registered through the controller's REST (POST
 congestion/flows, mode DATAPLANE with x and m, NOCC: one path, nothing
 reacts, or PROBING every 1, 2 or 5 s: the controller's probe along the
 primary, late over PROBE_BUDGET_US or lost, moves the flow), TACTILE_PPS
-datagrams/s (--tactile-pps) of TACTILE_SIZE bytes with sequence numbers and
+datagrams/s (--tactile-pps) of TACTILE_SIZE bytes (--tactile-size) with sequence numbers and
 send times (test/lab/seqflow.py) for `seconds`, cross traffic of 1000 bytes
 from 2 s on at `load` times the port rate (--rate-mbps), until the flow ends. The
 receiver stamps each arrival in the kernel (SO_TIMESTAMPNS; one wall clock
@@ -77,9 +77,10 @@ TACTILE_PPS, TACTILE_SIZE = 1000, 64
 # The tactile flow's rate and the inter-switch ports' rate. The paper's
 # flow sends 8,000 packets/s past a 200 Mbit/s bottleneck: this machine's
 # seven software switches run the default, 1,000 against 10 Mbit/s, and
-# --tactile-pps/--rate-mbps run others.
-Traffic = collections.namedtuple("Traffic", "tactile_pps rate_bps")
-DEFAULT_TRAFFIC = Traffic(TACTILE_PPS, RATE_BPS)
+# --tactile-pps/--rate-mbps run others (and --tactile-size: the paper's
+# packets are 64-byte frames, 22 bytes of UDP payload).
+Traffic = collections.namedtuple("Traffic", "tactile_pps rate_bps tactile_size")
+DEFAULT_TRAFFIC = Traffic(TACTILE_PPS, RATE_BPS, TACTILE_SIZE)
 CROSS_SIZE = 1000
 # A cross datagram's frame: UDP payload + UDP, IPv4 and Ethernet headers.
 CROSS_FRAME_BITS = (CROSS_SIZE + 8 + 20 + 14) * 8
@@ -241,7 +242,7 @@ def one_run(lab_, mode, x, m, load, seconds, dport, cross=CROSS, congested=CONGE
         t0 = time.time() + START_LEAD_S
         tx = start(lab_, "ht", ["send", lab_.topology.hosts["hr"][2], str(dport), "--pps",
                                 str(traffic.tactile_pps), "--seconds", str(seconds),
-                                "--size", str(TACTILE_SIZE), "--at", f"{t0:.6f}"])
+                                "--size", str(traffic.tactile_size), "--at", f"{t0:.6f}"])
         cross_pps = load * traffic.rate_bps / CROSS_FRAME_BITS
         cross_tx = start(lab_, src, ["send", lab_.topology.hosts[dst][2], str(CROSS_PORT),
                                       "--pps", f"{cross_pps:.1f}", "--seconds",
@@ -271,12 +272,14 @@ def one_run(lab_, mode, x, m, load, seconds, dport, cross=CROSS, congested=CONGE
             "thresholds": after["thresholds"], "switch_overs": after["switchOvers"],
             "ordered": after.get("ordered"), "probes": after.get("probes"),
             "congested": congested, "load_average": os.getloadavg()[0],
-            "tactile_pps": traffic.tactile_pps, "rate_bps": traffic.rate_bps}
+            "tactile_pps": traffic.tactile_pps, "rate_bps": traffic.rate_bps,
+            "tactile_size": traffic.tactile_size}
 
 
 def traffic_of(runs):
     """The Traffic the runs had (runs saved before it was recorded: the default)."""
-    return Traffic(runs[0].get("tactile_pps", TACTILE_PPS), runs[0].get("rate_bps", RATE_BPS))
+    return Traffic(runs[0].get("tactile_pps", TACTILE_PPS), runs[0].get("rate_bps", RATE_BPS),
+                   runs[0].get("tactile_size", TACTILE_SIZE))
 
 
 def instant_ns(text):
@@ -726,6 +729,8 @@ def main(argv=None):
     parser.add_argument("--no-s5", action="store_true", help="skip the congestion-on-s5 case")
     parser.add_argument("--tactile-pps", type=int, default=TACTILE_PPS,
                         help="the tactile flow's packets/s (the paper's: 8000)")
+    parser.add_argument("--tactile-size", type=int, default=TACTILE_SIZE,
+                        help="its UDP payload bytes (at least 16: sequence number and time)")
     parser.add_argument("--rate-mbps", type=float, default=RATE_BPS / 1e6,
                         help="every inter-switch port's rate")
     parser.add_argument("--configs", metavar="NAME,...",
@@ -733,7 +738,10 @@ def main(argv=None):
                              "is always run: the summary is about it)")
     args = parser.parse_args(argv)
     configs = chosen(QUICK_CONFIGS if args.quick else FULL_CONFIGS, args.configs, parser)
-    traffic = Traffic(args.tactile_pps, int(args.rate_mbps * 1e6))
+    if args.tactile_size < 16 or args.tactile_pps <= 0 or args.rate_mbps <= 0:
+        parser.error("--tactile-size is at least 16 bytes; --tactile-pps and --rate-mbps "
+                     "are positive")
+    traffic = Traffic(args.tactile_pps, int(args.rate_mbps * 1e6), args.tactile_size)
     loads = [1.5] if args.quick else [0.5, 1.0, 1.5]
     seconds = 6 if args.quick else 15
     s5 = {}

@@ -54,6 +54,7 @@ import datetime
 import json
 import os
 import pathlib
+import shutil
 import signal
 import socket
 import statistics
@@ -261,6 +262,7 @@ def one_run(lab_, mode, x, m, load, seconds, dport, cross=CROSS, congested=CONGE
         cross_arrivals = json.loads(pathlib.Path(cross_file).read_text())
     finally:
         lab_.rest.delete(f"congestion/flows/{flow['id']}")
+        shutil.rmtree(tmp, ignore_errors=True)
     return {"config": name_of(mode, x, m), "mode": mode, "load": load, "sent": sent["sent"],
             "late_ms": max(sent["late_ms"], cross_sent["late_ms"]),
             "received": got["received"], "reordered": got["reordered"],

@@ -103,10 +103,14 @@ class CongestionLab(ProcessLab):
     buffer API after them (one per switch). `buffered` {switch: vport
     numbers} gives those switches in-process buffers on these vport ports,
     in the netcfg too (a merge buffer for orderedSwitchover needs one).
+    `switch_priority` runs every switch under SCHED_RR at that priority
+    (chrt), ahead of the host, the traffic and whatever else the machine
+    runs: what the switches do without this machine's scheduling stalls.
     """
 
     def __init__(self, prefix="fbc-", rest_port=8212, p4rt_base=28461, shaped_bps=None,
-                 shaped_port=("s1", 2), congestion=None, topology=FOUR_SWITCH, buffered=None):
+                 shaped_port=("s1", 2), congestion=None, topology=FOUR_SWITCH, buffered=None,
+                 switch_priority=None):
         if shaped_bps:
             topology = dataclasses.replace(topology, shaped={shaped_port: shaped_bps})
         self.topology = topology
@@ -114,6 +118,7 @@ class CongestionLab(ProcessLab):
         self.p4rt = {s: p4rt_base + i for i, s in enumerate(topology.switches)}
         self.congestion = congestion or {}
         self.buffered = buffered or {}
+        self.switch_priority = switch_priority
 
     def _start(self):
         self.logs = tempfile.mkdtemp(prefix="flowbuf-congestion-")
@@ -153,7 +158,8 @@ class CongestionLab(ProcessLab):
     def _switch_argv(self, sw):
         # In-process buffers are not used here; their API still takes a port.
         n = len(self.topology.switches)
-        argv = [str(ROOT / "bin" / "pbswitch"), "--p4rt-listen", f"127.0.0.1:{self.p4rt[sw]}",
+        argv = ["chrt", "--rr", str(self.switch_priority)] if self.switch_priority else []
+        argv += [str(ROOT / "bin" / "pbswitch"), "--p4rt-listen", f"127.0.0.1:{self.p4rt[sw]}",
                 "--buffer-listen", f"127.0.0.1:{self.p4rt[sw] + n}"]
         if self.topology.queue_len:
             argv += ["--queue-len", str(self.topology.queue_len)]

@@ -132,10 +132,11 @@ def name_of(mode, x, m):
     return "NoCC" if mode == "NOCC" else f"Dataplane{x}_{m}"
 
 
-def lab(prefix="fcs-", rest_port=8221, p4rt_base=28601, rate_bps=RATE_BPS):
+def lab(prefix="fcs-", rest_port=8221, p4rt_base=28601, rate_bps=RATE_BPS,
+        switch_priority=None):
     """The paper's topology under the embedded host."""
     return CongestionLab(prefix=prefix, rest_port=rest_port, p4rt_base=p4rt_base,
-                         congestion=dict(IDLE, factor=5),
+                         congestion=dict(IDLE, factor=5), switch_priority=switch_priority,
                          topology=paper_topology(rate_bps, QUEUE_LEN),
                          buffered={"s7": MERGE_VPORTS})
 
@@ -274,6 +275,7 @@ def one_run(lab_, mode, x, m, load, seconds, dport, cross=CROSS, congested=CONGE
             "thresholds": after["thresholds"], "switch_overs": after["switchOvers"],
             "ordered": after.get("ordered"), "probes": after.get("probes"),
             "congested": congested, "load_average": os.getloadavg()[0],
+            "switch_priority": lab_.switch_priority,
             "tactile_pps": traffic.tactile_pps, "rate_bps": traffic.rate_bps,
             "tactile_size": traffic.tactile_size}
 
@@ -424,6 +426,8 @@ def emit_config(runs):
     first = runs[0]
     tags = {"configuration": first["config"], "load": first["load"], "repeats": len(runs),
             "tactile_pps": traffic_of(runs).tactile_pps}
+    if first.get("switch_priority"):
+        tags["switch_priority"] = first["switch_priority"]
     q = [qos(r) for r in runs]
     rate_bps = traffic_of(runs).rate_bps
     achieved = [r["cross_sent"]["sent"] * CROSS_FRAME_BITS / r["cross_sent"]["seconds"]
@@ -735,11 +739,16 @@ def main(argv=None):
                         help="its UDP payload bytes (at least 16: sequence number and time)")
     parser.add_argument("--rate-mbps", type=float, default=RATE_BPS / 1e6,
                         help="every inter-switch port's rate")
+    parser.add_argument("--switch-priority", type=int, metavar="N",
+                        help="run the switches under SCHED_RR priority N (1..99): without "
+                             "this machine's scheduling stalls, to tell them from the design's")
     parser.add_argument("--configs", metavar="NAME,...",
                         help=f"only these configurations (names as in the output; {DEFAULT} "
                              "is always run: the summary is about it)")
     args = parser.parse_args(argv)
     configs = chosen(QUICK_CONFIGS if args.quick else FULL_CONFIGS, args.configs, parser)
+    if args.switch_priority is not None and not 1 <= args.switch_priority <= 99:
+        parser.error("--switch-priority is 1..99")
     if args.tactile_size < 16 or args.tactile_pps <= 0 or args.rate_mbps <= 0:
         parser.error("--tactile-size is at least 16 bytes; --tactile-pps and --rate-mbps "
                      "are positive")
@@ -754,7 +763,8 @@ def main(argv=None):
         if not args.no_s5 and s5_file.exists():
             s5 = load_runs(s5_file)
     else:
-        with lab(args.prefix, args.rest_port, args.p4rt_base, traffic.rate_bps) as lab_:
+        with lab(args.prefix, args.rest_port, args.p4rt_base, traffic.rate_bps,
+                 args.switch_priority) as lab_:
             results = run_all(configs, loads, seconds, args.repeats, lab_, traffic)
             if not args.no_s5:
                 s5 = run_s5(loads[-1], seconds, args.repeats, lab_, TACTILE_PORT + 500, traffic)

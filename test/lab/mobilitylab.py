@@ -153,35 +153,6 @@ class IpBatch(LineServer):
         self.request("".join(line + "\n" for line in (*lines, self._FENCE)))
 
 
-class NftBatch(LineServer):
-    """One `nft -i` in a namespace, with one table (`fbair`): a set of the
-    UE's radio interfaces that are cut, and a prerouting rule dropping what
-    comes in by them. A cut is a set element: no rtnl and no RCU grace
-    period, where taking a link down waits for one (dev_deactivate), which
-    under stress-ng took 2.5 to 8.2 s and once 43.9 s (2026-11-26: the
-    flow outran the eNBs' windows). run() returns once nft has applied the
-    lines (it reads back `list tables`, one line, written after them)."""
-
-    TABLE = "inet fbair"
-    _FENCE = "list tables"
-
-    def __init__(self, host, log_path):
-        super().__init__(host, ["stdbuf", "-oL", "nft", "-i"], log_path, "nft -i")
-        self.run(f"add table {self.TABLE}",
-                 f"add set {self.TABLE} cut {{ type ifname; }}",
-                 f"add chain {self.TABLE} pre {{ type filter hook prerouting priority -300; }}",
-                 f"add rule {self.TABLE} pre iifname @cut counter drop")
-
-    def run(self, *lines):
-        self.request("".join(line + "\n" for line in (*lines, self._FENCE)))
-
-    def cut(self, ifname):
-        self.run(f'add element {self.TABLE} cut {{ "{ifname}" }}')
-
-    def uncut(self, ifname):
-        self.run(f'delete element {self.TABLE} cut {{ "{ifname}" }}')
-
-
 class UeSignal(LineServer):
     """The UE's signals, sent by one long-running process in the UE's
     namespace (test/lab/ue_signal.py), each with the UE's receive report;
@@ -223,20 +194,17 @@ class Radio:
     the UE is gone) and the UE's stack drops them as not its own, as a
     detached radio would lose them. (Taking the link down does not work:
     pbswitch waits for a down port.) With one (air_ifb: the radio's frames
-    are redirected through that ifb's shaper), a cut puts the UE's end in
-    `nft`'s set of cut radios (NftBatch): what the air queue holds and what
-    comes next is dropped as it comes out of the queue, so nothing crosses a
-    cut radio late (the queue drains at the radio's rate meanwhile: it
-    holds nothing old when the radio opens again). The uplink is rate-limited with tc tbf here; the downlink at
+    are redirected through that ifb's shaper), a cut takes the ifb down:
+    what it queued is dropped with what comes next, so nothing crosses a cut
+    radio late. The uplink is rate-limited with tc tbf here; the downlink at
     the server, or in the air queue (pbswitch writes past qdiscs). This
     kernel has no sch_netem: the lab's delay is the anchor's (MobilityLab
     rtt_ms)."""
 
     DETACHED_MAC = "02:00:00:00:de:ad"
 
-    def __init__(self, ue, ue_if, rate, batch, air_ifb=None, nft=None):
+    def __init__(self, ue, ue_if, rate, batch, air_ifb=None):
         self.ue, self.ue_if, self.batch, self.air_ifb = ue, ue_if, batch, air_ifb
-        self.nft = nft
         ue.run("tc", "qdisc", "add", "dev", ue_if, "root", *tbf(rate))
         if air_ifb:
             ue.run("tc", "qdisc", "add", "dev", ue_if, "handle", "ffff:", "ingress")
@@ -246,13 +214,13 @@ class Radio:
 
     def up(self):
         if self.air_ifb:
-            self.nft.uncut(self.ue_if)
+            self.batch.run(f"link set {self.air_ifb} up")
         else:
             self.batch.run(f"link set {self.ue_if} address {UE_MAC}")
 
     def cut(self):
         if self.air_ifb:
-            self.nft.cut(self.ue_if)
+            self.batch.run(f"link set {self.air_ifb} down")
         else:
             self.batch.run(f"link set {self.ue_if} address {self.DETACHED_MAC}")
 
@@ -294,16 +262,12 @@ class MobilityLab(ProcessLab):
         self._stack.append(self.ue_batch.close)
         air = {ue_if: self._air_queue(ue_if) if self.shape_at == "ue" else None
                for ue_if in UE_IFS.values()}
-        nft = None
-        if self.shape_at == "ue":
-            nft = NftBatch(self.ue, pathlib.Path(self.logs) / "ue-nft.log")
-            self._stack.append(nft.close)
         self.ue_signal = UeSignal(self.ue, pathlib.Path(self.logs) / "ue-signal.log")
         self._stack.append(self.ue_signal.close)
         for enb, ue_if in UE_IFS.items():
             sw_if = self.lab.link_host(self.ue, ue_if, f"{enb}radio", mac=UE_MAC)
             ports[enb].append((2, sw_if))
-            self.radios[enb] = Radio(self.ue, ue_if, self.rate, self.ue_batch, air[ue_if], nft)
+            self.radios[enb] = Radio(self.ue, ue_if, self.rate, self.ue_batch, air[ue_if])
         self._address_ue()
         self.server.run("ip", "neigh", "add", UE_IP, "lladdr", UE_MAC, "dev", "eth0")
         for sw in SWITCHES:
@@ -346,8 +310,8 @@ class MobilityLab(ProcessLab):
         return ifb
 
     def air_drops(self):
-        """Packets each air queue's shaper dropped (not what a cut radio
-        dropped after it: nft's rule counts those), by eNB."""
+        """Packets each air queue's shaper dropped (not the cuts' flushes:
+        a link taken down resets its queue uncounted), by eNB."""
         drops = {}
         for enb, ue_if in UE_IFS.items():
             out = self.ue.run("tc", "-s", "qdisc", "show", "dev", f"air{ue_if}").stdout

@@ -321,14 +321,16 @@ def in_switch_detection_ms(run, over_ns, start):
     limits = congested_thresholds(run)
     if limits is None:
         return None
-    m = limits["m"]
     primary = sorted((a for a in run["arrivals"]
                       if a[1] >= start and a[0] not in run["backup"]), key=lambda a: a[0])
-    streak = []
+    first, count = None, 0
     for a in primary:
-        streak = streak + [a] if a[2] - a[1] >= over_ns else []
-        if len(streak) == m:
-            return (streak[-1][2] - streak[0][2]) / 1e6
+        if a[2] - a[1] < over_ns:
+            first, count = None, 0
+            continue
+        first, count = first or a, count + 1
+        if count == limits["m"]:
+            return (a[2] - first[2]) / 1e6
     return None
 
 
@@ -373,7 +375,8 @@ def detection_ms(run):
 
     def ms(t1, t0):
         return None if t1 is None or t0 is None else (t1 - t0) / 1e6
-    in_switch = in_switch_detection_ms(run, base + tq * 1000, start) if t_backup else None
+    in_switch = (in_switch_detection_ms(run, base + tq * 1000, start)
+                 if t_backup is not None else None)
     return {"false_positive": False,
             "to_digest": ms(switched, t_over), "to_backup": ms(t_backup, t_over),
             "in_switch": in_switch, "from_cross_start": ms(switched, start),
@@ -424,14 +427,14 @@ def sender_lag(run, start):
 def emit_config(runs):
     """The JSON lines of one configuration at one load over its repeats."""
     first = runs[0]
+    traffic = traffic_of(runs)
     tags = {"configuration": first["config"], "load": first["load"], "repeats": len(runs),
-            "tactile_pps": traffic_of(runs).tactile_pps}
+            "tactile_pps": traffic.tactile_pps}
     if first.get("switch_priority"):
         tags["switch_priority"] = first["switch_priority"]
     q = [qos(r) for r in runs]
-    rate_bps = traffic_of(runs).rate_bps
     achieved = [r["cross_sent"]["sent"] * CROSS_FRAME_BITS / r["cross_sent"]["seconds"]
-                / rate_bps for r in runs]
+                / traffic.rate_bps for r in runs]
     tags["cross_load_achieved"] = round(statistics.mean(achieved), 3)
     tags["senders_late_ms_max"] = round(max(r.get("late_ms", 0) for r in runs), 1)
     emit("ca_loss_pct", round(statistics.mean(x["loss_pct"] for x in q), 3), "%", **tags,
@@ -503,7 +506,7 @@ def emit_detection(runs, tags):
 def plot_delays(results, loads):
     """Delay over time per load and configuration (one run each)."""
     fig, axes = subplots(len(loads), 1, figsize=(8, 3 * len(loads)), squeeze=False)
-    rate_bps = traffic_of(next(iter(next(iter(results.values())).values()))).rate_bps
+    rate_bps = traffic_of(results[DEFAULT][loads[0]]).rate_bps  # DEFAULT always runs
     for ax, load in zip(axes[:, 0], loads):
         for config, by_load in results.items():
             run = by_load[load][0]

@@ -3,7 +3,7 @@
 counts what was lost, reordered and duplicated.
 
 Run inside a lab host:
-    python -m test.lab.seqflow send DST_IP PORT --pps 5000 --seconds 6
+    python -m test.lab.seqflow send DST_IP PORT --pps 5000 --seconds 6 [--announce]
     python -m test.lab.seqflow recv PORT --expect N --idle 3
     python -m test.lab.seqflow recv PORT --iface eth0   # frames for any address
     python -m test.lab.seqflow recv PORT --delays FILE  # and each packet's one-way delay
@@ -23,10 +23,12 @@ HEADER = struct.Struct("!QQ")  # sequence number, send time in ns
 POLL_S = 0.2  # how often the receiver looks at its idle bound and SIGTERM
 
 
-def send(dst, port, pps, seconds, size, first=0, at=None):
+def send(dst, port, pps, seconds, size, first=0, at=None, announce=False):
     """Sends pps*seconds datagrams numbered from `first`, or fewer if SIGTERM
     stops it first (a driver that decides when the flow has done its job);
-    either way it prints how many it sent. With `at` (wall-clock seconds,
+    either way it prints how many it sent. With `announce` it first prints
+    a line once the first datagram has left, so that a driver acts on a
+    flow that runs, whatever this interpreter's start-up took. With `at` (wall-clock seconds,
     which every namespace shares) the first leaves then, so that a driver
     can start several flows on one schedule whatever this interpreter's
     start-up took; it also prints how late that first send was (`late_ms`:
@@ -55,6 +57,8 @@ def send(dst, port, pps, seconds, size, first=0, at=None):
         if delay > 0:
             time.sleep(delay)
         sock.sendto(HEADER.pack(first + seq, time.time_ns()) + pad, (dst, port))
+        if announce and seq == 0:
+            print(json.dumps({"started": True}), flush=True)
     report.update(sent=count, seconds=time.monotonic() - start)
     print(json.dumps(report), flush=True)
 
@@ -202,6 +206,8 @@ def main(argv=None):
                    help="sequence number of the first datagram (a flow sent in parts)")
     s.add_argument("--at", type=float,
                    help="wall-clock time (Unix seconds) of the first datagram")
+    s.add_argument("--announce", action="store_true",
+                   help='print {"started": true} once the first datagram has left')
     r = sub.add_parser("recv")
     r.add_argument("port", type=int)
     r.add_argument("--expect", type=int, default=0)
@@ -213,7 +219,8 @@ def main(argv=None):
                                     "to this file (JSON)")
     args = parser.parse_args(argv)
     if args.cmd == "send":
-        send(args.dst, args.port, args.pps, args.seconds, args.size, args.first, args.at)
+        send(args.dst, args.port, args.pps, args.seconds, args.size, args.first, args.at,
+             args.announce)
     else:
         receive(args.port, args.expect, args.idle, args.timeout, args.iface, args.delays)
 

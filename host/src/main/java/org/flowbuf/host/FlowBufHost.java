@@ -128,8 +128,9 @@ public final class FlowBufHost implements AutoCloseable {
             reconcile(core, device);
             adoptRules(core, switches.get(device));
         }
+        P4RuntimeMulticastWriter groups = new P4RuntimeMulticastWriter(switches);
         StandaloneServices services =
-                StandaloneServices.forCore(core, rules, new P4RuntimeMulticastWriter(switches),
+                StandaloneServices.forCore(core, rules, groups,
                                            new P4RuntimePacketEmitter(switches));
         UpfManager upf = new UpfManager(appId, new InMemoryUpfStore(), new P4RuntimeUpfWriter(switches),
                                         switches::containsKey, core.intents(), core.buffers());
@@ -144,6 +145,7 @@ public final class FlowBufHost implements AutoCloseable {
             takeBack(switches.get(device), sw, buffered.contains(device), core,
                      () -> BaseRules.of(appId, sw, netcfg.hosts(), netcfg.links()),
                      appId, deviceConfig, timeout);
+            restoreApplications(device, groups, rules);
             restoreTables(switches.get(device), sw, appId, upf);
             congestion.takeBack(switches.get(device));
         }, RESYNC_RETRY);
@@ -192,6 +194,19 @@ public final class FlowBufHost implements AutoCloseable {
         }
         LOG.warn("{}: taken back: primary, pipeline {}, base rules and {} steering rules written",
                  sw.deviceId(), pushed ? "pushed again" : "kept", steering.size());
+    }
+
+    /**
+     * Writes again the multicast groups and steering rules the applications
+     * wrote (FMM's anchor group and rule, LMM's and NFV's paths, ...): the
+     * groups first, so that no rule sends traffic to a missing group.
+     */
+    private static void restoreApplications(DeviceId device, P4RuntimeMulticastWriter groups,
+                                            P4RuntimeSteeringWriter rules) {
+        int groupCount = groups.restore(device);
+        int ruleCount = rules.restore(device);
+        LOG.warn("{}: {} multicast groups and {} steering rules of the applications in place",
+                 device, groupCount, ruleCount);
     }
 
     /**

@@ -19,23 +19,25 @@ import p4.v1.P4RuntimeOuterClass.PacketReplicationEngineEntry;
 import p4.v1.P4RuntimeOuterClass.Replica;
 import p4.v1.P4RuntimeOuterClass.Update;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Writes multicast groups straight to the switches as P4Runtime packet
  * replication engine entries (one replica per port, instance 0). Inserts a
  * group the host has not written yet and modifies one it has; returns once
- * the switch accepted the Write.
+ * the switch accepted the Write. Keeps each group it wrote, so that a switch
+ * that restarted gets them back ({@link #restore}).
  */
 public final class P4RuntimeMulticastWriter implements MulticastGroupWriter {
 
     private final Map<DeviceId, SwitchSession> switches;
-    // Groups this host wrote, per device; guarded by the set itself.
-    private final Map<DeviceId, Set<Integer>> written = new ConcurrentHashMap<>();
+    // Groups this host wrote, per device, by id; guarded by the map itself.
+    private final Map<DeviceId, Map<Integer, PacketReplicationEngineEntry>> written =
+            new ConcurrentHashMap<>();
 
     /**
      * Creates the writer.
@@ -69,27 +71,53 @@ public final class P4RuntimeMulticastWriter implements MulticastGroupWriter {
         PacketReplicationEngineEntry entry =
                 multicastGroupEntry(groupId, SteeringFlowRules.multicastPorts(groupId, ports));
         P4RuntimeClient client = session(deviceId).client();
-        Set<Integer> groups = written(deviceId);
+        Map<Integer, PacketReplicationEngineEntry> groups = written(deviceId);
         synchronized (groups) {
-            Update.Type type = groups.contains(groupId) ? Update.Type.MODIFY : Update.Type.INSERT;
-            try {
-                client.writePre(type, List.of(entry));
-            } catch (P4RuntimeWriteException e) {
-                // The switch keeps its groups when the host restarts (the
-                // running pipeline is kept), and loses them when it restarts
-                // itself: the other update type then does what was meant.
-                Update.Type instead = otherType(type, e.code());
-                if (instead == null) {
-                    throw P4RuntimeSteeringWriter.refused(deviceId, e);
-                }
-                try {
-                    client.writePre(instead, List.of(entry));
-                } catch (P4RuntimeWriteException again) {
-                    again.addSuppressed(e);
-                    throw P4RuntimeSteeringWriter.refused(deviceId, again);
-                }
+            writeEither(deviceId, client, groups.containsKey(groupId) ? Update.Type.MODIFY
+                                                                       : Update.Type.INSERT, entry);
+            groups.put(groupId, entry);
+        }
+    }
+
+    /**
+     * Writes again every group this host wrote to a switch and did not
+     * remove: a switch that restarted lost them, and the rules that send
+     * traffic to them (FMM's anchor) would drop it.
+     *
+     * @param deviceId device
+     * @return how many groups were written
+     * @throws FlowBufException when the switch refused one
+     */
+    public int restore(DeviceId deviceId) {
+        P4RuntimeClient client = session(deviceId).client();
+        Map<Integer, PacketReplicationEngineEntry> groups = written(deviceId);
+        synchronized (groups) {
+            groups.values().forEach(e -> writeEither(deviceId, client, Update.Type.INSERT, e));
+            return groups.size();
+        }
+    }
+
+    /**
+     * Writes a group with the given update type. The switch keeps its groups
+     * when the host restarts (the running pipeline is kept), and loses them
+     * when it restarts itself: when it answers that, the other type does
+     * what was meant.
+     */
+    private static void writeEither(DeviceId deviceId, P4RuntimeClient client, Update.Type type,
+                                    PacketReplicationEngineEntry entry) {
+        try {
+            client.writePre(type, List.of(entry));
+        } catch (P4RuntimeWriteException e) {
+            Update.Type instead = otherType(type, e.code());
+            if (instead == null) {
+                throw P4RuntimeSteeringWriter.refused(deviceId, e);
             }
-            groups.add(groupId);
+            try {
+                client.writePre(instead, List.of(entry));
+            } catch (P4RuntimeWriteException again) {
+                again.addSuppressed(e);
+                throw P4RuntimeSteeringWriter.refused(deviceId, again);
+            }
         }
     }
 
@@ -98,7 +126,7 @@ public final class P4RuntimeMulticastWriter implements MulticastGroupWriter {
         Objects.requireNonNull(deviceId);
         SteeringRule.requireMulticastGroup(groupId);
         P4RuntimeClient client = session(deviceId).client();
-        Set<Integer> groups = written(deviceId);
+        Map<Integer, PacketReplicationEngineEntry> groups = written(deviceId);
         synchronized (groups) {
             try {
                 client.writePre(Update.Type.DELETE, List.of(multicastGroupEntry(groupId,
@@ -122,8 +150,8 @@ public final class P4RuntimeMulticastWriter implements MulticastGroupWriter {
         return null;
     }
 
-    private Set<Integer> written(DeviceId deviceId) {
-        return written.computeIfAbsent(deviceId, d -> ConcurrentHashMap.newKeySet());
+    private Map<Integer, PacketReplicationEngineEntry> written(DeviceId deviceId) {
+        return written.computeIfAbsent(deviceId, d -> new LinkedHashMap<>());
     }
 
     private SwitchSession session(DeviceId deviceId) {

@@ -4,6 +4,7 @@
  */
 package org.flowbuf.host;
 
+import io.grpc.Status;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.app.intent.SteeringRule;
 import org.flowbuf.app.intent.SteeringRuleWriter;
@@ -23,12 +24,15 @@ import java.util.function.BiConsumer;
 /**
  * Writes steering rules straight to the switches over P4Runtime: the same
  * PI flow rules the ONOS writer hands to the FlowRuleService, encoded by the
- * host. Returns once the switch accepted the Write.
+ * host. Returns once the switch accepted the Write. Remembers what each
+ * switch accepted, so that a switch that restarted gets the applications'
+ * rules back ({@link #restore}), as ONOS's flow rule subsystem does.
  */
 final class P4RuntimeSteeringWriter implements SteeringRuleWriter {
 
     private final ApplicationId appId;
     private final Map<DeviceId, SwitchSession> switches;
+    private final WrittenRules written = new WrittenRules();
 
     P4RuntimeSteeringWriter(ApplicationId appId, Map<DeviceId, SwitchSession> switches) {
         this.appId = Objects.requireNonNull(appId);
@@ -37,17 +41,42 @@ final class P4RuntimeSteeringWriter implements SteeringRuleWriter {
 
     @Override
     public void install(DeviceId deviceId, SteeringRule rule) {
-        write(deviceId, rule, SwitchSession::insert);
+        written.accepted(write(deviceId, rule, SwitchSession::insert));
     }
 
     @Override
     public void modify(DeviceId deviceId, SteeringRule rule) {
-        write(deviceId, rule, SwitchSession::modify);
+        written.accepted(write(deviceId, rule, SwitchSession::modify));
     }
 
     @Override
     public void remove(DeviceId deviceId, SteeringRule rule) {
-        write(deviceId, rule, SwitchSession::delete);
+        List<FlowRule> flowRule = List.of(SteeringFlowRules.toFlowRule(appId, deviceId, rule));
+        try {
+            session(deviceId).delete(flowRule);
+        } catch (P4RuntimeWriteException e) {
+            if (e.code() == Status.Code.NOT_FOUND) {
+                written.removed(flowRule);
+            }
+            throw refused(deviceId, e);
+        }
+        written.removed(flowRule);
+    }
+
+    /**
+     * Writes again the rules a switch had accepted and not removed, keeping
+     * those it still has: after a restart of the switch, the applications'
+     * rules (FMM's multicast rule, LMM's paths, ...) steer again.
+     *
+     * @param deviceId device
+     * @return how many rules were written or found
+     */
+    int restore(DeviceId deviceId) {
+        List<FlowRule> rules = written.of(deviceId);
+        if (!rules.isEmpty()) {
+            session(deviceId).insertMissing(rules);
+        }
+        return rules.size();
     }
 
     /**
@@ -68,6 +97,7 @@ final class P4RuntimeSteeringWriter implements SteeringRuleWriter {
             undoApplied(session, flowRules, e);
             throw refused(deviceId, e);
         }
+        written.accepted(flowRules);
     }
 
     @Override
@@ -81,6 +111,7 @@ final class P4RuntimeSteeringWriter implements SteeringRuleWriter {
         } catch (P4RuntimeWriteException e) {
             throw refused(deviceId, e);
         }
+        written.removed(flowRules);
     }
 
     private List<FlowRule> flowRules(DeviceId deviceId, List<SteeringRule> rules) {
@@ -113,14 +144,15 @@ final class P4RuntimeSteeringWriter implements SteeringRuleWriter {
         }
     }
 
-    private void write(DeviceId deviceId, SteeringRule rule,
-                       BiConsumer<SwitchSession, List<FlowRule>> update) {
-        FlowRule flowRule = SteeringFlowRules.toFlowRule(appId, deviceId, rule);
+    private List<FlowRule> write(DeviceId deviceId, SteeringRule rule,
+                                 BiConsumer<SwitchSession, List<FlowRule>> update) {
+        List<FlowRule> flowRule = List.of(SteeringFlowRules.toFlowRule(appId, deviceId, rule));
         try {
-            update.accept(session(deviceId), List.of(flowRule));
+            update.accept(session(deviceId), flowRule);
         } catch (P4RuntimeWriteException e) {
             throw refused(deviceId, e);
         }
+        return flowRule;
     }
 
     private SwitchSession session(DeviceId deviceId) {

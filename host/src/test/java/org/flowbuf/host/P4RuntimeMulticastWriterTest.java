@@ -184,6 +184,34 @@ public class P4RuntimeMulticastWriterTest {
         assertEquals(Update.Type.DELETE, target.last().getType());
     }
 
+    @Test
+    public void aRestoreWritesAgainEveryGroupNotRemoved() {
+        writer.write(DEVICE, 7, PORTS);
+        writer.write(DEVICE, 7, List.of(PortNumber.portNumber(4)));
+        writer.write(DEVICE, 8, PORTS);
+        writer.write(DEVICE, 9, PORTS);
+        writer.remove(DEVICE, 8);
+        target.answer(Status.Code.INVALID_ARGUMENT);
+        assertReason(FlowBufException.Reason.INVALID, () -> writer.write(DEVICE, 10, PORTS));
+        target.writes.clear();
+
+        // A restarted switch lost 7 and 9; one it kept (ALREADY_EXISTS) is modified.
+        target.answer(Status.Code.OK, Status.Code.ALREADY_EXISTS);
+        assertEquals(2, writer.restore(DEVICE));
+        assertEquals(List.of(Update.Type.INSERT, Update.Type.INSERT, Update.Type.MODIFY),
+                     target.types());
+        Map<Integer, List<Replica>> restored = new LinkedHashMap<>();
+        target.writes.forEach(w -> restored.put(group(w.getUpdates(0)).getMulticastGroupId(),
+                                                group(w.getUpdates(0)).getReplicasList()));
+        assertEquals("the latest ports of each group, none removed or refused",
+                     Map.of(7, List.of(replica(4)), 9, List.of(replica(2), replica(3))),
+                     restored);
+        assertEquals("a device nothing was written to", 0,
+                     new P4RuntimeMulticastWriter(switches).restore(DEVICE));
+        assertReason(FlowBufException.Reason.NOT_FOUND,
+                     () -> writer.restore(DeviceId.deviceId("device:nope")));
+    }
+
     private static void assertReason(FlowBufException.Reason reason, Runnable call) {
         try {
             call.run();

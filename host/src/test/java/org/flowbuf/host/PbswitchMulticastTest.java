@@ -170,4 +170,48 @@ public class PbswitchMulticastTest {
         }
         assertEquals(Map.of(), groups());
     }
+
+    private List<Entity> steeringEntries() {
+        int table = p4info.table(FlowBufP4Names.FLOW_STEERING.id()).getPreamble().getId();
+        return read(Entity.newBuilder().setTableEntry(TableEntry.newBuilder().setTableId(table))
+                            .build());
+    }
+
+    @Test
+    public void aRestartedSwitchGetsTheApplicationsGroupsAndRulesBack() throws Exception {
+        Map<DeviceId, SwitchSession> switches = Map.of(DEVICE, session);
+        P4RuntimeMulticastWriter groupsWriter = new P4RuntimeMulticastWriter(switches);
+        P4RuntimeSteeringWriter steering = new P4RuntimeSteeringWriter(
+                new DefaultApplicationId(1, "org.flowbuf.app"), switches);
+        FlowFilter downlink = FlowFilter.builder().ipv4Dst(IpPrefix.valueOf("10.0.0.10/32"))
+                .ipProto(17).build();
+        groupsWriter.write(DEVICE, 5, ports(2, 3));
+        groupsWriter.write(DEVICE, 6, ports(4));
+        groupsWriter.remove(DEVICE, 6);
+        steering.install(DEVICE, SteeringRule.toMulticastGroup(downlink, 1L, 6, 300));
+        steering.modify(DEVICE, SteeringRule.toMulticastGroup(downlink, 1L, 5, 300));
+        SteeringRule removed = SteeringRule.toMulticastGroup(
+                FlowFilter.builder().ipProto(6).build(), 1L, 5, 200);
+        steering.install(DEVICE, removed);
+        steering.remove(DEVICE, removed);
+        List<Entity> rules = steeringEntries();
+        assertEquals(1, rules.size());
+
+        pbswitch.kill();
+        pbswitch.restart();
+        assertTrue("the restarted switch lost its pipeline",
+                   session.start(ByteString.copyFrom(Files.readAllBytes(PbswitchProcess.BMV2_JSON)),
+                                 Duration.ofSeconds(5)));
+        assertEquals(Map.of(), groups());
+        assertEquals(List.of(), steeringEntries());
+
+        assertEquals(1, groupsWriter.restore(DEVICE));
+        assertEquals(1, steering.restore(DEVICE));
+        assertEquals("the group as last written", Map.of(5, Set.of(2, 3)), groups());
+        assertEquals("the rule as last modified, not the removed one", rules, steeringEntries());
+        assertEquals("a second restore keeps what the switch has", 1, steering.restore(DEVICE));
+        assertEquals(1, groupsWriter.restore(DEVICE));
+        assertEquals(rules, steeringEntries());
+        assertEquals(Map.of(5, Set.of(2, 3)), groups());
+    }
 }

@@ -46,6 +46,8 @@ from test.packet.p4info import P4Info
 
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
 UDP_PORT = 9000
+# A flow the switch_kill fault punts by the controller-buffering baseline.
+PUNTED = {"ipv4Src": f"{ip_of('h3')}/32", "ipProto": 17, "l4DstPort": 7777}
 LAB = dict(prefix="fbx-", rest_port=8196, p4rt_port=28401, agent_port=28402)
 # An external agent replays over a veth into pbswitch's AF_PACKET socket: at
 # the lab's default 100 Mbit/s a loaded machine (load average ~9) lost 5,133
@@ -272,6 +274,11 @@ def switch_kill(held_target, pps):
         notes = {}
         try:
             held = hold(lab, flow, "held", held_target)
+            # An application's rule, not an intent's: the controller-buffering
+            # baseline punts another flow; the host writes it again too.
+            lab.rest.post("baselines/controller-holds", {"deviceId": DEVICE, "inPort": 3,
+                                                         "filter": PUNTED})
+            notes["steering_before"] = steering_entries(lab)
             lab.kill_switch()
             down = api(lambda: lab.rest.get(f"buffers/{DEVICE}/held"))
             notes["query_while_down"] = down[0]
@@ -286,6 +293,12 @@ def switch_kill(held_target, pps):
             except TimeoutError:
                 recovery_ms = None
             notes["recovered"] = recovery_ms is not None
+            try:
+                wait_until(lambda: steering_entries(lab) == notes["steering_before"],
+                           timeout=10, what="the steering rules back")
+            except TimeoutError:
+                pass  # steering_after says what came back
+            notes["steering_after"] = steering_entries(lab)
             status, body = api(lambda: lab.rest.get(f"buffers/{DEVICE}/held"))
             notes["query_after"] = (status, body.get("occupancyPackets") if status == 200
                                     else body)

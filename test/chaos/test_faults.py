@@ -102,6 +102,9 @@ def test_a_switch_killed_while_holding_in_process_is_reported_and_taken_back():
     # rules, the pause rule) and the paused flow resumes by its filter.
     assert r["recovered"] and r["resume"] == "INSTALLED", r
     assert r["query_after"] == (200, 0), r
+    # The pause rule and an application's rule (the controller-buffering
+    # baseline's punt) are both written again.
+    assert r["steering_before"] == r["steering_after"] == 2, r
 
 
 def test_an_agent_unreachable_for_5_s_refuses_calls_and_keeps_what_it_holds():

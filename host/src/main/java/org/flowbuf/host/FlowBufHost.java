@@ -198,8 +198,9 @@ public final class FlowBufHost implements AutoCloseable {
 
     /**
      * Writes again the multicast groups and steering rules the applications
-     * wrote (FMM's anchor group and rule, LMM's and NFV's paths, ...): the
-     * groups first, so that no rule sends traffic to a missing group.
+     * wrote (FMM's anchor group and rule, LMM's anchor path, the
+     * controller-buffering baseline's punt rules): the groups first, so that
+     * no rule sends traffic to a missing group.
      */
     private static void restoreApplications(DeviceId device, P4RuntimeMulticastWriter groups,
                                             P4RuntimeSteeringWriter rules) {

@@ -66,7 +66,7 @@ final class P4RuntimeSteeringWriter implements SteeringRuleWriter {
     /**
      * Writes again the rules a switch had accepted and not removed, keeping
      * those it still has: after a restart of the switch, the applications'
-     * rules (FMM's multicast rule, LMM's paths, ...) steer again.
+     * rules (FMM's multicast rule, LMM's anchor path, ...) steer again.
      *
      * @param deviceId device
      * @return how many rules were written or found

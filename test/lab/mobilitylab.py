@@ -11,15 +11,16 @@ server for the downlink, at the UE for the uplink); a detach is a cut of
 the radio (the UE stops taking its frames), an attach opens the target
 radio and moves the UE's route there (the UE owns one address, on lo,
 reached through either radio). Radio changes go through one long-running
-`ip -batch` in the UE's namespace, so a cut or an attach costs well under a
-millisecond (FMM hands off 50 times a second). With cpu_rate_bps the eNB
+`ip -batch` in the UE's namespace (with shape_at="ue", one `nft -i`:
+RadioGates), so a cut or an attach costs well under a millisecond (FMM
+hands off 50 times a second). With cpu_rate_bps the eNB
 switches carry no more than that to the controller (pbswitch --cpu-rate: a
 switch's punt path, what controller buffering depends on). With rtt_ms the anchor
 delays what it sends each way by half of it (pbswitch --port-delay: this
 kernel has no sch_netem). With shape_at="ue" the
 downlink's rate limit sits at the UE's ingress (each radio's frames through
-an ifb of its own with a small-burst tbf: the radio's air interface, which a
-cut takes down with what it queues) and the eNB buffers send at the radio's
+an ifb of its own with a small-burst tbf: the radio's air interface, after
+which a cut radio's gate drops what it brings) and the eNB buffers send at the radio's
 rate (vport txRateBps), so that the buffer is the eNB's radio queue, as in a
 real eNB: a detach then costs air time, and a release after an attach goes
 out at the radio's rate.
@@ -153,6 +154,52 @@ class IpBatch(LineServer):
         self.request("".join(line + "\n" for line in (*lines, self._FENCE)))
 
 
+class RadioGates(LineServer):
+    """The radios' gates in the UE's namespace: one `nft -i` and one table.
+    A set of the radios that are cut, and a prerouting rule that drops what
+    a cut radio brings: it sees a radio's frames after the radio's air
+    queue (the ifb hands them back to the radio) and before the UE's stack
+    and its receive report (raw IP sockets, test/lab/ue_signal.py) do, so a
+    report never names a packet the cut dropped. The uplink's radio is a
+    map element, the packet mark that the UE's policy routes follow (a
+    route chain marks what the UE sends, so the kernel routes it again).
+    A cut or an attach is then a set or map element: no rtnl lock and no
+    RCU grace period, which taking a link down and replacing a route wait
+    for (under stress-ng, 43.9 and 46.6 s once each: the flow outran the
+    eNBs' windows). run() returns once nft has applied the lines (it reads
+    back `list tables`, one line, written after them)."""
+
+    TABLE = "inet fbradio"
+    _FENCE = "list tables"
+
+    def __init__(self, host, radios, log_path):
+        super().__init__(host, ["stdbuf", "-oL", "nft", "-i"], log_path, "nft -i")
+        self.marks = {ue_if: mark for mark, ue_if in enumerate(radios, 1)}
+        t = self.TABLE
+        lines = [f"add table {t}",
+                 f"add set {t} cut {{ type ifname; }}",
+                 f"add map {t} uplink {{ type ipv4_addr : mark; }}",
+                 f"add chain {t} out {{ type route hook output priority mangle; }}",
+                 f"add rule {t} out meta mark set ip daddr map @uplink",
+                 f"add chain {t} pre {{ type filter hook prerouting priority raw; }}",
+                 f"add rule {t} pre iifname @cut counter drop"]
+        self.run(*lines)
+
+    def run(self, *lines):
+        self.request("".join(line + "\n" for line in (*lines, self._FENCE)))
+
+    def cut(self, ue_if):
+        self.run(f'add element {self.TABLE} cut {{ "{ue_if}" }}')
+
+    def open(self, ue_if):
+        self.run(f'delete element {self.TABLE} cut {{ "{ue_if}" }}')
+
+    def uplink_via(self, ue_if, server_ip):
+        # One line, one transaction: no moment without an uplink.
+        self.run(f"flush map {self.TABLE} uplink; add element {self.TABLE} uplink "
+                 f"{{ {server_ip} : {self.marks[ue_if]} }}")
+
+
 class UeSignal(LineServer):
     """The UE's signals, sent by one long-running process in the UE's
     namespace (test/lab/ue_signal.py), each with the UE's receive report;
@@ -160,7 +207,7 @@ class UeSignal(LineServer):
 
     def __init__(self, ue, log_path):
         super().__init__(ue, [str(ROOT / ".venv" / "bin" / "python"), "-m", "test.lab.ue_signal",
-                              UE_IP, SERVER_IP, str(ATTACH_SIGNAL_PORT), ",".join(UE_IFS.values())],
+                              UE_IP, SERVER_IP, str(ATTACH_SIGNAL_PORT)],
                          log_path, "UE signal sender", cwd=ROOT)
 
     def send(self, ue_if):
@@ -194,17 +241,18 @@ class Radio:
     the UE is gone) and the UE's stack drops them as not its own, as a
     detached radio would lose them. (Taking the link down does not work:
     pbswitch waits for a down port.) With one (air_ifb: the radio's frames
-    are redirected through that ifb's shaper), a cut takes the ifb down:
-    what it queued is dropped with what comes next, so nothing crosses a cut
-    radio late. The uplink is rate-limited with tc tbf here; the downlink at
-    the server, or in the air queue (pbswitch writes past qdiscs). This
-    kernel has no sch_netem: the lab's delay is the anchor's (MobilityLab
-    rtt_ms)."""
+    are redirected through that ifb's shaper), a cut closes the radio's
+    gate (RadioGates): what comes out of the air queue is dropped until the
+    radio opens, so nothing crosses a cut radio. The uplink is rate-limited
+    with tc tbf here; the downlink at the server, or in the air queue
+    (pbswitch writes past qdiscs). This kernel has no sch_netem: the lab's
+    delay is the anchor's (MobilityLab rtt_ms)."""
 
     DETACHED_MAC = "02:00:00:00:de:ad"
 
-    def __init__(self, ue, ue_if, rate, batch, air_ifb=None):
-        self.ue, self.ue_if, self.batch, self.air_ifb = ue, ue_if, batch, air_ifb
+    def __init__(self, ue, ue_if, rate, batch, air_ifb=None, gates=None):
+        self.ue, self.ue_if, self.batch, self.gates = ue, ue_if, batch, gates
+        self.is_cut = False
         ue.run("tc", "qdisc", "add", "dev", ue_if, "root", *tbf(rate))
         if air_ifb:
             ue.run("tc", "qdisc", "add", "dev", ue_if, "handle", "ffff:", "ingress")
@@ -213,16 +261,19 @@ class Radio:
                    "dev", air_ifb)
 
     def up(self):
-        if self.air_ifb:
-            self.batch.run(f"link set {self.air_ifb} up")
-        else:
-            self.batch.run(f"link set {self.ue_if} address {UE_MAC}")
+        if self.is_cut:
+            if self.gates:
+                self.gates.open(self.ue_if)
+            else:
+                self.batch.run(f"link set {self.ue_if} address {UE_MAC}")
+        self.is_cut = False
 
     def cut(self):
-        if self.air_ifb:
-            self.batch.run(f"link set {self.air_ifb} down")
+        if self.gates:
+            self.gates.cut(self.ue_if)
         else:
             self.batch.run(f"link set {self.ue_if} address {self.DETACHED_MAC}")
+        self.is_cut = True
 
 
 class MobilityLab(ProcessLab):
@@ -264,10 +315,17 @@ class MobilityLab(ProcessLab):
                for ue_if in UE_IFS.values()}
         self.ue_signal = UeSignal(self.ue, pathlib.Path(self.logs) / "ue-signal.log")
         self._stack.append(self.ue_signal.close)
+        self.gates = None
         for enb, ue_if in UE_IFS.items():
             sw_if = self.lab.link_host(self.ue, ue_if, f"{enb}radio", mac=UE_MAC)
             ports[enb].append((2, sw_if))
-            self.radios[enb] = Radio(self.ue, ue_if, self.rate, self.ue_batch, air[ue_if])
+        if self.shape_at == "ue":
+            self.gates = RadioGates(self.ue, list(UE_IFS.values()),
+                                    pathlib.Path(self.logs) / "ue-nft.log")
+            self._stack.append(self.gates.close)
+        for enb, ue_if in UE_IFS.items():
+            self.radios[enb] = Radio(self.ue, ue_if, self.rate, self.ue_batch, air[ue_if],
+                                     self.gates)
         self._address_ue()
         self.server.run("ip", "neigh", "add", UE_IP, "lladdr", UE_MAC, "dev", "eth0")
         for sw in SWITCHES:
@@ -310,8 +368,8 @@ class MobilityLab(ProcessLab):
         return ifb
 
     def air_drops(self):
-        """Packets each air queue's shaper dropped (not the cuts' flushes:
-        a link taken down resets its queue uncounted), by eNB."""
+        """Packets each air queue's shaper dropped (not what a cut radio's
+        gate dropped after it), by eNB."""
         drops = {}
         for enb, ue_if in UE_IFS.items():
             out = self.ue.run("tc", "-s", "qdisc", "show", "dev", f"air{ue_if}").stdout
@@ -325,9 +383,24 @@ class MobilityLab(ProcessLab):
         self.ue.run("sysctl", "-qw", "net.ipv4.conf.all.rp_filter=0")
         for ue_if in ("r1", "r2"):
             self.ue.run("sysctl", "-qw", f"net.ipv4.conf.{ue_if}.rp_filter=0")
+        if self.gates:
+            # A route table per radio, chosen by the gates' mark: an attach
+            # then changes no route.
+            for ue_if, mark in self.gates.marks.items():
+                table = str(100 + mark)
+                self.ue.run("ip", "neigh", "replace", SERVER_IP, "lladdr", SERVER_MAC,
+                            "dev", ue_if)
+                self.ue.run("ip", "route", "add", f"{SERVER_IP}/32", "dev", ue_if,
+                            "src", UE_IP, "table", table)
+                self.ue.run("ip", "rule", "add", "fwmark", str(mark), "table", table)
+            # What the UE sends needs a route before the mark picks the radio's.
+            self.ue.run("ip", "route", "add", f"{SERVER_IP}/32", "dev", "r1", "src", UE_IP)
         self._uplink_via("r1")
 
     def _uplink_via(self, ue_if):
+        if self.gates:
+            self.gates.uplink_via(ue_if, SERVER_IP)
+            return
         self.ue_batch.run(f"neigh replace {SERVER_IP} lladdr {SERVER_MAC} dev {ue_if}",
                           f"route replace {SERVER_IP}/32 dev {ue_if} src {UE_IP}")
 

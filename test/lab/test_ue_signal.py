@@ -2,15 +2,18 @@
 """The UE's receive report names a packet as the buffer agent does (IPv4
 identification and L4 checksum, report.go's layout)."""
 import os
-import pathlib
 import socket
 import struct
+import subprocess
+import sys
 import threading
 
 import pytest
 
 from . import Lab
-from .ue_signal import NewestDownlink, TakenPackets, packet_id, report
+from .mobilitylab import RadioGates
+from .servicelab import ROOT
+from .ue_signal import TakenPackets, packet_id, report
 
 
 def ipv4(proto, ident, l4, ihl=5):
@@ -68,25 +71,84 @@ def test_an_await_times_out_on_a_packet_not_taken_or_no_longer_kept():
     assert not taken.await_taken(b"\x09\x09\x09\x09", 0.01)
 
 
+# Runs in the UE's namespace: a NewestDownlink with or without its reader
+# thread; "ready", then per line read the newest id it has ("none" before any).
+PROBE = """import sys
+from test.lab.ue_signal import NewestDownlink
+downlink = NewestDownlink(sys.argv[1], reader=sys.argv[2] == "reader")
+print("ready", flush=True)
+for _ in sys.stdin:
+    newest = downlink.caught_up()
+    print(newest.hex() if newest else "none", flush=True)
+"""
+UE, FAR = "10.98.0.2", "10.98.0.1"
+
+
+def udp_frame(mac, ident, dst=UE):
+    """An Ethernet frame to `mac` with a UDP datagram whose id is ident and
+    whose checksum field is ident ^ 0x5A5A (a valid IPv4 header checksum,
+    so that the UE's stack takes it)."""
+    header = bytearray(ipv4(17, ident, struct.pack("!HHHH", 9, 9000, 8, ident ^ 0x5A5A)))
+    header[16:20] = socket.inet_aton(dst)
+    header[12:16] = socket.inet_aton(FAR)
+    header[8] = 64
+    words = struct.unpack("!10H", bytes(header[:20]))
+    total = sum(words)
+    total = (total & 0xFFFF) + (total >> 16)
+    total = (total & 0xFFFF) + (total >> 16)
+    header[10:12] = struct.pack("!H", ~total & 0xFFFF)
+    return bytes.fromhex(mac.replace(":", "")) + bytes(6) + b"\x08\x00" + bytes(header)
+
+
+def pid(ident):
+    return struct.pack("!HH", ident, ident ^ 0x5A5A).hex()
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="namespace lab needs root")
 @pytest.mark.parametrize("reader", [False, True])
-def test_a_report_names_the_last_frame_that_arrived_before_it(reader):
-    """Without a reader thread only the report reads the socket: it still
-    names the newest of the frames queued before it (a report never lags
-    what the radio brought the UE, whatever the reader's scheduling)."""
+def test_a_report_names_the_last_packet_the_ue_took_before_it(reader, tmp_path):
+    """Without a reader thread only the report reads the sockets: it still
+    names the newest of the packets queued before it (a report never lags
+    what the radio brought the UE, whatever the reader's scheduling). What
+    the UE's stack does not take is never named: a frame for another MAC
+    (a cut radio without an air queue), a packet for another address, and
+    what a cut radio's gate drops at prerouting (a packet socket saw those
+    and the target purged packets the UE never had)."""
     with Lab("fbe-") as lab:
-        radio, far = lab.add_root_veth("ra", "rb")
-        mac = pathlib.Path(f"/sys/class/net/{radio}/address").read_text().strip()
-        downlink = NewestDownlink("10.98.0.2", [radio], reader=reader)
-        out = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-        out.bind((far, 0))
-        ether = bytes.fromhex(mac.replace(":", "")) + bytes(6) + b"\x08\x00"
-        assert downlink.caught_up() is None
-        for ident in range(1, 201):
-            udp = struct.pack("!HHHH", 9, 9000, 8, ident ^ 0x5A5A)
-            packet = bytearray(ipv4(17, ident, udp))
-            packet[16:20] = socket.inet_aton("10.98.0.2")
-            out.send(ether + bytes(packet))
-        newest = downlink.caught_up()
-        out.close()
-    assert newest == struct.pack("!HH", 200, 200 ^ 0x5A5A)
+        ue = lab.add_host("ue")
+        radio = lab.link_host(ue, "r1", "radio", ip=UE + "/24")
+        mac = ue.mac("r1")
+        probe = subprocess.Popen(ue.popen_argv([sys.executable, "-c", PROBE, UE,
+                                                "reader" if reader else "none"]),
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                 cwd=ROOT)
+        gates = None
+        try:
+            assert probe.stdout.readline().strip() == "ready"
+
+            def newest():
+                probe.stdin.write("\n")
+                probe.stdin.flush()
+                return probe.stdout.readline().strip()
+            out = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+            out.bind((radio, 0))
+            assert newest() == "none"
+            for ident in range(1, 201):
+                out.send(udp_frame(mac, ident))
+            assert newest() == pid(200)
+            out.send(udp_frame("02:00:00:00:de:ad", 201))
+            out.send(udp_frame(mac, 202, dst="10.98.0.99"))
+            gates = RadioGates(ue, ["r1"], tmp_path / "nft.log")
+            gates.cut("r1")
+            for ident in range(203, 213):
+                out.send(udp_frame(mac, ident))
+            assert newest() == pid(200)
+            gates.open("r1")
+            out.send(udp_frame(mac, 213))
+            assert newest() == pid(213)
+            out.close()
+        finally:
+            probe.kill()
+            probe.wait()
+            if gates:
+                gates.close()

@@ -10,19 +10,20 @@ checksum, big endian. Before the UE has taken a packet, the datagram reports
 just that (flags 1, the id fields 0): the target then has nothing to purge
 (a datagram without a report would leave its release unsynced).
 
-The newest packet is read from a packet socket on the radios. A frame is seen
-there once it has crossed the radio's air queue (the lab's ifb shapes a
-radio's frames, then hands them back to the radio; a cut radio's air queue is
-down, so nothing crosses it), or, in a lab without air queues, as it arrives
-(a cut radio's frames are then not addressed to the UE's MAC): either way,
-only frames the UE's stack takes count. A report reads every frame that
-arrived before it.
+The newest packet is read from raw IP sockets (one per protocol with an
+id: TCP, UDP, ICMP), which the kernel hands a copy of each packet the UE's
+stack takes for itself, after prerouting: a frame a cut radio's gate dropped
+(the lab's RadioGates), or one a cut radio brought to another MAC address
+(a lab without air queues), is never seen. A report reads every packet that
+arrived before it. (A packet socket would see a frame before prerouting
+drops it: the report then named packets the UE never took, and the target
+purged them.)
 
 A line "await ID SECONDS" (ID: a packet id as 8 hex digits) answers "ok" once
 the UE has taken that packet, or "timeout" after SECONDS: the lab's handoff
 command, which reaches the UE behind the data its eNB sent before it.
 
-    python -m test.lab.ue_signal UE_IP SERVER_IP PORT RADIO[,RADIO...]
+    python -m test.lab.ue_signal UE_IP SERVER_IP PORT
 """
 import collections
 import select
@@ -30,8 +31,6 @@ import socket
 import sys
 import threading
 
-ETH_P_IP = 0x0800
-PACKET_HOST = 0  # sll_pkttype of a frame addressed to this host
 REPORT_MAGIC, REPORT_VERSION = b"FBRX", 1
 REPORT_NOTHING_RECEIVED = 1  # the flag of a report of no packet taken yet
 # Where each protocol's checksum lies in its header (as the agent reads it).
@@ -86,58 +85,62 @@ class TakenPackets:
 
 
 class NewestDownlink:
-    """Reads every frame the radios bring the UE and keeps the ids of the
-    packets addressed to it (`taken`).
+    """Reads every packet the UE's stack takes and keeps the ids of those
+    addressed to it (`taken`).
 
     A reader thread and a report share one lock around "read what is
-    queued, then record it": a report drains the socket itself, so it
-    counts every frame that arrived before it, even one the reader had
-    taken off the socket and not recorded yet (under CPU load that gap
+    queued, then record it": a report drains the sockets itself, so it
+    counts every packet that arrived before it, even one the reader had
+    taken off a socket and not recorded yet (under CPU load that gap
     lasted long enough for a stale report, and the target released 97
-    packets the UE had)."""
+    packets the UE had). The sockets are drained one after the other, so
+    "newest" holds for a downlink of one protocol, as the lab's are."""
 
-    def __init__(self, ue_ip, radios, reader=True):
+    def __init__(self, ue_ip, reader=True):
         self.ue = socket.inet_aton(ue_ip)
-        self.radios = set(radios)
         self.taken = TakenPackets()
-        self.sock = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM, socket.htons(ETH_P_IP))
-        # A replay after an attach is a burst: keep all of it for the reader.
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
-        self.sock.setblocking(False)
+        self.socks = []
+        for proto in CHECKSUM_AT:
+            sock = socket.socket(socket.AF_INET, socket.SOCK_RAW, proto)
+            # A replay after an attach is a burst: keep all of it for the reader.
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
+            sock.setblocking(False)
+            self.socks.append(sock)
         self._reading = threading.Lock()
         self._buf = bytearray(SNAP)
-        if reader:  # without one (tests), only reports read the socket
+        if reader:  # without one (tests), only reports read the sockets
             threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self):
         while True:
-            select.select([self.sock], [], [])
+            select.select(self.socks, [], [])
             with self._reading:
                 self._drain()
 
     def _drain(self):
-        """Records every queued frame; the caller holds _reading."""
-        while True:
-            try:
-                n, addr = self.sock.recvfrom_into(self._buf, SNAP)
-            except BlockingIOError:
-                return
-            if addr[2] != PACKET_HOST or addr[0] not in self.radios or self._buf[16:20] != self.ue:
-                continue
-            pid = packet_id(self._buf, n)
-            if pid is not None:
-                self.taken.take(pid)
+        """Records every queued packet; the caller holds _reading."""
+        for sock in self.socks:
+            while True:
+                try:
+                    n = sock.recv_into(self._buf, SNAP)
+                except BlockingIOError:
+                    break
+                if self._buf[16:20] != self.ue:
+                    continue
+                pid = packet_id(self._buf, n)
+                if pid is not None:
+                    self.taken.take(pid)
 
     def caught_up(self):
-        """The newest id of every frame that arrived before this call."""
+        """The newest id of every packet that arrived before this call."""
         with self._reading:
             self._drain()
         return self.taken.newest
 
 
 def main(argv):
-    ue_ip, server_ip, port, radios = argv[0], argv[1], int(argv[2]), argv[3].split(",")
-    downlink = NewestDownlink(ue_ip, radios)
+    ue_ip, server_ip, port = argv[0], argv[1], int(argv[2])
+    downlink = NewestDownlink(ue_ip)
     out = None
     for line in sys.stdin:
         if line.startswith("await "):

@@ -26,14 +26,14 @@ POLL_S = 0.2  # how often the receiver looks at its idle bound and SIGTERM
 def send(dst, port, pps, seconds, size, first=0, at=None, announce=False):
     """Sends pps*seconds datagrams numbered from `first`, or fewer if SIGTERM
     stops it first (a driver that decides when the flow has done its job);
-    either way it prints how many it sent. With `announce` it first prints
-    a line once the first datagram has left, so that a driver acts on a
-    flow that runs, whatever this interpreter's start-up took. With `at`
-    (wall-clock seconds, which every namespace shares) the first leaves
-    then, so that a driver can start several flows on one schedule whatever
-    this interpreter's start-up took; it also prints how late that first send was (`late_ms`:
-    a start-up that took longer than the driver allowed; the flow then
-    begins at once, with no burst for the time it missed)."""
+    either way it prints how many it sent. With `announce` it first prints a
+    line once the first datagram has left, so that a driver acts on a flow
+    that runs, whatever this interpreter's start-up took. With `at`
+    (wall-clock seconds, which every namespace shares) the first leaves then,
+    so that a driver can start several flows on one schedule whatever this
+    interpreter's start-up took; it also prints how late that first send was
+    (`late_ms`: a start-up that took longer than the driver allowed; the flow
+    then begins at once, with no burst for the time it missed)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     count = int(pps * seconds)
     pad = b"\0" * max(0, size - HEADER.size)

@@ -11,8 +11,8 @@ server for the downlink, at the UE for the uplink); a detach is a cut of
 the radio (the UE stops taking its frames), an attach opens the target
 radio and moves the UE's route there (the UE owns one address, on lo,
 reached through either radio). Radio changes go through one long-running
-`ip -batch` in the UE's namespace (with shape_at="ue", one `nft -i`:
-RadioGates), so a cut or an attach costs well under a millisecond (FMM
+`ip -batch` in the UE's namespace (with shape_at="ue", one libnftables
+process: RadioGates), so a cut or an attach costs well under a millisecond (FMM
 hands off 50 times a second). With cpu_rate_bps the eNB
 switches carry no more than that to the controller (pbswitch --cpu-rate: a
 switch's punt path, what controller buffering depends on). With rtt_ms the anchor
@@ -155,38 +155,44 @@ class IpBatch(LineServer):
 
 
 class RadioGates(LineServer):
-    """The radios' gates in the UE's namespace: one `nft -i` and one table.
-    A set of the radios that are cut, and a prerouting rule that drops what
-    a cut radio brings: it sees a radio's frames after the radio's air
-    queue (the ifb hands them back to the radio) and before the UE's stack
-    and its receive report (raw IP sockets, test/lab/ue_signal.py) do, so a
-    report never names a packet the cut dropped. The uplink's radio is a
-    map element, the packet mark that the UE's policy routes follow (a
-    route chain marks what the UE sends, so the kernel routes it again).
-    A cut or an attach is then a set or map element: no rtnl lock and no
-    RCU grace period, which taking a link down and replacing a route wait
-    for (under stress-ng, 43.9 and 46.6 s once each: the flow outran the
-    eNBs' windows). run() returns once nft has applied the lines (it reads
-    back `list tables`, one line, written after them)."""
+    """The radios' gates in the UE's namespace: one table, changed through
+    one long-running libnftables process (test/lab/nft_lines.py, tens of
+    microseconds a change). A set of the radios that are cut, and a
+    prerouting rule that drops what a cut radio brings: it sees a radio's
+    frames after the radio's air queue (the ifb hands them back to the
+    radio) and before the UE's stack and its receive report (raw IP sockets,
+    test/lab/ue_signal.py) do, so a report never names a packet the cut
+    dropped. The uplink's radio is a map element, the packet mark that the
+    UE's policy routes follow (a route chain marks what the UE sends, so the
+    kernel routes it again). A cut or an attach is then a set or map
+    element: no rtnl lock and no RCU grace period, which taking a link down
+    and replacing a route wait for (under stress-ng, 43.9 and 46.6 s once
+    each: the flow outran the eNBs' windows). run() returns once the kernel
+    has committed the lines."""
 
     TABLE = "inet fbradio"
-    _FENCE = "list tables"
+    # libnftables' Python binding is a Debian package: the system python.
+    PYTHON = "/usr/bin/python3"
 
     def __init__(self, host, radios, log_path):
-        super().__init__(host, ["stdbuf", "-oL", "nft", "-i"], log_path, "nft -i")
+        super().__init__(host, [self.PYTHON, str(ROOT / "test" / "lab" / "nft_lines.py")],
+                         log_path, "nft line server")
         self.marks = {ue_if: mark for mark, ue_if in enumerate(radios, 1)}
         t = self.TABLE
-        lines = [f"add table {t}",
+        self.run(f"add table {t}",
                  f"add set {t} cut {{ type ifname; }}",
                  f"add map {t} uplink {{ type ipv4_addr : mark; }}",
                  f"add chain {t} out {{ type route hook output priority mangle; }}",
                  f"add rule {t} out meta mark set ip daddr map @uplink",
                  f"add chain {t} pre {{ type filter hook prerouting priority raw; }}",
-                 f"add rule {t} pre iifname @cut counter drop"]
-        self.run(*lines)
+                 f"add rule {t} pre iifname @cut counter drop")
 
     def run(self, *lines):
-        self.request("".join(line + "\n" for line in (*lines, self._FENCE)))
+        """Applies each line as one nft transaction, in order."""
+        for line in lines:
+            answer = self.request(line + "\n")
+            if answer != "ok":
+                raise RuntimeError(f"nft {line!r}: {answer}")
 
     def cut(self, ue_if):
         self.run(f'add element {self.TABLE} cut {{ "{ue_if}" }}')

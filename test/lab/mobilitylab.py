@@ -7,23 +7,22 @@
 
 Every switch is a pbswitch with in-process buffers on vports 100-102, all
 driven by one embedded host. The UE's rate is limited with tc tbf (at the
-server for the downlink, at the UE for the uplink); a detach is a cut of
-the radio (the UE stops taking its frames), an attach opens the target
-radio and moves the UE's route there (the UE owns one address, on lo,
-reached through either radio). Radio changes go through one long-running
-`ip -batch` in the UE's namespace (with shape_at="ue", one libnftables
-process: RadioGates), so a cut or an attach costs well under a millisecond (FMM
-hands off 50 times a second). With cpu_rate_bps the eNB
-switches carry no more than that to the controller (pbswitch --cpu-rate: a
-switch's punt path, what controller buffering depends on). With rtt_ms the anchor
-delays what it sends each way by half of it (pbswitch --port-delay: this
-kernel has no sch_netem). With shape_at="ue" the
-downlink's rate limit sits at the UE's ingress (each radio's frames through
-an ifb of its own with a small-burst tbf: the radio's air interface, after
-which a cut radio's gate drops what it brings) and the eNB buffers send at the radio's
-rate (vport txRateBps), so that the buffer is the eNB's radio queue, as in a
-real eNB: a detach then costs air time, and a release after an attach goes
-out at the radio's rate.
+server for the downlink, at the UE for the uplink); a detach is a cut of the
+radio (the UE stops taking its frames), an attach opens the target radio and
+moves the UE's route there (the UE owns one address, on lo, reached through
+either radio). Radio changes go through one long-running `ip -batch` in the
+UE's namespace (with shape_at="ue", one libnftables process: RadioGates), so
+a cut or an attach costs well under a millisecond (FMM hands off 50 times a
+second). With cpu_rate_bps the eNB switches carry no more than that to the
+controller (pbswitch --cpu-rate: a switch's punt path, what controller
+buffering depends on). With rtt_ms the anchor delays what it sends each way
+by half of it (pbswitch --port-delay: this kernel has no sch_netem). With
+shape_at="ue" the downlink's rate limit sits at the UE's ingress (each
+radio's frames through an ifb of its own with a small-burst tbf: the radio's
+air interface, after which a cut radio's gate drops what it brings) and the
+eNB buffers send at the radio's rate (vport txRateBps), so that the buffer
+is the eNB's radio queue, as in a real eNB: a detach then costs air time,
+and a release after an attach goes out at the radio's rate.
 Everything is torn down on close.
 """
 import json
@@ -155,16 +154,16 @@ class IpBatch(LineServer):
 
 
 class RadioGates(LineServer):
-    """The radios' gates in the UE's namespace: one table, changed through
-    one long-running libnftables process (test/lab/nft_lines.py, tens of
-    microseconds a change). A set of the radios that are cut, and a
-    prerouting rule that drops what a cut radio brings: it sees a radio's
-    frames after the radio's air queue (the ifb hands them back to the
-    radio) and before the UE's stack and its receive report (raw IP sockets,
-    test/lab/ue_signal.py) do, so a report never names a packet the cut
-    dropped. The uplink's radio is a map element, the packet mark that the
-    UE's policy routes follow (a route chain marks what the UE sends, so the
-    kernel routes it again). A cut or an attach is then a set or map
+    """The radios' gates in the UE's namespace: one table, changed through one
+    long-running libnftables process (test/lab/nft_lines.py: 0.15 to 0.35 ms
+    a change, the pipe to it included). A set of the radios that are cut,
+    and a prerouting rule that drops what a cut radio brings: it sees a
+    radio's frames after the radio's air queue (the ifb hands them back to
+    the radio) and before the UE's stack and its receive report (raw IP
+    sockets, test/lab/ue_signal.py) do, so a report never names a packet the
+    cut dropped. The uplink's radio is a map element, the packet mark that
+    the UE's policy routes follow (a route chain marks what the UE sends, so
+    the kernel routes it again). A cut or an attach is then a set or map
     element: no rtnl lock and no RCU grace period, which taking a link down
     and replacing a route wait for (under stress-ng, 43.9 and 46.6 s once
     each: the flow outran the eNBs' windows). run() returns once the kernel

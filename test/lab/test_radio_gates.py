@@ -16,7 +16,7 @@ def elements(ue, kind, name):
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="namespace lab needs root")
 def test_a_change_is_committed_when_it_returns_and_a_refused_one_raises(tmp_path):
-    with Lab("fbg-") as lab:
+    with Lab("fbr-") as lab:  # no other lab's prefix: a Lab deletes what carries its own
         ue = lab.add_host("ue")
         gates = RadioGates(ue, ["r1", "r2"], tmp_path / "nft.log")
         try:

@@ -21,12 +21,14 @@ const MaxFrame = 9216
 
 // linuxPort moves frames between an interface's AF_PACKET rings and the
 // switch: one reader goroutine feeds Receive in batches; Send writes
-// batches into the TX ring.
+// batches into the TX ring. Its link state (linkstate.go) is what
+// management reads of the interface.
 type linuxPort struct {
 	id    uint32
 	iface string
 	sock  *netio.Socket
 	done  chan struct{}
+	state *linkState
 }
 
 // AddLinuxPort attaches interface ifname (in network namespace ns; the zero
@@ -34,6 +36,7 @@ type linuxPort struct {
 // switch sees wire-sized frames.
 func (s *Switch) AddLinuxPort(id uint32, ns netio.NS, ifname string, rateBps uint64) error {
 	var sock *netio.Socket
+	var state *linkState
 	err := ns.Do(func() error {
 		link, err := netlink.LinkByName(ifname)
 		if err != nil {
@@ -45,16 +48,23 @@ func (s *Switch) AddLinuxPort(id uint32, ns netio.NS, ifname string, rateBps uin
 		if err := netio.SetUp(ifname); err != nil {
 			return fmt.Errorf("interface %s: %w", ifname, err)
 		}
+		if state, err = openLinkState(link, func() { s.portChanged(id) }); err != nil {
+			return fmt.Errorf("interface %s: %w", ifname, err)
+		}
 		sock, err = netio.OpenSocketSlots(link.Attrs().Index, MaxFrame, 4096, netio.DefaultTxSlots)
+		if err != nil {
+			state.close()
+		}
 		return err
 	})
 	if err != nil {
 		return fmt.Errorf("port %d: %w", id, err)
 	}
-	lp := &linuxPort{id: id, iface: ifname, sock: sock, done: make(chan struct{})}
-	if err := s.AddPort(id, lp, rateBps, lp.close); err != nil {
+	lp := &linuxPort{id: id, iface: ifname, sock: sock, done: make(chan struct{}), state: state}
+	if err := s.addPort(id, lp, rateBps, s.opts.QueueLen, s.shared, lp.close, state); err != nil {
 		sock.Wake()
 		sock.Close()
+		state.close()
 		return err
 	}
 	go lp.read(s)
@@ -91,5 +101,6 @@ func (lp *linuxPort) Send(frames [][]byte) error {
 func (lp *linuxPort) close() error {
 	lp.sock.Wake()
 	<-lp.done
+	lp.state.close()
 	return lp.sock.Close()
 }

@@ -45,13 +45,15 @@ func openLinkState(lk netlink.Link, onChange func()) (*linkState, error) {
 		stop: make(chan struct{}), stopped: make(chan struct{}), onChange: onChange,
 		adminUp: a.Flags&net.FlagUp != 0, oper: operOf(a.OperState), lastChange: time.Now(), mac: a.HardwareAddr}
 	updates := make(chan netlink.LinkUpdate, 16)
-	// ListExisting replays the current state first: a change between the
-	// read above and the subscription is not missed.
-	err = netlink.LinkSubscribeWithOptions(updates, ls.stop, netlink.LinkSubscribeOptions{ListExisting: true,
-		ErrorCallback: ls.updateError})
+	err = netlink.LinkSubscribeWithOptions(updates, ls.stop, netlink.LinkSubscribeOptions{ErrorCallback: ls.updateError})
 	if err != nil {
 		h.Close()
 		return nil, err
+	}
+	// Read again now that changes are coming: one between the first read
+	// and the subscription is not missed.
+	if lk, err := h.LinkByIndex(ls.ifindex); err == nil {
+		ls.observe(lk.Attrs())
 	}
 	go ls.follow(updates)
 	return ls, nil

@@ -132,8 +132,6 @@ func (ls *linkState) observe(a *netlink.LinkAttrs) {
 	}
 }
 
-func (ls *linkState) name() string { return ls.iface }
-
 // status reads the interface afresh (a state the updates have not brought
 // yet counts as observed now) and fills st.
 func (ls *linkState) status(st *PortStatus) {

@@ -80,7 +80,6 @@ var ErrNoPort = errors.New("no such port")
 
 // link is a port's own interface (a Linux port's).
 type link interface {
-	name() string
 	// status fills the link's part of st from the kernel.
 	status(st *PortStatus)
 	setAdmin(up bool) error

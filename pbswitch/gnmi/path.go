@@ -25,10 +25,9 @@ type selection struct {
 }
 
 // resolve checks a request path (joined to its prefix) and finds what it
-// names in the schema. A malformed path is INVALID_ARGUMENT; a well-formed
-// path outside the served tree is UNIMPLEMENTED (the gNMI specification's
-// "not implemented by the server"). Whether the named interface exists is
-// the caller's question.
+// names in the schema. A malformed path is INVALID_ARGUMENT, a well-formed
+// one outside the served tree as unserved says. Whether the named
+// interface exists is the caller's question.
 func resolve(prefix, path *pb.Path) (selection, error) {
 	elems, err := join(prefix, path)
 	if err != nil {
@@ -54,9 +53,25 @@ func resolve(prefix, path *pb.Path) (selection, error) {
 		}
 	}
 	if len(sel.leaves) == 0 {
-		return selection{}, status.Errorf(codes.Unimplemented, "path %s is not served: pbswitch serves %s", show(elems), served)
+		return selection{}, unserved(elems)
 	}
 	return sel, nil
+}
+
+// openconfigRoots are top-level containers of OpenConfig's models.
+var openconfigRoots = map[string]bool{"interfaces": true, "system": true, "components": true,
+	"network-instances": true, "lldp": true, "qos": true, "acl": true, "lacp": true, "stp": true,
+	"routing-policy": true, "sampling": true, "telemetry-system": true, "keychains": true}
+
+// unserved is the error for a well-formed path naming nothing pbswitch
+// serves: inside an OpenConfig model it is not implemented (UNIMPLEMENTED);
+// a path no model has is not valid (INVALID_ARGUMENT, which ONOS 2.7's
+// gNMI probe, a Get of /onos-gnmi-ping, expects of a live server).
+func unserved(elems []*pb.PathElem) error {
+	if len(elems) > 0 && !openconfigRoots[elems[0].GetName()] {
+		return status.Errorf(codes.InvalidArgument, "path %s is in no model pbswitch knows: it serves %s", show(elems), served)
+	}
+	return status.Errorf(codes.Unimplemented, "path %s is not served: pbswitch serves %s", show(elems), served)
 }
 
 // join is prefix's elements then path's, after checking what neither may

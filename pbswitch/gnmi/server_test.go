@@ -106,7 +106,9 @@ func TestGetBadRequests(t *testing.T) {
 	}{
 		{"unknown interface", &pb.GetRequest{Path: []*pb.Path{path("interfaces", "interface=p9", "state")}}, codes.NotFound},
 		{"leaf an in-process port lacks", &pb.GetRequest{Path: []*pb.Path{path("interfaces", "interface=vport100", "ethernet", "state", "mac-address")}}, codes.NotFound},
-		{"path outside the tree", &pb.GetRequest{Path: []*pb.Path{path("onos-gnmi-ping")}}, codes.Unimplemented},
+		// ONOS 2.7's GnmiClientImpl.probeService counts INVALID_ARGUMENT as a live server.
+		{"ONOS's probe: a path in no model", &pb.GetRequest{Path: []*pb.Path{path("onos-gnmi-ping")}}, codes.InvalidArgument},
+		{"an OpenConfig model not served", &pb.GetRequest{Path: []*pb.Path{path("system", "state")}}, codes.Unimplemented},
 		{"unknown leaf", &pb.GetRequest{Path: []*pb.Path{path("interfaces", "interface=p1", "state", "mtu")}}, codes.Unimplemented},
 		{"other origin", &pb.GetRequest{Path: []*pb.Path{{Origin: "cli", Elem: path("interfaces").Elem}}}, codes.Unimplemented},
 		{"key on a container", &pb.GetRequest{Path: []*pb.Path{{Elem: []*pb.PathElem{{Name: "interfaces", Key: map[string]string{"name": "p1"}}}}}}, codes.InvalidArgument},

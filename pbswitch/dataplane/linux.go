@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 
 	"github.com/vishvananda/netlink"
 
@@ -29,6 +30,9 @@ type linuxPort struct {
 	sock  *netio.Socket
 	done  chan struct{}
 	state *linkState
+
+	dropsMu   sync.Mutex
+	ringDrops uint64 // PACKET_STATISTICS resets on read: the running total
 }
 
 // AddLinuxPort attaches interface ifname (in network namespace ns; the zero
@@ -61,7 +65,7 @@ func (s *Switch) AddLinuxPort(id uint32, ns netio.NS, ifname string, rateBps uin
 		return fmt.Errorf("port %d: %w", id, err)
 	}
 	lp := &linuxPort{id: id, iface: ifname, sock: sock, done: make(chan struct{}), state: state}
-	if err := s.addPort(id, lp, rateBps, s.opts.QueueLen, s.shared, lp.close, state); err != nil {
+	if err := s.addPort(id, lp, rateBps, s.opts.QueueLen, s.shared, lp.close, lp); err != nil {
 		sock.Wake()
 		sock.Close()
 		state.close()
@@ -97,6 +101,20 @@ func (lp *linuxPort) Send(frames [][]byte) error {
 	engine.PutFrames(frames)
 	return err
 }
+
+// status implements link: the interface's state, and what its socket
+// lost: frames the kernel dropped for a full RX ring (the switch not
+// keeping up) and frames cut to MaxFrame.
+func (lp *linuxPort) status(st *PortStatus) {
+	lp.state.status(st)
+	lp.dropsMu.Lock()
+	lp.ringDrops += lp.sock.Drops()
+	st.Kernel.RxRingDrops = lp.ringDrops
+	lp.dropsMu.Unlock()
+	st.Kernel.RxTruncated = lp.sock.Truncated.Load()
+}
+
+func (lp *linuxPort) setAdmin(up bool) error { return lp.state.setAdmin(up) }
 
 func (lp *linuxPort) close() error {
 	lp.sock.Wake()

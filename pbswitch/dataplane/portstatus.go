@@ -33,6 +33,9 @@ type LinkCounters struct {
 	RxErrors, TxErrors   uint64
 	RxDropped, TxDropped uint64
 	RxCRCErrors          uint64
+	// RxRingDrops are frames the kernel dropped because the switch's
+	// receive ring was full; RxTruncated frames longer than MaxFrame.
+	RxRingDrops, RxTruncated uint64
 }
 
 // PortStatus is one port as management (gNMI) sees it.

@@ -170,7 +170,8 @@ func TestONOSReadsPortStatistics(t *testing.T) {
 		ps.Stats = dataplane.PortStats{RxFrames: 10, RxBytes: 1000, RxMulticast: 2, RxBroadcast: 1,
 			TxFrames: 7, TxBytes: 700, TxBroadcast: 1, TxErrors: 3}
 		ps.Stats.Queues[0].Drops = map[string]uint64{"queue_full": 4, "dt_threshold": 1}
-		ps.Kernel = dataplane.LinkCounters{RxDropped: 5, RxCRCErrors: 6, RxErrors: 8, TxErrors: 9, TxDropped: 1}
+		ps.Kernel = dataplane.LinkCounters{RxDropped: 5, RxCRCErrors: 6, RxErrors: 8, TxErrors: 9, TxDropped: 1,
+			RxRingDrops: 2, RxTruncated: 1}
 	})
 	c := serve(t, f)
 	resp, err := c.Get(ctxT(t), onosStatsRequest("p1", "vport100"))
@@ -181,8 +182,8 @@ func TestONOSReadsPortStatistics(t *testing.T) {
 		t.Fatalf("%d notifications for 2 paths", len(resp.GetNotification()))
 	}
 	st := onosPortStats(resp)
-	want := onosStats{inPkts: 10, outPkts: 7, inBytes: 1000, outBytes: 700, inDropped: 5 + 6,
-		outDropped: 5 + 1, inErrors: 8, outErrors: 3 + 9}
+	want := onosStats{inPkts: 10, outPkts: 7, inBytes: 1000, outBytes: 700, inDropped: 5 + 2 + 6,
+		outDropped: 5 + 1, inErrors: 8 + 1, outErrors: 3 + 9}
 	if got := st["p1"]; got == nil || len(got.unknown) > 0 || got.inPkts != want.inPkts || got.outPkts != want.outPkts ||
 		got.inBytes != want.inBytes || got.outBytes != want.outBytes || got.inDropped != want.inDropped ||
 		got.outDropped != want.outDropped || got.inErrors != want.inErrors || got.outErrors != want.outErrors {

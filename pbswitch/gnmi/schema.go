@@ -92,11 +92,12 @@ var schema = []leaf{
 	counter("out-broadcast-pkts", func(ps *dataplane.PortStatus) uint64 { return ps.Stats.TxBroadcast }),
 	counter("in-multicast-pkts", func(ps *dataplane.PortStatus) uint64 { return ps.Stats.RxMulticast }),
 	counter("out-multicast-pkts", func(ps *dataplane.PortStatus) uint64 { return ps.Stats.TxMulticast }),
-	// in-discards: what the kernel dropped on the way in; out-discards:
-	// what the port's queues refused, and the kernel dropped on the way out.
-	counter("in-discards", func(ps *dataplane.PortStatus) uint64 { return ps.Kernel.RxDropped }),
+	// in-discards: what the kernel dropped on the way in, the interface's
+	// and for the switch's full receive ring; out-discards: what the
+	// port's queues refused, and the kernel dropped on the way out.
+	counter("in-discards", func(ps *dataplane.PortStatus) uint64 { return ps.Kernel.RxDropped + ps.Kernel.RxRingDrops }),
 	counter("out-discards", func(ps *dataplane.PortStatus) uint64 { return ps.OutDiscards() + ps.Kernel.TxDropped }),
-	counter("in-errors", func(ps *dataplane.PortStatus) uint64 { return ps.Kernel.RxErrors }),
+	counter("in-errors", func(ps *dataplane.PortStatus) uint64 { return ps.Kernel.RxErrors + ps.Kernel.RxTruncated }),
 	counter("out-errors", func(ps *dataplane.PortStatus) uint64 { return ps.Stats.TxErrors + ps.Kernel.TxErrors }),
 	counter("in-fcs-errors", func(ps *dataplane.PortStatus) uint64 { return ps.Kernel.RxCRCErrors }),
 	// The switch refuses no frame for its protocol: the P4 program parses

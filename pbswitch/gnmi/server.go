@@ -143,6 +143,9 @@ func (s *Server) Get(_ context.Context, req *pb.GetRequest) (*pb.GetResponse, er
 	resp := &pb.GetResponse{}
 	for i, sel := range sels {
 		ports := sel.ports(all)
+		if len(ports) == 0 && sel.iface == "" {
+			return nil, status.Errorf(codes.NotFound, "path %s: the switch has no interfaces", show(req.GetPath()[i].GetElem()))
+		}
 		if len(ports) == 0 {
 			return nil, status.Errorf(codes.NotFound, "path %s: no interface %q", show(req.GetPath()[i].GetElem()), sel.iface)
 		}

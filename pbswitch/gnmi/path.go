@@ -78,7 +78,10 @@ func unserved(elems []*pb.PathElem) error {
 // carry.
 func join(prefix, path *pb.Path) ([]*pb.PathElem, error) {
 	for _, p := range []*pb.Path{prefix, path} {
-		if len(p.GetElement()) > 0 { //nolint:staticcheck // refused, not used
+		// The gnmi module's own client sends both forms of a path; elem is
+		// the one read. A path given only as the deprecated strings is
+		// refused.
+		if len(p.GetElement()) > 0 && len(p.GetElem()) == 0 { //nolint:staticcheck // refused, not used
 			return nil, status.Error(codes.InvalidArgument, "the deprecated path field 'element' is not supported: use 'elem'")
 		}
 		if o := p.GetOrigin(); o != "" && o != "openconfig" {

@@ -89,6 +89,14 @@ func TestGetLeavesAndTypes(t *testing.T) {
 	if len(got) != 3 || !got["/interfaces/interface[name=vport100]/config/enabled"].GetBoolVal() {
 		t.Fatalf("config/enabled of every interface: %v", got)
 	}
+	// A path in both forms, as the gnmi module's client sends it, is read by
+	// its elements.
+	both := path("interfaces", "interface=p1", "state", "name")
+	both.Element = []string{"interfaces", "interface[name=p1]", "state", "name"}
+	resp, err = c.Get(ctx, &pb.GetRequest{Path: []*pb.Path{both}})
+	if err != nil || leaves(resp.GetNotification())["/interfaces/interface[name=p1]/state/name"].GetStringVal() != "p1" {
+		t.Fatalf("path with elem and element: %v, %v", resp, err)
+	}
 	// CONFIG data of a state container is empty, not an error.
 	resp, err = c.Get(ctx, &pb.GetRequest{Type: pb.GetRequest_CONFIG, Path: []*pb.Path{path("interfaces", "interface=p1", "state")}})
 	if err != nil || len(resp.GetNotification()) != 1 || len(resp.GetNotification()[0].GetUpdate()) != 0 {

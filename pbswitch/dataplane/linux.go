@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 
 	"github.com/vishvananda/netlink"
 
@@ -21,12 +22,17 @@ const MaxFrame = 9216
 
 // linuxPort moves frames between an interface's AF_PACKET rings and the
 // switch: one reader goroutine feeds Receive in batches; Send writes
-// batches into the TX ring.
+// batches into the TX ring. Its link state (linkstate.go) is what
+// management reads of the interface.
 type linuxPort struct {
 	id    uint32
 	iface string
 	sock  *netio.Socket
 	done  chan struct{}
+	state *linkState
+
+	dropsMu   sync.Mutex
+	ringDrops uint64 // PACKET_STATISTICS resets on read: the running total
 }
 
 // AddLinuxPort attaches interface ifname (in network namespace ns; the zero
@@ -34,6 +40,7 @@ type linuxPort struct {
 // switch sees wire-sized frames.
 func (s *Switch) AddLinuxPort(id uint32, ns netio.NS, ifname string, rateBps uint64) error {
 	var sock *netio.Socket
+	var state *linkState
 	err := ns.Do(func() error {
 		link, err := netlink.LinkByName(ifname)
 		if err != nil {
@@ -45,16 +52,23 @@ func (s *Switch) AddLinuxPort(id uint32, ns netio.NS, ifname string, rateBps uin
 		if err := netio.SetUp(ifname); err != nil {
 			return fmt.Errorf("interface %s: %w", ifname, err)
 		}
+		if state, err = openLinkState(link, func() { s.portChanged(id) }); err != nil {
+			return fmt.Errorf("interface %s: %w", ifname, err)
+		}
 		sock, err = netio.OpenSocketSlots(link.Attrs().Index, MaxFrame, 4096, netio.DefaultTxSlots)
+		if err != nil {
+			state.close()
+		}
 		return err
 	})
 	if err != nil {
 		return fmt.Errorf("port %d: %w", id, err)
 	}
-	lp := &linuxPort{id: id, iface: ifname, sock: sock, done: make(chan struct{})}
-	if err := s.AddPort(id, lp, rateBps, lp.close); err != nil {
+	lp := &linuxPort{id: id, iface: ifname, sock: sock, done: make(chan struct{}), state: state}
+	if err := s.addPort(id, lp, rateBps, s.opts.QueueLen, s.shared, lp.close, lp); err != nil {
 		sock.Wake()
 		sock.Close()
+		state.close()
 		return err
 	}
 	go lp.read(s)
@@ -88,8 +102,23 @@ func (lp *linuxPort) Send(frames [][]byte) error {
 	return err
 }
 
+// status implements link: the interface's state, and what its socket
+// lost: frames the kernel dropped for a full RX ring (the switch not
+// keeping up) and frames cut to MaxFrame.
+func (lp *linuxPort) status(st *PortStatus) {
+	lp.state.status(st)
+	lp.dropsMu.Lock()
+	lp.ringDrops += lp.sock.Drops()
+	st.Kernel.RxRingDrops = lp.ringDrops
+	lp.dropsMu.Unlock()
+	st.Kernel.RxTruncated = lp.sock.Truncated.Load()
+}
+
+func (lp *linuxPort) setAdmin(up bool) error { return lp.state.setAdmin(up) }
+
 func (lp *linuxPort) close() error {
 	lp.sock.Wake()
 	<-lp.done
+	lp.state.close()
 	return lp.sock.Close()
 }

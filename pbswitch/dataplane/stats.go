@@ -50,7 +50,16 @@ type Stats struct {
 // PortStats counts one port's frames.
 type PortStats struct {
 	RxFrames, TxFrames uint64
-	QueueDepth         int
+	// RxBytes and TxBytes count the frames' bytes (no FCS); the multicast
+	// and broadcast counts are of frames whose destination MAC is a group
+	// address (broadcast: ff:ff:ff:ff:ff:ff, not counted as multicast);
+	// the rest of the frames are unicast.
+	RxBytes, TxBytes         uint64
+	RxMulticast, RxBroadcast uint64
+	TxMulticast, TxBroadcast uint64
+	// TxErrors counts frames the port's far end refused (tx_error).
+	TxErrors   uint64
+	QueueDepth int
 	// Queues are the port's priority queues, by priority.
 	Queues [NumPriorities]QueueStats
 }
@@ -93,4 +102,67 @@ func (q *queue) stats() [NumPriorities]QueueStats {
 		}
 	}
 	return st
+}
+
+// wireCounters count what crossed a port, by bytes and destination kind.
+// The frame counts are port.rx and port.tx.
+type wireCounters struct {
+	rxBytes, rxMcast, rxBcast atomic.Uint64
+	txBytes, txMcast, txBcast atomic.Uint64
+	txErrors                  atomic.Uint64
+}
+
+// batchTally sums one batch of frames, so that a batch costs one atomic
+// add per counter.
+type batchTally struct{ bytes, mcast, bcast uint64 }
+
+func tally(frames [][]byte) batchTally {
+	var t batchTally
+	for _, f := range frames {
+		t.bytes += uint64(len(f))
+		if len(f) < 6 || f[0]&1 == 0 {
+			continue // unicast destination (or a runt, counted as unicast)
+		}
+		if isBroadcast(f[:6]) {
+			t.bcast++
+		} else {
+			t.mcast++
+		}
+	}
+	return t
+}
+
+func isBroadcast(dst []byte) bool {
+	return dst[0]&dst[1]&dst[2]&dst[3]&dst[4]&dst[5] == 0xff
+}
+
+func (w *wireCounters) countRx(frames [][]byte) {
+	t := tally(frames)
+	w.rxBytes.Add(t.bytes)
+	if t.mcast > 0 {
+		w.rxMcast.Add(t.mcast)
+	}
+	if t.bcast > 0 {
+		w.rxBcast.Add(t.bcast)
+	}
+}
+
+func (w *wireCounters) addTx(t batchTally) {
+	w.txBytes.Add(t.bytes)
+	if t.mcast > 0 {
+		w.txMcast.Add(t.mcast)
+	}
+	if t.bcast > 0 {
+		w.txBcast.Add(t.bcast)
+	}
+}
+
+// stats snapshots the port's counters and queues.
+func (p *port) stats() PortStats {
+	return PortStats{RxFrames: p.rx.Load(), TxFrames: p.tx.Load(),
+		RxBytes: p.wire.rxBytes.Load(), TxBytes: p.wire.txBytes.Load(),
+		RxMulticast: p.wire.rxMcast.Load(), RxBroadcast: p.wire.rxBcast.Load(),
+		TxMulticast: p.wire.txMcast.Load(), TxBroadcast: p.wire.txBcast.Load(),
+		TxErrors:   p.wire.txErrors.Load(),
+		QueueDepth: p.q.Depth(), Queues: p.q.stats()}
 }

@@ -87,6 +87,8 @@ type Switch struct {
 	pool  sync.Pool
 	// shared is the buffer the ports' queues share (nil: none).
 	shared *sharedBuffer
+	// watchers learn of ports' state changes (WatchPorts).
+	watchers portWatchers
 }
 
 type procBox struct{ p Processor }
@@ -96,6 +98,11 @@ type port struct {
 	sink   Sink
 	q      *queue
 	rx, tx atomic.Uint64
+	wire   wireCounters
+	// link is the port's own interface (nil: an in-process port or the
+	// CPU port).
+	link   link
+	added  time.Time
 	done   chan struct{}
 	closer func() error
 }
@@ -125,7 +132,7 @@ func New(opts Options) *Switch {
 	if cpuQueueLen <= 0 {
 		cpuQueueLen = opts.QueueLen
 	}
-	if err := s.addPort(opts.CPUPort, cpu, opts.CPURateBps, cpuQueueLen, nil, nil); err != nil {
+	if err := s.addPort(opts.CPUPort, cpu, opts.CPURateBps, cpuQueueLen, nil, nil, nil); err != nil {
 		panic(err) // an empty switch always takes its first port
 	}
 	return s
@@ -146,10 +153,10 @@ func (s *Switch) SetProgram(p Processor) {
 // AddPort attaches sink as port id, shaped to rateBps (0: unshaped);
 // closer (may be nil) runs when the port is removed.
 func (s *Switch) AddPort(id uint32, sink Sink, rateBps uint64, closer func() error) error {
-	return s.addPort(id, sink, rateBps, s.opts.QueueLen, s.shared, closer)
+	return s.addPort(id, sink, rateBps, s.opts.QueueLen, s.shared, closer, nil)
 }
 
-func (s *Switch) addPort(id uint32, sink Sink, rateBps uint64, queueLen int, shared *sharedBuffer, closer func() error) error {
+func (s *Switch) addPort(id uint32, sink Sink, rateBps uint64, queueLen int, shared *sharedBuffer, closer func() error, lk link) error {
 	if id == pipeline.DropPort {
 		return fmt.Errorf("port %d is the drop port", id)
 	}
@@ -159,7 +166,7 @@ func (s *Switch) addPort(id uint32, sink Sink, rateBps uint64, queueLen int, sha
 	if _, ok := old[id]; ok {
 		return fmt.Errorf("port %d already exists", id)
 	}
-	p := &port{id: id, sink: sink, q: newQueue(queueLen, rateBps, shared), done: make(chan struct{}), closer: closer}
+	p := &port{id: id, sink: sink, q: newQueue(queueLen, rateBps, shared), link: lk, added: time.Now(), done: make(chan struct{}), closer: closer}
 	next := make(map[uint32]*port, len(old)+1)
 	for k, v := range old {
 		next[k] = v
@@ -330,7 +337,7 @@ func (s *Switch) Stats() Stats {
 		st.Drops[c.String()] = s.cnt.drops[c].Load()
 	}
 	for id, p := range *s.ports.Load() {
-		st.Ports[id] = PortStats{RxFrames: p.rx.Load(), TxFrames: p.tx.Load(), QueueDepth: p.q.Depth(), Queues: p.q.stats()}
+		st.Ports[id] = p.stats()
 	}
 	if b, ok := s.BufferStats(); ok {
 		st.Buffer = &b
@@ -393,6 +400,7 @@ func (s *Switch) receive(inPort uint32, frames [][]byte, lossless bool) {
 	ports := *s.ports.Load()
 	if p, ok := ports[inPort]; ok {
 		p.rx.Add(uint64(len(frames)))
+		p.wire.countRx(frames)
 	}
 	if box == nil {
 		s.cnt.drop(DropNoPipeline, len(frames))
@@ -612,10 +620,13 @@ func (s *Switch) egressWorker(p *port) {
 		}
 		clear(batch[:n])
 		if len(frames) > 0 {
+			t := tally(frames) // before Send, which takes the frames
 			if err := p.sink.Send(frames); err != nil {
 				s.cnt.drop(DropTxError, len(frames))
+				p.wire.txErrors.Add(uint64(len(frames)))
 			} else {
 				p.tx.Add(uint64(len(frames)))
+				p.wire.addTx(t)
 			}
 			clear(frames)
 			frames = frames[:0]

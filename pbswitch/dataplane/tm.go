@@ -84,6 +84,13 @@ func newQueue(limit int, rateBps uint64, shared *sharedBuffer) *queue {
 	return q
 }
 
+// rate is the port's shaped rate in bits/s (0: line rate).
+func (q *queue) rate() uint64 {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return uint64(q.rateBps * 8) // exact: setRate divided an integer by 8
+}
+
 func (q *queue) setRate(bps uint64) {
 	q.mu.Lock()
 	defer q.mu.Unlock()

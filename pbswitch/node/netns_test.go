@@ -33,6 +33,7 @@ type lab struct {
 	ctl    *ctl.Controller
 	h1, h2 *netio.Socket
 	rx     chan []byte
+	ns     map[string]netio.NS // the lab's namespaces, by name
 }
 
 func newLab(t *testing.T) *lab {
@@ -73,7 +74,7 @@ func newLab(t *testing.T) *lab {
 	if err := c.Push(info); err != nil {
 		t.Fatal(err)
 	}
-	lb := &lab{t: t, node: n, ctl: c}
+	lb := &lab{t: t, node: n, ctl: c, ns: map[string]netio.NS{"h1": nss[0], "h2": nss[1], "sw": nss[2]}}
 	for i, ns := range nss[:2] {
 		s, err := nslab.Socket(ns, "eth0", 2048, 4096)
 		if err != nil {

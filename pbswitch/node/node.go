@@ -22,6 +22,7 @@ import (
 	"github.com/flowbuf/flowbuf/pbswitch/admin"
 	"github.com/flowbuf/flowbuf/pbswitch/dataplane"
 	"github.com/flowbuf/flowbuf/pbswitch/device"
+	"github.com/flowbuf/flowbuf/pbswitch/gnmi"
 	"github.com/flowbuf/flowbuf/pbswitch/inproc"
 	"github.com/flowbuf/flowbuf/pbswitch/p4rt"
 	"github.com/flowbuf/flowbuf/pbswitch/pipeline"
@@ -75,6 +76,9 @@ type Config struct {
 type Node struct {
 	Switch *dataplane.Switch
 	P4RT   *p4rt.Server
+	// GNMI serves the ports' OpenConfig state on the P4Runtime address, as
+	// Stratum serves both on one port (ONOS's Stratum driver dials one).
+	GNMI   *gnmi.Server
 	Engine *engine.Engine // nil without in-process buffers
 	Vports *inproc.Vports
 
@@ -130,6 +134,8 @@ func Start(cfg Config) (_ *Node, err error) {
 	}
 	n.p4rtGRPC = grpc.NewServer(grpc.MaxRecvMsgSize(64 << 20))
 	srv.Register(n.p4rtGRPC)
+	n.GNMI = gnmi.New(n.Switch, log)
+	n.GNMI.Register(n.p4rtGRPC)
 	go n.p4rtGRPC.Serve(n.p4rtLis)
 	if cfg.AdminListen != "" {
 		if n.adminLis, err = net.Listen("tcp", cfg.AdminListen); err != nil {
@@ -149,7 +155,7 @@ func Start(cfg Config) (_ *Node, err error) {
 	n.bufGRPC = grpc.NewServer()
 	n.bufSrv.Register(n.bufGRPC)
 	go n.bufGRPC.Serve(n.bufLis)
-	log.Info("pbswitch up", "p4runtime", n.P4RTAddr(), "buffers", n.BufferAddr(), "admin", n.AdminAddr(),
+	log.Info("pbswitch up", "p4runtime+gnmi", n.P4RTAddr(), "buffers", n.BufferAddr(), "admin", n.AdminAddr(),
 		"ports", len(cfg.Ports), "vports", cfg.Vports)
 	return n, nil
 }
@@ -179,6 +185,9 @@ func (n *Node) Close() error {
 	}
 	if n.p4rtGRPC != nil {
 		n.p4rtGRPC.Stop()
+	}
+	if n.GNMI != nil {
+		n.GNMI.Close()
 	}
 	if n.adminHTTP != nil {
 		errs = append(errs, n.adminHTTP.Close())

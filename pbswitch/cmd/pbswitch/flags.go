@@ -197,7 +197,7 @@ func parseFlags(args []string) (node.Config, error) {
 	cfg := node.Config{}
 	fs.Uint64Var(&cfg.DeviceID, "device-id", 1, "P4Runtime device id")
 	cpu := fs.Uint("cpu-port", 255, "port number that stands for the controller (CPU_PORT of the P4 program)")
-	fs.StringVar(&cfg.P4RTListen, "p4rt-listen", ":9559", "P4Runtime gRPC address")
+	fs.StringVar(&cfg.P4RTListen, "p4rt-listen", ":9559", "gRPC address of P4Runtime and gNMI (one port, as Stratum)")
 	fs.StringVar(&cfg.BufferListen, "buffer-listen", ":50061", "southbound buffer API address for in-process buffers; empty disables")
 	fs.StringVar(&cfg.Netns, "netns", "", "network namespace path holding the port interfaces (default: this process's)")
 	fs.IntVar(&cfg.QueueLen, "queue-len", 0, "packets per priority queue of each port (default 4096)")

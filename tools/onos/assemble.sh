@@ -21,6 +21,10 @@ ONOS_SRC=${ONOS_SRC:-}
 ONOS_LOCAL_REPO=${ONOS_LOCAL_REPO:-$HOME/.m2/repository}
 # ONOS's Karaf features, in dependency order (tools/package/features/BUILD).
 ONOS_FEATURES=${ONOS_FEATURES:-onos-thirdparty-base,onos-thirdparty-web,onos-api,onos-core,onos-cli,onos-rest}
+# ONOS apps (their source packages), staged in apps/ as ONOS's packaging does:
+# the default drivers (ONOS's core waits for them), and what FlowBuf's .oar and
+# its devices need.
+ONOS_APP_PACKAGES=${ONOS_APP_PACKAGES:-drivers/default,protocols/grpc,protocols/p4runtime,protocols/gnmi,protocols/gnoi,drivers/p4runtime,drivers/gnmi,drivers/gnoi,drivers/stratum,drivers/bmv2,pipelines/basic,providers/general,providers/lldp,providers/host,web/gui}
 MAVEN_CENTRAL=https://repo1.maven.org/maven2
 ROOT=$ONOS_DEFAULT_ROOT
 KARAF=$ROOT/apache-karaf-$KARAF_VERSION
@@ -104,7 +108,8 @@ install_onos_files() {
 }
 
 onos_source() {
-    python3 "$ONOS_TOOLS_DIR/onos_source.py" --onos-src "$ONOS_SRC" --features "$ONOS_FEATURES" "$@"
+    python3 "$ONOS_TOOLS_DIR/onos_source.py" --onos-src "$ONOS_SRC" \
+        --features "$ONOS_FEATURES" --apps "$ONOS_APP_PACKAGES" "$@"
 }
 
 # ONOS's own bundles: Maven Central's where published, else ONOS_LOCAL_REPO's.
@@ -130,7 +135,7 @@ stage_onos_bundles() {
 }
 
 stage_bundles() {
-    step "ONOS features' bundles ($ONOS_FEATURES) into $KARAF/system"
+    step "bundles of ONOS's features ($ONOS_FEATURES) and apps into $KARAF/system"
     local published
     published=$(stage_onos_bundles)
     info "ONOS bundles on Maven Central: ${published:-none}"
@@ -198,6 +203,11 @@ check_startup_bundles() {
     [ $missing -eq 0 ] || die "Karaf cannot start without its startup bundles"
 }
 
+stage_apps() {
+    step "ONOS apps ($ONOS_APP_PACKAGES) into $ROOT/apps"
+    onos_source apps --system "$KARAF/system" --apps-dir "$ROOT/apps" 2>&1 | sed 's/^/    /'
+}
+
 main() {
     [ "${1:-}" = --clean ] && { step "removing $ROOT"; rm -rf "$ROOT"; }
     local start=$SECONDS
@@ -208,6 +218,7 @@ main() {
     stage_bundles
     check_startup_bundles
     write_features
+    stage_apps
     step "assembled $ROOT in $((SECONDS - start)) s; start it with: ONOS_ROOT=$ROOT tools/onos/run.sh start"
 }
 

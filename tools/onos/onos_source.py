@@ -189,6 +189,72 @@ def onos_features(bazel, artifacts):
     return features
 
 
+def onos_app(bazel, artifacts, package):
+    """The ONOS app a package's BUILD declares (onos_app), with ONOS's defaults
+    (tools/build/bazel/onos_app.bzl): name onos-<package path>, app name
+    org.onosproject.<last path element>, one bundle: the package's own jar."""
+    default_name = "onos-" + package.replace("/", "-")
+    for kind, rule in bazel.build_file(package):
+        if kind != "onos_app":
+            continue
+        name = rule.get("name", default_name)
+        labels = rule.get("included_bundles") or [":" + name]
+        return {
+            "package": package,
+            "name": name,
+            "app_name": rule.get("app_name", "org.onosproject." + package.split("/")[-1]),
+            "title": rule.get("title", name),
+            "origin": rule.get("origin", "ONOS Community"),
+            "category": rule.get("category", "Utility"),
+            "url": rule.get("url", "http://onosproject.org"),
+            "description": rule.get("description") or rule.get("title", name),
+            "version": artifacts.onos_version,
+            "required_apps": list(rule.get("required_apps", [])),
+            "required_features": list(rule.get("required_features", ["onos-api"])),
+            "bundles": [artifacts.coordinates(label) for label in labels],
+        }
+    raise SystemExit("no onos_app in %s/BUILD" % package)
+
+
+def write_app(app, system_dir, apps_dir):
+    """Stages an app as ONOS's packaging does: apps/<app>/app.xml and its
+    features repository in system/. Returns the bundles missing from system/."""
+    missing = [repository_path(c) for c in app["bundles"]
+               if not os.path.exists(os.path.join(system_dir, repository_path(c)))]
+    if missing:
+        return missing
+    version, name = app["version"], app["name"]
+    repo_dir = os.path.join(system_dir, ONOS_GROUP.replace(".", "/"), name, version)
+    os.makedirs(repo_dir, exist_ok=True)
+    feature = ['    <feature name=%s version=%s description=%s>' % (
+        quoteattr(name), quoteattr(version), quoteattr(app["title"]))]
+    feature += ["        <feature>%s</feature>" % escape(f) for f in app["required_features"]]
+    feature += ["        <bundle>%s</bundle>" % escape(karaf_url(c)) for c in app["bundles"]]
+    feature.append("    </feature>")
+    with open(os.path.join(repo_dir, "%s-%s-features.xml" % (name, version)), "w") as out:
+        out.write('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+                  '<features xmlns="http://karaf.apache.org/xmlns/features/v1.2.0" '
+                  'name=%s>\n%s\n</features>\n' % (quoteattr("%s-%s" % (name, version)),
+                                                   "\n".join(feature)))
+    app_dir = os.path.join(apps_dir, app["app_name"])
+    os.makedirs(app_dir, exist_ok=True)
+    artifacts = "".join("    <artifact>%s</artifact>\n" % escape(karaf_url(c))
+                        for c in app["bundles"])
+    with open(os.path.join(app_dir, "app.xml"), "w") as out:
+        out.write('<?xml version="1.0" encoding="UTF-8"?>\n'
+                  '<app name=%s origin=%s version=%s\n'
+                  '        title=%s category=%s url=%s\n'
+                  '        featuresRepo=%s\n'
+                  '        features=%s apps=%s>\n'
+                  '    <description>%s</description>\n%s</app>\n' % (
+                      quoteattr(app["app_name"]), quoteattr(app["origin"]), quoteattr(version),
+                      quoteattr(app["title"]), quoteattr(app["category"]), quoteattr(app["url"]),
+                      quoteattr("mvn:%s/%s/%s/xml/features" % (ONOS_GROUP, name, version)),
+                      quoteattr(name), quoteattr(",".join(app["required_apps"])),
+                      escape(app["description"]), artifacts))
+    return []
+
+
 def select_features(features, wanted):
     unknown = [name for name in wanted if name not in features]
     if unknown:
@@ -269,8 +335,10 @@ def write_features_xml(selected, system_dir, path, onos_version):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--onos-src", required=True, help="checkout of ONOS's 2.7.0 source")
-    parser.add_argument("--features", required=True,
+    parser.add_argument("--features", default="",
                         help="comma-separated ONOS features, in dependency order")
+    parser.add_argument("--apps", default="",
+                        help="comma-separated source packages of ONOS apps (drivers/default,...)")
     sub = parser.add_subparsers(dest="command", required=True)
     coords = sub.add_parser("coords", help="print the features' jars as JSON lines")
     coords.add_argument("--onos-only", action="store_true")
@@ -278,6 +346,9 @@ def main(argv=None):
     pom.add_argument("--out", required=True)
     pom.add_argument("--include-onos", default="",
                      help="comma-separated ONOS artifacts to include (those on Maven Central)")
+    stage = sub.add_parser("apps", help="stage the apps whose bundles are all in system/")
+    stage.add_argument("--system", required=True, help="Karaf's system/ directory")
+    stage.add_argument("--apps-dir", required=True, help="ONOS's apps/ directory")
     xml = sub.add_parser("features-xml", help="write the features repository for what is staged")
     xml.add_argument("--system", required=True, help="Karaf's system/ directory")
     xml.add_argument("--out", required=True)
@@ -287,6 +358,9 @@ def main(argv=None):
     artifacts = Artifacts(bazel)
     selected = select_features(onos_features(bazel, artifacts),
                                [f for f in args.features.split(",") if f])
+    apps = [onos_app(bazel, artifacts, p) for p in args.apps.split(",") if p]
+    # An app's bundles count as a feature's for coords and pom.
+    selected += [{"name": a["app_name"], "bundles": a["bundles"]} for a in apps]
 
     if args.command == "coords":
         seen = set()
@@ -301,7 +375,19 @@ def main(argv=None):
     elif args.command == "pom":
         count = write_pom(selected, args.out, set(args.include_onos.split(",")))
         print("%d jars in %s" % (count, args.out))
+    elif args.command == "apps":
+        staged = set()
+        for app in apps:  # in dependency order: an app needs its required apps staged
+            missing = ["app " + a for a in app["required_apps"] if a not in staged]
+            missing = missing or write_app(app, args.system, args.apps_dir)
+            if missing:
+                print("app %s left out, missing: %s" % (app["app_name"], ", ".join(missing)),
+                      file=sys.stderr)
+            else:
+                staged.add(app["app_name"])
+                print("app %s staged" % app["app_name"])
     else:
+        selected = [f for f in selected if "required" in f]
         written, skipped = write_features_xml(selected, args.system, args.out,
                                               artifacts.onos_version)
         print("features written: %s" % (", ".join(written) or "none"))

@@ -6,7 +6,7 @@
 #
 # Usage: [ONOS_ROOT=dir] tools/onos/run.sh start|wait [seconds]|status|cli CMD...|stop|log
 #   start [--clean]  start ONOS in the background (console output: $ONOS_ROOT/onos-service.out);
-#           --clean: Karaf's clean start (its data/ wiped: no apps, no state kept)
+#           --clean: Karaf's clean start (data/ wiped: ONOS's state and app activations)
 #   wait    wait until the CLI answers and, when onos-core is booted, ONOS's core
 #           has started (default 600 s); prints how long it took
 #   cli     run one command in ONOS's CLI (Karaf shell, user onos)

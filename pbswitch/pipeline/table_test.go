@@ -199,3 +199,63 @@ func TestFitValue(t *testing.T) {
 		t.Fatalf("canonical zero %x", c)
 	}
 }
+
+// The binder's form of an action follows every write: insert, modify,
+// delete, default change and clear; an empty table answers its default
+// (with its bound form) without an entry.
+func TestLookupHitReturnsTheBoundAction(t *testing.T) {
+	tb := NewTable(1, "t", []KeyField{{ID: 1, Name: "k", Bits: 8, Kind: Exact}}, 4, oneParamAction, Action{ID: actMiss}, false)
+	bound := func(h *Hit) string { s, _ := h.Bound.(string); return s }
+	tb.SetBinder(func(a Action) any {
+		if a.ID == actMiss {
+			return "miss"
+		}
+		return "port " + string(rune('0'+Uint(a.Params[0])))
+	})
+	var h Hit
+	tb.LookupHit([]byte{7}, &h)
+	if h.Entry != nil || h.Action.ID != actMiss || bound(&h) != "miss" {
+		t.Fatalf("empty table: %+v", h)
+	}
+	e := &Entry{Match: []FieldMatch{{Value: []byte{7}}}, Action: hit(3)}
+	if err := tb.Insert(e); err != nil {
+		t.Fatal(err)
+	}
+	tb.LookupHit([]byte{7}, &h)
+	if h.Entry == nil || bound(&h) != "port 3" {
+		t.Fatalf("after insert: %+v", h)
+	}
+	if err := tb.Modify(&Entry{Match: []FieldMatch{{Value: []byte{7}}}, Action: hit(5)}); err != nil {
+		t.Fatal(err)
+	}
+	tb.LookupHit([]byte{7}, &h)
+	if bound(&h) != "port 5" || Uint(h.Action.Params[0]) != 5 {
+		t.Fatalf("after modify: %+v", h)
+	}
+	tb.LookupHit([]byte{8}, &h)
+	if h.Entry != nil || bound(&h) != "miss" {
+		t.Fatalf("miss in a table with entries: %+v", h)
+	}
+	if err := tb.SetDefault(hit(1)); err != nil {
+		t.Fatal(err)
+	}
+	tb.LookupHit([]byte{8}, &h)
+	if h.Entry != nil || bound(&h) != "port 1" {
+		t.Fatalf("after a default change: %+v", h)
+	}
+	tb.Clear()
+	tb.LookupHit([]byte{7}, &h)
+	if h.Entry != nil || bound(&h) != "port 1" {
+		t.Fatalf("after clear: %+v", h)
+	}
+	if err := tb.Insert(&Entry{Match: []FieldMatch{{Value: []byte{9}}}, Action: hit(2)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Delete(&Entry{Match: []FieldMatch{{Value: []byte{9}}}}); err != nil {
+		t.Fatal(err)
+	}
+	tb.LookupHit([]byte{9}, &h)
+	if h.Entry != nil {
+		t.Fatalf("after delete: %+v", h)
+	}
+}

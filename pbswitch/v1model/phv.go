@@ -28,7 +28,10 @@ type phv struct {
 	data []byte
 	pos  int
 
-	params []uint64 // the running action's runtime data, by word
+	// params is the running action's runtime data, by word: the table
+	// entry's decoded words (read only) or paramBuf.
+	params   []uint64
+	paramBuf []uint64
 	exited bool     // exit() in the running control
 
 	cloneSpec     uint32 // clone session | cloneValid; 0: none
@@ -52,7 +55,7 @@ const cloneValid = 1 << 31
 func (p *Program) newPHV() *phv {
 	l := p.layout
 	return &phv{prog: p, slots: make([]uint64, l.words), hdr: make([]byte, l.hdrBytes), valid: make([]bool, len(l.headers)), vlLen: make([]int, len(l.headers)),
-		stackNext: make([]int, len(l.stacks)), key: make([]byte, p.maxKey), params: make([]uint64, p.paramWords), calc: make([]byte, 0, 256),
+		stackNext: make([]int, len(l.stacks)), key: make([]byte, p.maxKey), paramBuf: make([]uint64, p.paramWords), calc: make([]byte, 0, 256),
 		resubmitList: -1, recircList: -1, digestList: -1}
 }
 

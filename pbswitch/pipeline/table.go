@@ -194,8 +194,7 @@ func (t *Table) LookupRef(key []byte) (Action, ProfileRef, *Entry) {
 // LookupHit is the data plane's lookup: it fills h with what key selects.
 // An empty table answers from its default without taking the lock.
 func (t *Table) LookupHit(key []byte, h *Hit) {
-	if t.count.Load() == 0 {
-		*h = *t.defHit.Load()
+	if t.DefaultIfEmpty(h) {
 		return
 	}
 	t.mu.RLock()
@@ -206,6 +205,17 @@ func (t *Table) LookupHit(key []byte, h *Hit) {
 		*h = *t.defHit.Load()
 	}
 	t.mu.RUnlock()
+}
+
+// DefaultIfEmpty fills h with the default action when the table has no
+// entries (and says so), without the lock: a caller need not build a key
+// nothing could match.
+func (t *Table) DefaultIfEmpty(h *Hit) bool {
+	if t.count.Load() != 0 {
+		return false
+	}
+	*h = *t.defHit.Load()
+	return true
 }
 
 // SetBinder makes b prepare the table's actions: the default, the entries

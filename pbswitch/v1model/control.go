@@ -102,7 +102,9 @@ func (n *tableNode) buildKey(s *phv) []byte {
 
 func (n *tableNode) run(s *phv) node {
 	var h pipeline.Hit
-	n.t.LookupHit(n.buildKey(s), &h)
+	if !n.t.DefaultIfEmpty(&h) {
+		n.t.LookupHit(n.buildKey(s), &h)
+	}
 	e := h.Entry
 	var ba *boundAction
 	if bc, ok := h.Bound.(*boundCall); ok {

@@ -64,9 +64,7 @@ func (p *Program) newPHV() *phv {
 func (s *phv) reset() {
 	clear(s.slots)
 	clear(s.hdr)
-	for i := range s.valid {
-		s.valid[i] = s.prog.layout.headers[i].metadata
-	}
+	copy(s.valid, s.prog.layout.initValid)
 	clear(s.stackNext)
 	clear(s.vlLen)
 	s.data, s.pos, s.exited = nil, 0, false

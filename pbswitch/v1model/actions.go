@@ -108,9 +108,15 @@ func (c *compiler) action(ja *bmv2json.Action) (*action, error) {
 	}
 	c.maxParamWords = max(c.maxParamWords, a.words)
 	c.touched.take()
+	var consts []*constWrite // per step: a constant header write, or nil
 	for i := range ja.Primitives {
 		p := &ja.Primitives[i]
 		x := &exprCtx{params: a.params, si: p.SourceInfo}
+		if w, ok := c.constHeaderWrite(p, x); ok {
+			consts = append(consts, &w)
+		} else {
+			consts = append(consts, nil)
+		}
 		switch p.Op {
 		case "_jump", "_jump_if_zero":
 			st, err := c.jump(p, x)
@@ -133,6 +139,9 @@ func (c *compiler) action(ja *bmv2json.Action) (*action, error) {
 			break
 		}
 		a.straight = append(a.straight, st.run)
+	}
+	if a.straight != nil {
+		a.straight = mergeConstWrites(a.straight, consts)
 	}
 	a.registers = c.touched.take()
 	return a, nil

@@ -61,3 +61,41 @@ func TestFieldAccessorsAgreeWithBitFunctions(t *testing.T) {
 		}
 	}
 }
+
+// The fused writers (an action parameter or a metadata field into a
+// metadata or whole-byte header field) store what the generic set(get())
+// stores: the source cut to the destination's width.
+func TestFusedWritersAgreeWithTheGenericWrite(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	srcSlot := &lvalue{width: 64, words: 1, slot: 1, bit: -1}
+	sources := map[string]val{
+		"param": paramValue(paramInfo{word: 2, width: 64}),
+		"slot":  fieldVal(srcSlot),
+	}
+	var dests []*lvalue
+	for _, w := range []int{1, 7, 8, 16, 32, 48, 64} {
+		dests = append(dests, &lvalue{width: w, words: 1, slot: 0, bit: -1})
+	}
+	for _, w := range []int{8, 16, 32, 48} {
+		dests = append(dests, &lvalue{width: w, words: 1, slot: -1, bit: 16})
+	}
+	for name, src := range sources {
+		for _, lv := range dests {
+			fused := writer(lv, src)
+			set, get := lv.setU(), src.u
+			for trial := 0; trial < 50; trial++ {
+				a := &phv{slots: make([]uint64, 2), hdr: make([]byte, 12), params: make([]uint64, 3)}
+				for i := range a.hdr {
+					a.hdr[i] = byte(r.Uint32())
+				}
+				a.slots[0], a.slots[1], a.params[2] = r.Uint64(), r.Uint64(), r.Uint64()
+				b := &phv{slots: append([]uint64(nil), a.slots...), hdr: bytes.Clone(a.hdr), params: append([]uint64(nil), a.params...)}
+				fused(a)
+				set(b, get(b))
+				if !bytes.Equal(a.hdr, b.hdr) || a.slots[0] != b.slots[0] {
+					t.Fatalf("%s into %+v: fused %x %x, generic %x %x", name, *lv, a.slots, a.hdr, b.slots, b.hdr)
+				}
+			}
+		}
+	}
+}

@@ -195,6 +195,16 @@ type fixedNode struct {
 
 func (n *fixedNode) run(s *phv) node {
 	s.params = n.words
+	if n.a.registers == nil && n.a.straight != nil {
+		// the commonest body, run here without exec's call and checks
+		for _, run := range n.a.straight {
+			run(s)
+			if s.exited {
+				break
+			}
+		}
+		return n.next
+	}
 	n.a.exec(s)
 	return n.next
 }

@@ -194,7 +194,8 @@ func (t *Table) LookupRef(key []byte) (Action, ProfileRef, *Entry) {
 // LookupHit is the data plane's lookup: it fills h with what key selects.
 // An empty table answers from its default without taking the lock.
 func (t *Table) LookupHit(key []byte, h *Hit) {
-	if t.DefaultIfEmpty(h) {
+	if d := t.EmptyDefault(); d != nil {
+		*h = *d
 		return
 	}
 	t.mu.RLock()
@@ -207,15 +208,14 @@ func (t *Table) LookupHit(key []byte, h *Hit) {
 	t.mu.RUnlock()
 }
 
-// DefaultIfEmpty fills h with the default action when the table has no
-// entries (and says so), without the lock: a caller need not build a key
-// nothing could match.
-func (t *Table) DefaultIfEmpty(h *Hit) bool {
+// EmptyDefault is the default action's Hit when the table has no entries
+// (nil when it has some), read without the lock: a caller need not build
+// a key nothing could match. The Hit is shared: read it, do not change it.
+func (t *Table) EmptyDefault() *Hit {
 	if t.count.Load() != 0 {
-		return false
+		return nil
 	}
-	*h = *t.defHit.Load()
-	return true
+	return t.defHit.Load()
 }
 
 // SetBinder makes b prepare the table's actions: the default, the entries

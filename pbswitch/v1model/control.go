@@ -101,9 +101,11 @@ func (n *tableNode) buildKey(s *phv) []byte {
 }
 
 func (n *tableNode) run(s *phv) node {
-	var h pipeline.Hit
-	if !n.t.DefaultIfEmpty(&h) {
-		n.t.LookupHit(n.buildKey(s), &h)
+	h := n.t.EmptyDefault()
+	if h == nil {
+		var found pipeline.Hit
+		n.t.LookupHit(n.buildKey(s), &found)
+		h = &found
 	}
 	e := h.Entry
 	var ba *boundAction

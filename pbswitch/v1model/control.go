@@ -16,12 +16,11 @@ type node interface {
 	run(s *phv) node
 }
 
+// condNode is a conditional whose expression has no specialised node
+// (conds.go): it runs the expression's closure.
 type condNode struct {
-	cond      func(*phv) bool
-	onTrue    node
-	onFalse   node
-	trueName  *string
-	falseName *string
+	cond func(*phv) bool
+	branch
 }
 
 func (n *condNode) run(s *phv) node {
@@ -241,18 +240,22 @@ func (c *compiler) control(jp *bmv2json.Pipeline) (node, error) {
 	}
 	for i := range jp.Conditionals {
 		jc := &jp.Conditionals[i]
-		cond, err := c.operand(&jc.Expression, kBool, &exprCtx{si: jc.SourceInfo})
+		n, br, negated, err := c.conditional(&jc.Expression, &exprCtx{si: jc.SourceInfo})
 		if err != nil {
 			return nil, err
 		}
-		n := &condNode{cond: cond.b}
 		nodes[jc.Name] = n
 		links = append(links, func() (err error) {
-			if n.onTrue, err = lookup(jc.TrueNext); err != nil {
+			if br.onTrue, err = lookup(jc.TrueNext); err != nil {
 				return err
 			}
-			n.onFalse, err = lookup(jc.FalseNext)
-			return err
+			if br.onFalse, err = lookup(jc.FalseNext); err != nil {
+				return err
+			}
+			if negated {
+				br.onTrue, br.onFalse = br.onFalse, br.onTrue
+			}
+			return nil
 		})
 	}
 	for i := range jp.Tables {

@@ -259,3 +259,42 @@ func TestLookupHitReturnsTheBoundAction(t *testing.T) {
 		t.Fatalf("after delete: %+v", h)
 	}
 }
+
+// Lookups run while entries come and go and the default changes: each
+// answer is a whole one (a hit on the entry with its action and bound form,
+// or the default of the moment), never a mix. Run with -race.
+func TestLookupHitDuringWrites(t *testing.T) {
+	tb := NewTable(1, "t", []KeyField{{ID: 1, Name: "k", Bits: 8, Kind: Exact}}, 4, oneParamAction, Action{ID: actMiss}, false)
+	tb.SetBinder(func(a Action) any { return a.ID })
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i < 2000; i++ {
+			e := &Entry{Match: []FieldMatch{{Value: []byte{7}}}, Action: hit(uint64(i % 4))}
+			if err := tb.Insert(e); err != nil {
+				t.Error(err)
+				return
+			}
+			if err := tb.SetDefault(Action{ID: actMiss}); err != nil {
+				t.Error(err)
+				return
+			}
+			if err := tb.Delete(&Entry{Match: []FieldMatch{{Value: []byte{7}}}}); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	var h Hit
+	for {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		tb.LookupHit([]byte{7}, &h)
+		if id, _ := h.Bound.(uint32); id != h.Action.ID || (h.Entry != nil) != (id == actHit) {
+			t.Fatalf("a torn answer: %+v", h)
+		}
+	}
+}

@@ -87,6 +87,11 @@ type Switch struct {
 	pool  sync.Pool
 	// shared is the buffer the ports' queues share (nil: none).
 	shared *sharedBuffer
+	// unattached queues what is sent to a port that has no interface: as
+	// on BMv2, such a copy still runs egress (its counters, registers,
+	// clones, digests and recirculations happen) and is dropped when it
+	// would be transmitted, counted as no_port.
+	unattached *port
 }
 
 type procBox struct{ p Processor }
@@ -128,7 +133,18 @@ func New(opts Options) *Switch {
 	if err := s.addPort(opts.CPUPort, cpu, opts.CPURateBps, cpuQueueLen, nil, nil); err != nil {
 		panic(err) // an empty switch always takes its first port
 	}
+	s.unattached = &port{id: pipeline.DropPort, sink: SinkFunc(s.dropUnattached), q: newQueue(opts.QueueLen, 0, nil),
+		done: make(chan struct{})}
+	go s.egressWorker(s.unattached)
 	return s
+}
+
+// dropUnattached is the transmit of a port with no interface: BMv2's
+// transmit finds no interface and the frame is lost.
+func (s *Switch) dropUnattached(frames [][]byte) error {
+	s.cnt.drop(DropNoPort, len(frames))
+	engine.PutFrames(frames)
+	return nil
 }
 
 // CPUPort is the controller's port.
@@ -312,7 +328,7 @@ func (s *Switch) BufferStats() (BufferStats, bool) {
 	return s.shared.stats(), true
 }
 
-// Close removes every port.
+// Close removes every port and stops the unattached ports' egress.
 func (s *Switch) Close() error {
 	var first error
 	for id := range *s.ports.Load() {
@@ -320,6 +336,10 @@ func (s *Switch) Close() error {
 			first = err
 		}
 	}
+	for _, pk := range s.unattached.q.close() {
+		s.discard(pk, DropNoPort)
+	}
+	<-s.unattached.done
 	return first
 }
 
@@ -445,14 +465,19 @@ func (s *Switch) dispatch(proc Processor, ports map[uint32]*port, pk *pipeline.P
 // enters its queue (enq_timestamp), as BMv2 does, not when its frame
 // arrived: what ingress took is processing time, not queueing.
 func (s *Switch) enqueue(ports map[uint32]*port, pk *pipeline.Packet) {
-	p, ok := ports[pk.Meta.EgressPort]
-	if !ok {
-		s.discard(pk, DropNoPort)
-		return
-	}
+	p := s.egressQueue(ports, pk.Meta.EgressPort)
 	if cause := p.q.enqueue(pk, s.nowUs()); cause != admitted {
 		s.refuse(p, pk, cause)
 	}
+}
+
+// egressQueue is the port whose queue takes a copy leaving on id: the
+// port's own, or, for an id with no interface, the unattached queue.
+func (s *Switch) egressQueue(ports map[uint32]*port, id uint32) *port {
+	if p, ok := ports[id]; ok {
+		return p
+	}
+	return s.unattached
 }
 
 // refuse drops pk, which p's queue did not take, counting it for the
@@ -464,11 +489,7 @@ func (s *Switch) refuse(p *port, pk *pipeline.Packet, cause DropCause) {
 
 // enqueueWaiting enqueues pk, waiting up to LosslessWait for queue room.
 func (s *Switch) enqueueWaiting(ports map[uint32]*port, pk *pipeline.Packet) {
-	p, ok := ports[pk.Meta.EgressPort]
-	if !ok {
-		s.discard(pk, DropNoPort)
-		return
-	}
+	p := s.egressQueue(ports, pk.Meta.EgressPort)
 	cause := p.q.enqueue(pk, s.nowUs())
 	if cause == admitted {
 		return // the common case
@@ -599,7 +620,7 @@ func (s *Switch) egressWorker(p *port) {
 				s.recirculate(box.p, pk)
 				continue
 			}
-			if p.id == s.opts.CPUPort {
+			if p.id == s.opts.CPUPort && p != s.unattached {
 				if s.opts.PacketIn != nil {
 					s.opts.PacketIn(pk.Frame, pk.PacketIn)
 				}

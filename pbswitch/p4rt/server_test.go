@@ -31,12 +31,13 @@ func TestPipelinePushAcceptAndReject(t *testing.T) {
 	wantCode(t, r.push(1, r.info, p4.SetForwardingPipelineConfigRequest_VERIFY_AND_COMMIT), codes.PermissionDenied)
 	r.stream(1)
 
+	// A p4info of another program: a table the JSON does not have. (The
+	// JSON's table it lacks would run hidden, as on BMv2.)
 	other := proto.Clone(r.info).(*p4info.P4Info)
-	other.Tables = other.Tables[1:]                 // vport_ports
-	other.DirectCounters = other.DirectCounters[1:] // and its direct counter
+	other.Tables[0].Preamble.Name = ctl.TableVportPorts + "_elsewhere"
 	err = r.push(1, other, p4.SetForwardingPipelineConfigRequest_VERIFY_AND_COMMIT)
 	wantCode(t, err, codes.InvalidArgument)
-	if !strings.Contains(err.Error(), "table "+ctl.TableVportPorts+" is not in the p4info") {
+	if !strings.Contains(err.Error(), "table "+ctl.TableVportPorts+"_elsewhere of the p4info is not in the JSON") {
 		t.Fatalf("rejection does not name the missing table: %v", err)
 	}
 	// Without the bmv2 JSON there is no program to run.

@@ -117,12 +117,22 @@ func TestLoadRefusesWhatItDoesNotImplementNamingTheSourceLine(t *testing.T) {
 }
 
 func TestLoadRefusesAJSONThatDoesNotFitItsP4Info(t *testing.T) {
-	// A table of the JSON that the p4info lacks.
+	// A table of the p4info that the JSON lacks: the p4info of another
+	// program.
 	err := mutate(t, func(map[string]any) {}, func(info *p4info.P4Info) {
-		info.Tables = info.Tables[1:]
-		info.DirectCounters = info.DirectCounters[1:]
+		info.Tables[0].Preamble.Name = "IngressPipeImpl.steering.elsewhere"
 	})
-	wantInvalid(t, err, "IngressPipeImpl.steering.vport_ports is not in the p4info")
+	wantInvalid(t, err, "table IngressPipeImpl.steering.elsewhere of the p4info is not in the JSON")
+
+	// An action parameter of another width.
+	err = mutate(t, func(map[string]any) {}, func(info *p4info.P4Info) {
+		for _, a := range info.Actions {
+			if a.Preamble.Name == "IngressPipeImpl.forwarding.set_egress_port" {
+				a.Params[0].Bitwidth = 16
+			}
+		}
+	})
+	wantInvalid(t, err, "action IngressPipeImpl.forwarding.set_egress_port parameter port is 9 bits in the JSON and 16 in the p4info")
 
 	// A key field of another width.
 	err = mutate(t, func(map[string]any) {}, func(info *p4info.P4Info) {

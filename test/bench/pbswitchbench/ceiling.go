@@ -10,9 +10,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/vishvananda/netlink"
-
-	"github.com/flowbuf/flowbuf/buffer-agent/netio"
 	"github.com/flowbuf/flowbuf/buffer-agent/netio/nslab"
 	"github.com/flowbuf/flowbuf/pbswitch/ctl"
 	"github.com/flowbuf/flowbuf/test/bench/xdpgen"
@@ -24,112 +21,42 @@ import (
 // genCPU; the switch under test runs pinned to CPU switchCPU (pbswitch
 // with GOMAXPROCS=1: one core). The bridge forwards in the softirq of the
 // generator's CPU, where the veth hands it the frames: it shares that core.
-//
-//	cgen:g-eth <-> csink:s-eth               generator ceiling (counted, dropped)
-//	cgen:h1-eth <-> csw:sw-in  [switch]  csw:sw-out <-> csink:h2-eth (counted, dropped)
 const (
 	genCPU    = 0
 	switchCPU = 1
 )
 
-type ceilingLab struct {
-	lab              *nslab.Lab
-	gen, sw, sinkNS  netio.NS
-	genSink, outSink *xdpgen.Counter
-}
-
-func (l *ceilingLab) build() error {
-	var err error
-	steps := []func() error{
-		func() error { l.gen, err = l.lab.NS("gen"); return err },
-		func() error { l.sinkNS, err = l.lab.NS("sink"); return err },
-		func() error { l.sw, err = l.lab.NS("sw"); return err },
-		func() error { return l.lab.Veth(l.gen, "g-eth", l.sinkNS, "s-eth") },
-		func() error { return l.lab.Veth(l.gen, "h1-eth", l.sw, "sw-in") },
-		func() error { return l.lab.Veth(l.sw, "sw-out", l.sinkNS, "h2-eth") },
-		func() error { l.genSink, err = xdpgen.Attach(l.sinkNS, "s-eth", false); return err },
-		func() error { l.outSink, err = xdpgen.Attach(l.sinkNS, "h2-eth", false); return err },
-	}
-	for _, s := range steps {
-		if err := s(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (l *ceilingLab) close() error {
-	var errs []error
-	for _, c := range []*xdpgen.Counter{l.genSink, l.outSink} {
-		if c != nil {
-			errs = append(errs, c.Close())
-		}
-	}
-	return errors.Join(append(errs, l.lab.Close())...)
-}
-
-// blastRate sends the lab frame out of ifname in the generator namespace
-// for dur and returns the frames per second counter k saw meanwhile.
-func (l *ceilingLab) blastRate(ifname string, k *xdpgen.Counter, dur time.Duration) (float64, error) {
-	frame := nslab.Frame(make([]byte, frame64), frame64, 1, 0)
-	if _, err := xdpgen.Send(l.gen, ifname, frame, 200*time.Millisecond, genCPU); err != nil { // warm-up
-		return 0, err
-	}
-	c0, err := k.Count()
-	if err != nil {
-		return 0, err
-	}
-	t0 := time.Now()
-	if _, err := xdpgen.Send(l.gen, ifname, frame, dur, genCPU); err != nil {
-		return 0, err
-	}
-	time.Sleep(50 * time.Millisecond) // what is still in flight
-	c1, err := k.Count()
-	if err != nil {
-		return 0, err
-	}
-	return float64(c1-c0) / time.Since(t0).Seconds(), nil
-}
-
-// viaSwitchPort measures forwarding from sw-in to sw-out with whatever
-// joins them; sw-in needs an XDP program for the veth to take XDP frames,
-// one that passes them on to the stack.
-func (l *ceilingLab) viaSwitchPort(dur time.Duration) (float64, error) {
-	pass, err := xdpgen.Attach(l.sw, "sw-in", true)
-	if err != nil {
-		return 0, err
-	}
-	defer pass.Close()
-	return l.blastRate("h1-eth", l.outSink, dur)
-}
-
 func (b *bench) ceiling() (err error) {
-	l := &ceilingLab{lab: nslab.New("pbxdp-")}
-	defer func() { err = errors.Join(err, l.close()) }()
-	if err := l.build(); err != nil {
+	l, err := xdpgen.NewLab("pbxdp-", genCPU)
+	if err != nil {
 		return fmt.Errorf("lab: %w", err)
 	}
+	defer func() { err = errors.Join(err, l.Close()) }()
+	frame := nslab.Frame(make([]byte, frame64), frame64, 1, 0)
 	cond := map[string]any{"frame_bytes": frame64, "seconds": b.dur.Seconds(), "generator": "XDP live frames (BPF_PROG_RUN) on a veth, CPU 0",
 		"cores": 2, "note": "machine shared with other work: figures are lower bounds"}
-	gen, err := l.blastRate("g-eth", l.genSink, b.dur)
+	gen, err := l.GeneratorRate(frame, b.dur)
 	if err != nil {
 		return fmt.Errorf("generator: %w", err)
 	}
 	b.Emit("generator_mpps_64b", gen/1e6, "Mpps", with(cond, "path", "veth pair, counted by XDP at the peer"))
 
-	if err := l.lab.Bridge(l.sw, "br0", "sw-in", "sw-out"); err != nil {
-		return fmt.Errorf("bridge: %w", err)
-	}
-	bridge, err := l.viaSwitchPort(b.dur)
+	unbridge, err := l.Bridge()
 	if err != nil {
 		return fmt.Errorf("bridge: %w", err)
 	}
-	if err := delLink(l.sw, "br0"); err != nil {
-		return err
+	bridge, err := l.ForwardRate(frame, b.dur)
+	if err := errors.Join(err, unbridge()); err != nil {
+		return fmt.Errorf("bridge: %w", err)
 	}
 	b.Emit("bridge_fwd_mpps_64b_1core", bridge/1e6, "Mpps", with(cond, "path", "veth -> Linux bridge -> veth (softirq on the generator's CPU)"))
 
-	sw, err := l.pbswitch(b.dur)
+	bin, cleanup, err := pbswitchBinary()
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	sw, err := measureSwitch(l, frame, b.dur, pbswitchCommand(bin, l.Switch.Path, "127.0.0.1:29559"), "127.0.0.1:29559")
 	if err != nil {
 		return fmt.Errorf("pbswitch: %w", err)
 	}
@@ -141,7 +68,7 @@ func (b *bench) ceiling() (err error) {
 		b.Skip("bmv2_fwd_mpps_64b_1core", "Mpps", "simple_switch_grpc (BMv2 with PI) is not on PATH")
 		return nil
 	}
-	bm, err := l.bmv2(bmv2Bin, b.dur)
+	bm, err := measureSwitch(l, frame, b.dur, bmv2Command(bmv2Bin, l.Switch.Path, "127.0.0.1:29560"), "127.0.0.1:29560")
 	if err != nil {
 		return fmt.Errorf("bmv2: %w", err)
 	}
@@ -149,14 +76,36 @@ func (b *bench) ceiling() (err error) {
 	return nil
 }
 
-func delLink(ns netio.NS, name string) error {
-	return ns.Do(func() error {
-		link, err := netlink.LinkByName(name)
-		if err != nil {
-			return err
-		}
-		return netlink.LinkDel(link)
-	})
+// pbswitchCommand runs pbswitch on the lab's switch ports, on one core.
+func pbswitchCommand(bin, netns, addr string) *exec.Cmd {
+	cmd := exec.Command("taskset", "-c", fmt.Sprint(switchCPU), bin, "--netns", netns,
+		"--port", "1="+xdpgen.SwitchIn, "--port", "2="+xdpgen.SwitchOut, "--cpu-port", "255", "--p4rt-listen", addr, "--buffer-listen", "")
+	cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
+	return cmd
+}
+
+// bmv2Command runs simple_switch_grpc on the lab's switch ports, on one core.
+func bmv2Command(bin, netns, addr string) *exec.Cmd {
+	return exec.Command("nsenter", "--net="+netns, "taskset", "-c", fmt.Sprint(switchCPU), bin, "--no-p4",
+		"-i", "1@"+xdpgen.SwitchIn, "-i", "2@"+xdpgen.SwitchOut, "--", "--grpc-server-addr", addr, "--cpu-port", "255")
+}
+
+// measureSwitch starts a P4Runtime switch, pushes the FlowBuf program with
+// the lab route and measures what it forwards.
+func measureSwitch(l *xdpgen.Lab, frame []byte, dur time.Duration, cmd *exec.Cmd, addr string) (float64, error) {
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	c, err := connectWhenUp(addr)
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close()
+	if err := c.Insert(c.Route(labDst, 32, 2, labSrcMAC, labDstMAC)); err != nil {
+		return 0, err
+	}
+	return l.ForwardRate(frame, dur)
 }
 
 // pbswitchBinary builds pbswitch into a temporary directory.
@@ -172,54 +121,6 @@ func pbswitchBinary() (string, func(), error) {
 		return "", nil, fmt.Errorf("go build pbswitch: %v: %s", err, out)
 	}
 	return bin, func() { os.RemoveAll(dir) }, nil
-}
-
-// pbswitch runs pbswitch as its own process on one core, programs the lab
-// route and measures it.
-func (l *ceilingLab) pbswitch(dur time.Duration) (float64, error) {
-	bin, cleanup, err := pbswitchBinary()
-	if err != nil {
-		return 0, err
-	}
-	defer cleanup()
-	const addr = "127.0.0.1:29559"
-	cmd := exec.Command("taskset", "-c", fmt.Sprint(switchCPU), bin, "--netns", l.sw.Path,
-		"--port", "1=sw-in", "--port", "2=sw-out", "--cpu-port", "255", "--p4rt-listen", addr, "--buffer-listen", "")
-	cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
-	if err := cmd.Start(); err != nil {
-		return 0, err
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	c, err := connectWhenUp(addr)
-	if err != nil {
-		return 0, err
-	}
-	defer c.Close()
-	if err := c.Insert(c.Route(labDst, 32, 2, labSrcMAC, labDstMAC)); err != nil {
-		return 0, err
-	}
-	return l.viaSwitchPort(dur)
-}
-
-// bmv2 runs BMv2's simple_switch_grpc in the switch namespace on one core,
-// programs the lab route as for pbswitch and measures it.
-func (l *ceilingLab) bmv2(bin string, dur time.Duration) (float64, error) {
-	const addr = "127.0.0.1:29560"
-	cmd := exec.Command("nsenter", "--net="+l.sw.Path, "taskset", "-c", fmt.Sprint(switchCPU), bin, "--no-p4",
-		"-i", "1@sw-in", "-i", "2@sw-out", "--", "--grpc-server-addr", addr, "--cpu-port", "255")
-	if err := cmd.Start(); err != nil {
-		return 0, err
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	c, err := connectWhenUp(addr)
-	if err != nil {
-		return 0, err
-	}
-	defer c.Close()
-	if err := c.Insert(c.Route(labDst, 32, 2, labSrcMAC, labDstMAC)); err != nil {
-		return 0, err
-	}
-	return l.viaSwitchPort(dur)
 }
 
 // connectWhenUp pushes the FlowBuf program to the switch at addr once it

@@ -114,9 +114,6 @@ func (c *compiler) compile(jp *bmv2json.Program, info *p4info.P4Info) error {
 	if err := c.pipelines(jp); err != nil {
 		return err
 	}
-	if err := c.everyInfoTableInJSON(jp); err != nil {
-		return err
-	}
 	if len(jp.Parsers) != 1 || len(jp.Deparsers) != 1 {
 		return unsupported(fmt.Sprintf("%d parsers and %d deparsers (v1model has one of each)", len(jp.Parsers), len(jp.Deparsers)), nil)
 	}
@@ -275,24 +272,6 @@ func (c *compiler) pipelines(jp *bmv2json.Program) error {
 			c.prog.egress = first
 		default:
 			return unsupported("a pipeline named "+pl.Name+" (v1model has ingress and egress)", pl.SourceInfo)
-		}
-	}
-	return nil
-}
-
-// everyInfoTableInJSON refuses a p4info that lists a table the JSON does
-// not have: the two are not of one program. (A JSON table the p4info does
-// not list is hidden from the control plane, and runs.)
-func (c *compiler) everyInfoTableInJSON(jp *bmv2json.Program) error {
-	inJSON := map[string]bool{}
-	for i := range jp.Pipelines {
-		for j := range jp.Pipelines[i].Tables {
-			inJSON[jp.Pipelines[i].Tables[j].Name] = true
-		}
-	}
-	for _, id := range c.prog.objs.TableIDs() {
-		if t := c.prog.objs.Tables[id]; !inJSON[t.Name] {
-			return invalid(nil, "table %s of the p4info is not in the JSON", t.Name)
 		}
 	}
 	return nil

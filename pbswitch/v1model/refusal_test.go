@@ -117,15 +117,11 @@ func TestLoadRefusesWhatItDoesNotImplementNamingTheSourceLine(t *testing.T) {
 }
 
 func TestLoadRefusesAJSONThatDoesNotFitItsP4Info(t *testing.T) {
-	// A table of the p4info that the JSON lacks: the p4info of another
-	// program.
+	// An action parameter of another width. (A table the p4info lacks is
+	// hidden, as on BMv2; one the JSON lacks is not refused either: p4c's
+	// p4info can list a table its bmv2 back end optimised away, as in
+	// gauntlet_nested_switch-bmv2.)
 	err := mutate(t, func(map[string]any) {}, func(info *p4info.P4Info) {
-		info.Tables[0].Preamble.Name = "IngressPipeImpl.steering.elsewhere"
-	})
-	wantInvalid(t, err, "table IngressPipeImpl.steering.elsewhere of the p4info is not in the JSON")
-
-	// An action parameter of another width.
-	err = mutate(t, func(map[string]any) {}, func(info *p4info.P4Info) {
 		for _, a := range info.Actions {
 			if a.Preamble.Name == "IngressPipeImpl.forwarding.set_egress_port" {
 				a.Params[0].Bitwidth = 16

@@ -51,6 +51,9 @@ UE_IFS = {"s1": "r1", "s2": "r2"}  # the UE's end of each eNB's radio
 AIR_QUEUE_LATENCY = "1ms"
 PAPER_RTT_MS = 20.0  # the paper's server-UE round trip, the scenarios' default
 RADIO_RATE = "50mbit"  # each radio's rate (the paper's 500 Mbit/s, scaled to 2 cores)
+# The air queue shaper's token bucket (tbf burst, bytes): small, so that a
+# radio banks no more than 1.3 ms of air time while the UE is detached.
+AIR_BURST_BYTES = 8 * 1024
 
 
 def add_rtt_option(parser):
@@ -369,7 +372,7 @@ class MobilityLab(ProcessLab):
         self.ue.run("sysctl", "-qw", f"net.ipv6.conf.{ifb}.disable_ipv6=1")
         self.ue.run("ip", "link", "set", ifb, "up")
         self.ue.run("tc", "qdisc", "add", "dev", ifb, "root", "tbf", "rate", self.rate,
-                    "burst", "8kb", "latency", self.air_queue)
+                    "burst", str(AIR_BURST_BYTES), "latency", self.air_queue)
         return ifb
 
     def air_drops(self):

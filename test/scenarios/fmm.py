@@ -59,9 +59,8 @@ import subprocess
 import sys
 import time
 
-from test.lab.mobilitylab import (AIR_BURST_BYTES, RADIO_RATE, UE_IP, MobilityLab,
-                                  add_rtt_option, bits_per_second, fmm_plan, iperf_to_ue,
-                                  plan)
+from test.lab.mobilitylab import (UE_IP, MobilityLab, add_rtt_option, check_plausible,
+                                  fmm_plan, iperf_to_ue, plan, radio_goodput_mbps)
 from test.lab.bufferapi import BufferAgent
 from test.lab.servicelab import ROOT
 from test.scenarios.report import emit, throughput_plot
@@ -83,13 +82,6 @@ UDP_AIR_QUEUE = "100ms"
 COMMAND_WAIT_S = 10.0
 # From the flow's end to the receiver's count, in udp_run with min_handoffs.
 DRAIN_S = 3.0
-# The radio's TCP goodput capacity is its shaper's rate times the share of a
-# full frame that is iperf3's payload: 1448 bytes (MTU 1500 less the IPv4, TCP
-# and timestamp headers) of the 1514-byte Ethernet frame the air queue counts.
-PAYLOAD_SHARE = (1500 - 20 - 20 - 12) / (1500 + 14)
-# What timing ~300 detaches from Python may be off by, as a share of the
-# radio's capacity bound (README: +-1-2 %).
-TIMING_SLACK = 0.03
 # FMM with the UE's signals and reports (the product), with the attach signal
 # alone, and released by the attach call.
 FMM_MODES = ("fmm", "fmm-signal", "fmm-call")
@@ -319,44 +311,11 @@ def udp_run(seconds=3.0, frequency=GOAL_FREQUENCY, pps=2000, rtt_ms=0, command_s
             "air_drops": air_drops, "sync_awaits": awaits, **got}
 
 
-class ImplausibleRun(RuntimeError):
-    """A run's figure the lab's radio cannot have carried: the lab, not the
-    mode, is measured wrong."""
-
-
-def radio_goodput_mbps():
-    """The radio's TCP goodput capacity (its rate times iperf3's payload
-    share of a frame), Mbit/s."""
-    return bits_per_second(RADIO_RATE) * PAYLOAD_SHARE / 1e6
-
-
-def attached_capacity_mbps(seconds, detached_s, attaches):
-    """The most TCP goodput, averaged over `seconds`, that the radio carries
-    to a UE detached for detached_s of them: its goodput capacity for the
-    attached time, plus the full token bucket the air queue's shaper starts
-    each attach with (crossed at the veth's speed), plus TIMING_SLACK."""
-    bits = (radio_goodput_mbps() * 1e6 * (seconds - detached_s)
-            + (attaches + 1) * AIR_BURST_BYTES * 8 * PAYLOAD_SHARE)
-    return bits / seconds / 1e6 * (1 + TIMING_SLACK)
-
-
-def check_plausible(buffering, frequency, run, seconds):
-    """Raises ImplausibleRun when the run's TCP figure exceeds what the
-    radio can carry in the time the UE was attached."""
-    bound = attached_capacity_mbps(seconds, run["detached_s"], run["handoffs"])
-    if run["mbps"] > bound:
-        raise ImplausibleRun(
-            f"{buffering} at {frequency:g} handoffs/s: {run['mbps']:.2f} Mbit/s received, "
-            f"more than the radio carries in the {seconds - run['detached_s']:.2f} s of "
-            f"{seconds:g} s the UE was attached ({bound:.2f} Mbit/s at most, "
-            f"{run['handoffs']} handoffs): the lab delivered through a cut radio or the "
-            f"figure is not the UE's")
-
-
 def tcp_run(buffering, frequency, seconds, rtt_ms=0, command_s=COMMAND_S):
     """iperf3 TCP server->UE for `seconds` with handoffs at `frequency`/s
     (0: none); returns Mbit/s, handoffs, the detached time and sync times.
-    Raises ImplausibleRun for a figure the radio cannot have carried."""
+    Raises ImplausibleRun (mobilitylab) for a figure the radio cannot
+    have carried."""
     with MobilityLab(shape_at="ue", rtt_ms=rtt_ms) as lab:
         driver = FmmDriver(lab, buffering, command_s) if frequency else None
         if driver:
@@ -369,7 +328,7 @@ def tcp_run(buffering, frequency, seconds, rtt_ms=0, command_s=COMMAND_S):
            "handoffs": len(driver.attach_ms) if driver else 0,
            "detached_s": driver.detached_s if driver else 0.0,
            "attach_ms": driver.attach_ms if driver else []}
-    check_plausible(buffering, frequency, run, seconds)
+    check_plausible(f"{buffering} at {frequency:g} handoffs/s", run, seconds)
     return run
 
 

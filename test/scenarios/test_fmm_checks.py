@@ -4,6 +4,7 @@ the radio cannot have carried in the time the UE was attached fails its run,
 and the options refuse what they cannot run."""
 import pytest
 
+from test.lab import mobilitylab
 from test.scenarios import fmm
 
 
@@ -14,27 +15,27 @@ def run(mbps, detached_s, handoffs):
 def test_a_baseline_above_the_attached_radio_capacity_fails_loudly():
     # The 2026-11-28 quick run: no buffering at 46.25 Mbit/s with the UE
     # detached 47 % of 6 s over 274 handoffs.
-    with pytest.raises(fmm.ImplausibleRun, match="none at 50 handoffs/s: 46.25 Mbit/s"):
-        fmm.check_plausible("none", 50, run(46.25, 0.47 * 6, 274), 6)
+    with pytest.raises(mobilitylab.ImplausibleRun, match="none at 50 handoffs/s: 46.25 Mbit/s"):
+        mobilitylab.check_plausible("none at 50 handoffs/s", run(46.25, 0.47 * 6, 274), 6)
 
 
 def test_figures_within_the_attached_capacity_pass():
     # FMM in the same run (26.56 Mbit/s) uses the attached air time and the
     # air queue's token bucket at each attach; the no-handoff link (46.47).
-    fmm.check_plausible("fmm", 50, run(26.56, 0.47 * 6, 274), 6)
-    fmm.check_plausible("fmm", 0, run(46.47, 0.0, 0), 6)
+    mobilitylab.check_plausible("fmm at 50 handoffs/s", run(26.56, 0.47 * 6, 274), 6)
+    mobilitylab.check_plausible("fmm at 0 handoffs/s", run(46.47, 0.0, 0), 6)
 
 
 def test_the_bound_is_the_attached_capacity_plus_a_bucket_per_attach():
-    goodput = fmm.radio_goodput_mbps()
+    goodput = mobilitylab.radio_goodput_mbps()
     assert goodput == pytest.approx(50 * 1448 / 1514)
-    no_handoffs = fmm.attached_capacity_mbps(6, 0.0, 0)
+    no_handoffs = mobilitylab.attached_capacity_mbps(6, 0.0, 0)
     assert no_handoffs == pytest.approx(
-        (goodput + fmm.AIR_BURST_BYTES * 8 * fmm.PAYLOAD_SHARE / 6 / 1e6)
-        * (1 + fmm.TIMING_SLACK))
-    half = fmm.attached_capacity_mbps(6, 3.0, 299)
-    buckets = 300 * fmm.AIR_BURST_BYTES * 8 * fmm.PAYLOAD_SHARE / 6 / 1e6
-    assert half == pytest.approx((goodput / 2 + buckets) * (1 + fmm.TIMING_SLACK))
+        (goodput + mobilitylab.AIR_BURST_BYTES * 8 * mobilitylab.PAYLOAD_SHARE / 6 / 1e6)
+        * (1 + mobilitylab.TIMING_SLACK))
+    half = mobilitylab.attached_capacity_mbps(6, 3.0, 299)
+    buckets = 300 * mobilitylab.AIR_BURST_BYTES * 8 * mobilitylab.PAYLOAD_SHARE / 6 / 1e6
+    assert half == pytest.approx((goodput / 2 + buckets) * (1 + mobilitylab.TIMING_SLACK))
 
 
 def test_modes_and_repeat_options():

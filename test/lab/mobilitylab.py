@@ -54,6 +54,8 @@ RADIO_RATE = "50mbit"  # each radio's rate (the paper's 500 Mbit/s, scaled to 2 
 # The air queue shaper's token bucket (tbf burst, bytes): small, so that a
 # radio banks no more than 1.3 ms of air time while the UE is detached.
 AIR_BURST_BYTES = 8 * 1024
+# The token bucket of a shaper at the server (shape_at="server", tbf burst).
+SERVER_BURST_BYTES = 64 * 1024
 
 
 def add_rtt_option(parser):
@@ -126,21 +128,24 @@ def radio_goodput_mbps(rate=RADIO_RATE):
     return bits_per_second(rate) * PAYLOAD_SHARE / 1e6
 
 
-def attached_capacity_mbps(seconds, detached_s, attaches, rate=RADIO_RATE):
+def attached_capacity_mbps(seconds, detached_s, attaches, rate=RADIO_RATE,
+                           burst_bytes=AIR_BURST_BYTES):
     """The most TCP goodput, averaged over `seconds`, that the radio carries
     to a UE detached for detached_s of them: its goodput capacity for the
-    attached time, plus the full token bucket an air queue's shaper starts
-    each attach with (crossed at the veth's speed), plus TIMING_SLACK."""
+    attached time, plus the full token bucket (burst_bytes) its shaper
+    starts each attach with (crossed at the veth's speed), plus
+    TIMING_SLACK."""
     bits = (radio_goodput_mbps(rate) * 1e6 * (seconds - detached_s)
-            + (attaches + 1) * AIR_BURST_BYTES * 8 * PAYLOAD_SHARE)
+            + (attaches + 1) * burst_bytes * 8 * PAYLOAD_SHARE)
     return bits / seconds / 1e6 * (1 + TIMING_SLACK)
 
 
-def check_plausible(what, run, seconds, rate=RADIO_RATE):
+def check_plausible(what, run, seconds, rate=RADIO_RATE, burst_bytes=AIR_BURST_BYTES):
     """Raises ImplausibleRun when a TCP run's figure (run: mbps, detached_s,
     handoffs) exceeds what the radio carries in the time the UE was
     attached."""
-    bound = attached_capacity_mbps(seconds, run["detached_s"], run["handoffs"], rate)
+    bound = attached_capacity_mbps(seconds, run["detached_s"], run["handoffs"], rate,
+                                   burst_bytes)
     if run["mbps"] > bound:
         raise ImplausibleRun(
             f"{what}: {run['mbps']:.2f} Mbit/s received, more than the radio carries in "
@@ -150,7 +155,7 @@ def check_plausible(what, run, seconds, rate=RADIO_RATE):
 
 
 def tbf(rate):
-    return ["tbf", "rate", rate, "burst", "64kb", "latency", "50ms"]
+    return ["tbf", "rate", rate, "burst", str(SERVER_BURST_BYTES), "latency", "50ms"]
 
 
 class LineServer:

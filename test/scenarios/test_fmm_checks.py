@@ -45,3 +45,12 @@ def test_modes_and_repeat_options():
     for bad in (["--modes", "none,lmm"], ["--modes", ","], ["--repeat", "0"]):
         with pytest.raises(SystemExit):
             fmm.parse_args(bad)
+
+
+def test_a_server_shaper_bounds_with_its_own_bucket():
+    # LMM's lab shapes at the server: a 64 KB bucket refilled by each detach.
+    air = mobilitylab.attached_capacity_mbps(6, 0.3, 6)
+    server = mobilitylab.attached_capacity_mbps(
+        6, 0.3, 6, burst_bytes=mobilitylab.SERVER_BURST_BYTES)
+    assert server - air == pytest.approx(
+        7 * (64 - 8) * 1024 * 8 * mobilitylab.PAYLOAD_SHARE / 6 / 1e6 * (1 + mobilitylab.TIMING_SLACK))

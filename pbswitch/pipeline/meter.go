@@ -4,6 +4,7 @@ package pipeline
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -39,8 +40,11 @@ type Meter struct {
 	mu         sync.Mutex
 	cfg        MeterConfig
 	configured bool
-	origin     time.Time    // tokens accrue from here; zero until the first packet
-	buckets    [2]meterRate // peak (its colour red), committed (yellow)
+	// live mirrors configured (written under mu) for ExecuteNow's check of
+	// an unconfigured meter without the lock.
+	live    atomic.Bool
+	origin  time.Time    // tokens accrue from here; zero until the first packet
+	buckets [2]meterRate // peak (its colour red), committed (yellow)
 }
 
 type meterRate struct {
@@ -70,6 +74,7 @@ func (m *Meter) Configure(cfg MeterConfig) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.cfg, m.configured = cfg, true
+	m.live.Store(true)
 	m.origin = time.Time{}
 	m.buckets[0] = meterRate{perUs: float64(cfg.PIR) / 1e6, burst: cfg.PBurst, tokens: cfg.PBurst}
 	m.buckets[1] = meterRate{perUs: float64(cfg.CIR) / 1e6, burst: cfg.CBurst, tokens: cfg.CBurst}
@@ -87,6 +92,7 @@ func (m *Meter) Config() (MeterConfig, bool) {
 func (m *Meter) Reset() {
 	m.mu.Lock()
 	m.configured = false
+	m.live.Store(false)
 	m.cfg = MeterConfig{}
 	m.mu.Unlock()
 }
@@ -103,8 +109,11 @@ func (m *Meter) Execute(now time.Time, size int64) Color {
 
 // ExecuteNow is Execute at the current time, which it reads only for a
 // configured meter: an unconfigured one (every packet green) costs no
-// clock read, as on the UPF's path with meter index 0.
+// clock read and no lock, as on the UPF's path with meter index 0.
 func (m *Meter) ExecuteNow(size int64) Color {
+	if !m.live.Load() {
+		return Green
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if !m.configured {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -75,6 +76,8 @@ type Entry struct {
 	Ref     ProfileRef
 	// key is the entry's identity (match + priority).
 	key string
+	// bound is the table's Binder's form of Action.
+	bound any
 }
 
 // Table is a match-action table. Lookups take a read lock, so they run
@@ -101,6 +104,30 @@ type Table struct {
 	def      Action
 	offsets  []int
 	keyWidth int
+
+	// binder prepares every action written for the data plane (nil: none).
+	binder Binder
+	// count is len(entries), and defHit the default action with its bound
+	// form, both written under mu: a lookup in an empty table reads them
+	// without taking the lock.
+	count  atomic.Int64
+	defHit atomic.Pointer[Hit]
+}
+
+// Binder turns an action into the form the data plane runs, once, when the
+// action is written (the engine decodes its parameters there instead of
+// per packet). Lookups hand it back as Hit.Bound.
+type Binder func(Action) any
+
+// Hit is what a lookup selected: the matching entry (nil: the default
+// action), its action, or its member or group in a table with an action
+// profile (Ref, Action unset), and the binder's form of the action (nil
+// without a binder, and for a member or group).
+type Hit struct {
+	Entry  *Entry
+	Action Action
+	Ref    ProfileRef
+	Bound  any
 }
 
 // ActionSpec says where an action may be used in a table and the widths of
@@ -115,6 +142,7 @@ type ActionSpec struct {
 func NewTable(id uint32, name string, fields []KeyField, size int, actions map[uint32]ActionSpec, def Action, constDefault bool) *Table {
 	t := &Table{ID: id, Name: name, Fields: fields, Size: size, Actions: actions,
 		ConstDefault: constDefault, entries: map[string]*Entry{}, def: def}
+	t.defHit.Store(&Hit{Action: def})
 	for _, f := range fields {
 		t.offsets = append(t.offsets, t.keyWidth)
 		t.keyWidth += Width(f.Bits)
@@ -161,6 +189,62 @@ func (t *Table) LookupRef(key []byte) (Action, ProfileRef, *Entry) {
 	}
 	t.mu.RUnlock()
 	return a, ref, e
+}
+
+// LookupHit is the data plane's lookup: it fills h with what key selects.
+// An empty table answers from its default without taking the lock.
+func (t *Table) LookupHit(key []byte, h *Hit) {
+	if d := t.EmptyDefault(); d != nil {
+		*h = *d
+		return
+	}
+	t.mu.RLock()
+	if e := t.index.lookup(key); e != nil {
+		// read under the lock: Modify replaces them
+		h.Entry, h.Action, h.Ref, h.Bound = e, e.Action, e.Ref, e.bound
+	} else {
+		*h = *t.defHit.Load()
+	}
+	t.mu.RUnlock()
+}
+
+// EmptyDefault is the default action's Hit when the table has no entries
+// (nil when it has some), read without the lock: a caller need not build
+// a key nothing could match. The Hit is shared: read it, do not change it.
+func (t *Table) EmptyDefault() *Hit {
+	if t.count.Load() != 0 {
+		return nil
+	}
+	return t.defHit.Load()
+}
+
+// SetBinder makes b prepare the table's actions: the default, the entries
+// it holds and every one written from now on.
+func (t *Table) SetBinder(b Binder) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.binder = b
+	t.storeDefault()
+	for _, e := range t.entries {
+		t.bind(e)
+	}
+}
+
+// bind prepares e's action (the caller holds the write lock).
+func (t *Table) bind(e *Entry) {
+	e.bound = nil
+	if t.binder != nil && t.Profile == nil {
+		e.bound = t.binder(e.Action)
+	}
+}
+
+// storeDefault publishes t.def for lock-free lookups (under the write lock).
+func (t *Table) storeDefault() {
+	h := &Hit{Action: t.def}
+	if t.binder != nil {
+		h.Bound = t.binder(t.def)
+	}
+	t.defHit.Store(h)
 }
 
 // acquire binds an entry of a table with an action profile to its member
@@ -214,8 +298,10 @@ func (t *Table) Insert(e *Entry) error {
 	if err := t.acquire(e); err != nil {
 		return err
 	}
+	t.bind(e)
 	t.entries[e.key] = e
 	t.index.add(e)
+	t.count.Store(int64(len(t.entries)))
 	return nil
 }
 
@@ -241,6 +327,7 @@ func (t *Table) Modify(e *Entry) error {
 	t.release(old)
 	old.MemberID, old.GroupID, old.IsGroup, old.OneShot, old.Ref = e.MemberID, e.GroupID, e.IsGroup, e.OneShot, e.Ref
 	old.Action = e.Action
+	t.bind(old)
 	old.Cookie = e.Cookie
 	if e.Meter != nil {
 		old.Meter = e.Meter
@@ -266,6 +353,7 @@ func (t *Table) Delete(e *Entry) error {
 	}
 	delete(t.entries, key)
 	t.index.remove(old)
+	t.count.Store(int64(len(t.entries)))
 	t.release(old)
 	return nil
 }
@@ -291,6 +379,7 @@ func (t *Table) SetDefault(a Action) error {
 	}
 	t.mu.Lock()
 	t.def = a
+	t.storeDefault()
 	t.mu.Unlock()
 	return nil
 }
@@ -300,6 +389,7 @@ func (t *Table) SetDefault(a Action) error {
 func (t *Table) SetInitialDefault(a Action) {
 	t.mu.Lock()
 	t.def = a
+	t.storeDefault()
 	t.mu.Unlock()
 }
 
@@ -351,6 +441,7 @@ func (t *Table) Clear() {
 	}
 	t.entries = map[string]*Entry{}
 	t.index = newMatcher(t.Fields, t.offsets, t.keyWidth)
+	t.count.Store(0)
 	t.mu.Unlock()
 }
 

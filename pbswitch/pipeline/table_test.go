@@ -199,3 +199,102 @@ func TestFitValue(t *testing.T) {
 		t.Fatalf("canonical zero %x", c)
 	}
 }
+
+// The binder's form of an action follows every write: insert, modify,
+// delete, default change and clear; an empty table answers its default
+// (with its bound form) without an entry.
+func TestLookupHitReturnsTheBoundAction(t *testing.T) {
+	tb := NewTable(1, "t", []KeyField{{ID: 1, Name: "k", Bits: 8, Kind: Exact}}, 4, oneParamAction, Action{ID: actMiss}, false)
+	bound := func(h *Hit) string { s, _ := h.Bound.(string); return s }
+	tb.SetBinder(func(a Action) any {
+		if a.ID == actMiss {
+			return "miss"
+		}
+		return "port " + string(rune('0'+Uint(a.Params[0])))
+	})
+	var h Hit
+	tb.LookupHit([]byte{7}, &h)
+	if h.Entry != nil || h.Action.ID != actMiss || bound(&h) != "miss" {
+		t.Fatalf("empty table: %+v", h)
+	}
+	e := &Entry{Match: []FieldMatch{{Value: []byte{7}}}, Action: hit(3)}
+	if err := tb.Insert(e); err != nil {
+		t.Fatal(err)
+	}
+	tb.LookupHit([]byte{7}, &h)
+	if h.Entry == nil || bound(&h) != "port 3" {
+		t.Fatalf("after insert: %+v", h)
+	}
+	if err := tb.Modify(&Entry{Match: []FieldMatch{{Value: []byte{7}}}, Action: hit(5)}); err != nil {
+		t.Fatal(err)
+	}
+	tb.LookupHit([]byte{7}, &h)
+	if bound(&h) != "port 5" || Uint(h.Action.Params[0]) != 5 {
+		t.Fatalf("after modify: %+v", h)
+	}
+	tb.LookupHit([]byte{8}, &h)
+	if h.Entry != nil || bound(&h) != "miss" {
+		t.Fatalf("miss in a table with entries: %+v", h)
+	}
+	if err := tb.SetDefault(hit(1)); err != nil {
+		t.Fatal(err)
+	}
+	tb.LookupHit([]byte{8}, &h)
+	if h.Entry != nil || bound(&h) != "port 1" {
+		t.Fatalf("after a default change: %+v", h)
+	}
+	tb.Clear()
+	tb.LookupHit([]byte{7}, &h)
+	if h.Entry != nil || bound(&h) != "port 1" {
+		t.Fatalf("after clear: %+v", h)
+	}
+	if err := tb.Insert(&Entry{Match: []FieldMatch{{Value: []byte{9}}}, Action: hit(2)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Delete(&Entry{Match: []FieldMatch{{Value: []byte{9}}}}); err != nil {
+		t.Fatal(err)
+	}
+	tb.LookupHit([]byte{9}, &h)
+	if h.Entry != nil {
+		t.Fatalf("after delete: %+v", h)
+	}
+}
+
+// Lookups run while entries come and go and the default changes: each
+// answer is a whole one (a hit on the entry with its action and bound form,
+// or the default of the moment), never a mix. Run with -race.
+func TestLookupHitDuringWrites(t *testing.T) {
+	tb := NewTable(1, "t", []KeyField{{ID: 1, Name: "k", Bits: 8, Kind: Exact}}, 4, oneParamAction, Action{ID: actMiss}, false)
+	tb.SetBinder(func(a Action) any { return a.ID })
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i < 2000; i++ {
+			e := &Entry{Match: []FieldMatch{{Value: []byte{7}}}, Action: hit(uint64(i % 4))}
+			if err := tb.Insert(e); err != nil {
+				t.Error(err)
+				return
+			}
+			if err := tb.SetDefault(Action{ID: actMiss}); err != nil {
+				t.Error(err)
+				return
+			}
+			if err := tb.Delete(&Entry{Match: []FieldMatch{{Value: []byte{7}}}}); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	var h Hit
+	for {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		tb.LookupHit([]byte{7}, &h)
+		if id, _ := h.Bound.(uint32); id != h.Action.ID || (h.Entry != nil) != (id == actHit) {
+			t.Fatalf("a torn answer: %+v", h)
+		}
+	}
+}

@@ -64,25 +64,40 @@ func (a *action) exec(s *phv) {
 }
 
 // setParams loads an entry's action data (big-endian byte strings) as
-// runtime data words.
+// runtime data words into the PHV's own buffer.
 func (a *action) setParams(s *phv, params [][]byte) {
+	s.params = s.paramBuf
+	a.decodeParams(s.params, params)
+}
+
+// decodeParams writes params as runtime data words into words.
+func (a *action) decodeParams(words []uint64, params [][]byte) {
 	for i, p := range a.params {
 		if i >= len(params) {
 			return
 		}
 		if p.width <= 64 {
-			s.params[p.word] = pipeline.Uint(params[i])
+			words[p.word] = pipeline.Uint(params[i])
 			continue
 		}
 		n := wordsOf(p.width)
-		words := s.params[p.word : p.word+n]
-		clear(words)
+		w := words[p.word : p.word+n]
+		clear(w)
 		b := params[i]
 		for j := 0; j < len(b); j++ {
 			bit := (len(b) - 1 - j) * 8
-			words[bit/64] |= uint64(b[j]) << (bit % 64)
+			w[bit/64] |= uint64(b[j]) << (bit % 64)
 		}
 	}
+}
+
+// decoded is params as runtime data words, decoded once (when a table
+// entry is written, or at load for constant data); a packet's action
+// reads them in place.
+func (a *action) decoded(params [][]byte) []uint64 {
+	words := make([]uint64, a.words)
+	a.decodeParams(words, params)
+	return words
 }
 
 func (c *compiler) action(ja *bmv2json.Action) (*action, error) {
@@ -93,9 +108,15 @@ func (c *compiler) action(ja *bmv2json.Action) (*action, error) {
 	}
 	c.maxParamWords = max(c.maxParamWords, a.words)
 	c.touched.take()
+	var consts []*constWrite // per step: a constant header write, or nil
 	for i := range ja.Primitives {
 		p := &ja.Primitives[i]
 		x := &exprCtx{params: a.params, si: p.SourceInfo}
+		if w, ok := c.constHeaderWrite(p, x); ok {
+			consts = append(consts, &w)
+		} else {
+			consts = append(consts, nil)
+		}
 		switch p.Op {
 		case "_jump", "_jump_if_zero":
 			st, err := c.jump(p, x)
@@ -118,6 +139,9 @@ func (c *compiler) action(ja *bmv2json.Action) (*action, error) {
 			break
 		}
 		a.straight = append(a.straight, st.run)
+	}
+	if a.straight != nil {
+		a.straight = mergeConstWrites(a.straight, consts)
 	}
 	a.registers = c.touched.take()
 	return a, nil

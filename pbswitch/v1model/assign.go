@@ -52,11 +52,56 @@ func writer(lv *lvalue, src val) func(*phv) {
 	return func(s *phv) { set(s, get(s)) }
 }
 
-// fusedWriter is one closure for the commonest writes into a metadata
-// field: a constant, another metadata field, or a whole-byte header field.
-func fusedWriter(lv *lvalue, src val) func(*phv) {
-	if lv.slot < 0 || lv.dyn != nil {
+// fusedHeaderWriter writes an action parameter or an unsigned metadata
+// field into a header field of 8, 16, 32 or 48 bits on whole bytes.
+func fusedHeaderWriter(lv *lvalue, src val) func(*phv) {
+	if lv.bit < 0 || lv.bit%8 != 0 || lv.vl != nil || (lv.width != 8 && lv.width != 16 && lv.width != 32 && lv.width != 48) {
 		return nil
+	}
+	b, w := lv.bit/8, lv.width
+	o := src.lv
+	switch {
+	case src.param > 0:
+		p := src.param - 1
+		switch w {
+		case 8:
+			return func(s *phv) { s.hdr[b] = byte(s.params[p]) }
+		case 16:
+			return func(s *phv) { binary.BigEndian.PutUint16(s.hdr[b:], uint16(s.params[p])) }
+		case 48:
+			return func(s *phv) { put48(s.hdr[b:b+6], s.params[p]) }
+		}
+		return func(s *phv) { binary.BigEndian.PutUint32(s.hdr[b:], uint32(s.params[p])) }
+	case o != nil && o.slot >= 0 && o.dyn == nil && !o.signed && o.words == 1:
+		slot := o.slot
+		switch w {
+		case 8:
+			return func(s *phv) { s.hdr[b] = byte(s.slots[slot]) }
+		case 16:
+			return func(s *phv) { binary.BigEndian.PutUint16(s.hdr[b:], uint16(s.slots[slot])) }
+		case 48:
+			return func(s *phv) { put48(s.hdr[b:b+6], s.slots[slot]) }
+		}
+		return func(s *phv) { binary.BigEndian.PutUint32(s.hdr[b:], uint32(s.slots[slot])) }
+	}
+	return nil
+}
+
+func put48(h []byte, v uint64) {
+	binary.BigEndian.PutUint16(h, uint16(v>>32))
+	binary.BigEndian.PutUint32(h[2:], uint32(v))
+}
+
+// fusedWriter is one closure for the commonest writes into a metadata
+// field: a constant, an action parameter, another metadata field, or a
+// whole-byte header field; and into a whole-byte header field: an action
+// parameter or a metadata field.
+func fusedWriter(lv *lvalue, src val) func(*phv) {
+	if lv.dyn != nil {
+		return nil
+	}
+	if lv.slot < 0 {
+		return fusedHeaderWriter(lv, src)
 	}
 	d, m := lv.slot, mask64(lv.width)
 	o := src.lv
@@ -64,6 +109,9 @@ func fusedWriter(lv *lvalue, src val) func(*phv) {
 	case src.isK && !src.wide:
 		k := src.u(nil) & m
 		return func(s *phv) { s.slots[d] = k }
+	case src.param > 0:
+		w := src.param - 1
+		return func(s *phv) { s.slots[d] = s.params[w] & m }
 	case o == nil || o.dyn != nil || o.signed:
 		return nil
 	case o.slot >= 0:

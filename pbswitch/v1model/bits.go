@@ -13,9 +13,10 @@ func readBits(b []byte, off, w int) uint64 {
 		}
 		return win >> (n*8 - shift - w) & mask64(w)
 	}
-	// A 64-bit field straddling 9 bytes: its top and bottom parts.
+	// A field of 57 to 64 bits straddling 9 bytes: its top 32 bits and
+	// the rest.
 	hi := readBits(b, off, 32)
-	return hi<<32 | readBits(b, off+32, w-32)
+	return hi<<(w-32) | readBits(b, off+32, w-32)
 }
 
 // writeBits writes the low w (1..64) bits of v at bit off of b, big-endian,

@@ -16,12 +16,11 @@ type node interface {
 	run(s *phv) node
 }
 
+// condNode is a conditional whose expression has no specialised node
+// (conds.go): it runs the expression's closure.
 type condNode struct {
-	cond      func(*phv) bool
-	onTrue    node
-	onFalse   node
-	trueName  *string
-	falseName *string
+	cond func(*phv) bool
+	branch
 }
 
 func (n *condNode) run(s *phv) node {
@@ -57,56 +56,82 @@ type boundAction struct {
 	next node
 }
 
-// keyElem reads one key field into the lookup key.
+// keyElem reads one key field into the lookup key: a header field on
+// whole bytes is copied from hdr[src:] (read nil), the rest go through read.
 type keyElem struct {
 	off, bytes int
+	src        int
 	read       func(s *phv, dst []byte)
 	mask       []byte // static mask, nil: none
 }
 
-func (n *tableNode) run(s *phv) node {
+// boundCall is one of the table's actions with its data decoded, what the
+// table's binder makes of every action written (pipeline.Hit.Bound).
+type boundCall struct {
+	ba    *boundAction // nil: not one of the node's actions
+	words []uint64
+}
+
+// bind is the table's pipeline.Binder.
+func (n *tableNode) bind(a pipeline.Action) any {
+	ba := n.find(a.ID)
+	if ba == nil {
+		return &boundCall{}
+	}
+	return &boundCall{ba: ba, words: ba.a.decoded(a.Params)}
+}
+
+// buildKey writes the lookup key into s.key.
+func (n *tableNode) buildKey(s *phv) []byte {
 	key := s.key[:n.t.KeyWidth()]
 	for i := range n.keys {
 		k := &n.keys[i]
 		dst := key[k.off : k.off+k.bytes]
-		k.read(s, dst)
+		if k.read == nil {
+			copy(dst, s.hdr[k.src:k.src+k.bytes])
+		} else {
+			k.read(s, dst)
+		}
 		for j, m := range k.mask {
 			dst[j] &= m
 		}
 	}
-	act, ref, e := n.t.LookupRef(key)
-	empty := false
-	if e != nil && n.profile != nil {
-		var h uint32
-		if ref.Group != nil && n.selector != nil {
-			h = uint32(n.selector.compute(s))
+	return key
+}
+
+func (n *tableNode) run(s *phv) node {
+	h := n.t.EmptyDefault()
+	if h == nil {
+		var found pipeline.Hit
+		n.t.LookupHit(n.buildKey(s), &found)
+		h = &found
+	}
+	e := h.Entry
+	var ba *boundAction
+	if bc, ok := h.Bound.(*boundCall); ok {
+		ba = bc.ba
+		s.params = bc.words
+	} else {
+		act := h.Action
+		if e != nil && n.profile != nil {
+			var hash uint32
+			if h.Ref.Group != nil && n.selector != nil {
+				hash = uint32(n.selector.compute(s))
+			}
+			var ok bool
+			if act, ok = n.profile.Resolve(h.Ref, hash); !ok {
+				n.account(s, e)
+				return n.emptyGroup()
+			}
 		}
-		var ok bool
-		act, ok = n.profile.Resolve(ref, h)
-		empty = !ok
+		if ba = n.find(act.ID); ba != nil {
+			ba.a.setParams(s, act.Params)
+		}
 	}
 	if e != nil {
-		if n.counts {
-			e.Counter.Count(s.ingressLen)
-		}
-		if n.meter != nil {
-			color := uint64(pipeline.Green)
-			if e.Meter != nil {
-				size := int64(s.ingressLen)
-				if n.meterPackets {
-					size = 1
-				}
-				color = uint64(e.Meter.ExecuteNow(size))
-			}
-			n.meter(s, color)
-		}
+		n.account(s, e)
 	}
-	if empty {
-		return n.emptyGroup()
-	}
-	ba := n.find(act.ID)
 	if ba != nil {
-		ba.a.setParams(s, act.Params)
 		ba.a.exec(s)
 	}
 	if n.byHit {
@@ -119,6 +144,25 @@ func (n *tableNode) run(s *phv) node {
 		return nil
 	}
 	return ba.next
+}
+
+// account counts and meters a hit on e in the table's direct counter and
+// meter.
+func (n *tableNode) account(s *phv, e *pipeline.Entry) {
+	if n.counts {
+		e.Counter.Count(s.ingressLen)
+	}
+	if n.meter != nil {
+		color := uint64(pipeline.Green)
+		if e.Meter != nil {
+			size := int64(s.ingressLen)
+			if n.meterPackets {
+				size = 1
+			}
+			color = uint64(e.Meter.ExecuteNow(size))
+		}
+		n.meter(s, color)
+	}
 }
 
 // emptyGroup is a hit on an entry whose group has no members (counted and
@@ -145,13 +189,23 @@ func (n *tableNode) find(id uint32) *boundAction {
 // fixedNode is a table the compiler made for a direct action call: no key,
 // no control-plane presence, always its const default action.
 type fixedNode struct {
-	a    *action
-	data [][]byte
-	next node
+	a     *action
+	words []uint64 // its data, decoded at load
+	next  node
 }
 
 func (n *fixedNode) run(s *phv) node {
-	n.a.setParams(s, n.data)
+	s.params = n.words
+	if n.a.registers == nil && n.a.straight != nil {
+		// the commonest body, run here without exec's call and checks
+		for _, run := range n.a.straight {
+			run(s)
+			if s.exited {
+				break
+			}
+		}
+		return n.next
+	}
 	n.a.exec(s)
 	return n.next
 }
@@ -186,18 +240,22 @@ func (c *compiler) control(jp *bmv2json.Pipeline) (node, error) {
 	}
 	for i := range jp.Conditionals {
 		jc := &jp.Conditionals[i]
-		cond, err := c.operand(&jc.Expression, kBool, &exprCtx{si: jc.SourceInfo})
+		n, br, negated, err := c.conditional(&jc.Expression, &exprCtx{si: jc.SourceInfo})
 		if err != nil {
 			return nil, err
 		}
-		n := &condNode{cond: cond.b}
 		nodes[jc.Name] = n
 		links = append(links, func() (err error) {
-			if n.onTrue, err = lookup(jc.TrueNext); err != nil {
+			if br.onTrue, err = lookup(jc.TrueNext); err != nil {
 				return err
 			}
-			n.onFalse, err = lookup(jc.FalseNext)
-			return err
+			if br.onFalse, err = lookup(jc.FalseNext); err != nil {
+				return err
+			}
+			if negated {
+				br.onTrue, br.onFalse = br.onFalse, br.onTrue
+			}
+			return nil
 		})
 	}
 	for i := range jp.Tables {
@@ -279,6 +337,7 @@ func (c *compiler) table(jt *bmv2json.Table, lookup func(*string) (node, error))
 	if err := c.initialDefault(jt, t); err != nil {
 		return nil, nil, err
 	}
+	t.SetBinder(n.bind)
 	_, n.byHit = jt.NextTables["__HIT__"]
 	if _, miss := jt.NextTables["__MISS__"]; miss {
 		n.byHit = true
@@ -410,7 +469,7 @@ func (c *compiler) fixedTable(jt *bmv2json.Table, lookup func(*string) (node, er
 	if err != nil {
 		return nil, nil, invalid(jt.SourceInfo, "table %s: %v", jt.Name, err)
 	}
-	n := &fixedNode{a: a, data: data}
+	n := &fixedNode{a: a, words: a.decoded(data)}
 	return n, func() error {
 		next, ok := jt.NextTables[a.name]
 		if !ok {
@@ -489,7 +548,12 @@ func (c *compiler) tableKey(jt *bmv2json.Table, n *tableNode) error {
 		if v.width != f.Bits {
 			return invalid(jt.SourceInfo, "table %s key %s is %d bits in the JSON and %d in the p4info", jt.Name, f.Name, v.width, f.Bits)
 		}
-		ke := keyElem{off: t.FieldOffset(i), bytes: pipeline.Width(f.Bits), read: keyReader(v, hf[1] == "$valid$")}
+		ke := keyElem{off: t.FieldOffset(i), bytes: pipeline.Width(f.Bits)}
+		if lv := v.lv; hf[1] != "$valid$" && lv != nil && lv.bit >= 0 && lv.dyn == nil && lv.bit%8 == 0 && lv.width%8 == 0 {
+			ke.src = lv.bit / 8 // copied as it sits in the packet
+		} else {
+			ke.read = keyReader(v, hf[1] == "$valid$")
+		}
 		if k.Mask != nil {
 			m, err := bmv2json.Hex(*k.Mask)
 			if err != nil {

@@ -43,6 +43,9 @@ type val struct {
 	vl     *vlField // kVarbit: the field
 	isK    bool     // a constant, with value k
 	k      *big.Int
+	// param is 1 + the word of the action parameter the value is (0: not
+	// a parameter), for the writers that read it in place.
+	param int
 }
 
 // exprCtx is where an expression is compiled: an action's runtime data or
@@ -172,6 +175,7 @@ func paramValue(p paramInfo) val {
 	v := val{kind: kData, width: p.width}
 	if p.width <= 64 {
 		v.u = func(s *phv) uint64 { return s.params[word] }
+		v.param = 1 + word
 		return v
 	}
 	n := wordsOf(p.width)

@@ -60,6 +60,15 @@ func (lv *lvalue) getU() func(*phv) uint64 {
 			return func(s *phv) uint64 { return binary.BigEndian.Uint64(s.hdr[b:]) }
 		}
 	}
+	if shift := bit % 8; shift+w <= 16 { // a field inside two bytes
+		b, pos, m := bit/8, uint(16-shift-w), uint16(mask64(w))
+		if shift+w <= 8 {
+			pos -= 8
+			m8 := byte(m)
+			return func(s *phv) uint64 { return uint64(s.hdr[b] >> pos & m8) }
+		}
+		return func(s *phv) uint64 { return uint64(binary.BigEndian.Uint16(s.hdr[b:]) >> pos & m) }
+	}
 	return func(s *phv) uint64 { return readBits(s.hdr, bit, w) }
 }
 
@@ -94,6 +103,19 @@ func (lv *lvalue) setU() func(*phv, uint64) {
 				binary.BigEndian.PutUint16(h, uint16(v>>32))
 				binary.BigEndian.PutUint32(h[2:], uint32(v))
 			}
+		}
+	}
+	if shift := bit % 8; shift+w <= 16 { // a field inside two bytes
+		b, pos := bit/8, uint(16-shift-w)
+		m := uint16(mask64(w)) << pos
+		if shift+w <= 8 {
+			pos -= 8
+			m8 := byte(m >> 8)
+			return func(s *phv, v uint64) { s.hdr[b] = s.hdr[b]&^m8 | byte(v)<<pos&m8 }
+		}
+		return func(s *phv, v uint64) {
+			h := s.hdr[b : b+2]
+			binary.BigEndian.PutUint16(h, binary.BigEndian.Uint16(h)&^m|uint16(v)<<pos&m)
 		}
 	}
 	return func(s *phv, v uint64) { writeBits(s.hdr, bit, w, v) }

@@ -61,6 +61,8 @@ type layout struct {
 	words   int // metadata words (phv.slots)
 	// hdrBytes is the packed size of every header (phv.hdr).
 	hdrBytes int
+	// initValid is a fresh PHV's validity: metadata valid, headers not.
+	initValid []bool
 
 	typeByName   map[string]int
 	headerByName map[string]int
@@ -152,6 +154,9 @@ func newLayout(p *bmv2json.Program) (*layout, error) {
 	}
 	for _, a := range p.FieldAliases {
 		l.aliases[a.Alias] = [2]string{a.Header, a.Field}
+	}
+	for _, h := range l.headers {
+		l.initValid = append(l.initValid, h.metadata)
 	}
 	return l, nil
 }

@@ -28,8 +28,11 @@ type phv struct {
 	data []byte
 	pos  int
 
-	params []uint64 // the running action's runtime data, by word
-	exited bool     // exit() in the running control
+	// params is the running action's runtime data, by word: the table
+	// entry's decoded words (read only) or paramBuf.
+	params   []uint64
+	paramBuf []uint64
+	exited   bool // exit() in the running control
 
 	cloneSpec     uint32 // clone session | cloneValid; 0: none
 	cloneList     int    // field list preserved by the clone
@@ -52,7 +55,7 @@ const cloneValid = 1 << 31
 func (p *Program) newPHV() *phv {
 	l := p.layout
 	return &phv{prog: p, slots: make([]uint64, l.words), hdr: make([]byte, l.hdrBytes), valid: make([]bool, len(l.headers)), vlLen: make([]int, len(l.headers)),
-		stackNext: make([]int, len(l.stacks)), key: make([]byte, p.maxKey), params: make([]uint64, p.paramWords), calc: make([]byte, 0, 256),
+		stackNext: make([]int, len(l.stacks)), key: make([]byte, p.maxKey), paramBuf: make([]uint64, p.paramWords), calc: make([]byte, 0, 256),
 		resubmitList: -1, recircList: -1, digestList: -1}
 }
 
@@ -61,9 +64,7 @@ func (p *Program) newPHV() *phv {
 func (s *phv) reset() {
 	clear(s.slots)
 	clear(s.hdr)
-	for i := range s.valid {
-		s.valid[i] = s.prog.layout.headers[i].metadata
-	}
+	copy(s.valid, s.prog.layout.initValid)
 	clear(s.stackNext)
 	clear(s.vlLen)
 	s.data, s.pos, s.exited = nil, 0, false

@@ -185,14 +185,23 @@ func (p *Program) Egress(pk *pipeline.Packet) bool {
 // payload. When the headers take the bytes the parser consumed, they are
 // written over them in place; otherwise into a new frame.
 func (p *Program) deparse(s *phv, frame []byte) []byte {
-	size := 0
+	// The valid headers of the deparser's order, remembered (up to 64) so
+	// the emitting pass visits only them.
+	var valid [64]uint8
+	nValid, size := 0, 0
 	for i := range p.emit {
-		if s.valid[p.emit[i].hdr] {
-			size += p.emit[i].bytes
-			if p.emit[i].vl != nil {
-				size += s.vlLen[p.emit[i].hdr]
-			}
+		e := &p.emit[i]
+		if !s.valid[e.hdr] {
+			continue
 		}
+		size += e.bytes
+		if e.vl != nil {
+			size += s.vlLen[e.hdr]
+		}
+		if nValid < len(valid) && i < 256 {
+			valid[nValid] = uint8(i)
+		}
+		nValid++
 	}
 	payload := frame[s.pos:]
 	out := frame
@@ -200,16 +209,17 @@ func (p *Program) deparse(s *phv, frame []byte) []byte {
 		out = p.opts.Frames.Get(size + len(payload))[:size+len(payload)]
 		copy(out[size:], payload)
 	}
-	at := 0
-	for i := range p.emit {
-		e := &p.emit[i]
-		switch {
-		case !s.valid[e.hdr]:
-		case e.vl != nil:
-			e.vl.toWire(s, out, 8*at)
-			at += e.vl.size(s)
-		default:
-			at += copy(out[at:], s.hdr[e.off:e.off+e.bytes])
+	if nValid <= len(valid) && len(p.emit) <= 256 {
+		at := 0
+		for _, i := range valid[:nValid] {
+			at = p.emitOne(s, &p.emit[i], out, at)
+		}
+	} else {
+		at := 0
+		for i := range p.emit {
+			if s.valid[p.emit[i].hdr] {
+				at = p.emitOne(s, &p.emit[i], out, at)
+			}
 		}
 	}
 	if size != s.pos {
@@ -217,4 +227,14 @@ func (p *Program) deparse(s *phv, frame []byte) []byte {
 		s.data, s.pos = out, size
 	}
 	return out
+}
+
+// emitOne writes valid header e at byte at of out and returns where the
+// next one goes.
+func (p *Program) emitOne(s *phv, e *emitHeader, out []byte, at int) int {
+	if e.vl != nil {
+		e.vl.toWire(s, out, 8*at)
+		return at + e.vl.size(s)
+	}
+	return at + copy(out[at:], s.hdr[e.off:e.off+e.bytes])
 }

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package v1model
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// Every specialised if-node of the FlowBuf program and the test programs
+// takes the branch its expression's generic closure picks, over PHVs with
+// random validity and metadata values (each within its field's width, the
+// constants the nodes compare against among them).
+func TestSpecialisedConditionalsAgreeWithTheGenericOnes(t *testing.T) {
+	progs := map[string]*Program{"flowbuf": loadFlowBuf(t).prog}
+	for _, name := range []string{"exprs", "externs", "parsing", "regressions", "checksums"} {
+		progs[name] = loadTestProgram(t, name).prog
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	specialised := 0
+	for name, p := range progs {
+		conds := conditionalsOf(p)
+		var ks []uint64
+		for _, n := range conds {
+			if eq, ok := n.(*slotEqNode); ok {
+				ks = append(ks, eq.k)
+			}
+		}
+		widths := slotWidths(p.layout)
+		for _, n := range conds {
+			if _, generic := n.(*condNode); generic {
+				continue
+			}
+			specialised++
+			br := branchOf(n)
+			if br.onTrue == br.onFalse {
+				continue // either answer goes the same way
+			}
+			for trial := 0; trial < 200; trial++ {
+				s := p.newPHV()
+				for i := range s.valid {
+					s.valid[i] = r.IntN(2) == 0
+				}
+				for slot, w := range widths {
+					v := uint64(r.IntN(3))
+					if len(ks) > 0 && r.IntN(2) == 0 {
+						v = ks[r.IntN(len(ks))]
+					}
+					s.slots[slot] = v & mask64(w)
+				}
+				want := br.onFalse
+				if br.generic(s) != br.negated {
+					want = br.onTrue
+				}
+				if got := n.run(s); got != want {
+					t.Fatalf("%s: a %T took the other branch than its expression's closure", name, n)
+				}
+			}
+		}
+	}
+	if specialised < 50 {
+		t.Fatalf("only %d conditionals specialised", specialised)
+	}
+}
+
+// conditionalsOf lists the if-nodes of the program's two controls.
+func conditionalsOf(p *Program) []node {
+	var out []node
+	seen := map[node]bool{}
+	var walk func(n node)
+	walk = func(n node) {
+		if n == nil || seen[n] {
+			return
+		}
+		seen[n] = true
+		if br := branchOf(n); br != nil {
+			out = append(out, n)
+			walk(br.onTrue)
+			walk(br.onFalse)
+			return
+		}
+		switch n := n.(type) {
+		case *tableNode:
+			walk(n.hit)
+			walk(n.miss)
+			walk(n.baseNext)
+			for i := range n.acts {
+				walk(n.acts[i].next)
+			}
+		case *fixedNode:
+			walk(n.next)
+		}
+	}
+	walk(p.ingress)
+	walk(p.egress)
+	return out
+}
+
+// slotWidths maps each metadata slot that starts a field to its width.
+func slotWidths(l *layout) map[int]int {
+	out := map[int]int{}
+	for _, h := range l.headers {
+		if !h.metadata {
+			continue
+		}
+		for _, f := range l.types[h.typ].fields {
+			if lv, ok := l.field(h.name, f.Name); ok && lv.slot >= 0 && lv.words == 1 {
+				out[lv.slot] = lv.width
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package v1model
+
+import (
+	"github.com/flowbuf/flowbuf/pbswitch/bmv2json"
+)
+
+// constWrite is an assignment of a constant to a header field at a fixed
+// place in phv.hdr: what a header push is mostly made of (version, flags,
+// message type... set one by one after add_header).
+type constWrite struct {
+	bit, width int
+	v          uint64 // already cut to width
+}
+
+// constHeaderWrite recognises p as a constant written into a fixed header
+// field of at most 64 bits.
+func (c *compiler) constHeaderWrite(p *bmv2json.Primitive, x *exprCtx) (constWrite, bool) {
+	if (p.Op != "assign" && p.Op != "modify_field") || len(p.Parameters) != 2 {
+		return constWrite{}, false
+	}
+	if p.Parameters[0].Type != "field" || p.Parameters[1].Type != "hexstr" {
+		return constWrite{}, false
+	}
+	lv, err := c.lvalueOf(&p.Parameters[0], x)
+	if err != nil || lv.slot >= 0 || lv.dyn != nil || lv.vl != nil || lv.bit < 0 || lv.width > 64 {
+		return constWrite{}, false
+	}
+	v, err := c.expr(&p.Parameters[1], x)
+	if err != nil || v.kind != kData || !v.isK || v.wide {
+		return constWrite{}, false
+	}
+	return constWrite{bit: lv.bit, width: lv.width, v: v.u(nil) & mask64(lv.width)}, true
+}
+
+// constRun merges consecutive constant header writes into one masked store
+// over the bytes they touch, applied in their order: later writes win
+// where they overlap, as they would one by one.
+func constRun(ws []constWrite) func(*phv) {
+	lo, hi := ws[0].bit/8, (ws[0].bit+ws[0].width+7)/8
+	for _, w := range ws[1:] {
+		lo, hi = min(lo, w.bit/8), max(hi, (w.bit+w.width+7)/8)
+	}
+	mask, val := make([]byte, hi-lo), make([]byte, hi-lo)
+	for _, w := range ws {
+		off := w.bit - 8*lo
+		writeBits(mask, off, w.width, mask64(w.width))
+		writeBits(val, off, w.width, w.v)
+	}
+	return func(s *phv) {
+		h := s.hdr[lo:hi]
+		for i, m := range mask {
+			h[i] = h[i]&^m | val[i]
+		}
+	}
+}
+
+// mergeConstWrites replaces each run of two or more consecutive constant
+// header writes in a straight action body by one constRun. consts[i] says
+// whether body[i] is one (and which).
+func mergeConstWrites(body []func(*phv), consts []*constWrite) []func(*phv) {
+	var out []func(*phv)
+	for i := 0; i < len(body); {
+		j := i
+		for j < len(body) && consts[j] != nil {
+			j++
+		}
+		if j-i < 2 {
+			out = append(out, body[i])
+			i++
+			continue
+		}
+		run := make([]constWrite, 0, j-i)
+		for _, w := range consts[i:j] {
+			run = append(run, *w)
+		}
+		out = append(out, constRun(run))
+		i = j
+	}
+	return out
+}

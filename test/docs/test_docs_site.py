@@ -16,6 +16,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools" / "docs"))
 import cli_reference  # noqa: E402
+import daemon_reference  # noqa: E402
 import rest_reference  # noqa: E402
 
 README_MAX_LINES = 250
@@ -91,6 +92,21 @@ def test_every_cli_command_has_its_documented_entry(site):
         # cli/flowbuf's own help (its docstring) names every verb.
         assert re.search(rf"(?<![\w-]){re.escape(verb)}(?![\w-])", top_help), \
             f"cli/flowbuf -h does not name {verb}"
+
+
+def test_every_daemon_flag_and_metric_has_its_entry(site):
+    ids = page_ids(site, "reference/daemons.md")
+    assert {"buffer-agent-flags", "pbswitch-flags", "buffer-agent-metrics"} <= ids
+    page = (site / "reference" / "daemons" / "index.html").read_text()
+    for name in daemon_reference.DAEMONS:
+        source = "\n".join(p.read_text() for p in (ROOT / daemon_reference.DAEMONS[name]).glob("*.go")
+                           if not p.name.endswith("_test.go"))
+        defined = set(re.findall(r'fs\.\w+\([^,]+, "([\w-]+)"|flag\.(?!NewFlagSet)\w+\("([\w-]+)"', source))
+        defined = {a or b for a, b in defined}
+        assert len(defined) >= 10, (name, defined)
+        missing = [f for f in defined if f"-{f}" not in page]
+        assert not missing, f"{name} flags without an entry: {missing}"
+    assert page.count("flowbuf_agent_") >= 20
 
 
 def _string_constants(path):

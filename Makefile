@@ -16,7 +16,7 @@ export QUICK
 
 .PHONY: help setup p4-build p4-build-testdata proto build build-go build-java \
         test test-go test-java test-python test-gui test-p4c-stf test-bmv2 fuzz \
-        netcfg demo docs test-docs bench bench-agent bench-pbswitch bench-upf bench-service bench-pool bench-load scenarios chaos lint clean
+        netcfg demo lab docs test-docs bench bench-agent bench-pbswitch bench-upf bench-service bench-pool bench-load scenarios chaos lint clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -91,6 +91,9 @@ netcfg: setup ## Render Stratum chassis configs + ONOS netcfg for a topology (TO
 
 demo: setup ## Pause and resume a live flow on this machine (embedded mode)
 	@tools/demo.sh $(DEMO_ARGS)
+
+lab: setup ## The embedded lab left running to play with (pbswitch, host, h1-h3, a flow) until Ctrl-C (LAB_ARGS=)
+	@tools/lab.sh $(LAB_ARGS)
 
 # The docs site (MkDocs + Material, mkdocs.yml) into site/. Its REST reference
 # is generated from the OpenAPI document ONOS's build writes for the app

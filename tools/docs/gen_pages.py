@@ -46,3 +46,28 @@ with mkdocs_gen_files.open("reference/rest-operations.md", "a") as page:
         where = "all" if operations == "." else f"`{operations}`"
         page.write(f"| {reason} | {where.replace('|', chr(92) + '|')} | "
                    f"`{pattern.replace('|', chr(92) + '|')}` |\n")
+
+# The scenario plots `make scenarios` draws (test/artifacts/, not committed):
+# shown when this checkout has run the scenarios, named otherwise.
+PLOTS = (("lmm", "LMM scenario", "../apps/lmm.md"),
+         ("fmm", "FMM scenario", "../apps/fmm.md"),
+         ("nfv_migration", "NFV migration scenario", "../apps/nfv.md"),
+         ("connectionless", "Connectionless scenario", "../apps/connectionless.md"),
+         ("congestion_delay", "Congestion avoidance: delay over time", "../apps/congestion.md"),
+         ("congestion_qos", "Congestion avoidance: the paper's Fig. 6 metrics",
+          "../apps/congestion.md"))
+with mkdocs_gen_files.open("figures/plots.md", "w") as page:
+    page.write("# Scenario plots (generated)\n\nDrawn by `make scenarios` into `test/artifacts/` "
+               "and copied here by `make docs` when present; the figures behind them and how "
+               "they are measured: [Measured figures](index.md).\n\n")
+    for name, title, about in PLOTS:
+        png = ROOT / "test" / "artifacts" / f"{name}.png"
+        page.write(f"## {title}\n\n")
+        if png.exists():
+            with mkdocs_gen_files.open(f"figures/plots/{name}.png", "wb") as image:
+                image.write(png.read_bytes())
+            page.write(f"![{title}](plots/{name}.png)\n\n")
+        else:
+            page.write(f"Not drawn in this checkout: `make scenarios`, then `make docs`, puts "
+                       f"`test/artifacts/{name}.png` here.\n\n")
+        page.write(f"About it: [{title.split(':')[0]}]({about}).\n\n")

@@ -51,6 +51,11 @@ UE_IFS = {"s1": "r1", "s2": "r2"}  # the UE's end of each eNB's radio
 AIR_QUEUE_LATENCY = "1ms"
 PAPER_RTT_MS = 20.0  # the paper's server-UE round trip, the scenarios' default
 RADIO_RATE = "50mbit"  # each radio's rate (the paper's 500 Mbit/s, scaled to 2 cores)
+# The air queue shaper's token bucket (tbf burst, bytes): small, so that a
+# radio banks no more than 1.3 ms of air time while the UE is detached.
+AIR_BURST_BYTES = 8 * 1024
+# The token bucket of a shaper at the server (shape_at="server", tbf burst).
+SERVER_BURST_BYTES = 64 * 1024
 
 
 def add_rtt_option(parser):
@@ -104,8 +109,53 @@ def bits_per_second(rate):
     raise ValueError(f"rate {rate!r} is not like 50mbit")
 
 
+# The radio's TCP goodput capacity is its shaper's rate times the share of a
+# full frame that is iperf3's payload: 1448 bytes (MTU 1500 less the IPv4, TCP
+# and timestamp headers) of the 1514-byte Ethernet frame the shaper counts.
+PAYLOAD_SHARE = (1500 - 20 - 20 - 12) / (1500 + 14)
+# What timing a few hundred detaches from Python may be off by, as a share of
+# the radio's capacity bound (README: +-1-2 %).
+TIMING_SLACK = 0.03
+
+
+class ImplausibleRun(RuntimeError):
+    """A run's figure the lab's radio cannot have carried: the lab, not the
+    mode, was measured wrong."""
+
+
+def radio_goodput_mbps(rate=RADIO_RATE):
+    """The radio's TCP goodput capacity, Mbit/s."""
+    return bits_per_second(rate) * PAYLOAD_SHARE / 1e6
+
+
+def attached_capacity_mbps(seconds, detached_s, attaches, rate=RADIO_RATE,
+                           burst_bytes=AIR_BURST_BYTES):
+    """The most TCP goodput, averaged over `seconds`, that the radio carries
+    to a UE detached for detached_s of them: its goodput capacity for the
+    attached time, plus the full token bucket (burst_bytes) its shaper
+    starts each attach with (crossed at the veth's speed), plus
+    TIMING_SLACK."""
+    bits = (radio_goodput_mbps(rate) * 1e6 * (seconds - detached_s)
+            + (attaches + 1) * burst_bytes * 8 * PAYLOAD_SHARE)
+    return bits / seconds / 1e6 * (1 + TIMING_SLACK)
+
+
+def check_plausible(what, run, seconds, rate=RADIO_RATE, burst_bytes=AIR_BURST_BYTES):
+    """Raises ImplausibleRun when a TCP run's figure (run: mbps, detached_s,
+    handoffs) exceeds what the radio carries in the time the UE was
+    attached."""
+    bound = attached_capacity_mbps(seconds, run["detached_s"], run["handoffs"], rate,
+                                   burst_bytes)
+    if run["mbps"] > bound:
+        raise ImplausibleRun(
+            f"{what}: {run['mbps']:.2f} Mbit/s received, more than the radio carries in "
+            f"the {seconds - run['detached_s']:.2f} s of {seconds:g} s the UE was attached "
+            f"({bound:.2f} Mbit/s at most, {run['handoffs']} handoffs): the lab delivered "
+            f"through a cut radio or the figure is not what the UE received")
+
+
 def tbf(rate):
-    return ["tbf", "rate", rate, "burst", "64kb", "latency", "50ms"]
+    return ["tbf", "rate", rate, "burst", str(SERVER_BURST_BYTES), "latency", "50ms"]
 
 
 class LineServer:
@@ -225,15 +275,30 @@ class UeSignal(LineServer):
         return self.request(f"await {pid} {timeout_s}\n") == "ok"
 
 
+# What the UE's radios must have received before a throughput run's
+# handoffs start: more than iperf3's connection setup and parameter
+# exchange (a few kB), so its test's data is flowing.
+TEST_DATA_BYTES = 512 * 1024
+# How long iperf3 may take to start sending on a loaded machine.
+TEST_START_TIMEOUT_S = 30.0
+
+
 def iperf_to_ue(lab, seconds, drive=None):
     """iperf3 TCP from the server to the UE for `seconds`, with drive()
-    (the handoffs) run meanwhile; returns the receiver's Mbit/s."""
+    (the handoffs) run once the test's data reaches the UE; returns the
+    receiver's Mbit/s. Handoffs started with the client cut its setup
+    under a mode without buffers: TCP's SYN and control retransmissions
+    (1, 2, 4 s) then started the test after the handoffs were over, and
+    the no-buffering baseline measured a link without handoffs (46.25
+    Mbit/s at 50 handoffs/s, 2026-11-28)."""
     server = subprocess.Popen(lab.ue.popen_argv(["iperf3", "-s", "-1", "-B", UE_IP]),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(0.5)
+    before = lab.received_bytes()
     client = subprocess.Popen(lab.server.popen_argv(
         ["iperf3", "-c", UE_IP, "-t", str(seconds), "-J"]), stdout=subprocess.PIPE, text=True)
     if drive:
+        lab.await_received_bytes(before + TEST_DATA_BYTES, TEST_START_TIMEOUT_S)
         drive()
     report = json.loads(client.communicate(timeout=seconds + 60)[0])
     server.wait(timeout=10)
@@ -369,7 +434,7 @@ class MobilityLab(ProcessLab):
         self.ue.run("sysctl", "-qw", f"net.ipv6.conf.{ifb}.disable_ipv6=1")
         self.ue.run("ip", "link", "set", ifb, "up")
         self.ue.run("tc", "qdisc", "add", "dev", ifb, "root", "tbf", "rate", self.rate,
-                    "burst", "8kb", "latency", self.air_queue)
+                    "burst", str(AIR_BURST_BYTES), "latency", self.air_queue)
         return ifb
 
     def air_drops(self):
@@ -436,6 +501,21 @@ class MobilityLab(ProcessLab):
             # The eNB's buffer is its radio queue: it sends at the radio's rate.
             vport["txRateBps"] = bits_per_second(self.rate)
         return vport
+
+    def received_bytes(self):
+        """Bytes the UE's radios have brought it (before the gates)."""
+        paths = [f"/sys/class/net/{ue_if}/statistics/rx_bytes" for ue_if in UE_IFS.values()]
+        return sum(int(n) for n in self.ue.run("cat", *paths).stdout.split())
+
+    def await_received_bytes(self, total, timeout_s):
+        """Returns once the UE's radios have received `total` bytes;
+        raises TimeoutError after timeout_s."""
+        deadline = time.monotonic() + timeout_s
+        while self.received_bytes() < total:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the UE's radios received {self.received_bytes()} bytes, "
+                                   f"not {total}, within {timeout_s:g} s")
+            time.sleep(0.05)
 
     def detach(self):
         """The UE leaves its eNB: the radio is cut."""

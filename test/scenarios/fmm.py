@@ -43,7 +43,14 @@ fmm_vs_signal_only and fmm_vs_attach_call (50/s), fmm_throughput_mbps_<mode>_<fr
 fmm_handoffs_per_s (achieved), fmm_lost, fmm_reordered, fmm_duplicates,
 fmm_unsynced, fmm_released_on_signal, fmm_held_on_signal, fmm_attach_ms_p50,
 fmm_sync_us_p50; plot test/artifacts/fmm.png.
-Run as root:  .venv/bin/python -m test.scenarios.fmm [--quick]
+
+Every TCP run must fit the radio: a figure above the radio's goodput
+capacity for the time the UE was attached (plus the air queue's token
+bucket at each attach) fails the run with ImplausibleRun, whatever the mode.
+--modes runs a subset (e.g. `--quick --modes none`: the baseline alone at
+50/s); --repeat N runs the modes N times at 50/s and reports the ratios'
+median with their spread (min, max).
+Run as root:  .venv/bin/python -m test.scenarios.fmm [--quick] [--modes M,..] [--repeat N]
 """
 import argparse
 import json
@@ -52,8 +59,8 @@ import subprocess
 import sys
 import time
 
-from test.lab.mobilitylab import (RADIO_RATE, UE_IP, MobilityLab, add_rtt_option,
-                                  bits_per_second, fmm_plan, iperf_to_ue, plan)
+from test.lab.mobilitylab import (UE_IP, MobilityLab, add_rtt_option, check_plausible,
+                                  fmm_plan, iperf_to_ue, plan, radio_goodput_mbps)
 from test.lab.bufferapi import BufferAgent
 from test.lab.servicelab import ROOT
 from test.scenarios.report import emit, throughput_plot
@@ -75,13 +82,11 @@ UDP_AIR_QUEUE = "100ms"
 COMMAND_WAIT_S = 10.0
 # From the flow's end to the receiver's count, in udp_run with min_handoffs.
 DRAIN_S = 3.0
-# The radio's TCP goodput capacity is its shaper's rate times the share of a
-# full frame that is iperf3's payload: 1448 bytes (MTU 1500 less the IPv4, TCP
-# and timestamp headers) of the 1514-byte Ethernet frame the air queue counts.
-PAYLOAD_SHARE = (1500 - 20 - 20 - 12) / (1500 + 14)
 # FMM with the UE's signals and reports (the product), with the attach signal
 # alone, and released by the attach call.
 FMM_MODES = ("fmm", "fmm-signal", "fmm-call")
+# Every mode the scenario compares: FMM's and the no-buffering baseline.
+MODES = (*FMM_MODES, "none")
 # The modes in which the UE sends its datagram as it joins, and as it leaves.
 SIGNAL_ON_ATTACH = ("fmm", "fmm-signal")
 SIGNAL_ON_LEAVE = ("fmm",)
@@ -308,7 +313,9 @@ def udp_run(seconds=3.0, frequency=GOAL_FREQUENCY, pps=2000, rtt_ms=0, command_s
 
 def tcp_run(buffering, frequency, seconds, rtt_ms=0, command_s=COMMAND_S):
     """iperf3 TCP server->UE for `seconds` with handoffs at `frequency`/s
-    (0: none); returns Mbit/s, handoffs, the detached time and sync times."""
+    (0: none); returns Mbit/s, handoffs, the detached time and sync times.
+    Raises ImplausibleRun (mobilitylab) for a figure the radio cannot
+    have carried."""
     with MobilityLab(shape_at="ue", rtt_ms=rtt_ms) as lab:
         driver = FmmDriver(lab, buffering, command_s) if frequency else None
         if driver:
@@ -317,10 +324,12 @@ def tcp_run(buffering, frequency, seconds, rtt_ms=0, command_s=COMMAND_S):
             1.0 / frequency, time.monotonic() + seconds - 0.5)))
         if driver:
             driver.close()
-    return {"mbps": mbps,
-            "handoffs": len(driver.attach_ms) if driver else 0,
-            "detached_s": driver.detached_s if driver else 0.0,
-            "attach_ms": driver.attach_ms if driver else []}
+    run = {"mbps": mbps,
+           "handoffs": len(driver.attach_ms) if driver else 0,
+           "detached_s": driver.detached_s if driver else 0.0,
+           "attach_ms": driver.attach_ms if driver else []}
+    check_plausible(f"{buffering} at {frequency:g} handoffs/s", run, seconds)
+    return run
 
 
 def plot(frequencies, optimal, results):
@@ -332,61 +341,140 @@ def plot(frequencies, optimal, results):
         ("no buffering (TCP retransmits)", "s:", results["none"])])
 
 
-def main(argv=None):
+def modes_option(text):
+    """--modes: a comma-separated subset of MODES."""
+    modes = tuple(m.strip() for m in text.split(",") if m.strip())
+    unknown = [m for m in modes if m not in MODES]
+    if unknown or not modes:
+        raise argparse.ArgumentTypeError(f"modes are some of {', '.join(MODES)}, not {text!r}")
+    return modes
+
+
+def parse_args(argv):
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--quick", action="store_true",
+                        help="6 s runs at 50 handoffs/s only (default: 15 s at 10, 25, 50/s)")
     add_rtt_option(parser)
     parser.add_argument("--command-ms", type=float, default=COMMAND_S * 1000,
                         help="from the handoff call's return to the UE leaving: the handoff "
                              f"command's latency (default {COMMAND_S * 1000:g})")
+    parser.add_argument("--modes", type=modes_option, default=MODES,
+                        help=f"the modes to run, comma-separated (default {','.join(MODES)}); "
+                             "the UDP accounting runs with fmm, a ratio with both its modes")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs of each mode at 50/s: the ratios at 50/s are the median of "
+                             "the runs' ratios, with their spread (default 1)")
     args = parser.parse_args(argv)
-    rtt, command_s = args.rtt_ms, args.command_ms / 1000
+    if args.repeat < 1:
+        parser.error(f"--repeat is at least 1, not {args.repeat}")
+    return args
+
+
+def emit_ratio(metric, ratios, **conditions):
+    """A ratio measured `len(ratios)` times: its median and spread."""
+    if len(ratios) > 1:
+        conditions.update(runs=len(ratios), min=round(min(ratios), 3),
+                          max=round(max(ratios), 3))
+    emit(metric, round(statistics.median(ratios), 3), "ratio", **conditions)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    rtt, command_s, modes = args.rtt_ms, args.command_ms / 1000, args.modes
     seconds = 6 if args.quick else 15
     frequencies = [GOAL_FREQUENCY] if args.quick else [10.0, 25.0, GOAL_FREQUENCY]
-    udp = udp_run(seconds=3.0 if args.quick else 6.0, rtt_ms=rtt, command_s=command_s)
+    udp = None
+    if "fmm" in modes:
+        udp = udp_run(seconds=3.0 if args.quick else 6.0, rtt_ms=rtt, command_s=command_s)
     link = tcp_run("fmm", 0, seconds, rtt)["mbps"]
-    results = {mode: {} for mode in (*FMM_MODES, "none")}
-    capacity = bits_per_second(RADIO_RATE) * PAYLOAD_SHARE / 1e6
-    optimal, attached = {}, {}
-    attach_ms = list(udp["attach_ms"])
-    for f in frequencies:
-        for mode in results:
-            run = tcp_run(mode, f, seconds, rtt, command_s)
-            results[mode][f] = run["mbps"]
-            if mode == "fmm":
-                attach_ms += run["attach_ms"]
-                attached[f] = 1 - run["detached_s"] / seconds
-                optimal[f] = link * attached[f]
-                emit("fmm_handoffs_per_s", round(run["handoffs"] / seconds, 1), "1/s",
-                     asked=f, detached_share=round(run["detached_s"] / seconds, 3))
-            emit(f"fmm_throughput_mbps_{mode}_{f:g}", round(run["mbps"], 2), "Mbit/s",
-                 handoffs=run["handoffs"], seconds=seconds)
-    for f in frequencies:
-        emit(f"fmm_throughput_vs_optimal_{f:g}", round(results["fmm"][f] / optimal[f], 3),
-             "ratio", optimal_mbps=round(optimal[f], 2))
-    vs_optimal = results["fmm"][GOAL_FREQUENCY] / optimal[GOAL_FREQUENCY]
-    vs_none = results["fmm"][GOAL_FREQUENCY] / results["none"][GOAL_FREQUENCY]
-    vs_call = results["fmm"][GOAL_FREQUENCY] / results["fmm-call"][GOAL_FREQUENCY]
-    vs_signal = results["fmm"][GOAL_FREQUENCY] / results["fmm-signal"][GOAL_FREQUENCY]
+    capacity = radio_goodput_mbps()
     emit("fmm_link_mbps", round(link, 2), "Mbit/s", what="no handoffs, same run", rtt_ms=rtt)
     emit("fmm_link_vs_radio_capacity", round(link / capacity, 3), "ratio",
          radio_goodput_mbps=round(capacity, 2),
          what="TCP without handoffs against the radio's goodput capacity")
+    # runs[mode][f]: one run per repetition (only 50/s is repeated).
+    runs = {mode: {f: [] for f in frequencies} for mode in modes}
+    for rep in range(args.repeat):
+        for f in (frequencies if rep == 0 else [GOAL_FREQUENCY]):
+            for mode in modes:
+                run = tcp_run(mode, f, seconds, rtt, command_s)
+                runs[mode][f].append(run)
+                emit(f"fmm_throughput_mbps_{mode}_{f:g}", round(run["mbps"], 2), "Mbit/s",
+                     handoffs=run["handoffs"], seconds=seconds,
+                     detached_share=round(run["detached_s"] / seconds, 3), run=rep + 1)
+    if "fmm" not in modes:
+        print(f"scenario fmm: {', '.join(modes)} only: "
+              + ", ".join(f"{m} {statistics.median(r['mbps'] for r in runs[m][GOAL_FREQUENCY]):.2f}"
+                          for m in modes)
+              + f" Mbit/s at {GOAL_FREQUENCY:g} handoffs/s (link {link:.2f}), every figure "
+                "within the radio's capacity for the attached time")
+        return 0
+    return report_fmm(args, udp, link, runs, frequencies, seconds, command_s)
+
+
+def ratios(runs, mode, other):
+    """FMM's Mbit/s over `other`'s, run by run at GOAL_FREQUENCY."""
+    return [a["mbps"] / b["mbps"] for a, b in zip(runs[mode][GOAL_FREQUENCY],
+                                                   runs[other][GOAL_FREQUENCY])]
+
+
+def report_fmm(args, udp, link, runs, frequencies, seconds, command_s):
+    """The FMM metrics, the plot and the summary line; the exit status."""
+    capacity = radio_goodput_mbps()
+    goal = GOAL_FREQUENCY
+    attach_ms = list(udp["attach_ms"])
+    optimal, attached = {}, {}
+    for f in frequencies:
+        first = runs["fmm"][f][0]
+        attach_ms += first["attach_ms"]
+        attached[f] = 1 - first["detached_s"] / seconds
+        optimal[f] = link * attached[f]
+        emit("fmm_handoffs_per_s", round(first["handoffs"] / seconds, 1), "1/s",
+             asked=f, detached_share=round(first["detached_s"] / seconds, 3))
+    for f in frequencies:
+        emit(f"fmm_throughput_vs_optimal_{f:g}", round(runs["fmm"][f][0]["mbps"] / optimal[f], 3),
+             "ratio", optimal_mbps=round(optimal[f], 2))
+    vs_optimal = runs["fmm"][goal][0]["mbps"] / optimal[goal]
     emit("fmm_throughput_vs_radio_capacity",
-         round(results["fmm"][GOAL_FREQUENCY] / (capacity * attached[GOAL_FREQUENCY]), 3),
-         "ratio", handoffs_per_s=GOAL_FREQUENCY,
+         round(runs["fmm"][goal][0]["mbps"] / (capacity * attached[goal]), 3),
+         "ratio", handoffs_per_s=goal,
          what="against the radio's goodput capacity for the time the UE was attached (the "
               "stricter bound: the no-handoff TCP run leaves part of the radio idle)")
     emit("fmm_throughput_vs_optimal", round(vs_optimal, 3), "ratio",
-         handoffs_per_s=GOAL_FREQUENCY, detach_ms=DETACH_S * 1000,
+         handoffs_per_s=goal, detach_ms=DETACH_S * 1000,
          command_ms=command_s * 1000, goal=">= 0.95")
-    emit("fmm_vs_no_buffering", round(vs_none, 3), "ratio", handoffs_per_s=GOAL_FREQUENCY)
-    emit("fmm_vs_signal_only", round(vs_signal, 3), "ratio", handoffs_per_s=GOAL_FREQUENCY,
-         what="with the UE's leave signal and receive reports vs the attach signal alone "
-              "(the source held by the handoff call)")
-    emit("fmm_vs_attach_call", round(vs_call, 3), "ratio", handoffs_per_s=GOAL_FREQUENCY,
-         what="with the UE's signals and reports vs released by the REST attach call")
+    summary = {}
+    for other, metric, what in (
+            ("none", "fmm_vs_no_buffering", "only the anchor's path switches"),
+            ("fmm-signal", "fmm_vs_signal_only",
+             "with the UE's leave signal and receive reports vs the attach signal alone "
+             "(the source held by the handoff call)"),
+            ("fmm-call", "fmm_vs_attach_call",
+             "with the UE's signals and reports vs released by the REST attach call")):
+        if other in runs:
+            summary[other] = ratios(runs, "fmm", other)
+            emit_ratio(metric, summary[other], handoffs_per_s=goal, what=what)
+    emit_udp(udp, attach_ms)
+    path = None
+    if set(runs) == set(MODES):
+        path = plot(frequencies, optimal, {m: {f: runs[m][f][0]["mbps"] for f in frequencies}
+                                           for m in MODES})
+    clean = (udp["lost"], udp["reordered"], udp["duplicates"]) == (0, 0, 0)
+    versus = ", ".join(f"{statistics.median(r):.2f}x {m}" for m, r in summary.items())
+    print(f"scenario fmm: throughput {vs_optimal:.3f} of optimal at {goal:g} "
+          f"handoffs/s (goal 0.95: {'met' if vs_optimal >= 0.95 else 'MISSED'}), "
+          f"{versus or 'no other mode run'}, "
+          f"{udp['on_signal']} of {udp['handoffs']} released on the UE's signal, "
+          f"{udp['lost']} lost / {udp['reordered']} reordered / "
+          f"{udp['duplicates']} duplicated over {udp['handoffs']} handoffs at "
+          f"{udp['handoffs_per_s']:.0f}/s (goal 0/0/0: {'met' if clean else 'MISSED'})"
+          + (f"; plot {path.relative_to(ROOT)}" if path else ""))
+    return 0 if clean else 1
+
+
+def emit_udp(udp, attach_ms):
+    """The UDP run's accounting and the attach and sync times."""
     emit("fmm_lost", udp["lost"], "packets", sent=udp["sent"], handoffs=udp["handoffs"],
          handoffs_per_s=round(udp["handoffs_per_s"], 1))
     emit("fmm_reordered", udp["reordered"], "packets", sent=udp["sent"])
@@ -412,18 +500,6 @@ def main(argv=None):
     emit("fmm_sync_us_p50", round(statistics.median(udp["sync_us"])), "us",
          what="in the app at the attach: the wait for the target's arm, the disarms, what a "
               "missing datagram left undone")
-    path = plot(frequencies, optimal, results)
-    clean = (udp["lost"], udp["reordered"], udp["duplicates"]) == (0, 0, 0)
-    print(f"scenario fmm: throughput {vs_optimal:.3f} of optimal at {GOAL_FREQUENCY:g} "
-          f"handoffs/s (goal 0.95: {'met' if vs_optimal >= 0.95 else 'MISSED'}), "
-          f"{vs_none:.2f}x no buffering, {vs_signal:.2f}x the attach signal alone, "
-          f"{vs_call:.2f}x the attach call's release, "
-          f"{udp['on_signal']} of {udp['handoffs']} released on the UE's signal, "
-          f"{udp['lost']} lost / {udp['reordered']} reordered / "
-          f"{udp['duplicates']} duplicated over {udp['handoffs']} handoffs at "
-          f"{udp['handoffs_per_s']:.0f}/s (goal 0/0/0: {'met' if clean else 'MISSED'}); "
-          f"plot {path.relative_to(ROOT)}")
-    return 0 if clean else 1
 
 
 if __name__ == "__main__":

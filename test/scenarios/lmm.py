@@ -38,7 +38,8 @@ import subprocess
 import sys
 import time
 
-from test.lab.mobilitylab import UE_IP, MobilityLab, add_rtt_option, iperf_to_ue, plan
+from test.lab.mobilitylab import (SERVER_BURST_BYTES, UE_IP, MobilityLab, add_rtt_option,
+                                  check_plausible, iperf_to_ue, plan)
 from test.lab.servicelab import ROOT
 from test.scenarios.report import emit, throughput_plot
 
@@ -102,12 +103,20 @@ def udp_run(handoffs=2, pps=2000, interval_s=1.0, buffering="flowbuf", rtt_ms=0)
 def tcp_run(buffering, frequency, seconds, rtt_ms=0, cpu_rate_bps=0):
     """iperf3 TCP server->UE for `seconds` with handoffs at `frequency`/s
     (0: none), the eNBs' path to the controller shaped to cpu_rate_bps (0:
-    not); returns the receiver's throughput in Mbit/s and the handoffs."""
+    not); returns the receiver's throughput in Mbit/s and the handoffs.
+    Raises ImplausibleRun (mobilitylab) for a figure above the radio's
+    capacity for the time the UE was attached (the detaches asked: each
+    lasts at least that)."""
     times = []
     with MobilityLab(rtt_ms=rtt_ms, cpu_rate_bps=cpu_rate_bps) as lab:
         mbps = iperf_to_ue(lab, seconds, frequency and (lambda: handoffs_every(
             lab, 1.0 / frequency, time.monotonic() + seconds - 0.5, buffering, times)))
-    return {"mbps": mbps, "handoffs": len(times), "complete_ms": times}
+    run = {"mbps": mbps, "handoffs": len(times), "complete_ms": times,
+           "detached_s": len(times) * DETACH_S}
+    # Shaped at the server: its token bucket refills while the UE is away.
+    check_plausible(f"{buffering} at {frequency:g} handoffs/s", run, seconds,
+                    burst_bytes=SERVER_BURST_BYTES)
+    return run
 
 
 def plot(frequencies, optimal, results):

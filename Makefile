@@ -78,6 +78,8 @@ test-p4c-stf: setup ## p4c's v1model STF samples on pbswitch's engine (needs p4c
 
 test-bmv2: setup ## The packet tests on BMv2 simple_switch_grpc from PATH (skips clearly without it)
 	@command -v simple_switch_grpc >/dev/null || echo "make test-bmv2: simple_switch_grpc is not on PATH, so the BMv2 tests skip"
+	@! command -v simple_switch_grpc >/dev/null || simple_switch_grpc --help 2>&1 | grep -q -- --priority-queues || \
+	  echo "make test-bmv2: needs BMv2 >= 1.15.1 for --priority-queues (8 queues, as pbswitch); this one has none, so it runs with one queue per port and the tests that queue by priority skip"
 	@tools/run-pytest.sh -rs test/packet --target bmv2
 
 # make netcfg: the topology to render, where to (default: beside it), and

@@ -11,7 +11,7 @@ type DropCause int
 const (
 	DropNoPipeline    DropCause = iota // no program pushed yet
 	DropIngress                        // the program dropped it (mark_to_drop)
-	DropNoPort                         // egress_spec / replica names no port
+	DropNoPort                         // egress_spec / replica names a port with no interface (dropped after egress, as BMv2 does)
 	DropQueueFull                      // the egress queue was full
 	DropEgress                         // the egress program dropped it
 	DropNoGroup                        // mcast_grp / clone session not configured

@@ -89,6 +89,11 @@ type Switch struct {
 	shared *sharedBuffer
 	// watchers learn of ports' state changes (WatchPorts).
 	watchers portWatchers
+	// unattached queues what is sent to a port that has no interface: as
+	// on BMv2, such a copy still runs egress (its counters, registers,
+	// clones, digests and recirculations happen) and is dropped when it
+	// would be transmitted, counted as no_port.
+	unattached *port
 }
 
 type procBox struct{ p Processor }
@@ -135,7 +140,18 @@ func New(opts Options) *Switch {
 	if err := s.addPort(opts.CPUPort, cpu, opts.CPURateBps, cpuQueueLen, nil, nil, nil); err != nil {
 		panic(err) // an empty switch always takes its first port
 	}
+	s.unattached = &port{id: pipeline.DropPort, sink: SinkFunc(s.dropUnattached), q: newQueue(opts.QueueLen, 0, nil),
+		done: make(chan struct{})}
+	go s.egressWorker(s.unattached)
 	return s
+}
+
+// dropUnattached is the transmit of a port with no interface: BMv2's
+// transmit finds no interface and the frame is lost.
+func (s *Switch) dropUnattached(frames [][]byte) error {
+	s.cnt.drop(DropNoPort, len(frames))
+	engine.PutFrames(frames)
+	return nil
 }
 
 // CPUPort is the controller's port.
@@ -319,7 +335,7 @@ func (s *Switch) BufferStats() (BufferStats, bool) {
 	return s.shared.stats(), true
 }
 
-// Close removes every port.
+// Close removes every port and stops the unattached ports' egress.
 func (s *Switch) Close() error {
 	var first error
 	for id := range *s.ports.Load() {
@@ -327,6 +343,10 @@ func (s *Switch) Close() error {
 			first = err
 		}
 	}
+	for _, pk := range s.unattached.q.close() {
+		s.discard(pk, DropNoPort)
+	}
+	<-s.unattached.done
 	return first
 }
 
@@ -453,14 +473,19 @@ func (s *Switch) dispatch(proc Processor, ports map[uint32]*port, pk *pipeline.P
 // enters its queue (enq_timestamp), as BMv2 does, not when its frame
 // arrived: what ingress took is processing time, not queueing.
 func (s *Switch) enqueue(ports map[uint32]*port, pk *pipeline.Packet) {
-	p, ok := ports[pk.Meta.EgressPort]
-	if !ok {
-		s.discard(pk, DropNoPort)
-		return
-	}
+	p := s.egressQueue(ports, pk.Meta.EgressPort)
 	if cause := p.q.enqueue(pk, s.nowUs()); cause != admitted {
 		s.refuse(p, pk, cause)
 	}
+}
+
+// egressQueue is the port whose queue takes a copy leaving on id: the
+// port's own, or, for an id with no interface, the unattached queue.
+func (s *Switch) egressQueue(ports map[uint32]*port, id uint32) *port {
+	if p, ok := ports[id]; ok {
+		return p
+	}
+	return s.unattached
 }
 
 // refuse drops pk, which p's queue did not take, counting it for the
@@ -472,11 +497,7 @@ func (s *Switch) refuse(p *port, pk *pipeline.Packet, cause DropCause) {
 
 // enqueueWaiting enqueues pk, waiting up to LosslessWait for queue room.
 func (s *Switch) enqueueWaiting(ports map[uint32]*port, pk *pipeline.Packet) {
-	p, ok := ports[pk.Meta.EgressPort]
-	if !ok {
-		s.discard(pk, DropNoPort)
-		return
-	}
+	p := s.egressQueue(ports, pk.Meta.EgressPort)
 	cause := p.q.enqueue(pk, s.nowUs())
 	if cause == admitted {
 		return // the common case
@@ -607,7 +628,7 @@ func (s *Switch) egressWorker(p *port) {
 				s.recirculate(box.p, pk)
 				continue
 			}
-			if p.id == s.opts.CPUPort {
+			if p.id == s.opts.CPUPort && p != s.unattached {
 				if s.opts.PacketIn != nil {
 					s.opts.PacketIn(pk.Frame, pk.PacketIn)
 				}

@@ -89,7 +89,7 @@ func toFieldMatch(f pipeline.KeyField, fm *p4.FieldMatch) (pipeline.FieldMatch, 
 			return nil
 		}
 		var out []byte
-		out, err = pipeline.FitValue(v, f.Bits)
+		out, err = pipeline.FitTranslated(v, f.Translated, f.Bits)
 		return out
 	}
 	switch x := fm.GetFieldMatchType().(type) {
@@ -176,6 +176,7 @@ func toActionCall(objs *pipeline.Objects, act *p4.Action) (pipeline.Action, erro
 		return pipeline.Action{}, status.Errorf(codes.NotFound, "action id %d is not in the p4info", act.GetActionId())
 	}
 	ids := paramIDs(objs, act.GetActionId())
+	trs := objs.ParamTranslations[act.GetActionId()]
 	params := make([][]byte, len(bits))
 	for _, p := range act.GetParams() {
 		i, ok := ids[p.GetParamId()]
@@ -185,7 +186,7 @@ func toActionCall(objs *pipeline.Objects, act *p4.Action) (pipeline.Action, erro
 		if params[i] != nil {
 			return pipeline.Action{}, invalid("action %d: parameter %d given twice", act.GetActionId(), p.GetParamId())
 		}
-		v, err := pipeline.FitValue(p.GetValue(), bits[i])
+		v, err := pipeline.FitTranslated(p.GetValue(), trs[i], bits[i])
 		if err != nil {
 			return pipeline.Action{}, invalid("action %d parameter %d: %v", act.GetActionId(), p.GetParamId(), err)
 		}

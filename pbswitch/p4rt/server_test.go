@@ -31,13 +31,17 @@ func TestPipelinePushAcceptAndReject(t *testing.T) {
 	wantCode(t, r.push(1, r.info, p4.SetForwardingPipelineConfigRequest_VERIFY_AND_COMMIT), codes.PermissionDenied)
 	r.stream(1)
 
+	// A p4info that does not fit the JSON: a key of another width.
 	other := proto.Clone(r.info).(*p4info.P4Info)
-	other.Tables = other.Tables[1:]                 // vport_ports
-	other.DirectCounters = other.DirectCounters[1:] // and its direct counter
+	for _, tb := range other.Tables {
+		if tb.Preamble.Name == ctl.TableRoutingV4 {
+			tb.MatchFields[0].Bitwidth = 24
+		}
+	}
 	err = r.push(1, other, p4.SetForwardingPipelineConfigRequest_VERIFY_AND_COMMIT)
 	wantCode(t, err, codes.InvalidArgument)
-	if !strings.Contains(err.Error(), "table "+ctl.TableVportPorts+" is not in the p4info") {
-		t.Fatalf("rejection does not name the missing table: %v", err)
+	if !strings.Contains(err.Error(), "table "+ctl.TableRoutingV4+" key ipv4_dst is 32 bits in the JSON and 24 in the p4info") {
+		t.Fatalf("rejection does not name the table and key: %v", err)
 	}
 	// Without the bmv2 JSON there is no program to run.
 	dc := r.deviceConfig

@@ -23,8 +23,11 @@ type Objects struct {
 	ValueSets      map[uint32]*ValueSet
 	ActionProfiles map[uint32]*ActionProfile
 	PRE            *PRE
-	// ActionParams gives each action's parameter widths, by action id.
-	ActionParams map[uint32][]int
+	// ActionParams gives each action's parameter widths in the data plane,
+	// by action id; ParamTranslations the translation of each parameter of
+	// a translated type (nil for the others), by action id.
+	ActionParams      map[uint32][]int
+	ParamTranslations map[uint32][]*Translation
 }
 
 // TableIDs lists table ids in order (reads with a wildcard table id).
@@ -35,22 +38,25 @@ func Build(info *p4info.P4Info, digestOut func(DigestList)) (*Objects, error) {
 	o := &Objects{Info: info, Tables: map[uint32]*Table{}, Counters: map[uint32]*CounterArray{},
 		DirectCounters: map[uint32]*Table{}, Meters: map[uint32]*MeterArray{}, DirectMeters: map[uint32]*Table{},
 		Registers: map[uint32]*RegisterArray{}, Digests: map[uint32]*Digest{}, ValueSets: map[uint32]*ValueSet{}, ActionProfiles: map[uint32]*ActionProfile{}, PRE: NewPRE(),
-		ActionParams: map[uint32][]int{}}
+		ActionParams: map[uint32][]int{}, ParamTranslations: map[uint32][]*Translation{}}
 	noAction := uint32(0)
 	for _, a := range info.GetActions() {
 		var bits []int
 		params := append([]*p4info.Action_Param(nil), a.GetParams()...)
 		sort.Slice(params, func(i, j int) bool { return params[i].GetId() < params[j].GetId() })
+		var trs []*Translation
 		for _, p := range params {
 			bits = append(bits, int(p.GetBitwidth()))
+			trs = append(trs, TranslationOf(info, p.GetTypeName()))
 		}
 		o.ActionParams[a.GetPreamble().GetId()] = bits
+		o.ParamTranslations[a.GetPreamble().GetId()] = trs
 		if a.GetPreamble().GetName() == "NoAction" {
 			noAction = a.GetPreamble().GetId()
 		}
 	}
 	for _, t := range info.GetTables() {
-		tb, err := o.buildTable(t, noAction)
+		tb, err := o.buildTable(info, t, noAction)
 		if err != nil {
 			return nil, err
 		}
@@ -131,7 +137,7 @@ var matchKinds = map[p4info.MatchField_MatchType]MatchKind{
 	p4info.MatchField_RANGE: Range, p4info.MatchField_OPTIONAL: Optional,
 }
 
-func (o *Objects) buildTable(t *p4info.Table, noAction uint32) (*Table, error) {
+func (o *Objects) buildTable(info *p4info.P4Info, t *p4info.Table, noAction uint32) (*Table, error) {
 	name := t.GetPreamble().GetName()
 	var fields []KeyField
 	for _, f := range t.GetMatchFields() {
@@ -139,7 +145,8 @@ func (o *Objects) buildTable(t *p4info.Table, noAction uint32) (*Table, error) {
 		if !ok {
 			return nil, fmt.Errorf("table %s field %s: match type %v not supported", name, f.GetName(), f.GetMatchType())
 		}
-		fields = append(fields, KeyField{ID: f.GetId(), Name: f.GetName(), Bits: int(f.GetBitwidth()), Kind: kind})
+		fields = append(fields, KeyField{ID: f.GetId(), Name: f.GetName(), Bits: int(f.GetBitwidth()), Kind: kind,
+			Translated: TranslationOf(info, f.GetTypeName())})
 	}
 	sort.Slice(fields, func(i, j int) bool { return fields[i].ID < fields[j].ID })
 	actions := map[uint32]ActionSpec{}

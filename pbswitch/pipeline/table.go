@@ -33,8 +33,11 @@ func (k MatchKind) String() string {
 type KeyField struct {
 	ID   uint32
 	Name string
-	Bits int
+	Bits int // in the data plane
 	Kind MatchKind
+	// Translated is set for a field of a @p4runtime_translation type: the
+	// controller gives its values in the SDN form (nil: as they are).
+	Translated *Translation
 }
 
 // FieldMatch is one field of an entry's match. An omitted (don't care)
@@ -149,6 +152,19 @@ func NewTable(id uint32, name string, fields []KeyField, size int, actions map[u
 	}
 	t.index = newMatcher(fields, t.offsets, t.keyWidth)
 	return t
+}
+
+// SetFieldBits sets the data-plane width of field i, a field of a
+// translated type whose width only the program knows. Call it before the
+// table has entries.
+func (t *Table) SetFieldBits(i, bits int) {
+	t.Fields[i].Bits = bits
+	t.offsets, t.keyWidth = t.offsets[:0], 0
+	for _, f := range t.Fields {
+		t.offsets = append(t.offsets, t.keyWidth)
+		t.keyWidth += Width(f.Bits)
+	}
+	t.index = newMatcher(t.Fields, t.offsets, t.keyWidth)
 }
 
 // KeyWidth is the byte length of a lookup key: the fields' full-width

@@ -283,17 +283,16 @@ func (c *compiler) table(jt *bmv2json.Table, lookup func(*string) (node, error))
 		return nil, nil, unsupported("a table of type "+jt.Type+" ("+jt.Name+")", jt.SourceInfo)
 	}
 	t, inInfo := c.tables[jt.Name]
-	if jt.Type == "indirect" || jt.Type == "indirect_ws" {
-		if !inInfo {
-			return nil, nil, invalid(jt.SourceInfo, "table %s is not in the p4info", jt.Name)
-		}
+	if !inInfo && (jt.Type == "indirect" || jt.Type == "indirect_ws") {
+		return nil, nil, unsupported("a hidden table with an action profile ("+jt.Name+")", jt.SourceInfo)
 	}
 	switch {
-	case !inInfo && len(jt.Key) == 0:
+	case !inInfo && len(jt.Key) == 0 && len(jt.Entries) == 0:
 		return c.fixedTable(jt, lookup)
-	case !inInfo && !c.compilerMade(jt):
-		return nil, nil, invalid(jt.SourceInfo, "table %s is not in the p4info", jt.Name)
 	case !inInfo:
+		// A table the p4info leaves out is hidden from the control plane
+		// (@hidden, or one p4c made): it runs, as on BMv2, with its const
+		// entries and default action, and P4Runtime cannot reach it.
 		var err error
 		if t, err = c.privateTable(jt); err != nil {
 			return nil, nil, err
@@ -303,13 +302,13 @@ func (c *compiler) table(jt *bmv2json.Table, lookup func(*string) (node, error))
 	if err := c.bindProfile(jt, n); err != nil {
 		return nil, nil, err
 	}
+	if err := c.tableKey(jt, n); err != nil {
+		return nil, nil, err
+	}
 	if len(jt.Entries) > 0 {
 		if err := c.constEntries(jt, t); err != nil {
 			return nil, nil, err
 		}
-	}
-	if err := c.tableKey(jt, n); err != nil {
-		return nil, nil, err
 	}
 	if jt.DirectMeters != nil {
 		m, ok := c.meterArrays[*jt.DirectMeters]
@@ -399,22 +398,9 @@ func (c *compiler) bindProfile(jt *bmv2json.Table, n *tableNode) error {
 	return nil
 }
 
-// compilerMade tells a table p4c made (const entries, only actions of its
-// own) from one the p4info should list.
-func (c *compiler) compilerMade(jt *bmv2json.Table) bool {
-	if len(jt.Entries) == 0 {
-		return false
-	}
-	for _, id := range jt.ActionIDs {
-		if a, ok := c.actions[id]; !ok || a.inInfo {
-			return false
-		}
-	}
-	return true
-}
-
-// privateTable builds a table the p4info does not list: p4c makes one with
-// const entries for a switch statement on a value. Only the engine sees it.
+// privateTable builds a table the p4info does not list: a @hidden table of
+// the source, or one p4c makes with const entries for a switch statement on
+// a value. Only the engine sees it.
 func (c *compiler) privateTable(jt *bmv2json.Table) (*pipeline.Table, error) {
 	kinds := map[string]pipeline.MatchKind{"exact": pipeline.Exact, "lpm": pipeline.LPM, "ternary": pipeline.Ternary,
 		"range": pipeline.Range, "optional": pipeline.Optional}
@@ -542,6 +528,12 @@ func (c *compiler) tableKey(jt *bmv2json.Table, n *tableNode) error {
 		if v.kind == kVarbit {
 			return unsupported("a varbit match field ("+k.Name+" in "+jt.Name+")", jt.SourceInfo)
 		}
+		if f.Translated != nil {
+			if err := translatedKey(jt, t, i, v.width); err != nil {
+				return err
+			}
+			f = t.Fields[i]
+		}
 		if f.Bits == 0 {
 			return unsupported("a match field of a type that is not bit<W> ("+f.Name+" in "+jt.Name+")", jt.SourceInfo)
 		}
@@ -563,6 +555,22 @@ func (c *compiler) tableKey(jt *bmv2json.Table, n *tableNode) error {
 		}
 		n.keys = append(n.keys, ke)
 	}
+	return nil
+}
+
+// translatedKey binds key field i of a @p4runtime_translation type: the
+// table takes the data plane's width (the JSON's, bits), the p4info's is
+// the controller's (see pipeline.Translation).
+func translatedKey(jt *bmv2json.Table, t *pipeline.Table, i, bits int) error {
+	f := t.Fields[i]
+	what := "match field " + f.Name + " in " + jt.Name + " of @p4runtime_translation type " + f.Translated.URI
+	switch {
+	case f.Translated.SDNString:
+		return unsupported("a "+what+" translated to a string (sdn_string)", jt.SourceInfo)
+	case f.Kind != pipeline.Exact && f.Kind != pipeline.Optional:
+		return unsupported("a "+f.Kind.String()+" "+what+" (translated keys are exact or optional)", jt.SourceInfo)
+	}
+	t.SetFieldBits(i, bits)
 	return nil
 }
 

@@ -58,6 +58,11 @@ func (c *compiler) bindCtrlHeader(info *p4info.P4Info, name string) (*ctrlHeader
 			return ch, nil
 		}
 	}
+	for _, m := range meta.GetMetadata() {
+		if tr := pipeline.TranslationOf(info, m.GetTypeName()); tr != nil {
+			return nil, unsupported(name+" metadata "+m.GetName()+" of @p4runtime_translation type "+tr.URI, nil)
+		}
+	}
 	return nil, invalid(nil, "no header carries the p4info's %s controller header", name)
 }
 

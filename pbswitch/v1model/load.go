@@ -208,12 +208,52 @@ func (c *compiler) bindActions(jp *bmv2json.Program, info *p4info.P4Info) error 
 			return err
 		}
 		a.p4id, a.inInfo = ids[a.name], true
+		if a.p4id != 0 {
+			if err := c.bindParams(a, &jp.Actions[i]); err != nil {
+				return err
+			}
+		}
 		if a.p4id == 0 {
 			// Compiler-made actions get ids of their own, outside p4c's
 			// action prefix (0x01), for the tables only the engine sees.
 			a.p4id, a.inInfo = privateActionID|uint32(jp.Actions[i].ID), false
 		}
 		c.actions[jp.Actions[i].ID] = a
+	}
+	return nil
+}
+
+// bindParams checks an action's parameters against its p4info action and
+// sets the data-plane width of those of a @p4runtime_translation type
+// (pipeline.Translation): the p4info gives the controller's.
+func (c *compiler) bindParams(a *action, ja *bmv2json.Action) error {
+	objs := c.prog.objs
+	bits, trs := objs.ActionParams[a.p4id], objs.ParamTranslations[a.p4id]
+	if len(bits) != len(a.params) {
+		return invalid(nil, "action %s has %d parameters in the JSON and %d in the p4info", a.name, len(a.params), len(bits))
+	}
+	for i, p := range a.params {
+		tr := trs[i]
+		switch {
+		case tr != nil && tr.SDNString:
+			return unsupported("parameter "+ja.RuntimeData[i].Name+" of action "+a.name+" of @p4runtime_translation type "+tr.URI+
+				" translated to a string (sdn_string)", firstSource(ja))
+		case tr != nil:
+			bits[i] = p.width // shared with the tables' and profiles' ActionSpecs
+		case p.width != bits[i]:
+			return invalid(firstSource(ja), "action %s parameter %s is %d bits in the JSON and %d in the p4info", a.name, ja.RuntimeData[i].Name, p.width, bits[i])
+		}
+	}
+	return nil
+}
+
+// firstSource is where an action starts in the P4 source, as near as the
+// JSON tells (its first primitive's line).
+func firstSource(ja *bmv2json.Action) *bmv2json.SourceInfo {
+	for i := range ja.Primitives {
+		if si := ja.Primitives[i].SourceInfo; si != nil {
+			return si
+		}
 	}
 	return nil
 }

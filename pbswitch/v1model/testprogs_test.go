@@ -93,7 +93,7 @@ func (tp *testProgram) run(frame []byte) (*pipeline.Packet, bool) {
 }
 
 func TestTestProgramsLoad(t *testing.T) {
-	for _, name := range []string{"exprs", "parsing", "checksums", "externs", "valuesets", "actionprofiles"} {
+	for _, name := range []string{"exprs", "parsing", "checksums", "externs", "valuesets", "actionprofiles", "parity"} {
 		loadTestProgram(t, name)
 	}
 }

@@ -82,3 +82,17 @@ func TestRunClassifiesSTFProblems(t *testing.T) {
 		t.Fatalf("refused entry: %+v", r)
 	}
 }
+
+// An empty packet runs (the parser finds it too short) and the run goes
+// on: the frame after it is forwarded as usual.
+func TestRunSendsAnEmptyPacket(t *testing.T) {
+	r := runSTF(t, `
+add l2_exact eth_dst:0x0200000000bb set_egress_port(port:2)
+packet 1
+packet 1 `+frame+`
+expect 2 `+frame+`
+`)
+	if r.Status != statusPass {
+		t.Fatalf("%+v", r)
+	}
+}

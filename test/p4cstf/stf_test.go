@@ -76,7 +76,6 @@ wait
 func TestParseSTFRefusesWhatP4CsParserRefuses(t *testing.T) {
 	for _, src := range []string{
 		"packet x 00",              // port not a number
-		"packet 1",                 // no data
 		"packet 1 00 zz",           // not hex
 		"expect 1 00$ 11",          // '$' not at the end
 		"add t k:0x1",              // no action
@@ -196,5 +195,17 @@ func TestToBytesFitsTheFieldWidth(t *testing.T) {
 	}
 	if _, err := parseNumber("0x1*"); err == nil {
 		t.Fatal("a '*' digit parsed as a number")
+	}
+}
+
+// "packet PORT" with no data is an empty packet, as bmv2stf.py reads it
+// (p4c's gauntlet_enum_assign sends one).
+func TestParseSTFReadsAPacketWithNoDataAsAnEmptyPacket(t *testing.T) {
+	cmds, err := ParseSTF("packet 0 \n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cmds) != 1 || cmds[0].Kind != "packet" || cmds[0].Port != 0 || cmds[0].Data != "" {
+		t.Fatalf("%+v", cmds)
 	}
 }

@@ -15,7 +15,7 @@ import pytest
 
 from .client import Client
 from .harness import Switch
-from .p4info import BMV2_JSON_PATH, P4Info
+from .p4info import BMV2_JSON_PATH, P4Info, engine_test_program
 from .targets import CPU_PORT, Bmv2Target, PbswitchTarget, external_target
 
 
@@ -118,3 +118,31 @@ def sw(pipeline, p4info):
     if hasattr(pipeline, "log_tail"):
         # Shown by pytest only when the test failed.
         print(f"--- {pipeline.name} log (tail) ---\n{pipeline.log_tail()}")
+
+
+@pytest.fixture
+def program_switch(pipeline, p4info, device_config):
+    """A factory: program_switch(name, ingress) pushes one of pbswitch's
+    engine test programs (pbswitch/v1model/testdata) to the target and
+    returns a Switch that names its objects; the FlowBuf pipeline is pushed
+    back afterwards, for the tests that follow."""
+    switches = []
+
+    def push(name, ingress):
+        try:
+            info, config = engine_test_program(name, ingress)
+        except FileNotFoundError as err:
+            pytest.skip(f"engine test program {name} is not compiled ({err.filename} is missing): "
+                        "run `make p4-build-testdata` with p4c-bm2-ss on PATH")
+        with Client(pipeline.grpc_addr, pipeline.device_id) as client:
+            client.set_pipeline(info.info, config)
+        switch = Switch(pipeline, info)
+        switches.append(switch)
+        return switch
+
+    yield push
+    for switch in switches:
+        switch.close()
+    if switches:
+        with Client(pipeline.grpc_addr, pipeline.device_id) as client:
+            client.set_pipeline(p4info.info, device_config)

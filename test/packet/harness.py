@@ -50,6 +50,12 @@ class Switch:
             pytest.skip(f"needs {count} ports, the target has {len(numbers)}")
         return numbers[:count]
 
+    def require_priority_queues(self):
+        """Skips the test on a target without a queue per priority (0-7),
+        saying why."""
+        if self.target.no_priority_queues:
+            pytest.skip(self.target.no_priority_queues)
+
     # --- tables ---------------------------------------------------------
 
     def entry(self, table, match=None, action=None, params=None, priority=0):

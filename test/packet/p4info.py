@@ -16,6 +16,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 BUILD = ROOT / "pipeconf" / "p4src" / "build"
 P4INFO_PATH = BUILD / "p4info.txt"
 BMV2_JSON_PATH = BUILD / "bmv2.json"
+# The engine's test programs, each with its committed p4c outputs.
+ENGINE_TESTDATA = ROOT / "pbswitch" / "v1model" / "testdata"
 
 # P4 names are qualified by the control instances of main.p4; tests use the
 # short names below, which this prefix completes.
@@ -49,10 +51,20 @@ def decode(data):
     return int.from_bytes(data, "big")
 
 
+def engine_test_program(name, ingress):
+    """(P4Info, bmv2.json bytes) of one of pbswitch's engine test programs
+    (pbswitch/v1model/testdata/NAME.p4, compiled by `make
+    p4-build-testdata`); short names complete with `ingress`, the name of
+    its ingress control. Raises FileNotFoundError when it is not compiled."""
+    info = load_p4info(ENGINE_TESTDATA / f"{name}.p4info.txt")
+    return P4Info(info, ingress=ingress), (ENGINE_TESTDATA / f"{name}.json").read_bytes()
+
+
 class P4Info:
     """The p4info with lookups by name."""
 
-    def __init__(self, info=None):
+    def __init__(self, info=None, ingress=INGRESS):
+        self.ingress = ingress
         self.info = info if info is not None else load_p4info()
         self._tables = {t.preamble.name: t for t in self.info.tables}
         self._actions = {a.preamble.name: a for a in self.info.actions}
@@ -62,11 +74,10 @@ class P4Info:
         self._registers = {r.preamble.name: r for r in self.info.registers}
         self._metadata = {m.preamble.name: m for m in self.info.controller_packet_metadata}
 
-    @staticmethod
-    def _qualified(name, known):
+    def _qualified(self, name, known):
         if name in known:
             return name
-        full = f"{INGRESS}.{name}"
+        full = f"{self.ingress}.{name}"
         if full in known:
             return full
         raise KeyError(f"{name!r} is not in the p4info (known: {sorted(known)})")

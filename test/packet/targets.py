@@ -32,7 +32,12 @@ PBSWITCH_SHAPED_PORT = 5
 PBSWITCH_SHAPED_BPS = 1_000_000
 # BMv2 runs one queue per port unless told otherwise, and drops a packet
 # whose priority has no queue; pbswitch has 8 strict-priority queues.
+# simple_switch_grpc takes --priority-queues from BMv2 1.15.1 on
+# (p4lang/behavioral-model#1101); an older one runs without it, and the tests
+# that queue by priority skip.
 BMV2_PRIORITY_QUEUES = 8
+NO_PRIORITY_QUEUES = ("this simple_switch_grpc has no --priority-queues (BMv2 older than 1.15.1): "
+                      "one queue per port, which drops a packet whose priority is not 0")
 PBSWITCH_VPORT = 100
 CPU_PORT = 255
 
@@ -61,6 +66,8 @@ class Target:
     # Switch port number -> the bits/s the target shapes it to, for ports
     # whose rate a test may rely on; empty elsewhere.
     port_rates: dict = dataclasses.field(default_factory=dict)
+    # Why the target has no queue per priority (0-7), or None when it has.
+    no_priority_queues: str = None
 
     def close(self):
         pass
@@ -202,11 +209,21 @@ class Bmv2Target(LabTarget):
         """The simple_switch_grpc on PATH, or None."""
         return shutil.which(BMV2_BINARY)
 
+    @staticmethod
+    def has_priority_queues(binary):
+        """Whether simple_switch_grpc takes --priority-queues: its --help
+        lists the target's options after the common ones."""
+        out = subprocess.run([binary, "--help"], capture_output=True, text=True, timeout=30)
+        return "--priority-queues" in out.stdout + out.stderr
+
     def argv(self, grpc_port, device_id, switch_ifs, extra):
         argv = [self.binary(), "--no-p4", "--device-id", str(device_id),
                 "--log-console", "--log-level", "warn"]
         for number, ifname in switch_ifs.items():
             argv += ["-i", f"{number}@{ifname}"]
-        return argv + ["--", "--grpc-server-addr", f"127.0.0.1:{grpc_port}",
-                       "--cpu-port", str(CPU_PORT),
-                       "--priority-queues", str(BMV2_PRIORITY_QUEUES)], []
+        argv += ["--", "--grpc-server-addr", f"127.0.0.1:{grpc_port}", "--cpu-port", str(CPU_PORT)]
+        if self.has_priority_queues(self.binary()):
+            argv += ["--priority-queues", str(BMV2_PRIORITY_QUEUES)]
+        else:
+            extra.update(no_priority_queues=NO_PRIORITY_QUEUES)
+        return argv, []

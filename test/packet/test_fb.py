@@ -75,6 +75,7 @@ class Fb:
 
 @pytest.fixture
 def fb(sw):
+    sw.require_priority_queues()  # FB's class is the packet's priority
     first, second = sw.take_ports(2)
     sw.insert("forwarding.l2_exact", match={"eth_dst": HOST2_MAC},
               action="forwarding.set_egress_port", params={"port": second})

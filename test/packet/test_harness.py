@@ -6,7 +6,7 @@ from scapy.layers.l2 import Ether
 
 from .p4info import P4Info, encode
 from .packets import routed, udp_frame
-from .targets import parse_port_map
+from .targets import Bmv2Target, parse_port_map
 
 
 def test_encode_is_canonical_and_checks_width():
@@ -71,3 +71,14 @@ def test_range_matches_counters_and_meters_by_name():
     assert info.meter_id("upf.session_meter") != info.meter_id("upf.app_meter")
     with pytest.raises(KeyError):
         info.meter_id("upf.no_such_meter")
+
+
+@pytest.mark.parametrize("help_text, has", [
+    ("--grpc-server-addr arg\n--cpu-port arg\n--priority-queues arg\n", True),
+    ("--grpc-server-addr arg\n--cpu-port arg\n", False),  # BMv2 1.15.0
+])
+def test_bmv2_priority_queues_are_detected_from_its_help(tmp_path, help_text, has):
+    fake = tmp_path / "simple_switch_grpc"
+    fake.write_text(f"#!/bin/sh\nprintf '%s' '{help_text}'\n")
+    fake.chmod(0o755)
+    assert Bmv2Target.has_priority_queues(str(fake)) is has

@@ -18,6 +18,7 @@ def marked(seq, dscp, size=0):
 
 
 def test_a_queued_packet_leaves_unchanged(sw):
+    sw.require_priority_queues()
     first, second = sw.take_ports(2)
     sw.insert("forwarding.l2_exact", match={"eth_dst": HOST2_MAC},
               action="forwarding.set_egress_port", params={"port": second})

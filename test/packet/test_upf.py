@@ -385,7 +385,9 @@ def test_yellow_is_not_dropped(sw, upf):
 
 def test_qfi_sets_the_egress_queue(sw, upf):
     """Target-agnostic: a packet whose QFI maps to queue 7 is delivered (on
-    BMv2 this needs --priority-queues, which the bmv2 target passes)."""
+    BMv2 this needs --priority-queues, which the bmv2 target passes where
+    its simple_switch_grpc takes it)."""
+    sw.require_priority_queues()
     upf.app(9, priority=10, app_port=(9000, 9000))
     upf.downlink_term(9, TERM_DOWN + 9, teid=0x999, qfi=5)
     sw.insert("upf.queues", match={"qfi": 5}, action="upf.set_queue", params={"priority": 7})

@@ -48,12 +48,25 @@ func main() {
 		fmt.Fprintln(os.Stderr, "upfbench:", err)
 		os.Exit(1)
 	}
+	if os.Getenv("ONLY") == "ceiling" { // just the forwarding ceiling
+		if err := b.ceiling(pl); err != nil {
+			fmt.Fprintln(os.Stderr, "upfbench: forwarding ceiling:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := b.engine(pl); err != nil {
 		fmt.Fprintln(os.Stderr, "upfbench: engine:", err)
 		os.Exit(1)
 	}
 	if err := b.sessions(pl); err != nil {
 		fmt.Fprintln(os.Stderr, "upfbench: sessions:", err)
+		os.Exit(1)
+	}
+	if os.Geteuid() != 0 {
+		b.Skip("pbswitch_upf_fwd_mpps_64b_1core", "Mpps", "needs root for network namespaces and XDP")
+	} else if err := b.ceiling(pl); err != nil {
+		fmt.Fprintln(os.Stderr, "upfbench: forwarding ceiling:", err)
 		os.Exit(1)
 	}
 	fmt.Println(b.summary(time.Since(start), load0, loadAvg()))

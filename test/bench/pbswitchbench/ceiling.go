@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"github.com/flowbuf/flowbuf/buffer-agent/netio/nslab"
+	"github.com/flowbuf/flowbuf/pbswitch/ctl"
+	"github.com/flowbuf/flowbuf/test/bench/xdpgen"
+)
+
+// The forwarding ceiling: what the Linux bridge, pbswitch and BMv2 forward
+// at 64 bytes when the generator is not the limit. The generator is the
+// kernel itself (xdpgen: XDP live frames, no socket), pinned to CPU
+// genCPU; the switch under test runs pinned to CPU switchCPU (pbswitch
+// with GOMAXPROCS=1: one core). The bridge forwards in the softirq of the
+// generator's CPU, where the veth hands it the frames: it shares that core.
+const (
+	genCPU    = 0
+	switchCPU = 1
+)
+
+func (b *bench) ceiling() (err error) {
+	l, err := xdpgen.NewLab("pbxdp-", genCPU)
+	if err != nil {
+		return fmt.Errorf("lab: %w", err)
+	}
+	defer func() { err = errors.Join(err, l.Close()) }()
+	frame := nslab.Frame(make([]byte, frame64), frame64, 1, 0)
+	cond := map[string]any{"frame_bytes": frame64, "seconds": b.dur.Seconds(), "generator": "XDP live frames (BPF_PROG_RUN) on a veth, CPU 0",
+		"cores": 2, "note": "machine shared with other work: figures are lower bounds"}
+	gen, err := l.GeneratorRate(frame, b.dur)
+	if err != nil {
+		return fmt.Errorf("generator: %w", err)
+	}
+	b.Emit("generator_mpps_64b", gen/1e6, "Mpps", with(cond, "path", "veth pair, counted by XDP at the peer"))
+
+	unbridge, err := l.Bridge()
+	if err != nil {
+		return fmt.Errorf("bridge: %w", err)
+	}
+	bridge, err := l.ForwardRate(frame, b.dur)
+	if err := errors.Join(err, unbridge()); err != nil {
+		return fmt.Errorf("bridge: %w", err)
+	}
+	b.Emit("bridge_fwd_mpps_64b_1core", bridge/1e6, "Mpps", with(cond, "path", "veth -> Linux bridge -> veth (softirq on the generator's CPU)"))
+
+	bin, cleanup, err := pbswitchBinary()
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	sw, err := measureSwitch(l, frame, b.dur, pbswitchCommand(bin, l.Switch.Path, "127.0.0.1:29559"), "127.0.0.1:29559")
+	if err != nil {
+		return fmt.Errorf("pbswitch: %w", err)
+	}
+	b.Emit("pbswitch_fwd_mpps_64b_1core", sw/1e6, "Mpps", with(cond, "path", "veth -> pbswitch (FlowBuf program, routing_v4) -> veth; pbswitch on CPU 1, GOMAXPROCS=1"))
+	b.Emit("pbswitch_vs_bridge_64b_1core", sw/bridge, "ratio", map[string]any{"baseline": "bridge_fwd_mpps_64b_1core"})
+
+	bmv2Bin, err := exec.LookPath("simple_switch_grpc")
+	if err != nil {
+		b.Skip("bmv2_fwd_mpps_64b_1core", "Mpps", "simple_switch_grpc (BMv2 with PI) is not on PATH")
+		return nil
+	}
+	bm, err := measureSwitch(l, frame, b.dur, bmv2Command(bmv2Bin, l.Switch.Path, "127.0.0.1:29560"), "127.0.0.1:29560")
+	if err != nil {
+		return fmt.Errorf("bmv2: %w", err)
+	}
+	b.Emit("bmv2_fwd_mpps_64b_1core", bm/1e6, "Mpps", with(with(cond, "binary", bmv2Bin), "path", "veth -> BMv2 simple_switch_grpc (FlowBuf program, routing_v4) -> veth; on CPU 1"))
+	return nil
+}
+
+// pbswitchCommand runs pbswitch on the lab's switch ports, on one core.
+func pbswitchCommand(bin, netns, addr string) *exec.Cmd {
+	cmd := exec.Command("taskset", "-c", fmt.Sprint(switchCPU), bin, "--netns", netns,
+		"--port", "1="+xdpgen.SwitchIn, "--port", "2="+xdpgen.SwitchOut, "--cpu-port", "255", "--p4rt-listen", addr, "--buffer-listen", "")
+	cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
+	return cmd
+}
+
+// bmv2Command runs simple_switch_grpc on the lab's switch ports, on one core.
+func bmv2Command(bin, netns, addr string) *exec.Cmd {
+	return exec.Command("nsenter", "--net="+netns, "taskset", "-c", fmt.Sprint(switchCPU), bin, "--no-p4",
+		"-i", "1@"+xdpgen.SwitchIn, "-i", "2@"+xdpgen.SwitchOut, "--", "--grpc-server-addr", addr, "--cpu-port", "255")
+}
+
+// measureSwitch starts a P4Runtime switch, pushes the FlowBuf program with
+// the lab route and measures what it forwards.
+func measureSwitch(l *xdpgen.Lab, frame []byte, dur time.Duration, cmd *exec.Cmd, addr string) (float64, error) {
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	c, err := connectWhenUp(addr)
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close()
+	if err := c.Insert(c.Route(labDst, 32, 2, labSrcMAC, labDstMAC)); err != nil {
+		return 0, err
+	}
+	return l.ForwardRate(frame, dur)
+}
+
+// pbswitchBinary builds pbswitch into a temporary directory.
+func pbswitchBinary() (string, func(), error) {
+	dir, err := os.MkdirTemp("", "pbxdp-bin-")
+	if err != nil {
+		return "", nil, err
+	}
+	bin := filepath.Join(dir, "pbswitch")
+	out, err := exec.Command("go", "build", "-o", bin, "./pbswitch/cmd/pbswitch").CombinedOutput()
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("go build pbswitch: %v: %s", err, out)
+	}
+	return bin, func() { os.RemoveAll(dir) }, nil
+}
+
+// connectWhenUp pushes the FlowBuf program to the switch at addr once it
+// answers (up to 20 s).
+func connectWhenUp(addr string) (*ctl.Controller, error) {
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		c, err := pushed(addr)
+		if err == nil || time.Now().After(deadline) {
+			return c, err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"time"
+
+	p4 "github.com/p4lang/p4runtime/go/p4/v1"
+
+	"github.com/flowbuf/flowbuf/pbswitch/ctl"
+	"github.com/flowbuf/flowbuf/test/bench/xdpgen"
+)
+
+// The UPF's forwarding ceiling on one core: 64-byte downlink packets (a
+// data-network host to a UE) encapsulated in GTP-U towards the gNodeB by a
+// pbswitch process on CPU 1 (GOMAXPROCS=1), with a generator that outruns
+// AF_PACKET (xdpgen, CPU 0), measured with the generator's own rate in the
+// same run.
+const (
+	ceilingGenCPU    = 0
+	ceilingSwitchCPU = 1
+	ceilingAddr      = "127.0.0.1:29561"
+	ceilingFrame     = 64
+)
+
+func (b *bench) ceiling(pl ctl.Pipeline) (err error) {
+	dur := 6 * time.Second
+	if b.quick {
+		dur = 1500 * time.Millisecond
+	}
+	l, err := xdpgen.NewLab("upxdp-", ceilingGenCPU)
+	if err != nil {
+		return fmt.Errorf("lab: %w", err)
+	}
+	defer func() { err = errors.Join(err, l.Close()) }()
+	ue := ueAddr(0)
+	frame := ether(ipv4UDP(dnAddr, ue, 80, 4000, make([]byte, ceilingFrame-14-28)))
+	cond := map[string]any{"frame_bytes": len(frame), "seconds": dur.Seconds(), "generator": "XDP live frames (BPF_PROG_RUN) on a veth, CPU 0",
+		"cores": 2, "note": "machine shared with other work: figures are lower bounds"}
+	gen, err := l.GeneratorRate(frame, dur)
+	if err != nil {
+		return fmt.Errorf("generator: %w", err)
+	}
+	b.Emit("generator_mpps_64b", gen/1e6, "Mpps", merge(cond, map[string]any{"path": "veth pair, counted by XDP at the peer"}))
+	bin, err := pbswitchBinary()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command("taskset", "-c", fmt.Sprint(ceilingSwitchCPU), bin, "--netns", l.Switch.Path,
+		"--port", "1="+xdpgen.SwitchIn, "--port", fmt.Sprintf("%d=%s", portGNB, xdpgen.SwitchOut),
+		"--cpu-port", "255", "--p4rt-listen", ceilingAddr, "--buffer-listen", "")
+	cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	if err := programDownlink(pl, ceilingAddr); err != nil {
+		return fmt.Errorf("program the UPF: %w", err)
+	}
+	down, err := l.ForwardRate(frame, dur)
+	if err != nil {
+		return err
+	}
+	b.Emit("pbswitch_upf_fwd_mpps_64b_1core", down/1e6, "Mpps", merge(cond, map[string]any{
+		"path": "veth -> pbswitch (FlowBuf program: UPF downlink, GTP-U encapsulation, 108 B out) -> veth; pbswitch on CPU 1, GOMAXPROCS=1"}))
+	return nil
+}
+
+// programDownlink pushes the FlowBuf program to the pbswitch at addr once
+// it answers and installs one UE's downlink: the UE pool is the core side,
+// a session and a termination for UE 0, its gNodeB tunnel peer and the
+// route to the gNodeB.
+func programDownlink(pl ctl.Pipeline, addr string) error {
+	var c *ctl.Controller
+	var err error
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if c, err = ctl.Connect(addr, 1); err == nil {
+			if err = c.Push(pl); err == nil {
+				break
+			}
+			c.Close()
+		}
+		if time.Now().After(deadline) {
+			return err
+		}
+	}
+	defer c.Close()
+	w := newWriter(pl.Info)
+	core := w.entry(ctl.TableUpfInterfaces, nil, ctl.ActionIfaceCore)
+	core.Match = []*p4.FieldMatch{{FieldId: w.id(ctl.TableUpfInterfaces + "/ipv4_dst"),
+		FieldMatchType: &p4.FieldMatch_Lpm{Lpm: &p4.FieldMatch_LPM{Value: []byte{10, 250, 0, 0}, PrefixLen: 16}}}}
+	var gnb [4]byte
+	copy(gnb[:], gnbAddr[:])
+	ue := ueAddr(0)
+	return c.Insert(core,
+		w.entry(ctl.TableTunnelPeers, []any{"tunnel_peer_id", []byte{0}}, ctl.ActionSetTunnelPeer,
+			"src_addr", n3Addr[:], "dst_addr", gnb[:], "sport", canon(b16(41000))),
+		w.entry(ctl.TableDownlinkSessions, []any{"ue_addr", ue[:]}, ctl.ActionSetDownlinkSession,
+			"ctr_idx", []byte{1}, "meter_idx", []byte{0}, "tunnel_peer_id", []byte{0}),
+		w.entry(ctl.TableDownlinkTerminations, []any{"ue_addr", ue[:], "app_id", []byte{0}}, ctl.ActionDownlinkTermFwd,
+			"ctr_idx", []byte{1}, "meter_idx", []byte{0}, "teid", canon(b32(teidDown(0))), "qfi", []byte{qfi}),
+		c.Route(gnb, 32, portGNB, mac, mac))
+}

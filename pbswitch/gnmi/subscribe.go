@@ -141,33 +141,33 @@ func (st *stream) snapshot(sels []selection) error {
 	return nil
 }
 
-// once sends the values and sync_response, then ends the RPC.
-func (st *stream) once(list *pb.SubscriptionList) error {
+// begin reads the list's selections and sends their values (unless the
+// client asked for updates only) and the sync_response: how ONCE and POLL
+// subscriptions start.
+func (st *stream) begin(list *pb.SubscriptionList) ([]selection, error) {
 	sels, err := selections(list)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if !list.GetUpdatesOnly() {
 		if err := st.snapshot(sels); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return st.sync()
+	return sels, st.sync()
+}
+
+// once sends the values and sync_response, then ends the RPC.
+func (st *stream) once(list *pb.SubscriptionList) error {
+	_, err := st.begin(list)
+	return err
 }
 
 // poll sends the values and sync_response at the start and at each poll
 // request, until the client ends the stream.
 func (st *stream) poll(list *pb.SubscriptionList) error {
-	sels, err := selections(list)
+	sels, err := st.begin(list)
 	if err != nil {
-		return err
-	}
-	if !list.GetUpdatesOnly() {
-		if err := st.snapshot(sels); err != nil {
-			return err
-		}
-	}
-	if err := st.sync(); err != nil {
 		return err
 	}
 	for {

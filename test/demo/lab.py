@@ -24,6 +24,10 @@ import time
 from test.lab.servicelab import DEVICE, HOSTS, ROOT, ServiceLab, ip_of
 
 UDP_PORT = 9000
+# Its own prefix and ports, so that it runs beside the tests' labs (the e2e
+# tests' pbswitch is on 28201; test/chaos's load lab has the prefix fbl-).
+PREFIX = "fbp-"
+P4RT_PORT = 28501
 # The warm-up's flow: from h3 to an address no host has, so no packet matches.
 WARMUP_FILTER = {"ipv4Src": ip_of("h3") + "/32", "ipv4Dst": "10.0.0.250/32", "ipProto": 17}
 WARMUP_OWNER = "org.flowbuf.lab-warmup"
@@ -78,15 +82,16 @@ def banner(lab, flow, cycles, first_ms, last_ms):
     base = f"http://127.0.0.1:{lab.rest_port}"
     cli = "cli/flowbuf" if lab.rest_port == 8181 else f"cli/flowbuf --url {base}/onos/flowbuf"
     src, dst = ip_of("h1"), ip_of("h2")
+    ns = lab.prefix
     flow_line = (f"a UDP flow h1 ({src}) -> h2 ({dst}) port {UDP_PORT} at {flow} packets/s"
-                 if flow else "no flow (start one in a host: ip netns exec fbl-h1 ...)")
+                 if flow else f"no flow (start one in a host: ip netns exec {ns}h1 ...)")
     print(f"""
 lab: ready. Warmed up by {cycles} pause/resume cycles on a flow nobody sends (listed as
      WITHDRAWN intents of owner {WARMUP_OWNER}): the first pause call took {first_ms:.1f} ms,
      the last {last_ms:.1f} ms
   page      {base}/
   REST      {base}/onos/flowbuf/   (OpenAPI: {base}/ui/apidoc/swagger.json)
-  switch    {DEVICE}: h1, h2, h3 on ports 1-3 (namespaces fbl-h1..fbl-h3), vports 100, 101
+  switch    {DEVICE}: h1, h2, h3 on ports 1-3 (namespaces {ns}h1..{ns}h3), vports 100, 101
   flow      {flow_line}
 try:
   {cli} devices
@@ -99,6 +104,45 @@ Ctrl-C stops the lab and removes its namespaces and processes.
 """, flush=True)
 
 
+def stop_on(*signals):
+    """These signals end the lab as Ctrl-C does (a KeyboardInterrupt).
+
+    SIGINT too, explicitly: Python installs its KeyboardInterrupt handler
+    only when SIGINT was not ignored at start, and a process started in the
+    background by a non-interactive shell (`make test &`, a CI runner)
+    inherits SIGINT ignored, so it would never hear the Ctrl-C that stops it."""
+    def interrupt(*_):
+        raise KeyboardInterrupt
+    for sig in signals:
+        signal.signal(sig, interrupt)
+
+
+def ignore_signals():
+    """From here on the lab is tearing down: another Ctrl-C (or a SIGTERM)
+    must not cut that short and leave processes or namespaces behind."""
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_IGN)
+
+
+def serve(lab, args):
+    """Warms the host up, starts the flow, prints the banner and waits for
+    Ctrl-C; the flow is stopped however this ends."""
+    flow = None
+    try:
+        cycles, first_ms, last_ms = warm_up(lab.rest, args.warmup_seconds)
+        if not args.no_flow:
+            flow = start_flow(lab, args.pps)
+        banner(lab, None if args.no_flow else int(args.pps), cycles, first_ms, last_ms)
+        while True:
+            signal.pause()
+    finally:
+        ignore_signals()
+        print("lab: stopping", flush=True)
+        if flow is not None:
+            flow.kill()
+            flow.wait()
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -108,29 +152,32 @@ def main(argv=None):
     parser.add_argument("--no-flow", action="store_true", help="start no flow")
     parser.add_argument("--warmup-seconds", type=float, default=3.0)
     parser.add_argument("--rest-port", type=int, default=8181)
+    parser.add_argument("--p4rt-port", type=int, default=P4RT_PORT,
+                        help="pbswitch's P4Runtime port; the buffer API's is the next one")
+    parser.add_argument("--prefix", default=PREFIX,
+                        help="of the lab's namespaces and links (what it deletes at start and stop)")
     args = parser.parse_args(argv)
     if port_in_use(args.rest_port):
         parser.error(f"something already listens on 127.0.0.1:{args.rest_port}: stop it, or "
                      f"give the lab another port (make lab LAB_ARGS=\"--rest-port 8191\")")
-    # SIGTERM ends the lab as Ctrl-C does: the with block tears it down.
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
-    flow = None
-    with ServiceLab(external_agent=args.agent == "external", prefix="fbl-",
-                    rest_port=args.rest_port, ready_buffers=1) as lab:
-        try:
-            cycles, first_ms, last_ms = warm_up(lab.rest, args.warmup_seconds)
-            if not args.no_flow:
-                flow = start_flow(lab, args.pps)
-            banner(lab, None if args.no_flow else int(args.pps), cycles, first_ms, last_ms)
-            while True:
-                signal.pause()
-        except KeyboardInterrupt:
-            print("lab: stopping", flush=True)
-        finally:
-            if flow is not None and flow.poll() is None:
-                flow.kill()
-                flow.wait()
-    print("lab: every namespace and process it started is gone")
+    stop_on(signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    lab = ServiceLab(external_agent=args.agent == "external", prefix=args.prefix,
+                     rest_port=args.rest_port, p4rt_port=args.p4rt_port,
+                     agent_port=args.p4rt_port + 1, ready_buffers=1)
+    try:
+        with lab:
+            try:
+                serve(lab, args)
+            except KeyboardInterrupt:
+                pass
+            started = time.monotonic()
+        # ServiceLab's close: the host, the switch (and agent), then the namespaces.
+    except KeyboardInterrupt:
+        # Interrupted while starting: ServiceLab closed what it had started.
+        print("lab: stopped before it was ready; every namespace and process it started is gone")
+        return 130
+    print(f"lab: every namespace and process it started is gone "
+          f"(teardown {time.monotonic() - started:.1f} s)")
     return 0
 
 

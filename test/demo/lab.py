@@ -27,7 +27,7 @@ UDP_PORT = 9000
 # Its own prefix and ports, so that it runs beside the tests' labs (the e2e
 # tests' pbswitch is on 28201; test/chaos's load lab has the prefix fbl-).
 PREFIX = "fbp-"
-P4RT_PORT = 28501
+P4RT_PORT = 28541
 # The warm-up's flow: from h3 to an address no host has, so no packet matches.
 WARMUP_FILTER = {"ipv4Src": ip_of("h3") + "/32", "ipv4Dst": "10.0.0.250/32", "ipProto": 17}
 WARMUP_OWNER = "org.flowbuf.lab-warmup"
@@ -157,9 +157,14 @@ def main(argv=None):
     parser.add_argument("--prefix", default=PREFIX,
                         help="of the lab's namespaces and links (what it deletes at start and stop)")
     args = parser.parse_args(argv)
-    if port_in_use(args.rest_port):
-        parser.error(f"something already listens on 127.0.0.1:{args.rest_port}: stop it, or "
-                     f"give the lab another port (make lab LAB_ARGS=\"--rest-port 8191\")")
+    # The lab waits for each process's port to answer: a port another
+    # program already holds would answer for it.
+    for port, option, other in ((args.rest_port, "--rest-port", 8191),
+                                (args.p4rt_port, "--p4rt-port", 28641),
+                                (args.p4rt_port + 1, "--p4rt-port", 28641)):
+        if port_in_use(port):
+            parser.error(f"something already listens on 127.0.0.1:{port}: stop it, or give "
+                         f"the lab other ports (make lab LAB_ARGS=\"{option} {other}\")")
     stop_on(signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
     lab = ServiceLab(external_agent=args.agent == "external", prefix=args.prefix,
                      rest_port=args.rest_port, p4rt_port=args.p4rt_port,

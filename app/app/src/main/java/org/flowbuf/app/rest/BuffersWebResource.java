@@ -31,9 +31,11 @@ import javax.ws.rs.Path;
 import javax.ws.rs.PathParam;
 import javax.ws.rs.Produces;
 import javax.ws.rs.QueryParam;
+import javax.ws.rs.core.Context;
 import javax.ws.rs.core.MediaType;
 import javax.ws.rs.core.Response;
 import javax.ws.rs.core.UriBuilder;
+import javax.ws.rs.core.UriInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Comparator;
@@ -248,8 +250,9 @@ public class BuffersWebResource extends AbstractWebResource {
      * @param deviceId device id
      * @param bufferId buffer id
      * @param owner    owner of the buffer (optional, default org.flowbuf.rest)
-     * @param discard  drop held packets (optional, default false)
-     * @return 204 No Content; 403, 404, 409, 503 with a message
+     * @param discard  drop held packets (optional, default false; true or false)
+     * @param uri      the request's URI (to refuse a discard that is no boolean)
+     * @return 204 No Content; 400, 403, 404, 409, 503 with a message
      */
     @DELETE
     @Path("{deviceId}/{bufferId}")
@@ -257,7 +260,9 @@ public class BuffersWebResource extends AbstractWebResource {
                                  @PathParam("bufferId") String bufferId,
                                  @QueryParam("owner") @DefaultValue(RequestBodies.DEFAULT_OWNER)
                                          String owner,
-                                 @QueryParam("discard") @DefaultValue("false") boolean discard) {
+                                 @QueryParam("discard") @DefaultValue("false") boolean discard,
+                                 @Context UriInfo uri) {
+        RequestBodies.checkBoolean(uri, "discard");
         get(BufferService.class).removeBuffer(RequestBodies.deviceId(deviceId),
                                               RequestBodies.bufferId(bufferId), owner, discard);
         return Response.noContent().build();

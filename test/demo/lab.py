@@ -6,9 +6,10 @@ the embedded host on REST :8181 (the page at /), an optional steady UDP flow
 h1 -> h2, until Ctrl-C; then every namespace and process it started is removed.
 
 Before it says it is ready, the host is warmed up: a fresh JVM takes its first
-pause in 90-230 ms (Jersey, the P4Runtime and agent channels, the JIT) against
-~2 ms warm, so the lab runs pause/resume cycles on a flow nobody sends, then
-removes what they made, and reports what its first real pause would cost.
+pause in 90-530 ms (Jersey, the P4Runtime and agent channels, the JIT) against
+4-16 ms warm on a loaded machine, so the lab runs pause/resume cycles on a flow
+nobody sends, then removes what they made, and reports what its first real
+pause would cost.
 
     make lab                         # flow h1 -> h2 at 200 packets/s
     make lab LAB_ARGS="--no-flow"    # nothing running

@@ -49,6 +49,11 @@ import java.util.Optional;
 @Path("buffers")
 public class BuffersWebResource extends AbstractWebResource {
 
+    // The request's URI, injected as a field: a method parameter would be
+    // listed in the OpenAPI document (ONOS's generator takes it for a body).
+    @Context
+    private UriInfo uri;
+
     /**
      * Lists the buffers of every device.
      *
@@ -251,7 +256,6 @@ public class BuffersWebResource extends AbstractWebResource {
      * @param bufferId buffer id
      * @param owner    owner of the buffer (optional, default org.flowbuf.rest)
      * @param discard  drop held packets (optional, default false; true or false)
-     * @param uri      the request's URI (to refuse a discard that is no boolean)
      * @return 204 No Content; 400, 403, 404, 409, 503 with a message
      */
     @DELETE
@@ -260,8 +264,7 @@ public class BuffersWebResource extends AbstractWebResource {
                                  @PathParam("bufferId") String bufferId,
                                  @QueryParam("owner") @DefaultValue(RequestBodies.DEFAULT_OWNER)
                                          String owner,
-                                 @QueryParam("discard") @DefaultValue("false") boolean discard,
-                                 @Context UriInfo uri) {
+                                 @QueryParam("discard") @DefaultValue("false") boolean discard) {
         RequestBodies.checkBoolean(uri, "discard");
         get(BufferService.class).removeBuffer(RequestBodies.deviceId(deviceId),
                                               RequestBodies.bufferId(bufferId), owner, discard);

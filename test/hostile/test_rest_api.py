@@ -7,7 +7,8 @@
   a bounded number of examples each, with every check (--checks all): no
   5xx, every response conforms to the document (status, content type,
   headers, the schema of what a GET returns), schema-violating input is
-  refused (an explicit null is taken as absent), and with
+  refused (an explicit null is taken as absent; a 413 for a body over
+  1 MiB counts as refused), and with
   FLOWBUF_OPENAPI_EXACT=1 schema-valid input is accepted, except the
   document's known gaps (st_hooks.KNOWN_REFUSALS, matched by the server's
   message);

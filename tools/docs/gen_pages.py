@@ -40,7 +40,7 @@ with mkdocs_gen_files.open("reference/rest-operations.md", "a") as page:
                "one is a 400 naming the field. The schemathesis run (`make test`, "
                "`test/hostile`; `make openapi-gaps` with every check) matches refusals against "
                "this list (`test/hostile/st_hooks.py`), and also takes an explicit JSON `null` "
-               "as the field's absence.\n\n"
+               "as the field's absence and a 413 (a body over 1 MiB) as the refusal it is.\n\n"
                "| rule | operations | the server's message matches |\n|---|---|---|\n")
     for reason, operations, pattern in known_gaps():
         where = "all" if operations == "." else f"`{operations}`"

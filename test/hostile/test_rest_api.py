@@ -4,9 +4,14 @@
 
 - schemathesis drives every operation of the OpenAPI document the host
   serves (/ui/apidoc/swagger.json) with generated valid and invalid input,
-  a bounded number of examples each: no 5xx, and every response conforms
-  to the document (status, content type, headers, and the schema of what a
-  GET returns);
+  a bounded number of examples each, with every check (--checks all): no
+  5xx, every response conforms to the document (status, content type,
+  headers, the schema of what a GET returns), schema-violating input is
+  refused (an explicit null is taken as absent; a 413 for a body over
+  1 MiB counts as refused), and with
+  FLOWBUF_OPENAPI_EXACT=1 schema-valid input is accepted, except the
+  document's known gaps (st_hooks.KNOWN_REFUSALS, matched by the server's
+  message);
 - a request body over 1 MiB is answered 413 with the JSON error body, not a
   reset connection, and changes nothing;
 - a filter that names no field is refused unless it says "all": true.
@@ -26,16 +31,23 @@ pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the namespace lab nee
 
 REST_PORT = 8187
 MIB = 1 << 20
-# What schemathesis checks: the API never fails on its side, and answers as
-# documented. (Not whether generated "valid" input is accepted: the document
-# cannot say that device:s9 does not exist.)
-# (content_type_unless_no_content: st_hooks.py.)
-CHECKS = ("not_a_server_error,status_code_conformance,content_type_unless_no_content,"
-          "response_headers_conformance,response_schema_conformance")
+# What schemathesis checks: all of it (--checks all): the API never fails on
+# its side, answers as documented, accepts what the document calls valid and
+# refuses what it calls invalid, except the known gaps of the generated
+# document, which st_hooks.py lists (KNOWN_REFUSALS, nulls taken as absent)
+# and matches by the server's message, and a 204's missing Content-Type.
+#
+# Whether every schema-valid request is accepted (positive_data_acceptance)
+# is checked only with FLOWBUF_OPENAPI_EXACT=1 (make openapi-gaps): each run
+# of the generated document still finds refusals it does not describe
+# (formats, ranges, cross-field rules), so it would fail make test by chance.
+CHECKS = "all"
+EXCLUDED = "positive_data_acceptance,negative_data_rejection,content_type_conformance" + (
+    "" if os.environ.get("FLOWBUF_OPENAPI_EXACT") == "1" else ",positive_data_acceptance_but_known")
 # Examples per operation and phase, and a bound on the whole run: the test
 # runs in make test on two shared cores.
 MAX_EXAMPLES = 12
-MAX_SECONDS = 60
+MAX_SECONDS = 90
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +122,8 @@ def test_every_operation_answers_without_5xx_and_as_documented(lab):
     base = f"http://127.0.0.1:{REST_PORT}"
     argv = [str(pathlib.Path(sys.executable).parent / "st"), "run",
             f"{base}/ui/apidoc/swagger.json", "--url", f"{base}/onos/flowbuf",
-            "--checks", CHECKS, "--mode", "all", "--phases", "examples,coverage,fuzzing",
+            "--checks", CHECKS, "--exclude-checks", EXCLUDED, "--mode", "all",
+            "--phases", "examples,coverage,fuzzing",
             "--max-examples", str(MAX_EXAMPLES), "--max-time", str(MAX_SECONDS),
             "--request-timeout", "10", "--workers", "1", "--no-color",
             "--generation-database", "none", "--suppress-health-check", "all"]

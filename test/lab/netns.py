@@ -127,14 +127,24 @@ class Lab:
     def remove_leftovers(self):
         """Removes namespaces and links of an earlier lab with this prefix
         that was killed before it could clean up."""
-        for ns in _run("ip", "netns", "list").stdout.split("\n"):
-            name = ns.split(" ")[0]
-            if name.startswith(self.prefix):
-                _run("ip", "netns", "del", name, check=False)
-        for line in _run("ip", "-o", "link", "show").stdout.splitlines():
-            ifname = line.split(":")[1].strip().split("@")[0]
-            if ifname.startswith(self.prefix):
-                _run("ip", "link", "del", ifname, check=False)
+        remove_prefixed(self.prefix)
+
+
+def prefixed_namespaces(prefix):
+    """The network namespaces whose names start with `prefix`, sorted."""
+    names = (line.split(" ")[0] for line in _run("ip", "netns", "list").stdout.splitlines())
+    return sorted(name for name in names if name.startswith(prefix))
+
+
+def remove_prefixed(prefix):
+    """Deletes every namespace and root-namespace link named `prefix`...:
+    what a lab with that prefix left when it was killed."""
+    for name in prefixed_namespaces(prefix):
+        _run("ip", "netns", "del", name, check=False)
+    for line in _run("ip", "-o", "link", "show").stdout.splitlines():
+        ifname = line.split(":")[1].strip().split("@")[0]
+        if ifname.startswith(prefix):
+            _run("ip", "link", "del", ifname, check=False)
 
 
 def _disable_offloads(ifname):

@@ -95,11 +95,18 @@ class ProcessLab:
         return proc
 
     def close(self):
+        # A Ctrl-C (KeyboardInterrupt) in the middle of the teardown must not
+        # leave the rest running: finish it, then pass the interrupt on.
+        interrupted = None
         while self._stack:
             try:
                 self._stack.pop()()
+            except KeyboardInterrupt as e:
+                interrupted = e
             except Exception:  # noqa: BLE001 - keep tearing down the rest
                 pass
+        if interrupted is not None:
+            raise interrupted
 
 
 def wait_until(predicate, timeout, step=0.02, what="condition"):

@@ -38,3 +38,22 @@ def test_logs_asked_for_are_kept():
     assert os.path.isdir(lab.logs)
     os.remove(os.path.join(lab.logs, "x.log"))
     os.rmdir(lab.logs)
+
+
+def test_an_interrupt_during_teardown_still_runs_every_step():
+    """A second Ctrl-C while a lab closes: every teardown step still runs
+    (the processes and namespaces go), then the interrupt is passed on."""
+    ran = []
+
+    def interrupted_step():
+        ran.append("interrupted")
+        raise KeyboardInterrupt
+
+    lab = TinyLab()
+    with pytest.raises(KeyboardInterrupt):
+        with lab:
+            lab._stack += [lambda: ran.append("first pushed"), interrupted_step,
+                           lambda: ran.append("last pushed")]
+    assert ran == ["last pushed", "interrupted", "first pushed"]
+    os.remove(os.path.join(lab.logs, "x.log"))
+    os.rmdir(lab.logs)

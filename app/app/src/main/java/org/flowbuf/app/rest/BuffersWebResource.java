@@ -31,9 +31,11 @@ import javax.ws.rs.Path;
 import javax.ws.rs.PathParam;
 import javax.ws.rs.Produces;
 import javax.ws.rs.QueryParam;
+import javax.ws.rs.core.Context;
 import javax.ws.rs.core.MediaType;
 import javax.ws.rs.core.Response;
 import javax.ws.rs.core.UriBuilder;
+import javax.ws.rs.core.UriInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Comparator;
@@ -46,6 +48,11 @@ import java.util.Optional;
  */
 @Path("buffers")
 public class BuffersWebResource extends AbstractWebResource {
+
+    // The request's URI, injected as a field: a method parameter would be
+    // listed in the OpenAPI document (ONOS's generator takes it for a body).
+    @Context
+    private UriInfo uri;
 
     /**
      * Lists the buffers of every device.
@@ -248,8 +255,8 @@ public class BuffersWebResource extends AbstractWebResource {
      * @param deviceId device id
      * @param bufferId buffer id
      * @param owner    owner of the buffer (optional, default org.flowbuf.rest)
-     * @param discard  drop held packets (optional, default false)
-     * @return 204 No Content; 403, 404, 409, 503 with a message
+     * @param discard  drop held packets (optional, default false; true or false)
+     * @return 204 No Content; 400, 403, 404, 409, 503 with a message
      */
     @DELETE
     @Path("{deviceId}/{bufferId}")
@@ -258,6 +265,7 @@ public class BuffersWebResource extends AbstractWebResource {
                                  @QueryParam("owner") @DefaultValue(RequestBodies.DEFAULT_OWNER)
                                          String owner,
                                  @QueryParam("discard") @DefaultValue("false") boolean discard) {
+        RequestBodies.checkBoolean(uri, "discard");
         get(BufferService.class).removeBuffer(RequestBodies.deviceId(deviceId),
                                               RequestBodies.bufferId(bufferId), owner, discard);
         return Response.noContent().build();

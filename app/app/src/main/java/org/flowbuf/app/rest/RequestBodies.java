@@ -15,6 +15,7 @@ import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.codec.JsonFields;
 import org.onosproject.net.DeviceId;
 
+import javax.ws.rs.core.UriInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -81,6 +82,26 @@ final class RequestBodies {
 
     static BufferId bufferId(String id) {
         return JsonFields.parse("bufferId", id, BufferId::bufferId);
+    }
+
+    /**
+     * Refuses a boolean query parameter that is neither true nor false:
+     * JAX-RS reads any other text as false (Boolean.valueOf), so
+     * {@code ?discard=-662} would act as {@code discard=false}.
+     *
+     * @param uri  the request's URI
+     * @param name the parameter
+     */
+    static void checkBoolean(UriInfo uri, String name) {
+        List<String> values = uri.getQueryParameters().get(name);
+        if (values == null) {
+            return;
+        }
+        for (String value : values) {
+            if (!"true".equalsIgnoreCase(value) && !"false".equalsIgnoreCase(value)) {
+                throw FlowBufException.invalid("%s must be true or false, not \"%s\"", name, value);
+            }
+        }
     }
 
     /**

@@ -411,6 +411,12 @@ public class FlowBufRestTest extends JerseyTest {
                 .get("vports").get(0).get("buffer").asText());
 
         agent.setOccupancy(0);
+        // A discard that is no boolean is refused (JAX-RS alone reads it as false).
+        for (String bad : List.of("-662", "yes", "1", "")) {
+            assertError(target("buffers/device:s1/b1").queryParam("discard", bad).request()
+                                .delete(), 400, "discard must be true or false");
+        }
+        assertEquals(1, json(target("buffers/device:s1").request().get()).get("buffers").size());
         assertEquals(204, target("buffers/device:s1/b1").queryParam("discard", true).request()
                 .delete().getStatus());
         assertEquals(0, json(target("buffers/device:s1").request().get()).get("buffers").size());

@@ -54,6 +54,17 @@ func firstPrimitive(doc map[string]any, action string) map[string]any {
 	panic("no action " + action)
 }
 
+// calculationFrom is the first calculation p4c made of the given source
+// file (a hash() call's calculation carries no source_info).
+func calculationFrom(doc map[string]any, file string) map[string]any {
+	for _, c := range list(doc, "calculations") {
+		if si, ok := obj(c)["source_info"].(map[string]any); ok && si["filename"] == file {
+			return obj(c)
+		}
+	}
+	panic("no calculation from " + file)
+}
+
 func wantUnsupported(t *testing.T, err error, construct, where string) {
 	t.Helper()
 	var u *UnsupportedError
@@ -80,7 +91,7 @@ func TestLoadRefusesWhatItDoesNotImplementNamingTheSourceLine(t *testing.T) {
 	wantUnsupported(t, err, "primitive recirculate_with_spin", "include/acl.p4:")
 
 	err = mutate(t, func(doc map[string]any) {
-		obj(list(doc, "calculations")[0])["algo"] = "sha256"
+		calculationFrom(doc, "include/checksums.p4")["algo"] = "sha256"
 	}, nil)
 	wantUnsupported(t, err, `hash algorithm "sha256"`, "include/checksums.p4:")
 

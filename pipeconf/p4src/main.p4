@@ -15,6 +15,7 @@
 #include "include/acl.p4"
 #include "include/firewall.p4"
 #include "include/upf.p4"
+#include "include/hh.p4"
 #include "include/qos.p4"
 #include "include/fb.p4"
 #include "include/congestion.p4"
@@ -27,6 +28,7 @@ control IngressPipeImpl(inout parsed_headers_t hdr,
     CcIngress() cc_ingress;
     UpfClassifier() upf_classifier;
     Firewall() firewall;
+    Hh() hh;
     Upf() upf;
     Forwarding() forwarding;
     Acl() acl;
@@ -50,6 +52,7 @@ control IngressPipeImpl(inout parsed_headers_t hdr,
         if (!meta.forwarded) {
             upf_classifier.apply(hdr, meta, std_meta);
             firewall.apply(hdr, meta, std_meta);
+            hh.apply(hdr, meta, std_meta);
             upf.apply(hdr, meta, std_meta);
         }
         if (!meta.forwarded) {

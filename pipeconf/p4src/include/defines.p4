@@ -155,4 +155,16 @@ const bit<32> PKT_INSTANCE_TYPE_INGRESS_CLONE = 1;
 // standard_metadata.instance_type of an egress-to-egress clone (v1model).
 const bit<32> PKT_INSTANCE_TYPE_EGRESS_CLONE = 2;
 
+// ---- heavy-hitter detector (include/hh.p4) ----
+// Register cells of the detector's per-UE state, indexed by
+// crc32(UE address) mod HH_CELLS (a power of two, as BMv2 and pbswitch
+// both compute hash % max).
+#ifndef HH_CELLS
+#define HH_CELLS 65536
+#endif
+// The EWMA's weight is 2^-HH_EWMA_SHIFT (1/8, TCP's SRTT gain); the EWMA
+// is kept scaled by 2^HH_EWMA_SHIFT (units of 1/8 us), so that the shift
+// loses no precision.
+#define HH_EWMA_SHIFT 3
+
 #endif

@@ -270,6 +270,15 @@ struct cc_metadata_t {
     port_num_t in_port;      // by this port (cc_in_port)
 }
 
+// Heavy-hitter detection (include/hh.p4).
+struct hh_metadata_t {
+    bit<32> threshold;   // EWMA gap under which a UE is heavy, 1/8 us (hh_settings)
+    bit<32> idle_us;     // a gap this long starts the UE's state afresh (hh_settings)
+    bit<32> index;       // the UE's register cell: crc32(UE address) mod HH_CELLS
+    bit<48> ewma;        // the UE's EWMA gap after this packet, 1/8 us
+    bool    report;      // this packet made the UE heavy: digest it
+}
+
 struct local_metadata_t {
     // L4 ports of TCP or UDP, zero otherwise; what the 5-tuple tables match.
     l4_port_t  l4_src_port;
@@ -292,6 +301,7 @@ struct local_metadata_t {
     upf_metadata_t upf;
     fb_metadata_t  fb;
     cc_metadata_t  cc;
+    hh_metadata_t  hh;
 }
 
 #endif

@@ -83,11 +83,7 @@ final class CcSwitchSetup {
     static void onSwitchOver(SwitchSession session, P4InfoIndex p4info,
                              Consumer<CcDigest> receiver) {
         int digestId = p4info.digestId(CcP4Names.DIGEST);
-        session.client().onDigest(list -> {
-            if (list.getDigestId() == digestId) {
-                decode(list).forEach(receiver);
-            }
-        });
+        session.client().onDigest(digestId, list -> decode(list).forEach(receiver));
     }
 
     /**
@@ -118,7 +114,14 @@ final class CcSwitchSetup {
         return Update.newBuilder().setType(Update.Type.INSERT).setEntity(entity).build();
     }
 
-    private static void insertOrModify(SwitchSession session, List<Update> updates) {
+    /**
+     * Inserts entities; when the switch already has every one of them
+     * (ALREADY_EXISTS), modifies them instead.
+     *
+     * @param session the switch
+     * @param updates INSERT updates
+     */
+    static void insertOrModify(SwitchSession session, List<Update> updates) {
         try {
             session.client().write(updates);
         } catch (P4RuntimeWriteException e) {

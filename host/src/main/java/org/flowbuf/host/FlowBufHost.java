@@ -10,6 +10,7 @@ import org.flowbuf.api.BufferEvent;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.apps.ControllerBufferingService;
 import org.flowbuf.api.congestion.CongestionService;
+import org.flowbuf.api.upf.HeavyHitterService;
 import org.flowbuf.api.upf.UpfService;
 import org.flowbuf.app.FlowBufCore;
 import org.flowbuf.app.apps.fba.FbaTuner;
@@ -70,16 +71,18 @@ public final class FlowBufHost implements AutoCloseable {
     private final List<FbaTuner> fba;
     private final SwitchResync resync;
     private final CongestionWiring congestion;
+    private final HhWiring hh;
 
     private FlowBufHost(Map<DeviceId, SwitchSession> switches, ConfiguredAgentDirectory agents,
                         RestServer rest, List<FbaTuner> fba, SwitchResync resync,
-                        CongestionWiring congestion) {
+                        CongestionWiring congestion, HhWiring hh) {
         this.switches = switches;
         this.agents = agents;
         this.rest = rest;
         this.fba = fba;
         this.resync = resync;
         this.congestion = congestion;
+        this.hh = hh;
     }
 
     /**
@@ -138,6 +141,8 @@ public final class FlowBufHost implements AutoCloseable {
         CongestionWiring congestion = new CongestionWiring(appId, netcfg, switches, p4info,
                                                            core.buffers(), core.intents());
         services.add(CongestionService.class, congestion.manager());
+        HhWiring hh = new HhWiring(appId, netcfg.heavyHitters(), switches, p4info);
+        services.add(HeavyHitterService.class, hh.manager());
         Map<DeviceId, SwitchEntry> entries = netcfg.switches().stream()
                 .collect(Collectors.toMap(SwitchEntry::deviceId, sw -> sw));
         SwitchResync resync = new SwitchResync(device -> {
@@ -148,6 +153,7 @@ public final class FlowBufHost implements AutoCloseable {
             restoreApplications(device, groups, rules);
             restoreTables(switches.get(device), sw, appId, upf);
             congestion.takeBack(switches.get(device));
+            hh.prepare(switches.get(device));
         }, RESYNC_RETRY);
         switches.forEach((device, session) -> session.onDisconnect(() -> resync.lost(device)));
         ControllerBufferingService controllerBuffering =
@@ -160,7 +166,8 @@ public final class FlowBufHost implements AutoCloseable {
                     }
                 }));
         RestServer rest = RestServer.start(options.listen, services, netcfg.topologyJson());
-        return new FlowBufHost(switches, agents, rest, startFba(netcfg), resync, congestion);
+        return new FlowBufHost(switches, agents, rest, startFba(netcfg), resync, congestion,
+                               hh);
     }
 
     /**
@@ -288,6 +295,7 @@ public final class FlowBufHost implements AutoCloseable {
     public void close() {
         resync.close();
         congestion.close();
+        hh.close();
         fba.forEach(FbaTuner::close);
         rest.close();
         agents.closeAll();

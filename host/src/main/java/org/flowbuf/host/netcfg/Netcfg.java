@@ -8,6 +8,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.codec.HeavyHitterSettingsCodec;
+import org.flowbuf.api.upf.HeavyHitterSettings;
 import org.flowbuf.app.config.CcSettings;
 import org.flowbuf.app.config.FbDeviceConfig;
 import org.flowbuf.app.config.FlowBufDeviceConfig;
@@ -37,13 +40,15 @@ public final class Netcfg {
     private final List<HostEntry> hosts;
     private final List<LinkEntry> links;
     private final CcSettings congestion;
+    private final HeavyHitterSettings heavyHitters;
 
     private Netcfg(List<SwitchEntry> switches, List<HostEntry> hosts, List<LinkEntry> links,
-                   CcSettings congestion) {
+                   CcSettings congestion, HeavyHitterSettings heavyHitters) {
         this.switches = List.copyOf(switches);
         this.hosts = List.copyOf(hosts);
         this.links = List.copyOf(links);
         this.congestion = congestion;
+        this.heavyHitters = heavyHitters;
     }
 
     /**
@@ -78,9 +83,24 @@ public final class Netcfg {
         for (Map.Entry<String, JsonNode> link : fields(root.path("links"))) {
             links.add(link(link.getKey(), link.getValue()));
         }
-        return new Netcfg(switches, hosts, links,
-                          CcSettings.parse(root.path("apps").path("org.flowbuf.app")
-                                                   .path("congestion")));
+        JsonNode app = root.path("apps").path("org.flowbuf.app");
+        return new Netcfg(switches, hosts, links, CcSettings.parse(app.path("congestion")),
+                          heavyHitters(app.path("heavyHitters")));
+    }
+
+    private static HeavyHitterSettings heavyHitters(JsonNode json) {
+        if (json.isMissingNode()) {
+            return HeavyHitterSettings.defaults();
+        }
+        String where = "netcfg apps.org.flowbuf.app.heavyHitters";
+        if (!json.isObject()) {
+            throw new IllegalArgumentException(where + ": not an object");
+        }
+        try {
+            return HeavyHitterSettingsCodec.parse((ObjectNode) json);
+        } catch (FlowBufException e) {
+            throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+        }
     }
 
     private static LinkEntry link(String key, JsonNode json) {
@@ -107,6 +127,16 @@ public final class Netcfg {
      */
     public CcSettings congestion() {
         return congestion;
+    }
+
+    /**
+     * The heavy-hitter detector's settings (apps."org.flowbuf.app".heavyHitters:
+     * enabled, rateBps, packetBytes, idleMs).
+     *
+     * @return settings, the defaults (off) when the netcfg has none
+     */
+    public HeavyHitterSettings heavyHitters() {
+        return heavyHitters;
     }
 
     /**

@@ -44,6 +44,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -66,7 +67,8 @@ public final class P4RuntimeClient implements AutoCloseable {
             new CompletableFuture<>();
     private volatile Consumer<PacketIn> packetIns = p -> { };
     private volatile Runnable streamClosed = () -> { };
-    private volatile Consumer<DigestList> digests = d -> { };
+    /** Receivers of digest lists by digest id. */
+    private final Map<Integer, Consumer<DigestList>> digests = new ConcurrentHashMap<>();
     private StreamObserver<StreamMessageRequest> stream;
 
     /**
@@ -333,13 +335,15 @@ public final class P4RuntimeClient implements AutoCloseable {
     }
 
     /**
-     * Sets who receives digest lists; each list is acknowledged after the
-     * receiver returns.
+     * Sets who receives the lists of one digest (each feature its own);
+     * each list is acknowledged after the receiver returns, and a list
+     * nobody receives at once.
      *
+     * @param digestId the digest's p4info id
      * @param receiver receiver
      */
-    public void onDigest(Consumer<DigestList> receiver) {
-        this.digests = Objects.requireNonNull(receiver);
+    public void onDigest(int digestId, Consumer<DigestList> receiver) {
+        digests.put(digestId, Objects.requireNonNull(receiver));
     }
 
     @Override
@@ -429,7 +433,8 @@ public final class P4RuntimeClient implements AutoCloseable {
                     packetIns.accept(response.getPacket());
                     break;
                 case DIGEST:
-                    digests.accept(response.getDigest());
+                    digests.getOrDefault(response.getDigest().getDigestId(), d -> { })
+                            .accept(response.getDigest());
                     acknowledge(response.getDigest());
                     break;
                 case ERROR:

@@ -21,6 +21,8 @@ import org.flowbuf.api.apps.NfvMigration;
 import org.flowbuf.api.congestion.CcFlowRequest;
 import org.flowbuf.api.congestion.LatencyCriticalFlow;
 import org.flowbuf.api.upf.FirewallRule;
+import org.flowbuf.api.upf.HeavyHitter;
+import org.flowbuf.api.upf.HeavyHitterSettings;
 import org.flowbuf.api.upf.PduSession;
 import org.flowbuf.api.upf.UpfApplication;
 import org.flowbuf.api.upf.UpfDeviceSummary;
@@ -59,7 +61,9 @@ public final class FlowBufCodecs {
             Map.entry(FirewallRule.class, new FirewallRuleCodec()),
             Map.entry(UpfInterface.class, new UpfInterfaceCodec()),
             Map.entry(UpfQueue.class, new UpfQueueCodec()),
-            Map.entry(UpfDeviceSummary.class, new UpfDeviceSummaryCodec()));
+            Map.entry(UpfDeviceSummary.class, new UpfDeviceSummaryCodec()),
+            Map.entry(HeavyHitterSettings.class, new HeavyHitterSettingsCodec()),
+            Map.entry(HeavyHitter.class, new HeavyHitterCodec()));
 
     private FlowBufCodecs() {
     }

@@ -28,6 +28,7 @@ public class FlowBufWebApplication extends AbstractWebApplication {
                           UpfInterfacesWebResource.class, UpfSessionsWebResource.class,
                           UpfApplicationsWebResource.class, UpfFirewallWebResource.class,
                           UpfQueuesWebResource.class, UpfDevicesWebResource.class,
+                          UpfHeavyHittersWebResource.class,
                           CongestionFlowsWebResource.class,
                           ServerTimingFilter.class,
                           RequestSizeFilter.class,

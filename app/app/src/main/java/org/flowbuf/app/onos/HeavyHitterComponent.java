@@ -1,0 +1,207 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.onos;
+
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.upf.HeavyHitter;
+import org.flowbuf.api.upf.HeavyHitterService;
+import org.flowbuf.api.upf.HeavyHitterSettings;
+import org.flowbuf.app.config.HeavyHitterAppConfig;
+import org.flowbuf.app.pi.FlowRuleBatches;
+import org.flowbuf.app.upf.HeavyHitterManager;
+import org.flowbuf.app.upf.HhRules;
+import org.flowbuf.pipeconf.FlowBufPipeconfs;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.core.CoreService;
+import org.onosproject.mastership.MastershipService;
+import org.onosproject.net.Device;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.config.ConfigFactory;
+import org.onosproject.net.config.NetworkConfigRegistry;
+import org.onosproject.net.device.DeviceEvent;
+import org.onosproject.net.device.DeviceListener;
+import org.onosproject.net.device.DeviceService;
+import org.onosproject.net.flow.FlowRuleService;
+import org.onosproject.net.pi.service.PiPipeconfService;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.slf4j.Logger;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+
+import static org.onlab.util.Tools.groupedThreads;
+import static org.onosproject.net.config.basics.SubjectFactories.APP_SUBJECT_FACTORY;
+import static org.slf4j.LoggerFactory.getLogger;
+
+/**
+ * Runs heavy-hitter detection's settings inside ONOS: the netcfg section
+ * (read at activation) and REST changes become hh_settings' default action
+ * on every FlowBuf switch this instance masters, again when a switch comes
+ * back. ONOS 2.7's P4Runtime driver delivers no digests, so no report
+ * reaches this component yet (the embedded host receives them); a
+ * packet-in report, as congestion.p4's, is what ONOS mode still needs.
+ */
+@Component(immediate = true, service = HeavyHitterService.class)
+public final class HeavyHitterComponent implements HeavyHitterService {
+
+    private final Logger log = getLogger(getClass());
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected CoreService coreService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected FlowRuleService flowRuleService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected DeviceService deviceService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected MastershipService mastershipService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected NetworkConfigRegistry netcfgRegistry;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected PiPipeconfService pipeconfService;
+
+    private final ConfigFactory<ApplicationId, HeavyHitterAppConfig> appConfig =
+            new ConfigFactory<>(APP_SUBJECT_FACTORY, HeavyHitterAppConfig.class,
+                                HeavyHitterAppConfig.CONFIG_KEY) {
+                @Override
+                public HeavyHitterAppConfig createConfig() {
+                    return new HeavyHitterAppConfig();
+                }
+            };
+    private final DeviceListener devices = new Reconnects();
+    private ApplicationId appId;
+    private ExecutorService worker;
+    private HhRules rules;
+    private FlowRuleBatches batches;
+    private HeavyHitterManager manager;
+
+    @Activate
+    protected void activate() {
+        appId = coreService.registerApplication(FlowBufManager.APP_NAME);
+        netcfgRegistry.registerConfigFactory(appConfig);
+        worker = Executors.newSingleThreadExecutor(groupedThreads("flowbuf", "hh", log));
+        rules = new HhRules(appId);
+        batches = new FlowRuleBatches(flowRuleService, FlowBufManager.DEADLINE);
+        manager = new HeavyHitterManager(this::writeAll, netcfgSettings());
+        deviceService.addListener(devices);
+        deviceService.getAvailableDevices().forEach(d -> takeOn(d.id()));
+        log.info("heavy-hitter detection {}", manager.settings());
+    }
+
+    @Deactivate
+    protected void deactivate() {
+        deviceService.removeListener(devices);
+        worker.shutdownNow();
+        netcfgRegistry.unregisterConfigFactory(appConfig);
+    }
+
+    /** The app's heavyHitters section; the defaults (off) where ONOS's netcfg has none or a bad one. */
+    private HeavyHitterSettings netcfgSettings() {
+        HeavyHitterAppConfig config = netcfgRegistry.getConfig(appId, HeavyHitterAppConfig.class);
+        if (config == null) {
+            return HeavyHitterSettings.defaults();
+        }
+        try {
+            return config.settings();
+        } catch (IllegalArgumentException e) {
+            log.warn("netcfg {}; detection stays off", e.getMessage());
+            return HeavyHitterSettings.defaults();
+        }
+    }
+
+    private boolean ours(DeviceId device) {
+        return mastershipService.isLocalMaster(device)
+                && pipeconfService.ofDevice(device).map(FlowBufPipeconfs.PIPECONF_ID::equals)
+                .orElse(false);
+    }
+
+    private void write(DeviceId device, HeavyHitterSettings settings) {
+        batches.add(List.of(rules.settings(device, settings)),
+                    "write the heavy-hitter settings of " + device);
+    }
+
+    private void writeAll(HeavyHitterSettings settings) {
+        List<String> failed = new ArrayList<>();
+        for (Device d : deviceService.getAvailableDevices()) {
+            if (ours(d.id())) {
+                try {
+                    write(d.id(), settings);
+                } catch (FlowBufException e) {
+                    failed.add(d.id() + " (" + e.getMessage() + ")");
+                }
+            }
+        }
+        if (!failed.isEmpty()) {
+            throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE,
+                                       "heavy-hitter settings not taken by "
+                                               + String.join(", ", failed));
+        }
+    }
+
+    // Off the caller's thread: a device event must not wait for a switch.
+    private void takeOn(DeviceId device) {
+        if (!ours(device)) {
+            return;
+        }
+        worker.execute(() -> {
+            try {
+                write(device, manager.settings());
+            } catch (RuntimeException e) {
+                log.warn("{}: heavy-hitter settings not written: {}", device, e.getMessage());
+            }
+        });
+    }
+
+    /** A switch that is available again gets the settings. */
+    private final class Reconnects implements DeviceListener {
+        @Override
+        public boolean isRelevant(DeviceEvent event) {
+            return (event.type() == DeviceEvent.Type.DEVICE_ADDED
+                    || event.type() == DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED)
+                    && deviceService.isAvailable(event.subject().id());
+        }
+
+        @Override
+        public void event(DeviceEvent event) {
+            takeOn(event.subject().id());
+        }
+    }
+
+    @Override
+    public HeavyHitterSettings settings() {
+        return manager.settings();
+    }
+
+    @Override
+    public void configure(HeavyHitterSettings settings) {
+        manager.configure(settings);
+    }
+
+    @Override
+    public List<HeavyHitter> recent() {
+        return manager.recent();
+    }
+
+    @Override
+    public void addListener(Consumer<HeavyHitter> listener) {
+        manager.addListener(listener);
+    }
+
+    @Override
+    public void removeListener(Consumer<HeavyHitter> listener) {
+        manager.removeListener(listener);
+    }
+}

@@ -1,0 +1,125 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.host;
+
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.upf.HeavyHitterSettings;
+import org.flowbuf.app.upf.HeavyHitterManager;
+import org.flowbuf.app.upf.HhRules;
+import org.flowbuf.host.p4rt.P4InfoIndex;
+import org.flowbuf.host.p4rt.SwitchSession;
+import org.flowbuf.pipeconf.HhP4Names;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.net.DeviceId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import p4.v1.P4RuntimeOuterClass.DigestEntry;
+import p4.v1.P4RuntimeOuterClass.Entity;
+import p4.v1.P4RuntimeOuterClass.Update;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * Heavy-hitter detection in the embedded host: each switch gets the
+ * detector's settings (hh_settings' default action) and the digest
+ * subscription, again when it comes back; its reports go to the manager
+ * on one thread of their own (a listener may write to switches, which
+ * must not happen on a stream's thread).
+ */
+final class HhWiring implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HhWiring.class);
+
+    /** Each report at once, alone: the controller promotes the UE as soon as it can. */
+    private static final DigestEntry.Config DIGEST_CONFIG = DigestEntry.Config.newBuilder()
+            .setMaxTimeoutNs(0).setMaxListSize(1).setAckTimeoutNs(1_000_000_000L).build();
+
+    private final Map<DeviceId, SwitchSession> switches;
+    private final P4InfoIndex p4info;
+    private final HhRules rules;
+    private final HeavyHitterManager manager;
+    private final Clock clock = Clock.systemUTC();
+    private final ExecutorService reports = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "flowbuf-hh-reports");
+        t.setDaemon(true);
+        return t;
+    });
+
+    HhWiring(ApplicationId appId, HeavyHitterSettings initial,
+             Map<DeviceId, SwitchSession> switches, P4InfoIndex p4info) {
+        this.switches = switches;
+        this.p4info = p4info;
+        this.rules = new HhRules(appId);
+        this.manager = new HeavyHitterManager(this::writeAll, initial);
+        int digestId = p4info.digestId(HhP4Names.DIGEST);
+        switches.forEach((device, session) -> {
+            session.client().onDigest(digestId, list -> {
+                Instant came = clock.instant();
+                reports.execute(() -> HhDigests.decode(device, list, came)
+                        .forEach(manager::reported));
+            });
+            try {
+                prepare(session);
+            } catch (RuntimeException e) {
+                // The rest of the host works without it; new settings will say why.
+                LOG.warn("{}: heavy-hitter detection not prepared: {}", device, e.getMessage());
+            }
+        });
+    }
+
+    /**
+     * Writes the settings and the digest subscription to a switch (again
+     * after it came back).
+     *
+     * @param session the switch
+     */
+    void prepare(SwitchSession session) {
+        writeSettings(session, manager.settings());
+        CcSwitchSetup.insertOrModify(session, List.of(Update.newBuilder()
+                .setType(Update.Type.INSERT).setEntity(Entity.newBuilder().setDigestEntry(
+                        DigestEntry.newBuilder().setDigestId(p4info.digestId(HhP4Names.DIGEST))
+                                .setConfig(DIGEST_CONFIG))).build()));
+    }
+
+    private void writeSettings(SwitchSession session, HeavyHitterSettings settings) {
+        session.setDefaultAction(rules.settings(session.deviceId(), settings));
+    }
+
+    private void writeAll(HeavyHitterSettings settings) {
+        List<String> failed = new ArrayList<>();
+        switches.forEach((device, session) -> {
+            try {
+                writeSettings(session, settings);
+            } catch (RuntimeException e) {
+                failed.add(device + " (" + e.getMessage() + ")");
+            }
+        });
+        if (!failed.isEmpty()) {
+            throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE,
+                                       "heavy-hitter settings not taken by " + String.join(", ", failed)
+                                               + "; they take them when they come back");
+        }
+    }
+
+    /**
+     * The service.
+     *
+     * @return manager
+     */
+    HeavyHitterManager manager() {
+        return manager;
+    }
+
+    @Override
+    public void close() {
+        reports.shutdownNow();
+    }
+}

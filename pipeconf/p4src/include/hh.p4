@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: Apache-2.0
+// Heavy-hitter (HH) detection by inter-packet gap (hybrid P4 UPF, sections
+// 5.4 and 6.1: the switch finds the heavy UEs itself and pushes a digest,
+// so that the controller can place them on the fast path).
+//
+// State is per UE, not per 5-tuple: what the controller moves between the
+// fast and the slow path is a UE's downlink session (downlink_sessions is
+// keyed by the UE address), so what must be heavy is the UE's downlink as
+// a whole; a UE with many small flows is as heavy as one with a single
+// big flow. The digest still carries the 5-tuple of the packet that made
+// the UE heavy, for the controller's log.
+//
+// Per UE cell (index = crc32(UE address) mod HH_CELLS, the v1model hash
+// that BMv2 computes and pbswitch computes bit for bit):
+//   hh_owner     the UE address the cell holds now
+//   hh_last_us   the UE's last arrival (ingress_global_timestamp, us)
+//   hh_ewma      EWMA of its gaps, scaled by 2^HH_EWMA_SHIFT (1/8 us):
+//                  ewma <- ewma - (ewma >> 3) + gap   (weight 1/8, no division)
+//   hh_reported  1 once the UE was digested, until it idles
+//
+// The controller sets two values (hh_settings' default action):
+//   threshold = floor(2^3 * packet_bytes * 8 * 10^6 / rate_bps)   (1/8 us)
+//     the mean gap of a UE sending packet_bytes packets at rate_bps: a UE
+//     whose EWMA gap falls below it sends faster, and is heavy;
+//   idle_us: a gap at least this long (us) ends the UE's state: it starts
+//     afresh, may be reported again, and another UE may take the cell.
+// The detector runs only when 0 < threshold < idle_us * 2^3: threshold 0
+// (the default) is off, and a threshold gap at or above the idle time
+// would make every UE that is not idle heavy, so it counts as off too.
+#ifndef FLOWBUF_HH_P4
+#define FLOWBUF_HH_P4
+
+#include "headers.p4"
+
+// What the controller learns of a UE that became heavy.
+struct hh_digest_t {
+    ipv4_addr_t ue_addr;
+    ipv4_addr_t app_addr;   // the rest of the 5-tuple: that packet's
+    bit<8>      ip_proto;
+    l4_port_t   ue_port;
+    l4_port_t   app_port;
+    bit<48>     ewma;       // its EWMA gap then, 1/8 us
+    bit<32>     index;      // its register cell
+}
+
+control Hh(inout parsed_headers_t hdr,
+           inout local_metadata_t meta,
+           inout standard_metadata_t std_meta) {
+
+    register<bit<32>>(HH_CELLS) hh_owner;
+    register<bit<48>>(HH_CELLS) hh_last_us;
+    register<bit<48>>(HH_CELLS) hh_ewma;
+    register<bit<1>>(HH_CELLS) hh_reported;
+
+    // A table's default action rather than registers: PI under BMv2
+    // writes no registers over P4Runtime. 0, 0 until set: off.
+    action set_hh(bit<32> threshold, bit<32> idle_us) {
+        meta.hh.threshold = threshold;
+        meta.hh.idle_us = idle_us;
+    }
+
+    table hh_settings {
+        key = { }
+        actions = {
+            set_hh;
+        }
+        default_action = set_hh(0, 0);
+        size = 1;
+    }
+
+    // One action reads and writes the UE's cell: BMv2 and pbswitch run
+    // an action holding its registers' locks, so two packets of the UE
+    // cannot both find it unreported.
+    @hidden
+    action update() {
+        hash(meta.hh.index, HashAlgorithm.crc32, (bit<32>)0,
+             { meta.upf.ue_addr }, (bit<32>)HH_CELLS);
+        bit<32> owner;
+        hh_owner.read(owner, meta.hh.index);
+        bit<48> last;
+        hh_last_us.read(last, meta.hh.index);
+        bit<48> ewma;
+        hh_ewma.read(ewma, meta.hh.index);
+        bit<1> reported;
+        hh_reported.read(reported, meta.hh.index);
+
+        bit<48> now = std_meta.ingress_global_timestamp;
+        bit<48> threshold = (bit<48>)meta.hh.threshold;
+        if (owner != meta.upf.ue_addr || now - last >= (bit<48>)meta.hh.idle_us) {
+            // A UE new to the cell, or back from idle, starts twice as slow
+            // as the threshold: it must keep up a heavy rate for several
+            // packets (at least 6 back to back) before it is reported, so
+            // a short burst of a light UE is not.
+            owner = meta.upf.ue_addr;
+            ewma = threshold << 1;
+            reported = 0;
+        } else {
+            ewma = ewma - (ewma >> HH_EWMA_SHIFT) + (now - last);
+        }
+        meta.hh.report = false;
+        if (reported == 0 && ewma < threshold) {
+            reported = 1;
+            meta.hh.report = true;
+        }
+        meta.hh.ewma = ewma;
+        hh_owner.write(meta.hh.index, owner);
+        hh_last_us.write(meta.hh.index, now);
+        hh_ewma.write(meta.hh.index, ewma);
+        hh_reported.write(meta.hh.index, reported);
+    }
+
+    apply {
+        // Downlink packets as they arrive: after the firewall (what it
+        // denies moves nothing), before the session lookups (a UE that
+        // misses the fast path's sessions is the one to find); a buffer's
+        // replay was counted on its way in.
+        if (meta.upf.direction != UPF_DIR_DOWNLINK || meta.upf.dropped
+                || meta.from_vport == 1) {
+            return;
+        }
+        hh_settings.apply();
+        if (meta.hh.threshold == 0
+                || (bit<48>)meta.hh.threshold >= ((bit<48>)meta.hh.idle_us << HH_EWMA_SHIFT)) {
+            return;
+        }
+        update();
+        if (meta.hh.report) {
+            digest<hh_digest_t>(1, { meta.upf.ue_addr, meta.upf.app_addr, meta.upf.ip_proto,
+                                     meta.upf.ue_port, meta.upf.app_port, meta.hh.ewma,
+                                     meta.hh.index });
+        }
+    }
+}
+
+#endif

@@ -1,0 +1,36 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.pipeconf;
+
+import org.onosproject.net.pi.model.PiActionId;
+import org.onosproject.net.pi.model.PiActionParamId;
+import org.onosproject.net.pi.model.PiTableId;
+
+/**
+ * Names of the heavy-hitter detector (include/hh.p4) in the p4info: the
+ * settings a controller writes and the digest it receives.
+ */
+public final class HhP4Names {
+
+    /** Keyless; its default action SET_HH holds the detector's settings. */
+    public static final PiTableId SETTINGS = PiTableId.of("IngressPipeImpl.hh.hh_settings");
+    /** The settings: THRESHOLD and IDLE_US. */
+    public static final PiActionId SET_HH = PiActionId.of("IngressPipeImpl.hh.set_hh");
+    /** EWMA gap under which a UE is heavy, 1/8 µs (0: off). */
+    public static final PiActionParamId THRESHOLD = PiActionParamId.of("threshold");
+    /** A gap this long starts a UE's state afresh, µs. */
+    public static final PiActionParamId IDLE_US = PiActionParamId.of("idle_us");
+    /** The digest of a UE that became heavy. */
+    public static final String DIGEST = "hh_digest_t";
+    /** Its members, in order. */
+    public static final int DIGEST_MEMBERS = 7;
+    /** The per-UE registers' cells (HH_CELLS in defines.p4). */
+    public static final int CELLS = 65536;
+    /** Its UE address, in hh_owner's cells. */
+    public static final String OWNER_REGISTER = "IngressPipeImpl.hh.hh_owner";
+
+    private HhP4Names() {
+    }
+}

@@ -132,7 +132,15 @@ const admitted DropCause = -1
 // that priority's queue holds its limit of packets (or the port is gone),
 // or the shared buffer's refusal.
 func (q *queue) enqueue(pk *pipeline.Packet, nowUs uint32) DropCause {
-	prio := int(pk.Meta.Priority) % NumPriorities
+	class := int(pk.Meta.Priority) % NumPriorities
+	prio := class
+	var cfg *BufferConfig
+	if q.shared != nil {
+		cfg = q.shared.config()
+		if cfg.SingleQueue {
+			prio = 0 // the class is the packet's, the queue the port's one
+		}
+	}
 	q.mu.Lock()
 	f := &q.fifos[prio]
 	if f.count >= q.limit || q.closed {
@@ -140,7 +148,7 @@ func (q *queue) enqueue(pk *pipeline.Packet, nowUs uint32) DropCause {
 		return DropQueueFull
 	}
 	if q.shared != nil {
-		if v := q.shared.admit(q.admissionOf(prio, f), len(pk.Frame)); v.cause != admitted {
+		if v := q.shared.admit(cfg, q.admissionOf(class, prio), len(pk.Frame)); v.cause != admitted {
 			q.mu.Unlock()
 			return v.cause
 		}
@@ -160,10 +168,11 @@ func (q *queue) enqueue(pk *pipeline.Packet, nowUs uint32) DropCause {
 	return admitted
 }
 
-// admissionOf is what the shared buffer weighs to admit a packet into the
-// queue of priority prio. The caller holds q.mu.
-func (q *queue) admissionOf(prio int, f *ring) queueState {
-	return queueState{prio: prio, bytes: f.bytes, empty: f.count == 0, gamma: q.gamma(prio), alpha: q.alphas[prio]}
+// admissionOf is what the shared buffer weighs to admit a packet of class
+// class into the queue of priority prio. The caller holds q.mu.
+func (q *queue) admissionOf(class, prio int) queueState {
+	f := &q.fifos[prio]
+	return queueState{class: class, fifo: prio, bytes: f.bytes, empty: f.count == 0, gamma: q.gamma(prio), alpha: q.alphas[prio]}
 }
 
 // gamma is the share of the port's dequeue rate its scheduler gives the

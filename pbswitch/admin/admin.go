@@ -97,9 +97,12 @@ type Port struct {
 
 // Stats is the answer of GET /v1/stats.
 type Stats struct {
-	Drops  map[string]uint64 `json:"drops"`
-	Ports  map[string]Port   `json:"ports"`
-	Buffer *Buffer           `json:"buffer,omitempty"`
+	// Scheduler is how the ports choose which queue sends next: "sp"
+	// (strict priority) or "rr" (round robin).
+	Scheduler string            `json:"scheduler"`
+	Drops     map[string]uint64 `json:"drops"`
+	Ports     map[string]Port   `json:"ports"`
+	Buffer    *Buffer           `json:"buffer,omitempty"`
 }
 
 // Handler serves the API for sw.
@@ -223,7 +226,7 @@ func buffer(sw *dataplane.Switch) Buffer {
 
 func stats(sw *dataplane.Switch) Stats {
 	st := sw.Stats()
-	out := Stats{Drops: st.Drops, Ports: make(map[string]Port, len(st.Ports))}
+	out := Stats{Scheduler: sw.Scheduler().String(), Drops: st.Drops, Ports: make(map[string]Port, len(st.Ports))}
 	for id, p := range st.Ports {
 		port := Port{RxFrames: p.RxFrames, TxFrames: p.TxFrames, QueueDepth: p.QueueDepth}
 		for q, qs := range p.Queues {

@@ -201,6 +201,9 @@ func TestStatsShowDropsPerQueueAndCause(t *testing.T) {
 	if err := json.Unmarshal(body, &st); code != http.StatusOK || err != nil {
 		t.Fatalf("GET /v1/stats: %d %s (%v)", code, body, err)
 	}
+	if st.Scheduler != "sp" {
+		t.Fatalf("stats %s: want the default scheduler, sp", body)
+	}
 	q := st.Ports["1"].Queues[2]
 	dropped := q.Drops["dt_threshold"]
 	if dropped != 15 || st.Drops["dt_threshold"] != 15 || q.Packets != 5 || q.ThresholdBytes == nil || *q.ThresholdBytes != 5000 ||

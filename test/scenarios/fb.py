@@ -13,14 +13,18 @@ the paper's two kinds of traffic at once:
   servers) for 1/N of a query of `query` x B bytes; a query completes when
   all of it has arrived (QCT).
 
+Multi-queue as the paper's: round-robin ports (pbswitch --scheduler rr),
+the background spread over four low-priority queues (0-3) by a tag each
+flow draws at random, the queries in queue 7 (FB's high priority).
+Single-queue: every port one queue (pbswitch's single_queue).
+
 Schemes in the same run, switched through pbswitch's admin API: CS, DT,
 FB, and FBA (DT whose per-queue alphas the controller's FBA re-tunes every
 second, host/.../fba/FbaMain; multi-queue only: the paper, §5.2, "FBA
 cannot approximate FB if only a single queue is available per port").
 Alphas as the paper's (§6.2): multi-queue, DT and FB alpha_L 0.5 for the
-background (queue 0) and alpha_H 20 for the queries (queue 7, FB's high
-priority); single-queue, every port one queue (pbswitch's single_queue),
-DT alpha 0.5 for all, FB alpha_H 20 for the short flows, which the senders
+background (queues 0-3) and alpha_H 20 for the queries (queue 7, FB's high
+priority); single-queue, DT alpha 0.5 for all, FB alpha_H 20 for the short flows, which the senders
 mark as the device's classifier would (queries and background flows under
 SHORT_BYTES), alpha_L 0.5 for the rest.
 
@@ -72,7 +76,9 @@ QUERY_RATE = 1.0                      # queries per second per server (the paper
 WARMUP_S = 2.0                        # background alone before the first query
 POLL_S = 0.02
 EF = 46
-LOW_QUEUE, HIGH_QUEUE = 0, 7
+HIGH_QUEUE = 7
+LOW_TAGS = {0: 0, 8: 1, 16: 2, 24: 3}  # DSCP: queue, the paper's four low-priority tags
+LOW_QUEUES = tuple(LOW_TAGS.values())
 ALPHA_L, ALPHA_H = 0.5, 20.0          # the paper's
 FBA_PERIOD_MS = 1000                  # the paper's
 VARIANTS = ("multi_queue", "single_queue")
@@ -96,11 +102,11 @@ def setting(scheme, variant, legacy=False):
     algorithm = "dt" if scheme == "fba" else scheme
     if legacy:
         return {"algorithm": algorithm, "single_queue": True}
+    low = [{"queue": q, "alpha": ALPHA_L} for q in LOW_QUEUES]
     if variant == "single_queue" and algorithm == "dt":
-        classes = [{"queue": LOW_QUEUE, "alpha": ALPHA_L}, {"queue": HIGH_QUEUE, "alpha": ALPHA_L}]
+        classes = low + [{"queue": HIGH_QUEUE, "alpha": ALPHA_L}]
     else:
-        classes = [{"queue": LOW_QUEUE, "alpha": ALPHA_L},
-                   {"queue": HIGH_QUEUE, "alpha": ALPHA_H, "priority": "high"}]
+        classes = low + [{"queue": HIGH_QUEUE, "alpha": ALPHA_H, "priority": "high"}]
     return {"algorithm": algorithm, "classes": classes,
             "single_queue": variant == "single_queue"}
 
@@ -134,7 +140,7 @@ class FbLab:
                 str(ROOT / "bin" / "pbswitch"), "--p4rt-listen", f"127.0.0.1:{grpc_port}",
                 "--buffer-listen", "", "--bmv2-json", str(build / "bmv2.json"),
                 "--p4info", str(build / "p4info.txt"), "--admin-listen", self.admin,
-                "--shared-buffer-bytes", str(BUFFER_BYTES), *ports])
+                "--shared-buffer-bytes", str(BUFFER_BYTES), "--scheduler", "rr", *ports])
             wait_for_tcp("127.0.0.1", grpc_port, proc=self.switch.popen)
             self.program(f"127.0.0.1:{grpc_port}")
             self.counts = {s: logs / f"sink-{s}.bytes" for s in self.hosts}
@@ -155,7 +161,8 @@ class FbLab:
         return proc
 
     def program(self, address):
-        """L2 forwarding to every server, and EF into the high queue."""
+        """L2 forwarding to every server, EF into the high queue and the
+        low tags into theirs."""
         info = P4Info()
         with Client(address, 1) as client:
             for s in self.hosts:
@@ -163,9 +170,11 @@ class FbLab:
                                                match={"eth_dst": mac_of(s)},
                                                action="forwarding.set_egress_port",
                                                params={"port": s}))
-            client.insert(info.table_entry("qos.dscp_queues", match={"dscp": EF},
-                                           action="qos.set_queue",
-                                           params={"queue": HIGH_QUEUE}))
+            for dscp, queue in {**LOW_TAGS, EF: HIGH_QUEUE}.items():
+                if queue:
+                    client.insert(info.table_entry("qos.dscp_queues", match={"dscp": dscp},
+                                                   action="qos.set_queue",
+                                                   params={"queue": queue}))
 
     def set_buffer(self, body):
         req = urllib.request.Request(f"http://{self.admin}/v1/buffer",
@@ -236,7 +245,7 @@ class Tracer(threading.Thread):
                                       "ports": {p: [{k: q[k] for k in ("bytes", "threshold_bytes",
                                                                       "drops")}
                                                     for q in v["queues"]
-                                                    if q["queue"] in (LOW_QUEUE, HIGH_QUEUE)]
+                                                    if q["queue"] in LOW_QUEUES + (HIGH_QUEUE,)]
                                                 for p, v in st["ports"].items()}}) + "\n")
                 self.stop_event.wait(POLL_S)
 
@@ -245,15 +254,15 @@ class Tracer(threading.Thread):
         self.join(timeout=10)
 
     def drops(self):
-        """Drops during the trace, by class ("background" queue 0, "query"
-        queue 7: in single-queue, the class) and cause."""
+        """Drops during the trace, by class ("background" queues 0-3,
+        "query" queue 7: in single-queue, the classes) and cause."""
         out = {}
-        for name, queue in (("background", LOW_QUEUE), ("query", HIGH_QUEUE)):
+        for name, queues in (("background", LOW_QUEUES), ("query", (HIGH_QUEUE,))):
             for cause in ("buffer_full", "dt_threshold", "fb_threshold", "queue_full"):
                 out[f"{name}_{cause}"] = sum(
-                    self.last["ports"][p]["queues"][queue]["drops"][cause]
-                    - self.first["ports"][p]["queues"][queue]["drops"][cause]
-                    for p in self.last["ports"])
+                    self.last["ports"][p]["queues"][q]["drops"][cause]
+                    - self.first["ports"][p]["queues"][q]["drops"][cause]
+                    for p in self.last["ports"] for q in queues)
         return out
 
 
@@ -269,14 +278,16 @@ def run_once(lab, logs, scheme, variant, load, query, duration, legacy=False):
     # Each server receives load x R on average: it sends as much, its
     # flows going to the others at random.
     flow_rate = load * RATE_BPS / 8 / (web_search_mean() * SCALE)
-    short = ["--short-bytes", str(SHORT_BYTES), "--short-dscp", str(EF)] \
-        if variant == "single_queue" and not legacy else []
+    if variant == "single_queue":  # the classifier marks short flows (not in legacy)
+        tags = [] if legacy else ["--short-bytes", str(SHORT_BYTES), "--short-dscp", str(EF)]
+    else:  # the paper's four low-priority tags
+        tags = ["--tags", ",".join(str(t) for t in LOW_TAGS)]
     bg_out = {s: logs / f"{tag}-bg-{s}.json" for s in lab.hosts}
     senders = [lab.start(f"{tag}-bg-{s}", traffic(
         "background", "--peers", ",".join(ip_of(o) for o in lab.hosts if o != s),
         "--sink-port", str(SINK_PORT), "--rate", str(flow_rate), "--scale", str(SCALE),
         "--duration", str(WARMUP_S + duration), "--out", str(bg_out[s]),
-        "--seed", str(1000 * s + int(load * 100)), *short), lab.hosts[s]) for s in lab.hosts]
+        "--seed", str(1000 * s + int(load * 100)), *tags), lab.hosts[s]) for s in lab.hosts]
     time.sleep(WARMUP_S)
     qct_out = {s: logs / f"{tag}-qct-{s}.json" for s in lab.hosts}
     size = int(query * BUFFER_BYTES)
@@ -381,14 +392,14 @@ def diagnose(lab, logs, duration):
 
 def query_port_thresholds(trace):
     """Medians over the trace's samples and ports of the threshold a query
-    packet met (class 7's) and the port's queue length (queue 0's)."""
+    packet met (class 7's) and the bytes of the background's queues."""
     thresholds, lengths = [], []
     with open(trace) as f:
         for line in f:
             for queues in json.loads(line)["ports"].values():
-                low, high = queues
+                *low, high = queues
                 thresholds.append(high["threshold_bytes"])
-                lengths.append(low["bytes"])
+                lengths.append(sum(q["bytes"] for q in low))
     return statistics.median(thresholds), statistics.median(lengths)
 
 

@@ -10,12 +10,15 @@ runs all three:
                marked D); FILE: background bytes received so far, rewritten
                every 20 ms
     background --peers IP,... --sink-port P --rate FLOWS/S --scale S
-               --duration S --out FILE [--short-bytes N --short-dscp D]
+               --duration S --out FILE [--tags D,...]
+               [--short-bytes N --short-dscp D]
                web-search flows (DCTCP's distribution, sizes x S), Poisson
-               arrivals, each to a peer drawn at random on a new connection;
-               flows below N bytes are marked D (single-queue: the
-               switch's classifier of short flows). FILE: [[size, FCT ms], ...],
-               the FCT from connect() to the sink's answer
+               arrivals, each to a peer drawn at random on a new connection
+               and marked with a tag drawn at random (multi-queue: the
+               paper's four low-priority tags); flows below N bytes are
+               marked D instead (single-queue: the switch's classifier of
+               short flows). FILE: [[size, FCT ms], ...], the FCT from
+               connect() to the sink's answer
     aggregator --responders IP:PORT,... --size N --rate QUERIES/S
                --duration S --out FILE [--dscp D]
                queries as Poisson arrivals: each asks every responder (a
@@ -141,12 +144,15 @@ def background(args):
     done, lock = [], threading.Lock()
     data = bytes(CHUNK)
 
-    def flow(peer, size):
-        dscp = args.short_dscp if size < args.short_bytes else 0
+    tags = [int(t) for t in args.tags.split(",")]
+
+    def flow(peer, size, dscp):
         start = time.monotonic()
         try:
-            with socket.create_connection((peer, args.sink_port), timeout=30) as sock:
-                _mark(sock, dscp)
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+                sock.settimeout(30)
+                _mark(sock, dscp)  # before connect: the SYN is the flow's too
+                sock.connect((peer, args.sink_port))
                 sock.sendall(struct.pack("!Q", size))
                 left = size
                 while left > 0:
@@ -163,7 +169,8 @@ def background(args):
     while next_flow < end:
         time.sleep(max(0.0, next_flow - time.monotonic()))
         size = max(1, int(web_search_size(rng) * args.scale))
-        t = threading.Thread(target=flow, args=(rng.choice(peers), size), daemon=True)
+        dscp = args.short_dscp if size < args.short_bytes else rng.choice(tags)
+        t = threading.Thread(target=flow, args=(rng.choice(peers), size, dscp), daemon=True)
         t.start()
         flows.append(t)
         next_flow += rng.expovariate(args.rate)
@@ -220,6 +227,7 @@ def main(argv=None):
     b.add_argument("--duration", type=float, required=True)
     b.add_argument("--grace", type=float, default=2.0)
     b.add_argument("--out", required=True)
+    b.add_argument("--tags", default="0")
     b.add_argument("--short-bytes", type=int, default=0)
     b.add_argument("--short-dscp", type=int, default=0)
     b.add_argument("--seed", type=int, default=1)

@@ -38,7 +38,8 @@ RTT is what veths and pbswitch give (no netem here) and Linux's min RTO
 Metrics per variant, load, query size and scheme (JSON lines): fb_qct_ms_avg
 and _p99, fb_throughput_pct (the background's share of the servers'
 ports), fb_short_fct_ms_p99 (background flows under SHORT_BYTES),
-fb_buffer_pct_p99 (occupancy of B, sampled every POLL_S), fb_drops (per
+fb_buffer_pct_p99 and _avg (occupancy of B, sampled every POLL_S; the
+paper's BUF is the average), fb_drops (per
 cause and class); then fb_qct_vs_dt, fb_throughput_vs_dt,
 fb_single_queue_qct_vs_dt and fba_qct_vs_fb. The per-queue trace
 (thresholds, lengths, drops over time) of each run is in the logs.
@@ -340,6 +341,7 @@ def emit_run(r, **cond):
     emit("fb_short_fct_ms_p99", round(r["short_fct_p99"], 2), "ms", flows=r["short_flows"],
          **cond)
     emit("fb_buffer_pct_p99", round(r["buffer_pct_p99"], 1), "%", poll_ms=POLL_S * 1e3, **cond)
+    emit("fb_buffer_pct_avg", round(r["buffer_pct_avg"], 1), "%", poll_ms=POLL_S * 1e3, **cond)
     for cause, n in r["drops"].items():
         emit("fb_drops", n, "packets", cause=cause, **cond)
 

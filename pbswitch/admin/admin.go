@@ -5,7 +5,7 @@
 // runs) and the data plane's counters. It serves JSON:
 //
 //	GET /v1/buffer   the shared buffer: size, occupancy, algorithm, classes
-//	PUT /v1/buffer          replace the algorithm and the classes
+//	PUT /v1/buffer          replace the algorithm, the classes, single queue or not
 //	PUT /v1/buffer/alphas   replace the queues' own DT alphas (FBA)
 //	GET /v1/stats           drops by cause, per port and per queue
 //
@@ -39,6 +39,9 @@ type Class struct {
 type BufferSetting struct {
 	Algorithm string  `json:"algorithm"`
 	Classes   []Class `json:"classes,omitempty"`
+	// SingleQueue makes every port one queue: a packet's priority then
+	// picks only its class (alpha, FB priority), FB's single-queue mode.
+	SingleQueue bool `json:"single_queue,omitempty"`
 }
 
 // QueueAlpha is one queue's own DT alpha in PUT /v1/buffer/alphas.
@@ -61,6 +64,8 @@ type Buffer struct {
 	UsedBytes int64   `json:"used_bytes"`
 	Algorithm string  `json:"algorithm,omitempty"`
 	Classes   []Class `json:"classes,omitempty"`
+	// SingleQueue: every port is one queue (see BufferSetting).
+	SingleQueue bool `json:"single_queue"`
 	// Congested counts, per queue index, the ports where that queue holds
 	// packets (FB's congested queues).
 	Congested []int `json:"congested,omitempty"`
@@ -92,9 +97,12 @@ type Port struct {
 
 // Stats is the answer of GET /v1/stats.
 type Stats struct {
-	Drops  map[string]uint64 `json:"drops"`
-	Ports  map[string]Port   `json:"ports"`
-	Buffer *Buffer           `json:"buffer,omitempty"`
+	// Scheduler is how the ports choose which queue sends next: "sp"
+	// (strict priority) or "rr" (round robin).
+	Scheduler string            `json:"scheduler"`
+	Drops     map[string]uint64 `json:"drops"`
+	Ports     map[string]Port   `json:"ports"`
+	Buffer    *Buffer           `json:"buffer,omitempty"`
 }
 
 // Handler serves the API for sw.
@@ -174,6 +182,7 @@ func decodeSetting(body io.Reader) (dataplane.BufferConfig, error) {
 	}
 	cfg := dataplane.DefaultBufferConfig()
 	cfg.Algorithm = alg
+	cfg.SingleQueue = s.SingleQueue
 	var seen [dataplane.NumPriorities]bool
 	for _, c := range s.Classes {
 		if c.Queue < 0 || c.Queue >= dataplane.NumPriorities {
@@ -203,7 +212,8 @@ func buffer(sw *dataplane.Switch) Buffer {
 	if !ok {
 		return Buffer{}
 	}
-	out := Buffer{Bytes: b.Bytes, UsedBytes: b.UsedBytes, Algorithm: b.Config.Algorithm.String(), Congested: b.Congested[:]}
+	out := Buffer{Bytes: b.Bytes, UsedBytes: b.UsedBytes, Algorithm: b.Config.Algorithm.String(),
+		SingleQueue: b.Config.SingleQueue, Congested: b.Congested[:]}
 	for q, c := range b.Config.Classes {
 		alpha, prio := c.Alpha, "low"
 		if c.High {
@@ -216,7 +226,7 @@ func buffer(sw *dataplane.Switch) Buffer {
 
 func stats(sw *dataplane.Switch) Stats {
 	st := sw.Stats()
-	out := Stats{Drops: st.Drops, Ports: make(map[string]Port, len(st.Ports))}
+	out := Stats{Scheduler: sw.Scheduler().String(), Drops: st.Drops, Ports: make(map[string]Port, len(st.Ports))}
 	for id, p := range st.Ports {
 		port := Port{RxFrames: p.RxFrames, TxFrames: p.TxFrames, QueueDepth: p.QueueDepth}
 		for q, qs := range p.Queues {

@@ -76,11 +76,21 @@ func TestPutBufferChangesTheAdmissionAtRunTime(t *testing.T) {
 	if b.Algorithm != "fb" || *b.Classes[7].Alpha != 2 || b.Classes[7].Priority != "high" || *b.Classes[0].Alpha != 0.5 {
 		t.Fatalf("GET after the PUT: %+v", b)
 	}
+	if b.SingleQueue {
+		t.Fatal("GET says single queue after a PUT without it")
+	}
+	// The single-queue deployment: every port one queue, classes by priority.
+	if code, body := call(t, srv, http.MethodPut, "/v1/buffer", `{"algorithm": "fb", "single_queue": true}`); code != http.StatusOK {
+		t.Fatalf("PUT single queue: %d %s", code, body)
+	}
+	if got, _ := sw.BufferStats(); !got.Config.SingleQueue || !getBuffer(t, srv).SingleQueue {
+		t.Fatalf("after PUT single_queue: %+v", got.Config)
+	}
 	// A second PUT replaces the whole setting: queue 7 is back to default.
 	if code, body := call(t, srv, http.MethodPut, "/v1/buffer", `{"algorithm": "cs"}`); code != http.StatusOK {
 		t.Fatalf("PUT cs: %d %s", code, body)
 	}
-	if got, _ := sw.BufferStats(); got.Config.Algorithm != dataplane.CompleteSharing || got.Config.Classes[7] != (dataplane.ClassConfig{Alpha: 1}) {
+	if got, _ := sw.BufferStats(); got.Config.Algorithm != dataplane.CompleteSharing || got.Config.Classes[7] != (dataplane.ClassConfig{Alpha: 1}) || got.Config.SingleQueue {
 		t.Fatalf("after PUT cs: %+v", got.Config)
 	}
 }
@@ -107,6 +117,7 @@ func TestBadRequestsAreRefusedAndChangeNothing(t *testing.T) {
 		{http.MethodPut, `{"algorithm": "dt", "classes": [{"queue": 2, "alpha": -0.5}]}`, 400, "alpha -0.5 must be"},
 		{http.MethodPut, `{"algorithm": "fb", "classes": [{"queue": 1, "priority": "urgent"}]}`, 400, `priority "urgent", want low or high`},
 		{http.MethodPut, `{"algorithm": "fb", "classes": [{"queue": 1, "alpha": "2"}]}`, 400, "not a buffer setting"},
+		{http.MethodPut, `{"algorithm": "fb", "single_queue": "yes"}`, 400, "not a buffer setting"},
 		{http.MethodDelete, ``, 405, ""},
 		{http.MethodPost, `{"algorithm": "fb"}`, 405, ""},
 	} {
@@ -189,6 +200,9 @@ func TestStatsShowDropsPerQueueAndCause(t *testing.T) {
 	var st Stats
 	if err := json.Unmarshal(body, &st); code != http.StatusOK || err != nil {
 		t.Fatalf("GET /v1/stats: %d %s (%v)", code, body, err)
+	}
+	if st.Scheduler != "sp" {
+		t.Fatalf("stats %s: want the default scheduler, sp", body)
 	}
 	q := st.Ports["1"].Queues[2]
 	dropped := q.Drops["dt_threshold"]

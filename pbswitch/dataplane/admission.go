@@ -62,6 +62,13 @@ type ClassConfig struct {
 type BufferConfig struct {
 	Algorithm Algorithm
 	Classes   [NumPriorities]ClassConfig
+	// SingleQueue makes every port one FIFO, the paper's single-queue
+	// deployment (FB §4.1, §6.2): a packet's priority then picks only its
+	// buffer class (its alpha and FB priority, as a classifier on the
+	// device would), not a queue, so packets of one queue meet different
+	// thresholds. FB's gamma is then 1 and its N_p counts every congested
+	// queue in the buffer, whatever its priority.
+	SingleQueue bool
 }
 
 // DefaultBufferConfig is what a shared buffer starts with unless told

@@ -20,8 +20,8 @@ type sharedBuffer struct {
 
 	mu   sync.Mutex
 	used int64 // B_oc: bytes held by all queues
-	// congested counts, per class (queue index), the ports whose queue of
-	// that class is non-empty: the paper's congested queues.
+	// congested counts, per queue index, the ports whose queue of that
+	// index is non-empty: the paper's congested queues.
 	congested [NumPriorities]int
 }
 
@@ -39,48 +39,54 @@ type verdict struct {
 	threshold float64
 }
 
-// queueState is what admission weighs of one queue: its class (queue
-// index) prio, the bytes it holds (empty: no packet), the share gamma of
-// its port's dequeue rate, and its own DT alpha (0: its class's).
+// queueState is what admission weighs of one packet's queue: the
+// packet's class (its priority: alpha and FB priority), the queue index
+// fifo it joins (the class, or 0 when every port has a single queue), the
+// bytes that queue holds (empty: no packet), the share gamma of its
+// port's dequeue rate, and the queue's own DT alpha (0: the class's).
 type queueState struct {
-	prio  int
+	class int
+	fifo  int
 	bytes int64
 	empty bool
 	gamma float64
 	alpha float64
 }
 
-// admit decides whether a packet of size bytes may join queue q; when it
-// may, the bytes are charged to the pool and an empty queue becomes
-// congested. The caller holds the queue's port lock.
-func (b *sharedBuffer) admit(q queueState, size int) verdict {
+// config is the admission setting in force; a packet's queue is chosen
+// and admitted under one setting (the caller passes it to admit).
+func (b *sharedBuffer) config() *BufferConfig { return b.cfg.Load() }
+
+// admit decides, under cfg, whether a packet of size bytes may join queue
+// q; when it may, the bytes are charged to the pool and an empty queue
+// becomes congested. The caller holds the queue's port lock.
+func (b *sharedBuffer) admit(cfg *BufferConfig, q queueState, size int) verdict {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	v := b.decideLocked(q, size)
+	v := b.decideLocked(cfg, q, size)
 	if v.cause != admitted {
 		return v
 	}
 	b.used += int64(size)
 	if q.empty {
-		b.congested[q.prio]++
+		b.congested[q.fifo]++
 	}
 	return v
 }
 
 // thresholdOf is the threshold a packet arriving now at queue q meets.
-func (b *sharedBuffer) thresholdOf(q queueState) float64 {
+func (b *sharedBuffer) thresholdOf(cfg *BufferConfig, q queueState) float64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.decideLocked(q, 0).threshold
+	return b.decideLocked(cfg, q, 0).threshold
 }
 
 // decideLocked is admission's verdict, changing nothing: the algorithm
 // decides first, then the packet must fit in what is left of the pool.
 // Under DT a queue's own alpha, when a controller set one (FBA), replaces
 // its class's.
-func (b *sharedBuffer) decideLocked(q queueState, size int) verdict {
-	cfg := b.cfg.Load()
-	class := &cfg.Classes[q.prio]
+func (b *sharedBuffer) decideLocked(cfg *BufferConfig, q queueState, size int) verdict {
+	class := &cfg.Classes[q.class]
 	remaining := b.size - b.used
 	v := verdict{cause: admitted, threshold: float64(remaining)}
 	switch cfg.Algorithm {
@@ -94,7 +100,7 @@ func (b *sharedBuffer) decideLocked(q queueState, size int) verdict {
 			v.cause = DropDTThreshold
 		}
 	case FB:
-		v.threshold = threshold(FB, class.Alpha, b.congestedLocked(cfg, q.prio, q.empty), q.gamma, float64(remaining))
+		v.threshold = threshold(FB, class.Alpha, b.congestedLocked(cfg, q.class, q.empty), q.gamma, float64(remaining))
 		if float64(q.bytes) >= v.threshold {
 			v.cause = DropFBThreshold
 		}
@@ -105,17 +111,18 @@ func (b *sharedBuffer) decideLocked(q queueState, size int) verdict {
 	return v
 }
 
-// congestedLocked is N_p for a queue of class prio: the congested queues
-// of every class of the same FB priority, plus this queue when it is
+// congestedLocked is N_p for a packet of class class: the congested
+// queues of every class of the same FB priority (with a single queue per
+// port, every congested queue: §4.1), plus the packet's queue when it is
 // empty (the packet would make it congested).
-func (b *sharedBuffer) congestedLocked(cfg *BufferConfig, prio int, empty bool) int {
+func (b *sharedBuffer) congestedLocked(cfg *BufferConfig, class int, empty bool) int {
 	n := 0
 	if empty {
 		n = 1
 	}
-	high := cfg.Classes[prio].High
+	high := cfg.Classes[class].High
 	for c := range cfg.Classes {
-		if cfg.Classes[c].High == high {
+		if cfg.SingleQueue || cfg.Classes[c].High == high {
 			n += b.congested[c]
 		}
 	}

@@ -73,7 +73,9 @@ type QueueStats struct {
 	// buffer's admission).
 	Drops map[string]uint64
 	// Threshold is, with a shared buffer, the length in bytes below which
-	// the queue takes a packet now (complete sharing: the room left).
+	// the queue takes a packet now (complete sharing: the room left). With
+	// a single queue per port it is the threshold a packet of this class
+	// meets, against the length of the port's one queue (queue 0).
 	Threshold float64 `json:",omitempty"`
 	// DequeuedBytes counts the bytes the queue has sent since the port
 	// was added.
@@ -85,13 +87,21 @@ type QueueStats struct {
 // stats snapshots the port's queues.
 func (q *queue) stats() [NumPriorities]QueueStats {
 	var st [NumPriorities]QueueStats
+	var cfg *BufferConfig
+	if q.shared != nil {
+		cfg = q.shared.config()
+	}
 	q.mu.Lock()
 	for p := range q.fifos {
 		f := &q.fifos[p]
 		st[p].Packets, st[p].Bytes = f.count, f.bytes
 		st[p].DequeuedBytes, st[p].Alpha = q.dequeued[p], q.alphas[p]
-		if q.shared != nil {
-			st[p].Threshold = q.shared.thresholdOf(q.admissionOf(p, f))
+		if cfg != nil {
+			fifo := p
+			if cfg.SingleQueue {
+				fifo = 0 // class p's packets join the port's one queue
+			}
+			st[p].Threshold = q.shared.thresholdOf(cfg, q.admissionOf(p, fifo))
 		}
 	}
 	q.mu.Unlock()

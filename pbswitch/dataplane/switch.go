@@ -61,6 +61,9 @@ type Options struct {
 	// changes it while the switch runs.
 	SharedBufferBytes int64
 	Buffer            BufferConfig
+	// Scheduler chooses which of a port's queues sends next (strict
+	// priority by default).
+	Scheduler Scheduler
 }
 
 // Validate checks the options New takes.
@@ -154,6 +157,9 @@ func (s *Switch) dropUnattached(frames [][]byte) error {
 	return nil
 }
 
+// Scheduler is how the ports choose which queue sends next.
+func (s *Switch) Scheduler() Scheduler { return s.opts.Scheduler }
+
 // CPUPort is the controller's port.
 func (s *Switch) CPUPort() uint32 { return s.opts.CPUPort }
 
@@ -183,6 +189,7 @@ func (s *Switch) addPort(id uint32, sink Sink, rateBps uint64, queueLen int, sha
 		return fmt.Errorf("port %d already exists", id)
 	}
 	p := &port{id: id, sink: sink, q: newQueue(queueLen, rateBps, shared), link: lk, added: time.Now(), done: make(chan struct{}), closer: closer}
+	p.q.sched = s.opts.Scheduler
 	next := make(map[uint32]*port, len(old)+1)
 	for k, v := range old {
 		next[k] = v

@@ -3,6 +3,8 @@
 package dataplane
 
 import (
+	"fmt"
+	"math/bits"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,8 +19,40 @@ const NumPriorities = 8
 // DefaultQueueLen is each priority queue's capacity in packets.
 const DefaultQueueLen = 4096
 
-// queue is one port's traffic manager: strict-priority FIFOs (the highest
-// priority non-empty queue is served first), a token bucket for the port
+// Scheduler is how a port chooses which of its queues sends next.
+type Scheduler int
+
+// Schedulers.
+const (
+	// StrictPriority serves the highest non-empty queue first (the
+	// default, v1model's priority queues as BMv2 has them).
+	StrictPriority Scheduler = iota
+	// RoundRobin serves the non-empty queues in turn, a packet each (the
+	// FB paper's evaluation, §6.2).
+	RoundRobin
+)
+
+var schedulerNames = map[Scheduler]string{StrictPriority: "sp", RoundRobin: "rr"}
+
+func (s Scheduler) String() string {
+	if n, ok := schedulerNames[s]; ok {
+		return n
+	}
+	return fmt.Sprintf("Scheduler(%d)", int(s))
+}
+
+// ParseScheduler reads "sp" or "rr".
+func ParseScheduler(text string) (Scheduler, error) {
+	for s, n := range schedulerNames {
+		if n == text {
+			return s, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown scheduler %q: want sp (strict priority) or rr (round robin)", text)
+}
+
+// queue is one port's traffic manager: FIFOs served by the port's
+// scheduler (strict priority unless set otherwise), a token bucket for the port
 // rate, and an optional fixed delay (a link's propagation time, for labs
 // without sch_netem: a packet leaves no sooner than delay after it was
 // queued). Each FIFO holds at most limit packets; with a shared buffer its
@@ -28,7 +62,9 @@ type queue struct {
 	fifos    [NumPriorities]ring
 	depth    int
 	limit    int
-	nonEmpty uint8         // bit p: fifos[p] holds a packet
+	nonEmpty uint8 // bit p: fifos[p] holds a packet
+	sched    Scheduler
+	next     int           // round robin: the queue whose turn comes first
 	shared   *sharedBuffer // nil: no pool, only the packet limit
 	// drops counts, per priority queue, what its admission refused.
 	drops [NumPriorities][numDropCauses]atomic.Uint64
@@ -132,7 +168,15 @@ const admitted DropCause = -1
 // that priority's queue holds its limit of packets (or the port is gone),
 // or the shared buffer's refusal.
 func (q *queue) enqueue(pk *pipeline.Packet, nowUs uint32) DropCause {
-	prio := int(pk.Meta.Priority) % NumPriorities
+	class := int(pk.Meta.Priority) % NumPriorities
+	prio := class
+	var cfg *BufferConfig
+	if q.shared != nil {
+		cfg = q.shared.config()
+		if cfg.SingleQueue {
+			prio = 0 // the class is the packet's, the queue the port's one
+		}
+	}
 	q.mu.Lock()
 	f := &q.fifos[prio]
 	if f.count >= q.limit || q.closed {
@@ -140,7 +184,7 @@ func (q *queue) enqueue(pk *pipeline.Packet, nowUs uint32) DropCause {
 		return DropQueueFull
 	}
 	if q.shared != nil {
-		if v := q.shared.admit(q.admissionOf(prio, f), len(pk.Frame)); v.cause != admitted {
+		if v := q.shared.admit(cfg, q.admissionOf(class, prio), len(pk.Frame)); v.cause != admitted {
 			q.mu.Unlock()
 			return v.cause
 		}
@@ -160,18 +204,23 @@ func (q *queue) enqueue(pk *pipeline.Packet, nowUs uint32) DropCause {
 	return admitted
 }
 
-// admissionOf is what the shared buffer weighs to admit a packet into the
-// queue of priority prio. The caller holds q.mu.
-func (q *queue) admissionOf(prio int, f *ring) queueState {
-	return queueState{prio: prio, bytes: f.bytes, empty: f.count == 0, gamma: q.gamma(prio), alpha: q.alphas[prio]}
+// admissionOf is what the shared buffer weighs to admit a packet of class
+// class into the queue of priority prio. The caller holds q.mu.
+func (q *queue) admissionOf(class, prio int) queueState {
+	f := &q.fifos[prio]
+	return queueState{class: class, fifo: prio, bytes: f.bytes, empty: f.count == 0, gamma: q.gamma(prio), alpha: q.alphas[prio]}
 }
 
 // gamma is the share of the port's dequeue rate its scheduler gives the
-// queue of priority prio now (FB's normalised dequeue rate): strict
-// priority serves only the highest non-empty queue, so a queue has all of
-// it when no higher queue holds a packet and none otherwise. The caller
-// holds q.mu.
+// queue of priority prio now (FB's normalised dequeue rate), counting the
+// queue as busy (a packet would join it). Strict priority serves only the
+// highest non-empty queue, so a queue has all of it when no higher queue
+// holds a packet and none otherwise; round robin shares it equally among
+// the non-empty queues. The caller holds q.mu.
 func (q *queue) gamma(prio int) float64 {
+	if q.sched == RoundRobin {
+		return 1 / float64(bits.OnesCount8(q.nonEmpty|1<<prio))
+	}
 	if q.nonEmpty>>(prio+1) != 0 {
 		return 0
 	}
@@ -184,58 +233,108 @@ func (q *queue) countDrop(prio uint8, cause DropCause) {
 	q.drops[int(prio)%NumPriorities][cause].Add(1)
 }
 
-// dequeue moves up to len(dst) packets, highest priority first, within the
-// port rate and past the port's delay, into dst. It returns how many, and
-// how long to wait before asking again when the shaper or the delay holds
-// packets back (0: wait for a wake-up).
+// dequeue moves up to len(dst) packets, in the scheduler's order, within
+// the port rate and past the port's delay, into dst. It returns how many,
+// and how long to wait before asking again when the shaper or the delay
+// holds packets back (0: wait for a wake-up).
 func (q *queue) dequeue(dst []*pipeline.Packet, now time.Time, nowUs uint32) (int, time.Duration) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.refill(now)
-	n := 0
-	var delayed time.Duration // the soonest a held-back head is due
-	var shaped time.Duration  // how long the port rate holds the next packet
-	var freed int64
 	before := q.nonEmpty
-serve:
-	for prio := NumPriorities - 1; prio >= 0 && n < len(dst); prio-- {
-		f := &q.fifos[prio]
-		for n < len(dst) && f.count > 0 {
-			pk := f.peek()
-			if due := q.dueIn(pk, nowUs); due > 0 {
-				// FIFO under one delay: the rest of this priority is due later.
-				if delayed == 0 || due < delayed {
-					delayed = due
-				}
-				break
-			}
-			if q.rateBps > 0 {
-				if q.tokens < float64(len(pk.Frame)) {
-					wait := time.Duration((float64(len(pk.Frame)) - q.tokens) / q.rateBps * float64(time.Second))
-					shaped = max(wait, time.Microsecond)
-					break serve
-				}
-				q.tokens -= float64(len(pk.Frame))
-			}
-			f.pop()
-			freed += int64(len(pk.Frame))
-			q.dequeued[prio] += uint64(len(pk.Frame))
-			if f.count == 0 {
-				q.nonEmpty &^= 1 << prio
-			}
-			q.depth--
-			pk.Meta.DeqQdepth = uint32(f.count)
-			dst[n] = pk
-			n++
+	var d dequeuing
+	if q.sched == RoundRobin {
+		q.serveRoundRobin(dst, nowUs, &d)
+	} else {
+		q.serveStrictPriority(dst, nowUs, &d)
+	}
+	if q.shared != nil && d.n > 0 {
+		q.shared.release(d.freed, before&^q.nonEmpty)
+	}
+	if d.shaped > 0 {
+		return d.n, d.shaped
+	}
+	return d.n, d.delayed
+}
+
+// dequeuing is one dequeue's progress: packets moved, bytes freed, the
+// soonest a held-back head is due, how long the port rate holds the next.
+type dequeuing struct {
+	n               int
+	freed           int64
+	delayed, shaped time.Duration
+}
+
+// serveStrictPriority drains the highest non-empty queue first.
+func (q *queue) serveStrictPriority(dst []*pipeline.Packet, nowUs uint32, d *dequeuing) {
+	for prio := NumPriorities - 1; prio >= 0 && d.n < len(dst); prio-- {
+		for d.n < len(dst) && q.take(prio, dst, nowUs, d) {
+		}
+		if d.shaped > 0 {
+			return
 		}
 	}
-	if q.shared != nil && n > 0 {
-		q.shared.release(freed, before&^q.nonEmpty)
+}
+
+// serveRoundRobin takes a packet from each non-empty queue in turn,
+// starting where the last dequeue stopped.
+func (q *queue) serveRoundRobin(dst []*pipeline.Packet, nowUs uint32, d *dequeuing) {
+	for d.n < len(dst) {
+		moved := false
+		for i := 0; i < NumPriorities && d.n < len(dst); i++ {
+			prio := (q.next + i) % NumPriorities
+			if !q.take(prio, dst, nowUs, d) {
+				if d.shaped > 0 {
+					q.next = prio
+					return
+				}
+				continue
+			}
+			moved = true
+			q.next = (prio + 1) % NumPriorities
+			break // the next turn starts after this queue
+		}
+		if !moved {
+			return
+		}
 	}
-	if shaped > 0 {
-		return n, shaped
+}
+
+// take moves the head of queue prio into dst when it is due and the port
+// rate allows; false when the queue is empty, its head is held for the
+// port's delay (d.delayed) or by the port rate (d.shaped).
+func (q *queue) take(prio int, dst []*pipeline.Packet, nowUs uint32, d *dequeuing) bool {
+	f := &q.fifos[prio]
+	if f.count == 0 {
+		return false
 	}
-	return n, delayed
+	pk := f.peek()
+	if due := q.dueIn(pk, nowUs); due > 0 {
+		// FIFO under one delay: the rest of this queue is due later.
+		if d.delayed == 0 || due < d.delayed {
+			d.delayed = due
+		}
+		return false
+	}
+	if q.rateBps > 0 {
+		if q.tokens < float64(len(pk.Frame)) {
+			wait := time.Duration((float64(len(pk.Frame)) - q.tokens) / q.rateBps * float64(time.Second))
+			d.shaped = max(wait, time.Microsecond)
+			return false
+		}
+		q.tokens -= float64(len(pk.Frame))
+	}
+	f.pop()
+	d.freed += int64(len(pk.Frame))
+	q.dequeued[prio] += uint64(len(pk.Frame))
+	if f.count == 0 {
+		q.nonEmpty &^= 1 << prio
+	}
+	q.depth--
+	pk.Meta.DeqQdepth = uint32(f.count)
+	dst[d.n] = pk
+	d.n++
+	return true
 }
 
 // stampEgress sets what BMv2 sets as egress starts for a copy (nowUs is

@@ -3,6 +3,7 @@
 package dataplane
 
 import (
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -183,5 +184,57 @@ func TestCPUPathUnshapedByDefault(t *testing.T) {
 	punt(sw, 1000, &got)
 	if got.Load() != 1000 || sw.Stats().Drops[DropQueueFull.String()] != 0 {
 		t.Fatalf("%d of 1000 packet-ins, %d drops", got.Load(), sw.Stats().Drops[DropQueueFull.String()])
+	}
+}
+
+// TestRoundRobinServesTheQueuesInTurn: round robin takes a packet from
+// each non-empty queue in turn, whatever their priorities, and goes on
+// where the last dequeue stopped; strict priority drains the highest.
+func TestRoundRobinServesTheQueuesInTurn(t *testing.T) {
+	for _, c := range []struct {
+		sched Scheduler
+		want  []uint8
+	}{
+		{RoundRobin, []uint8{0, 3, 7, 0, 3, 0}},
+		{StrictPriority, []uint8{7, 3, 3, 0, 0, 0}},
+	} {
+		q := newQueue(16, 0, nil)
+		q.sched = c.sched
+		for _, prio := range []uint8{0, 0, 0, 3, 3, 7} {
+			if q.enqueue(pkt(prio, 64), 0) != admitted {
+				t.Fatalf("%v: a packet of priority %d was refused", c.sched, prio)
+			}
+		}
+		var got []uint8
+		for len(got) < len(c.want) { // one packet a dequeue: the turn carries over
+			out := make([]*pipeline.Packet, 1)
+			if n, _ := q.dequeue(out, time.Now(), 0); n != 1 {
+				t.Fatalf("%v: dequeue gave %d packets", c.sched, n)
+			}
+			got = append(got, out[0].Meta.Priority)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%v served %v, want %v", c.sched, got, c.want)
+		}
+	}
+}
+
+// TestRoundRobinGammaIsAnEqualShare: under round robin FB's gamma is
+// 1/k, k the port's non-empty queues counting the packet's own; the paper
+// (§6.2) runs FB on round-robin ports. B = 60 packets, alpha 1, low.
+func TestRoundRobinGammaIsAnEqualShare(t *testing.T) {
+	cfg := DefaultBufferConfig()
+	cfg.Algorithm = FB
+	l := newTMLab(t, cfg, 1)
+	l.ports[1].sched = RoundRobin
+	l.offer(1, 0, 1)
+	l.offer(1, 1, 1)
+	// 2 held, remaining 58; N_low = 2 congested queues (plus the packet's
+	// own when empty). Queue 0 and 1: 1 x 1/2 x 1/2 x 58 = 14.5; an empty
+	// queue 2: 1 x 1/3 x 1/3 x 58.
+	for prio, want := range map[uint8]float64{0: 14.5, 1: 14.5, 2: 58.0 / 9} {
+		if got := l.threshold(1, prio); !near(got, want) {
+			t.Errorf("queue %d: threshold %v, want %v", prio, got, want)
+		}
 	}
 }

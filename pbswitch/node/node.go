@@ -62,6 +62,9 @@ type Config struct {
 	// buffer and its admission (see dataplane.Options); 0 bytes: none.
 	SharedBufferBytes int64
 	Buffer            dataplane.BufferConfig
+	// Scheduler chooses which of a port's queues sends next (see
+	// dataplane.Options).
+	Scheduler dataplane.Scheduler
 	// AdminListen is the address of pbswitch's own HTTP API (package
 	// admin: the shared buffer's admission, the counters); "" disables it.
 	AdminListen string
@@ -105,7 +108,7 @@ func Start(cfg Config) (_ *Node, err error) {
 	var srv *p4rt.Server
 	opts := dataplane.Options{CPUPort: cfg.CPUPort, QueueLen: cfg.QueueLen,
 		CPURateBps: cfg.CPURateBps, CPUQueueLen: cfg.CPUQueueLen,
-		SharedBufferBytes: cfg.SharedBufferBytes, Buffer: cfg.Buffer,
+		SharedBufferBytes: cfg.SharedBufferBytes, Buffer: cfg.Buffer, Scheduler: cfg.Scheduler,
 		PacketIn: func(f []byte, m []pipeline.CtrlMeta) { srv.PacketIn(f, m) }}
 	if err := opts.Validate(); err != nil {
 		return nil, err

@@ -1,29 +1,51 @@
 # SPDX-License-Identifier: Apache-2.0
-"""FB burst absorption (Apostolaki et al., FB, §6), scaled to this lab.
+"""FB's evaluation regime (Apostolaki et al., FB, §6.2), scaled to this lab.
 
-pbswitch runs the FlowBuf program with one shared buffer of B bytes over
-all its ports' queues. Two background sinks and the aggregator sit behind
-ports shaped to R; long-lived TCP flows fill the sinks' queues during "on"
-periods (the load: the share of time they are on), and every interval the
-aggregator sends an incast query: 8 responders on two other ports answer
-at once. A query whose burst does not fit loses packets and waits for
-TCP's retransmission timeout (200 ms at least): the query completion time
-(QCT) shows how much of the buffer the bursts found.
+One pbswitch with the FlowBuf program stands for a leaf: four servers, each
+behind a port shaped to R, share one buffer of B bytes. Every server runs
+the paper's two kinds of traffic at once:
 
-    ports 1 agg (R)   2 responders a   3 responders b
-          4 bulk senders   5 sink 1 (R)   6 sink 2 (R)
+- background: web-search flows (DCTCP's size distribution, sizes x SCALE),
+  Poisson arrivals tuned so each server's port receives `load` x R, each
+  flow to a server drawn at random on a new TCP connection;
+- queries: Poisson arrivals (QUERY_RATE per server, the paper's 1/s), each
+  asking N responders (persistent connections spread over the other
+  servers) for 1/N of a query of `query` x B bytes; a query completes when
+  all of it has arrived (QCT).
 
-For each variant (single queue: everything in queue 0; multi-queue: the
-queries marked EF go to queue 7, FB's high buffer priority), load and
-algorithm (CS, DT, FB on pbswitch's traffic manager, switched at run time
-through its admin API; FBA: DT with each queue's alpha re-tuned every
-second by the controller's FBA, host/.../fba/FbaMain), one run; JSON lines per algorithm and load:
-fb_qct_ms_avg / _p99, fb_throughput_pct (the background's throughput as
-a share of the sinks' ports, so about the load when it loses nothing),
-fb_buffer_pct (mean occupancy of B), and fb_qct_vs_dt / fb_throughput_vs_dt.
-A query's ideal QCT is its 40 KB at R: 32 ms.
+Multi-queue as the paper's: round-robin ports (pbswitch --scheduler rr),
+the background spread over four low-priority queues (0-3) by a tag each
+flow draws at random, the queries in queue 7 (FB's high priority).
+Single-queue: every port one queue (pbswitch's single_queue).
 
-    .venv/bin/python -m test.scenarios.fb [--quick]
+Schemes in the same run, switched through pbswitch's admin API: CS, DT,
+FB, and FBA (DT whose per-queue alphas the controller's FBA re-tunes every
+second, host/.../fba/FbaMain; multi-queue only: the paper, §5.2, "FBA
+cannot approximate FB if only a single queue is available per port").
+Alphas as the paper's (§6.2): multi-queue, DT and FB alpha_L 0.5 for the
+background (queues 0-3) and alpha_H 20 for the queries (queue 7, FB's high
+priority); single-queue, DT alpha 0.5 for all, FB alpha_H 20 for the short flows, which the senders
+mark as the device's classifier would (queries and background flows under
+SHORT_BYTES), alpha_L 0.5 for the rest.
+
+Scaled from the paper's (1 Gbit/s ports, 1 MB for 44 ports, 40 responders,
+RTT 200 us, min RTO 100 ms): R = 10 Mbit/s; B keeps the paper's bytes per
+port (1 MiB / 44 = 23.8 KB, 16 MTU frames); per Gbit/s it would be 238
+bytes per port at R, less than a frame. N = 8; flow sizes / 10; the lab's
+RTT is what veths and pbswitch give (no netem here) and Linux's min RTO
+200 ms.
+
+Metrics per variant, load, query size and scheme (JSON lines): fb_qct_ms_avg
+and _p99, fb_throughput_pct (the background's share of the servers'
+ports), fb_short_fct_ms_p99 (background flows under SHORT_BYTES),
+fb_buffer_pct_p99 and _avg (occupancy of B, sampled every POLL_S; the
+paper's BUF is the average), fb_drops (per
+cause and class); then fb_qct_vs_dt, fb_throughput_vs_dt,
+fb_single_queue_qct_vs_dt and fba_qct_vs_fb. The per-queue trace
+(thresholds, lengths, drops over time) of each run is in the logs.
+
+    .venv/bin/python -m test.scenarios.fb [--quick] [--variants single_queue]
+    .venv/bin/python -m test.scenarios.fb --diagnose   # issue 44's question
 """
 import argparse
 import json
@@ -31,6 +53,7 @@ import os
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -40,40 +63,58 @@ from test.lab.servicelab import ROOT
 from test.packet.client import Client
 from test.packet.p4info import P4Info
 from test.packet.targets import _free_tcp_port
+from test.scenarios.fb_traffic import web_search_mean
 from test.scenarios.report import emit, save, subplots
 
 PREFIX = "fbq-"
-RATE_BPS = 10_000_000                 # R, each shaped port
-BUFFER_BYTES = 128 * 1024             # B
-RESPONSE_BYTES = 5000                 # per responder and query: 8 x 5000 = 40 KB bursts
-QUERY_INTERVAL_S = 0.1
-ON_OFF_PERIOD_S = 1.0
+RATE_BPS = 10_000_000                 # R, each server's port
+SERVERS = 4
+BUFFER_BYTES = SERVERS * (1 << 20) // 44  # B: the paper's 1 MiB / 44 ports, per port
+RESPONDERS = 8                        # N (the paper's 40)
+SCALE = 0.1                           # web-search flow sizes x SCALE
+SHORT_BYTES = int(100_000 * SCALE)    # "short" flows: the paper's 100 KB, scaled
+QUERY_RATE = 1.0                      # queries per second per server (the paper's)
+WARMUP_S = 2.0                        # background alone before the first query
+POLL_S = 0.02
 EF = 46
 HIGH_QUEUE = 7
-ALGORITHMS = ("cs", "dt", "fb", "fba")
+LOW_TAGS = {0: 0, 8: 1, 16: 2, 24: 3}  # DSCP: queue, the paper's four low-priority tags
+LOW_QUEUES = tuple(LOW_TAGS.values())
+ALPHA_L, ALPHA_H = 0.5, 20.0          # the paper's
 FBA_PERIOD_MS = 1000                  # the paper's
-VARIANTS = ("single_queue", "multi_queue")
+VARIANTS = ("multi_queue", "single_queue")
+SCHEMES = {"multi_queue": ("cs", "dt", "fb", "fba"), "single_queue": ("cs", "dt", "fb")}
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
 HOST_JAR = ROOT / "host" / "target" / "flowbuf-host.jar"
+SINK_PORT, RESPONDER_PORT = 7100, 7000
 
-# name: (switch port, address, shaped)
-HOSTS = {
-    "agg": (1, "10.9.0.1", True),
-    "ra": (2, "10.9.0.2", False),
-    "rb": (3, "10.9.0.3", False),
-    "bs": (4, "10.9.0.4", False),
-    "k1": (5, "10.9.0.5", True),
-    "k2": (6, "10.9.0.6", True),
-}
-RESPONDER_PORT, SINK_PORT = 7000, 7100
+
+def ip_of(server):
+    return f"10.9.0.{server}"
 
 
 def mac_of(port):
     return f"02:fb:00:00:00:{port:02x}"
 
 
+def setting(scheme, variant, legacy=False):
+    """The admin API's buffer setting of a scheme (FBA runs on DT). legacy:
+    the issue's first scenario, one queue and alpha 1 for everything."""
+    algorithm = "dt" if scheme == "fba" else scheme
+    if legacy:
+        return {"algorithm": algorithm, "single_queue": True}
+    low = [{"queue": q, "alpha": ALPHA_L} for q in LOW_QUEUES]
+    if variant == "single_queue" and algorithm == "dt":
+        classes = low + [{"queue": HIGH_QUEUE, "alpha": ALPHA_L}]
+    else:
+        classes = low + [{"queue": HIGH_QUEUE, "alpha": ALPHA_H, "priority": "high"}]
+    return {"algorithm": algorithm, "classes": classes,
+            "single_queue": variant == "single_queue"}
+
+
 class FbLab:
-    """The namespaces, pbswitch with the FlowBuf program, forwarding."""
+    """The servers' namespaces, pbswitch with the FlowBuf program, the
+    servers' sinks and responders."""
 
     def __init__(self, logs):
         self.logs = logs
@@ -82,17 +123,17 @@ class FbLab:
         try:
             self.hosts = {}
             ports = []
-            for name, (port, ip, shaped) in HOSTS.items():
-                host = self.lab.add_host(name)
-                sw_if = self.lab.link_host(host, "eth0", f"s{port}", ip=f"{ip}/24",
-                                           mac=mac_of(port))
-                self.hosts[name] = host
-                ports += ["--port", f"{port}={sw_if}" + (f"@{RATE_BPS}" if shaped else "")]
-            for name, host in self.hosts.items():
-                for other, (port, ip, _) in HOSTS.items():
-                    if other != name:
-                        host.run("ip", "neigh", "replace", ip, "lladdr", mac_of(port),
-                                 "dev", "eth0")
+            for s in range(1, SERVERS + 1):
+                host = self.lab.add_host(f"h{s}")
+                sw_if = self.lab.link_host(host, "eth0", f"s{s}", ip=f"{ip_of(s)}/24",
+                                           mac=mac_of(s))
+                self.hosts[s] = host
+                ports += ["--port", f"{s}={sw_if}@{RATE_BPS}"]
+            for s, host in self.hosts.items():
+                for other in self.hosts:
+                    if other != s:
+                        host.run("ip", "neigh", "replace", ip_of(other), "lladdr",
+                                 mac_of(other), "dev", "eth0")
             self.admin = f"127.0.0.1:{_free_tcp_port()}"
             grpc_port = _free_tcp_port()
             build = ROOT / "pipeconf" / "p4src" / "build"
@@ -100,9 +141,16 @@ class FbLab:
                 str(ROOT / "bin" / "pbswitch"), "--p4rt-listen", f"127.0.0.1:{grpc_port}",
                 "--buffer-listen", "", "--bmv2-json", str(build / "bmv2.json"),
                 "--p4info", str(build / "p4info.txt"), "--admin-listen", self.admin,
-                "--shared-buffer-bytes", str(BUFFER_BYTES), *ports])
+                "--shared-buffer-bytes", str(BUFFER_BYTES), "--scheduler", "rr", *ports])
             wait_for_tcp("127.0.0.1", grpc_port, proc=self.switch.popen)
             self.program(f"127.0.0.1:{grpc_port}")
+            self.counts = {s: logs / f"sink-{s}.bytes" for s in self.hosts}
+            servers = [self.start(f"server-{s}", traffic(
+                "server", "--sink-port", str(SINK_PORT), "--responder-port",
+                str(RESPONDER_PORT), "--out", str(self.counts[s]), "--dscp", str(EF)),
+                self.hosts[s]) for s in self.hosts]
+            for proc in servers:
+                wait_listening(proc)
         except BaseException:
             self.close()
             raise
@@ -114,29 +162,32 @@ class FbLab:
         return proc
 
     def program(self, address):
-        """L2 forwarding to every host, and EF into the high queue."""
+        """L2 forwarding to every server, EF into the high queue and the
+        low tags into theirs."""
         info = P4Info()
         with Client(address, 1) as client:
-            for name, (port, _, _) in HOSTS.items():
+            for s in self.hosts:
                 client.insert(info.table_entry("forwarding.l2_exact",
-                                               match={"eth_dst": mac_of(port)},
+                                               match={"eth_dst": mac_of(s)},
                                                action="forwarding.set_egress_port",
-                                               params={"port": port}))
-            client.insert(info.table_entry("qos.dscp_queues", match={"dscp": EF},
-                                           action="qos.set_queue",
-                                           params={"queue": HIGH_QUEUE}))
+                                               params={"port": s}))
+            for dscp, queue in {**LOW_TAGS, EF: HIGH_QUEUE}.items():
+                if queue:
+                    client.insert(info.table_entry("qos.dscp_queues", match={"dscp": dscp},
+                                                   action="qos.set_queue",
+                                                   params={"queue": queue}))
 
-    def admission(self, algorithm, multi_queue):
-        """Switches the buffer's algorithm; the high queue gets alpha 2 (and
-        FB's high priority) in the multi-queue variant."""
-        classes = [{"queue": HIGH_QUEUE, "alpha": 2, "priority": "high"}] if multi_queue else []
-        body = json.dumps({"algorithm": algorithm, "classes": classes}).encode()
-        req = urllib.request.Request(f"http://{self.admin}/v1/buffer", data=body, method="PUT")
+    def set_buffer(self, body):
+        req = urllib.request.Request(f"http://{self.admin}/v1/buffer",
+                                     data=json.dumps(body).encode(), method="PUT")
         urllib.request.urlopen(req, timeout=5).read()
 
-    def used_bytes(self):
-        with urllib.request.urlopen(f"http://{self.admin}/v1/buffer", timeout=5) as r:
-            return json.load(r)["used_bytes"]
+    def stats(self):
+        with urllib.request.urlopen(f"http://{self.admin}/v1/stats", timeout=5) as r:
+            return json.load(r)
+
+    def sink_bytes(self):
+        return sum(int(p.read_text()) for p in self.counts.values() if p.exists())
 
     def close(self):
         for proc in reversed(self.procs):
@@ -144,7 +195,7 @@ class FbLab:
         self.lab.close()
 
 
-def wait_listening(proc, timeout=20.0):
+def wait_listening(proc, timeout=30.0):
     """Waits for a traffic server's "listening on" line in its log."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -160,61 +211,114 @@ def traffic(*args):
     return [PYTHON, "-m", "test.scenarios.fb_traffic", *args]
 
 
-def run_once(lab, logs, algorithm, load, multi_queue, duration):
-    """One run; returns (QCTs in ms, the sinks' ports' utilisation by the
-    background in %, mean buffer use in bytes)."""
-    tag = f"{algorithm}-{int(load * 100)}-{'mq' if multi_queue else 'sq'}"
-    lab.admission("dt" if algorithm == "fba" else algorithm, multi_queue)
+def responders_of(server):
+    """N persistent responders for a server's queries, spread over the
+    other servers."""
+    others = [s for s in range(1, SERVERS + 1) if s != server]
+    return ",".join(f"{ip_of(others[i % len(others)])}:{RESPONDER_PORT}"
+                    for i in range(RESPONDERS))
+
+
+class Tracer(threading.Thread):
+    """Polls the switch every POLL_S: buffer occupancy, and per port the
+    queues' lengths, thresholds and drops by cause (JSON lines in path)."""
+
+    def __init__(self, lab, path):
+        super().__init__(daemon=True)
+        self.lab, self.path = lab, path
+        self.stop_event = threading.Event()
+        self.used, self.first, self.last = [], None, None
+
+    def run(self):
+        t0 = time.monotonic()
+        with open(self.path, "w") as out:
+            while not self.stop_event.is_set():
+                try:
+                    st = self.lab.stats()
+                except OSError:
+                    break
+                self.first = self.first or st
+                self.last = st
+                self.used.append(st["buffer"]["used_bytes"])
+                out.write(json.dumps({"t": round(time.monotonic() - t0, 3),
+                                      "used": st["buffer"]["used_bytes"],
+                                      "congested": st["buffer"]["congested"],
+                                      "ports": {p: [{k: q[k] for k in ("bytes", "threshold_bytes",
+                                                                      "drops")}
+                                                    for q in v["queues"]
+                                                    if q["queue"] in LOW_QUEUES + (HIGH_QUEUE,)]
+                                                for p, v in st["ports"].items()}}) + "\n")
+                self.stop_event.wait(POLL_S)
+
+    def finish(self):
+        self.stop_event.set()
+        self.join(timeout=10)
+
+    def drops(self):
+        """Drops during the trace, by class ("background" queues 0-3,
+        "query" queue 7: in single-queue, the classes) and cause."""
+        out = {}
+        for name, queues in (("background", LOW_QUEUES), ("query", (HIGH_QUEUE,))):
+            for cause in ("buffer_full", "dt_threshold", "fb_threshold", "queue_full"):
+                out[f"{name}_{cause}"] = sum(
+                    self.last["ports"][p]["queues"][q]["drops"][cause]
+                    - self.first["ports"][p]["queues"][q]["drops"][cause]
+                    for p in self.last["ports"] for q in queues)
+        return out
+
+
+def run_once(lab, logs, scheme, variant, load, query, duration, legacy=False):
+    """One run of one scheme; returns its figures."""
+    tag = f"{variant}-{int(load * 100)}-{int(query * 100)}-{scheme}" + ("-legacy" if legacy else "")
+    lab.set_buffer(setting(scheme, variant, legacy))
     tuner = None
-    if algorithm == "fba":  # DT, its alphas re-tuned by the controller's FBA
+    if scheme == "fba":
         tuner = lab.start(f"{tag}-fba", ["java", "-cp", str(HOST_JAR),
                                          "org.flowbuf.host.fba.FbaMain", lab.admin,
                                          str(FBA_PERIOD_MS)])
-    dscp = str(EF if multi_queue else 0)
-    servers = []
-    for name in ("ra", "rb"):
-        servers.append(lab.start(f"{tag}-{name}", traffic("responder", "--listen",
-                                                          str(RESPONDER_PORT), "--dscp", dscp),
-                                 lab.hosts[name]))
-    counts = {}
-    for name in ("k1", "k2"):
-        counts[name] = logs / f"{tag}-{name}.bytes"
-        servers.append(lab.start(f"{tag}-{name}", traffic("sink", "--listen", str(SINK_PORT),
-                                                          "--out", str(counts[name])),
-                                 lab.hosts[name]))
-    for proc in servers:
-        wait_listening(proc)
-    on = ON_OFF_PERIOD_S * load
-    senders = [lab.start(f"{tag}-bulk-{name}", traffic(
-        "bulk", "--to", f"{HOSTS[name][1]}:{SINK_PORT}", "--flows", "2", "--on", str(on),
-        "--off", str(ON_OFF_PERIOD_S - on), "--duration", str(duration + 1)), lab.hosts["bs"])
-        for name in ("k1", "k2")]
-    time.sleep(0.5)  # the background's queues fill before the first query
-    qct_file = logs / f"{tag}-qct.json"
-    responders = ",".join(f"{HOSTS[n][1]}:{RESPONDER_PORT}" for n in ("ra", "rb") for _ in range(4))
-    agg = lab.start(f"{tag}-agg", traffic(
-        "aggregator", "--responders", responders, "--size", str(RESPONSE_BYTES),
-        "--interval", str(QUERY_INTERVAL_S), "--duration", str(duration), "--out", str(qct_file),
-        "--dscp", dscp), lab.hosts["agg"])
-    used, received = [], []  # buffer bytes; (time, background bytes)
-    while agg.popen.poll() is None:
-        used.append(lab.used_bytes())
-        received.append((time.monotonic(),
-                         sum(int(counts[n].read_text()) for n in counts if counts[n].exists())))
-        time.sleep(0.02)
+    # Each server receives load x R on average: it sends as much, its
+    # flows going to the others at random.
+    flow_rate = load * RATE_BPS / 8 / (web_search_mean() * SCALE)
+    if variant == "single_queue":  # the classifier marks short flows (not in legacy)
+        tags = [] if legacy else ["--short-bytes", str(SHORT_BYTES), "--short-dscp", str(EF)]
+    else:  # the paper's four low-priority tags
+        tags = ["--tags", ",".join(str(t) for t in LOW_TAGS)]
+    bg_out = {s: logs / f"{tag}-bg-{s}.json" for s in lab.hosts}
+    senders = [lab.start(f"{tag}-bg-{s}", traffic(
+        "background", "--peers", ",".join(ip_of(o) for o in lab.hosts if o != s),
+        "--sink-port", str(SINK_PORT), "--rate", str(flow_rate), "--scale", str(SCALE),
+        "--duration", str(WARMUP_S + duration), "--out", str(bg_out[s]),
+        "--seed", str(1000 * s + int(load * 100)), *tags), lab.hosts[s]) for s in lab.hosts]
+    time.sleep(WARMUP_S)
+    qct_out = {s: logs / f"{tag}-qct-{s}.json" for s in lab.hosts}
+    size = int(query * BUFFER_BYTES)
+    aggregators = [lab.start(f"{tag}-agg-{s}", traffic(
+        "aggregator", "--responders", responders_of(s), "--size", str(size),
+        "--rate", str(QUERY_RATE), "--duration", str(duration), "--out", str(qct_out[s]),
+        "--dscp", str(EF), "--seed", str(2000 * s + int(query * 100))), lab.hosts[s])
+        for s in lab.hosts]
+    tracer = Tracer(lab, logs / f"{tag}-trace.jsonl")
+    tracer.start()
+    t0, b0 = time.monotonic(), lab.sink_bytes()
+    for proc in aggregators:
+        proc.popen.wait(timeout=duration + 60)
+    t1, b1 = time.monotonic(), lab.sink_bytes()
+    tracer.finish()
     for proc in senders:
         proc.popen.wait(timeout=30)
-    for proc in servers + ([tuner] if tuner else []):
-        proc.stop()
-    # The switch's drops by queue and cause, for whoever reads the logs.
-    with urllib.request.urlopen(f"http://{lab.admin}/v1/stats", timeout=5) as r:
-        (logs / f"{tag}-stats.json").write_bytes(r.read())
-    qcts = json.loads(qct_file.read_text())
-    # The background's throughput over the queries' window, as the share of
-    # what the two sinks' shaped ports carry (at most 100 %; about the load
-    # when the background loses nothing to the bursts).
-    (t0, b0), (t1, b1) = received[0], received[-1]
-    return qcts, 100 * (b1 - b0) / (2 * RATE_BPS / 8 * (t1 - t0)), statistics.mean(used)
+    if tuner:
+        tuner.stop()
+    time.sleep(0.5)  # the queues drain before the next scheme
+    qcts = [q for s in lab.hosts for q in json.loads(qct_out[s].read_text())]
+    flows = [f for s in lab.hosts for f in json.loads(bg_out[s].read_text())]
+    short_fcts = [fct for size_, fct in flows if size_ < SHORT_BYTES]
+    return {"qct_avg": statistics.mean(qcts), "qct_p99": p99(qcts), "queries": len(qcts),
+            "throughput_pct": 100 * (b1 - b0) / (SERVERS * RATE_BPS / 8 * (t1 - t0)),
+            "short_fct_p99": p99(short_fcts) if short_fcts else float("nan"),
+            "short_flows": len(short_fcts),
+            "buffer_pct_p99": 100 * p99(tracer.used) / BUFFER_BYTES,
+            "buffer_pct_avg": 100 * statistics.mean(tracer.used) / BUFFER_BYTES,
+            "drops": tracer.drops(), "trace": str(tracer.path)}
 
 
 def p99(values):
@@ -222,75 +326,145 @@ def p99(values):
     return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
 
 
-def run_all(lab, logs, duration, loads):
-    """Every variant, load and algorithm; emits each run's figures."""
+def conditions(variant, quick):
+    """(load, query size) pairs of a variant: Fig. 7's loads and Fig. 8d's
+    query sizes (multi-queue), Fig. 9a's loads (single-queue)."""
+    if variant == "multi_queue":
+        return [(0.9, 0.75)] if quick else [(0.4, 0.75), (0.9, 0.25), (0.9, 0.5), (0.9, 0.75)]
+    return [(0.2, 0.75)] if quick else [(0.2, 0.75), (0.4, 0.75), (0.6, 0.75), (0.9, 0.75)]
+
+
+def emit_run(r, **cond):
+    emit("fb_qct_ms_avg", round(r["qct_avg"], 2), "ms", queries=r["queries"], **cond)
+    emit("fb_qct_ms_p99", round(r["qct_p99"], 2), "ms", queries=r["queries"], **cond)
+    emit("fb_throughput_pct", round(r["throughput_pct"], 1), "%", **cond)
+    emit("fb_short_fct_ms_p99", round(r["short_fct_p99"], 2), "ms", flows=r["short_flows"],
+         **cond)
+    emit("fb_buffer_pct_p99", round(r["buffer_pct_p99"], 1), "%", poll_ms=POLL_S * 1e3, **cond)
+    emit("fb_buffer_pct_avg", round(r["buffer_pct_avg"], 1), "%", poll_ms=POLL_S * 1e3, **cond)
+    for cause, n in r["drops"].items():
+        emit("fb_drops", n, "packets", cause=cause, **cond)
+
+
+def run_all(lab, logs, duration, variants, quick):
     results = {}
-    for variant in VARIANTS:
-        for load in loads:
-            for algorithm in ALGORITHMS:
-                qcts, throughput, used = run_once(lab, logs, algorithm, load,
-                                                  variant == "multi_queue", duration)
-                r = {"qct_avg": statistics.mean(qcts), "qct_p99": p99(qcts),
-                     "throughput_pct": throughput, "buffer_pct": 100 * used / BUFFER_BYTES}
-                results[(variant, load, algorithm)] = r
-                cond = {"variant": variant, "load_pct": int(load * 100),
-                        "algorithm": algorithm, "queries": len(qcts)}
-                emit("fb_qct_ms_avg", round(r["qct_avg"], 2), "ms", **cond)
-                emit("fb_qct_ms_p99", round(r["qct_p99"], 2), "ms", **cond)
-                emit("fb_throughput_pct", round(r["throughput_pct"], 1), "%", **cond)
-                emit("fb_buffer_pct", round(r["buffer_pct"], 1), "%", **cond)
+    for variant in variants:
+        for load, query in conditions(variant, quick):
+            for scheme in SCHEMES[variant]:
+                r = run_once(lab, logs, scheme, variant, load, query, duration)
+                results[(variant, load, query, scheme)] = r
+                emit_run(r, variant=variant, load_pct=int(load * 100),
+                         query_pct_of_buffer=int(query * 100), scheme=scheme)
     return results
 
 
-def emit_against_dt(results, loads):
-    """Each algorithm's QCT and throughput against DT's in the same run."""
-    for variant in VARIANTS:
-        for load in loads:
-            dt = results[(variant, load, "dt")]
-            for algorithm in ("cs", "fb", "fba"):
-                mine = results[(variant, load, algorithm)]
-                cond = {"variant": variant, "load_pct": int(load * 100), "algorithm": algorithm}
-                emit("fb_qct_vs_dt", round(mine["qct_avg"] / dt["qct_avg"], 3), "ratio", **cond)
-                emit("fb_throughput_vs_dt",
-                     round(mine["throughput_pct"] / max(dt["throughput_pct"], 1e-9), 3),
-                     "ratio", **cond)
+def emit_ratios(results):
+    """Each scheme against DT (and FBA against FB) in the same run."""
+    for (variant, load, query, scheme), mine in results.items():
+        cond = {"variant": variant, "load_pct": int(load * 100),
+                "query_pct_of_buffer": int(query * 100), "scheme": scheme}
+        dt = results[(variant, load, query, "dt")]
+        if scheme != "dt":
+            name = "fb_single_queue_qct_vs_dt" if variant == "single_queue" and scheme == "fb" \
+                else "fb_qct_vs_dt"
+            emit(name, round(mine["qct_avg"] / dt["qct_avg"], 3), "ratio", **cond)
+            emit("fb_throughput_vs_dt",
+                 round(mine["throughput_pct"] / max(dt["throughput_pct"], 1e-9), 3), "ratio",
+                 **cond)
+        if scheme == "fba":
+            fb = results[(variant, load, query, "fb")]
+            emit("fba_qct_vs_fb", round(mine["qct_avg"] / fb["qct_avg"], 3), "ratio", **cond)
+
+
+def diagnose(lab, logs, duration):
+    """Issue 44's question: single-queue FB against DT with the first
+    scenario's setting (one queue, one class, alpha 1: the queries meet
+    the background's threshold, which FB divides by N) and with the
+    paper's (queries in the high class, alpha_H 20, in the same queue)."""
+    for legacy in (True, False):
+        for scheme in ("dt", "fb"):
+            r = run_once(lab, logs, scheme, "single_queue", 0.4, 0.75, duration, legacy)
+            thresholds, lengths = query_port_thresholds(r["trace"])
+            cond = {"variant": "single_queue", "setting": "legacy" if legacy else "paper",
+                    "load_pct": 40, "query_pct_of_buffer": 75, "scheme": scheme}
+            emit_run(r, **cond)
+            emit("fb_diag_query_threshold_kb_median", round(thresholds / 1e3, 1), "KB", **cond)
+            emit("fb_diag_queue_kb_median", round(lengths / 1e3, 1), "KB", **cond)
+
+
+def query_port_thresholds(trace):
+    """Medians over the trace's samples and ports of the threshold a query
+    packet met (class 7's) and the bytes of the background's queues."""
+    thresholds, lengths = [], []
+    with open(trace) as f:
+        for line in f:
+            for queues in json.loads(line)["ports"].values():
+                *low, high = queues
+                thresholds.append(high["threshold_bytes"])
+                lengths.append(sum(q["bytes"] for q in low))
+    return statistics.median(thresholds), statistics.median(lengths)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--variants", default=",".join(VARIANTS))
+    parser.add_argument("--diagnose", action="store_true",
+                        help="single-queue DT and FB with the first scenario's setting and "
+                             "the paper's (40%% load, queries of 75%% of B)")
+    parser.add_argument("--duration", type=float, help="seconds of queries per run")
     args = parser.parse_args(argv)
-    duration = 4.0 if args.quick else 12.0
-    loads = (0.4, 0.9)
+    duration = args.duration or (5.0 if args.quick else 12.0)
+    variants = [v for v in args.variants.split(",") if v]
+    if set(variants) - set(VARIANTS):
+        parser.error(f"--variants: want some of {','.join(VARIANTS)}")
     logs = Path(tempfile.mkdtemp(prefix="fb-scenario-"))
+    emit("fb_setup", BUFFER_BYTES, "bytes", servers=SERVERS, rate_bps=RATE_BPS,
+         responders=RESPONDERS, flow_size_scale=SCALE, query_rate_per_s=QUERY_RATE,
+         seconds_per_run=duration)
     lab = FbLab(logs)
     try:
-        results = run_all(lab, logs, duration, loads)
+        if args.diagnose:
+            diagnose(lab, logs, duration)
+            print(f"fb diagnosis: logs and traces in {logs}")
+            return
+        results = run_all(lab, logs, duration, variants, args.quick)
     except BaseException:
         sys.stderr.write((logs / "pbswitch.log").read_text()[-3000:])
         raise
     finally:
         lab.close()
-    emit_against_dt(results, loads)
-    plot(results, loads)
-    fb, dt = (results[("multi_queue", 0.9, a)]["qct_avg"] for a in ("fb", "dt"))
-    print(f"fb scenario: multi-queue, 90% load: FB's average QCT is {fb / dt:.2f}x DT's "
-          f"(paper: 0.33); logs in {logs}")
+    emit_ratios(results)
+    plot(results, variants)
+    print(summary(results) + f"; logs in {logs}")
 
 
-def plot(results, loads):
-    fig, axes = subplots(1, 2, figsize=(10, 4))
-    for ax, variant in zip(axes, VARIANTS):
-        width = 0.8 / len(ALGORITHMS)
-        for i, algorithm in enumerate(ALGORITHMS):
-            ax.bar([x + i * width for x in range(len(loads))],
-                   [results[(variant, load, algorithm)]["qct_avg"] for load in loads],
-                   width, label=algorithm.upper())
-        ax.set_xticks([x + 0.4 - width / 2 for x in range(len(loads))])
-        ax.set_xticklabels([f"{int(load * 100)}% load" for load in loads])
-        ax.set_ylabel("average query completion time (ms)")
-        ax.set_title(variant.replace("_", " "))
+def summary(results):
+    parts = []
+    for (variant, load, query, scheme), r in sorted(results.items()):
+        if scheme == "fb":
+            dt = results[(variant, load, query, "dt")]
+            parts.append(f"{variant} {int(load * 100)}% q{int(query * 100)}: "
+                         f"FB/DT QCT {r['qct_avg'] / dt['qct_avg']:.2f}")
+    return "fb scenario: " + ", ".join(parts) + " (paper: 0.33 multi-queue 90%, 0.17 single 20%)"
+
+
+def plot(results, variants):
+    """Fig. 8a/9a-like: average QCT per load, one bar per scheme."""
+    fig, axes = subplots(1, len(variants), figsize=(5 * len(variants), 4), squeeze=False)
+    for ax, variant in zip(axes[0], variants):
+        conds = sorted({(lo, q) for (v, lo, q, _) in results if v == variant})
+        schemes = SCHEMES[variant]
+        width = 0.8 / len(schemes)
+        for i, scheme in enumerate(schemes):
+            ax.bar([x + i * width for x in range(len(conds))],
+                   [results[(variant, lo, q, scheme)]["qct_avg"] for lo, q in conds],
+                   width, label=scheme.upper())
+        ax.set_xticks([x + 0.4 - width / 2 for x in range(len(conds))])
+        ax.set_xticklabels([f"{int(lo * 100)}%, q{int(q * 100)}" for lo, q in conds])
+        ax.set_ylabel("average QCT (ms)")
+        ax.set_title(variant.replace("_", " ") + " (load, query % of B)")
         ax.legend()
     save(fig, "fb_qct")
 

@@ -209,6 +209,7 @@ func parseFlags(args []string) (node.Config, error) {
 	fs.Int64Var(&cfg.SharedBufferBytes, "shared-buffer-bytes", 0, "one buffer of this many bytes shared by every port's queues, admission by --buffer-algorithm (default 0: none, each queue holds --queue-len packets)")
 	algorithm := fs.String("buffer-algorithm", "", "the shared buffer's admission: cs (complete sharing), dt (dynamic thresholds) or fb (default dt)")
 	fs.Var(classes, "buffer-class", "a queue's class in the shared buffer QUEUE=ALPHA[:high], e.g. 7=2:high (default alpha 1, low; repeatable)")
+	scheduler := fs.String("scheduler", "sp", "how a port chooses which queue sends next: sp (strict priority) or rr (round robin)")
 	fs.StringVar(&cfg.AdminListen, "admin-listen", "", "address of pbswitch's HTTP admin API (shared buffer admission, counters); empty disables")
 	p4infoFile := fs.String("p4info", "", "start with this pipeline's p4info (text format; with --bmv2-json), for P4Runtime clients that do not push one")
 	jsonFile := fs.String("bmv2-json", "", "start with this pipeline's bmv2 JSON, as p4c-bm2-ss emits it (with --p4info)")
@@ -222,6 +223,9 @@ func parseFlags(args []string) (node.Config, error) {
 	cfg.Pipeline = pl
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected arguments %v", fs.Args())
+	}
+	if cfg.Scheduler, err = dataplane.ParseScheduler(*scheduler); err != nil {
+		return cfg, err
 	}
 	if cfg.Buffer, err = bufferConfig(*algorithm, classes); err != nil {
 		return cfg, err

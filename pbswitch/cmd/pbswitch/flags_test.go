@@ -36,6 +36,12 @@ func TestParseFlags(t *testing.T) {
 		cfg.Buffer.Classes[7] != (dataplane.ClassConfig{Alpha: 2, High: true}) || cfg.Buffer.Classes[0].Alpha != 0.5 || cfg.Buffer.Classes[3].Alpha != 1 {
 		t.Fatalf("parsed shared buffer %d %+v admin %q, %v", cfg.SharedBufferBytes, cfg.Buffer, cfg.AdminListen, err)
 	}
+	if cfg.Scheduler != dataplane.StrictPriority {
+		t.Fatalf("default scheduler %v, want sp", cfg.Scheduler)
+	}
+	if cfg, err = parseFlags([]string{"--scheduler", "rr"}); err != nil || cfg.Scheduler != dataplane.RoundRobin {
+		t.Fatalf("--scheduler rr: %v, %v", cfg.Scheduler, err)
+	}
 	cfg, err = parseFlags([]string{"--shared-buffer-bytes", "1000000"})
 	if err != nil || cfg.Buffer.Algorithm != 0 || cfg.SharedBufferBytes != 1000000 {
 		t.Fatalf("a shared buffer with the default admission: %+v, %v", cfg.Buffer, err)
@@ -52,6 +58,7 @@ func TestParseFlags(t *testing.T) {
 		"class given twice":                    {"--shared-buffer-bytes", "1000", "--buffer-class", "1=1", "--buffer-class", "1=2"},
 		"want QUEUE=ALPHA":                     {"--shared-buffer-bytes", "1000", "--buffer-class", "1"},
 		"bad --cpu-queue -1":                   {"--cpu-queue", "-1"},
+		`unknown scheduler "wfq"`:              {"--scheduler", "wfq"},
 		"invalid value":                        {"--cpu-rate", "fast"},
 		"no --port declares":                   {"--port", "1=a", "--port-delay", "2=1ms"},
 		"bad delay":                            {"--port", "1=a", "--port-delay", "1=soon"},

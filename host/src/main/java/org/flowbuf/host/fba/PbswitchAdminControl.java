@@ -69,7 +69,8 @@ public final class PbswitchAdminControl implements DtQueueControl {
         // No shared buffer (no "buffer"): nothing for FBA to tune.
         boolean dt = "dt".equals(buffer.path("algorithm").asText());
         try {
-            return new DtSnapshot(dt, classes, dt ? ports : Map.of());
+            boolean roundRobin = "rr".equals(stats.path("scheduler").asText());
+            return new DtSnapshot(dt, roundRobin, classes, dt ? ports : Map.of());
         } catch (IllegalArgumentException e) {
             throw new IOException("pbswitch at " + base + " answered an unexpected stats shape: "
                                           + e.getMessage(), e);

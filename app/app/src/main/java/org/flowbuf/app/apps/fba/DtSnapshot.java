@@ -60,11 +60,12 @@ public final class DtSnapshot {
     }
 
     private final boolean dynamicThresholds;
+    private final boolean roundRobin;
     private final List<ClassSetting> classes;
     private final Map<Long, List<QueueSample>> ports;
 
     /**
-     * A snapshot.
+     * A snapshot of a switch whose ports schedule by strict priority.
      *
      * @param dynamicThresholds true when the buffer admits by DT
      * @param classes           the classes, by queue index
@@ -72,10 +73,25 @@ public final class DtSnapshot {
      */
     public DtSnapshot(boolean dynamicThresholds, List<ClassSetting> classes,
                       Map<Long, List<QueueSample>> ports) {
+        this(dynamicThresholds, false, classes, ports);
+    }
+
+    /**
+     * A snapshot.
+     *
+     * @param dynamicThresholds true when the buffer admits by DT
+     * @param roundRobin        true when the ports serve their queues round robin, false
+     *                          for strict priority
+     * @param classes           the classes, by queue index
+     * @param ports             each port's queues, by queue index (as many as classes)
+     */
+    public DtSnapshot(boolean dynamicThresholds, boolean roundRobin, List<ClassSetting> classes,
+                      Map<Long, List<QueueSample>> ports) {
         ports.forEach((port, queues) -> checkArgument(
                 queues.size() == classes.size(), "port %s has %s queues for %s classes", port,
                 queues.size(), classes.size()));
         this.dynamicThresholds = dynamicThresholds;
+        this.roundRobin = roundRobin;
         this.classes = ImmutableList.copyOf(classes);
         this.ports = ImmutableMap.copyOf(ports);
     }
@@ -87,6 +103,10 @@ public final class DtSnapshot {
      */
     public boolean dynamicThresholds() {
         return dynamicThresholds;
+    }
+
+    boolean roundRobin() {
+        return roundRobin;
     }
 
     List<ClassSetting> classes() {

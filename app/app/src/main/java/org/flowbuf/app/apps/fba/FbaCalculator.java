@@ -22,9 +22,10 @@ import java.util.Map;
  * its share of the bytes its port sent since the last snapshot (it had
  * packets to send, so that is what the scheduler gave it); for an empty
  * queue, or with no earlier snapshot or a port that sent nothing, inferred
- * from the port's scheduling, strict priority as pbswitch's: 1 when no
- * higher queue of the port holds a packet, else 0. An empty queue's
- * measured share says only that it had nothing to send.</li>
+ * from the port's scheduling: under strict priority 1 when no higher queue
+ * of the port holds a packet, else 0; under round robin an equal share
+ * with the port's congested queues, 1/(k + 1). An empty queue's measured
+ * share says only that it had nothing to send.</li>
  * </ul>
  */
 public final class FbaCalculator {
@@ -53,7 +54,8 @@ public final class FbaCalculator {
         List<QueueAlpha> out = new ArrayList<>();
         for (Map.Entry<Long, List<QueueSample>> port : now.ports().entrySet()) {
             List<QueueSample> queues = port.getValue();
-            double[] gamma = gammas(previous(before, port.getKey(), queues.size()), queues);
+            double[] gamma = gammas(previous(before, port.getKey(), queues.size()), queues,
+                                    now.roundRobin());
             for (int q = 0; q < queues.size(); q++) {
                 ClassSetting c = classes.get(q);
                 int np = congested[priority(c)] + (queues.get(q).congested() ? 0 : 1);
@@ -89,8 +91,9 @@ public final class FbaCalculator {
         return queues != null && queues.size() == size ? queues : null;
     }
 
-    private static double[] gammas(List<QueueSample> before, List<QueueSample> now) {
-        double[] gamma = strictPriority(now);
+    private static double[] gammas(List<QueueSample> before, List<QueueSample> now,
+                                   boolean roundRobin) {
+        double[] gamma = roundRobin ? roundRobin(now) : strictPriority(now);
         long[] sent = new long[now.size()];
         long portSent = 0;
         for (int q = 0; before != null && q < now.size(); q++) {
@@ -104,6 +107,15 @@ public final class FbaCalculator {
             if (now.get(q).congested()) {
                 gamma[q] = (double) sent[q] / portSent;
             }
+        }
+        return gamma;
+    }
+
+    private static double[] roundRobin(List<QueueSample> now) {
+        int busy = (int) now.stream().filter(QueueSample::congested).count();
+        double[] gamma = new double[now.size()];
+        for (int q = 0; q < now.size(); q++) {
+            gamma[q] = 1.0 / (busy + (now.get(q).congested() ? 0 : 1));
         }
         return gamma;
     }

@@ -85,6 +85,22 @@ public class FbaCalculatorTest {
     }
 
     @Test
+    public void underRoundRobinAnEmptyQueueGetsAnEqualShare() {
+        // Port 1's low queue congested, its high queue empty; no earlier
+        // snapshot. Round robin gives the low queue all of port 1 while it is
+        // alone, and a packet arriving at the high queue half; port 2 is
+        // empty: an arriving packet's queue would have it all.
+        DtSnapshot now = new DtSnapshot(true, true, CLASSES,
+                Map.of(1L, List.of(q(10, 100), q(0, 0)), 2L, List.of(q(0, 0), q(0, 0))));
+        assertEquals(List.of(
+                new QueueAlpha(1, 0, 1.0),  // low, N_p 1, gamma 1: 1
+                new QueueAlpha(1, 1, 1.0),  // high, empty: N_p 1, gamma 1/2: 2 * 1/2
+                new QueueAlpha(2, 0, 0.5),  // low, empty: N_p 2, gamma 1: 1/2
+                new QueueAlpha(2, 1, 2.0)), // high, empty: N_p 1, gamma 1: 2
+                     sorted(FbaCalculator.alphas(null, now)));
+    }
+
+    @Test
     public void snapshotsWithBadShapesAreRefused() {
         assertIllegal(() -> new ClassSetting(0, false));
         assertIllegal(() -> new ClassSetting(Double.NaN, false));

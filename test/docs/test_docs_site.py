@@ -127,7 +127,9 @@ def _string_constants(path):
 
 NETCFG_CLASSES = ("app/app/src/main/java/org/flowbuf/app/config/FlowBufDeviceConfig.java",
                   "app/app/src/main/java/org/flowbuf/app/config/FbDeviceConfig.java",
-                  "host/src/main/java/org/flowbuf/host/fba/FbaSetting.java")
+                  "host/src/main/java/org/flowbuf/host/fba/FbaSetting.java",
+                  "app/api/src/main/java/org/flowbuf/api/codec/HeavyHitterSettingsCodec.java",
+                  "app/app/src/main/java/org/flowbuf/app/config/HeavyHitterAppConfig.java")
 
 
 def test_every_netcfg_key_is_in_the_netcfg_reference():

@@ -1,0 +1,81 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.task;
+
+import org.flowbuf.api.Buffer;
+import org.flowbuf.api.VportId;
+import org.flowbuf.app.southbound.VportSlot;
+import org.flowbuf.app.store.BufferStore;
+import org.onosproject.net.DeviceId;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The vports that creates in flight have taken: a vport is reserved before
+ * its create calls the agent and released once the store binds a buffer to
+ * it (or the create failed), so at every moment a vport in use is either
+ * reserved or bound in the store, and two creates never get the same one.
+ * No lock: a reservation is one atomic add to a concurrent set.
+ */
+final class VportReservations {
+
+    private final BufferStore store;
+    private final Set<List<Object>> reserved = ConcurrentHashMap.newKeySet();
+
+    VportReservations(BufferStore store) {
+        this.store = store;
+    }
+
+    /**
+     * Reserves the first of the slots that no other create holds and no
+     * buffer is bound to.
+     *
+     * @param deviceId device
+     * @param slots    its vport slots, in the order to try them
+     * @return the reserved slot, if one was free
+     */
+    Optional<VportSlot> reserveUnbound(DeviceId deviceId, List<VportSlot> slots) {
+        for (VportSlot slot : slots) {
+            VportId vport = slot.id();
+            // Reserve first, then look at the store: a create that had the
+            // vport put its buffer in the store before it released it.
+            if (reserve(deviceId, vport)) {
+                if (!bound(deviceId, vport)) {
+                    return Optional.of(slot);
+                }
+                release(deviceId, vport);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Reserves one vport.
+     *
+     * @param deviceId device
+     * @param vport    vport
+     * @return whether it was free to reserve
+     */
+    boolean reserve(DeviceId deviceId, VportId vport) {
+        return reserved.add(List.of(deviceId, vport));
+    }
+
+    /**
+     * Releases a reservation.
+     *
+     * @param deviceId device
+     * @param vport    vport
+     */
+    void release(DeviceId deviceId, VportId vport) {
+        reserved.remove(List.of(deviceId, vport));
+    }
+
+    private boolean bound(DeviceId deviceId, VportId vport) {
+        return store.buffers(deviceId).stream().map(Buffer::vport).anyMatch(vport::equals);
+    }
+}

@@ -4,7 +4,6 @@
  */
 package org.flowbuf.app.task;
 
-import org.flowbuf.api.Buffer;
 import org.flowbuf.api.VportId;
 import org.flowbuf.app.southbound.VportSlot;
 import org.flowbuf.app.store.BufferStore;
@@ -21,6 +20,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * it (or the create failed), so at every moment a vport in use is either
  * reserved or bound in the store, and two creates never get the same one.
  * No lock: a reservation is one atomic add to a concurrent set.
+ *
+ * <p>A removal tells the agent before it takes the buffer out of the store,
+ * so a vport the store no longer binds is free at the agent too; one it
+ * still binds is skipped (at worst a create racing the removal of the last
+ * bound vport is refused as if it came first). Each slot costs one or two
+ * lookups in the store's vport index ({@link BufferStore#boundTo}), so a
+ * create costs at most a few lookups per slot of the device.
  */
 final class VportReservations {
 
@@ -42,7 +48,10 @@ final class VportReservations {
     Optional<VportSlot> reserveUnbound(DeviceId deviceId, List<VportSlot> slots) {
         for (VportSlot slot : slots) {
             VportId vport = slot.id();
-            // Reserve first, then look at the store: a create that had the
+            if (bound(deviceId, vport)) {
+                continue; // most tried slots are bound: skipped without a reservation
+            }
+            // Reserve, then look at the store again: a create that had the
             // vport put its buffer in the store before it released it.
             if (reserve(deviceId, vport)) {
                 if (!bound(deviceId, vport)) {
@@ -75,7 +84,9 @@ final class VportReservations {
         reserved.remove(List.of(deviceId, vport));
     }
 
+    // One lookup in the store's index of bound vports, never a listing of
+    // the device's buffers: a create tries up to every slot of the device.
     private boolean bound(DeviceId deviceId, VportId vport) {
-        return store.buffers(deviceId).stream().map(Buffer::vport).anyMatch(vport::equals);
+        return store.boundTo(deviceId, vport).isPresent();
     }
 }

@@ -15,11 +15,16 @@ import org.flowbuf.api.VportId;
 import org.flowbuf.api.VportMode;
 import org.flowbuf.proto.buffer.v1.Operation;
 
+import java.util.AbstractMap;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
@@ -72,19 +77,74 @@ public final class StatefulAgent implements BufferAgentClient {
     }
 
     private synchronized void applyAll(List<AgentOperation> operations) {
-        // All or nothing: checked and applied on copies, kept only when all pass.
-        Map<BufferId, VportId> b = new HashMap<>(buffers);
-        Map<VportId, VportMode> v = new HashMap<>(vports);
-        Map<VportId, BufferId> bound = new HashMap<>(boundTo);
-        for (AgentOperation op : operations) {
-            applyOne(op.toProto(), b, v, bound);
+        // All or nothing: applied in place, each change journaled, and the
+        // journal undone when one fails (a copy of the maps per call made
+        // thousands of buffers cost quadratic time).
+        Journal journal = new Journal();
+        try {
+            for (AgentOperation op : operations) {
+                applyOne(op.toProto(), journal.of(buffers), journal.of(vports),
+                         journal.of(boundTo));
+            }
+        } catch (RuntimeException e) {
+            journal.undo();
+            throw e;
         }
-        buffers.clear();
-        buffers.putAll(b);
-        vports.clear();
-        vports.putAll(v);
-        boundTo.clear();
-        boundTo.putAll(bound);
+    }
+
+    /** Changes made to maps, undone last first. */
+    private static final class Journal {
+        private final Deque<Runnable> undos = new ArrayDeque<>();
+
+        <K, V> Map<K, V> of(Map<K, V> map) {
+            return new AbstractMap<K, V>() {
+                @Override
+                public V get(Object key) {
+                    return map.get(key);
+                }
+
+                @Override
+                public boolean containsKey(Object key) {
+                    return map.containsKey(key);
+                }
+
+                @Override
+                public V put(K key, V value) {
+                    remember(map, key);
+                    return map.put(key, value);
+                }
+
+                @Override
+                public V remove(Object key) {
+                    @SuppressWarnings("unchecked") K k = (K) key;
+                    remember(map, k);
+                    return map.remove(key);
+                }
+
+                @Override
+                public Set<Entry<K, V>> entrySet() {
+                    return Collections.unmodifiableSet(map.entrySet());
+                }
+            };
+        }
+
+        private <K, V> void remember(Map<K, V> map, K key) {
+            boolean had = map.containsKey(key);
+            V before = map.get(key);
+            undos.push(() -> {
+                if (had) {
+                    map.put(key, before);
+                } else {
+                    map.remove(key);
+                }
+            });
+        }
+
+        void undo() {
+            while (!undos.isEmpty()) {
+                undos.pop().run();
+            }
+        }
     }
 
     private static void applyOne(Operation op, Map<BufferId, VportId> b,

@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -44,6 +45,8 @@ public final class StatefulAgent implements BufferAgentClient {
     private final Map<BufferId, VportId> buffers = new HashMap<>(); // bound vport, or null
     private final Map<VportId, VportMode> vports = new HashMap<>();
     private final Map<VportId, BufferId> boundTo = new HashMap<>();
+    private final AtomicInteger callsInFlight = new AtomicInteger();
+    private final AtomicInteger peakCalls = new AtomicInteger();
 
     /**
      * Creates an agent with nothing in it.
@@ -277,8 +280,23 @@ public final class StatefulAgent implements BufferAgentClient {
     }
 
     private <T> T call(Supplier<T> body) {
-        pause(minDelayMicros, maxDelayMicros);
-        return body.get();
+        peakCalls.accumulateAndGet(callsInFlight.incrementAndGet(), Math::max);
+        try {
+            pause(minDelayMicros, maxDelayMicros);
+            return body.get();
+        } finally {
+            callsInFlight.decrementAndGet();
+        }
+    }
+
+    /**
+     * The most calls that were in flight at once: 1 when every caller
+     * waited for the one before (a lock held across the call).
+     *
+     * @return peak of concurrent calls
+     */
+    public int peakConcurrentCalls() {
+        return peakCalls.get();
     }
 
     /**

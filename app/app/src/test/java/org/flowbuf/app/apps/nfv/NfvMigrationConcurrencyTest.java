@@ -38,6 +38,8 @@ public class NfvMigrationConcurrencyTest {
     private static final DeviceId S1 = DeviceId.deviceId("device:s1");
 
     private final AtomicInteger resumes = new AtomicInteger();
+    private final AtomicInteger resumesInFlight = new AtomicInteger();
+    private final AtomicInteger peakResumes = new AtomicInteger();
 
     private static FlowFilter flow(int i) {
         return FlowFilter.builder().ipv4Dst(IpPrefix.valueOf("10.0.0.2/32"))
@@ -51,7 +53,10 @@ public class NfvMigrationConcurrencyTest {
                 (proxy, method, args) -> {
                     boolean pause = method.getName().equals("pause");
                     if (!pause) {
+                        peakResumes.accumulateAndGet(resumesInFlight.incrementAndGet(),
+                                                     Math::max);
                         StatefulAgent.pause(resumeMicros, resumeMicros);
+                        resumesInFlight.decrementAndGet();
                         resumes.incrementAndGet();
                     }
                     return new FlowBufIntent(IntentId.intentId(1), pause
@@ -92,14 +97,13 @@ public class NfvMigrationConcurrencyTest {
         for (int i = 0; i < 16; i++) {
             begun.add(manager.begin(S1, PortNumber.portNumber(1), flow(i)));
         }
-        long start = System.nanoTime();
         List<Race.Reply> replies = Race.run(16, i -> () -> manager.complete(
                 begun.get(i).id(), PortNumber.portNumber(3)));
-        long ms = (System.nanoTime() - start) / 1_000_000;
         replies.forEach(r -> assertTrue("refused: " + r, r.ok()));
         assertEquals(16, resumes.get());
-        // One at a time would take 16 x 50 ms; in parallel about one call's time.
-        assertTrue("16 releases of different migrations took " + ms + " ms: serialized",
-                   ms < 16 * 50 / 2);
+        // Serialized, one 50 ms resume would end before the next began.
+        // (Counted, not timed: on a loaded machine the wall time says little.)
+        assertTrue("16 releases of different migrations never overlapped their resumes",
+                   peakResumes.get() >= 2);
     }
 }

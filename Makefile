@@ -134,10 +134,10 @@ bench-service: setup ## pause/resume latency and intent rate through REST (embed
 	$(MVN) -q install -DskipTests -pl host -am
 	.venv/bin/python -m test.bench.service.bench_service $(if $(QUICK),--quick)
 
-bench-load: setup ## 60 s (QUICK=1: 10 s) of mixed REST load from 32 clients, both modes: ops/s, latency, statuses, RSS, live flows' loss
+bench-load: setup ## 60 s (QUICK=1: 10 s) of mixed REST load from 32, then 128 clients, both modes: ops/s, latency, statuses, RSS MB/min, live flows' loss; PROFILE=1 adds the host's top methods (JFR)
 	$(GO) build -o bin/ ./buffer-agent/cmd/buffer-agent ./pbswitch/cmd/pbswitch
 	$(MVN) -q install -DskipTests -pl host -am
-	.venv/bin/python -m test.chaos.load $(if $(QUICK),--quick)
+	.venv/bin/python -m test.chaos.load $(if $(QUICK),--quick) $(if $(PROFILE),--profile)
 
 scenarios: setup ## Buffer-based application scenarios (LMM, FMM, NFV migration, connectionless), FB burst absorption and congestion avoidance; QUICK=1 is short
 	$(GO) build -o bin/ ./buffer-agent/cmd/buffer-agent ./pbswitch/cmd/pbswitch

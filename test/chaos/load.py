@@ -8,7 +8,7 @@ buffer-agent), one lab (prefix fbl-, REST 8197, P4Runtime 28421, agent
 - 2 live clients: each owns a UDP flow with sequence numbers (h1 -> h2:9000
   and h3 -> h2:9001, 500 packets/s each) and its own buffer, and pauses and
   resumes it all run long (held 50-300 ms, then forwarding 50-300 ms);
-- N-2 churn clients (N >= 32 by default), each a loop of scenarios on flows
+- N-2 churn clients (N = 32, then 128 by default), each a loop of scenarios on flows
   of their own (h3 -> h2, distinct UDP ports, no traffic), drawn at random:
   pause / resume / withdraw both into a shared pool buffer; a pause-batch and
   resume-batch of 8 flows, then their 16 withdrawals; a buffer created on a
@@ -23,7 +23,11 @@ id); every other non-2xx, and any 5xx or connection error, is unexpected.
 Memory: the RSS of the host (JVM), pbswitch and the agent sampled every
 2 s; "before" is after a warm-up of the same load (the JVM compiles and
 sizes its heap first), and the JVM's live heap after a full GC (jcmd) is
-reported before and after as well, to tell a leak from heap sizing.
+reported before and after as well, to tell a leak from heap sizing; the
+growth of all their RSS over the measured run is given in MB per minute.
+With --profile, the host (JVM) is recorded with Java Flight Recorder over
+the measured run and the top methods of its CPU samples are printed (where
+the time goes).
 After the load: every churn buffer removed, no churn intent left installed,
 the live buffers empty, and the live flows' receivers count lost /
 reordered / duplicated packets.
@@ -153,11 +157,11 @@ class Client:
     """One REST client of the load: its own keep-alive connection (Rest keeps
     one per thread), its own flows."""
 
-    def __init__(self, rest, tally, index, stop):
+    def __init__(self, rest, tally, index, stop, clients=64):
         self.rest, self.tally, self.index, self.stop = rest, tally, index, stop
         self.rng = random.Random(index)
         self.turn = 0
-        span = (65535 - CHURN_PORT_BASE) // 64
+        span = (65535 - CHURN_PORT_BASE) // max(64, clients)  # each client its own ports
         self.ports = range(CHURN_PORT_BASE + index * span, CHURN_PORT_BASE + (index + 1) * span)
 
     def call(self, op, method, path, body=None, expect=()):
@@ -347,10 +351,69 @@ def leftovers(rest):
     return buffers, intents
 
 
-def run_mode(mode, clients, seconds, warmup_s, results):
+def profile_start(pid, path):
+    """Starts a Flight Recording of the JVM (profile settings: CPU samples
+    every 10-20 ms per thread); False without jcmd."""
+    try:
+        subprocess.run(["jcmd", str(pid), "JFR.start", "name=load", "settings=profile",
+                        f"filename={path}"], capture_output=True, timeout=30, check=True)
+        return True
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+# Where a CPU sample's top frame lives: the layer its time is spent in.
+LAYERS = (("REST (Jersey, Jackson, JDK HTTP server)",
+           ("org.glassfish.", "com.fasterxml.", "sun.net.httpserver.", "javax.ws.", "org.onlab.rest")),
+          ("gRPC / Netty (agent, P4Runtime)", ("io.grpc.", "com.google.protobuf.", "p4.")),
+          ("FlowBuf", ("org.flowbuf.",)),
+          ("ONOS model", ("org.onosproject.", "org.onlab.")),
+          ("JDK / other", ("",)))
+
+
+def profile_top(pid, path, top=15):
+    """Stops the recording and returns what its CPU samples say: the top
+    methods (share of samples with the method on top of the stack), the
+    FlowBuf methods most often on the stack (inclusive share), the share of
+    each layer (by the top frame), and the number of samples."""
+    try:
+        subprocess.run(["jcmd", str(pid), "JFR.stop", "name=load"], capture_output=True,
+                       timeout=60, check=True)
+        out = subprocess.run(["jfr", "print", "--stack-depth", "64", "--events",
+                              "jdk.ExecutionSample", path],
+                             capture_output=True, text=True, timeout=300, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return {}, 0
+    stacks, stack = [], None
+    for line in out.splitlines():
+        line = line.strip()
+        if line.startswith("stackTrace = ["):
+            stack = []
+        elif stack is not None and (line.startswith("]") or not line):
+            stacks.append(stack)
+            stack = None
+        elif stack is not None and line != "...":
+            stack.append(re.sub(r"\s+line:.*$", "", line))
+    stacks = [st for st in stacks if st]
+    if not stacks:
+        return {}, 0
+    n = len(stacks)
+    tops = collections.Counter(st[0] for st in stacks)
+    ours = collections.Counter(f for st in stacks for f in set(st) if f.startswith("org.flowbuf."))
+    layers = collections.Counter(
+        next(name for name, prefixes in LAYERS if st[0].startswith(prefixes)) for st in stacks)
+    return {"top_methods": [(round(c / n, 3), f) for f, c in tops.most_common(top)],
+            "flowbuf_inclusive": [(round(c / n, 3), f) for f, c in ours.most_common(top)],
+            "layers": {name: round(c / n, 3) for name, c in layers.most_common()}}, n
+
+
+def run_mode(mode, clients, seconds, warmup_s, results, tag=None, profile=False):
     """One lab, one load; emits the figures with the mode in their names'
-    conditions and returns the dict of this mode's results."""
+    conditions and returns the dict of this mode's results (under
+    results[tag], default the mode; metric names start load_<tag>_).
+    profile: record the host's CPU samples over the measured run."""
     external = mode == "external"
+    tag = tag or mode
     python = str(ROOT / ".venv" / "bin" / "python")
     mine = {}
     with ServiceLab(external_agent=external, prefix=PREFIX, rest_port=REST_PORT,
@@ -379,7 +442,7 @@ def run_mode(mode, clients, seconds, warmup_s, results):
         tally, stop = Tally(), threading.Event()
         live = [LiveClient(rest, tally, i, stop, sender, port)
                 for i, (sender, port) in enumerate(LIVE)]
-        churn = [Client(rest, tally, i, stop) for i in range(len(LIVE), clients)]
+        churn = [Client(rest, tally, i, stop, clients) for i in range(len(LIVE), clients)]
         threads = [threading.Thread(target=c.run, daemon=True) for c in live + churn]
         sampler = Sampler(pids)
         try:
@@ -390,6 +453,8 @@ def run_mode(mode, clients, seconds, warmup_s, results):
             heap_before = live_heap_mb(pids["host"])
             rss_before = {name: rss_mb(pid) for name, pid in pids.items()}
             log_before = log_bytes(lab.logs)
+            jfr_path = os.path.join(lab.logs, "host.jfr")
+            profiling = profile and profile_start(pids["host"], jfr_path)
             sampler.start()
             tally.reset(counting=True)
             load_before = os.getloadavg()[0]
@@ -405,6 +470,8 @@ def run_mode(mode, clients, seconds, warmup_s, results):
             sampler.done.set()
             sampler.join()
             stuck = sum(t.is_alive() for t in threads)
+            hot, hot_samples = (profile_top(pids["host"], jfr_path) if profiling
+                                else ({}, 0))
             for c in live:  # the last cycle may have stopped between pause and resume
                 c.resume()
             rss_after = {name: rss_mb(pid) for name, pid in pids.items()}
@@ -443,7 +510,7 @@ def run_mode(mode, clients, seconds, warmup_s, results):
     per_op = {op: {"n": len(v), "p50": round(percentile(v, 50), 2),
                    "p99": round(percentile(v, 99), 2)}
               for op, v in sorted(tally.latencies.items())}
-    p = f"load_{mode}_" if mode else "load_"
+    p = f"load_{tag}_"
     emit(mine, p + "ops_per_s", round(ops / elapsed, 1), "ops/s", ops=ops,
          loadavg_1min=[load_before, load_after], **cond)
     emit(mine, p + "latency_ms_p50", round(percentile(all_ms, 50), 2), "ms", per_op=per_op,
@@ -468,6 +535,15 @@ def run_mode(mode, clients, seconds, warmup_s, results):
     emit(mine, p + "rss_growth_mb", round(growth, 1), "MB",
          what="host + pbswitch" + (" + agent" if external else "") + " RSS, after - before",
          **cond)
+    emit(mine, p + "rss_growth_mb_per_min", round(growth / elapsed * 60, 1), "MB/min",
+         what="host + pbswitch" + (" + agent" if external else "")
+              + " RSS growth over the measured run, per minute (after a warm-up of the "
+                "same load; the JVM may still size its heap: see host_live_heap_mb)",
+         **cond)
+    if profile:
+        emit(mine, p + "host_profile_top", hot, "share of CPU samples",
+             samples=hot_samples, what="methods on top of the host's stacks in Java Flight "
+                                       "Recorder CPU samples over the measured run", **cond)
     emit(mine, p + "host_live_heap_mb", heap_after, "MB", before=heap_before,
          what="JVM heap in use after a full GC (jcmd), after the run", **cond)
     emit(mine, p + "log_mb_per_min", round(log_growth / 1e6 / elapsed * 60, 3), "MB/min",
@@ -487,7 +563,7 @@ def run_mode(mode, clients, seconds, warmup_s, results):
          live_held_after_resume=held, stuck_clients=stuck, logs=logs,
          what="churn buffers and installed churn intents left after the run "
               "(non-zero only after unexpected errors)", **cond)
-    results[mode] = mine
+    results[tag] = mine
     return mine
 
 
@@ -509,8 +585,13 @@ def main(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="~10 s of load per mode")
     parser.add_argument("--seconds", type=float, help="load duration per mode (default 60)")
-    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--clients", default="32,128",
+                        help="client counts to run, one load each (default 32,128); the "
+                             "first is the baseline of the others' ratios")
     parser.add_argument("--mode", choices=("inprocess", "external", "both"), default="both")
+    parser.add_argument("--profile", action="store_true",
+                        help="record the host with Java Flight Recorder (first client "
+                             "count) and print its top methods")
     args = parser.parse_args(argv)
     if os.geteuid() != 0:
         print("bench-load: needs root (network namespaces)", file=sys.stderr)
@@ -519,27 +600,46 @@ def main(argv=None):
     warmup_s = 10 if args.quick else 15
     ensure_built()
     modes = ("inprocess", "external") if args.mode == "both" else (args.mode,)
+    counts = [int(c) for c in args.clients.split(",")]
+    base = counts[0]
     results = {}
     for mode in modes:
-        run_mode(mode, args.clients, seconds, warmup_s, results)
+        for n in counts:
+            run_mode(mode, n, seconds, warmup_s, results, tag=run_name(mode, n, base),
+                     profile=args.profile and n == base)
     parts = []
     failed = False
     for mode in modes:
-        mine = results[mode]
-        p = f"load_{mode}_"
-        met, missed = verdict(mode, mine, args.quick)
-        failed |= bool(missed)
-        parts.append(f"{mode}: {mine[p + 'ops_per_s']} ops/s, p50 {mine[p + 'latency_ms_p50']} "
-                     f"/ p99 {mine[p + 'latency_ms_p99']} ms, {mine[p + 'expected_409']} "
-                     f"expected 409, missed: {'; '.join(missed) or 'none'}")
+        for n in counts:
+            name = run_name(mode, n, base)
+            mine = results[name]
+            p = f"load_{name}_"
+            met, missed = verdict(name, mine, args.quick)
+            if n != base:
+                ratio = mine[p + "ops_per_s"] / results[mode][f"load_{mode}_ops_per_s"]
+                emit(mine, p + f"vs_{base}_ops", round(ratio, 2), "ratio",
+                     baseline=f"load_{mode}_ops_per_s ({base} clients), same run", goal=">= 1")
+            failed |= bool(missed)
+            parts.append(f"{mode} x{n}: {mine[p + 'ops_per_s']} ops/s, p50 "
+                         f"{mine[p + 'latency_ms_p50']} / p99 {mine[p + 'latency_ms_p99']} ms, "
+                         f"RSS {mine[p + 'rss_growth_mb_per_min']} MB/min, "
+                         f"{mine[p + 'expected_409']} expected 409, "
+                         f"missed: {'; '.join(missed) or 'none'}")
     if len(modes) == 2:
         ratio = (results["external"]["load_external_ops_per_s"]
                  / results["inprocess"]["load_inprocess_ops_per_s"])
         emit({}, "load_external_vs_inprocess_ops", round(ratio, 2), "ratio",
-             baseline="load_inprocess_ops_per_s, same run (the modes one after the other)")
+             baseline=f"load_inprocess_ops_per_s, same run (the modes one after the other, "
+                      f"{base} clients)")
     note = " (QUICK: load_rss_growth_mb is judged on 60 s runs only)" if args.quick else ""
     print(f"bench-load ({args.clients} clients, {seconds:g} s{note}): " + " | ".join(parts))
     return 1 if failed else 0
+
+
+def run_name(mode, clients, base):
+    """The name of one load's metrics: the mode for the baseline count,
+    mode_<n>c for the others (load_inprocess_128c_ops_per_s)."""
+    return mode if clients == base else f"{mode}_{clients}c"
 
 
 if __name__ == "__main__":

@@ -10,7 +10,8 @@ import io.grpc.Status;
 import org.flowbuf.app.intent.SteeringRule;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowRule;
-import p4.v1.P4RuntimeOuterClass.TableEntry;
+import p4.v1.P4RuntimeOuterClass.Entity;
+import p4.v1.P4RuntimeOuterClass.Update;
 
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -38,6 +39,7 @@ public final class SwitchSession implements AutoCloseable {
     private final P4RuntimeClient client;
     private final P4InfoIndex p4info;
     private final PiEntryEncoder encoder;
+    private final WriteBatcher writes;
 
     /**
      * Creates a session; {@link #start} connects.
@@ -54,6 +56,7 @@ public final class SwitchSession implements AutoCloseable {
         this.client = Objects.requireNonNull(client);
         this.p4info = Objects.requireNonNull(p4info);
         this.encoder = new PiEntryEncoder(p4info);
+        this.writes = new WriteBatcher(client::write, deviceId.toString());
     }
 
     /**
@@ -115,12 +118,14 @@ public final class SwitchSession implements AutoCloseable {
     }
 
     /**
-     * Writes flow rules as one Write of inserts.
+     * Writes flow rules as inserts, in one Write with those that other
+     * callers write at the same time ({@link WriteBatcher}).
      *
      * @param rules PI flow rules
+     * @throws P4RuntimeWriteException when the switch refused one of them
      */
     public void insert(List<FlowRule> rules) {
-        client.insert(encode(rules));
+        writes.write(updates(Update.Type.INSERT, rules));
     }
 
     /**
@@ -135,12 +140,13 @@ public final class SwitchSession implements AutoCloseable {
     }
 
     /**
-     * Changes the actions of installed flow rules in one Write.
+     * Changes the actions of installed flow rules (batched as inserts are).
      *
      * @param rules PI flow rules
+     * @throws P4RuntimeWriteException when the switch refused one of them
      */
     public void modify(List<FlowRule> rules) {
-        client.modify(encode(rules));
+        writes.write(updates(Update.Type.MODIFY, rules));
     }
 
     /**
@@ -195,12 +201,13 @@ public final class SwitchSession implements AutoCloseable {
     }
 
     /**
-     * Deletes flow rules in one Write.
+     * Deletes flow rules (batched as inserts are).
      *
      * @param rules PI flow rules
+     * @throws P4RuntimeWriteException when the switch refused one of them
      */
     public void delete(List<FlowRule> rules) {
-        client.delete(encode(rules));
+        writes.write(updates(Update.Type.DELETE, rules));
     }
 
     /**
@@ -221,12 +228,15 @@ public final class SwitchSession implements AutoCloseable {
         return client;
     }
 
-    private List<TableEntry> encode(List<FlowRule> rules) {
-        return rules.stream().map(encoder::encode).collect(Collectors.toList());
+    private List<Update> updates(Update.Type type, List<FlowRule> rules) {
+        return rules.stream().map(r -> Update.newBuilder().setType(type).setEntity(
+                Entity.newBuilder().setTableEntry(encoder.encode(r))).build())
+                .collect(Collectors.toList());
     }
 
     @Override
     public void close() {
+        writes.close();
         client.close();
         channel.shutdown();
     }

@@ -62,17 +62,49 @@ public final class FlowBufDeviceConfig extends Config<DeviceId> {
     public static final int MAX_TAGS = 65536;
     private static final long MAX_SWITCH_PORT = (1L << 32) - 1;
 
+    /**
+     * The last judgement of this config and a copy of the JSON it judged.
+     * Every agent lookup validates the config (its vport ids against the id
+     * syntax was the host's top self time under load); the JSON rarely
+     * changes, and comparing it is cheaper than judging it again. The node
+     * is mutable, so a changed node is judged again.
+     */
+    private volatile Judged judged;
+
+    /** A validation result and the JSON it is about. */
+    private static final class Judged {
+        private final JsonNode json;
+        private final Optional<String> error;
+
+        Judged(JsonNode json, Optional<String> error) {
+            this.json = json;
+            this.error = error;
+        }
+    }
+
     @Override
     public boolean isValid() {
         return validationError().isEmpty();
     }
 
     /**
-     * The first problem of this configuration.
+     * The first problem of this configuration, judged once per content of
+     * its JSON.
      *
      * @return a message naming the bad field, empty when the config is valid
      */
     public Optional<String> validationError() {
+        Judged last = judged;
+        if (last != null && last.json.equals(object)) {
+            return last.error;
+        }
+        JsonNode json = object.deepCopy();
+        Optional<String> error = validate();
+        judged = new Judged(json, error);
+        return error;
+    }
+
+    private Optional<String> validate() {
         try {
             hasOnlyFields(AGENT_ADDRESS, IN_PROCESS, TLS, VPORTS, READY_BUFFERS);
         } catch (InvalidFieldException e) {

@@ -21,7 +21,8 @@ import java.util.function.Consumer;
 /**
  * The record of intents and the rules they installed: every change of an
  * intent's state goes through here, so each one is stored and announced
- * exactly once. Callers hold the intent service's lock.
+ * exactly once. An intent changes only in its flow's turn (FlowTurns);
+ * the store is concurrent.
  */
 final class IntentLedger {
 

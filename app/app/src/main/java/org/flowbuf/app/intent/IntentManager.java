@@ -38,6 +38,11 @@ import java.util.function.Consumer;
  * out-port is installed before the buffer starts transmitting (FORWARDING),
  * so held packets leave first, in order, and later packets queue behind them
  * in the same buffer. A failed step undoes the steps before it.
+ *
+ * <p>Concurrency: every change runs in the turn of the flows it concerns
+ * ({@link FlowTurns}): intents of one flow are ordered, intents of different
+ * flows run in parallel, with their agent calls and rule writes; no lock of
+ * the whole service is held across a call. Reads take no turn.
  */
 public final class IntentManager implements FlowBufIntentService {
 
@@ -51,6 +56,7 @@ public final class IntentManager implements FlowBufIntentService {
     private final SteeringRuleWriter rules;
     private final IntentLedger ledger;
     private final IntentBatches batches;
+    private final FlowTurns turns = new FlowTurns();
 
     /**
      * Creates the service.
@@ -105,11 +111,17 @@ public final class IntentManager implements FlowBufIntentService {
     }
 
     @Override
-    public synchronized FlowBufIntent pause(DeviceId deviceId, PortNumber inPort, FlowFilter filter,
-                                            Optional<BufferId> bufferId, String owner) {
+    public FlowBufIntent pause(DeviceId deviceId, PortNumber inPort, FlowFilter filter,
+                               Optional<BufferId> bufferId, String owner) {
         SteeringRule.requirePhysical(inPort, "inPort");
         filter.atInPort(inPort);  // refuses a filter on another in-port
         requireReachable(agents, deviceId);
+        return turns.onFlow(deviceId, filter,
+                            () -> pauseInTurn(deviceId, inPort, filter, bufferId, owner));
+    }
+
+    private FlowBufIntent pauseInTurn(DeviceId deviceId, PortNumber inPort, FlowFilter filter,
+                                      Optional<BufferId> bufferId, String owner) {
         refuseAnotherBuffer(deviceId, inPort, filter, bufferId);
         FlowBufIntent intent = ledger.open(FlowBufIntent.Type.PAUSE, deviceId, inPort, filter,
                                            owner);
@@ -128,11 +140,16 @@ public final class IntentManager implements FlowBufIntentService {
     }
 
     @Override
-    public synchronized FlowBufIntent resume(DeviceId deviceId, PortNumber outPort,
-                                             FlowFilter filter, Optional<BufferId> bufferId,
-                                             String owner) {
+    public FlowBufIntent resume(DeviceId deviceId, PortNumber outPort, FlowFilter filter,
+                                Optional<BufferId> bufferId, String owner) {
         SteeringRule.requirePhysical(outPort, "outPort");
         requireReachable(agents, deviceId);
+        return turns.onFlow(deviceId, filter,
+                            () -> resumeInTurn(deviceId, outPort, filter, bufferId, owner));
+    }
+
+    private FlowBufIntent resumeInTurn(DeviceId deviceId, PortNumber outPort, FlowFilter filter,
+                                       Optional<BufferId> bufferId, String owner) {
         FlowBufIntent intent = ledger.open(FlowBufIntent.Type.RESUME, deviceId, outPort, filter,
                                            owner);
         Vport vport;
@@ -167,17 +184,19 @@ public final class IntentManager implements FlowBufIntentService {
     }
 
     @Override
-    public synchronized List<FlowBufIntent> pauseAll(DeviceId deviceId, List<FlowFilter> flows,
-                                                     BufferId bufferId, String owner) {
-        return batches.pauseAll(deviceId, flows, bufferId, owner);
+    public List<FlowBufIntent> pauseAll(DeviceId deviceId, List<FlowFilter> flows,
+                                        BufferId bufferId, String owner) {
+        return turns.onFlows(deviceId, flows,
+                             () -> batches.pauseAll(deviceId, flows, bufferId, owner));
     }
 
     @Override
-    public synchronized List<FlowBufIntent> resumeAll(DeviceId deviceId, PortNumber outPort,
-                                                      List<FlowFilter> flows, BufferId bufferId,
-                                                      String owner) {
+    public List<FlowBufIntent> resumeAll(DeviceId deviceId, PortNumber outPort,
+                                         List<FlowFilter> flows, BufferId bufferId,
+                                         String owner) {
         SteeringRule.requirePhysical(outPort, "outPort");
-        return batches.resumeAll(deviceId, outPort, flows, bufferId, owner);
+        return turns.onFlows(deviceId, flows,
+                             () -> batches.resumeAll(deviceId, outPort, flows, bufferId, owner));
     }
 
     /**
@@ -234,7 +253,7 @@ public final class IntentManager implements FlowBufIntentService {
      * @param deviceId device
      * @return rules, oldest intent first
      */
-    public synchronized List<SteeringRule> installedRules(DeviceId deviceId) {
+    public List<SteeringRule> installedRules(DeviceId deviceId) {
         List<SteeringRule> found = new ArrayList<>();
         ledger.store().rules().entrySet().stream()
                 .filter(e -> ledger.store().get(e.getKey())
@@ -258,7 +277,13 @@ public final class IntentManager implements FlowBufIntentService {
      * @param found    the rules read back from the device
      * @return the intents adopted
      */
-    public synchronized List<FlowBufIntent> adopt(DeviceId deviceId, List<SteeringRule> found) {
+    public List<FlowBufIntent> adopt(DeviceId deviceId, List<SteeringRule> found) {
+        List<FlowFilter> flows = new ArrayList<>();
+        found.forEach(rule -> flows.add(rule.filter()));
+        return turns.onFlows(deviceId, flows, () -> adoptInTurn(deviceId, found));
+    }
+
+    private List<FlowBufIntent> adoptInTurn(DeviceId deviceId, List<SteeringRule> found) {
         // A pause rule names its vport by (port, tag). A replay rule names
         // only the port: one from a shared port (several buffers replay
         // there) cannot name its buffer and is left alone.
@@ -303,7 +328,17 @@ public final class IntentManager implements FlowBufIntentService {
     }
 
     @Override
-    public synchronized void withdraw(IntentId id, String owner) {
+    public void withdraw(IntentId id, String owner) {
+        FlowBufIntent seen = getIntent(id).orElseThrow(
+                () -> FlowBufException.notFound("no intent %s", id));
+        // An intent's device and flow never change: its turn is known before.
+        turns.onFlow(seen.deviceId(), seen.filter(), () -> {
+            withdrawInTurn(id, owner);
+            return null;
+        });
+    }
+
+    private void withdrawInTurn(IntentId id, String owner) {
         FlowBufIntent intent = getIntent(id).orElseThrow(
                 () -> FlowBufException.notFound("no intent %s", id));
         if (!intent.owner().equals(owner)) {

@@ -6,6 +6,7 @@ package org.flowbuf.app.store;
 
 import org.flowbuf.api.Buffer;
 import org.flowbuf.api.BufferId;
+import org.flowbuf.api.VportId;
 import org.onosproject.net.DeviceId;
 
 import java.util.Collection;
@@ -41,6 +42,16 @@ public interface BufferStore {
      * @param id       buffer id
      */
     void remove(DeviceId deviceId, BufferId id);
+
+    /**
+     * Returns the buffer bound to a vport, by a lookup that does not list
+     * the device's buffers: a create asks it for every vport it tries.
+     *
+     * @param deviceId device
+     * @param vport    vport
+     * @return the id of the buffer bound to it, if one is stored
+     */
+    Optional<BufferId> boundTo(DeviceId deviceId, VportId vport);
 
     /**
      * Returns the buffers of a device.

@@ -31,6 +31,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -38,6 +39,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -45,6 +47,15 @@ import java.util.stream.Collectors;
  * the embedded host both run this class. Every change is planned first and
  * applied to the agent atomically; the store changes only after the agent
  * accepted it, so a refused request changes nothing.
+ *
+ * <p>Concurrency: each change runs in the turn of the buffer it changes
+ * ({@link ChangeTurns}), so changes of one buffer are ordered and changes
+ * of different buffers, with their agent calls, run in parallel. What
+ * buffers of a device share is claimed without a lock: a create reserves
+ * its vport ({@link VportReservations}) and a taker claims its ready buffer
+ * ({@link ReadyBuffers#claimFirst}) by one atomic add each, so no vport and
+ * no ready buffer is ever given twice. Reconciling a device waits for its
+ * buffers' changes and holds them back while it compares.
  */
 public final class BufferManager implements BufferService {
 
@@ -55,6 +66,8 @@ public final class BufferManager implements BufferService {
     private final BufferReconciler reconciler;
     private final ArmedMoves armed = new ArmedMoves();
     private final ReadyBuffers ready;
+    private final ChangeTurns turns = new ChangeTurns();
+    private final VportReservations vports;
     private volatile Consumer<BufferEvent> events = e -> { };
 
     /**
@@ -80,6 +93,7 @@ public final class BufferManager implements BufferService {
         this.store = Objects.requireNonNull(store);
         this.reconciler = new BufferReconciler(agents, store);
         this.ready = new ReadyBuffers(store, Objects.requireNonNull(topUps));
+        this.vports = new VportReservations(store);
     }
 
     /**
@@ -93,50 +107,102 @@ public final class BufferManager implements BufferService {
     }
 
     @Override
-    public synchronized Buffer createBuffer(DeviceId deviceId, BufferId id, String owner,
-                                            BufferSpec spec, BufferState state) {
+    public Buffer createBuffer(DeviceId deviceId, BufferId id, String owner,
+                               BufferSpec spec, BufferState state) {
+        return create(deviceId, id, owner, spec, state, true);
+    }
+
+    // takeReady: whether a ready buffer may give up its vport when none is
+    // free (not when the create makes a ready buffer itself).
+    private Buffer create(DeviceId deviceId, BufferId id, String owner, BufferSpec spec,
+                          BufferState state, boolean takeReady) {
         if (state != BufferState.FREE && state != BufferState.BUFFERING
                 && state != BufferState.FORWARDING) {
             throw FlowBufException.invalid("a new buffer is empty: create it FREE, BUFFERING "
                                                    + "or FORWARDING, not %s", state);
         }
-        if (store.get(deviceId, id).isPresent()) {
-            throw FlowBufException.conflict("buffer %s already exists on %s", id, deviceId);
-        }
-        BufferAgentClient agent = agents.agent(deviceId);
-        VportSlot slot = freeSlot(deviceId);
-        VportMode mode = StateTransitionPlanner.modeFor(state);
-        agent.apply(List.of(AgentOperation.createBuffer(id, spec),
-                            AgentOperation.createVport(slot, mode),
-                            AgentOperation.bind(id, slot.id())));
-        Buffer buffer = new Buffer(deviceId, id, owner, spec, slot.id(), mode, 0);
-        store.put(buffer);
-        emit(new BufferEvent(BufferEvent.Type.BUFFER_ADDED, buffer));
-        return buffer;
+        return turns.onBuffer(deviceId, id, () -> {
+            if (store.get(deviceId, id).isPresent()) {
+                throw FlowBufException.conflict("buffer %s already exists on %s", id, deviceId);
+            }
+            BufferAgentClient agent = agents.agent(deviceId);
+            VportSlot slot = reserveSlot(deviceId, takeReady);
+            try {
+                VportMode mode = StateTransitionPlanner.modeFor(state);
+                agent.apply(List.of(AgentOperation.createBuffer(id, spec),
+                                    AgentOperation.createVport(slot, mode),
+                                    AgentOperation.bind(id, slot.id())));
+                Buffer buffer = new Buffer(deviceId, id, owner, spec, slot.id(), mode, 0);
+                store.put(buffer);
+                emit(new BufferEvent(BufferEvent.Type.BUFFER_ADDED, buffer));
+                return buffer;
+            } finally {
+                vports.release(deviceId, slot.id()); // bound in the store, or not used
+            }
+        });
     }
 
     @Override
-    public synchronized Buffer allocateBuffer(DeviceId deviceId, BufferId idIfCreated,
-                                              String owner, BufferSpec spec) {
+    public Buffer allocateBuffer(DeviceId deviceId, BufferId idIfCreated,
+                                 String owner, BufferSpec spec) {
         Optional<Buffer> spare = spec.equals(ReadyBuffers.SPEC)
-                ? ready.first(deviceId) : Optional.empty();
-        Buffer buffer;
-        if (spare.isPresent()) {
-            buffer = spare.get().withOwner(owner);
-            store.put(buffer);
-            emit(new BufferEvent(BufferEvent.Type.BUFFER_ASSIGNED, buffer));
-        } else {
-            buffer = createBuffer(deviceId, idIfCreated, owner, spec, BufferState.BUFFERING);
-        }
+                ? ready.claimFirst(deviceId) : Optional.empty();
+        Buffer buffer = spare.flatMap(s -> take(s, owner)).orElseGet(
+                () -> createBuffer(deviceId, idIfCreated, owner, spec, BufferState.BUFFERING));
         topUpLater(deviceId);
         return buffer;
     }
 
+    // A claimed ready buffer given to its new owner, in its turn; empty
+    // when it changed before the turn came (it is then not handed out).
+    private Optional<Buffer> take(Buffer claimed, String owner) {
+        try {
+            return turns.onBuffer(claimed.deviceId(), claimed.id(), () -> {
+                Optional<Buffer> now = store.get(claimed.deviceId(), claimed.id());
+                if (now.isEmpty() || !now.get().equals(claimed)) {
+                    return Optional.<Buffer>empty();
+                }
+                Buffer taken = claimed.withOwner(owner);
+                store.put(taken);
+                emit(new BufferEvent(BufferEvent.Type.BUFFER_ASSIGNED, taken));
+                return Optional.of(taken);
+            });
+        } finally {
+            ready.release(claimed);
+        }
+    }
+
     @Override
-    public synchronized Buffer moveBuffer(DeviceId deviceId, BufferId id, String owner,
-                                          BufferState state) {
+    public Buffer moveBuffer(DeviceId deviceId, BufferId id, String owner,
+                             BufferState state) {
         owned(deviceId, id, owner); // a stranger is refused before the agent is touched
-        disarmMovesOf(deviceId, id);
+        return withArmedTriggers(deviceId, id, () -> move(deviceId, id, owner, state));
+    }
+
+    /**
+     * Runs a change of a buffer in its turn and the turns of the triggers
+     * armed to move it, after disarming them: an explicit move or removal
+     * of a buffer goes after every armed move of it.
+     */
+    private <T> T withArmedTriggers(DeviceId deviceId, BufferId id, Supplier<T> change) {
+        while (true) {
+            Set<BufferId> involved = new HashSet<>(armed.triggersMoving(deviceId, id));
+            involved.add(id);
+            Optional<T> done = turns.onBuffers(deviceId, involved, () -> {
+                List<BufferId> triggers = armed.triggersMoving(deviceId, id);
+                if (!involved.containsAll(triggers)) {
+                    return Optional.<T>empty(); // armed meanwhile: take its turn too
+                }
+                triggers.forEach(t -> disarmTrigger(deviceId, t));
+                return Optional.of(change.get());
+            });
+            if (done.isPresent()) {
+                return done.get();
+            }
+        }
+    }
+
+    private Buffer move(DeviceId deviceId, BufferId id, String owner, BufferState state) {
         Buffer buffer = owned(deviceId, id, owner); // as a fired move may have left it
         BufferAgentClient agent = agents.agent(deviceId);
         // BUFFERING and FORWARDING follow from the vport mode alone; the other
@@ -158,11 +224,13 @@ public final class BufferManager implements BufferService {
     }
 
     @Override
-    public synchronized void removeBuffer(DeviceId deviceId, BufferId id, String owner,
-                                          boolean discard) {
+    public void removeBuffer(DeviceId deviceId, BufferId id, String owner,
+                             boolean discard) {
         owned(deviceId, id, owner); // a stranger is refused before the agent is touched
-        disarmMovesOf(deviceId, id);
-        remove(owned(deviceId, id, owner), discard); // as a fired move may have left it
+        withArmedTriggers(deviceId, id, () -> {
+            remove(owned(deviceId, id, owner), discard); // as a fired move may have left it
+            return Boolean.TRUE;
+        });
         topUpLater(deviceId); // its vport is free again
     }
 
@@ -184,22 +252,22 @@ public final class BufferManager implements BufferService {
         }
     }
 
-    /** Makes ready buffers, one per turn of the lock, until the device has its number. */
+    /** Makes ready buffers, one at a time, until the device has its number. */
     private void topUp(DeviceId deviceId) {
         while (makeOneReady(deviceId)) {
             continue;
         }
     }
 
-    private synchronized boolean makeOneReady(DeviceId deviceId) {
+    private boolean makeOneReady(DeviceId deviceId) {
         if (!agents.devices().contains(deviceId)
                 || ready.count(deviceId) >= agents.readyBuffers(deviceId)
-                || unboundSlot(deviceId).isEmpty()) {
+                || !hasUnboundSlot(deviceId)) {
             return false;
         }
         try {
-            createBuffer(deviceId, ready.nextId(deviceId), ReadyBuffers.OWNER,
-                         ReadyBuffers.SPEC, BufferState.BUFFERING);
+            create(deviceId, ready.nextId(deviceId), ReadyBuffers.OWNER, ReadyBuffers.SPEC,
+                   BufferState.BUFFERING, false);
             return true;
         } catch (FlowBufException e) {
             // The next take, removal or reconciliation of the device tries again.
@@ -248,8 +316,9 @@ public final class BufferManager implements BufferService {
     }
 
     @Override
-    public synchronized List<BufferEvent> reconcile(DeviceId deviceId) {
-        List<BufferEvent> changes = reconciler.reconcile(deviceId);
+    public List<BufferEvent> reconcile(DeviceId deviceId) {
+        List<BufferEvent> changes = turns.onDevice(deviceId,
+                                                   () -> reconciler.reconcile(deviceId));
         changes.forEach(this::emit);
         topUpLater(deviceId);
         return changes;
@@ -277,8 +346,8 @@ public final class BufferManager implements BufferService {
     }
 
     @Override
-    public synchronized void armMove(DeviceId deviceId, BufferId trigger, BufferId buffer,
-                                     String owner, BufferState state, boolean purgeToReport) {
+    public void armMove(DeviceId deviceId, BufferId trigger, BufferId buffer,
+                        String owner, BufferState state, boolean purgeToReport) {
         if (state != BufferState.BUFFERING && state != BufferState.FORWARDING) {
             throw FlowBufException.invalid("an armed move goes to BUFFERING or FORWARDING (set "
                                                    + "by a vport mode alone), not %s", state);
@@ -286,18 +355,41 @@ public final class BufferManager implements BufferService {
         if (trigger.equals(buffer)) {
             throw FlowBufException.invalid("buffer %s cannot trigger its own move", buffer);
         }
-        owned(deviceId, trigger, owner);
-        Buffer moved = owned(deviceId, buffer, owner);
-        agents.agent(deviceId).armTrigger(
-                trigger, Map.of(moved.vport(), StateTransitionPlanner.modeFor(state)),
-                purgeToReport ? Optional.of(buffer) : Optional.empty());
-        armed.put(deviceId, trigger, new ArmedMoves.Armed(buffer, state));
+        // In the turns of both: and of the buffer an earlier arming of the
+        // trigger moves, which a fire reported by this re-arm changes.
+        Set<BufferId> involved = new HashSet<>(List.of(trigger, buffer));
+        armed.get(deviceId, trigger).ifPresent(a -> involved.add(a.buffer));
+        turns.onBuffers(deviceId, involved, () -> {
+            owned(deviceId, trigger, owner);
+            Buffer moved = owned(deviceId, buffer, owner);
+            agents.agent(deviceId).armTrigger(
+                    trigger, Map.of(moved.vport(), StateTransitionPlanner.modeFor(state)),
+                    purgeToReport ? Optional.of(buffer) : Optional.empty());
+            armed.put(deviceId, trigger, new ArmedMoves.Armed(buffer, state));
+            return null;
+        });
     }
 
     @Override
-    public synchronized Disarmed disarm(DeviceId deviceId, BufferId trigger, String owner) {
+    public Disarmed disarm(DeviceId deviceId, BufferId trigger, String owner) {
         owned(deviceId, trigger, owner);
-        return disarmTrigger(deviceId, trigger);
+        while (true) {
+            // The trigger's turn and that of the buffer its fire may have moved.
+            Optional<ArmedMoves.Armed> seen = armed.get(deviceId, trigger);
+            Set<BufferId> involved = new HashSet<>(List.of(trigger));
+            seen.ifPresent(a -> involved.add(a.buffer));
+            Optional<Disarmed> done = turns.onBuffers(deviceId, involved, () -> {
+                Optional<ArmedMoves.Armed> now = armed.get(deviceId, trigger);
+                if (now.isPresent() && !involved.contains(now.get().buffer)) {
+                    return Optional.<Disarmed>empty(); // re-armed meanwhile
+                }
+                owned(deviceId, trigger, owner);
+                return Optional.of(disarmTrigger(deviceId, trigger));
+            });
+            if (done.isPresent()) {
+                return done.get();
+            }
+        }
     }
 
     private Disarmed disarmTrigger(DeviceId deviceId, BufferId trigger) {
@@ -316,11 +408,6 @@ public final class BufferManager implements BufferService {
             learnFired(deviceId, move.get());
         }
         return Disarmed.fired(fire);
-    }
-
-    // An explicit move or removal of a buffer goes after every armed move of it.
-    private void disarmMovesOf(DeviceId deviceId, BufferId buffer) {
-        armed.triggersMoving(deviceId, buffer).forEach(t -> disarmTrigger(deviceId, t));
     }
 
     // A move fired on the agent set the buffer's vport mode there: the store follows.
@@ -354,12 +441,13 @@ public final class BufferManager implements BufferService {
             }
             // The agent answered without the buffer: a change of it (a
             // removal, which tells the agent before the store) raced this
-            // query, or the agent restarted and lost it. Once no change is
-            // in flight, the store and the agent say which.
-            synchronized (this) {
+            // query, or the agent restarted and lost it. In the buffer's
+            // turn, with no change of it in flight, the store and the agent
+            // say which.
+            return turns.onBuffer(deviceId, buffer.id(), () -> {
                 Optional<Buffer> now = store.get(deviceId, buffer.id());
                 return now.isEmpty() ? now : Optional.of(lostOrLive(deviceId, now.get()));
-            }
+            });
         }
     }
 
@@ -395,22 +483,48 @@ public final class BufferManager implements BufferService {
         return buffer;
     }
 
-    // A vport no buffer is bound to or, failing that, the vport of a ready
-    // buffer, removed for it: buffers made ahead never make a create fail.
-    private VportSlot freeSlot(DeviceId deviceId) {
-        return unboundSlot(deviceId).or(() -> ready.first(deviceId).map(spare -> {
-            remove(spare, true);
-            return unboundSlot(deviceId).orElseThrow();
-        })).orElseThrow(() -> new FlowBufException(
-                FlowBufException.Reason.EXHAUSTED,
-                "every vport of " + deviceId + " is bound to a buffer (add vports, or "
-                        + "tags to a vport in the device's flowbuf config)"));
-    }
-
-    private Optional<VportSlot> unboundSlot(DeviceId deviceId) {
+    private boolean hasUnboundSlot(DeviceId deviceId) {
         Set<VportId> used = store.buffers(deviceId).stream().map(Buffer::vport)
                 .collect(Collectors.toSet());
-        return agents.vportSlots(deviceId).stream().filter(s -> !used.contains(s.id()))
-                .findFirst();
+        return agents.vportSlots(deviceId).stream().anyMatch(s -> !used.contains(s.id()));
+    }
+
+    // Reserves a vport no buffer is bound to or, failing that, the vport of
+    // a ready buffer, removed for it: buffers made ahead never make a create
+    // fail. The caller releases the reservation.
+    private VportSlot reserveSlot(DeviceId deviceId, boolean takeReady) {
+        List<VportSlot> slots = agents.vportSlots(deviceId);
+        return vports.reserveUnbound(deviceId, slots)
+                .or(() -> takeReady ? vportOfReady(deviceId, slots) : Optional.empty())
+                .orElseThrow(() -> new FlowBufException(
+                        FlowBufException.Reason.EXHAUSTED,
+                        "every vport of " + deviceId + " is bound to a buffer (add vports, or "
+                                + "tags to a vport in the device's flowbuf config)"));
+    }
+
+    // The vport of a claimed ready buffer, reserved, then the buffer removed
+    // (no other change touches a claimed ready buffer).
+    private Optional<VportSlot> vportOfReady(DeviceId deviceId, List<VportSlot> slots) {
+        Optional<Buffer> claimed = ready.claimFirst(deviceId);
+        if (claimed.isEmpty()) {
+            return Optional.empty();
+        }
+        Buffer spare = claimed.get();
+        try {
+            Optional<VportSlot> slot = slots.stream()
+                    .filter(s -> s.id().equals(spare.vport())).findFirst();
+            if (slot.isEmpty() || !vports.reserve(deviceId, spare.vport())) {
+                return Optional.empty();
+            }
+            try {
+                remove(spare, true);
+            } catch (FlowBufException e) {
+                vports.release(deviceId, spare.vport());
+                throw e;
+            }
+            return slot;
+        } finally {
+            ready.release(spare);
+        }
     }
 }

@@ -12,6 +12,7 @@ import org.flowbuf.app.store.BufferStore;
 import org.onosproject.net.DeviceId;
 
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -44,6 +45,7 @@ final class ReadyBuffers {
     private final BufferStore store;
     private final Executor topUps;
     private final Set<DeviceId> queued = ConcurrentHashMap.newKeySet();
+    private final Set<List<Object>> claimed = ConcurrentHashMap.newKeySet();
 
     ReadyBuffers(BufferStore store, Executor topUps) {
         this.store = store;
@@ -74,11 +76,20 @@ final class ReadyBuffers {
         return OWNER.equals(buffer.owner());
     }
 
-    // The ready buffer to hand out first: the oldest made.
-    Optional<Buffer> first(DeviceId deviceId) {
+    // The ready buffer to hand out first: the oldest made that no other
+    // caller has claimed. The claim is one atomic add, so two callers never
+    // take the same ready buffer; the caller releases it when done.
+    Optional<Buffer> claimFirst(DeviceId deviceId) {
         return store.buffers(deviceId).stream().filter(ReadyBuffers::isReady)
                 .filter(b -> b.state() == BufferState.BUFFERING)
-                .min(Comparator.comparing(b -> b.id().id()));
+                .sorted(Comparator.comparing(b -> b.id().id()))
+                .filter(b -> claimed.add(List.of(deviceId, b.id())))
+                .findFirst();
+    }
+
+    // Gives a claimed ready buffer back (taken, removed, or left as it was).
+    void release(Buffer claimedBuffer) {
+        claimed.remove(List.of(claimedBuffer.deviceId(), claimedBuffer.id()));
     }
 
     long count(DeviceId deviceId) {

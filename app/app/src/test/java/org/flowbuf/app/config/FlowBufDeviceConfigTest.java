@@ -6,6 +6,7 @@ package org.flowbuf.app.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.api.VportId;
 import org.flowbuf.app.southbound.VportSlot;
 import org.junit.Test;
@@ -42,6 +43,21 @@ public class FlowBufDeviceConfigTest {
         String error = config.validationError().orElse("");
         assertTrue("'" + error + "' should mention " + expectedFragment,
                    error.contains(expectedFragment));
+    }
+
+    @Test
+    public void aChangedNodeIsJudgedAgain() throws IOException {
+        FlowBufDeviceConfig config = load("{'agentAddress':'h:1',"
+                + "'vports':[{'id':'vp1','switchPort':10}]}");
+        assertEquals(Optional.empty(), config.validationError());
+        assertEquals("asked again", Optional.empty(), config.validationError());
+        ((ObjectNode) config.node().path("vports").get(0))
+                .put("switchPort", 0);
+        assertTrue(config.validationError().orElse("").contains("switchPort must be"));
+        assertFalse(config.isValid());
+        ((ObjectNode) config.node().path("vports").get(0))
+                .put("switchPort", 10);
+        assertTrue("valid again", config.isValid());
     }
 
     @Test

@@ -75,4 +75,24 @@ public class BufferStoreTest {
         assertEquals(Optional.empty(), store.get(S1, B1));
         assertEquals(1, store.buffers(S2).size());
     }
+
+    @Test
+    public void boundToFollowsEveryPutAndRemove() {
+        VportId vp1 = VportId.vportId("vp1");
+        VportId vp2 = VportId.vportId("vp2");
+        assertEquals(Optional.empty(), store.boundTo(S1, vp1));
+        store.put(buffer(S1, VportMode.RX));
+        assertEquals(Optional.of(B1), store.boundTo(S1, vp1));
+        assertEquals("per device", Optional.empty(), store.boundTo(S2, vp1));
+        store.put(buffer(S1, VportMode.TX)); // same vport, another mode
+        assertEquals(Optional.of(B1), store.boundTo(S1, vp1));
+        Buffer moved = new Buffer(S1, B1, "app", SPEC, vp2, VportMode.RX, 0);
+        store.put(moved); // a binding replaced (a reconcile re-creating it elsewhere)
+        assertEquals(Optional.empty(), store.boundTo(S1, vp1));
+        assertEquals(Optional.of(B1), store.boundTo(S1, vp2));
+        store.remove(S1, B1);
+        assertEquals(Optional.empty(), store.boundTo(S1, vp2));
+        store.remove(S1, B1); // removing what is gone changes nothing
+        assertEquals(Optional.empty(), store.boundTo(S1, vp2));
+    }
 }

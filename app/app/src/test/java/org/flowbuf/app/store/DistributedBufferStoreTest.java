@@ -25,5 +25,9 @@ public class DistributedBufferStoreTest {
                                                                         buffer.id());
         assertEquals(key, DistributedBufferStore.SERIALIZER.decode(
                 DistributedBufferStore.SERIALIZER.encode(key)));
+        DistributedBufferStore.VportKey vportKey = new DistributedBufferStore.VportKey(
+                buffer.deviceId(), buffer.vport());
+        assertEquals(vportKey, DistributedBufferStore.SERIALIZER.decode(
+                DistributedBufferStore.SERIALIZER.encode(vportKey)));
     }
 }

@@ -387,6 +387,11 @@ public class BufferManagerTest {
         }
 
         @Override
+        public Optional<BufferId> boundTo(DeviceId deviceId, VportId vport) {
+            return store.boundTo(deviceId, vport);
+        }
+
+        @Override
         public Collection<Buffer> buffers(DeviceId deviceId) {
             return held != null ? held : store.buffers(deviceId);
         }

@@ -4,6 +4,7 @@
  */
 package org.flowbuf.app.apps.nfv;
 
+import com.google.common.util.concurrent.Striped;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowBufIntentService;
@@ -23,6 +24,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
+import java.util.function.Supplier;
 
 /**
  * NFV flow migration as an ONOS component (and, constructed directly, in the
@@ -38,6 +41,8 @@ public class NfvMigrationManager implements NfvMigrationService {
     private final AtomicLong nextId = new AtomicLong(1);
     private final Map<Long, NfvMigration> migrations = new ConcurrentHashMap<>();
     private final Retention<Long> finished = new Retention<>(Retention.DEFAULT_KEPT);
+    /** Turns of migrations (Guava striped locks): many more than release at once. */
+    private final Striped<Lock> turns = Striped.lazyWeakLock(1024);
 
     /** For OSGi. */
     public NfvMigrationManager() {
@@ -63,13 +68,26 @@ public class NfvMigrationManager implements NfvMigrationService {
     }
 
     @Override
-    public synchronized NfvMigration complete(long id, PortNumber newPort) {
-        return release(id, newPort, NfvMigration.State.COMPLETED);
+    public NfvMigration complete(long id, PortNumber newPort) {
+        return inTurn(id, () -> release(id, newPort, NfvMigration.State.COMPLETED));
     }
 
     @Override
-    public synchronized NfvMigration abort(long id, PortNumber oldPort) {
-        return release(id, oldPort, NfvMigration.State.ABORTED);
+    public NfvMigration abort(long id, PortNumber oldPort) {
+        return inTurn(id, () -> release(id, oldPort, NfvMigration.State.ABORTED));
+    }
+
+    // A release checks HOLDING, resumes the flow and records the outcome:
+    // one release of a migration at a time, so it is released once; those
+    // of different migrations run in parallel with their intent calls.
+    private NfvMigration inTurn(long id, Supplier<NfvMigration> release) {
+        Lock turn = turns.get(id);
+        turn.lock();
+        try {
+            return release.get();
+        } finally {
+            turn.unlock();
+        }
     }
 
     private NfvMigration release(long id, PortNumber port, NfvMigration.State state) {

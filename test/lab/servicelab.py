@@ -100,7 +100,7 @@ class Rest:
         self.netloc, self.prefix = url.netloc, url.path
         self.local = threading.local()
         # (user, password) for HTTP basic auth, as ONOS's web server wants.
-        self.headers = {"Content-Type": "application/json"}
+        self.headers = {}
         if auth:
             token = base64.b64encode(("%s:%s" % auth).encode()).decode()
             self.headers["Authorization"] = "Basic " + token
@@ -119,8 +119,12 @@ class Rest:
         data = None if body is None else json.dumps(body)
         conn = self._connection()
         try:
+            # A Content-Type only with a body: ONOS's Jersey refuses a GET
+            # that names one (415).
+            headers = dict(self.headers, **({} if data is None
+                                            else {"Content-Type": "application/json"}))
             conn.request(method, self.prefix + "/" + path.lstrip("/"), body=data,
-                         headers=self.headers)
+                         headers=headers)
             resp = conn.getresponse()
             text = resp.read().decode()
         except (OSError, http.client.HTTPException):

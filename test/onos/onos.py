@@ -6,6 +6,7 @@ tools/onos/run.sh (loopback only), driven through ONOS's own REST API (as
 ONOS_ROOT names the runtime: an unpacked ONOS 2.7 release tarball, or the
 one tools/onos/assemble.sh makes (the default, /work/onos-runtime/onos-2.7.0).
 """
+import http.cookiejar
 import json
 import os
 import pathlib
@@ -13,6 +14,7 @@ import re
 import subprocess
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import zipfile
 from xml.etree import ElementTree
@@ -135,24 +137,42 @@ class Onos:
     def applications(self):
         return {a["name"]: a for a in self.rest.get("applications")["applications"]}
 
+    def _call(self, method, path, data=None, content_type=None):
+        """A call as curl makes it in ONOS's scripts: a Content-Type only with a body."""
+        headers = {"Authorization": self.rest.headers["Authorization"]}
+        if content_type:
+            headers["Content-Type"] = content_type
+        request = urllib.request.Request(f"http://127.0.0.1:{HTTP_PORT}/onos/v1/{path}",
+                                         data=data, method=method, headers=headers)
+        with urllib.request.urlopen(request, timeout=120) as response:
+            body = response.read()
+        return json.loads(body) if body else None
+
     def install_oar(self, oar):
         """POST the .oar, as `onos-app HOST install FILE` does; returns the app's JSON."""
-        request = urllib.request.Request(
-            f"http://127.0.0.1:{HTTP_PORT}/onos/v1/applications", data=oar.read_bytes(),
-            method="POST", headers={"Content-Type": "application/octet-stream",
-                                    **{k: v for k, v in self.rest.headers.items()
-                                       if k == "Authorization"}})
-        with urllib.request.urlopen(request, timeout=120) as response:
-            return json.load(response)
+        return self._call("POST", "applications", oar.read_bytes(), "application/octet-stream")
 
     def activate(self, app):
-        return self.rest.post(f"applications/{app}/active", None)
+        """As `onos-app HOST activate APP`: ONOS activates the apps it requires first."""
+        return self._call("POST", f"applications/{app}/active")
 
     def deactivate(self, app):
-        return self.rest.delete(f"applications/{app}/active")
+        return self._call("DELETE", f"applications/{app}/active")
 
     def uninstall(self, app):
-        return self.rest.delete(f"applications/{app}")
+        return self._call("DELETE", f"applications/{app}")
+
+    def gui_get(self, path):
+        """A page of ONOS's legacy GUI (/onos/ui/PATH) after its form login, as
+        a browser logs in (the GUI's index.html takes no basic auth)."""
+        opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        base = f"http://127.0.0.1:{HTTP_PORT}/onos/ui"
+        opener.open(f"{base}/index.html", timeout=30).read()  # the login page; a session
+        form = urllib.parse.urlencode({"j_username": USER, "j_password": PASSWORD}).encode()
+        opener.open(f"{base}/j_security_check", data=form, timeout=30).read()
+        with opener.open(f"{base}/{path}", timeout=30) as response:
+            return response.read().decode()
 
     def push_netcfg(self, config):
         """POST the network configuration, as `onos-netcfg HOST FILE` does."""

@@ -114,7 +114,12 @@ def oar():
 def installed(onos, oar):
     """FlowBuf's .oar installed (not activated): (app name, its required apps, ONOS's answer)."""
     name, required = oar_app(oar)
-    return name, required, onos.install_oar(oar)
+    if name in onos.applications():  # ONOS keeps installed apps in $ONOS_ROOT/apps
+        onos.uninstall(name)
+    try:
+        yield name, required, onos.install_oar(oar)
+    finally:
+        onos.uninstall(name)  # leaves the ONOS as it was: FlowBuf not installed
 
 
 @pytest.fixture(scope="module")
@@ -149,13 +154,19 @@ def lab(onos, flowbuf):
 
 
 def scr_states(listing):
-    """{component name: state} of FlowBuf's components in `scr:list`'s table."""
-    states = {}
-    for line in listing.splitlines():
-        cells = [c.strip() for c in re.split(r"[│|]", line)]
-        if len(cells) >= 3 and cells[-1].startswith("org.flowbuf."):
-            states[cells[-1]] = cells[-2]
+    """{component name: state} of FlowBuf's components in `scr:list`'s output
+    ("NAME in bundle N (...) enabled, 1 instance." then "    Id: 7, State:ACTIVE")."""
+    states = dict(re.findall(r"^(org\.flowbuf\.[\w.]+) in bundle .*\n\s+Id: \d+, State:(\w+)",
+                             listing, re.M))
+    # A component without an instance (disabled, or not yet configured) has no Id line.
+    for name in re.findall(r"^(org\.flowbuf\.[\w.]+) in bundle ", listing, re.M):
+        states.setdefault(name, "NO INSTANCE")
     return states
+
+
+def scr_references(info):
+    """(reference name, SATISFIED or UNSATISFIED) of each reference `scr:info` lists."""
+    return re.findall(r"^\s+- (\w+): \S+ (SATISFIED|UNSATISFIED)", info, re.M)
 
 
 def device(onos):
@@ -199,15 +210,20 @@ def test_the_oar_installs_through_onos_rest(onos, installed):
 
 
 def test_flowbuf_is_active_with_its_components_satisfied(onos, flowbuf):
-    listed = onos.shell.run("scr:list")
+    # Karaf prints these two commands' output to an ssh exec session only through a pipe.
+    listed = onos.shell.run("scr:list | cat")
     states = scr_states(listed)
     expected = flowbuf_components()
     assert expected <= set(states), (sorted(expected - set(states)), listed)
     assert {n: s for n, s in states.items() if s != "ACTIVE"} == {}, listed
     for name in sorted(expected):
-        info = onos.shell.run(f"scr:info {name}")
-        assert re.search(r"State\s*:\s*ACTIVE", info), info
-        assert "UNSATISFIED" not in info.upper(), info
+        info = onos.shell.run(f"scr:info {name} | cat")
+        assert re.search(r"^State:\s+ACTIVE", info, re.M), info
+        total = re.search(r"^References:\s+\(total (\d+)\)", info, re.M)
+        total = int(total.group(1)) if total else 0
+        references = scr_references(info)
+        assert len(references) == total, info
+        assert [r for r, state in references if state != "SATISFIED"] == [], info
 
 
 def test_onos_connects_to_pbswitch_and_pushes_flowbufs_pipeconf(onos, lab):
@@ -265,23 +281,14 @@ def test_bad_inputs_are_refused_with_a_message_and_change_nothing(lab, onos):
 
 
 def test_the_gui_overlay_loads_in_onos_gui(onos, flowbuf):
-    apps = onos.applications()
-    if apps.get(GUI_APP, {}).get("state") != "ACTIVE":
+    if onos.applications().get(GUI_APP, {}).get("state") != "ACTIVE":
         pytest.skip(f"ONOS's legacy GUI ({GUI_APP}, bundle onos-web-gui) is not active here")
-    index = onos.rest  # its Authorization header serves any path of this server
-    base = f"http://127.0.0.1:{HTTP_PORT}/onos/ui"
-    page = _get_text(index, f"{base}/index.html")
+    # ONOS's index page carries every UI extension's gui/js.html and gui/css.html.
+    page = onos.gui_get("index.html")
+    assert "<title>ONOS</title>" in page, page[:500]
     for resource in ("app/view/flowbufTopo/flowbufTopo.js", "app/view/flowbufTopo/flowbufModel.js",
                      "app/view/flowbufTopo/flowbufTopo.css"):
-        assert resource in page, (resource, page[:2000])
-        served = _get_text(index, f"{base}/{resource}")
+        assert resource in page, (resource, page)
+        served = onos.gui_get(resource)
         local = (ROOT / "web-gui" / "src" / "main" / "resources" / resource).read_text()
         assert served == local, resource
-
-
-def _get_text(rest, url):
-    import urllib.request
-    request = urllib.request.Request(url, headers={k: v for k, v in rest.headers.items()
-                                                   if k == "Authorization"})
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return response.read().decode()

@@ -134,8 +134,13 @@ def flowbuf(onos, installed):
                     f"when its bundles are built)")
     mark = onos.log_mark()
     onos.activate(name)
+    expected = flowbuf_components()
     try:
         wait(lambda: onos.applications()[name]["state"] == "ACTIVE", 300, f"{name} ACTIVE")
+        # ONOS marks the app ACTIVE before Karaf has installed and started its
+        # bundles: its components say when FlowBuf runs.
+        wait(lambda: all(scr_states(onos.shell.run("scr:list | cat")).get(c) == "ACTIVE"
+                         for c in expected), 180, "FlowBuf's components ACTIVE")
     except TimeoutError as e:
         pytest.fail(f"{e}; ONOS's log says:\n{onos.log_problems(mark)}")
     return name

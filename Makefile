@@ -15,7 +15,7 @@ QUICK  ?=
 export QUICK
 
 .PHONY: help setup p4-build p4-build-testdata proto build build-go build-java \
-        test test-go test-java test-python test-gui test-p4c-stf test-bmv2 fuzz \
+        test test-go test-java test-python test-gui test-onos test-p4c-stf test-bmv2 fuzz \
         netcfg demo lab docs test-docs openapi-gaps bench bench-agent bench-pbswitch bench-upf bench-service bench-pool bench-load scenarios chaos lint clean
 
 help: ## List the targets
@@ -72,6 +72,9 @@ test-gui: setup ## Browser test of the embedded host's page (headless Chromium)
 	$(GO) build -o bin/ ./buffer-agent/cmd/buffer-agent ./pbswitch/cmd/pbswitch
 	$(MVN) -q install -DskipTests -pl host -am
 	@tools/run-pytest.sh test/gui
+
+test-onos: setup ## FlowBuf in a live ONOS 2.7 (ONOS_ROOT=, default tools/onos's runtime): .oar, components, pbswitch, pause/resume via REST and CLI, GUI; skips clearly without ONOS; needs root
+	@FLOWBUF_TEST_ONOS=1 tools/run-pytest.sh -rs test/onos
 
 test-p4c-stf: setup ## p4c's v1model STF samples on pbswitch's engine (needs p4c-bm2-ss; skips clearly without)
 	$(GO) run ./test/p4cstf

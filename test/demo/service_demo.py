@@ -86,8 +86,26 @@ def combine(sent, results):
             "per_host": {h: r["received"] for h, r in results.items()}}
 
 
-def pause_and_resume(lab, args):
-    """Runs the flow, pauses and resumes it; returns the report."""
+class RestControl:
+    """Pauses and resumes the demo's flow through FlowBuf's REST API; each
+    call returns the intent as the API gives it ({"id", "bufferId", ...})."""
+
+    def __init__(self, lab):
+        self.rest = lab.rest
+
+    def pause(self):
+        return self.rest.post("intents/pause", {"deviceId": DEVICE, "inPort": HOSTS["h1"],
+                                                "filter": flow_filter()})
+
+    def resume(self, out_port):
+        return self.rest.post("intents/resume", {"deviceId": DEVICE, "outPort": out_port,
+                                                 "filter": flow_filter()})
+
+
+def pause_and_resume(lab, args, control=None):
+    """Runs the flow, pauses and resumes it (through `control`, by default
+    FlowBuf's REST API); returns the report."""
+    control = control or RestControl(lab)
     python = str(ROOT / ".venv" / "bin" / "python")
     receivers = start_receivers(lab, python, args)
     send = subprocess.Popen(lab.hosts["h1"].popen_argv(
@@ -98,8 +116,7 @@ def pause_and_resume(lab, args):
     try:
         time.sleep(args.pause_at)
         start = time.perf_counter()
-        pause = lab.rest.post("intents/pause", {"deviceId": DEVICE, "inPort": HOSTS["h1"],
-                                                "filter": flow_filter()})
+        pause = control.pause()
         pause_call_ms = (time.perf_counter() - start) * 1e3
         buffer_id = pause["bufferId"]
         wait_for(lambda: buffer_stats(agent, buffer_id).packets_in > 0)
@@ -110,9 +127,7 @@ def pause_and_resume(lab, args):
         held = lab.rest.get(f"buffers/{DEVICE}/{buffer_id}")["occupancyPackets"]
         print(f"demo: holding {held} packets")
         start = time.perf_counter()
-        resume = lab.rest.post("intents/resume", {"deviceId": DEVICE,
-                                                  "outPort": HOSTS[args.resume_to],
-                                                  "filter": flow_filter()})
+        resume = control.resume(HOSTS[args.resume_to])
         resume_call_ms = (time.perf_counter() - start) * 1e3
         wait_for(lambda: buffer_stats(agent, buffer_id).packets_out > 0)
         resume_ms = (time.perf_counter() - start) * 1e3

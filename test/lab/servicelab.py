@@ -9,6 +9,7 @@ The same topology as stratum-configs/topology.json. Used by `make demo`, the
 end-to-end tests, `make bench-service` and the GUI test. Everything is torn
 down when the lab closes.
 """
+import base64
 import http.client
 import json
 import pathlib
@@ -93,11 +94,16 @@ class Rest:
     # well before, rather than retry a request that may have been applied.
     IDLE_S = 5.0
 
-    def __init__(self, base):
+    def __init__(self, base, auth=None):
         self.base = base.rstrip("/")
         url = urllib.parse.urlsplit(self.base)
         self.netloc, self.prefix = url.netloc, url.path
         self.local = threading.local()
+        # (user, password) for HTTP basic auth, as ONOS's web server wants.
+        self.headers = {}
+        if auth:
+            token = base64.b64encode(("%s:%s" % auth).encode()).decode()
+            self.headers["Authorization"] = "Basic " + token
 
     def _connection(self):
         now = time.monotonic()
@@ -113,8 +119,12 @@ class Rest:
         data = None if body is None else json.dumps(body)
         conn = self._connection()
         try:
+            # A Content-Type only with a body: ONOS's Jersey refuses a GET
+            # that names one (415).
+            headers = dict(self.headers, **({} if data is None
+                                            else {"Content-Type": "application/json"}))
             conn.request(method, self.prefix + "/" + path.lstrip("/"), body=data,
-                         headers={"Content-Type": "application/json"})
+                         headers=headers)
             resp = conn.getresponse()
             text = resp.read().decode()
         except (OSError, http.client.HTTPException):
@@ -199,6 +209,25 @@ class ServiceLab(ProcessLab):
         self.hosts = {}
 
     def _start(self):
+        self._start_network()
+        cfg = pathlib.Path(self.logs) / "netcfg.json"
+        cfg.write_text(json.dumps(self.netcfg(), indent=2))
+        self._host_argv = ["java", *HOST_JVM_OPTS, "-jar", str(HOST_JAR), "--netcfg", str(cfg),
+                           "--p4info", str(self.p4info), "--device-config", str(BMV2_JSON),
+                           "--listen", f"127.0.0.1:{self.rest_port}"]
+        self.host = self._run(self._host_argv, "host", self.rest_port, timeout=60)
+        self.rest = Rest(f"http://127.0.0.1:{self.rest_port}/onos/flowbuf")
+
+    def netcfg(self):
+        """The network configuration of this lab's switch, agent and hosts, as
+        ONOS's netcfg service (or the embedded host) takes it."""
+        replay_bps = self.replay_bps or (BMV2_REPLAY_BPS if self.switch_kind == "bmv2"
+                                         else EXTERNAL_REPLAY_BPS)
+        return netcfg(self.p4rt_port, self.agent_port, self.external, self.ready_buffers,
+                      replay_bps, self.prefix, self.vports, self.vport_tags)
+
+    def _start_network(self):
+        """The namespaces, their links, the external agent if any and the switch."""
         self.logs = tempfile.mkdtemp(prefix="flowbuf-lab-")
         self.lab = Lab(self.prefix)
         self._stack.append(self.lab.close)
@@ -228,18 +257,6 @@ class ServiceLab(ProcessLab):
                                 "-log-format", "text", "-state-dir", state]
             self.agent = self._run(self._agent_argv, "agent", self.agent_port)
         self.switch = self._run(self._switch_argv(ports), self.switch_kind, self.p4rt_port)
-        cfg = pathlib.Path(self.logs) / "netcfg.json"
-        replay_bps = self.replay_bps or (BMV2_REPLAY_BPS if self.switch_kind == "bmv2"
-                                         else EXTERNAL_REPLAY_BPS)
-        cfg.write_text(json.dumps(netcfg(self.p4rt_port, self.agent_port, self.external,
-                                         self.ready_buffers, replay_bps, self.prefix,
-                                         self.vports, self.vport_tags),
-                                  indent=2))
-        self._host_argv = ["java", *HOST_JVM_OPTS, "-jar", str(HOST_JAR), "--netcfg", str(cfg),
-                           "--p4info", str(self.p4info), "--device-config", str(BMV2_JSON),
-                           "--listen", f"127.0.0.1:{self.rest_port}"]
-        self.host = self._run(self._host_argv, "host", self.rest_port, timeout=60)
-        self.rest = Rest(f"http://127.0.0.1:{self.rest_port}/onos/flowbuf")
 
     def _switch_argv(self, ports):
         """The switch's command line; `ports` is ["--port", "N=IFNAME", ...]."""

@@ -21,10 +21,10 @@ ONOS_SRC=${ONOS_SRC:-}
 ONOS_LOCAL_REPO=${ONOS_LOCAL_REPO:-$HOME/.m2/repository}
 # ONOS's Karaf features, in dependency order (tools/package/features/BUILD).
 ONOS_FEATURES=${ONOS_FEATURES:-onos-thirdparty-base,onos-thirdparty-web,onos-api,onos-core,onos-cli,onos-rest}
-# ONOS apps (their source packages), staged in apps/ as ONOS's packaging does:
+# ONOS apps (their source packages, any order), staged in apps/ as ONOS's packaging does:
 # the default drivers (ONOS's core waits for them), and what FlowBuf's .oar and
 # its devices need.
-ONOS_APP_PACKAGES=${ONOS_APP_PACKAGES:-drivers/default,protocols/grpc,protocols/p4runtime,protocols/gnmi,protocols/gnoi,drivers/p4runtime,drivers/gnmi,drivers/gnoi,drivers/stratum,drivers/bmv2,pipelines/basic,providers/general,providers/lldp,providers/host,web/gui}
+ONOS_APP_PACKAGES=${ONOS_APP_PACKAGES:-drivers/default,protocols/grpc,protocols/p4runtime,protocols/gnmi,protocols/gnoi,providers/general,providers/p4runtime,drivers/p4runtime,drivers/gnmi,drivers/gnoi,pipelines/basic,drivers/stratum,drivers/bmv2,providers/lldp,providers/host,web/gui}
 MAVEN_CENTRAL=https://repo1.maven.org/maven2
 ROOT=$ONOS_DEFAULT_ROOT
 KARAF=$ROOT/apache-karaf-$KARAF_VERSION

@@ -255,6 +255,27 @@ def write_app(app, system_dir, apps_dir):
     return []
 
 
+def stage_apps(apps, system_dir, apps_dir):
+    """Stages every app whose bundles are in system/ and whose required apps
+    are staged, in whatever order they are given. Returns (staged app names,
+    {left-out app name: what it misses})."""
+    staged, left_out, pending = [], {}, list(apps)
+    progress = True
+    while pending and progress:
+        progress = False
+        for app in [a for a in pending if all(r in staged for r in a["required_apps"])]:
+            pending.remove(app)
+            progress = True
+            missing = write_app(app, system_dir, apps_dir)
+            if missing:
+                left_out[app["app_name"]] = missing
+            else:
+                staged.append(app["app_name"])
+    for app in pending:  # a required app is neither staged nor stageable
+        left_out[app["app_name"]] = ["app " + r for r in app["required_apps"] if r not in staged]
+    return staged, left_out
+
+
 def select_features(features, wanted):
     unknown = [name for name in wanted if name not in features]
     if unknown:
@@ -376,16 +397,11 @@ def main(argv=None):
         count = write_pom(selected, args.out, set(args.include_onos.split(",")))
         print("%d jars in %s" % (count, args.out))
     elif args.command == "apps":
-        staged = set()
-        for app in apps:  # in dependency order: an app needs its required apps staged
-            missing = ["app " + a for a in app["required_apps"] if a not in staged]
-            missing = missing or write_app(app, args.system, args.apps_dir)
-            if missing:
-                print("app %s left out, missing: %s" % (app["app_name"], ", ".join(missing)),
-                      file=sys.stderr)
-            else:
-                staged.add(app["app_name"])
-                print("app %s staged" % app["app_name"])
+        staged, left_out = stage_apps(apps, args.system, args.apps_dir)
+        for app in staged:
+            print("app %s staged" % app)
+        for app, missing in left_out.items():
+            print("app %s left out, missing: %s" % (app, ", ".join(missing)), file=sys.stderr)
     else:
         selected = [f for f in selected if "required" in f]
         written, skipped = write_features_xml(selected, args.system, args.out,

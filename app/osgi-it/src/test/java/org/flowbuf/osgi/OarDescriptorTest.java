@@ -4,19 +4,25 @@
  */
 package org.flowbuf.osgi;
 
+import aQute.bnd.header.Parameters;
 import org.junit.BeforeClass;
 import org.junit.Test;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.jar.JarInputStream;
+import java.util.jar.Manifest;
 import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertEquals;
@@ -54,6 +60,27 @@ public class OarDescriptorTest {
                 .filter(a -> !onosApps.contains(a))
                 .collect(Collectors.toList());
         assertEquals(oar.path() + " app.xml requires apps ONOS 2.7 does not have", List.of(), unknown);
+    }
+
+    @Test
+    public void noBundleImportsJavaPackages() throws IOException {
+        // Karaf 4.2.9's feature resolver refuses the feature of a bundle that
+        // imports java.*: "Importing java.* packages not allowed" (ONOS 2.7 live).
+        Map<String, List<String>> javaImports = new TreeMap<>();
+        for (Map.Entry<String, byte[]> bundle : oar.bundles().entrySet()) {
+            Manifest manifest;
+            try (JarInputStream jar = new JarInputStream(new ByteArrayInputStream(bundle.getValue()))) {
+                manifest = jar.getManifest();
+            }
+            String imports = manifest.getMainAttributes().getValue("Import-Package");
+            List<String> java = new Parameters(imports == null ? "" : imports).keySet().stream()
+                    .filter(p -> p.startsWith("java."))
+                    .collect(Collectors.toList());
+            if (!java.isEmpty()) {
+                javaImports.put(bundle.getKey(), java);
+            }
+        }
+        assertEquals(oar.path() + ": bundles importing java.* packages", Map.of(), javaImports);
     }
 
     @Test

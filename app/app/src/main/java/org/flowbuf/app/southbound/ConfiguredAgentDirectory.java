@@ -88,12 +88,14 @@ public final class ConfiguredAgentDirectory implements AgentDirectory {
 
     @Override
     public BufferAgentClient agent(DeviceId deviceId) {
+        // A device without a FlowBuf config is not found (404) on any instance;
+        // mastership only decides who drives a configured device's agent.
+        FlowBufDeviceConfig config = validConfig(deviceId);
         if (!drivesDevice.test(deviceId)) {
             throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE,
                                        "this instance is not the master of " + deviceId
                                                + "; only the master drives its agent");
         }
-        FlowBufDeviceConfig config = validConfig(deviceId);
         return connections.computeIfAbsent(deviceId, id -> connect(id, config)).client;
     }
 

@@ -271,6 +271,21 @@ public class FlowBufManagerTest {
     }
 
     @Test
+    public void aDeviceWithoutConfigIsNotFoundEvenWhereThisInstanceIsNotMaster() {
+        // ONOS live: a pause on device:s9 (unknown) answered 503 "not the master"
+        // instead of the 404 the embedded mode gives.
+        try {
+            manager.createBuffer(DeviceId.deviceId("device:s9"), BufferId.bufferId("b1"), "app",
+                                 SPEC, BufferState.FREE);
+            fail("an unconfigured device has no agent");
+        } catch (FlowBufException e) {
+            assertEquals(FlowBufException.Reason.NOT_FOUND, e.reason());
+        }
+        assertTrue(agent.calls.isEmpty());
+        assertTrue(channels.log.isEmpty());
+    }
+
+    @Test
     public void aConfigChangeReconnects() throws IOException {
         manager.createBuffer(S1, BufferId.bufferId("b1"), "app", SPEC, BufferState.FREE);
         netcfg.configs.put(S1, config(S1, "127.0.0.1:28009"));

@@ -6,6 +6,7 @@ package org.flowbuf.app.intent;
 
 import com.google.common.util.concurrent.Striped;
 import org.flowbuf.api.FlowFilter;
+import org.flowbuf.app.task.StripedTurns;
 import org.onosproject.net.DeviceId;
 
 import java.util.ArrayList;
@@ -61,15 +62,6 @@ final class FlowTurns {
     <T> T onFlows(DeviceId deviceId, Collection<FlowFilter> filters, Supplier<T> change) {
         List<Object> keys = new ArrayList<>();
         filters.forEach(f -> keys.add(List.of(deviceId, f.withoutInPort())));
-        List<Lock> turns = new ArrayList<>();
-        flows.bulkGet(keys).forEach(turns::add);
-        turns.forEach(Lock::lock);
-        try {
-            return change.get();
-        } finally {
-            for (int i = turns.size() - 1; i >= 0; i--) {
-                turns.get(i).unlock();
-            }
-        }
+        return StripedTurns.inTurns(flows, keys, change);
     }
 }

@@ -70,16 +70,7 @@ final class ChangeTurns {
         try {
             List<Object> keys = new ArrayList<>();
             ids.forEach(id -> keys.add(List.of(deviceId, id)));
-            List<Lock> turns = new ArrayList<>();
-            buffers.bulkGet(keys).forEach(turns::add);
-            turns.forEach(Lock::lock);
-            try {
-                return change.get();
-            } finally {
-                for (int i = turns.size() - 1; i >= 0; i--) {
-                    turns.get(i).unlock();
-                }
-            }
+            return StripedTurns.inTurns(buffers, keys, change);
         } finally {
             device.unlock();
         }

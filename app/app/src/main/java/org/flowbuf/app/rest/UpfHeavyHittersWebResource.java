@@ -42,9 +42,9 @@ public class UpfHeavyHittersWebResource extends AbstractWebResource {
 
     /**
      * The settings the switches run with, and what they take from them
-     * (thresholdEighthsUs, idleUs).
+     * (thresholdEighthsUs, idleUs, meanGapUs).
      *
-     * @onos.rsModel HeavyHitterSettings
+     * @onos.rsModel HeavyHitterSettingsView
      * @return 200 OK with the settings
      */
     @GET

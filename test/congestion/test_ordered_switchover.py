@@ -25,9 +25,14 @@ from test.lab.servicelab import RestError, ensure_built
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the namespace lab needs root")
 
 SHAPED_BPS = 2_000_000
-# As test_congestion_service, and a bound above the burst's 1.2 s on s1's
-# port: the marker leaves that queue behind the old path's last packets.
-CONGESTION = {"factor": 5, "idleQueueUs": 100, "idleProcUs": 5000, "markerBoundMs": 3000}
+# Thresholds (X = 5 times these idle delays) of 20 ms queueing and 100 ms
+# processing: the burst queues 1.2 s on s1's port, far above them, while an
+# idle backup only crosses them when a loaded machine stalls a switch that
+# long for m = 3 packets in a row (with 100 µs / 5 ms, stalls of a few ms
+# moved the flow back and forth in CI: 2-6 switch-overs in each of 3 runs).
+# A marker bound above the burst's 1.2 s: the marker leaves that queue
+# behind the old path's last packets.
+CONGESTION = {"factor": 5, "idleQueueUs": 4000, "idleProcUs": 20000, "markerBoundMs": 3000}
 ORDER_TABLES = ("cc_ingress.cc_ordered", "cc_ingress.cc_marker_sinks")
 
 

@@ -171,3 +171,20 @@ func (o *Objects) buildTable(info *p4info.P4Info, t *p4info.Table, noAction uint
 	}
 	return NewTable(t.GetPreamble().GetId(), name, fields, size, actions, def, t.GetConstDefaultActionId() != 0), nil
 }
+
+// UseSlabs makes every exact-match table keep its entries in a slab (see
+// Table.UseSlab); call it before the tables have entries. It returns the
+// names of the tables that now use one.
+func (o *Objects) UseSlabs() []string {
+	counted := map[uint32]bool{}
+	for _, tb := range o.DirectCounters {
+		counted[tb.ID] = true
+	}
+	var names []string
+	for _, id := range o.TableIDs() {
+		if tb := o.Tables[id]; tb.UseSlab(counted[id]) {
+			names = append(names, tb.Name)
+		}
+	}
+	return names
+}

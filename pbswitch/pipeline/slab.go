@@ -40,9 +40,9 @@ type exactSlab struct {
 	seed  maphash.Seed
 	// hashKey replaces the seeded hash (tests force collisions with it).
 	hashKey func([]byte) uint64
-	slots int // slots handed out (the high-water mark)
-	free  []uint32
-	n     int
+	slots   int // slots handed out (the high-water mark)
+	free    []uint32
+	n       int
 }
 
 // slabEligible reports whether a table's entries fit a slab: every key

@@ -43,6 +43,17 @@ public final class FlowBufPipeconfs {
     }
 
     /**
+     * Whether id is one of the FlowBuf pipeconfs (the default or a UPF
+     * profile: the same program, so every FlowBuf feature runs on it).
+     *
+     * @param id a pipeconf id
+     * @return true for one of {@link #ALL_IDS}
+     */
+    public static boolean isFlowBuf(PiPipeconfId id) {
+        return ALL_IDS.contains(id);
+    }
+
+    /**
      * Builds the default pipeconf.
      *
      * @return the pipeconf

@@ -105,6 +105,14 @@ public class FlowBufPipeconfTest {
         assertEquals("each pipeconf carries its own bmv2 JSON", 3, jsons.size());
     }
 
+    @Test
+    public void theProfilesAreFlowBufPipeconfs() {
+        for (PiPipeconfId id : FlowBufPipeconfs.ALL_IDS) {
+            assertTrue(id.toString(), FlowBufPipeconfs.isFlowBuf(id));
+        }
+        assertTrue(!FlowBufPipeconfs.isFlowBuf(new PiPipeconfId("org.onosproject.pipelines.fabric")));
+    }
+
     @Test(expected = IllegalArgumentException.class)
     public void anUnknownProfileIsRefused() {
         FlowBufPipeconfs.build(new PiPipeconfId("org.flowbuf.pipeconf.upf-huge"));

@@ -15,22 +15,21 @@ const slabChunk = 4096
 
 // exactSlab holds the entries of an exact-match table as software UPFs
 // do, without a Go object per entry: each entry is a fixed-width record
-// (the key bytes, then its action's index among the table's actions) plus
-// its parameters as words (one per parameter, every parameter being at
-// most 64 bits), in chunks; an open-addressing index (linear probing,
+// (the key bytes, its action's index among the table's actions, then the
+// action's parameters packed at their byte widths, every parameter being
+// at most 64 bits), in chunks; an open-addressing index (linear probing,
 // backward-shift deletion) maps a key's hash to the entry's slot. Cookies,
 // direct meters and direct counters, which most entries lack or which the
 // table may not have, live beside it, indexed by slot. The caller (Table)
 // holds the table's lock.
 type exactSlab struct {
 	keyWidth int
-	recWidth int // keyWidth + 1 (action index + 1; 0: a free slot)
-	stride   int // parameter words per entry
+	recWidth int // keyWidth + 1 (action index + 1; 0: a free slot) + the widest parameters
+	stride   int // the most parameters of an action (words a hit gives)
 	actions  []uint32
 	bits     [][]int // each action's parameter widths
 
 	records  [][]byte
-	words    [][]uint64
 	counters []*[slabChunk]CounterCell // nil without a direct counter
 	counted  bool
 	cookies  map[uint32]uint64 // non-zero cookies only
@@ -68,18 +67,25 @@ func slabEligible(t *Table) bool {
 }
 
 func newExactSlab(t *Table, counted bool) *exactSlab {
-	s := &exactSlab{keyWidth: t.keyWidth, recWidth: t.keyWidth + 1, counted: counted,
+	s := &exactSlab{keyWidth: t.keyWidth, counted: counted,
 		cookies: map[uint32]uint64{}, meters: map[uint32]*Meter{}, seed: maphash.MakeSeed(),
 		index: make([]uint32, 16)}
 	for id := range t.Actions {
 		s.actions = append(s.actions, id)
 	}
 	sort.Slice(s.actions, func(i, j int) bool { return s.actions[i] < s.actions[j] })
+	paramBytes := 0
 	for _, id := range s.actions {
 		bits := t.Actions[id].ParamBits
 		s.bits = append(s.bits, bits)
 		s.stride = max(s.stride, len(bits))
+		n := 0
+		for _, b := range bits {
+			n += Width(b)
+		}
+		paramBytes = max(paramBytes, n)
 	}
+	s.recWidth = s.keyWidth + 1 + paramBytes
 	return s
 }
 
@@ -98,9 +104,21 @@ func (s *exactSlab) record(slot uint32) []byte {
 	return s.records[c][i*s.recWidth : (i+1)*s.recWidth]
 }
 
-func (s *exactSlab) paramWords(slot uint32) []uint64 {
-	c, i := int(slot)/slabChunk, int(slot)%slabChunk
-	return s.words[c][i*s.stride : (i+1)*s.stride]
+// actionOf is slot's action index.
+func (s *exactSlab) actionOf(slot uint32) int { return int(s.record(slot)[s.keyWidth]) - 1 }
+
+// decode writes slot's parameters as words (one per parameter) into
+// words and returns them.
+func (s *exactSlab) decode(slot uint32, words []uint64) []uint64 {
+	rec := s.record(slot)
+	bits := s.bits[int(rec[s.keyWidth])-1]
+	p := rec[s.keyWidth+1:]
+	for i, b := range bits {
+		w := Width(b)
+		words[i] = Uint(p[:w])
+		p = p[w:]
+	}
+	return words[:len(bits)]
 }
 
 func (s *exactSlab) counter(slot uint32) *CounterCell {
@@ -147,7 +165,6 @@ func (s *exactSlab) allocSlot() uint32 {
 	slot := uint32(s.slots)
 	if s.slots%slabChunk == 0 {
 		s.records = append(s.records, make([]byte, slabChunk*s.recWidth))
-		s.words = append(s.words, make([]uint64, slabChunk*s.stride))
 		if s.counted {
 			s.counters = append(s.counters, new([slabChunk]CounterCell))
 		}
@@ -177,13 +194,15 @@ func (s *exactSlab) insert(key []byte, ai int, params [][]byte, cookie uint64) {
 	s.n++
 }
 
-// set writes slot's action, parameters and cookie.
+// set writes slot's action, parameters (each at its full width, as
+// validated) and cookie.
 func (s *exactSlab) set(slot uint32, ai int, params [][]byte, cookie uint64) {
-	s.record(slot)[s.keyWidth] = byte(ai + 1)
-	w := s.paramWords(slot)
-	clear(w)
-	for i, p := range params {
-		w[i] = Uint(p)
+	rec := s.record(slot)
+	rec[s.keyWidth] = byte(ai + 1)
+	p := rec[s.keyWidth+1:]
+	clear(p)
+	for _, v := range params {
+		p = p[copy(p, v):]
 	}
 	if cookie != 0 {
 		s.cookies[slot] = cookie
@@ -240,13 +259,14 @@ func (s *exactSlab) grow() {
 
 // action rebuilds slot's action (full-width parameters).
 func (s *exactSlab) action(slot uint32) Action {
-	ai := int(s.record(slot)[s.keyWidth]) - 1
+	ai := s.actionOf(slot)
 	bits := s.bits[ai]
 	a := Action{ID: s.actions[ai], Params: make([][]byte, len(bits))}
-	w := s.paramWords(slot)
+	p := s.record(slot)[s.keyWidth+1:]
 	for i, b := range bits {
-		a.Params[i] = make([]byte, Width(b))
-		PutUint(a.Params[i], w[i])
+		w := Width(b)
+		a.Params[i] = append([]byte(nil), p[:w]...)
+		p = p[w:]
 	}
 	return a
 }
@@ -275,9 +295,9 @@ func (s *exactSlab) each(fn func(slot uint32)) {
 	}
 }
 
-// bytes is the memory the slab holds (records, words, counters, index).
+// bytes is the memory the slab holds (records, counters, index).
 func (s *exactSlab) bytes() int {
-	n := len(s.records)*slabChunk*(s.recWidth+8*s.stride) + 4*len(s.index) + 4*cap(s.free)
+	n := len(s.records)*slabChunk*s.recWidth + 4*len(s.index) + 4*cap(s.free)
 	if s.counted {
 		n += len(s.counters) * slabChunk * 16
 	}

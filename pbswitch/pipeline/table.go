@@ -316,10 +316,8 @@ func (t *Table) slabHit(key []byte, h *Hit, words []uint64) {
 		*h = *t.defHit.Load()
 		return
 	}
-	ai := int(s.record(slot)[s.keyWidth]) - 1
-	n := len(s.bits[ai])
-	copy(words[:n], s.paramWords(slot))
-	*h = Hit{Matched: true, Action: Action{ID: s.actions[ai]}, Bound: t.slabBound[ai], Words: words[:n]}
+	ai := s.actionOf(slot)
+	*h = Hit{Matched: true, Action: Action{ID: s.actions[ai]}, Bound: t.slabBound[ai], Words: s.decode(slot, words)}
 	if s.counted {
 		h.Counter = s.counter(slot)
 	}

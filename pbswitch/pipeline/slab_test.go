@@ -285,3 +285,50 @@ func TestSlabEligibility(t *testing.T) {
 		t.Fatalf("after UseGeneric: %+v", e)
 	}
 }
+
+// A slab hit's words are copied under the lock: a Modify at the same time
+// never gives a packet one action's ID with another's parameters.
+func TestSlabHitDuringModifies(t *testing.T) {
+	tb := sessionTable(4, true)
+	tb.SetBinder(func(a Action) any { return a.ID })
+	if err := tb.Insert(session(7, 1, 1)); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := uint64(0); i < 3000; i++ {
+			e := session(7, i%500, i%500) // ctr_idx == peer
+			if i%3 == 0 {
+				e.Action = Action{ID: actDrop, Params: [][]byte{{0, 0xaa}}}
+			}
+			if err := tb.Modify(e); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		h, w := hitWords(t, tb, 7)
+		if id, _ := h.Bound.(uint32); id != h.Action.ID {
+			t.Fatalf("bound %v for action %d", h.Bound, h.Action.ID)
+		}
+		switch h.Action.ID {
+		case actSession:
+			if len(w) != 3 || w[0] != w[2] || w[1] != 0 {
+				t.Fatalf("torn session words %v", w)
+			}
+		case actDrop:
+			if len(w) != 1 || w[0] != 0xaa {
+				t.Fatalf("torn drop words %v", w)
+			}
+		default:
+			t.Fatalf("a miss while the entry is there: %+v", h)
+		}
+	}
+}

@@ -4,6 +4,7 @@ package pipeline
 
 import (
 	"bytes"
+	"encoding/binary"
 	"hash/maphash"
 	"sort"
 )
@@ -28,6 +29,8 @@ type exactSlab struct {
 	stride   int // the most parameters of an action (words a hit gives)
 	actions  []uint32
 	bits     [][]int // each action's parameter widths
+	// widths is each action's parameters' byte widths, what a hit decodes.
+	widths [][]uint8
 
 	records  [][]byte
 	counters []*[slabChunk]CounterCell // nil without a direct counter
@@ -80,9 +83,12 @@ func newExactSlab(t *Table, counted bool) *exactSlab {
 		s.bits = append(s.bits, bits)
 		s.stride = max(s.stride, len(bits))
 		n := 0
+		var widths []uint8
 		for _, b := range bits {
 			n += Width(b)
+			widths = append(widths, uint8(Width(b)))
 		}
+		s.widths = append(s.widths, widths)
 		paramBytes = max(paramBytes, n)
 	}
 	s.recWidth = s.keyWidth + 1 + paramBytes
@@ -109,16 +115,28 @@ func (s *exactSlab) actionOf(slot uint32) int { return int(s.record(slot)[s.keyW
 
 // decode writes slot's parameters as words (one per parameter) into
 // words and returns them.
+// A packet's hit runs it: the common widths are one load each.
 func (s *exactSlab) decode(slot uint32, words []uint64) []uint64 {
 	rec := s.record(slot)
-	bits := s.bits[int(rec[s.keyWidth])-1]
+	widths := s.widths[int(rec[s.keyWidth])-1]
+	words = words[:len(widths)]
 	p := rec[s.keyWidth+1:]
-	for i, b := range bits {
-		w := Width(b)
-		words[i] = Uint(p[:w])
+	for i, w := range widths {
+		switch w {
+		case 1:
+			words[i] = uint64(p[0])
+		case 2:
+			words[i] = uint64(binary.BigEndian.Uint16(p))
+		case 4:
+			words[i] = uint64(binary.BigEndian.Uint32(p))
+		case 8:
+			words[i] = binary.BigEndian.Uint64(p)
+		default:
+			words[i] = Uint(p[:w])
+		}
 		p = p[w:]
 	}
-	return words[:len(bits)]
+	return words
 }
 
 func (s *exactSlab) counter(slot uint32) *CounterCell {

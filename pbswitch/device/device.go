@@ -22,7 +22,12 @@ import (
 )
 
 // Device implements p4rt.Device on a dataplane.Switch.
-type Device struct{ sw *dataplane.Switch }
+type Device struct {
+	sw *dataplane.Switch
+	// GenericTables: programs keep every table's entries as Go objects
+	// (v1model.Options.GenericTables).
+	GenericTables bool
+}
 
 // New wraps sw.
 func New(sw *dataplane.Switch) *Device { return &Device{sw: sw} }
@@ -36,7 +41,7 @@ func (d *Device) Bind(cfg *p4.ForwardingPipelineConfig, digestOut func(pipeline.
 			"the pipeline config carries no p4_device_config: pbswitch runs the bmv2 JSON that p4c-bm2-ss emits, pushed as on Stratum-bmv2")
 	}
 	prog, err := v1model.Load(cfg.GetP4DeviceConfig(), cfg.GetP4Info(),
-		v1model.Options{CPUPort: d.sw.CPUPort(), DigestOut: digestOut, Frames: framePool{}})
+		v1model.Options{CPUPort: d.sw.CPUPort(), DigestOut: digestOut, Frames: framePool{}, GenericTables: d.GenericTables})
 	var unsup *v1model.UnsupportedError
 	switch {
 	case errors.As(err, &unsup):

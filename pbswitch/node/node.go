@@ -72,7 +72,10 @@ type Config struct {
 	// replace it); without it the switch drops everything until a
 	// controller pushes one.
 	Pipeline *p4.ForwardingPipelineConfig
-	Logger   *slog.Logger
+	// GenericTables keeps every table's entries as Go objects instead of
+	// packing exact-match tables into slabs (v1model.Options).
+	GenericTables bool
+	Logger        *slog.Logger
 }
 
 // Node is a running pbswitch.
@@ -114,7 +117,9 @@ func Start(cfg Config) (_ *Node, err error) {
 		return nil, err
 	}
 	n.Switch = dataplane.New(opts)
-	srv = p4rt.New(cfg.DeviceID, device.New(n.Switch), log)
+	dev := device.New(n.Switch)
+	dev.GenericTables = cfg.GenericTables
+	srv = p4rt.New(cfg.DeviceID, dev, log)
 	n.P4RT = srv
 	for _, p := range cfg.Ports {
 		if err := n.Switch.AddLinuxPort(p.ID, netio.NS{Path: cfg.Netns}, p.Interface, p.RateBps); err != nil {

@@ -57,21 +57,17 @@ func toMatch(tb *pipeline.Table, fms []*p4.FieldMatch) ([]pipeline.FieldMatch, e
 // checking ids, kinds and widths; what names the table or value set.
 func toFieldMatches(fields []pipeline.KeyField, fms []*p4.FieldMatch, what string) ([]pipeline.FieldMatch, error) {
 	out := make([]pipeline.FieldMatch, len(fields))
-	pos := make(map[uint32]int, len(fields))
-	for i, f := range fields {
-		pos[f.ID] = i
+	for i := range out {
 		out[i].Wildcard = true
 	}
-	seen := map[uint32]bool{}
 	for _, fm := range fms {
-		i, ok := pos[fm.GetFieldId()]
-		if !ok {
+		i := slices.IndexFunc(fields, func(f pipeline.KeyField) bool { return f.ID == fm.GetFieldId() })
+		if i < 0 {
 			return nil, invalid("%s: no match field id %d", what, fm.GetFieldId())
 		}
-		if seen[fm.GetFieldId()] {
+		if !out[i].Wildcard {
 			return nil, invalid("%s: match field %d given twice", what, fm.GetFieldId())
 		}
-		seen[fm.GetFieldId()] = true
 		m, err := toFieldMatch(fields[i], fm)
 		if err != nil {
 			return nil, invalid("%s field %s: %v", what, fields[i].Name, err)
@@ -175,12 +171,12 @@ func toActionCall(objs *pipeline.Objects, act *p4.Action) (pipeline.Action, erro
 	if !ok {
 		return pipeline.Action{}, status.Errorf(codes.NotFound, "action id %d is not in the p4info", act.GetActionId())
 	}
-	ids := paramIDs(objs, act.GetActionId())
+	ids := objs.ParamIDs[act.GetActionId()]
 	trs := objs.ParamTranslations[act.GetActionId()]
 	params := make([][]byte, len(bits))
 	for _, p := range act.GetParams() {
-		i, ok := ids[p.GetParamId()]
-		if !ok {
+		i := slices.Index(ids, p.GetParamId())
+		if i < 0 {
 			return pipeline.Action{}, invalid("action %d: no parameter id %d", act.GetActionId(), p.GetParamId())
 		}
 		if params[i] != nil {
@@ -198,25 +194,6 @@ func toActionCall(objs *pipeline.Objects, act *p4.Action) (pipeline.Action, erro
 		}
 	}
 	return pipeline.Action{ID: act.GetActionId(), Params: params}, nil
-}
-
-// paramIDs maps an action's parameter ids to their positions (id order,
-// as pipeline.Build lays them out).
-func paramIDs(objs *pipeline.Objects, actionID uint32) map[uint32]int {
-	var ids []uint32
-	for _, a := range objs.Info.GetActions() {
-		if a.GetPreamble().GetId() == actionID {
-			for _, p := range a.GetParams() {
-				ids = append(ids, p.GetId())
-			}
-		}
-	}
-	slices.Sort(ids)
-	out := make(map[uint32]int, len(ids))
-	for i, id := range ids {
-		out[id] = i
-	}
-	return out
 }
 
 func meterConfig(mc *p4.MeterConfig) pipeline.MeterConfig {
@@ -258,11 +235,7 @@ func fromEntry(objs *pipeline.Objects, tb *pipeline.Table, e *pipeline.Entry, wi
 
 func fromAction(objs *pipeline.Objects, a pipeline.Action) *p4.Action {
 	out := &p4.Action{ActionId: a.ID}
-	var ids []uint32
-	for id := range paramIDs(objs, a.ID) {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
+	ids := objs.ParamIDs[a.ID]
 	for i, v := range a.Params {
 		if i < len(ids) {
 			out.Params = append(out.Params, &p4.Action_Param{ParamId: ids[i], Value: pipeline.Canonical(v)})

@@ -237,6 +237,17 @@ func writeSeeds(f *testing.F, rigs []*rig) {
 		Entity: &p4.Entity_DirectCounterEntry{DirectCounterEntry: &p4.DirectCounterEntry{TableEntry: route,
 			Data: &p4.CounterData{PacketCount: 7, ByteCount: 700}}}}})
 	seedWrite(f, 0, &p4.Update{Type: p4.Update_INSERT})
+	// An exact table in a slab: insert, duplicate, modify, delete, delete
+	// again, insert with a cookie, and a parameter too wide.
+	session := &p4.TableEntry{TableId: fb.id(ctl.TableDownlinkSessions), Match: []*p4.FieldMatch{exact(1, []byte{10, 250, 0, 1})},
+		Action: action(fb.id(ctl.ActionSetDownlinkSession), b16(1), b16(0), b16(7)), ControllerMetadata: 0xfeed}
+	dropped := proto.Clone(session).(*p4.TableEntry)
+	dropped.Action = action(fb.id(ctl.ActionDownlinkSessionDrop), b16(3))
+	wideSession := proto.Clone(session).(*p4.TableEntry)
+	wideSession.Action = action(fb.id(ctl.ActionSetDownlinkSession), []byte{1, 0, 0}, b16(0), b16(7))
+	seedWrite(f, 0, update(p4.Update_INSERT, session), update(p4.Update_INSERT, session), update(p4.Update_MODIFY, dropped),
+		update(p4.Update_DELETE, session), update(p4.Update_DELETE, session), update(p4.Update_INSERT, dropped),
+		update(p4.Update_INSERT, wideSession))
 
 	vs := rigs[1]
 	types := vs.valueSetID("P.tag_types")

@@ -228,12 +228,11 @@ func writeDirectCounter(objs *pipeline.Objects, typ p4.Update_Type, dc *p4.Direc
 	if err := modifyOnly(typ, "direct counter"); err != nil {
 		return err
 	}
-	_, e, err := findDirect(objs, dc.GetTableEntry())
+	tb, e, err := findDirect(objs, dc.GetTableEntry())
 	if err != nil {
 		return err
 	}
-	e.Counter.Set(uint64(dc.GetData().GetPacketCount()), uint64(dc.GetData().GetByteCount()))
-	return nil
+	return tb.SetCounter(e, uint64(dc.GetData().GetPacketCount()), uint64(dc.GetData().GetByteCount()))
 }
 
 func writeMeter(objs *pipeline.Objects, typ p4.Update_Type, me *p4.MeterEntry) error {
@@ -267,15 +266,13 @@ func writeDirectMeter(objs *pipeline.Objects, typ p4.Update_Type, dm *p4.DirectM
 		return err
 	}
 	if dm.GetConfig() == nil {
-		tb.SetMeter(e, nil)
-		return nil
+		return tb.SetMeter(e, nil)
 	}
 	m, err := pipeline.NewMeter(meterConfig(dm.GetConfig()))
 	if err != nil {
 		return err
 	}
-	tb.SetMeter(e, m)
-	return nil
+	return tb.SetMeter(e, m)
 }
 
 func writeRegister(objs *pipeline.Objects, typ p4.Update_Type, re *p4.RegisterEntry) error {

@@ -28,6 +28,9 @@ type Objects struct {
 	// a translated type (nil for the others), by action id.
 	ActionParams      map[uint32][]int
 	ParamTranslations map[uint32][]*Translation
+	// ParamIDs lists each action's parameter ids in that order (id order),
+	// by action id.
+	ParamIDs map[uint32][]uint32
 }
 
 // TableIDs lists table ids in order (reads with a wildcard table id).
@@ -38,17 +41,20 @@ func Build(info *p4info.P4Info, digestOut func(DigestList)) (*Objects, error) {
 	o := &Objects{Info: info, Tables: map[uint32]*Table{}, Counters: map[uint32]*CounterArray{},
 		DirectCounters: map[uint32]*Table{}, Meters: map[uint32]*MeterArray{}, DirectMeters: map[uint32]*Table{},
 		Registers: map[uint32]*RegisterArray{}, Digests: map[uint32]*Digest{}, ValueSets: map[uint32]*ValueSet{}, ActionProfiles: map[uint32]*ActionProfile{}, PRE: NewPRE(),
-		ActionParams: map[uint32][]int{}, ParamTranslations: map[uint32][]*Translation{}}
+		ActionParams: map[uint32][]int{}, ParamTranslations: map[uint32][]*Translation{}, ParamIDs: map[uint32][]uint32{}}
 	noAction := uint32(0)
 	for _, a := range info.GetActions() {
 		var bits []int
 		params := append([]*p4info.Action_Param(nil), a.GetParams()...)
 		sort.Slice(params, func(i, j int) bool { return params[i].GetId() < params[j].GetId() })
 		var trs []*Translation
+		ids := []uint32{}
 		for _, p := range params {
 			bits = append(bits, int(p.GetBitwidth()))
 			trs = append(trs, TranslationOf(info, p.GetTypeName()))
+			ids = append(ids, p.GetId())
 		}
+		o.ParamIDs[a.GetPreamble().GetId()] = ids
 		o.ActionParams[a.GetPreamble().GetId()] = bits
 		o.ParamTranslations[a.GetPreamble().GetId()] = trs
 		if a.GetPreamble().GetName() == "NoAction" {
@@ -170,4 +176,21 @@ func (o *Objects) buildTable(info *p4info.P4Info, t *p4info.Table, noAction uint
 		size = 1024
 	}
 	return NewTable(t.GetPreamble().GetId(), name, fields, size, actions, def, t.GetConstDefaultActionId() != 0), nil
+}
+
+// UseSlabs makes every exact-match table keep its entries in a slab (see
+// Table.UseSlab); call it before the tables have entries. It returns the
+// names of the tables that now use one.
+func (o *Objects) UseSlabs() []string {
+	counted := map[uint32]bool{}
+	for _, tb := range o.DirectCounters {
+		counted[tb.ID] = true
+	}
+	var names []string
+	for _, id := range o.TableIDs() {
+		if tb := o.Tables[id]; tb.UseSlab(counted[id]) {
+			names = append(names, tb.Name)
+		}
+	}
+	return names
 }

@@ -108,6 +108,13 @@ type Table struct {
 	offsets  []int
 	keyWidth int
 
+	// slab holds the entries instead of entries and index when the table
+	// is exact-match (UseSlab); slabBound is the binder's form of each of
+	// its actions, by the slab's action index.
+	slab          *exactSlab
+	slabBound     []any
+	directCounter bool
+
 	// binder prepares every action written for the data plane (nil: none).
 	binder Binder
 	// count is len(entries), and defHit the default action with its bound
@@ -122,15 +129,24 @@ type Table struct {
 // per packet). Lookups hand it back as Hit.Bound.
 type Binder func(Action) any
 
-// Hit is what a lookup selected: the matching entry (nil: the default
-// action), its action, or its member or group in a table with an action
-// profile (Ref, Action unset), and the binder's form of the action (nil
-// without a binder, and for a member or group).
+// Hit is what a lookup selected: whether an entry matched (Matched; nil
+// Entry and false: the default action), the entry (nil in a slab table,
+// which keeps no Entry objects), its action, or its member or group in a
+// table with an action profile (Ref, Action unset), and the binder's form
+// of the action (nil without a binder, and for a member or group). A slab
+// table's hit gives its parameters as words instead (Words; Action has
+// only the ID) and the binder's form of the action with no parameters.
+// Counter and Meter are the hit entry's direct counter cell and meter
+// (nil: none).
 type Hit struct {
-	Entry  *Entry
-	Action Action
-	Ref    ProfileRef
-	Bound  any
+	Entry   *Entry
+	Matched bool
+	Action  Action
+	Ref     ProfileRef
+	Bound   any
+	Words   []uint64
+	Counter *CounterCell
+	Meter   *Meter
 }
 
 // ActionSpec says where an action may be used in a table and the widths of
@@ -165,6 +181,61 @@ func (t *Table) SetFieldBits(i, bits int) {
 		t.keyWidth += Width(f.Bits)
 	}
 	t.index = newMatcher(t.Fields, t.offsets, t.keyWidth)
+	if t.slab != nil {
+		t.slab = newExactSlab(t, t.directCounter)
+	}
+}
+
+// UseSlab makes the (empty) table keep its entries in a slab when it is
+// exact-match (every key field exact, no action profile, no parameter
+// over 64 bits); counted says whether it has a direct counter. It reports
+// whether the table uses a slab.
+func (t *Table) UseSlab(counted bool) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.entries) != 0 || !slabEligible(t) {
+		return false
+	}
+	t.directCounter = counted
+	t.slab = newExactSlab(t, counted)
+	t.bindSlab()
+	return true
+}
+
+// UseGeneric moves a slab table's entries into Go objects (the generic
+// store), which every table can use.
+func (t *Table) UseGeneric() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.slab == nil {
+		return
+	}
+	s := t.slab
+	t.slab, t.slabBound = nil, nil
+	s.each(func(slot uint32) {
+		e := s.entry(slot, t.Fields, t.offsets)
+		t.bind(e)
+		t.entries[e.key] = e
+		t.index.add(e)
+	})
+}
+
+// UsesSlab reports whether the table keeps its entries in a slab.
+func (t *Table) UsesSlab() bool {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.slab != nil
+}
+
+// StorageBytes is the memory a slab table's storage holds (0 for a table
+// without a slab).
+func (t *Table) StorageBytes() int {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	if t.slab == nil {
+		return 0
+	}
+	return t.slab.bytes()
 }
 
 // KeyWidth is the byte length of a lookup key: the fields' full-width
@@ -197,6 +268,14 @@ func (t *Table) Lookup(key []byte) (Action, *Entry) {
 // profile's Resolve), its action unset.
 func (t *Table) LookupRef(key []byte) (Action, ProfileRef, *Entry) {
 	t.mu.RLock()
+	if t.slab != nil {
+		defer t.mu.RUnlock()
+		if slot, ok := t.slab.lookup(key); ok {
+			e := t.slab.entry(slot, t.Fields, t.offsets)
+			return e.Action, ProfileRef{}, e
+		}
+		return t.def, ProfileRef{}, nil
+	}
 	a := t.def
 	var ref ProfileRef
 	e := t.index.lookup(key)
@@ -208,20 +287,51 @@ func (t *Table) LookupRef(key []byte) (Action, ProfileRef, *Entry) {
 }
 
 // LookupHit is the data plane's lookup: it fills h with what key selects.
-// An empty table answers from its default without taking the lock.
-func (t *Table) LookupHit(key []byte, h *Hit) {
+// An empty table answers from its default without taking the lock. A slab
+// table copies the hit entry's parameter words into words (the caller's
+// buffer, at least ParamWords long) under the lock, so that a Modify at
+// the same time cannot tear them.
+func (t *Table) LookupHit(key []byte, h *Hit, words []uint64) {
 	if d := t.EmptyDefault(); d != nil {
 		*h = *d
 		return
 	}
 	t.mu.RLock()
-	if e := t.index.lookup(key); e != nil {
+	if t.slab != nil {
+		t.slabHit(key, h, words)
+	} else if e := t.index.lookup(key); e != nil {
 		// read under the lock: Modify replaces them
-		h.Entry, h.Action, h.Ref, h.Bound = e, e.Action, e.Ref, e.bound
+		*h = Hit{Entry: e, Matched: true, Action: e.Action, Ref: e.Ref, Bound: e.bound, Counter: &e.Counter, Meter: e.Meter}
 	} else {
 		*h = *t.defHit.Load()
 	}
 	t.mu.RUnlock()
+}
+
+// slabHit is LookupHit in a slab (under the read lock).
+func (t *Table) slabHit(key []byte, h *Hit, words []uint64) {
+	s := t.slab
+	slot, ok := s.lookup(key)
+	if !ok {
+		*h = *t.defHit.Load()
+		return
+	}
+	ai := s.actionOf(slot)
+	*h = Hit{Matched: true, Action: Action{ID: s.actions[ai]}, Bound: t.slabBound[ai], Words: s.decode(slot, words)}
+	if s.counted {
+		h.Counter = s.counter(slot)
+	}
+	if len(s.meters) != 0 {
+		h.Meter = s.meters[slot]
+	}
+}
+
+// ParamWords is the most parameter words a slab table's hit copies.
+func (t *Table) ParamWords() int {
+	if t.slab == nil {
+		return 0
+	}
+	return t.slab.stride
 }
 
 // EmptyDefault is the default action's Hit when the table has no entries
@@ -243,6 +353,26 @@ func (t *Table) SetBinder(b Binder) {
 	t.storeDefault()
 	for _, e := range t.entries {
 		t.bind(e)
+	}
+	t.bindSlab()
+}
+
+// bindSlab prepares each of a slab table's actions, without parameters:
+// a hit gives them as words (under the write lock).
+func (t *Table) bindSlab() {
+	if t.slab == nil {
+		return
+	}
+	t.slabBound = make([]any, len(t.slab.actions))
+	if t.binder == nil {
+		return
+	}
+	for i, id := range t.slab.actions {
+		a := Action{ID: id, Params: make([][]byte, len(t.slab.bits[i]))}
+		for j, b := range t.slab.bits[i] {
+			a.Params[j] = make([]byte, Width(b))
+		}
+		t.slabBound[i] = t.binder(a)
 	}
 }
 
@@ -286,11 +416,56 @@ func (t *Table) release(e *Entry) {
 	}
 }
 
-// SetMeter replaces the direct meter of the stored entry e (nil: none).
-func (t *Table) SetMeter(e *Entry, m *Meter) {
+// SetMeter replaces the direct meter of the entry with e's match (nil:
+// none). NOT_FOUND when there is none.
+func (t *Table) SetMeter(e *Entry, m *Meter) error {
 	t.mu.Lock()
-	e.Meter = m
-	t.mu.Unlock()
+	defer t.mu.Unlock()
+	if t.slab != nil {
+		b, slot := t.slab.find(concatValues(e))
+		if b < 0 || t.slab.n == 0 {
+			return t.noEntry()
+		}
+		if m == nil {
+			delete(t.slab.meters, slot)
+		} else {
+			t.slab.meters[slot] = m
+		}
+		return nil
+	}
+	old, ok := t.entries[entryKey(e)]
+	if !ok {
+		return t.noEntry()
+	}
+	old.Meter = m
+	return nil
+}
+
+// SetCounter overwrites the direct counter cell of the entry with e's
+// match (a P4Runtime direct counter write). NOT_FOUND when there is none.
+func (t *Table) SetCounter(e *Entry, packets, bytes uint64) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.slab != nil {
+		b, slot := t.slab.find(concatValues(e))
+		if b < 0 || t.slab.n == 0 {
+			return t.noEntry()
+		}
+		if t.slab.counted {
+			t.slab.counter(slot).Set(packets, bytes)
+		}
+		return nil
+	}
+	old, ok := t.entries[entryKey(e)]
+	if !ok {
+		return t.noEntry()
+	}
+	old.Counter.Set(packets, bytes)
+	return nil
+}
+
+func (t *Table) noEntry() error {
+	return status.Errorf(codes.NotFound, "table %s: no such entry", t.Name)
 }
 
 // Insert adds e. ALREADY_EXISTS when an entry with the same match and
@@ -302,9 +477,12 @@ func (t *Table) Insert(e *Entry) error {
 	if err := t.validate(e); err != nil {
 		return err
 	}
-	e.key = entryKey(e)
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.slab != nil {
+		return t.slabInsert(e)
+	}
+	e.key = entryKey(e)
 	if _, dup := t.entries[e.key]; dup {
 		return status.Errorf(codes.AlreadyExists, "table %s: entry already exists", t.Name)
 	}
@@ -321,6 +499,27 @@ func (t *Table) Insert(e *Entry) error {
 	return nil
 }
 
+// slabInsert is Insert in a slab (under the write lock).
+func (t *Table) slabInsert(e *Entry) error {
+	s := t.slab
+	key := concatValues(e)
+	if s.n > 0 {
+		if b, _ := s.find(key); b >= 0 {
+			return status.Errorf(codes.AlreadyExists, "table %s: entry already exists", t.Name)
+		}
+	}
+	if s.n >= t.Size {
+		return status.Errorf(codes.ResourceExhausted, "table %s: full (%d entries)", t.Name, t.Size)
+	}
+	s.insert(key, s.actionIndex(e.Action.ID), e.Action.Params, e.Cookie)
+	if e.Meter != nil {
+		_, slot := s.find(key)
+		s.meters[slot] = e.Meter
+	}
+	t.count.Store(int64(s.n))
+	return nil
+}
+
 // Modify replaces the action (and cookie, meter) of the entry matching e.
 // NOT_FOUND when there is none.
 func (t *Table) Modify(e *Entry) error {
@@ -330,10 +529,12 @@ func (t *Table) Modify(e *Entry) error {
 	if err := t.validate(e); err != nil {
 		return err
 	}
-	key := entryKey(e)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	old, ok := t.entries[key]
+	if t.slab != nil {
+		return t.slabModify(e)
+	}
+	old, ok := t.entries[entryKey(e)]
 	if !ok {
 		return status.Errorf(codes.NotFound, "table %s: no such entry to modify", t.Name)
 	}
@@ -351,6 +552,24 @@ func (t *Table) Modify(e *Entry) error {
 	return nil
 }
 
+// slabModify is Modify in a slab (under the write lock): the action,
+// cookie and a given meter change, the counter stays.
+func (t *Table) slabModify(e *Entry) error {
+	s := t.slab
+	b, slot := -1, uint32(0)
+	if s.n > 0 {
+		b, slot = s.find(concatValues(e))
+	}
+	if b < 0 {
+		return status.Errorf(codes.NotFound, "table %s: no such entry to modify", t.Name)
+	}
+	s.set(slot, s.actionIndex(e.Action.ID), e.Action.Params, e.Cookie)
+	if e.Meter != nil {
+		s.meters[slot] = e.Meter
+	}
+	return nil
+}
+
 // Delete removes the entry matching e's match and priority. NOT_FOUND when
 // there is none.
 func (t *Table) Delete(e *Entry) error {
@@ -360,9 +579,12 @@ func (t *Table) Delete(e *Entry) error {
 	if err := t.validateMatch(e); err != nil {
 		return err
 	}
-	key := entryKey(e)
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.slab != nil {
+		return t.slabDelete(e)
+	}
+	key := entryKey(e)
 	old, ok := t.entries[key]
 	if !ok {
 		return status.Errorf(codes.NotFound, "table %s: no such entry to delete", t.Name)
@@ -374,13 +596,36 @@ func (t *Table) Delete(e *Entry) error {
 	return nil
 }
 
-// Find returns the stored entry with e's match and priority, or nil.
+// slabDelete is Delete in a slab (under the write lock).
+func (t *Table) slabDelete(e *Entry) error {
+	s := t.slab
+	b, slot := -1, uint32(0)
+	if s.n > 0 {
+		b, slot = s.find(concatValues(e))
+	}
+	if b < 0 {
+		return status.Errorf(codes.NotFound, "table %s: no such entry to delete", t.Name)
+	}
+	s.remove(b, slot)
+	t.count.Store(int64(s.n))
+	return nil
+}
+
+// Find returns the stored entry with e's match and priority, or nil. In a
+// slab table it is a copy: change the entry with Modify, SetCounter and
+// SetMeter.
 func (t *Table) Find(e *Entry) *Entry {
 	if t.validateMatch(e) != nil {
 		return nil
 	}
 	t.mu.RLock()
 	defer t.mu.RUnlock()
+	if t.slab != nil {
+		if slot, ok := t.slab.lookup(concatValues(e)); ok {
+			return t.slab.entry(slot, t.Fields, t.offsets)
+		}
+		return nil
+	}
 	return t.entries[entryKey(e)]
 }
 
@@ -432,6 +677,9 @@ func (t *Table) Entries() []*Entry {
 	for _, e := range t.entries {
 		out = append(out, e)
 	}
+	if t.slab != nil {
+		t.slab.each(func(slot uint32) { out = append(out, t.slab.entry(slot, t.Fields, t.offsets)) })
+	}
 	t.mu.RUnlock()
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Priority != out[j].Priority {
@@ -446,6 +694,9 @@ func (t *Table) Entries() []*Entry {
 func (t *Table) Len() int {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
+	if t.slab != nil {
+		return t.slab.n
+	}
 	return len(t.entries)
 }
 
@@ -457,6 +708,9 @@ func (t *Table) Clear() {
 	}
 	t.entries = map[string]*Entry{}
 	t.index = newMatcher(t.Fields, t.offsets, t.keyWidth)
+	if t.slab != nil {
+		t.slab = newExactSlab(t, t.directCounter)
+	}
 	t.count.Store(0)
 	t.mu.Unlock()
 }

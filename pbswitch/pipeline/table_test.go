@@ -213,7 +213,7 @@ func TestLookupHitReturnsTheBoundAction(t *testing.T) {
 		return "port " + string(rune('0'+Uint(a.Params[0])))
 	})
 	var h Hit
-	tb.LookupHit([]byte{7}, &h)
+	tb.LookupHit([]byte{7}, &h, nil)
 	if h.Entry != nil || h.Action.ID != actMiss || bound(&h) != "miss" {
 		t.Fatalf("empty table: %+v", h)
 	}
@@ -221,30 +221,30 @@ func TestLookupHitReturnsTheBoundAction(t *testing.T) {
 	if err := tb.Insert(e); err != nil {
 		t.Fatal(err)
 	}
-	tb.LookupHit([]byte{7}, &h)
+	tb.LookupHit([]byte{7}, &h, nil)
 	if h.Entry == nil || bound(&h) != "port 3" {
 		t.Fatalf("after insert: %+v", h)
 	}
 	if err := tb.Modify(&Entry{Match: []FieldMatch{{Value: []byte{7}}}, Action: hit(5)}); err != nil {
 		t.Fatal(err)
 	}
-	tb.LookupHit([]byte{7}, &h)
+	tb.LookupHit([]byte{7}, &h, nil)
 	if bound(&h) != "port 5" || Uint(h.Action.Params[0]) != 5 {
 		t.Fatalf("after modify: %+v", h)
 	}
-	tb.LookupHit([]byte{8}, &h)
+	tb.LookupHit([]byte{8}, &h, nil)
 	if h.Entry != nil || bound(&h) != "miss" {
 		t.Fatalf("miss in a table with entries: %+v", h)
 	}
 	if err := tb.SetDefault(hit(1)); err != nil {
 		t.Fatal(err)
 	}
-	tb.LookupHit([]byte{8}, &h)
+	tb.LookupHit([]byte{8}, &h, nil)
 	if h.Entry != nil || bound(&h) != "port 1" {
 		t.Fatalf("after a default change: %+v", h)
 	}
 	tb.Clear()
-	tb.LookupHit([]byte{7}, &h)
+	tb.LookupHit([]byte{7}, &h, nil)
 	if h.Entry != nil || bound(&h) != "port 1" {
 		t.Fatalf("after clear: %+v", h)
 	}
@@ -254,7 +254,7 @@ func TestLookupHitReturnsTheBoundAction(t *testing.T) {
 	if err := tb.Delete(&Entry{Match: []FieldMatch{{Value: []byte{9}}}}); err != nil {
 		t.Fatal(err)
 	}
-	tb.LookupHit([]byte{9}, &h)
+	tb.LookupHit([]byte{9}, &h, nil)
 	if h.Entry != nil {
 		t.Fatalf("after delete: %+v", h)
 	}
@@ -292,7 +292,7 @@ func TestLookupHitDuringWrites(t *testing.T) {
 			return
 		default:
 		}
-		tb.LookupHit([]byte{7}, &h)
+		tb.LookupHit([]byte{7}, &h, nil)
 		if id, _ := h.Bound.(uint32); id != h.Action.ID || (h.Entry != nil) != (id == actHit) {
 			t.Fatalf("a torn answer: %+v", h)
 		}

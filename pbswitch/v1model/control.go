@@ -103,24 +103,26 @@ func (n *tableNode) run(s *phv) node {
 	h := n.t.EmptyDefault()
 	if h == nil {
 		var found pipeline.Hit
-		n.t.LookupHit(n.buildKey(s), &found)
+		n.t.LookupHit(n.buildKey(s), &found, s.paramBuf)
 		h = &found
 	}
-	e := h.Entry
 	var ba *boundAction
 	if bc, ok := h.Bound.(*boundCall); ok {
 		ba = bc.ba
 		s.params = bc.words
+		if h.Words != nil { // a slab table's entry: its own words
+			s.params = h.Words
+		}
 	} else {
 		act := h.Action
-		if e != nil && n.profile != nil {
+		if h.Matched && n.profile != nil {
 			var hash uint32
 			if h.Ref.Group != nil && n.selector != nil {
 				hash = uint32(n.selector.compute(s))
 			}
 			var ok bool
 			if act, ok = n.profile.Resolve(h.Ref, hash); !ok {
-				n.account(s, e)
+				n.account(s, h)
 				return n.emptyGroup()
 			}
 		}
@@ -128,14 +130,14 @@ func (n *tableNode) run(s *phv) node {
 			ba.a.setParams(s, act.Params)
 		}
 	}
-	if e != nil {
-		n.account(s, e)
+	if h.Matched {
+		n.account(s, h)
 	}
 	if ba != nil {
 		ba.a.exec(s)
 	}
 	if n.byHit {
-		if e != nil {
+		if h.Matched {
 			return n.hit
 		}
 		return n.miss
@@ -146,20 +148,20 @@ func (n *tableNode) run(s *phv) node {
 	return ba.next
 }
 
-// account counts and meters a hit on e in the table's direct counter and
+// account counts and meters a hit in the table's direct counter and
 // meter.
-func (n *tableNode) account(s *phv, e *pipeline.Entry) {
-	if n.counts {
-		e.Counter.Count(s.ingressLen)
+func (n *tableNode) account(s *phv, h *pipeline.Hit) {
+	if n.counts && h.Counter != nil {
+		h.Counter.Count(s.ingressLen)
 	}
 	if n.meter != nil {
 		color := uint64(pipeline.Green)
-		if e.Meter != nil {
+		if h.Meter != nil {
 			size := int64(s.ingressLen)
 			if n.meterPackets {
 				size = 1
 			}
-			color = uint64(e.Meter.ExecuteNow(size))
+			color = uint64(h.Meter.ExecuteNow(size))
 		}
 		n.meter(s, color)
 	}
@@ -331,6 +333,11 @@ func (c *compiler) table(jt *bmv2json.Table, lookup func(*string) (node, error))
 			return nil, nil, invalid(jt.SourceInfo, "table %s: action %s is not one of its actions in the p4info", jt.Name, a.name)
 		}
 		_ = i
+		if a.words != len(a.params) {
+			// a parameter wider than 64 bits: a slab's one word per
+			// parameter is not this action's layout
+			t.UseGeneric()
+		}
 		n.acts = append(n.acts, boundAction{p4id: a.p4id, a: a})
 	}
 	if err := c.initialDefault(jt, t); err != nil {

@@ -5,6 +5,7 @@ package v1model
 import (
 	"encoding/binary"
 	"os"
+	"path/filepath"
 	"testing"
 
 	p4info "github.com/p4lang/p4runtime/go/p4/config/v1"
@@ -30,11 +31,18 @@ type fixture struct {
 
 func loadFlowBuf(t testing.TB) *fixture {
 	t.Helper()
-	jb, err := os.ReadFile(flowbufJSON)
+	return loadBuild(t, filepath.Dir(flowbufJSON), Options{CPUPort: cpuPort})
+}
+
+// loadBuild loads the program p4c wrote into dir (the default build or a
+// profile's).
+func loadBuild(t testing.TB, dir string, opts Options) *fixture {
+	t.Helper()
+	jb, err := os.ReadFile(filepath.Join(dir, "bmv2.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ib, err := os.ReadFile(flowbufP4Info)
+	ib, err := os.ReadFile(filepath.Join(dir, "p4info.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +50,7 @@ func loadFlowBuf(t testing.TB) *fixture {
 	if err := prototext.Unmarshal(ib, info); err != nil {
 		t.Fatal(err)
 	}
-	prog, err := Load(jb, info, Options{CPUPort: cpuPort})
+	prog, err := Load(jb, info, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,6 +52,9 @@ func Load(bmv2 []byte, info *p4info.P4Info, opts Options) (*Program, error) {
 	if err != nil {
 		return nil, &ProgramError{What: err.Error()}
 	}
+	if !opts.GenericTables {
+		objs.UseSlabs()
+	}
 	l, err := newLayout(jp)
 	if err != nil {
 		return nil, err

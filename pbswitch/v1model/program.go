@@ -21,6 +21,9 @@ type Options struct {
 	// Frames allocates the frames egress deparses into when headers grow or
 	// shrink, and takes back the ones it replaces (nil: the Go heap).
 	Frames FrameAllocator
+	// GenericTables keeps every table's entries as Go objects (the
+	// reference store) instead of packing exact-match tables into slabs.
+	GenericTables bool
 }
 
 // FrameAllocator is the switch's frame pool.

@@ -65,7 +65,11 @@ func (f *fixture) counterCell(name string, i int64) (packets, bytes uint64) {
 // upfN3, downlink through tunnel peer 7 (upfGNB) with TEID upfTEIDDown and
 // QFI upfQFI; the data network routed out of port 2, the gNodeB out of 3.
 func upfFixture(t testing.TB) *fixture {
-	f := loadFlowBuf(t)
+	return upfFixtureOn(loadFlowBuf(t))
+}
+
+// upfFixtureOn installs upfFixture's entries into f's program.
+func upfFixtureOn(f *fixture) *fixture {
 	f.entry(names.TableUpfInterfaces, names.ActionIfaceAccess, nil, prefix(upfN3, 32))
 	f.entry(names.TableUpfInterfaces, names.ActionIfaceCore, nil, prefix([4]byte{10, 250, 0, 0}, 16))
 	f.entry(names.TableUplinkSessions, names.ActionSetUplinkSession, [][]byte{b16(1), b16(0)},

@@ -19,6 +19,8 @@ from p4.config.v1 import p4info_pb2
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BUILD = ROOT / "pipeconf" / "p4src" / "build"
 P4C = os.environ.get("P4C", "p4c-bm2-ss")
+# The hybrid UPF's profiles (tools/p4-build.sh) and their session tables' size.
+PROFILES = {"upf-fast": 4096, "upf-slow": 1048576}
 
 needs_p4c = pytest.mark.skipif(shutil.which(P4C) is None,
                                reason=f"needs p4c ({P4C} on PATH); not in any registry")
@@ -35,11 +37,14 @@ def test_committed_p4info_is_the_compiler_output():
     with tempfile.TemporaryDirectory() as out:
         subprocess.run([str(ROOT / "tools" / "p4-build.sh")], check=True,
                        env=dict(os.environ, OUT=out))
-        fresh = _p4info(pathlib.Path(out) / "p4info.txt")
-        committed = _p4info(BUILD / "p4info.txt")
-        assert fresh == committed, "stale p4info.txt: run `make p4-build` and commit"
-        assert (pathlib.Path(out) / "bmv2.json").read_text() == \
-            (BUILD / "bmv2.json").read_text(), "stale bmv2.json: run `make p4-build`"
+        for profile in ("", *PROFILES):
+            fresh = _p4info(pathlib.Path(out) / profile / "p4info.txt")
+            committed = _p4info(BUILD / profile / "p4info.txt")
+            assert fresh == committed, \
+                f"stale {profile or 'default'} p4info.txt: run `make p4-build` and commit"
+            assert (pathlib.Path(out) / profile / "bmv2.json").read_text() == \
+                (BUILD / profile / "bmv2.json").read_text(), \
+                f"stale {profile or 'default'} bmv2.json: run `make p4-build`"
 
 
 def test_committed_p4info_parses():
@@ -47,3 +52,11 @@ def test_committed_p4info_parses():
     assert info.tables, "p4info has no tables"
     assert {m.preamble.name for m in info.controller_packet_metadata} == \
         {"packet_in", "packet_out"}
+
+
+def test_profiles_size_the_session_tables():
+    for profile, sessions in {"": 65536, **PROFILES}.items():
+        sizes = {t.preamble.name: t.size for t in _p4info(BUILD / profile / "p4info.txt").tables}
+        for table in ("upf.uplink_sessions", "upf.downlink_sessions",
+                      "upf.uplink_terminations", "upf.downlink_terminations"):
+            assert sizes["IngressPipeImpl." + table] == sessions, (profile, table)

@@ -213,6 +213,7 @@ func parseFlags(args []string) (node.Config, error) {
 	fs.StringVar(&cfg.AdminListen, "admin-listen", "", "address of pbswitch's HTTP admin API (shared buffer admission, counters); empty disables")
 	p4infoFile := fs.String("p4info", "", "start with this pipeline's p4info (text format; with --bmv2-json), for P4Runtime clients that do not push one")
 	jsonFile := fs.String("bmv2-json", "", "start with this pipeline's bmv2 JSON, as p4c-bm2-ss emits it (with --p4info)")
+	tableStore := fs.String("table-store", "slab", "how exact-match tables keep their entries: slab (flat records and an index, no Go object per entry) or generic (a Go object per entry, the reference)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -221,6 +222,13 @@ func parseFlags(args []string) (node.Config, error) {
 		return cfg, err
 	}
 	cfg.Pipeline = pl
+	switch *tableStore {
+	case "slab":
+	case "generic":
+		cfg.GenericTables = true
+	default:
+		return cfg, fmt.Errorf("bad --table-store %q: want slab or generic", *tableStore)
+	}
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected arguments %v", fs.Args())
 	}

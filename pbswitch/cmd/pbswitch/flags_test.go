@@ -42,6 +42,12 @@ func TestParseFlags(t *testing.T) {
 	if cfg, err = parseFlags([]string{"--scheduler", "rr"}); err != nil || cfg.Scheduler != dataplane.RoundRobin {
 		t.Fatalf("--scheduler rr: %v, %v", cfg.Scheduler, err)
 	}
+	if cfg, err = parseFlags(nil); err != nil || cfg.GenericTables {
+		t.Fatalf("default table store: generic %v, %v", cfg.GenericTables, err)
+	}
+	if cfg, err = parseFlags([]string{"--table-store", "generic"}); err != nil || !cfg.GenericTables {
+		t.Fatalf("--table-store generic: %v, %v", cfg.GenericTables, err)
+	}
 	cfg, err = parseFlags([]string{"--shared-buffer-bytes", "1000000"})
 	if err != nil || cfg.Buffer.Algorithm != 0 || cfg.SharedBufferBytes != 1000000 {
 		t.Fatalf("a shared buffer with the default admission: %+v, %v", cfg.Buffer, err)
@@ -59,6 +65,7 @@ func TestParseFlags(t *testing.T) {
 		"want QUEUE=ALPHA":                     {"--shared-buffer-bytes", "1000", "--buffer-class", "1"},
 		"bad --cpu-queue -1":                   {"--cpu-queue", "-1"},
 		`unknown scheduler "wfq"`:              {"--scheduler", "wfq"},
+		`bad --table-store "map"`:              {"--table-store", "map"},
 		"invalid value":                        {"--cpu-rate", "fast"},
 		"no --port declares":                   {"--port", "1=a", "--port-delay", "2=1ms"},
 		"bad delay":                            {"--port", "1=a", "--port-delay", "1=soon"},

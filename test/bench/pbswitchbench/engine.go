@@ -31,6 +31,12 @@ func (b *bench) engine() error {
 	if err != nil {
 		return err
 	}
+	// The baseline: the same program with every table on the generic
+	// store (a Go object per entry), as before exact tables had slabs.
+	generic, err := v1model.Load(pl.JSON, pl.Info, v1model.Options{CPUPort: 255, GenericTables: true})
+	if err != nil {
+		return err
+	}
 	route := func(objs *pipeline.Objects) error {
 		for _, t := range objs.Tables {
 			if t.Name != ctl.TableRoutingV4 {
@@ -52,12 +58,23 @@ func (b *bench) engine() error {
 	if err := route(prog.Objects()); err != nil {
 		return err
 	}
-	cond := map[string]any{"path": "FlowBuf routed IPv4/UDP 64 B: 5 table applies, rewrite, TTL, checksum", "runs": 5, "statistic": "median of runs"}
-	ingress := medianNs(5, func(bn *testing.B) { runPackets(bn, prog, false) })
-	enginePipe := medianNs(5, func(bn *testing.B) { runPackets(bn, prog, true) })
+	if err := route(generic.Objects()); err != nil {
+		return err
+	}
+	cond := map[string]any{"path": "FlowBuf routed IPv4/UDP 64 B: 5 table applies, rewrite, TTL, checksum", "runs": 5,
+		"statistic": "median of runs, slab and generic tables interleaved", "tables": "exact-match tables in slabs (pbswitch's default)"}
+	ns := interleavedMedians(5,
+		func(bn *testing.B) { runPackets(bn, prog, false) },
+		func(bn *testing.B) { runPackets(bn, prog, true) },
+		func(bn *testing.B) { runPackets(bn, generic, true) })
+	ingress, enginePipe, genericPipe := ns[0], ns[1], ns[2]
 	b.Emit("engine_ingress_ns_per_packet", ingress, "ns", merge(cond, map[string]any{
 		"measures": "Ingress alone: parse, verify checksum, the ingress tables (the rewrite is written out by egress's deparser)"}))
 	b.Emit("engine_pipeline_ns_per_packet", enginePipe, "ns", merge(cond, map[string]any{"measures": "Ingress + Egress (deparse, checksum update)"}))
+	b.Emit("engine_pipeline_ns_per_packet_generic_tables", genericPipe, "ns", merge(cond, map[string]any{
+		"measures": "Ingress + Egress, every table on the generic store (--table-store generic: the baseline before slabs)", "tables": "generic"}))
+	b.Emit("engine_slab_vs_generic_tables", genericPipe/enginePipe, "ratio", merge(cond, map[string]any{
+		"measures": "packets/s with slab tables over packets/s with generic tables (>= 1: slabs do not slow the lookup)"}))
 	return b.pushTime(pl)
 }
 
@@ -99,14 +116,22 @@ func benchFrame() []byte {
 	return f
 }
 
-func medianNs(runs int, f func(*testing.B)) float64 {
-	var ns []float64
+// interleavedMedians is medianNs of each f, run by run in turn, so that
+// the machine's load falls on all alike.
+func interleavedMedians(runs int, fs ...func(*testing.B)) []float64 {
+	ns := make([][]float64, len(fs))
 	for i := 0; i < runs; i++ {
-		r := testing.Benchmark(f)
-		ns = append(ns, float64(r.T.Nanoseconds())/float64(r.N))
+		for j, f := range fs {
+			r := testing.Benchmark(f)
+			ns[j] = append(ns[j], float64(r.T.Nanoseconds())/float64(r.N))
+		}
 	}
-	sort.Float64s(ns)
-	return ns[len(ns)/2]
+	out := make([]float64, len(fs))
+	for j := range ns {
+		sort.Float64s(ns[j])
+		out[j] = ns[j][len(ns[j])/2]
+	}
+	return out
 }
 
 // pushTime is a VERIFY_AND_COMMIT of the FlowBuf program over gRPC on

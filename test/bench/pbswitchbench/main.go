@@ -8,7 +8,9 @@
 // steered through an in-process buffer against the same flow forwarded
 // directly, and P4Runtime table-entry writes per second from one client. It
 // prints one JSON object per metric, then a one-line summary. QUICK=1 runs
-// in under a minute. The packet part needs root (network namespaces).
+// in under a minute. The packet part needs root (network namespaces);
+// ONLY=engine runs the in-process figures alone (the engine on slab and
+// generic tables, the push time, P4Runtime writes).
 package main
 
 import (
@@ -79,7 +81,11 @@ func main() {
 		}
 		return
 	}
-	if nslab.IsRoot() {
+	if os.Getenv("ONLY") == "engine" { // the in-process figures alone: no namespaces
+		for _, m := range networkMetrics {
+			b.Skip(m.name, m.unit, "ONLY=engine")
+		}
+	} else if nslab.IsRoot() {
 		if err := b.network(); err != nil {
 			fmt.Fprintln(os.Stderr, "pbswitchbench: packet benchmarks:", err)
 			os.Exit(1)
@@ -115,10 +121,11 @@ var goals = []benchreport.Goal{
 
 func (b *bench) summary(took time.Duration) string {
 	met, missed := b.Goals(goals)
-	return fmt.Sprintf("pbswitchbench (%s, %.0fs): pbswitch %.3f Mpps vs bridge %.3f Mpps (generator %.3f); ceiling on one core (XDP generator %.3f Mpps): pbswitch %.3f, bridge %.3f, BMv2 %.3f Mpps; engine %.0f ns/packet, push %.1f ms, P4Runtime %.0f entries/s; goals met: %s; goals missed: %s",
+	return fmt.Sprintf("pbswitchbench (%s, %.0fs): pbswitch %.3f Mpps vs bridge %.3f Mpps (generator %.3f); ceiling on one core (XDP generator %.3f Mpps): pbswitch %.3f, bridge %.3f, BMv2 %.3f Mpps; engine %.0f ns/packet (generic tables %.0f: ratio %.2f), push %.1f ms, P4Runtime %.0f entries/s; goals met: %s; goals missed: %s",
 		map[bool]string{true: "QUICK", false: "full"}[b.quick], took.Seconds(),
 		b.Value("pbswitch_fwd_mpps_64b"), b.Value("baseline_fwd_mpps_64b"), b.Value("generator_max_mpps_64b"),
 		b.Value("generator_mpps_64b"), b.Value("pbswitch_fwd_mpps_64b_1core"), b.Value("bridge_fwd_mpps_64b_1core"), b.Value("bmv2_fwd_mpps_64b_1core"),
-		b.Value("engine_pipeline_ns_per_packet"), b.Value("pipeline_push_ms"),
+		b.Value("engine_pipeline_ns_per_packet"), b.Value("engine_pipeline_ns_per_packet_generic_tables"),
+		b.Value("engine_slab_vs_generic_tables"), b.Value("pipeline_push_ms"),
 		b.Value("p4rt_write_entries_per_s"), met, missed)
 }

@@ -18,7 +18,6 @@ import (
 
 	v1 "github.com/p4lang/p4runtime/go/p4/config/v1"
 	p4 "github.com/p4lang/p4runtime/go/p4/v1"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/flowbuf/flowbuf/pbswitch/ctl"
 	"github.com/flowbuf/flowbuf/pbswitch/node"
@@ -34,68 +33,67 @@ const sessionBatch = 1000
 const sessionsPerPeer = 1024
 
 // sessions measures batched P4Runtime Writes of downlink sessions to a
-// pbswitch process and the process's RSS growth per session: first with
-// the committed program, whose UPF_MAX_SESSIONS (65,536) caps the tables,
-// then with the session tables' sizes raised in the p4info the
-// controller pushes, as a -DUPF_MAX_SESSIONS=1048576 build would have them,
-// to see the cost at 1M (QUICK: 100k).
-func (b *bench) sessions(pl ctl.Pipeline) error {
+// pbswitch process running the slow-path profile (upf-slow: 1,048,576
+// sessions) and the process's RSS growth per session, at 1M sessions
+// (QUICK: 100k), with the exact tables in slabs and, as the baseline in
+// the same run, on the generic store (--table-store generic).
+func (b *bench) sessions() error {
 	bin, err := pbswitchBinary()
 	if err != nil {
 		return err
 	}
-	capacity := tableSize(pl.Info, ctl.TableDownlinkSessions)
-	rateN, fillN := 100000, 1000000
+	pl, err := ctl.LoadPipeline(buildDir() + "/" + slowProfile)
+	if err != nil {
+		return err
+	}
+	n := scaleSessions
 	if b.quick {
-		rateN, fillN = 10000, 100000
+		n = 100000
+	}
+	if capacity := tableSize(pl.Info, ctl.TableDownlinkSessions); capacity < n {
+		return fmt.Errorf("the %s profile holds %d sessions, not %d", slowProfile, capacity, n)
 	}
 	cond := map[string]any{"transport": "gRPC over loopback TCP, one client, P4Runtime Write", "batch_sessions": sessionBatch,
 		"updates_per_session": 2, "entries": "downlink_sessions + downlink_terminations per UE, tunnel_peers one per " + strconv.Itoa(sessionsPerPeer) + " UEs (as test_upf.py writes them)",
-		"process": "pbswitch (separate process, no ports)"}
-	r, err := install(bin, pl, min(rateN, capacity), min(fillN, capacity))
-	if err != nil {
-		return err
-	}
-	capNote := func(asked int) string {
-		if capacity >= asked {
-			return "none"
+		"process": "pbswitch (separate process, no ports)", "profile": slowProfile + " (pipeconf/p4src/build/" + slowProfile + ")", "sessions": n}
+	rss := "VmRSS of the pbswitch process (/proc) after the pipeline push and after the installs, each after 2 s idle; Go GC as by default"
+	res := map[string]installed{}
+	for _, store := range []string{"slab", "generic"} {
+		r, err := install(bin, pl, store, n)
+		if err != nil {
+			return fmt.Errorf("--table-store %s: %w", store, err)
 		}
-		return fmt.Sprintf("the committed program's downlink_sessions/downlink_terminations size (UPF_MAX_SESSIONS) is %d: that many sessions at most, not %d", capacity, asked)
+		res[store] = r
+		suffix, what := "", "slab (pbswitch's default)"
+		if store == "generic" {
+			suffix, what = "_generic", "generic (--table-store generic: a Go object per entry, the baseline before slabs)"
+		}
+		c := merge(cond, map[string]any{"tables": what})
+		b.Emit("upf_sessions_installed_per_s"+suffix, r.rate, "sessions/s", merge(c, map[string]any{
+			"entries_per_s": r.rate * 2, "measures": "all " + strconv.Itoa(n) + " sessions from an empty table, with their tunnel peers"}))
+		b.Emit("upf_sessions_install_cpu_us_per_session"+suffix, r.cpu*1e6/float64(n), "µs", merge(c, map[string]any{
+			"measures":          "CPU time (user + system, /proc/PID/stat) the pbswitch process used over the installs, per session: gRPC receive and protobuf decoding, the Write's checks and the table inserts, GC",
+			"sessions_per_core": float64(n) / r.cpu, "note": "independent of the other work on the machine, unlike the wall-clock rate"}))
+		b.Emit("upf_sessions_1m_bytes_per_session"+suffix, r.perSession(), "B", merge(c, map[string]any{
+			"rss_before_kib": r.rss0 / 1024, "rss_after_kib": r.rss1 / 1024, "measures": rss}))
 	}
-	b.Emit("upf_sessions_installed_per_s", r.rate, "sessions/s", merge(cond, map[string]any{
-		"sessions": r.rateN, "asked": rateN, "entries_per_s": r.rate * 2, "table_cap": capNote(rateN)}))
-	b.Emit("upf_sessions_1m_bytes_per_session", r.perSession(), "B", merge(cond, map[string]any{
-		"sessions": r.fillN, "asked": fillN, "table_cap": capNote(fillN), "rss_before_kib": r.rss0 / 1024, "rss_after_kib": r.rss1 / 1024,
-		"measures": "VmRSS of the pbswitch process (/proc) after the pipeline push and after the installs, each after 2 s idle; Go GC as by default"}))
-	if err := b.liveHeap(pl, min(fillN, capacity)); err != nil {
-		return err
-	}
-	big := pl
-	big.Info = proto.Clone(pl.Info).(*v1.P4Info)
-	for _, t := range big.Info.GetTables() {
-		switch t.GetPreamble().GetName() {
-		case ctl.TableDownlinkSessions, ctl.TableDownlinkTerminations:
-			t.Size = int64(fillN)
+	b.Emit("upf_sessions_slab_vs_generic_bytes", res["generic"].perSession()/res["slab"].perSession(), "ratio", merge(cond, map[string]any{
+		"measures": "RSS per session on the generic store over the slab's"}))
+	b.Emit("upf_sessions_slab_vs_generic_install_rate", res["slab"].rate/res["generic"].rate, "ratio", merge(cond, map[string]any{
+		"measures": "sessions/s installed with slabs over the generic store's"}))
+	for _, generic := range []bool{false, true} {
+		if err := b.liveHeap(pl, n, generic); err != nil {
+			return err
 		}
 	}
-	r, err = install(bin, big, rateN, fillN)
-	if err != nil {
-		return err
-	}
-	raised := "downlink_sessions/downlink_terminations sizes raised to " + strconv.Itoa(fillN) + " in the pushed p4info (as a -DUPF_MAX_SESSIONS build would have them); the committed program caps at " + strconv.Itoa(capacity)
-	b.Emit("upf_sessions_raised_installed_per_s", r.rate, "sessions/s", merge(cond, map[string]any{
-		"sessions": r.rateN, "entries_per_s": r.rate * 2, "tables": raised}))
-	b.Emit("upf_sessions_raised_1m_bytes_per_session", r.perSession(), "B", merge(cond, map[string]any{
-		"sessions": r.fillN, "tables": raised, "rss_before_kib": r.rss0 / 1024, "rss_after_kib": r.rss1 / 1024,
-		"measures": "VmRSS of the pbswitch process (/proc) after the pipeline push and after the installs, each after 2 s idle; Go GC as by default"}))
 	return nil
 }
 
 // liveHeap installs n sessions into a pbswitch node in this process and
 // weighs what stays live after a full GC: the RSS figure without the Go
 // collector's headroom (GOGC 100 lets the heap grow to twice the live data).
-func (b *bench) liveHeap(pl ctl.Pipeline, n int) error {
-	nd, err := node.Start(node.Config{DeviceID: 1, CPUPort: 255, P4RTListen: "127.0.0.1:0", Logger: quietLog})
+func (b *bench) liveHeap(pl ctl.Pipeline, n int, generic bool) error {
+	nd, err := node.Start(node.Config{DeviceID: 1, CPUPort: 255, P4RTListen: "127.0.0.1:0", Logger: quietLog, GenericTables: generic})
 	if err != nil {
 		return err
 	}
@@ -116,29 +114,35 @@ func (b *bench) liveHeap(pl ctl.Pipeline, n int) error {
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&m1)
-	b.Emit("upf_sessions_live_heap_bytes_per_session", float64(int64(m1.HeapAlloc)-int64(m0.HeapAlloc))/float64(n), "B", map[string]any{
+	metric, tables := "upf_sessions_live_heap_bytes_per_session", "slab"
+	if generic {
+		metric, tables = metric+"_generic", "generic (--table-store generic)"
+	}
+	b.Emit(metric, float64(int64(m1.HeapAlloc)-int64(m0.HeapAlloc))/float64(n), "B", map[string]any{
 		"sessions": n, "objects_per_session": float64(int64(m1.HeapObjects)-int64(m0.HeapObjects)) / float64(n),
+		"profile": slowProfile, "tables": tables,
 		"measures": "Go heap live after runtime.GC, before and after the installs, pbswitch node in this process (same Writes as above)"})
 	return nil
 }
 
 type installed struct {
-	rateN, fillN int
-	rate         float64 // sessions/s over the first rateN
-	rss0, rss1   int64   // bytes
+	n          int
+	rate       float64 // sessions/s over all n
+	rss0, rss1 int64   // bytes
+	cpu        float64 // the pbswitch process's CPU seconds (user + system) over the installs
 }
 
-func (r installed) perSession() float64 { return float64(r.rss1-r.rss0) / float64(r.fillN) }
+func (r installed) perSession() float64 { return float64(r.rss1-r.rss0) / float64(r.n) }
 
-// install starts pbswitch, pushes pl, writes the tunnel peers and then fill
-// sessions in batches, timing the first rateN (with their peers), and reads
-// the process's RSS before and after.
-func install(bin string, pl ctl.Pipeline, rateN, fill int) (r installed, err error) {
+// install starts pbswitch with --table-store store, pushes pl, writes n
+// sessions (with their tunnel peers) in batches, timing them all, and
+// reads the process's RSS before and after.
+func install(bin string, pl ctl.Pipeline, store string, n int) (r installed, err error) {
 	addr, err := freeAddr()
 	if err != nil {
 		return r, err
 	}
-	cmd := exec.Command(bin, "--p4rt-listen", addr, "--buffer-listen", "")
+	cmd := exec.Command(bin, "--p4rt-listen", addr, "--buffer-listen", "", "--table-store", store)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -171,14 +175,20 @@ func install(bin string, pl ctl.Pipeline, rateN, fill int) (r installed, err err
 	if r.rss0, err = rss(cmd.Process.Pid); err != nil {
 		return r, err
 	}
+	cpu0, err := cpuSeconds(cmd.Process.Pid)
+	if err != nil {
+		return r, err
+	}
 	t0 := time.Now()
-	if err := writeSessions(c, w, 0, rateN); err != nil {
+	if err := writeSessions(c, w, 0, n); err != nil {
 		return r, err
 	}
-	r.rate, r.rateN, r.fillN = float64(rateN)/time.Since(t0).Seconds(), rateN, fill
-	if err := writeSessions(c, w, rateN, fill); err != nil {
+	r.rate, r.n = float64(n)/time.Since(t0).Seconds(), n
+	cpu1, err := cpuSeconds(cmd.Process.Pid)
+	if err != nil {
 		return r, err
 	}
+	r.cpu = cpu1 - cpu0
 	time.Sleep(2 * time.Second)
 	r.rss1, err = rss(cmd.Process.Pid)
 	return r, err
@@ -315,6 +325,26 @@ func freeAddr() (string, error) {
 	}
 	defer l.Close()
 	return l.Addr().String(), nil
+}
+
+// cpuSeconds is the user + system CPU time process pid has used
+// (/proc/PID/stat fields 14 and 15, in clock ticks of 1/100 s on Linux).
+func cpuSeconds(pid int) (float64, error) {
+	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, err
+	}
+	// The command name (field 2) may hold spaces: count from after it.
+	f := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
+	if len(f) < 13 {
+		return 0, fmt.Errorf("short /proc/%d/stat", pid)
+	}
+	utime, err1 := strconv.ParseFloat(f[11], 64)
+	stime, err2 := strconv.ParseFloat(f[12], 64)
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("/proc/%d/stat: utime %q stime %q", pid, f[11], f[12])
+	}
+	return (utime + stime) / 100, nil
 }
 
 // rss is VmRSS of process pid, in bytes.

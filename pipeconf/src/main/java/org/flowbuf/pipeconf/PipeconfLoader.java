@@ -4,6 +4,7 @@
  */
 package org.flowbuf.pipeconf;
 
+import org.onosproject.net.pi.model.PiPipeconfId;
 import org.onosproject.net.pi.service.PiPipeconfService;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -15,8 +16,9 @@ import org.slf4j.Logger;
 import static org.slf4j.LoggerFactory.getLogger;
 
 /**
- * Registers the FlowBuf pipeconf with ONOS while the app is active, so
- * Stratum bmv2 devices whose netcfg names it get the FlowBuf pipeline.
+ * Registers the FlowBuf pipeconfs with ONOS while the app is active (the
+ * default one and the hybrid UPF's fast and slow profiles), so Stratum
+ * bmv2 devices whose netcfg names one get that pipeline.
  */
 @Component(immediate = true)
 public class PipeconfLoader {
@@ -28,19 +30,23 @@ public class PipeconfLoader {
 
     @Activate
     protected void activate() {
-        if (pipeconfService.getPipeconf(FlowBufPipeconfs.PIPECONF_ID).isPresent()) {
-            // A leftover of an earlier activation: replace it with this bundle's.
-            pipeconfService.unregister(FlowBufPipeconfs.PIPECONF_ID);
+        for (PiPipeconfId id : FlowBufPipeconfs.ALL_IDS) {
+            if (pipeconfService.getPipeconf(id).isPresent()) {
+                // A leftover of an earlier activation: replace it with this bundle's.
+                pipeconfService.unregister(id);
+            }
+            pipeconfService.register(FlowBufPipeconfs.build(id));
+            log.info("Registered pipeconf {}", id);
         }
-        pipeconfService.register(FlowBufPipeconfs.build());
-        log.info("Registered pipeconf {}", FlowBufPipeconfs.PIPECONF_ID);
     }
 
     @Deactivate
     protected void deactivate() {
-        if (pipeconfService.getPipeconf(FlowBufPipeconfs.PIPECONF_ID).isPresent()) {
-            pipeconfService.unregister(FlowBufPipeconfs.PIPECONF_ID);
+        for (PiPipeconfId id : FlowBufPipeconfs.ALL_IDS) {
+            if (pipeconfService.getPipeconf(id).isPresent()) {
+                pipeconfService.unregister(id);
+                log.info("Unregistered pipeconf {}", id);
+            }
         }
-        log.info("Unregistered pipeconf {}", FlowBufPipeconfs.PIPECONF_ID);
     }
 }

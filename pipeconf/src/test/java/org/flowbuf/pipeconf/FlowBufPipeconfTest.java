@@ -10,10 +10,16 @@ import org.onosproject.net.pi.PiPipeconfServiceAdapter;
 import org.onosproject.net.pi.model.PiPipeconf;
 import org.onosproject.net.pi.model.PiPipeconfId;
 import org.onosproject.net.pi.model.PiPipelineInterpreter;
+import org.onosproject.net.pi.model.PiTableId;
 
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
@@ -27,25 +33,28 @@ public class FlowBufPipeconfTest {
     /** Records registrations; knows what it registered. */
     private static final class Pipeconfs extends PiPipeconfServiceAdapter {
         private final List<String> log = new ArrayList<>();
-        private PiPipeconf registered;
+        private final Map<PiPipeconfId, PiPipeconf> registered = new LinkedHashMap<>();
 
         @Override
         public void register(PiPipeconf pipeconf) {
             log.add("register " + pipeconf.id());
-            registered = pipeconf;
+            registered.put(pipeconf.id(), pipeconf);
         }
 
         @Override
         public void unregister(PiPipeconfId id) {
             log.add("unregister " + id);
-            registered = null;
+            registered.remove(id);
         }
 
         @Override
         public Optional<PiPipeconf> getPipeconf(PiPipeconfId id) {
-            return Optional.ofNullable(registered).filter(p -> p.id().equals(id));
+            return Optional.ofNullable(registered.get(id));
         }
     }
+
+    private static final String FAST = "org.flowbuf.pipeconf.upf-fast";
+    private static final String SLOW = "org.flowbuf.pipeconf.upf-slow";
 
     @Test
     public void thePipeconfCarriesTheProgramAndItsBehaviours() {
@@ -69,20 +78,55 @@ public class FlowBufPipeconfTest {
         PipeconfLoader loader = new PipeconfLoader();
         loader.pipeconfService = service;
         loader.activate();
+        assertEquals(List.of("org.flowbuf.pipeconf", FAST, SLOW),
+                     service.registered.keySet().stream().map(PiPipeconfId::id).collect(Collectors.toList()));
         loader.deactivate();
         loader.deactivate(); // a second deactivation has nothing left to remove
-        assertEquals(List.of("register org.flowbuf.pipeconf", "unregister org.flowbuf.pipeconf"),
+        assertEquals(List.of("register org.flowbuf.pipeconf", "register " + FAST, "register " + SLOW,
+                             "unregister org.flowbuf.pipeconf", "unregister " + FAST, "unregister " + SLOW),
                      service.log);
+    }
+
+    @Test
+    public void theUpfProfilesCarryTheirOwnProgramAndSizes() throws Exception {
+        Map<String, Long> sessions = Map.of("org.flowbuf.pipeconf", 65536L, FAST, 4096L, SLOW, 1048576L);
+        Set<String> jsons = new HashSet<>();
+        for (PiPipeconfId id : FlowBufPipeconfs.ALL_IDS) {
+            PiPipeconf pipeconf = FlowBufPipeconfs.build(id);
+            assertEquals(id, pipeconf.id());
+            for (PiTableId table : List.of(UpfP4Names.DOWNLINK_SESSIONS, UpfP4Names.UPLINK_SESSIONS)) {
+                assertEquals(id + " " + table, (long) sessions.get(id.id()),
+                             pipeconf.pipelineModel().table(table).orElseThrow().maxSize());
+            }
+            assertTrue(pipeconf.extension(PiPipeconf.ExtensionType.P4_INFO_TEXT).isPresent());
+            assertTrue(pipeconf.hasBehaviour(PiPipelineInterpreter.class));
+            jsons.add(new String(pipeconf.extension(PiPipeconf.ExtensionType.BMV2_JSON).orElseThrow().readAllBytes()));
+        }
+        assertEquals("each pipeconf carries its own bmv2 JSON", 3, jsons.size());
+    }
+
+    @Test
+    public void theProfilesAreFlowBufPipeconfs() {
+        for (PiPipeconfId id : FlowBufPipeconfs.ALL_IDS) {
+            assertTrue(id.toString(), FlowBufPipeconfs.isFlowBuf(id));
+        }
+        assertTrue(!FlowBufPipeconfs.isFlowBuf(new PiPipeconfId("org.onosproject.pipelines.fabric")));
+    }
+
+    @Test(expected = IllegalArgumentException.class)
+    public void anUnknownProfileIsRefused() {
+        FlowBufPipeconfs.build(new PiPipeconfId("org.flowbuf.pipeconf.upf-huge"));
     }
 
     @Test
     public void aLeftoverRegistrationIsReplaced() {
         Pipeconfs service = new Pipeconfs();
-        service.registered = FlowBufPipeconfs.build();
+        service.registered.put(FlowBufPipeconfs.PIPECONF_ID, FlowBufPipeconfs.build());
         PipeconfLoader loader = new PipeconfLoader();
         loader.pipeconfService = service;
         loader.activate();
-        assertEquals(List.of("unregister org.flowbuf.pipeconf", "register org.flowbuf.pipeconf"),
+        assertEquals(List.of("unregister org.flowbuf.pipeconf", "register org.flowbuf.pipeconf",
+                             "register " + FAST, "register " + SLOW),
                      service.log);
     }
 

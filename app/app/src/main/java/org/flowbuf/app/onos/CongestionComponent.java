@@ -203,7 +203,7 @@ public final class CongestionComponent implements CongestionService {
 
     private boolean ours(DeviceId device) {
         return mastershipService.isLocalMaster(device)
-                && pipeconfService.ofDevice(device).map(FlowBufPipeconfs.PIPECONF_ID::equals)
+                && pipeconfService.ofDevice(device).map(FlowBufPipeconfs::isFlowBuf)
                 .orElse(false);
     }
 

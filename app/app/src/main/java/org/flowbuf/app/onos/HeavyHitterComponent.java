@@ -124,7 +124,7 @@ public final class HeavyHitterComponent implements HeavyHitterService {
 
     private boolean ours(DeviceId device) {
         return mastershipService.isLocalMaster(device)
-                && pipeconfService.ofDevice(device).map(FlowBufPipeconfs.PIPECONF_ID::equals)
+                && pipeconfService.ofDevice(device).map(FlowBufPipeconfs::isFlowBuf)
                 .orElse(false);
     }
 

@@ -284,8 +284,10 @@ public class CongestionComponentTest {
         component.pipeconfService = new PiPipeconfServiceAdapter() {
             @Override
             public Optional<PiPipeconfId> ofDevice(DeviceId deviceId) {
+                // s2 runs the hybrid UPF's fast-path profile: the same program.
                 return Optional.of(OTHER.equals(deviceId) ? new PiPipeconfId("org.other")
-                                           : FlowBufPipeconfs.PIPECONF_ID);
+                                   : sw(2).equals(deviceId) ? FlowBufPipeconfs.UPF_FAST_ID
+                                   : FlowBufPipeconfs.PIPECONF_ID);
             }
         };
         component.bufferService = unused(BufferService.class);

@@ -134,8 +134,10 @@ public class HeavyHitterComponentTest {
         component.pipeconfService = new PiPipeconfServiceAdapter() {
             @Override
             public Optional<PiPipeconfId> ofDevice(DeviceId deviceId) {
+                // s2 runs the hybrid UPF's fast-path profile: the same program.
                 return Optional.of(OTHER.equals(deviceId) ? new PiPipeconfId("org.other")
-                                           : FlowBufPipeconfs.PIPECONF_ID);
+                                   : S2.equals(deviceId) ? FlowBufPipeconfs.UPF_FAST_ID
+                                   : FlowBufPipeconfs.PIPECONF_ID);
             }
         };
         component.activate();

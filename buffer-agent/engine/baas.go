@@ -42,8 +42,13 @@ type baasState struct {
 	n       int
 	bytes   uint64
 	resend  [][]byte // copies waiting for the TX worker
-	ticking bool
-	timer   Timer
+	// Frames done with (acknowledged PDUs, status messages) and the held
+	// bytes among them, recycled and released once per batch (flush): the
+	// frame pool's lock and the pool's atomics once, not per packet.
+	done      [][]byte
+	doneBytes uint64
+	ticking   bool
+	timer     Timer
 
 	ackedAfterResend uint64 // acknowledged after at least one resend
 	superseded       uint64 // replaced by a new PDU with the same id (SN reuse)
@@ -132,7 +137,21 @@ func (b *buffer) baasReceive(frames [][]byte, now int64) {
 		default:
 			a.notRadio++
 		}
-		PutFrame(f)
+		a.done = append(a.done, f)
+	}
+}
+
+// flushBaas recycles the frames a batch, an ack or a tick is done with and
+// releases their held bytes. The caller holds b.mu.
+func (b *buffer) flushBaas() {
+	a := b.baas
+	if a.doneBytes > 0 {
+		b.released(a.doneBytes)
+		a.doneBytes = 0
+	}
+	if len(a.done) > 0 {
+		PutFrames(a.done)
+		a.done = a.done[:0]
 	}
 }
 
@@ -178,8 +197,8 @@ func (b *buffer) baasAck(s PDCPStatus) uint32 {
 			a.ackedAfterResend++
 		}
 		f := a.release(slot)
-		b.released(uint64(len(f)))
-		PutFrame(f)
+		a.doneBytes += uint64(len(f))
+		a.done = append(a.done, f)
 		b.st.arqAcked++
 		acked++
 	}
@@ -292,6 +311,7 @@ func (e *Engine) AckPDCP(app, bufferID string, s PDCPStatus) (uint32, error) {
 	defer b.mu.Unlock()
 	before, _ := b.occupancy()
 	n := b.baasAck(s)
+	b.flushBaas()
 	b.settle(0)
 	b.afterChange(before, nil)
 	b.afterControl()
@@ -309,6 +329,7 @@ func (b *buffer) receiveBaas(frames [][]byte) {
 		dropsBefore = &saved
 	}
 	b.baasReceive(frames, now)
+	b.flushBaas()
 	b.settle(now)
 	b.afterChange(before, dropsBefore)
 	b.startBaasTicks()

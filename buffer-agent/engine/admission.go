@@ -325,7 +325,7 @@ func (b *buffer) below(p *admitParams, held, pending uint64) bool {
 // is read from the clock when 0 and needed.
 func (b *buffer) settle(now int64) {
 	want := int8(-1)
-	if !b.closed && (b.q.n > 0 || b.arq != nil && b.arq.n > 0) {
+	if !b.closed && (b.q.n > 0 || b.arq != nil && b.arq.n > 0 || b.baas != nil && b.baas.n > 0) {
 		if rx, _ := b.flags(); rx {
 			a, cl := b.class()
 			if now == 0 && b.txVport() == nil {

@@ -71,7 +71,8 @@ type buffer struct {
 	e       *Engine
 	vports  []*vport // bound, in bind order
 	q       queue
-	arq     *arqState // nil unless the queue type is ARQ
+	arq     *arqState  // nil unless the queue type is ARQ with IPv4 ids
+	baas    *baasState // nil unless the queue type is ARQ with PDCP ids
 	cfg     BufferConfig
 	st      bufferCounters
 	app     *appUsage
@@ -135,7 +136,10 @@ func newBuffer(e *Engine, owner, id string, cfg BufferConfig) *buffer {
 		// scratch and txPos are made at the first send: a device holds
 		// thousands of paused buffers that have sent nothing yet.
 	}
-	if cfg.Queue == QueueARQ {
+	switch {
+	case cfg.Queue == QueueARQ && cfg.Arq.Protocol == ArqPDCP:
+		b.baas = newBaasState(cfg.Arq)
+	case cfg.Queue == QueueARQ:
 		b.arq = newArqState(cfg.Arq)
 	}
 	return b
@@ -149,6 +153,10 @@ func (b *buffer) occupancy() (uint64, uint64) {
 	if b.arq != nil {
 		p += uint64(b.arq.n)
 		by += b.arq.bytes
+	}
+	if b.baas != nil {
+		p += uint64(b.baas.n)
+		by += b.baas.bytes
 	}
 	return p, by
 }
@@ -199,6 +207,9 @@ func (b *buffer) close() uint64 {
 	}
 	if b.arq != nil {
 		n += b.arq.discardAll(b)
+	}
+	if b.baas != nil {
+		n += b.baas.discardAll(b)
 	}
 	n += b.dropRewind(DropAdmin)
 	if b.sent != nil {
@@ -267,6 +278,10 @@ func (b *buffer) info() BufferInfo {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	p, by := b.occupancy()
+	var baas baasState
+	if b.baas != nil {
+		baas = *b.baas
+	}
 	var age time.Duration
 	if at, ok := b.oldestAt(); ok {
 		age = time.Duration(b.e.clock.Now().UnixNano() - at)
@@ -284,6 +299,8 @@ func (b *buffer) info() BufferInfo {
 			HighWatermarkPackets: b.st.hwmPackets, HighWatermarkBytes: b.st.hwmBytes,
 			OldestPacketAge: max(age, 0),
 			ArqResent:       b.st.arqResent, ArqAcked: b.st.arqAcked,
+			ArqAckedAfterResend: baas.ackedAfterResend, ArqSuperseded: baas.superseded,
+			ArqBadStatus: baas.badStatus, ArqNotRadio: baas.notRadio,
 			LastOutPacketID: b.st.lastOut, HasLastOutPacketID: b.st.hasLastOut,
 			TriggerArmed:  b.trigger.Load() != nil,
 			TriggersFired: b.triggersFired.Load(), TriggerFailures: b.triggerFailures.Load(),
@@ -300,6 +317,11 @@ func (b *buffer) oldestAt() (int64, bool) {
 	at, ok := b.q.oldestAt()
 	if b.arq != nil {
 		if a, aok := b.arq.oldestAt(); aok && (!ok || a < at) {
+			at, ok = a, true
+		}
+	}
+	if b.baas != nil {
+		if a, aok := b.baas.oldestAt(); aok && (!ok || a < at) {
 			at, ok = a, true
 		}
 	}

@@ -110,6 +110,9 @@ func (b *buffer) dequeue(out [][]byte, rateBps uint64) [][]byte {
 	if b.arq != nil {
 		out = b.arq.takeResends(out, &b.pace, rateBps)
 	}
+	if b.baas != nil {
+		out = b.baas.takeResends(out, &b.pace, rateBps)
+	}
 	resends := len(out) // out[resends:] are new packets
 	if rateBps == 0 && b.arq == nil && len(b.q.classes) == 1 {
 		// Unpaced FIFO: move the whole batch at once.
@@ -160,7 +163,7 @@ func (b *buffer) dequeue(out [][]byte, rateBps uint64) [][]byte {
 // hasToSend says whether frames wait for TX: held packets, ARQ resends or
 // frames to send again. The caller holds b.mu.
 func (b *buffer) hasToSend() bool {
-	return b.q.n > 0 || b.arq.hasResends() || len(b.rewind) > 0
+	return b.q.n > 0 || b.arq.hasResends() || b.baas.hasResends() || len(b.rewind) > 0
 }
 
 // noteOut records the id of the newest packet among frames, new packets

@@ -22,6 +22,10 @@ func (b *buffer) receive(frames [][]byte) bool {
 		b.mu.Unlock()
 		return true
 	}
+	if b.baas != nil {
+		b.receiveBaas(frames)
+		return true
+	}
 	if b.passThrough(frames) {
 		return true
 	}

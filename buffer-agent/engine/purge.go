@@ -32,6 +32,9 @@ func (e *Engine) Ack(app, bufferID string, ids []PacketID) (uint32, error) {
 	if err != nil {
 		return 0, err
 	}
+	if b.baas != nil {
+		return 0, errorf(FailedPrecondition, "buffer %q is a PDCP ARQ buffer: PDCP status messages acknowledge it", bufferID)
+	}
 	if b.arq == nil {
 		return 0, errorf(FailedPrecondition, "buffer %q is not an ARQ buffer", bufferID)
 	}

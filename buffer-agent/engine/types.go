@@ -43,7 +43,26 @@ type ArqConfig struct {
 	Buckets    uint32 // 1..1000; 0 means 10
 	BucketUs   uint32 // bucket width; 0 means 1000
 	MaxResends uint32 // 0 means never give up
+	// Protocol names what identifies a packet and what acknowledges it;
+	// 0 means ArqIPv4.
+	Protocol ArqProtocol
 }
+
+// ArqProtocol is the packet identity and acknowledgement format of an ARQ
+// buffer.
+type ArqProtocol int
+
+// ARQ protocols, mirroring flowbuf.buffer.v1.ArqProtocol.
+const (
+	// ArqIPv4: the buffer sends each packet and keeps a copy under its
+	// PacketID, acknowledged by Ack or FBAK status frames (arq_status.go).
+	ArqIPv4 ArqProtocol = iota + 1
+	// ArqPDCP: the gNodeB's buffer-as-a-service. Packets arrive as clones
+	// of radio frames the switch already sent; each is kept under its
+	// (bearer TEID, PDCP SN) and resent each wheel turn until a PDCP
+	// status message acknowledges it (pdcp.go, baas.go).
+	ArqPDCP
+)
 
 // BufferConfig is the configuration a buffer is created with.
 type BufferConfig struct {
@@ -128,6 +147,12 @@ type BufferStats struct {
 	HighWatermarkPackets, HighWatermarkBytes uint64
 	OldestPacketAge                          time.Duration
 	ArqResent, ArqAcked                      uint64
+	// PDCP ARQ buffers only: packets acknowledged after at least one
+	// resend; packets given up because a new PDU reused their SN; status
+	// messages refused as malformed (nothing changed); frames that were
+	// no radio frame (dropped).
+	ArqAckedAfterResend, ArqSuperseded uint64
+	ArqBadStatus, ArqNotRadio          uint64
 	// LastOutPacketID is the id of the newest packet the buffer transmitted
 	// (not an ARQ resend) that has one (IPv4 TCP, UDP or ICMP): the point
 	// up to which FMM purges the other buffers of the stream. Meaningful

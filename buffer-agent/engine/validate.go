@@ -80,6 +80,9 @@ func normalizeBufferConfig(cfg BufferConfig, l Limits) (BufferConfig, error) {
 		if err != nil {
 			return cfg, err
 		}
+		if a.Protocol == ArqPDCP && cfg.Overflow != DropTail {
+			return cfg, errorf(InvalidArgument, "a PDCP ARQ buffer drops tail only (the radio already has the packet it would push out)")
+		}
 		cfg.Arq = a
 	default:
 		return cfg, errorf(InvalidArgument, "unknown queue type %d", cfg.Queue)
@@ -115,6 +118,12 @@ func normalizeArq(a ArqConfig) (ArqConfig, error) {
 	}
 	if a.BucketUs > maxBucketUs {
 		return a, errorf(InvalidArgument, "arq bucket_us %d above %d", a.BucketUs, maxBucketUs)
+	}
+	if a.Protocol == 0 {
+		a.Protocol = ArqIPv4
+	}
+	if a.Protocol != ArqIPv4 && a.Protocol != ArqPDCP {
+		return a, errorf(InvalidArgument, "unknown arq protocol %d", a.Protocol)
 	}
 	return a, nil
 }

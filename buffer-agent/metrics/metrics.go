@@ -36,6 +36,9 @@ var (
 	bufHWM     = prometheus.NewDesc(ns+"_buffer_high_watermark_packets", "Highest occupancy since creation.", bufLabels, nil)
 	bufAge     = prometheus.NewDesc(ns+"_buffer_oldest_packet_age_seconds", "Age of the oldest held packet.", bufLabels, nil)
 	bufResent  = prometheus.NewDesc(ns+"_buffer_arq_resent_total", "ARQ packets resent.", bufLabels, nil)
+	bufAcked   = prometheus.NewDesc(ns+"_buffer_arq_acked_total", "ARQ packets acknowledged.", bufLabels, nil)
+	bufAckedRs = prometheus.NewDesc(ns+"_buffer_arq_acked_after_resend_total", "PDCP ARQ (BaaS) packets acknowledged after at least one resend: delivered thanks to the buffer.", bufLabels, nil)
+	bufBadStat = prometheus.NewDesc(ns+"_buffer_arq_bad_status_total", "PDCP ARQ (BaaS) status messages refused as malformed (nothing changed).", bufLabels, nil)
 	bufRewound = prometheus.NewDesc(ns+"_buffer_rewound_total", "Frames sent again because a receive report named a packet sent before them (they never reached the far end).", bufLabels, nil)
 	bufFired   = prometheus.NewDesc(ns+"_buffer_triggers_fired_total", "ArmTrigger triggers fired that set their vport modes.", bufLabels, nil)
 	bufSyncAw  = prometheus.NewDesc(ns+"_buffer_sync_awaits_total", "Sync points purged to before they arrived (PurgeUpTo await_arrival; arrivals up to them are dropped), by how the wait ended: arrived, expired (at the bound), replaced (by a later sync point).", append(bufLabels, "outcome"), nil)
@@ -64,7 +67,7 @@ func New(eng *engine.Engine) *Collector { return &Collector{eng: eng} }
 // Describe implements prometheus.Collector.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{poolUsed, poolLimit, bufState, bufOccP, bufOccB, bufInP, bufInB,
-		bufOutP, bufOutB, bufDrops, bufPoolDr, poolCong, poolAlg, bufHWM, bufAge, bufResent, bufRewound, bufFired, bufSyncAw, bufSyncMax, bufReatt, bufMissed, vpRxP, vpTxP, vpTxErr, vpDrops, sharedDrop} {
+		bufOutP, bufOutB, bufDrops, bufPoolDr, poolCong, poolAlg, bufHWM, bufAge, bufResent, bufAcked, bufAckedRs, bufBadStat, bufRewound, bufFired, bufSyncAw, bufSyncMax, bufReatt, bufMissed, vpRxP, vpTxP, vpTxErr, vpDrops, sharedDrop} {
 		ch <- d
 	}
 }
@@ -104,6 +107,9 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(bufHWM, g, float64(st.HighWatermarkPackets), l...)
 		ch <- prometheus.MustNewConstMetric(bufAge, g, st.OldestPacketAge.Seconds(), l...)
 		ch <- prometheus.MustNewConstMetric(bufResent, ctr, float64(st.ArqResent), l...)
+		ch <- prometheus.MustNewConstMetric(bufAcked, ctr, float64(st.ArqAcked), l...)
+		ch <- prometheus.MustNewConstMetric(bufAckedRs, ctr, float64(st.ArqAckedAfterResend), l...)
+		ch <- prometheus.MustNewConstMetric(bufBadStat, ctr, float64(st.ArqBadStatus), l...)
 		ch <- prometheus.MustNewConstMetric(bufRewound, ctr, float64(st.Rewound), l...)
 		ch <- prometheus.MustNewConstMetric(bufFired, ctr, float64(st.TriggersFired), l...)
 		if st.SyncAwaits > 0 {

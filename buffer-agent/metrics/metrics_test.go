@@ -92,3 +92,40 @@ type nopBackend struct{}
 
 func (nopBackend) Transmit([][]byte) error { return nil }
 func (nopBackend) Close() error            { return nil }
+
+// TestCollectorExportsBaasCounters: a PDCP ARQ buffer's acknowledgements
+// and refused status messages are exported.
+func TestCollectorExportsBaasCounters(t *testing.T) {
+	eng := engine.New(engine.Options{
+		Backends: map[engine.BackendKind]engine.BackendFactory{engine.BackendInProcess: engine.BackendFactoryFunc(
+			func(string, engine.BackendSpec, engine.Ingress) (engine.Backend, error) { return nopBackend{}, nil })},
+	})
+	defer eng.Close()
+	_, err := eng.Batch("app", []engine.Op{
+		{CreateBuffer: &engine.CreateBufferOp{ID: "baas", Config: engine.BufferConfig{CapacityPackets: 10,
+			Queue: engine.QueueARQ, Arq: engine.ArqConfig{Protocol: engine.ArqPDCP}}}},
+		{CreateVport: &engine.CreateVportOp{ID: "rx", Config: engine.VportConfig{Mode: engine.ModeRX, Backend: engine.BackendSpec{Kind: engine.BackendInProcess}}}},
+		{Bind: &engine.BindOp{BufferID: "baas", VportID: "rx"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := eng.Ingress("app", "rx")
+	in.Receive([][]byte{engine.PDCPDataFrame(9, 1, make([]byte, 40)), engine.PDCPDataFrame(9, 2, make([]byte, 40)),
+		engine.PDCPStatusFrame(engine.PDCPStatus{TEID: 9, First: 1, Last: 2}),
+		engine.PDCPStatusFrame(engine.PDCPStatus{TEID: 9, First: 5, Last: 4})})
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(metrics.New(eng))
+	want := `
+# HELP flowbuf_agent_buffer_arq_acked_total ARQ packets acknowledged.
+# TYPE flowbuf_agent_buffer_arq_acked_total counter
+flowbuf_agent_buffer_arq_acked_total{buffer="baas",owner="app"} 2
+# HELP flowbuf_agent_buffer_arq_bad_status_total PDCP ARQ (BaaS) status messages refused as malformed (nothing changed).
+# TYPE flowbuf_agent_buffer_arq_bad_status_total counter
+flowbuf_agent_buffer_arq_bad_status_total{buffer="baas",owner="app"} 1
+`
+	if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "flowbuf_agent_buffer_arq_acked_total",
+		"flowbuf_agent_buffer_arq_bad_status_total"); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -25,6 +25,7 @@ func bufferConfigIn(c *pb.BufferConfig) engine.BufferConfig {
 			Buckets:    c.GetArq().GetBuckets(),
 			BucketUs:   c.GetArq().GetBucketUs(),
 			MaxResends: c.GetArq().GetMaxResends(),
+			Protocol:   engine.ArqProtocol(c.GetArq().GetProtocol()),
 		},
 	}
 }
@@ -40,7 +41,8 @@ func bufferConfigOut(c engine.BufferConfig) *pb.BufferConfig {
 	case engine.QueuePriority:
 		out.Priority = &pb.PriorityConfig{Classes: c.Priority.Classes, Field: pb.PriorityField(c.Priority.Field)}
 	case engine.QueueARQ:
-		out.Arq = &pb.ArqConfig{Buckets: c.Arq.Buckets, BucketUs: c.Arq.BucketUs, MaxResends: c.Arq.MaxResends}
+		out.Arq = &pb.ArqConfig{Buckets: c.Arq.Buckets, BucketUs: c.Arq.BucketUs, MaxResends: c.Arq.MaxResends,
+			Protocol: pb.ArqProtocol(c.Arq.Protocol)}
 	}
 	return out
 }
@@ -79,7 +81,9 @@ func bufferOut(b engine.BufferInfo) *pb.Buffer {
 			Reattached: s.Reattached, ReattachedPackets: s.ReattachedPackets, MissedWhileDown: s.MissedWhileDown,
 			SyncAwaits: s.SyncAwaits, SyncAwaitsArrived: s.SyncAwaitsArrived,
 			SyncAwaitsExpired: s.SyncAwaitsExpired, SyncAwaitMaxNs: uint64(s.SyncAwaitMax.Nanoseconds()),
-			RewoundPackets: s.Rewound,
+			RewoundPackets:      s.Rewound,
+			ArqAckedAfterResend: s.ArqAckedAfterResend, ArqSuperseded: s.ArqSuperseded,
+			ArqBadStatus: s.ArqBadStatus, ArqNotRadio: s.ArqNotRadio,
 		},
 	}
 }

@@ -221,3 +221,34 @@ func waitStats(ctx context.Context, t *testing.T, c pb.BufferAgentClient, id, wh
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestPDCPArqBufferOverTheAPI: a PDCP ARQ buffer created over gRPC reads
+// back as one, and its status-message counters reach the RPC's stats.
+func TestPDCPArqBufferOverTheAPI(t *testing.T) {
+	e := newEnv(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := e.client.CreateBuffer(ctx, &pb.CreateBufferRequest{AppId: appA, BufferId: "baas",
+		Config: &pb.BufferConfig{CapacityPackets: 10, QueueType: pb.QueueType_QUEUE_TYPE_ARQ,
+			Arq: &pb.ArqConfig{MaxResends: 3, Protocol: pb.ArqProtocol_ARQ_PROTOCOL_PDCP}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.eng.Bind(appA, "baas", "vfree"); err != nil {
+		t.Fatal(err)
+	}
+	in := e.ports.ports["vfree"].in
+	in.Receive([][]byte{engine.PDCPDataFrame(7, 1, frame(1)), engine.PDCPDataFrame(7, 2, frame(2))})
+	in.Receive([][]byte{engine.PDCPStatusFrame(engine.PDCPStatus{TEID: 7, First: 2, Last: 2}),
+		engine.PDCPStatusFrame(engine.PDCPStatus{TEID: 0, First: 1, Last: 1})})
+	q, err := e.client.QueryBuffer(ctx, &pb.QueryBufferRequest{AppId: appA, BufferId: "baas"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := q.GetConfig().GetArq().GetProtocol(); p != pb.ArqProtocol_ARQ_PROTOCOL_PDCP {
+		t.Fatalf("protocol %v", p)
+	}
+	if s := q.GetStats(); s.GetOccupancyPackets() != 1 || s.GetArqAcked() != 1 || s.GetArqBadStatus() != 1 {
+		t.Fatalf("stats %v", s)
+	}
+}

@@ -19,6 +19,7 @@
 #include "include/qos.p4"
 #include "include/fb.p4"
 #include "include/congestion.p4"
+#include "include/gnb.p4"
 
 control IngressPipeImpl(inout parsed_headers_t hdr,
                         inout local_metadata_t meta,
@@ -34,6 +35,7 @@ control IngressPipeImpl(inout parsed_headers_t hdr,
     Acl() acl;
     Qos() qos;
     FbAdmission() fb_admission;
+    Gnb() gnb;
 
     apply {
         if (hdr.packet_out.isValid()) {
@@ -41,6 +43,10 @@ control IngressPipeImpl(inout parsed_headers_t hdr,
             exit;
         }
         steering.apply(hdr, meta, std_meta);
+        // A gNodeB's GTP-U, radio frames and BaaS resends (ports it names).
+        if (!meta.forwarded) {
+            gnb.apply(hdr, meta, std_meta);
+        }
         // A latency-critical flow takes its current path (and congestion
         // notifications are consumed) unless steering took it.
         if (!meta.forwarded) {
@@ -72,6 +78,7 @@ control EgressPipeImpl(inout parsed_headers_t hdr,
     FbRelease() fb_release;
     CcEgress() cc_egress;
     BufferTagPush() buffer_tag_push;
+    GnbClone() gnb_clone;
 
     apply {
         fb_release.apply(hdr, meta, std_meta);
@@ -82,6 +89,7 @@ control EgressPipeImpl(inout parsed_headers_t hdr,
         }
         packet_in_io.apply(hdr, meta, std_meta);
         cc_egress.apply(hdr, meta, std_meta);
+        gnb_clone.apply(meta, std_meta);
         buffer_tag_push.apply(hdr, meta);
     }
 }

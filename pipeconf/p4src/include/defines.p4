@@ -123,6 +123,46 @@ const bit<32> UPF_DROP_REASONS = 11;
 
 const bit<8> DEFAULT_IPV4_TTL = 64;
 
+// ---- gNodeB (include/gnb.p4) ----
+// Radio frames: Ethernet with the buffer tag's ethertype (the IEEE local
+// experimental one), told apart by their first byte: RLC_MAGIC ('R'),
+// where a buffer tag has 0 and an ARQ status frame 'F' ("FBAK"). Then
+// rlc_t, pdcp_t, and the UE's IPv4 packet (data) or the last SN of the
+// acknowledged range (status). The same layout as
+// buffer-agent/engine/pdcp.go, which the BaaS buffer parses.
+const bit<16> ETHERTYPE_RADIO = 0x88b5;
+const bit<8>  RLC_MAGIC = 0x52;
+const bit<8>  RLC_VERSION = 1;
+const bit<1>  PDCP_DC_DATA = 1;
+const bit<1>  PDCP_DC_CONTROL = 0;
+const bit<32> PDCP_SN_MASK = 0x3ffff;   // 18-bit SNs (NR PDCP)
+const bit<16> RLC_PDCP_BYTES = 10;
+// A bearer's SN lives in cell sn_index of the pdcp_sn register.
+typedef bit<16> gnb_index_t;
+#define GNB_SN_CELLS 65536
+#ifndef GNB_MAX_BEARERS
+#define GNB_MAX_BEARERS 65536
+#endif
+// A downlink PDU's clone goes to the BaaS buffer's vport port p by clone
+// session GNB_BAAS_SESSION_BASE + p, which the controller creates.
+const bit<32> GNB_BAAS_SESSION_BASE = 3000;
+// What a port of a gNodeB device is (the ports table).
+typedef bit<2> gnb_role_t;
+const gnb_role_t GNB_ROLE_NONE = 0;
+const gnb_role_t GNB_ROLE_UPF = 1;     // N3: GTP-U from and to the UPF
+const gnb_role_t GNB_ROLE_RADIO = 2;   // a cell's radio side
+const gnb_role_t GNB_ROLE_BAAS = 3;    // a BaaS buffer's vport: its resends
+// What a gNodeB packet is, in gnb.p4's apply.
+typedef bit<2> gnb_kind_t;
+const gnb_kind_t GNB_KIND_DOWNSTREAM = 0;  // GTP-U from the UPF
+const gnb_kind_t GNB_KIND_RESEND = 1;      // a BaaS buffer's resend
+const gnb_kind_t GNB_KIND_STATUS = 2;      // a PDCP status from a radio port
+// Cells of the gnb.drops counter.
+const bit<32> GNB_DROP_MALFORMED = 0;          // GTP-U without IPv4 inside, radio frame not of this layout
+const bit<32> GNB_DROP_DOWNLINK_BEARER_MISS = 1;  // unknown downlink TEID (GTP-U, resend or status)
+const bit<32> GNB_DROP_UPLINK_BEARER_MISS = 2;    // uplink PDCP data of a bearer with no uplink tunnel
+const bit<32> GNB_DROP_REASONS = 3;
+
 // ---- FB buffer admission (include/fb.p4) ----
 // What mark_to_drop sets egress_spec to (v1model).
 const port_num_t DROP_PORT = 511;

@@ -127,6 +127,25 @@ header gtpu_psc_t {
     bit<8>  next_ext;
 }
 
+// Radio frames of the gNodeB (include/gnb.p4; layout in defines.p4).
+// RLC: the magic, the version and the bearer (the downlink TEID the
+// gNodeB chose for the UE's session, which names it on the gNodeB).
+header rlc_t {
+    bit<8>  magic;      // RLC_MAGIC
+    bit<8>  version;    // RLC_VERSION
+    teid_t  teid;
+}
+
+// PDCP: D/C, then for data 13 zero bits and the SN; for a status the PDU
+// type (0), 10 zero bits and the first acknowledged SN (its last one
+// follows as payload, which only the BaaS buffer reads).
+header pdcp_t {
+    bit<1>  dc;
+    bit<3>  pdu_type;
+    bit<10> reserved;
+    bit<18> sn;
+}
+
 // Congestion notification (include/congestion.p4): which flow, which
 // switch found it congested, and the delays it measured (microseconds).
 header cc_notify_t {
@@ -170,6 +189,8 @@ struct parsed_headers_t {
     cc_notify_t    cc_notify;
     cc_report_t    cc_report;
     cc_marker_t    cc_marker;
+    rlc_t          rlc;
+    pdcp_t         pdcp;
     vlan_t         vlan;
     ipv4_t         ipv4;
     ipv6_t         ipv6;
@@ -279,6 +300,17 @@ struct hh_metadata_t {
     bool    report;      // this packet made the UE heavy: digest it
 }
 
+// The gNodeB (include/gnb.p4).
+struct gnb_metadata_t {
+    gnb_role_t  role;         // of the ingress port (gnb.ports)
+    teid_t      teid;         // the bearer: GTP-U TEID downstream, RLC's upstream
+    gnb_index_t sn_index;     // its pdcp_sn cell
+    port_num_t  radio_port;   // its cell's radio side
+    port_num_t  baas_port;    // its cell's BaaS buffer vport
+    mac_addr_t  ue_mac;       // the UE's on the radio side
+    bool        clone_to_baas;
+}
+
 struct local_metadata_t {
     // L4 ports of TCP or UDP, zero otherwise; what the 5-tuple tables match.
     l4_port_t  l4_src_port;
@@ -302,6 +334,7 @@ struct local_metadata_t {
     fb_metadata_t  fb;
     cc_metadata_t  cc;
     hh_metadata_t  hh;
+    gnb_metadata_t gnb;
 }
 
 #endif

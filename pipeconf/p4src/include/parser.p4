@@ -31,6 +31,33 @@ parser ParserImpl(packet_in packet,
             ETHERTYPE_IPV6: parse_ipv6;
             ETHERTYPE_CC_NOTIFY: parse_cc_notify;
             ETHERTYPE_CC_MARKER: parse_cc_marker;
+            ETHERTYPE_RADIO: parse_radio;
+            default: accept;
+        }
+    }
+
+    // The ethertype is shared (see ETHERTYPE_RADIO): only a frame whose
+    // first byte is the RLC magic is a radio frame.
+    state parse_radio {
+        transition select(packet.lookahead<bit<8>>()) {
+            RLC_MAGIC: parse_rlc;
+            default: accept;
+        }
+    }
+
+    state parse_rlc {
+        packet.extract(hdr.rlc);
+        transition select(hdr.rlc.version) {
+            RLC_VERSION: parse_pdcp;
+            default: accept;  // the gNodeB drops it as malformed
+        }
+    }
+
+    // A data PDU carries the UE's IPv4 packet; a status ends here.
+    state parse_pdcp {
+        packet.extract(hdr.pdcp);
+        transition select(hdr.pdcp.dc) {
+            PDCP_DC_DATA: parse_ipv4;
             default: accept;
         }
     }
@@ -165,6 +192,8 @@ control DeparserImpl(packet_out packet, in parsed_headers_t hdr) {
         packet.emit(hdr.cc_notify);
         packet.emit(hdr.cc_report);
         packet.emit(hdr.cc_marker);
+        packet.emit(hdr.rlc);
+        packet.emit(hdr.pdcp);
         packet.emit(hdr.vlan);
         packet.emit(hdr.ipv4);
         packet.emit(hdr.ipv6);

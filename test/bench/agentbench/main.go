@@ -3,7 +3,8 @@
 // Command agentbench measures the buffer-agent: forwarding through real
 // veth pairs against a Linux bridge between the same veths (same run),
 // added latency, the engine alone in process, scaling to 2048 buffers,
-// control-call latency over gRPC on loopback, and a paused/resumed stream.
+// control-call latency over gRPC on loopback, a paused/resumed stream, and
+// the gNodeB's buffer-as-a-service (PDCP ARQ) on one and two cores.
 // It prints one JSON object per metric, then a one-line summary. QUICK=1
 // gives a run of under a minute. The network part needs root.
 package main
@@ -55,6 +56,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, "agentbench: purge benchmark:", err)
 		os.Exit(1)
 	}
+	if err := b.baas(); err != nil {
+		fmt.Fprintln(os.Stderr, "agentbench: BaaS benchmark:", err)
+		os.Exit(1)
+	}
 	fmt.Println(b.summary(time.Since(start)))
 }
 
@@ -75,6 +80,8 @@ var goals = []benchreport.Goal{
 	{Metric: "pause_resume_lost", AtLeast: false, Bound: 0},
 	{Metric: "pause_resume_reordered", AtLeast: false, Bound: 0},
 	{Metric: "fmm_sync_purge_ms_10k", AtLeast: false, Bound: 1},
+	{Metric: "baas_mpps_1core_128b", AtLeast: true, Bound: 5},
+	{Metric: "baas_scaling_2_vs_1_core", AtLeast: true, Bound: 1.7},
 }
 
 func (b *bench) summary(took time.Duration) string {

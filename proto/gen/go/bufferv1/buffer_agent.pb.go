@@ -212,6 +212,63 @@ func (PriorityField) EnumDescriptor() ([]byte, []int) {
 	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{2}
 }
 
+type ArqProtocol int32
+
+const (
+	ArqProtocol_ARQ_PROTOCOL_UNSPECIFIED ArqProtocol = 0
+	// The buffer sends each packet and keeps a copy under its PacketId
+	// (IPv4 id + L4 checksum), acknowledged by Ack or by in-band status
+	// frames (EtherType 0x88B5, "FBAK").
+	ArqProtocol_ARQ_PROTOCOL_IPV4 ArqProtocol = 1
+	// The gNodeB's buffer-as-a-service: packets arrive as clones of radio
+	// frames the switch already sent (EtherType 0x88B5, RLC magic 0x52); each
+	// is kept under its (bearer TEID, PDCP SN) and resent every wheel turn
+	// until an in-band PDCP status message acknowledges its SN range (layout:
+	// buffer-agent/engine/pdcp.go). Drop tail only.
+	ArqProtocol_ARQ_PROTOCOL_PDCP ArqProtocol = 2
+)
+
+// Enum value maps for ArqProtocol.
+var (
+	ArqProtocol_name = map[int32]string{
+		0: "ARQ_PROTOCOL_UNSPECIFIED",
+		1: "ARQ_PROTOCOL_IPV4",
+		2: "ARQ_PROTOCOL_PDCP",
+	}
+	ArqProtocol_value = map[string]int32{
+		"ARQ_PROTOCOL_UNSPECIFIED": 0,
+		"ARQ_PROTOCOL_IPV4":        1,
+		"ARQ_PROTOCOL_PDCP":        2,
+	}
+)
+
+func (x ArqProtocol) Enum() *ArqProtocol {
+	p := new(ArqProtocol)
+	*p = x
+	return p
+}
+
+func (x ArqProtocol) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ArqProtocol) Descriptor() protoreflect.EnumDescriptor {
+	return file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[3].Descriptor()
+}
+
+func (ArqProtocol) Type() protoreflect.EnumType {
+	return &file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[3]
+}
+
+func (x ArqProtocol) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ArqProtocol.Descriptor instead.
+func (ArqProtocol) EnumDescriptor() ([]byte, []int) {
+	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{3}
+}
+
 // Buffer states are derived from bindings and occupancy, never stored:
 //
 //	FREE        empty, no vport with RX or TX bound
@@ -261,11 +318,11 @@ func (x BufferState) String() string {
 }
 
 func (BufferState) Descriptor() protoreflect.EnumDescriptor {
-	return file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[3].Descriptor()
+	return file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[4].Descriptor()
 }
 
 func (BufferState) Type() protoreflect.EnumType {
-	return &file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[3]
+	return &file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[4]
 }
 
 func (x BufferState) Number() protoreflect.EnumNumber {
@@ -274,7 +331,7 @@ func (x BufferState) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use BufferState.Descriptor instead.
 func (BufferState) EnumDescriptor() ([]byte, []int) {
-	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{3}
+	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{4}
 }
 
 // Why a packet was dropped. Every drop has exactly one cause.
@@ -333,11 +390,11 @@ func (x DropCause) String() string {
 }
 
 func (DropCause) Descriptor() protoreflect.EnumDescriptor {
-	return file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[4].Descriptor()
+	return file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[5].Descriptor()
 }
 
 func (DropCause) Type() protoreflect.EnumType {
-	return &file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[4]
+	return &file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[5]
 }
 
 func (x DropCause) Number() protoreflect.EnumNumber {
@@ -346,7 +403,7 @@ func (x DropCause) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use DropCause.Descriptor instead.
 func (DropCause) EnumDescriptor() ([]byte, []int) {
-	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{4}
+	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{5}
 }
 
 // Bit set: RX = pipeline -> buffer, TX = buffer -> pipeline.
@@ -390,11 +447,11 @@ func (x VportMode) String() string {
 }
 
 func (VportMode) Descriptor() protoreflect.EnumDescriptor {
-	return file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[5].Descriptor()
+	return file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[6].Descriptor()
 }
 
 func (VportMode) Type() protoreflect.EnumType {
-	return &file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[5]
+	return &file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[6]
 }
 
 func (x VportMode) Number() protoreflect.EnumNumber {
@@ -403,7 +460,7 @@ func (x VportMode) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use VportMode.Descriptor instead.
 func (VportMode) EnumDescriptor() ([]byte, []int) {
-	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{5}
+	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{6}
 }
 
 type VportBackendKind int32
@@ -441,11 +498,11 @@ func (x VportBackendKind) String() string {
 }
 
 func (VportBackendKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[6].Descriptor()
+	return file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[7].Descriptor()
 }
 
 func (VportBackendKind) Type() protoreflect.EnumType {
-	return &file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[6]
+	return &file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[7]
 }
 
 func (x VportBackendKind) Number() protoreflect.EnumNumber {
@@ -454,7 +511,7 @@ func (x VportBackendKind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use VportBackendKind.Descriptor instead.
 func (VportBackendKind) EnumDescriptor() ([]byte, []int) {
-	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{6}
+	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{7}
 }
 
 type ReportSync int32
@@ -497,11 +554,11 @@ func (x ReportSync) String() string {
 }
 
 func (ReportSync) Descriptor() protoreflect.EnumDescriptor {
-	return file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[7].Descriptor()
+	return file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[8].Descriptor()
 }
 
 func (ReportSync) Type() protoreflect.EnumType {
-	return &file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[7]
+	return &file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[8]
 }
 
 func (x ReportSync) Number() protoreflect.EnumNumber {
@@ -510,7 +567,7 @@ func (x ReportSync) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ReportSync.Descriptor instead.
 func (ReportSync) EnumDescriptor() ([]byte, []int) {
-	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{7}
+	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{8}
 }
 
 type EventKind int32
@@ -568,11 +625,11 @@ func (x EventKind) String() string {
 }
 
 func (EventKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[8].Descriptor()
+	return file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[9].Descriptor()
 }
 
 func (EventKind) Type() protoreflect.EnumType {
-	return &file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[8]
+	return &file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes[9]
 }
 
 func (x EventKind) Number() protoreflect.EnumNumber {
@@ -581,7 +638,7 @@ func (x EventKind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use EventKind.Descriptor instead.
 func (EventKind) EnumDescriptor() ([]byte, []int) {
-	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{8}
+	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP(), []int{9}
 }
 
 type GetCapabilitiesRequest struct {
@@ -901,7 +958,9 @@ type ArqConfig struct {
 	BucketUs uint32 `protobuf:"varint,2,opt,name=bucket_us,json=bucketUs,proto3" json:"bucket_us,omitempty"`
 	// Give up on a packet after this many resends and count it as dropped
 	// (cause ARQ_EXPIRED). 0 means never.
-	MaxResends    uint32 `protobuf:"varint,3,opt,name=max_resends,json=maxResends,proto3" json:"max_resends,omitempty"`
+	MaxResends uint32 `protobuf:"varint,3,opt,name=max_resends,json=maxResends,proto3" json:"max_resends,omitempty"`
+	// What identifies a packet and what acknowledges it. Default IPV4.
+	Protocol      ArqProtocol `protobuf:"varint,4,opt,name=protocol,proto3,enum=flowbuf.buffer.v1.ArqProtocol" json:"protocol,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -955,6 +1014,13 @@ func (x *ArqConfig) GetMaxResends() uint32 {
 		return x.MaxResends
 	}
 	return 0
+}
+
+func (x *ArqConfig) GetProtocol() ArqProtocol {
+	if x != nil {
+		return x.Protocol
+	}
+	return ArqProtocol_ARQ_PROTOCOL_UNSPECIFIED
 }
 
 type BufferConfig struct {
@@ -1551,8 +1617,16 @@ type BufferStats struct {
 	// had sent with more sent after it: those never reached the far end
 	// (a radio cut with them in flight), so they went out again first.
 	RewoundPackets uint64 `protobuf:"varint,24,opt,name=rewound_packets,json=rewoundPackets,proto3" json:"rewound_packets,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// PDCP ARQ buffers only: packets acknowledged after at least one resend;
+	// packets given up because a new PDU reused their SN (counted in
+	// ARQ_EXPIRED too); status messages refused as malformed (nothing
+	// changed); frames that were no radio frame (dropped).
+	ArqAckedAfterResend uint64 `protobuf:"varint,25,opt,name=arq_acked_after_resend,json=arqAckedAfterResend,proto3" json:"arq_acked_after_resend,omitempty"`
+	ArqSuperseded       uint64 `protobuf:"varint,26,opt,name=arq_superseded,json=arqSuperseded,proto3" json:"arq_superseded,omitempty"`
+	ArqBadStatus        uint64 `protobuf:"varint,27,opt,name=arq_bad_status,json=arqBadStatus,proto3" json:"arq_bad_status,omitempty"`
+	ArqNotRadio         uint64 `protobuf:"varint,28,opt,name=arq_not_radio,json=arqNotRadio,proto3" json:"arq_not_radio,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
 }
 
 func (x *BufferStats) Reset() {
@@ -1749,6 +1823,34 @@ func (x *BufferStats) GetSyncAwaitMaxNs() uint64 {
 func (x *BufferStats) GetRewoundPackets() uint64 {
 	if x != nil {
 		return x.RewoundPackets
+	}
+	return 0
+}
+
+func (x *BufferStats) GetArqAckedAfterResend() uint64 {
+	if x != nil {
+		return x.ArqAckedAfterResend
+	}
+	return 0
+}
+
+func (x *BufferStats) GetArqSuperseded() uint64 {
+	if x != nil {
+		return x.ArqSuperseded
+	}
+	return 0
+}
+
+func (x *BufferStats) GetArqBadStatus() uint64 {
+	if x != nil {
+		return x.ArqBadStatus
+	}
+	return 0
+}
+
+func (x *BufferStats) GetArqNotRadio() uint64 {
+	if x != nil {
+		return x.ArqNotRadio
 	}
 	return 0
 }
@@ -4021,12 +4123,13 @@ const file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc = "" +
 	"max_vports\x18\x03 \x01(\rR\tmaxVports\"b\n" +
 	"\x0ePriorityConfig\x12\x18\n" +
 	"\aclasses\x18\x01 \x01(\rR\aclasses\x126\n" +
-	"\x05field\x18\x02 \x01(\x0e2 .flowbuf.buffer.v1.PriorityFieldR\x05field\"c\n" +
+	"\x05field\x18\x02 \x01(\x0e2 .flowbuf.buffer.v1.PriorityFieldR\x05field\"\x9f\x01\n" +
 	"\tArqConfig\x12\x18\n" +
 	"\abuckets\x18\x01 \x01(\rR\abuckets\x12\x1b\n" +
 	"\tbucket_us\x18\x02 \x01(\rR\bbucketUs\x12\x1f\n" +
 	"\vmax_resends\x18\x03 \x01(\rR\n" +
-	"maxResends\"\xcb\x02\n" +
+	"maxResends\x12:\n" +
+	"\bprotocol\x18\x04 \x01(\x0e2\x1e.flowbuf.buffer.v1.ArqProtocolR\bprotocol\"\xcb\x02\n" +
 	"\fBufferConfig\x12%\n" +
 	"\x0ecapacity_bytes\x18\x01 \x01(\x04R\rcapacityBytes\x12)\n" +
 	"\x10capacity_packets\x18\x02 \x01(\x04R\x0fcapacityPackets\x12;\n" +
@@ -4063,7 +4166,7 @@ const file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc = "" +
 	"\vDropCounter\x122\n" +
 	"\x05cause\x18\x01 \x01(\x0e2\x1c.flowbuf.buffer.v1.DropCauseR\x05cause\x12\x18\n" +
 	"\apackets\x18\x02 \x01(\x04R\apackets\x12\x14\n" +
-	"\x05bytes\x18\x03 \x01(\x04R\x05bytes\"\xf7\a\n" +
+	"\x05bytes\x18\x03 \x01(\x04R\x05bytes\"\x9d\t\n" +
 	"\vBufferStats\x12\x1d\n" +
 	"\n" +
 	"packets_in\x18\x01 \x01(\x04R\tpacketsIn\x12\x19\n" +
@@ -4095,7 +4198,11 @@ const file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc = "" +
 	"\x13sync_awaits_arrived\x18\x15 \x01(\x04R\x11syncAwaitsArrived\x12.\n" +
 	"\x13sync_awaits_expired\x18\x16 \x01(\x04R\x11syncAwaitsExpired\x12)\n" +
 	"\x11sync_await_max_ns\x18\x17 \x01(\x04R\x0esyncAwaitMaxNs\x12'\n" +
-	"\x0frewound_packets\x18\x18 \x01(\x04R\x0erewoundPackets\"\x84\x01\n" +
+	"\x0frewound_packets\x18\x18 \x01(\x04R\x0erewoundPackets\x123\n" +
+	"\x16arq_acked_after_resend\x18\x19 \x01(\x04R\x13arqAckedAfterResend\x12%\n" +
+	"\x0earq_superseded\x18\x1a \x01(\x04R\rarqSuperseded\x12$\n" +
+	"\x0earq_bad_status\x18\x1b \x01(\x04R\farqBadStatus\x12\"\n" +
+	"\rarq_not_radio\x18\x1c \x01(\x04R\varqNotRadio\"\x84\x01\n" +
 	"\x15LinuxInterfaceBackend\x12\x1c\n" +
 	"\tinterface\x18\x01 \x01(\tR\tinterface\x12(\n" +
 	"\x10create_veth_peer\x18\x02 \x01(\tR\x0ecreateVethPeer\x12#\n" +
@@ -4256,7 +4363,11 @@ const file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc = "" +
 	"\rPriorityField\x12\x1e\n" +
 	"\x1aPRIORITY_FIELD_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16PRIORITY_FIELD_IP_DSCP\x10\x01\x12\x1b\n" +
-	"\x17PRIORITY_FIELD_VLAN_PCP\x10\x02*\xaf\x01\n" +
+	"\x17PRIORITY_FIELD_VLAN_PCP\x10\x02*Y\n" +
+	"\vArqProtocol\x12\x1c\n" +
+	"\x18ARQ_PROTOCOL_UNSPECIFIED\x10\x00\x12\x15\n" +
+	"\x11ARQ_PROTOCOL_IPV4\x10\x01\x12\x15\n" +
+	"\x11ARQ_PROTOCOL_PDCP\x10\x02*\xaf\x01\n" +
 	"\vBufferState\x12\x1c\n" +
 	"\x18BUFFER_STATE_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11BUFFER_STATE_FREE\x10\x01\x12\x1a\n" +
@@ -4332,160 +4443,162 @@ func file_flowbuf_buffer_v1_buffer_agent_proto_rawDescGZIP() []byte {
 	return file_flowbuf_buffer_v1_buffer_agent_proto_rawDescData
 }
 
-var file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes = make([]protoimpl.EnumInfo, 9)
+var file_flowbuf_buffer_v1_buffer_agent_proto_enumTypes = make([]protoimpl.EnumInfo, 10)
 var file_flowbuf_buffer_v1_buffer_agent_proto_msgTypes = make([]protoimpl.MessageInfo, 48)
 var file_flowbuf_buffer_v1_buffer_agent_proto_goTypes = []any{
 	(QueueType)(0),                 // 0: flowbuf.buffer.v1.QueueType
 	(OverflowPolicy)(0),            // 1: flowbuf.buffer.v1.OverflowPolicy
 	(PriorityField)(0),             // 2: flowbuf.buffer.v1.PriorityField
-	(BufferState)(0),               // 3: flowbuf.buffer.v1.BufferState
-	(DropCause)(0),                 // 4: flowbuf.buffer.v1.DropCause
-	(VportMode)(0),                 // 5: flowbuf.buffer.v1.VportMode
-	(VportBackendKind)(0),          // 6: flowbuf.buffer.v1.VportBackendKind
-	(ReportSync)(0),                // 7: flowbuf.buffer.v1.ReportSync
-	(EventKind)(0),                 // 8: flowbuf.buffer.v1.EventKind
-	(*GetCapabilitiesRequest)(nil), // 9: flowbuf.buffer.v1.GetCapabilitiesRequest
-	(*Capabilities)(nil),           // 10: flowbuf.buffer.v1.Capabilities
-	(*Quota)(nil),                  // 11: flowbuf.buffer.v1.Quota
-	(*PriorityConfig)(nil),         // 12: flowbuf.buffer.v1.PriorityConfig
-	(*ArqConfig)(nil),              // 13: flowbuf.buffer.v1.ArqConfig
-	(*BufferConfig)(nil),           // 14: flowbuf.buffer.v1.BufferConfig
-	(*CreateBufferRequest)(nil),    // 15: flowbuf.buffer.v1.CreateBufferRequest
-	(*RemoveBufferRequest)(nil),    // 16: flowbuf.buffer.v1.RemoveBufferRequest
-	(*RemoveBufferResponse)(nil),   // 17: flowbuf.buffer.v1.RemoveBufferResponse
-	(*QueryBufferRequest)(nil),     // 18: flowbuf.buffer.v1.QueryBufferRequest
-	(*ListBuffersRequest)(nil),     // 19: flowbuf.buffer.v1.ListBuffersRequest
-	(*ListBuffersResponse)(nil),    // 20: flowbuf.buffer.v1.ListBuffersResponse
-	(*Buffer)(nil),                 // 21: flowbuf.buffer.v1.Buffer
-	(*DropCounter)(nil),            // 22: flowbuf.buffer.v1.DropCounter
-	(*BufferStats)(nil),            // 23: flowbuf.buffer.v1.BufferStats
-	(*LinuxInterfaceBackend)(nil),  // 24: flowbuf.buffer.v1.LinuxInterfaceBackend
-	(*InProcessBackend)(nil),       // 25: flowbuf.buffer.v1.InProcessBackend
-	(*VportConfig)(nil),            // 26: flowbuf.buffer.v1.VportConfig
-	(*CreateVportRequest)(nil),     // 27: flowbuf.buffer.v1.CreateVportRequest
-	(*RemoveVportRequest)(nil),     // 28: flowbuf.buffer.v1.RemoveVportRequest
-	(*RemoveVportResponse)(nil),    // 29: flowbuf.buffer.v1.RemoveVportResponse
-	(*SetVportModeRequest)(nil),    // 30: flowbuf.buffer.v1.SetVportModeRequest
-	(*TxRate)(nil),                 // 31: flowbuf.buffer.v1.TxRate
-	(*QueryVportRequest)(nil),      // 32: flowbuf.buffer.v1.QueryVportRequest
-	(*ListVportsRequest)(nil),      // 33: flowbuf.buffer.v1.ListVportsRequest
-	(*ListVportsResponse)(nil),     // 34: flowbuf.buffer.v1.ListVportsResponse
-	(*Vport)(nil),                  // 35: flowbuf.buffer.v1.Vport
-	(*VportStats)(nil),             // 36: flowbuf.buffer.v1.VportStats
-	(*BindRequest)(nil),            // 37: flowbuf.buffer.v1.BindRequest
-	(*BindResponse)(nil),           // 38: flowbuf.buffer.v1.BindResponse
-	(*UnbindRequest)(nil),          // 39: flowbuf.buffer.v1.UnbindRequest
-	(*UnbindResponse)(nil),         // 40: flowbuf.buffer.v1.UnbindResponse
-	(*Operation)(nil),              // 41: flowbuf.buffer.v1.Operation
-	(*BatchRequest)(nil),           // 42: flowbuf.buffer.v1.BatchRequest
-	(*BatchResponse)(nil),          // 43: flowbuf.buffer.v1.BatchResponse
-	(*OperationResult)(nil),        // 44: flowbuf.buffer.v1.OperationResult
-	(*PacketId)(nil),               // 45: flowbuf.buffer.v1.PacketId
-	(*PurgeUpToRequest)(nil),       // 46: flowbuf.buffer.v1.PurgeUpToRequest
-	(*PurgeUpToResponse)(nil),      // 47: flowbuf.buffer.v1.PurgeUpToResponse
-	(*AckRequest)(nil),             // 48: flowbuf.buffer.v1.AckRequest
-	(*AckResponse)(nil),            // 49: flowbuf.buffer.v1.AckResponse
-	(*ArmTriggerRequest)(nil),      // 50: flowbuf.buffer.v1.ArmTriggerRequest
-	(*ArmTriggerResponse)(nil),     // 51: flowbuf.buffer.v1.ArmTriggerResponse
-	(*TriggerFire)(nil),            // 52: flowbuf.buffer.v1.TriggerFire
-	(*MarkerMatch)(nil),            // 53: flowbuf.buffer.v1.MarkerMatch
-	(*EventRule)(nil),              // 54: flowbuf.buffer.v1.EventRule
-	(*SubscribeRequest)(nil),       // 55: flowbuf.buffer.v1.SubscribeRequest
-	(*Event)(nil),                  // 56: flowbuf.buffer.v1.Event
+	(ArqProtocol)(0),               // 3: flowbuf.buffer.v1.ArqProtocol
+	(BufferState)(0),               // 4: flowbuf.buffer.v1.BufferState
+	(DropCause)(0),                 // 5: flowbuf.buffer.v1.DropCause
+	(VportMode)(0),                 // 6: flowbuf.buffer.v1.VportMode
+	(VportBackendKind)(0),          // 7: flowbuf.buffer.v1.VportBackendKind
+	(ReportSync)(0),                // 8: flowbuf.buffer.v1.ReportSync
+	(EventKind)(0),                 // 9: flowbuf.buffer.v1.EventKind
+	(*GetCapabilitiesRequest)(nil), // 10: flowbuf.buffer.v1.GetCapabilitiesRequest
+	(*Capabilities)(nil),           // 11: flowbuf.buffer.v1.Capabilities
+	(*Quota)(nil),                  // 12: flowbuf.buffer.v1.Quota
+	(*PriorityConfig)(nil),         // 13: flowbuf.buffer.v1.PriorityConfig
+	(*ArqConfig)(nil),              // 14: flowbuf.buffer.v1.ArqConfig
+	(*BufferConfig)(nil),           // 15: flowbuf.buffer.v1.BufferConfig
+	(*CreateBufferRequest)(nil),    // 16: flowbuf.buffer.v1.CreateBufferRequest
+	(*RemoveBufferRequest)(nil),    // 17: flowbuf.buffer.v1.RemoveBufferRequest
+	(*RemoveBufferResponse)(nil),   // 18: flowbuf.buffer.v1.RemoveBufferResponse
+	(*QueryBufferRequest)(nil),     // 19: flowbuf.buffer.v1.QueryBufferRequest
+	(*ListBuffersRequest)(nil),     // 20: flowbuf.buffer.v1.ListBuffersRequest
+	(*ListBuffersResponse)(nil),    // 21: flowbuf.buffer.v1.ListBuffersResponse
+	(*Buffer)(nil),                 // 22: flowbuf.buffer.v1.Buffer
+	(*DropCounter)(nil),            // 23: flowbuf.buffer.v1.DropCounter
+	(*BufferStats)(nil),            // 24: flowbuf.buffer.v1.BufferStats
+	(*LinuxInterfaceBackend)(nil),  // 25: flowbuf.buffer.v1.LinuxInterfaceBackend
+	(*InProcessBackend)(nil),       // 26: flowbuf.buffer.v1.InProcessBackend
+	(*VportConfig)(nil),            // 27: flowbuf.buffer.v1.VportConfig
+	(*CreateVportRequest)(nil),     // 28: flowbuf.buffer.v1.CreateVportRequest
+	(*RemoveVportRequest)(nil),     // 29: flowbuf.buffer.v1.RemoveVportRequest
+	(*RemoveVportResponse)(nil),    // 30: flowbuf.buffer.v1.RemoveVportResponse
+	(*SetVportModeRequest)(nil),    // 31: flowbuf.buffer.v1.SetVportModeRequest
+	(*TxRate)(nil),                 // 32: flowbuf.buffer.v1.TxRate
+	(*QueryVportRequest)(nil),      // 33: flowbuf.buffer.v1.QueryVportRequest
+	(*ListVportsRequest)(nil),      // 34: flowbuf.buffer.v1.ListVportsRequest
+	(*ListVportsResponse)(nil),     // 35: flowbuf.buffer.v1.ListVportsResponse
+	(*Vport)(nil),                  // 36: flowbuf.buffer.v1.Vport
+	(*VportStats)(nil),             // 37: flowbuf.buffer.v1.VportStats
+	(*BindRequest)(nil),            // 38: flowbuf.buffer.v1.BindRequest
+	(*BindResponse)(nil),           // 39: flowbuf.buffer.v1.BindResponse
+	(*UnbindRequest)(nil),          // 40: flowbuf.buffer.v1.UnbindRequest
+	(*UnbindResponse)(nil),         // 41: flowbuf.buffer.v1.UnbindResponse
+	(*Operation)(nil),              // 42: flowbuf.buffer.v1.Operation
+	(*BatchRequest)(nil),           // 43: flowbuf.buffer.v1.BatchRequest
+	(*BatchResponse)(nil),          // 44: flowbuf.buffer.v1.BatchResponse
+	(*OperationResult)(nil),        // 45: flowbuf.buffer.v1.OperationResult
+	(*PacketId)(nil),               // 46: flowbuf.buffer.v1.PacketId
+	(*PurgeUpToRequest)(nil),       // 47: flowbuf.buffer.v1.PurgeUpToRequest
+	(*PurgeUpToResponse)(nil),      // 48: flowbuf.buffer.v1.PurgeUpToResponse
+	(*AckRequest)(nil),             // 49: flowbuf.buffer.v1.AckRequest
+	(*AckResponse)(nil),            // 50: flowbuf.buffer.v1.AckResponse
+	(*ArmTriggerRequest)(nil),      // 51: flowbuf.buffer.v1.ArmTriggerRequest
+	(*ArmTriggerResponse)(nil),     // 52: flowbuf.buffer.v1.ArmTriggerResponse
+	(*TriggerFire)(nil),            // 53: flowbuf.buffer.v1.TriggerFire
+	(*MarkerMatch)(nil),            // 54: flowbuf.buffer.v1.MarkerMatch
+	(*EventRule)(nil),              // 55: flowbuf.buffer.v1.EventRule
+	(*SubscribeRequest)(nil),       // 56: flowbuf.buffer.v1.SubscribeRequest
+	(*Event)(nil),                  // 57: flowbuf.buffer.v1.Event
 }
 var file_flowbuf_buffer_v1_buffer_agent_proto_depIdxs = []int32{
 	0,  // 0: flowbuf.buffer.v1.Capabilities.queue_types:type_name -> flowbuf.buffer.v1.QueueType
-	6,  // 1: flowbuf.buffer.v1.Capabilities.vport_backends:type_name -> flowbuf.buffer.v1.VportBackendKind
-	11, // 2: flowbuf.buffer.v1.Capabilities.quota:type_name -> flowbuf.buffer.v1.Quota
+	7,  // 1: flowbuf.buffer.v1.Capabilities.vport_backends:type_name -> flowbuf.buffer.v1.VportBackendKind
+	12, // 2: flowbuf.buffer.v1.Capabilities.quota:type_name -> flowbuf.buffer.v1.Quota
 	2,  // 3: flowbuf.buffer.v1.PriorityConfig.field:type_name -> flowbuf.buffer.v1.PriorityField
-	0,  // 4: flowbuf.buffer.v1.BufferConfig.queue_type:type_name -> flowbuf.buffer.v1.QueueType
-	1,  // 5: flowbuf.buffer.v1.BufferConfig.overflow:type_name -> flowbuf.buffer.v1.OverflowPolicy
-	12, // 6: flowbuf.buffer.v1.BufferConfig.priority:type_name -> flowbuf.buffer.v1.PriorityConfig
-	13, // 7: flowbuf.buffer.v1.BufferConfig.arq:type_name -> flowbuf.buffer.v1.ArqConfig
-	14, // 8: flowbuf.buffer.v1.CreateBufferRequest.config:type_name -> flowbuf.buffer.v1.BufferConfig
-	21, // 9: flowbuf.buffer.v1.ListBuffersResponse.buffers:type_name -> flowbuf.buffer.v1.Buffer
-	14, // 10: flowbuf.buffer.v1.Buffer.config:type_name -> flowbuf.buffer.v1.BufferConfig
-	3,  // 11: flowbuf.buffer.v1.Buffer.state:type_name -> flowbuf.buffer.v1.BufferState
-	23, // 12: flowbuf.buffer.v1.Buffer.stats:type_name -> flowbuf.buffer.v1.BufferStats
-	4,  // 13: flowbuf.buffer.v1.DropCounter.cause:type_name -> flowbuf.buffer.v1.DropCause
-	22, // 14: flowbuf.buffer.v1.BufferStats.drops:type_name -> flowbuf.buffer.v1.DropCounter
-	45, // 15: flowbuf.buffer.v1.BufferStats.last_out_packet_id:type_name -> flowbuf.buffer.v1.PacketId
-	5,  // 16: flowbuf.buffer.v1.VportConfig.mode:type_name -> flowbuf.buffer.v1.VportMode
-	24, // 17: flowbuf.buffer.v1.VportConfig.linux_interface:type_name -> flowbuf.buffer.v1.LinuxInterfaceBackend
-	25, // 18: flowbuf.buffer.v1.VportConfig.in_process:type_name -> flowbuf.buffer.v1.InProcessBackend
-	26, // 19: flowbuf.buffer.v1.CreateVportRequest.config:type_name -> flowbuf.buffer.v1.VportConfig
-	5,  // 20: flowbuf.buffer.v1.SetVportModeRequest.mode:type_name -> flowbuf.buffer.v1.VportMode
-	31, // 21: flowbuf.buffer.v1.SetVportModeRequest.tx_rate:type_name -> flowbuf.buffer.v1.TxRate
-	35, // 22: flowbuf.buffer.v1.ListVportsResponse.vports:type_name -> flowbuf.buffer.v1.Vport
-	26, // 23: flowbuf.buffer.v1.Vport.config:type_name -> flowbuf.buffer.v1.VportConfig
-	36, // 24: flowbuf.buffer.v1.Vport.stats:type_name -> flowbuf.buffer.v1.VportStats
-	22, // 25: flowbuf.buffer.v1.VportStats.drops:type_name -> flowbuf.buffer.v1.DropCounter
-	21, // 26: flowbuf.buffer.v1.BindResponse.buffer:type_name -> flowbuf.buffer.v1.Buffer
-	21, // 27: flowbuf.buffer.v1.UnbindResponse.buffer:type_name -> flowbuf.buffer.v1.Buffer
-	15, // 28: flowbuf.buffer.v1.Operation.create_buffer:type_name -> flowbuf.buffer.v1.CreateBufferRequest
-	16, // 29: flowbuf.buffer.v1.Operation.remove_buffer:type_name -> flowbuf.buffer.v1.RemoveBufferRequest
-	27, // 30: flowbuf.buffer.v1.Operation.create_vport:type_name -> flowbuf.buffer.v1.CreateVportRequest
-	28, // 31: flowbuf.buffer.v1.Operation.remove_vport:type_name -> flowbuf.buffer.v1.RemoveVportRequest
-	30, // 32: flowbuf.buffer.v1.Operation.set_vport_mode:type_name -> flowbuf.buffer.v1.SetVportModeRequest
-	37, // 33: flowbuf.buffer.v1.Operation.bind:type_name -> flowbuf.buffer.v1.BindRequest
-	39, // 34: flowbuf.buffer.v1.Operation.unbind:type_name -> flowbuf.buffer.v1.UnbindRequest
-	41, // 35: flowbuf.buffer.v1.BatchRequest.operations:type_name -> flowbuf.buffer.v1.Operation
-	44, // 36: flowbuf.buffer.v1.BatchResponse.results:type_name -> flowbuf.buffer.v1.OperationResult
-	21, // 37: flowbuf.buffer.v1.OperationResult.buffer:type_name -> flowbuf.buffer.v1.Buffer
-	35, // 38: flowbuf.buffer.v1.OperationResult.vport:type_name -> flowbuf.buffer.v1.Vport
-	17, // 39: flowbuf.buffer.v1.OperationResult.remove_buffer:type_name -> flowbuf.buffer.v1.RemoveBufferResponse
-	29, // 40: flowbuf.buffer.v1.OperationResult.remove_vport:type_name -> flowbuf.buffer.v1.RemoveVportResponse
-	45, // 41: flowbuf.buffer.v1.PurgeUpToRequest.packet_id:type_name -> flowbuf.buffer.v1.PacketId
-	45, // 42: flowbuf.buffer.v1.AckRequest.packet_ids:type_name -> flowbuf.buffer.v1.PacketId
-	30, // 43: flowbuf.buffer.v1.ArmTriggerRequest.set_vport_modes:type_name -> flowbuf.buffer.v1.SetVportModeRequest
-	52, // 44: flowbuf.buffer.v1.ArmTriggerResponse.last_fire:type_name -> flowbuf.buffer.v1.TriggerFire
-	7,  // 45: flowbuf.buffer.v1.TriggerFire.report_sync:type_name -> flowbuf.buffer.v1.ReportSync
-	8,  // 46: flowbuf.buffer.v1.EventRule.kind:type_name -> flowbuf.buffer.v1.EventKind
-	53, // 47: flowbuf.buffer.v1.EventRule.marker:type_name -> flowbuf.buffer.v1.MarkerMatch
-	54, // 48: flowbuf.buffer.v1.SubscribeRequest.rules:type_name -> flowbuf.buffer.v1.EventRule
-	8,  // 49: flowbuf.buffer.v1.Event.kind:type_name -> flowbuf.buffer.v1.EventKind
-	22, // 50: flowbuf.buffer.v1.Event.dropped:type_name -> flowbuf.buffer.v1.DropCounter
-	3,  // 51: flowbuf.buffer.v1.Event.state:type_name -> flowbuf.buffer.v1.BufferState
-	45, // 52: flowbuf.buffer.v1.Event.packet_id:type_name -> flowbuf.buffer.v1.PacketId
-	9,  // 53: flowbuf.buffer.v1.BufferAgent.GetCapabilities:input_type -> flowbuf.buffer.v1.GetCapabilitiesRequest
-	15, // 54: flowbuf.buffer.v1.BufferAgent.CreateBuffer:input_type -> flowbuf.buffer.v1.CreateBufferRequest
-	16, // 55: flowbuf.buffer.v1.BufferAgent.RemoveBuffer:input_type -> flowbuf.buffer.v1.RemoveBufferRequest
-	18, // 56: flowbuf.buffer.v1.BufferAgent.QueryBuffer:input_type -> flowbuf.buffer.v1.QueryBufferRequest
-	19, // 57: flowbuf.buffer.v1.BufferAgent.ListBuffers:input_type -> flowbuf.buffer.v1.ListBuffersRequest
-	27, // 58: flowbuf.buffer.v1.BufferAgent.CreateVport:input_type -> flowbuf.buffer.v1.CreateVportRequest
-	28, // 59: flowbuf.buffer.v1.BufferAgent.RemoveVport:input_type -> flowbuf.buffer.v1.RemoveVportRequest
-	30, // 60: flowbuf.buffer.v1.BufferAgent.SetVportMode:input_type -> flowbuf.buffer.v1.SetVportModeRequest
-	32, // 61: flowbuf.buffer.v1.BufferAgent.QueryVport:input_type -> flowbuf.buffer.v1.QueryVportRequest
-	33, // 62: flowbuf.buffer.v1.BufferAgent.ListVports:input_type -> flowbuf.buffer.v1.ListVportsRequest
-	37, // 63: flowbuf.buffer.v1.BufferAgent.Bind:input_type -> flowbuf.buffer.v1.BindRequest
-	39, // 64: flowbuf.buffer.v1.BufferAgent.Unbind:input_type -> flowbuf.buffer.v1.UnbindRequest
-	42, // 65: flowbuf.buffer.v1.BufferAgent.Batch:input_type -> flowbuf.buffer.v1.BatchRequest
-	46, // 66: flowbuf.buffer.v1.BufferAgent.PurgeUpTo:input_type -> flowbuf.buffer.v1.PurgeUpToRequest
-	48, // 67: flowbuf.buffer.v1.BufferAgent.Ack:input_type -> flowbuf.buffer.v1.AckRequest
-	50, // 68: flowbuf.buffer.v1.BufferAgent.ArmTrigger:input_type -> flowbuf.buffer.v1.ArmTriggerRequest
-	55, // 69: flowbuf.buffer.v1.BufferAgent.Subscribe:input_type -> flowbuf.buffer.v1.SubscribeRequest
-	10, // 70: flowbuf.buffer.v1.BufferAgent.GetCapabilities:output_type -> flowbuf.buffer.v1.Capabilities
-	21, // 71: flowbuf.buffer.v1.BufferAgent.CreateBuffer:output_type -> flowbuf.buffer.v1.Buffer
-	17, // 72: flowbuf.buffer.v1.BufferAgent.RemoveBuffer:output_type -> flowbuf.buffer.v1.RemoveBufferResponse
-	21, // 73: flowbuf.buffer.v1.BufferAgent.QueryBuffer:output_type -> flowbuf.buffer.v1.Buffer
-	20, // 74: flowbuf.buffer.v1.BufferAgent.ListBuffers:output_type -> flowbuf.buffer.v1.ListBuffersResponse
-	35, // 75: flowbuf.buffer.v1.BufferAgent.CreateVport:output_type -> flowbuf.buffer.v1.Vport
-	29, // 76: flowbuf.buffer.v1.BufferAgent.RemoveVport:output_type -> flowbuf.buffer.v1.RemoveVportResponse
-	35, // 77: flowbuf.buffer.v1.BufferAgent.SetVportMode:output_type -> flowbuf.buffer.v1.Vport
-	35, // 78: flowbuf.buffer.v1.BufferAgent.QueryVport:output_type -> flowbuf.buffer.v1.Vport
-	34, // 79: flowbuf.buffer.v1.BufferAgent.ListVports:output_type -> flowbuf.buffer.v1.ListVportsResponse
-	38, // 80: flowbuf.buffer.v1.BufferAgent.Bind:output_type -> flowbuf.buffer.v1.BindResponse
-	40, // 81: flowbuf.buffer.v1.BufferAgent.Unbind:output_type -> flowbuf.buffer.v1.UnbindResponse
-	43, // 82: flowbuf.buffer.v1.BufferAgent.Batch:output_type -> flowbuf.buffer.v1.BatchResponse
-	47, // 83: flowbuf.buffer.v1.BufferAgent.PurgeUpTo:output_type -> flowbuf.buffer.v1.PurgeUpToResponse
-	49, // 84: flowbuf.buffer.v1.BufferAgent.Ack:output_type -> flowbuf.buffer.v1.AckResponse
-	51, // 85: flowbuf.buffer.v1.BufferAgent.ArmTrigger:output_type -> flowbuf.buffer.v1.ArmTriggerResponse
-	56, // 86: flowbuf.buffer.v1.BufferAgent.Subscribe:output_type -> flowbuf.buffer.v1.Event
-	70, // [70:87] is the sub-list for method output_type
-	53, // [53:70] is the sub-list for method input_type
-	53, // [53:53] is the sub-list for extension type_name
-	53, // [53:53] is the sub-list for extension extendee
-	0,  // [0:53] is the sub-list for field type_name
+	3,  // 4: flowbuf.buffer.v1.ArqConfig.protocol:type_name -> flowbuf.buffer.v1.ArqProtocol
+	0,  // 5: flowbuf.buffer.v1.BufferConfig.queue_type:type_name -> flowbuf.buffer.v1.QueueType
+	1,  // 6: flowbuf.buffer.v1.BufferConfig.overflow:type_name -> flowbuf.buffer.v1.OverflowPolicy
+	13, // 7: flowbuf.buffer.v1.BufferConfig.priority:type_name -> flowbuf.buffer.v1.PriorityConfig
+	14, // 8: flowbuf.buffer.v1.BufferConfig.arq:type_name -> flowbuf.buffer.v1.ArqConfig
+	15, // 9: flowbuf.buffer.v1.CreateBufferRequest.config:type_name -> flowbuf.buffer.v1.BufferConfig
+	22, // 10: flowbuf.buffer.v1.ListBuffersResponse.buffers:type_name -> flowbuf.buffer.v1.Buffer
+	15, // 11: flowbuf.buffer.v1.Buffer.config:type_name -> flowbuf.buffer.v1.BufferConfig
+	4,  // 12: flowbuf.buffer.v1.Buffer.state:type_name -> flowbuf.buffer.v1.BufferState
+	24, // 13: flowbuf.buffer.v1.Buffer.stats:type_name -> flowbuf.buffer.v1.BufferStats
+	5,  // 14: flowbuf.buffer.v1.DropCounter.cause:type_name -> flowbuf.buffer.v1.DropCause
+	23, // 15: flowbuf.buffer.v1.BufferStats.drops:type_name -> flowbuf.buffer.v1.DropCounter
+	46, // 16: flowbuf.buffer.v1.BufferStats.last_out_packet_id:type_name -> flowbuf.buffer.v1.PacketId
+	6,  // 17: flowbuf.buffer.v1.VportConfig.mode:type_name -> flowbuf.buffer.v1.VportMode
+	25, // 18: flowbuf.buffer.v1.VportConfig.linux_interface:type_name -> flowbuf.buffer.v1.LinuxInterfaceBackend
+	26, // 19: flowbuf.buffer.v1.VportConfig.in_process:type_name -> flowbuf.buffer.v1.InProcessBackend
+	27, // 20: flowbuf.buffer.v1.CreateVportRequest.config:type_name -> flowbuf.buffer.v1.VportConfig
+	6,  // 21: flowbuf.buffer.v1.SetVportModeRequest.mode:type_name -> flowbuf.buffer.v1.VportMode
+	32, // 22: flowbuf.buffer.v1.SetVportModeRequest.tx_rate:type_name -> flowbuf.buffer.v1.TxRate
+	36, // 23: flowbuf.buffer.v1.ListVportsResponse.vports:type_name -> flowbuf.buffer.v1.Vport
+	27, // 24: flowbuf.buffer.v1.Vport.config:type_name -> flowbuf.buffer.v1.VportConfig
+	37, // 25: flowbuf.buffer.v1.Vport.stats:type_name -> flowbuf.buffer.v1.VportStats
+	23, // 26: flowbuf.buffer.v1.VportStats.drops:type_name -> flowbuf.buffer.v1.DropCounter
+	22, // 27: flowbuf.buffer.v1.BindResponse.buffer:type_name -> flowbuf.buffer.v1.Buffer
+	22, // 28: flowbuf.buffer.v1.UnbindResponse.buffer:type_name -> flowbuf.buffer.v1.Buffer
+	16, // 29: flowbuf.buffer.v1.Operation.create_buffer:type_name -> flowbuf.buffer.v1.CreateBufferRequest
+	17, // 30: flowbuf.buffer.v1.Operation.remove_buffer:type_name -> flowbuf.buffer.v1.RemoveBufferRequest
+	28, // 31: flowbuf.buffer.v1.Operation.create_vport:type_name -> flowbuf.buffer.v1.CreateVportRequest
+	29, // 32: flowbuf.buffer.v1.Operation.remove_vport:type_name -> flowbuf.buffer.v1.RemoveVportRequest
+	31, // 33: flowbuf.buffer.v1.Operation.set_vport_mode:type_name -> flowbuf.buffer.v1.SetVportModeRequest
+	38, // 34: flowbuf.buffer.v1.Operation.bind:type_name -> flowbuf.buffer.v1.BindRequest
+	40, // 35: flowbuf.buffer.v1.Operation.unbind:type_name -> flowbuf.buffer.v1.UnbindRequest
+	42, // 36: flowbuf.buffer.v1.BatchRequest.operations:type_name -> flowbuf.buffer.v1.Operation
+	45, // 37: flowbuf.buffer.v1.BatchResponse.results:type_name -> flowbuf.buffer.v1.OperationResult
+	22, // 38: flowbuf.buffer.v1.OperationResult.buffer:type_name -> flowbuf.buffer.v1.Buffer
+	36, // 39: flowbuf.buffer.v1.OperationResult.vport:type_name -> flowbuf.buffer.v1.Vport
+	18, // 40: flowbuf.buffer.v1.OperationResult.remove_buffer:type_name -> flowbuf.buffer.v1.RemoveBufferResponse
+	30, // 41: flowbuf.buffer.v1.OperationResult.remove_vport:type_name -> flowbuf.buffer.v1.RemoveVportResponse
+	46, // 42: flowbuf.buffer.v1.PurgeUpToRequest.packet_id:type_name -> flowbuf.buffer.v1.PacketId
+	46, // 43: flowbuf.buffer.v1.AckRequest.packet_ids:type_name -> flowbuf.buffer.v1.PacketId
+	31, // 44: flowbuf.buffer.v1.ArmTriggerRequest.set_vport_modes:type_name -> flowbuf.buffer.v1.SetVportModeRequest
+	53, // 45: flowbuf.buffer.v1.ArmTriggerResponse.last_fire:type_name -> flowbuf.buffer.v1.TriggerFire
+	8,  // 46: flowbuf.buffer.v1.TriggerFire.report_sync:type_name -> flowbuf.buffer.v1.ReportSync
+	9,  // 47: flowbuf.buffer.v1.EventRule.kind:type_name -> flowbuf.buffer.v1.EventKind
+	54, // 48: flowbuf.buffer.v1.EventRule.marker:type_name -> flowbuf.buffer.v1.MarkerMatch
+	55, // 49: flowbuf.buffer.v1.SubscribeRequest.rules:type_name -> flowbuf.buffer.v1.EventRule
+	9,  // 50: flowbuf.buffer.v1.Event.kind:type_name -> flowbuf.buffer.v1.EventKind
+	23, // 51: flowbuf.buffer.v1.Event.dropped:type_name -> flowbuf.buffer.v1.DropCounter
+	4,  // 52: flowbuf.buffer.v1.Event.state:type_name -> flowbuf.buffer.v1.BufferState
+	46, // 53: flowbuf.buffer.v1.Event.packet_id:type_name -> flowbuf.buffer.v1.PacketId
+	10, // 54: flowbuf.buffer.v1.BufferAgent.GetCapabilities:input_type -> flowbuf.buffer.v1.GetCapabilitiesRequest
+	16, // 55: flowbuf.buffer.v1.BufferAgent.CreateBuffer:input_type -> flowbuf.buffer.v1.CreateBufferRequest
+	17, // 56: flowbuf.buffer.v1.BufferAgent.RemoveBuffer:input_type -> flowbuf.buffer.v1.RemoveBufferRequest
+	19, // 57: flowbuf.buffer.v1.BufferAgent.QueryBuffer:input_type -> flowbuf.buffer.v1.QueryBufferRequest
+	20, // 58: flowbuf.buffer.v1.BufferAgent.ListBuffers:input_type -> flowbuf.buffer.v1.ListBuffersRequest
+	28, // 59: flowbuf.buffer.v1.BufferAgent.CreateVport:input_type -> flowbuf.buffer.v1.CreateVportRequest
+	29, // 60: flowbuf.buffer.v1.BufferAgent.RemoveVport:input_type -> flowbuf.buffer.v1.RemoveVportRequest
+	31, // 61: flowbuf.buffer.v1.BufferAgent.SetVportMode:input_type -> flowbuf.buffer.v1.SetVportModeRequest
+	33, // 62: flowbuf.buffer.v1.BufferAgent.QueryVport:input_type -> flowbuf.buffer.v1.QueryVportRequest
+	34, // 63: flowbuf.buffer.v1.BufferAgent.ListVports:input_type -> flowbuf.buffer.v1.ListVportsRequest
+	38, // 64: flowbuf.buffer.v1.BufferAgent.Bind:input_type -> flowbuf.buffer.v1.BindRequest
+	40, // 65: flowbuf.buffer.v1.BufferAgent.Unbind:input_type -> flowbuf.buffer.v1.UnbindRequest
+	43, // 66: flowbuf.buffer.v1.BufferAgent.Batch:input_type -> flowbuf.buffer.v1.BatchRequest
+	47, // 67: flowbuf.buffer.v1.BufferAgent.PurgeUpTo:input_type -> flowbuf.buffer.v1.PurgeUpToRequest
+	49, // 68: flowbuf.buffer.v1.BufferAgent.Ack:input_type -> flowbuf.buffer.v1.AckRequest
+	51, // 69: flowbuf.buffer.v1.BufferAgent.ArmTrigger:input_type -> flowbuf.buffer.v1.ArmTriggerRequest
+	56, // 70: flowbuf.buffer.v1.BufferAgent.Subscribe:input_type -> flowbuf.buffer.v1.SubscribeRequest
+	11, // 71: flowbuf.buffer.v1.BufferAgent.GetCapabilities:output_type -> flowbuf.buffer.v1.Capabilities
+	22, // 72: flowbuf.buffer.v1.BufferAgent.CreateBuffer:output_type -> flowbuf.buffer.v1.Buffer
+	18, // 73: flowbuf.buffer.v1.BufferAgent.RemoveBuffer:output_type -> flowbuf.buffer.v1.RemoveBufferResponse
+	22, // 74: flowbuf.buffer.v1.BufferAgent.QueryBuffer:output_type -> flowbuf.buffer.v1.Buffer
+	21, // 75: flowbuf.buffer.v1.BufferAgent.ListBuffers:output_type -> flowbuf.buffer.v1.ListBuffersResponse
+	36, // 76: flowbuf.buffer.v1.BufferAgent.CreateVport:output_type -> flowbuf.buffer.v1.Vport
+	30, // 77: flowbuf.buffer.v1.BufferAgent.RemoveVport:output_type -> flowbuf.buffer.v1.RemoveVportResponse
+	36, // 78: flowbuf.buffer.v1.BufferAgent.SetVportMode:output_type -> flowbuf.buffer.v1.Vport
+	36, // 79: flowbuf.buffer.v1.BufferAgent.QueryVport:output_type -> flowbuf.buffer.v1.Vport
+	35, // 80: flowbuf.buffer.v1.BufferAgent.ListVports:output_type -> flowbuf.buffer.v1.ListVportsResponse
+	39, // 81: flowbuf.buffer.v1.BufferAgent.Bind:output_type -> flowbuf.buffer.v1.BindResponse
+	41, // 82: flowbuf.buffer.v1.BufferAgent.Unbind:output_type -> flowbuf.buffer.v1.UnbindResponse
+	44, // 83: flowbuf.buffer.v1.BufferAgent.Batch:output_type -> flowbuf.buffer.v1.BatchResponse
+	48, // 84: flowbuf.buffer.v1.BufferAgent.PurgeUpTo:output_type -> flowbuf.buffer.v1.PurgeUpToResponse
+	50, // 85: flowbuf.buffer.v1.BufferAgent.Ack:output_type -> flowbuf.buffer.v1.AckResponse
+	52, // 86: flowbuf.buffer.v1.BufferAgent.ArmTrigger:output_type -> flowbuf.buffer.v1.ArmTriggerResponse
+	57, // 87: flowbuf.buffer.v1.BufferAgent.Subscribe:output_type -> flowbuf.buffer.v1.Event
+	71, // [71:88] is the sub-list for method output_type
+	54, // [54:71] is the sub-list for method input_type
+	54, // [54:54] is the sub-list for extension type_name
+	54, // [54:54] is the sub-list for extension extendee
+	0,  // [0:54] is the sub-list for field type_name
 }
 
 func init() { file_flowbuf_buffer_v1_buffer_agent_proto_init() }
@@ -4517,7 +4630,7 @@ func file_flowbuf_buffer_v1_buffer_agent_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc), len(file_flowbuf_buffer_v1_buffer_agent_proto_rawDesc)),
-			NumEnums:      9,
+			NumEnums:      10,
 			NumMessages:   48,
 			NumExtensions: 0,
 			NumServices:   1,

@@ -108,6 +108,7 @@ public final class FlowBufHost implements AutoCloseable {
                 boolean pushed = session.start(deviceConfig, timeout);
                 session.insertMissing(BaseRules.of(appId, sw, netcfg.hosts(), netcfg.links()));
                 sw.fb().ifPresent(fb -> FbTables.write(session, appId, fb));
+                sw.gnb().ifPresent(gnb -> GnbTables.write(session, appId, gnb));
                 LOG.info("{}: primary, pipeline {}, base rules written", sw.deviceId(),
                          pushed ? "pushed" : "already running (tables kept)");
             }
@@ -221,12 +222,14 @@ public final class FlowBufHost implements AutoCloseable {
      * Writes again what a restarted switch lost besides the Buffer Service's
      * rules: the FB tables and default action its netcfg asks for, and the
      * UPF's interfaces, sessions, applications, firewall rules, queues and
-     * meter cells (existing entries are brought up to date, so a switch that
+     * meter cells, and the gNodeB's ports, bearers and clone sessions
+     * (existing entries are brought up to date, so a switch that
      * kept its tables is left as it was).
      */
     private static void restoreTables(SwitchSession session, SwitchEntry sw, ApplicationId appId,
                                       UpfManager upf) {
         sw.fb().ifPresent(fb -> FbTables.write(session, appId, fb));
+        sw.gnb().ifPresent(gnb -> GnbTables.write(session, appId, gnb));
         int upfEntries = upf.reinstall(sw.deviceId());
         LOG.warn("{}: FB tables {}, {} UPF entries written", sw.deviceId(),
                  sw.fb().isPresent() ? "written" : "not configured", upfEntries);

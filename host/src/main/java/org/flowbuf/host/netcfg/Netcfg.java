@@ -13,6 +13,7 @@ import org.flowbuf.api.codec.HeavyHitterSettingsCodec;
 import org.flowbuf.api.upf.HeavyHitterSettings;
 import org.flowbuf.app.config.CcSettings;
 import org.flowbuf.app.config.FbDeviceConfig;
+import org.flowbuf.app.config.GnbDeviceConfig;
 import org.flowbuf.app.config.FlowBufDeviceConfig;
 import org.flowbuf.host.fba.FbaSetting;
 import org.onlab.packet.MacAddress;
@@ -255,8 +256,22 @@ public final class Netcfg {
                 throw bad(key, "fb: " + error.get());
             }
         }
+        GnbDeviceConfig gnb = null;
+        JsonNode gnbSection = json.get(GnbDeviceConfig.CONFIG_KEY);
+        if (gnbSection != null) {
+            if (!gnbSection.isObject()) {
+                throw bad(key, "\"gnb\" must be an object");
+            }
+            gnb = new GnbDeviceConfig();
+            gnb.init(deviceId, GnbDeviceConfig.CONFIG_KEY, (ObjectNode) gnbSection,
+                     new ObjectMapper(), config -> { });
+            Optional<String> error = gnb.validationError();
+            if (error.isPresent()) {
+                throw bad(key, "gnb: " + error.get());
+            }
+        }
         return new SwitchEntry(deviceId, uri.getHost(), uri.getPort(), p4DeviceId, flowbuf, fba,
-                               fb);
+                               fb, gnb);
     }
 
     private static long deviceIdParameter(String key, URI uri) {

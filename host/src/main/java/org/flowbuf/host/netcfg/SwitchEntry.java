@@ -5,6 +5,7 @@
 package org.flowbuf.host.netcfg;
 
 import org.flowbuf.app.config.FbDeviceConfig;
+import org.flowbuf.app.config.GnbDeviceConfig;
 import org.flowbuf.app.config.FlowBufDeviceConfig;
 import org.flowbuf.host.fba.FbaSetting;
 import org.onosproject.net.DeviceId;
@@ -25,9 +26,10 @@ public final class SwitchEntry {
     private final FlowBufDeviceConfig flowbuf;
     private final FbaSetting fba;
     private final FbDeviceConfig fb;
+    private final GnbDeviceConfig gnb;
 
     SwitchEntry(DeviceId deviceId, String p4rtHost, int p4rtPort, long p4DeviceId,
-                FlowBufDeviceConfig flowbuf, FbaSetting fba, FbDeviceConfig fb) {
+                FlowBufDeviceConfig flowbuf, FbaSetting fba, FbDeviceConfig fb, GnbDeviceConfig gnb) {
         this.deviceId = Objects.requireNonNull(deviceId);
         this.p4rtHost = Objects.requireNonNull(p4rtHost);
         this.p4rtPort = p4rtPort;
@@ -35,6 +37,7 @@ public final class SwitchEntry {
         this.flowbuf = flowbuf;
         this.fba = fba;
         this.fb = fb;
+        this.gnb = gnb;
     }
 
     /**
@@ -98,5 +101,14 @@ public final class SwitchEntry {
      */
     public Optional<FbDeviceConfig> fb() {
         return Optional.ofNullable(fb);
+    }
+
+    /**
+     * The gNodeB in the device's P4 program.
+     *
+     * @return config, empty when the device is no gNodeB
+     */
+    public Optional<GnbDeviceConfig> gnb() {
+        return Optional.ofNullable(gnb);
     }
 }

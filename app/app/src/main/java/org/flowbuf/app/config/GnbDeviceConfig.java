@@ -1,0 +1,340 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.onlab.packet.Ip4Address;
+import org.onlab.packet.MacAddress;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.config.Config;
+import org.onosproject.net.config.InvalidFieldException;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The hybrid gNodeB in the device's P4 program (include/gnb.p4), under the
+ * key "gnb" of a device:
+ * <pre>
+ * { "upfPort": 1,
+ *   "cells": [ { "id": 1, "radioPort": 2, "baasPort": 100 } ],
+ *   "bearers": [ { "teid": 13631489, "cell": 1, "ueMac": "02:00:00:00:0e:01",
+ *                  "uplinkTeid": 4660, "gnbAddress": "10.0.0.200",
+ *                  "upfAddress": "10.0.0.100" } ] }
+ * </pre>
+ * Each cell has its radio port and the switch port of its BaaS buffer's
+ * vport; a bearer is a UE's session by the downlink TEID the gNodeB gives
+ * it, on a cell, with its uplink tunnel. A bearer's PDCP SN counter is
+ * the pdcp_sn cell of its position in the list. {@link #validationError()}
+ * names the first bad field.
+ */
+public final class GnbDeviceConfig extends Config<DeviceId> {
+
+    /** Key of this configuration under a device. */
+    public static final String CONFIG_KEY = "gnb";
+    static final String UPF_PORT = "upfPort";
+    static final String CELLS = "cells";
+    static final String BEARERS = "bearers";
+    static final String ID = "id";
+    static final String RADIO_PORT = "radioPort";
+    static final String BAAS_PORT = "baasPort";
+    static final String TEID = "teid";
+    static final String CELL = "cell";
+    static final String UE_MAC = "ueMac";
+    static final String UPLINK_TEID = "uplinkTeid";
+    static final String GNB_ADDRESS = "gnbAddress";
+    static final String UPF_ADDRESS = "upfAddress";
+    /** Bearers a device holds: the cells of the pdcp_sn register. */
+    public static final int MAX_BEARERS = 65536;
+    private static final long MAX_PORT = 510;
+    private static final long CPU_PORT = 255;
+    private static final long MAX_TEID = (1L << 32) - 1;
+    private static final int MAX_CELL = 65535;
+
+    /** A cell: its id, radio port and BaaS vport port. */
+    public static final class Cell {
+        private final int id;
+        private final long radioPort;
+        private final long baasPort;
+
+        Cell(int id, long radioPort, long baasPort) {
+            this.id = id;
+            this.radioPort = radioPort;
+            this.baasPort = baasPort;
+        }
+
+        /**
+         * The cell id.
+         *
+         * @return id
+         */
+        public int id() {
+            return id;
+        }
+
+        /**
+         * The radio side's switch port.
+         *
+         * @return port
+         */
+        public long radioPort() {
+            return radioPort;
+        }
+
+        /**
+         * The switch port of the BaaS buffer's vport.
+         *
+         * @return port
+         */
+        public long baasPort() {
+            return baasPort;
+        }
+    }
+
+    /** A bearer: downlink TEID, cell, UE MAC, uplink tunnel, SN cell. */
+    public static final class Bearer {
+        private final long teid;
+        private final Cell cell;
+        private final MacAddress ueMac;
+        private final long uplinkTeid;
+        private final Ip4Address gnbAddress;
+        private final Ip4Address upfAddress;
+        private final int snIndex;
+
+        Bearer(long teid, Cell cell, MacAddress ueMac, long uplinkTeid, Ip4Address gnbAddress,
+               Ip4Address upfAddress, int snIndex) {
+            this.teid = teid;
+            this.cell = cell;
+            this.ueMac = ueMac;
+            this.uplinkTeid = uplinkTeid;
+            this.gnbAddress = gnbAddress;
+            this.upfAddress = upfAddress;
+            this.snIndex = snIndex;
+        }
+
+        /**
+         * The downlink TEID (the bearer's name on the gNodeB).
+         *
+         * @return TEID
+         */
+        public long teid() {
+            return teid;
+        }
+
+        /**
+         * Its cell.
+         *
+         * @return cell
+         */
+        public Cell cell() {
+            return cell;
+        }
+
+        /**
+         * The UE's MAC on the radio side.
+         *
+         * @return MAC
+         */
+        public MacAddress ueMac() {
+            return ueMac;
+        }
+
+        /**
+         * The UPF's TEID of the uplink.
+         *
+         * @return TEID
+         */
+        public long uplinkTeid() {
+            return uplinkTeid;
+        }
+
+        /**
+         * The gNodeB's N3 address.
+         *
+         * @return address
+         */
+        public Ip4Address gnbAddress() {
+            return gnbAddress;
+        }
+
+        /**
+         * The UPF's N3 address.
+         *
+         * @return address
+         */
+        public Ip4Address upfAddress() {
+            return upfAddress;
+        }
+
+        /**
+         * Its cell of the pdcp_sn register.
+         *
+         * @return index
+         */
+        public int snIndex() {
+            return snIndex;
+        }
+    }
+
+    @Override
+    public boolean isValid() {
+        return validationError().isEmpty();
+    }
+
+    /**
+     * The first problem of this configuration.
+     *
+     * @return a message naming the bad field, empty when the config is valid
+     */
+    public Optional<String> validationError() {
+        try {
+            hasOnlyFields(UPF_PORT, CELLS, BEARERS);
+            readCells();
+            readBearers(readCells());
+        } catch (InvalidFieldException e) {
+            return Optional.of(e.getMessage());
+        } catch (IllegalArgumentException e) {
+            return Optional.of(e.getMessage());
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The port towards the UPF.
+     *
+     * @return port
+     */
+    public long upfPort() {
+        return port(object.path(UPF_PORT), UPF_PORT);
+    }
+
+    /**
+     * The cells, in order.
+     *
+     * @return cells
+     */
+    public List<Cell> cells() {
+        return readCells();
+    }
+
+    /**
+     * The bearers, in order (a bearer's SN cell is its index).
+     *
+     * @return bearers
+     */
+    public List<Bearer> bearers() {
+        return readBearers(readCells());
+    }
+
+    private List<Cell> readCells() {
+        long upf = upfPort();
+        JsonNode cells = object.path(CELLS);
+        if (!cells.isArray() || cells.size() == 0) {
+            throw new IllegalArgumentException("cells must list at least one cell");
+        }
+        Set<Long> ports = new HashSet<>(Set.of(upf));
+        Set<Integer> ids = new HashSet<>();
+        List<Cell> out = new ArrayList<>();
+        for (JsonNode c : cells) {
+            only(c, "cell", ID, RADIO_PORT, BAAS_PORT);
+            JsonNode id = c.path(ID);
+            if (!id.isIntegralNumber() || id.asLong() < 1 || id.asLong() > MAX_CELL) {
+                throw new IllegalArgumentException("cell id " + id + ": want 1.." + MAX_CELL);
+            }
+            if (!ids.add(id.asInt())) {
+                throw new IllegalArgumentException("cell id " + id + " given twice");
+            }
+            Cell cell = new Cell(id.asInt(), port(c.path(RADIO_PORT), "cell " + id + " radioPort"),
+                                 port(c.path(BAAS_PORT), "cell " + id + " baasPort"));
+            for (long p : new long[]{cell.radioPort(), cell.baasPort()}) {
+                if (!ports.add(p)) {
+                    throw new IllegalArgumentException("cell " + id + ": port " + p
+                            + " is already the UPF port or another cell's");
+                }
+            }
+            out.add(cell);
+        }
+        return out;
+    }
+
+    private List<Bearer> readBearers(List<Cell> cells) {
+        JsonNode bearers = object.path(BEARERS);
+        if (bearers.isMissingNode()) {
+            return List.of();
+        }
+        if (!bearers.isArray() || bearers.size() > MAX_BEARERS) {
+            throw new IllegalArgumentException("bearers must be a list of at most " + MAX_BEARERS);
+        }
+        Map<Integer, Cell> byId = new HashMap<>();
+        cells.forEach(c -> byId.put(c.id(), c));
+        Set<Long> teids = new HashSet<>();
+        List<Bearer> out = new ArrayList<>();
+        for (JsonNode b : bearers) {
+            only(b, "bearer", TEID, CELL, UE_MAC, UPLINK_TEID, GNB_ADDRESS, UPF_ADDRESS);
+            long teid = teid(b.path(TEID), "bearer teid");
+            String name = "bearer " + teid;
+            if (!teids.add(teid)) {
+                throw new IllegalArgumentException(name + " given twice");
+            }
+            Cell cell = byId.get(b.path(CELL).asInt(-1));
+            if (!b.path(CELL).isIntegralNumber() || cell == null) {
+                throw new IllegalArgumentException(name + ": cell " + b.path(CELL) + " is not a cell of the device");
+            }
+            out.add(new Bearer(teid, cell, mac(b.path(UE_MAC), name), teid(b.path(UPLINK_TEID), name + " uplinkTeid"),
+                               address(b.path(GNB_ADDRESS), name + " gnbAddress"),
+                               address(b.path(UPF_ADDRESS), name + " upfAddress"), out.size()));
+        }
+        return out;
+    }
+
+    private static void only(JsonNode node, String what, String... fields) {
+        if (!node.isObject()) {
+            throw new IllegalArgumentException(what + " " + node + " must be an object");
+        }
+        Set<String> allowed = Set.of(fields);
+        node.fieldNames().forEachRemaining(f -> {
+            if (!allowed.contains(f)) {
+                throw new IllegalArgumentException(what + ": unknown field " + f + "; allowed: "
+                                                           + String.join(", ", fields));
+            }
+        });
+    }
+
+    private static long port(JsonNode p, String field) {
+        if (!p.isIntegralNumber() || p.asLong() < 1 || p.asLong() > MAX_PORT || p.asLong() == CPU_PORT) {
+            throw new IllegalArgumentException(field + " " + p + ": want a switch port in 1.." + MAX_PORT
+                                                       + ", not the CPU port 255");
+        }
+        return p.asLong();
+    }
+
+    private static long teid(JsonNode t, String field) {
+        if (!t.isIntegralNumber() || t.asLong() < 1 || t.asLong() > MAX_TEID) {
+            throw new IllegalArgumentException(field + " " + t + ": want 1.." + MAX_TEID);
+        }
+        return t.asLong();
+    }
+
+    private static MacAddress mac(JsonNode m, String name) {
+        try {
+            return MacAddress.valueOf(m.asText());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + ": ueMac " + m + " is not a MAC address");
+        }
+    }
+
+    private static Ip4Address address(JsonNode a, String field) {
+        try {
+            return Ip4Address.valueOf(a.asText());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(field + " " + a + " is not an IPv4 address");
+        }
+    }
+}

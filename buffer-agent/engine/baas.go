@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package engine
+
+import "time"
+
+// A PDCP ARQ buffer is the gNodeB's buffer-as-a-service (the hybrid
+// gNodeB's Algorithm 1). The switch sends each downlink PDCP frame to the
+// radio itself and a clone to the buffer, which keeps the clone under its
+// id (bearer TEID, PDCP SN) in the current bucket of a timer wheel. Each
+// tick (bucket_us) the wheel moves one bucket on; the packets of the
+// bucket it reaches, kept one turn (buckets × bucket_us) earlier and still
+// not acknowledged, are resent through the TX vport (back into the switch,
+// which sends them to the radio), until a status message acknowledges them
+// or max_resends resends were given up on (dropped, cause ARQ_EXPIRED).
+// Memory is bounded by the buffer's capacity, the pool and the quota: a
+// clone that does not fit is dropped (OVERFLOW or POOL) and the radio's
+// copy is then the only one.
+//
+// Entries live in a slab indexed by a map on the id; a bucket lists slab
+// slots with their generation, so an acknowledged entry leaves the map at
+// once and its bucket forgets it lazily at the next visit (the paper's
+// "hashtable.contains(pkt.id)"), and no allocation is made per packet.
+
+type baasEntry struct {
+	data    []byte
+	at      int64
+	id      PDCPID
+	gen     uint32
+	resends uint32
+}
+
+type baasRef struct{ slot, gen uint32 }
+
+type baasState struct {
+	cfg     ArqConfig
+	slab    []baasEntry
+	free    []uint32
+	byID    map[PDCPID]uint32
+	buckets [][]baasRef
+	cur     int
+	n       int
+	bytes   uint64
+	resend  [][]byte // copies waiting for the TX worker
+	// Frames done with (acknowledged PDUs, status messages) and the held
+	// bytes among them, recycled and released once per batch (flush): the
+	// frame pool's lock and the pool's atomics once, not per packet.
+	done      [][]byte
+	doneBytes uint64
+	ticking   bool
+	timer     Timer
+
+	ackedAfterResend uint64 // acknowledged after at least one resend
+	superseded       uint64 // replaced by a new PDU with the same id (SN reuse)
+	badStatus        uint64 // status messages refused (malformed), nothing changed
+	notRadio         uint64 // frames that are no radio frame of this layout (dropped)
+}
+
+func newBaasState(cfg ArqConfig) *baasState {
+	return &baasState{cfg: cfg, byID: map[PDCPID]uint32{}, buckets: make([][]baasRef, cfg.Buckets)}
+}
+
+// keep files a clone in the current bucket; the frame is the buffer's now.
+func (a *baasState) keep(f []byte, id PDCPID, at int64) {
+	var slot uint32
+	if k := len(a.free); k > 0 {
+		slot = a.free[k-1]
+		a.free = a.free[:k-1]
+	} else {
+		a.slab = append(a.slab, baasEntry{})
+		slot = uint32(len(a.slab) - 1)
+	}
+	en := &a.slab[slot]
+	en.data, en.at, en.id, en.resends = f, at, id, 0
+	a.byID[id] = slot
+	a.buckets[a.cur] = append(a.buckets[a.cur], baasRef{slot, en.gen})
+	a.n++
+	a.bytes += uint64(len(f))
+}
+
+// release takes an entry out (acknowledged, given up or superseded) and
+// returns its frame, which the caller accounts for.
+func (a *baasState) release(slot uint32) []byte {
+	en := &a.slab[slot]
+	f := en.data
+	delete(a.byID, en.id)
+	en.data = nil
+	en.gen++
+	a.free = append(a.free, slot)
+	a.n--
+	a.bytes -= uint64(len(f))
+	return f
+}
+
+func (a *baasState) live(r baasRef) bool {
+	en := &a.slab[r.slot]
+	return en.gen == r.gen && en.data != nil
+}
+
+func (a *baasState) hasResends() bool { return a != nil && len(a.resend) > 0 }
+
+func (a *baasState) takeResends(out [][]byte, pace *pacer, rateBps uint64) [][]byte {
+	out, a.resend = takePaced(out, a.resend, pace, rateBps)
+	return out
+}
+
+func (a *baasState) oldestAt() (int64, bool) {
+	var at int64
+	found := false
+	for _, slot := range a.byID {
+		if en := &a.slab[slot]; !found || en.at < at {
+			at, found = en.at, true
+		}
+	}
+	return at, found
+}
+
+// baasReceive takes a batch arriving through an RX vport: data PDUs are
+// kept, status messages acknowledge, anything else is counted and freed.
+// The caller holds b.mu.
+func (b *buffer) baasReceive(frames [][]byte, now int64) {
+	a := b.baas
+	for _, f := range frames {
+		switch radioKindOf(f) {
+		case radioData:
+			if id, ok := pdcpDataID(f); ok {
+				b.baasAdmit(f, id, now)
+				continue
+			}
+			a.notRadio++
+		case radioControl:
+			if s, err := ParsePDCPStatus(f); err == nil {
+				b.baasAck(s)
+			} else {
+				a.badStatus++
+			}
+		default:
+			a.notRadio++
+		}
+		a.done = append(a.done, f)
+	}
+}
+
+// flushBaas recycles the frames a batch, an ack or a tick is done with and
+// releases their held bytes. The caller holds b.mu.
+func (b *buffer) flushBaas() {
+	a := b.baas
+	if a.doneBytes > 0 {
+		b.released(a.doneBytes)
+		a.doneBytes = 0
+	}
+	if len(a.done) > 0 {
+		PutFrames(a.done)
+		a.done = a.done[:0]
+	}
+}
+
+// baasAdmit keeps a data PDU's clone when it fits the buffer, pool and quota.
+func (b *buffer) baasAdmit(f []byte, id PDCPID, now int64) {
+	a := b.baas
+	n := uint64(len(f))
+	b.st.packetsIn++
+	b.st.bytesIn += n
+	if slot, ok := a.byID[id]; ok {
+		// The SN came round again while the old PDU was not acknowledged:
+		// the old one is a previous cycle's, given up on.
+		a.superseded++
+		b.discard(a.release(slot), DropArqExpired)
+	}
+	switch {
+	case !b.fits(n):
+		b.drop(f, DropOverflow)
+		return
+	case !b.e.pool.reserve(n):
+		b.dropPool(f, PoolFull)
+		return
+	case !b.app.reserve(n):
+		b.e.pool.release(n)
+		b.dropPool(f, PoolQuota)
+		return
+	}
+	a.keep(f, id, now)
+	if p, by := b.occupancy(); p > b.st.hwmPackets || by > b.st.hwmBytes {
+		b.st.hwmPackets = max(b.st.hwmPackets, p)
+		b.st.hwmBytes = max(b.st.hwmBytes, by)
+	}
+}
+
+// baasAck releases the kept PDUs of the bearer in the status's range and
+// returns how many it released. It visits the range or, when the buffer
+// keeps fewer packets than the range covers, the kept packets.
+func (b *buffer) baasAck(s PDCPStatus) uint32 {
+	a := b.baas
+	var acked uint32
+	ackOne := func(slot uint32) {
+		if a.slab[slot].resends > 0 {
+			a.ackedAfterResend++
+		}
+		f := a.release(slot)
+		a.doneBytes += uint64(len(f))
+		a.done = append(a.done, f)
+		b.st.arqAcked++
+		acked++
+	}
+	if n := s.Len(); int(n) <= a.n {
+		for i := uint32(0); i < n; i++ {
+			if slot, ok := a.byID[PDCPID{s.TEID, (s.First + i) & pdcpSNMask}]; ok {
+				ackOne(slot)
+			}
+		}
+		return acked
+	}
+	for id, slot := range a.byID {
+		if id.TEID == s.TEID && (id.SN-s.First)&pdcpSNMask < s.Len() {
+			ackOne(slot)
+		}
+	}
+	return acked
+}
+
+// startBaasTicks arms the wheel while something is kept.
+func (b *buffer) startBaasTicks() {
+	a := b.baas
+	if a == nil || a.ticking || a.n == 0 || b.closed {
+		return
+	}
+	a.ticking = true
+	a.timer = b.e.clock.AfterFunc(time.Duration(a.cfg.BucketUs)*time.Microsecond, b.baasTick)
+}
+
+// baasTick moves the wheel one bucket on and resends (or gives up on) what
+// that bucket still keeps. Resends wait when no TX vport is bound.
+func (b *buffer) baasTick() {
+	b.mu.Lock()
+	a := b.baas
+	a.ticking = false
+	if b.closed {
+		b.mu.Unlock()
+		return
+	}
+	before, _ := b.occupancy()
+	a.cur = (a.cur + 1) % len(a.buckets)
+	canSend := b.txVport() != nil
+	bk := a.buckets[a.cur]
+	kept := bk[:0]
+	for _, r := range bk {
+		if !a.live(r) {
+			continue
+		}
+		en := &a.slab[r.slot]
+		switch {
+		case a.cfg.MaxResends > 0 && en.resends >= a.cfg.MaxResends:
+			b.discard(a.release(r.slot), DropArqExpired)
+		case canSend:
+			en.resends++
+			b.st.arqResent++
+			a.resend = append(a.resend, copyFrame(en.data))
+			kept = append(kept, r)
+		default:
+			kept = append(kept, r)
+		}
+	}
+	clear(bk[len(kept):])
+	a.buckets[a.cur] = kept
+	b.settle(0)
+	b.afterChange(before, nil)
+	b.afterControl()
+	b.startBaasTicks()
+	resend := len(a.resend) > 0
+	b.mu.Unlock()
+	if resend {
+		b.kick()
+	}
+}
+
+// discardAll drops every kept packet and pending resend (buffer removal).
+func (a *baasState) discardAll(b *buffer) uint64 {
+	var n uint64
+	for _, slot := range a.byID {
+		b.discard(a.release(slot), DropAdmin)
+		n++
+	}
+	for _, f := range a.resend {
+		PutFrame(f)
+	}
+	a.resend = nil
+	for k := range a.buckets {
+		a.buckets[k] = nil
+	}
+	if a.timer != nil {
+		a.timer.Stop()
+	}
+	return n
+}
+
+// AckPDCP acknowledges a range of a PDCP ARQ buffer's bearer, as an
+// in-band status message would; it returns how many kept packets it
+// released.
+func (e *Engine) AckPDCP(app, bufferID string, s PDCPStatus) (uint32, error) {
+	if err := s.check(); err != nil {
+		return 0, err
+	}
+	b, err := e.lookupOwned(app, bufferID)
+	if err != nil {
+		return 0, err
+	}
+	if b.baas == nil {
+		return 0, errorf(FailedPrecondition, "buffer %q is not a PDCP ARQ buffer", bufferID)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	before, _ := b.occupancy()
+	n := b.baasAck(s)
+	b.flushBaas()
+	b.settle(0)
+	b.afterChange(before, nil)
+	b.afterControl()
+	return n, nil
+}
+
+// receiveBaas is receive for a PDCP ARQ buffer; the caller holds b.mu,
+// which it releases.
+func (b *buffer) receiveBaas(frames [][]byte) {
+	now := b.e.clock.Now().UnixNano()
+	before, _ := b.occupancy()
+	var dropsBefore *dropCounts
+	if len(b.watches) > 0 {
+		saved := b.st.drops
+		dropsBefore = &saved
+	}
+	b.baasReceive(frames, now)
+	b.flushBaas()
+	b.settle(now)
+	b.afterChange(before, dropsBefore)
+	b.startBaasTicks()
+	b.mu.Unlock()
+}

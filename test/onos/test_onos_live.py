@@ -19,7 +19,7 @@ import subprocess
 import pytest
 
 from test.demo import service_demo
-from test.lab.servicelab import DEVICE, HOSTS, ROOT, RestError, ServiceLab, ensure_built
+from test.lab.servicelab import DEVICE, HOSTS, ROOT, RestError, ServiceLab, ensure_built, mac_of
 from test.onos.onos import HTTP_PORT, Onos, missing, oar_app, oar_path, wait
 
 REASON = missing()
@@ -158,11 +158,37 @@ def lab(onos, flowbuf):
         yield switch_lab
 
 
+L2_EXACT = "IngressPipeImpl.forwarding.l2_exact"
+
+
+def l2_flow(host, port):
+    """ONOS's REST form of a rule forwarding to a host by its MAC: ONOS's PI
+    translation maps ETH_DST and OUTPUT onto l2_exact's set_egress_port
+    through FlowBuf's interpreter."""
+    return {"deviceId": DEVICE, "tableId": L2_EXACT, "priority": 10, "isPermanent": True,
+            "timeout": 0,
+            "selector": {"criteria": [{"type": "ETH_DST", "mac": mac_of(host)}]},
+            "treatment": {"instructions": [{"type": "OUTPUT", "port": str(port)}]}}
+
+
+def l2_flows_added(onos):
+    flows = onos.rest.get(f"flows/{DEVICE}")["flows"]
+    return sum(1 for f in flows if str(f.get("tableId")) == L2_EXACT and f.get("state") == "ADDED")
+
+
 @pytest.fixture(scope="module")
 def forwarding(onos, lab):
-    """The lab once ONOS has the device available with FlowBuf's pipeconf (ICMP
-    is no probe: h1's pings do not reach h2 through FlowBuf's pipeline)."""
+    """The lab once ONOS has the device available with FlowBuf's pipeconf and
+    forwards to each host. In ONOS mode forwarding is not FlowBuf's job (the
+    embedded host installs these rules itself, BaseRules, standing in for
+    ONOS's host and forwarding apps): the test posts them to ONOS's own flow
+    REST, as an operator's forwarding app would install them, and waits until
+    ONOS has them on the switch. Without them a flow reaches h2 only once a
+    resume steers it there."""
     wait(lambda: device(onos).get("available"), 240, f"{DEVICE} available in ONOS")
+    onos.rest.post("flows", {"flows": [l2_flow(h, port) for h, port in HOSTS.items()]})
+    wait(lambda: l2_flows_added(onos) >= len(HOSTS), 120,
+         f"ONOS's L2 rules ADDED on {DEVICE}")
     return lab
 
 

@@ -15,18 +15,22 @@ import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.BufferState;
 import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowFilter;
 import org.flowbuf.app.config.FlowBufDeviceConfig;
 import org.flowbuf.app.southbound.FakeBufferAgent;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Rule;
 import org.junit.Test;
+import org.onosproject.app.ApplicationServiceAdapter;
+import org.onosproject.app.ApplicationState;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreServiceAdapter;
 import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.grpc.api.GrpcChannelController;
 import org.onosproject.mastership.MastershipServiceAdapter;
 import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
 import org.onosproject.net.config.Config;
 import org.onosproject.net.config.ConfigFactory;
 import org.onosproject.net.config.NetworkConfigEvent;
@@ -39,7 +43,10 @@ import org.onosproject.net.device.DeviceListener;
 import org.onosproject.net.device.DeviceServiceAdapter;
 import org.onosproject.net.flow.FlowEntry;
 import org.onosproject.net.flow.FlowRule;
+import org.onosproject.net.flow.FlowRuleOperation;
+import org.onosproject.net.flow.FlowRuleOperations;
 import org.onosproject.net.flow.FlowRuleServiceAdapter;
+import org.onosproject.net.group.GroupServiceAdapter;
 import org.onosproject.net.provider.ProviderId;
 import org.onlab.packet.ChassisId;
 import org.flowbuf.pipeconf.FlowBufP4Names;
@@ -58,6 +65,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
@@ -161,6 +169,19 @@ public class FlowBufManagerTest {
         public void applyFlowRules(FlowRule... rules) {
             applied.addAll(List.of(rules));
         }
+
+        @Override
+        public void apply(FlowRuleOperations ops) {
+            ops.stages().forEach(stage -> stage.stream()
+                    .filter(op -> op.type() != FlowRuleOperation.Type.REMOVE)
+                    .forEach(op -> applied.add(op.rule())));
+            ops.callback().onSuccess(ops);
+        }
+
+        List<FlowRule> steering() {
+            return applied.stream().filter(r -> FlowBufP4Names.FLOW_STEERING.equals(r.table()))
+                    .collect(Collectors.toList());
+        }
     }
 
     /** Channels to the in-process agent, whatever address the config names. */
@@ -223,6 +244,13 @@ public class FlowBufManagerTest {
         };
         manager.grpcChannelController = channels;
         manager.storageService = new TestStorageService();
+        manager.applicationService = new ApplicationServiceAdapter() {
+            @Override
+            public ApplicationState getState(ApplicationId appId) {
+                return ApplicationState.ACTIVE;
+            }
+        };
+        manager.groupService = new GroupServiceAdapter();
         intentEvents.activate();
         manager.intentEventManager = intentEvents;
         manager.activate();

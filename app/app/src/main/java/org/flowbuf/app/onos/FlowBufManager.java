@@ -149,6 +149,7 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
         leftovers = new Leftovers(appId, applicationService, flowRuleService, groupService,
                                   deviceService);
         lifecycle = new AgentLifecycle(appId, agents, core.buffers(), flowRuleService,
+                                       core::installedRules,
                                        mastershipService::isLocalMaster, eventExecutor);
         netcfgRegistry.addListener(configListener);
         deviceService.addListener(deviceListener);

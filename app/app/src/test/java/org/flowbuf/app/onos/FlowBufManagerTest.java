@@ -325,6 +325,32 @@ public class FlowBufManagerTest {
     }
 
     @Test
+    public void aDeviceComingUpGetsTheSteeringRulesOfItsInstalledIntentsBack()
+            throws InterruptedException {
+        // ONOS live: restarted mid-pause, ONOS came back with an empty flow
+        // store and its P4Runtime driver deleted the paused flow's rule.
+        FlowFilter filter = FlowFilter.builder().ipProto(17).l4DstPort(9000).build();
+        manager.pause(S1, PortNumber.portNumber(1), filter, Optional.empty(), "app");
+        List<FlowRule> paused = rules.steering();
+        assertEquals(1, paused.size());
+        rules.applied.clear();
+        devices.available.add(S1);
+        devices.listener.event(new DeviceEvent(DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED,
+                                               new DefaultDevice(ProviderId.NONE, S1,
+                                                                 Device.Type.SWITCH, "", "", "",
+                                                                 "", new ChassisId())));
+        long deadline = System.currentTimeMillis() + 5000;
+        while (rules.steering().isEmpty() && System.currentTimeMillis() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(paused, rules.steering());
+        FlowRule again = rules.steering().get(0);
+        assertEquals(paused.get(0).selector(), again.selector());
+        assertEquals(paused.get(0).treatment(), again.treatment());
+        assertEquals(paused.get(0).priority(), again.priority());
+    }
+
+    @Test
     public void aDeviceComingUpGetsItsVportRulesAndItsBuffersReconciled()
             throws InterruptedException {
         Device s1 = new DefaultDevice(ProviderId.NONE, S1, Device.Type.SWITCH, "", "", "", "",

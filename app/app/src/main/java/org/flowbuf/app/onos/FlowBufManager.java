@@ -28,7 +28,6 @@ import org.flowbuf.app.pi.FlowRuleServiceSteeringWriter;
 import org.flowbuf.app.southbound.ConfiguredAgentDirectory;
 import org.flowbuf.app.store.DistributedBufferStore;
 import org.flowbuf.app.store.DistributedIntentStore;
-import org.onosproject.app.ApplicationService;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
 import org.onosproject.grpc.api.GrpcChannelController;
@@ -43,7 +42,6 @@ import org.onosproject.net.config.NetworkConfigEvent;
 import org.onosproject.net.config.NetworkConfigListener;
 import org.onosproject.net.config.NetworkConfigRegistry;
 import org.onosproject.net.flow.FlowRuleService;
-import org.onosproject.net.group.GroupService;
 import org.onosproject.store.service.StorageService;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -107,12 +105,6 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected DeviceService deviceService;
 
-    @Reference(cardinality = ReferenceCardinality.MANDATORY)
-    protected ApplicationService applicationService;
-
-    @Reference(cardinality = ReferenceCardinality.MANDATORY)
-    protected GroupService groupService;
-
     private final ConfigFactory<DeviceId, FlowBufDeviceConfig> configFactory =
             new ConfigFactory<>(DEVICE_SUBJECT_FACTORY, FlowBufDeviceConfig.class,
                                 FlowBufDeviceConfig.CONFIG_KEY) {
@@ -128,7 +120,6 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
     private EventFanout<BufferEvent, BufferListener> bufferEvents;
     private ConfiguredAgentDirectory agents;
     private FlowBufCore core;
-    private Leftovers leftovers;
 
     @Activate
     protected void activate() {
@@ -146,8 +137,6 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
                                new DistributedIntentStore(storageService),
                                new FlowRuleServiceSteeringWriter(appId, flowRuleService, DEADLINE),
                                bufferEvents, intentEventManager);
-        leftovers = new Leftovers(appId, applicationService, flowRuleService, groupService,
-                                  deviceService);
         lifecycle = new AgentLifecycle(appId, agents, core.buffers(), flowRuleService,
                                        core::installedRules,
                                        mastershipService::isLocalMaster, eventExecutor);
@@ -171,9 +160,6 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
             Thread.currentThread().interrupt();
         }
         agents.closeAll();
-        // The components that write rules through FlowBuf's services are
-        // deactivated before this one (they reference it).
-        leftovers.removeIfAppGoingAway();
         core = null;
         log.info("Stopped");
     }

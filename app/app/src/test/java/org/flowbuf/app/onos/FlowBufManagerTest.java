@@ -22,8 +22,6 @@ import org.junit.After;
 import org.junit.Before;
 import org.junit.Rule;
 import org.junit.Test;
-import org.onosproject.app.ApplicationServiceAdapter;
-import org.onosproject.app.ApplicationState;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreServiceAdapter;
 import org.onosproject.core.DefaultApplicationId;
@@ -46,7 +44,6 @@ import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.flow.FlowRuleOperation;
 import org.onosproject.net.flow.FlowRuleOperations;
 import org.onosproject.net.flow.FlowRuleServiceAdapter;
-import org.onosproject.net.group.GroupServiceAdapter;
 import org.onosproject.net.provider.ProviderId;
 import org.onlab.packet.ChassisId;
 import org.flowbuf.pipeconf.FlowBufP4Names;
@@ -244,13 +241,6 @@ public class FlowBufManagerTest {
         };
         manager.grpcChannelController = channels;
         manager.storageService = new TestStorageService();
-        manager.applicationService = new ApplicationServiceAdapter() {
-            @Override
-            public ApplicationState getState(ApplicationId appId) {
-                return ApplicationState.ACTIVE;
-            }
-        };
-        manager.groupService = new GroupServiceAdapter();
         intentEvents.activate();
         manager.intentEventManager = intentEvents;
         manager.activate();

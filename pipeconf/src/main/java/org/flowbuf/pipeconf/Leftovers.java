@@ -2,7 +2,7 @@
  * Copyright 2026 FlowBuf authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package org.flowbuf.app.onos;
+package org.flowbuf.pipeconf;
 
 import org.onosproject.app.ApplicationService;
 import org.onosproject.app.ApplicationState;
@@ -25,6 +25,11 @@ import static org.slf4j.LoggerFactory.getLogger;
  * groups are removed by that id. Only when the app is going away: when ONOS
  * merely stops (a restart), the app stays ACTIVE and the switches keep
  * steering paused flows into their buffers until ONOS is back.
+ *
+ * <p>Run by the pipeconf's bundle before it unregisters the pipeconf:
+ * Karaf stops that bundle before the app's, and without the pipeconf ONOS
+ * can neither translate nor remove the PI rules written with it (seen
+ * live: removed after the pipeconf went, every rule stayed on the switch).
  */
 final class Leftovers {
 
@@ -54,10 +59,15 @@ final class Leftovers {
         return apps.getState(appId) != ApplicationState.ACTIVE;
     }
 
-    /** Removes the app's flow rules and groups from every device, if it is going away. */
-    void removeIfAppGoingAway() {
+    /**
+     * Removes the app's flow rules and groups from every device, if it is
+     * going away.
+     *
+     * @return whether it removed (the app was going away)
+     */
+    boolean removeIfAppGoingAway() {
         if (!appGoingAway()) {
-            return;
+            return false;
         }
         int removedGroups = 0;
         for (Device device : devices.getDevices()) {
@@ -69,5 +79,15 @@ final class Leftovers {
         flowRules.removeFlowRulesById(appId);
         log.info("{} deactivated: its flow rules and {} groups removed", appId.name(),
                  removedGroups);
+        return true;
+    }
+
+    /**
+     * Whether ONOS still holds any of the app's flow rules.
+     *
+     * @return true while one is left
+     */
+    boolean rulesLeft() {
+        return flowRules.getFlowEntriesById(appId).iterator().hasNext();
     }
 }

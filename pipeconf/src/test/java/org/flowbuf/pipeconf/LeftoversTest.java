@@ -2,7 +2,7 @@
  * Copyright 2026 FlowBuf authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package org.flowbuf.app.onos;
+package org.flowbuf.pipeconf;
 
 import org.junit.Test;
 import org.onlab.packet.ChassisId;
@@ -108,7 +108,7 @@ public class LeftoversTest {
     public void aDeactivatedAppLeavesNoRuleAndNoGroupOfItsOwn() {
         state = ApplicationState.INSTALLED;
         assertTrue(leftovers.appGoingAway());
-        leftovers.removeIfAppGoingAway();
+        assertTrue(leftovers.removeIfAppGoingAway());
         assertEquals(List.of("remove group g1 of device:s1 as org.flowbuf.app",
                              "remove group g3 of device:s2 as org.flowbuf.app",
                              "remove rules of org.flowbuf.app"), calls);
@@ -125,7 +125,7 @@ public class LeftoversTest {
     public void onosStoppingLeavesEverythingInPlace() {
         state = ApplicationState.ACTIVE;
         assertFalse(leftovers.appGoingAway());
-        leftovers.removeIfAppGoingAway();
+        assertFalse(leftovers.removeIfAppGoingAway());
         assertEquals(List.of(), calls);
     }
 }

@@ -16,7 +16,7 @@ export QUICK
 
 .PHONY: help setup p4-build p4-build-testdata proto build build-go build-java \
         test test-go test-java test-python test-gui test-onos test-p4c-stf test-bmv2 fuzz \
-        netcfg demo lab docs test-docs openapi-gaps bench bench-agent bench-pbswitch bench-upf bench-service bench-pool bench-load scenarios chaos lint clean
+        netcfg demo lab docs test-docs openapi-gaps bench bench-agent bench-pbswitch bench-upf bench-service bench-pool bench-load bench-onos scenarios chaos lint clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -73,8 +73,11 @@ test-gui: setup ## Browser test of the embedded host's page (headless Chromium)
 	$(MVN) -q install -DskipTests -pl host -am
 	@tools/run-pytest.sh test/gui
 
-test-onos: setup ## FlowBuf in a live ONOS 2.7 (ONOS_ROOT=, default tools/onos's runtime): .oar, components, pbswitch, pause/resume via REST and CLI, GUI; skips clearly without ONOS; needs root
-	@FLOWBUF_TEST_ONOS=1 tools/run-pytest.sh -rs test/onos
+test-onos: setup ## FlowBuf in a live ONOS 2.7 (ONOS_ROOT=, default tools/onos's runtime): .oar, components, pbswitch, pause/resume via REST and CLI, GUI, ONOS restart mid-pause, nothing left after uninstall, figures (JSON lines); skips clearly without ONOS; needs root
+	@FLOWBUF_TEST_ONOS=1 tools/run-pytest.sh -rsP test/onos
+
+bench-onos: setup ## Pause/resume p50/p99 and steering rules/s through ONOS 2.7's REST vs the embedded host, same run (JSON lines; ONOS_ROOT= as test-onos; needs root)
+	@FLOWBUF_TEST_ONOS=1 tools/run-pytest.sh -s -k figures test/onos
 
 test-p4c-stf: setup ## p4c's v1model STF samples on pbswitch's engine (needs p4c-bm2-ss; skips clearly without)
 	$(GO) run ./test/p4cstf

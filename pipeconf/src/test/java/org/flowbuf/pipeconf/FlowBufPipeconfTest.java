@@ -4,6 +4,16 @@
  */
 package org.flowbuf.pipeconf;
 
+import org.onosproject.app.ApplicationServiceAdapter;
+import org.onosproject.app.ApplicationState;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.core.CoreServiceAdapter;
+import org.onosproject.core.DefaultApplicationId;
+import org.onosproject.net.Device;
+import org.onosproject.net.device.DeviceServiceAdapter;
+import org.onosproject.net.flow.FlowEntry;
+import org.onosproject.net.flow.FlowRuleServiceAdapter;
+import org.onosproject.net.group.GroupServiceAdapter;
 import org.junit.Test;
 import org.onosproject.net.behaviour.Pipeliner;
 import org.onosproject.net.pi.PiPipeconfServiceAdapter;
@@ -77,6 +87,7 @@ public class FlowBufPipeconfTest {
         Pipeconfs service = new Pipeconfs();
         PipeconfLoader loader = new PipeconfLoader();
         loader.pipeconfService = service;
+        loader.coreService = new CoreServiceAdapter(); // FlowBuf's app never registered
         loader.activate();
         assertEquals(List.of("org.flowbuf.pipeconf", FAST, SLOW),
                      service.registered.keySet().stream().map(PiPipeconfId::id).collect(Collectors.toList()));
@@ -116,6 +127,50 @@ public class FlowBufPipeconfTest {
     @Test(expected = IllegalArgumentException.class)
     public void anUnknownProfileIsRefused() {
         FlowBufPipeconfs.build(new PiPipeconfId("org.flowbuf.pipeconf.upf-huge"));
+    }
+
+    @Test
+    public void theAppsRulesLeaveBeforeThePipeconfThatTranslatesThem() {
+        // ONOS live: removed after the pipeconf had gone, every rule stayed.
+        Pipeconfs service = new Pipeconfs();
+        ApplicationId app = new DefaultApplicationId(5, PipeconfLoader.APP_NAME);
+        PipeconfLoader loader = new PipeconfLoader();
+        loader.pipeconfService = service;
+        loader.coreService = new CoreServiceAdapter() {
+            @Override
+            public ApplicationId getAppId(String name) {
+                return PipeconfLoader.APP_NAME.equals(name) ? app : null;
+            }
+        };
+        loader.applicationService = new ApplicationServiceAdapter() {
+            @Override
+            public ApplicationState getState(ApplicationId appId) {
+                return ApplicationState.INSTALLED; // being deactivated
+            }
+        };
+        loader.flowRuleService = new FlowRuleServiceAdapter() {
+            @Override
+            public void removeFlowRulesById(ApplicationId appId) {
+                service.log.add("remove the rules of " + appId.name());
+            }
+
+            @Override
+            public Iterable<FlowEntry> getFlowEntriesById(ApplicationId appId) {
+                return List.of();
+            }
+        };
+        loader.groupService = new GroupServiceAdapter();
+        loader.deviceService = new DeviceServiceAdapter() {
+            @Override
+            public Iterable<Device> getDevices() {
+                return List.of();
+            }
+        };
+        loader.activate();
+        loader.deactivate();
+        assertEquals(List.of("register org.flowbuf.pipeconf", "register " + FAST, "register " + SLOW,
+                             "remove the rules of org.flowbuf.app", "unregister org.flowbuf.pipeconf",
+                             "unregister " + FAST, "unregister " + SLOW), service.log);
     }
 
     @Test

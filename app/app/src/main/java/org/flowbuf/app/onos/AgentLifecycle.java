@@ -7,6 +7,7 @@ package org.flowbuf.app.onos;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.pipeconf.FlowBufP4Names;
+import org.flowbuf.app.intent.SteeringRule;
 import org.flowbuf.app.pi.SteeringFlowRules;
 import org.flowbuf.app.southbound.ConfiguredAgentDirectory;
 import org.flowbuf.app.southbound.VportSlot;
@@ -20,6 +21,7 @@ import org.slf4j.Logger;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
@@ -39,15 +41,18 @@ final class AgentLifecycle {
     private final ConfiguredAgentDirectory agents;
     private final BufferService buffers;
     private final FlowRuleService flowRules;
+    private final Function<DeviceId, List<SteeringRule>> installedRules;
     private final Predicate<DeviceId> isMaster;
     private final Executor executor;
 
     AgentLifecycle(ApplicationId appId, ConfiguredAgentDirectory agents, BufferService buffers,
-                   FlowRuleService flowRules, Predicate<DeviceId> isMaster, Executor executor) {
+                   FlowRuleService flowRules, Function<DeviceId, List<SteeringRule>> installedRules,
+                   Predicate<DeviceId> isMaster, Executor executor) {
         this.appId = Objects.requireNonNull(appId);
         this.agents = Objects.requireNonNull(agents);
         this.buffers = Objects.requireNonNull(buffers);
         this.flowRules = Objects.requireNonNull(flowRules);
+        this.installedRules = Objects.requireNonNull(installedRules);
         this.isMaster = Objects.requireNonNull(isMaster);
         this.executor = Objects.requireNonNull(executor);
     }
@@ -78,11 +83,30 @@ final class AgentLifecycle {
             return;
         }
         writeVportRules(deviceId);
+        writeSteeringRules(deviceId);
         try {
             buffers.reconcile(deviceId).forEach(
                     e -> log.info("{}: {} {}", deviceId, e.type(), e.subject().id()));
         } catch (FlowBufException e) {
             log.warn("{}: buffers not reconciled: {}", deviceId, e.getMessage());
+        }
+    }
+
+    /**
+     * Writes again the steering rules of the device's installed intents. After
+     * ONOS restarted its flow store is empty, and its P4Runtime driver deletes
+     * from the switch every entry it cannot account for: a paused flow's rule
+     * among them, which would let the flow past its buffer. Written into the
+     * flow store, they stay (or are put back) on the switch.
+     */
+    private void writeSteeringRules(DeviceId deviceId) {
+        FlowRule[] rules = installedRules.apply(deviceId).stream()
+                .map(rule -> SteeringFlowRules.toFlowRule(appId, deviceId, rule))
+                .toArray(FlowRule[]::new);
+        if (rules.length > 0) {
+            flowRules.applyFlowRules(rules);
+            log.info("{}: the steering rules of {} installed intents written again", deviceId,
+                     rules.length);
         }
     }
 

@@ -23,6 +23,7 @@ import org.flowbuf.app.congestion.ProbeScheduler;
 import org.flowbuf.app.congestion.ProbeTimer;
 import org.flowbuf.app.congestion.ThresholdPolicy;
 import org.flowbuf.app.packet.PacketServiceEmitter;
+import org.flowbuf.app.pi.DriverGroups;
 import org.flowbuf.app.pi.FlowRuleBatches;
 import org.flowbuf.app.pi.FlowRuleServiceCcWriter;
 import org.flowbuf.app.pi.GroupWrites;
@@ -174,6 +175,7 @@ public final class CongestionComponent implements CongestionService {
         switches = new OnosCcSwitches(appId, new FlowRuleBatches(flowRuleService,
                                                                  FlowBufManager.DEADLINE),
                                       new GroupWrites(appId, groupService,
+                                                      new DriverGroups(deviceService),
                                                       FlowBufManager.DEADLINE),
                                       linkService::getDeviceEgressLinks);
         packetService.addProcessor(packets, PROCESSOR_PRIORITY);

@@ -138,6 +138,7 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
                                new FlowRuleServiceSteeringWriter(appId, flowRuleService, DEADLINE),
                                bufferEvents, intentEventManager);
         lifecycle = new AgentLifecycle(appId, agents, core.buffers(), flowRuleService,
+                                       core::installedRules,
                                        mastershipService::isLocalMaster, eventExecutor);
         netcfgRegistry.addListener(configListener);
         deviceService.addListener(deviceListener);

@@ -42,14 +42,15 @@ public final class GroupServiceMulticastWriter implements MulticastGroupWriter {
     /**
      * Creates the writer.
      *
-     * @param appId   owner of the groups
-     * @param groups  ONOS group service
-     * @param timeout how long to wait for the device to confirm a change
+     * @param appId    owner of the groups
+     * @param groups   ONOS group service
+     * @param onDevice the groups each device's driver knows it has
+     * @param timeout  how long to wait for the device to confirm a change
      */
     public GroupServiceMulticastWriter(ApplicationId appId, GroupService groups,
-                                       Duration timeout) {
+                                       GroupWrites.DeviceGroups onDevice, Duration timeout) {
         this.appId = Objects.requireNonNull(appId);
-        this.groupWrites = new GroupWrites(appId, groups, timeout);
+        this.groupWrites = new GroupWrites(appId, groups, onDevice, timeout);
     }
 
     /**

@@ -16,6 +16,7 @@ import org.onosproject.net.group.GroupListener;
 import org.onosproject.net.group.GroupService;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
@@ -25,8 +26,15 @@ import java.util.function.Predicate;
 
 /**
  * Groups (multicast groups, clone sessions) written through ONOS's
- * GroupService and waited for until the group store shows them on the
- * device: added, or given the wanted buckets, or removed.
+ * GroupService and waited for until the device has them: added, or given
+ * the wanted buckets, or removed.
+ *
+ * <p>ONOS's group store alone confirms too late: with a P4Runtime device
+ * it marks a group ADDED (or drops a removed one) only when it next polls
+ * the device's groups, every 30 s by default (fallbackGroupPollFrequency),
+ * and its P4Runtime driver reports no refusal at all. The driver's own view
+ * ({@link DeviceGroups}: for P4Runtime, ONOS's mirror of what each write
+ * the device accepted put there) confirms as soon as the write is done.
  */
 public final class GroupWrites {
 
@@ -35,18 +43,34 @@ public final class GroupWrites {
 
     private final ApplicationId appId;
     private final GroupService groups;
+    private final DeviceGroups onDevice;
     private final Duration timeout;
+
+    /** The groups a device has, as its driver knows them now. */
+    @FunctionalInterface
+    public interface DeviceGroups {
+        /**
+         * The device's groups.
+         *
+         * @param deviceId device
+         * @return its groups, none when the driver cannot tell
+         */
+        Collection<Group> groups(DeviceId deviceId);
+    }
 
     /**
      * Creates the writer.
      *
-     * @param appId   owner of the groups
-     * @param groups  ONOS group service
-     * @param timeout how long to wait for the device to confirm a change
+     * @param appId    owner of the groups
+     * @param groups   ONOS group service
+     * @param onDevice the groups each device's driver knows it has
+     * @param timeout  how long to wait for the device to confirm a change
      */
-    public GroupWrites(ApplicationId appId, GroupService groups, Duration timeout) {
+    public GroupWrites(ApplicationId appId, GroupService groups, DeviceGroups onDevice,
+                       Duration timeout) {
         this.appId = Objects.requireNonNull(appId);
         this.groups = Objects.requireNonNull(groups);
+        this.onDevice = Objects.requireNonNull(onDevice);
         this.timeout = Objects.requireNonNull(timeout);
     }
 
@@ -61,8 +85,8 @@ public final class GroupWrites {
         DeviceId deviceId = description.deviceId();
         GroupKey key = description.appCookie();
         GroupBuckets buckets = description.buckets();
-        Predicate<Group> done = g -> g != null && g.state() == Group.GroupState.ADDED
-                && sameBuckets(g.buckets(), buckets);
+        Predicate<Group> done = g -> g != null && (g.state() == Group.GroupState.ADDED
+                && sameBuckets(g.buckets(), buckets) || onDevice(deviceId, g, buckets));
         Group existing = groups.getGroup(deviceId, key);
         if (existing == null) {
             change(deviceId, key, () -> groups.addGroup(description), done,
@@ -83,11 +107,22 @@ public final class GroupWrites {
      * @throws FlowBufException UNAVAILABLE when the device refuses or does not confirm
      */
     public void remove(DeviceId deviceId, GroupKey key, String what) {
-        if (groups.getGroup(deviceId, key) == null) {
+        Group existing = groups.getGroup(deviceId, key);
+        if (existing == null) {
             return;
         }
-        change(deviceId, key, () -> groups.removeGroup(deviceId, key, appId), Objects::isNull,
+        // The store keeps a removed group (PENDING_DELETE) until its next poll.
+        change(deviceId, key, () -> groups.removeGroup(deviceId, key, appId),
+               g -> g == null || g.state() == Group.GroupState.PENDING_DELETE
+                       && !onDevice(deviceId, existing, null),
                GroupEvent.Type.GROUP_REMOVE_FAILED, "remove " + what);
+    }
+
+    // Whether the driver has the group (with these buckets, unless null).
+    private boolean onDevice(DeviceId deviceId, Group group, GroupBuckets buckets) {
+        return onDevice.groups(deviceId).stream().anyMatch(
+                g -> g.id().equals(group.id())
+                        && (buckets == null || sameBuckets(g.buckets(), buckets)));
     }
 
     // The store may keep buckets in another order than they were given.

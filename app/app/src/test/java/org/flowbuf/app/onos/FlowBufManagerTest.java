@@ -15,6 +15,7 @@ import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.BufferState;
 import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowFilter;
 import org.flowbuf.app.config.FlowBufDeviceConfig;
 import org.flowbuf.app.southbound.FakeBufferAgent;
 import org.junit.After;
@@ -27,6 +28,7 @@ import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.grpc.api.GrpcChannelController;
 import org.onosproject.mastership.MastershipServiceAdapter;
 import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
 import org.onosproject.net.config.Config;
 import org.onosproject.net.config.ConfigFactory;
 import org.onosproject.net.config.NetworkConfigEvent;
@@ -39,6 +41,8 @@ import org.onosproject.net.device.DeviceListener;
 import org.onosproject.net.device.DeviceServiceAdapter;
 import org.onosproject.net.flow.FlowEntry;
 import org.onosproject.net.flow.FlowRule;
+import org.onosproject.net.flow.FlowRuleOperation;
+import org.onosproject.net.flow.FlowRuleOperations;
 import org.onosproject.net.flow.FlowRuleServiceAdapter;
 import org.onosproject.net.provider.ProviderId;
 import org.onlab.packet.ChassisId;
@@ -58,6 +62,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
@@ -160,6 +165,19 @@ public class FlowBufManagerTest {
         @Override
         public void applyFlowRules(FlowRule... rules) {
             applied.addAll(List.of(rules));
+        }
+
+        @Override
+        public void apply(FlowRuleOperations ops) {
+            ops.stages().forEach(stage -> stage.stream()
+                    .filter(op -> op.type() != FlowRuleOperation.Type.REMOVE)
+                    .forEach(op -> applied.add(op.rule())));
+            ops.callback().onSuccess(ops);
+        }
+
+        List<FlowRule> steering() {
+            return applied.stream().filter(r -> FlowBufP4Names.FLOW_STEERING.equals(r.table()))
+                    .collect(Collectors.toList());
         }
     }
 
@@ -294,6 +312,32 @@ public class FlowBufManagerTest {
         manager.moveBuffer(S1, BufferId.bufferId("b1"), "app", BufferState.BUFFERING);
         assertEquals(List.of("create grpc://127.0.0.1:28001", "destroy grpc://127.0.0.1:28001",
                              "create grpc://127.0.0.1:28009"), channels.log);
+    }
+
+    @Test
+    public void aDeviceComingUpGetsTheSteeringRulesOfItsInstalledIntentsBack()
+            throws InterruptedException {
+        // ONOS live: restarted mid-pause, ONOS came back with an empty flow
+        // store and its P4Runtime driver deleted the paused flow's rule.
+        FlowFilter filter = FlowFilter.builder().ipProto(17).l4DstPort(9000).build();
+        manager.pause(S1, PortNumber.portNumber(1), filter, Optional.empty(), "app");
+        List<FlowRule> paused = rules.steering();
+        assertEquals(1, paused.size());
+        rules.applied.clear();
+        devices.available.add(S1);
+        devices.listener.event(new DeviceEvent(DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED,
+                                               new DefaultDevice(ProviderId.NONE, S1,
+                                                                 Device.Type.SWITCH, "", "", "",
+                                                                 "", new ChassisId())));
+        long deadline = System.currentTimeMillis() + 5000;
+        while (rules.steering().isEmpty() && System.currentTimeMillis() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(paused, rules.steering());
+        FlowRule again = rules.steering().get(0);
+        assertEquals(paused.get(0).selector(), again.selector());
+        assertEquals(paused.get(0).treatment(), again.treatment());
+        assertEquals(paused.get(0).priority(), again.priority());
     }
 
     @Test

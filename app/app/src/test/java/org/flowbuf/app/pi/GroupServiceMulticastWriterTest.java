@@ -27,6 +27,7 @@ import org.onosproject.net.group.GroupServiceAdapter;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -52,8 +53,14 @@ public class GroupServiceMulticastWriterTest {
     private static final List<PortNumber> PORTS =
             List.of(PortNumber.portNumber(2), PortNumber.portNumber(3));
 
-    /** What the fake device does with each change. */
-    private enum Answer { CONFIRM, REFUSE, NEVER }
+    /**
+     * What the fake device does with each change: CONFIRM (the store shows
+     * it a moment later), REFUSE, NEVER, or, as ONOS 2.7's P4Runtime driver
+     * does, ACCEPT_UNPOLLED: the device takes it and the driver's mirror
+     * shows it at once, but the group store learns of it only at its next
+     * poll (30 s by default), never within a test.
+     */
+    private enum Answer { CONFIRM, REFUSE, NEVER, ACCEPT_UNPOLLED }
 
     /**
      * A group store whose device answers a moment later, on another thread,
@@ -66,7 +73,13 @@ public class GroupServiceMulticastWriterTest {
         private final List<GroupListener> listeners = new CopyOnWriteArrayList<>();
         private final List<String> calls = new CopyOnWriteArrayList<>();
         private final List<GroupDescription> added = new CopyOnWriteArrayList<>();
+        // The driver's view of the device (P4Runtime: ONOS's mirror).
+        private final Map<GroupId, Group> mirror = new ConcurrentHashMap<>();
         private volatile Answer answer = Answer.CONFIRM;
+
+        Collection<Group> onDevice(DeviceId deviceId) {
+            return deviceId.equals(DEVICE) ? List.copyOf(mirror.values()) : List.of();
+        }
 
         @Override
         public void addGroup(GroupDescription description) {
@@ -103,7 +116,12 @@ public class GroupServiceMulticastWriterTest {
                 return;
             }
             device.schedule(() -> {
+                if (now == Answer.ACCEPT_UNPOLLED) {
+                    mirror.remove(group.id());
+                    return;
+                }
                 if (now == Answer.CONFIRM) {
+                    mirror.remove(group.id());
                     store.remove(key);
                 }
                 post(new GroupEvent(now == Answer.CONFIRM ? GroupEvent.Type.GROUP_REMOVED
@@ -133,6 +151,12 @@ public class GroupServiceMulticastWriterTest {
                 return;
             }
             device.schedule(() -> {
+                if (now != Answer.REFUSE) {
+                    mirror.put(group.id(), group);
+                }
+                if (now == Answer.ACCEPT_UNPOLLED) {
+                    return;
+                }
                 if (now == Answer.CONFIRM) {
                     group.setState(Group.GroupState.ADDED);
                 }
@@ -147,7 +171,8 @@ public class GroupServiceMulticastWriterTest {
 
     private final FakeGroups groups = new FakeGroups();
     private final GroupServiceMulticastWriter writer =
-            new GroupServiceMulticastWriter(APP, groups, Duration.ofMillis(500));
+            new GroupServiceMulticastWriter(APP, groups, groups::onDevice,
+                                            Duration.ofMillis(500));
 
     @After
     public void stopDevice() {
@@ -195,6 +220,36 @@ public class GroupServiceMulticastWriterTest {
         assertEquals(moved, outputs(stored.buckets()));
         writer.write(DEVICE, 7, moved);
         assertEquals("the same ports again change nothing", List.of("add", "set"), groups.calls);
+    }
+
+    @Test
+    public void whatTheDriverWroteIsConfirmedBeforeTheStorePollsTheDevice() {
+        groups.answer = Answer.ACCEPT_UNPOLLED;
+        long start = System.nanoTime();
+        writer.write(DEVICE, 7, PORTS);
+        List<PortNumber> moved = List.of(PortNumber.portNumber(4));
+        writer.write(DEVICE, 7, moved);
+        Group stored = groups.getGroup(DEVICE, GroupServiceMulticastWriter.groupKey(7));
+        assertEquals("the store has not polled the device", Group.GroupState.PENDING_UPDATE,
+                     stored.state());
+        assertEquals(moved, outputs(groups.mirror.get(new GroupId(7)).buckets()));
+        writer.remove(DEVICE, 7);
+        assertTrue("the driver's view confirmed each change at once, not at the timeout",
+                   System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(450));
+        assertEquals(List.of("add", "set", "remove"), groups.calls);
+        assertTrue(groups.mirror.isEmpty());
+    }
+
+    @Test
+    public void groupsTheDeviceDoesNotShowAreNotConfirmed() {
+        groups.answer = Answer.NEVER;
+        assertUnavailable(() -> writer.write(DEVICE, 7, PORTS));
+        groups.answer = Answer.ACCEPT_UNPOLLED;
+        writer.write(DEVICE, 8, PORTS);
+        // Other buckets on the device do not confirm a change of buckets.
+        groups.answer = Answer.NEVER;
+        assertUnavailable(() -> writer.write(DEVICE, 8, List.of(PortNumber.portNumber(4))));
+        assertUnavailable(() -> writer.remove(DEVICE, 8));
     }
 
     @Test

@@ -13,12 +13,14 @@ import org.flowbuf.api.apps.FmmSession;
 import org.flowbuf.app.history.Retention;
 import org.flowbuf.app.intent.MulticastGroupWriter;
 import org.flowbuf.app.intent.SteeringRuleWriter;
+import org.flowbuf.app.pi.DriverGroups;
 import org.flowbuf.app.pi.FlowRuleServiceSteeringWriter;
 import org.flowbuf.app.pi.GroupServiceMulticastWriter;
 import org.onlab.util.Tools;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
 import org.onosproject.net.DeviceId;
+import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.group.GroupService;
 import org.osgi.service.component.annotations.Activate;
@@ -73,6 +75,9 @@ public class FmmManager implements FmmService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected CoreService coreService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected DeviceService deviceService;
+
     private AnchorMulticast anchor;
     private ExecutorService syncWorker;
     private final AtomicLong nextId = new AtomicLong(1);
@@ -113,7 +118,9 @@ public class FmmManager implements FmmService {
         Duration wait = Duration.ofSeconds(5);
         anchor = new AnchorMulticast(new FlowRuleServiceSteeringWriter(appId, flowRuleService,
                                                                        wait),
-                                     new GroupServiceMulticastWriter(appId, groupService, wait));
+                                     new GroupServiceMulticastWriter(appId, groupService,
+                                                                     new DriverGroups(deviceService),
+                                                                     wait));
         syncWorker = newSyncWorker();
     }
 

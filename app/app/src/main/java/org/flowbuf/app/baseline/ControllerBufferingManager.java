@@ -11,6 +11,8 @@ import org.flowbuf.api.apps.ControllerHold;
 import org.flowbuf.app.history.Retention;
 import org.flowbuf.app.intent.SteeringRule;
 import org.flowbuf.app.intent.SteeringRuleWriter;
+import org.flowbuf.app.task.StripedTurns;
+import com.google.common.util.concurrent.Striped;
 import org.flowbuf.app.packet.PacketEmitter;
 import org.flowbuf.pipeconf.FlowBufP4Names;
 import org.onosproject.net.ConnectPoint;
@@ -28,6 +30,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
 import java.util.function.LongSupplier;
 
 /**
@@ -54,6 +57,12 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
     // The holds a packet-in is matched against: holding ones, and released
     // ones within their straggler window. Not the whole history.
     private final Map<Long, Hold> matched = new ConcurrentHashMap<>();
+    /**
+     * Turns of held flows (Guava striped locks keyed by device, in-port and
+     * flow): a hold and its release are ordered, one flow is held once, and
+     * different flows' rule writes run in parallel.
+     */
+    private final Striped<Lock> turns = Striped.lazyWeakLock(1024);
 
     /**
      * Creates the baseline.
@@ -74,10 +83,14 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
     }
 
     @Override
-    public synchronized ControllerHold hold(DeviceId deviceId, PortNumber inPort,
-                                            FlowFilter filter) {
+    public ControllerHold hold(DeviceId deviceId, PortNumber inPort, FlowFilter filter) {
         SteeringRule.requirePhysical(inPort, "inPort");
         FlowFilter flow = filter.atInPort(inPort).withoutInPort();
+        return StripedTurns.inTurn(turns, List.of(deviceId, inPort, flow),
+                                   () -> holdInTurn(deviceId, inPort, flow));
+    }
+
+    private ControllerHold holdInTurn(DeviceId deviceId, PortNumber inPort, FlowFilter flow) {
         forgetStragglerWindowsBefore(nanoClock.getAsLong() - STRAGGLER_WINDOW_NS);
         boolean held = matched.values().stream().anyMatch(
                 h -> h.holding() && h.deviceId.equals(deviceId) && h.inPort.equals(inPort)
@@ -102,12 +115,18 @@ public final class ControllerBufferingManager implements ControllerBufferingServ
     }
 
     @Override
-    public synchronized ControllerHold release(long id, ConnectPoint out) {
+    public ControllerHold release(long id, ConnectPoint out) {
         SteeringRule.requirePhysical(out.port(), "outPort");
         Hold hold = holds.get(id);
         if (hold == null) {
             throw FlowBufException.notFound("no controller hold %d", id);
         }
+        return StripedTurns.inTurn(turns, List.of(hold.deviceId, hold.inPort, hold.filter),
+                                   () -> releaseInTurn(hold, out));
+    }
+
+    private ControllerHold releaseInTurn(Hold hold, ConnectPoint out) {
+        long id = hold.id;
         if (!hold.holding()) {
             throw FlowBufException.conflict("controller hold %d is already released", id);
         }

@@ -15,7 +15,9 @@ import org.flowbuf.api.congestion.CongestionMode;
 import org.flowbuf.api.congestion.CongestionService;
 import org.flowbuf.api.congestion.LatencyCriticalFlow;
 import org.flowbuf.api.congestion.SwitchOver;
+import org.flowbuf.app.task.StripedTurns;
 import org.flowbuf.pipeconf.CcP4Names;
+import com.google.common.util.concurrent.Striped;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.Link;
@@ -30,7 +32,11 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -55,9 +61,18 @@ public final class CongestionManager implements CongestionService {
     private final Consumer<SwitchOver> switchOvers;
     private final OrderedMerges merges;
     private final ProbeScheduler probes;
-    private final Map<Long, Registered> flows = new TreeMap<>();
-    private long nextId = 1;
-    private long generations = new SecureRandom().nextInt() & 0xffffffffL;
+    private final Map<Long, Registered> flows = new ConcurrentSkipListMap<>();
+    private final AtomicLong nextId = new AtomicLong(1);
+    private final AtomicLong generations =
+            new AtomicLong(new SecureRandom().nextInt() & 0xffffffffL);
+    /** Flow indexes held by registered flows and registrations under way. */
+    private final Set<Integer> indexes = ConcurrentHashMap.newKeySet();
+    /**
+     * Turns (Guava striped locks): a registration takes its 5-tuple's and
+     * its id's, every later change of a flow its id's; one flow's changes
+     * are ordered, different flows' run in parallel with their writes.
+     */
+    private final Striped<Lock> turns = Striped.lazyWeakLock(1024);
 
     /**
      * Creates the service.
@@ -140,18 +155,33 @@ public final class CongestionManager implements CongestionService {
     }
 
     @Override
-    public synchronized LatencyCriticalFlow register(CcFlowRequest request) {
+    public LatencyCriticalFlow register(CcFlowRequest request) {
         if (request.mode() == CongestionMode.PROBING && probes == null) {
             throw FlowBufException.invalid("mode PROBING needs packet-out and packet-in, which "
                                                    + "this controller has not");
         }
         FlowFilter packets = request.filter().withoutInPort();
+        long id = nextId.getAndIncrement();
+        return StripedTurns.inTurns(turns, List.of(List.of("5-tuple", packets), id),
+                                    () -> registerInTurn(request, packets, id));
+    }
+
+    private LatencyCriticalFlow registerInTurn(CcFlowRequest request, FlowFilter packets,
+                                               long id) {
         flows.values().stream().filter(r -> r.layout.filter().equals(packets)).findFirst()
                 .ifPresent(r -> {
                     throw FlowBufException.conflict("flow %d has the same 5-tuple", r.flow.id());
                 });
-        int index = freeIndex();
-        long id = nextId;
+        int index = claimIndex();
+        try {
+            return install(request, id, index);
+        } catch (RuntimeException e) {
+            indexes.remove(index);
+            throw e;
+        }
+    }
+
+    private LatencyCriticalFlow install(CcFlowRequest request, long id, int index) {
         CcLayout layout = planner.plan(request, index).withGeneration(nextGeneration());
         if (request.orderedSwitchover()) {
             layout = ordered(id, request, layout);
@@ -164,7 +194,6 @@ public final class CongestionManager implements CongestionService {
             }
             throw e;
         }
-        nextId++;
         LatencyCriticalFlow flow = new LatencyCriticalFlow(
                 id, index, request, layout.primary(), layout.backup().orElse(null),
                 layout.thresholds(), List.of());
@@ -205,7 +234,14 @@ public final class CongestionManager implements CongestionService {
     }
 
     @Override
-    public synchronized void remove(long id) {
+    public void remove(long id) {
+        StripedTurns.inTurn(turns, id, () -> {
+            removeInTurn(id);
+            return null;
+        });
+    }
+
+    private void removeInTurn(long id) {
         Registered r = flows.get(id);
         if (r == null) {
             throw FlowBufException.notFound("no latency-critical flow %d", id);
@@ -215,18 +251,19 @@ public final class CongestionManager implements CongestionService {
         }
         installer.remove(r.layout);
         flows.remove(id);
+        indexes.remove(r.layout.index());
         if (merges != null) {
             merges.close(id);
         }
     }
 
     @Override
-    public synchronized Optional<LatencyCriticalFlow> flow(long id) {
+    public Optional<LatencyCriticalFlow> flow(long id) {
         return Optional.ofNullable(flows.get(id)).map(this::withState);
     }
 
     @Override
-    public synchronized Collection<LatencyCriticalFlow> flows() {
+    public Collection<LatencyCriticalFlow> flows() {
         List<LatencyCriticalFlow> all = new ArrayList<>();
         flows.values().forEach(r -> all.add(withState(r)));
         return all;
@@ -238,7 +275,7 @@ public final class CongestionManager implements CongestionService {
      * when the topology has one, and the switch-over is recorded.
      *
      * The record's time is the digest's arrival: the controller knew of the
-     * switch-over then, before it waited for the lock and wrote the new backup.
+     * switch-over then, before it waited for the flow's turn and wrote the new backup.
      *
      * @param device the switch the digest came from
      * @param digest the digest
@@ -255,14 +292,28 @@ public final class CongestionManager implements CongestionService {
      * @param digest the digest
      * @param came   when it came, on this manager's clock
      */
-    public synchronized void switchedOver(DeviceId device, CcDigest digest, Instant came) {
+    public void switchedOver(DeviceId device, CcDigest digest, Instant came) {
         Optional<Registered> found = flows.values().stream()
                 .filter(r -> r.layout.index() == digest.index()).findFirst();
         if (found.isEmpty()) {
             LOG.warn("{}: switch-over digest for no registered flow: {}", device, digest);
             return;
         }
-        Registered r = found.get();
+        long id = found.get().flow.id();
+        StripedTurns.inTurn(turns, id, () -> {
+            Registered r = flows.get(id);
+            if (r == null || r.layout.index() != digest.index()) {
+                LOG.warn("{}: switch-over digest for flow {}, removed since: {}", device, id,
+                         digest);
+            } else {
+                switchedOverInTurn(r, device, digest, came);
+            }
+            return null;
+        });
+    }
+
+    private void switchedOverInTurn(Registered r, DeviceId device, CcDigest digest,
+                                    Instant came) {
         CcLayout old = r.layout;
         if (!device.equals(old.source()) || old.backup().isEmpty()
                 || digest.slot() == old.slot() || old.mode() == CongestionMode.PROBING) {
@@ -299,7 +350,14 @@ public final class CongestionManager implements CongestionService {
         reroute(id, cause, delayUs, clock.instant());
     }
 
-    private synchronized void reroute(long id, SwitchOver.Cause cause, long delayUs, Instant at) {
+    private void reroute(long id, SwitchOver.Cause cause, long delayUs, Instant at) {
+        StripedTurns.inTurn(turns, id, () -> {
+            rerouteInTurn(id, cause, delayUs, at);
+            return null;
+        });
+    }
+
+    private void rerouteInTurn(long id, SwitchOver.Cause cause, long delayUs, Instant at) {
         Registered r = flows.get(id);
         if (r == null || r.layout.mode() != CongestionMode.PROBING) {
             return;  // removed while the probe was out
@@ -340,21 +398,32 @@ public final class CongestionManager implements CongestionService {
      * @param device the switch
      * @return how many flows were written again
      */
-    public synchronized int restore(DeviceId device) {
+    public int restore(DeviceId device) {
         int restored = 0;
-        for (Registered r : flows.values()) {
-            CcLayout layout = device.equals(r.layout.source()) ? r.layout.inSlotZero() : r.layout;
-            try {
-                if (installer.restore(layout, device)) {
-                    r.layout = layout;
-                    restored++;
-                }
-            } catch (FlowBufException e) {
-                LOG.warn("{}: latency-critical flow {} not written again: {}", device,
-                         r.flow.id(), e.getMessage());
-            }
+        for (long id : flows.keySet()) {
+            boolean written = StripedTurns.inTurn(turns, id, () -> restoreInTurn(id, device));
+            restored += written ? 1 : 0;
         }
         return restored;
+    }
+
+    // One flow written again, in its turn (it may have been removed meanwhile).
+    private boolean restoreInTurn(long id, DeviceId device) {
+        Registered r = flows.get(id);
+        if (r == null) {
+            return false;
+        }
+        CcLayout layout = device.equals(r.layout.source()) ? r.layout.inSlotZero() : r.layout;
+        try {
+            if (installer.restore(layout, device)) {
+                r.layout = layout;
+                return true;
+            }
+        } catch (FlowBufException e) {
+            LOG.warn("{}: latency-critical flow {} not written again: {}", device,
+                     r.flow.id(), e.getMessage());
+        }
+        return false;
     }
 
     /**
@@ -406,16 +475,13 @@ public final class CongestionManager implements CongestionService {
      * reused index's cells already have (a chance of about 1 in 2^32).
      */
     private long nextGeneration() {
-        long generation = generations;
-        generations = (generations + 1) & 0xffffffffL;
-        return generation;
+        return generations.getAndUpdate(g -> (g + 1) & 0xffffffffL);
     }
 
-    private int freeIndex() {
-        boolean[] used = new boolean[CcP4Names.FLOW_CELLS];
-        flows.values().forEach(r -> used[r.layout.index()] = true);
-        for (int i = 0; i < used.length; i++) {
-            if (!used[i]) {
+    // The lowest index no flow holds, claimed with one atomic add.
+    private int claimIndex() {
+        for (int i = 0; i < CcP4Names.FLOW_CELLS; i++) {
+            if (indexes.add(i)) {
                 return i;
             }
         }
@@ -426,8 +492,9 @@ public final class CongestionManager implements CongestionService {
 
     /** A flow and how it is laid out now. */
     private static final class Registered {
-        private LatencyCriticalFlow flow;
-        private CcLayout layout;
+        // Changed in the flow's turn, read without it.
+        private volatile LatencyCriticalFlow flow;
+        private volatile CcLayout layout;
 
         Registered(LatencyCriticalFlow flow, CcLayout layout) {
             this.flow = flow;

@@ -37,6 +37,23 @@ public final class ConfiguredAgentDirectory implements AgentDirectory {
     private final Duration deadline;
     private final Map<DeviceId, Connection> connections = new ConcurrentHashMap<>();
     private final Map<DeviceId, Slots> slots = new ConcurrentHashMap<>();
+    private final Map<DeviceId, Judged> judged = new ConcurrentHashMap<>();
+
+    /**
+     * A device's config judged once per content of its JSON. ONOS's
+     * getConfig makes a new config object per call, so the config's own
+     * cache judges again on each lookup; several lookups a request each
+     * validated every vport entry.
+     */
+    private static final class Judged {
+        private final JsonNode json;
+        private final Optional<String> error;
+
+        Judged(JsonNode json, Optional<String> error) {
+            this.json = json;
+            this.error = error;
+        }
+    }
 
     /**
      * A device's slots, made from its config's JSON once: a tagged vport
@@ -102,7 +119,7 @@ public final class ConfiguredAgentDirectory implements AgentDirectory {
     @Override
     public List<VportSlot> vportSlots(DeviceId deviceId) {
         Optional<FlowBufDeviceConfig> config = configs.apply(deviceId)
-                .filter(FlowBufDeviceConfig::isValid);
+                .filter(c -> errorOf(deviceId, c).isEmpty());
         if (config.isEmpty()) {
             return List.of();
         }
@@ -117,7 +134,7 @@ public final class ConfiguredAgentDirectory implements AgentDirectory {
 
     @Override
     public int readyBuffers(DeviceId deviceId) {
-        return configs.apply(deviceId).filter(FlowBufDeviceConfig::isValid)
+        return configs.apply(deviceId).filter(c -> errorOf(deviceId, c).isEmpty())
                 .map(FlowBufDeviceConfig::readyBuffers).orElse(0);
     }
 
@@ -151,11 +168,23 @@ public final class ConfiguredAgentDirectory implements AgentDirectory {
                 () -> FlowBufException.notFound("device %s has no \"%s\" config with its agent "
                                                         + "address", deviceId,
                                                 FlowBufDeviceConfig.CONFIG_KEY));
-        Optional<String> error = config.validationError();
+        Optional<String> error = errorOf(deviceId, config);
         if (error.isPresent()) {
             throw FlowBufException.invalid("FlowBuf config of %s: %s", deviceId, error.get());
         }
         return config;
+    }
+
+    // The config's first problem, judged again only when its JSON changed.
+    private Optional<String> errorOf(DeviceId deviceId, FlowBufDeviceConfig config) {
+        JsonNode json = config.node();
+        Judged last = judged.get(deviceId);
+        if (last != null && last.json.equals(json)) {
+            return last.error;
+        }
+        Optional<String> error = config.validationError();
+        judged.put(deviceId, new Judged(json.deepCopy(), error));
+        return error;
     }
 
     private Connection connect(DeviceId deviceId, FlowBufDeviceConfig config) {

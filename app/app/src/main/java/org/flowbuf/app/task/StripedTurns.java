@@ -23,6 +23,25 @@ public final class StripedTurns {
     }
 
     /**
+     * Runs a change in the turn of one object.
+     *
+     * @param stripes the turns
+     * @param key     the object's key
+     * @param change  the change
+     * @param <T>     what it returns
+     * @return what the change returned
+     */
+    public static <T> T inTurn(Striped<Lock> stripes, Object key, Supplier<T> change) {
+        Lock turn = stripes.get(key);
+        turn.lock();
+        try {
+            return change.get();
+        } finally {
+            turn.unlock();
+        }
+    }
+
+    /**
      * Runs a change in the turns of the given keys, taken together.
      *
      * @param stripes the turns

@@ -19,6 +19,8 @@ import org.flowbuf.api.upf.UpfDeviceSummary;
 import org.flowbuf.api.upf.UpfInterface;
 import org.flowbuf.api.upf.UpfQueue;
 import org.flowbuf.api.upf.UpfService;
+import org.flowbuf.app.task.StripedTurns;
+import com.google.common.util.concurrent.Striped;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.IpPrefix;
 import org.onosproject.core.ApplicationId;
@@ -39,7 +41,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.locks.Lock;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -47,6 +51,14 @@ import java.util.stream.Collectors;
  * the device's state (UpfChecks), allocates its cells and tunnel peers,
  * writes its entries (UpfEntries) and only then stores it. A refused write
  * leaves both the device and the store as they were.
+ *
+ * <p>Per-device turns instead of a manager lock: a change runs in the turn
+ * of the device it writes to (a Guava striped lock; a batch of sessions on
+ * several devices takes their turns together), because the sessions of a
+ * device share what the checks allocate and the writes change there (UE
+ * addresses, TEIDs, counter cells, tunnel peers, each application's
+ * terminations of every session). Changes of different devices run in
+ * parallel with their writes; reads take no turn.
  */
 public final class UpfManager implements UpfService {
 
@@ -61,6 +73,7 @@ public final class UpfManager implements UpfService {
     private final UpfChecks checks;
     private final FlowBufIntentService intents;
     private final BufferService buffers;
+    private final Striped<Lock> deviceTurns = Striped.lazyWeakLock(256);
 
     /**
      * Creates the manager.
@@ -97,6 +110,10 @@ public final class UpfManager implements UpfService {
         this.buffers = buffers;
     }
 
+    private <T> T onDevice(DeviceId deviceId, Supplier<T> change) {
+        return StripedTurns.inTurn(deviceTurns, deviceId, change);
+    }
+
     // ---- interfaces ----
 
     @Override
@@ -105,7 +122,11 @@ public final class UpfManager implements UpfService {
     }
 
     @Override
-    public synchronized UpfInterface addInterface(UpfInterface iface) {
+    public UpfInterface addInterface(UpfInterface iface) {
+        return onDevice(iface.deviceId(), () -> addInterfaceInTurn(iface));
+    }
+
+    private UpfInterface addInterfaceInTurn(UpfInterface iface) {
         checks.newInterface(iface);
         UpfWrite write = new UpfWrite();
         write.inserts().add(UpfEntries.interfaceRule(appId, iface));
@@ -115,7 +136,14 @@ public final class UpfManager implements UpfService {
     }
 
     @Override
-    public synchronized void removeInterface(UpfInterface iface) {
+    public void removeInterface(UpfInterface iface) {
+        onDevice(iface.deviceId(), () -> {
+            removeInterfaceInTurn(iface);
+            return null;
+        });
+    }
+
+    private void removeInterfaceInTurn(UpfInterface iface) {
         checks.removableInterface(iface);
         UpfWrite write = new UpfWrite();
         write.removes().add(UpfEntries.interfaceRule(appId, iface));
@@ -145,10 +173,16 @@ public final class UpfManager implements UpfService {
     }
 
     @Override
-    public synchronized List<PduSession> addSessions(List<PduSession> sessions) {
+    public List<PduSession> addSessions(List<PduSession> sessions) {
         if (sessions == null || sessions.isEmpty()) {
             throw FlowBufException.invalid("no sessions given");
         }
+        List<Object> devices = sessions.stream().map(PduSession::deviceId).distinct()
+                .collect(Collectors.toList());
+        return StripedTurns.inTurns(deviceTurns, devices, () -> addSessionsInTurn(sessions));
+    }
+
+    private List<PduSession> addSessionsInTurn(List<PduSession> sessions) {
         Map<DeviceId, List<PduSession>> byDevice = new LinkedHashMap<>();
         sessions.forEach(s -> byDevice.computeIfAbsent(s.deviceId(), d -> new ArrayList<>()).add(s));
         Map<PduSession, UpfSessionRecord> planned = new LinkedHashMap<>();
@@ -207,7 +241,14 @@ public final class UpfManager implements UpfService {
     }
 
     @Override
-    public synchronized PduSession removeSession(long id) {
+    public PduSession removeSession(long id) {
+        UpfSessionRecord found = store.session(id).orElseThrow(
+                () -> FlowBufException.notFound("no session %d", id));
+        return onDevice(found.session().deviceId(), () -> removeSessionInTurn(id));
+    }
+
+    // Looked up again in the turn: another removal may have taken it meanwhile.
+    private PduSession removeSessionInTurn(long id) {
         UpfSessionRecord record = store.session(id).orElseThrow(
                 () -> FlowBufException.notFound("no session %d", id));
         DeviceId device = record.session().deviceId();
@@ -241,7 +282,11 @@ public final class UpfManager implements UpfService {
     }
 
     @Override
-    public synchronized UpfApplication addApplication(UpfApplication app) {
+    public UpfApplication addApplication(UpfApplication app) {
+        return onDevice(app.deviceId(), () -> addApplicationInTurn(app));
+    }
+
+    private UpfApplication addApplicationInTurn(UpfApplication app) {
         checks.newApplication(app, appId);
         UpfWrite write = new UpfWrite();
         write.inserts().add(UpfEntries.applicationRule(appId, app));
@@ -254,7 +299,11 @@ public final class UpfManager implements UpfService {
     }
 
     @Override
-    public synchronized UpfApplication removeApplication(DeviceId deviceId, int upfAppId) {
+    public UpfApplication removeApplication(DeviceId deviceId, int upfAppId) {
+        return onDevice(deviceId, () -> removeApplicationInTurn(deviceId, upfAppId));
+    }
+
+    private UpfApplication removeApplicationInTurn(DeviceId deviceId, int upfAppId) {
         UpfApplication app = applications(deviceId).stream().filter(a -> a.appId() == upfAppId)
                 .findFirst().orElseThrow(() -> FlowBufException.notFound(
                         "no application %d on %s", upfAppId, deviceId));
@@ -281,7 +330,11 @@ public final class UpfManager implements UpfService {
     }
 
     @Override
-    public synchronized FirewallRule addFirewallRule(FirewallRule rule) {
+    public FirewallRule addFirewallRule(FirewallRule rule) {
+        return onDevice(rule.deviceId(), () -> addFirewallRuleInTurn(rule));
+    }
+
+    private FirewallRule addFirewallRuleInTurn(FirewallRule rule) {
         checks.newFirewallRule(rule, appId);
         FirewallRule stored = rule.withId(store.nextId());
         UpfWrite write = new UpfWrite();
@@ -292,9 +345,17 @@ public final class UpfManager implements UpfService {
     }
 
     @Override
-    public synchronized FirewallRule removeFirewallRule(long id) {
-        FirewallRule rule = store.firewallRules().stream().filter(r -> r.id() == id).findFirst()
+    public FirewallRule removeFirewallRule(long id) {
+        return onDevice(firewallRule(id).deviceId(), () -> removeFirewallRuleInTurn(id));
+    }
+
+    private FirewallRule firewallRule(long id) {
+        return store.firewallRules().stream().filter(r -> r.id() == id).findFirst()
                 .orElseThrow(() -> FlowBufException.notFound("no firewall rule %d", id));
+    }
+
+    private FirewallRule removeFirewallRuleInTurn(long id) {
+        FirewallRule rule = firewallRule(id);
         UpfWrite write = new UpfWrite();
         write.removes().add(UpfEntries.firewallRule(appId, rule));
         writer.write(rule.deviceId(), write);
@@ -310,7 +371,11 @@ public final class UpfManager implements UpfService {
     }
 
     @Override
-    public synchronized UpfQueue setQueue(UpfQueue queue) {
+    public UpfQueue setQueue(UpfQueue queue) {
+        return onDevice(queue.deviceId(), () -> setQueueInTurn(queue));
+    }
+
+    private UpfQueue setQueueInTurn(UpfQueue queue) {
         checks.device(queue.deviceId());
         Optional<UpfQueue> earlier = store.queues().stream()
                 .filter(q -> q.deviceId().equals(queue.deviceId()) && q.qfi() == queue.qfi())
@@ -324,7 +389,14 @@ public final class UpfManager implements UpfService {
     }
 
     @Override
-    public synchronized void removeQueue(DeviceId deviceId, int qfi) {
+    public void removeQueue(DeviceId deviceId, int qfi) {
+        onDevice(deviceId, () -> {
+            removeQueueInTurn(deviceId, qfi);
+            return null;
+        });
+    }
+
+    private void removeQueueInTurn(DeviceId deviceId, int qfi) {
         UpfQueue queue = store.queues().stream()
                 .filter(q -> q.deviceId().equals(deviceId) && q.qfi() == qfi).findFirst()
                 .orElseThrow(() -> FlowBufException.notFound("QFI %d has no queue on %s", qfi,
@@ -424,7 +496,11 @@ public final class UpfManager implements UpfService {
     // ---- after a reconnect ----
 
     @Override
-    public synchronized int reinstall(DeviceId deviceId) {
+    public int reinstall(DeviceId deviceId) {
+        return onDevice(deviceId, () -> reinstallInTurn(deviceId));
+    }
+
+    private int reinstallInTurn(DeviceId deviceId) {
         UpfWrite write = new UpfWrite();
         store.interfaces().stream().filter(i -> i.deviceId().equals(deviceId))
                 .forEach(i -> write.inserts().add(UpfEntries.interfaceRule(appId, i)));

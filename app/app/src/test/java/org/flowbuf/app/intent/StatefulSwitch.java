@@ -22,21 +22,32 @@ import java.util.concurrent.ThreadLocalRandom;
  * random time outside the table's lock, and refuses a given share of
  * inserts outright (a target out of room).
  */
-final class StatefulSwitch implements SteeringRuleWriter {
+public final class StatefulSwitch implements SteeringRuleWriter {
 
-    static final String REFUSED = "switch: table full";
+    /** What a refused insert says. */
+    public static final String REFUSED = "switch: table full";
 
     private final long maxDelayMicros;
     private final double refuseShare;
     private final Map<List<Object>, SteeringRule> table = new HashMap<>();
 
-    StatefulSwitch(long maxDelayMicros, double refuseShare) {
+    /**
+     * A switch whose writes take up to the given time and refuse a share of inserts.
+     *
+     * @param maxDelayMicros longest time a write takes
+     * @param refuseShare    share of inserts refused outright
+     */
+    public StatefulSwitch(long maxDelayMicros, double refuseShare) {
         this.maxDelayMicros = maxDelayMicros;
         this.refuseShare = refuseShare;
     }
 
-    /** The rules the switch holds. */
-    synchronized Set<SteeringRule> rules() {
+    /**
+     * The rules the switch holds.
+     *
+     * @return the rules
+     */
+    public synchronized Set<SteeringRule> rules() {
         return new HashSet<>(table.values());
     }
 

@@ -47,6 +47,7 @@ public final class StatefulAgent implements BufferAgentClient {
     private final Map<VportId, BufferId> boundTo = new HashMap<>();
     private final AtomicInteger callsInFlight = new AtomicInteger();
     private final AtomicInteger peakCalls = new AtomicInteger();
+    private volatile long heldPackets;
 
     /**
      * Creates an agent with nothing in it.
@@ -57,6 +58,16 @@ public final class StatefulAgent implements BufferAgentClient {
     public StatefulAgent(long minDelayMicros, long maxDelayMicros) {
         this.minDelayMicros = minDelayMicros;
         this.maxDelayMicros = maxDelayMicros;
+    }
+
+    /**
+     * Makes every buffer report this many held packets while it does not
+     * transmit (0 by default: empty); one that transmits has drained.
+     *
+     * @param packets occupancy every buffer reports
+     */
+    public void everyBufferHolds(long packets) {
+        heldPackets = packets;
     }
 
     /**
@@ -227,7 +238,9 @@ public final class StatefulAgent implements BufferAgentClient {
                 if (!buffers.containsKey(id)) {
                     throw FlowBufException.notFound("agent: no buffer %s", id);
                 }
-                return 0L;
+                VportMode mode = vports.get(buffers.get(id));
+                boolean draining = mode == VportMode.TX || mode == VportMode.RX_TX;
+                return draining ? 0L : heldPackets;
             }
         });
     }

@@ -14,6 +14,8 @@ import org.flowbuf.api.IntentId;
 import org.flowbuf.api.apps.CcUpload;
 import org.flowbuf.api.apps.ConnectionlessService;
 import org.flowbuf.app.history.Retention;
+import org.flowbuf.app.task.StripedTurns;
+import com.google.common.util.concurrent.Striped;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 import org.osgi.service.component.annotations.Component;
@@ -29,12 +31,19 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
+import java.util.function.Supplier;
 
 /**
  * Connectionless uploads as an ONOS component (and, constructed directly, in
  * the embedded host): request = pause the sensor's uplink into its own
  * buffer; stored = Storing; download = resume towards the collector;
  * release = withdraw the intents and remove the buffer.
+ *
+ * <p>Per-object turns instead of a manager lock: a request runs in its
+ * flow's turn (one open upload per flow), each later step in its upload's
+ * turn (each step once, in order); uploads of different flows run in
+ * parallel with their intent and buffer calls.
  */
 @Component(immediate = true, service = ConnectionlessService.class)
 public class ConnectionlessManager implements ConnectionlessService {
@@ -50,6 +59,9 @@ public class ConnectionlessManager implements ConnectionlessService {
     // The intents of each upload not yet released.
     private final Map<Long, List<IntentId>> intents = new ConcurrentHashMap<>();
     private final Retention<Long> released = new Retention<>(Retention.DEFAULT_KEPT);
+    /** Turns of flows (requests) and of uploads (their steps): Guava striped locks. */
+    private final Striped<Lock> flowTurns = Striped.lazyWeakLock(1024);
+    private final Striped<Lock> uploadTurns = Striped.lazyWeakLock(1024);
 
     /** For OSGi. */
     public ConnectionlessManager() {
@@ -67,8 +79,12 @@ public class ConnectionlessManager implements ConnectionlessService {
     }
 
     @Override
-    public synchronized CcUpload requestUpload(DeviceId deviceId, PortNumber sensorPort,
-                                               FlowFilter flow) {
+    public CcUpload requestUpload(DeviceId deviceId, PortNumber sensorPort, FlowFilter flow) {
+        return StripedTurns.inTurn(flowTurns, List.of(deviceId, flow.withoutInPort()),
+                                   () -> request(deviceId, sensorPort, flow));
+    }
+
+    private CcUpload request(DeviceId deviceId, PortNumber sensorPort, FlowFilter flow) {
         // A second pause of the flow would join the first upload's buffer and
         // take over its rule, leaving the first upload unable to release.
         Optional<CcUpload> open = openUploadOf(deviceId, flow);
@@ -88,14 +104,22 @@ public class ConnectionlessManager implements ConnectionlessService {
     }
 
     @Override
-    public synchronized CcUpload stored(long id) {
+    public CcUpload stored(long id) {
+        return inTurn(id, () -> store(id));
+    }
+
+    private CcUpload store(long id) {
         CcUpload upload = in(id, CcUpload.State.UPLOADING);
         bufferService.moveBuffer(upload.deviceId(), upload.buffer(), OWNER, BufferState.STORING);
         return record(upload.with(CcUpload.State.STORED, null));
     }
 
     @Override
-    public synchronized CcUpload download(long id, PortNumber collectorPort) {
+    public CcUpload download(long id, PortNumber collectorPort) {
+        return inTurn(id, () -> serve(id, collectorPort));
+    }
+
+    private CcUpload serve(long id, PortNumber collectorPort) {
         CcUpload upload = in(id, CcUpload.State.STORED);
         FlowBufIntent resume = intentService.resume(upload.deviceId(), collectorPort,
                                                     upload.flow(), Optional.of(upload.buffer()),
@@ -105,7 +129,11 @@ public class ConnectionlessManager implements ConnectionlessService {
     }
 
     @Override
-    public synchronized CcUpload release(long id) {
+    public CcUpload release(long id) {
+        return inTurn(id, () -> releaseInTurn(id));
+    }
+
+    private CcUpload releaseInTurn(long id) {
         // Served, or given up on before (a sensor that never finished): what
         // the buffer still holds goes with it.
         CcUpload upload = in(id, EnumSet.of(CcUpload.State.UPLOADING, CcUpload.State.STORED,
@@ -133,6 +161,10 @@ public class ConnectionlessManager implements ConnectionlessService {
                 .filter(u -> u.deviceId().equals(deviceId)
                         && u.flow().withoutInPort().equals(wanted))
                 .findFirst();
+    }
+
+    private CcUpload inTurn(long id, Supplier<CcUpload> step) {
+        return StripedTurns.inTurn(uploadTurns, id, step);
     }
 
     private CcUpload in(long id, CcUpload.State expected) {

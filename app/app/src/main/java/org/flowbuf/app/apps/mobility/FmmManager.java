@@ -16,6 +16,8 @@ import org.flowbuf.app.intent.SteeringRuleWriter;
 import org.flowbuf.app.pi.DriverGroups;
 import org.flowbuf.app.pi.FlowRuleServiceSteeringWriter;
 import org.flowbuf.app.pi.GroupServiceMulticastWriter;
+import org.flowbuf.app.task.StripedTurns;
+import com.google.common.util.concurrent.Striped;
 import org.onlab.util.Tools;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
@@ -36,13 +38,12 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
+import java.util.concurrent.locks.Lock;
+import java.util.function.Supplier;
 
 /**
  * FMM sessions as an ONOS component (and, constructed directly, in the
@@ -51,6 +52,13 @@ import java.util.stream.IntStream;
  * and the arm of its release; see {@link Handoffs}), which a worker makes
  * while the UE moves; only a close waits (for the serving buffer to empty),
  * and an attach when it comes before that work is done.
+ *
+ * <p>Per-UE turns instead of a manager lock: every step of a session (open,
+ * handoff, attach, close) runs in its UE's turn (a Guava striped lock keyed
+ * by the downlink), so one UE's steps are ordered and it has one open
+ * session; sessions of different UEs run in parallel with their calls. The
+ * anchor's multicast groups are claimed without a lock
+ * ({@link GroupReservations}).
  */
 @Component(immediate = true, service = FmmService.class)
 public class FmmManager implements FmmService {
@@ -85,6 +93,9 @@ public class FmmManager implements FmmService {
     // Closed sessions beyond these are forgotten; failed ones are kept.
     private final Retention<Long> closed = new Retention<>(Retention.DEFAULT_KEPT);
     private final Map<Long, FmmRun> runs = new ConcurrentHashMap<>();
+    private final GroupReservations anchorGroups = new GroupReservations(FIRST_GROUP, LAST_GROUP);
+    /** Turns of UEs (by downlink): many more stripes than UEs change at once. */
+    private final Striped<Lock> ueTurns = Striped.lazyWeakLock(1024);
 
     /** For OSGi. */
     public FmmManager() {
@@ -138,13 +149,17 @@ public class FmmManager implements FmmService {
     }
 
     @Override
-    public synchronized FmmSession open(FmmPlan plan) {
+    public FmmSession open(FmmPlan plan) {
+        return StripedTurns.inTurn(ueTurns, plan.downlink(), () -> openInTurn(plan));
+    }
+
+    private FmmSession openInTurn(FmmPlan plan) {
         boolean busy = sessions.values().stream().anyMatch(
                 s -> s.plan().downlink().equals(plan.downlink()) && isOpen(s));
         if (busy) {
             throw FlowBufException.conflict("an FMM session of %s is open", plan.downlink());
         }
-        int group = freeGroup(plan.anchor());
+        int group = anchorGroups.claim(plan.anchor());
         long id = nextId.getAndIncrement();
         FmmRun run = new FmmRun(id, plan, intentService, bufferService, syncWorker);
         Rollback undo = new Rollback();
@@ -153,6 +168,7 @@ public class FmmManager implements FmmService {
             anchor.start(plan, group, undo);
         } catch (FlowBufException e) {
             undo.run();
+            anchorGroups.release(plan.anchor(), group);
             throw e;
         }
         runs.put(id, run);
@@ -161,7 +177,11 @@ public class FmmManager implements FmmService {
     }
 
     @Override
-    public synchronized FmmSession handoff(long id, DeviceId target) {
+    public FmmSession handoff(long id, DeviceId target) {
+        return inUeTurn(id, () -> handoffInTurn(id, target));
+    }
+
+    private FmmSession handoffInTurn(long id, DeviceId target) {
         FmmSession s = open(id);
         if (s.plan().cell(target).isEmpty()) {
             throw FlowBufException.invalid("%s is not a cell of FMM session %d", target, id);
@@ -176,7 +196,11 @@ public class FmmManager implements FmmService {
     }
 
     @Override
-    public synchronized FmmSession attach(long id) {
+    public FmmSession attach(long id) {
+        return inUeTurn(id, () -> attachInTurn(id));
+    }
+
+    private FmmSession attachInTurn(long id) {
         FmmSession s = open(id);
         if (s.state() != FmmSession.State.DETACHED) {
             throw FlowBufException.conflict("FMM session %d has no handoff under way", id);
@@ -198,7 +222,11 @@ public class FmmManager implements FmmService {
     }
 
     @Override
-    public synchronized FmmSession close(long id) {
+    public FmmSession close(long id) {
+        return inUeTurn(id, () -> closeInTurn(id));
+    }
+
+    private FmmSession closeInTurn(long id) {
         FmmSession s = open(id);
         List<String> failures = new ArrayList<>();
         try {
@@ -216,6 +244,7 @@ public class FmmManager implements FmmService {
             failures.add("interrupted while closing");
         }
         runs.remove(id);
+        anchorGroups.release(s.plan().anchor(), s.multicastGroup());
         return record(failures.isEmpty() ? s.ended(FmmSession.State.CLOSED, null)
                               : s.ended(FmmSession.State.FAILED,
                                         "close: " + String.join("; ", failures)));
@@ -233,6 +262,13 @@ public class FmmManager implements FmmService {
         return all;
     }
 
+    // A step of a session, in its UE's turn (a session's plan never changes).
+    private FmmSession inUeTurn(long id, Supplier<FmmSession> step) {
+        FmmSession s = session(id).orElseThrow(
+                () -> FlowBufException.notFound("no FMM session %d", id));
+        return StripedTurns.inTurn(ueTurns, s.plan().downlink(), step);
+    }
+
     private FmmSession open(long id) {
         FmmSession s = session(id).orElseThrow(
                 () -> FlowBufException.notFound("no FMM session %d", id));
@@ -244,15 +280,6 @@ public class FmmManager implements FmmService {
 
     private static boolean isOpen(FmmSession s) {
         return s.state() == FmmSession.State.ATTACHED || s.state() == FmmSession.State.DETACHED;
-    }
-
-    private int freeGroup(DeviceId anchorDevice) {
-        Set<Integer> taken = sessions.values().stream()
-                .filter(s -> isOpen(s) && s.plan().anchor().equals(anchorDevice))
-                .map(FmmSession::multicastGroup).collect(Collectors.toSet());
-        return IntStream.rangeClosed(FIRST_GROUP, LAST_GROUP).filter(g -> !taken.contains(g))
-                .findFirst().orElseThrow(() -> FlowBufException.conflict(
-                        "no free multicast group on %s", anchorDevice));
     }
 
     private FmmSession record(FmmSession s) {

@@ -17,6 +17,8 @@ import org.flowbuf.app.intent.SteeringRuleWriter;
 import org.flowbuf.app.packet.PacketEmitter;
 import org.flowbuf.app.packet.PacketServiceEmitter;
 import org.flowbuf.app.pi.FlowRuleServiceSteeringWriter;
+import org.flowbuf.app.task.StripedTurns;
+import com.google.common.util.concurrent.Striped;
 import org.onlab.util.Tools;
 import org.onosproject.core.CoreService;
 import org.onosproject.net.flow.FlowRuleService;
@@ -39,11 +41,19 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
+import java.util.function.Supplier;
 
 /**
  * LMM handoffs as an ONOS component (and, constructed directly, in the
- * embedded host). Steps that react to the end marker run on one worker
- * thread, never on the agent's transport thread.
+ * embedded host). Steps that react to the end marker run on a few worker
+ * threads, never on the agent's transport thread.
+ *
+ * <p>Per-UE turns instead of a manager lock: every step of a handoff (start,
+ * attach, a marker report, the marker's timeout) runs in its UE's turn (a
+ * Guava striped lock keyed by the downlink), which orders the steps of one
+ * UE and guards what a UE has (its handoff under way, the buffer it lives
+ * in); handoffs of different UEs run in parallel with their calls.
  */
 @Component(immediate = true, service = LmmService.class)
 public class LmmManager implements LmmService {
@@ -53,6 +63,8 @@ public class LmmManager implements LmmService {
     /** Buffers that report the end marker: the source's and the target's first. */
     static final int MARKER_REPORTERS = 2;
     private static final String APP_NAME = "org.flowbuf.app";
+    /** Threads that complete handoffs: one UE's drain wait does not hold up another's. */
+    private static final int WORKERS = 4;
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected FlowBufIntentService intentService;
@@ -83,6 +95,8 @@ public class LmmManager implements LmmService {
     private final Retention<Long> completed = new Retention<>(Retention.DEFAULT_KEPT);
     private final Map<Long, HandoffRun> runs = new ConcurrentHashMap<>();
     private final Map<FlowFilter, Resident> residents = new ConcurrentHashMap<>();
+    /** Turns of UEs (by downlink): many more stripes than UEs hand off at once. */
+    private final Striped<Lock> ueTurns = Striped.lazyWeakLock(1024);
 
     /** For OSGi. */
     public LmmManager() {
@@ -133,8 +147,8 @@ public class LmmManager implements LmmService {
     private void start(SteeringRuleWriter rules, PacketEmitter emitter) {
         this.anchor = new AnchorPaths(rules);
         this.packets = emitter;
-        this.worker = Executors.newSingleThreadScheduledExecutor(
-                Tools.groupedThreads("flowbuf/lmm", "worker-%d"));
+        this.worker = Executors.newScheduledThreadPool(
+                WORKERS, Tools.groupedThreads("flowbuf/lmm", "worker-%d"));
     }
 
     /** Stops the worker and ends every marker watch. */
@@ -145,7 +159,11 @@ public class LmmManager implements LmmService {
     }
 
     @Override
-    public synchronized LmmHandoff start(HandoffPlan plan) {
+    public LmmHandoff start(HandoffPlan plan) {
+        return StripedTurns.inTurn(ueTurns, plan.downlink(), () -> startInTurn(plan));
+    }
+
+    private LmmHandoff startInTurn(HandoffPlan plan) {
         boolean busy = handoffs.values().stream().anyMatch(
                 h -> h.plan().downlink().equals(plan.downlink())
                         && (h.state() == LmmHandoff.State.DETACHED
@@ -190,7 +208,18 @@ public class LmmManager implements LmmService {
     }
 
     @Override
-    public synchronized LmmHandoff attach(long id) {
+    public LmmHandoff attach(long id) {
+        return inUeTurn(id, () -> attachInTurn(id));
+    }
+
+    // A step of a handoff, in its UE's turn (a handoff's plan never changes).
+    private <T> T inUeTurn(long id, Supplier<T> step) {
+        LmmHandoff h = handoff(id).orElseThrow(() -> FlowBufException.notFound("no handoff %d",
+                                                                               id));
+        return StripedTurns.inTurn(ueTurns, h.plan().downlink(), step);
+    }
+
+    private LmmHandoff attachInTurn(long id) {
         LmmHandoff h = in(id, LmmHandoff.State.DETACHED);
         HandoffRun run = runs.get(id);
         if (h.plan().buffering() == HandoffPlan.Buffering.NONE) {
@@ -217,7 +246,11 @@ public class LmmManager implements LmmService {
         return record(h.with(LmmHandoff.State.ATTACHED));
     }
 
-    private synchronized void markerSeen(long id) {
+    private void markerSeen(long id) {
+        onWorker(id, () -> markerSeenInTurn(id));
+    }
+
+    private void markerSeenInTurn(long id) {
         LmmHandoff h = handoffs.get(id);
         if (h.state() != LmmHandoff.State.ATTACHED) {
             return;
@@ -228,7 +261,19 @@ public class LmmManager implements LmmService {
         }
     }
 
-    private synchronized void markerTimedOut(long id) {
+    private void markerTimedOut(long id) {
+        onWorker(id, () -> markerTimedOutInTurn(id));
+    }
+
+    // A worker's step of a handoff still known (a completed one may be forgotten).
+    private void onWorker(long id, Runnable step) {
+        handoff(id).ifPresent(h -> StripedTurns.inTurn(ueTurns, h.plan().downlink(), () -> {
+            step.run();
+            return null;
+        }));
+    }
+
+    private void markerTimedOutInTurn(long id) {
         LmmHandoff h = handoffs.get(id);
         if (h.state() == LmmHandoff.State.ATTACHED) {
             // Hold nothing forever: release the new path without the guarantee.

@@ -279,6 +279,12 @@ struct hh_metadata_t {
     bool    report;      // this packet made the UE heavy: digest it
 }
 
+// Hybrid UPF placement (include/hybrid.p4).
+struct hybrid_metadata_t {
+    bool       enabled;     // this switch is a fast path: slow_path set the port
+    port_num_t slow_port;   // where its downlink session misses go
+}
+
 struct local_metadata_t {
     // L4 ports of TCP or UDP, zero otherwise; what the 5-tuple tables match.
     l4_port_t  l4_src_port;
@@ -302,6 +308,7 @@ struct local_metadata_t {
     fb_metadata_t  fb;
     cc_metadata_t  cc;
     hh_metadata_t  hh;
+    hybrid_metadata_t hybrid;
 }
 
 #endif

@@ -16,6 +16,7 @@
 #include "include/firewall.p4"
 #include "include/upf.p4"
 #include "include/hh.p4"
+#include "include/hybrid.p4"
 #include "include/qos.p4"
 #include "include/fb.p4"
 #include "include/congestion.p4"
@@ -30,6 +31,7 @@ control IngressPipeImpl(inout parsed_headers_t hdr,
     UpfClassifier() upf_classifier;
     Firewall() firewall;
     Hh() hh;
+    HybridSlowPath() hybrid;
     Upf() upf;
     Forwarding() forwarding;
     Acl() acl;
@@ -55,6 +57,11 @@ control IngressPipeImpl(inout parsed_headers_t hdr,
         // What no steering rule took goes through the UPF, which leaves
         // anything that is not UPF traffic as it was, then forwarding
         // (which routes the UPF's decapsulated and encapsulated packets).
+        // A fast-path switch's end markers back from its slow path leave
+        // for the controller here (forwarded).
+        if (!meta.forwarded && hdr.ipv4.isValid()) {
+            hybrid.apply(hdr, meta, std_meta);
+        }
         if (!meta.forwarded) {
             upf_classifier.apply(hdr, meta, std_meta);
             firewall.apply(hdr, meta, std_meta);

@@ -130,7 +130,8 @@ NETCFG_CLASSES = ("app/app/src/main/java/org/flowbuf/app/config/FlowBufDeviceCon
                   "host/src/main/java/org/flowbuf/host/fba/FbaSetting.java",
                   "app/api/src/main/java/org/flowbuf/api/codec/HeavyHitterSettingsCodec.java",
                   "app/app/src/main/java/org/flowbuf/app/config/HeavyHitterAppConfig.java",
-                  "app/app/src/main/java/org/flowbuf/app/config/GnbDeviceConfig.java")
+                  "app/app/src/main/java/org/flowbuf/app/config/GnbDeviceConfig.java",
+                  "app/api/src/main/java/org/flowbuf/api/codec/HybridSettingsCodec.java")
 
 
 def test_every_netcfg_key_is_in_the_netcfg_reference():

@@ -311,6 +311,12 @@ struct gnb_metadata_t {
     bool        clone_to_baas;
 }
 
+// Hybrid UPF placement (include/hybrid.p4).
+struct hybrid_metadata_t {
+    bool       enabled;     // this switch is a fast path: slow_path set the port
+    port_num_t slow_port;   // where its downlink session misses go
+}
+
 struct local_metadata_t {
     // L4 ports of TCP or UDP, zero otherwise; what the 5-tuple tables match.
     l4_port_t  l4_src_port;
@@ -335,6 +341,7 @@ struct local_metadata_t {
     cc_metadata_t  cc;
     hh_metadata_t  hh;
     gnb_metadata_t gnb;
+    hybrid_metadata_t hybrid;
 }
 
 #endif

@@ -457,6 +457,14 @@ control Upf(inout parsed_headers_t hdr,
                 hit = uplink_sessions.apply().hit;
             } else {
                 hit = downlink_sessions.apply().hit;
+                // A fast-path switch (hybrid.p4): a UE it holds no session
+                // for is the slow path's, and leaves as it came.
+                if (!hit && meta.hybrid.enabled) {
+                    meta.upf.dropped = false;
+                    std_meta.egress_spec = meta.hybrid.slow_port;
+                    meta.forwarded = true;
+                    return;
+                }
             }
             // Replays of a buffered session were counted on their way in.
             if (hit && !(meta.upf.to_buffer && meta.from_vport == 1)) {

@@ -11,6 +11,7 @@ import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.apps.ControllerBufferingService;
 import org.flowbuf.api.congestion.CongestionService;
 import org.flowbuf.api.upf.HeavyHitterService;
+import org.flowbuf.api.upf.HybridPlacementService;
 import org.flowbuf.api.upf.UpfService;
 import org.flowbuf.app.FlowBufCore;
 import org.flowbuf.app.apps.fba.FbaTuner;
@@ -72,10 +73,11 @@ public final class FlowBufHost implements AutoCloseable {
     private final SwitchResync resync;
     private final CongestionWiring congestion;
     private final HhWiring hh;
+    private final PlacementWiring placement;
 
     private FlowBufHost(Map<DeviceId, SwitchSession> switches, ConfiguredAgentDirectory agents,
                         RestServer rest, List<FbaTuner> fba, SwitchResync resync,
-                        CongestionWiring congestion, HhWiring hh) {
+                        CongestionWiring congestion, HhWiring hh, PlacementWiring placement) {
         this.switches = switches;
         this.agents = agents;
         this.rest = rest;
@@ -83,6 +85,7 @@ public final class FlowBufHost implements AutoCloseable {
         this.resync = resync;
         this.congestion = congestion;
         this.hh = hh;
+        this.placement = placement;
     }
 
     /**
@@ -136,14 +139,21 @@ public final class FlowBufHost implements AutoCloseable {
         StandaloneServices services =
                 StandaloneServices.forCore(core, rules, groups,
                                            new P4RuntimePacketEmitter(switches));
-        UpfManager upf = new UpfManager(appId, new InMemoryUpfStore(), new P4RuntimeUpfWriter(switches),
-                                        switches::containsKey, core.intents(), core.buffers());
+        InMemoryUpfStore upfStore = new InMemoryUpfStore();
+        P4RuntimeUpfWriter upfWriter = new P4RuntimeUpfWriter(switches);
+        UpfManager upf = new UpfManager(appId, upfStore, upfWriter, switches::containsKey,
+                                        core.intents(), core.buffers());
         services.add(UpfService.class, upf);
         CongestionWiring congestion = new CongestionWiring(appId, netcfg, switches, p4info,
                                                            core.buffers(), core.intents());
         services.add(CongestionService.class, congestion.manager());
         HhWiring hh = new HhWiring(appId, netcfg.heavyHitters(), switches, p4info);
         services.add(HeavyHitterService.class, hh.manager());
+        PlacementWiring placement = new PlacementWiring(
+                appId, netcfg.hybrid(), switches, p4info, upfStore, upfWriter,
+                new P4RuntimePacketEmitter(switches), core.intents(), core.buffers(), hh.manager(),
+                netcfg.hosts());
+        services.add(HybridPlacementService.class, placement.manager());
         Map<DeviceId, SwitchEntry> entries = netcfg.switches().stream()
                 .collect(Collectors.toMap(SwitchEntry::deviceId, sw -> sw));
         SwitchResync resync = new SwitchResync(device -> {
@@ -155,20 +165,23 @@ public final class FlowBufHost implements AutoCloseable {
             restoreTables(switches.get(device), sw, appId, upf);
             congestion.takeBack(switches.get(device));
             hh.prepare(switches.get(device));
+            placement.prepare(device);
         }, RESYNC_RETRY);
         switches.forEach((device, session) -> session.onDisconnect(() -> resync.lost(device)));
         ControllerBufferingService controllerBuffering =
                 services.get(ControllerBufferingService.class);
-        // A PROBING flow's probe is the congestion service's; the rest may be a held flow's.
+        // A PROBING flow's probe is the congestion service's, an end marker the hybrid
+        // placement's; the rest may be a held flow's.
         switches.forEach((device, session) -> session.onPacketIn(
                 (port, frame) -> {
-                    if (!congestion.manager().probePacketIn(device, frame)) {
+                    if (!congestion.manager().probePacketIn(device, frame)
+                            && !placement.packetIn(device, frame)) {
                         controllerBuffering.packetIn(device, PortNumber.portNumber(port), frame);
                     }
                 }));
         RestServer rest = RestServer.start(options.listen, services, netcfg.topologyJson());
         return new FlowBufHost(switches, agents, rest, startFba(netcfg), resync, congestion,
-                               hh);
+                               hh, placement);
     }
 
     /**
@@ -298,6 +311,7 @@ public final class FlowBufHost implements AutoCloseable {
     public void close() {
         resync.close();
         congestion.close();
+        placement.close();
         hh.close();
         fba.forEach(FbaTuner::close);
         rest.close();

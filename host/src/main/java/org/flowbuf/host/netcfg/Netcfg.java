@@ -10,7 +10,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.codec.HeavyHitterSettingsCodec;
+import org.flowbuf.api.codec.HybridSettingsCodec;
 import org.flowbuf.api.upf.HeavyHitterSettings;
+import org.flowbuf.api.upf.HybridSettings;
 import org.flowbuf.app.config.CcSettings;
 import org.flowbuf.app.config.FbDeviceConfig;
 import org.flowbuf.app.config.GnbDeviceConfig;
@@ -42,14 +44,16 @@ public final class Netcfg {
     private final List<LinkEntry> links;
     private final CcSettings congestion;
     private final HeavyHitterSettings heavyHitters;
+    private final HybridSettings hybrid;
 
     private Netcfg(List<SwitchEntry> switches, List<HostEntry> hosts, List<LinkEntry> links,
-                   CcSettings congestion, HeavyHitterSettings heavyHitters) {
+                   CcSettings congestion, HeavyHitterSettings heavyHitters, HybridSettings hybrid) {
         this.switches = List.copyOf(switches);
         this.hosts = List.copyOf(hosts);
         this.links = List.copyOf(links);
         this.congestion = congestion;
         this.heavyHitters = heavyHitters;
+        this.hybrid = hybrid;
     }
 
     /**
@@ -86,7 +90,7 @@ public final class Netcfg {
         }
         JsonNode app = root.path("apps").path("org.flowbuf.app");
         return new Netcfg(switches, hosts, links, CcSettings.parse(app.path("congestion")),
-                          heavyHitters(app.path("heavyHitters")));
+                          heavyHitters(app.path("heavyHitters")), hybrid(app.path("hybrid")));
     }
 
     private static HeavyHitterSettings heavyHitters(JsonNode json) {
@@ -99,6 +103,21 @@ public final class Netcfg {
         }
         try {
             return HeavyHitterSettingsCodec.parse((ObjectNode) json);
+        } catch (FlowBufException e) {
+            throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static HybridSettings hybrid(JsonNode json) {
+        if (json.isMissingNode()) {
+            return HybridSettings.off();
+        }
+        String where = "netcfg apps.org.flowbuf.app.hybrid";
+        if (!json.isObject()) {
+            throw new IllegalArgumentException(where + ": not an object");
+        }
+        try {
+            return HybridSettingsCodec.parse((ObjectNode) json);
         } catch (FlowBufException e) {
             throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
         }
@@ -138,6 +157,16 @@ public final class Netcfg {
      */
     public HeavyHitterSettings heavyHitters() {
         return heavyHitters;
+    }
+
+    /**
+     * The hybrid UPF's placement (apps."org.flowbuf.app".hybrid: fastDevice,
+     * slowDevice, slowPort, dnPort, fastTableBudget, demoteIdleMs, windowMs).
+     *
+     * @return settings, off when the netcfg has none
+     */
+    public HybridSettings hybrid() {
+        return hybrid;
     }
 
     /**

@@ -33,6 +33,7 @@ public final class P4InfoIndex {
     private final Map<String, Meter> meters = new HashMap<>();
     private final Map<String, Integer> registers = new HashMap<>();
     private final Map<String, Integer> digests = new HashMap<>();
+    private final Map<String, Integer> counters = new HashMap<>();
 
     /**
      * Indexes a p4info.
@@ -46,6 +47,8 @@ public final class P4InfoIndex {
         p4info.getMetersList().forEach(m -> meters.put(m.getPreamble().getName(), m));
         p4info.getRegistersList().forEach(r -> registers.put(r.getPreamble().getName(),
                                                              r.getPreamble().getId()));
+        p4info.getCountersList().forEach(c -> counters.put(c.getPreamble().getName(),
+                                                           c.getPreamble().getId()));
         p4info.getDigestsList().forEach(d -> digests.put(d.getPreamble().getName(),
                                                          d.getPreamble().getId()));
         p4info.getControllerPacketMetadataList()
@@ -130,6 +133,17 @@ public final class P4InfoIndex {
      */
     public int registerId(String name) {
         return found(registers.get(name), "register", name);
+    }
+
+    /**
+     * The id of an indexed counter by its name.
+     *
+     * @param name counter name (e.g. IngressPipeImpl.upf.session_counter)
+     * @return its id
+     * @throws IllegalArgumentException when the p4info has no such counter
+     */
+    public int counterId(String name) {
+        return found(counters.get(name), "counter", name);
     }
 
     /**

@@ -11,6 +11,7 @@ import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.apps.ControllerBufferingService;
 import org.flowbuf.api.congestion.CongestionService;
 import org.flowbuf.api.upf.HeavyHitterService;
+import org.flowbuf.api.upf.UpfQosService;
 import org.flowbuf.api.upf.UpfService;
 import org.flowbuf.app.FlowBufCore;
 import org.flowbuf.app.apps.fba.FbaTuner;
@@ -72,10 +73,11 @@ public final class FlowBufHost implements AutoCloseable {
     private final SwitchResync resync;
     private final CongestionWiring congestion;
     private final HhWiring hh;
+    private final UpfQosWiring qos;
 
     private FlowBufHost(Map<DeviceId, SwitchSession> switches, ConfiguredAgentDirectory agents,
                         RestServer rest, List<FbaTuner> fba, SwitchResync resync,
-                        CongestionWiring congestion, HhWiring hh) {
+                        CongestionWiring congestion, HhWiring hh, UpfQosWiring qos) {
         this.switches = switches;
         this.agents = agents;
         this.rest = rest;
@@ -83,6 +85,7 @@ public final class FlowBufHost implements AutoCloseable {
         this.resync = resync;
         this.congestion = congestion;
         this.hh = hh;
+        this.qos = qos;
     }
 
     /**
@@ -143,6 +146,9 @@ public final class FlowBufHost implements AutoCloseable {
         services.add(CongestionService.class, congestion.manager());
         HhWiring hh = new HhWiring(appId, netcfg.heavyHitters(), switches, p4info);
         services.add(HeavyHitterService.class, hh.manager());
+        UpfQosWiring qos = new UpfQosWiring(appId, netcfg.upfQos(), upf, hh.manager(), rules,
+                                            switches);
+        services.add(UpfQosService.class, qos.manager());
         Map<DeviceId, SwitchEntry> entries = netcfg.switches().stream()
                 .collect(Collectors.toMap(SwitchEntry::deviceId, sw -> sw));
         SwitchResync resync = new SwitchResync(device -> {
@@ -167,7 +173,7 @@ public final class FlowBufHost implements AutoCloseable {
                 }));
         RestServer rest = RestServer.start(options.listen, services, netcfg.topologyJson());
         return new FlowBufHost(switches, agents, rest, startFba(netcfg), resync, congestion,
-                               hh);
+                               hh, qos);
     }
 
     /**
@@ -295,6 +301,7 @@ public final class FlowBufHost implements AutoCloseable {
     public void close() {
         resync.close();
         congestion.close();
+        qos.close();
         hh.close();
         fba.forEach(FbaTuner::close);
         rest.close();

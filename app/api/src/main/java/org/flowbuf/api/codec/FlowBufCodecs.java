@@ -23,6 +23,8 @@ import org.flowbuf.api.congestion.LatencyCriticalFlow;
 import org.flowbuf.api.upf.FirewallRule;
 import org.flowbuf.api.upf.HeavyHitter;
 import org.flowbuf.api.upf.HeavyHitterSettings;
+import org.flowbuf.api.upf.UpfQosPolicy;
+import org.flowbuf.api.upf.UpfQosReroute;
 import org.flowbuf.api.upf.PduSession;
 import org.flowbuf.api.upf.UpfApplication;
 import org.flowbuf.api.upf.UpfDeviceSummary;
@@ -63,7 +65,9 @@ public final class FlowBufCodecs {
             Map.entry(UpfQueue.class, new UpfQueueCodec()),
             Map.entry(UpfDeviceSummary.class, new UpfDeviceSummaryCodec()),
             Map.entry(HeavyHitterSettings.class, new HeavyHitterSettingsCodec()),
-            Map.entry(HeavyHitter.class, new HeavyHitterCodec()));
+            Map.entry(HeavyHitter.class, new HeavyHitterCodec()),
+            Map.entry(UpfQosPolicy.class, new UpfQosPolicyCodec()),
+            Map.entry(UpfQosReroute.class, new UpfQosRerouteCodec()));
 
     private FlowBufCodecs() {
     }

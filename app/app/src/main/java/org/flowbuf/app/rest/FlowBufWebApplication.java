@@ -29,6 +29,7 @@ public class FlowBufWebApplication extends AbstractWebApplication {
                           UpfApplicationsWebResource.class, UpfFirewallWebResource.class,
                           UpfQueuesWebResource.class, UpfDevicesWebResource.class,
                           UpfHeavyHittersWebResource.class,
+                          UpfQosWebResource.class,
                           CongestionFlowsWebResource.class,
                           ServerTimingFilter.class,
                           RequestSizeFilter.class,

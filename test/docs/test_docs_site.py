@@ -131,7 +131,8 @@ NETCFG_CLASSES = ("app/app/src/main/java/org/flowbuf/app/config/FlowBufDeviceCon
                   "app/api/src/main/java/org/flowbuf/api/codec/HeavyHitterSettingsCodec.java",
                   "app/app/src/main/java/org/flowbuf/app/config/HeavyHitterAppConfig.java",
                   "app/app/src/main/java/org/flowbuf/app/config/GnbDeviceConfig.java",
-                  "app/api/src/main/java/org/flowbuf/api/codec/HybridSettingsCodec.java")
+                  "app/api/src/main/java/org/flowbuf/api/codec/HybridSettingsCodec.java",
+                  "app/api/src/main/java/org/flowbuf/api/codec/UpfQosPolicyCodec.java")
 
 
 def test_every_netcfg_key_is_in_the_netcfg_reference():

@@ -12,6 +12,7 @@ import org.flowbuf.api.apps.ControllerBufferingService;
 import org.flowbuf.api.congestion.CongestionService;
 import org.flowbuf.api.upf.HeavyHitterService;
 import org.flowbuf.api.upf.HybridPlacementService;
+import org.flowbuf.api.upf.UpfQosService;
 import org.flowbuf.api.upf.UpfService;
 import org.flowbuf.app.FlowBufCore;
 import org.flowbuf.app.apps.fba.FbaTuner;
@@ -74,10 +75,12 @@ public final class FlowBufHost implements AutoCloseable {
     private final CongestionWiring congestion;
     private final HhWiring hh;
     private final PlacementWiring placement;
+    private final UpfQosWiring qos;
 
     private FlowBufHost(Map<DeviceId, SwitchSession> switches, ConfiguredAgentDirectory agents,
                         RestServer rest, List<FbaTuner> fba, SwitchResync resync,
-                        CongestionWiring congestion, HhWiring hh, PlacementWiring placement) {
+                        CongestionWiring congestion, HhWiring hh, PlacementWiring placement,
+                        UpfQosWiring qos) {
         this.switches = switches;
         this.agents = agents;
         this.rest = rest;
@@ -86,6 +89,7 @@ public final class FlowBufHost implements AutoCloseable {
         this.congestion = congestion;
         this.hh = hh;
         this.placement = placement;
+        this.qos = qos;
     }
 
     /**
@@ -154,6 +158,9 @@ public final class FlowBufHost implements AutoCloseable {
                 new P4RuntimePacketEmitter(switches), core.intents(), core.buffers(), hh.manager(),
                 netcfg.hosts());
         services.add(HybridPlacementService.class, placement.manager());
+        UpfQosWiring qos = new UpfQosWiring(appId, netcfg.upfQos(), upf, hh.manager(), rules,
+                                            switches);
+        services.add(UpfQosService.class, qos.manager());
         Map<DeviceId, SwitchEntry> entries = netcfg.switches().stream()
                 .collect(Collectors.toMap(SwitchEntry::deviceId, sw -> sw));
         SwitchResync resync = new SwitchResync(device -> {
@@ -181,7 +188,7 @@ public final class FlowBufHost implements AutoCloseable {
                 }));
         RestServer rest = RestServer.start(options.listen, services, netcfg.topologyJson());
         return new FlowBufHost(switches, agents, rest, startFba(netcfg), resync, congestion,
-                               hh, placement);
+                               hh, placement, qos);
     }
 
     /**
@@ -312,6 +319,7 @@ public final class FlowBufHost implements AutoCloseable {
         resync.close();
         congestion.close();
         placement.close();
+        qos.close();
         hh.close();
         fba.forEach(FbaTuner::close);
         rest.close();

@@ -11,8 +11,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.codec.HeavyHitterSettingsCodec;
 import org.flowbuf.api.codec.HybridSettingsCodec;
+import org.flowbuf.api.codec.UpfQosPolicyCodec;
 import org.flowbuf.api.upf.HeavyHitterSettings;
 import org.flowbuf.api.upf.HybridSettings;
+import org.flowbuf.api.upf.UpfQosPolicy;
 import org.flowbuf.app.config.CcSettings;
 import org.flowbuf.app.config.FbDeviceConfig;
 import org.flowbuf.app.config.GnbDeviceConfig;
@@ -45,15 +47,18 @@ public final class Netcfg {
     private final CcSettings congestion;
     private final HeavyHitterSettings heavyHitters;
     private final HybridSettings hybrid;
+    private final List<UpfQosPolicy> upfQos;
 
     private Netcfg(List<SwitchEntry> switches, List<HostEntry> hosts, List<LinkEntry> links,
-                   CcSettings congestion, HeavyHitterSettings heavyHitters, HybridSettings hybrid) {
+                   CcSettings congestion, HeavyHitterSettings heavyHitters, HybridSettings hybrid,
+                   List<UpfQosPolicy> upfQos) {
         this.switches = List.copyOf(switches);
         this.hosts = List.copyOf(hosts);
         this.links = List.copyOf(links);
         this.congestion = congestion;
         this.heavyHitters = heavyHitters;
         this.hybrid = hybrid;
+        this.upfQos = List.copyOf(upfQos);
     }
 
     /**
@@ -90,7 +95,31 @@ public final class Netcfg {
         }
         JsonNode app = root.path("apps").path("org.flowbuf.app");
         return new Netcfg(switches, hosts, links, CcSettings.parse(app.path("congestion")),
-                          heavyHitters(app.path("heavyHitters")), hybrid(app.path("hybrid")));
+                          heavyHitters(app.path("heavyHitters")), hybrid(app.path("hybrid")),
+                          upfQos(app.path("upfQos")));
+    }
+
+    /** The UPF-QoS policies: an array of what POST upf/qos takes. */
+    private static List<UpfQosPolicy> upfQos(JsonNode json) {
+        if (json.isMissingNode()) {
+            return List.of();
+        }
+        String where = "netcfg apps.org.flowbuf.app.upfQos";
+        if (!json.isArray()) {
+            throw new IllegalArgumentException(where + ": not an array of policies");
+        }
+        List<UpfQosPolicy> policies = new ArrayList<>();
+        for (int i = 0; i < json.size(); i++) {
+            if (!json.get(i).isObject()) {
+                throw new IllegalArgumentException(where + "[" + i + "]: not an object");
+            }
+            try {
+                policies.add(UpfQosPolicyCodec.parse((ObjectNode) json.get(i)));
+            } catch (FlowBufException e) {
+                throw new IllegalArgumentException(where + "[" + i + "]: " + e.getMessage(), e);
+            }
+        }
+        return policies;
     }
 
     private static HeavyHitterSettings heavyHitters(JsonNode json) {
@@ -167,6 +196,15 @@ public final class Netcfg {
      */
     public HybridSettings hybrid() {
         return hybrid;
+    }
+
+    /**
+     * The UPF-QoS policies to install at start.
+     *
+     * @return policies
+     */
+    public List<UpfQosPolicy> upfQos() {
+        return upfQos;
     }
 
     /**

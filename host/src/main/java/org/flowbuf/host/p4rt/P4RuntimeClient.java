@@ -226,6 +226,27 @@ public final class P4RuntimeClient implements AutoCloseable {
     }
 
     /**
+     * Reads the entries a query names: one entry when it carries a match
+     * (with its direct counter when it carries an empty counter_data).
+     *
+     * @param query a table entry naming a table, and a match and priority
+     * @return what the target answered (empty when it has no such entry)
+     * @throws P4RuntimeWriteException when the target refuses or does not answer
+     */
+    public List<TableEntry> readEntries(TableEntry query) {
+        ReadRequest request = ReadRequest.newBuilder().setDeviceId(deviceId)
+                .addEntities(Entity.newBuilder().setTableEntry(query)).build();
+        List<TableEntry> entries = new ArrayList<>();
+        try {
+            blocking().read(request).forEachRemaining(r -> r.getEntitiesList()
+                    .forEach(e -> entries.add(e.getTableEntry())));
+        } catch (StatusRuntimeException e) {
+            throw failure("read", e);
+        }
+        return entries;
+    }
+
+    /**
      * Reads a table's default entry.
      *
      * @param tableId p4info id of the table

@@ -25,6 +25,8 @@ import org.flowbuf.api.upf.HeavyHitter;
 import org.flowbuf.api.upf.HeavyHitterSettings;
 import org.flowbuf.api.upf.HybridSettings;
 import org.flowbuf.api.upf.UePlacement;
+import org.flowbuf.api.upf.UpfQosPolicy;
+import org.flowbuf.api.upf.UpfQosReroute;
 import org.flowbuf.api.upf.PduSession;
 import org.flowbuf.api.upf.UpfApplication;
 import org.flowbuf.api.upf.UpfDeviceSummary;
@@ -67,7 +69,9 @@ public final class FlowBufCodecs {
             Map.entry(HeavyHitterSettings.class, new HeavyHitterSettingsCodec()),
             Map.entry(HeavyHitter.class, new HeavyHitterCodec()),
             Map.entry(HybridSettings.class, new HybridSettingsCodec()),
-            Map.entry(UePlacement.class, new UePlacementCodec()));
+            Map.entry(UePlacement.class, new UePlacementCodec()),
+            Map.entry(UpfQosPolicy.class, new UpfQosPolicyCodec()),
+            Map.entry(UpfQosReroute.class, new UpfQosRerouteCodec()));
 
     private FlowBufCodecs() {
     }

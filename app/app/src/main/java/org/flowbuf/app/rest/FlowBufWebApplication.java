@@ -30,6 +30,7 @@ public class FlowBufWebApplication extends AbstractWebApplication {
                           UpfQueuesWebResource.class, UpfDevicesWebResource.class,
                           UpfHeavyHittersWebResource.class,
                           UpfPlacementWebResource.class,
+                          UpfQosWebResource.class,
                           CongestionFlowsWebResource.class,
                           ServerTimingFilter.class,
                           RequestSizeFilter.class,

@@ -102,6 +102,20 @@ def burst(lab, ue, count=60):
         check=True, cwd=ROOT)
 
 
+def burst_until_promoted(lab, ue, tries=5):
+    """Bursts until the UE is on the fast path: on a loaded machine one
+    burst's sender can be descheduled between frames, so that its gaps look
+    light to the detector."""
+    for _ in range(tries):
+        burst(lab, ue)
+        try:
+            return wait_until(lambda: placement(lab, ue)["path"] == "FAST", timeout=4,
+                              step=0.05, what=f"{ue} promoted")
+        except TimeoutError:
+            continue
+    raise TimeoutError(f"{ue} not promoted after {tries} bursts")
+
+
 def test_a_ue_never_heavy_stays_on_the_slow_path_and_is_delivered(lab, settings):
     ue = "10.250.0.10"
     lab.add_session(ue, 0x10)
@@ -155,9 +169,7 @@ def test_a_full_fast_path_evicts_a_streaming_ue_without_loss(lab, settings):
     try:
         wait_until(lambda: placement(lab, first)["path"] == "FAST", timeout=15, step=0.05,
                    what=f"{first} promoted")
-        burst(lab, second)
-        wait_until(lambda: placement(lab, second)["path"] == "FAST", timeout=15, step=0.05,
-                   what=f"{second} promoted")
+        burst_until_promoted(lab, second)
         evicted = placement(lab, first)
         assert (evicted["path"], evicted["demotions"]) == ("SLOW", 1), evicted
         sent, got = stream.result()

@@ -237,7 +237,9 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         while (budget.over() && demoteColdest("the budget shrank")) {
             continue;
         }
-        writeSlowPort(next, next.enabled() ? Optional.of(next.slowPort()) : Optional.empty());
+        if (next.fastDevice().isPresent()) {
+            writeSlowPort(next, next.enabled() ? Optional.of(next.slowPort()) : Optional.empty());
+        }
     }
 
     /**

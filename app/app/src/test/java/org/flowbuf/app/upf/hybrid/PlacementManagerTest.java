@@ -309,6 +309,16 @@ public class PlacementManagerTest {
     }
 
     @Test
+    public void settingsOffOnAManagerThatWasNeverOnWriteNothing() {
+        // A host whose netcfg has no hybrid section configures it off at
+        // start; that once failed the start (no fast device to write to).
+        manager.configure(HybridSettings.off());
+        log.clear();
+        manager.configure(HybridSettings.off());
+        assertEquals(List.of(), log);
+    }
+
+    @Test
     public void badSettingsAreRefusedAndChangeNothing() {
         HybridSettings before = manager.settings();
         for (Runnable bad : List.<Runnable>of(

@@ -26,8 +26,12 @@ public final class JsonFields {
     public static final Pattern DEVICE_ID = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:[A-Za-z0-9._~:@-]+");
     /** ONOS's bound on a device id's length. */
     public static final int DEVICE_ID_MAX_LENGTH = 1024;
-    /** A connect point, deviceId/port with a port of 1 to 999999999 (overlay.json, ConnectPoint). */
-    public static final Pattern CONNECT_POINT = Pattern.compile(DEVICE_ID.pattern() + "/[1-9][0-9]{0,8}");
+    /**
+     * A connect point, deviceId/port with a device id of at most DEVICE_ID_MAX_LENGTH characters
+     * (the lookahead) and a port of 1 to 999999999 (overlay.json, ConnectPoint).
+     */
+    public static final Pattern CONNECT_POINT = Pattern.compile(
+            "(?=[^/]{1," + DEVICE_ID_MAX_LENGTH + "}/)" + DEVICE_ID.pattern() + "/[1-9][0-9]{0,8}");
 
     private JsonFields() {
     }
@@ -210,7 +214,9 @@ public final class JsonFields {
             return ConnectPoint.deviceConnectPoint(text);
         } catch (IllegalArgumentException e) {
             throw FlowBufException.invalid("%s.%s \"%s\" is not a connect point like "
-                                                   + "\"device:s1/3\"", where, field, text);
+                                                   + "\"device:s1/3\" (a device id of at most %d "
+                                                   + "characters, a port of 1 to 999999999)",
+                                           where, field, text, DEVICE_ID_MAX_LENGTH);
         }
     }
 

@@ -72,7 +72,10 @@ public class OpenApiFormatsTest {
         ObjectNode json = new ObjectMapper().createObjectNode();
         assertAgree("ConnectPoint", text -> JsonFields.connectPoint(json.put("in", text), "cell", "in"),
                     "device:s1/3", "device:s1/999999999", "of:1/1", "device:s1/0", "device:s1/03",
-                    "device:s1", "device:s1/", "device:s1/x", "s1/3", "device:s 1/3", "device:s1/3/4");
+                    "device:s1", "device:s1/", "device:s1/x", "s1/3", "device:s 1/3", "device:s1/3/4",
+                    // The device id's bound (1024, ONOS's DeviceId) within the connect point's.
+                    "device:" + "s".repeat(1017) + "/999999999", "device:" + "s".repeat(1018) + "/1",
+                    "device:" + "s".repeat(1018) + "/999999999");
     }
 
     @Test

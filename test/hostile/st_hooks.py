@@ -4,6 +4,7 @@
 Generated path parameters and bodies are as often as not about the lab's
 switch and its objects, so that requests get past "no such device" into the
 code that acts on them; the rest stay what schemathesis makes up."""
+import json
 import pathlib
 import re
 import tomllib
@@ -24,8 +25,32 @@ KNOWN = {
 }
 
 
+# The document's formats of the parameters above (the overlay the build lays
+# over ONOS's document), so that a value schemathesis made invalid on purpose
+# (a negative case) stays what it made: swapped for a known valid one, it
+# would be a valid request that the negative checks still count as invalid.
+OVERLAY = json.loads(pathlib.Path(__file__).parents[2].joinpath(
+    "app", "app", "src", "main", "openapi", "overlay.json").read_text())
+
+
+def _format(name):
+    ref = OVERLAY["parameters"][name]["$ref"]
+    return OVERLAY["definitions"][ref.rsplit("/", 1)[1]]
+
+
+def _valid(name, value):
+    schema = _format(name)
+    if schema["type"] == "integer":
+        if isinstance(value, str) and re.fullmatch(r"-?[0-9]+", value):
+            value = int(value)
+        return (isinstance(value, int) and not isinstance(value, bool)
+                and schema["minimum"] <= value <= schema["maximum"])
+    return (isinstance(value, str) and len(value) <= schema.get("maxLength", len(value))
+            and re.search(schema["pattern"], value) is not None)
+
+
 def _maybe_known(name, generated):
-    if name not in KNOWN:
+    if name not in KNOWN or not _valid(name, generated):
         return st.just(generated)
     return st.one_of(st.just(generated), st.sampled_from(KNOWN[name]))
 
@@ -40,7 +65,7 @@ def flatmap_path_parameters(context, path_parameters):
 
 @schemathesis.hook
 def flatmap_body(context, body):
-    if not isinstance(body, dict) or not isinstance(body.get("deviceId"), str):
+    if not isinstance(body, dict) or not _valid("deviceId", body.get("deviceId")):
         return st.just(body)
     return st.sampled_from([body, dict(body, deviceId=DEVICE)])
 

@@ -4,7 +4,10 @@
 Generated path parameters and bodies are as often as not about the lab's
 switch and its objects, so that requests get past "no such device" into the
 code that acts on them; the rest stay what schemathesis makes up."""
+import json
+import pathlib
 import re
+import tomllib
 
 import schemathesis
 from hypothesis import strategies as st
@@ -22,8 +25,32 @@ KNOWN = {
 }
 
 
+# The document's formats of the parameters above (the overlay the build lays
+# over ONOS's document), so that a value schemathesis made invalid on purpose
+# (a negative case) stays what it made: swapped for a known valid one, it
+# would be a valid request that the negative checks still count as invalid.
+OVERLAY = json.loads(pathlib.Path(__file__).parents[2].joinpath(
+    "app", "app", "src", "main", "openapi", "overlay.json").read_text())
+
+
+def _format(name):
+    ref = OVERLAY["parameters"][name]["$ref"]
+    return OVERLAY["definitions"][ref.rsplit("/", 1)[1]]
+
+
+def _valid(name, value):
+    schema = _format(name)
+    if schema["type"] == "integer":
+        if isinstance(value, str) and re.fullmatch(r"-?[0-9]+", value):
+            value = int(value)
+        return (isinstance(value, int) and not isinstance(value, bool)
+                and schema["minimum"] <= value <= schema["maximum"])
+    return (isinstance(value, str) and len(value) <= schema.get("maxLength", len(value))
+            and re.search(schema["pattern"], value) is not None)
+
+
 def _maybe_known(name, generated):
-    if name not in KNOWN:
+    if name not in KNOWN or not _valid(name, generated):
         return st.just(generated)
     return st.one_of(st.just(generated), st.sampled_from(KNOWN[name]))
 
@@ -38,7 +65,7 @@ def flatmap_path_parameters(context, path_parameters):
 
 @schemathesis.hook
 def flatmap_body(context, body):
-    if not isinstance(body, dict) or not isinstance(body.get("deviceId"), str):
+    if not isinstance(body, dict) or not _valid("deviceId", body.get("deviceId")):
         return st.just(body)
     return st.sampled_from([body, dict(body, deviceId=DEVICE)])
 
@@ -54,55 +81,12 @@ def content_type_unless_no_content(ctx, response, case):
 
 # --checks all: schemathesis also asks that every schema-valid request be
 # accepted (positive_data_acceptance) and every schema-violating one refused
-# (negative_data_rejection). The document ONOS's build generates cannot say
-# everything the server checks; these are the known gaps, each matched by
-# the operation and the server's own refusal message (or, for an accepted
-# request, by what made it invalid), so that any other refusal or acceptance
-# still fails the run. docs/reference/rest.md lists them for users.
-KNOWN_REFUSALS = (
-    # Path ids: ONOS's generator types every path parameter as a string, the
-    # server wants a positive number (intents, sessions, uploads, ...).
-    ("path ids are numbers", r"/\{(id|intentId|key|appId|qfi)\}",
-     r"\(expected a number\)|must be positive|ids start at 1"),
-    # Device ids: a string in the document, device:NAME on the server.
-    ("device ids are device:NAME", r".", r"bad device id"),
-    # Buffer ids: [A-Za-z0-9._:-]{1,64}, said in the bodies' schemas but not
-    # for path parameters.
-    ("buffer ids in paths", r"\{bufferId\}", r"buffer id must match"),
-    # Cross-field rules the document states in descriptions only.
-    ("a filter names a field or says all: true, never both",
-     r".", r"names no IPv4 field|filter \{.*\"all\":true"),
-    ("UPF meters: pir >= cir", r"^POST /upf/", r"pir .* must be at least cir"),
-    ("UPF port ranges: low <= high", r"^POST /upf/", r"the range .* is empty"),
-    ("UPF: a batch holds at least one session", r"^POST /upf/sessions/batch$", r"no sessions given"),
-    ("UPF: UE addresses are IPv4 addresses", r"/upf/sessions", r"bad UE address"),
-    ("L4 ports need ipProto 6 or 17", r".", r"l4SrcPort/l4DstPort need ipProto 6"),
-    ("a trigger buffer moves another buffer", r"/trigger$", r"cannot trigger its own move"),
-    ("addresses and prefixes are IPv4 (x.x.x.x[/y])", r".",
-     r"Malformed IP prefix string|Invalid IP address string"),
-    ("ids in bodies are numbers", r".", r"For input string"),
-    ("a filter's inPort agrees with the request's", r".", r"differs from inPort"),
-    ("LMM/FMM: the downlink names the UE's /32 ipv4Dst", r"^POST /apps/(lmm|fmm)/",
-     r"needs the UE's address as a /32 ipv4Dst"),
-    ("congestion: a flow names an IPv4 source or destination", r"^POST /congestion/flows$",
-     r"needs an IPv4 source or destination"),
-    ("UPF: an application's filter names a field", r"^POST /upf/applications$",
-     r"the filter names no field"),
-    # What the lab's topology allows: the document cannot know it.
-    ("congestion: hosts with a disjoint backup path", r"^POST /congestion/flows$",
-     r"no disjoint backup path"),
-    ("UPF sessions need the device's N3 address",
-     r"^POST /upf/sessions", r"is not an N3 address of"),
-    ("UPF: an ACCESS interface is a /32", r"^POST /upf/interfaces$", r"an ACCESS interface is one N3"),
-    ("UPF: prefixes must parse", r"^(POST|DELETE) /upf/", r"is not a prefix like"),
-    ("UPF: interface kind", r"^DELETE /upf/interfaces$", r"\"kind\" must be one of"),
-    ("FMM: a cell's in and ue ports differ", r"^POST /apps/fmm/sessions$", r"in and ue are the same port"),
-    ("LMM: the downlink filter names no in-port", r"^POST /apps/lmm/handoffs$",
-     r"must not name an in-port"),
-    ("congestion: probeIntervalMs only with PROBING", r"^POST /congestion/flows$",
-     r"is for mode PROBING only"),
-    ("ports are physical port numbers", r".", r"must be a physical port number"),
-)
+# (negative_data_rejection). What the document cannot state is listed, each
+# with why, in openapi_exceptions.toml: a refusal matched there by the
+# operation and the server's own message passes; any other fails the run.
+EXCEPTIONS = pathlib.Path(__file__).with_name("openapi_exceptions.toml")
+KNOWN_REFUSALS = tuple((e["rule"], e["operations"], e["message"])
+                       for e in tomllib.loads(EXCEPTIONS.read_text())["refusal"])
 
 
 def _label(case):

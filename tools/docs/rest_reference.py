@@ -63,7 +63,28 @@ def _rules(schema):
             words.append(form.format(value))
     if "enum" in schema:
         words.append("one of " + ", ".join(f"`{v}`" for v in schema["enum"]))
+    if "minProperties" in schema:
+        words.append(f"names ≥ {schema['minProperties']} field(s)")
+    if "oneOf" in schema:
+        words.append("exactly one of: " + " / ".join(_branch(b) for b in schema["oneOf"]))
+    if "anyOf" in schema:
+        words.append("at least one of: " + " / ".join(_branch(b) for b in schema["anyOf"]))
+    for field, needs in schema.get("dependencies", {}).items():
+        words.append(f"`{field}` needs {_branch(needs)}")
     return "; ".join(words).replace("|", "\\|")
+
+
+def _branch(schema):
+    """One alternative of a oneOf/anyOf (or what a dependency asks) in words."""
+    if "title" in schema:
+        return schema["title"]
+    words = [f"`{name}`" for name in schema.get("required", [])]
+    for name, rule in schema.get("properties", {}).items():
+        if "enum" in rule:
+            words.append(f"`{name}` " + " or ".join(f"`{json.dumps(v)}`" for v in rule["enum"]))
+        elif "pattern" in rule:
+            words.append(f"`{name}` matching `{rule['pattern']}`")
+    return ", ".join(words) or "any"
 
 
 def _properties_table(schema, lines, prefix=""):
@@ -84,6 +105,8 @@ def render_schema(name, schema):
     if schema.get("description"):
         lines += [_one_line(schema["description"]), ""]
     if "properties" in schema:
+        if _rules(schema):
+            lines += [f"Rules: {_rules(schema)}.", ""]
         lines += ["| field | type | required | rules | meaning |", "|---|---|---|---|---|"]
         _properties_table(schema, lines)
     else:

@@ -32,6 +32,7 @@ public final class FlowFilterCodec extends JsonCodec<FlowFilter> {
     static final String ALL = "all";
     private static final int MAX_IP_PROTO = 255;
     private static final int MAX_L4_PORT = 65535;
+    private static final long MAX_PHYSICAL_PORT = 0xFFFFFFFFL;
     private static final List<String> FIELDS_IN_ORDER =
             List.of(IN_PORT, IPV4_SRC, IPV4_DST, IP_PROTO, L4_SRC_PORT, L4_DST_PORT, ALL);
     private static final Set<String> FIELDS =
@@ -75,6 +76,16 @@ public final class FlowFilterCodec extends JsonCodec<FlowFilter> {
         return filter;
     }
 
+    // ONOS's physical ports are 1 to 2^32 - 1 (PortNumber.isLogical): a filter
+    // naming another would be stored and then encoded as no port at all.
+    private static PortNumber physicalPort(long value) {
+        if (value < 1 || value > MAX_PHYSICAL_PORT) {
+            throw FlowBufException.invalid("%s must be a physical port number between 1 and %d, "
+                                                   + "got %d", IN_PORT, MAX_PHYSICAL_PORT, value);
+        }
+        return PortNumber.portNumber(value);
+    }
+
     // The value as an int, refused beyond max before it could wrap (2^32 + 17 is not UDP).
     private static int upTo(String field, long value, int max) {
         if (value > max) {
@@ -87,7 +98,7 @@ public final class FlowFilterCodec extends JsonCodec<FlowFilter> {
     private static FlowFilter fields(ObjectNode json) {
         FlowFilter.Builder b = FlowFilter.builder();
         try {
-            JsonFields.optionalNumber(json, IN_PORT).ifPresent(p -> b.inPort(PortNumber.portNumber(p)));
+            JsonFields.optionalNumber(json, IN_PORT).ifPresent(p -> b.inPort(physicalPort(p)));
             JsonFields.optionalText(json, IPV4_SRC)
                     .ifPresent(p -> b.ipv4Src(JsonFields.parse(IPV4_SRC, p, IpPrefix::valueOf)));
             JsonFields.optionalText(json, IPV4_DST)

@@ -8,15 +8,48 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.api.FlowBufException;
 import org.onosproject.net.ConnectPoint;
+import org.onosproject.net.DeviceId;
 
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Reads fields of a JSON request and says precisely what is wrong with them.
  */
 public final class JsonFields {
 
+    /**
+     * A device id, scheme:name (device:s1, of:0000000000000001): what the
+     * REST document says (app/app/src/main/openapi/overlay.json, DeviceId),
+     * an opaque URI without '/', which separates a connect point's port.
+     */
+    public static final Pattern DEVICE_ID = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:[A-Za-z0-9._~:@-]+");
+    /** ONOS's bound on a device id's length. */
+    public static final int DEVICE_ID_MAX_LENGTH = 1024;
+    /**
+     * A connect point, deviceId/port with a device id of at most DEVICE_ID_MAX_LENGTH characters
+     * (the lookahead) and a port of 1 to 999999999 (overlay.json, ConnectPoint).
+     */
+    public static final Pattern CONNECT_POINT = Pattern.compile(
+            "(?=[^/]{1," + DEVICE_ID_MAX_LENGTH + "}/)" + DEVICE_ID.pattern() + "/[1-9][0-9]{0,8}");
+
     private JsonFields() {
+    }
+
+    /**
+     * A device id from a request (a body field, a path or query parameter).
+     *
+     * @param field where it was, for the message
+     * @param text  the id
+     * @return the device id
+     * @throws FlowBufException INVALID unless it is scheme:name (DEVICE_ID)
+     */
+    public static DeviceId deviceId(String field, String text) {
+        if (text == null || text.length() > DEVICE_ID_MAX_LENGTH || !DEVICE_ID.matcher(text).matches()) {
+            throw FlowBufException.invalid("%s: bad device id \"%s\" (expected scheme:name, e.g. device:s1)",
+                                           field, text);
+        }
+        return DeviceId.deviceId(text);
     }
 
     /**
@@ -175,10 +208,15 @@ public final class JsonFields {
     public static ConnectPoint connectPoint(ObjectNode json, String where, String field) {
         String text = text(json, field);
         try {
+            if (!CONNECT_POINT.matcher(text).matches()) {
+                throw new IllegalArgumentException(text);
+            }
             return ConnectPoint.deviceConnectPoint(text);
         } catch (IllegalArgumentException e) {
             throw FlowBufException.invalid("%s.%s \"%s\" is not a connect point like "
-                                                   + "\"device:s1/3\"", where, field, text);
+                                                   + "\"device:s1/3\" (a device id of at most %d "
+                                                   + "characters, a port of 1 to 999999999)",
+                                           where, field, text, DEVICE_ID_MAX_LENGTH);
         }
     }
 

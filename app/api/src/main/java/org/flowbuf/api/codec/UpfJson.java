@@ -136,7 +136,7 @@ final class UpfJson {
     }
 
     /**
-     * A unicast IPv4 address (not 0.0.0.0, multicast or broadcast).
+     * A unicast IPv4 address: first octet 1 to 223 (not 0/8, multicast, reserved or broadcast).
      *
      * @param field field name
      * @param text  value
@@ -149,7 +149,8 @@ final class UpfJson {
         }
         Ip4Address ip4 = address.getIp4Address();
         int first = ip4.toOctets()[0] & 0xff;
-        if (ip4.toInt() == 0 || ip4.toInt() == -1 || (first >= 224 && first < 240)) {
+        // 0/8 is "this network", 224/4 multicast, 240/4 reserved and broadcast.
+        if (first == 0 || first >= 224) {
             throw FlowBufException.invalid("\"%s\": %s is not a unicast address", field, text);
         }
         return ip4;
@@ -163,10 +164,6 @@ final class UpfJson {
      * @return device id
      */
     static DeviceId deviceId(ObjectNode json, String field) {
-        String id = JsonFields.text(json, field);
-        if (id.isBlank() || !id.contains(":")) {
-            throw FlowBufException.invalid("bad device id \"%s\" (expected e.g. device:s1)", id);
-        }
-        return DeviceId.deviceId(id);
+        return JsonFields.deviceId(field, JsonFields.text(json, field));
     }
 }

@@ -82,6 +82,16 @@ public class FlowFilterCodecTest {
     }
 
     @Test
+    public void anInPortBeyondThePhysicalPortsIsRefused() throws IOException {
+        // 2^32 is ONOS's first logical port; stored, it would encode as no in-port.
+        assertRefused("{\"inPort\": 4294967296, \"ipProto\": 17}",
+                      "inPort must be a physical port number between 1 and 4294967295");
+        assertRefused("{\"inPort\": 0, \"ipProto\": 17}", "got 0");
+        assertEquals(PortNumber.portNumber(4294967295L),
+                     decode("{\"inPort\": 4294967295, \"ipProto\": 17}").inPort().orElseThrow());
+    }
+
+    @Test
     public void anAllFilterEncodesAsAllAndDecodesBack() throws IOException {
         ObjectNode json = codec.encode(FlowFilter.builder().inPort(PortNumber.portNumber(2))
                                                .build(), context);

@@ -89,9 +89,14 @@ public class UpfCodecsTest {
                 {"10.250.0.1", "224.0.0.1", "not a unicast address"},
                 {"10.250.0.1", "::1", "not an IPv4 address"},
                 {"10.0.0.100", "0.0.0.0", "not a unicast address"},
+                // 0/8 and 240/4 are no unicast addresses either (the document's Ipv4Address).
+                {"10.0.0.100", "0.1.2.3", "not a unicast address"},
+                {"10.250.0.1", "240.0.0.1", "not a unicast address"},
                 {"4660", "0", "uplinkTeid must be between 1 and 4294967295"},
                 {"11259137", "4294967296", "downlinkTeid must be between 1"},
-                {"device:s1", "s1", "bad device id \"s1\""}}) {
+                {"device:s1", "s1", "bad device id \"s1\""},
+                {"device:s1", "device:s 1", "bad device id \"device:s 1\""},
+                {"device:s1", "device:s1/2", "bad device id \"device:s1/2\""}}) {
             String text = String.format(SESSION, "").replace(bad[0], bad[1]);
             try {
                 new PduSessionCodec().decode(json(text), context);

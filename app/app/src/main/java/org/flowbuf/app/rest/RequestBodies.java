@@ -74,10 +74,7 @@ final class RequestBodies {
     }
 
     static DeviceId deviceId(String id) {
-        if (id == null || id.isBlank() || !id.contains(":")) {
-            throw FlowBufException.invalid("bad device id \"%s\" (expected e.g. device:s1)", id);
-        }
-        return DeviceId.deviceId(id);
+        return JsonFields.deviceId("deviceId", id);
     }
 
     static BufferId bufferId(String id) {

@@ -138,6 +138,9 @@ public class FlowBufRestTest extends JerseyTest {
         assertEquals("NONE", devices.get(0).get("vports").get(0).get("mode").asText());
         assertError(target("devices/device:s9/vports").request().get(), 404, "device:s9");
         assertError(post("devices/device:s9/reconcile", ""), 404, "device:s9");
+        assertError(post("devices/s1/reconcile", ""), 400, "bad device id");
+        assertError(post("devices/device:" + "s".repeat(1018) + "/reconcile", ""), 400,
+                    "bad device id");
         Response reconciled = post("devices/device:s1/reconcile", "");
         assertEquals(200, reconciled.getStatus());
         assertEquals(0, json(reconciled).get("events").size());
@@ -492,6 +495,14 @@ public class FlowBufRestTest extends JerseyTest {
                 + "\"filter\":{\"ipv4Src\":\"10.0.0.300/32\"}}"), 400, "ipv4Src");
         assertError(post("intents/pause", "{\"deviceId\":\"device:s1\",\"inPort\":1,"
                 + "\"filter\":{\"l4DstPort\":70000}}"), 400, "l4DstPort");
+        // 2^32 is a logical port: refused before a FAILED intent could store it.
+        int intents = json(target("intents").request().get()).get("intents").size();
+        assertError(post("intents/resume", "{\"deviceId\":\"device:s1\",\"outPort\":2,"
+                + "\"filter\":{\"inPort\":4294967296,\"ipProto\":17}}"), 400, "physical port");
+        assertError(post("intents/resume-batch", "{\"deviceId\":\"device:s1\",\"bufferId\":\"b\","
+                + "\"outPort\":2,\"filters\":[{\"inPort\":4294967296,\"ipProto\":17}]}"), 400,
+                    "physical port");
+        assertEquals(intents, json(target("intents").request().get()).get("intents").size());
         assertError(post("intents/pause", "{\"deviceId\":\"device:s1\",\"inPort\":1,"
                 + "\"filter\":{\"all\":true},\"bufferId\":\"bad id!\"}"), 400, "buffer id");
         assertError(post("intents/pause", "{\"deviceId\":\"device:s9\",\"inPort\":1,"
@@ -533,6 +544,10 @@ public class FlowBufRestTest extends JerseyTest {
         assertError(target("buffers/device:s1/b2").request().get(), 404, "b2");
         assertError(target("buffers/device:s1/b2/statistics").request().get(), 404, "b2");
         assertError(target("buffers/device:s1/b2/events").request().get(), 404, "b2");
+        // b1 has events: an id that breaks the buffer id rules is refused, not taken for it.
+        assertError(target("buffers/device:s1/b%201/events").request().get(), 400, "buffer");
+        assertError(target("buffers/device:s1/" + "b".repeat(65) + "/events").request().get(), 400,
+                    "buffer");
         assertError(target("buffers/device:s1/b1").request().delete(), 403, "app1");
         assertEquals("FREE", json(target("buffers/device:s1/b1").request().get()).get("state")
                 .asText());
@@ -566,6 +581,9 @@ public class FlowBufRestTest extends JerseyTest {
                     "/32");
         assertError(post("apps/lmm/handoffs", PLAN.replace("device:s2/2", "s2-port-2")), 400,
                     "target.ue");
+        // ONOS's device ids end at 1024 characters, as the document's ConnectPoint says.
+        assertError(post("apps/lmm/handoffs", PLAN.replace("device:s2/2", "device:" + "s".repeat(1018) + "/2")),
+                    400, "a device id of at most 1024 characters");
         assertError(post("apps/lmm/handoffs", PLAN.replace("device:s2/1", "device:s1/1")), 400,
                     "different devices");
         assertError(post("apps/lmm/handoffs", PLAN.replace("\"anchor\"", "\"anchr\"")), 400,

@@ -70,7 +70,10 @@ def _rules(schema):
     if "anyOf" in schema:
         words.append("at least one of: " + " / ".join(_branch(b) for b in schema["anyOf"]))
     for field, needs in schema.get("dependencies", {}).items():
-        words.append(f"`{field}` needs {_branch(needs)}")
+        # A property dependency names fields; a schema dependency is a schema.
+        need = (", ".join(f"`{n}`" for n in needs) if isinstance(needs, list)
+                else _branch(needs))
+        words.append(f"`{field}` needs {need}")
     return "; ".join(words).replace("|", "\\|")
 
 

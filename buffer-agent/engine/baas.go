@@ -2,8 +2,6 @@
 
 package engine
 
-import "time"
-
 // A PDCP ARQ buffer is the gNodeB's buffer-as-a-service (the hybrid
 // gNodeB's Algorithm 1). The switch sends each downlink PDCP frame to the
 // radio itself and a clone to the buffer, which keeps the clone under its
@@ -33,22 +31,17 @@ type baasEntry struct {
 type baasRef struct{ slot, gen uint32 }
 
 type baasState struct {
-	cfg     ArqConfig
-	slab    []baasEntry
-	free    []uint32
-	byID    map[PDCPID]uint32
-	buckets [][]baasRef
-	cur     int
-	n       int
-	bytes   uint64
-	resend  [][]byte // copies waiting for the TX worker
+	wheel[baasRef]
+	slab  []baasEntry
+	free  []uint32
+	byID  map[PDCPID]uint32
+	n     int
+	bytes uint64
 	// Frames done with (acknowledged PDUs, status messages) and the held
 	// bytes among them, recycled and released once per batch (flush): the
 	// frame pool's lock and the pool's atomics once, not per packet.
 	done      [][]byte
 	doneBytes uint64
-	ticking   bool
-	timer     Timer
 
 	ackedAfterResend uint64 // acknowledged after at least one resend
 	superseded       uint64 // replaced by a new PDU with the same id (SN reuse)
@@ -57,7 +50,7 @@ type baasState struct {
 }
 
 func newBaasState(cfg ArqConfig) *baasState {
-	return &baasState{cfg: cfg, byID: map[PDCPID]uint32{}, buckets: make([][]baasRef, cfg.Buckets)}
+	return &baasState{wheel: newWheel[baasRef](cfg), byID: map[PDCPID]uint32{}}
 }
 
 // keep files a clone in the current bucket; the frame is the buffer's now.
@@ -73,7 +66,7 @@ func (a *baasState) keep(f []byte, id PDCPID, at int64) {
 	en := &a.slab[slot]
 	en.data, en.at, en.id, en.resends = f, at, id, 0
 	a.byID[id] = slot
-	a.buckets[a.cur] = append(a.buckets[a.cur], baasRef{slot, en.gen})
+	a.file(baasRef{slot, en.gen})
 	a.n++
 	a.bytes += uint64(len(f))
 }
@@ -92,17 +85,12 @@ func (a *baasState) release(slot uint32) []byte {
 	return f
 }
 
-func (a *baasState) live(r baasRef) bool {
+func (a *baasState) held(r baasRef) ([]byte, *uint32, bool) {
 	en := &a.slab[r.slot]
-	return en.gen == r.gen && en.data != nil
+	return en.data, &en.resends, en.gen == r.gen && en.data != nil
 }
 
-func (a *baasState) hasResends() bool { return a != nil && len(a.resend) > 0 }
-
-func (a *baasState) takeResends(out [][]byte, pace *pacer, rateBps uint64) [][]byte {
-	out, a.resend = takePaced(out, a.resend, pace, rateBps)
-	return out
-}
+func (a *baasState) expire(r baasRef) []byte { return a.release(r.slot) }
 
 func (a *baasState) oldestAt() (int64, bool) {
 	var at int64
@@ -220,58 +208,12 @@ func (b *buffer) baasAck(s PDCPStatus) uint32 {
 
 // startBaasTicks arms the wheel while something is kept.
 func (b *buffer) startBaasTicks() {
-	a := b.baas
-	if a == nil || a.ticking || a.n == 0 || b.closed {
-		return
+	if a := b.baas; a != nil && a.n > 0 && !b.closed {
+		a.arm(b.e.clock, b.baasTick)
 	}
-	a.ticking = true
-	a.timer = b.e.clock.AfterFunc(time.Duration(a.cfg.BucketUs)*time.Microsecond, b.baasTick)
 }
 
-// baasTick moves the wheel one bucket on and resends (or gives up on) what
-// that bucket still keeps. Resends wait when no TX vport is bound.
-func (b *buffer) baasTick() {
-	b.mu.Lock()
-	a := b.baas
-	a.ticking = false
-	if b.closed {
-		b.mu.Unlock()
-		return
-	}
-	before, _ := b.occupancy()
-	a.cur = (a.cur + 1) % len(a.buckets)
-	canSend := b.txVport() != nil
-	bk := a.buckets[a.cur]
-	kept := bk[:0]
-	for _, r := range bk {
-		if !a.live(r) {
-			continue
-		}
-		en := &a.slab[r.slot]
-		switch {
-		case a.cfg.MaxResends > 0 && en.resends >= a.cfg.MaxResends:
-			b.discard(a.release(r.slot), DropArqExpired)
-		case canSend:
-			en.resends++
-			b.st.arqResent++
-			a.resend = append(a.resend, copyFrame(en.data))
-			kept = append(kept, r)
-		default:
-			kept = append(kept, r)
-		}
-	}
-	clear(bk[len(kept):])
-	a.buckets[a.cur] = kept
-	b.settle(0)
-	b.afterChange(before, nil)
-	b.afterControl()
-	b.startBaasTicks()
-	resend := len(a.resend) > 0
-	b.mu.Unlock()
-	if resend {
-		b.kick()
-	}
-}
+func (b *buffer) baasTick() { tickWheel(b, &b.baas.wheel, b.baas, b.startBaasTicks) }
 
 // discardAll drops every kept packet and pending resend (buffer removal).
 func (a *baasState) discardAll(b *buffer) uint64 {
@@ -280,16 +222,7 @@ func (a *baasState) discardAll(b *buffer) uint64 {
 		b.discard(a.release(slot), DropAdmin)
 		n++
 	}
-	for _, f := range a.resend {
-		PutFrame(f)
-	}
-	a.resend = nil
-	for k := range a.buckets {
-		a.buckets[k] = nil
-	}
-	if a.timer != nil {
-		a.timer.Stop()
-	}
+	a.stop()
 	return n
 }
 

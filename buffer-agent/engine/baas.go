@@ -2,6 +2,8 @@
 
 package engine
 
+import "github.com/kamstrup/intmap"
+
 // A PDCP ARQ buffer is the gNodeB's buffer-as-a-service (the hybrid
 // gNodeB's Algorithm 1). The switch sends each downlink PDCP frame to the
 // radio itself and a clone to the buffer, which keeps the clone under its
@@ -15,9 +17,11 @@ package engine
 // clone that does not fit is dropped (OVERFLOW or POOL) and the radio's
 // copy is then the only one.
 //
-// Entries live in a slab indexed by a map on the id; a bucket lists slab
-// slots with their generation, so an acknowledged entry leaves the map at
-// once and its bucket forgets it lazily at the next visit (the paper's
+// Entries live in a slab indexed by a hash table on the id (an
+// open-addressing integer map: the built-in map's hashing, probing and
+// tombstones were half of the service's CPU); a bucket lists slab slots
+// with their generation, so an acknowledged entry leaves the table at once
+// and its bucket forgets it lazily at the next visit (the paper's
 // "hashtable.contains(pkt.id)"), and no allocation is made per packet.
 
 type baasEntry struct {
@@ -34,7 +38,7 @@ type baasState struct {
 	wheel[baasRef]
 	slab  []baasEntry
 	free  []uint32
-	byID  map[PDCPID]uint32
+	byID  *intmap.Map[uint64, uint32] // pdcpKey(id) → slab slot
 	n     int
 	bytes uint64
 	// Frames done with (acknowledged PDUs, status messages) and the held
@@ -50,7 +54,20 @@ type baasState struct {
 }
 
 func newBaasState(cfg ArqConfig) *baasState {
-	return &baasState{wheel: newWheel[baasRef](cfg), byID: map[PDCPID]uint32{}}
+	return &baasState{wheel: newWheel[baasRef](cfg), byID: intmap.New[uint64, uint32](64)}
+}
+
+// pdcpKey is the table key of id: bearer and SN in one word, mixed by
+// murmur3's finalizer (a bijection, so keys stay unique) since the table
+// hashes with a multiply that would leave the TEID out of its low bits.
+func pdcpKey(id PDCPID) uint64 {
+	k := uint64(id.TEID)<<32 | uint64(id.SN)
+	k ^= k >> 33
+	k *= 0xff51afd7ed558ccd
+	k ^= k >> 33
+	k *= 0xc4ceb9fe1a85ec53
+	k ^= k >> 33
+	return k
 }
 
 // keep files a clone in the current bucket; the frame is the buffer's now.
@@ -65,7 +82,7 @@ func (a *baasState) keep(f []byte, id PDCPID, at int64) {
 	}
 	en := &a.slab[slot]
 	en.data, en.at, en.id, en.resends = f, at, id, 0
-	a.byID[id] = slot
+	a.byID.Put(pdcpKey(id), slot)
 	a.file(baasRef{slot, en.gen})
 	a.n++
 	a.bytes += uint64(len(f))
@@ -76,7 +93,7 @@ func (a *baasState) keep(f []byte, id PDCPID, at int64) {
 func (a *baasState) release(slot uint32) []byte {
 	en := &a.slab[slot]
 	f := en.data
-	delete(a.byID, en.id)
+	a.byID.Del(pdcpKey(en.id))
 	en.data = nil
 	en.gen++
 	a.free = append(a.free, slot)
@@ -95,8 +112,8 @@ func (a *baasState) expire(r baasRef) []byte { return a.release(r.slot) }
 func (a *baasState) oldestAt() (int64, bool) {
 	var at int64
 	found := false
-	for _, slot := range a.byID {
-		if en := &a.slab[slot]; !found || en.at < at {
+	for k := range a.slab {
+		if en := &a.slab[k]; en.data != nil && (!found || en.at < at) {
 			at, found = en.at, true
 		}
 	}
@@ -149,7 +166,7 @@ func (b *buffer) baasAdmit(f []byte, id PDCPID, now int64) {
 	n := uint64(len(f))
 	b.st.packetsIn++
 	b.st.bytesIn += n
-	if slot, ok := a.byID[id]; ok {
+	if slot, ok := a.byID.Get(pdcpKey(id)); ok {
 		// The SN came round again while the old PDU was not acknowledged:
 		// the old one is a previous cycle's, given up on.
 		a.superseded++
@@ -175,8 +192,8 @@ func (b *buffer) baasAdmit(f []byte, id PDCPID, now int64) {
 }
 
 // baasAck releases the kept PDUs of the bearer in the status's range and
-// returns how many it released. It visits the range or, when the buffer
-// keeps fewer packets than the range covers, the kept packets.
+// returns how many it released. It looks the range's ids up or, when the
+// slab has fewer slots than the range covers, visits the slab.
 func (b *buffer) baasAck(s PDCPStatus) uint32 {
 	a := b.baas
 	var acked uint32
@@ -190,17 +207,18 @@ func (b *buffer) baasAck(s PDCPStatus) uint32 {
 		b.st.arqAcked++
 		acked++
 	}
-	if n := s.Len(); int(n) <= a.n {
+	if n := s.Len(); int(n) <= len(a.slab) {
 		for i := uint32(0); i < n; i++ {
-			if slot, ok := a.byID[PDCPID{s.TEID, (s.First + i) & pdcpSNMask}]; ok {
+			if slot, ok := a.byID.Get(pdcpKey(PDCPID{s.TEID, (s.First + i) & pdcpSNMask})); ok {
 				ackOne(slot)
 			}
 		}
 		return acked
 	}
-	for id, slot := range a.byID {
-		if id.TEID == s.TEID && (id.SN-s.First)&pdcpSNMask < s.Len() {
-			ackOne(slot)
+	for slot := range a.slab {
+		en := &a.slab[slot]
+		if en.data != nil && en.id.TEID == s.TEID && (en.id.SN-s.First)&pdcpSNMask < s.Len() {
+			ackOne(uint32(slot))
 		}
 	}
 	return acked
@@ -218,9 +236,11 @@ func (b *buffer) baasTick() { tickWheel(b, &b.baas.wheel, b.baas, b.startBaasTic
 // discardAll drops every kept packet and pending resend (buffer removal).
 func (a *baasState) discardAll(b *buffer) uint64 {
 	var n uint64
-	for _, slot := range a.byID {
-		b.discard(a.release(slot), DropAdmin)
-		n++
+	for slot := range a.slab {
+		if a.slab[slot].data != nil {
+			b.discard(a.release(uint32(slot)), DropAdmin)
+			n++
+		}
 	}
 	a.stop()
 	return n

@@ -276,3 +276,36 @@ func TestBaasRemovalFreesEverything(t *testing.T) {
 		t.Fatalf("removed buffer holds %d bytes", fx.e.PoolUsedBytes())
 	}
 }
+
+// Many bearers with the same SNs are told apart: each status releases its
+// own bearer's PDUs and no other's, also once the id table has grown and
+// entries left it from the middle of probe chains.
+func TestBaasManyBearersWithTheSameSNs(t *testing.T) {
+	fx, in, _ := baasFixture(t, 10000, 0)
+	const bearers, sns = 300, 16
+	for teid := uint32(1); teid <= bearers; teid++ {
+		in.in.Receive(pdus(teid, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
+	}
+	if st := fx.query(t, "b").Stats; st.OccupancyPackets != bearers*sns {
+		t.Fatalf("kept %d of %d", st.OccupancyPackets, bearers*sns)
+	}
+	for teid := uint32(1); teid <= bearers; teid += 2 { // odd bearers: SNs 4..11
+		in.in.Receive([][]byte{status(teid, 4, 11)})
+	}
+	if st := fx.query(t, "b").Stats; st.ArqAcked != bearers/2*8 || st.OccupancyPackets != bearers*sns-bearers/2*8 {
+		t.Fatalf("after acking half: %+v", st)
+	}
+	for teid := uint32(1); teid <= bearers; teid++ {
+		n, err := fx.e.AckPDCP(app, "b", engine.PDCPStatus{TEID: teid, First: 0, Last: sns - 1})
+		want := uint32(sns)
+		if teid%2 == 1 {
+			want = sns - 8
+		}
+		if err != nil || n != want {
+			t.Fatalf("bearer %d: ack of all released %d, want %d (%v)", teid, n, want, err)
+		}
+	}
+	if st := fx.query(t, "b").Stats; st.OccupancyPackets != 0 || fx.e.PoolUsedBytes() != 0 {
+		t.Fatalf("left %d packets, %d bytes", st.OccupancyPackets, fx.e.PoolUsedBytes())
+	}
+}

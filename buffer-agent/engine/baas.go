@@ -46,6 +46,7 @@ type baasState struct {
 	// frame pool's lock and the pool's atomics once, not per packet.
 	done      [][]byte
 	doneBytes uint64
+	credit    uint64 // bytes of the batch being taken reserved up front (reserveBatch)
 
 	ackedAfterResend uint64 // acknowledged after at least one resend
 	superseded       uint64 // replaced by a new PDU with the same id (SN reuse)
@@ -125,6 +126,7 @@ func (a *baasState) oldestAt() (int64, bool) {
 // The caller holds b.mu.
 func (b *buffer) baasReceive(frames [][]byte, now int64) {
 	a := b.baas
+	a.credit = b.reserveBatch(frames)
 	for _, f := range frames {
 		switch radioKindOf(f) {
 		case radioData:
@@ -144,6 +146,29 @@ func (b *buffer) baasReceive(frames [][]byte, now int64) {
 		}
 		a.done = append(a.done, f)
 	}
+	if a.credit > 0 {
+		b.released(a.credit)
+		a.credit = 0
+	}
+}
+
+// reserveBatch reserves the bytes of a whole batch in pool and quota at
+// once (two atomic additions a batch, not a packet, on counters the cores
+// share) and returns them; 0 when they do not fit together, and each PDU
+// then reserves its own. What the batch does not keep is released after it.
+func (b *buffer) reserveBatch(frames [][]byte) uint64 {
+	var total uint64
+	for _, f := range frames {
+		total += uint64(len(f))
+	}
+	if !b.e.pool.reserve(total) {
+		return 0
+	}
+	if !b.app.reserve(total) {
+		b.e.pool.release(total)
+		return 0
+	}
+	return total
 }
 
 // flushBaas recycles the frames a batch, an ack or a tick is done with and
@@ -176,6 +201,8 @@ func (b *buffer) baasAdmit(f []byte, id PDCPID, now int64) {
 	case !b.fits(n):
 		b.drop(f, DropOverflow)
 		return
+	case a.credit >= n:
+		a.credit -= n
 	case !b.e.pool.reserve(n):
 		b.dropPool(f, PoolFull)
 		return

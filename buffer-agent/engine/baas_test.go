@@ -309,3 +309,26 @@ func TestBaasManyBearersWithTheSameSNs(t *testing.T) {
 		t.Fatalf("left %d packets, %d bytes", st.OccupancyPackets, fx.e.PoolUsedBytes())
 	}
 }
+
+// A batch that does not fit the pool as a whole is taken PDU by PDU: what
+// fits is kept, the rest dropped (POOL), and the pool holds exactly what
+// is kept; a batch that fits holds no more than its kept PDUs afterwards.
+func TestBaasPoolBoundPerPDU(t *testing.T) {
+	const pdu = 124 // radio header + 100 bytes
+	fx := newFixture(t, engine.Options{Limits: engine.Limits{PoolBytes: 5 * pdu}})
+	fx.mustBuffer(t, "b", engine.BufferConfig{CapacityPackets: 100, Queue: engine.QueueARQ,
+		Arq: engine.ArqConfig{Buckets: 4, BucketUs: 1000, Protocol: engine.ArqPDCP}})
+	in := fx.mustVport(t, "in", engine.ModeRX)
+	fx.mustBind(t, "b", "in")
+	in.in.Receive(pdus(bearerA, 1, 2, 3, 4, 5, 6, 7, 8))
+	st := fx.query(t, "b").Stats
+	if st.OccupancyPackets != 5 || poolDrops(st, engine.PoolFull) != 3 || fx.e.PoolUsedBytes() != 5*pdu {
+		t.Fatalf("over the pool: %+v, pool %d", st, fx.e.PoolUsedBytes())
+	}
+	in.in.Receive([][]byte{status(bearerA, 1, 3)})
+	in.in.Receive(append(pdus(bearerA, 9), status(bearerA, 4, 4)))
+	st = fx.query(t, "b").Stats
+	if st.OccupancyPackets != 2 || fx.e.PoolUsedBytes() != 2*pdu || poolDrops(st, engine.PoolFull) != 3 {
+		t.Fatalf("after acks and a batch that fits: %+v, pool %d", st, fx.e.PoolUsedBytes())
+	}
+}

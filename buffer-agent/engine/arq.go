@@ -2,8 +2,6 @@
 
 package engine
 
-import "time"
-
 // arqEntry is a sent packet kept until it is acknowledged.
 type arqEntry struct {
 	data    []byte
@@ -13,27 +11,17 @@ type arqEntry struct {
 	acked   bool
 }
 
-// arqState is the bucketed timer wheel of an ARQ buffer: a packet sent in
-// bucket k is resent each time the wheel comes back to k, i.e. every
-// buckets*bucket_us, until it is acknowledged. Guarded by the buffer's mutex.
+// arqState keeps the sent packets of an ARQ buffer in its wheel (wheel.go)
+// until they are acknowledged. Guarded by the buffer's mutex.
 type arqState struct {
-	cfg     ArqConfig
-	buckets [][]*arqEntry
-	cur     int
-	n       int
-	bytes   uint64
-	byID    map[PacketID][]*arqEntry
-	resend  [][]byte // copies waiting for the TX worker
-	ticking bool
-	timer   Timer
+	wheel[*arqEntry]
+	n     int
+	bytes uint64
+	byID  map[PacketID][]*arqEntry
 }
 
 func newArqState(cfg ArqConfig) *arqState {
-	return &arqState{
-		cfg:     cfg,
-		buckets: make([][]*arqEntry, cfg.Buckets),
-		byID:    map[PacketID][]*arqEntry{},
-	}
+	return &arqState{wheel: newWheel[*arqEntry](cfg), byID: map[PacketID][]*arqEntry{}}
 }
 
 func copyFrame(f []byte) []byte {
@@ -50,17 +38,10 @@ func (a *arqState) keep(p packet) []byte {
 		en.id = id
 		a.byID[id] = append(a.byID[id], en)
 	}
-	a.buckets[a.cur] = append(a.buckets[a.cur], en)
+	a.file(en)
 	a.n++
 	a.bytes += uint64(len(p.data))
 	return copyFrame(p.data)
-}
-
-func (a *arqState) hasResends() bool { return a != nil && len(a.resend) > 0 }
-
-func (a *arqState) takeResends(out [][]byte, pace *pacer, rateBps uint64) [][]byte {
-	out, a.resend = takePaced(out, a.resend, pace, rateBps)
-	return out
 }
 
 // takePaced moves frames from the front of waiting into out, in order,
@@ -91,6 +72,15 @@ func (a *arqState) oldestAt() (int64, bool) {
 	return at, found
 }
 
+func (a *arqState) held(en *arqEntry) ([]byte, *uint32, bool) {
+	return en.data, &en.resends, !en.acked
+}
+
+func (a *arqState) expire(en *arqEntry) []byte {
+	a.forget(en)
+	return en.data
+}
+
 func (a *arqState) forget(en *arqEntry) {
 	list := a.byID[en.id]
 	for i, x := range list {
@@ -111,78 +101,28 @@ func (a *arqState) forget(en *arqEntry) {
 // discardAll drops every kept packet and pending resend (buffer removal).
 func (a *arqState) discardAll(b *buffer) uint64 {
 	var n uint64
-	for k, bk := range a.buckets {
+	for _, bk := range a.buckets {
 		for _, en := range bk {
 			if !en.acked {
 				b.discard(en.data, DropAdmin)
 				n++
 			}
 		}
-		a.buckets[k] = nil
 	}
-	for _, f := range a.resend {
-		PutFrame(f)
-	}
-	a.resend, a.byID, a.n, a.bytes = nil, map[PacketID][]*arqEntry{}, 0, 0
-	if a.timer != nil {
-		a.timer.Stop()
-	}
+	a.stop()
+	a.byID, a.n, a.bytes = map[PacketID][]*arqEntry{}, 0, 0
 	return n
 }
 
-// startArqTicks arms the wheel when the first packet is kept.
+// startArqTicks arms the wheel when the first packet is kept; it stops
+// when nothing is kept, so an idle buffer costs no timer wake-ups.
 func (b *buffer) startArqTicks() {
-	a := b.arq
-	if a == nil || a.ticking || a.n == 0 || b.closed {
-		return
+	if a := b.arq; a != nil && a.n > 0 && !b.closed {
+		a.arm(b.e.clock, b.arqTick)
 	}
-	a.ticking = true
-	a.timer = b.e.clock.AfterFunc(time.Duration(a.cfg.BucketUs)*time.Microsecond, b.arqTick)
 }
 
-// arqTick advances the wheel one bucket: acked entries leave, expired ones
-// are dropped (ARQ_EXPIRED), the rest are queued for resend when a TX vport
-// is bound. The wheel stops when nothing is kept, so an idle buffer costs
-// no timer wake-ups.
-func (b *buffer) arqTick() {
-	b.mu.Lock()
-	a := b.arq
-	a.ticking = false
-	if b.closed {
-		b.mu.Unlock()
-		return
-	}
-	before, _ := b.occupancy()
-	a.cur = (a.cur + 1) % len(a.buckets)
-	canSend := b.txVport() != nil
-	bk := a.buckets[a.cur]
-	kept := bk[:0]
-	for _, en := range bk {
-		switch {
-		case en.acked:
-		case a.cfg.MaxResends > 0 && en.resends >= a.cfg.MaxResends:
-			a.forget(en)
-			b.discard(en.data, DropArqExpired)
-		case canSend:
-			en.resends++
-			b.st.arqResent++
-			a.resend = append(a.resend, copyFrame(en.data))
-			kept = append(kept, en)
-		default:
-			kept = append(kept, en)
-		}
-	}
-	clear(bk[len(kept):])
-	a.buckets[a.cur] = kept
-	b.afterChange(before, nil)
-	b.afterControl()
-	b.startArqTicks()
-	resend := len(a.resend) > 0
-	b.mu.Unlock()
-	if resend {
-		b.kick()
-	}
-}
+func (b *buffer) arqTick() { tickWheel(b, &b.arq.wheel, b.arq, b.startArqTicks) }
 
 // ack releases the oldest kept packet of each id; unknown ids are ignored.
 func (b *buffer) ack(ids []PacketID) uint32 {

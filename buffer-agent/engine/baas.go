@@ -2,7 +2,7 @@
 
 package engine
 
-import "time"
+import "github.com/kamstrup/intmap"
 
 // A PDCP ARQ buffer is the gNodeB's buffer-as-a-service (the hybrid
 // gNodeB's Algorithm 1). The switch sends each downlink PDCP frame to the
@@ -17,9 +17,11 @@ import "time"
 // clone that does not fit is dropped (OVERFLOW or POOL) and the radio's
 // copy is then the only one.
 //
-// Entries live in a slab indexed by a map on the id; a bucket lists slab
-// slots with their generation, so an acknowledged entry leaves the map at
-// once and its bucket forgets it lazily at the next visit (the paper's
+// Entries live in a slab indexed by a hash table on the id (an
+// open-addressing integer map: the built-in map's hashing, probing and
+// tombstones were half of the service's CPU); a bucket lists slab slots
+// with their generation, so an acknowledged entry leaves the table at once
+// and its bucket forgets it lazily at the next visit (the paper's
 // "hashtable.contains(pkt.id)"), and no allocation is made per packet.
 
 type baasEntry struct {
@@ -33,22 +35,18 @@ type baasEntry struct {
 type baasRef struct{ slot, gen uint32 }
 
 type baasState struct {
-	cfg     ArqConfig
-	slab    []baasEntry
-	free    []uint32
-	byID    map[PDCPID]uint32
-	buckets [][]baasRef
-	cur     int
-	n       int
-	bytes   uint64
-	resend  [][]byte // copies waiting for the TX worker
+	wheel[baasRef]
+	slab  []baasEntry
+	free  []uint32
+	byID  *intmap.Map[uint64, uint32] // pdcpKey(id) → slab slot
+	n     int
+	bytes uint64
 	// Frames done with (acknowledged PDUs, status messages) and the held
 	// bytes among them, recycled and released once per batch (flush): the
 	// frame pool's lock and the pool's atomics once, not per packet.
 	done      [][]byte
 	doneBytes uint64
-	ticking   bool
-	timer     Timer
+	credit    uint64 // bytes of the batch being taken reserved up front (reserveBatch)
 
 	ackedAfterResend uint64 // acknowledged after at least one resend
 	superseded       uint64 // replaced by a new PDU with the same id (SN reuse)
@@ -57,7 +55,20 @@ type baasState struct {
 }
 
 func newBaasState(cfg ArqConfig) *baasState {
-	return &baasState{cfg: cfg, byID: map[PDCPID]uint32{}, buckets: make([][]baasRef, cfg.Buckets)}
+	return &baasState{wheel: newWheel[baasRef](cfg), byID: intmap.New[uint64, uint32](64)}
+}
+
+// pdcpKey is the table key of id: bearer and SN in one word, mixed by
+// murmur3's finalizer (a bijection, so keys stay unique) since the table
+// hashes with a multiply that would leave the TEID out of its low bits.
+func pdcpKey(id PDCPID) uint64 {
+	k := uint64(id.TEID)<<32 | uint64(id.SN)
+	k ^= k >> 33
+	k *= 0xff51afd7ed558ccd
+	k ^= k >> 33
+	k *= 0xc4ceb9fe1a85ec53
+	k ^= k >> 33
+	return k
 }
 
 // keep files a clone in the current bucket; the frame is the buffer's now.
@@ -72,8 +83,8 @@ func (a *baasState) keep(f []byte, id PDCPID, at int64) {
 	}
 	en := &a.slab[slot]
 	en.data, en.at, en.id, en.resends = f, at, id, 0
-	a.byID[id] = slot
-	a.buckets[a.cur] = append(a.buckets[a.cur], baasRef{slot, en.gen})
+	a.byID.Put(pdcpKey(id), slot)
+	a.file(baasRef{slot, en.gen})
 	a.n++
 	a.bytes += uint64(len(f))
 }
@@ -83,7 +94,7 @@ func (a *baasState) keep(f []byte, id PDCPID, at int64) {
 func (a *baasState) release(slot uint32) []byte {
 	en := &a.slab[slot]
 	f := en.data
-	delete(a.byID, en.id)
+	a.byID.Del(pdcpKey(en.id))
 	en.data = nil
 	en.gen++
 	a.free = append(a.free, slot)
@@ -92,23 +103,18 @@ func (a *baasState) release(slot uint32) []byte {
 	return f
 }
 
-func (a *baasState) live(r baasRef) bool {
+func (a *baasState) held(r baasRef) ([]byte, *uint32, bool) {
 	en := &a.slab[r.slot]
-	return en.gen == r.gen && en.data != nil
+	return en.data, &en.resends, en.gen == r.gen && en.data != nil
 }
 
-func (a *baasState) hasResends() bool { return a != nil && len(a.resend) > 0 }
-
-func (a *baasState) takeResends(out [][]byte, pace *pacer, rateBps uint64) [][]byte {
-	out, a.resend = takePaced(out, a.resend, pace, rateBps)
-	return out
-}
+func (a *baasState) expire(r baasRef) []byte { return a.release(r.slot) }
 
 func (a *baasState) oldestAt() (int64, bool) {
 	var at int64
 	found := false
-	for _, slot := range a.byID {
-		if en := &a.slab[slot]; !found || en.at < at {
+	for k := range a.slab {
+		if en := &a.slab[k]; en.data != nil && (!found || en.at < at) {
 			at, found = en.at, true
 		}
 	}
@@ -120,6 +126,7 @@ func (a *baasState) oldestAt() (int64, bool) {
 // The caller holds b.mu.
 func (b *buffer) baasReceive(frames [][]byte, now int64) {
 	a := b.baas
+	a.credit = b.reserveBatch(frames)
 	for _, f := range frames {
 		switch radioKindOf(f) {
 		case radioData:
@@ -139,6 +146,29 @@ func (b *buffer) baasReceive(frames [][]byte, now int64) {
 		}
 		a.done = append(a.done, f)
 	}
+	if a.credit > 0 {
+		b.released(a.credit)
+		a.credit = 0
+	}
+}
+
+// reserveBatch reserves the bytes of a whole batch in pool and quota at
+// once (two atomic additions a batch, not a packet, on counters the cores
+// share) and returns them; 0 when they do not fit together, and each PDU
+// then reserves its own. What the batch does not keep is released after it.
+func (b *buffer) reserveBatch(frames [][]byte) uint64 {
+	var total uint64
+	for _, f := range frames {
+		total += uint64(len(f))
+	}
+	if !b.e.pool.reserve(total) {
+		return 0
+	}
+	if !b.app.reserve(total) {
+		b.e.pool.release(total)
+		return 0
+	}
+	return total
 }
 
 // flushBaas recycles the frames a batch, an ack or a tick is done with and
@@ -161,7 +191,7 @@ func (b *buffer) baasAdmit(f []byte, id PDCPID, now int64) {
 	n := uint64(len(f))
 	b.st.packetsIn++
 	b.st.bytesIn += n
-	if slot, ok := a.byID[id]; ok {
+	if slot, ok := a.byID.Get(pdcpKey(id)); ok {
 		// The SN came round again while the old PDU was not acknowledged:
 		// the old one is a previous cycle's, given up on.
 		a.superseded++
@@ -171,6 +201,8 @@ func (b *buffer) baasAdmit(f []byte, id PDCPID, now int64) {
 	case !b.fits(n):
 		b.drop(f, DropOverflow)
 		return
+	case a.credit >= n:
+		a.credit -= n
 	case !b.e.pool.reserve(n):
 		b.dropPool(f, PoolFull)
 		return
@@ -187,8 +219,8 @@ func (b *buffer) baasAdmit(f []byte, id PDCPID, now int64) {
 }
 
 // baasAck releases the kept PDUs of the bearer in the status's range and
-// returns how many it released. It visits the range or, when the buffer
-// keeps fewer packets than the range covers, the kept packets.
+// returns how many it released. It looks the range's ids up or, when the
+// slab has fewer slots than the range covers, visits the slab.
 func (b *buffer) baasAck(s PDCPStatus) uint32 {
 	a := b.baas
 	var acked uint32
@@ -202,17 +234,18 @@ func (b *buffer) baasAck(s PDCPStatus) uint32 {
 		b.st.arqAcked++
 		acked++
 	}
-	if n := s.Len(); int(n) <= a.n {
+	if n := s.Len(); int(n) <= len(a.slab) {
 		for i := uint32(0); i < n; i++ {
-			if slot, ok := a.byID[PDCPID{s.TEID, (s.First + i) & pdcpSNMask}]; ok {
+			if slot, ok := a.byID.Get(pdcpKey(PDCPID{s.TEID, (s.First + i) & pdcpSNMask})); ok {
 				ackOne(slot)
 			}
 		}
 		return acked
 	}
-	for id, slot := range a.byID {
-		if id.TEID == s.TEID && (id.SN-s.First)&pdcpSNMask < s.Len() {
-			ackOne(slot)
+	for slot := range a.slab {
+		en := &a.slab[slot]
+		if en.data != nil && en.id.TEID == s.TEID && (en.id.SN-s.First)&pdcpSNMask < s.Len() {
+			ackOne(uint32(slot))
 		}
 	}
 	return acked
@@ -220,76 +253,23 @@ func (b *buffer) baasAck(s PDCPStatus) uint32 {
 
 // startBaasTicks arms the wheel while something is kept.
 func (b *buffer) startBaasTicks() {
-	a := b.baas
-	if a == nil || a.ticking || a.n == 0 || b.closed {
-		return
+	if a := b.baas; a != nil && a.n > 0 && !b.closed {
+		a.arm(b.e.clock, b.baasTick)
 	}
-	a.ticking = true
-	a.timer = b.e.clock.AfterFunc(time.Duration(a.cfg.BucketUs)*time.Microsecond, b.baasTick)
 }
 
-// baasTick moves the wheel one bucket on and resends (or gives up on) what
-// that bucket still keeps. Resends wait when no TX vport is bound.
-func (b *buffer) baasTick() {
-	b.mu.Lock()
-	a := b.baas
-	a.ticking = false
-	if b.closed {
-		b.mu.Unlock()
-		return
-	}
-	before, _ := b.occupancy()
-	a.cur = (a.cur + 1) % len(a.buckets)
-	canSend := b.txVport() != nil
-	bk := a.buckets[a.cur]
-	kept := bk[:0]
-	for _, r := range bk {
-		if !a.live(r) {
-			continue
-		}
-		en := &a.slab[r.slot]
-		switch {
-		case a.cfg.MaxResends > 0 && en.resends >= a.cfg.MaxResends:
-			b.discard(a.release(r.slot), DropArqExpired)
-		case canSend:
-			en.resends++
-			b.st.arqResent++
-			a.resend = append(a.resend, copyFrame(en.data))
-			kept = append(kept, r)
-		default:
-			kept = append(kept, r)
-		}
-	}
-	clear(bk[len(kept):])
-	a.buckets[a.cur] = kept
-	b.settle(0)
-	b.afterChange(before, nil)
-	b.afterControl()
-	b.startBaasTicks()
-	resend := len(a.resend) > 0
-	b.mu.Unlock()
-	if resend {
-		b.kick()
-	}
-}
+func (b *buffer) baasTick() { tickWheel(b, &b.baas.wheel, b.baas, b.startBaasTicks) }
 
 // discardAll drops every kept packet and pending resend (buffer removal).
 func (a *baasState) discardAll(b *buffer) uint64 {
 	var n uint64
-	for _, slot := range a.byID {
-		b.discard(a.release(slot), DropAdmin)
-		n++
+	for slot := range a.slab {
+		if a.slab[slot].data != nil {
+			b.discard(a.release(uint32(slot)), DropAdmin)
+			n++
+		}
 	}
-	for _, f := range a.resend {
-		PutFrame(f)
-	}
-	a.resend = nil
-	for k := range a.buckets {
-		a.buckets[k] = nil
-	}
-	if a.timer != nil {
-		a.timer.Stop()
-	}
+	a.stop()
 	return n
 }
 

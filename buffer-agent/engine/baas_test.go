@@ -276,3 +276,59 @@ func TestBaasRemovalFreesEverything(t *testing.T) {
 		t.Fatalf("removed buffer holds %d bytes", fx.e.PoolUsedBytes())
 	}
 }
+
+// Many bearers with the same SNs are told apart: each status releases its
+// own bearer's PDUs and no other's, also once the id table has grown and
+// entries left it from the middle of probe chains.
+func TestBaasManyBearersWithTheSameSNs(t *testing.T) {
+	fx, in, _ := baasFixture(t, 10000, 0)
+	const bearers, sns = 300, 16
+	for teid := uint32(1); teid <= bearers; teid++ {
+		in.in.Receive(pdus(teid, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
+	}
+	if st := fx.query(t, "b").Stats; st.OccupancyPackets != bearers*sns {
+		t.Fatalf("kept %d of %d", st.OccupancyPackets, bearers*sns)
+	}
+	for teid := uint32(1); teid <= bearers; teid += 2 { // odd bearers: SNs 4..11
+		in.in.Receive([][]byte{status(teid, 4, 11)})
+	}
+	if st := fx.query(t, "b").Stats; st.ArqAcked != bearers/2*8 || st.OccupancyPackets != bearers*sns-bearers/2*8 {
+		t.Fatalf("after acking half: %+v", st)
+	}
+	for teid := uint32(1); teid <= bearers; teid++ {
+		n, err := fx.e.AckPDCP(app, "b", engine.PDCPStatus{TEID: teid, First: 0, Last: sns - 1})
+		want := uint32(sns)
+		if teid%2 == 1 {
+			want = sns - 8
+		}
+		if err != nil || n != want {
+			t.Fatalf("bearer %d: ack of all released %d, want %d (%v)", teid, n, want, err)
+		}
+	}
+	if st := fx.query(t, "b").Stats; st.OccupancyPackets != 0 || fx.e.PoolUsedBytes() != 0 {
+		t.Fatalf("left %d packets, %d bytes", st.OccupancyPackets, fx.e.PoolUsedBytes())
+	}
+}
+
+// A batch that does not fit the pool as a whole is taken PDU by PDU: what
+// fits is kept, the rest dropped (POOL), and the pool holds exactly what
+// is kept; a batch that fits holds no more than its kept PDUs afterwards.
+func TestBaasPoolBoundPerPDU(t *testing.T) {
+	const pdu = 124 // radio header + 100 bytes
+	fx := newFixture(t, engine.Options{Limits: engine.Limits{PoolBytes: 5 * pdu}})
+	fx.mustBuffer(t, "b", engine.BufferConfig{CapacityPackets: 100, Queue: engine.QueueARQ,
+		Arq: engine.ArqConfig{Buckets: 4, BucketUs: 1000, Protocol: engine.ArqPDCP}})
+	in := fx.mustVport(t, "in", engine.ModeRX)
+	fx.mustBind(t, "b", "in")
+	in.in.Receive(pdus(bearerA, 1, 2, 3, 4, 5, 6, 7, 8))
+	st := fx.query(t, "b").Stats
+	if st.OccupancyPackets != 5 || poolDrops(st, engine.PoolFull) != 3 || fx.e.PoolUsedBytes() != 5*pdu {
+		t.Fatalf("over the pool: %+v, pool %d", st, fx.e.PoolUsedBytes())
+	}
+	in.in.Receive([][]byte{status(bearerA, 1, 3)})
+	in.in.Receive(append(pdus(bearerA, 9), status(bearerA, 4, 4)))
+	st = fx.query(t, "b").Stats
+	if st.OccupancyPackets != 2 || fx.e.PoolUsedBytes() != 2*pdu || poolDrops(st, engine.PoolFull) != 3 {
+		t.Fatalf("after acks and a batch that fits: %+v, pool %d", st, fx.e.PoolUsedBytes())
+	}
+}

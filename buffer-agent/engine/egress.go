@@ -163,7 +163,7 @@ func (b *buffer) dequeue(out [][]byte, rateBps uint64) [][]byte {
 // hasToSend says whether frames wait for TX: held packets, ARQ resends or
 // frames to send again. The caller holds b.mu.
 func (b *buffer) hasToSend() bool {
-	return b.q.n > 0 || b.arq.hasResends() || b.baas.hasResends() || len(b.rewind) > 0
+	return b.q.n > 0 || b.arq != nil && len(b.arq.resend) > 0 || b.baas != nil && len(b.baas.resend) > 0 || len(b.rewind) > 0
 }
 
 // noteOut records the id of the newest packet among frames, new packets

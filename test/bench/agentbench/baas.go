@@ -3,6 +3,7 @@
 package main
 
 import (
+	"encoding/binary"
 	"fmt"
 	"os"
 	"runtime"
@@ -70,7 +71,7 @@ func baasCell(in engine.Ingress, teid uint32, stop *atomic.Bool, taken *atomic.U
 		for i := 0; i < baasBatchData; i++ {
 			f := engine.GetFrame(baasFrameBytes)
 			copy(f, data)
-			f[21], f[22], f[23] = 0x80|byte(sn>>16&3), byte(sn>>8), byte(sn)
+			binary.BigEndian.PutUint32(f[20:], 1<<31|sn) // PDCP word: D/C = data, SN
 			batch = append(batch, f)
 			sn = (sn + 1) % engine.PDCPSNSpace
 			if sn%baasAckEvery == 0 && sn >= baasBatchData+baasAckEvery {
@@ -132,8 +133,28 @@ func baasRate(cells, procs int, dur time.Duration) (rate, perCPU float64, err er
 	c1, t1, cpu1 := taken.Load(), time.Now(), processCPU()
 	stop.Store(true)
 	wg.Wait()
+	if err := baasKeptAndAcked(eng, cells); err != nil {
+		return 0, 0, err
+	}
 	frames := float64(c1 - c0)
 	return frames / t1.Sub(t0).Seconds(), frames / (cpu1 - cpu0).Seconds(), nil
+}
+
+// baasKeptAndAcked checks that each cell's buffer took the data clones as
+// PDCP PDUs and the statuses as acknowledgements: a feeder whose frames
+// the buffer refused would measure the refusal, not the service.
+func baasKeptAndAcked(eng *engine.Engine, cells int) error {
+	for i := 0; i < cells; i++ {
+		b, err := eng.QueryBuffer(benchApp, fmt.Sprintf("baas%d", i))
+		if err != nil {
+			return err
+		}
+		if st := b.Stats; st.ArqNotRadio != 0 || st.ArqBadStatus != 0 || st.ArqAcked == 0 || st.PacketsIn == 0 {
+			return fmt.Errorf("cell %d: the buffer did not keep and acknowledge the feed: %d PDUs in, %d acked, %d not radio, %d bad statuses",
+				i, st.PacketsIn, st.ArqAcked, st.ArqNotRadio, st.ArqBadStatus)
+		}
+	}
+	return nil
 }
 
 // baas measures one core (one cell) and two (two cells), alternating

@@ -6,21 +6,13 @@ package org.flowbuf.host;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.google.protobuf.ByteString;
-import io.grpc.ManagedChannel;
 import org.flowbuf.app.config.GnbDeviceConfig;
-import org.flowbuf.host.p4rt.P4InfoIndex;
-import org.flowbuf.host.p4rt.P4RuntimeChannels;
 import org.flowbuf.host.p4rt.P4RuntimeClient;
-import org.flowbuf.host.p4rt.SwitchSession;
-import org.junit.After;
+import org.junit.Rule;
 import org.junit.Test;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.net.DeviceId;
-
-import java.nio.file.Files;
-import java.time.Duration;
 
 import static org.flowbuf.pipeconf.GnbP4Names.DOWNLINK_BEARERS;
 import static org.flowbuf.pipeconf.GnbP4Names.PORTS;
@@ -37,29 +29,14 @@ public class GnbTablesTest {
 
     private static final DeviceId DEVICE = DeviceId.deviceId("device:gnb1");
     private static final ApplicationId APP = new DefaultApplicationId(1, "org.flowbuf.test");
-    private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
-    private PbswitchProcess pbswitch;
-    private SwitchSession session;
-
-    @After
-    public void stop() throws Exception {
-        if (session != null) {
-            session.close();
-        }
-        if (pbswitch != null) {
-            pbswitch.close();
-        }
-    }
+    @Rule
+    public final PbswitchSession pbswitch = new PbswitchSession(DEVICE);
 
     @Test
     public void theSectionIsWrittenAndReadBack() throws Exception {
-        pbswitch = PbswitchProcess.start();
-        ManagedChannel channel = P4RuntimeChannels.plaintext("127.0.0.1", pbswitch.port());
-        P4InfoIndex p4info = P4InfoIndex.read(PbswitchProcess.P4INFO);
-        P4RuntimeClient client = new P4RuntimeClient(channel, 1, 10, TIMEOUT);
-        session = new SwitchSession(DEVICE, channel, client, p4info);
-        session.start(ByteString.copyFrom(Files.readAllBytes(PbswitchProcess.BMV2_JSON)), TIMEOUT);
+        pbswitch.openWithPipeline();
+        P4RuntimeClient client = pbswitch.client();
         ObjectMapper mapper = new ObjectMapper();
         GnbDeviceConfig gnb = new GnbDeviceConfig();
         String bearer = "{\"teid\": %d, \"cell\": %d, \"ueMac\": \"02:00:00:00:0e:01\", \"uplinkTeid\": 4660, "
@@ -70,14 +47,10 @@ public class GnbTablesTest {
                         + String.format(bearer, 100, 1) + ", " + String.format(bearer, 101, 2) + ", "
                         + String.format(bearer, 102, 2) + "]}"), mapper, c -> { });
         for (int write = 0; write < 2; write++) {
-            GnbTables.write(session, APP, gnb);
-            assertEquals(5, client.readTable(id(p4info, PORTS.id())).size());
-            assertEquals(3, client.readTable(id(p4info, DOWNLINK_BEARERS.id())).size());
-            assertEquals(3, client.readTable(id(p4info, UPLINK_BEARERS.id())).size());
+            GnbTables.write(pbswitch.session(), APP, gnb);
+            assertEquals(5, client.readTable(pbswitch.tableId(PORTS.id())).size());
+            assertEquals(3, client.readTable(pbswitch.tableId(DOWNLINK_BEARERS.id())).size());
+            assertEquals(3, client.readTable(pbswitch.tableId(UPLINK_BEARERS.id())).size());
         }
-    }
-
-    private static int id(P4InfoIndex p4info, String table) {
-        return p4info.table(table).getPreamble().getId();
     }
 }

@@ -5,16 +5,11 @@
 package org.flowbuf.host;
 
 import com.google.protobuf.ByteString;
-import io.grpc.ManagedChannel;
-import org.flowbuf.host.p4rt.P4InfoIndex;
-import org.flowbuf.host.p4rt.P4RuntimeChannels;
-import org.flowbuf.host.p4rt.P4RuntimeClient;
 import org.flowbuf.host.p4rt.SwitchSession;
-import org.junit.After;
+import org.junit.Rule;
 import org.junit.Test;
 import org.onosproject.net.DeviceId;
 
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -31,30 +26,15 @@ import static org.junit.Assert.assertTrue;
  */
 public class PbswitchRestartTest {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration TIMEOUT = PbswitchSession.TIMEOUT;
 
-    private PbswitchProcess pbswitch;
-    private SwitchSession session;
-    private ManagedChannel channel;
-
-    @After
-    public void stop() throws Exception {
-        if (session != null) {
-            session.close();
-        }
-        if (pbswitch != null) {
-            pbswitch.close();
-        }
-    }
+    @Rule
+    public final PbswitchSession pbswitch = new PbswitchSession(DeviceId.deviceId("device:s1"));
 
     @Test
     public void aRestartedSwitchIsReportedAndTakenBack() throws Exception {
-        pbswitch = PbswitchProcess.start();
-        channel = P4RuntimeChannels.plaintext("127.0.0.1", pbswitch.port());
-        session = new SwitchSession(DeviceId.deviceId("device:s1"), channel,
-                                    new P4RuntimeClient(channel, 1, 10, TIMEOUT),
-                                    P4InfoIndex.read(PbswitchProcess.P4INFO));
-        ByteString config = ByteString.copyFrom(Files.readAllBytes(PbswitchProcess.BMV2_JSON));
+        SwitchSession session = pbswitch.open().session();
+        ByteString config = PbswitchSession.pipeline();
         Semaphore lost = new Semaphore(0);
         session.onDisconnect(lost::release);
         assertTrue("a fresh switch gets the pipeline", session.start(config, TIMEOUT));
@@ -62,9 +42,9 @@ public class PbswitchRestartTest {
                     session.start(config, TIMEOUT));
         assertEquals("replacing its own stream is no loss", 0, lost.availablePermits());
 
-        pbswitch.kill();
+        pbswitch.pbswitch().kill();
         assertTrue("the session says it lost the switch", lost.tryAcquire(10, TimeUnit.SECONDS));
-        pbswitch.restart();
+        pbswitch.pbswitch().restart();
         assertTrue("the restarted switch lost its pipeline: pushed again",
                    session.start(config, TIMEOUT));
         assertEquals("one kill, one loss", 0, lost.availablePermits());

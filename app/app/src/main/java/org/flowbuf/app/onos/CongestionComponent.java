@@ -27,7 +27,6 @@ import org.flowbuf.app.pi.DriverGroups;
 import org.flowbuf.app.pi.FlowRuleBatches;
 import org.flowbuf.app.pi.FlowRuleServiceCcWriter;
 import org.flowbuf.app.pi.GroupWrites;
-import org.flowbuf.pipeconf.FlowBufPipeconfs;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
 import org.onosproject.mastership.MastershipService;
@@ -36,8 +35,6 @@ import org.onosproject.net.DeviceId;
 import org.onosproject.net.LinkKey;
 import org.onosproject.net.config.ConfigFactory;
 import org.onosproject.net.config.NetworkConfigRegistry;
-import org.onosproject.net.device.DeviceEvent;
-import org.onosproject.net.device.DeviceListener;
 import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.group.GroupService;
@@ -142,7 +139,6 @@ public final class CongestionComponent implements CongestionService {
                     return new CongestionLinkConfig();
                 }
             };
-    private final DeviceListener devices = new Reconnects();
     private final PacketProcessor packets = this::process;
     private final Clock clock = Clock.systemUTC();
     private ApplicationId appId;
@@ -150,6 +146,7 @@ public final class CongestionComponent implements CongestionService {
     private ScheduledExecutorService probeThread;
     private OnosCcSwitches switches;
     private CongestionManager manager;
+    private MasteredSwitches mastered;
 
     @Activate
     protected void activate() {
@@ -179,14 +176,16 @@ public final class CongestionComponent implements CongestionService {
                                                       FlowBufManager.DEADLINE),
                                       linkService::getDeviceEgressLinks);
         packetService.addProcessor(packets, PROCESSOR_PRIORITY);
-        deviceService.addListener(devices);
-        deviceService.getAvailableDevices().forEach(d -> takeOn(d.id(), false));
+        mastered = new MasteredSwitches(
+                deviceService, MasteredSwitches.masteredFlowBuf(mastershipService, pipeconfService),
+                worker, this::takeOn, log, "congestion avoidance not prepared");
+        mastered.start(true);
         log.info("Started");
     }
 
     @Deactivate
     protected void deactivate() {
-        deviceService.removeListener(devices);
+        mastered.stop();
         packetService.removeProcessor(packets);
         probeThread.shutdownNow();
         worker.shutdownNow();
@@ -203,29 +202,14 @@ public final class CongestionComponent implements CongestionService {
                 : CcSettings.defaults();
     }
 
-    private boolean ours(DeviceId device) {
-        return mastershipService.isLocalMaster(device)
-                && pipeconfService.ofDevice(device).map(FlowBufPipeconfs::isFlowBuf)
-                .orElse(false);
-    }
-
-    // A switch this instance masters: what congestion.p4 needs, then (after
-    // a restart of the switch) the flows' entries again. Off the caller's thread.
+    // A switch this instance masters: what congestion.p4 needs, then (when
+    // it comes back: after a restart of the switch) the flows' entries again.
     private void takeOn(DeviceId device, boolean restore) {
-        if (!ours(device)) {
-            return;
+        switches.prepare(device);
+        if (restore) {
+            int flows = manager.restore(device);
+            log.info("{}: {} latency-critical flows written again", device, flows);
         }
-        worker.execute(() -> {
-            try {
-                switches.prepare(device);
-                if (restore) {
-                    int flows = manager.restore(device);
-                    log.info("{}: {} latency-critical flows written again", device, flows);
-                }
-            } catch (RuntimeException e) {
-                log.warn("{}: congestion avoidance not prepared: {}", device, e.getMessage());
-            }
-        });
     }
 
     private void process(PacketContext context) {
@@ -251,21 +235,6 @@ public final class CongestionComponent implements CongestionService {
             manager.switchedOver(device, report, came);
         } catch (RuntimeException e) {
             log.warn("{}: switch-over report {} not handled: {}", device, report, e.getMessage());
-        }
-    }
-
-    /** A switch that is available again is prepared, and gets its flows back. */
-    private final class Reconnects implements DeviceListener {
-        @Override
-        public boolean isRelevant(DeviceEvent event) {
-            return (event.type() == DeviceEvent.Type.DEVICE_ADDED
-                    || event.type() == DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED)
-                    && deviceService.isAvailable(event.subject().id());
-        }
-
-        @Override
-        public void event(DeviceEvent event) {
-            takeOn(event.subject().id(), true);
         }
     }
 

@@ -12,16 +12,12 @@ import org.flowbuf.app.config.HeavyHitterAppConfig;
 import org.flowbuf.app.pi.FlowRuleBatches;
 import org.flowbuf.app.upf.HeavyHitterManager;
 import org.flowbuf.app.upf.HhRules;
-import org.flowbuf.pipeconf.FlowBufPipeconfs;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
 import org.onosproject.mastership.MastershipService;
-import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.config.ConfigFactory;
 import org.onosproject.net.config.NetworkConfigRegistry;
-import org.onosproject.net.device.DeviceEvent;
-import org.onosproject.net.device.DeviceListener;
 import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.pi.service.PiPipeconfService;
@@ -81,12 +77,12 @@ public final class HeavyHitterComponent implements HeavyHitterService {
                     return new HeavyHitterAppConfig();
                 }
             };
-    private final DeviceListener devices = new Reconnects();
     private ApplicationId appId;
     private ExecutorService worker;
     private HhRules rules;
     private FlowRuleBatches batches;
     private HeavyHitterManager manager;
+    private MasteredSwitches mastered;
 
     @Activate
     protected void activate() {
@@ -96,14 +92,17 @@ public final class HeavyHitterComponent implements HeavyHitterService {
         rules = new HhRules(appId);
         batches = new FlowRuleBatches(flowRuleService, FlowBufManager.DEADLINE);
         manager = new HeavyHitterManager(this::writeAll, netcfgSettings());
-        deviceService.addListener(devices);
-        deviceService.getAvailableDevices().forEach(d -> takeOn(d.id()));
+        mastered = new MasteredSwitches(
+                deviceService, MasteredSwitches.masteredFlowBuf(mastershipService, pipeconfService),
+                worker, (device, again) -> write(device, manager.settings()), log,
+                "heavy-hitter settings not written");
+        mastered.start(true);
         log.info("heavy-hitter detection {}", manager.settings());
     }
 
     @Deactivate
     protected void deactivate() {
-        deviceService.removeListener(devices);
+        mastered.stop();
         worker.shutdownNow();
         netcfgRegistry.unregisterConfigFactory(appConfig);
     }
@@ -122,12 +121,6 @@ public final class HeavyHitterComponent implements HeavyHitterService {
         }
     }
 
-    private boolean ours(DeviceId device) {
-        return mastershipService.isLocalMaster(device)
-                && pipeconfService.ofDevice(device).map(FlowBufPipeconfs::isFlowBuf)
-                .orElse(false);
-    }
-
     private void write(DeviceId device, HeavyHitterSettings settings) {
         batches.add(List.of(rules.settings(device, settings)),
                     "write the heavy-hitter settings of " + device);
@@ -135,48 +128,17 @@ public final class HeavyHitterComponent implements HeavyHitterService {
 
     private void writeAll(HeavyHitterSettings settings) {
         List<String> failed = new ArrayList<>();
-        for (Device d : deviceService.getAvailableDevices()) {
-            if (ours(d.id())) {
-                try {
-                    write(d.id(), settings);
-                } catch (FlowBufException e) {
-                    failed.add(d.id() + " (" + e.getMessage() + ")");
-                }
+        for (DeviceId device : mastered.available()) {
+            try {
+                write(device, settings);
+            } catch (FlowBufException e) {
+                failed.add(device + " (" + e.getMessage() + ")");
             }
         }
         if (!failed.isEmpty()) {
             throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE,
                                        "heavy-hitter settings not taken by "
                                                + String.join(", ", failed));
-        }
-    }
-
-    // Off the caller's thread: a device event must not wait for a switch.
-    private void takeOn(DeviceId device) {
-        if (!ours(device)) {
-            return;
-        }
-        worker.execute(() -> {
-            try {
-                write(device, manager.settings());
-            } catch (RuntimeException e) {
-                log.warn("{}: heavy-hitter settings not written: {}", device, e.getMessage());
-            }
-        });
-    }
-
-    /** A switch that is available again gets the settings. */
-    private final class Reconnects implements DeviceListener {
-        @Override
-        public boolean isRelevant(DeviceEvent event) {
-            return (event.type() == DeviceEvent.Type.DEVICE_ADDED
-                    || event.type() == DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED)
-                    && deviceService.isAvailable(event.subject().id());
-        }
-
-        @Override
-        public void event(DeviceEvent event) {
-            takeOn(event.subject().id());
         }
     }
 

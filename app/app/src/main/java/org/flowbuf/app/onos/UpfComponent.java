@@ -24,8 +24,6 @@ import org.onosproject.core.CoreService;
 import org.onosproject.mastership.MastershipService;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
-import org.onosproject.net.device.DeviceEvent;
-import org.onosproject.net.device.DeviceListener;
 import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.meter.MeterService;
@@ -82,9 +80,9 @@ public final class UpfComponent implements UpfService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected BufferService bufferService;
 
-    private final DeviceListener deviceListener = new Reconnects();
     private ExecutorService executor;
     private UpfManager upf;
+    private MasteredSwitches mastered;
 
     @Activate
     protected void activate() {
@@ -95,42 +93,27 @@ public final class UpfComponent implements UpfService {
                                                           FlowBufManager.DEADLINE),
                              id -> deviceService.getDevice(id) != null, intentService,
                              bufferService);
-        deviceService.addListener(deviceListener);
+        // A device that is available again gets its UPF state from its master.
+        mastered = new MasteredSwitches(deviceService,
+                                        MasteredSwitches.mastered(mastershipService), executor,
+                                        (device, again) -> reinstallAgain(device), log,
+                                        "UPF state not written again");
+        mastered.start(false);
         log.info("Started");
     }
 
     @Deactivate
     protected void deactivate() {
-        deviceService.removeListener(deviceListener);
+        mastered.stop();
         executor.shutdown();
         upf = null;
         log.info("Stopped");
     }
 
-    /** A device that is available again gets its UPF state from its master. */
-    private final class Reconnects implements DeviceListener {
-        @Override
-        public boolean isRelevant(DeviceEvent event) {
-            return (event.type() == DeviceEvent.Type.DEVICE_ADDED
-                    || event.type() == DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED)
-                    && deviceService.isAvailable(event.subject().id())
-                    && mastershipService.isLocalMaster(event.subject().id());
-        }
-
-        @Override
-        public void event(DeviceEvent event) {
-            DeviceId deviceId = event.subject().id();
-            executor.execute(() -> {
-                try {
-                    int written = upf.reinstall(deviceId);
-                    if (written > 0) {
-                        log.info("{}: {} UPF entries and meter cells written again", deviceId,
-                                 written);
-                    }
-                } catch (RuntimeException e) {
-                    log.warn("{}: UPF state not written again: {}", deviceId, e.getMessage());
-                }
-            });
+    private void reinstallAgain(DeviceId deviceId) {
+        int written = upf.reinstall(deviceId);
+        if (written > 0) {
+            log.info("{}: {} UPF entries and meter cells written again", deviceId, written);
         }
     }
 

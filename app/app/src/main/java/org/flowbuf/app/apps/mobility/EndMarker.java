@@ -6,12 +6,9 @@ package org.flowbuf.app.apps.mobility;
 
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.MarkerPattern;
-import org.onlab.packet.Data;
-import org.onlab.packet.Ethernet;
-import org.onlab.packet.IPv4;
+import org.flowbuf.app.packet.UdpFrames;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.MacAddress;
-import org.onlab.packet.UDP;
 
 /**
  * The end marker of an LMM handoff: a GTP-U End Marker message (3GPP TS
@@ -49,21 +46,6 @@ final class EndMarker {
         Ip4Address src = downlink.ipv4Src().filter(p -> p.prefixLength() == 32)
                 .map(p -> p.address().getIp4Address()).orElse(Ip4Address.valueOf(0));
         byte[] gtpu = {0x30, (byte) GTPU_END_MARKER, 0, 0, 0, 0, 0, 0};
-        UDP udp = new UDP();
-        udp.setSourcePort(GTPU_PORT);
-        udp.setDestinationPort(GTPU_PORT);
-        udp.setPayload(new Data(gtpu));
-        IPv4 ip = new IPv4();
-        ip.setSourceAddress(src.toInt());
-        ip.setDestinationAddress(dst.toInt());
-        ip.setProtocol(IPv4.PROTOCOL_UDP);
-        ip.setTtl((byte) 64);
-        ip.setPayload(udp);
-        Ethernet eth = new Ethernet();
-        eth.setDestinationMACAddress(DST_MAC);
-        eth.setSourceMACAddress(SRC_MAC);
-        eth.setEtherType(Ethernet.TYPE_IPV4);
-        eth.setPayload(ip);
-        return eth.serialize();
+        return UdpFrames.frame(DST_MAC, SRC_MAC, src, dst, GTPU_PORT, GTPU_PORT, gtpu);
     }
 }

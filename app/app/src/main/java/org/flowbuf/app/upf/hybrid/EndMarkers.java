@@ -4,13 +4,12 @@
  */
 package org.flowbuf.app.upf.hybrid;
 
+import org.flowbuf.app.packet.UdpFrames;
 import org.flowbuf.pipeconf.HybridP4Names;
-import org.onlab.packet.Data;
 import org.onlab.packet.Ethernet;
 import org.onlab.packet.IPv4;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.MacAddress;
-import org.onlab.packet.UDP;
 
 import java.nio.ByteBuffer;
 import java.util.Optional;
@@ -47,22 +46,9 @@ final class EndMarkers {
      * @return Ethernet frame
      */
     static byte[] frame(Ip4Address ue, long seq, MacAddress dstMac) {
-        UDP udp = new UDP();
-        udp.setSourcePort(HybridP4Names.MARKER_PORT);
-        udp.setDestinationPort(HybridP4Names.MARKER_PORT);
-        udp.setPayload(new Data(ByteBuffer.allocate(Long.BYTES).putLong(seq).array()));
-        IPv4 ip = new IPv4();
-        ip.setSourceAddress(0);
-        ip.setDestinationAddress(ue.toInt());
-        ip.setProtocol(IPv4.PROTOCOL_UDP);
-        ip.setTtl((byte) 64);
-        ip.setPayload(udp);
-        Ethernet eth = new Ethernet();
-        eth.setDestinationMACAddress(dstMac);
-        eth.setSourceMACAddress(SRC_MAC);
-        eth.setEtherType(Ethernet.TYPE_IPV4);
-        eth.setPayload(ip);
-        return eth.serialize();
+        return UdpFrames.frame(dstMac, SRC_MAC, Ip4Address.valueOf(0), ue,
+                               HybridP4Names.MARKER_PORT, HybridP4Names.MARKER_PORT,
+                               ByteBuffer.allocate(Long.BYTES).putLong(seq).array());
     }
 
     /**

@@ -242,21 +242,21 @@ func (c *compiler) control(jp *bmv2json.Pipeline) (node, error) {
 	}
 	for i := range jp.Conditionals {
 		jc := &jp.Conditionals[i]
-		n, br, negated, err := c.conditional(&jc.Expression, &exprCtx{si: jc.SourceInfo})
+		n, setNext, err := c.ifNode(&jc.Expression, &exprCtx{si: jc.SourceInfo})
 		if err != nil {
 			return nil, err
 		}
 		nodes[jc.Name] = n
-		links = append(links, func() (err error) {
-			if br.onTrue, err = lookup(jc.TrueNext); err != nil {
+		links = append(links, func() error {
+			onTrue, err := lookup(jc.TrueNext)
+			if err != nil {
 				return err
 			}
-			if br.onFalse, err = lookup(jc.FalseNext); err != nil {
+			onFalse, err := lookup(jc.FalseNext)
+			if err != nil {
 				return err
 			}
-			if negated {
-				br.onTrue, br.onFalse = br.onFalse, br.onTrue
-			}
+			setNext(onTrue, onFalse)
 			return nil
 		})
 	}

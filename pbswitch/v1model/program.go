@@ -51,6 +51,9 @@ type Program struct {
 	egress  node
 	emit    []emitHeader
 	std     stdFields
+	// condFlows are the if-conditions lowered into leaf nodes, kept for
+	// the test that holds each to its expression's closure.
+	condFlows []*condFlow
 
 	fieldLists map[int][]*lvalue
 	learn      map[int]*learnBinding

@@ -22,6 +22,8 @@ type action struct {
 	straight []func(*phv)
 	// registers are the arrays the body accesses, held while it runs.
 	registers registerSet
+	// empty: the body does nothing (NoAction), so running it is skipped.
+	empty bool
 }
 
 // privateActionID marks the ids of actions that are not in the p4info.
@@ -144,6 +146,7 @@ func (c *compiler) action(ja *bmv2json.Action) (*action, error) {
 		a.straight = mergeConstWrites(a.straight, consts)
 	}
 	a.registers = c.touched.take()
+	a.empty = a.straight != nil && len(a.straight) == 0 && a.registers == nil
 	return a, nil
 }
 

@@ -100,12 +100,36 @@ func (n *tableNode) buildKey(s *phv) []byte {
 }
 
 func (n *tableNode) run(s *phv) node {
-	h := n.t.EmptyDefault()
-	if h == nil {
-		var found pipeline.Hit
-		n.t.LookupHit(n.buildKey(s), &found, s.paramBuf)
-		h = &found
+	if h := n.t.EmptyDefault(); h != nil {
+		return n.runDefault(s, h)
 	}
+	var found pipeline.Hit
+	n.t.LookupHit(n.buildKey(s), &found, s.paramBuf)
+	return n.apply(s, &found)
+}
+
+// runDefault is an empty table's apply: its bound default action (skipped
+// when it does nothing), no key, no lookup and nothing to count. A default
+// without a bound form takes apply's general path.
+func (n *tableNode) runDefault(s *phv, h *pipeline.Hit) node {
+	bc, ok := h.Bound.(*boundCall)
+	if !ok || bc.ba == nil {
+		return n.apply(s, h)
+	}
+	if a := bc.ba.a; !a.empty {
+		s.params = bc.words
+		a.exec(s)
+	}
+	if n.byHit {
+		return n.miss
+	}
+	return bc.ba.next
+}
+
+// apply runs what a lookup selected: the action (resolved through the
+// action profile in a table with one), the direct counter and meter, and
+// picks the next node.
+func (n *tableNode) apply(s *phv, h *pipeline.Hit) node {
 	var ba *boundAction
 	if bc, ok := h.Bound.(*boundCall); ok {
 		ba = bc.ba
@@ -133,7 +157,7 @@ func (n *tableNode) run(s *phv) node {
 	if h.Matched {
 		n.account(s, h)
 	}
-	if ba != nil {
+	if ba != nil && !ba.a.empty {
 		ba.a.exec(s)
 	}
 	if n.byHit {
@@ -194,9 +218,24 @@ type fixedNode struct {
 	a     *action
 	words []uint64 // its data, decoded at load
 	next  node
+	// one is the body when it is a single primitive that holds no
+	// register lock and reads no data (the commonest: one assignment).
+	one func(*phv)
+}
+
+// fixedOne is the single primitive a fixed node runs directly (nil: none).
+func fixedOne(a *action, words []uint64) func(*phv) {
+	if a.registers != nil || len(a.straight) != 1 || len(words) != 0 {
+		return nil
+	}
+	return a.straight[0]
 }
 
 func (n *fixedNode) run(s *phv) node {
+	if n.one != nil {
+		n.one(s) // exit() in it ends the control after this node too
+		return n.next
+	}
 	s.params = n.words
 	if n.a.registers == nil && n.a.straight != nil {
 		// the commonest body, run here without exec's call and checks
@@ -463,6 +502,7 @@ func (c *compiler) fixedTable(jt *bmv2json.Table, lookup func(*string) (node, er
 		return nil, nil, invalid(jt.SourceInfo, "table %s: %v", jt.Name, err)
 	}
 	n := &fixedNode{a: a, words: a.decoded(data)}
+	n.one = fixedOne(a, n.words)
 	return n, func() error {
 		next, ok := jt.NextTables[a.name]
 		if !ok {

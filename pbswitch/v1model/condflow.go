@@ -142,4 +142,3 @@ func (c *compiler) lowerConditional(tv *bmv2json.TypedValue, x *exprCtx) (*condF
 	c.prog.condFlows = append(c.prog.condFlows, f)
 	return f, nil
 }
-

@@ -119,6 +119,9 @@ func (n *tableNode) runDefault(s *phv, h *pipeline.Hit) node {
 	if a := bc.ba.a; !a.empty {
 		s.params = bc.words
 		a.exec(s)
+		if s.exited {
+			return nil
+		}
 	}
 	if n.byHit {
 		return n.miss
@@ -159,6 +162,9 @@ func (n *tableNode) apply(s *phv, h *pipeline.Hit) node {
 	}
 	if ba != nil && !ba.a.empty {
 		ba.a.exec(s)
+		if s.exited {
+			return nil
+		}
 	}
 	if n.byHit {
 		if h.Matched {
@@ -225,7 +231,7 @@ type fixedNode struct {
 
 // fixedOne is the single primitive a fixed node runs directly (nil: none).
 func fixedOne(a *action, words []uint64) func(*phv) {
-	if a.registers != nil || len(a.straight) != 1 || len(words) != 0 {
+	if a.registers != nil || a.exits || len(a.straight) != 1 || len(words) != 0 {
 		return nil
 	}
 	return a.straight[0]
@@ -233,28 +239,26 @@ func fixedOne(a *action, words []uint64) func(*phv) {
 
 func (n *fixedNode) run(s *phv) node {
 	if n.one != nil {
-		n.one(s) // exit() in it ends the control after this node too
+		n.one(s)
 		return n.next
 	}
 	s.params = n.words
 	if n.a.registers == nil && n.a.straight != nil {
-		// the commonest body, run here without exec's call and checks
-		for _, run := range n.a.straight {
-			run(s)
-			if s.exited {
-				break
-			}
-		}
-		return n.next
+		runStraight(n.a, s) // the commonest body, without exec's checks
+	} else {
+		n.a.exec(s)
 	}
-	n.a.exec(s)
+	if s.exited {
+		return nil
+	}
 	return n.next
 }
 
-// runControl runs a control from its first node; exit() ends it.
+// runControl runs a control from its first node. exit() ends it: the
+// node whose action exited returns nil (if-nodes run no action).
 func runControl(first node, s *phv) {
 	s.exited = false
-	for n := first; n != nil && !s.exited; {
+	for n := first; n != nil; {
 		n = n.run(s)
 	}
 	s.exited = false
@@ -316,7 +320,11 @@ func (c *compiler) control(jp *bmv2json.Pipeline) (node, error) {
 			return nil, err
 		}
 	}
-	return lookup(jp.InitTable)
+	first, err := lookup(jp.InitTable)
+	if err != nil {
+		return nil, err
+	}
+	return compileDecisions(first), nil
 }
 
 func (c *compiler) table(jt *bmv2json.Table, lookup func(*string) (node, error)) (node, func() error, error) {

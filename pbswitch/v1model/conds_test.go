@@ -95,8 +95,6 @@ func conditionalsOf(p *Program) []node {
 			}
 		case *fixedNode:
 			walk(n.next)
-		case *decisionNode:
-			walk(n.root)
 		}
 	}
 	walk(p.ingress)

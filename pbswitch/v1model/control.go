@@ -320,11 +320,7 @@ func (c *compiler) control(jp *bmv2json.Pipeline) (node, error) {
 			return nil, err
 		}
 	}
-	first, err := lookup(jp.InitTable)
-	if err != nil {
-		return nil, err
-	}
-	return compileDecisions(first), nil
+	return lookup(jp.InitTable)
 }
 
 func (c *compiler) table(jt *bmv2json.Table, lookup func(*string) (node, error)) (node, func() error, error) {

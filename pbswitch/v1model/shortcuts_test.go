@@ -98,8 +98,6 @@ func nodesOf(p *Program) []node {
 			}
 		case *fixedNode:
 			walk(n.next)
-		case *decisionNode:
-			walk(n.root)
 		}
 	}
 	walk(p.ingress)
@@ -193,61 +191,3 @@ func TestChecksumSpansAgreeWithTheGeneralCalculation(t *testing.T) {
 	}
 }
 
-// A decisionNode ends on the node its run of if-nodes, run one by one,
-// leads to, over random validity, header bytes and metadata (the
-// constants its tests compare against among them), on every decision of
-// the FlowBuf, UPF and test programs.
-func TestDecisionNodesAgreeWithTheirIfNodes(t *testing.T) {
-	progs := map[string]*Program{"flowbuf": loadFlowBuf(t).prog, "upf": upfFixture(t).prog}
-	for _, name := range []string{"exprs", "externs", "parsing", "regressions", "checksums"} {
-		progs[name] = loadTestProgram(t, name).prog
-	}
-	r := rand.New(rand.NewPCG(15, 16))
-	// pastIfs runs if-nodes from n until a node that is not one.
-	pastIfs := func(n node, s *phv) node {
-		for branchOf(n) != nil {
-			n = n.run(s)
-		}
-		return n
-	}
-	decisions, tests := 0, 0
-	for name, p := range progs {
-		widths := slotWidths(p.layout)
-		for _, n := range nodesOf(p) {
-			d, ok := n.(*decisionNode)
-			if !ok {
-				continue
-			}
-			decisions++
-			tests += len(d.tests)
-			var ks []uint64
-			for _, dt := range d.tests {
-				if dt.kind == testSlotEq || dt.kind == testFieldEq {
-					ks = append(ks, dt.k)
-				}
-			}
-			for trial := 0; trial < 100; trial++ {
-				s := p.newPHV()
-				for i := range s.valid {
-					s.valid[i] = r.IntN(2) == 0
-				}
-				for i := range s.hdr {
-					s.hdr[i] = byte(r.IntN(256))
-				}
-				for slot, w := range widths {
-					v := uint64(r.IntN(3))
-					if len(ks) > 0 && r.IntN(2) == 0 {
-						v = ks[r.IntN(len(ks))]
-					}
-					s.slots[slot] = v & mask64(w)
-				}
-				if got, want := pastIfs(d.run(s), s), pastIfs(d.root, s); got != want {
-					t.Fatalf("%s: a decision of %d tests ended on another node than its if-nodes", name, len(d.tests))
-				}
-			}
-		}
-	}
-	if decisions < 20 || tests < 100 {
-		t.Fatalf("only %d decisions of %d tests", decisions, tests)
-	}
-}

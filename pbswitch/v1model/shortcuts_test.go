@@ -190,4 +190,3 @@ func TestChecksumSpansAgreeWithTheGeneralCalculation(t *testing.T) {
 		t.Fatalf("only %d checksums summed in place", tested)
 	}
 }
-

@@ -22,6 +22,11 @@ type action struct {
 	straight []func(*phv)
 	// registers are the arrays the body accesses, held while it runs.
 	registers registerSet
+	// empty: the body does nothing (NoAction), so running it is skipped.
+	empty bool
+	// exits: the body may end the control (exit, a failed assert or
+	// assume); only then is s.exited checked between its primitives.
+	exits bool
 }
 
 // privateActionID marks the ids of actions that are not in the p4info.
@@ -41,12 +46,7 @@ func (a *action) exec(s *phv) {
 		defer a.registers.unlock()
 	}
 	if a.straight != nil {
-		for _, run := range a.straight {
-			run(s)
-			if s.exited {
-				return
-			}
-		}
+		runStraight(a, s)
 		return
 	}
 	for pc := 0; pc < len(a.steps) && !s.exited; {
@@ -59,6 +59,23 @@ func (a *action) exec(s *phv) {
 			pc = st.jumpTo
 		default:
 			pc++
+		}
+	}
+}
+
+// runStraight runs a body without jumps, checking for exit only when the
+// body may exit.
+func runStraight(a *action, s *phv) {
+	if !a.exits {
+		for _, run := range a.straight {
+			run(s)
+		}
+		return
+	}
+	for _, run := range a.straight {
+		run(s)
+		if s.exited {
+			return
 		}
 	}
 }
@@ -118,6 +135,10 @@ func (c *compiler) action(ja *bmv2json.Action) (*action, error) {
 			consts = append(consts, nil)
 		}
 		switch p.Op {
+		case "exit", "assert", "assume":
+			a.exits = true
+		}
+		switch p.Op {
 		case "_jump", "_jump_if_zero":
 			st, err := c.jump(p, x)
 			if err != nil {
@@ -144,6 +165,7 @@ func (c *compiler) action(ja *bmv2json.Action) (*action, error) {
 		a.straight = mergeConstWrites(a.straight, consts)
 	}
 	a.registers = c.touched.take()
+	a.empty = a.straight != nil && len(a.straight) == 0 && a.registers == nil
 	return a, nil
 }
 

@@ -16,6 +16,11 @@ type calculation struct {
 	name   string
 	algo   hashalg.Func
 	inputs []calcInput
+	// sumSpans is set for an Internet checksum over even-length byte spans
+	// of one header (IPv4's, GTP-U's outer IPv4's): computed from the
+	// header's bytes in place, without building the input buffer.
+	sumSpans [][2]int
+	sumHdr   int
 }
 
 // calcInput is one input, or a run of adjacent fields of one header merged
@@ -84,7 +89,25 @@ func (c *compiler) calculation(jc *bmv2json.Calculation) (*calculation, error) {
 			return nil, unsupported("a calculation input of type "+in.Type, jc.SourceInfo)
 		}
 	}
+	calc.sumSpans, calc.sumHdr = spansOfOneHeader(jc.Algo, calc.inputs)
 	return calc, nil
+}
+
+// spansOfOneHeader is the calculation's byte spans and their header when
+// it is an Internet checksum over even-length spans of one header (nil:
+// not this shape).
+func spansOfOneHeader(algo string, inputs []calcInput) ([][2]int, int) {
+	if (algo != "csum16" && algo != "cksum16") || len(inputs) == 0 {
+		return nil, -1
+	}
+	var spans [][2]int
+	for _, in := range inputs {
+		if in.span == nil || in.hdr < 0 || in.hdr != inputs[0].hdr || (in.span[1]-in.span[0])%2 != 0 {
+			return nil, -1
+		}
+		spans = append(spans, [2]int{in.span[0], in.span[1]})
+	}
+	return spans, inputs[0].hdr
 }
 
 // add appends an input. Adjacent fields of one header that together start
@@ -146,8 +169,21 @@ func bitRange(in *calcInput) (start, end int, ok bool) {
 	return 0, 0, false
 }
 
-// compute builds the input buffer in s's scratch space and hashes it.
+// compute is the calculation's value for s.
 func (calc *calculation) compute(s *phv) uint64 {
+	if calc.sumSpans != nil && s.valid[calc.sumHdr] {
+		var sum uint64
+		for _, sp := range calc.sumSpans {
+			sum = hashalg.Cksum16Add(sum, s.hdr[sp[0]:sp[1]])
+		}
+		return hashalg.Cksum16Fold(sum)
+	}
+	return calc.computeAny(s)
+}
+
+// computeAny builds the input buffer in s's scratch space and hashes it:
+// the reference the shortcut in compute is tested against.
+func (calc *calculation) computeAny(s *phv) uint64 {
 	bits := 0
 	for i := range calc.inputs {
 		in := &calc.inputs[i]

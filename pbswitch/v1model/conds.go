@@ -64,6 +64,21 @@ func (n *slotEqNode) run(s *phv) node {
 	return n.onFalse
 }
 
+// fieldEqNode tests a header field against a constant.
+type fieldEqNode struct {
+	get func(*phv) uint64
+	k   uint64
+	lv  *lvalue // the field (the tests write k into it)
+	branch
+}
+
+func (n *fieldEqNode) run(s *phv) node {
+	if n.get(s) == n.k {
+		return n.onTrue
+	}
+	return n.onFalse
+}
+
 // conditional compiles a control's if-node: the generic closure always
 // (its errors and the facts compiling records), then a specialised node
 // when the expression has one of the shapes above. The branch is filled
@@ -92,6 +107,8 @@ func branchOf(n node) *branch {
 	case *flagNode:
 		return &n.branch
 	case *slotEqNode:
+		return &n.branch
+	case *fieldEqNode:
 		return &n.branch
 	case *condNode:
 		return &n.branch
@@ -163,13 +180,31 @@ func (c *compiler) fastCompare(e *bmv2json.Expr) node {
 	}
 	lv, ok := c.narrowSlot(h, f)
 	if !ok {
-		return nil
+		if lv, ok = c.narrowHeaderField(h, f); !ok {
+			return nil
+		}
 	}
 	k, err := konst.HexValue()
 	if err != nil || k.Sign() < 0 || k.BitLen() > lv.width {
 		return nil
 	}
+	if lv.slot < 0 {
+		return &fieldEqNode{get: lv.getU(), k: k.Uint64(), lv: lv}
+	}
 	return &slotEqNode{slot: lv.slot, k: k.Uint64()}
+}
+
+// narrowHeaderField is an unsigned field of at most 64 bits at a fixed
+// place in a header (not a stack element chosen at run time, not varbit).
+func (c *compiler) narrowHeaderField(header, field string) (*lvalue, bool) {
+	if field == "$valid$" {
+		return nil, false
+	}
+	lv, ok := c.l.field(header, field)
+	if !ok || lv.bit < 0 || lv.dyn != nil || lv.vl != nil || lv.signed || lv.width > 64 {
+		return nil, false
+	}
+	return lv, true
 }
 
 // narrowSlot is an unsigned metadata field of at most 64 bits (its value
@@ -180,4 +215,27 @@ func (c *compiler) narrowSlot(header, field string) (*lvalue, bool) {
 		return nil, false
 	}
 	return lv, true
+}
+
+// ifNode compiles a control's if-node: an and/or condition lowered into
+// leaf nodes (condflow.go), anything else one node (conditional). setNext
+// links it to its successors.
+func (c *compiler) ifNode(tv *bmv2json.TypedValue, x *exprCtx) (n node, setNext func(onTrue, onFalse node), err error) {
+	if lowerable(tv) {
+		f, err := c.lowerConditional(tv, x)
+		if err != nil {
+			return nil, nil, err
+		}
+		return f.entry, f.link, nil
+	}
+	n, br, negated, err := c.conditional(tv, x)
+	if err != nil {
+		return nil, nil, err
+	}
+	return n, func(onTrue, onFalse node) {
+		if negated {
+			onTrue, onFalse = onFalse, onTrue
+		}
+		br.onTrue, br.onFalse = onTrue, onFalse
+	}, nil
 }

@@ -100,12 +100,39 @@ func (n *tableNode) buildKey(s *phv) []byte {
 }
 
 func (n *tableNode) run(s *phv) node {
-	h := n.t.EmptyDefault()
-	if h == nil {
-		var found pipeline.Hit
-		n.t.LookupHit(n.buildKey(s), &found, s.paramBuf)
-		h = &found
+	if h := n.t.EmptyDefault(); h != nil {
+		return n.runDefault(s, h)
 	}
+	var found pipeline.Hit
+	n.t.LookupHit(n.buildKey(s), &found, s.paramBuf)
+	return n.apply(s, &found)
+}
+
+// runDefault is an empty table's apply: its bound default action (skipped
+// when it does nothing), no key, no lookup and nothing to count. A default
+// without a bound form takes apply's general path.
+func (n *tableNode) runDefault(s *phv, h *pipeline.Hit) node {
+	bc, ok := h.Bound.(*boundCall)
+	if !ok || bc.ba == nil {
+		return n.apply(s, h)
+	}
+	if a := bc.ba.a; !a.empty {
+		s.params = bc.words
+		a.exec(s)
+		if s.exited {
+			return nil
+		}
+	}
+	if n.byHit {
+		return n.miss
+	}
+	return bc.ba.next
+}
+
+// apply runs what a lookup selected: the action (resolved through the
+// action profile in a table with one), the direct counter and meter, and
+// picks the next node.
+func (n *tableNode) apply(s *phv, h *pipeline.Hit) node {
 	var ba *boundAction
 	if bc, ok := h.Bound.(*boundCall); ok {
 		ba = bc.ba
@@ -133,8 +160,11 @@ func (n *tableNode) run(s *phv) node {
 	if h.Matched {
 		n.account(s, h)
 	}
-	if ba != nil {
+	if ba != nil && !ba.a.empty {
 		ba.a.exec(s)
+		if s.exited {
+			return nil
+		}
 	}
 	if n.byHit {
 		if h.Matched {
@@ -194,28 +224,41 @@ type fixedNode struct {
 	a     *action
 	words []uint64 // its data, decoded at load
 	next  node
+	// one is the body when it is a single primitive that holds no
+	// register lock and reads no data (the commonest: one assignment).
+	one func(*phv)
+}
+
+// fixedOne is the single primitive a fixed node runs directly (nil: none).
+func fixedOne(a *action, words []uint64) func(*phv) {
+	if a.registers != nil || a.exits || len(a.straight) != 1 || len(words) != 0 {
+		return nil
+	}
+	return a.straight[0]
 }
 
 func (n *fixedNode) run(s *phv) node {
-	s.params = n.words
-	if n.a.registers == nil && n.a.straight != nil {
-		// the commonest body, run here without exec's call and checks
-		for _, run := range n.a.straight {
-			run(s)
-			if s.exited {
-				break
-			}
-		}
+	if n.one != nil {
+		n.one(s)
 		return n.next
 	}
-	n.a.exec(s)
+	s.params = n.words
+	if n.a.registers == nil && n.a.straight != nil {
+		runStraight(n.a, s) // the commonest body, without exec's checks
+	} else {
+		n.a.exec(s)
+	}
+	if s.exited {
+		return nil
+	}
 	return n.next
 }
 
-// runControl runs a control from its first node; exit() ends it.
+// runControl runs a control from its first node. exit() ends it: the
+// node whose action exited returns nil (if-nodes run no action).
 func runControl(first node, s *phv) {
 	s.exited = false
-	for n := first; n != nil && !s.exited; {
+	for n := first; n != nil; {
 		n = n.run(s)
 	}
 	s.exited = false
@@ -242,21 +285,21 @@ func (c *compiler) control(jp *bmv2json.Pipeline) (node, error) {
 	}
 	for i := range jp.Conditionals {
 		jc := &jp.Conditionals[i]
-		n, br, negated, err := c.conditional(&jc.Expression, &exprCtx{si: jc.SourceInfo})
+		n, setNext, err := c.ifNode(&jc.Expression, &exprCtx{si: jc.SourceInfo})
 		if err != nil {
 			return nil, err
 		}
 		nodes[jc.Name] = n
-		links = append(links, func() (err error) {
-			if br.onTrue, err = lookup(jc.TrueNext); err != nil {
+		links = append(links, func() error {
+			onTrue, err := lookup(jc.TrueNext)
+			if err != nil {
 				return err
 			}
-			if br.onFalse, err = lookup(jc.FalseNext); err != nil {
+			onFalse, err := lookup(jc.FalseNext)
+			if err != nil {
 				return err
 			}
-			if negated {
-				br.onTrue, br.onFalse = br.onFalse, br.onTrue
-			}
+			setNext(onTrue, onFalse)
 			return nil
 		})
 	}
@@ -463,6 +506,7 @@ func (c *compiler) fixedTable(jt *bmv2json.Table, lookup func(*string) (node, er
 		return nil, nil, invalid(jt.SourceInfo, "table %s: %v", jt.Name, err)
 	}
 	n := &fixedNode{a: a, words: a.decoded(data)}
+	n.one = fixedOne(a, n.words)
 	return n, func() error {
 		next, ok := jt.NextTables[a.name]
 		if !ok {

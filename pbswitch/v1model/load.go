@@ -292,6 +292,12 @@ func (c *compiler) deparser(d *bmv2json.Deparser) error {
 		c.prog.emit = append(c.prog.emit, emitHeader{hdr: h, off: c.l.headers[h].byteOff, bytes: c.l.headers[h].bits / 8,
 			vl: c.l.vlHeaderOf(h)})
 	}
+	c.prog.emitFixed = len(c.prog.emit) <= 64
+	for _, e := range c.prog.emit {
+		if e.vl != nil {
+			c.prog.emitFixed = false
+		}
+	}
 	return nil
 }
 

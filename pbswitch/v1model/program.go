@@ -50,7 +50,13 @@ type Program struct {
 	ingress node
 	egress  node
 	emit    []emitHeader
-	std     stdFields
+	// emitFixed: the deparser emits at most 64 headers, none varbit
+	// (deparseFixed applies).
+	emitFixed bool
+	std       stdFields
+	// condFlows are the if-conditions lowered into leaf nodes, kept for
+	// the test that holds each to its expression's closure.
+	condFlows []*condFlow
 
 	fieldLists map[int][]*lvalue
 	learn      map[int]*learnBinding

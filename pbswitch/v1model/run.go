@@ -185,6 +185,47 @@ func (p *Program) Egress(pk *pipeline.Packet) bool {
 // payload. When the headers take the bytes the parser consumed, they are
 // written over them in place; otherwise into a new frame.
 func (p *Program) deparse(s *phv, frame []byte) []byte {
+	if p.emitFixed {
+		return p.deparseFixed(s, frame)
+	}
+	return p.deparseAny(s, frame)
+}
+
+// deparseFixed is deparse for a deparser of at most 64 headers none of
+// which has a varbit field (FlowBuf's, the UPF's): one tight pass finds the
+// valid headers and their size, the second copies them.
+func (p *Program) deparseFixed(s *phv, frame []byte) []byte {
+	var valid [64]uint8
+	emit, isValid := p.emit, s.valid
+	n, size := 0, 0
+	for i := range emit {
+		if isValid[emit[i].hdr] {
+			valid[n&63] = uint8(i)
+			n++
+			size += emit[i].bytes
+		}
+	}
+	payload := frame[s.pos:]
+	out := frame
+	if size != s.pos {
+		out = p.opts.Frames.Get(size + len(payload))[:size+len(payload)]
+		copy(out[size:], payload)
+	}
+	at, hdr := 0, s.hdr
+	for _, i := range valid[:n] {
+		e := &emit[i]
+		at += copy(out[at:], hdr[e.off:e.off+e.bytes])
+	}
+	if size != s.pos {
+		p.opts.Frames.Put(frame)
+		s.data, s.pos = out, size
+	}
+	return out
+}
+
+// deparseAny is deparse for any deparser (varbit headers, long orders):
+// the reference deparseFixed is tested against.
+func (p *Program) deparseAny(s *phv, frame []byte) []byte {
 	// The valid headers of the deparser's order, remembered (up to 64) so
 	// the emitting pass visits only them.
 	var valid [64]uint8

@@ -83,21 +83,32 @@ func Names() []string {
 // IEEE checksum.
 func crc32IEEE(buf []byte) uint64 { return uint64(crc32.ChecksumIEEE(buf)) }
 
-// cksum16 is the Internet checksum (RFC 1071). Summing big-endian 32-bit
-// words is congruent, modulo 0xffff, to summing the 16-bit words.
+// cksum16 is the Internet checksum (RFC 1071).
 func cksum16(buf []byte) uint64 {
-	var sum uint64
+	sum := Cksum16Add(0, buf[:len(buf)&^1])
+	if len(buf)%2 == 1 {
+		sum += uint64(buf[len(buf)-1]) << 8
+	}
+	return Cksum16Fold(sum)
+}
+
+// Cksum16Add adds buf, of an even length, to an Internet checksum's
+// running sum. Summing big-endian 32-bit words is congruent, modulo 0xffff,
+// to summing the 16-bit words, so a checksum over several even-length
+// spans is the fold of their sums.
+func Cksum16Add(sum uint64, buf []byte) uint64 {
 	for len(buf) >= 4 {
 		sum += uint64(binary.BigEndian.Uint32(buf))
 		buf = buf[4:]
 	}
 	if len(buf) >= 2 {
 		sum += uint64(binary.BigEndian.Uint16(buf))
-		buf = buf[2:]
 	}
-	if len(buf) == 1 {
-		sum += uint64(buf[0]) << 8
-	}
+	return sum
+}
+
+// Cksum16Fold is the Internet checksum of a running sum.
+func Cksum16Fold(sum uint64) uint64 {
 	for sum > 0xffff {
 		sum = sum&0xffff + sum>>16
 	}

@@ -36,6 +36,7 @@ Run as root:  .venv/bin/python -m test.scenarios.gnb_baas [--quick] [--repeats N
 import argparse
 import json
 import pathlib
+import re
 import signal
 import statistics
 import subprocess
@@ -208,6 +209,15 @@ def remove_baas(lab, buffer_id):
     return stats
 
 
+def ping_min_ms(lab):
+    """The path's RTT UE -> data network before the download (the lowest of
+    5 pings, radio loss included), or None when every ping was lost."""
+    out = lab.hosts["ue"].run("ping", "-n", "-q", "-c", "5", "-i", "0.2", "-W", "2", DN_IP,
+                              check=False).stdout
+    found = re.search(r"= ([0-9.]+)/", out)
+    return float(found.group(1)) if found else None
+
+
 def run_case(lab, loss, baas, seconds, seed):
     """One download: returns goodput, the modem's and the BaaS's counters."""
     buffer_id = f"baas-{seed}"
@@ -215,6 +225,7 @@ def run_case(lab, loss, baas, seconds, seed):
         create_baas(lab, buffer_id)
     modem = start_modem(lab, loss, seed, baas)
     try:
+        rtt_ms = ping_min_ms(lab)
         out = subprocess.run(lab.hosts["ue"].popen_argv(
             ["iperf3", "-c", DN_IP, "-p", str(IPERF_PORT), "-B", UE_IP, "-R", "-t", str(seconds),
              "-J", "--connect-timeout", "5000"]),
@@ -226,7 +237,7 @@ def run_case(lab, loss, baas, seconds, seed):
     if out.returncode != 0 or "error" in result:
         raise RuntimeError(f"iperf3 failed: {result.get('error', out.stderr.strip()[-300:])}")
     received = result["end"]["sum_received"]
-    return {"loss": loss, "baas": baas, "seconds": received["seconds"],
+    return {"loss": loss, "baas": baas, "seconds": received["seconds"], "rtt_ms": rtt_ms,
             "bytes": received["bytes"], "mbps": received["bits_per_second"] / 1e6,
             "retransmits": result["end"]["sum_sent"].get("retransmits"),
             "modem": modem_stats,
@@ -267,6 +278,7 @@ def report(runs, repeats, conditions):
         for c in CASES:
             emit("gnb_goodput_mbps", round(mbps[c], 3), "Mbit/s", case=c, repeats=repeats,
                  per_repeat=[round(r["mbps"], 3) for r in case[c]],
+                 idle_rtt_ms=[r["rtt_ms"] for r in case[c]],
                  tcp_retransmits=[r["retransmits"] for r in case[c]], **at)
         ratio = mbps["baas"] / mbps["none"] if mbps["none"] > 0 else float("inf")
         per_repeat = [b["mbps"] / n["mbps"] for b, n in zip(case["baas"], case["none"])

@@ -96,7 +96,10 @@ LOW_TAGS = {0: 0, 8: 1, 16: 2, 24: 3}  # DSCP: queue, the paper's four low-prior
 LOW_QUEUES = tuple(LOW_TAGS.values())
 ALPHA_L, ALPHA_H = 0.5, 20.0          # the paper's
 FBA_PERIOD_MS = 1000                  # the paper's
-ECN_K = 20                            # DT+ECN: CE from 20 packets ahead in a queue (the paper's K)
+# DT+ECN: CE from ECN_K packets ahead in a queue. The paper's K = 20 with
+# B = 1 MB, scaled as B (20 x 95 KB / 1 MB, about 2): at 20 DT's own
+# per-queue threshold (at most 32 frames here) drops before ECN marks.
+ECN_K = 2
 DEFAULT_CC = "reno"                   # the paper's TCP (ns-3.31's default, NewReno)
 VARIANTS = ("multi_queue", "single_queue")
 SCHEMES = {"multi_queue": ("cs", "dt", "fb", "fba", "dt_ecn"),
@@ -558,7 +561,7 @@ def main(argv=None):
                              "paper's NewReno; bbr is this kernel's default)")
     parser.add_argument("--ecn-k", type=int, default=ECN_K,
                         help="DT+ECN's marking threshold, packets ahead in the queue "
-                             "(default %(default)s, the paper's)")
+                             "(default %(default)s, the paper's 20 scaled as B)")
     parser.add_argument("--rto-min-ms", type=int,
                         help="the servers' minimum RTO (route rto_min; default Linux's 200)")
     parser.add_argument("--diagnose", action="store_true",

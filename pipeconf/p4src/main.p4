@@ -21,6 +21,7 @@
 #include "include/fb.p4"
 #include "include/congestion.p4"
 #include "include/gnb.p4"
+#include "include/ecn.p4"
 
 control IngressPipeImpl(inout parsed_headers_t hdr,
                         inout local_metadata_t meta,
@@ -86,6 +87,7 @@ control EgressPipeImpl(inout parsed_headers_t hdr,
     CcEgress() cc_egress;
     BufferTagPush() buffer_tag_push;
     GnbClone() gnb_clone;
+    EcnMarking() ecn_marking;
 
     apply {
         fb_release.apply(hdr, meta, std_meta);
@@ -96,6 +98,7 @@ control EgressPipeImpl(inout parsed_headers_t hdr,
         }
         packet_in_io.apply(hdr, meta, std_meta);
         cc_egress.apply(hdr, meta, std_meta);
+        ecn_marking.apply(hdr, meta, std_meta);
         gnb_clone.apply(meta, std_meta);
         buffer_tag_push.apply(hdr, meta);
     }

@@ -19,9 +19,22 @@ flow draws at random, the queries in queue 7 (FB's high priority).
 Single-queue: every port one queue (pbswitch's single_queue).
 
 Schemes in the same run, switched through pbswitch's admin API: CS, DT,
-FB, and FBA (DT whose per-queue alphas the controller's FBA re-tunes every
+FB, FBA (DT whose per-queue alphas the controller's FBA re-tunes every
 second, host/.../fba/FbaMain; multi-queue only: the paper, §5.2, "FBA
-cannot approximate FB if only a single queue is available per port").
+cannot approximate FB if only a single queue is available per port"), and
+DT+ECN, the paper's DCTCP rows as far as this kernel allows: DT, the P4
+program marking CE from ECN_K packets ahead in a queue (include/ecn.p4,
+RED with min = max = K as the paper's), the servers' TCP asking for ECN
+(net.ipv4.tcp_ecn=1) in these runs only. The kernel has no DCTCP
+(CONFIG_TCP_CONG_DCTCP is off, no modules), so the senders react to CE as
+RFC 3168 says (halving once per RTT, with --cc reno; BBR ignores
+CE, so these runs are refused under it).
+
+Each scheme runs --repeat times per condition (default 3, --quick 1), each
+repetition with other arrivals and sizes; a ratio compares a scheme with DT
+in the same repetition and is emitted as the median of the repetitions,
+with min and max. --cc and --rto-min-ms set the servers' TCP (per-netns
+sysctl, per-route rto_min: the paper's min RTO is 100 ms).
 Alphas as the paper's (§6.2): multi-queue, DT and FB alpha_L 0.5 for the
 background (queues 0-3) and alpha_H 20 for the queries (queue 7, FB's high
 priority); single-queue, DT alpha 0.5 for all, FB alpha_H 20 for the short flows, which the senders
@@ -44,7 +57,8 @@ cause and class); then fb_qct_vs_dt, fb_throughput_vs_dt,
 fb_single_queue_qct_vs_dt and fba_qct_vs_fb. The per-queue trace
 (thresholds, lengths, drops over time) of each run is in the logs.
 
-    .venv/bin/python -m test.scenarios.fb [--quick] [--variants single_queue]
+    .venv/bin/python -m test.scenarios.fb [--quick] [--variants single_queue] [--repeat N]
+    .venv/bin/python -m test.scenarios.fb --only multi_queue:90:75 --schemes fb,dt_ecn
     .venv/bin/python -m test.scenarios.fb --diagnose   # issue 44's question
 """
 import argparse
@@ -82,11 +96,22 @@ LOW_TAGS = {0: 0, 8: 1, 16: 2, 24: 3}  # DSCP: queue, the paper's four low-prior
 LOW_QUEUES = tuple(LOW_TAGS.values())
 ALPHA_L, ALPHA_H = 0.5, 20.0          # the paper's
 FBA_PERIOD_MS = 1000                  # the paper's
+# DT+ECN: CE from ECN_K packets ahead in a queue. The paper's K = 20 with
+# B = 1 MB, scaled as B (20 x 95 KB / 1 MB, about 2): at 20 DT's own
+# per-queue threshold (at most 32 frames here) drops before ECN marks.
+ECN_K = 2
+DEFAULT_CC = "reno"                   # the paper's TCP (ns-3.31's default, NewReno)
 VARIANTS = ("multi_queue", "single_queue")
-SCHEMES = {"multi_queue": ("cs", "dt", "fb", "fba"), "single_queue": ("cs", "dt", "fb")}
+SCHEMES = {"multi_queue": ("cs", "dt", "fb", "fba", "dt_ecn"),
+           "single_queue": ("cs", "dt", "fb", "dt_ecn")}
+ECN_SCHEMES = ("dt_ecn",)             # the servers' TCP negotiates ECN in these runs only
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
 HOST_JAR = ROOT / "host" / "target" / "flowbuf-host.jar"
 SINK_PORT, RESPONDER_PORT = 7100, 7000
+SEED_STEP = 100_000                   # a repetition's seeds: the first run's + rep x this
+
+
+SUBNET = "10.9.0.0/24"
 
 
 def ip_of(server):
@@ -100,7 +125,7 @@ def mac_of(port):
 def setting(scheme, variant, legacy=False):
     """The admin API's buffer setting of a scheme (FBA runs on DT). legacy:
     the issue's first scenario, one queue and alpha 1 for everything."""
-    algorithm = "dt" if scheme == "fba" else scheme
+    algorithm = "dt" if scheme in ("fba", "dt_ecn") else scheme
     if legacy:
         return {"algorithm": algorithm, "single_queue": True}
     low = [{"queue": q, "alpha": ALPHA_L} for q in LOW_QUEUES]
@@ -116,8 +141,9 @@ class FbLab:
     """The servers' namespaces, pbswitch with the FlowBuf program, the
     servers' sinks and responders."""
 
-    def __init__(self, logs):
+    def __init__(self, logs, cc=None, rto_min_ms=None, ecn_k=ECN_K):
         self.logs = logs
+        self.ecn_k = ecn_k
         self.lab = Lab(PREFIX)
         self.procs = []
         try:
@@ -130,6 +156,7 @@ class FbLab:
                 self.hosts[s] = host
                 ports += ["--port", f"{s}={sw_if}@{RATE_BPS}"]
             for s, host in self.hosts.items():
+                tune_tcp(host, ip_of(s), cc, rto_min_ms)
                 for other in self.hosts:
                     if other != s:
                         host.run("ip", "neigh", "replace", ip_of(other), "lladdr",
@@ -171,6 +198,10 @@ class FbLab:
                                                match={"eth_dst": mac_of(s)},
                                                action="forwarding.set_egress_port",
                                                params={"port": s}))
+            for s in self.hosts:  # marks ECN-capable packets only (DT+ECN's runs)
+                client.insert(info.table_entry(
+                    "EgressPipeImpl.ecn_marking.ecn_thresholds", match={"egress_port": s},
+                    action="EgressPipeImpl.ecn_marking.mark_above", params={"packets": self.ecn_k}))
             for dscp, queue in {**LOW_TAGS, EF: HIGH_QUEUE}.items():
                 if queue:
                     client.insert(info.table_entry("qos.dscp_queues", match={"dscp": dscp},
@@ -186,6 +217,17 @@ class FbLab:
         with urllib.request.urlopen(f"http://{self.admin}/v1/stats", timeout=5) as r:
             return json.load(r)
 
+    def set_ecn(self, enabled):
+        """Whether the servers' TCP asks for ECN on new connections (1) or
+        only accepts it (2, Linux's default: no packet is ECN-capable)."""
+        for host in self.hosts.values():
+            host.run("sysctl", "-q", "-w", f"net.ipv4.tcp_ecn={1 if enabled else 2}")
+
+    def ce_packets(self):
+        """CE-marked packets the servers received so far (IpExtInCEPkts)."""
+        return sum(netstat(host.run("cat", "/proc/net/netstat").stdout)["IpExt"]["InCEPkts"]
+                   for host in self.hosts.values())
+
     def sink_bytes(self):
         return sum(int(p.read_text()) for p in self.counts.values() if p.exists())
 
@@ -193,6 +235,29 @@ class FbLab:
         for proc in reversed(self.procs):
             proc.stop()
         self.lab.close()
+
+
+def netstat(text):
+    """/proc/net/netstat as {section: {field: value}}."""
+    lines = text.split("\n")
+    out = {}
+    for names, values in zip(lines[::2], lines[1::2]):
+        section, _, names = names.partition(": ")
+        out[section] = dict(zip(names.split(), map(int, values.partition(": ")[2].split())))
+    return out
+
+
+def tune_tcp(host, ip, cc, rto_min_ms):
+    """The server's TCP: its congestion control (the namespace's sysctl;
+    None keeps the kernel's default; a namespace may pick only one of
+    net.ipv4.tcp_allowed_congestion_control, here reno and bbr) and the lab subnet's minimum RTO
+    (the route's rto_min, as the paper's 100 ms; None keeps Linux's
+    200 ms)."""
+    if cc:
+        host.run("sysctl", "-q", "-w", f"net.ipv4.tcp_congestion_control={cc}")
+    if rto_min_ms:
+        host.run("ip", "route", "replace", SUBNET, "dev", "eth0", "proto", "kernel", "scope",
+                 "link", "src", ip, "rto_min", f"{rto_min_ms}ms")
 
 
 def wait_listening(proc, timeout=30.0):
@@ -267,10 +332,14 @@ class Tracer(threading.Thread):
         return out
 
 
-def run_once(lab, logs, scheme, variant, load, query, duration, legacy=False):
-    """One run of one scheme; returns its figures."""
-    tag = f"{variant}-{int(load * 100)}-{int(query * 100)}-{scheme}" + ("-legacy" if legacy else "")
+def run_once(lab, logs, scheme, variant, load, query, duration, legacy=False, rep=0):
+    """One run of one scheme (rep: which repetition, which draws other
+    arrivals and sizes); returns its figures."""
+    tag = (f"{variant}-{int(load * 100)}-{int(query * 100)}-{scheme}"
+           + ("-legacy" if legacy else "") + (f"-r{rep}" if rep else ""))
     lab.set_buffer(setting(scheme, variant, legacy))
+    lab.set_ecn(scheme in ECN_SCHEMES)
+    ce0 = lab.ce_packets()
     tuner = None
     if scheme == "fba":
         tuner = lab.start(f"{tag}-fba", ["java", "-cp", str(HOST_JAR),
@@ -288,14 +357,16 @@ def run_once(lab, logs, scheme, variant, load, query, duration, legacy=False):
         "background", "--peers", ",".join(ip_of(o) for o in lab.hosts if o != s),
         "--sink-port", str(SINK_PORT), "--rate", str(flow_rate), "--scale", str(SCALE),
         "--duration", str(WARMUP_S + duration), "--out", str(bg_out[s]),
-        "--seed", str(1000 * s + int(load * 100)), *tags), lab.hosts[s]) for s in lab.hosts]
+        "--seed", str(SEED_STEP * rep + 1000 * s + int(load * 100)), *tags), lab.hosts[s])
+        for s in lab.hosts]
     time.sleep(WARMUP_S)
     qct_out = {s: logs / f"{tag}-qct-{s}.json" for s in lab.hosts}
     size = int(query * BUFFER_BYTES)
     aggregators = [lab.start(f"{tag}-agg-{s}", traffic(
         "aggregator", "--responders", responders_of(s), "--size", str(size),
         "--rate", str(QUERY_RATE), "--duration", str(duration), "--out", str(qct_out[s]),
-        "--dscp", str(EF), "--seed", str(2000 * s + int(query * 100))), lab.hosts[s])
+        "--dscp", str(EF),
+        "--seed", str(SEED_STEP * rep + 2000 * s + int(query * 100))), lab.hosts[s])
         for s in lab.hosts]
     tracer = Tracer(lab, logs / f"{tag}-trace.jsonl")
     tracer.start()
@@ -309,6 +380,8 @@ def run_once(lab, logs, scheme, variant, load, query, duration, legacy=False):
     if tuner:
         tuner.stop()
     time.sleep(0.5)  # the queues drain before the next scheme
+    ce_marked = lab.ce_packets() - ce0
+    lab.set_ecn(False)
     qcts = [q for s in lab.hosts for q in json.loads(qct_out[s].read_text())]
     flows = [f for s in lab.hosts for f in json.loads(bg_out[s].read_text())]
     short_fcts = [fct for size_, fct in flows if size_ < SHORT_BYTES]
@@ -318,7 +391,8 @@ def run_once(lab, logs, scheme, variant, load, query, duration, legacy=False):
             "short_flows": len(short_fcts),
             "buffer_pct_p99": 100 * p99(tracer.used) / BUFFER_BYTES,
             "buffer_pct_avg": 100 * statistics.mean(tracer.used) / BUFFER_BYTES,
-            "drops": tracer.drops(), "trace": str(tracer.path)}
+            "drops": tracer.drops(), "trace": str(tracer.path),
+            "machine_load": os.getloadavg()[0], "ce_packets": ce_marked}
 
 
 def p99(values):
@@ -335,7 +409,8 @@ def conditions(variant, quick):
 
 
 def emit_run(r, **cond):
-    emit("fb_qct_ms_avg", round(r["qct_avg"], 2), "ms", queries=r["queries"], **cond)
+    emit("fb_qct_ms_avg", round(r["qct_avg"], 2), "ms", queries=r["queries"],
+         machine_load_avg_1min=round(r["machine_load"], 1), **cond)
     emit("fb_qct_ms_p99", round(r["qct_p99"], 2), "ms", queries=r["queries"], **cond)
     emit("fb_throughput_pct", round(r["throughput_pct"], 1), "%", **cond)
     emit("fb_short_fct_ms_p99", round(r["short_fct_p99"], 2), "ms", flows=r["short_flows"],
@@ -344,36 +419,64 @@ def emit_run(r, **cond):
     emit("fb_buffer_pct_avg", round(r["buffer_pct_avg"], 1), "%", poll_ms=POLL_S * 1e3, **cond)
     for cause, n in r["drops"].items():
         emit("fb_drops", n, "packets", cause=cause, **cond)
+    emit("fb_ecn_ce_packets", r["ce_packets"], "packets", **cond)
 
 
-def run_all(lab, logs, duration, variants, quick):
+def run_all(lab, logs, duration, plan, repeat):
+    """Every (variant, load, query) of plan with its schemes, repeat times
+    (each repetition runs every scheme once, DT first, so that a ratio
+    compares runs made minutes apart, not a whole plan apart)."""
     results = {}
-    for variant in variants:
-        for load, query in conditions(variant, quick):
-            for scheme in SCHEMES[variant]:
-                r = run_once(lab, logs, scheme, variant, load, query, duration)
-                results[(variant, load, query, scheme)] = r
+    for variant, load, query, schemes in plan:
+        for rep in range(repeat):
+            for scheme in schemes:
+                r = run_once(lab, logs, scheme, variant, load, query, duration, rep=rep)
+                results[(variant, load, query, scheme, rep)] = r
                 emit_run(r, variant=variant, load_pct=int(load * 100),
-                         query_pct_of_buffer=int(query * 100), scheme=scheme)
+                         query_pct_of_buffer=int(query * 100), scheme=scheme, run=rep)
     return results
 
 
-def emit_ratios(results):
-    """Each scheme against DT (and FBA against FB) in the same run."""
-    for (variant, load, query, scheme), mine in results.items():
-        cond = {"variant": variant, "load_pct": int(load * 100),
-                "query_pct_of_buffer": int(query * 100), "scheme": scheme}
-        dt = results[(variant, load, query, "dt")]
-        if scheme != "dt":
-            name = "fb_single_queue_qct_vs_dt" if variant == "single_queue" and scheme == "fb" \
-                else "fb_qct_vs_dt"
-            emit(name, round(mine["qct_avg"] / dt["qct_avg"], 3), "ratio", **cond)
-            emit("fb_throughput_vs_dt",
-                 round(mine["throughput_pct"] / max(dt["throughput_pct"], 1e-9), 3), "ratio",
-                 **cond)
+def ratios(results):
+    """Per (variant, load, query, scheme, metric): each repetition's ratio
+    against DT (FBA's also against FB) of the same repetition."""
+    out = {}
+    for (variant, load, query, scheme, rep), mine in results.items():
+        if scheme == "dt":
+            continue
+        dt = results[(variant, load, query, "dt", rep)]
+        qct = "fb_single_queue_qct_vs_dt" if variant == "single_queue" and scheme == "fb" \
+            else "fb_qct_vs_dt"
+        found = {qct: mine["qct_avg"] / dt["qct_avg"],
+                 "fb_throughput_vs_dt": mine["throughput_pct"] / max(dt["throughput_pct"], 1e-9)}
+        dt_ecn = results.get((variant, load, query, "dt_ecn", rep))
+        if scheme == "fb" and dt_ecn:  # the paper's FB (TCP) against DT with DCTCP
+            found["fb_qct_vs_dt_ecn"] = mine["qct_avg"] / dt_ecn["qct_avg"]
         if scheme == "fba":
-            fb = results[(variant, load, query, "fb")]
-            emit("fba_qct_vs_fb", round(mine["qct_avg"] / fb["qct_avg"], 3), "ratio", **cond)
+            found["fba_qct_vs_fb"] = mine["qct_avg"] / results[(variant, load, query, "fb",
+                                                                 rep)]["qct_avg"]
+        for metric, value in found.items():
+            out.setdefault((variant, load, query, scheme, metric), []).append(value)
+    return out
+
+
+def emit_ratios(results):
+    """Each ratio as the median of its repetitions, with their spread."""
+    for (variant, load, query, scheme, metric), values in sorted(ratios(results).items()):
+        emit(metric, round(statistics.median(values), 3), "ratio", variant=variant,
+             load_pct=int(load * 100), query_pct_of_buffer=int(query * 100), scheme=scheme,
+             runs=len(values), min=round(min(values), 3), max=round(max(values), 3))
+
+
+def medians(results):
+    """Per (variant, load, query, scheme): the median over repetitions of
+    each numeric figure."""
+    groups = {}
+    for (variant, load, query, scheme, _), r in results.items():
+        groups.setdefault((variant, load, query, scheme), []).append(r)
+    return {key: {k: statistics.median(r[k] for r in runs)
+                  for k in ("qct_avg", "qct_p99", "throughput_pct", "buffer_pct_avg")}
+            for key, runs in groups.items()}
 
 
 def diagnose(lab, logs, duration):
@@ -405,65 +508,126 @@ def query_port_thresholds(trace):
     return statistics.median(thresholds), statistics.median(lengths)
 
 
+def parse_only(text, parser):
+    """--only's "variant:load%:query%" items as (variant, load, query)."""
+    out = []
+    for item in (t for t in text.split(",") if t):
+        try:
+            variant, load, query = item.split(":")
+            cond = (variant, int(load) / 100, int(query) / 100)
+        except ValueError:
+            parser.error(f"--only: {item!r} is not variant:load%:query% (multi_queue:90:75)")
+        if variant not in VARIANTS or not (0 < cond[1] <= 1 and 0 < cond[2] <= 1):
+            parser.error(f"--only: {item!r}: variant one of {','.join(VARIANTS)}, "
+                         "load and query 1-100")
+        out.append(cond)
+    return out
+
+
+def make_plan(args, parser):
+    """[(variant, load, query, schemes)] the options ask for."""
+    variants = [v for v in args.variants.split(",") if v]
+    if set(variants) - set(VARIANTS):
+        parser.error(f"--variants: want some of {','.join(VARIANTS)}")
+    conds = parse_only(args.only, parser) if args.only else [
+        (v, load, query) for v in variants for load, query in conditions(v, args.quick)]
+    plan = []
+    for variant, load, query in conds:
+        schemes = SCHEMES[variant]
+        if args.schemes:
+            wanted = set(args.schemes.split(",")) | {"dt"}  # the ratios' baseline
+            if wanted - set(schemes):
+                parser.error(f"--schemes: {variant} has {','.join(schemes)}")
+            schemes = tuple(s for s in schemes if s in wanted)
+        plan.append((variant, load, query, schemes))
+    return plan
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--variants", default=",".join(VARIANTS))
+    parser.add_argument("--only", default="",
+                        help="conditions instead of the variants' own, as "
+                             "variant:load%%:query%%,... (multi_queue:90:75)")
+    parser.add_argument("--schemes", default="",
+                        help="a subset of the variant's schemes (DT is always run)")
+    parser.add_argument("--repeat", type=int,
+                        help="runs of each scheme per condition; ratios are their median "
+                             "(default 3, --quick 1)")
+    parser.add_argument("--cc", default=DEFAULT_CC,
+                        help="the servers' TCP congestion control (default %(default)s, the "
+                             "paper's NewReno; bbr is this kernel's default)")
+    parser.add_argument("--ecn-k", type=int, default=ECN_K,
+                        help="DT+ECN's marking threshold, packets ahead in the queue "
+                             "(default %(default)s, the paper's 20 scaled as B)")
+    parser.add_argument("--rto-min-ms", type=int,
+                        help="the servers' minimum RTO (route rto_min; default Linux's 200)")
     parser.add_argument("--diagnose", action="store_true",
                         help="single-queue DT and FB with the first scenario's setting and "
                              "the paper's (40%% load, queries of 75%% of B)")
     parser.add_argument("--duration", type=float, help="seconds of queries per run")
     args = parser.parse_args(argv)
     duration = args.duration or (5.0 if args.quick else 12.0)
-    variants = [v for v in args.variants.split(",") if v]
-    if set(variants) - set(VARIANTS):
-        parser.error(f"--variants: want some of {','.join(VARIANTS)}")
+    repeat = args.repeat or (1 if args.quick else 3)
+    if repeat < 1:
+        parser.error("--repeat: at least 1")
+    plan = make_plan(args, parser)
+    cc = args.cc
+    if not 0 <= args.ecn_k < 1 << 19:
+        parser.error("--ecn-k: 0 to 2^19 - 1 packets (enq_qdepth's width)")
+    if cc == "bbr" and any(s in ECN_SCHEMES for *_, schemes in plan for s in schemes):
+        parser.error("DT+ECN needs a congestion control that reacts to CE marks (BBR does "
+                     "not): --cc reno, or --schemes without dt_ecn")
     logs = Path(tempfile.mkdtemp(prefix="fb-scenario-"))
     emit("fb_setup", BUFFER_BYTES, "bytes", servers=SERVERS, rate_bps=RATE_BPS,
          responders=RESPONDERS, flow_size_scale=SCALE, query_rate_per_s=QUERY_RATE,
-         seconds_per_run=duration)
-    lab = FbLab(logs)
+         seconds_per_run=duration, repeat=repeat, cc=cc, ecn_k_packets=args.ecn_k,
+         rto_min_ms=args.rto_min_ms or 200)
+    lab = FbLab(logs, cc=cc, rto_min_ms=args.rto_min_ms, ecn_k=args.ecn_k)
     try:
         if args.diagnose:
             diagnose(lab, logs, duration)
             print(f"fb diagnosis: logs and traces in {logs}")
             return
-        results = run_all(lab, logs, duration, variants, args.quick)
+        results = run_all(lab, logs, duration, plan, repeat)
     except BaseException:
         sys.stderr.write((logs / "pbswitch.log").read_text()[-3000:])
         raise
     finally:
         lab.close()
     emit_ratios(results)
-    plot(results, variants)
-    print(summary(results) + f"; logs in {logs}")
+    plot(medians(results))
+    print(summary(results, repeat) + f"; logs in {logs}")
 
 
-def summary(results):
+def summary(results, repeat):
     parts = []
-    for (variant, load, query, scheme), r in sorted(results.items()):
-        if scheme == "fb":
-            dt = results[(variant, load, query, "dt")]
-            parts.append(f"{variant} {int(load * 100)}% q{int(query * 100)}: "
-                         f"FB/DT QCT {r['qct_avg'] / dt['qct_avg']:.2f}")
-    return "fb scenario: " + ", ".join(parts) + " (paper: 0.33 multi-queue 90%, 0.17 single 20%)"
+    for (variant, load, query, scheme, metric), values in sorted(ratios(results).items()):
+        if metric.endswith("qct_vs_dt") and scheme == "fb":
+            parts.append(f"{variant} {int(load * 100)}% q{int(query * 100)}: FB/DT QCT "
+                         f"{statistics.median(values):.2f} [{min(values):.2f}-{max(values):.2f}]")
+    return (f"fb scenario ({repeat} run(s) each, median [min-max]): " + ", ".join(parts)
+            + " (paper: 0.33 multi-queue 90%, 0.17 single 20%)")
 
 
-def plot(results, variants):
-    """Fig. 8a/9a-like: average QCT per load, one bar per scheme."""
+def plot(figures):
+    """Fig. 8a/9a-like: median average QCT per load, one bar per scheme."""
+    variants = sorted({v for (v, *_rest) in figures})
     fig, axes = subplots(1, len(variants), figsize=(5 * len(variants), 4), squeeze=False)
     for ax, variant in zip(axes[0], variants):
-        conds = sorted({(lo, q) for (v, lo, q, _) in results if v == variant})
-        schemes = SCHEMES[variant]
+        conds = sorted({(lo, q) for (v, lo, q, _) in figures if v == variant})
+        schemes = [s for s in SCHEMES[variant]
+                   if any((variant, lo, q, s) in figures for lo, q in conds)]
         width = 0.8 / len(schemes)
         for i, scheme in enumerate(schemes):
             ax.bar([x + i * width for x in range(len(conds))],
-                   [results[(variant, lo, q, scheme)]["qct_avg"] for lo, q in conds],
-                   width, label=scheme.upper())
+                   [figures.get((variant, lo, q, scheme), {}).get("qct_avg", 0)
+                    for lo, q in conds], width, label=scheme.upper())
         ax.set_xticks([x + 0.4 - width / 2 for x in range(len(conds))])
         ax.set_xticklabels([f"{int(lo * 100)}%, q{int(q * 100)}" for lo, q in conds])
-        ax.set_ylabel("average QCT (ms)")
+        ax.set_ylabel("average QCT (ms, median of runs)")
         ax.set_title(variant.replace("_", " ") + " (load, query % of B)")
         ax.legend()
     save(fig, "fb_qct")

@@ -70,6 +70,14 @@ class Hh:
     def set(self, threshold_fp, idle_us=IDLE_US):
         self.sw.client.modify(self.settings_entry(threshold_fp, idle_us))
 
+    def observe(self, min_us, min_bytes):
+        """hh_observation: a UE is reported only after a window of min_us
+        in which it sent min_bytes (0, 0: none)."""
+        entry = self.sw.entry("hh.hh_observation", action="hh.set_hh_observation",
+                              params={"min_us": min_us, "min_bytes": min_bytes})
+        entry.is_default_action = True
+        self.sw.client.modify(entry)
+
     def send(self, ue, count, gap_s=0.0):
         """`count` UDP packets from the data network to `ue`, PACKET_BYTES
         each on the wire, `gap_s` apart (back to back with 0)."""
@@ -97,6 +105,7 @@ class Hh:
 
     def close(self):
         self.set(0, 0)  # off again for the tests that follow
+        self.observe(0, 0)
 
 
 @pytest.fixture
@@ -199,3 +208,68 @@ def test_a_setting_wider_than_its_parameter_is_refused_and_changes_nothing(sw, h
     hh.send(ue, 40)
     got = hh.digest()
     assert got is not None and got[0] == ue
+
+
+# The IPv4 bytes of one of Hh.send's packets (what hh_win_bytes counts).
+IP_BYTES = PACKET_BYTES - 14 - 4
+
+
+def test_a_short_burst_is_not_reported_under_a_minimum_observation(sw, hh):
+    """A burst back to back makes the EWMA heavy (a TCP flow's first
+    flight): reported without a minimum observation, not with one whose
+    window it does not fill."""
+    limit = threshold(HEAVY_RATE_BPS, PACKET_BYTES)
+    hh.set(limit)
+    bursty = next(_ues)
+    hh.send(bursty, 15)
+    got = hh.digest()
+    assert got is not None and got[0] == bursty, "without an observation a burst is reported"
+    # 1 s at 100 kbit/s: 12,500 bytes; the burst is 15 packets, ~9,100.
+    hh.observe(1_000_000, HEAVY_RATE_BPS // 8)
+    light = next(_ues)
+    hh.send(light, 15)
+    assert hh.no_digest(timeout=1.5), "a burst shorter than the window was reported"
+    # The window ends on its next packet, light: a new window, no report.
+    hh.send(light, 3, gap_s=0.15)
+    assert hh.no_digest(), "a window that ended light was reported"
+
+
+def test_a_sustained_heavy_ue_is_reported_once_observed(sw, hh):
+    """Heavy for longer than the window: reported, and not before the
+    window has passed."""
+    limit = threshold(HEAVY_RATE_BPS, PACKET_BYTES)
+    hh.set(limit)
+    min_us = 500_000
+    hh.observe(min_us, 10 * IP_BYTES)   # 10 packets in 0.5 s: 100 kbit/s, the threshold's rate
+    ue = next(_ues)
+    start = time.monotonic()
+    seen = None
+    # Every 10 ms (a fifth of the threshold's gap), for up to 3 s.
+    while seen is None and time.monotonic() - start < 3.0:
+        hh.send(ue, 1)
+        found = sw.client.digest_list(timeout=0.01)
+        if found is not None:
+            seen = time.monotonic() - start, found
+    assert seen is not None, "a UE heavy for 3 s was not reported"
+    elapsed, found = seen
+    # The switch's window started at the first packet, which the test sent
+    # earlier; the digest came later than the packet that made it.
+    assert elapsed >= min_us / 1e6, f"reported after {elapsed:.3f} s, under the {min_us} us window"
+    [data] = found.data
+    assert str(ipaddress.IPv4Address(int.from_bytes(data.struct.members[0].bitstring, "big"))) == ue
+    assert int.from_bytes(data.struct.members[5].bitstring, "big") < limit
+    hh.send(ue, 20)
+    assert hh.no_digest(), "reported twice without idling"
+
+
+@pytest.mark.parametrize("min_us,min_bytes", [(1 << 32, 0), (0, 1 << 48)])
+def test_an_observation_wider_than_its_parameter_is_refused(sw, hh, min_us, min_bytes):
+    entry = sw.entry("hh.hh_observation", action="hh.set_hh_observation",
+                     params={"min_us": 0, "min_bytes": 0})
+    entry.is_default_action = True
+    param = 0 if min_us else 1   # min_us is bit<32>, min_bytes bit<48>
+    width = 5 if min_us else 7
+    entry.action.action.params[param].value = max(min_us, min_bytes).to_bytes(width, "big")
+    with pytest.raises(WriteError) as refused:
+        sw.client.modify(entry)
+    assert refused.value.update_codes()[0] in ("INVALID_ARGUMENT", "OUT_OF_RANGE")

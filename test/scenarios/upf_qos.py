@@ -64,6 +64,10 @@ HH_UES, HH_BPS, HH_BYTES = 2, 2_500_000, 1400   # 50 % of the shared link
 # Heavy: over 2 Mbit/s of 1,400-byte packets (a mean gap under 5.6 ms):
 # an HH's gap is 4.5 ms, a DC flow's at its pacing cap 9.3 ms.
 HH_SETTINGS = {"enabled": True, "rateBps": 2_000_000, "packetBytes": HH_BYTES, "idleMs": 500}
+# A UE is reported only after a 300 ms window in which it sent 2 Mbit/s on
+# average (75 kB): a DC flow's first flight fills no such window (its
+# pacing cap is 1.2 Mbit/s), an HH's 2.5 Mbit/s does (94 kB).
+MIN_OBSERVE_MS = 300
 N3, UE_POOL = "10.0.0.100", "10.250.0.0/16"
 DC_UES = [f"10.250.0.{i}" for i in range(1, DC_FLOWS + 1)]
 HH_LIST = [f"10.250.0.{101 + i}" for i in range(HH_UES)]
@@ -94,7 +98,7 @@ def policy(reroute):
     return body
 
 
-def prepare(lab):
+def prepare(lab, min_observe_ms):
     """The UPF's interfaces and sessions, the detector's settings, the UEs
     in h1 behind the GTP relay, the download server in h2."""
     rest = lab.rest
@@ -104,7 +108,8 @@ def prepare(lab):
         {"deviceId": DEVICE, "ueAddress": ue, "n3Address": N3, "uplinkTeid": 0x1000 + i,
          "gnbAddress": ip_of(GNB), "downlinkTeid": 0x2000 + i, "qfi": 1}
         for i, ue in enumerate(DC_UES + HH_LIST)]})
-    rest.call("PUT", "upf/heavy-hitters/settings", HH_SETTINGS)
+    rest.call("PUT", "upf/heavy-hitters/settings",
+              {**HH_SETTINGS, "minObserveMs": min_observe_ms})
     gnb, dn = lab.hosts[GNB], lab.hosts[DN]
     for key in ("all", "default"):
         gnb.run("sysctl", "-qw", f"net.ipv4.conf.{key}.rp_filter=0")
@@ -146,7 +151,7 @@ def run_case(lab, case):
     try:
         if case != "baseline":
             hh = start(lab, DN, ["hh", "120", str(HH_BPS), str(HH_BYTES), *HH_LIST])
-            # The detector needs ~14 packets of each HH (60 ms); the reroute
+            # The detector needs a 300 ms window of each HH; the reroute
             # case starts its DC flows once both HHs are rerouted.
             if case == "hh_reroute":
                 wait_until(lambda: len(rest.get("upf/qos/reroutes")["reroutes"]) >= HH_UES,
@@ -154,6 +159,7 @@ def run_case(lab, case):
             else:
                 wait_until(lambda: len(rest.get("upf/heavy-hitters")["heavyHitters"])
                            >= reported_before + HH_UES, timeout=10.0, what="both HHs reported")
+        started = datetime.datetime.now(datetime.timezone.utc)
         out = subprocess.run(lab.hosts[GNB].popen_argv(
             [PYTHON, "-m", TRAFFIC, "download", ip_of(DN), str(SERVER_PORT), str(DC_BYTES),
              *DC_UES]), capture_output=True, text=True, cwd=ROOT, timeout=120)
@@ -161,8 +167,10 @@ def run_case(lab, case):
             raise RuntimeError(f"downloads failed: {out.stderr.strip()[-500:]}")
         reroutes = rest.get("upf/qos/reroutes")["reroutes"]
         reports = rest.get("upf/heavy-hitters")["heavyHitters"][reported_before:]
+        dc_reports = [h for h in reports if h["ueAddress"] in DC_UES]
+        log_dc_reports(case, started, dc_reports, reroutes)
         return {"fct_ms": json.loads(out.stdout.strip().splitlines()[-1]), "reroutes": reroutes,
-                "dc_reported": sorted({h["ueAddress"] for h in reports} & set(DC_UES))}
+                "dc_reported": sorted({h["ueAddress"] for h in dc_reports})}
     finally:
         if hh is not None:
             stop(hh)
@@ -170,6 +178,21 @@ def run_case(lab, case):
         # The detector forgets a UE idle for its idleMs: the next case's
         # HHs are reported afresh.
         time.sleep(HH_SETTINGS["idleMs"] / 1000.0 * 3)
+
+
+def since_ms(start, iso):
+    return (datetime.datetime.fromisoformat(iso.replace("Z", "+00:00")) - start
+            ).total_seconds() * 1000.0
+
+
+def log_dc_reports(case, started, reports, reroutes):
+    """Which DC UEs the detector reported, when (ms after the downloads
+    started) and at what EWMA gap; which of them were rerouted."""
+    rerouted = {x["ueAddress"] for x in reroutes}
+    for h in sorted(reports, key=lambda h: h["reportedAt"]):
+        print(f"upf_qos: {case}: DC UE {h['ueAddress']} reported heavy at "
+              f"{since_ms(started, h['reportedAt']):.0f} ms, EWMA gap {h['ewmaGapUs']:.0f} us"
+              f"{', rerouted' if h['ueAddress'] in rerouted else ''}", file=sys.stderr, flush=True)
 
 
 def percentile(values, q):
@@ -236,16 +259,18 @@ def main(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="one repeat")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--min-observe-ms", type=int, default=MIN_OBSERVE_MS,
+                        help="the detector's minimum observation (0: the EWMA alone)")
     args = parser.parse_args(argv)
     repeats = 1 if args.quick else args.repeats
     ensure_built()
     conditions = {"rate_bps": RATE_BPS, "hb_rate_bps": HB_RATE_BPS, "dc_bytes": DC_BYTES,
                   "hh_ues": HH_UES, "hh_bps": HH_BPS, "switch": "pbswitch",
-                  "load_avg_1m": None}
+                  "min_observe_ms": args.min_observe_ms, "load_avg_1m": None}
     runs = []
     with QosLab(prefix="fuw-", rest_port=REST_PORT, p4rt_port=P4RT_PORT,
                 agent_port=AGENT_PORT) as lab:
-        procs = prepare(lab)
+        procs = prepare(lab, args.min_observe_ms)
         try:
             for i in range(repeats):
                 # Rotate the order: no case always runs first after a pause.

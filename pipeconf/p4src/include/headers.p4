@@ -296,6 +296,8 @@ struct hh_metadata_t {
     bit<32> threshold;   // EWMA gap under which a UE is heavy, 1/8 us (hh_settings)
     bit<32> idle_us;     // a gap this long starts the UE's state afresh (hh_settings)
     bit<32> index;       // the UE's register cell: crc32(UE address) mod HH_CELLS
+    bit<32> min_us;      // a UE is observed this long before a report (hh_observation)
+    bit<48> min_bytes;   // and sends at least this much in that time (hh_observation)
     bit<48> ewma;        // the UE's EWMA gap after this packet, 1/8 us
     bool    report;      // this packet made the UE heavy: digest it
 }

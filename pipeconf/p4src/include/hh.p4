@@ -17,6 +17,8 @@
 //   hh_ewma      EWMA of its gaps, scaled by 2^HH_EWMA_SHIFT (1/8 us):
 //                  ewma <- ewma - (ewma >> 3) + gap   (weight 1/8, no division)
 //   hh_reported  1 once the UE was digested, until it idles
+//   hh_win_us    the start of the UE's observation window (us)
+//   hh_win_bytes its IPv4 bytes since then
 //
 // The controller sets two values (hh_settings' default action):
 //   threshold = floor(2^3 * packet_bytes * 8 * 10^6 / rate_bps)   (1/8 us)
@@ -27,6 +29,17 @@
 // The detector runs only when 0 < threshold < idle_us * 2^3: threshold 0
 // (the default) is off, and a threshold gap at or above the idle time
 // would make every UE that is not idle heavy, so it counts as off too.
+//
+// A minimum observation (hh_observation's default action, 0, 0 until set:
+// every packet may report, as without it):
+//   min_us     a UE is reported only once a window of at least min_us
+//              has passed since its state started or its last window;
+//   min_bytes  = floor(rate_bps * min_us / (8 * 10^6)): and only if it sent
+//              at least that many IPv4 bytes in the window, i.e. its mean
+//              rate over the window was heavy too.
+// A window that ends without a report starts the next one. The EWMA alone
+// takes a TCP flow's first flight (segments back to back, however light
+// the flow) for a heavy hitter; the window's bytes do not.
 #ifndef FLOWBUF_HH_P4
 #define FLOWBUF_HH_P4
 
@@ -51,6 +64,8 @@ control Hh(inout parsed_headers_t hdr,
     register<bit<48>>(HH_CELLS) hh_last_us;
     register<bit<48>>(HH_CELLS) hh_ewma;
     register<bit<1>>(HH_CELLS) hh_reported;
+    register<bit<48>>(HH_CELLS) hh_win_us;
+    register<bit<48>>(HH_CELLS) hh_win_bytes;
 
     // A table's default action rather than registers: PI under BMv2
     // writes no registers over P4Runtime. 0, 0 until set: off.
@@ -65,6 +80,22 @@ control Hh(inout parsed_headers_t hdr,
             set_hh;
         }
         default_action = set_hh(0, 0);
+        size = 1;
+    }
+
+    // A table of its own: the settings above keep their action, and a
+    // controller that never writes it gets the detector as before.
+    action set_hh_observation(bit<32> min_us, bit<48> min_bytes) {
+        meta.hh.min_us = min_us;
+        meta.hh.min_bytes = min_bytes;
+    }
+
+    table hh_observation {
+        key = { }
+        actions = {
+            set_hh_observation;
+        }
+        default_action = set_hh_observation(0, 0);
         size = 1;
     }
 
@@ -83,6 +114,10 @@ control Hh(inout parsed_headers_t hdr,
         hh_ewma.read(ewma, meta.hh.index);
         bit<1> reported;
         hh_reported.read(reported, meta.hh.index);
+        bit<48> win_start;
+        hh_win_us.read(win_start, meta.hh.index);
+        bit<48> win_bytes;
+        hh_win_bytes.read(win_bytes, meta.hh.index);
 
         bit<48> now = std_meta.ingress_global_timestamp;
         bit<48> threshold = (bit<48>)meta.hh.threshold;
@@ -94,19 +129,32 @@ control Hh(inout parsed_headers_t hdr,
             owner = meta.upf.ue_addr;
             ewma = threshold << 1;
             reported = 0;
+            win_start = now;
+            win_bytes = 0;
         } else {
             ewma = ewma - (ewma >> HH_EWMA_SHIFT) + (now - last);
         }
+        win_bytes = win_bytes + (bit<48>)hdr.ipv4.total_len;
+        bool observed = now - win_start >= (bit<48>)meta.hh.min_us;
         meta.hh.report = false;
-        if (reported == 0 && ewma < threshold) {
+        if (reported == 0 && ewma < threshold && observed
+                && win_bytes >= meta.hh.min_bytes) {
             reported = 1;
             meta.hh.report = true;
+        }
+        if (observed && !meta.hh.report) {
+            // The window ended light (or the UE is reported): the next one
+            // starts now.
+            win_start = now;
+            win_bytes = 0;
         }
         meta.hh.ewma = ewma;
         hh_owner.write(meta.hh.index, owner);
         hh_last_us.write(meta.hh.index, now);
         hh_ewma.write(meta.hh.index, ewma);
         hh_reported.write(meta.hh.index, reported);
+        hh_win_us.write(meta.hh.index, win_start);
+        hh_win_bytes.write(meta.hh.index, win_bytes);
     }
 
     apply {
@@ -119,6 +167,7 @@ control Hh(inout parsed_headers_t hdr,
             return;
         }
         hh_settings.apply();
+        hh_observation.apply();
         if (meta.hh.threshold == 0
                 || (bit<48>)meta.hh.threshold >= ((bit<48>)meta.hh.idle_us << HH_EWMA_SHIFT)) {
             return;

@@ -13,6 +13,7 @@ import org.flowbuf.host.p4rt.SwitchSession;
 import org.flowbuf.pipeconf.HhP4Names;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
+import org.onosproject.net.flow.FlowRule;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import p4.v1.P4RuntimeOuterClass.DigestEntry;
@@ -90,7 +91,9 @@ final class HhWiring implements AutoCloseable {
     }
 
     private void writeSettings(SwitchSession session, HeavyHitterSettings settings) {
-        session.setDefaultAction(rules.settings(session.deviceId(), settings));
+        for (FlowRule rule : rules.all(session.deviceId(), settings)) {
+            session.setDefaultAction(rule);
+        }
     }
 
     private void writeAll(HeavyHitterSettings settings) {

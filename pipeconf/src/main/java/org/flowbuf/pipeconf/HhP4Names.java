@@ -22,6 +22,15 @@ public final class HhP4Names {
     public static final PiActionParamId THRESHOLD = PiActionParamId.of("threshold");
     /** A gap this long starts a UE's state afresh, µs. */
     public static final PiActionParamId IDLE_US = PiActionParamId.of("idle_us");
+    /** Keyless; its default action SET_OBSERVATION holds the minimum observation. */
+    public static final PiTableId OBSERVATION = PiTableId.of("IngressPipeImpl.hh.hh_observation");
+    /** The minimum observation: MIN_US and MIN_BYTES (0, 0: none). */
+    public static final PiActionId SET_OBSERVATION =
+            PiActionId.of("IngressPipeImpl.hh.set_hh_observation");
+    /** A UE is observed this long before it may be reported, µs. */
+    public static final PiActionParamId MIN_US = PiActionParamId.of("min_us");
+    /** And must send at least this many IPv4 bytes in that window. */
+    public static final PiActionParamId MIN_BYTES = PiActionParamId.of("min_bytes");
     /** The digest of a UE that became heavy. */
     public static final String DIGEST = "hh_digest_t";
     /** Its members, in order. */

@@ -13,9 +13,9 @@ import java.util.List;
 
 /**
  * JSON of {@link HeavyHitterSettings}: {"enabled", "rateBps",
- * "packetBytes", "idleMs"}; a field left out takes its default. The
- * encoding adds what the switch takes ("thresholdEighthsUs", "idleUs")
- * and the mean gap ("meanGapUs").
+ * "packetBytes", "idleMs", "minObserveMs"}; a field left out takes its
+ * default. The encoding adds what the switch takes ("thresholdEighthsUs",
+ * "idleUs", "minObserveUs", "minWindowBytes") and the mean gap ("meanGapUs").
  */
 public final class HeavyHitterSettingsCodec extends JsonCodec<HeavyHitterSettings> {
 
@@ -23,13 +23,16 @@ public final class HeavyHitterSettingsCodec extends JsonCodec<HeavyHitterSetting
     static final String RATE_BPS = "rateBps";
     static final String PACKET_BYTES = "packetBytes";
     static final String IDLE_MS = "idleMs";
+    static final String MIN_OBSERVE_MS = "minObserveMs";
 
     @Override
     public ObjectNode encode(HeavyHitterSettings s, CodecContext context) {
         return context.mapper().createObjectNode().put(ENABLED, s.enabled())
                 .put(RATE_BPS, s.rateBps()).put(PACKET_BYTES, s.packetBytes())
                 .put(IDLE_MS, s.idleMs()).put("meanGapUs", s.meanGapUs())
-                .put("thresholdEighthsUs", s.thresholdEighthsUs()).put("idleUs", s.idleUs());
+                .put("thresholdEighthsUs", s.thresholdEighthsUs()).put("idleUs", s.idleUs())
+                .put(MIN_OBSERVE_MS, s.minObserveMs()).put("minObserveUs", s.minObserveUs())
+                .put("minWindowBytes", s.minWindowBytes());
     }
 
     @Override
@@ -46,12 +49,13 @@ public final class HeavyHitterSettingsCodec extends JsonCodec<HeavyHitterSetting
      */
     public static HeavyHitterSettings parse(ObjectNode json) {
         UpfJson.onlyFields(json, "heavy-hitter settings",
-                           List.of(ENABLED, RATE_BPS, PACKET_BYTES, IDLE_MS));
+                           List.of(ENABLED, RATE_BPS, PACKET_BYTES, IDLE_MS, MIN_OBSERVE_MS));
         HeavyHitterSettings d = HeavyHitterSettings.defaults();
         return HeavyHitterSettings.of(
                 JsonFields.flag(json, ENABLED),
                 JsonFields.optionalNumber(json, RATE_BPS).orElse(d.rateBps()),
                 JsonFields.optionalNumber(json, PACKET_BYTES).orElse((long) d.packetBytes()),
-                JsonFields.optionalNumber(json, IDLE_MS).orElse(d.idleMs()));
+                JsonFields.optionalNumber(json, IDLE_MS).orElse(d.idleMs()),
+                JsonFields.optionalNumber(json, MIN_OBSERVE_MS).orElse(d.minObserveMs()));
     }
 }

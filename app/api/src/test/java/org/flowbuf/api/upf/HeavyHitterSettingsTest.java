@@ -61,6 +61,42 @@ public class HeavyHitterSettingsTest {
         assertEquals(48_000, HeavyHitterSettings.of(true, 2_000_000, 1500, 7).thresholdEighthsUs());
     }
 
+    @Test
+    public void theMinimumObservationIsTheWindowAndTheBytesOfTheRateInIt() {
+        HeavyHitterSettings s = HeavyHitterSettings.of(true, 2_000_000, 1400, 500, 300);
+        assertEquals(300, s.minObserveMs());
+        assertEquals(300_000, s.minObserveUs());
+        // 2 Mbit/s for 300 ms: 75,000 bytes.
+        assertEquals(75_000, s.minWindowBytes());
+        assertEquals("the threshold is the same", 44_800, s.thresholdEighthsUs());
+        // The largest: 100 Gbit/s for a minute, within 48 bits.
+        long most = HeavyHitterSettings.of(true, 100_000_000_000L, 9216, 3_600_000, 60_000)
+                .minWindowBytes();
+        assertEquals(750_000_000_000L, most);
+        assertTrue(most < 1L << 48);
+        // Left out, or 0: none, as before.
+        assertEquals(0, HeavyHitterSettings.of(true, 2_000_000, 1400, 500).minObserveMs());
+        assertEquals(0, HeavyHitterSettings.defaults().minWindowBytes());
+        assertEquals(HeavyHitterSettings.of(true, 2_000_000, 1400, 500),
+                     HeavyHitterSettings.of(true, 2_000_000, 1400, 500, 0));
+        assertFalse(s.equals(HeavyHitterSettings.of(true, 2_000_000, 1400, 500, 301)));
+        assertTrue(s.toString(), s.toString().contains("observed 300 ms first"));
+    }
+
+    @Test
+    public void aMinimumObservationOutOfRangeIsRefusedNamingIt() {
+        for (long bad : new long[] {-1, 60_001, Long.MAX_VALUE}) {
+            try {
+                HeavyHitterSettings.of(true, 2_000_000, 1500, 1000, bad);
+                fail("taken: minObserveMs " + bad);
+            } catch (FlowBufException e) {
+                assertEquals(FlowBufException.Reason.INVALID, e.reason());
+                assertTrue(e.getMessage(), e.getMessage().contains("\"minObserveMs\" must be "
+                        + "0..60000 ms, got " + bad));
+            }
+        }
+    }
+
     private static FlowBufException refusal(long rateBps, long packetBytes, long idleMs) {
         try {
             HeavyHitterSettings.of(true, rateBps, packetBytes, idleMs);

@@ -122,7 +122,7 @@ public final class HeavyHitterComponent implements HeavyHitterService {
     }
 
     private void write(DeviceId device, HeavyHitterSettings settings) {
-        batches.add(List.of(rules.settings(device, settings)),
+        batches.add(rules.all(device, settings),
                     "write the heavy-hitter settings of " + device);
     }
 

@@ -154,11 +154,30 @@ public class HeavyHitterComponentTest {
         Map<DeviceId, List<Long>> latest = new TreeMap<>((a, b) -> a.toString()
                 .compareTo(b.toString()));
         for (FlowRule rule : added) {
+            if (rule.table().equals(HhP4Names.OBSERVATION)) {
+                continue;  // written with each settings rule: see observations()
+            }
             assertEquals(HhP4Names.SETTINGS, rule.table());
             PiAction a = (PiAction) ((PiInstruction) rule.treatment().allInstructions().get(0))
                     .action();
             latest.put(rule.deviceId(), List.of(param(a, HhP4Names.THRESHOLD),
                                                 param(a, HhP4Names.IDLE_US)));
+        }
+        return latest;
+    }
+
+    /** The latest observation rule per device: [min_us, min_bytes]. */
+    private Map<DeviceId, List<Long>> observations() {
+        Map<DeviceId, List<Long>> latest = new TreeMap<>((a, b) -> a.toString()
+                .compareTo(b.toString()));
+        for (FlowRule rule : added) {
+            if (rule.table().equals(HhP4Names.OBSERVATION)) {
+                PiAction a = (PiAction) ((PiInstruction) rule.treatment().allInstructions()
+                        .get(0)).action();
+                assertEquals(HhP4Names.SET_OBSERVATION, a.id());
+                latest.put(rule.deviceId(), List.of(param(a, HhP4Names.MIN_US),
+                                                    param(a, HhP4Names.MIN_BYTES)));
+            }
         }
         return latest;
     }
@@ -205,6 +224,20 @@ public class HeavyHitterComponentTest {
             assertEquals(FlowBufException.Reason.UNAVAILABLE, e.reason());
             assertTrue(e.getMessage(), e.getMessage().contains("device:s1"));
         }
+    }
+
+    @Test
+    public void theMinimumObservationIsWrittenWithTheSettings() throws Exception {
+        start("{\"enabled\": true, \"rateBps\": 2000000, \"packetBytes\": 1400, "
+                      + "\"idleMs\": 500, \"minObserveMs\": 300}");
+        waitFor(Map.of(S1, List.of(44_800L, 500_000L), S2, List.of(44_800L, 500_000L)));
+        // 300 ms, and 2 Mbit/s for 300 ms: 75,000 bytes.
+        assertEquals(Map.of(S1, List.of(300_000L, 75_000L), S2, List.of(300_000L, 75_000L)),
+                     observations());
+        component.configure(HeavyHitterSettings.of(true, 2_000_000, 1400, 600));
+        waitFor(Map.of(S1, List.of(44_800L, 600_000L), S2, List.of(44_800L, 600_000L)));
+        assertEquals("none: 0, 0", Map.of(S1, List.of(0L, 0L), S2, List.of(0L, 0L)),
+                     observations());
     }
 
     @Test

@@ -90,6 +90,20 @@ public class UpfHeavyHittersRestTest extends JerseyTest {
         assertEquals(500_000, s.get("idleUs").asLong());
         assertEquals(List.of(HeavyHitterSettings.of(true, 10_000_000, 1250, 500)), written);
         assertEquals(s, json(target(SETTINGS).request().get()));
+        assertEquals("none unless set", 0, s.get("minObserveMs").asLong());
+        assertEquals(0, s.get("minWindowBytes").asLong());
+    }
+
+    @Test
+    public void aMinimumObservationIsWrittenWithTheBytesItTakes() throws IOException {
+        Response set = put("{\"enabled\":true,\"rateBps\":10000000,\"packetBytes\":1250,"
+                                   + "\"idleMs\":500,\"minObserveMs\":300}");
+        assertEquals(200, set.getStatus());
+        JsonNode s = json(set);
+        assertEquals(300, s.get("minObserveMs").asLong());
+        assertEquals(300_000, s.get("minObserveUs").asLong());
+        assertEquals(375_000, s.get("minWindowBytes").asLong());  // 10 Mbit/s for 300 ms
+        assertEquals(List.of(HeavyHitterSettings.of(true, 10_000_000, 1250, 500, 300)), written);
     }
 
     @Test
@@ -103,6 +117,10 @@ public class UpfHeavyHittersRestTest extends JerseyTest {
             {"{\"idleMs\":3600001}", "idleMs"},
             {"{\"enabled\":\"yes\"}", "enabled"},
             {"{\"threshold\":5}", "unknown field"},
+            {"{\"minObserveMs\":-1}", "\"minObserveMs\" must be a non-negative integer"},
+            {"{\"minObserveMs\":60001}", "\"minObserveMs\" must be 0..60000 ms, got 60001"},
+            {"{\"minObserveMs\":\"long\"}", "minObserveMs"},
+            {"{\"minObserveMs\":1.5}", "minObserveMs"},
             {"{\"rateBps\":100000000000,\"packetBytes\":64}", "1/8 µs"},
             {"{\"rateBps\":2000000,\"packetBytes\":1500,\"idleMs\":6}", "not under idleMs"},
             {"[1]", ""},

@@ -42,19 +42,49 @@ final class AgentLifecycle {
     private final BufferService buffers;
     private final FlowRuleService flowRules;
     private final Function<DeviceId, List<SteeringRule>> installedRules;
+    private final PiTranslationClaims claims;
     private final Predicate<DeviceId> isMaster;
     private final Executor executor;
 
     AgentLifecycle(ApplicationId appId, ConfiguredAgentDirectory agents, BufferService buffers,
                    FlowRuleService flowRules, Function<DeviceId, List<SteeringRule>> installedRules,
-                   Predicate<DeviceId> isMaster, Executor executor) {
+                   PiTranslationClaims claims, Predicate<DeviceId> isMaster, Executor executor) {
         this.appId = Objects.requireNonNull(appId);
         this.agents = Objects.requireNonNull(agents);
         this.buffers = Objects.requireNonNull(buffers);
         this.flowRules = Objects.requireNonNull(flowRules);
         this.installedRules = Objects.requireNonNull(installedRules);
+        this.claims = Objects.requireNonNull(claims);
         this.isMaster = Objects.requireNonNull(isMaster);
         this.executor = Objects.requireNonNull(executor);
+    }
+
+    /**
+     * The device was added or (re)connected: its installed intents' steering
+     * rules are claimed at once, on the event's thread, before ONOS's flow
+     * provider (which hears the same event) reads the device and deletes
+     * what it cannot account for. Runs whether or not the device is
+     * available yet (the earlier, the safer), only on the device's master.
+     *
+     * @param deviceId device
+     */
+    void deviceSeen(DeviceId deviceId) {
+        if (!agents.devices().contains(deviceId) || !isMaster.test(deviceId)) {
+            return;
+        }
+        List<FlowRule> rules = installedRules.apply(deviceId).stream()
+                .map(rule -> SteeringFlowRules.toFlowRule(appId, deviceId, rule))
+                .collect(Collectors.toList());
+        if (rules.isEmpty()) {
+            return;
+        }
+        int learnt = claims.learn(deviceId, rules);
+        // Into the flow store too: a known entry ONOS's store lacks is
+        // deleted as extraneous.
+        flowRules.applyFlowRules(rules.toArray(new FlowRule[0]));
+        log.info("{}: the steering rules of {} installed intents written again ({} known to "
+                         + "ONOS's PI translation store before its first read)", deviceId,
+                 rules.size(), learnt);
     }
 
     /**
@@ -83,30 +113,11 @@ final class AgentLifecycle {
             return;
         }
         writeVportRules(deviceId);
-        writeSteeringRules(deviceId);
         try {
             buffers.reconcile(deviceId).forEach(
                     e -> log.info("{}: {} {}", deviceId, e.type(), e.subject().id()));
         } catch (FlowBufException e) {
             log.warn("{}: buffers not reconciled: {}", deviceId, e.getMessage());
-        }
-    }
-
-    /**
-     * Writes again the steering rules of the device's installed intents. After
-     * ONOS restarted its flow store is empty, and its P4Runtime driver deletes
-     * from the switch every entry it cannot account for: a paused flow's rule
-     * among them, which would let the flow past its buffer. Written into the
-     * flow store, they stay (or are put back) on the switch.
-     */
-    private void writeSteeringRules(DeviceId deviceId) {
-        FlowRule[] rules = installedRules.apply(deviceId).stream()
-                .map(rule -> SteeringFlowRules.toFlowRule(appId, deviceId, rule))
-                .toArray(FlowRule[]::new);
-        if (rules.length > 0) {
-            flowRules.applyFlowRules(rules);
-            log.info("{}: the steering rules of {} installed intents written again", deviceId,
-                     rules.length);
         }
     }
 

@@ -42,6 +42,8 @@ import org.onosproject.net.config.NetworkConfigEvent;
 import org.onosproject.net.config.NetworkConfigListener;
 import org.onosproject.net.config.NetworkConfigRegistry;
 import org.onosproject.net.flow.FlowRuleService;
+import org.onosproject.net.pi.service.PiPipeconfService;
+import org.onosproject.net.pi.service.PiTranslationService;
 import org.onosproject.store.service.StorageService;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -105,6 +107,12 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected DeviceService deviceService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected PiPipeconfService pipeconfService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected PiTranslationService translationService;
+
     private final ConfigFactory<DeviceId, FlowBufDeviceConfig> configFactory =
             new ConfigFactory<>(DEVICE_SUBJECT_FACTORY, FlowBufDeviceConfig.class,
                                 FlowBufDeviceConfig.CONFIG_KEY) {
@@ -139,6 +147,8 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
                                bufferEvents, intentEventManager);
         lifecycle = new AgentLifecycle(appId, agents, core.buffers(), flowRuleService,
                                        core::installedRules,
+                                       new PiTranslationClaims(pipeconfService,
+                                                               translationService),
                                        mastershipService::isLocalMaster, eventExecutor);
         netcfgRegistry.addListener(configListener);
         deviceService.addListener(deviceListener);
@@ -195,6 +205,9 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
         @Override
         public void event(DeviceEvent event) {
             DeviceId deviceId = event.subject().id();
+            if (event.type() != DeviceEvent.Type.DEVICE_REMOVED) {
+                lifecycle.deviceSeen(deviceId);
+            }
             if (event.type() != DeviceEvent.Type.DEVICE_REMOVED
                     && deviceService.isAvailable(deviceId)) {
                 lifecycle.deviceReady(deviceId);

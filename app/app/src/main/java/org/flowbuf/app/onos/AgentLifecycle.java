@@ -60,11 +60,12 @@ final class AgentLifecycle {
     }
 
     /**
-     * The device was added or (re)connected: its installed intents' steering
-     * rules are claimed at once, on the event's thread, before ONOS's flow
-     * provider (which hears the same event) reads the device and deletes
-     * what it cannot account for. Runs whether or not the device is
-     * available yet (the earlier, the safer), only on the device's master.
+     * An event of the device: its installed intents' steering rules that
+     * ONOS's PI translation store does not know (after ONOS restarted) are
+     * claimed at once, on the event's thread, before ONOS's flow provider
+     * reads the device (on its availability, which follows its added and
+     * port events) and deletes what it cannot account for. Cheap once they
+     * are known; only on the device's master.
      *
      * @param deviceId device
      */
@@ -75,16 +76,15 @@ final class AgentLifecycle {
         List<FlowRule> rules = installedRules.apply(deviceId).stream()
                 .map(rule -> SteeringFlowRules.toFlowRule(appId, deviceId, rule))
                 .collect(Collectors.toList());
-        if (rules.isEmpty()) {
+        List<FlowRule> unknown = rules.isEmpty() ? rules : claims.claim(deviceId, rules);
+        if (unknown.isEmpty()) {
             return;
         }
-        int learnt = claims.learn(deviceId, rules);
         // Into the flow store too: a known entry ONOS's store lacks is
         // deleted as extraneous.
-        flowRules.applyFlowRules(rules.toArray(new FlowRule[0]));
-        log.info("{}: the steering rules of {} installed intents written again ({} known to "
-                         + "ONOS's PI translation store before its first read)", deviceId,
-                 rules.size(), learnt);
+        flowRules.applyFlowRules(unknown.toArray(new FlowRule[0]));
+        log.info("{}: the steering rules of {} installed intents written again, made known to "
+                         + "ONOS before its first read", deviceId, unknown.size());
     }
 
     /**

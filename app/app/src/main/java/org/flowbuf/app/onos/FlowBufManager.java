@@ -192,24 +192,30 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
         }
     }
 
-    /** Follows FlowBuf devices going up and down. */
+    /**
+     * Follows FlowBuf devices going up and down; every event of one (but its
+     * port statistics) first lets FlowBuf claim its steering rules.
+     */
     private final class FlowBufDeviceListener implements DeviceListener {
         @Override
         public boolean isRelevant(DeviceEvent event) {
             return agents.devices().contains(event.subject().id())
-                    && (event.type() == DeviceEvent.Type.DEVICE_ADDED
-                    || event.type() == DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED
-                    || event.type() == DeviceEvent.Type.DEVICE_REMOVED);
+                    && event.type() != DeviceEvent.Type.PORT_STATS_UPDATED;
         }
 
         @Override
         public void event(DeviceEvent event) {
             DeviceId deviceId = event.subject().id();
-            if (event.type() != DeviceEvent.Type.DEVICE_REMOVED) {
-                lifecycle.deviceSeen(deviceId);
+            if (event.type() == DeviceEvent.Type.DEVICE_REMOVED) {
+                lifecycle.deviceGone(deviceId);
+                return;
             }
-            if (event.type() != DeviceEvent.Type.DEVICE_REMOVED
-                    && deviceService.isAvailable(deviceId)) {
+            lifecycle.deviceSeen(deviceId);
+            if (event.type() != DeviceEvent.Type.DEVICE_ADDED
+                    && event.type() != DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED) {
+                return;
+            }
+            if (deviceService.isAvailable(deviceId)) {
                 lifecycle.deviceReady(deviceId);
             } else {
                 lifecycle.deviceGone(deviceId);

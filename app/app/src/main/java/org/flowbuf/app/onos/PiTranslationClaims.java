@@ -16,6 +16,7 @@ import org.onosproject.net.pi.service.PiTranslationException;
 import org.onosproject.net.pi.service.PiTranslationService;
 import org.slf4j.Logger;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -33,7 +34,8 @@ import static org.slf4j.LoggerFactory.getLogger;
  * driver executes that batch: when the read came first, the rule was
  * deleted and written again ~200 ms later, and the flow's packets arriving
  * in between were dropped (47 of a live 200 pps flow, make test-onos).
- * Learnt here, synchronously on the device event, the entry is recognised.
+ * Learnt here, synchronously on the first of the device's events (its
+ * ports, from gNMI, come before it is available), the entry is recognised.
  */
 final class PiTranslationClaims {
 
@@ -47,30 +49,35 @@ final class PiTranslationClaims {
     }
 
     /**
-     * Learns the table entries the rules translate to on the device.
+     * Learns the table entries the rules translate to on the device, where
+     * ONOS's translation store does not know them yet.
      *
      * @param deviceId device
      * @param rules    flow rules of that device
-     * @return how many were learnt (0 while the device has no pipeconf yet)
+     * @return the rules ONOS did not know (learnt now, or all of them while
+     *         the device has no pipeconf yet): those to write to the flow store
      */
-    int learn(DeviceId deviceId, List<FlowRule> rules) {
+    List<FlowRule> claim(DeviceId deviceId, List<FlowRule> rules) {
         Optional<PiPipeconf> pipeconf = pipeconfs.getPipeconf(deviceId);
-        if (pipeconf.isEmpty() || rules.isEmpty()) {
-            return 0;
+        if (pipeconf.isEmpty()) {
+            return rules;
         }
         PiFlowRuleTranslator translator = translations.flowRuleTranslator();
-        int learnt = 0;
+        List<FlowRule> unknown = new ArrayList<>();
         for (FlowRule rule : rules) {
             try {
                 PiTableEntry entry = translator.translate(rule, pipeconf.get());
                 PiTableEntryHandle handle = entry.handle(deviceId);
-                translator.learn(handle, new PiTranslatedEntity<>(rule, entry, handle));
-                learnt++;
+                if (translator.lookup(handle).isEmpty()) {
+                    translator.learn(handle, new PiTranslatedEntity<>(rule, entry, handle));
+                    unknown.add(rule);
+                }
             } catch (PiTranslationException e) {
                 log.warn("{}: rule not translated for {}: {}", deviceId, pipeconf.get().id(),
                          e.getMessage());
+                unknown.add(rule);
             }
         }
-        return learnt;
+        return unknown;
     }
 }

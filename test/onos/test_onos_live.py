@@ -18,13 +18,19 @@ import signal
 import statistics
 import subprocess
 import time
+import urllib.parse
 
 import pytest
+from scapy.contrib.gtp import GTP_U_Header, GTPPDUSessionContainer
+from scapy.layers.inet import IP
+from scapy.layers.l2 import Ether
 
 from test.demo import service_demo
 from test.lab.bufferapi import BufferAgent
-from test.lab.servicelab import DEVICE, HOSTS, ROOT, RestError, ServiceLab, ensure_built, mac_of
+from test.lab.servicelab import (DEVICE, HOSTS, ROOT, RestError, ServiceLab, ensure_built, ip_of,
+                                 mac_of)
 from test.onos.onos import HTTP_PORT, Onos, missing, oar_app, oar_path, wait
+from test.upf import test_upf_service as upf
 
 REASON = missing()
 if REASON:
@@ -364,6 +370,62 @@ def test_bad_inputs_are_refused_with_a_message_and_change_nothing(lab, onos):
     left = [i for i in lab.rest.get("intents")["intents"] if i["id"] not in known]
     assert [i for i in left if i["state"] != "FAILED"] == [], left
     assert lab.rest.get(f"buffers/{DEVICE}")["buffers"] == buffers_before
+
+
+def upf_entry_counts(port):
+    """{UPF table: entries} on the switch, read over P4Runtime."""
+    entries = switch_entities(port)
+    return {t: sum(1 for e in entries if e.split()[1].endswith("." + t)) for t in upf.UPF_TABLES}
+
+
+def test_a_upf_session_tunnels_gtpu_both_ways_through_onos(forwarding):
+    """UPF interfaces and a session through FlowBuf's REST under ONOS: ONOS's
+    flow rule service and P4Runtime driver write the UPF's entries; a GTP-U
+    uplink from the gNodeB (h1) leaves to the data network (h2) decapsulated,
+    the data network's downlink reaches the gNodeB encapsulated with the
+    session's TEID and QFI. Removed, its entries leave the switch."""
+    lab = forwarding
+    lab.hosts[upf.GNB].run("ip", "neigh", "replace", upf.N3, "lladdr", mac_of(upf.DN),
+                           "dev", "eth0")
+    lab.hosts[upf.DN].run("ip", "route", "replace", upf.UE_POOL, "dev", "eth0")
+    before = upf_entry_counts(lab.p4rt_port)
+    interfaces = [{"deviceId": DEVICE, "kind": "ACCESS", "prefix": upf.N3 + "/32"},
+                  {"deviceId": DEVICE, "kind": "CORE", "prefix": upf.UE_POOL}]
+    for iface in interfaces:
+        lab.rest.post("upf/interfaces", iface)
+    added = lab.rest.post("upf/sessions", upf.session())
+    try:
+        assert added["ueAddress"] == upf.UE and added["gnbPort"] == upf.GTPU_PORT, added
+        expected = dict(before, **{t: before[t] + 1 for t in upf.SESSION_TABLES})
+        expected["upf_classifier.interfaces"] = before["upf_classifier.interfaces"] + 2
+        # ONOS's driver writes asynchronously to the REST answer's store write.
+        wait(lambda: upf_entry_counts(lab.p4rt_port) == expected, 30,
+             "the session's entries on the switch")
+
+        inner = [upf.ue_packet(i) for i in range(3)]
+        got = upf.exchange(lab, upf.GNB, upf.DN, "udp and dst port 9000",
+                           [upf.uplink_frame(p) for p in inner], 3)
+        assert [bytes(g) for g in got] == [bytes(Ether(src=mac_of(upf.GNB), dst=mac_of(upf.DN))
+                                                 / p) for p in inner]
+
+        inner = [upf.ue_packet(i, downlink=True) for i in range(3)]
+        frames = [Ether(src=mac_of(upf.DN), dst=mac_of(upf.GNB)) / p for p in inner]
+        got = upf.exchange(lab, upf.DN, upf.GNB, f"udp and dst port {upf.GTPU_PORT}", frames, 3)
+        assert len(got) == 3, got
+        for frame, want in zip(got, inner):
+            assert (frame[IP].src, frame[IP].dst) == (upf.N3, ip_of(upf.GNB))
+            assert frame[GTP_U_Header].teid == upf.TEID_DOWN
+            assert frame[GTPPDUSessionContainer].QFI == upf.QFI
+            assert bytes(frame[GTPPDUSessionContainer].payload) == bytes(want)
+    finally:
+        lab.rest.delete(f"upf/sessions/{upf.UE}")
+        for iface in interfaces:
+            lab.rest.delete("upf/interfaces?" + urllib.parse.urlencode(
+                {k: v for k, v in iface.items()}))
+    wait(lambda: upf_entry_counts(lab.p4rt_port) == before, 30,
+         "the session's and interfaces' entries gone from the switch")
+    print(f"UPF under ONOS: session {added['id']}: 3 GTP-U packets decapsulated up, "
+          f"3 encapsulated down (TEID {upf.TEID_DOWN:#x}, QFI {upf.QFI})")
 
 
 def test_the_gui_overlay_loads_in_onos_gui(onos, flowbuf):

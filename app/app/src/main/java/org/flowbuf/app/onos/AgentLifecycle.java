@@ -42,19 +42,49 @@ final class AgentLifecycle {
     private final BufferService buffers;
     private final FlowRuleService flowRules;
     private final Function<DeviceId, List<SteeringRule>> installedRules;
+    private final PiTranslationClaims claims;
     private final Predicate<DeviceId> isMaster;
     private final Executor executor;
 
     AgentLifecycle(ApplicationId appId, ConfiguredAgentDirectory agents, BufferService buffers,
                    FlowRuleService flowRules, Function<DeviceId, List<SteeringRule>> installedRules,
-                   Predicate<DeviceId> isMaster, Executor executor) {
+                   PiTranslationClaims claims, Predicate<DeviceId> isMaster, Executor executor) {
         this.appId = Objects.requireNonNull(appId);
         this.agents = Objects.requireNonNull(agents);
         this.buffers = Objects.requireNonNull(buffers);
         this.flowRules = Objects.requireNonNull(flowRules);
         this.installedRules = Objects.requireNonNull(installedRules);
+        this.claims = Objects.requireNonNull(claims);
         this.isMaster = Objects.requireNonNull(isMaster);
         this.executor = Objects.requireNonNull(executor);
+    }
+
+    /**
+     * An event of the device: its installed intents' steering rules that
+     * ONOS's PI translation store does not know (after ONOS restarted) are
+     * claimed at once, on the event's thread, before ONOS's flow provider
+     * reads the device (on its availability, which follows its added and
+     * port events) and deletes what it cannot account for. Cheap once they
+     * are known; only on the device's master.
+     *
+     * @param deviceId device
+     */
+    void deviceSeen(DeviceId deviceId) {
+        if (!agents.devices().contains(deviceId) || !isMaster.test(deviceId)) {
+            return;
+        }
+        List<FlowRule> rules = installedRules.apply(deviceId).stream()
+                .map(rule -> SteeringFlowRules.toFlowRule(appId, deviceId, rule))
+                .collect(Collectors.toList());
+        List<FlowRule> unknown = rules.isEmpty() ? rules : claims.claim(deviceId, rules);
+        if (unknown.isEmpty()) {
+            return;
+        }
+        // Into the flow store too: a known entry ONOS's store lacks is
+        // deleted as extraneous.
+        flowRules.applyFlowRules(unknown.toArray(new FlowRule[0]));
+        log.info("{}: the steering rules of {} installed intents written again, made known to "
+                         + "ONOS before its first read", deviceId, unknown.size());
     }
 
     /**
@@ -83,30 +113,11 @@ final class AgentLifecycle {
             return;
         }
         writeVportRules(deviceId);
-        writeSteeringRules(deviceId);
         try {
             buffers.reconcile(deviceId).forEach(
                     e -> log.info("{}: {} {}", deviceId, e.type(), e.subject().id()));
         } catch (FlowBufException e) {
             log.warn("{}: buffers not reconciled: {}", deviceId, e.getMessage());
-        }
-    }
-
-    /**
-     * Writes again the steering rules of the device's installed intents. After
-     * ONOS restarted its flow store is empty, and its P4Runtime driver deletes
-     * from the switch every entry it cannot account for: a paused flow's rule
-     * among them, which would let the flow past its buffer. Written into the
-     * flow store, they stay (or are put back) on the switch.
-     */
-    private void writeSteeringRules(DeviceId deviceId) {
-        FlowRule[] rules = installedRules.apply(deviceId).stream()
-                .map(rule -> SteeringFlowRules.toFlowRule(appId, deviceId, rule))
-                .toArray(FlowRule[]::new);
-        if (rules.length > 0) {
-            flowRules.applyFlowRules(rules);
-            log.info("{}: the steering rules of {} installed intents written again", deviceId,
-                     rules.length);
         }
     }
 

@@ -42,6 +42,8 @@ import org.onosproject.net.config.NetworkConfigEvent;
 import org.onosproject.net.config.NetworkConfigListener;
 import org.onosproject.net.config.NetworkConfigRegistry;
 import org.onosproject.net.flow.FlowRuleService;
+import org.onosproject.net.pi.service.PiPipeconfService;
+import org.onosproject.net.pi.service.PiTranslationService;
 import org.onosproject.store.service.StorageService;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -105,6 +107,12 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected DeviceService deviceService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected PiPipeconfService pipeconfService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected PiTranslationService translationService;
+
     private final ConfigFactory<DeviceId, FlowBufDeviceConfig> configFactory =
             new ConfigFactory<>(DEVICE_SUBJECT_FACTORY, FlowBufDeviceConfig.class,
                                 FlowBufDeviceConfig.CONFIG_KEY) {
@@ -139,6 +147,8 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
                                bufferEvents, intentEventManager);
         lifecycle = new AgentLifecycle(appId, agents, core.buffers(), flowRuleService,
                                        core::installedRules,
+                                       new PiTranslationClaims(pipeconfService,
+                                                               translationService),
                                        mastershipService::isLocalMaster, eventExecutor);
         netcfgRegistry.addListener(configListener);
         deviceService.addListener(deviceListener);
@@ -182,21 +192,30 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
         }
     }
 
-    /** Follows FlowBuf devices going up and down. */
+    /**
+     * Follows FlowBuf devices going up and down; every event of one (but its
+     * port statistics) first lets FlowBuf claim its steering rules.
+     */
     private final class FlowBufDeviceListener implements DeviceListener {
         @Override
         public boolean isRelevant(DeviceEvent event) {
             return agents.devices().contains(event.subject().id())
-                    && (event.type() == DeviceEvent.Type.DEVICE_ADDED
-                    || event.type() == DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED
-                    || event.type() == DeviceEvent.Type.DEVICE_REMOVED);
+                    && event.type() != DeviceEvent.Type.PORT_STATS_UPDATED;
         }
 
         @Override
         public void event(DeviceEvent event) {
             DeviceId deviceId = event.subject().id();
-            if (event.type() != DeviceEvent.Type.DEVICE_REMOVED
-                    && deviceService.isAvailable(deviceId)) {
+            if (event.type() == DeviceEvent.Type.DEVICE_REMOVED) {
+                lifecycle.deviceGone(deviceId);
+                return;
+            }
+            lifecycle.deviceSeen(deviceId);
+            if (event.type() != DeviceEvent.Type.DEVICE_ADDED
+                    && event.type() != DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED) {
+                return;
+            }
+            if (deviceService.isAvailable(deviceId)) {
                 lifecycle.deviceReady(deviceId);
             } else {
                 lifecycle.deviceGone(deviceId);

@@ -145,7 +145,7 @@ bench-load: setup ## 60 s (QUICK=1: 10 s) of mixed REST load from 32, then 128 c
 	$(MVN) -q install -DskipTests -pl host -am
 	.venv/bin/python -m test.chaos.load $(if $(QUICK),--quick) $(if $(PROFILE),--profile)
 
-scenarios: setup ## Buffer-based application scenarios (LMM, FMM, NFV migration, connectionless), FB burst absorption, congestion avoidance, UPF-QoS and the gNodeB's BaaS; QUICK=1 is short
+scenarios: setup ## Buffer-based application scenarios (LMM, FMM, NFV migration, connectionless), FB burst absorption, congestion avoidance, UPF-QoS, the hybrid UPF and the gNodeB's BaaS; QUICK=1 is short
 	$(GO) build -o bin/ ./buffer-agent/cmd/buffer-agent ./pbswitch/cmd/pbswitch
 	$(MVN) -q install -DskipTests -pl host -am
 	.venv/bin/python -m test.scenarios.nfv_migration $(if $(QUICK),--quick)
@@ -155,6 +155,7 @@ scenarios: setup ## Buffer-based application scenarios (LMM, FMM, NFV migration,
 	.venv/bin/python -m test.scenarios.fb $(if $(QUICK),--quick)
 	.venv/bin/python -m test.scenarios.congestion $(if $(QUICK),--quick)
 	.venv/bin/python -m test.scenarios.upf_qos $(if $(QUICK),--quick)
+	.venv/bin/python -m test.scenarios.upf_hybrid $(if $(QUICK),--quick)
 	.venv/bin/python -m test.scenarios.gnb_baas $(if $(QUICK),--quick)
 
 chaos: setup ## Faults with real packets (kill -9 of agent, host, pbswitch; agent stopped 5 s; a Write refused halfway), then the load of bench-load; JSON lines; QUICK=1 holds 2,000 packets instead of 10,000 and loads 10 s

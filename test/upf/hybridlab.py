@@ -14,13 +14,14 @@ sends it back through s1 to the gNodeB; s1's downlink session misses go to
 s2 (slow_path's default action, set by the host from the netcfg's
 apps."org.flowbuf.app".hybrid). The data network sends to the UE pool with
 the gNodeB's MAC (the lab has L2 rules only), so the GTP-U leaves with it.
-With slow_rate_bps, what s2 sends back to s1 is shaped (tc tbf on s2's
-end of the link): the slow path at a fraction of the fast path's capacity,
-as an x86 UPF beside a switch ASIC.
+With slow_rate_bps, what s2 sends back to s1 is shaped by s2's own port
+(pbswitch's --port ID=IF@RATE): the slow path at a fraction of the fast
+path's capacity, as an x86 UPF beside a switch ASIC. (A tc qdisc on the
+veth does not shape it: pbswitch's packet sockets bypass it, which the
+upf_hybrid scenario's check on the shaped rate found.)
 """
 import json
 import pathlib
-import subprocess
 import tempfile
 
 from test.lab.netns import Lab
@@ -48,15 +49,18 @@ class HybridLab(ProcessLab):
     """Context manager: the two switches and the host up; `rest`, `hosts`."""
 
     def __init__(self, prefix="fhy-", rest_port=8233, p4rt_base=28911, agent_base=28921,
-                 hybrid=None, heavy_hitters=None, slow_rate_bps=0, vport_tags=64):
+                 hybrid=None, heavy_hitters=None, slow_rate_bps=0, vport_tags=64,
+                 slow_queue_len=0):
         self.prefix, self.rest_port = prefix, rest_port
         self.p4rt = {"s1": p4rt_base, "s2": p4rt_base + 1}
         self.agent = {"s1": agent_base, "s2": agent_base + 1}
         self.hybrid = hybrid
         self.heavy_hitters = heavy_hitters
         self.slow_rate_bps = slow_rate_bps
+        self.slow_queue_len = slow_queue_len  # s2's queues, packets (0: pbswitch's default)
         self.vport_tags = vport_tags
         self.hosts = {}
+        self.switch_ifs = {}  # s1's root-namespace end of each link: "gnb", "dn", "slow"
 
     def _start(self):
         self.logs = tempfile.mkdtemp(prefix="flowbuf-hybrid-")
@@ -68,6 +72,7 @@ class HybridLab(ProcessLab):
             host = self.lab.add_host(name)
             sw_if = self.lab.link_host(host, "eth0", f"e{number}", ip=ip + "/24", mac=mac)
             ports["s1"].append((number, sw_if))
+            self.switch_ifs[name] = sw_if
             self.hosts[name] = host
         for name, host in self.hosts.items():
             for other in HOSTS:
@@ -76,11 +81,10 @@ class HybridLab(ProcessLab):
                              "dev", "eth0")
         a, b = self.lab.add_root_veth("s1p3", "s2p1")
         ports["s1"].append((SLOW_PORT, a))
-        ports["s2"].append((SLOW_UPLINK, b))
         if self.slow_rate_bps:
-            subprocess.run(["tc", "qdisc", "add", "dev", b, "root", "tbf", "rate",
-                            f"{int(self.slow_rate_bps)}bit", "burst", "16kb", "latency", "50ms"],
-                           check=True)
+            b += f"@{int(self.slow_rate_bps)}"
+        ports["s2"].append((SLOW_UPLINK, b))
+        self.switch_ifs["slow"] = a
         # The data network reaches the UE pool through s1, with the gNodeB's MAC.
         self.hosts["dn"].run("ip", "route", "add", UE_POOL, "via", ip_of("gnb"), "dev", "eth0")
         for sw in ("s1", "s2"):
@@ -91,6 +95,8 @@ class HybridLab(ProcessLab):
                 argv += ["--vport", str(VPORT), "--buffer-listen", f"127.0.0.1:{self.agent[sw]}"]
             else:
                 argv += ["--buffer-listen", ""]
+                if self.slow_queue_len:
+                    argv += ["--queue-len", str(self.slow_queue_len)]
             self._run(argv, sw, self.p4rt[sw])
         cfg = pathlib.Path(self.logs) / "netcfg.json"
         cfg.write_text(json.dumps(self.netcfg(), indent=2))
@@ -98,6 +104,14 @@ class HybridLab(ProcessLab):
                    "--p4info", str(P4INFO), "--device-config", str(BMV2_JSON),
                    "--listen", f"127.0.0.1:{self.rest_port}"], "host", self.rest_port, timeout=60)
         self.rest = Rest(f"http://127.0.0.1:{self.rest_port}/onos/flowbuf")
+
+    def link_bytes(self):
+        """Bytes s1 received from the data network and sent to the slow path
+        (its ends of the links, kernel counters)."""
+        def read(ifname, what):
+            return int(pathlib.Path(f"/sys/class/net/{ifname}/statistics/{what}").read_text())
+        return {"dn_in": read(self.switch_ifs["dn"], "rx_bytes"),
+                "to_slow": read(self.switch_ifs["slow"], "tx_bytes")}
 
     def netcfg(self):
         def basic(sw):

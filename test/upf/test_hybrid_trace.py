@@ -53,3 +53,20 @@ def test_the_cli_refuses_bad_parameters_with_a_message(capsys):
         ht.main(["generate", "--ues", "0", "--out", "/dev/null"])
     assert exit_.value.code == 2
     assert "--ues must be at least 1" in capsys.readouterr().err
+
+
+def _payload(ue, seq, sent_ns=0):
+    return ht.PAYLOAD.pack(ht.MAGIC, ue, seq, sent_ns) + bytes(8)
+
+
+def test_the_receiver_counts_loss_reordering_and_duplicates_per_ue():
+    tally = ht.Tally(ues=3, hh=1)
+    for ue, seq in [(0, 0), (0, 2), (0, 1), (0, 1), (2, 0), (2, 3)]:
+        assert tally.add(_payload(ue, seq, sent_ns=1000), now_ns=3000)
+    assert not tally.add(bytes(ht.PAYLOAD.size), now_ns=3000)  # not the trace's magic
+    assert not tally.add(_payload(7, 0), now_ns=3000)  # no such UE
+    got = tally.result()
+    assert got["received"] == [3, 0, 2]
+    assert got["reordered"] == [1, 0, 0] and got["duplicates"] == [1, 0, 0]
+    assert len(got["latency_us"]["hh"]) == 3 and len(got["latency_us"]["non_hh"]) == 2
+    assert got["latency_us"]["hh"][0] == 2.0

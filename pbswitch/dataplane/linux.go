@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sync"
 
 	"github.com/vishvananda/netlink"
@@ -77,19 +78,41 @@ func (s *Switch) AddLinuxPort(id uint32, ns netio.NS, ifname string, rateBps uin
 
 func (lp *linuxPort) read(s *Switch) {
 	defer close(lp.done)
+	if err := s.receiveFrom(lp.id, lp.sock); !errors.Is(err, netio.ErrClosed) {
+		slog.Error("port receive stopped", "port", lp.id, "interface", lp.iface, "err", err)
+	}
+}
+
+// frameSource is what a port's reader takes frames from: a socket's RX
+// ring (netio.Socket.Recv), waiting until at least one is ready.
+type frameSource interface {
+	Recv(dst [][]byte, max int) ([][]byte, error)
+}
+
+// receiveFrom feeds port id's frames from src into the switch in batches
+// until src fails (netio.ErrClosed: the port is closing).
+//
+// After each batch the reader yields, so the egress workers send what the
+// batch queued before it reads more. Without that, on one core
+// (GOMAXPROCS=1) a reader whose ring never empties (a port offered more
+// than the switch forwards) ran until the Go scheduler preempted it, about
+// every 10 ms: it paid for ingress on every frame while the egress queue
+// overflowed, and the port forwarded a fraction of what it could (receive
+// livelock). Yielding keeps ingress and egress in step: the surplus waits
+// in the ring, and the kernel drops it there, before the switch spends
+// anything on it.
+func (s *Switch) receiveFrom(id uint32, src frameSource) error {
 	batch := make([][]byte, 0, rxBatch)
 	for {
 		var err error
-		batch, err = lp.sock.Recv(batch[:0], rxBatch)
+		batch, err = src.Recv(batch[:0], rxBatch)
 		if len(batch) > 0 {
-			s.Receive(lp.id, batch)
+			s.Receive(id, batch)
 			clear(batch)
+			runtime.Gosched()
 		}
 		if err != nil {
-			if !errors.Is(err, netio.ErrClosed) {
-				slog.Error("port receive stopped", "port", lp.id, "interface", lp.iface, "err", err)
-			}
-			return
+			return err
 		}
 	}
 }

@@ -122,3 +122,60 @@ func (l *Lab) blastRate(ifname string, k *Counter, frame []byte, dur time.Durati
 	}
 	return float64(c1-c0) / time.Since(t0).Seconds(), nil
 }
+
+// Offered is one paced run through the switch: frames the generator sent
+// and frames that left sw-out.
+type Offered struct {
+	Sent, Delivered uint64
+	Seconds         float64
+}
+
+// Loss is the fraction of the sent frames that did not arrive.
+func (o Offered) Loss() float64 {
+	if o.Sent == 0 || o.Delivered >= o.Sent {
+		return 0
+	}
+	return 1 - float64(o.Delivered)/float64(o.Sent)
+}
+
+// DeliveredRate is the frames per second that arrived.
+func (o Offered) DeliveredRate() float64 { return float64(o.Delivered) / o.Seconds }
+
+// ForwardAt sends frame into sw-in at pps frames a second for dur and
+// counts what leaves sw-out, waiting for what is still in flight (the
+// switch's queues drain) before it counts.
+func (l *Lab) ForwardAt(frame []byte, pps float64, dur time.Duration) (Offered, error) {
+	pass, err := Attach(l.Switch, SwitchIn, true)
+	if err != nil {
+		return Offered{}, err
+	}
+	defer pass.Close()
+	c0, err := l.outSink.Count()
+	if err != nil {
+		return Offered{}, err
+	}
+	sent, err := SendRate(l.Gen, "h1-eth", frame, pps, dur, l.genCPU)
+	if err != nil {
+		return Offered{}, err
+	}
+	c1, err := l.settledCount()
+	if err != nil {
+		return Offered{}, err
+	}
+	return Offered{Sent: sent, Delivered: c1 - c0, Seconds: dur.Seconds()}, nil
+}
+
+// settledCount reads the sink's counter once it stops moving (the switch
+// has sent what it held), up to a second.
+func (l *Lab) settledCount() (uint64, error) {
+	prev, err := l.outSink.Count()
+	for i := 0; i < 20 && err == nil; i++ {
+		time.Sleep(50 * time.Millisecond)
+		var n uint64
+		if n, err = l.outSink.Count(); n == prev {
+			return n, err
+		}
+		prev = n
+	}
+	return prev, err
+}

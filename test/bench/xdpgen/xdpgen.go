@@ -48,6 +48,12 @@ const repeatPerRun = 1 << 16
 // to cpu (-1: not pinned). It returns the frames the program handed to
 // XDP_TX; what the peer takes is what its counter says.
 func Send(ns netio.NS, ifname string, frame []byte, dur time.Duration, cpu int) (uint64, error) {
+	return SendRate(ns, ifname, frame, 0, dur, cpu)
+}
+
+// SendRate is Send at pps frames a second (0: as fast as the kernel can),
+// paced in ticks of pacingTick.
+func SendRate(ns netio.NS, ifname string, frame []byte, pps float64, dur time.Duration, cpu int) (uint64, error) {
 	prog, err := verdictProgram("xdpgen_tx", xdpTx, nil)
 	if err != nil {
 		return 0, err
@@ -69,15 +75,56 @@ func Send(ns netio.NS, ifname string, frame []byte, dur time.Duration, cpu int) 
 		}
 		opts := &ebpf.RunOptions{Data: frame, Repeat: repeatPerRun, Flags: unix.BPF_F_TEST_XDP_LIVE_FRAMES,
 			Context: xdpMD{DataEnd: uint32(len(frame)), IngressIfindex: uint32(l.Attrs().Index)}}
-		for end := time.Now().Add(dur); time.Now().Before(end); {
-			if _, err := prog.Run(opts); err != nil {
-				return fmt.Errorf("BPF_PROG_RUN live frames on %s: %w", ifname, err)
+		if pps <= 0 {
+			for end := time.Now().Add(dur); time.Now().Before(end); {
+				if _, err := prog.Run(opts); err != nil {
+					return fmt.Errorf("BPF_PROG_RUN live frames on %s: %w", ifname, err)
+				}
+				sent += repeatPerRun
 			}
-			sent += repeatPerRun
+			return nil
+		}
+		sent, err = paced(pps, dur, func(n uint32) error {
+			opts.Repeat = n
+			_, err := prog.Run(opts)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("BPF_PROG_RUN live frames on %s: %w", ifname, err)
 		}
 		return nil
 	})
 	return sent, err
+}
+
+// pacingTick is the period of a paced sender. A 1 ms burst at 2 Mpps is
+// 2,000 frames: less than a switch's 4,096-slot receive ring.
+const pacingTick = time.Millisecond
+
+// paced sends at pps frames a second for dur with send (n frames a call):
+// every tick, one call sends what the rate owes since the start, so a late
+// tick catches up and the average holds.
+func paced(pps float64, dur time.Duration, send func(n uint32) error) (uint64, error) {
+	var sent uint64
+	start := time.Now()
+	for next := start; ; next = next.Add(pacingTick) {
+		if d := time.Until(next); d > 0 {
+			time.Sleep(d)
+		}
+		elapsed := time.Since(start)
+		if elapsed >= dur {
+			return sent, nil
+		}
+		owed := uint64(pps*elapsed.Seconds()) - sent
+		if owed == 0 {
+			continue
+		}
+		n := uint32(min(owed, repeatPerRun))
+		if err := send(n); err != nil {
+			return sent, err
+		}
+		sent += uint64(n)
+	}
 }
 
 // Counter is an XDP program attached to an interface that counts the

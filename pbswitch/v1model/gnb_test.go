@@ -25,7 +25,6 @@ var (
 	gnbUPFAddr = []byte{10, 0, 0, 100}
 )
 
-
 func loadGnb(t *testing.T) *fixture {
 	f := loadFlowBuf(t)
 	for port, action := range map[uint16]string{gnbUPF: "from_upf", gnbRadio: "from_radio", gnbBaaS: "from_baas"} {

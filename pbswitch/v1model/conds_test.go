@@ -72,33 +72,11 @@ func TestSpecialisedConditionalsAgreeWithTheGenericOnes(t *testing.T) {
 // conditionalsOf lists the if-nodes of the program's two controls.
 func conditionalsOf(p *Program) []node {
 	var out []node
-	seen := map[node]bool{}
-	var walk func(n node)
-	walk = func(n node) {
-		if n == nil || seen[n] {
-			return
-		}
-		seen[n] = true
-		if br := branchOf(n); br != nil {
+	for _, n := range nodesOf(p) {
+		if branchOf(n) != nil {
 			out = append(out, n)
-			walk(br.onTrue)
-			walk(br.onFalse)
-			return
-		}
-		switch n := n.(type) {
-		case *tableNode:
-			walk(n.hit)
-			walk(n.miss)
-			walk(n.baseNext)
-			for i := range n.acts {
-				walk(n.acts[i].next)
-			}
-		case *fixedNode:
-			walk(n.next)
 		}
 	}
-	walk(p.ingress)
-	walk(p.egress)
 	return out
 }
 

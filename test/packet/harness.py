@@ -50,6 +50,19 @@ class Switch:
             pytest.skip(f"needs {count} ports, the target has {len(numbers)}")
         return numbers[:count]
 
+    def forward_to_shaped_port(self, eth_dst):
+        """Sends frames for `eth_dst` to the target's port shaped to a known
+        rate (where a queue can build) and returns (a sending port, the shaped
+        port); skips the test on a target with no shaped port, saying why."""
+        shaped = next(iter(self.target.port_rates), None)
+        if shaped is None:
+            pytest.skip(f"target {self.target.name} has no port shaped to a known rate (pbswitch's "
+                        "--port ID=IF@BPS; BMv2 sets queue rates through its Thrift runtime only)")
+        (first,) = self.take_ports(1)
+        self.insert("forwarding.l2_exact", match={"eth_dst": eth_dst},
+                    action="forwarding.set_egress_port", params={"port": shaped})
+        return first, shaped
+
     def require_priority_queues(self):
         """Skips the test on a target without a queue per priority (0-7),
         saying why."""

@@ -99,13 +99,7 @@ def test_marking_starts_when_the_queue_holds_k_packets(sw):
     frame sent, so the first ones leave unmarked and from the one that found
     20 ahead on, every one is marked (the queue never falls back below 20
     before the burst has been sent)."""
-    shaped = next(iter(sw.target.port_rates), None)
-    if shaped is None:
-        pytest.skip(f"target {sw.target.name} has no port shaped to a known rate (pbswitch's "
-                    "--port ID=IF@BPS; BMv2 sets queue rates through its Thrift runtime only)")
-    (first,) = sw.take_ports(1)
-    sw.insert("forwarding.l2_exact", match={"eth_dst": HOST2_MAC},
-              action="forwarding.set_egress_port", params={"port": shaped})
+    first, shaped = sw.forward_to_shaped_port(HOST2_MAC)
     mark_above(sw, shaped, 20)
     frames = [bytes(with_ecn(i, ECT0, 200)) for i in range(100)]  # serialised first
     for frame in frames:

@@ -230,13 +230,7 @@ def test_a_burst_into_a_slow_port_is_bounded_and_fully_accounted(sw):
     q < 40 - q, so FB holds at most 20 behind the shaper; every frame sent
     is delivered or counted as an FB drop, in order, and once the port has
     drained FB's registers are back at rest."""
-    shaped = next(iter(sw.target.port_rates), None)
-    if shaped is None:
-        pytest.skip(f"target {sw.target.name} has no port shaped to a known rate (pbswitch's "
-                    "--port ID=IF@BPS; BMv2 sets queue rates through its Thrift runtime only)")
-    (first,) = sw.take_ports(1)
-    sw.insert("forwarding.l2_exact", match={"eth_dst": HOST2_MAC},
-              action="forwarding.set_egress_port", params={"port": shaped})
+    first, shaped = sw.forward_to_shaped_port(HOST2_MAC)
     fb = Fb(sw, shaped)
     fb.enable()
     fb.set(buffer=40)

@@ -2,7 +2,6 @@
 """QoS: the IPv4 DSCP picks the egress queue (std_meta.priority)."""
 import time
 
-import pytest
 from scapy.layers.inet import IP
 
 from .dataplane import collect, expect_packet
@@ -34,13 +33,7 @@ def test_a_high_queue_overtakes_a_backlog(sw):
     """pbswitch-specific: needs a port shaped to a known rate, so that a
     backlog builds in its queues (BMv2 shapes queues through its Thrift
     runtime only). Queue 7 is served before queue 0 (strict priority)."""
-    shaped = next(iter(sw.target.port_rates), None)
-    if shaped is None:
-        pytest.skip(f"target {sw.target.name} has no port shaped to a known rate (pbswitch's "
-                    "--port ID=IF@BPS; BMv2 sets queue rates through its Thrift runtime only)")
-    (first,) = sw.take_ports(1)
-    sw.insert("forwarding.l2_exact", match={"eth_dst": HOST2_MAC},
-              action="forwarding.set_egress_port", params={"port": shaped})
+    first, shaped = sw.forward_to_shaped_port(HOST2_MAC)
     sw.insert("qos.dscp_queues", match={"dscp": EF}, action="qos.set_queue",
               params={"queue": 7})
     # 100 frames of 300 bytes are 240 ms at 1 Mbit/s; the shaper's burst

@@ -121,19 +121,41 @@ final class AgentLifecycle {
         }
     }
 
-    /** Replaces this app's vport_ports rules of the device with the configured ones. */
+    /**
+     * Brings this app's vport_ports rules of the device to the configured
+     * ones: adds the missing, removes those no longer configured and leaves
+     * the rest alone (a rule removed and added again leaves a gap on the
+     * switch in which replayed packets are steered as fresh ones).
+     */
     private void writeVportRules(DeviceId deviceId) {
-        List<FlowRule> stale = StreamSupport.stream(
-                        flowRules.getFlowEntries(deviceId).spliterator(), false)
+        List<FlowRule> configured = configuredVportRules(deviceId);
+        List<FlowEntry> stored = storedVportRules(deviceId);
+        FlowEntry[] unconfigured = stored.stream()
+                .filter(entry -> configured.stream().noneMatch(entry::exactMatch))
+                .toArray(FlowEntry[]::new);
+        FlowRule[] missing = configured.stream()
+                .filter(rule -> stored.stream().noneMatch(rule::exactMatch))
+                .toArray(FlowRule[]::new);
+        if (unconfigured.length > 0) {
+            flowRules.removeFlowRules(unconfigured);
+        }
+        if (missing.length > 0) {
+            flowRules.applyFlowRules(missing);
+        }
+    }
+
+    /** One vport_ports rule per switch port of the device's configured vports. */
+    private List<FlowRule> configuredVportRules(DeviceId deviceId) {
+        return agents.vportSlots(deviceId).stream().map(VportSlot::switchPort).distinct()
+                .map(port -> SteeringFlowRules.vportPortRule(appId, deviceId, port))
+                .collect(Collectors.toList());
+    }
+
+    /** This app's vport_ports rules of the device in ONOS's flow store. */
+    private List<FlowEntry> storedVportRules(DeviceId deviceId) {
+        return StreamSupport.stream(flowRules.getFlowEntries(deviceId).spliterator(), false)
                 .filter(r -> r.appId() == appId.id()
                         && FlowBufP4Names.VPORT_PORTS.equals(r.table()))
                 .collect(Collectors.toList());
-        if (!stale.isEmpty()) {
-            flowRules.removeFlowRules(stale.toArray(new FlowEntry[0]));
-        }
-        FlowRule[] rules = agents.vportSlots(deviceId).stream().map(VportSlot::switchPort)
-                .distinct().map(port -> SteeringFlowRules.vportPortRule(appId, deviceId, port))
-                .toArray(FlowRule[]::new);
-        flowRules.applyFlowRules(rules);
     }
 }

@@ -5,6 +5,8 @@
 package org.flowbuf.app.onos;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.inprocess.InProcessChannelBuilder;
@@ -17,6 +19,7 @@ import org.flowbuf.api.BufferState;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.app.config.FlowBufDeviceConfig;
+import org.flowbuf.app.pi.SteeringFlowRules;
 import org.flowbuf.app.southbound.FakeBufferAgent;
 import org.junit.After;
 import org.junit.Before;
@@ -40,11 +43,14 @@ import org.onosproject.net.Device;
 import org.onosproject.net.device.DeviceEvent;
 import org.onosproject.net.device.DeviceListener;
 import org.onosproject.net.device.DeviceServiceAdapter;
+import org.onosproject.net.flow.DefaultFlowEntry;
 import org.onosproject.net.flow.FlowEntry;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.flow.FlowRuleOperation;
 import org.onosproject.net.flow.FlowRuleOperations;
 import org.onosproject.net.flow.FlowRuleServiceAdapter;
+import org.onosproject.net.flow.criteria.Criterion;
+import org.onosproject.net.flow.criteria.PiCriterion;
 import org.onosproject.net.provider.ProviderId;
 import org.onlab.packet.ChassisId;
 import org.flowbuf.pipeconf.FlowBufP4Names;
@@ -197,8 +203,12 @@ public class FlowBufManagerTest {
 
         @Override
         public PiTableEntry translate(FlowRule rule, PiPipeconf pipeconf) {
+            PiCriterion match = (PiCriterion) rule.selector()
+                    .getCriterion(Criterion.Type.PROTOCOL_INDEPENDENT);
+            PiMatchKey key = match == null ? PiMatchKey.EMPTY
+                    : PiMatchKey.builder().addFieldMatches(match.fieldMatches()).build();
             return PiTableEntry.builder().forTable((PiTableId) rule.table())
-                    .withMatchKey(PiMatchKey.EMPTY).withPriority(rule.priority()).build();
+                    .withMatchKey(key).withPriority(rule.priority()).build();
         }
 
         @Override
@@ -228,31 +238,64 @@ public class FlowBufManagerTest {
                         ? new PiPipeconfId("org.flowbuf.pipeconf") : null);
     }
 
-    /** Records the flow rules applied; the device has none to start with. */
+    /**
+     * ONOS's flow store: records the flow rules applied and removed; the
+     * device has none to start with.
+     */
     private final class Rules extends FlowRuleServiceAdapter {
         private final List<FlowRule> applied = new CopyOnWriteArrayList<>();
+        private final List<FlowRule> removed = new CopyOnWriteArrayList<>();
+        private final List<FlowEntry> stored = new CopyOnWriteArrayList<>();
 
         @Override
         public Iterable<FlowEntry> getFlowEntries(DeviceId deviceId) {
-            return List.of();
+            return stored.stream().filter(e -> e.deviceId().equals(deviceId))
+                    .collect(Collectors.toList());
         }
 
         @Override
         public void applyFlowRules(FlowRule... rules) {
             List.of(rules).forEach(r -> order.add("apply " + r.table()));
             applied.addAll(List.of(rules));
+            List.of(rules).forEach(this::store);
+        }
+
+        @Override
+        public void removeFlowRules(FlowRule... rules) {
+            List.of(rules).forEach(r -> order.add("remove " + r.table()));
+            removed.addAll(List.of(rules));
+            List.of(rules).forEach(r -> stored.removeIf(e -> e.exactMatch(r)));
         }
 
         @Override
         public void apply(FlowRuleOperations ops) {
-            ops.stages().forEach(stage -> stage.stream()
-                    .filter(op -> op.type() != FlowRuleOperation.Type.REMOVE)
-                    .forEach(op -> applied.add(op.rule())));
+            ops.stages().forEach(stage -> stage.forEach(op -> {
+                if (op.type() == FlowRuleOperation.Type.REMOVE) {
+                    stored.removeIf(e -> e.exactMatch(op.rule()));
+                } else {
+                    applied.add(op.rule());
+                    store(op.rule());
+                }
+            }));
             ops.callback().onSuccess(ops);
         }
 
+        private void store(FlowRule rule) {
+            stored.removeIf(e -> e.exactMatch(rule));
+            stored.add(new DefaultFlowEntry(rule));
+        }
+
+        List<FlowRule> vportPorts(List<? extends FlowRule> rules) {
+            return rules.stream().filter(r -> FlowBufP4Names.VPORT_PORTS.equals(r.table()))
+                    .collect(Collectors.toList());
+        }
+
         List<FlowRule> steering() {
-            return applied.stream().filter(r -> FlowBufP4Names.FLOW_STEERING.equals(r.table()))
+            return steering(applied);
+        }
+
+        List<FlowRule> steering(List<FlowRule> rules) {
+            return rules.stream().filter(r -> FlowBufP4Names.FLOW_STEERING.equals(r.table()))
                     .collect(Collectors.toList());
         }
     }
@@ -285,11 +328,21 @@ public class FlowBufManagerTest {
     }
 
     private static FlowBufDeviceConfig config(DeviceId id, String address) throws IOException {
+        return config(id, address, 10);
+    }
+
+    /** A device's config with one vport per switch port given. */
+    private static FlowBufDeviceConfig config(DeviceId id, String address, long... switchPorts)
+            throws IOException {
         ObjectMapper mapper = new ObjectMapper();
+        ArrayNode vports = mapper.createArrayNode();
+        for (long port : switchPorts) {
+            vports.addObject().put("id", "vp" + port).put("switchPort", port);
+        }
+        ObjectNode json = mapper.createObjectNode().put("agentAddress", address);
+        json.set("vports", vports);
         FlowBufDeviceConfig config = new FlowBufDeviceConfig();
-        config.init(id, FlowBufDeviceConfig.CONFIG_KEY, mapper.readTree(
-                "{\"agentAddress\":\"" + address + "\",\"vports\":[{\"id\":\"vp1\",\"switchPort\":10}]}"),
-                    mapper, c -> { });
+        config.init(id, FlowBufDeviceConfig.CONFIG_KEY, json, mapper, c -> { });
         return config;
     }
 
@@ -466,7 +519,7 @@ public class FlowBufManagerTest {
         devices.listener.event(new DeviceEvent(DeviceEvent.Type.DEVICE_ADDED, device(S1)));
         assertEquals(List.of("learn " + FlowBufP4Names.FLOW_STEERING,
                              "apply " + FlowBufP4Names.FLOW_STEERING), order);
-        assertEquals(paused, List.copyOf(translations.learnt.values()));
+        assertEquals(paused, rules.steering(List.copyOf(translations.learnt.values())));
         assertEquals(paused, rules.steering());
         // Not the master of S2: ONOS's read there is another instance's.
         order.clear();
@@ -508,6 +561,61 @@ public class FlowBufManagerTest {
         devices.listener.event(new DeviceEvent(DeviceEvent.Type.DEVICE_ADDED, device(S1)));
         assertTrue(translations.learnt.isEmpty());
         assertEquals(1, rules.steering().size());
+    }
+
+    @Test
+    public void aDeviceReadyAgainLeavesItsVportRulesOnTheSwitch() throws InterruptedException {
+        // Removing and adding them again left a gap on the switch.
+        devices.available.add(S1);
+        devices.listener.event(new DeviceEvent(DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED,
+                                               device(S1)));
+        awaitReconciliations(1);
+        assertEquals(List.of(vportRule(10)), rules.vportPorts(rules.applied));
+        devices.listener.event(new DeviceEvent(DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED,
+                                               device(S1)));
+        awaitReconciliations(2);
+        assertEquals(List.of(vportRule(10)), rules.vportPorts(rules.applied));
+        assertEquals(List.of(), rules.removed);
+    }
+
+    @Test
+    public void aVportConfigChangeWritesOnlyTheDifference() throws Exception {
+        netcfg.configs.put(S1, config(S1, "127.0.0.1:28001", 10, 11));
+        devices.available.add(S1);
+        devices.listener.event(new DeviceEvent(DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED,
+                                               device(S1)));
+        awaitReconciliations(1);
+        rules.applied.clear();
+        order.clear();
+        netcfg.configs.put(S1, config(S1, "127.0.0.1:28001", 11, 12));
+        netcfg.listener.event(new NetworkConfigEvent(NetworkConfigEvent.Type.CONFIG_UPDATED, S1,
+                                                     FlowBufDeviceConfig.class));
+        awaitReconciliations(2);
+        assertEquals(List.of(vportRule(10)), rules.removed);
+        assertEquals(List.of(vportRule(12)), rules.vportPorts(rules.applied));
+        assertEquals(List.of(vportRule(11), vportRule(12)),
+                     rules.vportPorts(rules.stored));
+    }
+
+    /** Waits until the agent has been asked for its buffers that many times. */
+    private void awaitReconciliations(long count) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 5000;
+        while (reconciliations() < count && System.currentTimeMillis() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(count, reconciliations());
+    }
+
+    private long reconciliations() {
+        synchronized (agent.calls) {
+            return agent.calls.stream()
+                    .filter(("ListBuffers " + FlowBufManager.APP_NAME)::equals).count();
+        }
+    }
+
+    private static FlowRule vportRule(long switchPort) {
+        return SteeringFlowRules.vportPortRule(new DefaultApplicationId(42, FlowBufManager.APP_NAME),
+                                               S1, switchPort);
     }
 
     private static Device device(DeviceId id) {

@@ -24,6 +24,7 @@ import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
 import static org.slf4j.LoggerFactory.getLogger;
@@ -60,12 +61,14 @@ final class AgentLifecycle {
     }
 
     /**
-     * An event of the device: its installed intents' steering rules that
-     * ONOS's PI translation store does not know (after ONOS restarted) are
-     * claimed at once, on the event's thread, before ONOS's flow provider
-     * reads the device (on its availability, which follows its added and
-     * port events) and deletes what it cannot account for. Cheap once they
-     * are known; only on the device's master.
+     * An event of the device: its installed intents' steering rules and its
+     * configured vport_ports rules that ONOS's PI translation store does not
+     * know (after ONOS restarted) are claimed at once, on the event's thread,
+     * before ONOS's flow provider reads the device (on its availability,
+     * which follows its added and port events) and deletes what it cannot
+     * account for. A deleted vport_ports rule would let a resume's replayed
+     * packets be steered as fresh ones until it is written again. Cheap once
+     * they are known; only on the device's master.
      *
      * @param deviceId device
      */
@@ -73,8 +76,10 @@ final class AgentLifecycle {
         if (!agents.devices().contains(deviceId) || !isMaster.test(deviceId)) {
             return;
         }
-        List<FlowRule> rules = installedRules.apply(deviceId).stream()
-                .map(rule -> SteeringFlowRules.toFlowRule(appId, deviceId, rule))
+        List<FlowRule> rules = Stream.concat(
+                installedRules.apply(deviceId).stream()
+                        .map(rule -> SteeringFlowRules.toFlowRule(appId, deviceId, rule)),
+                configuredVportRules(deviceId).stream())
                 .collect(Collectors.toList());
         List<FlowRule> unknown = rules.isEmpty() ? rules : claims.claim(deviceId, rules);
         if (unknown.isEmpty()) {
@@ -83,8 +88,8 @@ final class AgentLifecycle {
         // Into the flow store too: a known entry ONOS's store lacks is
         // deleted as extraneous.
         flowRules.applyFlowRules(unknown.toArray(new FlowRule[0]));
-        log.info("{}: the steering rules of {} installed intents written again, made known to "
-                         + "ONOS before its first read", deviceId, unknown.size());
+        log.info("{}: {} steering and vport rules written again, made known to ONOS before its "
+                         + "first read", deviceId, unknown.size());
     }
 
     /**

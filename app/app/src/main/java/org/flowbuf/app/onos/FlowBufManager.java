@@ -194,7 +194,7 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
 
     /**
      * Follows FlowBuf devices going up and down; every event of one (but its
-     * port statistics) first lets FlowBuf claim its steering rules.
+     * port statistics) first lets FlowBuf claim its steering and vport rules.
      */
     private final class FlowBufDeviceListener implements DeviceListener {
         @Override

@@ -63,7 +63,7 @@ from test.lab.mobilitylab import (UE_IP, MobilityLab, add_rtt_option, check_plau
                                   fmm_plan, iperf_to_ue, plan, radio_goodput_mbps)
 from test.lab.bufferapi import BufferAgent
 from test.lab.servicelab import ROOT
-from test.scenarios.report import emit, throughput_plot
+from test.scenarios.report import emit, emit_ratio, throughput_plot
 
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
 # The application id the controller calls the agents with.
@@ -369,14 +369,6 @@ def parse_args(argv):
     if args.repeat < 1:
         parser.error(f"--repeat is at least 1, not {args.repeat}")
     return args
-
-
-def emit_ratio(metric, ratios, **conditions):
-    """A ratio measured `len(ratios)` times: its median and spread."""
-    if len(ratios) > 1:
-        conditions.update(runs=len(ratios), min=round(min(ratios), 3),
-                          max=round(max(ratios), 3))
-    emit(metric, round(statistics.median(ratios), 3), "ratio", **conditions)
 
 
 def main(argv=None):

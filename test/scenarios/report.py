@@ -2,6 +2,7 @@
 """What every scenario reports: one JSON line per metric on stdout, and
 plots (matplotlib, headless) under test/artifacts."""
 import json
+import statistics
 
 from test.lab.servicelab import ROOT
 
@@ -11,6 +12,14 @@ ARTIFACTS = ROOT / "test" / "artifacts"
 def emit(metric, value, unit, **conditions):
     print(json.dumps({"metric": metric, "value": value, "unit": unit, "conditions": conditions}),
           flush=True)
+
+
+def emit_ratio(metric, ratios, **conditions):
+    """A ratio measured `len(ratios)` times: its median and spread."""
+    if len(ratios) > 1:
+        conditions.update(runs=len(ratios), min=round(min(ratios), 3),
+                          max=round(max(ratios), 3))
+    emit(metric, round(statistics.median(ratios), 3), "ratio", **conditions)
 
 
 def subplots(*args, **kwargs):

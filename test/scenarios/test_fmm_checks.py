@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """The FMM scenario's checks on its own figures, without a lab: a TCP figure
 the radio cannot have carried in the time the UE was attached fails its run,
-and the options refuse what they cannot run."""
+and the options refuse what they cannot run (LMM's too)."""
+import json
+
 import pytest
 
 from test.lab import mobilitylab
-from test.scenarios import fmm
+from test.scenarios import fmm, lmm, report
 
 
 def run(mbps, detached_s, handoffs):
@@ -54,3 +56,18 @@ def test_a_server_shaper_bounds_with_its_own_bucket():
         6, 0.3, 6, burst_bytes=mobilitylab.SERVER_BURST_BYTES)
     assert server - air == pytest.approx(
         7 * (64 - 8) * 1024 * 8 * mobilitylab.PAYLOAD_SHARE / 6 / 1e6 * (1 + mobilitylab.TIMING_SLACK))
+
+
+def test_lmm_refuses_a_repeat_below_one_before_any_lab(capsys):
+    with pytest.raises(SystemExit):
+        lmm.main(["--repeat", "0"])
+    assert "--repeat is at least 1, not 0" in capsys.readouterr().err
+
+
+def test_a_repeated_ratio_is_its_median_with_its_spread(capsys):
+    report.emit_ratio("x_vs_y", [1.2, 0.9, 1.5], what="test")
+    line = json.loads(capsys.readouterr().out.strip())
+    assert line["value"] == 1.2
+    assert line["conditions"] == {"what": "test", "runs": 3, "min": 0.9, "max": 1.5}
+    report.emit_ratio("x_vs_y", [1.2345])
+    assert json.loads(capsys.readouterr().out.strip())["conditions"] == {}

@@ -38,6 +38,9 @@ REWORDED = {
         "FMM 28.7–33.5 Mbit/s at 18–35 achieved handoffs/s, no buffering 1.45–12.98",
     "LMM (`lmm --quick`, one run): `lmm_vs_no_buffering` 1.095;":
         "LMM (`lmm --quick`, one run): `lmm_vs_no_buffering` 1.095 (LMM",
+    # LMM got --repeat on 2026-11-29; the page gives the repeated figure.
+    "LMM has no `--repeat` yet.":
+        "Repeated on 2026-11-29 (`lmm --quick --repeat 5`",
     # docs/pbswitch.md, the STF run and the engine's specialisation.
     "Run again on 2026-11-28 after the engine's specialisation":
         "After the engine's specialisation below (2026-11-28, p4c 1.2.4.6) the run gives the same",

@@ -101,10 +101,7 @@ func slotWidths(l *layout) map[int]int {
 // PHVs with random validity, header bytes and metadata values (the
 // constants its leaves compare against among them).
 func TestLoweredConditionsAgreeWithTheirExpressions(t *testing.T) {
-	progs := map[string]*Program{"flowbuf": loadFlowBuf(t).prog, "upf": upfFixture(t).prog}
-	for _, name := range []string{"exprs", "externs", "parsing", "regressions", "checksums"} {
-		progs[name] = loadTestProgram(t, name).prog
-	}
+	progs := specialisationPrograms(t)
 	r := rand.New(rand.NewPCG(7, 8))
 	lowered, tested := 0, 0
 	for name, p := range progs {

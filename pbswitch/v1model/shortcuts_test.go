@@ -14,10 +14,7 @@ import (
 // next node, on every such node of the FlowBuf, UPF and test programs,
 // over PHVs with random headers and metadata.
 func TestNodeShortcutsAgreeWithTheGeneralPath(t *testing.T) {
-	progs := map[string]*Program{"flowbuf": loadFlowBuf(t).prog, "upf": upfFixture(t).prog}
-	for _, name := range []string{"exprs", "externs", "parsing", "regressions", "checksums"} {
-		progs[name] = loadTestProgram(t, name).prog
-	}
+	progs := specialisationPrograms(t)
 	r := rand.New(rand.NewPCG(9, 10))
 	tables, fixed := 0, 0
 	for name, p := range progs {
@@ -109,10 +106,7 @@ func nodesOf(p *Program) []node {
 // or into a new frame, over random valid headers, header bytes and parsed
 // lengths, on every program whose deparser it takes.
 func TestDeparseFixedAgreesWithTheGeneralDeparser(t *testing.T) {
-	progs := map[string]*Program{"flowbuf": loadFlowBuf(t).prog, "upf": upfFixture(t).prog}
-	for _, name := range []string{"exprs", "externs", "parsing", "regressions", "checksums"} {
-		progs[name] = loadTestProgram(t, name).prog
-	}
+	progs := specialisationPrograms(t)
 	r := rand.New(rand.NewPCG(11, 12))
 	tested := 0
 	for name, p := range progs {
@@ -162,10 +156,7 @@ func TestDeparseFixedAgreesWithTheGeneralDeparser(t *testing.T) {
 // input buffer, over random header bytes and validity, on every such
 // checksum of the FlowBuf, UPF and test programs.
 func TestChecksumSpansAgreeWithTheGeneralCalculation(t *testing.T) {
-	progs := map[string]*Program{"flowbuf": loadFlowBuf(t).prog, "upf": upfFixture(t).prog}
-	for _, name := range []string{"exprs", "externs", "parsing", "regressions", "checksums"} {
-		progs[name] = loadTestProgram(t, name).prog
-	}
+	progs := specialisationPrograms(t)
 	r := rand.New(rand.NewPCG(13, 14))
 	tested := 0
 	for name, p := range progs {
@@ -189,4 +180,15 @@ func TestChecksumSpansAgreeWithTheGeneralCalculation(t *testing.T) {
 	if tested < 3 {
 		t.Fatalf("only %d checksums summed in place", tested)
 	}
+}
+
+// specialisationPrograms are the programs the specialisations are checked
+// on against the generic path: FlowBuf's, the UPF's and the engine's test
+// programs.
+func specialisationPrograms(t *testing.T) map[string]*Program {
+	progs := map[string]*Program{"flowbuf": loadFlowBuf(t).prog, "upf": upfFixture(t).prog}
+	for _, name := range []string{"exprs", "externs", "parsing", "regressions", "checksums"} {
+		progs[name] = loadTestProgram(t, name).prog
+	}
+	return progs
 }

@@ -57,7 +57,7 @@ func (b *bench) ceiling() (err error) {
 	}
 	defer cleanup()
 	var lossless searchResult
-	sw, err := measureSwitch(l, frame, b.dur, pbswitchCommand(bin, l.Switch.Path, "127.0.0.1:29559"), "127.0.0.1:29559",
+	sw, swShare, err := measureSwitch(l, frame, b.dur, pbswitchCommand(bin, l.Switch.Path, "127.0.0.1:29559"), "127.0.0.1:29559",
 		func() (err error) { lossless, err = b.losslessRate(l, frame, gen); return err })
 	if err != nil {
 		return fmt.Errorf("pbswitch: %w", err)
@@ -65,13 +65,16 @@ func (b *bench) ceiling() (err error) {
 	pbCond := with(cond, "path", "veth -> pbswitch (FlowBuf program, routing_v4) -> veth; pbswitch on CPU 1, GOMAXPROCS=1")
 	b.Emit("pbswitch_fwd_mpps_64b_1core", sw/1e6, "Mpps", with(pbCond, "load", "the generator's full rate (overload: what the switch keeps)"))
 	b.Emit("pbswitch_vs_bridge_64b_1core", sw/bridge, "ratio", map[string]any{"baseline": "bridge_fwd_mpps_64b_1core"})
+	b.emitCPU("pbswitch", sw, swShare, pbCond)
 	b.Emit("pbswitch_lossless_mpps_64b_1core", lossless.rate/1e6, "Mpps", with(with(with(pbCond,
 		"load", fmt.Sprintf("paced generator, highest rate with < %.0f %% loss, bisection in %d steps of %.1f s", maxLoss*100, searchSteps, b.stepDur().Seconds())),
 		"loss_at_rate", lossless.loss), "steps", lossless.steps))
 
 	bmv2Bin, err := exec.LookPath("simple_switch_grpc")
 	if err != nil {
-		b.Skip("bmv2_fwd_mpps_64b_1core", "Mpps", "simple_switch_grpc (BMv2 with PI) is not on PATH")
+		for _, m := range []struct{ name, unit string }{{"bmv2_fwd_mpps_64b_1core", "Mpps"}, {"bmv2_cpu_share_1core", "ratio"}, {"bmv2_fwd_mpps_per_cpu_second", "Mpps"}} {
+			b.Skip(m.name, m.unit, "simple_switch_grpc (BMv2 with PI) is not on PATH")
+		}
 		return nil
 	}
 	sockDir, err := os.MkdirTemp("", "pbxdp-bmv2-")
@@ -82,12 +85,13 @@ func (b *bench) ceiling() (err error) {
 	// BMv2 runs inside the switch's namespace (its ports are there), so its
 	// gRPC server listens on a Unix socket, which the root namespace reaches.
 	sock := filepath.Join(sockDir, "p4rt.sock")
-	bm, err := measureSwitch(l, frame, b.dur, bmv2Command(bmv2Bin, l.Switch.Path, "unix:"+sock), "unix://"+sock, nil)
+	bm, bmShare, err := measureSwitch(l, frame, b.dur, bmv2Command(bmv2Bin, l.Switch.Path, "unix:"+sock), "unix://"+sock, nil)
 	if err != nil {
 		return fmt.Errorf("bmv2: %w", err)
 	}
 	bmCond := with(with(cond, "binary", bmv2Bin), "path", "veth -> BMv2 simple_switch_grpc (FlowBuf program, routing_v4) -> veth; on CPU 1")
 	b.Emit("bmv2_fwd_mpps_64b_1core", bm/1e6, "Mpps", with(bmCond, "note_bmv2", "every BMv2 thread on one core under the generator's full rate: the rate it keeps when overloaded (its receive thread competes with its pipeline threads); a BMv2 built with --disable-logging-macros --disable-elogger is faster (BMv2's docs/performance.md)"))
+	b.emitCPU("bmv2", bm, bmShare, bmCond)
 	return nil
 }
 
@@ -108,25 +112,40 @@ func bmv2Command(bin, netns, addr string) *exec.Cmd {
 
 // measureSwitch starts a P4Runtime switch, pushes the FlowBuf program with
 // the lab route and measures what it forwards under the generator's full
-// rate; then it runs more (nil: nothing) on the same switch.
-func measureSwitch(l *xdpgen.Lab, frame []byte, dur time.Duration, cmd *exec.Cmd, addr string, more func() error) (float64, error) {
+// rate, and the share of its core the switch process used meanwhile (cmd
+// execs the switch: taskset and nsenter keep the pid); then it runs more
+// (nil: nothing) on the same switch.
+func measureSwitch(l *xdpgen.Lab, frame []byte, dur time.Duration, cmd *exec.Cmd, addr string, more func() error) (rate, share float64, err error) {
 	if err := cmd.Start(); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
 	c, err := connectWhenUp(addr)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer c.Close()
 	if err := c.Insert(c.Route(labDst, 32, 2, labSrcMAC, labDstMAC)); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	rate, err := l.ForwardRate(frame, dur)
+	share, err = xdpgen.CPUShare(cmd.Process.Pid, func() (err error) { rate, err = l.ForwardRate(frame, dur); return err })
 	if err != nil || more == nil {
-		return rate, err
+		return rate, share, err
 	}
-	return rate, more()
+	return rate, share, more()
+}
+
+// emitCPU reports the share of its core switch (pbswitch, bmv2) used while
+// it forwarded rate frames a second under overload, and the rate per
+// CPU-second: what limits the figure, the switch's cost a frame or the
+// core it shared with the machine's other work.
+func (b *bench) emitCPU(switchName string, rate, share float64, cond map[string]any) {
+	b.Emit(switchName+"_cpu_share_1core", share, "ratio", with(cond, "what", "CPU time of the switch process (user + system, softirq run in its context included) / wall time, during the overload run"))
+	perCPU := 0.0
+	if share > 0 {
+		perCPU = rate / share / 1e6
+	}
+	b.Emit(switchName+"_fwd_mpps_per_cpu_second", perCPU, "Mpps", with(cond, "what", "the overload rate / the switch's CPU share: frames forwarded per CPU-second of the switch"))
 }
 
 // The lossless ceiling: a switch that is offered more than it forwards

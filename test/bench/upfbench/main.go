@@ -85,7 +85,9 @@ func main() {
 		os.Exit(1)
 	}
 	if os.Geteuid() != 0 {
-		b.Skip("pbswitch_upf_fwd_mpps_64b_1core", "Mpps", "needs root for network namespaces and XDP")
+		for _, m := range []struct{ name, unit string }{{"pbswitch_upf_fwd_mpps_64b_1core", "Mpps"}, {"pbswitch_upf_cpu_share_1core", "ratio"}, {"pbswitch_upf_fwd_mpps_per_cpu_second", "Mpps"}} {
+			b.Skip(m.name, m.unit, "needs root for network namespaces and XDP")
+		}
 	} else if err := b.ceiling(pl); err != nil {
 		fmt.Fprintln(os.Stderr, "upfbench: forwarding ceiling:", err)
 		os.Exit(1)

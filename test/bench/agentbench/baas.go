@@ -65,18 +65,19 @@ func baasEngine(cells int) (*engine.Engine, []engine.Ingress, error) {
 func baasCell(in engine.Ingress, teid uint32, stop *atomic.Bool, taken *atomic.Uint64) {
 	data := engine.PDCPDataFrame(teid, 0, make([]byte, baasFrameBytes-24))
 	batch := make([][]byte, 0, baasBatchData+baasBatchData/baasAckEvery)
-	var sn uint32
+	var sent uint64 // data PDUs so far; the SN is this modulo the SN space
 	for !stop.Load() {
 		batch = batch[:0]
 		for i := 0; i < baasBatchData; i++ {
 			f := engine.GetFrame(baasFrameBytes)
 			copy(f, data)
-			binary.BigEndian.PutUint32(f[20:], 1<<31|sn) // PDCP word: D/C = data, SN
+			binary.BigEndian.PutUint32(f[20:], 1<<31|uint32(sent%engine.PDCPSNSpace)) // PDCP word: D/C = data, SN
 			batch = append(batch, f)
-			sn = (sn + 1) % engine.PDCPSNSpace
-			if sn%baasAckEvery == 0 && sn >= baasBatchData+baasAckEvery {
-				// Acknowledge the group sent one batch earlier.
-				first := (sn - baasBatchData - baasAckEvery) % engine.PDCPSNSpace
+			sent++
+			if sent%baasAckEvery == 0 && sent >= baasBatchData+baasAckEvery {
+				// Acknowledge the group sent one batch earlier (across the
+				// SN wrap too: the 64 PDUs before it were never acked).
+				first := uint32((sent - baasBatchData - baasAckEvery) % engine.PDCPSNSpace)
 				st := engine.PDCPStatusFrame(engine.PDCPStatus{TEID: teid, First: first, Last: first + baasAckEvery - 1})
 				f := engine.GetFrame(len(st))
 				copy(f, st)

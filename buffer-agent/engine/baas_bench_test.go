@@ -63,21 +63,25 @@ func newBaasBenchFeeder(teid uint32) *baasBenchFeeder {
 }
 
 func (fd *baasBenchFeeder) next() [][]byte {
-	fd.batch = fd.batch[:0]
+	fd.batch = fd.batch[:cap(fd.batch)]
+	engine.GetFrames(fd.batch, baasBenchFrame) // the statuses are shorter: cut below
+	k := 0
 	for i := 0; i < baasBenchData; i++ {
-		f := engine.GetFrame(baasBenchFrame)
+		f := fd.batch[k]
 		copy(f, fd.data)
-		binary.BigEndian.PutUint32(f[20:], 1<<31|uint32(fd.sent%engine.PDCPSNSpace))
-		fd.batch = append(fd.batch, f)
+		binary.BigEndian.PutUint32(f[20:], 1<<31|uint32(fd.sent%engine.PDCPSNSpace)) // PDCP word: D/C = data, SN
+		k++
 		fd.sent++
 		if fd.sent%baasBenchAckEvery == 0 && fd.sent >= baasBenchData+baasBenchAckEvery {
+			// Acknowledge the group sent one batch earlier.
 			first := uint32((fd.sent - baasBenchData - baasBenchAckEvery) % engine.PDCPSNSpace)
 			st := engine.PDCPStatusFrame(engine.PDCPStatus{TEID: fd.teid, First: first, Last: first + baasBenchAckEvery - 1})
-			g := engine.GetFrame(len(st))
-			copy(g, st)
-			fd.batch = append(fd.batch, g)
+			fd.batch[k] = fd.batch[k][:copy(fd.batch[k], st)]
+			k++
 		}
 	}
+	engine.PutFrames(fd.batch[k:]) // the first batches, whose statuses have not begun
+	fd.batch = fd.batch[:k]
 	return fd.batch
 }
 

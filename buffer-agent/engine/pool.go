@@ -165,6 +165,37 @@ func GetFrame(n int) []byte {
 	}
 }
 
+// GetFrames fills every entry of frames with a frame of length n, as
+// GetFrame does, taking the size class's magazine once for the batch.
+func GetFrames(frames [][]byte, n int) {
+	switch {
+	case n <= smallFrameCap:
+		smallFrames.getAll(frames, n)
+	case n <= largeFrameCap:
+		largeFrames.getAll(frames, n)
+	default:
+		for i := range frames {
+			frames[i] = make([]byte, n)
+		}
+	}
+}
+
+func (l *frameList) getAll(frames [][]byte, n int) {
+	m := l.magazine()
+	for i := range frames {
+		if m.n == 0 {
+			l.refill(m)
+		}
+		if m.n == 0 {
+			frames[i] = make([]byte, n, l.size)
+			continue
+		}
+		m.n--
+		frames[i], m.frames[m.n] = m.frames[m.n][:n], nil
+	}
+	l.mags.Put(m)
+}
+
 // PutFrame returns a frame to the pool; slices of other capacities are left
 // to the garbage collector. The caller must not use b afterwards.
 func PutFrame(b []byte) {

@@ -17,6 +17,21 @@ func TestGetFrameSizesAndClasses(t *testing.T) {
 	}
 }
 
+func TestGetFramesFillsTheBatch(t *testing.T) {
+	for _, n := range []int{128, smallFrameCap + 1, largeFrameCap + 1} {
+		batch := make([][]byte, 3*magazineSize) // more than a magazine: refills and allocations
+		GetFrames(batch, n)
+		seen := map[*byte]bool{}
+		for i, f := range batch {
+			if len(f) != n || seen[&f[:1][0]] {
+				t.Fatalf("size %d, entry %d: len %d, seen before %v", n, i, len(f), seen[&f[:1][0]])
+			}
+			seen[&f[:1][0]] = true
+		}
+		PutFrames(batch)
+	}
+}
+
 func TestPutFramesRecyclesAndClearsTheBatch(t *testing.T) {
 	batch := make([][]byte, 0, 1000)
 	seen := map[*byte]bool{}

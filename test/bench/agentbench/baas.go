@@ -85,21 +85,25 @@ func newBaasFeeder(teid uint32) *baasFeeder {
 }
 
 func (fd *baasFeeder) next() [][]byte {
-	fd.batch = fd.batch[:0]
+	fd.batch = fd.batch[:cap(fd.batch)]
+	engine.GetFrames(fd.batch, baasFrameBytes) // the statuses are shorter: cut below
+	k := 0
 	for i := 0; i < baasBatchData; i++ {
-		f := engine.GetFrame(baasFrameBytes)
+		f := fd.batch[k]
 		copy(f, fd.data)
 		binary.BigEndian.PutUint32(f[20:], 1<<31|uint32(fd.sent%engine.PDCPSNSpace)) // PDCP word: D/C = data, SN
-		fd.batch = append(fd.batch, f)
+		k++
 		fd.sent++
 		if fd.sent%baasAckEvery == 0 && fd.sent >= baasBatchData+baasAckEvery {
+			// Acknowledge the group sent one batch earlier.
 			first := uint32((fd.sent - baasBatchData - baasAckEvery) % engine.PDCPSNSpace)
 			st := engine.PDCPStatusFrame(engine.PDCPStatus{TEID: fd.teid, First: first, Last: first + baasAckEvery - 1})
-			g := engine.GetFrame(len(st))
-			copy(g, st)
-			fd.batch = append(fd.batch, g)
+			fd.batch[k] = fd.batch[k][:copy(fd.batch[k], st)]
+			k++
 		}
 	}
+	engine.PutFrames(fd.batch[k:]) // the first batches, whose statuses have not begun
+	fd.batch = fd.batch[:k]
 	return fd.batch
 }
 

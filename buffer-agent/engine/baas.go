@@ -107,7 +107,7 @@ func (a *baasState) oldestAt() (int64, bool) {
 
 // baasReceive takes a batch arriving through an RX vport: data PDUs are
 // kept, status messages acknowledge, anything else is counted and freed.
-// The caller holds b.mu.
+// The caller holds b.mu and calls flushBaas after it.
 func (b *buffer) baasReceive(frames [][]byte, now int64) {
 	a := b.baas
 	a.credit = b.reserveBatch(frames)
@@ -130,10 +130,10 @@ func (b *buffer) baasReceive(frames [][]byte, now int64) {
 		}
 		a.done = append(a.done, f)
 	}
-	if a.credit > 0 {
-		b.released(a.credit)
-		a.credit = 0
-	}
+	// What the batch did not keep is released with the acknowledged PDUs'
+	// bytes by flushBaas: one atomic addition on each shared counter.
+	a.doneBytes += a.credit
+	a.credit = 0
 }
 
 // reserveBatch reserves the bytes of a whole batch in pool and quota at

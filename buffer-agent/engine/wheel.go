@@ -17,7 +17,7 @@ import "time"
 // packets runs timers late (a Go timer's goroutine waits for the core: at
 // one core and 5 Mpps the wheel moved 28 times a second instead of 1000,
 // its buckets piling up references to acknowledged entries), so the
-// packet path turns it too when a turn is due (turnDue); the timer then
+// packet path turns it too when a turn is due (due); the timer then
 // finds its turn done and waits for the next.
 type wheel[R any] struct {
 	buckets     [][]R

@@ -7,7 +7,7 @@
 // the gNodeB's buffer-as-a-service (PDCP ARQ) on one and two cores.
 // It prints one JSON object per metric, then a one-line summary. QUICK=1
 // gives a run of under a minute. The network part needs root. -only baas
-// runs the buffer-as-a-service part alone.
+// runs the buffer-as-a-service part alone, -only network the veth part.
 package main
 
 import (
@@ -35,7 +35,7 @@ func main() {
 	if b.quick {
 		b.dur = 1500 * time.Millisecond
 	}
-	only := flag.String("only", "", "run one part only: baas (the buffer-as-a-service benchmark)")
+	only := flag.String("only", "", "run one part only: baas (the buffer-as-a-service benchmark) or network (veths, needs root and the lab lock)")
 	flag.Parse()
 	start := time.Now()
 	switch *only {
@@ -43,8 +43,14 @@ func main() {
 		b.all()
 	case "baas":
 		run("BaaS benchmark", b.baas)
+	case "network":
+		if !nslab.IsRoot() {
+			fmt.Fprintln(os.Stderr, "agentbench: -only network needs root for network namespaces")
+			os.Exit(2)
+		}
+		run("network benchmarks", b.network)
 	default:
-		fmt.Fprintf(os.Stderr, "agentbench: -only %q: the only part that runs alone is baas\n", *only)
+		fmt.Fprintf(os.Stderr, "agentbench: -only %q: the parts that run alone are baas and network\n", *only)
 		os.Exit(2)
 	}
 	fmt.Println(b.summary(time.Since(start), *only))

@@ -117,7 +117,7 @@ func (a *arqState) discardAll(b *buffer) uint64 {
 // startArqTicks arms the wheel when the first packet is kept; it stops
 // when nothing is kept, so an idle buffer costs no timer wake-ups.
 func (b *buffer) startArqTicks() {
-	if a := b.arq; a != nil && a.n > 0 && !b.closed {
+	if a := b.arq; a != nil && a.n > 0 && !a.ticking && !b.closed {
 		a.arm(b.e.clock, b.arqTick)
 	}
 }

@@ -2,8 +2,6 @@
 
 package engine
 
-import "github.com/kamstrup/intmap"
-
 // A PDCP ARQ buffer is the gNodeB's buffer-as-a-service (the hybrid
 // gNodeB's Algorithm 1). The switch sends each downlink PDCP frame to the
 // radio itself and a clone to the buffer, which keeps the clone under its
@@ -17,12 +15,11 @@ import "github.com/kamstrup/intmap"
 // clone that does not fit is dropped (OVERFLOW or POOL) and the radio's
 // copy is then the only one.
 //
-// Entries live in a slab indexed by a hash table on the id (an
-// open-addressing integer map: the built-in map's hashing, probing and
-// tombstones were half of the service's CPU); a bucket lists slab slots
-// with their generation, so an acknowledged entry leaves the table at once
-// and its bucket forgets it lazily at the next visit (the paper's
-// "hashtable.contains(pkt.id)"), and no allocation is made per packet.
+// Entries live in a slab indexed per bearer by SN (pdcpIndex: a ring per
+// bearer); a bucket lists slab slots with their generation, so an
+// acknowledged entry leaves the index at once and its bucket forgets it
+// lazily at the next visit (the paper's "hashtable.contains(pkt.id)"), and
+// no allocation is made per packet.
 
 type baasEntry struct {
 	data    []byte
@@ -38,7 +35,7 @@ type baasState struct {
 	wheel[baasRef]
 	slab  []baasEntry
 	free  []uint32
-	byID  *intmap.Map[uint64, uint32] // pdcpKey(id) → slab slot
+	index pdcpIndex // id → slab slot
 	n     int
 	bytes uint64
 	// Frames done with (acknowledged PDUs, status messages) and the held
@@ -55,20 +52,7 @@ type baasState struct {
 }
 
 func newBaasState(cfg ArqConfig) *baasState {
-	return &baasState{wheel: newWheel[baasRef](cfg), byID: intmap.New[uint64, uint32](64)}
-}
-
-// pdcpKey is the table key of id: bearer and SN in one word, mixed by
-// murmur3's finalizer (a bijection, so keys stay unique) since the table
-// hashes with a multiply that would leave the TEID out of its low bits.
-func pdcpKey(id PDCPID) uint64 {
-	k := uint64(id.TEID)<<32 | uint64(id.SN)
-	k ^= k >> 33
-	k *= 0xff51afd7ed558ccd
-	k ^= k >> 33
-	k *= 0xc4ceb9fe1a85ec53
-	k ^= k >> 33
-	return k
+	return &baasState{wheel: newWheel[baasRef](cfg), index: newPDCPIndex()}
 }
 
 // keep files a clone in the current bucket; the frame is the buffer's now.
@@ -83,7 +67,7 @@ func (a *baasState) keep(f []byte, id PDCPID, at int64) {
 	}
 	en := &a.slab[slot]
 	en.data, en.at, en.id, en.resends = f, at, id, 0
-	a.byID.Put(pdcpKey(id), slot)
+	a.index.put(id, slot)
 	a.file(baasRef{slot, en.gen})
 	a.n++
 	a.bytes += uint64(len(f))
@@ -94,7 +78,7 @@ func (a *baasState) keep(f []byte, id PDCPID, at int64) {
 func (a *baasState) release(slot uint32) []byte {
 	en := &a.slab[slot]
 	f := en.data
-	a.byID.Del(pdcpKey(en.id))
+	a.index.del(en.id)
 	en.data = nil
 	en.gen++
 	a.free = append(a.free, slot)
@@ -123,7 +107,7 @@ func (a *baasState) oldestAt() (int64, bool) {
 
 // baasReceive takes a batch arriving through an RX vport: data PDUs are
 // kept, status messages acknowledge, anything else is counted and freed.
-// The caller holds b.mu.
+// The caller holds b.mu and calls flushBaas after it.
 func (b *buffer) baasReceive(frames [][]byte, now int64) {
 	a := b.baas
 	a.credit = b.reserveBatch(frames)
@@ -146,10 +130,10 @@ func (b *buffer) baasReceive(frames [][]byte, now int64) {
 		}
 		a.done = append(a.done, f)
 	}
-	if a.credit > 0 {
-		b.released(a.credit)
-		a.credit = 0
-	}
+	// What the batch did not keep is released with the acknowledged PDUs'
+	// bytes by flushBaas: one atomic addition on each shared counter.
+	a.doneBytes += a.credit
+	a.credit = 0
 }
 
 // reserveBatch reserves the bytes of a whole batch in pool and quota at
@@ -191,7 +175,7 @@ func (b *buffer) baasAdmit(f []byte, id PDCPID, now int64) {
 	n := uint64(len(f))
 	b.st.packetsIn++
 	b.st.bytesIn += n
-	if slot, ok := a.byID.Get(pdcpKey(id)); ok {
+	if slot, ok := a.index.get(id); ok {
 		// The SN came round again while the old PDU was not acknowledged:
 		// the old one is a previous cycle's, given up on.
 		a.superseded++
@@ -219,41 +203,36 @@ func (b *buffer) baasAdmit(f []byte, id PDCPID, now int64) {
 }
 
 // baasAck releases the kept PDUs of the bearer in the status's range and
-// returns how many it released. It looks the range's ids up or, when the
-// slab has fewer slots than the range covers, visits the slab.
+// returns how many it released.
 func (b *buffer) baasAck(s PDCPStatus) uint32 {
 	a := b.baas
-	var acked uint32
-	ackOne := func(slot uint32) {
-		if a.slab[slot].resends > 0 {
-			a.ackedAfterResend++
-		}
-		f := a.release(slot)
-		a.doneBytes += uint64(len(f))
-		a.done = append(a.done, f)
-		b.st.arqAcked++
-		acked++
+	before := b.st.arqAcked
+	a.index.forRange(s.TEID, s.First, s.Len(), b.baasAckSlot)
+	for _, slot := range a.index.spilledIn(s.TEID, s.First, s.Len(), a.idOf) {
+		b.baasAckSlot(slot)
 	}
-	if n := s.Len(); int(n) <= len(a.slab) {
-		for i := uint32(0); i < n; i++ {
-			if slot, ok := a.byID.Get(pdcpKey(PDCPID{s.TEID, (s.First + i) & pdcpSNMask})); ok {
-				ackOne(slot)
-			}
-		}
-		return acked
-	}
-	for slot := range a.slab {
-		en := &a.slab[slot]
-		if en.data != nil && en.id.TEID == s.TEID && (en.id.SN-s.First)&pdcpSNMask < s.Len() {
-			ackOne(uint32(slot))
-		}
-	}
-	return acked
+	return uint32(b.st.arqAcked - before)
 }
 
-// startBaasTicks arms the wheel while something is kept.
+// baasAckSlot releases an acknowledged entry; its frame is recycled and
+// its bytes released at the batch's flush.
+func (b *buffer) baasAckSlot(slot uint32) {
+	a := b.baas
+	if a.slab[slot].resends > 0 {
+		a.ackedAfterResend++
+	}
+	f := a.release(slot)
+	a.doneBytes += uint64(len(f))
+	a.done = append(a.done, f)
+	b.st.arqAcked++
+}
+
+func (a *baasState) idOf(slot uint32) PDCPID { return a.slab[slot].id }
+
+// startBaasTicks arms the wheel while something is kept. (Checking
+// ticking first spares a closure allocation a batch: b.baasTick escapes.)
 func (b *buffer) startBaasTicks() {
-	if a := b.baas; a != nil && a.n > 0 && !b.closed {
+	if a := b.baas; a != nil && a.n > 0 && !a.ticking && !b.closed {
 		a.arm(b.e.clock, b.baasTick)
 	}
 }
@@ -299,8 +278,10 @@ func (e *Engine) AckPDCP(app, bufferID string, s PDCPStatus) (uint32, error) {
 }
 
 // receiveBaas is receive for a PDCP ARQ buffer; the caller holds b.mu,
-// which it releases.
+// which it releases. It turns the wheel first when a turn is due (see
+// wheel) and then sends the resends itself when nobody is transmitting.
 func (b *buffer) receiveBaas(frames [][]byte) {
+	a := b.baas
 	now := b.e.clock.Now().UnixNano()
 	before, _ := b.occupancy()
 	var dropsBefore *dropCounts
@@ -308,10 +289,26 @@ func (b *buffer) receiveBaas(frames [][]byte) {
 		saved := b.st.drops
 		dropsBefore = &saved
 	}
+	turned := a.due(now)
+	if turned {
+		turnWheel(b, &a.wheel, a)
+	}
 	b.baasReceive(frames, now)
 	b.flushBaas()
 	b.settle(now)
 	b.afterChange(before, dropsBefore)
+	if turned {
+		b.afterControl()
+	}
 	b.startBaasTicks()
+	if len(a.resend) == 0 {
+		b.mu.Unlock()
+		return
+	}
+	if b.e.cutThrough && !b.txBusy {
+		b.sendLocked() // unlocks
+		return
+	}
 	b.mu.Unlock()
+	b.kick()
 }

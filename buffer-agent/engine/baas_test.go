@@ -5,6 +5,7 @@ package engine_test
 import (
 	"encoding/binary"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -330,5 +331,91 @@ func TestBaasPoolBoundPerPDU(t *testing.T) {
 	st = fx.query(t, "b").Stats
 	if st.OccupancyPackets != 2 || fx.e.PoolUsedBytes() != 2*pdu || poolDrops(st, engine.PoolFull) != 3 {
 		t.Fatalf("after acks and a batch that fits: %+v, pool %d", st, fx.e.PoolUsedBytes())
+	}
+}
+
+// lateClock is a clock whose timers fire only when the test says: a core
+// kept busy by packets runs a Go timer's goroutine late.
+type lateClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []func()
+}
+
+func (c *lateClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *lateClock) AfterFunc(_ time.Duration, f func()) engine.Timer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.timers = append(c.timers, f)
+	return lateTimer{}
+}
+
+func (c *lateClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// fire runs the timers armed so far, late.
+func (c *lateClock) fire() {
+	c.mu.Lock()
+	due := c.timers
+	c.timers = nil
+	c.mu.Unlock()
+	for _, f := range due {
+		f()
+	}
+}
+
+type lateTimer struct{}
+
+func (lateTimer) Stop() bool { return true }
+
+func TestBaasTurnsOnThePacketPathWhenItsTimerIsLate(t *testing.T) {
+	clk := &lateClock{now: time.Unix(1_700_000_000, 0)}
+	f := &factory{ports: map[string]*capture{}}
+	e := engine.New(engine.Options{Clock: clk, Backends: map[engine.BackendKind]engine.BackendFactory{engine.BackendInProcess: f}})
+	t.Cleanup(func() { _ = e.Close() })
+	fx := &fixture{e: e, f: f}
+	fx.mustBuffer(t, "b", engine.BufferConfig{CapacityPackets: 100, Queue: engine.QueueARQ,
+		Arq: engine.ArqConfig{Buckets: 4, BucketUs: 1000, Protocol: engine.ArqPDCP}})
+	in, out := fx.mustVport(t, "in", engine.ModeRX), fx.mustVport(t, "out", engine.ModeTX)
+	fx.mustBind(t, "b", "in")
+	fx.mustBind(t, "b", "out")
+
+	in.in.Receive(pdus(bearerA, 1, 2))
+	// A bucket's time passes before each batch; no timer fires.
+	for i := uint32(0); i < 3; i++ {
+		clk.advance(time.Millisecond)
+		in.in.Receive(pdus(bearerA, 10+i))
+	}
+	settled()
+	if n := len(out.frames()); n != 0 {
+		t.Fatalf("resent before a full turn: %d", n)
+	}
+	clk.advance(time.Millisecond)
+	in.in.Receive([][]byte{status(bearerA, 10, 10)})
+	if got := idsOf(out.waitSent(t, 2)); got[0].SN != 1 || got[1].SN != 2 {
+		t.Fatalf("resent on the packet path %v, want SNs 1 and 2", got)
+	}
+	// The late timer finds its turn done: no second turn.
+	clk.fire()
+	settled()
+	if st := fx.query(t, "b").Stats; len(out.frames()) != 2 || st.ArqResent != 2 || st.ArqAcked != 1 {
+		t.Fatalf("after the late timer: sent %d, %+v", len(out.frames()), st)
+	}
+	// Without packets the timer turns the wheel again: SN 10 was acked,
+	// SN 11 (a bucket later) is resent.
+	clk.advance(time.Millisecond)
+	clk.fire()
+	clk.advance(time.Millisecond)
+	clk.fire()
+	if got := idsOf(out.waitSent(t, 3)); len(got) != 3 || got[2].SN != 11 {
+		t.Fatalf("timer turns: %v, want SN 11 third", got)
 	}
 }

@@ -82,10 +82,11 @@ func radioKindOf(f []byte) radioKind {
 	return radioControl
 }
 
-// pdcpDataID is the id of a PDCP data frame; ok=false when f is not one
-// (or sets reserved bits).
+// pdcpDataID is the id of a frame radioKindOf found to be radioData (it
+// is not checked again: this is per packet); ok=false when its RLC
+// version is not ours or it sets reserved bits.
 func pdcpDataID(f []byte) (PDCPID, bool) {
-	if radioKindOf(f) != radioData || f[15] != radioVersion {
+	if f[15] != radioVersion {
 		return PDCPID{}, false
 	}
 	w := binary.BigEndian.Uint32(f[20:])

@@ -56,40 +56,94 @@ func (e *Engine) appLocked(app string) *appUsage {
 	return a
 }
 
-// Frame slabs: two size classes cover standard and jumbo frames. A free
-// list of slices (rather than sync.Pool of pointers) lets PutFrame take a
-// plain slice back without allocating.
+// Frame slabs: two size classes cover standard and jumbo frames. Each
+// class keeps a depot (a free list under a mutex) and, in front of it,
+// magazines of up to magazineSize frames in a sync.Pool, which gives each
+// P (core) its own: GetFrame and PutFrame take and return a frame in the
+// caller's core's magazine without a lock and go to the depot half a
+// magazine at a time. With one lock a frame, two cores feeding buffers
+// fought over the depot's lock (a fifth of the BaaS profile on two cores).
+// Slices rather than pointers in the free lists let PutFrame take a plain
+// slice back without allocating.
 const (
 	smallFrameCap = 2048
 	largeFrameCap = 9216 + 64
-	maxFreeFrames = 1 << 16
+	maxFreeFrames = 1 << 16 // in a class's depot
+	magazineSize  = 64
 )
 
+type magazine struct {
+	n      int
+	frames [magazineSize][]byte
+}
+
 type frameList struct {
-	mu   sync.Mutex
-	size int
-	free [][]byte
+	size  int
+	mags  sync.Pool // *magazine
+	mu    sync.Mutex
+	depot [][]byte
+}
+
+// magazine returns one of the class's magazines; the caller puts it back.
+func (l *frameList) magazine() *magazine {
+	if m, ok := l.mags.Get().(*magazine); ok {
+		return m
+	}
+	return new(magazine)
 }
 
 func (l *frameList) get(n int) []byte {
-	l.mu.Lock()
-	if k := len(l.free); k > 0 {
-		b := l.free[k-1]
-		l.free[k-1] = nil
-		l.free = l.free[:k-1]
-		l.mu.Unlock()
-		return b[:n]
+	m := l.magazine()
+	if m.n == 0 {
+		l.refill(m)
 	}
+	var b []byte
+	if m.n > 0 {
+		m.n--
+		b, m.frames[m.n] = m.frames[m.n], nil
+	}
+	l.mags.Put(m)
+	if b == nil {
+		return make([]byte, n, l.size)
+	}
+	return b[:n]
+}
+
+// refill moves up to half a magazine of frames from the depot into m.
+func (l *frameList) refill(m *magazine) {
+	l.mu.Lock()
+	k := min(len(l.depot), magazineSize/2)
+	rest := len(l.depot) - k
+	m.n = copy(m.frames[:], l.depot[rest:])
+	clear(l.depot[rest:])
+	l.depot = l.depot[:rest]
 	l.mu.Unlock()
-	return make([]byte, n, l.size)
+}
+
+// spill moves half of a full magazine to the depot; what the depot has no
+// room for is left to the garbage collector.
+func (l *frameList) spill(m *magazine) {
+	half := m.frames[magazineSize/2:]
+	l.mu.Lock()
+	room := min(maxFreeFrames-len(l.depot), len(half))
+	l.depot = append(l.depot, half[:room]...)
+	l.mu.Unlock()
+	clear(half)
+	m.n = magazineSize / 2
 }
 
 func (l *frameList) put(b []byte) {
-	l.mu.Lock()
-	if len(l.free) < maxFreeFrames {
-		l.free = append(l.free, b)
+	m := l.magazine()
+	l.putIn(m, b)
+	l.mags.Put(m)
+}
+
+func (l *frameList) putIn(m *magazine, b []byte) {
+	if m.n == magazineSize {
+		l.spill(m)
 	}
-	l.mu.Unlock()
+	m.frames[m.n] = b
+	m.n++
 }
 
 var (
@@ -111,6 +165,37 @@ func GetFrame(n int) []byte {
 	}
 }
 
+// GetFrames fills every entry of frames with a frame of length n, as
+// GetFrame does, taking the size class's magazine once for the batch.
+func GetFrames(frames [][]byte, n int) {
+	switch {
+	case n <= smallFrameCap:
+		smallFrames.getAll(frames, n)
+	case n <= largeFrameCap:
+		largeFrames.getAll(frames, n)
+	default:
+		for i := range frames {
+			frames[i] = make([]byte, n)
+		}
+	}
+}
+
+func (l *frameList) getAll(frames [][]byte, n int) {
+	m := l.magazine()
+	for i := range frames {
+		if m.n == 0 {
+			l.refill(m)
+		}
+		if m.n == 0 {
+			frames[i] = make([]byte, n, l.size)
+			continue
+		}
+		m.n--
+		frames[i], m.frames[m.n] = m.frames[m.n][:n], nil
+	}
+	l.mags.Put(m)
+}
+
 // PutFrame returns a frame to the pool; slices of other capacities are left
 // to the garbage collector. The caller must not use b afterwards.
 func PutFrame(b []byte) {
@@ -122,8 +207,8 @@ func PutFrame(b []byte) {
 	}
 }
 
-// PutFrames returns a batch of frames to the pool with one lock per size
-// class and clears the batch's entries.
+// PutFrames returns a batch of frames to the pool, taking each class's
+// magazine once, and clears the batch's entries.
 func PutFrames(frames [][]byte) {
 	smallFrames.putAll(frames, smallFrameCap)
 	largeFrames.putAll(frames, largeFrameCap)
@@ -131,11 +216,17 @@ func PutFrames(frames [][]byte) {
 }
 
 func (l *frameList) putAll(frames [][]byte, size int) {
-	l.mu.Lock()
+	var m *magazine
 	for _, f := range frames {
-		if cap(f) == size && len(l.free) < maxFreeFrames {
-			l.free = append(l.free, f)
+		if cap(f) != size {
+			continue
 		}
+		if m == nil {
+			m = l.magazine()
+		}
+		l.putIn(m, f)
 	}
-	l.mu.Unlock()
+	if m != nil {
+		l.mags.Put(m)
+	}
 }

@@ -118,7 +118,9 @@ func TestWheelArmsOnceATick(t *testing.T) {
 	if len(c.calls) != 1 || c.calls[0] != 250*time.Microsecond {
 		t.Fatalf("armed %v, want one tick of 250µs", c.calls)
 	}
-	w.turn(&testEntries{}, true)
+	if !w.fired(c) {
+		t.Fatal("the timer did not turn the wheel")
+	}
 	w.arm(c, func() {})
 	if len(c.calls) != 2 {
 		t.Fatalf("not armed again after its tick: %v", c.calls)
@@ -133,5 +135,73 @@ func TestWheelStopForgetsAll(t *testing.T) {
 	w.stop()
 	if len(w.resend) != 0 || len(w.buckets[0]) != 0 {
 		t.Fatalf("after stop: %d resends, bucket %v", len(w.resend), w.buckets[0])
+	}
+}
+
+// nowClock reads a set time; its timers never fire (a busy core's).
+type nowClock struct{ now int64 }
+
+func (c *nowClock) Now() time.Time { return time.Unix(0, c.now) }
+
+func (c *nowClock) AfterFunc(time.Duration, func()) Timer { return stopTimer{} }
+
+func TestWheelTurnsOnThePacketPathOnlyWhenATurnIsDue(t *testing.T) {
+	w := newWheel[int](ArqConfig{Buckets: 4, BucketUs: 1000})
+	c := &nowClock{now: 1_000_000}
+	if w.due(c.now + 5_000_000) {
+		t.Fatal("turned while not ticking (nothing kept)")
+	}
+	w.arm(c, func() {})
+	if w.due(c.now + 999_999) {
+		t.Fatal("turned before a bucket's time")
+	}
+	if !w.due(c.now + 1_000_000) {
+		t.Fatal("no turn after a bucket's time")
+	}
+	if w.due(c.now + 1_500_000) {
+		t.Fatal("turned twice within a bucket")
+	}
+	// The timer then finds its turn done, and turns at the next one.
+	if w.fired(c) || !w.ticking {
+		t.Fatal("the late timer turned again")
+	}
+	if !w.fired(c) || w.ticking {
+		t.Fatal("the next timer did not turn")
+	}
+}
+
+// The wheel's buckets reference acknowledged entries until their next
+// visit: with late timers and no turn on the packet path they piled up a
+// reference per packet ever taken.
+func TestBaasWheelReferencesStayBoundedWhenTimersRunLate(t *testing.T) {
+	c := &nowClock{now: 1_700_000_000_000_000_000}
+	e := New(Options{Clock: c})
+	defer e.Close()
+	if _, err := e.CreateBuffer("a", "b", BufferConfig{CapacityPackets: 1000, Queue: QueueARQ,
+		Arq: ArqConfig{Buckets: 4, BucketUs: 1000, Protocol: ArqPDCP}}); err != nil {
+		t.Fatal(err)
+	}
+	b := e.buffers["b"]
+	const perBatch = 8
+	for k := uint32(0); k < 500; k++ {
+		batch := make([][]byte, 0, perBatch+1)
+		for i := uint32(0); i < perBatch; i++ {
+			batch = append(batch, PDCPDataFrame(7, k*perBatch+i, make([]byte, 40)))
+		}
+		if k > 0 {
+			batch = append(batch, PDCPStatusFrame(PDCPStatus{TEID: 7, First: (k - 1) * perBatch, Last: k*perBatch - 1}))
+		}
+		b.mu.Lock()
+		b.receiveBaas(batch)
+		c.now += 1_000_000 // a bucket's time a batch
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	refs := 0
+	for _, bk := range b.baas.buckets {
+		refs += len(bk)
+	}
+	if b.baas.n != perBatch || refs > 5*perBatch {
+		t.Fatalf("%d kept, %d references in the buckets; want %d kept and at most a turn's batches referenced", b.baas.n, refs, perBatch)
 	}
 }

@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/flowbuf/flowbuf/buffer-agent/engine"
 	"github.com/flowbuf/flowbuf/test/bench/benchreport"
@@ -24,6 +27,11 @@ import (
 // every baasAckEvery of them, a status acknowledging them as one range
 // (the acks trail by one batch, so about a batch is held). Throughput
 // counts every frame the service took (data and status).
+//
+// The machine is shared, so each case reports, besides the frames per
+// wall-clock second, what it ran on: the CPU time the process got (busy
+// cores = CPU / wall), the feeder's and the engine's share of it, and how
+// busy the whole machine was meanwhile (/proc/stat) and its load average.
 const (
 	baasFrameBytes = 128
 	baasAckEvery   = 8
@@ -61,40 +69,127 @@ func baasEngine(cells int) (*engine.Engine, []engine.Ingress, error) {
 	return eng, ins, nil
 }
 
-// baasCell feeds one cell's buffer until stop; it counts frames taken.
-func baasCell(in engine.Ingress, teid uint32, stop *atomic.Bool, taken *atomic.Uint64) {
-	data := engine.PDCPDataFrame(teid, 0, make([]byte, baasFrameBytes-24))
-	batch := make([][]byte, 0, baasBatchData+baasBatchData/baasAckEvery)
-	var sn uint32
-	for !stop.Load() {
-		batch = batch[:0]
-		for i := 0; i < baasBatchData; i++ {
-			f := engine.GetFrame(baasFrameBytes)
-			copy(f, data)
-			binary.BigEndian.PutUint32(f[20:], 1<<31|sn) // PDCP word: D/C = data, SN
-			batch = append(batch, f)
-			sn = (sn + 1) % engine.PDCPSNSpace
-			if sn%baasAckEvery == 0 && sn >= baasBatchData+baasAckEvery {
-				// Acknowledge the group sent one batch earlier.
-				first := (sn - baasBatchData - baasAckEvery) % engine.PDCPSNSpace
-				st := engine.PDCPStatusFrame(engine.PDCPStatus{TEID: teid, First: first, Last: first + baasAckEvery - 1})
-				f := engine.GetFrame(len(st))
-				copy(f, st)
-				batch = append(batch, f)
-			}
+// baasFeeder builds one cell's batches: data clones with running SNs and,
+// per baasAckEvery of them, a status acknowledging the group sent one
+// batch earlier (across the SN wrap too).
+type baasFeeder struct {
+	teid  uint32
+	sent  uint64 // data PDUs so far; the SN is this modulo the SN space
+	data  []byte
+	batch [][]byte
+}
+
+func newBaasFeeder(teid uint32) *baasFeeder {
+	return &baasFeeder{teid: teid, data: engine.PDCPDataFrame(teid, 0, make([]byte, baasFrameBytes-24)),
+		batch: make([][]byte, 0, baasBatchData+baasBatchData/baasAckEvery)}
+}
+
+func (fd *baasFeeder) next() [][]byte {
+	fd.batch = fd.batch[:cap(fd.batch)]
+	engine.GetFrames(fd.batch, baasFrameBytes) // the statuses are shorter: cut below
+	k := 0
+	for i := 0; i < baasBatchData; i++ {
+		f := fd.batch[k]
+		copy(f, fd.data)
+		binary.BigEndian.PutUint32(f[20:], 1<<31|uint32(fd.sent%engine.PDCPSNSpace)) // PDCP word: D/C = data, SN
+		k++
+		fd.sent++
+		if fd.sent%baasAckEvery == 0 && fd.sent >= baasBatchData+baasAckEvery {
+			// Acknowledge the group sent one batch earlier.
+			first := uint32((fd.sent - baasBatchData - baasAckEvery) % engine.PDCPSNSpace)
+			st := engine.PDCPStatusFrame(engine.PDCPStatus{TEID: fd.teid, First: first, Last: first + baasAckEvery - 1})
+			fd.batch[k] = fd.batch[k][:copy(fd.batch[k], st)]
+			k++
 		}
-		in.Receive(batch)
-		taken.Add(uint64(len(batch)))
 	}
+	engine.PutFrames(fd.batch[k:]) // the first batches, whose statuses have not begun
+	fd.batch = fd.batch[:k]
+	return fd.batch
+}
+
+// Phases of a measurement: the cells warm up, are measured, stop.
+const (
+	phaseWarm int32 = iota
+	phaseMeasure
+	phaseStop
+)
+
+// cellStats is what one cell's goroutine measured in the measure phase;
+// only that goroutine writes it (padded: the cells share no cache line).
+type cellStats struct {
+	frames      uint64
+	threadCPU   time.Duration // the cell's OS thread's CPU time
+	feed, serve time.Duration // wall time building batches / in Receive
+	_           [64]byte
+}
+
+// baasCell feeds one cell's buffer on an OS thread of its own until the
+// stop phase, measuring the measure phase.
+func baasCell(in engine.Ingress, teid uint32, phase *atomic.Int32, st *cellStats) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	fd := newBaasFeeder(teid)
+	var cpu0 time.Duration
+	measuring := false
+	t0 := time.Now()
+	for {
+		p := phase.Load()
+		if p == phaseStop {
+			break
+		}
+		if p == phaseMeasure && !measuring {
+			measuring, cpu0, t0 = true, threadCPU(), time.Now()
+		}
+		batch := fd.next()
+		t1 := time.Now()
+		in.Receive(batch)
+		t2 := time.Now()
+		if measuring {
+			st.frames += uint64(len(batch))
+			st.feed += t1.Sub(t0)
+			st.serve += t2.Sub(t1)
+		}
+		t0 = t2
+	}
+	if measuring {
+		st.threadCPU = threadCPU() - cpu0
+	}
+}
+
+// threadCPU is the CPU time of the calling OS thread.
+func threadCPU() time.Duration {
+	var ru unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_THREAD, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // processCPU is the CPU time this process used so far.
 func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+	var ru unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_SELF, &ru); err != nil {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// machineBusy reads the busy and total CPU time of the whole machine from
+// /proc/stat's first line, in clock ticks (0, 0 where there is none).
+func machineBusy() (busy, total uint64) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, 0
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	for i, f := range strings.Fields(line)[1:] {
+		v, _ := strconv.ParseUint(f, 10, 64)
+		total += v
+		if i != 3 && i != 4 { // idle, iowait
+			busy += v
+		}
+	}
+	return busy, total
 }
 
 // loadAverage is the first field of /proc/loadavg ("" where there is none).
@@ -106,38 +201,78 @@ func loadAverage() string {
 	return strings.Fields(string(b))[0]
 }
 
-// baasRate runs `cells` cells on `procs` cores for dur; it returns the
-// frames taken per second and the frames per CPU-second this process got
-// meanwhile (on a loaded machine the feeders get a fraction of a core).
-func baasRate(cells, procs int, dur time.Duration) (rate, perCPU float64, err error) {
+// baasRound is one measurement of some cells on as many cores.
+type baasRound struct {
+	frames     uint64
+	wall, cpu  time.Duration // wall time; CPU time of the whole process
+	workerCPU  time.Duration // the cells' threads' CPU time
+	feedShare  float64       // of the cells' wall time, building batches
+	machineCPU float64       // busy cores of the whole machine (all processes)
+}
+
+func (r baasRound) mpps() float64           { return float64(r.frames) / r.wall.Seconds() / 1e6 }
+func (r baasRound) mppsPerCPU() float64     { return float64(r.frames) / r.cpu.Seconds() / 1e6 }
+func (r baasRound) busyCores() float64      { return r.cpu.Seconds() / r.wall.Seconds() }
+func (r baasRound) otherBusyCores() float64 { return max(r.machineCPU-r.busyCores(), 0) }
+
+// engineNs and feederNs split the cells' thread CPU time per frame by the
+// wall time each part took.
+func (r baasRound) engineNs() float64 {
+	return float64(r.workerCPU.Nanoseconds()) * (1 - r.feedShare) / float64(r.frames)
+}
+
+func (r baasRound) feederNs() float64 {
+	return float64(r.workerCPU.Nanoseconds()) * r.feedShare / float64(r.frames)
+}
+
+// baasRate runs `cells` cells on as many cores (GOMAXPROCS) for dur.
+func baasRate(cells int, dur time.Duration) (baasRound, error) {
 	eng, ins, err := baasEngine(cells)
 	if err != nil {
-		return 0, 0, err
+		return baasRound{}, err
 	}
 	defer eng.Close()
-	old := runtime.GOMAXPROCS(procs)
+	old := runtime.GOMAXPROCS(cells)
 	defer runtime.GOMAXPROCS(old)
-	var stop atomic.Bool
-	var taken atomic.Uint64
+	var phase atomic.Int32
+	stats := make([]cellStats, cells)
 	var wg sync.WaitGroup
 	for i, in := range ins {
 		wg.Add(1)
-		go func(in engine.Ingress, teid uint32) {
+		go func() {
 			defer wg.Done()
-			baasCell(in, teid, &stop, &taken)
-		}(in, uint32(0x1000+i))
+			baasCell(in, uint32(0x1000+i), &phase, &stats[i])
+		}()
 	}
 	time.Sleep(100 * time.Millisecond)
-	c0, t0, cpu0 := taken.Load(), time.Now(), processCPU()
+	m0, tot0 := machineBusy()
+	t0, cpu0 := time.Now(), processCPU()
+	phase.Store(phaseMeasure)
 	time.Sleep(dur)
-	c1, t1, cpu1 := taken.Load(), time.Now(), processCPU()
-	stop.Store(true)
+	phase.Store(phaseStop)
+	t1, cpu1 := time.Now(), processCPU()
+	m1, tot1 := machineBusy()
 	wg.Wait()
 	if err := baasKeptAndAcked(eng, cells); err != nil {
-		return 0, 0, err
+		return baasRound{}, err
 	}
-	frames := float64(c1 - c0)
-	return frames / t1.Sub(t0).Seconds(), frames / (cpu1 - cpu0).Seconds(), nil
+	r := baasRound{wall: t1.Sub(t0), cpu: cpu1 - cpu0}
+	var feed, serve time.Duration
+	for _, st := range stats {
+		r.frames += st.frames
+		r.workerCPU += st.threadCPU
+		feed, serve = feed+st.feed, serve+st.serve
+	}
+	if feed+serve > 0 {
+		r.feedShare = feed.Seconds() / (feed + serve).Seconds()
+	}
+	if tot1 > tot0 {
+		r.machineCPU = float64(runtime.NumCPU()) * float64(m1-m0) / float64(tot1-tot0)
+	}
+	if r.frames == 0 || r.cpu <= 0 {
+		return baasRound{}, fmt.Errorf("%d cells took no frames in %v (CPU %v)", cells, r.wall, r.cpu)
+	}
+	return r, nil
 }
 
 // baasKeptAndAcked checks that each cell's buffer took the data clones as
@@ -157,36 +292,73 @@ func baasKeptAndAcked(eng *engine.Engine, cells int) error {
 	return nil
 }
 
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if n := len(s); n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// medianOf is the median over rounds of f.
+func medianOf(rs []baasRound, f func(baasRound) float64) float64 {
+	xs := make([]float64, len(rs))
+	for i, r := range rs {
+		xs[i] = f(r)
+	}
+	return median(xs)
+}
+
 // baas measures one core (one cell) and two (two cells), alternating
-// rounds so that the machine's load weighs on both alike.
+// rounds so that the machine's load weighs on both alike, and reports
+// the medians of the rounds.
 func (b *bench) baas() error {
-	const rounds = 3
-	var one, two, oneCPU, twoCPU float64
-	load := loadAverage()
+	rounds := 5
+	if b.quick {
+		rounds = 3
+	}
+	dur := b.dur / 2
+	loadBefore := loadAverage()
+	one := make([]baasRound, rounds)
+	two := make([]baasRound, rounds)
+	ratio := make([]float64, rounds)
 	for r := 0; r < rounds; r++ {
-		x, xc, err := baasRate(1, 1, b.dur/rounds)
-		if err != nil {
+		var err error
+		if one[r], err = baasRate(1, dur); err != nil {
 			return err
 		}
-		y, yc, err := baasRate(2, 2, b.dur/rounds)
-		if err != nil {
+		if two[r], err = baasRate(2, dur); err != nil {
 			return err
 		}
-		one, oneCPU = one+x/rounds, oneCPU+xc/rounds
-		two, twoCPU = two+y/rounds, twoCPU+yc/rounds
+		ratio[r] = two[r].mpps() / one[r].mpps()
 	}
-	perCPU := map[int]float64{1: oneCPU, 2: twoCPU}
-	cond := func(cores int) map[string]any {
+	loadAfter := loadAverage()
+	cond := func(cores int, rs []baasRound) map[string]any {
 		return map[string]any{"frame_bytes": baasFrameBytes, "cores": cores, "cells": cores, "gomaxprocs": cores,
-			"mpps_per_cpu_second": benchreport.Round(perCPU[cores] / 1e6), "load_average_1m": load,
-			"status_per_data": fmt.Sprintf("1/%d (range of %d)", baasAckEvery, baasAckEvery), "rounds": rounds,
-			"path": "Ingress.Receive of data clones + status frames, PDCP ARQ buffer, wheel 10 x 1 ms, in process"}
+			"statistic":           fmt.Sprintf("median of %d rounds of %v, alternating 1 and 2 cores", rounds, dur),
+			"mpps_per_cpu_second": benchreport.Round(medianOf(rs, baasRound.mppsPerCPU)),
+			"busy_cores":          benchreport.Round(medianOf(rs, baasRound.busyCores)),
+			"engine_ns_per_frame": benchreport.Round(medianOf(rs, baasRound.engineNs)),
+			"feeder_ns_per_frame": benchreport.Round(medianOf(rs, baasRound.feederNs)),
+			"other_busy_cores":    benchreport.Round(medianOf(rs, baasRound.otherBusyCores)),
+			"machine_cores":       runtime.NumCPU(),
+			"load_average_1m":     loadBefore + " -> " + loadAfter,
+			"status_per_data":     fmt.Sprintf("1/%d (range of %d)", baasAckEvery, baasAckEvery),
+			"path":                "Ingress.Receive of data clones + status frames, PDCP ARQ buffer, wheel 10 x 1 ms, in process"}
 	}
-	b.Emit("baas_mpps_1core_128b", one/1e6, "Mpps", cond(1))
-	b.Emit("baas_mpps_2core_128b", two/1e6, "Mpps", cond(2))
-	b.Emit("baas_scaling_2_vs_1_core", two/one, "ratio", map[string]any{
-		"mpps_1core": benchreport.Round(one / 1e6), "mpps_2core": benchreport.Round(two / 1e6),
-		"machine_cores": runtime.NumCPU(), "rounds": rounds, "load_average_1m": load,
-		"note": "the 2 cores are shared with other work: the feeders get what the scheduler leaves"})
+	oneMpps, twoMpps := medianOf(one, baasRound.mpps), medianOf(two, baasRound.mpps)
+	b.Emit("baas_mpps_1core_128b", oneMpps, "Mpps", cond(1, one))
+	b.Emit("baas_mpps_2core_128b", twoMpps, "Mpps", cond(2, two))
+	onePerCPU, twoPerCPU := medianOf(one, baasRound.mppsPerCPU), medianOf(two, baasRound.mppsPerCPU)
+	b.Emit("baas_scaling_2_vs_1_core", median(ratio), "ratio", map[string]any{
+		"mpps_1core": benchreport.Round(oneMpps), "mpps_2core": benchreport.Round(twoMpps),
+		"statistic":              fmt.Sprintf("median of %d rounds' ratios", rounds),
+		"per_cpu_second_scaling": benchreport.Round(2 * twoPerCPU / onePerCPU),
+		"busy_cores_1core":       benchreport.Round(medianOf(one, baasRound.busyCores)),
+		"busy_cores_2core":       benchreport.Round(medianOf(two, baasRound.busyCores)),
+		"machine_cores":          runtime.NumCPU(), "load_average_1m": loadBefore + " -> " + loadAfter,
+		"note": "wall-clock ratio: the 2 cores are shared with other work and the cells get what the scheduler leaves " +
+			"(busy_cores); per_cpu_second_scaling is 2 x the ratio of Mpps per CPU-second, the scaling with both cores free"})
 	return nil
 }

@@ -6,10 +6,12 @@
 // control-call latency over gRPC on loopback, a paused/resumed stream, and
 // the gNodeB's buffer-as-a-service (PDCP ARQ) on one and two cores.
 // It prints one JSON object per metric, then a one-line summary. QUICK=1
-// gives a run of under a minute. The network part needs root.
+// gives a run of under a minute. The network part needs root. -only baas
+// runs the buffer-as-a-service part alone, -only network the veth part.
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"time"
@@ -33,34 +35,48 @@ func main() {
 	if b.quick {
 		b.dur = 1500 * time.Millisecond
 	}
+	only := flag.String("only", "", "run one part only: baas (the buffer-as-a-service benchmark) or network (veths, needs root and the lab lock)")
+	flag.Parse()
 	start := time.Now()
-	if nslab.IsRoot() {
-		if err := b.network(); err != nil {
-			fmt.Fprintln(os.Stderr, "agentbench: network benchmarks:", err)
-			os.Exit(1)
+	switch *only {
+	case "":
+		b.all()
+	case "baas":
+		run("BaaS benchmark", b.baas)
+	case "network":
+		if !nslab.IsRoot() {
+			fmt.Fprintln(os.Stderr, "agentbench: -only network needs root for network namespaces")
+			os.Exit(2)
 		}
+		run("network benchmarks", b.network)
+	default:
+		fmt.Fprintf(os.Stderr, "agentbench: -only %q: the parts that run alone are baas and network\n", *only)
+		os.Exit(2)
+	}
+	fmt.Println(b.summary(time.Since(start), *only))
+}
+
+// all runs every part.
+func (b *bench) all() {
+	if nslab.IsRoot() {
+		run("network benchmarks", b.network)
 	} else {
 		for _, m := range networkMetrics {
 			b.Skip(m.name, m.unit, "needs root for network namespaces")
 		}
 	}
-	if err := b.inProcess(); err != nil {
-		fmt.Fprintln(os.Stderr, "agentbench: engine benchmarks:", err)
+	run("engine benchmarks", b.inProcess)
+	run("API benchmarks", b.api)
+	run("purge benchmark", b.purge)
+	run("BaaS benchmark", b.baas)
+}
+
+// run runs one part; its error ends the program.
+func run(part string, f func() error) {
+	if err := f(); err != nil {
+		fmt.Fprintf(os.Stderr, "agentbench: %s: %v\n", part, err)
 		os.Exit(1)
 	}
-	if err := b.api(); err != nil {
-		fmt.Fprintln(os.Stderr, "agentbench: API benchmarks:", err)
-		os.Exit(1)
-	}
-	if err := b.purge(); err != nil {
-		fmt.Fprintln(os.Stderr, "agentbench: purge benchmark:", err)
-		os.Exit(1)
-	}
-	if err := b.baas(); err != nil {
-		fmt.Fprintln(os.Stderr, "agentbench: BaaS benchmark:", err)
-		os.Exit(1)
-	}
-	fmt.Println(b.summary(time.Since(start)))
 }
 
 var networkMetrics = []struct{ name, unit string }{
@@ -84,14 +100,20 @@ var goals = []benchreport.Goal{
 	{Metric: "baas_scaling_2_vs_1_core", AtLeast: true, Bound: 1.7},
 }
 
-func (b *bench) summary(took time.Duration) string {
+func (b *bench) summary(took time.Duration, only string) string {
 	all := append([]benchreport.Goal(nil), goals...)
 	for _, call := range apiCalls {
 		all = append(all, benchreport.Goal{Metric: "api_" + call + "_ms_p50", Bound: 0.5})
 	}
 	met, missed := b.Goals(all)
-	return fmt.Sprintf("agentbench (%s, %.0fs): agent %.3f Mpps vs bridge %.3f Mpps (generator %.3f), engine %.1f Mpps; goals met: %s; goals missed: %s",
-		map[bool]string{true: "QUICK", false: "full"}[b.quick], took.Seconds(),
+	mode := map[bool]string{true: "QUICK", false: "full"}[b.quick]
+	baas := fmt.Sprintf("BaaS %.2f Mpps on 1 core, %.2f on 2 (scaling %.2f)",
+		b.Value("baas_mpps_1core_128b"), b.Value("baas_mpps_2core_128b"), b.Value("baas_scaling_2_vs_1_core"))
+	if only == "baas" {
+		return fmt.Sprintf("agentbench (%s, baas only, %.0fs): %s; goals met: %s; goals missed: %s", mode, took.Seconds(), baas, met, missed)
+	}
+	return fmt.Sprintf("agentbench (%s, %.0fs): agent %.3f Mpps vs bridge %.3f Mpps (generator %.3f), engine %.1f Mpps, %s; goals met: %s; goals missed: %s",
+		mode, took.Seconds(),
 		b.Value("agent_fwd_mpps_64b"), b.Value("baseline_fwd_mpps_64b"), b.Value("generator_max_mpps_64b"),
-		b.Value("engine_inproc_mpps"), met, missed)
+		b.Value("engine_inproc_mpps"), baas, met, missed)
 }

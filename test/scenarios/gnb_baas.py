@@ -2,8 +2,10 @@
 """Scenario: the hybrid gNodeB's buffer-as-a-service over a lossy radio
 (hybrid P4 UPF/gNodeB paper, sections 5.6 and 6.3.2, Algorithm 1).
 
-A UE downloads over TCP (iperf3 -R) through a UPF and a gNodeB, both
-pbswitch running the FlowBuf program, driven by one embedded host:
+A UE downloads over TCP (iperf3 -R, the sender's congestion control
+TCP_CC, cubic) from a server CORE_RTT_MS (40 ms) away through a UPF and a
+gNodeB, both pbswitch running the FlowBuf program, driven by one embedded
+host:
 
     dn -- 2 s1 (UPF) 1 ---------- 1 s2 (gNodeB) 2 ~~radio~~ modem -> ue0 (TUN) in ue
   +CORE_RTT_MS  shaped RADIO_BPS     vport 100: the BaaS buffer (s2's in-process agent)
@@ -32,6 +34,7 @@ delivered, a resend with no BaaS bound, more PDUs delivered after a resend
 than were resent.
 
 Run as root:  .venv/bin/python -m test.scenarios.gnb_baas [--quick] [--repeats N]
+                  [--seconds S] [--core-rtt-ms MS] [--tcp cubic|reno|bbr] [--loss P ...]
 """
 import argparse
 import json

@@ -2,8 +2,10 @@
 """Scenario: the hybrid gNodeB's buffer-as-a-service over a lossy radio
 (hybrid P4 UPF/gNodeB paper, sections 5.6 and 6.3.2, Algorithm 1).
 
-A UE downloads over TCP (iperf3 -R) through a UPF and a gNodeB, both
-pbswitch running the FlowBuf program, driven by one embedded host:
+A UE downloads over TCP (iperf3 -R, the sender's congestion control
+TCP_CC, cubic) from a server CORE_RTT_MS (40 ms) away through a UPF and a
+gNodeB, both pbswitch running the FlowBuf program, driven by one embedded
+host:
 
     dn -- 2 s1 (UPF) 1 ---------- 1 s2 (gNodeB) 2 ~~radio~~ modem -> ue0 (TUN) in ue
   +CORE_RTT_MS  shaped RADIO_BPS     vport 100: the BaaS buffer (s2's in-process agent)
@@ -32,6 +34,7 @@ delivered, a resend with no BaaS bound, more PDUs delivered after a resend
 than were resent.
 
 Run as root:  .venv/bin/python -m test.scenarios.gnb_baas [--quick] [--repeats N]
+                  [--seconds S] [--core-rtt-ms MS] [--tcp cubic|reno|bbr] [--loss P ...]
 """
 import argparse
 import json
@@ -47,7 +50,7 @@ from test.lab.bufferapi import BufferAgent
 from test.lab.netns import Lab
 from test.lab.procs import ProcessLab, wait_until
 from test.lab.servicelab import BMV2_JSON, HOST_JAR, P4INFO, ROOT, Rest, RestError, ensure_built
-from test.scenarios.report import emit, save, subplots
+from test.scenarios.report import emit, emit_ratio, save, subplots
 
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
 UPF, GNB = "device:s1", "device:s2"
@@ -72,7 +75,18 @@ INNER_MTU = 1400           # GTP-U adds 36 bytes, RLC/PDCP 10; the veths carry 1
 # The data network's server is an Internet RTT away (pbswitch's egress
 # delay on s1's data network port, the UE's ACKs' way): TCP recovers a
 # radio loss end to end in this RTT, the BaaS locally in a wheel turn.
-CORE_RTT_MS = 100
+CORE_RTT_MS = 40
+# The sender's congestion control, named to iperf3 (-C, which sets it on
+# both ends' sockets): a new namespace inherits the machine's default,
+# which here is BBR, and BBR does not back off on random loss (a radio loss
+# then costs TCP one retransmit, BaaS or not). Most Linux hosts run cubic.
+TCP_CC = "cubic"
+# The sender's TcpExt counters (/proc/net/netstat of the data network's
+# namespace, iperf3 alone in it) read around each download: how often TCP
+# noticed a loss (recoveries, retransmits, timeouts) and how often a
+# retransmit was spurious (the receiver had it already: D-SACK).
+TCP_COUNTERS = ("TCPSackRecovery", "TCPFastRetrans", "TCPLossProbes", "TCPTimeouts",
+                "TCPSpuriousRTOs", "TCPDSACKRecv", "TCPLostRetransmit")
 BUCKETS, BUCKET_US, MAX_RESENDS = 10, 3000, 8   # a resend every 30 ms, 8 at most
 # PDCP's t-Reordering in the BaaS case: a resend's wheel turn, plus the
 # radio queue it waits in, plus one more turn for a lost resend.
@@ -87,8 +101,10 @@ class GnbLab(ProcessLab):
     """The UPF switch, the gNodeB switch with its BaaS vport, the data
     network and the UE namespaces, one embedded host."""
 
-    def __init__(self, prefix="fgb-", rest_port=8236, p4rt_base=28951, agent_port=28961):
+    def __init__(self, prefix="fgb-", rest_port=8236, p4rt_base=28951, agent_port=28961,
+                 core_rtt_ms=CORE_RTT_MS):
         self.prefix, self.rest_port = prefix, rest_port
+        self.core_rtt_ms = core_rtt_ms
         self.p4rt = {"s1": p4rt_base, "s2": p4rt_base + 1}
         self.agent_port = agent_port
         self.hosts = {}
@@ -105,7 +121,7 @@ class GnbLab(ProcessLab):
         a, b = self.lab.add_root_veth("s1g", "s2u")
         self._switch("s1", [(UPF_TO_GNB, f"{a}@{RADIO_BPS}"), (UPF_DN, dn_if)],
                      ["--buffer-listen", "", "--queue-len", str(BOTTLENECK_QUEUE),
-                      "--port-delay", f"{UPF_DN}={CORE_RTT_MS}ms"])
+                      "--port-delay", f"{UPF_DN}={self.core_rtt_ms}ms"])
         self._switch("s2", [(GNB_UPF, b), (GNB_RADIO, f"{radio_if}@{RADIO_PORT_BPS}")],
                      ["--vport", str(BAAS_PORT), "--buffer-listen", f"127.0.0.1:{self.agent_port}"])
         cfg = pathlib.Path(self.logs) / "netcfg.json"
@@ -218,18 +234,38 @@ def ping_min_ms(lab):
     return float(found.group(1)) if found else None
 
 
-def run_case(lab, loss, baas, seconds, seed):
-    """One download: returns goodput, the modem's and the BaaS's counters."""
+def parse_tcpext(netstat):
+    """The TCP_COUNTERS of a /proc/net/netstat text (a TcpExt: line of
+    names, then one of values)."""
+    lines = [line.split() for line in netstat.splitlines() if line.startswith("TcpExt:")]
+    if len(lines) != 2 or len(lines[0]) != len(lines[1]):
+        raise RuntimeError("/proc/net/netstat has no TcpExt names and values")
+    values = dict(zip(lines[0][1:], (int(v) for v in lines[1][1:])))
+    missing = [name for name in TCP_COUNTERS if name not in values]
+    if missing:
+        raise RuntimeError(f"/proc/net/netstat lacks {', '.join(missing)}")
+    return {name: values[name] for name in TCP_COUNTERS}
+
+
+def tcp_counters(host):
+    return parse_tcpext(host.run("cat", "/proc/net/netstat").stdout)
+
+
+def run_case(lab, loss, baas, seconds, seed, tcp_cc):
+    """One download: returns goodput, the modem's, the BaaS's and the
+    sender's TCP counters."""
     buffer_id = f"baas-{seed}"
     if baas:
         create_baas(lab, buffer_id)
     modem = start_modem(lab, loss, seed, baas)
     try:
         rtt_ms = ping_min_ms(lab)
+        before = tcp_counters(lab.hosts["dn"])
         out = subprocess.run(lab.hosts["ue"].popen_argv(
             ["iperf3", "-c", DN_IP, "-p", str(IPERF_PORT), "-B", UE_IP, "-R", "-t", str(seconds),
-             "-J", "--connect-timeout", "5000"]),
+             "-C", tcp_cc, "-J", "--connect-timeout", "5000"]),
             capture_output=True, text=True, timeout=seconds + 60)
+        after = tcp_counters(lab.hosts["dn"])
     finally:
         modem_stats = stop_modem(modem)
         arq = remove_baas(lab, buffer_id) if baas else None
@@ -240,6 +276,8 @@ def run_case(lab, loss, baas, seconds, seed):
     return {"loss": loss, "baas": baas, "seconds": received["seconds"], "rtt_ms": rtt_ms,
             "bytes": received["bytes"], "mbps": received["bits_per_second"] / 1e6,
             "retransmits": result["end"]["sum_sent"].get("retransmits"),
+            "tcp_cc": result["end"].get("sender_tcp_congestion"),
+            "tcp": {name: after[name] - before[name] for name in TCP_COUNTERS},
             "modem": modem_stats,
             "arq": None if arq is None else {
                 "resent": arq.arq_resent, "acked": arq.arq_acked,
@@ -268,24 +306,38 @@ def check_physical(run):
                            f"{'baas' if run['baas'] else 'none'}): " + "; ".join(problems))
 
 
+def check_regime(run, tcp_cc):
+    """Fails the run when the sender's TCP is not the congestion control the
+    conditions name."""
+    if run["tcp_cc"] != tcp_cc:
+        raise RuntimeError(f"the sender's TCP ran {run['tcp_cc']}, not {tcp_cc}")
+
+
 def report(runs, repeats, conditions):
+    """Per loss: each case's median goodput over the repeats, the median of
+    the repeats' BaaS/none ratios, what the BaaS resent and repaired, and
+    what the sender's TCP noticed."""
     summary = []
-    for loss in LOSSES:
+    for loss in sorted({r["loss"] for r in runs}):
         case = {c: [r for r in runs if r["loss"] == loss and r["baas"] == (c == "baas")]
                 for c in CASES}
-        mbps = {c: statistics.mean(r["mbps"] for r in case[c]) for c in CASES}
+        mbps = {c: statistics.median(r["mbps"] for r in case[c]) for c in CASES}
         at = {"radio_loss": loss, **conditions}
         for c in CASES:
             emit("gnb_goodput_mbps", round(mbps[c], 3), "Mbit/s", case=c, repeats=repeats,
-                 per_repeat=[round(r["mbps"], 3) for r in case[c]],
-                 idle_rtt_ms=[r["rtt_ms"] for r in case[c]],
-                 tcp_retransmits=[r["retransmits"] for r in case[c]], **at)
-        ratio = mbps["baas"] / mbps["none"] if mbps["none"] > 0 else float("inf")
-        per_repeat = [b["mbps"] / n["mbps"] for b, n in zip(case["baas"], case["none"])
-                      if n["mbps"] > 0]
-        emit("gnb_goodput_baas_vs_none", round(ratio, 3), "ratio", repeats=repeats,
-             per_repeat=[round(x, 3) for x in per_repeat],
-             goal=">= 2 at 5 % loss" if loss == 0.05 else None, **at)
+                 stat="median", per_repeat=[round(r["mbps"], 3) for r in case[c]],
+                 idle_rtt_ms=[r["rtt_ms"] for r in case[c]], **at)
+            emit("gnb_sender_tcp", sum(r["retransmits"] or 0 for r in case[c]),
+                 "retransmits", case=c, repeats=repeats,
+                 what="the sender's TCP over all repeats (iperf3's retransmits, "
+                      "TcpExt counters of its namespace)",
+                 **{name: [r["tcp"][name] for r in case[c]] for name in TCP_COUNTERS},
+                 radio_dropped=[r["modem"]["radio_dropped"] for r in case[c]], **at)
+        ratios = [b["mbps"] / n["mbps"] if n["mbps"] > 0 else float("inf")
+                  for b, n in zip(case["baas"], case["none"])]
+        emit_ratio("gnb_goodput_baas_vs_none", ratios, repeats=repeats,
+                   per_repeat=[round(x, 3) for x in ratios],
+                   goal=">= 2 at 5 % loss" if loss == 0.05 else None, **at)
         baas = case["baas"]
         resent = sum(r["arq"]["resent"] for r in baas)
         dropped = sum(r["modem"]["radio_dropped"] for r in baas)
@@ -306,34 +358,39 @@ def report(runs, repeats, conditions):
                  max_reorder_wait_ms=round(max(r["modem"]["max_wait_ms"] for r in case[c]), 1),
                  **at)
         summary.append(f"{loss:.0%} loss: BaaS {mbps['baas']:.2f} vs none {mbps['none']:.2f} "
-                       f"Mbit/s ({ratio:.2f}x), {resent} resent, "
-                       f"{after}/{dropped} dropped PDUs delivered after a resend")
+                       f"Mbit/s (median ratio {statistics.median(ratios):.2f}x), {resent} resent, "
+                       f"{after}/{dropped} dropped PDUs delivered after a resend, TCP recoveries "
+                       f"{sum(r['tcp']['TCPSackRecovery'] for r in baas)} vs "
+                       f"{sum(r['tcp']['TCPSackRecovery'] for r in case['none'])}")
     plot(runs)
     print("gnb_baas: " + "; ".join(summary) + f" (goal >= 2x at 5 %; radio {RADIO_BPS // 1_000_000} "
-          f"Mbit/s, {repeats} repeat(s))", flush=True)
+          f"Mbit/s, core RTT {conditions['core_rtt_ms']} ms, {conditions['tcp']}, "
+          f"{repeats} repeat(s))", flush=True)
 
 
 def plot(runs):
+    """Each case's median goodput per loss."""
+    losses = sorted({r["loss"] for r in runs})
     fig, ax = subplots(figsize=(6, 4))
     width = 0.35
     for i, c in enumerate(CASES):
-        values = [statistics.mean(r["mbps"] for r in runs
-                                  if r["loss"] == loss and r["baas"] == (c == "baas"))
-                  for loss in LOSSES]
-        ax.bar([x + i * width for x in range(len(LOSSES))], values, width,
+        values = [statistics.median(r["mbps"] for r in runs
+                                    if r["loss"] == loss and r["baas"] == (c == "baas"))
+                  for loss in losses]
+        ax.bar([x + i * width for x in range(len(losses))], values, width,
                label="BaaS (PDCP ARQ)" if c == "baas" else "no BaaS")
-    ax.set_xticks([x + width / 2 for x in range(len(LOSSES))])
-    ax.set_xticklabels([f"{loss:.0%} radio loss" for loss in LOSSES])
+    ax.set_xticks([x + width / 2 for x in range(len(losses))])
+    ax.set_xticklabels([f"{loss:.0%} radio loss" for loss in losses])
     ax.set_ylabel("TCP goodput (Mbit/s)")
     ax.set_title(f"gNodeB: TCP download over a {RADIO_BPS // 1_000_000} Mbit/s lossy radio")
     ax.legend()
     return save(fig, "gnb_baas_goodput")
 
 
-def run(repeats, seconds, losses=LOSSES):
+def run(repeats, seconds, losses=LOSSES, core_rtt_ms=CORE_RTT_MS, tcp_cc=TCP_CC):
     """Every case at every loss `repeats` times, interleaved; returns the runs."""
     runs, seed = [], 1
-    with GnbLab() as lab:
+    with GnbLab(core_rtt_ms=core_rtt_ms) as lab:
         iperf = prepare(lab)
         try:
             for i in range(repeats):
@@ -341,8 +398,9 @@ def run(repeats, seconds, losses=LOSSES):
                     # Alternate which case goes first: the machine's load drifts.
                     order = (True, False) if i % 2 == 0 else (False, True)
                     for baas in order:
-                        result = run_case(lab, loss, baas, seconds, seed)
+                        result = run_case(lab, loss, baas, seconds, seed, tcp_cc)
                         check_physical(result)
+                        check_regime(result, tcp_cc)
                         runs.append(result)
                         seed += 1
         finally:
@@ -357,14 +415,26 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="one repeat of 5 s downloads")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--core-rtt-ms", type=int, default=CORE_RTT_MS,
+                        help="the data network's added RTT (default %(default)s)")
+    parser.add_argument("--tcp", default=TCP_CC, choices=("cubic", "reno", "bbr"),
+                        help="the TCP congestion control of both ends (default %(default)s)")
+    parser.add_argument("--loss", type=float, action="append",
+                        help="a radio loss to run (repeatable; default 0.01 and 0.05)")
     args = parser.parse_args(argv)
     repeats, seconds = (1, 5) if args.quick else (args.repeats, args.seconds)
+    losses = tuple(args.loss) if args.loss else LOSSES
+    if any(not 0 <= loss < 1 for loss in losses):
+        parser.error("--loss takes a fraction in [0, 1)")
+    if args.core_rtt_ms < 0 or repeats < 1 or seconds < 1:
+        parser.error("--core-rtt-ms must be >= 0, --repeats and --seconds >= 1")
     ensure_built()
-    runs = run(repeats, seconds)
+    runs = run(repeats, seconds, losses, args.core_rtt_ms, args.tcp)
     with open("/proc/loadavg") as f:
         load = float(f.read().split()[0])
     conditions = {"radio_bps": RADIO_BPS, "radio_port_bps": RADIO_PORT_BPS,
-                  "core_rtt_ms": CORE_RTT_MS, "seconds": seconds, "tcp": "iperf3 -R, Linux cubic",
+                  "core_rtt_ms": args.core_rtt_ms, "seconds": seconds,
+                  "tcp": f"iperf3 -R, Linux {args.tcp}",
                   "wheel_ms": BUCKETS * BUCKET_US / 1000, "max_resends": MAX_RESENDS,
                   "t_reordering_ms": T_REORDERING_MS, "switch": "pbswitch x2",
                   "modem": "python", "load_avg_1m": load}

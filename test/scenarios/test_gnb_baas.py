@@ -4,7 +4,8 @@ gNodeB's P4 pipeline over a radio that drops 5 % of the downlink frames,
 with the BaaS buffer bound and without. Asserts what the buffer does, not
 the goodput ratio (the scenario reports it; on a loaded machine it moves):
 with the BaaS, PDUs the radio dropped reach the UE through resends of the
-buffer; without it, none comes back and nothing is resent."""
+buffer and the sender's TCP (cubic, 40 ms away) enters fewer loss
+recoveries; without it, none comes back and nothing is resent."""
 import os
 
 import pytest
@@ -42,3 +43,13 @@ def test_without_the_baas_nothing_dropped_comes_back(runs):
     assert modem["radio_dropped"] > 0, run
     assert modem["delivered_after_drop"] == 0, run
     assert run["arq"] is None
+
+
+def test_the_baas_hides_radio_losses_from_the_senders_tcp(runs):
+    # Without the BaaS each radio loss reaches the sender (a fast
+    # retransmit, a recovery that shrinks cubic's window); with it the
+    # resends fill the gaps before the UE's TCP sees them, and what is
+    # left are the bottleneck queue's drops.
+    with_baas, without = runs[True]["tcp"], runs[False]["tcp"]
+    assert without["TCPSackRecovery"] > 0, runs[False]
+    assert with_baas["TCPSackRecovery"] < without["TCPSackRecovery"], runs

@@ -37,6 +37,8 @@ TOPOLOGY = Topology(
            "hc2": ("k4", 3, "10.0.9.2", "00:00:00:00:09:02")})
 # ONOS's providers this needs besides FlowBuf's required apps.
 LINKS_APP, HOSTS_APP = "org.onosproject.lldpprovider", "org.onosproject.netcfghostprovider"
+# k1's port 2, the primary's first link: a trickle passes, a burst queues.
+SHAPED_BPS = 2_000_000
 # Generous idle delays: two shared cores must not move the flow by themselves.
 CONGESTION = {"factor": 5, "idleQueueUs": 100, "idleProcUs": 5000}
 CC_TABLES = ("cc_ingress.cc_flows", "cc_ingress.cc_paths", "cc_ingress.cc_alternates",
@@ -49,7 +51,7 @@ class OnosCongestionLab(CongestionLab):
 
     def __init__(self, onos):
         super().__init__(prefix="fbk-", p4rt_base=28531, congestion=CONGESTION,
-                         topology=TOPOLOGY)
+                         topology=TOPOLOGY, shaped_bps=SHAPED_BPS, shaped_port=("k1", 2))
         self.onos = onos
 
     def _start(self):
@@ -157,25 +159,61 @@ print(json.dumps(seqs))
 SEND = """
 import socket, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+size = int(sys.argv[5])
 for seq in range(int(sys.argv[3])):
-    s.sendto(seq.to_bytes(4, "big") + bytes(196), (sys.argv[1], int(sys.argv[2])))
-    time.sleep(float(sys.argv[4]))
+    s.sendto(seq.to_bytes(4, "big") + bytes(size - 4), (sys.argv[1], int(sys.argv[2])))
+    if float(sys.argv[4]):
+        time.sleep(float(sys.argv[4]))
 """
+
+
+def sender(lab, dport, count, gap, size=200):
+    """hc1 sending `count` datagrams to hc2:dport, running when returned."""
+    return subprocess.Popen(lab.hosts["hc1"].popen_argv(
+        [PYTHON, "-c", SEND, TOPOLOGY.hosts["hc2"][2], str(dport), str(count), str(gap),
+         str(size)]))
+
+
+def receiver(lab, dport):
+    """hc2 receiving on dport, bound when returned; .communicate() gives its JSON."""
+    rx = subprocess.Popen(lab.hosts["hc2"].popen_argv([PYTHON, "-c", RECEIVE, str(dport), "3"]),
+                          stdout=subprocess.PIPE, text=True)
+    assert rx.stdout.readline().strip() == "ready"
+    return rx
+
+
+def received(rx):
+    try:
+        return json.loads(rx.communicate(timeout=90)[0])
+    finally:
+        rx.kill()
 
 
 def udp(lab, dport, count, gap):
     """Sends `count` datagrams hc1 -> hc2:dport; the sequence numbers hc2 got."""
-    rx = subprocess.Popen(lab.hosts["hc2"].popen_argv([PYTHON, "-c", RECEIVE, str(dport), "3"]),
-                          stdout=subprocess.PIPE, text=True)
-    try:
-        assert rx.stdout.readline().strip() == "ready"
-        tx = subprocess.run(lab.hosts["hc1"].popen_argv(
-            [PYTHON, "-c", SEND, TOPOLOGY.hosts["hc2"][2], str(dport), str(count), str(gap)]),
-            timeout=60)
-        assert tx.returncode == 0
-        return json.loads(rx.communicate(timeout=60)[0])
-    finally:
-        rx.kill()
+    rx = receiver(lab, dport)
+    assert sender(lab, dport, count, gap).wait(timeout=60) == 0
+    return received(rx)
+
+
+L2_EXACT = "IngressPipeImpl.forwarding.l2_exact"
+# The upper path to hc2, for traffic that is no latency-critical flow.
+L2_TO_HC2 = (("k1", 2), ("k2", 2), ("k4", 3))
+
+
+def l2_rules_to_hc2(onos, lab):
+    """hc2's MAC forwarded along the upper path, through ONOS's flow REST (as
+    an operator's forwarding app would install it); waits until each is on
+    its switch."""
+    mac = TOPOLOGY.hosts["hc2"][3]
+    onos.rest.post("flows", {"flows": [
+        {"deviceId": device(sw), "tableId": L2_EXACT, "priority": 10, "isPermanent": True,
+         "timeout": 0, "selector": {"criteria": [{"type": "ETH_DST", "mac": mac}]},
+         "treatment": {"instructions": [{"type": "OUTPUT", "port": str(port)}]}}
+        for sw, port in L2_TO_HC2]})
+    for sw, _ in L2_TO_HC2:
+        wait(lambda: any(L2_EXACT in e for e in switch_entities(lab.p4rt[sw])), 60,
+             f"the L2 rule on {sw}")
 
 
 def test_onos_discovers_the_cables_through_lldp_and_the_hosts_from_netcfg(onos, cc_lab):
@@ -231,3 +269,39 @@ def test_a_bad_congestion_registration_is_refused_through_onos_and_writes_nothin
     assert lab.rest.get("congestion/flows")["flows"] == []
     for sw in TOPOLOGY.switches:
         assert set(cc_entries(lab, sw).values()) == {0}, sw
+
+
+def test_a_queue_on_the_primary_moves_the_flow_and_onos_installs_a_new_backup(onos, cc_lab):
+    """The switch-over under ONOS: k1 sees the queue on its shaped port and
+    moves the flow to the backup by itself; its report reaches FlowBuf's
+    congestion component as a packet-in (ONOS 2.7's P4Runtime driver
+    delivers no digests), which makes the backup the primary and writes the
+    old primary as the new backup, through ONOS."""
+    lab = cc_lab
+    wait(lambda: expected_links() <= onos_links(onos), 120, "the cables discovered")
+    l2_rules_to_hc2(onos, lab)
+    flow = lab.rest.post("congestion/flows", flow_body(5103))
+    try:
+        wait(lambda: cc_entries(lab, "k1")["cc_ingress.cc_paths"] == 2, 30, "k1's paths")
+        rx = receiver(lab, 5103)
+        tactile = sender(lab, 5103, 1500, 0.002)
+        # 300 packets of 1,000 bytes at once, L2-forwarded out of k1's
+        # shaped port: the flow's packets queue behind them.
+        assert sender(lab, 6000, 300, 0, size=1000).wait(timeout=60) == 0
+        assert tactile.wait(timeout=60) == 0
+        got = received(rx)
+        now = wait(lambda: (f := lab.rest.get(f"congestion/flows/{flow['id']}"))
+                   ["switchOvers"] and f, 30, "a switch-over reported to ONOS")
+        first = now["switchOvers"][0]
+        assert first["deviceId"] == device("k1"), first
+        assert first["queueUs"] >= 500, first
+        assert first["newBackup"] is True, first
+        assert [h["deviceId"] for h in now["primary"]] == [device(s) for s in ("k1", "k3", "k4")]
+        assert [h["deviceId"] for h in now["backup"]] == [device(s) for s in ("k1", "k2", "k4")]
+        wait(lambda: cc_entries(lab, "k1")["cc_ingress.cc_alternates"] == 1, 30,
+             "k1's alternate of the new backup")
+        assert cc_entries(lab, "k2")["cc_ingress.cc_paths"] == 1
+        assert len(set(got)) == 1500, f"{1500 - len(set(got))} of 1500 lost"
+    finally:
+        lab.rest.delete(f"congestion/flows/{flow['id']}")
+    print(f"congestion switch-over under ONOS: {json.dumps(first)}; 1500 of 1500 delivered")

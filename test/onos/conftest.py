@@ -25,12 +25,14 @@ def oar():
 
 @pytest.fixture(scope="session")
 def installed(onos, oar):
-    """FlowBuf's .oar installed (not activated): (app name, its required apps, ONOS's answer)."""
+    """FlowBuf's .oar installed (not activated): (app name, its required apps,
+    ONOS's answer, ONOS's listing of it right after: later fixtures activate it)."""
     name, required = oar_app(oar)
     if name in onos.applications():  # ONOS keeps installed apps in $ONOS_ROOT/apps
         onos.uninstall(name)
     try:
-        yield name, required, onos.install_oar(oar)
+        answer = onos.install_oar(oar)
+        yield name, required, answer, onos.applications()[name]
     finally:
         # Leaves the ONOS as it was: FlowBuf not installed (the last test
         # uninstalls it itself).
@@ -41,7 +43,7 @@ def installed(onos, oar):
 @pytest.fixture(scope="session")
 def flowbuf(onos, installed):
     """FlowBuf activated, with the apps it requires (ONOS activates those first)."""
-    name, required, _ = installed
+    name, required = installed[:2]
     apps = onos.applications()
     absent = [a for a in required if a not in apps]
     if absent:

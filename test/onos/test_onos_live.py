@@ -202,9 +202,8 @@ def _in_group(ss_line, group):
 
 
 def test_the_oar_installs_through_onos_rest(onos, installed):
-    name, required, answer = installed
+    name, required, answer, listed = installed
     assert answer["name"] == name and answer["state"] == "INSTALLED", answer
-    listed = onos.applications()[name]
     assert listed["state"] == "INSTALLED" and listed["origin"] == "FlowBuf", listed
     assert set(required) == {"org.onosproject.protocols.grpc",
                              "org.onosproject.protocols.p4runtime",
@@ -364,11 +363,23 @@ def test_the_gui_overlay_loads_in_onos_gui(onos, flowbuf):
 
 def test_the_commands_complete_in_onos_shell_over_ssh(lab, onos):
     """TAB in an interactive ONOS shell: FlowBuf's device completer offers
-    the configured device. (The buffer-state completer, after a device and
-    a buffer id, answered a bell and no candidate live on 2026-11-29: open.)"""
+    the configured device, its buffer-id completer a buffer of that device,
+    and after both its buffer-state completer the states. Karaf completes
+    an argument only when the ones before it are among their completers'
+    candidates: the buffer named must exist (a bell and no candidate,
+    seen live on 2026-11-29, was a buffer id that did not)."""
     wait(lambda: device(onos).get("available"), 240, f"{DEVICE} available in ONOS")
     devices = onos.shell.complete("onos:flowbuf-pause ")
     assert DEVICE in devices, devices
+    lab.rest.post(f"buffers/{DEVICE}", {"id": "tabbed", "state": "FREE"})
+    try:
+        ids = onos.shell.complete(f"onos:flowbuf-buffer-move {DEVICE} ")
+        assert "tabbed" in ids, ids
+        states = onos.shell.complete(f"onos:flowbuf-buffer-move {DEVICE} tabbed ")
+        assert all(s in states for s in ("BUFFERING", "FORWARDING", "FREE", "SERVING",
+                                         "STORING")), states
+    finally:
+        lab.rest.delete(f"buffers/{DEVICE}/tabbed?discard=true")
 
 
 def free_vports(rest):

@@ -364,10 +364,11 @@ def test_the_gui_overlay_loads_in_onos_gui(onos, flowbuf):
 def test_the_commands_complete_in_onos_shell_over_ssh(lab, onos):
     """TAB in an interactive ONOS shell: FlowBuf's device completer offers
     the configured device, its buffer-id completer a buffer of that device,
-    and after both its buffer-state completer the states. Karaf completes
-    an argument only when the ones before it are among their completers'
-    candidates: the buffer named must exist (a bell and no candidate,
-    seen live on 2026-11-29, was a buffer id that did not)."""
+    and after both its buffer-state completer the states. Karaf 4.2.9
+    completes an argument only when each one before it is among its
+    completer's candidates (ArgumentCompleter.verifyCompleter): the buffer
+    named must exist, likely why a bell and no candidate were seen live
+    before (2026-11-29)."""
     wait(lambda: device(onos).get("available"), 240, f"{DEVICE} available in ONOS")
     devices = onos.shell.complete("onos:flowbuf-pause ")
     assert DEVICE in devices, devices

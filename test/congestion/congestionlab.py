@@ -121,6 +121,17 @@ class CongestionLab(ProcessLab):
         self.switch_priority = switch_priority
 
     def _start(self):
+        self._start_network()
+        cfg = pathlib.Path(self.logs) / "netcfg.json"
+        cfg.write_text(json.dumps(self.netcfg(), indent=2))
+        self._run(["java", "-jar", str(HOST_JAR), "--netcfg", str(cfg), "--p4info", str(P4INFO),
+                   "--device-config", str(BMV2_JSON),
+                   "--listen", f"127.0.0.1:{self.rest_port}"], "host", self.rest_port,
+                  timeout=90)
+        self.rest = Rest(f"http://127.0.0.1:{self.rest_port}/onos/flowbuf")
+
+    def _start_network(self):
+        """The hosts, the cables and the switches, without a controller."""
         self.logs = tempfile.mkdtemp(prefix="flowbuf-congestion-")
         self.lab = Lab(self.prefix)
         self.lab.remove_leftovers()
@@ -133,13 +144,6 @@ class CongestionLab(ProcessLab):
         for sw in self.topology.switches:
             self._argv[sw] = self._switch_argv(sw)
             self._procs[sw] = self._run(self._argv[sw], sw, self.p4rt[sw])
-        cfg = pathlib.Path(self.logs) / "netcfg.json"
-        cfg.write_text(json.dumps(self.netcfg(), indent=2))
-        self._run(["java", "-jar", str(HOST_JAR), "--netcfg", str(cfg), "--p4info", str(P4INFO),
-                   "--device-config", str(BMV2_JSON),
-                   "--listen", f"127.0.0.1:{self.rest_port}"], "host", self.rest_port,
-                  timeout=90)
-        self.rest = Rest(f"http://127.0.0.1:{self.rest_port}/onos/flowbuf")
 
     def _add_hosts(self):
         """One namespace per host on its switch port; static ARP between all."""

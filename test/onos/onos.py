@@ -87,6 +87,65 @@ def oar_app(oar):
     return app.get("name"), [a for a in (app.get("apps") or "").split(",") if a]
 
 
+# FlowBuf's Declarative Services components: every @Component class of the bundles in the .oar.
+COMPONENT_SOURCES = ("app/app/src/main/java", "pipeconf/src/main/java", "web-gui/src/main/java",
+                     "cli/src/main/java")
+
+
+def flowbuf_components():
+    names = set()
+    for source in COMPONENT_SOURCES:
+        for path in (ROOT / source).rglob("*.java"):
+            text = path.read_text()
+            if re.search(r"^@Component\(", text, re.M):
+                package = re.search(r"^package ([\w.]+);", text, re.M).group(1)
+                names.add(f"{package}.{path.stem}")
+    return names
+
+
+def scr_states(listing):
+    """{component name: state} of FlowBuf's components in `scr:list`'s output
+    ("NAME in bundle N (...) enabled, 1 instance." then "    Id: 7, State:ACTIVE")."""
+    states = dict(re.findall(r"^(org\.flowbuf\.[\w.]+) in bundle .*\n\s+Id: \d+, State:(\w+)",
+                             listing, re.M))
+    # A component without an instance (disabled, or not yet configured) has no Id line.
+    for name in re.findall(r"^(org\.flowbuf\.[\w.]+) in bundle ", listing, re.M):
+        states.setdefault(name, "NO INSTANCE")
+    return states
+
+
+
+def switch_entities(port):
+    """What the switch holds, read over P4Runtime (no arbitration needed):
+    ["table NAME action", ...] for every table entry, and the PRE's multicast
+    groups and clone sessions."""
+    import grpc
+    from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
+    from test.packet.p4info import load_p4info
+    info = load_p4info()
+    tables = {t.preamble.id: t.preamble.name for t in info.tables}
+    actions = {a.preamble.id: a.preamble.name for a in info.actions}
+    request = p4runtime_pb2.ReadRequest(device_id=1)
+    request.entities.add().table_entry.table_id = 0
+    pre = request.entities.add().packet_replication_engine_entry
+    pre.multicast_group_entry.multicast_group_id = 0
+    request.entities.add().packet_replication_engine_entry.clone_session_entry.session_id = 0
+    found = []
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        for response in p4runtime_pb2_grpc.P4RuntimeStub(channel).Read(request, timeout=20):
+            for e in response.entities:
+                if e.HasField("table_entry"):
+                    found.append(f"table {tables[e.table_entry.table_id]} "
+                                 f"{actions.get(e.table_entry.action.action.action_id)}")
+                elif e.packet_replication_engine_entry.HasField("clone_session_entry"):
+                    found.append("clone session "
+                                 f"{e.packet_replication_engine_entry.clone_session_entry.session_id}")
+                else:
+                    found.append("multicast group " + str(
+                        e.packet_replication_engine_entry.multicast_group_entry.multicast_group_id))
+    return sorted(found)
+
+
 class Onos:
     """The running instance; `start()` waits until ONOS's core is up."""
 

@@ -29,7 +29,8 @@ from test.demo import service_demo
 from test.lab.bufferapi import BufferAgent
 from test.lab.servicelab import (DEVICE, HOSTS, ROOT, RestError, ServiceLab, ensure_built, ip_of,
                                  mac_of)
-from test.onos.onos import HTTP_PORT, Onos, missing, oar_app, oar_path, wait
+from test.onos.onos import (HTTP_PORT, flowbuf_components, missing, scr_states,
+                            switch_entities, wait)
 from test.upf import test_upf_service as upf
 
 REASON = missing()
@@ -38,22 +39,6 @@ if REASON:
 
 PIPECONF = "org.flowbuf.pipeconf"
 GUI_APP = "org.onosproject.gui"
-# FlowBuf's Declarative Services components: every @Component class of the bundles in the .oar.
-COMPONENT_SOURCES = ("app/app/src/main/java", "pipeconf/src/main/java", "web-gui/src/main/java",
-                     "cli/src/main/java")
-
-
-def flowbuf_components():
-    names = set()
-    for source in COMPONENT_SOURCES:
-        for path in (ROOT / source).rglob("*.java"):
-            text = path.read_text()
-            if re.search(r"^@Component\(", text, re.M):
-                package = re.search(r"^package ([\w.]+);", text, re.M).group(1)
-                names.add(f"{package}.{path.stem}")
-    return names
-
-
 class OnosSwitchLab(ServiceLab):
     """The embedded labs' hosts and pbswitch (in-process buffers), without the
     embedded host: ONOS controls the switch. Its own prefix and ports."""
@@ -103,60 +88,6 @@ def assert_lossless(report):
     assert report["sent"] == report["received"], report
     assert (report["lost"], report["reordered"], report["duplicates"]) == (0, 0, 0), report
     assert report["buffer_packets_in"] == report["buffer_packets_out"], report
-
-
-@pytest.fixture(scope="module")
-def onos():
-    instance = Onos()
-    try:
-        instance.start()
-        yield instance
-    finally:
-        instance.stop()
-
-
-@pytest.fixture(scope="module")
-def oar():
-    return oar_path()
-
-
-@pytest.fixture(scope="module")
-def installed(onos, oar):
-    """FlowBuf's .oar installed (not activated): (app name, its required apps, ONOS's answer)."""
-    name, required = oar_app(oar)
-    if name in onos.applications():  # ONOS keeps installed apps in $ONOS_ROOT/apps
-        onos.uninstall(name)
-    try:
-        yield name, required, onos.install_oar(oar)
-    finally:
-        # Leaves the ONOS as it was: FlowBuf not installed (the last test
-        # uninstalls it itself).
-        if name in onos.applications():
-            onos.uninstall(name)
-
-
-@pytest.fixture(scope="module")
-def flowbuf(onos, installed):
-    """FlowBuf activated, with the apps it requires (ONOS activates those first)."""
-    name, required, _ = installed
-    apps = onos.applications()
-    absent = [a for a in required if a not in apps]
-    if absent:
-        pytest.skip(f"this ONOS has no app {', '.join(absent)}, which FlowBuf requires "
-                    f"(ONOS's release tarball has them; tools/onos/assemble.sh stages an app "
-                    f"when its bundles are built)")
-    mark = onos.log_mark()
-    onos.activate(name)
-    expected = flowbuf_components()
-    try:
-        wait(lambda: onos.applications()[name]["state"] == "ACTIVE", 300, f"{name} ACTIVE")
-        # ONOS marks the app ACTIVE before Karaf has installed and started its
-        # bundles: its components say when FlowBuf runs.
-        wait(lambda: all(scr_states(onos.shell.run("scr:list | cat")).get(c) == "ACTIVE"
-                         for c in expected), 180, "FlowBuf's components ACTIVE")
-    except TimeoutError as e:
-        pytest.fail(f"{e}; ONOS's log says:\n{onos.log_problems(mark)}")
-    return name
 
 
 @pytest.fixture(scope="module")
@@ -235,17 +166,6 @@ def post_l2_rules(onos):
          f"ONOS's L2 rules ADDED on {DEVICE}")
 
 
-def scr_states(listing):
-    """{component name: state} of FlowBuf's components in `scr:list`'s output
-    ("NAME in bundle N (...) enabled, 1 instance." then "    Id: 7, State:ACTIVE")."""
-    states = dict(re.findall(r"^(org\.flowbuf\.[\w.]+) in bundle .*\n\s+Id: \d+, State:(\w+)",
-                             listing, re.M))
-    # A component without an instance (disabled, or not yet configured) has no Id line.
-    for name in re.findall(r"^(org\.flowbuf\.[\w.]+) in bundle ", listing, re.M):
-        states.setdefault(name, "NO INSTANCE")
-    return states
-
-
 def scr_references(info):
     """(reference name, SATISFIED or UNSATISFIED) of each reference `scr:info` lists."""
     return re.findall(r"^\s+- (\w+): \S+ (SATISFIED|UNSATISFIED)", info, re.M)
@@ -282,9 +202,8 @@ def _in_group(ss_line, group):
 
 
 def test_the_oar_installs_through_onos_rest(onos, installed):
-    name, required, answer = installed
+    name, required, answer, listed = installed
     assert answer["name"] == name and answer["state"] == "INSTALLED", answer
-    listed = onos.applications()[name]
     assert listed["state"] == "INSTALLED" and listed["origin"] == "FlowBuf", listed
     assert set(required) == {"org.onosproject.protocols.grpc",
                              "org.onosproject.protocols.p4runtime",
@@ -444,11 +363,24 @@ def test_the_gui_overlay_loads_in_onos_gui(onos, flowbuf):
 
 def test_the_commands_complete_in_onos_shell_over_ssh(lab, onos):
     """TAB in an interactive ONOS shell: FlowBuf's device completer offers
-    the configured device. (The buffer-state completer, after a device and
-    a buffer id, answered a bell and no candidate live on 2026-11-29: open.)"""
+    the configured device, its buffer-id completer a buffer of that device,
+    and after both its buffer-state completer the states. Karaf 4.2.9
+    completes an argument only when each one before it is among its
+    completer's candidates (ArgumentCompleter.verifyCompleter): the buffer
+    named must exist, likely why a bell and no candidate were seen live
+    before (2026-11-29)."""
     wait(lambda: device(onos).get("available"), 240, f"{DEVICE} available in ONOS")
     devices = onos.shell.complete("onos:flowbuf-pause ")
     assert DEVICE in devices, devices
+    lab.rest.post(f"buffers/{DEVICE}", {"id": "tabbed", "state": "FREE"})
+    try:
+        ids = onos.shell.complete(f"onos:flowbuf-buffer-move {DEVICE} ")
+        assert "tabbed" in ids, ids
+        states = onos.shell.complete(f"onos:flowbuf-buffer-move {DEVICE} tabbed ")
+        assert all(s in states for s in ("BUFFERING", "FORWARDING", "FREE", "SERVING",
+                                         "STORING")), states
+    finally:
+        lab.rest.delete(f"buffers/{DEVICE}/tabbed?discard=true")
 
 
 def free_vports(rest):
@@ -627,37 +559,6 @@ def test_figures_pause_resume_and_rule_installs_through_onos_vs_embedded(forward
     print(f"figures: pause p50 ONOS {statistics.median(onos['pause']):.1f} ms vs embedded "
           f"{statistics.median(embedded['pause']):.1f} ms; rules/s ONOS "
           f"{onos['rules_per_s']:.0f} vs embedded {embedded['rules_per_s']:.0f}")
-
-
-def switch_entities(port):
-    """What the switch holds, read over P4Runtime (no arbitration needed):
-    ["table NAME action", ...] for every table entry, and the PRE's multicast
-    groups and clone sessions."""
-    import grpc
-    from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
-    from test.packet.p4info import load_p4info
-    info = load_p4info()
-    tables = {t.preamble.id: t.preamble.name for t in info.tables}
-    actions = {a.preamble.id: a.preamble.name for a in info.actions}
-    request = p4runtime_pb2.ReadRequest(device_id=1)
-    request.entities.add().table_entry.table_id = 0
-    pre = request.entities.add().packet_replication_engine_entry
-    pre.multicast_group_entry.multicast_group_id = 0
-    request.entities.add().packet_replication_engine_entry.clone_session_entry.session_id = 0
-    found = []
-    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
-        for response in p4runtime_pb2_grpc.P4RuntimeStub(channel).Read(request, timeout=20):
-            for e in response.entities:
-                if e.HasField("table_entry"):
-                    found.append(f"table {tables[e.table_entry.table_id]} "
-                                 f"{actions.get(e.table_entry.action.action.action_id)}")
-                elif e.packet_replication_engine_entry.HasField("clone_session_entry"):
-                    found.append("clone session "
-                                 f"{e.packet_replication_engine_entry.clone_session_entry.session_id}")
-                else:
-                    found.append("multicast group " + str(
-                        e.packet_replication_engine_entry.multicast_group_entry.multicast_group_id))
-    return sorted(found)
 
 
 # What stays on the switch without FlowBuf: ONOS's packet intercepts

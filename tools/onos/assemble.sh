@@ -24,7 +24,7 @@ ONOS_FEATURES=${ONOS_FEATURES:-onos-thirdparty-base,onos-thirdparty-web,onos-api
 # ONOS apps (their source packages, any order), staged in apps/ as ONOS's packaging does:
 # the default drivers (ONOS's core waits for them), and what FlowBuf's .oar and
 # its devices need.
-ONOS_APP_PACKAGES=${ONOS_APP_PACKAGES:-drivers/default,protocols/grpc,protocols/p4runtime,protocols/gnmi,protocols/gnoi,providers/general,providers/p4runtime,drivers/p4runtime,drivers/gnmi,drivers/gnoi,pipelines/basic,drivers/stratum,drivers/bmv2,providers/lldp,providers/host,web/gui}
+ONOS_APP_PACKAGES=${ONOS_APP_PACKAGES:-drivers/default,protocols/grpc,protocols/p4runtime,protocols/gnmi,protocols/gnoi,providers/general,providers/p4runtime,drivers/p4runtime,drivers/gnmi,drivers/gnoi,pipelines/basic,drivers/stratum,drivers/bmv2,providers/lldp,providers/host,providers/netcfghost,providers/netcfglinks,web/gui}
 MAVEN_CENTRAL=https://repo1.maven.org/maven2
 ROOT=$ONOS_DEFAULT_ROOT
 KARAF=$ROOT/apache-karaf-$KARAF_VERSION

@@ -333,9 +333,18 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
             return false;
         }
         Optional<Ip4Address> ue = EndMarkers.ueOf(frame);
+        ue.ifPresent(this::markerBack);
         // The release writes to the switch: not on the stream's thread.
         ue.ifPresent(u -> timer.execute(() -> release(u, false)));
         return ue.isPresent();
+    }
+
+    /** Stamps the marker's return (before the release waits for the timer thread). */
+    private void markerBack(Ip4Address ue) {
+        UeState s = ues.get(ue);
+        if (s != null && s.phase == UeState.Phase.PROMOTING) {
+            s.markerBackNanos = nanos.getAsLong();
+        }
     }
 
     // ---- promotion ---------------------------------------------------
@@ -396,6 +405,8 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         FlowBufIntent pause = intents.pause(fast, set.dnPort(), toUe(s.ue), Optional.empty(), OWNER);
         s.pause = pause.id();
         s.buffer = pause.bufferId().orElseThrow();
+        s.heldNanos = nanos.getAsLong();
+        s.markerBackNanos = 0;
         try {
             UpfWrite write = new UpfWrite();
             List<FlowRule> downlink = entries.downlink(fast, record);
@@ -406,6 +417,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
                 write.inserts().add(peer.rule);
             }
             writer.write(fast, write);
+            s.writtenNanos = nanos.getAsLong();
             peer.users++;
             peers.put(record.tunnelPeer(), peer);
             s.fastRules = downlink;
@@ -419,6 +431,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
                                              TimeUnit.MILLISECONDS);
             MacAddress gnb = macOf.apply(record.session().gnbAddress()).orElse(EndMarkers.DST_MAC);
             packets.emit(fast, set.slowPort(), EndMarkers.frame(s.ue, s.moveSeq, gnb));
+            s.markerSentNanos = nanos.getAsLong();
             return true;
         } catch (RuntimeException e) {
             if (s.phase == UeState.Phase.PROMOTING) {
@@ -451,7 +464,10 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
                                    BufferState.FORWARDING);
                 s.phase = UeState.Phase.FAST;
                 s.promotions++;
-                s.lastMoveMicros = (nanos.getAsLong() - s.moveStartNanos) / 1000;
+                long released = nanos.getAsLong();
+                s.lastMoveMicros = (released - s.moveStartNanos) / 1000;
+                s.lastActiveMicros = (s.writtenNanos - s.moveStartNanos) / 1000;
+                logSteps(s, released);
                 s.rateBps = heavyRateBps.getAsLong();  // a heavy hitter until measured
                 s.lastBytes = -1;
                 s.underSinceNanos = -1;
@@ -468,6 +484,20 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
             s.markerTimeout = timer.schedule(() -> release(ue, true), MARKER_WAIT_MS,
                                              TimeUnit.MILLISECONDS);
         }
+    }
+
+    /**
+     * One line per promotion: the time of each step since the report (µs),
+     * cumulative, so that its figures show where the time goes.
+     */
+    private void logSteps(UeState s, long released) {
+        long t0 = s.moveStartNanos;
+        long back = s.markerBackNanos;
+        LOG.info("{} promoted: held {} us, written (active) {} us, marker sent {} us, "
+                         + "marker back {} us, released {} us",
+                 s.ue, (s.heldNanos - t0) / 1000, (s.writtenNanos - t0) / 1000,
+                 (s.markerSentNanos - t0) / 1000, back > 0 ? (back - t0) / 1000 : -1,
+                 (released - t0) / 1000);
     }
 
     // ---- demotion ----------------------------------------------------
@@ -527,6 +557,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         s.phase = UeState.Phase.SLOW;
         s.demotions++;
         s.lastMoveMicros = (nanos.getAsLong() - start) / 1000;
+        s.lastActiveMicros = s.lastMoveMicros;
         budget.give(s.ue);
         s.cleanupPending = !letGo(s);
         LOG.info("{} demoted to the slow path: {}", s.ue, why);

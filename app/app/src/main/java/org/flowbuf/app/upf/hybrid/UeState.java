@@ -45,6 +45,11 @@ final class UeState {
     volatile long moveSeq;
     volatile long moveStartNanos;
     volatile ScheduledFuture<?> markerTimeout;
+    /** The promotion's steps done (ns, as moveStartNanos): where its time goes. */
+    volatile long heldNanos;
+    volatile long writtenNanos;
+    volatile long markerSentNanos;
+    volatile long markerBackNanos;
     /** Rate sampling on the fast path. */
     volatile long lastBytes = -1;
     volatile long lastSampleNanos;
@@ -56,6 +61,8 @@ final class UeState {
     volatile long promotions;
     volatile long demotions;
     volatile long lastMoveMicros;
+    /** The last move's Write acknowledged, µs after its start. */
+    volatile long lastActiveMicros;
     volatile long markerTimeouts;
 
     UeState(Ip4Address ue) {
@@ -66,6 +73,6 @@ final class UeState {
         Phase p = phase;
         return new UePlacement(ue, p == Phase.FAST ? UePlacement.Path.FAST : UePlacement.Path.SLOW,
                                p == Phase.PROMOTING, p == Phase.FAST ? rateBps : 0, promotions,
-                               demotions, lastMoveMicros);
+                               demotions, lastMoveMicros, lastActiveMicros);
     }
 }

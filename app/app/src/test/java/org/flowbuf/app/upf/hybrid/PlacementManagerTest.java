@@ -61,6 +61,8 @@ public class PlacementManagerTest {
     private final InMemoryUpfStore store = new InMemoryUpfStore();
     private final Map<String, Long> held = new HashMap<>();
     private long now;
+    /** How long the fake switch takes to acknowledge a Write (ns on the test's clock). */
+    private long writeNanos;
     private int intentIds;
     private ScheduledThreadPoolExecutor timer;
     private PlacementManager manager;
@@ -81,6 +83,7 @@ public class PlacementManagerTest {
             public void write(DeviceId deviceId, UpfWrite write) {
                 log.add("write " + deviceId + " -" + write.removes().size() + " +"
                                 + write.inserts().size());
+                now += writeNanos;
             }
 
             @Override
@@ -223,6 +226,7 @@ public class PlacementManagerTest {
     @Test
     public void aPromotionHoldsWritesOnceSendsTheMarkerAndReleasesOnIt() {
         session("10.250.0.1", 5);
+        writeNanos = 500_000;  // the Write acknowledged 0.5 ms after the report
         manager.heavyHitter(report("10.250.0.1"));
         assertEquals(List.of("pause device:s1/2 " + FlowFilter.builder()
                                      .ipv4Dst(org.onlab.packet.IpPrefix.valueOf("10.250.0.1/32")).build(),
@@ -236,7 +240,9 @@ public class PlacementManagerTest {
         assertEquals("move auto-1 FORWARDING", log.get(3));
         UePlacement p = placement("10.250.0.1");
         assertEquals(1, p.promotions());
-        assertEquals(2000, p.lastMoveMicros());
+        // Active on the fast path at its Write; its packets released at the marker.
+        assertEquals(500, p.lastActiveMicros());
+        assertEquals(2500, p.lastMoveMicros());
         assertFalse(p.moving());
     }
 

@@ -31,6 +31,8 @@ import org.onosproject.net.flow.FlowRule;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -94,6 +96,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
     private final Predicate<DeviceId> known;
     private final LongSupplier heavyRateBps;
     private final LongSupplier nanos;
+    private final Clock wall;
     private final Function<Ip4Address, Optional<MacAddress>> macOf;
     private final ScheduledExecutorService timer;
     private final Striped<Lock> turns = Striped.lock(256);
@@ -118,6 +121,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         Predicate<DeviceId> known;
         LongSupplier heavyRateBps;
         LongSupplier nanos = System::nanoTime;
+        Clock wall = Clock.systemUTC();
         Function<Ip4Address, Optional<MacAddress>> macOf = ip -> Optional.empty();
 
         /**
@@ -170,6 +174,17 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
             this.nanos = clock;
             return this;
         }
+
+        /**
+         * Another wall clock (tests): a report's time of arrival is on it.
+         *
+         * @param clock the wall clock
+         * @return this
+         */
+        public Deps withWallClock(Clock clock) {
+            this.wall = clock;
+            return this;
+        }
     }
 
     /**
@@ -189,6 +204,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         this.known = deps.known;
         this.heavyRateBps = deps.heavyRateBps;
         this.nanos = deps.nanos;
+        this.wall = deps.wall;
         this.macOf = deps.macOf;
         this.timer = timer;
     }
@@ -316,7 +332,10 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
     public void heavyHitter(HeavyHitter report) {
         HybridSettings s = settings;
         if (s.fastDevice().equals(Optional.of(report.deviceId()))) {
-            promote(report.ueAddress());
+            // Its move is timed from the digest's arrival: the time it waited
+            // behind other reports (promotions run one after the other) counts.
+            long waited = Math.max(0, Duration.between(report.reportedAt(), wall.instant()).toNanos());
+            promote(report.ueAddress(), nanos.getAsLong() - waited);
         }
     }
 
@@ -356,6 +375,11 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
      * @param ue the UE
      */
     public void promote(Ip4Address ue) {
+        promote(ue, nanos.getAsLong());
+    }
+
+    /** Promotes a UE, its move timed from start (ns). */
+    private void promote(Ip4Address ue, long start) {
         Optional<UpfSessionRecord> record = sessionOf(ue);
         if (record.isEmpty()) {
             LOG.debug("heavy hitter {} has no session on the slow path: not promoted", ue);
@@ -365,7 +389,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         if (s.phase != UeState.Phase.SLOW) {
             return;
         }
-        long start = nanos.getAsLong();
+        long begun = nanos.getAsLong();
         if (!takeBudget(ue)) {
             LOG.warn("{} not promoted: the fast path's {} sessions are all moving", ue,
                      settings.fastTableBudget());
@@ -374,7 +398,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         boolean started = false;
         try {
             started = inTurns(ue, record.get().tunnelPeer(),
-                              () -> startPromotion(s, record.get(), start));
+                              () -> startPromotion(s, record.get(), start, begun));
         } catch (FlowBufException e) {
             LOG.warn("{} not promoted: {}", ue, e.getMessage());
         } finally {
@@ -396,7 +420,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         return budget.take(ue);
     }
 
-    private boolean startPromotion(UeState s, UpfSessionRecord record, long start) {
+    private boolean startPromotion(UeState s, UpfSessionRecord record, long start, long begun) {
         if (s.phase != UeState.Phase.SLOW || s.cleanupPending && !letGo(s)) {
             return false;
         }
@@ -405,6 +429,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         FlowBufIntent pause = intents.pause(fast, set.dnPort(), toUe(s.ue), Optional.empty(), OWNER);
         s.pause = pause.id();
         s.buffer = pause.bufferId().orElseThrow();
+        s.begunNanos = begun;
         s.heldNanos = nanos.getAsLong();
         s.markerBackNanos = 0;
         try {
@@ -487,15 +512,16 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
     }
 
     /**
-     * One line per promotion: the time of each step since the report (µs),
-     * cumulative, so that its figures show where the time goes.
+     * One line per promotion: the time of each step since the digest came
+     * (µs), cumulative, so that its figures show where the time goes (begun:
+     * the wait behind other reports, and an eviction's demotion).
      */
     private void logSteps(UeState s, long released) {
         long t0 = s.moveStartNanos;
         long back = s.markerBackNanos;
-        LOG.info("{} promoted: held {} us, written (active) {} us, marker sent {} us, "
+        LOG.info("{} promoted: begun {} us, held {} us, written (active) {} us, marker sent {} us, "
                          + "marker back {} us, released {} us",
-                 s.ue, (s.heldNanos - t0) / 1000, (s.writtenNanos - t0) / 1000,
+                 s.ue, (s.begunNanos - t0) / 1000, (s.heldNanos - t0) / 1000, (s.writtenNanos - t0) / 1000,
                  (s.markerSentNanos - t0) / 1000, back > 0 ? (back - t0) / 1000 : -1,
                  (released - t0) / 1000);
     }

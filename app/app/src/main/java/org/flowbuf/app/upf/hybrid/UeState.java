@@ -46,6 +46,7 @@ final class UeState {
     volatile long moveStartNanos;
     volatile ScheduledFuture<?> markerTimeout;
     /** The promotion's steps done (ns, as moveStartNanos): where its time goes. */
+    volatile long begunNanos;
     volatile long heldNanos;
     volatile long writtenNanos;
     volatile long markerSentNanos;

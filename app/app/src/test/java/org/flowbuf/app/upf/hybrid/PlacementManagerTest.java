@@ -63,6 +63,8 @@ public class PlacementManagerTest {
     private long now;
     /** How long the fake switch takes to acknowledge a Write (ns on the test's clock). */
     private long writeNanos;
+    /** The wall clock reports arrive on: a report arrives when it is made, unless a test says. */
+    private java.time.Clock wall = java.time.Clock.fixed(Instant.EPOCH, java.time.ZoneOffset.UTC);
     private int intentIds;
     private ScheduledThreadPoolExecutor timer;
     private PlacementManager manager;
@@ -109,7 +111,7 @@ public class PlacementManagerTest {
                 (device, port, frame) -> log.add("marker " + device + "/" + port + " to "
                         + EndMarkers.ueOf(tunnelled(frame)).orElseThrow()),
                 intents(), buffers(), d -> d.equals(FAST) || d.equals(SLOW), () -> HEAVY_BPS)
-                .withClock(() -> now), timer);
+                .withClock(() -> now).withWallClock(wall), timer);
         manager.configure(settings(2, 1000, 100));
         log.clear();
     }
@@ -244,6 +246,21 @@ public class PlacementManagerTest {
         assertEquals(500, p.lastActiveMicros());
         assertEquals(2500, p.lastMoveMicros());
         assertFalse(p.moving());
+    }
+
+    @Test
+    public void aPromotionIsTimedFromItsDigestsArrival() {
+        session("10.250.0.1", 5);
+        writeNanos = 500_000;
+        // The digest came 3 ms before the placement took it (it waited behind others).
+        manager.heavyHitter(new HeavyHitter(FAST, Ip4Address.valueOf("10.250.0.1"),
+                                            Ip4Address.valueOf("10.0.2.2"), 17, 4000, 8080, 100, 1,
+                                            Instant.EPOCH.minusMillis(3)));
+        now += 2_000_000;
+        release("10.250.0.1");
+        UePlacement p = placement("10.250.0.1");
+        assertEquals(3500, p.lastActiveMicros());
+        assertEquals(5500, p.lastMoveMicros());
     }
 
     @Test

@@ -250,7 +250,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         }
         restartTick(next);
         LOG.info("hybrid placement: {} (was {})", next, before);
-        while (budget.over() && demoteColdest("the budget shrank")) {
+        while (budget.over() && demoteColdest("the budget shrank", this::movableRate)) {
             continue;
         }
         if (next.fastDevice().isPresent()) {
@@ -413,7 +413,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
             if (budget.take(ue)) {
                 return true;
             }
-            if (!demoteColdest("evicted for " + ue)) {
+            if (!demoteColdest("evicted for " + ue, this::measuredRate)) {
                 return false;
             }
         }
@@ -494,6 +494,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
                 s.lastActiveMicros = (s.writtenNanos - s.moveStartNanos) / 1000;
                 logSteps(s, released);
                 s.rateBps = heavyRateBps.getAsLong();  // a heavy hitter until measured
+                s.rateMeasured = false;
                 s.lastBytes = -1;
                 s.underSinceNanos = -1;
                 if (deadline) {
@@ -528,8 +529,8 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
 
     // ---- demotion ----------------------------------------------------
 
-    private boolean demoteColdest(String why) {
-        Optional<Ip4Address> victim = budget.coldest(this::movableRate);
+    private boolean demoteColdest(String why, Function<Ip4Address, Optional<Long>> rateOf) {
+        Optional<Ip4Address> victim = budget.coldest(rateOf);
         victim.ifPresent(v -> demote(v, why));
         return victim.isPresent();
     }
@@ -538,6 +539,19 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         UeState s = ues.get(ue);
         return s != null && s.phase == UeState.Phase.FAST ? Optional.of(s.rateBps)
                 : Optional.empty();
+    }
+
+    /**
+     * The rate of a promoted UE whose rate was measured on the fast path (a
+     * whole window there). One promoted less than that carries the heavy
+     * rate as a placeholder, the lowest a heavy hitter has: it would be the
+     * coldest, and with ties going to the lowest address, a new report
+     * evicted the heaviest UEs of a trace just after their promotion (they
+     * are reported once, so they stayed on the slow path).
+     */
+    private Optional<Long> measuredRate(Ip4Address ue) {
+        UeState s = ues.get(ue);
+        return s != null && s.rateMeasured ? movableRate(ue) : Optional.empty();
     }
 
     /**
@@ -683,6 +697,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         if (s.lastBytes >= 0 && now > s.lastSampleNanos) {
             long delta = Math.max(0, bytes - s.lastBytes);
             s.rateBps = (long) (delta * 8 * 1e9 / (now - s.lastSampleNanos));
+            s.rateMeasured = true;
             if (s.rateBps >= heavy) {
                 s.underSinceNanos = -1;
             } else if (s.underSinceNanos < 0) {

@@ -55,6 +55,8 @@ final class UeState {
     volatile long lastBytes = -1;
     volatile long lastSampleNanos;
     volatile long rateBps;
+    /** Whether rateBps was measured (a whole window on the fast path), not the placeholder. */
+    volatile boolean rateMeasured;
     /** Since when its rate has been under the heavy-hitter rate (ns), or -1. */
     volatile long underSinceNanos = -1;
     /** A demoted UE whose buffer is still to be let go (it held packets then). */

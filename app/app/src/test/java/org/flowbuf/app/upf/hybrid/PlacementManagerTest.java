@@ -307,6 +307,31 @@ public class PlacementManagerTest {
     }
 
     @Test
+    public void aUeWhoseRateWasNotMeasuredYetIsNotEvicted() {
+        session("10.250.0.1", 1);
+        session("10.250.0.2", 2);
+        session("10.250.0.3", 3);
+        promoted("10.250.0.2");
+        manager.tick();
+        now += 100_000_000;
+        counters.put(5, 100_000L);     // UE 2 measured: 8 Mbit/s
+        manager.tick();
+        // Just promoted: the heavy rate as a placeholder, the lowest address.
+        promoted("10.250.0.1");
+        manager.heavyHitter(report("10.250.0.3"));
+        assertEquals(UePlacement.Path.FAST, placement("10.250.0.1").path());
+        assertEquals(UePlacement.Path.SLOW, placement("10.250.0.2").path());
+        assertEquals(1, placement("10.250.0.2").demotions());
+        assertTrue(placement("10.250.0.3").moving());
+        // Every holder without a measured rate: a new report is not promoted.
+        manager.heavyHitter(report("10.250.0.2"));
+        assertEquals(UePlacement.Path.SLOW, placement("10.250.0.2").path());
+        assertFalse(placement("10.250.0.2").moving());
+        assertEquals(UePlacement.Path.FAST, placement("10.250.0.1").path());
+        assertEquals(2, manager.fastSessionsUsed());
+    }
+
+    @Test
     public void aUeUnderTheRateForTheIdleTimeIsDemotedAndItsBufferLetGoOnceEmpty() {
         session("10.250.0.1", 1);
         promoted("10.250.0.1");

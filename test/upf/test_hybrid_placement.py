@@ -169,6 +169,10 @@ def test_a_full_fast_path_evicts_a_streaming_ue_without_loss(lab, settings):
     try:
         wait_until(lambda: placement(lab, first)["path"] == "FAST", timeout=15, step=0.05,
                    what=f"{first} promoted")
+        # A UE is evicted only once its rate was measured on the fast path (over
+        # the placeholder, the HH rate): one just promoted is not.
+        wait_until(lambda: placement(lab, first)["rateBps"] > HEAVY["rateBps"], timeout=10,
+                   step=0.05, what=f"{first}'s rate measured on the fast path")
         burst_until_promoted(lab, second)
         evicted = placement(lab, first)
         assert (evicted["path"], evicted["demotions"]) == ("SLOW", 1), evicted

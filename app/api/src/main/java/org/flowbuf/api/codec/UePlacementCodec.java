@@ -11,7 +11,7 @@ import org.onosproject.codec.JsonCodec;
 
 /**
  * JSON of {@link UePlacement}: {"ueAddress", "path": "FAST" or "SLOW",
- * "moving", "rateBps", "promotions", "demotions", "lastMoveUs"}.
+ * "moving", "rateBps", "promotions", "demotions", "lastMoveUs", "lastActiveUs"}.
  */
 public final class UePlacementCodec extends JsonCodec<UePlacement> {
 
@@ -20,6 +20,7 @@ public final class UePlacementCodec extends JsonCodec<UePlacement> {
         return context.mapper().createObjectNode().put("ueAddress", p.ueAddress().toString())
                 .put("path", p.path().name()).put("moving", p.moving()).put("rateBps", p.rateBps())
                 .put("promotions", p.promotions()).put("demotions", p.demotions())
-                .put("lastMoveUs", p.lastMoveMicros());
+                .put("lastMoveUs", p.lastMoveMicros())
+                .put("lastActiveUs", p.lastActiveMicros());
     }
 }

@@ -20,6 +20,10 @@ import java.util.Objects;
  * @param demotions      times it was demoted
  * @param lastMoveMicros how long its last move took, from the decision (a digest, an
  *                       eviction, the idle check) to the path taking its packets, µs
+ * @param lastActiveMicros how long its last move took to its one P4Runtime Write being
+ *                       acknowledged, µs: for a promotion, the session active on the fast
+ *                       path (its held packets are released later, at lastMoveMicros, once
+ *                       the end marker shows the slow path drained)
  */
 public final class UePlacement {
 
@@ -38,9 +42,11 @@ public final class UePlacement {
     private final long promotions;
     private final long demotions;
     private final long lastMoveMicros;
+    private final long lastActiveMicros;
 
     /**
-     * A UE's placement.
+     * A UE's placement whose last move was active when it was done (a
+     * demotion: its Write is the move).
      *
      * @param ueAddress      the UE
      * @param path           its path
@@ -52,6 +58,25 @@ public final class UePlacement {
      */
     public UePlacement(Ip4Address ueAddress, Path path, boolean moving, long rateBps,
                        long promotions, long demotions, long lastMoveMicros) {
+        this(ueAddress, path, moving, rateBps, promotions, demotions, lastMoveMicros,
+             lastMoveMicros);
+    }
+
+    /**
+     * A UE's placement.
+     *
+     * @param ueAddress      the UE
+     * @param path           its path
+     * @param moving         a move is under way
+     * @param rateBps        its rate on the fast path, bit/s
+     * @param promotions     promotions so far
+     * @param demotions      demotions so far
+     * @param lastMoveMicros its last move's duration, µs (0: none yet)
+     * @param lastActiveMicros its last move's Write acknowledged, µs after the decision
+     */
+    public UePlacement(Ip4Address ueAddress, Path path, boolean moving, long rateBps,
+                       long promotions, long demotions, long lastMoveMicros,
+                       long lastActiveMicros) {
         this.ueAddress = Objects.requireNonNull(ueAddress);
         this.path = Objects.requireNonNull(path);
         this.moving = moving;
@@ -59,6 +84,7 @@ public final class UePlacement {
         this.promotions = promotions;
         this.demotions = demotions;
         this.lastMoveMicros = lastMoveMicros;
+        this.lastActiveMicros = lastActiveMicros;
     }
 
     /**
@@ -124,6 +150,16 @@ public final class UePlacement {
         return lastMoveMicros;
     }
 
+    /**
+     * How long its last move took to its Write acknowledged (a promotion:
+     * the session active on the fast path, before the held packets go).
+     *
+     * @return µs, 0 before the first
+     */
+    public long lastActiveMicros() {
+        return lastActiveMicros;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof UePlacement)) {
@@ -132,12 +168,13 @@ public final class UePlacement {
         UePlacement p = (UePlacement) o;
         return ueAddress.equals(p.ueAddress) && path == p.path && moving == p.moving
                 && rateBps == p.rateBps && promotions == p.promotions && demotions == p.demotions
-                && lastMoveMicros == p.lastMoveMicros;
+                && lastMoveMicros == p.lastMoveMicros && lastActiveMicros == p.lastActiveMicros;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(ueAddress, path, moving, rateBps, promotions, demotions, lastMoveMicros);
+        return Objects.hash(ueAddress, path, moving, rateBps, promotions, demotions, lastMoveMicros,
+                            lastActiveMicros);
     }
 
     @Override

@@ -9,6 +9,7 @@ import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.upf.FirewallRule;
 import org.flowbuf.api.upf.PduSession;
 import org.flowbuf.api.upf.PortRange;
+import org.flowbuf.api.upf.UePlacement;
 import org.flowbuf.api.upf.UpfApplication;
 import org.flowbuf.api.upf.UpfDirection;
 import org.flowbuf.api.upf.UpfInterface;
@@ -168,5 +169,18 @@ public class UpfCodecsTest {
         } catch (FlowBufException e) {
             assertEquals("priority must be between 1 and 65535, got 0", e.getMessage());
         }
+    }
+
+    @Test
+    public void aPlacementShowsWhenItsSessionWasActiveAndWhenItsPacketsWent() {
+        ObjectNode p = new UePlacementCodec().encode(new UePlacement(
+                Ip4Address.valueOf("10.250.0.1"), UePlacement.Path.FAST, false, 8000, 1, 0, 2500, 500),
+                                                     context);
+        assertEquals(2500, p.get("lastMoveUs").asLong());
+        assertEquals(500, p.get("lastActiveUs").asLong());
+        // A move whose Write is the move (a demotion) is active when done.
+        ObjectNode d = new UePlacementCodec().encode(new UePlacement(
+                Ip4Address.valueOf("10.250.0.1"), UePlacement.Path.SLOW, false, 0, 1, 1, 700), context);
+        assertEquals(700, d.get("lastActiveUs").asLong());
     }
 }

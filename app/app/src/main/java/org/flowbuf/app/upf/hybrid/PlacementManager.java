@@ -31,6 +31,8 @@ import org.onosproject.net.flow.FlowRule;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -94,6 +96,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
     private final Predicate<DeviceId> known;
     private final LongSupplier heavyRateBps;
     private final LongSupplier nanos;
+    private final Clock wall;
     private final Function<Ip4Address, Optional<MacAddress>> macOf;
     private final ScheduledExecutorService timer;
     private final Striped<Lock> turns = Striped.lock(256);
@@ -118,6 +121,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         Predicate<DeviceId> known;
         LongSupplier heavyRateBps;
         LongSupplier nanos = System::nanoTime;
+        Clock wall = Clock.systemUTC();
         Function<Ip4Address, Optional<MacAddress>> macOf = ip -> Optional.empty();
 
         /**
@@ -170,6 +174,17 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
             this.nanos = clock;
             return this;
         }
+
+        /**
+         * Another wall clock (tests): a report's time of arrival is on it.
+         *
+         * @param clock the wall clock
+         * @return this
+         */
+        public Deps withWallClock(Clock clock) {
+            this.wall = clock;
+            return this;
+        }
     }
 
     /**
@@ -189,6 +204,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         this.known = deps.known;
         this.heavyRateBps = deps.heavyRateBps;
         this.nanos = deps.nanos;
+        this.wall = deps.wall;
         this.macOf = deps.macOf;
         this.timer = timer;
     }
@@ -234,7 +250,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         }
         restartTick(next);
         LOG.info("hybrid placement: {} (was {})", next, before);
-        while (budget.over() && demoteColdest("the budget shrank")) {
+        while (budget.over() && demoteColdest("the budget shrank", this::movableRate)) {
             continue;
         }
         if (next.fastDevice().isPresent()) {
@@ -316,7 +332,10 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
     public void heavyHitter(HeavyHitter report) {
         HybridSettings s = settings;
         if (s.fastDevice().equals(Optional.of(report.deviceId()))) {
-            promote(report.ueAddress());
+            // Its move is timed from the digest's arrival: the time it waited
+            // behind other reports (promotions run one after the other) counts.
+            long waited = Math.max(0, Duration.between(report.reportedAt(), wall.instant()).toNanos());
+            promote(report.ueAddress(), nanos.getAsLong() - waited);
         }
     }
 
@@ -333,9 +352,18 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
             return false;
         }
         Optional<Ip4Address> ue = EndMarkers.ueOf(frame);
+        ue.ifPresent(this::markerBack);
         // The release writes to the switch: not on the stream's thread.
         ue.ifPresent(u -> timer.execute(() -> release(u, false)));
         return ue.isPresent();
+    }
+
+    /** Stamps the marker's return (before the release waits for the timer thread). */
+    private void markerBack(Ip4Address ue) {
+        UeState s = ues.get(ue);
+        if (s != null && s.phase == UeState.Phase.PROMOTING) {
+            s.markerBackNanos = nanos.getAsLong();
+        }
     }
 
     // ---- promotion ---------------------------------------------------
@@ -347,6 +375,11 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
      * @param ue the UE
      */
     public void promote(Ip4Address ue) {
+        promote(ue, nanos.getAsLong());
+    }
+
+    /** Promotes a UE, its move timed from start (ns). */
+    private void promote(Ip4Address ue, long start) {
         Optional<UpfSessionRecord> record = sessionOf(ue);
         if (record.isEmpty()) {
             LOG.debug("heavy hitter {} has no session on the slow path: not promoted", ue);
@@ -356,7 +389,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         if (s.phase != UeState.Phase.SLOW) {
             return;
         }
-        long start = nanos.getAsLong();
+        long begun = nanos.getAsLong();
         if (!takeBudget(ue)) {
             LOG.warn("{} not promoted: the fast path's {} sessions are all moving", ue,
                      settings.fastTableBudget());
@@ -365,7 +398,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         boolean started = false;
         try {
             started = inTurns(ue, record.get().tunnelPeer(),
-                              () -> startPromotion(s, record.get(), start));
+                              () -> startPromotion(s, record.get(), start, begun));
         } catch (FlowBufException e) {
             LOG.warn("{} not promoted: {}", ue, e.getMessage());
         } finally {
@@ -380,14 +413,14 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
             if (budget.take(ue)) {
                 return true;
             }
-            if (!demoteColdest("evicted for " + ue)) {
+            if (!demoteColdest("evicted for " + ue, this::measuredRate)) {
                 return false;
             }
         }
         return budget.take(ue);
     }
 
-    private boolean startPromotion(UeState s, UpfSessionRecord record, long start) {
+    private boolean startPromotion(UeState s, UpfSessionRecord record, long start, long begun) {
         if (s.phase != UeState.Phase.SLOW || s.cleanupPending && !letGo(s)) {
             return false;
         }
@@ -396,6 +429,9 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         FlowBufIntent pause = intents.pause(fast, set.dnPort(), toUe(s.ue), Optional.empty(), OWNER);
         s.pause = pause.id();
         s.buffer = pause.bufferId().orElseThrow();
+        s.begunNanos = begun;
+        s.heldNanos = nanos.getAsLong();
+        s.markerBackNanos = 0;
         try {
             UpfWrite write = new UpfWrite();
             List<FlowRule> downlink = entries.downlink(fast, record);
@@ -406,6 +442,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
                 write.inserts().add(peer.rule);
             }
             writer.write(fast, write);
+            s.writtenNanos = nanos.getAsLong();
             peer.users++;
             peers.put(record.tunnelPeer(), peer);
             s.fastRules = downlink;
@@ -419,6 +456,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
                                              TimeUnit.MILLISECONDS);
             MacAddress gnb = macOf.apply(record.session().gnbAddress()).orElse(EndMarkers.DST_MAC);
             packets.emit(fast, set.slowPort(), EndMarkers.frame(s.ue, s.moveSeq, gnb));
+            s.markerSentNanos = nanos.getAsLong();
             return true;
         } catch (RuntimeException e) {
             if (s.phase == UeState.Phase.PROMOTING) {
@@ -451,8 +489,12 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
                                    BufferState.FORWARDING);
                 s.phase = UeState.Phase.FAST;
                 s.promotions++;
-                s.lastMoveMicros = (nanos.getAsLong() - s.moveStartNanos) / 1000;
+                long released = nanos.getAsLong();
+                s.lastMoveMicros = (released - s.moveStartNanos) / 1000;
+                s.lastActiveMicros = (s.writtenNanos - s.moveStartNanos) / 1000;
+                logSteps(s, released);
                 s.rateBps = heavyRateBps.getAsLong();  // a heavy hitter until measured
+                s.rateMeasured = false;
                 s.lastBytes = -1;
                 s.underSinceNanos = -1;
                 if (deadline) {
@@ -470,10 +512,25 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         }
     }
 
+    /**
+     * One line per promotion: the time of each step since the digest came
+     * (µs), cumulative, so that its figures show where the time goes (begun:
+     * the wait behind other reports, and an eviction's demotion).
+     */
+    private void logSteps(UeState s, long released) {
+        long t0 = s.moveStartNanos;
+        long back = s.markerBackNanos;
+        LOG.info("{} promoted: begun {} us, held {} us, written (active) {} us, marker sent {} us, "
+                         + "marker back {} us, released {} us",
+                 s.ue, (s.begunNanos - t0) / 1000, (s.heldNanos - t0) / 1000, (s.writtenNanos - t0) / 1000,
+                 (s.markerSentNanos - t0) / 1000, back > 0 ? (back - t0) / 1000 : -1,
+                 (released - t0) / 1000);
+    }
+
     // ---- demotion ----------------------------------------------------
 
-    private boolean demoteColdest(String why) {
-        Optional<Ip4Address> victim = budget.coldest(this::movableRate);
+    private boolean demoteColdest(String why, Function<Ip4Address, Optional<Long>> rateOf) {
+        Optional<Ip4Address> victim = budget.coldest(rateOf);
         victim.ifPresent(v -> demote(v, why));
         return victim.isPresent();
     }
@@ -482,6 +539,19 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         UeState s = ues.get(ue);
         return s != null && s.phase == UeState.Phase.FAST ? Optional.of(s.rateBps)
                 : Optional.empty();
+    }
+
+    /**
+     * The rate of a promoted UE whose rate was measured on the fast path (a
+     * whole window there). One promoted less than that carries the heavy
+     * rate as a placeholder, the lowest a heavy hitter has: it would be the
+     * coldest, and with ties going to the lowest address, a new report
+     * evicted the heaviest UEs of a trace just after their promotion (they
+     * are reported once, so they stayed on the slow path).
+     */
+    private Optional<Long> measuredRate(Ip4Address ue) {
+        UeState s = ues.get(ue);
+        return s != null && s.rateMeasured ? movableRate(ue) : Optional.empty();
     }
 
     /**
@@ -527,6 +597,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         s.phase = UeState.Phase.SLOW;
         s.demotions++;
         s.lastMoveMicros = (nanos.getAsLong() - start) / 1000;
+        s.lastActiveMicros = s.lastMoveMicros;
         budget.give(s.ue);
         s.cleanupPending = !letGo(s);
         LOG.info("{} demoted to the slow path: {}", s.ue, why);
@@ -626,6 +697,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         if (s.lastBytes >= 0 && now > s.lastSampleNanos) {
             long delta = Math.max(0, bytes - s.lastBytes);
             s.rateBps = (long) (delta * 8 * 1e9 / (now - s.lastSampleNanos));
+            s.rateMeasured = true;
             if (s.rateBps >= heavy) {
                 s.underSinceNanos = -1;
             } else if (s.underSinceNanos < 0) {

@@ -45,10 +45,18 @@ final class UeState {
     volatile long moveSeq;
     volatile long moveStartNanos;
     volatile ScheduledFuture<?> markerTimeout;
+    /** The promotion's steps done (ns, as moveStartNanos): where its time goes. */
+    volatile long begunNanos;
+    volatile long heldNanos;
+    volatile long writtenNanos;
+    volatile long markerSentNanos;
+    volatile long markerBackNanos;
     /** Rate sampling on the fast path. */
     volatile long lastBytes = -1;
     volatile long lastSampleNanos;
     volatile long rateBps;
+    /** Whether rateBps was measured (a whole window on the fast path), not the placeholder. */
+    volatile boolean rateMeasured;
     /** Since when its rate has been under the heavy-hitter rate (ns), or -1. */
     volatile long underSinceNanos = -1;
     /** A demoted UE whose buffer is still to be let go (it held packets then). */
@@ -56,6 +64,8 @@ final class UeState {
     volatile long promotions;
     volatile long demotions;
     volatile long lastMoveMicros;
+    /** The last move's Write acknowledged, µs after its start. */
+    volatile long lastActiveMicros;
     volatile long markerTimeouts;
 
     UeState(Ip4Address ue) {
@@ -66,6 +76,6 @@ final class UeState {
         Phase p = phase;
         return new UePlacement(ue, p == Phase.FAST ? UePlacement.Path.FAST : UePlacement.Path.SLOW,
                                p == Phase.PROMOTING, p == Phase.FAST ? rateBps : 0, promotions,
-                               demotions, lastMoveMicros);
+                               demotions, lastMoveMicros, lastActiveMicros);
     }
 }

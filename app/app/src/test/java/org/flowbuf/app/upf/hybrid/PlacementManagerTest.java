@@ -61,6 +61,10 @@ public class PlacementManagerTest {
     private final InMemoryUpfStore store = new InMemoryUpfStore();
     private final Map<String, Long> held = new HashMap<>();
     private long now;
+    /** How long the fake switch takes to acknowledge a Write (ns on the test's clock). */
+    private long writeNanos;
+    /** The wall clock reports arrive on: a report arrives when it is made, unless a test says. */
+    private java.time.Clock wall = java.time.Clock.fixed(Instant.EPOCH, java.time.ZoneOffset.UTC);
     private int intentIds;
     private ScheduledThreadPoolExecutor timer;
     private PlacementManager manager;
@@ -81,6 +85,7 @@ public class PlacementManagerTest {
             public void write(DeviceId deviceId, UpfWrite write) {
                 log.add("write " + deviceId + " -" + write.removes().size() + " +"
                                 + write.inserts().size());
+                now += writeNanos;
             }
 
             @Override
@@ -106,7 +111,7 @@ public class PlacementManagerTest {
                 (device, port, frame) -> log.add("marker " + device + "/" + port + " to "
                         + EndMarkers.ueOf(tunnelled(frame)).orElseThrow()),
                 intents(), buffers(), d -> d.equals(FAST) || d.equals(SLOW), () -> HEAVY_BPS)
-                .withClock(() -> now), timer);
+                .withClock(() -> now).withWallClock(wall), timer);
         manager.configure(settings(2, 1000, 100));
         log.clear();
     }
@@ -223,6 +228,7 @@ public class PlacementManagerTest {
     @Test
     public void aPromotionHoldsWritesOnceSendsTheMarkerAndReleasesOnIt() {
         session("10.250.0.1", 5);
+        writeNanos = 500_000;  // the Write acknowledged 0.5 ms after the report
         manager.heavyHitter(report("10.250.0.1"));
         assertEquals(List.of("pause device:s1/2 " + FlowFilter.builder()
                                      .ipv4Dst(org.onlab.packet.IpPrefix.valueOf("10.250.0.1/32")).build(),
@@ -236,8 +242,25 @@ public class PlacementManagerTest {
         assertEquals("move auto-1 FORWARDING", log.get(3));
         UePlacement p = placement("10.250.0.1");
         assertEquals(1, p.promotions());
-        assertEquals(2000, p.lastMoveMicros());
+        // Active on the fast path at its Write; its packets released at the marker.
+        assertEquals(500, p.lastActiveMicros());
+        assertEquals(2500, p.lastMoveMicros());
         assertFalse(p.moving());
+    }
+
+    @Test
+    public void aPromotionIsTimedFromItsDigestsArrival() {
+        session("10.250.0.1", 5);
+        writeNanos = 500_000;
+        // The digest came 3 ms before the placement took it (it waited behind others).
+        manager.heavyHitter(new HeavyHitter(FAST, Ip4Address.valueOf("10.250.0.1"),
+                                            Ip4Address.valueOf("10.0.2.2"), 17, 4000, 8080, 100, 1,
+                                            Instant.EPOCH.minusMillis(3)));
+        now += 2_000_000;
+        release("10.250.0.1");
+        UePlacement p = placement("10.250.0.1");
+        assertEquals(3500, p.lastActiveMicros());
+        assertEquals(5500, p.lastMoveMicros());
     }
 
     @Test
@@ -280,6 +303,31 @@ public class PlacementManagerTest {
         assertEquals("remove auto-2", log.get(2));
         assertTrue(log.get(3).startsWith("pause device:s1/2"));
         assertEquals("write device:s1 -0 +2", log.get(4));
+        assertEquals(2, manager.fastSessionsUsed());
+    }
+
+    @Test
+    public void aUeWhoseRateWasNotMeasuredYetIsNotEvicted() {
+        session("10.250.0.1", 1);
+        session("10.250.0.2", 2);
+        session("10.250.0.3", 3);
+        promoted("10.250.0.2");
+        manager.tick();
+        now += 100_000_000;
+        counters.put(5, 100_000L);     // UE 2 measured: 8 Mbit/s
+        manager.tick();
+        // Just promoted: the heavy rate as a placeholder, the lowest address.
+        promoted("10.250.0.1");
+        manager.heavyHitter(report("10.250.0.3"));
+        assertEquals(UePlacement.Path.FAST, placement("10.250.0.1").path());
+        assertEquals(UePlacement.Path.SLOW, placement("10.250.0.2").path());
+        assertEquals(1, placement("10.250.0.2").demotions());
+        assertTrue(placement("10.250.0.3").moving());
+        // Every holder without a measured rate: a new report is not promoted.
+        manager.heavyHitter(report("10.250.0.2"));
+        assertEquals(UePlacement.Path.SLOW, placement("10.250.0.2").path());
+        assertFalse(placement("10.250.0.2").moving());
+        assertEquals(UePlacement.Path.FAST, placement("10.250.0.1").path());
         assertEquals(2, manager.fastSessionsUsed());
     }
 

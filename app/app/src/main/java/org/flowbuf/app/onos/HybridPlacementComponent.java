@@ -62,7 +62,9 @@ import static org.slf4j.LoggerFactory.getLogger;
  * here) promote; the fast path's packet-ins carry the end markers back;
  * UPF entries go through the FlowRuleService, the session counter is read
  * over ONOS's P4Runtime client, the gNodeBs' MACs come from the
- * HostService. The placement is this instance's (not distributed): it
+ * HostService. Netcfg settings that name a device ONOS does not know yet
+ * are tried again as FlowBuf switches come. The placement is this
+ * instance's (not distributed): it
  * acts on reports and markers of a fast path this instance masters, and
  * writes the slow port again when that switch comes back.
  */
@@ -129,6 +131,10 @@ public final class HybridPlacementComponent implements HybridPlacementService {
     private ExecutorService worker;
     private PlacementManager manager;
     private MasteredSwitches mastered;
+    /** The netcfg's settings, until the devices they name are known (worker only). */
+    private volatile HybridSettings pendingNetcfg;
+    /** Set by the first REST configure: the netcfg's settings no longer apply. */
+    private volatile boolean operatorConfigured;
 
     @Activate
     protected void activate() {
@@ -149,14 +155,12 @@ public final class HybridPlacementComponent implements HybridPlacementService {
         packetService.addProcessor(packets, PROCESSOR_PRIORITY);
         // On the worker: writing the slow port waits for the switch.
         HybridSettings initial = netcfgSettings();
-        worker.execute(() -> configureQuietly(initial));
+        if (initial.enabled()) {
+            worker.execute(() -> configureQuietly(initial));
+        }
         mastered = new MasteredSwitches(
                 deviceService, MasteredSwitches.masteredFlowBuf(mastershipService, pipeconfService),
-                worker, (device, again) -> {
-                    if (again) {
-                        manager.prepare(device);
-                    }
-                }, log, "hybrid slow path not written");
+                worker, this::takeOn, log, "hybrid slow path not written");
         mastered.start(false);
     }
 
@@ -170,13 +174,30 @@ public final class HybridPlacementComponent implements HybridPlacementService {
         netcfgRegistry.unregisterConfigFactory(appConfig);
     }
 
-    private void configureQuietly(HybridSettings initial) {
+    // The netcfg's settings; when they name a device ONOS does not know yet
+    // (the app is often up before its switches), again as switches come.
+    private synchronized void configureQuietly(HybridSettings initial) {
+        if (operatorConfigured) {
+            return;  // REST settings came first: they stay
+        }
         try {
             manager.configure(initial);
+            pendingNetcfg = null;
             log.info("hybrid placement {}", initial);
         } catch (FlowBufException e) {
+            pendingNetcfg = e.reason() == FlowBufException.Reason.INVALID ? initial : null;
             // The rest of the app works without it; REST settings say why.
-            log.warn("hybrid placement not configured: {}", e.getMessage());
+            log.warn("hybrid placement not configured{}: {}",
+                     pendingNetcfg != null ? " yet" : "", e.getMessage());
+        }
+    }
+
+    private void takeOn(DeviceId device, boolean again) {
+        HybridSettings pending = pendingNetcfg;
+        if (pending != null && !manager.settings().enabled()) {
+            configureQuietly(pending);
+        } else if (again) {
+            manager.prepare(device);
         }
     }
 
@@ -234,7 +255,9 @@ public final class HybridPlacementComponent implements HybridPlacementService {
     }
 
     @Override
-    public void configure(HybridSettings settings) {
+    public synchronized void configure(HybridSettings settings) {
+        operatorConfigured = true;  // the operator's settings replace the netcfg's
+        pendingNetcfg = null;
         manager.configure(settings);
     }
 

@@ -45,6 +45,7 @@ import org.onosproject.net.Host;
 import org.onosproject.net.PortNumber;
 import org.onosproject.net.config.Config;
 import org.onosproject.net.config.NetworkConfigRegistryAdapter;
+import org.onosproject.net.device.DeviceEvent;
 import org.onosproject.net.device.DeviceListener;
 import org.onosproject.net.device.DeviceServiceAdapter;
 import org.onosproject.net.flow.FlowRule;
@@ -131,6 +132,7 @@ public class HybridPlacementComponentTest {
     private final SharedStorage storage = new SharedStorage();
     private final HybridPlacementComponent component = new HybridPlacementComponent();
     private volatile boolean master = true;
+    private volatile boolean s1Known = true;
     private boolean started;
 
     /** ONOS's test maps, one per name, as ONOS's distributed primitives are. */
@@ -176,7 +178,8 @@ public class HybridPlacementComponentTest {
         component.deviceService = new DeviceServiceAdapter() {
             @Override
             public Device getDevice(DeviceId id) {
-                return S1.equals(id) ? device(S1, 1) : S2.equals(id) ? device(S2, 2) : null;
+                return S1.equals(id) && s1Known ? device(S1, 1)
+                        : S2.equals(id) ? device(S2, 2) : null;
             }
 
             @Override
@@ -551,6 +554,35 @@ public class HybridPlacementComponentTest {
                       + " \"dnPort\": 3}");
         Thread.sleep(200);
         assertEquals(HybridSettings.off(), component.settings());
+        assertEquals(List.of(), slowPorts());
+    }
+
+    @Test
+    public void netcfgNamingASwitchNotYetKnownAppliesWhenItComes() throws Exception {
+        s1Known = false;
+        start(NETCFG);
+        Thread.sleep(200);
+        assertEquals(HybridSettings.off(), component.settings());
+        assertEquals(List.of(), slowPorts());
+        s1Known = true;
+        deviceListeners.forEach(l -> l.event(new DeviceEvent(DeviceEvent.Type.DEVICE_ADDED,
+                                                             device(S1, 1))));
+        waitFor("the slow port on s1", () -> slowPorts().equals(List.of(3L)));
+        assertTrue(component.settings().enabled());
+        assertEquals(3, component.settings().slowPort().toLong());
+    }
+
+    @Test
+    public void restSettingsReplaceNetcfgStillWaitingForItsSwitch() throws Exception {
+        s1Known = false;
+        start(NETCFG);
+        Thread.sleep(200);
+        component.configure(HybridSettings.off());
+        s1Known = true;
+        deviceListeners.forEach(l -> l.event(new DeviceEvent(DeviceEvent.Type.DEVICE_ADDED,
+                                                             device(S1, 1))));
+        Thread.sleep(300);
+        assertEquals("the operator's off stays", HybridSettings.off(), component.settings());
         assertEquals(List.of(), slowPorts());
     }
 

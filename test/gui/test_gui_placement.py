@@ -56,6 +56,7 @@ def test_a_promoted_then_demoted_ue_is_shown_fast_then_slow(lab, browser):
         # Its packets count on the fast path: a rate over the HH rate shows.
         wait(browser, lambda d: row(d, UE).get("rate", "").endswith(("kbit/s", "Mbit/s")),
              "the UE's rate on the fast path", timeout=20)
+        browser.execute_script("document.getElementById('placement').scrollIntoView();")
         screenshot(browser, "placement")
         stream.kill()
         # Silent for demoteIdleMs (1.5 s): back on the slow path.

@@ -85,6 +85,7 @@ control EgressPipeImpl(inout parsed_headers_t hdr,
     PacketInEgress() packet_in_io;
     FbRelease() fb_release;
     CcEgress() cc_egress;
+    HhReportEgress() hh_report;
     BufferTagPush() buffer_tag_push;
     GnbClone() gnb_clone;
     EcnMarking() ecn_marking;
@@ -98,6 +99,7 @@ control EgressPipeImpl(inout parsed_headers_t hdr,
         }
         packet_in_io.apply(hdr, meta, std_meta);
         cc_egress.apply(hdr, meta, std_meta);
+        hh_report.apply(hdr, meta, std_meta);
         ecn_marking.apply(hdr, meta, std_meta);
         gnb_clone.apply(meta, std_meta);
         buffer_tag_push.apply(hdr, meta);

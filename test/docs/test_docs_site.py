@@ -132,6 +132,7 @@ NETCFG_CLASSES = ("app/app/src/main/java/org/flowbuf/app/config/FlowBufDeviceCon
                   "app/app/src/main/java/org/flowbuf/app/config/HeavyHitterAppConfig.java",
                   "app/app/src/main/java/org/flowbuf/app/config/GnbDeviceConfig.java",
                   "app/api/src/main/java/org/flowbuf/api/codec/HybridSettingsCodec.java",
+                  "app/app/src/main/java/org/flowbuf/app/config/HybridAppConfig.java",
                   "app/api/src/main/java/org/flowbuf/api/codec/UpfQosPolicyCodec.java")
 
 

@@ -17,16 +17,19 @@ sends back to back (gaps of about a millisecond) against a threshold of a
 50 ms gap; the light one sleeps 150 ms between packets."""
 import ipaddress
 import itertools
+import struct
 import time
 import zlib
 
 import grpc
 import pytest
 from scapy.layers.inet import IP, UDP
+from scapy.layers.l2 import Ether
+from scapy.packet import Raw
 
 from .client import WriteError
 from .dataplane import MARKER
-from .gtp import DN_ADDR, UE_POOL, downlink_frame, payload
+from .gtp import DN_ADDR, DN_MAC, ROUTER_MAC, UE_POOL, downlink_frame, payload
 
 HH_CELLS = 65536     # HH_CELLS in defines.p4
 EWMA_SHIFT = 3       # HH_EWMA_SHIFT: the EWMA and the threshold are in 1/8 us
@@ -70,6 +73,13 @@ class Hh:
     def set(self, threshold_fp, idle_us=IDLE_US):
         self.sw.client.modify(self.settings_entry(threshold_fp, idle_us))
 
+    def cpu_report(self, enabled):
+        """hh_cpu_report: each report also comes as a packet-in (1) or not."""
+        entry = self.sw.entry("hh.hh_cpu_report", action="hh.set_hh_cpu_report",
+                              params={"enabled": enabled})
+        entry.is_default_action = True
+        self.sw.client.modify(entry)
+
     def observe(self, min_us, min_bytes):
         """hh_observation: a UE is reported only after a window of min_us
         in which it sent min_bytes (0, 0: none)."""
@@ -106,6 +116,7 @@ class Hh:
     def close(self):
         self.set(0, 0)  # off again for the tests that follow
         self.observe(0, 0)
+        self.cpu_report(0)
 
 
 @pytest.fixture
@@ -273,3 +284,44 @@ def test_an_observation_wider_than_its_parameter_is_refused(sw, hh, min_us, min_
     with pytest.raises(WriteError) as refused:
         sw.client.modify(entry)
     assert refused.value.update_codes()[0] in ("INVALID_ARGUMENT", "OUT_OF_RANGE")
+
+
+ETHERTYPE_HH_REPORT = 0x88b8  # defines.p4
+
+
+def report_frame(digest):
+    """A heavy-hitter report as the controller gets it by packet-in:
+    Ethernet (the packet's addresses, ETHERTYPE_HH_REPORT), then hh_report_t:
+    the digest's fields in its order (UE, app, proto, UE port, app port,
+    EWMA 48 bits, cell)."""
+    ue, app, proto, ue_port, app_port, ewma, index = digest
+    body = (ipaddress.IPv4Address(ue).packed + ipaddress.IPv4Address(app).packed
+            + struct.pack("!BHH", proto, ue_port, app_port)
+            + ewma.to_bytes(6, "big") + struct.pack("!I", index))
+    return Ether(dst=ROUTER_MAC, src=DN_MAC, type=ETHERTYPE_HH_REPORT) / Raw(body)
+
+
+def test_a_report_also_comes_by_packet_in_when_the_controller_asks(sw, hh):
+    """Where the controller takes no digests (ONOS 2.7), hh_cpu_report makes
+    the switch send each report as a packet-in too: Ethernet of type 0x88b8
+    and the digest's fields, the payload left behind, once per report."""
+    sw.add_clone_session(99, [sw.target.cpu_port])
+    ue = next(_ues)
+    limit = threshold(HEAVY_RATE_BPS, PACKET_BYTES)
+    hh.set(limit)
+    hh.cpu_report(1)
+    hh.send(ue, 40)
+    got = hh.digest()
+    assert got is not None and got[:5] == (ue, DN_ADDR, IP_PROTO_UDP, UE_PORT, APP_PORT)
+    assert sw.expect_packet_in(report_frame(got))["ingress_port"] == hh.dn
+    hh.send(ue, 20)
+    sw.expect_no_packet_in()  # reported already: no second report
+
+
+def test_without_the_cpu_report_a_report_sends_no_packet_in(sw, hh):
+    sw.add_clone_session(99, [sw.target.cpu_port])
+    ue = next(_ues)
+    hh.set(threshold(HEAVY_RATE_BPS, PACKET_BYTES))
+    hh.send(ue, 40)
+    assert hh.digest() is not None
+    sw.expect_no_packet_in()

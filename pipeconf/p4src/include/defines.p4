@@ -206,5 +206,8 @@ const bit<32> PKT_INSTANCE_TYPE_EGRESS_CLONE = 2;
 // is kept scaled by 2^HH_EWMA_SHIFT (units of 1/8 us), so that the shift
 // loses no precision.
 #define HH_EWMA_SHIFT 3
+// A heavy-hitter report to the controller as a packet-in, where it takes
+// no digests (ONOS 2.7): Ethernet, this ethertype, then hh_report_t.
+const bit<16> ETHERTYPE_HH_REPORT = 0x88b8;
 
 #endif

@@ -168,6 +168,20 @@ header cc_report_t {
     bit<1>    slot;
 }
 
+// Heavy-hitter report (include/hh.p4), to the controller as a packet-in
+// where it takes no digests (ONOS 2.7): hh_digest_t's fields in its order.
+// It follows an Ethernet header of type ETHERTYPE_HH_REPORT and never goes
+// out of a switch port.
+header hh_report_t {
+    bit<32> ue_addr;
+    bit<32> app_addr;
+    bit<8>  ip_proto;
+    bit<16> ue_port;
+    bit<16> app_port;
+    bit<48> ewma;
+    bit<32> index;
+}
+
 // End marker of an ordered switch-over (include/congestion.p4): which
 // flow, which switch moved it, and how many markers that switch has sent
 // for the flow (1 for its first switch-over).
@@ -188,6 +202,7 @@ struct parsed_headers_t {
     buffer_tag_h   buffer_tag;
     cc_notify_t    cc_notify;
     cc_report_t    cc_report;
+    hh_report_t    hh_report;
     cc_marker_t    cc_marker;
     rlc_t          rlc;
     pdcp_t         pdcp;
@@ -295,11 +310,27 @@ struct cc_metadata_t {
 struct hh_metadata_t {
     bit<32> threshold;   // EWMA gap under which a UE is heavy, 1/8 us (hh_settings)
     bit<32> idle_us;     // a gap this long starts the UE's state afresh (hh_settings)
+    @field_list(CLONE_FL_CPU)
     bit<32> index;       // the UE's register cell: crc32(UE address) mod HH_CELLS
     bit<32> min_us;      // a UE is observed this long before a report (hh_observation)
     bit<48> min_bytes;   // and sends at least this much in that time (hh_observation)
+    @field_list(CLONE_FL_CPU)
     bit<48> ewma;        // the UE's EWMA gap after this packet, 1/8 us
     bool    report;      // this packet made the UE heavy: digest it
+    bit<1>  report_to_cpu;  // and send it to the controller (hh_cpu_report)
+    // A copy to the controller: egress makes it an hh_report_t of these.
+    @field_list(CLONE_FL_CPU)
+    bool    cpu_report;
+    @field_list(CLONE_FL_CPU)
+    bit<32> ue_addr;
+    @field_list(CLONE_FL_CPU)
+    bit<32> app_addr;
+    @field_list(CLONE_FL_CPU)
+    bit<8>  ip_proto;
+    @field_list(CLONE_FL_CPU)
+    bit<16> ue_port;
+    @field_list(CLONE_FL_CPU)
+    bit<16> app_port;
 }
 
 // The gNodeB (include/gnb.p4).

@@ -99,6 +99,37 @@ control Hh(inout parsed_headers_t hdr,
         size = 1;
     }
 
+    // Where the controller takes no digests (ONOS 2.7), it asks for each
+    // report as a packet-in as well: 1 sends a copy of the packet that made
+    // the UE heavy to the CPU, which egress (HhReportEgress) makes an
+    // hh_report_t. A table of its own, so the settings keep their action.
+    action set_hh_cpu_report(bit<1> enabled) {
+        meta.hh.report_to_cpu = enabled;
+    }
+
+    table hh_cpu_report {
+        key = { }
+        actions = {
+            set_hh_cpu_report;
+        }
+        default_action = set_hh_cpu_report(0);
+        size = 1;
+    }
+
+    // The copy shares the CPU clone session and field list with the ACL's
+    // clone_to_cpu and congestion's report: whichever clone call comes
+    // last, the copy is that one's (v1model clones a packet once).
+    action report_to_cpu() {
+        meta.hh.cpu_report = true;
+        meta.hh.ue_addr = meta.upf.ue_addr;
+        meta.hh.app_addr = meta.upf.app_addr;
+        meta.hh.ip_proto = meta.upf.ip_proto;
+        meta.hh.ue_port = meta.upf.ue_port;
+        meta.hh.app_port = meta.upf.app_port;
+        meta.cpu_ingress_port = std_meta.ingress_port;
+        clone_preserving_field_list(CloneType.I2E, CPU_CLONE_SESSION_ID, CLONE_FL_CPU);
+    }
+
     // One action reads and writes the UE's cell: BMv2 and pbswitch run
     // an action holding its registers' locks, so two packets of the UE
     // cannot both find it unreported.
@@ -177,6 +208,55 @@ control Hh(inout parsed_headers_t hdr,
             digest<hh_digest_t>(1, { meta.upf.ue_addr, meta.upf.app_addr, meta.upf.ip_proto,
                                      meta.upf.ue_port, meta.upf.app_port, meta.hh.ewma,
                                      meta.hh.index });
+            hh_cpu_report.apply();
+            if (meta.hh.report_to_cpu == 1) {
+                report_to_cpu();
+            }
+        }
+    }
+}
+
+// The copy hh_cpu_report asked for becomes the report: Ethernet of type
+// ETHERTYPE_HH_REPORT and hh_report_t, the payload left behind. The
+// metadata it is built from came with the clone (CLONE_FL_CPU).
+control HhReportEgress(inout parsed_headers_t hdr,
+                       inout local_metadata_t meta,
+                       inout standard_metadata_t std_meta) {
+    action make_report() {
+        hdr.hh_report.setValid();
+        hdr.hh_report.ue_addr = meta.hh.ue_addr;
+        hdr.hh_report.app_addr = meta.hh.app_addr;
+        hdr.hh_report.ip_proto = meta.hh.ip_proto;
+        hdr.hh_report.ue_port = meta.hh.ue_port;
+        hdr.hh_report.app_port = meta.hh.app_port;
+        hdr.hh_report.ewma = meta.hh.ewma;
+        hdr.hh_report.index = meta.hh.index;
+        hdr.ethernet.ether_type = ETHERTYPE_HH_REPORT;
+        hdr.buffer_tag.setInvalid();
+        hdr.cc_notify.setInvalid();
+        hdr.cc_marker.setInvalid();
+        hdr.vlan.setInvalid();
+        hdr.ipv4.setInvalid();
+        hdr.ipv6.setInvalid();
+        hdr.tcp.setInvalid();
+        hdr.udp.setInvalid();
+        hdr.icmp.setInvalid();
+        hdr.gtpu.setInvalid();
+        hdr.gtpu_options.setInvalid();
+        hdr.gtpu_psc.setInvalid();
+        hdr.inner_ipv4.setInvalid();
+        hdr.inner_tcp.setInvalid();
+        hdr.inner_udp.setInvalid();
+        hdr.inner_icmp.setInvalid();
+        // packet_in, Ethernet and the report (23 bytes).
+        truncate(PACKET_IN_HDR_BYTES + ETH_HDR_BYTES + 23);
+    }
+
+    apply {
+        // A switch-over report taken by the same clone wins (congestion.p4).
+        if (std_meta.instance_type == PKT_INSTANCE_TYPE_INGRESS_CLONE && meta.hh.cpu_report
+                && !meta.cc.report) {
+            make_report();
         }
     }
 }

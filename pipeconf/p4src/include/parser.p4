@@ -191,6 +191,7 @@ control DeparserImpl(packet_out packet, in parsed_headers_t hdr) {
         packet.emit(hdr.buffer_tag);
         packet.emit(hdr.cc_notify);
         packet.emit(hdr.cc_report);
+        packet.emit(hdr.hh_report);
         packet.emit(hdr.cc_marker);
         packet.emit(hdr.rlc);
         packet.emit(hdr.pdcp);

@@ -9,7 +9,7 @@
     var API = '/onos/flowbuf/';
     var SVG = 'http://www.w3.org/2000/svg';
     var topology = {switches: [], devices: [], hosts: [], links: []};
-    var model = {buffers: [], intents: [], upf: [], congestion: []};
+    var model = {buffers: [], intents: [], upf: [], congestion: [], placement: []};
     // The latency-critical flow whose paths are drawn (0: the first one).
     var shownFlow = 0;
     // The last refused pause or resume: it stays on screen across the
@@ -226,14 +226,16 @@
     function refresh() {
         return Promise.all([call('GET', 'buffers'), call('GET', 'intents'),
                             call('GET', 'devices'), call('GET', 'upf/devices'),
-                            call('GET', 'congestion/flows')]).then(function (r) {
+                            call('GET', 'congestion/flows'),
+                            call('GET', 'upf/placement')]).then(function (r) {
             model = {buffers: r[0].buffers, intents: r[1].intents, upf: r[3].devices,
-                     congestion: r[4].flows};
+                     congestion: r[4].flows, placement: r[5].placements};
             topology.devices = withSwitches(r[2].devices);
             FlowBufModel.renderBufferTable(document.querySelector('#buffers tbody'), model, resume);
             var flow = flowShown();
             FlowBufModel.renderCongestionTable(document.querySelector('#congestion tbody'), model,
                                                flow ? flow.id : 0, show);
+            FlowBufModel.renderPlacementTable(document.querySelector('#placement tbody'), model);
             drawIntents();
             drawTopology();
             showLive();

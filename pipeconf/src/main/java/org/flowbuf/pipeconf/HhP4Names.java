@@ -31,6 +31,20 @@ public final class HhP4Names {
     public static final PiActionParamId MIN_US = PiActionParamId.of("min_us");
     /** And must send at least this many IPv4 bytes in that window. */
     public static final PiActionParamId MIN_BYTES = PiActionParamId.of("min_bytes");
+    /**
+     * Keyless; its default action SET_CPU_REPORT asks for each report as a
+     * packet-in too (where the controller takes no digests, ONOS 2.7).
+     */
+    public static final PiTableId CPU_REPORT = PiTableId.of("IngressPipeImpl.hh.hh_cpu_report");
+    /** ENABLED 1: reports also come as packet-ins. */
+    public static final PiActionId SET_CPU_REPORT =
+            PiActionId.of("IngressPipeImpl.hh.set_hh_cpu_report");
+    /** 1 or 0. */
+    public static final PiActionParamId ENABLED = PiActionParamId.of("enabled");
+    /** Ethertype of a report's packet-in (ETHERTYPE_HH_REPORT in defines.p4). */
+    public static final int ETHERTYPE_REPORT = 0x88b8;
+    /** Bytes of hh_report_t after the Ethernet header. */
+    public static final int REPORT_BYTES = 23;
     /** The digest of a UE that became heavy. */
     public static final String DIGEST = "hh_digest_t";
     /** Its members, in order. */

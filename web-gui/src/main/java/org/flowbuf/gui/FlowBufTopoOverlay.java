@@ -6,17 +6,21 @@ package org.flowbuf.gui;
 
 import org.flowbuf.api.Buffer;
 import org.flowbuf.api.BufferService;
+import org.flowbuf.api.upf.HybridPlacementService;
 import org.onlab.osgi.DefaultServiceDirectory;
+import org.onlab.osgi.ServiceNotFoundException;
 import org.onosproject.net.DeviceId;
 import org.onosproject.ui.UiTopoOverlay;
 import org.onosproject.ui.topo.ButtonId;
 import org.onosproject.ui.topo.PropertyPanel;
 
 import java.util.Collection;
+import java.util.Optional;
 
 /**
  * The FlowBuf overlay of ONOS's topology view: the details panel of a
- * FlowBuf device lists its buffers and offers pause and resume.
+ * FlowBuf device lists its buffers and offers pause and resume; the hybrid
+ * UPF's fast-path switch also lists its placed UEs.
  */
 public class FlowBufTopoOverlay extends UiTopoOverlay {
 
@@ -32,6 +36,17 @@ public class FlowBufTopoOverlay extends UiTopoOverlay {
     @Override
     public void modifyDeviceDetails(PropertyPanel pp, DeviceId deviceId) {
         describe(pp, DefaultServiceDirectory.getService(BufferService.class), deviceId);
+        placement().ifPresent(p -> PlacementDetails.addTo(pp, p, deviceId));
+    }
+
+    /** The placement service; none when it is not running. */
+    private static Optional<HybridPlacementService> placement() {
+        try {
+            return Optional.ofNullable(DefaultServiceDirectory.getService(
+                    HybridPlacementService.class));
+        } catch (ServiceNotFoundException e) {
+            return Optional.empty();
+        }
     }
 
     /**

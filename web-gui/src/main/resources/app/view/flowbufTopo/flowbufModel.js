@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The FlowBuf model as the ONOS topology overlay and the embedded host's page
 // both render it: pure functions over the REST API's JSON
-// ({"buffers": [...], "intents": [...], "upf": [...], "congestion": [...]})
-// plus two table renderers.
+// ({"buffers": [...], "intents": [...], "upf": [...], "congestion": [...],
+// "placement": [...]}) plus three table renderers.
 (function (global) {
     'use strict';
 
@@ -157,6 +157,55 @@
         });
     }
 
+    // The hybrid UPF's placement (model.placement: the REST API's
+    // upf/placement list), fast UEs first, the hottest first.
+    function placementRows(model) {
+        return (model.placement || []).slice().sort(function (a, b) {
+            var fa = a.path === 'FAST' ? 0 : 1;
+            var fb = b.path === 'FAST' ? 0 : 1;
+            return fa - fb || b.rateBps - a.rateBps
+                || (a.ueAddress < b.ueAddress ? -1 : a.ueAddress > b.ueAddress ? 1 : 0);
+        }).map(function (p) {
+            return {ue: p.ueAddress, path: p.path + (p.moving ? ' (moving)' : ''),
+                    rate: rateText(p.rateBps), promotions: p.promotions,
+                    demotions: p.demotions, lastMove: p.lastMoveUs + ' \u00b5s'};
+        });
+    }
+
+    function rateText(bps) {
+        if (bps >= 1e9) {
+            return (bps / 1e9).toFixed(2) + ' Gbit/s';
+        }
+        if (bps >= 1e6) {
+            return (bps / 1e6).toFixed(2) + ' Mbit/s';
+        }
+        if (bps >= 1e3) {
+            return (bps / 1e3).toFixed(1) + ' kbit/s';
+        }
+        return bps + ' bit/s';
+    }
+
+    // Renders the placement into a <tbody>, one row per placed UE.
+    function renderPlacementTable(tbody, model) {
+        var doc = tbody.ownerDocument;
+        while (tbody.firstChild) {
+            tbody.removeChild(tbody.firstChild);
+        }
+        placementRows(model).forEach(function (row) {
+            var tr = doc.createElement('tr');
+            tr.className = 'flowbuf-path-' + row.path.split(' ')[0].toLowerCase();
+            tr.setAttribute('data-ue', row.ue);
+            [row.ue, row.path, row.rate, row.promotions, row.demotions,
+             row.lastMove].forEach(function (text, i) {
+                var td = doc.createElement('td');
+                td.textContent = String(text);
+                td.className = ['ue', 'path', 'rate', 'promotions', 'demotions', 'lastmove'][i];
+                tr.appendChild(td);
+            });
+            tbody.appendChild(tr);
+        });
+    }
+
     global.FlowBufModel = {
         FULL_PERCENT: FULL_PERCENT,
         fillPercent: fillPercent,
@@ -167,6 +216,8 @@
         renderBufferTable: renderBufferTable,
         ccPathLinks: ccPathLinks,
         ccRows: ccRows,
-        renderCongestionTable: renderCongestionTable
+        renderCongestionTable: renderCongestionTable,
+        placementRows: placementRows,
+        renderPlacementTable: renderPlacementTable
     };
 }(typeof window !== 'undefined' ? window : this));

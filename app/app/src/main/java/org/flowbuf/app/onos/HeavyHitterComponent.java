@@ -11,6 +11,7 @@ import org.flowbuf.api.upf.HeavyHitterSettings;
 import org.flowbuf.app.config.HeavyHitterAppConfig;
 import org.flowbuf.app.pi.FlowRuleBatches;
 import org.flowbuf.app.upf.HeavyHitterManager;
+import org.flowbuf.app.upf.HhReport;
 import org.flowbuf.app.upf.HhRules;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
@@ -19,7 +20,11 @@ import org.onosproject.net.DeviceId;
 import org.onosproject.net.config.ConfigFactory;
 import org.onosproject.net.config.NetworkConfigRegistry;
 import org.onosproject.net.device.DeviceService;
+import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.flow.FlowRuleService;
+import org.onosproject.net.packet.PacketContext;
+import org.onosproject.net.packet.PacketProcessor;
+import org.onosproject.net.packet.PacketService;
 import org.onosproject.net.pi.service.PiPipeconfService;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -28,8 +33,11 @@ import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.slf4j.Logger;
 
+import java.nio.ByteBuffer;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
@@ -42,12 +50,15 @@ import static org.slf4j.LoggerFactory.getLogger;
  * Runs heavy-hitter detection's settings inside ONOS: the netcfg section
  * (read at activation) and REST changes become hh_settings' default action
  * on every FlowBuf switch this instance masters, again when a switch comes
- * back. ONOS 2.7's P4Runtime driver delivers no digests, so no report
- * reaches this component yet (the embedded host receives them); a
- * packet-in report, as congestion.p4's, is what ONOS mode still needs.
+ * back. ONOS 2.7's P4Runtime driver delivers no digests, so each switch
+ * is also asked (hh_cpu_report) to send its reports as packet-ins
+ * (hh_report_t, by the CPU clone session that the congestion component
+ * writes), and they take the digest's way to the listeners.
  */
 @Component(immediate = true, service = HeavyHitterService.class)
 public final class HeavyHitterComponent implements HeavyHitterService {
+
+    static final int PROCESSOR_PRIORITY = PacketProcessor.advisor(3);
 
     private final Logger log = getLogger(getClass());
 
@@ -69,6 +80,9 @@ public final class HeavyHitterComponent implements HeavyHitterService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected PiPipeconfService pipeconfService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected PacketService packetService;
+
     private final ConfigFactory<ApplicationId, HeavyHitterAppConfig> appConfig =
             new ConfigFactory<>(APP_SUBJECT_FACTORY, HeavyHitterAppConfig.class,
                                 HeavyHitterAppConfig.CONFIG_KEY) {
@@ -77,6 +91,7 @@ public final class HeavyHitterComponent implements HeavyHitterService {
                     return new HeavyHitterAppConfig();
                 }
             };
+    private final PacketProcessor packets = this::process;
     private ApplicationId appId;
     private ExecutorService worker;
     private HhRules rules;
@@ -92,6 +107,7 @@ public final class HeavyHitterComponent implements HeavyHitterService {
         rules = new HhRules(appId);
         batches = new FlowRuleBatches(flowRuleService, FlowBufManager.DEADLINE);
         manager = new HeavyHitterManager(this::writeAll, netcfgSettings());
+        packetService.addProcessor(packets, PROCESSOR_PRIORITY);
         mastered = new MasteredSwitches(
                 deviceService, MasteredSwitches.masteredFlowBuf(mastershipService, pipeconfService),
                 worker, (device, again) -> write(device, manager.settings()), log,
@@ -103,6 +119,7 @@ public final class HeavyHitterComponent implements HeavyHitterService {
     @Deactivate
     protected void deactivate() {
         mastered.stop();
+        packetService.removeProcessor(packets);
         worker.shutdownNow();
         netcfgRegistry.unregisterConfigFactory(appConfig);
     }
@@ -121,9 +138,29 @@ public final class HeavyHitterComponent implements HeavyHitterService {
         }
     }
 
+    // The packet-in reports first: a switch never reports on the settings
+    // without them.
     private void write(DeviceId device, HeavyHitterSettings settings) {
-        batches.add(rules.all(device, settings),
-                    "write the heavy-hitter settings of " + device);
+        List<FlowRule> all = new ArrayList<>();
+        all.add(rules.cpuReport(device, true));
+        all.addAll(rules.all(device, settings));
+        batches.add(all, "write the heavy-hitter settings of " + device);
+    }
+
+    private void process(PacketContext context) {
+        if (context.isHandled()) {
+            return;
+        }
+        ByteBuffer data = context.inPacket().unparsed();
+        byte[] frame = new byte[data.remaining()];
+        data.duplicate().get(frame);
+        Optional<HeavyHitter> report = HhReport.decode(
+                context.inPacket().receivedFrom().deviceId(), frame, Instant.now());
+        if (report.isPresent()) {
+            context.block();
+            // The listeners (the placement) write to switches: not on the stream's thread.
+            worker.execute(() -> manager.reported(report.get()));
+        }
     }
 
     private void writeAll(HeavyHitterSettings settings) {

@@ -17,11 +17,14 @@ import org.onosproject.net.pi.runtime.PiActionParam;
 
 import java.util.List;
 
+import static org.flowbuf.pipeconf.HhP4Names.CPU_REPORT;
+import static org.flowbuf.pipeconf.HhP4Names.ENABLED;
 import static org.flowbuf.pipeconf.HhP4Names.IDLE_US;
 import static org.flowbuf.pipeconf.HhP4Names.MIN_BYTES;
 import static org.flowbuf.pipeconf.HhP4Names.MIN_US;
 import static org.flowbuf.pipeconf.HhP4Names.OBSERVATION;
 import static org.flowbuf.pipeconf.HhP4Names.SETTINGS;
+import static org.flowbuf.pipeconf.HhP4Names.SET_CPU_REPORT;
 import static org.flowbuf.pipeconf.HhP4Names.SET_HH;
 import static org.flowbuf.pipeconf.HhP4Names.SET_OBSERVATION;
 import static org.flowbuf.pipeconf.HhP4Names.THRESHOLD;
@@ -82,6 +85,19 @@ public final class HhRules {
      */
     public List<FlowRule> all(DeviceId device, HeavyHitterSettings settings) {
         return List.of(observation(device, settings), settings(device, settings));
+    }
+
+    /**
+     * hh_cpu_report's default action: whether each report also comes as a
+     * packet-in (for a controller that takes no digests).
+     *
+     * @param device  the switch
+     * @param enabled packet-ins too
+     * @return the rule (write it as the table's default action)
+     */
+    public FlowRule cpuReport(DeviceId device, boolean enabled) {
+        return defaultAction(device, CPU_REPORT, PiAction.builder().withId(SET_CPU_REPORT)
+                .withParameter(new PiActionParam(ENABLED, enabled ? 1 : 0)).build());
     }
 
     private FlowRule defaultAction(DeviceId device, PiTableId table,

@@ -7,6 +7,7 @@ package org.flowbuf.app.onos;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.upf.HeavyHitter;
 import org.flowbuf.api.upf.HeavyHitterSettings;
 import org.flowbuf.app.config.HeavyHitterAppConfig;
 import org.flowbuf.pipeconf.FlowBufPipeconfs;
@@ -14,13 +15,16 @@ import org.flowbuf.pipeconf.HhP4Names;
 import org.junit.After;
 import org.junit.Test;
 import org.onlab.packet.ChassisId;
+import org.onlab.packet.Ip4Address;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreServiceAdapter;
 import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.mastership.MastershipServiceAdapter;
+import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DefaultDevice;
 import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
 import org.onosproject.net.config.Config;
 import org.onosproject.net.config.NetworkConfigRegistryAdapter;
 import org.onosproject.net.device.DeviceEvent;
@@ -31,6 +35,12 @@ import org.onosproject.net.flow.FlowRuleOperation;
 import org.onosproject.net.flow.FlowRuleOperations;
 import org.onosproject.net.flow.FlowRuleServiceAdapter;
 import org.onosproject.net.flow.instructions.PiInstruction;
+import org.onosproject.net.packet.DefaultInboundPacket;
+import org.onosproject.net.packet.DefaultOutboundPacket;
+import org.onosproject.net.packet.DefaultPacketContext;
+import org.onosproject.net.packet.PacketContext;
+import org.onosproject.net.packet.PacketProcessor;
+import org.onosproject.net.packet.PacketServiceAdapter;
 import org.onosproject.net.pi.PiPipeconfServiceAdapter;
 import org.onosproject.net.pi.model.PiActionParamId;
 import org.onosproject.net.pi.model.PiPipeconfId;
@@ -38,13 +48,20 @@ import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.provider.ProviderId;
 
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
@@ -52,7 +69,8 @@ import static org.junit.Assert.fail;
  * The heavy-hitter component in ONOS: the netcfg section's settings become
  * hh_settings' default action on each FlowBuf switch this instance
  * masters (not on another pipeconf's), again when a switch comes back,
- * and REST changes reach them all.
+ * and REST changes reach them all; each switch is asked for packet-in
+ * reports, and a report frame reaches the listeners as a digest would.
  */
 public class HeavyHitterComponentTest {
 
@@ -64,6 +82,7 @@ public class HeavyHitterComponentTest {
 
     private final List<FlowRule> added = new CopyOnWriteArrayList<>();
     private final List<DeviceListener> deviceListeners = new CopyOnWriteArrayList<>();
+    private final List<PacketProcessor> processors = new CopyOnWriteArrayList<>();
     private final HeavyHitterComponent component = new HeavyHitterComponent();
     private volatile boolean refuse;
 
@@ -140,6 +159,17 @@ public class HeavyHitterComponentTest {
                                    : FlowBufPipeconfs.PIPECONF_ID);
             }
         };
+        component.packetService = new PacketServiceAdapter() {
+            @Override
+            public void addProcessor(PacketProcessor processor, int priority) {
+                processors.add(processor);
+            }
+
+            @Override
+            public void removeProcessor(PacketProcessor processor) {
+                processors.remove(processor);
+            }
+        };
         component.activate();
     }
 
@@ -147,6 +177,7 @@ public class HeavyHitterComponentTest {
     public void tearDown() {
         component.deactivate();
         assertEquals(List.of(), deviceListeners);
+        assertEquals(List.of(), processors);
     }
 
     /** The latest settings rule per device: [threshold, idle_us]. */
@@ -154,8 +185,9 @@ public class HeavyHitterComponentTest {
         Map<DeviceId, List<Long>> latest = new TreeMap<>((a, b) -> a.toString()
                 .compareTo(b.toString()));
         for (FlowRule rule : added) {
-            if (rule.table().equals(HhP4Names.OBSERVATION)) {
-                continue;  // written with each settings rule: see observations()
+            if (rule.table().equals(HhP4Names.OBSERVATION)
+                    || rule.table().equals(HhP4Names.CPU_REPORT)) {
+                continue;  // written with each settings rule: see their tests
             }
             assertEquals(HhP4Names.SETTINGS, rule.table());
             PiAction a = (PiAction) ((PiInstruction) rule.treatment().allInstructions().get(0))
@@ -238,6 +270,74 @@ public class HeavyHitterComponentTest {
         waitFor(Map.of(S1, List.of(44_800L, 600_000L), S2, List.of(44_800L, 600_000L)));
         assertEquals("none: 0, 0", Map.of(S1, List.of(0L, 0L), S2, List.of(0L, 0L)),
                      observations());
+    }
+
+    /** A report frame as hh.p4 sends it: Ethernet 0x88b8, then hh_report_t. */
+    private static byte[] reportFrame(String ue, long ewma, long cell) {
+        ByteBuffer b = ByteBuffer.allocate(14 + HhP4Names.REPORT_BYTES);
+        b.put(new byte[12]).putShort((short) HhP4Names.ETHERTYPE_REPORT);
+        b.putInt(Ip4Address.valueOf(ue).toInt()).putInt(Ip4Address.valueOf("10.0.0.9").toInt());
+        b.put((byte) 17).putShort((short) 4000).putShort((short) 8080);
+        b.putShort((short) (ewma >>> 32)).putInt((int) ewma).putInt((int) cell);
+        return b.array();
+    }
+
+    private boolean packetIn(DeviceId device, byte[] frame) {
+        ConnectPoint from = new ConnectPoint(device, PortNumber.portNumber(2));
+        PacketContext context = new DefaultPacketContext(
+                System.currentTimeMillis(),
+                new DefaultInboundPacket(from, null, ByteBuffer.wrap(frame)),
+                new DefaultOutboundPacket(device, null, ByteBuffer.wrap(frame)), false) {
+            @Override
+            public void send() {
+            }
+        };
+        processors.forEach(p -> p.process(context));
+        return context.isHandled();
+    }
+
+    @Test
+    public void everySwitchIsAskedForPacketInReportsBeforeTheSettings() throws Exception {
+        start("{\"enabled\": true, \"rateBps\": 10000000, \"packetBytes\": 1250, \"idleMs\": 500}");
+        waitFor(Map.of(S1, List.of(8000L, 500_000L), S2, List.of(8000L, 500_000L)));
+        for (DeviceId d : List.of(S1, S2)) {
+            List<FlowRule> mine = added.stream().filter(r -> r.deviceId().equals(d))
+                    .collect(Collectors.toList());
+            FlowRule first = mine.get(0);
+            assertEquals(HhP4Names.CPU_REPORT, first.table());
+            PiAction a = (PiAction) ((PiInstruction) first.treatment().allInstructions().get(0))
+                    .action();
+            assertEquals(HhP4Names.SET_CPU_REPORT, a.id());
+            assertEquals(1L, param(a, HhP4Names.ENABLED));
+        }
+        assertTrue("not on another pipeconf's switch",
+                   added.stream().noneMatch(r -> r.deviceId().equals(OTHER)));
+    }
+
+    @Test
+    public void aPacketInReportReachesTheListenersAndTheHistory() throws Exception {
+        start(null);
+        LinkedBlockingQueue<HeavyHitter> heard = new LinkedBlockingQueue<>();
+        component.addListener(heard::add);
+        assertTrue("a report is consumed", packetIn(S1, reportFrame("10.250.0.7", 1L << 40, 513)));
+        HeavyHitter got = heard.poll(10, TimeUnit.SECONDS);
+        assertNotNull("no report reached the listener", got);
+        assertEquals(S1, got.deviceId());
+        assertEquals(Ip4Address.valueOf("10.250.0.7"), got.ueAddress());
+        assertEquals(Ip4Address.valueOf("10.0.0.9"), got.appAddress());
+        assertEquals(17, got.ipProto());
+        assertEquals(4000, got.uePort());
+        assertEquals(8080, got.appPort());
+        assertEquals(1L << 40, got.ewmaEighthsUs());
+        assertEquals(513, got.cell());
+        assertEquals(List.of(got), component.recent());
+        // One byte short, or another ethertype: not a report, left to others.
+        byte[] frame = reportFrame("10.250.0.8", 1, 1);
+        assertFalse(packetIn(S1, Arrays.copyOf(frame, frame.length - 1)));
+        frame[12] = (byte) 0x88;
+        frame[13] = (byte) 0xb6;
+        assertFalse(packetIn(S1, frame));
+        assertEquals(1, component.recent().size());
     }
 
     @Test

@@ -63,11 +63,21 @@ def flatmap_path_parameters(context, path_parameters):
                                   for name, value in path_parameters.items()})
 
 
+GNB_CELL = 1  # the lab's gNodeB's one cell
+
+
 @schemathesis.hook
 def flatmap_body(context, body):
+    if isinstance(body, dict) and _valid_cell(body.get("cell")):
+        # A bearer: as often on the lab gNodeB's cell as on one made up.
+        return st.sampled_from([body, dict(body, cell=GNB_CELL)])
     if not isinstance(body, dict) or not _valid("deviceId", body.get("deviceId")):
         return st.just(body)
     return st.sampled_from([body, dict(body, deviceId=DEVICE)])
+
+
+def _valid_cell(value):
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 65535
 
 
 @schemathesis.check

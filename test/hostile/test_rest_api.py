@@ -46,10 +46,21 @@ RUN_TIMEOUT_SECONDS = 420
 ARTIFACTS = ROOT / "test" / "artifacts"
 
 
+class HostileLab(ServiceLab):
+    """The service lab with s1 also a gNodeB (on ports no host uses), so that
+    the gNodeB's operations reach the code that writes bearers."""
+
+    def netcfg(self):
+        cfg = super().netcfg()
+        cfg["devices"][DEVICE]["gnb"] = {
+            "upfPort": 7, "cells": [{"id": 1, "radioPort": 8, "baasPort": 9}]}
+        return cfg
+
+
 @pytest.fixture(scope="module")
 def lab():
     ensure_built()
-    with ServiceLab(prefix="fbh-", rest_port=REST_PORT, p4rt_port=28281, agent_port=28282,
+    with HostileLab(prefix="fbh-", rest_port=REST_PORT, p4rt_port=28281, agent_port=28282,
                     ready_buffers=1) as lab:
         # Something for the generated requests to find.
         lab.rest.post(f"buffers/{DEVICE}", {"id": "b1", "state": "BUFFERING"})

@@ -10,12 +10,14 @@ import org.flowbuf.api.BufferEvent;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.apps.ControllerBufferingService;
 import org.flowbuf.api.congestion.CongestionService;
+import org.flowbuf.api.gnb.GnbService;
 import org.flowbuf.api.upf.HeavyHitterService;
 import org.flowbuf.api.upf.HybridPlacementService;
 import org.flowbuf.api.upf.UpfQosService;
 import org.flowbuf.api.upf.UpfService;
 import org.flowbuf.app.FlowBufCore;
 import org.flowbuf.app.apps.fba.FbaTuner;
+import org.flowbuf.app.apps.gnb.GnbManager;
 import org.flowbuf.app.pi.SteeringFlowRules;
 import org.flowbuf.app.rest.StandaloneServices;
 import org.flowbuf.app.southbound.ConfiguredAgentDirectory;
@@ -47,6 +49,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Supplier;
@@ -108,6 +111,9 @@ public final class FlowBufHost implements AutoCloseable {
         ApplicationId appId = new DefaultApplicationId(1, APP_NAME);
         Duration timeout = Duration.ofSeconds(options.connectTimeoutSeconds);
         Map<DeviceId, SwitchSession> switches = new LinkedHashMap<>();
+        // Bearers changed through REST live in this host's memory (the netcfg file is read once).
+        GnbManager gnb = new GnbManager(appId, new GnbTables(switches), switches::containsKey,
+                                        (device, section) -> { });
         try {
             for (SwitchEntry sw : netcfg.switches()) {
                 SwitchSession session = connect(sw, p4info);
@@ -115,7 +121,7 @@ public final class FlowBufHost implements AutoCloseable {
                 boolean pushed = session.start(deviceConfig, timeout);
                 session.insertMissing(BaseRules.of(appId, sw, netcfg.hosts(), netcfg.links()));
                 sw.fb().ifPresent(fb -> FbTables.write(session, appId, fb));
-                sw.gnb().ifPresent(gnb -> GnbTables.write(session, appId, gnb));
+                sw.gnb().ifPresent(section -> gnb.configure(sw.deviceId(), Optional.of(section)));
                 LOG.info("{}: primary, pipeline {}, base rules written", sw.deviceId(),
                          pushed ? "pushed" : "already running (tables kept)");
             }
@@ -148,6 +154,7 @@ public final class FlowBufHost implements AutoCloseable {
         UpfManager upf = new UpfManager(appId, upfStore, upfWriter, switches::containsKey,
                                         core.intents(), core.buffers());
         services.add(UpfService.class, upf);
+        services.add(GnbService.class, gnb);
         CongestionWiring congestion = new CongestionWiring(appId, netcfg, switches, p4info,
                                                            core.buffers(), core.intents());
         services.add(CongestionService.class, congestion.manager());
@@ -169,7 +176,7 @@ public final class FlowBufHost implements AutoCloseable {
                      () -> BaseRules.of(appId, sw, netcfg.hosts(), netcfg.links()),
                      appId, deviceConfig, timeout);
             restoreApplications(device, groups, rules);
-            restoreTables(switches.get(device), sw, appId, upf);
+            restoreTables(switches.get(device), sw, appId, upf, gnb);
             congestion.takeBack(switches.get(device));
             hh.prepare(switches.get(device));
             placement.prepare(device);
@@ -247,9 +254,9 @@ public final class FlowBufHost implements AutoCloseable {
      * kept its tables is left as it was).
      */
     private static void restoreTables(SwitchSession session, SwitchEntry sw, ApplicationId appId,
-                                      UpfManager upf) {
+                                      UpfManager upf, GnbManager gnb) {
         sw.fb().ifPresent(fb -> FbTables.write(session, appId, fb));
-        sw.gnb().ifPresent(gnb -> GnbTables.write(session, appId, gnb));
+        gnb.rewrite(sw.deviceId());
         int upfEntries = upf.reinstall(sw.deviceId());
         LOG.warn("{}: FB tables {}, {} UPF entries written", sw.deviceId(),
                  sw.fb().isPresent() ? "written" : "not configured", upfEntries);

@@ -20,6 +20,8 @@ import org.flowbuf.api.apps.LmmHandoff;
 import org.flowbuf.api.apps.NfvMigration;
 import org.flowbuf.api.congestion.CcFlowRequest;
 import org.flowbuf.api.congestion.LatencyCriticalFlow;
+import org.flowbuf.api.gnb.GnbBearer;
+import org.flowbuf.api.gnb.GnbDevice;
 import org.flowbuf.api.upf.FirewallRule;
 import org.flowbuf.api.upf.HeavyHitter;
 import org.flowbuf.api.upf.HeavyHitterSettings;
@@ -71,7 +73,9 @@ public final class FlowBufCodecs {
             Map.entry(HybridSettings.class, new HybridSettingsCodec()),
             Map.entry(UePlacement.class, new UePlacementCodec()),
             Map.entry(UpfQosPolicy.class, new UpfQosPolicyCodec()),
-            Map.entry(UpfQosReroute.class, new UpfQosRerouteCodec()));
+            Map.entry(UpfQosReroute.class, new UpfQosRerouteCodec()),
+            Map.entry(GnbBearer.class, new GnbBearerCodec()),
+            Map.entry(GnbDevice.class, new GnbDeviceCodec()));
 
     private FlowBufCodecs() {
     }

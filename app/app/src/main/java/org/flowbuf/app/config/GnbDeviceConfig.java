@@ -5,6 +5,10 @@
 package org.flowbuf.app.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.flowbuf.api.gnb.GnbBearer;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.MacAddress;
 import org.onosproject.net.DeviceId;
@@ -181,6 +185,56 @@ public final class GnbDeviceConfig extends Config<DeviceId> {
         public int snIndex() {
             return snIndex;
         }
+    }
+
+    /**
+     * A section outside ONOS's netcfg store (the embedded host's file, a
+     * bearer added through REST).
+     *
+     * @param deviceId its device
+     * @param node     the section
+     * @return the config, not yet validated
+     */
+    public static GnbDeviceConfig of(DeviceId deviceId, ObjectNode node) {
+        GnbDeviceConfig config = new GnbDeviceConfig();
+        config.init(deviceId, CONFIG_KEY, node, new ObjectMapper(), c -> { });
+        return config;
+    }
+
+    /**
+     * This section with a bearer added at the end of the list.
+     *
+     * @param bearer the bearer
+     * @return a new section, not yet validated
+     */
+    public GnbDeviceConfig withBearer(GnbBearer bearer) {
+        ObjectNode node = object.deepCopy();
+        ArrayNode bearers = node.has(BEARERS) && node.get(BEARERS).isArray()
+                ? (ArrayNode) node.get(BEARERS) : node.putArray(BEARERS);
+        bearers.addObject().put(TEID, bearer.teid()).put(CELL, bearer.cell())
+                .put(UE_MAC, bearer.ueMac().toString()).put(UPLINK_TEID, bearer.uplinkTeid())
+                .put(GNB_ADDRESS, bearer.gnbAddress().toString())
+                .put(UPF_ADDRESS, bearer.upfAddress().toString());
+        return of(subject, node);
+    }
+
+    /**
+     * This section without the bearer of a downlink TEID (those after it
+     * move up one SN cell).
+     *
+     * @param teid the bearer's downlink TEID
+     * @return a new section; this one's copy when it has no such bearer
+     */
+    public GnbDeviceConfig withoutBearer(long teid) {
+        ObjectNode node = object.deepCopy();
+        JsonNode bearers = node.path(BEARERS);
+        for (int i = 0; i < bearers.size(); i++) {
+            if (bearers.get(i).path(TEID).asLong() == teid) {
+                ((ArrayNode) bearers).remove(i);
+                break;
+            }
+        }
+        return of(subject, node);
     }
 
     @Override

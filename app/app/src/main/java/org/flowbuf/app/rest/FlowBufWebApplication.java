@@ -32,6 +32,7 @@ public class FlowBufWebApplication extends AbstractWebApplication {
                           UpfPlacementWebResource.class,
                           UpfQosWebResource.class,
                           CongestionFlowsWebResource.class,
+                          GnbWebResource.class,
                           ServerTimingFilter.class,
                           RequestSizeFilter.class,
                           JsonErrorFilter.class,

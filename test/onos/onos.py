@@ -64,11 +64,29 @@ def oar_path():
     """FlowBuf's .oar as `mvn install` packages it; built again when missing or
     older than a source of the bundles it holds."""
     found = sorted(OAR_DIR.glob("flowbuf-app-*.oar"))
-    if not found or found[-1].stat().st_mtime < _newest_source():
+    if (not found or found[-1].stat().st_mtime < _newest_source()
+            or _stale_bundles(found[-1])):
         subprocess.run(["mvn", "-B", "-ntp", "-q", "install", "-DskipTests"], cwd=ROOT,
                        check=True)
         found = sorted(OAR_DIR.glob("flowbuf-app-*.oar"))
     return found[-1]
+
+
+def _stale_bundles(oar):
+    """FlowBuf's bundles in the .oar that differ from the jars their modules
+    built last. The .oar takes its bundles from ~/.m2: `mvn verify` packs
+    what an older `mvn install` left there (a live run once served an old
+    overlay script that way)."""
+    stale = []
+    with zipfile.ZipFile(oar) as z:
+        for member in z.namelist():
+            if not (member.startswith("m2/org/flowbuf/") and member.endswith(".jar")):
+                continue
+            built = [j for j in ROOT.glob(f"*/**/target/{pathlib.PurePath(member).name}")
+                     if "osgi-it" not in j.parts]
+            if len(built) != 1 or built[0].read_bytes() != z.read(member):
+                stale.append(member)
+    return stale
 
 
 def _newest_source():

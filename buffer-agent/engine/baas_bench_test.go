@@ -3,24 +3,18 @@
 package engine_test
 
 import (
-	"encoding/binary"
 	"fmt"
 	"sync"
 	"testing"
 
 	"github.com/flowbuf/flowbuf/buffer-agent/engine"
+	"github.com/flowbuf/flowbuf/buffer-agent/engine/baasfeed"
 )
 
 // The buffer-as-a-service's hot path as bench-agent feeds it (the figures
 // of record come from `make bench-agent`; this is for profiles): per cell a
 // PDCP ARQ buffer taking 128-byte data clones in batches of 56 with one
 // range status per 8 of them, acknowledging the group sent a batch before.
-const (
-	baasBenchFrame    = 128
-	baasBenchAckEvery = 8
-	baasBenchData     = 56
-)
-
 func baasBenchEngine(b *testing.B, cells int) (*engine.Engine, []engine.Ingress) {
 	f := engine.BackendFactoryFunc(func(string, engine.BackendSpec, engine.Ingress) (engine.Backend, error) {
 		return &recyclePort{}, nil
@@ -48,43 +42,6 @@ func baasBenchEngine(b *testing.B, cells int) (*engine.Engine, []engine.Ingress)
 	return eng, ins
 }
 
-// baasBenchFeeder builds one cell's batches: data clones with running SNs
-// and, per 8 of them, a status acknowledging the 8 sent a batch earlier.
-type baasBenchFeeder struct {
-	teid  uint32
-	sent  uint64 // data PDUs so far; the SN is this modulo the SN space
-	data  []byte
-	batch [][]byte
-}
-
-func newBaasBenchFeeder(teid uint32) *baasBenchFeeder {
-	return &baasBenchFeeder{teid: teid, data: engine.PDCPDataFrame(teid, 0, make([]byte, baasBenchFrame-24)),
-		batch: make([][]byte, 0, baasBenchData+baasBenchData/baasBenchAckEvery)}
-}
-
-func (fd *baasBenchFeeder) next() [][]byte {
-	fd.batch = fd.batch[:cap(fd.batch)]
-	engine.GetFrames(fd.batch, baasBenchFrame) // the statuses are shorter: cut below
-	k := 0
-	for i := 0; i < baasBenchData; i++ {
-		f := fd.batch[k]
-		copy(f, fd.data)
-		binary.BigEndian.PutUint32(f[20:], 1<<31|uint32(fd.sent%engine.PDCPSNSpace)) // PDCP word: D/C = data, SN
-		k++
-		fd.sent++
-		if fd.sent%baasBenchAckEvery == 0 && fd.sent >= baasBenchData+baasBenchAckEvery {
-			// Acknowledge the group sent one batch earlier.
-			first := uint32((fd.sent - baasBenchData - baasBenchAckEvery) % engine.PDCPSNSpace)
-			st := engine.PDCPStatusFrame(engine.PDCPStatus{TEID: fd.teid, First: first, Last: first + baasBenchAckEvery - 1})
-			fd.batch[k] = fd.batch[k][:copy(fd.batch[k], st)]
-			k++
-		}
-	}
-	engine.PutFrames(fd.batch[k:]) // the first batches, whose statuses have not begun
-	fd.batch = fd.batch[:k]
-	return fd.batch
-}
-
 // BenchmarkBaaS runs b.N batches on each of 1 and 2 cells, one feeding
 // goroutine per cell (run it with -cpu 1,2 to set the cores).
 func BenchmarkBaaS(b *testing.B) {
@@ -100,9 +57,9 @@ func BenchmarkBaaS(b *testing.B) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					fd := newBaasBenchFeeder(uint32(0x1000 + c))
+					fd := baasfeed.New(uint32(0x1000 + c))
 					for i := 0; i < b.N; i++ {
-						batch := fd.next()
+						batch := fd.Next()
 						frames[c] += len(batch)
 						in.Receive(batch)
 					}

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"encoding/binary"
 	"fmt"
 	"os"
 	"runtime"
@@ -17,6 +16,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/flowbuf/flowbuf/buffer-agent/engine"
+	"github.com/flowbuf/flowbuf/buffer-agent/engine/baasfeed"
 	"github.com/flowbuf/flowbuf/test/bench/benchreport"
 )
 
@@ -24,7 +24,7 @@ import (
 // the hybrid gNodeB paper measures its DPDK service (7.6 Mpps of 128-byte
 // packets on one core of a 2014 Xeon E5-2680 v3): each feeder is one cell
 // with a buffer of its own, sending 128-byte PDCP data clones and, after
-// every baasAckEvery of them, a status acknowledging them as one range
+// every baasfeed.AckEvery of them, a status acknowledging them as one range
 // (the acks trail by one batch, so about a batch is held). Throughput
 // counts every frame the service took (data and status).
 //
@@ -32,11 +32,7 @@ import (
 // wall-clock second, what it ran on: the CPU time the process got (busy
 // cores = CPU / wall), the feeder's and the engine's share of it, and how
 // busy the whole machine was meanwhile (/proc/stat) and its load average.
-const (
-	baasFrameBytes = 128
-	baasAckEvery   = 8
-	baasBatchData  = 56 // + 7 statuses = 63 frames a batch
-)
+// The feed's sizes are package baasfeed's.
 
 func baasEngine(cells int) (*engine.Engine, []engine.Ingress, error) {
 	eng := newEngine(engine.Options{
@@ -69,44 +65,6 @@ func baasEngine(cells int) (*engine.Engine, []engine.Ingress, error) {
 	return eng, ins, nil
 }
 
-// baasFeeder builds one cell's batches: data clones with running SNs and,
-// per baasAckEvery of them, a status acknowledging the group sent one
-// batch earlier (across the SN wrap too).
-type baasFeeder struct {
-	teid  uint32
-	sent  uint64 // data PDUs so far; the SN is this modulo the SN space
-	data  []byte
-	batch [][]byte
-}
-
-func newBaasFeeder(teid uint32) *baasFeeder {
-	return &baasFeeder{teid: teid, data: engine.PDCPDataFrame(teid, 0, make([]byte, baasFrameBytes-24)),
-		batch: make([][]byte, 0, baasBatchData+baasBatchData/baasAckEvery)}
-}
-
-func (fd *baasFeeder) next() [][]byte {
-	fd.batch = fd.batch[:cap(fd.batch)]
-	engine.GetFrames(fd.batch, baasFrameBytes) // the statuses are shorter: cut below
-	k := 0
-	for i := 0; i < baasBatchData; i++ {
-		f := fd.batch[k]
-		copy(f, fd.data)
-		binary.BigEndian.PutUint32(f[20:], 1<<31|uint32(fd.sent%engine.PDCPSNSpace)) // PDCP word: D/C = data, SN
-		k++
-		fd.sent++
-		if fd.sent%baasAckEvery == 0 && fd.sent >= baasBatchData+baasAckEvery {
-			// Acknowledge the group sent one batch earlier.
-			first := uint32((fd.sent - baasBatchData - baasAckEvery) % engine.PDCPSNSpace)
-			st := engine.PDCPStatusFrame(engine.PDCPStatus{TEID: fd.teid, First: first, Last: first + baasAckEvery - 1})
-			fd.batch[k] = fd.batch[k][:copy(fd.batch[k], st)]
-			k++
-		}
-	}
-	engine.PutFrames(fd.batch[k:]) // the first batches, whose statuses have not begun
-	fd.batch = fd.batch[:k]
-	return fd.batch
-}
-
 // Phases of a measurement: the cells warm up, are measured, stop.
 const (
 	phaseWarm int32 = iota
@@ -128,7 +86,7 @@ type cellStats struct {
 func baasCell(in engine.Ingress, teid uint32, phase *atomic.Int32, st *cellStats) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	fd := newBaasFeeder(teid)
+	fd := baasfeed.New(teid)
 	var cpu0 time.Duration
 	measuring := false
 	t0 := time.Now()
@@ -140,7 +98,7 @@ func baasCell(in engine.Ingress, teid uint32, phase *atomic.Int32, st *cellStats
 		if p == phaseMeasure && !measuring {
 			measuring, cpu0, t0 = true, threadCPU(), time.Now()
 		}
-		batch := fd.next()
+		batch := fd.Next()
 		t1 := time.Now()
 		in.Receive(batch)
 		t2 := time.Now()
@@ -335,7 +293,7 @@ func (b *bench) baas() error {
 	}
 	loadAfter := loadAverage()
 	cond := func(cores int, rs []baasRound) map[string]any {
-		return map[string]any{"frame_bytes": baasFrameBytes, "cores": cores, "cells": cores, "gomaxprocs": cores,
+		return map[string]any{"frame_bytes": baasfeed.FrameBytes, "cores": cores, "cells": cores, "gomaxprocs": cores,
 			"statistic":           fmt.Sprintf("median of %d rounds of %v, alternating 1 and 2 cores", rounds, dur),
 			"mpps_per_cpu_second": benchreport.Round(medianOf(rs, baasRound.mppsPerCPU)),
 			"busy_cores":          benchreport.Round(medianOf(rs, baasRound.busyCores)),
@@ -344,7 +302,7 @@ func (b *bench) baas() error {
 			"other_busy_cores":    benchreport.Round(medianOf(rs, baasRound.otherBusyCores)),
 			"machine_cores":       runtime.NumCPU(),
 			"load_average_1m":     loadBefore + " -> " + loadAfter,
-			"status_per_data":     fmt.Sprintf("1/%d (range of %d)", baasAckEvery, baasAckEvery),
+			"status_per_data":     fmt.Sprintf("1/%d (range of %d)", baasfeed.AckEvery, baasfeed.AckEvery),
 			"path":                "Ingress.Receive of data clones + status frames, PDCP ARQ buffer, wheel 10 x 1 ms, in process"}
 	}
 	oneMpps, twoMpps := medianOf(one, baasRound.mpps), medianOf(two, baasRound.mpps)

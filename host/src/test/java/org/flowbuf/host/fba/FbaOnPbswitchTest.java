@@ -79,7 +79,12 @@ public class FbaOnPbswitchTest {
             assertEquals(0, tuner.failures());
 
             // Off DT: the switch clears the alphas, and the tuner sets none.
+            long skipped = tuner.skipped();
             put("buffer", "{\"algorithm\": \"fb\"}");
+            // A round that read the switch before the change may still
+            // count; once one round has found it off DT, none that follows
+            // can (one timer thread).
+            await("a round off DT", () -> tuner.skipped() > skipped);
             long rounds = tuner.rounds();
             Thread.sleep(200);
             assertEquals("rounds on a switch off DT", rounds, tuner.rounds());

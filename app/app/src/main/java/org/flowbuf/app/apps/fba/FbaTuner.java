@@ -38,6 +38,7 @@ public final class FbaTuner implements AutoCloseable {
     private DtSnapshot last;
     private volatile long rounds;
     private volatile long failures;
+    private volatile long skipped;
     private volatile List<QueueAlpha> lastAlphas = List.of();
 
     /**
@@ -74,6 +75,7 @@ public final class FbaTuner implements AutoCloseable {
             DtSnapshot now = control.read();
             if (!now.dynamicThresholds()) {
                 last = null;
+                skipped++;
                 return;
             }
             List<QueueAlpha> alphas = FbaCalculator.alphas(last, now);
@@ -86,6 +88,15 @@ public final class FbaTuner implements AutoCloseable {
             failures++;
             LOG.warn("FBA on {}: round failed: {}", name, e.getMessage());
         }
+    }
+
+    /**
+     * Rounds that found the switch off DT and left it alone.
+     *
+     * @return count
+     */
+    public long skipped() {
+        return skipped;
     }
 
     /**

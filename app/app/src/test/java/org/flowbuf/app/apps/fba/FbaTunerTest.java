@@ -78,6 +78,7 @@ public class FbaTunerTest {
                                  sorted(FbaCalculator.alphas(null, NOW))), sw.set);
             assertEquals(1, tuner.failures());
             assertEquals(2, tuner.rounds());
+            assertEquals(1, tuner.skipped());
         }
     }
 

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.api.gnb.GnbBearer;
+import org.flowbuf.api.gnb.GnbCell;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.MacAddress;
 import org.onosproject.net.DeviceId;
@@ -62,74 +63,28 @@ public final class GnbDeviceConfig extends Config<DeviceId> {
     private static final long MAX_TEID = (1L << 32) - 1;
     private static final int MAX_CELL = 65535;
 
-    /** A cell: its id, radio port and BaaS vport port. */
-    public static final class Cell {
-        private final int id;
-        private final long radioPort;
-        private final long baasPort;
-
-        Cell(int id, long radioPort, long baasPort) {
-            this.id = id;
-            this.radioPort = radioPort;
-            this.baasPort = baasPort;
-        }
-
-        /**
-         * The cell id.
-         *
-         * @return id
-         */
-        public int id() {
-            return id;
-        }
-
-        /**
-         * The radio side's switch port.
-         *
-         * @return port
-         */
-        public long radioPort() {
-            return radioPort;
-        }
-
-        /**
-         * The switch port of the BaaS buffer's vport.
-         *
-         * @return port
-         */
-        public long baasPort() {
-            return baasPort;
-        }
-    }
-
-    /** A bearer: downlink TEID, cell, UE MAC, uplink tunnel, SN cell. */
+    /**
+     * A bearer as the device holds it: its value, its cell and its cell of
+     * the pdcp_sn register (its place in the list).
+     */
     public static final class Bearer {
-        private final long teid;
-        private final Cell cell;
-        private final MacAddress ueMac;
-        private final long uplinkTeid;
-        private final Ip4Address gnbAddress;
-        private final Ip4Address upfAddress;
+        private final GnbBearer value;
+        private final GnbCell cell;
         private final int snIndex;
 
-        Bearer(long teid, Cell cell, MacAddress ueMac, long uplinkTeid, Ip4Address gnbAddress,
-               Ip4Address upfAddress, int snIndex) {
-            this.teid = teid;
+        Bearer(GnbBearer value, GnbCell cell, int snIndex) {
+            this.value = value;
             this.cell = cell;
-            this.ueMac = ueMac;
-            this.uplinkTeid = uplinkTeid;
-            this.gnbAddress = gnbAddress;
-            this.upfAddress = upfAddress;
             this.snIndex = snIndex;
         }
 
         /**
-         * The downlink TEID (the bearer's name on the gNodeB).
+         * The bearer (TEIDs, UE MAC, tunnel addresses).
          *
-         * @return TEID
+         * @return bearer
          */
-        public long teid() {
-            return teid;
+        public GnbBearer value() {
+            return value;
         }
 
         /**
@@ -137,44 +92,8 @@ public final class GnbDeviceConfig extends Config<DeviceId> {
          *
          * @return cell
          */
-        public Cell cell() {
+        public GnbCell cell() {
             return cell;
-        }
-
-        /**
-         * The UE's MAC on the radio side.
-         *
-         * @return MAC
-         */
-        public MacAddress ueMac() {
-            return ueMac;
-        }
-
-        /**
-         * The UPF's TEID of the uplink.
-         *
-         * @return TEID
-         */
-        public long uplinkTeid() {
-            return uplinkTeid;
-        }
-
-        /**
-         * The gNodeB's N3 address.
-         *
-         * @return address
-         */
-        public Ip4Address gnbAddress() {
-            return gnbAddress;
-        }
-
-        /**
-         * The UPF's N3 address.
-         *
-         * @return address
-         */
-        public Ip4Address upfAddress() {
-            return upfAddress;
         }
 
         /**
@@ -274,7 +193,7 @@ public final class GnbDeviceConfig extends Config<DeviceId> {
      *
      * @return cells
      */
-    public List<Cell> cells() {
+    public List<GnbCell> cells() {
         return readCells();
     }
 
@@ -287,7 +206,7 @@ public final class GnbDeviceConfig extends Config<DeviceId> {
         return readBearers(readCells());
     }
 
-    private List<Cell> readCells() {
+    private List<GnbCell> readCells() {
         long upf = upfPort();
         JsonNode cells = object.path(CELLS);
         if (!cells.isArray() || cells.size() == 0) {
@@ -295,7 +214,7 @@ public final class GnbDeviceConfig extends Config<DeviceId> {
         }
         Set<Long> ports = new HashSet<>(Set.of(upf));
         Set<Integer> ids = new HashSet<>();
-        List<Cell> out = new ArrayList<>();
+        List<GnbCell> out = new ArrayList<>();
         for (JsonNode c : cells) {
             only(c, "cell", ID, RADIO_PORT, BAAS_PORT);
             JsonNode id = c.path(ID);
@@ -305,8 +224,8 @@ public final class GnbDeviceConfig extends Config<DeviceId> {
             if (!ids.add(id.asInt())) {
                 throw new IllegalArgumentException("cell id " + id + " given twice");
             }
-            Cell cell = new Cell(id.asInt(), port(c.path(RADIO_PORT), "cell " + id + " radioPort"),
-                                 port(c.path(BAAS_PORT), "cell " + id + " baasPort"));
+            GnbCell cell = new GnbCell(id.asInt(), port(c.path(RADIO_PORT), "cell " + id + " radioPort"),
+                                       port(c.path(BAAS_PORT), "cell " + id + " baasPort"));
             for (long p : new long[]{cell.radioPort(), cell.baasPort()}) {
                 if (!ports.add(p)) {
                     throw new IllegalArgumentException("cell " + id + ": port " + p
@@ -318,7 +237,7 @@ public final class GnbDeviceConfig extends Config<DeviceId> {
         return out;
     }
 
-    private List<Bearer> readBearers(List<Cell> cells) {
+    private List<Bearer> readBearers(List<GnbCell> cells) {
         JsonNode bearers = object.path(BEARERS);
         if (bearers.isMissingNode()) {
             return List.of();
@@ -326,7 +245,7 @@ public final class GnbDeviceConfig extends Config<DeviceId> {
         if (!bearers.isArray() || bearers.size() > MAX_BEARERS) {
             throw new IllegalArgumentException("bearers must be a list of at most " + MAX_BEARERS);
         }
-        Map<Integer, Cell> byId = new HashMap<>();
+        Map<Integer, GnbCell> byId = new HashMap<>();
         cells.forEach(c -> byId.put(c.id(), c));
         Set<Long> teids = new HashSet<>();
         List<Bearer> out = new ArrayList<>();
@@ -337,13 +256,15 @@ public final class GnbDeviceConfig extends Config<DeviceId> {
             if (!teids.add(teid)) {
                 throw new IllegalArgumentException(name + " given twice");
             }
-            Cell cell = byId.get(b.path(CELL).asInt(-1));
+            GnbCell cell = byId.get(b.path(CELL).asInt(-1));
             if (!b.path(CELL).isIntegralNumber() || cell == null) {
                 throw new IllegalArgumentException(name + ": cell " + b.path(CELL) + " is not a cell of the device");
             }
-            out.add(new Bearer(teid, cell, mac(b.path(UE_MAC), name), teid(b.path(UPLINK_TEID), name + " uplinkTeid"),
-                               address(b.path(GNB_ADDRESS), name + " gnbAddress"),
-                               address(b.path(UPF_ADDRESS), name + " upfAddress"), out.size()));
+            GnbBearer value = new GnbBearer(teid, cell.id(), mac(b.path(UE_MAC), name),
+                                            teid(b.path(UPLINK_TEID), name + " uplinkTeid"),
+                                            address(b.path(GNB_ADDRESS), name + " gnbAddress"),
+                                            address(b.path(UPF_ADDRESS), name + " upfAddress"));
+            out.add(new Bearer(value, cell, out.size()));
         }
         return out;
     }

@@ -51,10 +51,11 @@ public class GnbDeviceConfigTest {
         assertEquals(2, c.cells().size());
         assertEquals(101, c.cells().get(1).baasPort());
         GnbDeviceConfig.Bearer second = c.bearers().get(1);
-        assertEquals(13631490L, second.teid());
+        assertEquals(13631490L, second.value().teid());
         assertEquals(2, second.cell().id());
         assertEquals(1, second.snIndex());
-        assertEquals("10.0.0.100", second.upfAddress().toString());
+        assertEquals("10.0.0.100", second.value().upfAddress().toString());
+        assertEquals(2, second.value().cell());
     }
 
     @Test

@@ -5,8 +5,9 @@
 package org.flowbuf.app.apps.gnb;
 
 import org.flowbuf.app.config.GnbDeviceConfig;
+import org.flowbuf.api.gnb.GnbBearer;
+import org.flowbuf.api.gnb.GnbCell;
 import org.flowbuf.app.config.GnbDeviceConfig.Bearer;
-import org.flowbuf.app.config.GnbDeviceConfig.Cell;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.DefaultFlowRule;
@@ -68,17 +69,18 @@ public final class GnbFlowRules {
     public static List<FlowRule> entries(ApplicationId appId, DeviceId deviceId, GnbDeviceConfig config) {
         List<FlowRule> rules = new ArrayList<>();
         rules.add(port(appId, deviceId, config.upfPort(), FROM_UPF));
-        for (Cell cell : config.cells()) {
+        for (GnbCell cell : config.cells()) {
             rules.add(port(appId, deviceId, cell.radioPort(), FROM_RADIO));
             rules.add(port(appId, deviceId, cell.baasPort(), FROM_BAAS));
         }
-        for (Bearer b : config.bearers()) {
+        for (Bearer placed : config.bearers()) {
+            GnbBearer b = placed.value();
             PiCriterion teid = PiCriterion.builder().matchExact(KEY_TEID, b.teid()).build();
             rules.add(rule(appId, deviceId, DOWNLINK_BEARERS, teid, PiAction.builder()
                     .withId(SET_DOWNLINK_BEARER)
-                    .withParameter(new PiActionParam(SN_INDEX, b.snIndex()))
-                    .withParameter(new PiActionParam(RADIO_PORT, b.cell().radioPort()))
-                    .withParameter(new PiActionParam(BAAS_PORT, b.cell().baasPort()))
+                    .withParameter(new PiActionParam(SN_INDEX, placed.snIndex()))
+                    .withParameter(new PiActionParam(RADIO_PORT, placed.cell().radioPort()))
+                    .withParameter(new PiActionParam(BAAS_PORT, placed.cell().baasPort()))
                     .withParameter(new PiActionParam(UE_MAC, b.ueMac().toBytes())).build()));
             rules.add(rule(appId, deviceId, UPLINK_BEARERS, teid, PiAction.builder()
                     .withId(SET_UPLINK_BEARER)

@@ -7,7 +7,6 @@ package org.flowbuf.app.apps.gnb;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.gnb.GnbBearer;
-import org.flowbuf.api.gnb.GnbCell;
 import org.flowbuf.api.gnb.GnbDevice;
 import org.flowbuf.api.gnb.GnbService;
 import org.flowbuf.app.config.GnbDeviceConfig;
@@ -122,7 +121,7 @@ public final class GnbManager implements GnbService {
     public synchronized GnbDevice addBearer(DeviceId deviceId, GnbBearer bearer) {
         GnbDeviceConfig old = gnb(deviceId);
         List<GnbDeviceConfig.Bearer> bearers = old.bearers();
-        if (bearers.stream().anyMatch(b -> b.teid() == bearer.teid())) {
+        if (bearers.stream().anyMatch(b -> b.value().teid() == bearer.teid())) {
             throw FlowBufException.conflict("%s has a bearer of TEID %d already", deviceId,
                                             bearer.teid());
         }
@@ -147,11 +146,11 @@ public final class GnbManager implements GnbService {
     @Override
     public synchronized GnbBearer removeBearer(DeviceId deviceId, long teid) {
         GnbDeviceConfig old = gnb(deviceId);
-        GnbDeviceConfig.Bearer gone = old.bearers().stream().filter(b -> b.teid() == teid)
+        GnbDeviceConfig.Bearer gone = old.bearers().stream().filter(b -> b.value().teid() == teid)
                 .findFirst().orElseThrow(() -> FlowBufException.notFound(
                         "%s has no bearer of TEID %d", deviceId, teid));
         change(deviceId, old, old.withoutBearer(teid));
-        return toBearer(gone);
+        return gone.value();
     }
 
     private GnbDeviceConfig gnb(DeviceId deviceId) {
@@ -214,14 +213,7 @@ public final class GnbManager implements GnbService {
     }
 
     private static GnbDevice toDevice(DeviceId deviceId, GnbDeviceConfig config) {
-        return new GnbDevice(deviceId, config.upfPort(), config.cells().stream()
-                .map(c -> new GnbCell(c.id(), c.radioPort(), c.baasPort()))
-                .collect(Collectors.toList()), config.bearers().stream()
-                                     .map(GnbManager::toBearer).collect(Collectors.toList()));
-    }
-
-    private static GnbBearer toBearer(GnbDeviceConfig.Bearer b) {
-        return new GnbBearer(b.teid(), b.cell().id(), b.ueMac(), b.uplinkTeid(), b.gnbAddress(),
-                             b.upfAddress());
+        return new GnbDevice(deviceId, config.upfPort(), config.cells(), config.bearers().stream()
+                .map(GnbDeviceConfig.Bearer::value).collect(Collectors.toList()));
     }
 }

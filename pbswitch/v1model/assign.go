@@ -138,7 +138,11 @@ func (c *compiler) assign(dst, src *bmv2json.TypedValue, x *exprCtx) (func(*phv)
 	if err != nil {
 		return nil, err
 	}
-	if v.kind == kBool {
+	switch {
+	case v.kind == kBool && v.isK && !c.prog.opts.reference: // a literal or a folded condition
+		v = constData(v.k)
+		v.width = 1
+	case v.kind == kBool:
 		b := v.b
 		v = val{kind: kData, width: 1, u: func(s *phv) uint64 {
 			if b(s) {

@@ -91,7 +91,20 @@ func constData(k *big.Int) val {
 	return v
 }
 
+// expr compiles a value, remembering the constant ones so that an
+// operator over them folds (fold.go).
 func (c *compiler) expr(tv *bmv2json.TypedValue, x *exprCtx) (val, error) {
+	v, err := c.compileExpr(tv, x)
+	if err == nil && v.isK {
+		if c.konst == nil {
+			c.konst = map[*bmv2json.TypedValue]bool{}
+		}
+		c.konst[tv] = true
+	}
+	return v, err
+}
+
+func (c *compiler) compileExpr(tv *bmv2json.TypedValue, x *exprCtx) (val, error) {
 	if tv == nil {
 		return val{}, invalid(x.si, "missing operand")
 	}
@@ -113,7 +126,11 @@ func (c *compiler) expr(tv *bmv2json.TypedValue, x *exprCtx) (val, error) {
 		if err != nil {
 			return val{}, invalid(x.si, "%v", err)
 		}
-		return val{kind: kBool, b: func(*phv) bool { return b }}, nil
+		k := big.NewInt(0)
+		if b {
+			k = big.NewInt(1)
+		}
+		return val{kind: kBool, isK: true, k: k, b: func(*phv) bool { return b }}, nil
 	case "header":
 		name, err := tv.String()
 		if err != nil {
@@ -165,7 +182,11 @@ func (c *compiler) expr(tv *bmv2json.TypedValue, x *exprCtx) (val, error) {
 		if err != nil {
 			return val{}, invalid(x.si, "%v", err)
 		}
-		return c.op(e, x)
+		v, err := c.op(e, x)
+		if err == nil && !c.prog.opts.reference && c.overConstants(e) {
+			v = fold(v)
+		}
+		return v, err
 	}
 	return val{}, unsupported(fmt.Sprintf("an operand of type %q", tv.Type), x.si)
 }

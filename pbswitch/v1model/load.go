@@ -31,6 +31,8 @@ type compiler struct {
 	fieldLists         map[int][]*lvalue
 	learnLists         map[int]*learnBinding
 	maxParamWords      int
+	// konst are the operands compiled to constants (fold.go).
+	konst map[*bmv2json.TypedValue]bool
 	// touched collects the register arrays the action (or parser
 	// operation) being compiled accesses: it runs holding their locks.
 	touched registerSet

@@ -24,6 +24,10 @@ type Options struct {
 	// GenericTables keeps every table's entries as Go objects (the
 	// reference store) instead of packing exact-match tables into slabs.
 	GenericTables bool
+	// reference compiles without the load-time specialisations that
+	// change how a value is computed (constant folding): the generic
+	// semantics the differential tests hold the specialised program to.
+	reference bool
 }
 
 // FrameAllocator is the switch's frame pool.

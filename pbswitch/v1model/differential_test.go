@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package v1model
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/flowbuf/flowbuf/pbswitch/bmv2json"
+	"github.com/flowbuf/flowbuf/pbswitch/pipeline"
+)
+
+// The specialised program (what Load builds) and the reference one
+// (Options.reference: no load-time specialisation of how values are
+// computed) answer every packet alike: the same verdict, metadata and
+// frame out, on the FlowBuf program with the UPF's entries, over the
+// UPF's and the routed packets and thousands of mutations of them (bytes
+// flipped in their headers, other ingress ports), so the parser, the
+// controls and the deparser take many paths.
+func TestSpecialisedProgramAgreesWithTheReference(t *testing.T) {
+	dir := filepath.Dir(flowbufJSON)
+	spec := upfFixtureOn(loadBuild(t, dir, Options{CPUPort: cpuPort}))
+	ref := upfFixtureOn(loadBuild(t, dir, Options{CPUPort: cpuPort, reference: true}))
+	inner := ipv4UDP(upfUE, upfDN, 4000, 80, 64, make([]byte, 64))
+	seeds := []struct {
+		frame []byte
+		port  uint32
+	}{
+		{ether(ipv4UDP(upfGNB, upfN3, 2152, 2152, 64, gtpu(upfTEIDUp, inner))), 1},
+		{ether(ipv4UDP(upfDN, upfUE, 80, 4000, 64, make([]byte, 64))), 2},
+		{udpFrame([4]byte{10, 0, 2, 9}, 64), 1},
+		{udpFrame([4]byte{10, 0, 2, 9}, 1), 1},
+	}
+	r := rand.New(rand.NewPCG(42, 42))
+	forwarded := 0
+	for trial := 0; trial < 4000; trial++ {
+		sd := seeds[trial%len(seeds)]
+		frame, port := bytes.Clone(sd.frame), sd.port
+		if trial >= len(seeds) {
+			for range 1 + r.IntN(3) {
+				frame[r.IntN(min(len(frame), 90))] ^= byte(1 << r.IntN(8))
+			}
+			if r.IntN(4) == 0 {
+				port = uint32(1 + r.IntN(4))
+			}
+		}
+		a, aok := runBoth(spec.prog, frame, port)
+		b, bok := runBoth(ref.prog, frame, port)
+		if aok != bok || a.Meta != b.Meta || !bytes.Equal(a.Frame, b.Frame) {
+			t.Fatalf("packet %x on port %d: specialised %v %+v %x, reference %v %+v %x",
+				frame, port, aok, a.Meta, a.Frame, bok, b.Meta, b.Frame)
+		}
+		if aok {
+			forwarded++
+		}
+	}
+	if forwarded < 1000 {
+		t.Fatalf("only %d of 4000 packets forwarded: the comparison saw too little", forwarded)
+	}
+}
+
+// runBoth runs frame through ingress and, unless it is dropped there,
+// egress on the port ingress chose.
+func runBoth(p *Program, frame []byte, port uint32) (*pipeline.Packet, bool) {
+	pk := &pipeline.Packet{Frame: bytes.Clone(frame), Meta: pipeline.StdMeta{IngressPort: port}}
+	p.Ingress(pk)
+	if pk.Meta.EgressSpec == pipeline.DropPort {
+		return pk, false
+	}
+	pk.Meta.EgressPort = pk.Meta.EgressSpec
+	return pk, p.Egress(pk)
+}
+
+// Every constant expression of the FlowBuf program and the test programs
+// folds to the value its closure computes (the test programs' include
+// p4c's casts, saturations and signed arithmetic over literals).
+func TestFoldedConstantsEqualTheirExpressions(t *testing.T) {
+	files := []string{flowbufJSON}
+	for _, name := range []string{"exprs", "externs", "parsing", "regressions", "checksums", "parity"} {
+		files = append(files, filepath.Join("testdata", name+".json"))
+	}
+	folded := 0
+	for _, file := range files {
+		raw, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jp, err := bmv2json.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := newLayout(jp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc any
+		if err := json.Unmarshal(raw, &doc); err != nil {
+			t.Fatal(err)
+		}
+		for _, tv := range expressionsIn(t, doc) {
+			if !constTree(tv) {
+				continue
+			}
+			ref := &compiler{prog: &Program{opts: Options{reference: true}}, l: l}
+			spec := &compiler{prog: &Program{}, l: l}
+			want, err := ref.expr(tv, &exprCtx{})
+			if err != nil {
+				continue // not a value on its own (a header operand's part)
+			}
+			got, err := spec.expr(tv, &exprCtx{})
+			if err != nil {
+				t.Fatalf("%s: %s compiles for reference only: %v", file, tv.Value, err)
+			}
+			if want.wide || (want.kind != kData && want.kind != kBool) {
+				continue
+			}
+			if !got.isK {
+				t.Fatalf("%s: %s was not folded", file, tv.Value)
+			}
+			folded++
+			var s phv
+			if want.kind == kBool {
+				if got.b(nil) != want.b(&s) {
+					t.Fatalf("%s: %s folded to %v", file, tv.Value, got.b(nil))
+				}
+				continue
+			}
+			if got.u(nil) != want.u(&s) || got.width != want.width || got.signed != want.signed {
+				t.Fatalf("%s: %s folded to %d (width %d), the expression gives %d (width %d)", file, tv.Value, got.u(nil), got.width, want.u(&s), want.width)
+			}
+		}
+	}
+	if folded < 50 {
+		t.Fatalf("only %d constant expressions folded", folded)
+	}
+}
+
+// constTree says whether tv is a literal or an expression of foldable
+// operators over literals.
+func constTree(tv *bmv2json.TypedValue) bool {
+	if tv == nil {
+		return true // an absent operand (a unary operator's left)
+	}
+	switch tv.Type {
+	case "hexstr", "bool":
+		return true
+	case "expression":
+		if inner, ok := tv.Wrapped(); ok {
+			return constTree(inner)
+		}
+		e, err := tv.Expression()
+		if err != nil || !foldableOps[e.Op] {
+			return false
+		}
+		return constTree(e.Left) && constTree(e.Right) && constTree(e.Cond)
+	}
+	return false
+}
+
+// expressionsIn lists every "expression" typed value in a bmv2 JSON
+// document.
+func expressionsIn(t *testing.T, doc any) []*bmv2json.TypedValue {
+	var out []*bmv2json.TypedValue
+	var walk func(x any)
+	walk = func(x any) {
+		switch x := x.(type) {
+		case map[string]any:
+			if x["type"] == "expression" {
+				b, _ := json.Marshal(x)
+				tv := &bmv2json.TypedValue{}
+				if err := json.Unmarshal(b, tv); err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, tv)
+			}
+			for _, v := range x {
+				walk(v)
+			}
+		case []any:
+			for _, v := range x {
+				walk(v)
+			}
+		}
+	}
+	walk(doc)
+	return out
+}

@@ -60,6 +60,11 @@ fb_single_queue_qct_vs_dt and fba_qct_vs_fb. The per-queue trace
     .venv/bin/python -m test.scenarios.fb [--quick] [--variants single_queue] [--repeat N]
     .venv/bin/python -m test.scenarios.fb --only multi_queue:90:75 --schemes fb,dt_ecn
     .venv/bin/python -m test.scenarios.fb --diagnose   # issue 44's question
+    .venv/bin/python -m test.scenarios.fb --only multi_queue:90:75 --rate-mbps 50 --repeat 5
+
+--rate-mbps 50 gives the paper's ratio of a timeout to a query's transfer
+with Linux's 200 ms min RTO (a query of 75 % of B takes 11-57 ms alone to
+1/5 of the port, the paper's 6-30 ms against its 100 ms); B stays the same.
 """
 import argparse
 import json

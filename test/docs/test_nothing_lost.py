@@ -82,6 +82,11 @@ REWORDED = {
     # (pbswitch's gNMI for stratum-bmv2: its section "Which driver".)
     "Details, timings and what works: `tools/onos/README.md`. pbswitch now":
         "Details and timings: `tools/onos/README.md`.",
+    # docs/apps/fb.md: FB's section is written by ONOS too now (FbComponent).
+    "**In the embedded host**, a device's netcfg `\"fb\"`":
+        "**In ONOS and in the embedded host**, a device's netcfg `\"fb\"` section writes",
+    "**Not done yet:** an ONOS component writing the":
+        "In ONOS, `FbComponent` (`app/app/…/onos`) registers the section and writes its entries",
 }
 # Pages whose text comes from elsewhere (snippets of the components' READMEs).
 SNIPPETS = ("buffer-agent/README.md", "pbswitch/README.md", "CONTRIBUTING.md")

@@ -60,6 +60,11 @@ fb_single_queue_qct_vs_dt and fba_qct_vs_fb. The per-queue trace
     .venv/bin/python -m test.scenarios.fb [--quick] [--variants single_queue] [--repeat N]
     .venv/bin/python -m test.scenarios.fb --only multi_queue:90:75 --schemes fb,dt_ecn
     .venv/bin/python -m test.scenarios.fb --diagnose   # issue 44's question
+    .venv/bin/python -m test.scenarios.fb --only multi_queue:90:75 --rate-mbps 50 --repeat 5
+
+--rate-mbps 50 gives the paper's ratio of a timeout to a query's transfer
+with Linux's 200 ms min RTO (a query of 75 % of B takes 11-57 ms alone to
+1/5 of the port, the paper's 6-30 ms against its 100 ms); B stays the same.
 """
 import argparse
 import json
@@ -81,7 +86,7 @@ from test.scenarios.fb_traffic import web_search_mean
 from test.scenarios.report import emit, save, subplots
 
 PREFIX = "fbq-"
-RATE_BPS = 10_000_000                 # R, each server's port
+RATE_BPS = 10_000_000                 # R, each server's port (--rate-mbps)
 SERVERS = 4
 BUFFER_BYTES = SERVERS * (1 << 20) // 44  # B: the paper's 1 MiB / 44 ports, per port
 RESPONDERS = 8                        # N (the paper's 40)
@@ -141,8 +146,9 @@ class FbLab:
     """The servers' namespaces, pbswitch with the FlowBuf program, the
     servers' sinks and responders."""
 
-    def __init__(self, logs, cc=None, rto_min_ms=None, ecn_k=ECN_K):
+    def __init__(self, logs, cc=None, rto_min_ms=None, ecn_k=ECN_K, rate_bps=RATE_BPS):
         self.logs = logs
+        self.rate_bps = rate_bps
         self.ecn_k = ecn_k
         self.lab = Lab(PREFIX)
         self.procs = []
@@ -154,7 +160,7 @@ class FbLab:
                 sw_if = self.lab.link_host(host, "eth0", f"s{s}", ip=f"{ip_of(s)}/24",
                                            mac=mac_of(s))
                 self.hosts[s] = host
-                ports += ["--port", f"{s}={sw_if}@{RATE_BPS}"]
+                ports += ["--port", f"{s}={sw_if}@{rate_bps}"]
             for s, host in self.hosts.items():
                 tune_tcp(host, ip_of(s), cc, rto_min_ms)
                 for other in self.hosts:
@@ -347,7 +353,7 @@ def run_once(lab, logs, scheme, variant, load, query, duration, legacy=False, re
                                          str(FBA_PERIOD_MS)])
     # Each server receives load x R on average: it sends as much, its
     # flows going to the others at random.
-    flow_rate = load * RATE_BPS / 8 / (web_search_mean() * SCALE)
+    flow_rate = load * lab.rate_bps / 8 / (web_search_mean() * SCALE)
     if variant == "single_queue":  # the classifier marks short flows (not in legacy)
         tags = [] if legacy else ["--short-bytes", str(SHORT_BYTES), "--short-dscp", str(EF)]
     else:  # the paper's four low-priority tags
@@ -386,7 +392,7 @@ def run_once(lab, logs, scheme, variant, load, query, duration, legacy=False, re
     flows = [f for s in lab.hosts for f in json.loads(bg_out[s].read_text())]
     short_fcts = [fct for size_, fct in flows if size_ < SHORT_BYTES]
     return {"qct_avg": statistics.mean(qcts), "qct_p99": p99(qcts), "queries": len(qcts),
-            "throughput_pct": 100 * (b1 - b0) / (SERVERS * RATE_BPS / 8 * (t1 - t0)),
+            "throughput_pct": 100 * (b1 - b0) / (SERVERS * lab.rate_bps / 8 * (t1 - t0)),
             "short_fct_p99": p99(short_fcts) if short_fcts else float("nan"),
             "short_flows": len(short_fcts),
             "buffer_pct_p99": 100 * p99(tracer.used) / BUFFER_BYTES,
@@ -422,13 +428,15 @@ def emit_run(r, **cond):
     emit("fb_ecn_ce_packets", r["ce_packets"], "packets", **cond)
 
 
-def run_all(lab, logs, duration, plan, repeat):
+def run_all(lab, logs, duration, plan, repeat, first_run=0):
     """Every (variant, load, query) of plan with its schemes, repeat times
     (each repetition runs every scheme once, DT first, so that a ratio
-    compares runs made minutes apart, not a whole plan apart)."""
+    compares runs made minutes apart, not a whole plan apart). first_run:
+    the first repetition's index (its seeds), so that repetitions split
+    over several invocations draw other arrivals."""
     results = {}
     for variant, load, query, schemes in plan:
-        for rep in range(repeat):
+        for rep in range(first_run, first_run + repeat):
             for scheme in schemes:
                 r = run_once(lab, logs, scheme, variant, load, query, duration, rep=rep)
                 results[(variant, load, query, scheme, rep)] = r
@@ -568,12 +576,21 @@ def main(argv=None):
                         help="single-queue DT and FB with the first scenario's setting and "
                              "the paper's (40%% load, queries of 75%% of B)")
     parser.add_argument("--duration", type=float, help="seconds of queries per run")
+    parser.add_argument("--first-run", type=int, default=0,
+                        help="the first repetition's index (its seeds), to split repetitions "
+                             "over several invocations")
+    parser.add_argument("--rate-mbps", type=float, default=RATE_BPS / 1e6,
+                        help="R, each server's port (default %(default)g; B stays the paper's "
+                             "bytes per port)")
     args = parser.parse_args(argv)
     duration = args.duration or (5.0 if args.quick else 12.0)
     repeat = args.repeat or (1 if args.quick else 3)
-    if repeat < 1:
-        parser.error("--repeat: at least 1")
+    if repeat < 1 or args.first_run < 0:
+        parser.error("--repeat: at least 1; --first-run: at least 0")
     plan = make_plan(args, parser)
+    if not 0.1 <= args.rate_mbps <= 1000:
+        parser.error("--rate-mbps: 0.1 to 1000")
+    rate_bps = int(args.rate_mbps * 1e6)
     cc = args.cc
     if not 0 <= args.ecn_k < 1 << 19:
         parser.error("--ecn-k: 0 to 2^19 - 1 packets (enq_qdepth's width)")
@@ -581,17 +598,17 @@ def main(argv=None):
         parser.error("DT+ECN needs a congestion control that reacts to CE marks (BBR does "
                      "not): --cc reno, or --schemes without dt_ecn")
     logs = Path(tempfile.mkdtemp(prefix="fb-scenario-"))
-    emit("fb_setup", BUFFER_BYTES, "bytes", servers=SERVERS, rate_bps=RATE_BPS,
+    emit("fb_setup", BUFFER_BYTES, "bytes", servers=SERVERS, rate_bps=rate_bps,
          responders=RESPONDERS, flow_size_scale=SCALE, query_rate_per_s=QUERY_RATE,
-         seconds_per_run=duration, repeat=repeat, cc=cc, ecn_k_packets=args.ecn_k,
-         rto_min_ms=args.rto_min_ms or 200)
-    lab = FbLab(logs, cc=cc, rto_min_ms=args.rto_min_ms, ecn_k=args.ecn_k)
+         seconds_per_run=duration, repeat=repeat, first_run=args.first_run, cc=cc,
+         ecn_k_packets=args.ecn_k, rto_min_ms=args.rto_min_ms or 200)
+    lab = FbLab(logs, cc=cc, rto_min_ms=args.rto_min_ms, ecn_k=args.ecn_k, rate_bps=rate_bps)
     try:
         if args.diagnose:
             diagnose(lab, logs, duration)
             print(f"fb diagnosis: logs and traces in {logs}")
             return
-        results = run_all(lab, logs, duration, plan, repeat)
+        results = run_all(lab, logs, duration, plan, repeat, args.first_run)
     except BaseException:
         sys.stderr.write((logs / "pbswitch.log").read_text()[-3000:])
         raise

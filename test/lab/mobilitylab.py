@@ -362,6 +362,18 @@ class MobilityLab(ProcessLab):
         self.air_queue = air_queue
 
     def _start(self):
+        self._start_network()
+        cfg = pathlib.Path(self.logs) / "netcfg.json"
+        cfg.write_text(json.dumps(self.netcfg(), indent=2))
+        self._run(["java", "-jar", str(HOST_JAR), "--netcfg", str(cfg), "--p4info", str(P4INFO),
+                   "--device-config", str(BMV2_JSON),
+                   "--listen", f"127.0.0.1:{self.rest_port}"], "host", self.rest_port,
+                  timeout=60)
+        self.rest = Rest(f"http://127.0.0.1:{self.rest_port}/onos/flowbuf")
+
+    def _start_network(self):
+        """The hosts, the radios and the switches, without a controller; the
+        UE attached to s1."""
         self.logs = tempfile.mkdtemp(prefix="flowbuf-mobility-")
         self.lab = Lab(self.prefix)
         self.lab.remove_leftovers()
@@ -399,13 +411,7 @@ class MobilityLab(ProcessLab):
         self._address_ue()
         self.server.run("ip", "neigh", "add", UE_IP, "lladdr", UE_MAC, "dev", "eth0")
         for sw in SWITCHES:
-            argv = [str(ROOT / "bin" / "pbswitch"),
-                    "--p4rt-listen", f"127.0.0.1:{self.p4rt[sw]}",
-                    "--buffer-listen", f"127.0.0.1:{self.agent[sw]}"]
-            for number, ifname in ports[sw]:
-                argv += ["--port", f"{number}={ifname}"]
-            for number in VPORTS:
-                argv += ["--vport", str(number)]
+            argv = self._switch_argv(sw, ports[sw])
             if sw != "sa" and self.cpu_rate_bps:
                 # The eNBs' path to the controller, as a switch polices its punts.
                 argv += ["--cpu-rate", str(int(self.cpu_rate_bps))]
@@ -415,15 +421,20 @@ class MobilityLab(ProcessLab):
                 for number, _ in ports[sw]:
                     argv += ["--port-delay", f"{number}={self.rtt_ms / 2:g}ms"]
             self._run(argv, sw, self.p4rt[sw])
-        cfg = pathlib.Path(self.logs) / "netcfg.json"
-        cfg.write_text(json.dumps(self.netcfg(), indent=2))
-        self._run(["java", "-jar", str(HOST_JAR), "--netcfg", str(cfg), "--p4info", str(P4INFO),
-                   "--device-config", str(BMV2_JSON),
-                   "--listen", f"127.0.0.1:{self.rest_port}"], "host", self.rest_port,
-                  timeout=60)
-        self.rest = Rest(f"http://127.0.0.1:{self.rest_port}/onos/flowbuf")
         self.radios["s2"].cut()
         self.attached = "s1"
+
+    def _switch_argv(self, sw, ports):
+        """pbswitch's command line for `sw` with its (number, ifname) ports:
+        in-process buffers on VPORTS."""
+        argv = [str(ROOT / "bin" / "pbswitch"),
+                "--p4rt-listen", f"127.0.0.1:{self.p4rt[sw]}",
+                "--buffer-listen", f"127.0.0.1:{self.agent[sw]}"]
+        for number, ifname in ports:
+            argv += ["--port", f"{number}={ifname}"]
+        for number in VPORTS:
+            argv += ["--vport", str(number)]
+        return argv
 
     def _air_queue(self, ue_if):
         # A radio's air interface: its shaper, with a small burst, so that a

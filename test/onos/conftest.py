@@ -2,10 +2,19 @@
 """One ONOS for all of test/onos's modules (it takes minutes to start on
 this machine): started, FlowBuf's .oar installed and activated once per
 session. test_onos_live's last test deactivates and uninstalls FlowBuf, so
-that module runs last (pytest takes the files in name order)."""
+that module runs last (pytest_collection_modifyitems below puts it there,
+whatever the other modules are named)."""
 import pytest
 
 from test.onos.onos import Onos, flowbuf_components, oar_app, oar_path, scr_states, wait
+
+
+LAST_MODULE = "test_onos_live.py"
+
+
+def pytest_collection_modifyitems(items):
+    """test_onos_live's tests after every other module's (a stable sort)."""
+    items.sort(key=lambda item: item.path.name == LAST_MODULE)
 
 
 @pytest.fixture(scope="session")

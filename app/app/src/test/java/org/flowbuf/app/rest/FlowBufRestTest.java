@@ -591,15 +591,15 @@ public class FlowBufRestTest extends JerseyTest {
         assertError(post("apps/lmm/handoffs", "{"), 400, "JSON");
         assertError(post("apps/lmm/handoffs", PLAN.replace("}}", "},\"buffering\":\"ctrl\"}")),
                     400, "\"controller\"");
-        // A plan whose target has no agent: refused when it gets there, and
-        // the source's pause rule and buffer are rolled back.
-        assertError(post("apps/lmm/handoffs", PLAN), 404, "device:s2");
-        assertEquals(List.of("+100", "-100"), rules);
+        // A plan whose target has no agent: refused before its first step
+        // (no pause rule written and rolled back, no buffer).
+        assertError(post("apps/lmm/handoffs", PLAN), 404, "device:s2 has no buffer agent");
+        assertEquals(List.of(), rules);
         assertEquals(0, json(target("buffers/device:s1").request().get()).get("buffers").size());
         assertEquals(0, json(target("apps/lmm/handoffs").request().get()).get("handoffs").size());
         assertError(post("apps/lmm/handoffs/7/attach", ""), 404, "handoff 7");
         assertError(post("apps/lmm/handoffs/x/attach", ""), 400, "handoff id");
-        assertEquals("bad attach calls change no rule", List.of("+100", "-100"), rules);
+        assertEquals("bad attach calls change no rule", List.of(), rules);
         assertError(target("apps/lmm/handoffs/7").request().get(), 404, "handoff 7");
     }
 

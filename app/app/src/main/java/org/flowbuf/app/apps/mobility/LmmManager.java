@@ -21,6 +21,9 @@ import org.flowbuf.app.task.StripedTurns;
 import com.google.common.util.concurrent.Striped;
 import org.onlab.util.Tools;
 import org.onosproject.core.CoreService;
+import org.onosproject.net.ConnectPoint;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.packet.PacketService;
 import org.osgi.service.component.annotations.Activate;
@@ -84,8 +87,12 @@ public class LmmManager implements LmmService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected ControllerBufferingService controllerBuffering;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected DeviceService deviceService;
+
     private long markerTimeoutMs = MARKER_TIMEOUT_MS;
     private AnchorPaths anchor;
+    private PlanCheck planCheck;
     private PacketEmitter packets;
     private ScheduledExecutorService worker;
     private final AtomicLong nextId = new AtomicLong(1);
@@ -104,6 +111,8 @@ public class LmmManager implements LmmService {
 
     /**
      * Creates the service on the Buffer Service's APIs (embedded host, tests).
+     * The embedded host has no model of a switch's ports: a plan's devices
+     * and ports are not checked, its eNBs' agents are.
      *
      * @param intentService intent API
      * @param bufferService task API
@@ -117,7 +126,26 @@ public class LmmManager implements LmmService {
         this.intentService = intentService;
         this.bufferService = bufferService;
         this.controllerBuffering = controllerBuffering;
-        start(rules, packets);
+        start(rules, packets, PlanCheck.Network.ANY);
+    }
+
+    /**
+     * As above, on a network whose devices and ports a plan is checked against (tests).
+     *
+     * @param intentService       intent API
+     * @param bufferService       task API
+     * @param controllerBuffering the controller-buffering baseline
+     * @param rules               writer of the anchor's path rule
+     * @param packets             packet-out for the end marker
+     * @param network             the network's devices and ports
+     */
+    LmmManager(FlowBufIntentService intentService, BufferService bufferService,
+               ControllerBufferingService controllerBuffering, SteeringRuleWriter rules,
+               PacketEmitter packets, PlanCheck.Network network) {
+        this.intentService = intentService;
+        this.bufferService = bufferService;
+        this.controllerBuffering = controllerBuffering;
+        start(rules, packets, network);
     }
 
     /**
@@ -141,11 +169,13 @@ public class LmmManager implements LmmService {
     protected void activate() {
         start(new FlowRuleServiceSteeringWriter(coreService.registerApplication(APP_NAME),
                                                 flowRuleService, Duration.ofSeconds(5)),
-              new PacketServiceEmitter(packetService));
+              new PacketServiceEmitter(packetService), new OnosNetwork(deviceService));
     }
 
-    private void start(SteeringRuleWriter rules, PacketEmitter emitter) {
+    private void start(SteeringRuleWriter rules, PacketEmitter emitter,
+                       PlanCheck.Network network) {
         this.anchor = new AnchorPaths(rules);
+        this.planCheck = new PlanCheck(network, bufferService::getDevices);
         this.packets = emitter;
         this.worker = Executors.newScheduledThreadPool(
                 WORKERS, Tools.groupedThreads("flowbuf/lmm", "worker-%d"));
@@ -160,6 +190,7 @@ public class LmmManager implements LmmService {
 
     @Override
     public LmmHandoff start(HandoffPlan plan) {
+        planCheck.check(plan);
         return StripedTurns.inTurn(ueTurns, plan.downlink(), () -> startInTurn(plan));
     }
 
@@ -327,6 +358,25 @@ public class LmmManager implements LmmService {
             throw FlowBufException.conflict("handoff %d is %s, not %s", id, h.state(), expected);
         }
         return h;
+    }
+
+    /** ONOS's devices and their ports (from the device drivers: gNMI for Stratum). */
+    private static final class OnosNetwork implements PlanCheck.Network {
+        private final DeviceService devices;
+
+        OnosNetwork(DeviceService devices) {
+            this.devices = devices;
+        }
+
+        @Override
+        public boolean hasDevice(DeviceId device) {
+            return devices.getDevice(device) != null;
+        }
+
+        @Override
+        public boolean hasPort(ConnectPoint port) {
+            return devices.getPort(port) != null;
+        }
     }
 
     private LmmHandoff record(LmmHandoff h) {

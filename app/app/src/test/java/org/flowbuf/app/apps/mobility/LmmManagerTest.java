@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 import static org.flowbuf.app.FlowBufAssert.assertReason;
 import static org.junit.Assert.assertEquals;
@@ -46,6 +47,22 @@ public class LmmManagerTest {
 
     private static final FlowFilter DOWNLINK = FlowFilter.builder()
             .ipv4Dst(IpPrefix.valueOf("10.0.0.10/32")).build();
+
+    /** The eNBs with a buffer agent. */
+    private static final Set<DeviceId> AGENT_DEVICES = Set.of(DeviceId.deviceId("device:s1"),
+                                                              DeviceId.deviceId("device:s2"));
+    /** The lab's network: the anchor and both eNBs, with ports 1 to 3. */
+    private static final PlanCheck.Network NETWORK = new PlanCheck.Network() {
+        @Override
+        public boolean hasDevice(DeviceId device) {
+            return Set.of("device:sa", "device:s1", "device:s2").contains(device.toString());
+        }
+
+        @Override
+        public boolean hasPort(ConnectPoint port) {
+            return port.port().toLong() >= 1 && port.port().toLong() <= 3;
+        }
+    };
 
     private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
     private final List<Runnable> markerCallbacks = Collections.synchronizedList(new ArrayList<>());
@@ -105,6 +122,8 @@ public class LmmManagerTest {
                             return null;
                         case "getBuffer":
                             return Optional.empty();
+                        case "getDevices":
+                            return AGENT_DEVICES;
                         case "watchMarker":
                             record("watch " + args[0] + " " + args[1]);
                             markerCallbacks.add((Runnable) args[4]);
@@ -354,6 +373,61 @@ public class LmmManagerTest {
                 .source(cp("device:s1/1"), cp("device:s1/3"))
                 .target(cp("device:s2/1"), cp("device:s2/3"), cp("device:s2/2")).build());
         expect(FlowBufException.Reason.INVALID, () -> plan("device:s1", "device:s1"));
+    }
+
+    @Test
+    public void aPlanNamingAnUnknownDeviceOrPortIsRefusedBeforeAnyStep()
+            throws InterruptedException {
+        lmm.deactivate();
+        lmm = new LmmManager(intents(), buffers(), controllerBuffering(), anchorRules(),
+                             (device, port, frame) -> record("packet-out"), NETWORK);
+        LmmHandoff first = lmm.start(plan("device:s1", "device:s2"));
+        lmm.attach(first.id());
+        markerCallbacks.forEach(Runnable::run);
+        awaitState(first.id(), LmmHandoff.State.COMPLETED);
+        int mark = calls.size();
+        // Live under ONOS, a target naming device:s9 was refused only after
+        // the UE's resident buffer had been paused again (its undo resumed
+        // it under a new intent), and one naming a port s2 lacks started.
+        HandoffPlan toS9 = HandoffPlan.builder().downlink(DOWNLINK)
+                .anchor(cp("device:sa/1"), cp("device:sa/3"), cp("device:sa/2"))
+                .source(cp("device:s2/1"), cp("device:s2/3"))
+                .target(cp("device:s9/1"), cp("device:s9/3"), cp("device:s9/2")).build();
+        assertRefused(toS9, "target.in: unknown device device:s9");
+        HandoffPlan toPort99 = HandoffPlan.builder().downlink(DOWNLINK)
+                .anchor(cp("device:sa/1"), cp("device:sa/3"), cp("device:sa/2"))
+                .source(cp("device:s2/1"), cp("device:s2/3"))
+                .target(cp("device:s1/1"), cp("device:s1/3"), cp("device:s1/99")).build();
+        assertRefused(toPort99, "target.ue: device:s1 has no port 99");
+        assertEquals(List.of(), callsSince(mark));
+        assertEquals(1, lmm.handoffs().size());
+        // The resident is untouched: the right handoff still reuses it.
+        assertEquals(Optional.of(BufferId.bufferId("lmm-1-new")),
+                     lmm.start(plan("device:s2", "device:s1")).sourceBuffer());
+    }
+
+    @Test
+    public void aFlowBufHandoffToAnEnbWithoutABufferAgentIsRefusedBeforeAnyStep() {
+        assertRefused(plan("device:s1", "device:s3"),
+                      "device:s3 has no buffer agent: a FlowBuf handoff buffers at both eNBs");
+        assertEquals(List.of(), calls);
+        // The baselines buffer in no agent: the same eNB is fine for them.
+        HandoffPlan none = HandoffPlan.builder().downlink(DOWNLINK)
+                .buffering(HandoffPlan.Buffering.NONE)
+                .anchor(cp("device:sa/1"), cp("device:sa/2"), cp("device:sa/3"))
+                .source(cp("device:s1/1"), cp("device:s1/3"))
+                .target(cp("device:s3/1"), cp("device:s3/3"), cp("device:s3/2")).build();
+        assertEquals(LmmHandoff.State.DETACHED, lmm.start(none).state());
+    }
+
+    private void assertRefused(HandoffPlan plan, String message) {
+        try {
+            lmm.start(plan);
+            fail("accepted: " + plan);
+        } catch (FlowBufException e) {
+            assertEquals(FlowBufException.Reason.NOT_FOUND, e.reason());
+            assertEquals(message, e.getMessage());
+        }
     }
 
     private static void expect(FlowBufException.Reason reason, Runnable call) {

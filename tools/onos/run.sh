@@ -37,15 +37,15 @@ cmd_start() {
         return 0
     fi
     configure_loopback "$KARAF/etc"
-    step "starting ONOS at $ROOT on Java 11 ($JAVA_HOME), loopback only"
+    step "starting ONOS at $ROOT on Java 11 ($JAVA_HOME), on $ONOS_BIND_IP only"
     # ONOS_IP: the cluster address ONOS's default cluster metadata binds (port 9876).
     # ONOS_APPS: the apps onos-service marks active at boot (its default is gui2).
     (
         cd "$ROOT"
-        export ONOS_IP=127.0.0.1 ONOS_APPS=${ONOS_APPS:-drivers}
+        export ONOS_IP=$ONOS_BIND_IP ONOS_APPS=${ONOS_APPS:-drivers}
         # Atomix (ONOS's cluster messaging, port 9876) binds 0.0.0.0 unless its
         # config says otherwise; it reads JVM system properties as config.
-        export EXTRA_JAVA_OPTS="${EXTRA_JAVA_OPTS:-} -Dcluster.messaging.interfaces.0=127.0.0.1"
+        export EXTRA_JAVA_OPTS="${EXTRA_JAVA_OPTS:-} -Dcluster.messaging.interfaces.0=$ONOS_BIND_IP"
         exec setsid "$ROOT/bin/onos-service" "$@" >"$ROOT/onos-service.out" 2>&1 </dev/null
     ) &
     echo $! >"$PIDFILE"
@@ -57,7 +57,7 @@ cli() {
     # Batch mode (the command on stdin): Karaf 4.2.9's client prints nothing for a
     # command given as an argument here. Bounded: it can hang on a half-started shell.
     printf '%s\n' "$*" | timeout "${ONOS_CLI_TIMEOUT:-60}" \
-        "$KARAF/bin/client" -h 127.0.0.1 -a "$ONOS_SSH_PORT" -u onos -p rocks -r 1 -b 2>&1 |
+        "$KARAF/bin/client" -h "$ONOS_BIND_IP" -a "$ONOS_SSH_PORT" -u onos -p rocks -r 1 -b 2>&1 |
         grep -v 'JAVA_HOME not set'
 }
 

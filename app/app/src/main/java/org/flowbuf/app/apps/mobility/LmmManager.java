@@ -7,7 +7,6 @@ package org.flowbuf.app.apps.mobility;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowBufIntentService;
-import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.apps.ControllerBufferingService;
 import org.flowbuf.api.apps.HandoffPlan;
 import org.flowbuf.api.apps.LmmHandoff;
@@ -26,6 +25,7 @@ import org.onosproject.net.DeviceId;
 import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.packet.PacketService;
+import org.onosproject.store.service.StorageService;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -43,7 +43,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Supplier;
 
@@ -90,18 +89,21 @@ public class LmmManager implements LmmService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected DeviceService deviceService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected StorageService storageService;
+
     private long markerTimeoutMs = MARKER_TIMEOUT_MS;
     private AnchorPaths anchor;
     private PlanCheck planCheck;
     private PacketEmitter packets;
     private ScheduledExecutorService worker;
-    private final AtomicLong nextId = new AtomicLong(1);
-    private final Map<Long, LmmHandoff> handoffs = new ConcurrentHashMap<>();
+    /** Handoff records and residents: in ONOS, the cluster's (another instance can take over). */
+    private LmmStore store;
     // Completed handoffs beyond these are forgotten; failed ones are kept
     // for the operator (they may have left something behind).
     private final Retention<Long> completed = new Retention<>(Retention.DEFAULT_KEPT);
+    // A run holds this instance's marker watches: it cannot move to another instance.
     private final Map<Long, HandoffRun> runs = new ConcurrentHashMap<>();
-    private final Map<FlowFilter, Resident> residents = new ConcurrentHashMap<>();
     /** Turns of UEs (by downlink): many more stripes than UEs hand off at once. */
     private final Striped<Lock> ueTurns = Striped.lazyWeakLock(1024);
 
@@ -123,10 +125,8 @@ public class LmmManager implements LmmService {
     public LmmManager(FlowBufIntentService intentService, BufferService bufferService,
                       ControllerBufferingService controllerBuffering,
                       SteeringRuleWriter rules, PacketEmitter packets) {
-        this.intentService = intentService;
-        this.bufferService = bufferService;
-        this.controllerBuffering = controllerBuffering;
-        start(rules, packets, PlanCheck.Network.ANY);
+        this(intentService, bufferService, controllerBuffering, rules, packets,
+             MARKER_TIMEOUT_MS, new InMemoryLmmStore(), PlanCheck.Network.ANY);
     }
 
     /**
@@ -142,10 +142,8 @@ public class LmmManager implements LmmService {
     LmmManager(FlowBufIntentService intentService, BufferService bufferService,
                ControllerBufferingService controllerBuffering, SteeringRuleWriter rules,
                PacketEmitter packets, PlanCheck.Network network) {
-        this.intentService = intentService;
-        this.bufferService = bufferService;
-        this.controllerBuffering = controllerBuffering;
-        start(rules, packets, network);
+        this(intentService, bufferService, controllerBuffering, rules, packets,
+             MARKER_TIMEOUT_MS, new InMemoryLmmStore(), network);
     }
 
     /**
@@ -161,19 +159,50 @@ public class LmmManager implements LmmService {
     LmmManager(FlowBufIntentService intentService, BufferService bufferService,
                ControllerBufferingService controllerBuffering, SteeringRuleWriter rules,
                PacketEmitter packets, long markerTimeoutMs) {
-        this(intentService, bufferService, controllerBuffering, rules, packets);
+        this(intentService, bufferService, controllerBuffering, rules, packets, markerTimeoutMs,
+             new InMemoryLmmStore());
+    }
+
+    /**
+     * As above, on a given store (tests: two instances on one cluster's storage).
+     *
+     * @param intentService   intent API
+     * @param bufferService   task API
+     * @param controllerBuffering the controller-buffering baseline
+     * @param rules           writer of the anchor's path rule
+     * @param packets         packet-out for the end marker
+     * @param markerTimeoutMs how long to wait for the end marker
+     * @param store           the handoffs' records and the residents
+     */
+    LmmManager(FlowBufIntentService intentService, BufferService bufferService,
+               ControllerBufferingService controllerBuffering, SteeringRuleWriter rules,
+               PacketEmitter packets, long markerTimeoutMs, LmmStore store) {
+        this(intentService, bufferService, controllerBuffering, rules, packets, markerTimeoutMs,
+             store, PlanCheck.Network.ANY);
+    }
+
+    private LmmManager(FlowBufIntentService intentService, BufferService bufferService,
+                       ControllerBufferingService controllerBuffering, SteeringRuleWriter rules,
+                       PacketEmitter packets, long markerTimeoutMs, LmmStore store,
+                       PlanCheck.Network network) {
+        this.intentService = intentService;
+        this.bufferService = bufferService;
+        this.controllerBuffering = controllerBuffering;
         this.markerTimeoutMs = markerTimeoutMs;
+        start(rules, packets, store, network);
     }
 
     @Activate
     protected void activate() {
         start(new FlowRuleServiceSteeringWriter(coreService.registerApplication(APP_NAME),
                                                 flowRuleService, Duration.ofSeconds(5)),
-              new PacketServiceEmitter(packetService), new OnosNetwork(deviceService));
+              new PacketServiceEmitter(packetService), new DistributedLmmStore(storageService),
+              new OnosNetwork(deviceService));
     }
 
-    private void start(SteeringRuleWriter rules, PacketEmitter emitter,
+    private void start(SteeringRuleWriter rules, PacketEmitter emitter, LmmStore lmmStore,
                        PlanCheck.Network network) {
+        this.store = lmmStore;
         this.anchor = new AnchorPaths(rules);
         this.planCheck = new PlanCheck(network, bufferService::getDevices);
         this.packets = emitter;
@@ -195,17 +224,17 @@ public class LmmManager implements LmmService {
     }
 
     private LmmHandoff startInTurn(HandoffPlan plan) {
-        boolean busy = handoffs.values().stream().anyMatch(
+        boolean busy = store.handoffs().stream().anyMatch(
                 h -> h.plan().downlink().equals(plan.downlink())
                         && (h.state() == LmmHandoff.State.DETACHED
                         || h.state() == LmmHandoff.State.ATTACHED));
         if (busy) {
             throw FlowBufException.conflict("a handoff of %s is under way", plan.downlink());
         }
-        long id = nextId.getAndIncrement();
+        long id = store.nextId();
         HandoffRun run = new HandoffRun(id, plan, intentService, bufferService);
         Rollback undo = new Rollback();
-        Resident resident = residents.get(plan.downlink());
+        Resident resident = store.resident(plan.downlink()).orElse(null);
         if (resident != null && !plan.buffered()) {
             throw FlowBufException.conflict("%s lives in a buffer since its last handoff: hand "
                                                     + "it off with buffering", plan.downlink());
@@ -219,9 +248,9 @@ public class LmmManager implements LmmService {
             switch (plan.buffering()) {
                 case FLOWBUF:
                     run.prepare(Optional.ofNullable(resident),
-                                r -> residents.put(plan.downlink(), r), anchor, undo);
+                                r -> store.putResident(plan.downlink(), r), anchor, undo);
                     // The run owns the old resident now: it retires it as its source.
-                    residents.remove(plan.downlink());
+                    store.removeResident(plan.downlink());
                     break;
                 case CONTROLLER:
                     run.holdInController(controllerBuffering, anchor, undo);
@@ -282,7 +311,7 @@ public class LmmManager implements LmmService {
     }
 
     private void markerSeenInTurn(long id) {
-        LmmHandoff h = handoffs.get(id);
+        LmmHandoff h = store.get(id).orElseThrow();
         if (h.state() != LmmHandoff.State.ATTACHED) {
             return;
         }
@@ -305,7 +334,7 @@ public class LmmManager implements LmmService {
     }
 
     private void markerTimedOutInTurn(long id) {
-        LmmHandoff h = handoffs.get(id);
+        LmmHandoff h = store.get(id).orElseThrow();
         if (h.state() == LmmHandoff.State.ATTACHED) {
             // Hold nothing forever: release the new path without the guarantee.
             complete(h, String.format("end marker reported by %d of %d buffers within %d ms; "
@@ -319,7 +348,7 @@ public class LmmManager implements LmmService {
         HandoffRun run = runs.get(h.id());
         try {
             boolean drained = run.releaseNewPath();
-            residents.put(h.plan().downlink(), run.retireOldPath());
+            store.putResident(h.plan().downlink(), run.retireOldPath());
             runs.remove(h.id());
             if (failure != null) {
                 record(h.failed(failure));
@@ -341,12 +370,12 @@ public class LmmManager implements LmmService {
 
     @Override
     public Optional<LmmHandoff> handoff(long id) {
-        return Optional.ofNullable(handoffs.get(id));
+        return store.get(id);
     }
 
     @Override
     public Collection<LmmHandoff> handoffs() {
-        List<LmmHandoff> all = new ArrayList<>(handoffs.values());
+        List<LmmHandoff> all = new ArrayList<>(store.handoffs());
         all.sort(Comparator.comparingLong(LmmHandoff::id));
         return all;
     }
@@ -380,9 +409,9 @@ public class LmmManager implements LmmService {
     }
 
     private LmmHandoff record(LmmHandoff h) {
-        handoffs.put(h.id(), h);
+        store.put(h);
         if (h.state() == LmmHandoff.State.COMPLETED) {
-            completed.finished(h.id()).forEach(handoffs::remove);
+            completed.finished(h.id()).forEach(store::remove);
         }
         return h;
     }

@@ -5,25 +5,32 @@
 package org.flowbuf.app.apps.nfv;
 
 import com.google.common.util.concurrent.Striped;
+import org.flowbuf.api.BufferId;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
+import org.flowbuf.api.IntentId;
 import org.flowbuf.api.apps.NfvMigration;
 import org.flowbuf.api.apps.NfvMigrationService;
 import org.flowbuf.app.history.Retention;
+import org.flowbuf.app.store.DistributedIdRecords;
+import org.flowbuf.app.store.IdRecords;
+import org.flowbuf.app.store.InMemoryIdRecords;
+import org.onlab.util.KryoNamespace;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
+import org.onosproject.store.serializers.KryoNamespaces;
+import org.onosproject.store.service.Serializer;
+import org.onosproject.store.service.StorageService;
+import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Supplier;
 
@@ -35,11 +42,22 @@ import java.util.function.Supplier;
 @Component(immediate = true, service = NfvMigrationService.class)
 public class NfvMigrationManager implements NfvMigrationService {
 
+    /** The migrations' map in the cluster (its ids: a counter of the same name + "-ids"). */
+    static final String MIGRATIONS = "flowbuf-nfv-migrations";
+    static final Serializer SERIALIZER = Serializer.using(
+            KryoNamespace.newBuilder().register(KryoNamespaces.API)
+                    .register(NfvMigration.class, NfvMigration.State.class, FlowFilter.class,
+                              BufferId.class, IntentId.class)
+                    .build("flowbuf-nfv"));
+
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected FlowBufIntentService intentService;
 
-    private final AtomicLong nextId = new AtomicLong(1);
-    private final Map<Long, NfvMigration> migrations = new ConcurrentHashMap<>();
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected StorageService storageService;
+
+    /** In ONOS the cluster's: another instance completes a migration this one began. */
+    private IdRecords<NfvMigration> migrations = new InMemoryIdRecords<>();
     private final Retention<Long> finished = new Retention<>(Retention.DEFAULT_KEPT);
     /** Turns of migrations (Guava striped locks): many more than release at once. */
     private final Striped<Lock> turns = Striped.lazyWeakLock(1024);
@@ -54,13 +72,29 @@ public class NfvMigrationManager implements NfvMigrationService {
      * @param intents the Buffer Service's intent API
      */
     public NfvMigrationManager(FlowBufIntentService intents) {
+        this(intents, new InMemoryIdRecords<>());
+    }
+
+    /**
+     * As above, on given records (tests: two instances on one cluster's storage).
+     *
+     * @param intents    the Buffer Service's intent API
+     * @param migrations the migrations' records
+     */
+    NfvMigrationManager(FlowBufIntentService intents, IdRecords<NfvMigration> migrations) {
         this.intentService = intents;
+        this.migrations = migrations;
+    }
+
+    @Activate
+    protected void activate() {
+        migrations = new DistributedIdRecords<>(storageService, MIGRATIONS, SERIALIZER);
     }
 
     @Override
     public NfvMigration begin(DeviceId deviceId, PortNumber inPort, FlowFilter flow) {
         FlowBufIntent pause = intentService.pause(deviceId, inPort, flow, Optional.empty(), OWNER);
-        NfvMigration migration = new NfvMigration(nextId.getAndIncrement(), deviceId, inPort, flow,
+        NfvMigration migration = new NfvMigration(migrations.nextId(), deviceId, inPort, flow,
                                                   pause.bufferId().orElseThrow(), pause.id(),
                                                   NfvMigration.State.HOLDING, null);
         migrations.put(migration.id(), migration);
@@ -91,7 +125,7 @@ public class NfvMigrationManager implements NfvMigrationService {
     }
 
     private NfvMigration release(long id, PortNumber port, NfvMigration.State state) {
-        NfvMigration migration = Optional.ofNullable(migrations.get(id)).orElseThrow(
+        NfvMigration migration = migrations.get(id).orElseThrow(
                 () -> FlowBufException.notFound("no migration %d", id));
         if (migration.state() != NfvMigration.State.HOLDING) {
             throw FlowBufException.conflict("migration %d is %s, not HOLDING", id,

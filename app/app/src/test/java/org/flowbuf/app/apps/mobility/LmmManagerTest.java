@@ -18,6 +18,7 @@ import org.flowbuf.api.apps.LmmService;
 import org.flowbuf.app.history.Retention;
 import org.flowbuf.app.intent.SteeringRule;
 import org.flowbuf.app.intent.SteeringRuleWriter;
+import org.flowbuf.app.store.ClusterStorage;
 import org.junit.After;
 import org.junit.Test;
 import org.onlab.packet.IpPrefix;
@@ -77,11 +78,15 @@ public class LmmManagerTest {
     }
 
     private LmmManager manager(long markerTimeoutMs) {
+        return manager(markerTimeoutMs, new InMemoryLmmStore());
+    }
+
+    private LmmManager manager(long markerTimeoutMs, LmmStore store) {
         return new LmmManager(intents(), buffers(), controllerBuffering(), anchorRules(),
                               (device, port, frame) -> {
                                   record("packet-out " + device + "/" + port);
                                   frames.add(frame);
-                              }, markerTimeoutMs);
+                              }, markerTimeoutMs, store);
     }
 
     private static ConnectPoint cp(String text) {
@@ -257,6 +262,28 @@ public class LmmManagerTest {
         assertEquals("withdraw 6", steps.get(1));
         assertTrue(steps.toString(), steps.contains("anchor modify 1->2"));
         assertFalse(steps.toString(), steps.stream().anyMatch(s -> s.startsWith("create device:s2")));
+    }
+
+    @Test
+    public void anotherInstanceOnTheClusterStorageTakesOverWhereTheDownlinkLives()
+            throws InterruptedException {
+        ClusterStorage cluster = new ClusterStorage();
+        lmm.deactivate();
+        lmm = manager(LmmManager.MARKER_TIMEOUT_MS, new DistributedLmmStore(cluster));
+        LmmHandoff first = lmm.start(plan("device:s1", "device:s2"));
+        lmm.attach(first.id());
+        markerCallbacks.forEach(Runnable::run);
+        awaitState(first.id(), LmmHandoff.State.COMPLETED);
+        // The instance that ran it dies; another one of the cluster acts now.
+        lmm.deactivate();
+        lmm = manager(LmmManager.MARKER_TIMEOUT_MS, new DistributedLmmStore(cluster));
+        assertEquals(LmmHandoff.State.COMPLETED, lmm.handoff(first.id()).orElseThrow().state());
+        // It knows the downlink lives in s2's buffer: a handoff from s1 is wrong,
+        // the one from s2 reuses the buffer, under a new id.
+        expect(FlowBufException.Reason.CONFLICT, () -> lmm.start(plan("device:s1", "device:s2")));
+        LmmHandoff back = lmm.start(plan("device:s2", "device:s1"));
+        assertEquals(Optional.of(BufferId.bufferId("lmm-1-new")), back.sourceBuffer());
+        assertTrue(back.id() != first.id());
     }
 
     @Test

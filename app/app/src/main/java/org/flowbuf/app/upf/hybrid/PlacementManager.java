@@ -576,7 +576,8 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         long inFlight = s.reportInFlightNanos;
         LOG.info("{} promoted: digest in flight {} us, begun {} us, held {} us, written (active) {} us, "
                          + "marker sent {} us, marker back {} us, released {} us",
-                 s.ue, inFlight >= 0 ? inFlight / 1000 : -1, (s.begunNanos - t0) / 1000, (s.heldNanos - t0) / 1000, (s.writtenNanos - t0) / 1000,
+                 s.ue, inFlight >= 0 ? inFlight / 1000 : -1, (s.begunNanos - t0) / 1000,
+                 (s.heldNanos - t0) / 1000, (s.writtenNanos - t0) / 1000,
                  (s.markerSentNanos - t0) / 1000, back > 0 ? (back - t0) / 1000 : -1,
                  (released - t0) / 1000);
     }

@@ -16,7 +16,7 @@ export QUICK
 
 .PHONY: help setup p4-build p4-build-testdata proto build build-go build-java \
         test test-go test-java test-python test-gui test-onos test-p4c-stf test-bmv2 fuzz \
-        netcfg demo lab docs test-docs openapi-check bench bench-agent bench-pbswitch bench-upf bench-service bench-pool bench-load bench-onos scenarios chaos lint clean
+        netcfg demo lab docs test-docs openapi-check bench bench-agent bench-pbswitch bench-upf bench-service bench-promotion bench-pool bench-load bench-onos scenarios chaos lint clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -134,6 +134,11 @@ bench-upf: setup ## the 5G UPF on pbswitch: GTP-U encap/decap vs plain routing, 
 	PBSWITCH=bin/pbswitch $(GO) run ./test/bench/upfbench
 	$(MVN) -q install -DskipTests -pl host -am
 	.venv/bin/python -m test.bench.service.bench_paused_ues $(if $(QUICK),--quick)
+
+bench-promotion: setup ## hybrid UPF: heavy-hitter digest -> session active on the fast path, p50/p99 over 240 promotions (QUICK=1: 80), spaced and in bursts; needs root
+	$(GO) build -o bin/ ./pbswitch/cmd/pbswitch ./buffer-agent/cmd/buffer-agent
+	$(MVN) -q package -DskipTests -pl host -am
+	.venv/bin/python -m test.bench.service.bench_promotion --ready-buffers 8 $(if $(QUICK),--quick)
 
 bench-service: setup ## pause/resume latency and intent rate through REST (embedded mode)
 	$(GO) build -o bin/ ./buffer-agent/cmd/buffer-agent ./pbswitch/cmd/pbswitch

@@ -135,7 +135,8 @@ func TestCountersMetersRegistersDigests(t *testing.T) {
 			}
 		}
 	}()
-	dev.objs.Digests[digestID].Emit(time.Now(), []byte{1, 2})
+	made := time.Now()
+	dev.objs.Digests[digestID].Emit(made, []byte{1, 2})
 	var l *p4.DigestList
 	select {
 	case l = <-lists:
@@ -144,6 +145,9 @@ func TestCountersMetersRegistersDigests(t *testing.T) {
 	}
 	if len(l.GetData()) != 1 || string(l.GetData()[0].GetBitstring()) != "\x01\x02" {
 		t.Fatalf("digest list %v", l)
+	}
+	if l.GetTimestamp() != made.UnixNano() {
+		t.Fatalf("digest list timestamp %d, want its making %d", l.GetTimestamp(), made.UnixNano())
 	}
 	dev.objs.Digests[digestID].Emit(time.Now(), []byte{1, 2}) // unacked: suppressed
 	select {

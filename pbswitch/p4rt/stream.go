@@ -119,7 +119,8 @@ func (s *Server) PacketIn(frame []byte, meta []pipeline.CtrlMeta) {
 }
 
 func (s *Server) sendDigest(l pipeline.DigestList) {
-	dl := &p4.DigestList{DigestId: l.DigestID, ListId: l.ListID}
+	// The timestamp lets the controller time a report from its making.
+	dl := &p4.DigestList{DigestId: l.DigestID, ListId: l.ListID, Timestamp: l.Made.UnixNano()}
 	var members []int
 	if objs, err := s.objects(); err == nil {
 		members = digestMembers(objs.Info, l.DigestID)

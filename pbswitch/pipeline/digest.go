@@ -22,6 +22,7 @@ type DigestList struct {
 	DigestID uint32
 	ListID   uint64
 	Data     [][]byte
+	Made     time.Time // when the list was cut (P4Runtime's DigestList.timestamp)
 }
 
 // Digest collects digest messages of one type into lists. Until the
@@ -134,7 +135,7 @@ func (d *Digest) suppressed(now time.Time, data []byte) bool {
 
 func (d *Digest) cut(now time.Time) *DigestList {
 	d.nextList++
-	l := &DigestList{DigestID: d.ID, ListID: d.nextList, Data: d.pending}
+	l := &DigestList{DigestID: d.ID, ListID: d.nextList, Data: d.pending, Made: now}
 	set := map[string]bool{}
 	for _, x := range d.pending {
 		set[string(x)] = true

@@ -159,4 +159,7 @@ func TestDigestListsAndSuppression(t *testing.T) {
 	if len(lists) != 2 || string(lists[1].Data[0]) != "a" {
 		t.Fatalf("after ack %v", lists)
 	}
+	if !lists[0].Made.Equal(t0) || !lists[1].Made.Equal(t0.Add(2*time.Second)) {
+		t.Fatalf("lists made at %v and %v, want when each was cut", lists[0].Made, lists[1].Made)
+	}
 }

@@ -111,6 +111,9 @@ DETECTION_MARGIN = 2.0
 # Demotion after whole windows under the HH rate: 4 s of 1 s windows (a
 # boundary HH sends a few packets a second).
 DEMOTE_IDLE_MS, WINDOW_MS = 4000, 1000
+# Buffers s1 keeps made ahead (netcfg readyBuffers): a promotion's hold
+# takes one instead of asking the buffer agent for a new one on its way.
+READY_BUFFERS = 8
 RUNS = (("switch_only", True), ("x86_only", True), ("hybrid", True),
         ("x86_only", False), ("hybrid", False))
 
@@ -238,28 +241,36 @@ def heavy_hitter_reports(lab, since_wall):
     return out
 
 
-STEP_LINE = re.compile(r"(\S+) promoted: begun (-?\d+) us, held (-?\d+) us, written \(active\) "
-                       r"(-?\d+) us, marker sent (-?\d+) us, marker back (-?\d+) us, "
-                       r"released (-?\d+) us")
-# Each step's time since the digest came: begun (the wait behind other
-# reports, an eviction), held (the pause: a buffer and its steering rule),
-# written (the sessions' Write acknowledged: active on the fast path), the
-# end marker sent, back from the slow path, the held packets released.
-STEPS = ("begun", "held", "written", "marker_sent", "marker_back", "released")
+STEP_LINE = re.compile(r"(\S+) promoted: (?:digest in flight (-?\d+) us, )?begun (-?\d+) us, "
+                       r"held (-?\d+) us, written \(active\) (-?\d+) us, marker sent (-?\d+) us, "
+                       r"marker back (-?\d+) us, released (-?\d+) us")
+# Each step's time since the digest came: in flight (before it: the
+# digest's making on the switch, P4Runtime's DigestList timestamp, to its
+# arrival), begun (the wait behind other reports, an eviction), held (the
+# hold: a buffer and its steering rule), written (the sessions' Write
+# acknowledged: active on the fast path), the end marker sent, back from
+# the slow path, the held packets released.
+STEPS = ("in_flight", "begun", "held", "written", "marker_sent", "marker_back", "released")
 
 
 def promotion_steps(log_path, offset):
     """The placement's per-promotion step times (us since the digest) logged
-    after offset: {step: [us]} (the host logs one line per promotion)."""
-    steps = {k: [] for k in STEPS}
+    after offset: {step: [us]} (the host logs one line per promotion), and
+    "from_emission": the digest's making -> the session active, per
+    promotion whose digest carried its making's time."""
+    steps = {k: [] for k in STEPS + ("from_emission",)}
     with open(log_path, errors="replace") as f:
         f.seek(offset)
         for line in f:
             m = STEP_LINE.search(line)
             if m:
-                for k, v in zip(STEPS, m.groups()[1:]):
-                    if int(v) >= 0:
-                        steps[k].append(int(v))
+                values = dict(zip(STEPS, (int(v) if v is not None else -1
+                                          for v in m.groups()[1:])))
+                for k, v in values.items():
+                    if v >= 0:
+                        steps[k].append(v)
+                if values["in_flight"] >= 0 and values["written"] >= 0:
+                    steps["from_emission"].append(values["in_flight"] + values["written"])
     return steps
 
 
@@ -430,7 +441,9 @@ def promotion_figures(runs, trace, base):
             (first_report[ue] - first_wall[trace["ues"].index(ue)] / 1e9) * 1000
             + r["active_us"][ue] / 1000.0
             for ue in r["active_us"] if ue in hh_ues and ue in first_report]
-        steps = {f"{k}_us_p50": percentile(v, 50) for k, v in r["steps_us"].items() if v}
+        steps = {f"{k}_us_p50": percentile(v, 50) for k, v in r["steps_us"].items()
+                 if v and k != "from_emission"}
+        from_emission = [us / 1000.0 for us in r["steps_us"]["from_emission"]]
         for name, values, what, goal in (
                 ("hh_detection_ms", detection, "an HH's first packet sent -> its digest received",
                  None),
@@ -440,6 +453,9 @@ def promotion_figures(runs, trace, base):
                 ("hh_promotion_released_ms", released,
                  "digest received -> its held packets released (lastMoveUs of the first "
                  "promotion: after the end marker's trip through the slow path)", None),
+                ("hh_promotion_from_emission_ms", from_emission,
+                 "digest made by the switch (P4Runtime DigestList timestamp) -> session active "
+                 "on the fast path (host log; every promotion, not only the first)", None),
                 ("hh_first_packet_to_active_ms", first_to_active,
                  "an HH's first packet sent -> its session active on the fast path "
                  "(detection + promotion)", None)):
@@ -527,7 +543,7 @@ def run_on_lab(trace, table, pps, todo, shaped, slow_rate_bps, slow_queue_len):
     with HybridLab(prefix="fhs-", rest_port=REST_PORT, p4rt_base=P4RT_BASE,
                    agent_base=AGENT_BASE, heavy_hitters={"enabled": False},
                    slow_rate_bps=slow_rate_bps, slow_queue_len=slow_queue_len,
-                   vport_tags=FAST_TABLE + 24) as lab:
+                   vport_tags=FAST_TABLE + 24, ready_buffers=READY_BUFFERS) as lab:
         trace_path = f"{lab.logs}/trace.json"
         with open(trace_path, "w") as f:
             json.dump({k: trace[k] for k in ("ues", "weights", "order", "params")}, f)

@@ -50,7 +50,7 @@ class HybridLab(ProcessLab):
 
     def __init__(self, prefix="fhy-", rest_port=8233, p4rt_base=28911, agent_base=28921,
                  hybrid=None, heavy_hitters=None, slow_rate_bps=0, vport_tags=64,
-                 slow_queue_len=0):
+                 slow_queue_len=0, ready_buffers=0):
         self.prefix, self.rest_port = prefix, rest_port
         self.p4rt = {"s1": p4rt_base, "s2": p4rt_base + 1}
         self.agent = {"s1": agent_base, "s2": agent_base + 1}
@@ -59,6 +59,7 @@ class HybridLab(ProcessLab):
         self.slow_rate_bps = slow_rate_bps
         self.slow_queue_len = slow_queue_len  # s2's queues, packets (0: pbswitch's default)
         self.vport_tags = vport_tags
+        self.ready_buffers = ready_buffers  # s1's buffers made ahead (netcfg readyBuffers)
         self.hosts = {}
         self.switch_ifs = {}  # s1's root-namespace end of each link: "gnb", "dn", "slow"
 
@@ -128,7 +129,8 @@ class HybridLab(ProcessLab):
                        "flowbuf": {"agentAddress": f"127.0.0.1:{self.agent['s1']}",
                                    "inProcess": True,
                                    "vports": [{"id": f"vp{VPORT}", "switchPort": VPORT,
-                                               "tags": self.vport_tags}]}},
+                                               "tags": self.vport_tags}],
+                                   "readyBuffers": self.ready_buffers}},
                 SLOW: {"basic": basic("s2")},
             },
             "links": {f"{FAST}/{SLOW_PORT}-{SLOW}/{SLOW_UPLINK}": {"basic": {}}},

@@ -35,15 +35,18 @@ final class HhDigests {
      */
     static List<HeavyHitter> decode(DeviceId device, DigestList list, Instant receivedAt) {
         List<HeavyHitter> reports = new ArrayList<>();
+        // P4Runtime's timestamp: when the switch made the list (0: not said).
+        Instant made = list.getTimestamp() > 0 ? Instant.EPOCH.plusNanos(list.getTimestamp()) : null;
         for (P4Data data : list.getDataList()) {
             List<P4Data> m = data.getStruct().getMembersList();
             if (m.size() != HhP4Names.DIGEST_MEMBERS) {
                 continue;
             }
-            reports.add(new HeavyHitter(device, address(m.get(0)), address(m.get(1)),
-                                        (int) value(m.get(2)), (int) value(m.get(3)),
-                                        (int) value(m.get(4)), value(m.get(5)), value(m.get(6)),
-                                        receivedAt));
+            HeavyHitter report = new HeavyHitter(device, address(m.get(0)), address(m.get(1)),
+                                                 (int) value(m.get(2)), (int) value(m.get(3)),
+                                                 (int) value(m.get(4)), value(m.get(5)),
+                                                 value(m.get(6)), receivedAt);
+            reports.add(made != null ? report.withEmittedAt(made) : report);
         }
         return reports;
     }

@@ -32,6 +32,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -46,6 +50,9 @@ final class PlacementWiring implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PlacementWiring.class);
 
     private final PlacementManager manager;
+    /** Promote reports of different UEs at once (each UE in its turn). */
+    private final ExecutorService promoters = Executors.newFixedThreadPool(
+            PlacementManager.PROMOTERS, daemon("flowbuf-hybrid-promote-"));
 
     PlacementWiring(ApplicationId appId, HybridSettings initial, Map<DeviceId, SwitchSession> switches,
                     P4InfoIndex p4info, UpfStore store, P4RuntimeUpfWriter writer,
@@ -58,7 +65,7 @@ final class PlacementWiring implements AutoCloseable {
         FastPath fastPath = new P4RuntimeFastPath(appId, switches, p4info);
         this.manager = PlacementManager.withOwnTimer(new PlacementManager.Deps(
                 appId, store, writer, fastPath, packets, intents, buffers, switches::containsKey,
-                () -> heavyHitters.settings().rateBps()).withMacs(macs));
+                () -> heavyHitters.settings().rateBps()).withMacs(macs).withPromotions(promoters));
         heavyHitters.addListener(manager::heavyHitter);
         try {
             manager.configure(initial);
@@ -98,7 +105,17 @@ final class PlacementWiring implements AutoCloseable {
 
     @Override
     public void close() {
+        promoters.shutdownNow();
         manager.close();
+    }
+
+    private static ThreadFactory daemon(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
     }
 
     /** The fast path over the host's P4Runtime sessions. */

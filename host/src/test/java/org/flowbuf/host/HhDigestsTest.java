@@ -70,8 +70,22 @@ public class HhDigestsTest {
         assertEquals(51234, h.cell());
         assertEquals(S1, h.deviceId());
         assertEquals(at, h.reportedAt());
+        assertEquals("a list without a timestamp does not say when it was made",
+                     java.util.Optional.empty(), h.emittedAt());
         assertEquals("192.168.1.1", got.get(1).ueAddress().toString());
         assertEquals(1L << 40, got.get(1).ewmaEighthsUs());
+    }
+
+    @Test
+    public void theListsTimestampIsWhenTheSwitchMadeTheReport() {
+        Instant made = Instant.parse("2026-11-28T22:59:59.998765432Z");
+        DigestList list = DigestList.newBuilder().setDigestId(7)
+                .setTimestamp(made.getEpochSecond() * 1_000_000_000L + made.getNano())
+                .addData(digest(0x0afa0001L, 0x0a000202L, 17, 4000, 8080, 6425, 51234)).build();
+        HeavyHitter h = HhDigests.decode(S1, list, made.plusMillis(2)).get(0);
+        assertEquals(made, h.emittedAt().orElseThrow());
+        assertEquals(made.plusMillis(2), h.reportedAt());
+        assertEquals("10.250.0.1", h.ueAddress().toString());
     }
 
     private static Netcfg netcfg(String section) throws Exception {

@@ -24,9 +24,13 @@ import java.util.function.Consumer;
 
 /**
  * Carries the Writes that callers ask for at the same time to one device in
- * one P4Runtime Write (group commit): callers queue their updates and wait;
- * one writer thread per device sends everything queued in one Write, then
- * what queued meanwhile in the next. Each caller gets the outcome of
+ * one P4Runtime Write (group commit): callers queue their updates; when no
+ * Write is under way, the caller sends everything queued in one Write on its
+ * own thread (a lone request costs no hand-off to another thread and back,
+ * two wake-ups that take milliseconds on a loaded machine); the callers
+ * that queued meanwhile wait, and what is still queued when it has its
+ * answer goes in the next Write, sent by the device's writer thread or by
+ * the next caller. Each caller gets the outcome of
  * its own updates: the target answers a Write update by update (P4Runtime
  * CONTINUE_ON_ERROR, one error per update in the status details), so a
  * refused update refuses only the request it came from. A Write refused as
@@ -45,7 +49,8 @@ public final class WriteBatcher implements AutoCloseable {
 
     private final Consumer<List<Update>> target;
     private final Queue<Pending> queue = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean scheduled = new AtomicBoolean();
+    /** A Write is under way (by a caller or the writer thread): others queue. */
+    private final AtomicBoolean writing = new AtomicBoolean();
     private final ExecutorService writer;
 
     /**
@@ -76,16 +81,13 @@ public final class WriteBatcher implements AutoCloseable {
         if (updates.isEmpty()) {
             return;
         }
+        if (writer.isShutdown()) {
+            throw closedSession();
+        }
         Pending mine = new Pending(updates);
         queue.add(mine);
-        if (scheduled.compareAndSet(false, true)) {
-            try {
-                writer.execute(this::writeQueued);
-            } catch (RejectedExecutionException e) {
-                throw new P4RuntimeWriteException(Status.Code.UNAVAILABLE,
-                                                  "the session with the switch is closed",
-                                                  List.of());
-            }
+        if (writing.compareAndSet(false, true)) {
+            writeUntilAnswered(mine);
         }
         try {
             mine.done.join();
@@ -97,19 +99,65 @@ public final class WriteBatcher implements AutoCloseable {
         }
     }
 
-    // A request queued after the flag is cleared schedules another run; one
-    // queued before is taken by this run's loop.
-    private void writeQueued() {
-        scheduled.set(false);
-        for (List<Pending> batch = take(); !batch.isEmpty(); batch = take()) {
-            send(batch);
+    // On the caller's thread: what is queued (its own request first among
+    // it, or in a later Write behind 1,024 updates), until it has its answer.
+    private void writeUntilAnswered(Pending mine) {
+        try {
+            while (!mine.done.isDone()) {
+                List<Pending> batch = take();
+                if (batch.isEmpty()) {
+                    break;
+                }
+                send(batch);
+            }
+        } finally {
+            writing.set(false);
+            handOffQueued();
         }
+    }
+
+    // The writer thread: everything queued.
+    private void writeQueued() {
+        if (!writing.compareAndSet(false, true)) {
+            return; // a caller is writing: it hands off what it leaves
+        }
+        try {
+            for (List<Pending> batch = take(); !batch.isEmpty(); batch = take()) {
+                send(batch);
+            }
+        } finally {
+            writing.set(false);
+            handOffQueued();
+        }
+    }
+
+    // Whoever stops writing looks at the queue after clearing the flag: a
+    // request queued while the flag was set (its caller did not write) is
+    // seen here and goes to the writer thread, unless a caller took it.
+    private void handOffQueued() {
+        if (queue.isEmpty()) {
+            return;
+        }
+        try {
+            writer.execute(this::writeQueued);
+        } catch (RejectedExecutionException e) {
+            refuseQueued();
+        }
+    }
+
+    private static P4RuntimeWriteException closedSession() {
+        return new P4RuntimeWriteException(Status.Code.UNAVAILABLE,
+                                           "the session with the switch is closed", List.of());
     }
 
     /** Stops the writer thread; requests still queued are refused. */
     @Override
     public void close() {
         writer.shutdownNow();
+        refuseQueued();
+    }
+
+    private void refuseQueued() {
         for (Pending left = queue.poll(); left != null; left = queue.poll()) {
             left.done.completeExceptionally(new P4RuntimeWriteException(
                     Status.Code.UNAVAILABLE, "the session with the switch closed", List.of()));

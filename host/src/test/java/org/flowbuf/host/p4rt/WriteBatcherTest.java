@@ -139,6 +139,43 @@ public class WriteBatcherTest {
     }
 
     @Test
+    public void aLoneRequestIsWrittenOnItsCallersThread() {
+        List<Thread> writers = Collections.synchronizedList(new ArrayList<>());
+        batcher = new WriteBatcher(updates -> writers.add(Thread.currentThread()), "test");
+        batcher.write(List.of(GOOD));
+        batcher.write(List.of(GOOD, GOOD));
+        assertEquals("no hand-off to the writer thread and back",
+                     List.of(Thread.currentThread(), Thread.currentThread()), writers);
+    }
+
+    @Test
+    public void requestsQueuedWhileACallerWritesGoInTheNextWrite() throws Exception {
+        CountDownLatch firstWriteBegun = new CountDownLatch(1);
+        CountDownLatch secondQueued = new CountDownLatch(1);
+        batcher = new WriteBatcher(updates -> {
+            writeSizes.add(updates.size());
+            if (firstWriteBegun.getCount() > 0) {
+                firstWriteBegun.countDown();
+                try {
+                    secondQueued.await(10, TimeUnit.SECONDS);
+                    Thread.sleep(50); // the second caller queues behind this Write
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }, "test");
+        Future<?> first = pool.submit(() -> batcher.write(List.of(GOOD)));
+        assertTrue(firstWriteBegun.await(10, TimeUnit.SECONDS));
+        Future<?> second = pool.submit(() -> {
+            secondQueued.countDown();
+            batcher.write(List.of(GOOD, GOOD));
+        });
+        first.get(10, TimeUnit.SECONDS);
+        second.get(10, TimeUnit.SECONDS);
+        assertEquals(List.of(1, 2), writeSizes);
+    }
+
+    @Test
     public void aClosedBatcherRefusesRequests() {
         batcher = new WriteBatcher(updates -> { }, "test");
         batcher.close();

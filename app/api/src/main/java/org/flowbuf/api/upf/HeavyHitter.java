@@ -9,6 +9,7 @@ import org.onosproject.net.DeviceId;
 
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A switch found a UE heavy (a digest of include/hh.p4): the UE's
@@ -26,6 +27,7 @@ public final class HeavyHitter {
     private final long ewmaEighthsUs;
     private final long cell;
     private final Instant reportedAt;
+    private final Instant emittedAt;
 
     /**
      * A report.
@@ -43,6 +45,13 @@ public final class HeavyHitter {
     public HeavyHitter(DeviceId deviceId, Ip4Address ueAddress, Ip4Address appAddress,
                        int ipProto, int uePort, int appPort, long ewmaEighthsUs, long cell,
                        Instant reportedAt) {
+        this(deviceId, ueAddress, appAddress, ipProto, uePort, appPort, ewmaEighthsUs, cell,
+             reportedAt, null);
+    }
+
+    private HeavyHitter(DeviceId deviceId, Ip4Address ueAddress, Ip4Address appAddress,
+                        int ipProto, int uePort, int appPort, long ewmaEighthsUs, long cell,
+                        Instant reportedAt, Instant emittedAt) {
         this.deviceId = Objects.requireNonNull(deviceId);
         this.ueAddress = Objects.requireNonNull(ueAddress);
         this.appAddress = Objects.requireNonNull(appAddress);
@@ -52,6 +61,7 @@ public final class HeavyHitter {
         this.ewmaEighthsUs = ewmaEighthsUs;
         this.cell = cell;
         this.reportedAt = Objects.requireNonNull(reportedAt);
+        this.emittedAt = emittedAt;
     }
 
     /**
@@ -142,6 +152,27 @@ public final class HeavyHitter {
      */
     public Instant reportedAt() {
         return reportedAt;
+    }
+
+    /**
+     * When the switch made the report (P4Runtime's DigestList timestamp),
+     * when it said.
+     *
+     * @return time
+     */
+    public Optional<Instant> emittedAt() {
+        return Optional.ofNullable(emittedAt);
+    }
+
+    /**
+     * The same report, made by the switch at a given time.
+     *
+     * @param made when the switch made it
+     * @return a copy
+     */
+    public HeavyHitter withEmittedAt(Instant made) {
+        return new HeavyHitter(deviceId, ueAddress, appAddress, ipProto, uePort, appPort,
+                               ewmaEighthsUs, cell, reportedAt, Objects.requireNonNull(made));
     }
 
     @Override

@@ -129,6 +129,7 @@ public final class HybridPlacementComponent implements HybridPlacementService {
     private final Consumer<HeavyHitter> reports = this::reported;
     private ApplicationId appId;
     private ExecutorService worker;
+    private ExecutorService promoters;
     private PlacementManager manager;
     private MasteredSwitches mastered;
     /** The netcfg's settings, until the devices they name are known (worker only). */
@@ -141,6 +142,8 @@ public final class HybridPlacementComponent implements HybridPlacementService {
         appId = coreService.registerApplication(FlowBufManager.APP_NAME);
         netcfgRegistry.registerConfigFactory(appConfig);
         worker = Executors.newSingleThreadExecutor(groupedThreads("flowbuf", "hybrid", log));
+        promoters = Executors.newFixedThreadPool(PlacementManager.PROMOTERS,
+                                                 groupedThreads("flowbuf", "hybrid-promote-%d", log));
         manager = PlacementManager.withOwnTimer(new PlacementManager.Deps(
                 appId, new DistributedUpfStore(storageService),
                 new FlowRuleServiceUpfWriter(appId, flowRuleService, meterService,
@@ -150,7 +153,8 @@ public final class HybridPlacementComponent implements HybridPlacementService {
                                          p4RuntimeController, deviceService, pipeconfService))),
                 new PacketServiceEmitter(packetService), intentService, bufferService,
                 id -> deviceService.getDevice(id) != null,
-                () -> heavyHitterService.settings().rateBps()).withMacs(this::macOf));
+                () -> heavyHitterService.settings().rateBps()).withMacs(this::macOf)
+                .withPromotions(promoters));
         heavyHitterService.addListener(reports);
         packetService.addProcessor(packets, PROCESSOR_PRIORITY);
         // On the worker: writing the slow port waits for the switch.
@@ -170,6 +174,7 @@ public final class HybridPlacementComponent implements HybridPlacementService {
         packetService.removeProcessor(packets);
         heavyHitterService.removeListener(reports);
         worker.shutdownNow();
+        promoters.shutdownNow();
         manager.close();
         netcfgRegistry.unregisterConfigFactory(appConfig);
     }
@@ -219,20 +224,12 @@ public final class HybridPlacementComponent implements HybridPlacementService {
         return hostService.getHostsByIp(ip).stream().map(Host::mac).findFirst();
     }
 
-    // A report of the fast path this instance masters promotes, on this
-    // component's worker (a promotion writes to the switch).
+    // A report of the fast path this instance masters promotes, on the
+    // promoters (a promotion writes to the switch; reports of different UEs
+    // are promoted at once).
     private void reported(HeavyHitter report) {
         if (mastershipService.isLocalMaster(report.deviceId())) {
-            worker.execute(() -> promote(report));
-        }
-    }
-
-    private void promote(HeavyHitter report) {
-        try {
             manager.heavyHitter(report);
-        } catch (RuntimeException e) {
-            log.warn("{}: heavy hitter {} not placed: {}", report.deviceId(), report.ueAddress(),
-                     e.getMessage());
         }
     }
 

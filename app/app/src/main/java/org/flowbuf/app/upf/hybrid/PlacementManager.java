@@ -37,10 +37,13 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -82,6 +85,12 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
     public static final String OWNER = "org.flowbuf.upf.hybrid";
     /** How long a promotion waits for its end marker before it releases anyway. */
     static final long MARKER_WAIT_MS = 1000;
+    /**
+     * Promotions a host or an ONOS instance runs at once (its promoters'
+     * threads): a burst of reports (a trace's start) waits behind a few
+     * promotions' calls to the switch, not behind all of them.
+     */
+    public static final int PROMOTERS = 4;
 
     private static final Logger LOG = LoggerFactory.getLogger(PlacementManager.class);
     private static final int EVICTION_ATTEMPTS = 3;
@@ -99,6 +108,9 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
     private final Clock wall;
     private final Function<Ip4Address, Optional<MacAddress>> macOf;
     private final ScheduledExecutorService timer;
+    private final Executor promotions;
+    /** UEs whose report is being promoted: a second report of one waits for nothing. */
+    private final Set<Ip4Address> reported = ConcurrentHashMap.newKeySet();
     private final Striped<Lock> turns = Striped.lock(256);
     private final Map<Ip4Address, UeState> ues = new ConcurrentHashMap<>();
     /** Fast-path tunnel peers by id: the entry and how many promoted UEs name it. */
@@ -123,6 +135,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         LongSupplier nanos = System::nanoTime;
         Clock wall = Clock.systemUTC();
         Function<Ip4Address, Optional<MacAddress>> macOf = ip -> Optional.empty();
+        Executor promotions = Runnable::run;
 
         /**
          * The dependencies.
@@ -161,6 +174,20 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
          */
         public Deps withMacs(Function<Ip4Address, Optional<MacAddress>> macs) {
             this.macOf = macs;
+            return this;
+        }
+
+        /**
+         * Where reports are promoted: by default on the reporting thread, one
+         * after another, so that a burst of reports waits behind the first
+         * one's calls to the switch; a pool promotes different UEs at once
+         * (each UE's moves still run in its turn).
+         *
+         * @param executor runs each report's promotion
+         * @return this
+         */
+        public Deps withPromotions(Executor executor) {
+            this.promotions = Objects.requireNonNull(executor);
             return this;
         }
 
@@ -206,6 +233,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         this.nanos = deps.nanos;
         this.wall = deps.wall;
         this.macOf = deps.macOf;
+        this.promotions = deps.promotions;
         this.timer = timer;
     }
 
@@ -331,11 +359,31 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
      */
     public void heavyHitter(HeavyHitter report) {
         HybridSettings s = settings;
-        if (s.fastDevice().equals(Optional.of(report.deviceId()))) {
+        if (!s.fastDevice().equals(Optional.of(report.deviceId()))
+                || !reported.add(report.ueAddress())) {
+            return;
+        }
+        try {
+            promotions.execute(() -> promoteReported(report));
+        } catch (RejectedExecutionException e) {
+            reported.remove(report.ueAddress());
+            LOG.warn("{} not promoted: the placement is closing", report.ueAddress());
+        }
+    }
+
+    private void promoteReported(HeavyHitter report) {
+        try {
             // Its move is timed from the digest's arrival: the time it waited
-            // behind other reports (promotions run one after the other) counts.
+            // behind other reports counts.
             long waited = Math.max(0, Duration.between(report.reportedAt(), wall.instant()).toNanos());
-            promote(report.ueAddress(), nanos.getAsLong() - waited);
+            long inFlight = report.emittedAt()
+                    .map(made -> Duration.between(made, report.reportedAt()).toNanos()).orElse(-1L);
+            promote(report.ueAddress(), nanos.getAsLong() - waited, inFlight);
+        } catch (RuntimeException e) {
+            LOG.warn("{}: heavy hitter {} not placed: {}", report.deviceId(), report.ueAddress(),
+                     e.toString());
+        } finally {
+            reported.remove(report.ueAddress());
         }
     }
 
@@ -375,11 +423,14 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
      * @param ue the UE
      */
     public void promote(Ip4Address ue) {
-        promote(ue, nanos.getAsLong());
+        promote(ue, nanos.getAsLong(), -1);
     }
 
-    /** Promotes a UE, its move timed from start (ns). */
-    private void promote(Ip4Address ue, long start) {
+    /**
+     * Promotes a UE, its move timed from start (ns); inFlight is its report's
+     * time from the switch to the controller (ns, -1 unknown), for the log.
+     */
+    private void promote(Ip4Address ue, long start, long inFlight) {
         Optional<UpfSessionRecord> record = sessionOf(ue);
         if (record.isEmpty()) {
             LOG.debug("heavy hitter {} has no session on the slow path: not promoted", ue);
@@ -398,7 +449,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         boolean started = false;
         try {
             started = inTurns(ue, record.get().tunnelPeer(),
-                              () -> startPromotion(s, record.get(), start, begun));
+                              () -> startPromotion(s, record.get(), start, begun, inFlight));
         } catch (FlowBufException e) {
             LOG.warn("{} not promoted: {}", ue, e.getMessage());
         } finally {
@@ -420,7 +471,8 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         return budget.take(ue);
     }
 
-    private boolean startPromotion(UeState s, UpfSessionRecord record, long start, long begun) {
+    private boolean startPromotion(UeState s, UpfSessionRecord record, long start, long begun,
+                                   long inFlight) {
         if (s.phase != UeState.Phase.SLOW || s.cleanupPending && !letGo(s)) {
             return false;
         }
@@ -430,6 +482,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         s.pause = pause.id();
         s.buffer = pause.bufferId().orElseThrow();
         s.begunNanos = begun;
+        s.reportInFlightNanos = inFlight;
         s.heldNanos = nanos.getAsLong();
         s.markerBackNanos = 0;
         try {
@@ -520,9 +573,11 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
     private void logSteps(UeState s, long released) {
         long t0 = s.moveStartNanos;
         long back = s.markerBackNanos;
-        LOG.info("{} promoted: begun {} us, held {} us, written (active) {} us, marker sent {} us, "
-                         + "marker back {} us, released {} us",
-                 s.ue, (s.begunNanos - t0) / 1000, (s.heldNanos - t0) / 1000, (s.writtenNanos - t0) / 1000,
+        long inFlight = s.reportInFlightNanos;
+        LOG.info("{} promoted: digest in flight {} us, begun {} us, held {} us, written (active) {} us, "
+                         + "marker sent {} us, marker back {} us, released {} us",
+                 s.ue, inFlight >= 0 ? inFlight / 1000 : -1, (s.begunNanos - t0) / 1000,
+                 (s.heldNanos - t0) / 1000, (s.writtenNanos - t0) / 1000,
                  (s.markerSentNanos - t0) / 1000, back > 0 ? (back - t0) / 1000 : -1,
                  (released - t0) / 1000);
     }

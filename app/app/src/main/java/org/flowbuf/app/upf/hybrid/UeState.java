@@ -47,6 +47,8 @@ final class UeState {
     volatile ScheduledFuture<?> markerTimeout;
     /** The promotion's steps done (ns, as moveStartNanos): where its time goes. */
     volatile long begunNanos;
+    /** Its report's trip from the switch's making to the controller (ns), -1 unknown. */
+    volatile long reportInFlightNanos = -1;
     volatile long heldNanos;
     volatile long writtenNanos;
     volatile long markerSentNanos;

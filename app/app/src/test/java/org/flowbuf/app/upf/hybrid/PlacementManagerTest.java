@@ -37,7 +37,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -66,13 +70,15 @@ public class PlacementManagerTest {
     /** The wall clock reports arrive on: a report arrives when it is made, unless a test says. */
     private java.time.Clock wall = java.time.Clock.fixed(Instant.EPOCH, java.time.ZoneOffset.UTC);
     private int intentIds;
+    /** When set, each pause counts down and waits for it (two promotions at once). */
+    private volatile CountDownLatch pauseGate;
     private ScheduledThreadPoolExecutor timer;
+    private PlacementManager.Deps deps;
     private PlacementManager manager;
 
-    @Before
-    public void setUp() {
-        // The windows run when the test calls tick(), on its clock.
-        timer = new ScheduledThreadPoolExecutor(1) {
+    /** A timer whose windows run when the test calls tick(), on its clock. */
+    private static ScheduledThreadPoolExecutor manualWindows() {
+        return new ScheduledThreadPoolExecutor(1) {
             @Override
             public java.util.concurrent.ScheduledFuture<?> scheduleWithFixedDelay(
                     Runnable command, long initialDelay, long delay,
@@ -80,6 +86,11 @@ public class PlacementManagerTest {
                 return super.schedule(() -> { }, 1, java.util.concurrent.TimeUnit.HOURS);
             }
         };
+    }
+
+    @Before
+    public void setUp() {
+        timer = manualWindows();
         UpfWriter writer = new UpfWriter() {
             @Override
             public void write(DeviceId deviceId, UpfWrite write) {
@@ -106,12 +117,13 @@ public class PlacementManagerTest {
                 return read;
             }
         };
-        manager = new PlacementManager(new PlacementManager.Deps(
+        deps = new PlacementManager.Deps(
                 new DefaultApplicationId(1, "org.flowbuf.app"), store, writer, fastPath,
                 (device, port, frame) -> log.add("marker " + device + "/" + port + " to "
                         + EndMarkers.ueOf(tunnelled(frame)).orElseThrow()),
                 intents(), buffers(), d -> d.equals(FAST) || d.equals(SLOW), () -> HEAVY_BPS)
-                .withClock(() -> now).withWallClock(wall), timer);
+                .withClock(() -> now).withWallClock(wall);
+        manager = new PlacementManager(deps, timer);
         manager.configure(settings(2, 1000, 100));
         log.clear();
     }
@@ -130,7 +142,15 @@ public class PlacementManagerTest {
                 getClass().getClassLoader(), new Class<?>[]{FlowBufIntentService.class},
                 (proxy, method, args) -> {
                     if (method.getName().equals("pause")) {
-                        int id = ++intentIds;
+                        CountDownLatch gate = pauseGate;
+                        if (gate != null) {
+                            gate.countDown();
+                            log.add("both held: " + gate.await(5, TimeUnit.SECONDS));
+                        }
+                        int id;
+                        synchronized (this) {
+                            id = ++intentIds;
+                        }
                         log.add("pause " + args[0] + "/" + args[1] + " " + args[2]);
                         return new FlowBufIntent(IntentId.intentId(id), FlowBufIntent.Type.PAUSE,
                                                  (DeviceId) args[0], (PortNumber) args[1],
@@ -185,10 +205,16 @@ public class PlacementManagerTest {
     }
 
     private UpfSessionRecord session(String ue, int slot) {
+        return session(ue, slot, 1);
+    }
+
+    /** A session whose gNodeB is the fast path's tunnel peer `peer` (10.0.0.`peer`). */
+    private UpfSessionRecord session(String ue, int slot, int peer) {
         PduSession s = PduSession.builder().id(slot).deviceId(SLOW).ueAddress(Ip4Address.valueOf(ue))
                 .n3Address(Ip4Address.valueOf("10.0.0.100")).uplinkTeid(100 + slot)
-                .gnbAddress(Ip4Address.valueOf("10.0.0.1")).downlinkTeid(200 + slot).qfi(9).build();
-        UpfSessionRecord r = new UpfSessionRecord(s, slot, 1);
+                .gnbAddress(Ip4Address.valueOf("10.0.0." + peer)).downlinkTeid(200 + slot).qfi(9)
+                .build();
+        UpfSessionRecord r = new UpfSessionRecord(s, slot, peer);
         store.putSessions(List.of(r));
         return r;
     }
@@ -404,5 +430,72 @@ public class PlacementManagerTest {
         manager.configure(settings(1, 1000, 100));
         assertEquals(UePlacement.Path.SLOW, placement("10.250.0.1").path());
         assertEquals(UePlacement.Path.FAST, placement("10.250.0.2").path());
+    }
+
+    /** A copy of the log (promoters add to it meanwhile). */
+    private List<String> logged() {
+        return new ArrayList<>(log);
+    }
+
+    /** The manager again, promoting on a pool of two threads. */
+    private ExecutorService promotingOnTwoThreads() {
+        manager.close();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        timer = manualWindows();
+        manager = new PlacementManager(deps.withPromotions(pool), timer);
+        manager.configure(settings(2, 1000, 100));
+        log.clear();
+        return pool;
+    }
+
+    @Test
+    public void reportsOfTwoUesArePromotedAtOnceOnThePromoters() throws Exception {
+        // Two gNodeBs: a promotion runs in its UE's turn and its tunnel
+        // peer's, so UEs of one gNodeB still move one after the other.
+        session("10.250.0.1", 1, 1);
+        session("10.250.0.2", 2, 2);
+        ExecutorService pool = promotingOnTwoThreads();
+        try {
+            // Each hold waits until the other UE's hold has begun too: one
+            // after the other, the first would wait 5 s and say false.
+            pauseGate = new CountDownLatch(2);
+            manager.heavyHitter(report("10.250.0.1"));
+            manager.heavyHitter(report("10.250.0.2"));
+            waitFor(() -> logged().stream().filter(l -> l.startsWith("marker")).count() == 2);
+            assertEquals(List.of("both held: true", "both held: true"),
+                         logged().stream().filter(l -> l.startsWith("both held")).collect(
+                                 java.util.stream.Collectors.toList()));
+            pauseGate = null;
+            release("10.250.0.1");
+            release("10.250.0.2");
+            assertEquals(2, manager.fastSessionsUsed());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    public void aSecondReportOfAUeBeingPromotedMovesNothing() throws Exception {
+        session("10.250.0.1", 1);
+        ExecutorService pool = promotingOnTwoThreads();
+        try {
+            CountDownLatch gate = new CountDownLatch(2);
+            pauseGate = gate;  // the first hold waits (it never sees a second one)
+            manager.heavyHitter(report("10.250.0.1"));
+            waitFor(() -> gate.getCount() == 1);
+            manager.heavyHitter(report("10.250.0.1"));  // while the first is under way
+            gate.countDown();  // lets the first go on
+            waitFor(() -> logged().stream().anyMatch(l -> l.startsWith("marker")));
+            pauseGate = null;
+            release("10.250.0.1");
+            manager.heavyHitter(report("10.250.0.1"));  // on the fast path already
+            Thread.sleep(100);
+            assertEquals(1, logged().stream().filter(l -> l.startsWith("pause")).count());
+            assertEquals(1, logged().stream().filter(l -> l.startsWith("write")).count());
+            assertEquals(1, placement("10.250.0.1").promotions());
+            assertEquals(1, manager.fastSessionsUsed());
+        } finally {
+            pool.shutdownNow();
+        }
     }
 }

@@ -17,7 +17,7 @@ import pytest
 from test.demo import service_demo
 from test.gui.conftest import browser  # noqa: F401 (the fixture: the same headless Chromium)
 from test.gui.test_gui import ARTIFACTS, screenshot, wait
-from test.lab.servicelab import DEVICE, HOSTS, ensure_built, mac_of
+from test.lab.servicelab import DEVICE, HOSTS, ROOT, ensure_built, mac_of
 from test.onos.onos import HTTP_PORT, PASSWORD, USER, missing
 from test.onos.onos import wait as wait_for
 
@@ -188,3 +188,89 @@ def test_the_overlay_shows_a_paused_host_and_the_switchs_buffers_in_onos_gui(lab
     finally:
         lab.rest.delete(f"intents/{pause['id']}")
         lab.rest.delete(f"buffers/{DEVICE}/{pause['bufferId']}?discard=true")
+
+
+# The page that loads ONOS's GUI framework from its onos-web-gui bundle, then
+# the overlay's scripts, as index.html orders them, and bootstraps the modules
+# the overlay uses (no ONOS server: onosUser/onosAuth are what index.html
+# injects for a logged-in user).
+FRAMEWORK_PAGE = """<html><head>
+%s
+<script>var onosUser = 'onos', onosAuth = 'token', onosPrefs = {};</script>
+<script src="onos.js"></script>
+<script src="dist/onos.js"></script>
+<script src="app/view/flowbufTopo/flowbufModel.js"></script>
+<script src="app/view/flowbufTopo/flowbufTopo.js"></script>
+</head><body><div id="app"></div><script>
+var injector = angular.bootstrap(document.getElementById('app'), ['ngRoute', 'ngCookies',
+    'onosUtil', 'onosSvg', 'onosWidget', 'onosRemote', 'onosLayer', 'onosNav', 'onosMast',
+    'ovTopo', 'ovFlowbufTopo']);
+var glyphs = injector.get('GlyphService');
+injector.get('GlyphDataService').registerCoreGlyphs(glyphs);
+window.overlays = injector.get('TopoOverlayService').list();
+window.hasGlyph = function (id) { return !!glyphs.glyph(id); };
+</script></body></html>
+"""
+VENDOR_SCRIPTS = ("angular/angular.min.js", "angular-route/angular-route.min.js",
+                  "angular-cookies/angular-cookies.min.js", "d3/d3.min.js",
+                  "topojson/topojson.js", "Chart.js/dist/Chart.min.js",
+                  "angular-chart.js/dist/angular-chart.min.js", "lodash/index.js")
+
+
+class QuietHandler(__import__("http.server").server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def gui_bundle():
+    from test.onos.onos import onos_root
+    found = sorted(onos_root().glob(
+        "apache-karaf-*/system/org/onosproject/onos-web-gui/*/onos-web-gui-*.jar"))
+    return found[-1] if found else None
+
+
+def test_the_overlays_glyphs_are_ones_onos_gui_defines(browser, tmp_path):  # noqa: F811
+    """The overlay in ONOS's own GUI framework (its bundle's scripts, no
+    server): it registers beside ONOS's overlays, and every glyph its
+    toolbar button, key and details-panel buttons name exists there (two did
+    not: the Pause and Resume buttons were drawn blank)."""
+    import functools
+    import http.server
+    import re
+    import threading
+    import zipfile
+    jar = gui_bundle()
+    if jar is None:
+        pytest.skip("no onos-web-gui bundle in this ONOS runtime")
+    with zipfile.ZipFile(jar) as z:
+        names = set(z.namelist())
+        if "dist/onos.js" not in names:
+            pytest.skip(f"ONOS's legacy GUI has no page here: {jar.name} has no dist/onos.js")
+        for name in names:
+            if name.startswith(("dist/", "vendor/")) and not name.endswith("/"):
+                z.extract(name, tmp_path)
+        template = "onos.js" if "onos.js" in names else "WEB-INF/classes/onos.js"
+        (tmp_path / "onos.js").write_bytes(z.read(template))
+    overlay_js = ROOT / "web-gui" / "src" / "main" / "resources" / "app" / "view" / "flowbufTopo"
+    (tmp_path / "app" / "view").mkdir(parents=True)
+    (tmp_path / "app" / "view" / "flowbufTopo").symlink_to(overlay_js)
+    (tmp_path / "page.html").write_text(FRAMEWORK_PAGE % "\n".join(
+        f'<script src="vendor/{s}"></script>' for s in VENDOR_SCRIPTS))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(
+        QuietHandler, directory=str(tmp_path)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_address[1]}/page.html")
+        overlays = wait(browser, lambda d: d.execute_script("return window.overlays"),
+                        "ONOS's GUI framework bootstrapped with the overlay")
+        assert "flowbuf-overlay" in overlays and "traffic" in overlays, overlays
+        source = (overlay_js / "flowbufTopo.js").read_text()
+        named = set(re.findall(r"\b(?:gid|glyphId): '([^']+)'", source))
+        assert named, "the overlay names no glyph"
+        # '*x' is the overlay's own glyph x, which ONOS registers as <overlay id>-x.
+        ids = {g.replace("*", "flowbuf-overlay-", 1) for g in named}
+        undefined = sorted(g for g in ids if not browser.execute_script(
+            "return window.hasGlyph(arguments[0]);", g))
+        assert not undefined, f"glyphs ONOS's GUI does not define: {undefined}"
+    finally:
+        server.shutdown()

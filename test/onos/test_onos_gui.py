@@ -42,9 +42,18 @@ def unserved(onos, paths):
     for path in paths:
         try:
             onos.gui_get(path)
-        except urllib.error.HTTPError:
+        except urllib.error.HTTPError as e:
+            if e.code != 404:
+                raise
             absent.append(path)
     return absent
+
+
+def index_served(onos):
+    try:
+        return "<title>ONOS</title>" in onos.gui_get("index.html")
+    except (urllib.error.URLError, ConnectionError):
+        return False
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +61,9 @@ def gui(onos, flowbuf):
     """ONOS's legacy GUI active with its web assets, or a one-line skip."""
     if onos.applications().get(GUI_APP, {}).get("state") != "ACTIVE":
         pytest.skip(f"ONOS's legacy GUI ({GUI_APP}) is not active here")
+    # ONOS marks the app ACTIVE before Karaf has installed its bundle; under
+    # load the page came a minute later (answers were 401 until then).
+    wait_for(lambda: index_served(onos), 180, "ONOS's GUI index page after its login")
     absent = unserved(onos, GUI_ASSETS)
     if absent:
         pytest.skip(f"ONOS's legacy GUI has no page here: it serves no {', '.join(absent)} "

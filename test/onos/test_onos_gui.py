@@ -10,6 +10,7 @@ Skips with one line when ONOS's GUI has no page here (a runtime whose
 onos-web-gui bundle lacks the GUI's npm-built web assets).
 """
 import os
+import re
 import urllib.error
 
 import pytest
@@ -101,7 +102,10 @@ def log_in(driver):
 def node(driver, node_id):
     """The topology view's SVG group of a device or host (its id is ONOS's)."""
     from selenium.webdriver.common.by import By
-    found = driver.find_elements(By.CSS_SELECTOR, f'#ov-topo g.node[id="{node_id}"]')
+    # The view writes ONOS's id through sus.safeId: each character not a
+    # letter or a digit becomes '-' (device:s1 is device-s1), seen live.
+    safe = re.sub(r"[^A-Za-z0-9]", "-", node_id)
+    found = driver.find_elements(By.CSS_SELECTOR, f'#ov-topo g.node[id="{safe}"]')
     return found[0] if found else None
 
 
@@ -109,10 +113,10 @@ def show_hosts(driver, host_id):
     """The view hides hosts until its H key shows them (its default)."""
     from selenium.webdriver.common.by import By
     wait(driver, lambda d: node(d, host_id) is not None, "the host drawn", timeout=30)
-    if "hidden" in (node(driver, host_id).get_attribute("class") or ""):
+    # Hidden hosts are drawn with visibility: hidden (seen live).
+    if not node(driver, host_id).is_displayed():
         driver.find_element(By.TAG_NAME, "body").send_keys("h")
-    wait(driver, lambda d: "hidden" not in (node(d, host_id).get_attribute("class") or ""),
-         "the host shown")
+    wait(driver, lambda d: node(d, host_id).is_displayed(), "the host shown")
 
 
 def select_overlay(driver, tooltip):
@@ -198,7 +202,12 @@ def test_the_overlay_shows_a_paused_host_and_the_switchs_buffers_in_onos_gui(lab
         keep_failure(browser)
         raise
     finally:
-        lab.rest.delete(f"intents/{pause['id']}")
+        # A buffer holding packets of an installed pause is refused removal
+        # ("resume it first", seen live): resumed, then both intents withdrawn.
+        resume = lab.rest.post("intents/resume", {"deviceId": DEVICE, "outPort": HOSTS["h2"],
+                                                  "filter": service_demo.flow_filter()})
+        for intent in (pause, resume):
+            lab.rest.delete(f"intents/{intent['id']}")
         lab.rest.delete(f"buffers/{DEVICE}/{pause['bufferId']}?discard=true")
 
 
@@ -248,7 +257,6 @@ def test_the_overlays_glyphs_are_ones_onos_gui_defines(browser, tmp_path):  # no
     not: the Pause and Resume buttons were drawn blank)."""
     import functools
     import http.server
-    import re
     import threading
     import zipfile
     jar = gui_bundle()

@@ -96,9 +96,15 @@
             wss.sendEvent('flowbufStop');
             clearPathClasses();
         },
+        // ONOS 2.7's glyph library has 'play' but no pause glyph (and no
+        // 'm_pause' or 'm_play': buttons naming those were drawn blank):
+        // the overlay brings its own, named '*pause' ('flowbuf-overlay-pause').
+        glyphs: {
+            pause: {vb: '0 0 10 10', d: 'M2.5,1.5h2v7h-2zM5.5,1.5h2v7h-2z'}
+        },
         buttons: {
-            flowbufPause: {gid: 'm_pause', tt: 'Pause a flow into a buffer', cb: pauseHere},
-            flowbufResume: {gid: 'm_play', tt: 'Resume the paused flow', cb: resumeHere}
+            flowbufPause: {gid: '*pause', tt: 'Pause a flow into a buffer', cb: pauseHere},
+            flowbufResume: {gid: 'play', tt: 'Resume the paused flow', cb: resumeHere}
         },
         keyBindings: {
             C: {cb: pickFlow, tt: 'Show a latency-critical flow\'s primary and backup paths',

@@ -53,6 +53,13 @@ func main() {
 		fmt.Fprintln(os.Stderr, "upfbench:", err)
 		os.Exit(1)
 	}
+	if dir := os.Getenv("PROFILE"); os.Getenv("ONLY") == "profile" && dir != "" { // profiles of the installs
+		if err := profileInstall(dir, scaleSessions); err != nil {
+			fmt.Fprintln(os.Stderr, "upfbench: profile:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if os.Getenv("ONLY") == "ceiling" { // just the forwarding ceiling
 		if err := b.ceiling(pl); err != nil {
 			fmt.Fprintln(os.Stderr, "upfbench: forwarding ceiling:", err)

@@ -217,48 +217,70 @@ func insert(e *p4.TableEntry) *p4.Update {
 	return &p4.Update{Type: p4.Update_INSERT, Entity: &p4.Entity{Entity: &p4.Entity_TableEntry{TableEntry: e}}}
 }
 
-// writer builds the UPF's P4Runtime entries from the p4info's ids.
+// writer builds the UPF's P4Runtime entries from the p4info's ids, looked
+// up once (as a controller resolves its pipeconf's names once).
 type writer struct {
-	info *v1.P4Info
-	ids  map[string]uint32
+	byName                     map[string]uint32
+	session, termination, peer ids
+}
+
+// ids are one table's, its match fields' and its action's and params' ids.
+type ids struct {
+	table, action uint32
+	fields        []uint32
+	params        []uint32
 }
 
 func newWriter(info *v1.P4Info) *writer {
-	w := &writer{info: info, ids: map[string]uint32{}}
+	byName := map[string]uint32{}
 	for _, t := range info.GetTables() {
-		w.ids[t.GetPreamble().GetName()] = t.GetPreamble().GetId()
+		byName[t.GetPreamble().GetName()] = t.GetPreamble().GetId()
 		for _, f := range t.GetMatchFields() {
-			w.ids[t.GetPreamble().GetName()+"/"+f.GetName()] = f.GetId()
+			byName[t.GetPreamble().GetName()+"/"+f.GetName()] = f.GetId()
 		}
 	}
 	for _, a := range info.GetActions() {
-		w.ids[a.GetPreamble().GetName()] = a.GetPreamble().GetId()
+		byName[a.GetPreamble().GetName()] = a.GetPreamble().GetId()
 		for _, p := range a.GetParams() {
-			w.ids[a.GetPreamble().GetName()+"/"+p.GetName()] = p.GetId()
+			byName[a.GetPreamble().GetName()+"/"+p.GetName()] = p.GetId()
 		}
 	}
+	w := &writer{byName: byName}
+	id := w.id
+	resolve := func(table string, fields []string, action string, params ...string) ids {
+		out := ids{table: id(table), action: id(action)}
+		for _, f := range fields {
+			out.fields = append(out.fields, id(table+"/"+f))
+		}
+		for _, p := range params {
+			out.params = append(out.params, id(action+"/"+p))
+		}
+		return out
+	}
+	w.session = resolve(ctl.TableDownlinkSessions, []string{"ue_addr"}, ctl.ActionSetDownlinkSession, "ctr_idx", "meter_idx", "tunnel_peer_id")
+	w.termination = resolve(ctl.TableDownlinkTerminations, []string{"ue_addr", "app_id"}, ctl.ActionDownlinkTermFwd, "ctr_idx", "meter_idx", "teid", "qfi")
+	w.peer = resolve(ctl.TableTunnelPeers, []string{"tunnel_peer_id"}, ctl.ActionSetTunnelPeer, "src_addr", "dst_addr", "sport")
 	return w
 }
 
 func (w *writer) id(name string) uint32 {
-	id, ok := w.ids[name]
+	v, ok := w.byName[name]
 	if !ok {
 		panic("upfbench: no " + name + " in the p4info")
 	}
-	return id
+	return v
 }
 
-// entry is table's exact-match entry for keys (field, value pairs) with
-// action's params (name, value pairs).
-func (w *writer) entry(table string, keys []any, action string, params ...any) *p4.TableEntry {
-	e := &p4.TableEntry{TableId: w.id(table)}
-	for i := 0; i < len(keys); i += 2 {
-		e.Match = append(e.Match, &p4.FieldMatch{FieldId: w.id(table + "/" + keys[i].(string)),
-			FieldMatchType: &p4.FieldMatch_Exact_{Exact: &p4.FieldMatch_Exact{Value: keys[i+1].([]byte)}}})
+// entry is the exact-match entry of in's table for keys (in field order)
+// with in's action and params (in param order).
+func (in ids) entry(keys [][]byte, params ...[]byte) *p4.TableEntry {
+	e := &p4.TableEntry{TableId: in.table, Match: make([]*p4.FieldMatch, len(keys))}
+	for i, k := range keys {
+		e.Match[i] = &p4.FieldMatch{FieldId: in.fields[i], FieldMatchType: &p4.FieldMatch_Exact_{Exact: &p4.FieldMatch_Exact{Value: k}}}
 	}
-	a := &p4.Action{ActionId: w.id(action)}
-	for i := 0; i < len(params); i += 2 {
-		a.Params = append(a.Params, &p4.Action_Param{ParamId: w.id(action + "/" + params[i].(string)), Value: params[i+1].([]byte)})
+	a := &p4.Action{ActionId: in.action, Params: make([]*p4.Action_Param, len(params))}
+	for i, v := range params {
+		a.Params[i] = &p4.Action_Param{ParamId: in.params[i], Value: v}
 	}
 	e.Action = &p4.TableAction{Type: &p4.TableAction_Action{Action: a}}
 	return e
@@ -276,20 +298,15 @@ func canon(v []byte) []byte {
 func benchUE(i int) []byte { return b32(0x0a400000 + uint32(i)) }
 
 func (w *writer) downlinkSession(i int) *p4.TableEntry {
-	return w.entry(ctl.TableDownlinkSessions, []any{"ue_addr", benchUE(i)}, ctl.ActionSetDownlinkSession,
-		"ctr_idx", canon(b16(uint16(i))), "meter_idx", canon(b16(0)), "tunnel_peer_id", canon(b16(uint16(i/sessionsPerPeer))))
+	return w.session.entry([][]byte{benchUE(i)}, canon(b16(uint16(i))), canon(b16(0)), canon(b16(uint16(i/sessionsPerPeer))))
 }
 
 func (w *writer) downlinkTermination(i int) *p4.TableEntry {
-	return w.entry(ctl.TableDownlinkTerminations, []any{"ue_addr", benchUE(i), "app_id", []byte{0}}, ctl.ActionDownlinkTermFwd,
-		"ctr_idx", canon(b16(uint16(i))), "meter_idx", canon(b16(0)), "teid", canon(b32(teidDown(i))), "qfi", []byte{qfi})
+	return w.termination.entry([][]byte{benchUE(i), {0}}, canon(b16(uint16(i))), canon(b16(0)), canon(b32(teidDown(i))), []byte{qfi})
 }
 
 func (w *writer) tunnelPeer(p int) *p4.TableEntry {
-	var gnb [4]byte
-	copy(gnb[:], b32(0x0a100000+uint32(p)))
-	return w.entry(ctl.TableTunnelPeers, []any{"tunnel_peer_id", canon(b16(uint16(p)))}, ctl.ActionSetTunnelPeer,
-		"src_addr", n3Addr[:], "dst_addr", gnb[:], "sport", canon(b16(41000)))
+	return w.peer.entry([][]byte{canon(b16(uint16(p)))}, n3Addr[:], b32(0x0a100000+uint32(p)), canon(b16(41000)))
 }
 
 func tableSize(info *v1.P4Info, name string) int {

@@ -151,3 +151,32 @@ func FuzzWriteDecoder(f *testing.F) {
 		}
 	})
 }
+
+// TestValuesShareOneBufferSafely: an entry's fitted values come from one
+// buffer, each capped at its width (appending to one cannot overwrite the
+// next), and a value that does not fit is refused as FitValue refuses it.
+func TestValuesShareOneBufferSafely(t *testing.T) {
+	v := &values{buf: make([]byte, 0, 6)}
+	a, err := v.fit([]byte{1}, nil, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := v.fit([]byte{0, 0, 2}, nil, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(a) != "\x00\x01" || string(b) != "\x00\x02" || cap(a) != 2 {
+		t.Fatalf("values %x %x (cap %d)", a, b, cap(a))
+	}
+	_ = append(a, 0xff)
+	if string(b) != "\x00\x02" {
+		t.Fatalf("appending to one value changed the next: %x", b)
+	}
+	if _, err := v.fit([]byte{2, 0}, nil, 9); err == nil {
+		t.Fatal("0x200 fitted in 9 bits")
+	}
+	c, err := v.fit([]byte{7, 7, 7}, nil, 24) // no room left: its own allocation
+	if err != nil || string(c) != "\x07\x07\x07" || string(a)+string(b) != "\x00\x01\x00\x02" {
+		t.Fatalf("value past the room: %x, %v", c, err)
+	}
+}

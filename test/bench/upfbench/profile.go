@@ -46,10 +46,18 @@ func profileInstall(dir string, n int) error {
 	if err := pprof.StartCPUProfile(cpu); err != nil {
 		return err
 	}
+	cpu0, err := cpuSeconds(os.Getpid())
+	if err != nil {
+		return err
+	}
 	t0 := time.Now()
 	err = writeSessions(c, newWriter(pl.Info), 0, n)
 	took := time.Since(t0)
 	pprof.StopCPUProfile()
+	if err != nil {
+		return err
+	}
+	cpu1, err := cpuSeconds(os.Getpid())
 	if err != nil {
 		return err
 	}
@@ -58,6 +66,7 @@ func profileInstall(dir string, n int) error {
 		return err
 	}
 	defer allocs.Close()
-	fmt.Printf("profiled %d sessions in %.1f s (%.0f/s, load average %s)\n", n, took.Seconds(), float64(n)/took.Seconds(), loadAvg())
+	fmt.Printf("profiled %d sessions in %.1f s (%.0f/s, load average %s), %.1f CPU-seconds (client and server, %.2f µs a session)\n",
+		n, took.Seconds(), float64(n)/took.Seconds(), loadAvg(), cpu1-cpu0, (cpu1-cpu0)*1e6/float64(n))
 	return pprof.Lookup("allocs").WriteTo(allocs, 0)
 }

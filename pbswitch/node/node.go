@@ -140,7 +140,7 @@ func Start(cfg Config) (_ *Node, err error) {
 	if n.p4rtLis, err = net.Listen("tcp", cfg.P4RTListen); err != nil {
 		return nil, fmt.Errorf("P4Runtime listen %s: %w", cfg.P4RTListen, err)
 	}
-	n.p4rtGRPC = grpc.NewServer(grpc.MaxRecvMsgSize(64 << 20))
+	n.p4rtGRPC = grpc.NewServer(grpc.MaxRecvMsgSize(64<<20), p4rt.ServerOption())
 	srv.Register(n.p4rtGRPC)
 	n.GNMI = gnmi.New(n.Switch, log)
 	n.GNMI.Register(n.p4rtGRPC)

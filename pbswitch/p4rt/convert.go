@@ -23,7 +23,8 @@ func toEntry(objs *pipeline.Objects, te *p4.TableEntry, needAction bool) (*pipel
 	if !ok {
 		return nil, nil, status.Errorf(codes.NotFound, "table id %d is not in the p4info", te.GetTableId())
 	}
-	match, err := toMatch(tb, te.GetMatch())
+	vals := newValues(objs, tb, te)
+	match, err := toFieldMatches(tb.Fields, te.GetMatch(), "table", tb.Name, vals)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -33,7 +34,7 @@ func toEntry(objs *pipeline.Objects, te *p4.TableEntry, needAction bool) (*pipel
 			return nil, nil, err
 		}
 	} else if needAction {
-		a, err := toAction(objs, tb, te.GetAction())
+		a, err := toAction(objs, tb, te.GetAction(), vals)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -49,13 +50,10 @@ func toEntry(objs *pipeline.Objects, te *p4.TableEntry, needAction bool) (*pipel
 	return tb, e, nil
 }
 
-func toMatch(tb *pipeline.Table, fms []*p4.FieldMatch) ([]pipeline.FieldMatch, error) {
-	return toFieldMatches(tb.Fields, fms, "table "+tb.Name)
-}
-
 // toFieldMatches orders fms by fields (an omitted field is a wildcard),
-// checking ids, kinds and widths; what names the table or value set.
-func toFieldMatches(fields []pipeline.KeyField, fms []*p4.FieldMatch, what string) ([]pipeline.FieldMatch, error) {
+// checking ids, kinds and widths; kind and name name the table or value
+// set in errors; the values come from vals.
+func toFieldMatches(fields []pipeline.KeyField, fms []*p4.FieldMatch, kind, name string, vals *values) ([]pipeline.FieldMatch, error) {
 	out := make([]pipeline.FieldMatch, len(fields))
 	for i := range out {
 		out[i].Wildcard = true
@@ -63,21 +61,21 @@ func toFieldMatches(fields []pipeline.KeyField, fms []*p4.FieldMatch, what strin
 	for _, fm := range fms {
 		i := slices.IndexFunc(fields, func(f pipeline.KeyField) bool { return f.ID == fm.GetFieldId() })
 		if i < 0 {
-			return nil, invalid("%s: no match field id %d", what, fm.GetFieldId())
+			return nil, invalid("%s %s: no match field id %d", kind, name, fm.GetFieldId())
 		}
 		if !out[i].Wildcard {
-			return nil, invalid("%s: match field %d given twice", what, fm.GetFieldId())
+			return nil, invalid("%s %s: match field %d given twice", kind, name, fm.GetFieldId())
 		}
-		m, err := toFieldMatch(fields[i], fm)
+		m, err := toFieldMatch(fields[i], fm, vals)
 		if err != nil {
-			return nil, invalid("%s field %s: %v", what, fields[i].Name, err)
+			return nil, invalid("%s %s field %s: %v", kind, name, fields[i].Name, err)
 		}
 		out[i] = m
 	}
 	return out, nil
 }
 
-func toFieldMatch(f pipeline.KeyField, fm *p4.FieldMatch) (pipeline.FieldMatch, error) {
+func toFieldMatch(f pipeline.KeyField, fm *p4.FieldMatch, vals *values) (pipeline.FieldMatch, error) {
 	var m pipeline.FieldMatch
 	var err error
 	fit := func(v []byte) []byte {
@@ -85,7 +83,7 @@ func toFieldMatch(f pipeline.KeyField, fm *p4.FieldMatch) (pipeline.FieldMatch, 
 			return nil
 		}
 		var out []byte
-		out, err = pipeline.FitTranslated(v, f.Translated, f.Bits)
+		out, err = vals.fit(v, f.Translated, f.Bits)
 		return out
 	}
 	switch x := fm.GetFieldMatchType().(type) {
@@ -124,7 +122,7 @@ func invalidKind(f pipeline.KeyField, got string) error {
 	return invalid("a %s match for a %v field", got, f.Kind)
 }
 
-func toAction(objs *pipeline.Objects, tb *pipeline.Table, ta *p4.TableAction) (pipeline.Action, error) {
+func toAction(objs *pipeline.Objects, tb *pipeline.Table, ta *p4.TableAction, vals *values) (pipeline.Action, error) {
 	act := ta.GetAction()
 	if act == nil {
 		if ta != nil && ta.GetType() != nil {
@@ -132,7 +130,7 @@ func toAction(objs *pipeline.Objects, tb *pipeline.Table, ta *p4.TableAction) (p
 		}
 		return pipeline.Action{}, invalid("table %s: the entry has no action", tb.Name)
 	}
-	return toActionCall(objs, act)
+	return toActionCall(objs, act, vals)
 }
 
 // toProfileRef sets what an entry of a table with an action profile
@@ -152,7 +150,7 @@ func toProfileRef(objs *pipeline.Objects, tb *pipeline.Table, ta *p4.TableAction
 			if pa.GetAction() == nil {
 				return invalid("table %s: a one-shot action set member without an action", tb.Name)
 			}
-			a, err := toActionCall(objs, pa.GetAction())
+			a, err := toActionCall(objs, pa.GetAction(), nil)
 			if err != nil {
 				return err
 			}
@@ -166,7 +164,7 @@ func toProfileRef(objs *pipeline.Objects, tb *pipeline.Table, ta *p4.TableAction
 	return nil
 }
 
-func toActionCall(objs *pipeline.Objects, act *p4.Action) (pipeline.Action, error) {
+func toActionCall(objs *pipeline.Objects, act *p4.Action, vals *values) (pipeline.Action, error) {
 	bits, ok := objs.ActionParams[act.GetActionId()]
 	if !ok {
 		return pipeline.Action{}, status.Errorf(codes.NotFound, "action id %d is not in the p4info", act.GetActionId())
@@ -182,7 +180,7 @@ func toActionCall(objs *pipeline.Objects, act *p4.Action) (pipeline.Action, erro
 		if params[i] != nil {
 			return pipeline.Action{}, invalid("action %d: parameter %d given twice", act.GetActionId(), p.GetParamId())
 		}
-		v, err := pipeline.FitTranslated(p.GetValue(), trs[i], bits[i])
+		v, err := vals.fit(p.GetValue(), trs[i], bits[i])
 		if err != nil {
 			return pipeline.Action{}, invalid("action %d parameter %d: %v", act.GetActionId(), p.GetParamId(), err)
 		}
@@ -270,4 +268,40 @@ func fromMatch(fields []pipeline.KeyField, ms []pipeline.FieldMatch) []*p4.Field
 		out = append(out, fm)
 	}
 	return out
+}
+
+// values hands out the fitted match and parameter values of one entry
+// from one allocation sized for them: the entry keeps them all as long as
+// it lives (generic store) or copies them (slabs). A nil *values, or one
+// whose room ran out (a malformed entry), allocates each value.
+type values struct{ buf []byte }
+
+// newValues is room for te's values in tb: each key field at its width
+// (twice for a ternary or range field) and the params of te's action.
+func newValues(objs *pipeline.Objects, tb *pipeline.Table, te *p4.TableEntry) *values {
+	n := 0
+	for _, f := range tb.Fields {
+		w := pipeline.Width(f.Bits)
+		if f.Kind == pipeline.Ternary || f.Kind == pipeline.Range {
+			w *= 2
+		}
+		n += w
+	}
+	for _, bits := range objs.ActionParams[te.GetAction().GetAction().GetActionId()] {
+		n += pipeline.Width(bits)
+	}
+	return &values{buf: make([]byte, 0, n)}
+}
+
+func (v *values) fit(in []byte, tr *pipeline.Translation, bits int) ([]byte, error) {
+	if v == nil || cap(v.buf)-len(v.buf) < pipeline.Width(bits) {
+		return pipeline.FitTranslated(in, tr, bits)
+	}
+	n := len(v.buf)
+	out, err := pipeline.AppendFitTranslated(v.buf, in, tr, bits)
+	if err != nil {
+		return nil, err
+	}
+	v.buf = out
+	return out[n:len(out):len(out)], nil
 }

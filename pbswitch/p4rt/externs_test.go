@@ -59,7 +59,7 @@ func TestCountersMetersRegistersDigests(t *testing.T) {
 	dev := &genericDevice{}
 	srv := p4rt.New(deviceID, dev, nil)
 	lis := bufconn.Listen(1 << 20)
-	g := grpc.NewServer()
+	g := grpc.NewServer(p4rt.ServerOption())
 	srv.Register(g)
 	go g.Serve(lis)
 	defer g.Stop()

@@ -104,7 +104,7 @@ func newRig(t testing.TB) *rig {
 		}
 	}
 	lis := bufconn.Listen(1 << 20)
-	g := grpc.NewServer()
+	g := grpc.NewServer(p4rt.ServerOption())
 	srv.Register(g)
 	go g.Serve(lis)
 	conn, err := grpc.NewClient("passthrough:///bufnet",

@@ -130,7 +130,7 @@ func writeDefaultAction(objs *pipeline.Objects, typ p4.Update_Type, te *p4.Table
 	if tb.Profile != nil {
 		return status.Errorf(codes.Unimplemented, "table %s has an action profile: setting its default entry is not supported", tb.Name)
 	}
-	a, err := toAction(objs, tb, te.GetAction())
+	a, err := toAction(objs, tb, te.GetAction(), nil)
 	if err != nil {
 		return err
 	}
@@ -334,7 +334,7 @@ func writeValueSet(objs *pipeline.Objects, typ p4.Update_Type, ve *p4.ValueSetEn
 	}
 	members := make([][]pipeline.FieldMatch, 0, len(ve.GetMembers()))
 	for i, m := range ve.GetMembers() {
-		match, err := toFieldMatches(vs.Fields, m.GetMatch(), "value set "+vs.Name)
+		match, err := toFieldMatches(vs.Fields, m.GetMatch(), "value set", vs.Name, nil)
 		if err != nil {
 			return status.Errorf(status.Code(err), "member %d: %s", i, status.Convert(err).Message())
 		}
@@ -362,7 +362,7 @@ func writeProfileMember(objs *pipeline.Objects, typ p4.Update_Type, m *p4.Action
 	if m.GetAction() == nil {
 		return invalid("action profile %s member %d: no action", p.Name, m.GetMemberId())
 	}
-	a, err := toActionCall(objs, m.GetAction())
+	a, err := toActionCall(objs, m.GetAction(), nil)
 	if err != nil {
 		return err
 	}

@@ -107,7 +107,7 @@ func (p *ActionProfile) checkAction(a Action) error {
 	if spec.DefaultOnly {
 		return status.Errorf(codes.InvalidArgument, "action profile %s: action %d is only allowed as a default action", p.Name, a.ID)
 	}
-	return spec.checkParams("action profile "+p.Name, a)
+	return spec.checkParams("action profile", p.Name, a)
 }
 
 // InsertMember adds a member. ALREADY_EXISTS for a known id,

@@ -813,18 +813,20 @@ func (t *Table) validateAction(a Action, asDefault bool) error {
 	if !asDefault && spec.DefaultOnly {
 		return status.Errorf(codes.InvalidArgument, "table %s: action %d is only allowed as the default action", t.Name, a.ID)
 	}
-	return spec.checkParams("table "+t.Name, a)
+	return spec.checkParams("table", t.Name, a)
 }
 
 // checkParams refuses an action whose parameters are not the spec's, in
-// number or width (INVALID_ARGUMENT naming owner, a table or a profile).
-func (spec ActionSpec) checkParams(owner string, a Action) error {
+// number or width (INVALID_ARGUMENT naming the owner: kind "table" or
+// "action profile", and its name; joined only on error, as this runs for
+// every entry written).
+func (spec ActionSpec) checkParams(kind, name string, a Action) error {
 	if len(a.Params) != len(spec.ParamBits) {
-		return status.Errorf(codes.InvalidArgument, "%s: action %d takes %d parameters, got %d", owner, a.ID, len(spec.ParamBits), len(a.Params))
+		return status.Errorf(codes.InvalidArgument, "%s %s: action %d takes %d parameters, got %d", kind, name, a.ID, len(spec.ParamBits), len(a.Params))
 	}
 	for i, bits := range spec.ParamBits {
 		if len(a.Params[i]) != Width(bits) {
-			return status.Errorf(codes.InvalidArgument, "%s: action %d parameter %d is %d bytes, want %d", owner, a.ID, i+1, len(a.Params[i]), Width(bits))
+			return status.Errorf(codes.InvalidArgument, "%s %s: action %d parameter %d is %d bytes, want %d", kind, name, a.ID, i+1, len(a.Params[i]), Width(bits))
 		}
 	}
 	return nil

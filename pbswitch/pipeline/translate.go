@@ -43,13 +43,19 @@ func TranslationOf(info *p4info.P4Info, name *p4info.P4NamedType) *Translation {
 // value to the data plane's bits-wide value (the identity), refusing a
 // value the data plane cannot hold.
 func FitTranslated(v []byte, tr *Translation, bits int) ([]byte, error) {
+	return AppendFitTranslated(make([]byte, 0, Width(bits)), v, tr, bits)
+}
+
+// AppendFitTranslated is FitTranslated appending the value to dst, as
+// AppendFit does.
+func AppendFitTranslated(dst, v []byte, tr *Translation, bits int) ([]byte, error) {
 	if tr == nil {
-		return FitValue(v, bits)
+		return AppendFit(dst, v, bits)
 	}
 	if _, err := FitValue(v, tr.SDNBits); err != nil {
 		return nil, err
 	}
-	out, err := FitValue(v, bits)
+	out, err := AppendFit(dst, v, bits)
 	if err != nil {
 		return nil, fmt.Errorf("SDN value 0x%x of translated type %s has no data-plane value (%d bits, mapped by identity)", v, tr.URI, bits)
 	}

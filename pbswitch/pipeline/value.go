@@ -11,6 +11,12 @@ func Width(bits int) int { return (bits + 7) / 8 }
 // field. It fails when v carries a 1 above bit bits-1 (P4Runtime's rule for
 // values out of range).
 func FitValue(v []byte, bits int) ([]byte, error) {
+	return AppendFit(make([]byte, 0, Width(bits)), v, bits)
+}
+
+// AppendFit appends v fitted as FitValue does (Width(bits) bytes) to dst
+// and returns the extended slice; nil and an error when v does not fit.
+func AppendFit(dst, v []byte, bits int) ([]byte, error) {
 	// P4Runtime 1.4 section 8.4: a bytestring is never empty, not even for 0.
 	if len(v) == 0 {
 		return nil, fmt.Errorf("empty value for a %d-bit field (0 is encoded as one zero byte)", bits)
@@ -22,12 +28,14 @@ func FitValue(v []byte, bits int) ([]byte, error) {
 		}
 		v = v[1:]
 	}
-	out := make([]byte, w)
+	n := len(dst)
+	dst = append(dst, make([]byte, w)...)
+	out := dst[n:]
 	copy(out[w-len(v):], v)
 	if extra := w*8 - bits; extra > 0 && out[0]>>(8-extra) != 0 {
 		return nil, fmt.Errorf("value 0x%x does not fit in %d bits", v, bits)
 	}
-	return out, nil
+	return dst, nil
 }
 
 // Canonical strips leading zero bytes (keeping one), the shortest form

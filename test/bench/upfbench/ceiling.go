@@ -102,18 +102,16 @@ func programDownlink(pl ctl.Pipeline, addr string) error {
 	}
 	defer c.Close()
 	w := newWriter(pl.Info)
-	core := w.entry(ctl.TableUpfInterfaces, nil, ctl.ActionIfaceCore)
-	core.Match = []*p4.FieldMatch{{FieldId: w.id(ctl.TableUpfInterfaces + "/ipv4_dst"),
-		FieldMatchType: &p4.FieldMatch_Lpm{Lpm: &p4.FieldMatch_LPM{Value: []byte{10, 250, 0, 0}, PrefixLen: 16}}}}
+	core := &p4.TableEntry{TableId: w.id(ctl.TableUpfInterfaces),
+		Match: []*p4.FieldMatch{{FieldId: w.id(ctl.TableUpfInterfaces + "/ipv4_dst"),
+			FieldMatchType: &p4.FieldMatch_Lpm{Lpm: &p4.FieldMatch_LPM{Value: []byte{10, 250, 0, 0}, PrefixLen: 16}}}},
+		Action: &p4.TableAction{Type: &p4.TableAction_Action{Action: &p4.Action{ActionId: w.id(ctl.ActionIfaceCore)}}}}
 	var gnb [4]byte
 	copy(gnb[:], gnbAddr[:])
 	ue := ueAddr(0)
 	return c.Insert(core,
-		w.entry(ctl.TableTunnelPeers, []any{"tunnel_peer_id", []byte{0}}, ctl.ActionSetTunnelPeer,
-			"src_addr", n3Addr[:], "dst_addr", gnb[:], "sport", canon(b16(41000))),
-		w.entry(ctl.TableDownlinkSessions, []any{"ue_addr", ue[:]}, ctl.ActionSetDownlinkSession,
-			"ctr_idx", []byte{1}, "meter_idx", []byte{0}, "tunnel_peer_id", []byte{0}),
-		w.entry(ctl.TableDownlinkTerminations, []any{"ue_addr", ue[:], "app_id", []byte{0}}, ctl.ActionDownlinkTermFwd,
-			"ctr_idx", []byte{1}, "meter_idx", []byte{0}, "teid", canon(b32(teidDown(0))), "qfi", []byte{qfi}),
+		w.peer.entry([][]byte{{0}}, n3Addr[:], gnb[:], canon(b16(41000))),
+		w.session.entry([][]byte{ue[:]}, []byte{1}, []byte{0}, []byte{0}),
+		w.termination.entry([][]byte{ue[:], {0}}, []byte{1}, []byte{0}, canon(b32(teidDown(0))), []byte{qfi}),
 		c.Route(gnb, 32, portGNB, mac, mac))
 }

@@ -12,7 +12,9 @@
 // in slabs and, as the baseline in the same run, on the generic store. It
 // prints one JSON object per metric, then a one-line summary with the
 // goals of issues 22 and 40. QUICK=1 is short; ONLY=scale runs the 1M
-// figures alone (no namespaces).
+// figures alone (no namespaces), ONLY=sessions only the installs on slabs (with
+// SESSION_BATCH sessions per Write and WRITES_IN_FLIGHT outstanding),
+// ONLY=profile PROFILE=dir profiles the installs in process.
 package main
 
 import (
@@ -29,6 +31,8 @@ import (
 
 type bench struct {
 	quick bool
+	// slabOnly runs the installs on the slab store alone (ONLY=sessions).
+	slabOnly bool
 	*benchreport.Reporter
 }
 
@@ -52,6 +56,22 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "upfbench:", err)
 		os.Exit(1)
+	}
+	if dir := os.Getenv("PROFILE"); os.Getenv("ONLY") == "profile" && dir != "" { // profiles of the installs
+		if err := profileInstall(dir, scaleSessions); err != nil {
+			fmt.Fprintln(os.Stderr, "upfbench: profile:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if os.Getenv("ONLY") == "sessions" { // the 1M installs alone
+		b.slabOnly = true
+		if err := b.sessions(); err != nil {
+			fmt.Fprintln(os.Stderr, "upfbench: sessions:", err)
+			os.Exit(1)
+		}
+		fmt.Println(b.summary(time.Since(start), load0, loadAvg()))
+		return
 	}
 	if os.Getenv("ONLY") == "ceiling" { // just the forwarding ceiling
 		if err := b.ceiling(pl); err != nil {

@@ -24,8 +24,19 @@ import (
 )
 
 // sessionBatch is the sessions per WriteRequest (two updates each: the
-// downlink session and its termination).
-const sessionBatch = 1000
+// downlink session and its termination); SESSION_BATCH overrides it.
+var sessionBatch = envInt("SESSION_BATCH", 1000)
+
+// writesInFlight is how many Writes the client keeps outstanding;
+// WRITES_IN_FLIGHT overrides it.
+var writesInFlight = envInt("WRITES_IN_FLIGHT", 2)
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
 
 // sessionsPerPeer downlink sessions share one gNodeB tunnel peer: a
 // gNodeB serving 1024 UEs, so that 1M sessions fit the program's 1024
@@ -53,12 +64,17 @@ func (b *bench) sessions() error {
 	if capacity := tableSize(pl.Info, ctl.TableDownlinkSessions); capacity < n {
 		return fmt.Errorf("the %s profile holds %d sessions, not %d", slowProfile, capacity, n)
 	}
-	cond := map[string]any{"transport": "gRPC over loopback TCP, one client, P4Runtime Write", "batch_sessions": sessionBatch,
+	cond := map[string]any{"transport": "gRPC over loopback TCP, one client, P4Runtime Write", "batch_sessions": sessionBatch, "writes_in_flight": writesInFlight,
+		"load_average_at_start": loadAvg(), "gc": "Go default (GOGC 100, no memory limit) in pbswitch and the client",
 		"updates_per_session": 2, "entries": "downlink_sessions + downlink_terminations per UE, tunnel_peers one per " + strconv.Itoa(sessionsPerPeer) + " UEs (as test_upf.py writes them)",
 		"process": "pbswitch (separate process, no ports)", "profile": slowProfile + " (pipeconf/p4src/build/" + slowProfile + ")", "sessions": n}
 	rss := "VmRSS of the pbswitch process (/proc) after the pipeline push and after the installs, each after 2 s idle; Go GC as by default"
 	res := map[string]installed{}
-	for _, store := range []string{"slab", "generic"} {
+	stores := []string{"slab", "generic"}
+	if b.slabOnly {
+		stores = stores[:1]
+	}
+	for _, store := range stores {
 		r, err := install(bin, pl, store, n)
 		if err != nil {
 			return fmt.Errorf("--table-store %s: %w", store, err)
@@ -74,8 +90,13 @@ func (b *bench) sessions() error {
 		b.Emit("upf_sessions_install_cpu_us_per_session"+suffix, r.cpu*1e6/float64(n), "µs", merge(c, map[string]any{
 			"measures":          "CPU time (user + system, /proc/PID/stat) the pbswitch process used over the installs, per session: gRPC receive and protobuf decoding, the Write's checks and the table inserts, GC",
 			"sessions_per_core": float64(n) / r.cpu, "note": "independent of the other work on the machine, unlike the wall-clock rate"}))
+		b.Emit("upf_sessions_install_client_cpu_us_per_session"+suffix, r.clientCPU*1e6/float64(n), "µs", merge(c, map[string]any{
+			"measures": "CPU time of the bench process (the P4Runtime client: building the entries, protobuf encoding, gRPC) over the installs, per session"}))
 		b.Emit("upf_sessions_1m_bytes_per_session"+suffix, r.perSession(), "B", merge(c, map[string]any{
 			"rss_before_kib": r.rss0 / 1024, "rss_after_kib": r.rss1 / 1024, "measures": rss}))
+	}
+	if b.slabOnly {
+		return nil
 	}
 	b.Emit("upf_sessions_slab_vs_generic_bytes", res["generic"].perSession()/res["slab"].perSession(), "ratio", merge(cond, map[string]any{
 		"measures": "RSS per session on the generic store over the slab's"}))
@@ -130,6 +151,7 @@ type installed struct {
 	rate       float64 // sessions/s over all n
 	rss0, rss1 int64   // bytes
 	cpu        float64 // the pbswitch process's CPU seconds (user + system) over the installs
+	clientCPU  float64 // this process's (the client's) CPU seconds over the installs
 }
 
 func (r installed) perSession() float64 { return float64(r.rss1-r.rss0) / float64(r.n) }
@@ -179,6 +201,10 @@ func install(bin string, pl ctl.Pipeline, store string, n int) (r installed, err
 	if err != nil {
 		return r, err
 	}
+	self0, err := cpuSeconds(os.Getpid())
+	if err != nil {
+		return r, err
+	}
 	t0 := time.Now()
 	if err := writeSessions(c, w, 0, n); err != nil {
 		return r, err
@@ -188,7 +214,11 @@ func install(bin string, pl ctl.Pipeline, store string, n int) (r installed, err
 	if err != nil {
 		return r, err
 	}
-	r.cpu = cpu1 - cpu0
+	self1, err := cpuSeconds(os.Getpid())
+	if err != nil {
+		return r, err
+	}
+	r.cpu, r.clientCPU = cpu1-cpu0, self1-self0
 	time.Sleep(2 * time.Second)
 	r.rss1, err = rss(cmd.Process.Pid)
 	return r, err
@@ -196,19 +226,42 @@ func install(bin string, pl ctl.Pipeline, store string, n int) (r installed, err
 
 // writeSessions writes downlink sessions from..to-1 in batches of
 // sessionBatch, each with its termination, and a tunnel peer before every
-// sessionsPerPeer-th session.
+// sessionsPerPeer-th session, with writesInFlight Writes outstanding (a
+// controller sends its next batch without waiting for the last answer, as
+// ONOS's P4Runtime client does; the batches touch disjoint entries).
 func writeSessions(c *ctl.Controller, w *writer, from, to int) error {
-	for i := from; i < to; i += sessionBatch {
-		var ups []*p4.Update
-		for j := i; j < min(i+sessionBatch, to); j++ {
-			if j%sessionsPerPeer == 0 {
-				ups = append(ups, insert(w.tunnelPeer(j/sessionsPerPeer)))
+	errs := make(chan error, writesInFlight)
+	for k := range writesInFlight {
+		go func() {
+			for i := from + k*sessionBatch; i < to; i += writesInFlight * sessionBatch {
+				if err := writeBatch(c, w, i, min(i+sessionBatch, to)); err != nil {
+					errs <- err
+					return
+				}
 			}
-			ups = append(ups, insert(w.downlinkSession(j)), insert(w.downlinkTermination(j)))
+			errs <- nil
+		}()
+	}
+	var first error
+	for range writesInFlight {
+		if err := <-errs; err != nil && first == nil {
+			first = err
 		}
-		if _, err := c.Client.Write(context.Background(), &p4.WriteRequest{DeviceId: 1, ElectionId: &p4.Uint128{Low: 1}, Updates: ups}); err != nil {
-			return fmt.Errorf("sessions %d-%d: %w", i, min(i+sessionBatch, to)-1, err)
+	}
+	return first
+}
+
+// writeBatch writes sessions from..to-1 in one WriteRequest.
+func writeBatch(c *ctl.Controller, w *writer, from, to int) error {
+	ups := make([]*p4.Update, 0, 2*(to-from)+1)
+	for j := from; j < to; j++ {
+		if j%sessionsPerPeer == 0 {
+			ups = append(ups, insert(w.tunnelPeer(j/sessionsPerPeer)))
 		}
+		ups = append(ups, insert(w.downlinkSession(j)), insert(w.downlinkTermination(j)))
+	}
+	if _, err := c.Client.Write(context.Background(), &p4.WriteRequest{DeviceId: 1, ElectionId: &p4.Uint128{Low: 1}, Updates: ups}); err != nil {
+		return fmt.Errorf("sessions %d-%d: %w", from, to-1, err)
 	}
 	return nil
 }
@@ -217,48 +270,70 @@ func insert(e *p4.TableEntry) *p4.Update {
 	return &p4.Update{Type: p4.Update_INSERT, Entity: &p4.Entity{Entity: &p4.Entity_TableEntry{TableEntry: e}}}
 }
 
-// writer builds the UPF's P4Runtime entries from the p4info's ids.
+// writer builds the UPF's P4Runtime entries from the p4info's ids, looked
+// up once (as a controller resolves its pipeconf's names once).
 type writer struct {
-	info *v1.P4Info
-	ids  map[string]uint32
+	byName                     map[string]uint32
+	session, termination, peer ids
+}
+
+// ids are one table's, its match fields' and its action's and params' ids.
+type ids struct {
+	table, action uint32
+	fields        []uint32
+	params        []uint32
 }
 
 func newWriter(info *v1.P4Info) *writer {
-	w := &writer{info: info, ids: map[string]uint32{}}
+	byName := map[string]uint32{}
 	for _, t := range info.GetTables() {
-		w.ids[t.GetPreamble().GetName()] = t.GetPreamble().GetId()
+		byName[t.GetPreamble().GetName()] = t.GetPreamble().GetId()
 		for _, f := range t.GetMatchFields() {
-			w.ids[t.GetPreamble().GetName()+"/"+f.GetName()] = f.GetId()
+			byName[t.GetPreamble().GetName()+"/"+f.GetName()] = f.GetId()
 		}
 	}
 	for _, a := range info.GetActions() {
-		w.ids[a.GetPreamble().GetName()] = a.GetPreamble().GetId()
+		byName[a.GetPreamble().GetName()] = a.GetPreamble().GetId()
 		for _, p := range a.GetParams() {
-			w.ids[a.GetPreamble().GetName()+"/"+p.GetName()] = p.GetId()
+			byName[a.GetPreamble().GetName()+"/"+p.GetName()] = p.GetId()
 		}
 	}
+	w := &writer{byName: byName}
+	id := w.id
+	resolve := func(table string, fields []string, action string, params ...string) ids {
+		out := ids{table: id(table), action: id(action)}
+		for _, f := range fields {
+			out.fields = append(out.fields, id(table+"/"+f))
+		}
+		for _, p := range params {
+			out.params = append(out.params, id(action+"/"+p))
+		}
+		return out
+	}
+	w.session = resolve(ctl.TableDownlinkSessions, []string{"ue_addr"}, ctl.ActionSetDownlinkSession, "ctr_idx", "meter_idx", "tunnel_peer_id")
+	w.termination = resolve(ctl.TableDownlinkTerminations, []string{"ue_addr", "app_id"}, ctl.ActionDownlinkTermFwd, "ctr_idx", "meter_idx", "teid", "qfi")
+	w.peer = resolve(ctl.TableTunnelPeers, []string{"tunnel_peer_id"}, ctl.ActionSetTunnelPeer, "src_addr", "dst_addr", "sport")
 	return w
 }
 
 func (w *writer) id(name string) uint32 {
-	id, ok := w.ids[name]
+	v, ok := w.byName[name]
 	if !ok {
 		panic("upfbench: no " + name + " in the p4info")
 	}
-	return id
+	return v
 }
 
-// entry is table's exact-match entry for keys (field, value pairs) with
-// action's params (name, value pairs).
-func (w *writer) entry(table string, keys []any, action string, params ...any) *p4.TableEntry {
-	e := &p4.TableEntry{TableId: w.id(table)}
-	for i := 0; i < len(keys); i += 2 {
-		e.Match = append(e.Match, &p4.FieldMatch{FieldId: w.id(table + "/" + keys[i].(string)),
-			FieldMatchType: &p4.FieldMatch_Exact_{Exact: &p4.FieldMatch_Exact{Value: keys[i+1].([]byte)}}})
+// entry is the exact-match entry of in's table for keys (in field order)
+// with in's action and params (in param order).
+func (in ids) entry(keys [][]byte, params ...[]byte) *p4.TableEntry {
+	e := &p4.TableEntry{TableId: in.table, Match: make([]*p4.FieldMatch, len(keys))}
+	for i, k := range keys {
+		e.Match[i] = &p4.FieldMatch{FieldId: in.fields[i], FieldMatchType: &p4.FieldMatch_Exact_{Exact: &p4.FieldMatch_Exact{Value: k}}}
 	}
-	a := &p4.Action{ActionId: w.id(action)}
-	for i := 0; i < len(params); i += 2 {
-		a.Params = append(a.Params, &p4.Action_Param{ParamId: w.id(action + "/" + params[i].(string)), Value: params[i+1].([]byte)})
+	a := &p4.Action{ActionId: in.action, Params: make([]*p4.Action_Param, len(params))}
+	for i, v := range params {
+		a.Params[i] = &p4.Action_Param{ParamId: in.params[i], Value: v}
 	}
 	e.Action = &p4.TableAction{Type: &p4.TableAction_Action{Action: a}}
 	return e
@@ -276,20 +351,15 @@ func canon(v []byte) []byte {
 func benchUE(i int) []byte { return b32(0x0a400000 + uint32(i)) }
 
 func (w *writer) downlinkSession(i int) *p4.TableEntry {
-	return w.entry(ctl.TableDownlinkSessions, []any{"ue_addr", benchUE(i)}, ctl.ActionSetDownlinkSession,
-		"ctr_idx", canon(b16(uint16(i))), "meter_idx", canon(b16(0)), "tunnel_peer_id", canon(b16(uint16(i/sessionsPerPeer))))
+	return w.session.entry([][]byte{benchUE(i)}, canon(b16(uint16(i))), canon(b16(0)), canon(b16(uint16(i/sessionsPerPeer))))
 }
 
 func (w *writer) downlinkTermination(i int) *p4.TableEntry {
-	return w.entry(ctl.TableDownlinkTerminations, []any{"ue_addr", benchUE(i), "app_id", []byte{0}}, ctl.ActionDownlinkTermFwd,
-		"ctr_idx", canon(b16(uint16(i))), "meter_idx", canon(b16(0)), "teid", canon(b32(teidDown(i))), "qfi", []byte{qfi})
+	return w.termination.entry([][]byte{benchUE(i), {0}}, canon(b16(uint16(i))), canon(b16(0)), canon(b32(teidDown(i))), []byte{qfi})
 }
 
 func (w *writer) tunnelPeer(p int) *p4.TableEntry {
-	var gnb [4]byte
-	copy(gnb[:], b32(0x0a100000+uint32(p)))
-	return w.entry(ctl.TableTunnelPeers, []any{"tunnel_peer_id", canon(b16(uint16(p)))}, ctl.ActionSetTunnelPeer,
-		"src_addr", n3Addr[:], "dst_addr", gnb[:], "sport", canon(b16(41000)))
+	return w.peer.entry([][]byte{canon(b16(uint16(p)))}, n3Addr[:], b32(0x0a100000+uint32(p)), canon(b16(41000)))
 }
 
 func tableSize(info *v1.P4Info, name string) int {

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package p4rt
+
+import (
+	p4 "github.com/p4lang/p4runtime/go/p4/v1"
+	"google.golang.org/protobuf/proto"
+)
+
+// DecodesFast tells whether the Write codec decodes req without
+// proto.Unmarshal.
+func DecodesFast(req *p4.WriteRequest) bool {
+	raw, err := proto.Marshal(req)
+	return err == nil && (&writeDecoder{}).request(raw, &p4.WriteRequest{})
+}

@@ -449,13 +449,33 @@ def occupancy(rest, buffer_id):
     return rest.get(f"buffers/{DEVICE}/{buffer_id}")["occupancyPackets"]
 
 
-def steering_deleted_by_onos(onos, mark):
-    """How many flow_steering entries ONOS's P4Runtime driver found on the
-    switch unknown to its PI translation store (and so deleted) since `mark`."""
+def deleted_by_onos(onos, mark, tables):
+    """{table: entries} ONOS's P4Runtime driver found on the switch unknown
+    to its PI translation store (and so deleted) since `mark`, for each of
+    the tables (names under IngressPipeImpl.)."""
     with open(onos.karaf_log, errors="replace") as log:
         log.seek(mark)
-        return sum(1 for line in log if "not found in translation store" in line
-                   and "tableId=IngressPipeImpl.steering.flow_steering" in line)
+        unknown = [line for line in log if "not found in translation store" in line]
+    return {t: sum(1 for line in unknown
+                   if re.search(rf"tableId=IngressPipeImpl\.{re.escape(t)}\b", line))
+            for t in tables}
+
+
+def steering_deleted_by_onos(onos, mark):
+    """How many flow_steering entries ONOS deleted as unknown since `mark`."""
+    return deleted_by_onos(onos, mark, ["steering.flow_steering"])["steering.flow_steering"]
+
+
+def restart_onos(onos, lab):
+    """ONOS stopped (Karaf) and started again keeping its data/, then
+    FlowBuf's components active and the lab's device available again.
+    Returns how long ONOS was away (s)."""
+    away_s = onos.restart()
+    lab.rest = onos.flowbuf
+    wait(lambda: all(scr_states(onos.shell.run("scr:list | cat")).get(c) == "ACTIVE"
+                     for c in flowbuf_components()), 300, "FlowBuf's components ACTIVE again")
+    wait(lambda: device(onos).get("available"), 240, f"{DEVICE} available again")
+    return away_s
 
 
 def test_onos_restarted_mid_pause_adopts_the_held_packets_and_resume_loses_nothing(
@@ -483,11 +503,7 @@ def test_onos_restarted_mid_pause_adopts_the_held_packets_and_resume_loses_nothi
         buffer_id = pause["bufferId"]
         held_before = wait(lambda: occupancy(lab.rest, buffer_id), 30, "packets held")
         mark = onos.log_mark()
-        away_s = onos.restart()
-        lab.rest = onos.flowbuf
-        wait(lambda: all(scr_states(onos.shell.run("scr:list | cat")).get(c) == "ACTIVE"
-                         for c in flowbuf_components()), 300, "FlowBuf's components ACTIVE again")
-        wait(lambda: device(onos).get("available"), 240, f"{DEVICE} available again")
+        away_s = restart_onos(onos, lab)
         adopted = wait(lambda: [b for b in lab.rest.get(f"buffers/{DEVICE}")["buffers"]
                                 if b["id"] == buffer_id], 120, f"buffer {buffer_id} adopted")
         held_after = occupancy(lab.rest, buffer_id)
@@ -523,6 +539,82 @@ def test_onos_restarted_mid_pause_adopts_the_held_packets_and_resume_loses_nothi
         "steering_rules_onos_deleted_as_unknown": deleted, **result}))
     assert deleted == 0, "ONOS deleted the paused flow's steering rule when it came back"
     assert (result["lost"], result["reordered"], result["duplicates"]) == (0, 0, 0), result
+
+
+def test_onos_restarted_keeps_a_upf_sessions_entries_and_its_paused_downlink_loses_nothing(
+        forwarding, onos):
+    """A UE's downlink (a numbered UDP flow from the data network) tunnelled
+    to the gNodeB in GTP-U, then paused into a buffer through the UPF; ONOS
+    restarted keeping its data/. ONOS's first read of the switch must find
+    the UPF's entries known (FlowBuf claims them on the device's first
+    event), not delete them as unknown; the resumed downlink goes on
+    through them: every datagram reaches the gNodeB once, in order."""
+    lab = forwarding
+    free_vports(lab.rest)
+    lab.hosts[upf.GNB].run("ip", "neigh", "replace", upf.N3, "lladdr", mac_of(upf.DN),
+                           "dev", "eth0")
+    lab.hosts[upf.DN].run("ip", "neigh", "replace", upf.UE, "lladdr", mac_of(upf.GNB),
+                          "dev", "eth0")
+    lab.hosts[upf.DN].run("ip", "route", "replace", upf.UE_POOL, "dev", "eth0")
+    before = upf_entry_counts(lab.p4rt_port)
+    interfaces = [{"deviceId": DEVICE, "kind": "ACCESS", "prefix": upf.N3 + "/32"},
+                  {"deviceId": DEVICE, "kind": "CORE", "prefix": upf.UE_POOL}]
+    for iface in interfaces:
+        lab.rest.post("upf/interfaces", iface)
+    added = lab.rest.post("upf/sessions", upf.session())
+    expected = dict(before, **{t: before[t] + 1 for t in upf.SESSION_TABLES})
+    expected["upf_classifier.interfaces"] = before["upf_classifier.interfaces"] + 2
+    python = str(ROOT / ".venv" / "bin" / "python")
+    recv = subprocess.Popen(lab.hosts[upf.GNB].popen_argv(
+        [python, "-m", "test.upf.gtpio", "gtp-recv", "--expect", "1000000", "--idle", "900",
+         "--timeout", "900"]), stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    send = paused = None
+    try:
+        wait(lambda: upf_entry_counts(lab.p4rt_port) == expected, 30,
+             "the session's entries on the switch")
+        assert recv.stdout.readline().strip() == "ready"
+        send = subprocess.Popen(lab.hosts[upf.DN].popen_argv(
+            [python, "-m", "test.lab.seqflow", "send", upf.UE, "9000", "--pps", "200",
+             "--seconds", "900", "--announce"]), stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        send.stdout.readline()
+        time.sleep(1.0)
+        paused = lab.rest.post(f"upf/sessions/{upf.UE}/pause", {"inPort": HOSTS[upf.DN]})
+        buffer_id = paused["bufferId"]
+        held_before = wait(lambda: occupancy(lab.rest, buffer_id), 30, "downlink held")
+        mark = onos.log_mark()
+        away_s = restart_onos(onos, lab)
+        wait(lambda: [b for b in lab.rest.get(f"buffers/{DEVICE}")["buffers"]
+                      if b["id"] == buffer_id], 120, f"buffer {buffer_id} adopted")
+        wait(lambda: upf_entry_counts(lab.p4rt_port) == expected, 60,
+             "the session's entries on the switch after the restart")
+        held_after = occupancy(lab.rest, buffer_id)
+        deleted = deleted_by_onos(onos, mark, upf.UPF_TABLES)
+        post_l2_rules(onos)  # the test's own, which ONOS deleted as unknown
+        resumed = lab.rest.post(f"upf/sessions/{added['id']}/resume", {})
+        time.sleep(2.0)
+        send.send_signal(signal.SIGTERM)
+        sent = json.loads(send.communicate(timeout=60)[0].strip().splitlines()[-1])["sent"]
+        wait(lambda: occupancy(lab.rest, buffer_id) == 0, 60, "the buffer drained")
+        time.sleep(2.0)
+        recv.send_signal(signal.SIGTERM)
+        got = json.loads(recv.communicate(timeout=60)[0].strip().splitlines()[-1])
+    finally:
+        for proc in (send, recv):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+        if paused is not None:
+            lab.rest.delete(f"intents/{paused['id']}?owner=org.flowbuf.upf")
+        lab.rest.delete(f"upf/sessions/{upf.UE}")
+        for iface in interfaces:
+            lab.rest.delete("upf/interfaces?" + urllib.parse.urlencode(iface))
+    print("ONOS restart with a UPF session:", json.dumps({
+        "onos_away_s": round(away_s, 1), "driver_bundles_restarted": onos.reloaded_drivers,
+        "held_before_restart": held_before, "held_after_restart": held_after,
+        "resume": resumed["state"], "sent": sent, **got,
+        "upf_entries_onos_deleted_as_unknown": deleted}))
+    assert held_after > held_before, (held_before, held_after)
+    assert sum(deleted.values()) == 0, f"ONOS deleted the UPF's entries as unknown: {deleted}"
+    assert (got["received"], got["reordered"], got["duplicates"]) == (sent, 0, 0), (sent, got)
 
 
 def test_figures_pause_resume_and_rule_installs_through_onos_vs_embedded(forwarding):

@@ -347,6 +347,67 @@ def test_a_upf_session_tunnels_gtpu_both_ways_through_onos(forwarding):
           f"3 encapsulated down (TEID {upf.TEID_DOWN:#x}, QFI {upf.QFI})")
 
 
+GNB = f"gnb/devices/{DEVICE}"
+GNB_CELLS = [{"id": 1, "radioPort": 2, "baasPort": 100}]
+GNB_TABLES = ("gnb.downlink_bearers", "gnb.uplink_bearers")
+
+
+def gnb_entry_counts(port):
+    """{gNodeB bearer table: entries} on the switch, read over P4Runtime."""
+    entries = switch_entities(port)
+    return {t: sum(1 for e in entries if e.split()[1].endswith("." + t)) for t in GNB_TABLES}
+
+
+def gnb_bearer(**change):
+    body = {"teid": 0xD00007, "cell": 1, "ueMac": "02:00:00:00:0e:07", "uplinkTeid": 0x1234,
+            "gnbAddress": "10.0.0.200", "upfAddress": "10.0.0.100"}
+    body.update(change)
+    return body
+
+
+def test_a_gnodeb_bearer_is_added_read_back_and_removed_through_onos(lab, onos):
+    """The device made a gNodeB by its netcfg section (pushed to ONOS); a
+    bearer POSTed through FlowBuf's REST under ONOS is read back and its
+    entries reach the switch through ONOS; removed, they leave it. Bad
+    bearers are refused with their reason and change nothing."""
+    wait(lambda: device(onos).get("available"), 240, f"{DEVICE} available in ONOS")
+    onos.push_netcfg({"devices": {DEVICE: {"gnb": {"upfPort": 1, "cells": GNB_CELLS}}}})
+    try:
+        shown = wait(lambda: lab.rest.get(GNB), 30, "the gNodeB from ONOS's netcfg")
+        assert shown == {"deviceId": DEVICE, "upfPort": 1, "bearers": [],
+                         "cells": GNB_CELLS}, shown
+        before = gnb_entry_counts(lab.p4rt_port)
+        bad = [(lambda: lab.rest.post(f"{GNB}/bearers", gnb_bearer(cell=9)), 400, "cell 9"),
+               (lambda: lab.rest.post(f"{GNB}/bearers", gnb_bearer(teid=0)), 400, "teid"),
+               (lambda: lab.rest.post(f"{GNB}/bearers", gnb_bearer(ueMac="02-00")), 400,
+                "ueMac"),
+               (lambda: lab.rest.post("gnb/devices/device:s9/bearers", gnb_bearer()), 404,
+                "no gNodeB"),
+               (lambda: lab.rest.delete(f"{GNB}/bearers/{0xD00007}"), 404, "no bearer")]
+        for call, status, words in bad:
+            with pytest.raises(RestError) as refused:
+                call()
+            assert refused.value.status == status, refused.value.body
+            assert words in refused.value.body, refused.value.body
+        assert lab.rest.get(GNB) == shown
+        added = lab.rest.post(f"{GNB}/bearers", gnb_bearer())
+        assert [b["teid"] for b in added["bearers"]] == [0xD00007], added
+        assert lab.rest.get(GNB)["bearers"] == added["bearers"]
+        wait(lambda: gnb_entry_counts(lab.p4rt_port) == {t: n + 1 for t, n in before.items()},
+             30, "the bearer's entries on the switch")
+        with pytest.raises(RestError) as again:
+            lab.rest.post(f"{GNB}/bearers", gnb_bearer())
+        assert again.value.status == 409, again.value.body
+        lab.rest.delete(f"{GNB}/bearers/{0xD00007}")
+        assert lab.rest.get(GNB)["bearers"] == []
+        wait(lambda: gnb_entry_counts(lab.p4rt_port) == before, 30,
+             "the bearer's entries gone from the switch")
+    finally:
+        onos.rest.delete(f"network/configuration/devices/{DEVICE}/gnb")
+    print(f"gNodeB under ONOS: bearer {0xD00007:#x} added, read back, on the switch, removed; "
+          f"{len(bad)} bad requests refused")
+
+
 def test_the_gui_overlay_loads_in_onos_gui(onos, flowbuf):
     if onos.applications().get(GUI_APP, {}).get("state") != "ACTIVE":
         pytest.skip(f"ONOS's legacy GUI ({GUI_APP}, bundle onos-web-gui) is not active here")

@@ -4,11 +4,13 @@
     python -m test.upf.gtpio sniff IFACE FILTER COUNT TIMEOUT   (prints "ready",
         then one JSON list of the hex frames that matched the BPF filter)
     python -m test.upf.gtpio send IFACE HEX [HEX ...]
-    python -m test.upf.gtpio gtp-recv --expect N --idle S
+    python -m test.upf.gtpio gtp-recv --expect N --idle S [--timeout S]
         (counts seqflow's datagrams inside the GTP-U this host receives on
-        UDP 2152, as seqflow recv does for plain ones)
+        UDP 2152, as seqflow recv does for plain ones; SIGTERM ends the
+        count once what has arrived is read)
 """
 import json
+import signal
 import socket
 import sys
 import time
@@ -48,19 +50,26 @@ def gtp_recv(expect, idle, timeout=120.0):
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     seqflow._big_receive_buffer(sock)
     sock.bind(("0.0.0.0", GTPU_PORT))
+    stopped = []
+    signal.signal(signal.SIGTERM, lambda *_: stopped.append(True))
     print("ready", flush=True)
     seen, received, reordered, duplicates, highest = set(), 0, 0, 0, -1
-    last = None
+    last, max_gap_s = None, 0.0
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and received < expect:
         if last is not None and time.monotonic() - last >= idle:
             break
-        sock.settimeout(0.2)
+        sock.settimeout(0.0 if stopped else 0.2)
         try:
             data = sock.recv(65535)
-        except socket.timeout:
+        except (socket.timeout, BlockingIOError):
+            if stopped:
+                break
             continue
-        last = time.monotonic()
+        now = time.monotonic()
+        if last is not None:
+            max_gap_s = max(max_gap_s, now - last)
+        last = now
         seq, _ = seqflow.HEADER.unpack_from(data, GTPU_BYTES + INNER_HEADERS)
         if seq in seen:
             duplicates += 1
@@ -71,13 +80,15 @@ def gtp_recv(expect, idle, timeout=120.0):
             reordered += 1
         highest = max(highest, seq)
     print(json.dumps({"received": received, "lost": expect - received, "reordered": reordered,
-                      "duplicates": duplicates}), flush=True)
+                      "duplicates": duplicates, "max_gap_ms": round(max_gap_s * 1e3, 1)}),
+          flush=True)
 
 
 def main(argv):
     if argv[0] == "gtp-recv":
         args = dict(zip(argv[1::2], argv[2::2]))
-        gtp_recv(int(args["--expect"]), float(args["--idle"]))
+        gtp_recv(int(args["--expect"]), float(args["--idle"]),
+                 float(args.get("--timeout", 120.0)))
     elif argv[0] == "sniff":
         sniff(*argv[1:])
     elif argv[0] == "send":

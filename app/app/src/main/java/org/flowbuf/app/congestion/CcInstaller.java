@@ -71,7 +71,7 @@ final class CcInstaller {
      * @return whether the flow has entries there
      */
     boolean restore(CcLayout layout, DeviceId device) {
-        List<FlowRule> entries = CcEntries.of(rules, layout).getOrDefault(device, List.of());
+        List<FlowRule> entries = entries(layout, device);
         CcWrite write = CcEntries.diff(Map.of(), Map.of(device, entries))
                 .get(device);
         if (write == null) {
@@ -79,6 +79,17 @@ final class CcInstaller {
         }
         writer.write(device, write);
         return true;
+    }
+
+    /**
+     * A flow's entries on one switch.
+     *
+     * @param layout the flow's layout
+     * @param device the switch
+     * @return its entries there (none off the flow's paths)
+     */
+    List<FlowRule> entries(CcLayout layout, DeviceId device) {
+        return CcEntries.of(rules, layout).getOrDefault(device, List.of());
     }
 
     private void move(int index, Map<DeviceId, List<FlowRule>> from,

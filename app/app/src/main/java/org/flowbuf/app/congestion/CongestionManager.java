@@ -21,6 +21,7 @@ import com.google.common.util.concurrent.Striped;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.Link;
+import org.onosproject.net.flow.FlowRule;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -405,6 +406,19 @@ public final class CongestionManager implements CongestionService {
             restored += written ? 1 : 0;
         }
         return restored;
+    }
+
+    /**
+     * The registered flows' entries on one switch, as they are written now
+     * (read without the flows' turns: a change in flight writes its own).
+     *
+     * @param device the switch
+     * @return the entries
+     */
+    public List<FlowRule> entries(DeviceId device) {
+        List<FlowRule> entries = new ArrayList<>();
+        flows.values().forEach(r -> entries.addAll(installer.entries(r.layout, device)));
+        return entries;
     }
 
     // One flow written again, in its turn (it may have been removed meanwhile).

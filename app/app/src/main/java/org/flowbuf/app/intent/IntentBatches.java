@@ -74,7 +74,7 @@ final class IntentBatches {
             return recordInstalled(intents, batch, earlier, bufferId);
         } catch (FlowBufException e) {
             steps.undo();
-            intents.forEach(i -> ledger.failed(i, null, e.getMessage()));
+            intents.forEach(i -> ledger.failed(i, null, e));
             throw e;
         }
     }
@@ -102,7 +102,7 @@ final class IntentBatches {
             }
             return recordInstalled(intents, batch, earlier, bufferId);
         } catch (FlowBufException e) {
-            intents.forEach(i -> ledger.failed(i, bufferId, e.getMessage()));
+            intents.forEach(i -> ledger.failed(i, bufferId, e));
             throw e;
         }
     }

@@ -5,6 +5,7 @@
 package org.flowbuf.app.intent;
 
 import org.flowbuf.api.BufferId;
+import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentEvent;
@@ -61,9 +62,27 @@ final class IntentLedger {
         return record(intent.with(FlowBufIntent.State.INSTALLED, bufferId, null));
     }
 
-    // An intent that failed, with why.
-    FlowBufIntent failed(FlowBufIntent intent, BufferId bufferId, String why) {
-        return record(intent.with(FlowBufIntent.State.FAILED, bufferId, why));
+    // An intent that failed, with why; announced either way. Kept as FAILED
+    // when the service could not carry it out (the device or agent refused,
+    // busy, full or away); forgotten when the request itself was refused
+    // (bad input, an unknown subject, another owner's): a refused request
+    // leaves nothing in the store (seen live under ONOS: a pause with an
+    // in-port the switch cannot hold answered 400 and left a FAILED intent).
+    FlowBufIntent failed(FlowBufIntent intent, BufferId bufferId, FlowBufException cause) {
+        FlowBufIntent failed = intent.with(FlowBufIntent.State.FAILED, bufferId,
+                                           cause.getMessage());
+        if (!refused(cause.reason())) {
+            return record(failed);
+        }
+        store.remove(intent.id());
+        events.accept(new IntentEvent(IntentEvent.typeOf(failed.state()), failed));
+        return failed;
+    }
+
+    private static boolean refused(FlowBufException.Reason reason) {
+        return reason == FlowBufException.Reason.INVALID
+                || reason == FlowBufException.Reason.NOT_FOUND
+                || reason == FlowBufException.Reason.FORBIDDEN;
     }
 
     // Stores an intent and announces a change of its state.

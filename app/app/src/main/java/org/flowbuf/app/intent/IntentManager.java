@@ -134,7 +134,7 @@ public final class IntentManager implements FlowBufIntentService {
             return ledger.installed(intent, vport.buffer().orElseThrow(), rule);
         } catch (FlowBufException e) {
             steps.undo();
-            ledger.failed(intent, null, e.getMessage());
+            ledger.failed(intent, null, e);
             throw e;
         }
     }
@@ -156,7 +156,7 @@ public final class IntentManager implements FlowBufIntentService {
         try {
             vport = vportToRelease(deviceId, filter, bufferId);
         } catch (FlowBufException e) {
-            ledger.failed(intent, bufferId.orElse(null), e.getMessage());
+            ledger.failed(intent, bufferId.orElse(null), e);
             throw e;
         }
         BufferId id = vport.buffer().orElseThrow();
@@ -167,7 +167,7 @@ public final class IntentManager implements FlowBufIntentService {
                 rules.install(deviceId, rule);
             }
         } catch (FlowBufException e) {
-            ledger.failed(intent, id, e.getMessage());
+            ledger.failed(intent, id, e);
             throw e;
         }
         try {
@@ -177,7 +177,7 @@ public final class IntentManager implements FlowBufIntentService {
             if (earlier.isEmpty()) {
                 rules.remove(deviceId, rule);
             }
-            ledger.failed(intent, id, e.getMessage());
+            ledger.failed(intent, id, e);
             throw e;
         }
         return ledger.installed(intent, id, rule);

@@ -81,15 +81,7 @@ final class AgentLifecycle {
                         .map(rule -> SteeringFlowRules.toFlowRule(appId, deviceId, rule)),
                 configuredVportRules(deviceId).stream())
                 .collect(Collectors.toList());
-        List<FlowRule> unknown = rules.isEmpty() ? rules : claims.claim(deviceId, rules);
-        if (unknown.isEmpty()) {
-            return;
-        }
-        // Into the flow store too: a known entry ONOS's store lacks is
-        // deleted as extraneous.
-        flowRules.applyFlowRules(unknown.toArray(new FlowRule[0]));
-        log.info("{}: {} steering and vport rules written again, made known to ONOS before its "
-                         + "first read", deviceId, unknown.size());
+        claims.claim(deviceId, rules, "steering and vport rules");
     }
 
     /**

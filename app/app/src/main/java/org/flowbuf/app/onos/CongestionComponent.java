@@ -36,6 +36,7 @@ import org.onosproject.net.LinkKey;
 import org.onosproject.net.config.ConfigFactory;
 import org.onosproject.net.config.NetworkConfigRegistry;
 import org.onosproject.net.device.DeviceService;
+import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.group.GroupService;
 import org.onosproject.net.host.HostService;
@@ -44,6 +45,7 @@ import org.onosproject.net.packet.PacketContext;
 import org.onosproject.net.packet.PacketProcessor;
 import org.onosproject.net.packet.PacketService;
 import org.onosproject.net.pi.service.PiPipeconfService;
+import org.onosproject.net.pi.service.PiTranslationService;
 import org.onosproject.net.topology.PathService;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -55,7 +57,9 @@ import org.slf4j.Logger;
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -123,6 +127,9 @@ public final class CongestionComponent implements CongestionService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected FlowBufIntentService intentService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected PiTranslationService translationService;
+
     private final ConfigFactory<ApplicationId, CongestionAppConfig> appConfig =
             new ConfigFactory<>(APP_SUBJECT_FACTORY, CongestionAppConfig.class,
                                 CongestionAppConfig.CONFIG_KEY) {
@@ -147,6 +154,7 @@ public final class CongestionComponent implements CongestionService {
     private OnosCcSwitches switches;
     private CongestionManager manager;
     private MasteredSwitches mastered;
+    private DeviceEventClaims claims;
 
     @Activate
     protected void activate() {
@@ -176,6 +184,13 @@ public final class CongestionComponent implements CongestionService {
                                                       FlowBufManager.DEADLINE),
                                       linkService::getDeviceEgressLinks);
         packetService.addProcessor(packets, PROCESSOR_PRIORITY);
+        // After an ONOS restart, before ONOS's first read of the switch
+        // (takeOn writes them again only once it is available).
+        claims = new DeviceEventClaims(
+                MasteredSwitches.masteredFlowBuf(mastershipService, pipeconfService), this::entries,
+                new PiTranslationClaims(pipeconfService, translationService, flowRuleService),
+                "congestion entries");
+        deviceService.addListener(claims);
         mastered = new MasteredSwitches(
                 deviceService, MasteredSwitches.masteredFlowBuf(mastershipService, pipeconfService),
                 worker, this::takeOn, log, "congestion avoidance not prepared");
@@ -185,6 +200,7 @@ public final class CongestionComponent implements CongestionService {
 
     @Deactivate
     protected void deactivate() {
+        deviceService.removeListener(claims);
         mastered.stop();
         packetService.removeProcessor(packets);
         probeThread.shutdownNow();
@@ -210,6 +226,13 @@ public final class CongestionComponent implements CongestionService {
             int flows = manager.restore(device);
             log.info("{}: {} latency-critical flows written again", device, flows);
         }
+    }
+
+    // The switch's congestion entries: its switch id and the flows' entries there.
+    private List<FlowRule> entries(DeviceId device) {
+        List<FlowRule> entries = new ArrayList<>(switches.entries(device));
+        entries.addAll(manager.entries(device));
+        return entries;
     }
 
     private void process(PacketContext context) {

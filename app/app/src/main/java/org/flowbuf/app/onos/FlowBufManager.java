@@ -148,7 +148,8 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
         lifecycle = new AgentLifecycle(appId, agents, core.buffers(), flowRuleService,
                                        core::installedRules,
                                        new PiTranslationClaims(pipeconfService,
-                                                               translationService),
+                                                               translationService,
+                                                               flowRuleService),
                                        mastershipService::isLocalMaster, eventExecutor);
         netcfgRegistry.addListener(configListener);
         deviceService.addListener(deviceListener);

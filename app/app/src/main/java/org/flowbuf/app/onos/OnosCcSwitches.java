@@ -14,6 +14,7 @@ import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.Link;
 import org.onosproject.net.PortNumber;
+import org.onosproject.net.flow.FlowRule;
 
 import java.util.Collection;
 import java.util.List;
@@ -50,8 +51,7 @@ final class OnosCcSwitches {
      * @throws org.flowbuf.api.FlowBufException UNAVAILABLE when the switch refuses
      */
     void prepare(DeviceId device) {
-        batches.add(List.of(rules.switchId(device, switchId(device), true)),
-                    "write the congestion switch id of " + device);
+        batches.add(entries(device), "write the congestion switch id of " + device);
         groups.write(CloneSessions.toPort(appId, device, FlowBufP4Names.CPU_CLONE_SESSION_ID,
                                           PortNumber.CONTROLLER), "the CPU clone session");
         for (Link link : egressLinks.apply(device)) {
@@ -63,6 +63,16 @@ final class OnosCcSwitches {
                              "clone session " + session);
             }
         }
+    }
+
+    /**
+     * The table entries prepare writes on a switch: its switch id.
+     *
+     * @param device the switch
+     * @return the entries
+     */
+    List<FlowRule> entries(DeviceId device) {
+        return List.of(rules.switchId(device, switchId(device), true));
     }
 
     /**

@@ -6,6 +6,7 @@ package org.flowbuf.app.onos;
 
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowRule;
+import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.pi.model.PiPipeconf;
 import org.onosproject.net.pi.runtime.PiTableEntry;
 import org.onosproject.net.pi.runtime.PiTableEntryHandle;
@@ -36,28 +37,49 @@ import static org.slf4j.LoggerFactory.getLogger;
  * in between were dropped (47 of a live 200 pps flow, make test-onos).
  * Learnt here, synchronously on the first of the device's events (its
  * ports, from gNMI, come before it is available), the entry is recognised.
+ * Every component whose entries outlive an ONOS restart on the switch
+ * claims them here (the Buffer Service's, the UPF's, congestion avoidance's).
  */
 final class PiTranslationClaims {
 
     private final Logger log = getLogger(getClass());
     private final PiPipeconfService pipeconfs;
     private final PiTranslationService translations;
+    private final FlowRuleService flowRules;
 
-    PiTranslationClaims(PiPipeconfService pipeconfs, PiTranslationService translations) {
+    PiTranslationClaims(PiPipeconfService pipeconfs, PiTranslationService translations,
+                        FlowRuleService flowRules) {
         this.pipeconfs = Objects.requireNonNull(pipeconfs);
         this.translations = Objects.requireNonNull(translations);
+        this.flowRules = Objects.requireNonNull(flowRules);
     }
 
     /**
-     * Learns the table entries the rules translate to on the device, where
-     * ONOS's translation store does not know them yet.
+     * Makes the rules known to ONOS where it does not know them yet: learnt
+     * into its PI translation store, and written to its flow store (a known
+     * entry the flow store lacks is deleted as extraneous).
      *
      * @param deviceId device
      * @param rules    flow rules of that device
-     * @return the rules ONOS did not know (learnt now, or all of them while
-     *         the device has no pipeconf yet): those to write to the flow store
+     * @param what     what the rules are, for the log
+     * @return how many rules ONOS did not know (learnt now, or all of them
+     *         while the device has no pipeconf yet) and were written
      */
-    List<FlowRule> claim(DeviceId deviceId, List<FlowRule> rules) {
+    int claim(DeviceId deviceId, List<FlowRule> rules, String what) {
+        if (rules.isEmpty()) {
+            return 0;
+        }
+        List<FlowRule> unknown = learn(deviceId, rules);
+        if (!unknown.isEmpty()) {
+            flowRules.applyFlowRules(unknown.toArray(new FlowRule[0]));
+            log.info("{}: {} {} written again, made known to ONOS before its first read",
+                     deviceId, unknown.size(), what);
+        }
+        return unknown.size();
+    }
+
+    /** The rules ONOS's translation store did not know, learnt now where it can. */
+    private List<FlowRule> learn(DeviceId deviceId, List<FlowRule> rules) {
         Optional<PiPipeconf> pipeconf = pipeconfs.getPipeconf(deviceId);
         if (pipeconf.isEmpty()) {
             return rules;

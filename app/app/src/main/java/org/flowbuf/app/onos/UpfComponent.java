@@ -27,6 +27,8 @@ import org.onosproject.net.PortNumber;
 import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.meter.MeterService;
+import org.onosproject.net.pi.service.PiPipeconfService;
+import org.onosproject.net.pi.service.PiTranslationService;
 import org.onosproject.store.service.StorageService;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -49,7 +51,10 @@ import static org.slf4j.LoggerFactory.getLogger;
  * through the FlowRuleService and meter cells through the MeterService.
  * When a device comes back, its master writes the device's UPF state again
  * (ONOS re-adds missing flow rules itself; meter cells a pipeline push reset
- * are configured again).
+ * are configured again). After an ONOS restart that comes too late for
+ * ONOS's first read of the switch, which deletes entries its empty stores
+ * cannot account for: the master claims the device's UPF entries on its
+ * first event instead ({@link DeviceEventClaims}).
  */
 @Component(immediate = true, service = UpfService.class)
 public final class UpfComponent implements UpfService {
@@ -80,7 +85,14 @@ public final class UpfComponent implements UpfService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected BufferService bufferService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected PiPipeconfService pipeconfService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected PiTranslationService translationService;
+
     private ExecutorService executor;
+    private DeviceEventClaims claims;
     private UpfManager upf;
     private MasteredSwitches mastered;
 
@@ -93,6 +105,11 @@ public final class UpfComponent implements UpfService {
                                                           FlowBufManager.DEADLINE),
                              id -> deviceService.getDevice(id) != null, intentService,
                              bufferService);
+        claims = new DeviceEventClaims(MasteredSwitches.mastered(mastershipService), upf::entries,
+                                       new PiTranslationClaims(pipeconfService, translationService,
+                                                               flowRuleService),
+                                       "UPF entries");
+        deviceService.addListener(claims);
         // A device that is available again gets its UPF state from its master.
         mastered = new MasteredSwitches(deviceService,
                                         MasteredSwitches.mastered(mastershipService), executor,
@@ -104,6 +121,7 @@ public final class UpfComponent implements UpfService {
 
     @Deactivate
     protected void deactivate() {
+        deviceService.removeListener(claims);
         mastered.stop();
         executor.shutdown();
         upf = null;

@@ -26,6 +26,7 @@ import org.onlab.packet.IpPrefix;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
+import org.onosproject.net.flow.FlowRule;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -500,7 +501,27 @@ public final class UpfManager implements UpfService {
         return onDevice(deviceId, () -> reinstallInTurn(deviceId));
     }
 
+    /**
+     * The device's UPF entries, as they are written now (read without the
+     * device's turn: a change in flight writes its own).
+     *
+     * @param deviceId device
+     * @return its entries
+     */
+    public List<FlowRule> entries(DeviceId deviceId) {
+        return stateOf(deviceId).inserts();
+    }
+
     private int reinstallInTurn(DeviceId deviceId) {
+        UpfWrite write = stateOf(deviceId);
+        if (!write.isEmpty()) {
+            writer.rewrite(deviceId, write);
+        }
+        return write.size();
+    }
+
+    /** Everything of the device's UPF state: its entries and meter cells. */
+    private UpfWrite stateOf(DeviceId deviceId) {
         UpfWrite write = new UpfWrite();
         store.interfaces().stream().filter(i -> i.deviceId().equals(deviceId))
                 .forEach(i -> write.inserts().add(UpfEntries.interfaceRule(appId, i)));
@@ -519,9 +540,6 @@ public final class UpfManager implements UpfService {
                 .forEach(r -> write.inserts().add(UpfEntries.firewallRule(appId, r)));
         store.queues().stream().filter(q -> q.deviceId().equals(deviceId))
                 .forEach(q -> write.inserts().add(UpfEntries.queueRule(appId, q)));
-        if (!write.isEmpty()) {
-            writer.rewrite(deviceId, write);
-        }
-        return write.size();
+        return write;
     }
 }

@@ -270,6 +270,7 @@ public class IntentManagerTest {
         assertReason(() -> intents.pauseAll(S1, flows(2, P1), BufferId.bufferId("nope"), APP),
                      FlowBufException.Reason.NOT_FOUND);
         assertTrue(agent.calls.isEmpty());
+        assertTrue(intents.getIntents().isEmpty());
     }
 
     @Test
@@ -416,8 +417,34 @@ public class IntentManagerTest {
     }
 
     @Test
+    public void aPauseRefusedForItsInputLeavesNoIntentAndNoBuffer() {
+        // ONOS live: a pause at in-port 600 (beyond the switch's 9-bit ports,
+        // refused when its rule was translated) answered 400 and left a
+        // FAILED intent in the intent store.
+        List<String> seen = new ArrayList<>();
+        intents.setEventSink(e -> seen.add(e.type() + " " + e.subject().type()));
+        writer.failNext = FlowBufException.invalid("port 600 does not fit 9 bits");
+        assertReason(() -> intents.pause(S1, P1, UDP_FLOW, Optional.empty(), APP),
+                     FlowBufException.Reason.INVALID);
+        assertTrue(intents.getIntents().isEmpty());
+        assertTrue(buffers.getBuffers(S1).isEmpty());
+        assertEquals(List.of("INTENT_REQUESTED PAUSE", "INTENT_FAILED PAUSE"), seen);
+    }
+
+    @Test
+    public void aResumeOfNoPausedFlowLeavesNoIntent() {
+        // ONOS live: a resume of a flow nothing paused answered 404 and left
+        // a FAILED intent.
+        assertReason(() -> intents.resume(S1, P2, UDP_FLOW, Optional.empty(), APP),
+                     FlowBufException.Reason.NOT_FOUND);
+        assertReason(() -> intents.resumeAll(S1, P2, flows(2, P1), BufferId.bufferId("nope"),
+                                             APP), FlowBufException.Reason.NOT_FOUND);
+        assertTrue(intents.getIntents().isEmpty());
+    }
+
+    @Test
     public void aRefusedRuleRemovesTheBufferThePauseCreated() {
-        writer.failNext = FlowBufException.invalid("table full");
+        writer.failNext = new FlowBufException(FlowBufException.Reason.EXHAUSTED, "table full");
         try {
             intents.pause(S1, P1, UDP_FLOW, Optional.empty(), APP);
             fail("pause succeeded");

@@ -74,6 +74,7 @@ import org.onosproject.net.packet.PacketContext;
 import org.onosproject.net.packet.PacketProcessor;
 import org.onosproject.net.packet.PacketServiceAdapter;
 import org.onosproject.net.pi.PiPipeconfServiceAdapter;
+import org.onosproject.net.pi.model.PiPipeconf;
 import org.onosproject.net.pi.model.PiPipeconfId;
 import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.provider.ProviderId;
@@ -121,6 +122,10 @@ public class CongestionComponentTest {
     private final Map<DeviceId, Map<GroupKey, Group>> groups = new ConcurrentHashMap<>();
     private final List<PacketProcessor> processors = new CopyOnWriteArrayList<>();
     private final List<DeviceListener> deviceListeners = new CopyOnWriteArrayList<>();
+    private final List<String> order = new CopyOnWriteArrayList<>();
+    private final List<FlowRule> applied = new CopyOnWriteArrayList<>();
+    private final FakePiTranslations translations = new FakePiTranslations(order);
+    private volatile boolean master = true;
     private final CongestionComponent component = new CongestionComponent();
     /** ONOS's netcfg apps."org.flowbuf.app".congestion; empty: none. */
     private final ObjectNode congestion = MAPPER.createObjectNode();
@@ -181,6 +186,12 @@ public class CongestionComponentTest {
                         .filter(op -> op.type() == FlowRuleOperation.Type.ADD)
                         .forEach(op -> added.add(op.rule())));
                 ops.callback().onSuccess(ops);
+            }
+
+            @Override
+            public void applyFlowRules(FlowRule... rules) {
+                List.of(rules).forEach(r -> order.add("apply " + r.table()));
+                applied.addAll(List.of(rules));
             }
         };
         component.groupService = new GroupServiceAdapter() {
@@ -255,7 +266,7 @@ public class CongestionComponentTest {
         component.mastershipService = new MastershipServiceAdapter() {
             @Override
             public boolean isLocalMaster(DeviceId deviceId) {
-                return true;
+                return master;
             }
         };
         component.packetService = new PacketServiceAdapter() {
@@ -289,7 +300,13 @@ public class CongestionComponentTest {
                                    : sw(2).equals(deviceId) ? FlowBufPipeconfs.UPF_FAST_ID
                                    : FlowBufPipeconfs.PIPECONF_ID);
             }
+
+            @Override
+            public Optional<PiPipeconf> getPipeconf(DeviceId deviceId) {
+                return Optional.of(FakePiTranslations.pipeconf());
+            }
         };
+        component.translationService = translations;
         component.bufferService = unused(BufferService.class);
         component.intentService = unused(FlowBufIntentService.class);
         component.activate();
@@ -464,5 +481,48 @@ public class CongestionComponentTest {
                         > s4Entries + 1);
         assertTrue(component.flow(flow.id()).isPresent());
         assertEquals(1, StreamSupport.stream(component.flows().spliterator(), false).count());
+    }
+
+    private void firstEvent(DeviceId device) {
+        DeviceEvent event = new DeviceEvent(DeviceEvent.Type.DEVICE_ADDED, device(device));
+        deviceListeners.stream().filter(l -> l.isRelevant(event)).forEach(l -> l.event(event));
+    }
+
+    @Test
+    public void afterAnOnosRestartAFlowsEntriesAreKnownToOnosBeforeItReadsTheSwitch() {
+        // ONOS restarted: its PI translation and flow stores are empty, and
+        // its first read of the switch (on the availability event) deletes
+        // what they cannot account for; takeOn writes them again only after
+        // that. Now claimed on the switch's first event, on its thread.
+        prepared();
+        LatencyCriticalFlow flow = component.register(request().build());
+        List<FlowRule> s4 = added.stream().filter(r -> r.deviceId().equals(S4))
+                .collect(Collectors.toList());
+        order.clear();
+        firstEvent(S4);
+        assertEquals(Set.copyOf(s4), Set.copyOf(translations.learnt.values()));
+        assertEquals(Set.copyOf(s4), Set.copyOf(applied));
+        assertTrue(s4.stream().anyMatch(r -> r.table().equals(CcP4Names.SWITCH)));
+        assertTrue(s4.size() > 1);
+        List<String> fromFirstWrite = order.subList(order.indexOf("apply "
+                + applied.get(0).table()), order.size());
+        assertTrue(order.toString(), fromFirstWrite.stream().noneMatch(o -> o.startsWith("learn")));
+        assertTrue(component.flow(flow.id()).isPresent());
+    }
+
+    @Test
+    public void congestionEntriesAreClaimedOnceOnlyOnlyByTheMasterOfAFlowBufSwitch() {
+        prepared();
+        component.register(request().build());
+        firstEvent(S4);
+        int written = applied.size();
+        order.clear();
+        firstEvent(S4);
+        assertEquals(List.of(), order);
+        firstEvent(OTHER);  // not a FlowBuf switch
+        master = false;
+        firstEvent(S1);
+        assertEquals(List.of(), order);
+        assertEquals(written, applied.size());
     }
 }

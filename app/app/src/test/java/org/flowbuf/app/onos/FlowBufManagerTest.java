@@ -49,28 +49,14 @@ import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.flow.FlowRuleOperation;
 import org.onosproject.net.flow.FlowRuleOperations;
 import org.onosproject.net.flow.FlowRuleServiceAdapter;
-import org.onosproject.net.flow.criteria.Criterion;
-import org.onosproject.net.flow.criteria.PiCriterion;
 import org.onosproject.net.provider.ProviderId;
 import org.onlab.packet.ChassisId;
 import org.flowbuf.pipeconf.FlowBufP4Names;
 import org.onosproject.net.pi.PiPipeconfServiceAdapter;
 import org.onosproject.net.pi.model.PiPipeconf;
-import org.onosproject.net.pi.model.PiPipeconfId;
-import org.onosproject.net.pi.model.PiTableId;
-import org.onosproject.net.pi.runtime.PiHandle;
-import org.onosproject.net.pi.runtime.PiMatchKey;
-import org.onosproject.net.pi.runtime.PiTableEntry;
-import org.onosproject.net.pi.service.PiFlowRuleTranslator;
-import org.onosproject.net.pi.service.PiGroupTranslator;
-import org.onosproject.net.pi.service.PiMeterTranslator;
-import org.onosproject.net.pi.service.PiReplicationGroupTranslator;
-import org.onosproject.net.pi.service.PiTranslatedEntity;
-import org.onosproject.net.pi.service.PiTranslationService;
 import org.onosproject.store.service.TestStorageService;
 
 import java.io.IOException;
-import java.lang.reflect.Proxy;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -110,7 +96,7 @@ public class FlowBufManagerTest {
     private final Rules rules = new Rules();
     private final Channels channels = new Channels();
     private final List<String> order = new CopyOnWriteArrayList<>();
-    private final Translations translations = new Translations();
+    private final FakePiTranslations translations = new FakePiTranslations(order);
     private volatile boolean pipeconfBound = true;
     private final FlowBufManager manager = new FlowBufManager();
     private final IntentEventManager intentEvents = new IntentEventManager();
@@ -175,67 +161,6 @@ public class FlowBufManagerTest {
         public void removeListener(DeviceListener l) {
             listener = null;
         }
-    }
-
-    /** ONOS's PI flow rule translator: translates a rule to its table, records what it learns. */
-    private final class Translations implements PiTranslationService, PiFlowRuleTranslator {
-        private final Map<PiHandle, FlowRule> learnt = new ConcurrentHashMap<>();
-
-        @Override
-        public PiFlowRuleTranslator flowRuleTranslator() {
-            return this;
-        }
-
-        @Override
-        public PiGroupTranslator groupTranslator() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public PiMeterTranslator meterTranslator() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public PiReplicationGroupTranslator replicationGroupTranslator() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public PiTableEntry translate(FlowRule rule, PiPipeconf pipeconf) {
-            PiCriterion match = (PiCriterion) rule.selector()
-                    .getCriterion(Criterion.Type.PROTOCOL_INDEPENDENT);
-            PiMatchKey key = match == null ? PiMatchKey.EMPTY
-                    : PiMatchKey.builder().addFieldMatches(match.fieldMatches()).build();
-            return PiTableEntry.builder().forTable((PiTableId) rule.table())
-                    .withMatchKey(key).withPriority(rule.priority()).build();
-        }
-
-        @Override
-        public void learn(PiHandle handle, PiTranslatedEntity<FlowRule, PiTableEntry> entity) {
-            order.add("learn " + entity.original().table());
-            learnt.put(handle, entity.original());
-        }
-
-        @Override
-        public Optional<PiTranslatedEntity<FlowRule, PiTableEntry>> lookup(PiHandle handle) {
-            FlowRule rule = learnt.get(handle);
-            return rule == null ? Optional.empty() : Optional.of(new PiTranslatedEntity<>(
-                    rule, translate(rule, null), handle));
-        }
-
-        @Override
-        public void forget(PiHandle handle) {
-            learnt.remove(handle);
-        }
-    }
-
-    /** FlowBuf's pipeconf bound to every device: only its identity matters here. */
-    private static PiPipeconf pipeconf() {
-        return (PiPipeconf) Proxy.newProxyInstance(
-                PiPipeconf.class.getClassLoader(), new Class<?>[]{PiPipeconf.class},
-                (proxy, method, args) -> "id".equals(method.getName())
-                        ? new PiPipeconfId("org.flowbuf.pipeconf") : null);
     }
 
     /**
@@ -370,7 +295,7 @@ public class FlowBufManagerTest {
         };
         manager.grpcChannelController = channels;
         manager.storageService = new TestStorageService();
-        PiPipeconf bound = pipeconf();
+        PiPipeconf bound = FakePiTranslations.pipeconf();
         manager.pipeconfService = new PiPipeconfServiceAdapter() {
             @Override
             public Optional<PiPipeconf> getPipeconf(DeviceId deviceId) {

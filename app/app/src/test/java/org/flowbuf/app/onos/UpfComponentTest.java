@@ -20,6 +20,8 @@ import org.onosproject.core.CoreServiceAdapter;
 import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.mastership.MastershipServiceAdapter;
 import org.onosproject.net.DefaultDevice;
+import org.onosproject.net.DefaultPort;
+import org.onosproject.net.PortNumber;
 import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.device.DeviceEvent;
@@ -32,12 +34,17 @@ import org.onosproject.net.flow.FlowRuleServiceAdapter;
 import org.onosproject.net.meter.Meter;
 import org.onosproject.net.meter.MeterRequest;
 import org.onosproject.net.meter.MeterServiceAdapter;
+import org.onosproject.net.pi.PiPipeconfServiceAdapter;
+import org.onosproject.net.pi.model.PiPipeconf;
 import org.onosproject.net.provider.ProviderId;
 import org.onosproject.store.service.TestStorageService;
 
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
@@ -55,14 +62,24 @@ public class UpfComponentTest {
                                                            Device.Type.SWITCH, "", "", "", "",
                                                            new ChassisId(1));
 
+    private final List<String> order = new CopyOnWriteArrayList<>();
     private final Rules rules = new Rules();
     private final Meters meters = new Meters();
     private final Devices devices = new Devices();
+    private final FakePiTranslations translations = new FakePiTranslations(order);
+    private volatile boolean master = true;
     private final UpfComponent component = new UpfComponent();
 
-    /** Confirms every batch and records its operations. */
-    private static final class Rules extends FlowRuleServiceAdapter {
+    /** Confirms every batch and records its operations, and the rules applied outside one. */
+    private final class Rules extends FlowRuleServiceAdapter {
         private final List<FlowRuleOperation> ops = new CopyOnWriteArrayList<>();
+        private final List<FlowRule> applied = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void applyFlowRules(FlowRule... flowRules) {
+            List.of(flowRules).forEach(r -> order.add("apply " + r.table()));
+            applied.addAll(List.of(flowRules));
+        }
 
         @Override
         public void apply(FlowRuleOperations operations) {
@@ -88,9 +105,9 @@ public class UpfComponentTest {
         }
     }
 
-    /** s1 exists; the listener is kept. */
+    /** s1 exists; the listeners are kept, each event goes to them in order. */
     private static final class Devices extends DeviceServiceAdapter {
-        private DeviceListener listener;
+        private final List<DeviceListener> listeners = new CopyOnWriteArrayList<>();
 
         @Override
         public Device getDevice(DeviceId deviceId) {
@@ -104,12 +121,16 @@ public class UpfComponentTest {
 
         @Override
         public void addListener(DeviceListener l) {
-            listener = l;
+            listeners.add(l);
         }
 
         @Override
         public void removeListener(DeviceListener l) {
-            listener = null;
+            listeners.remove(l);
+        }
+
+        void post(DeviceEvent event) {
+            listeners.stream().filter(l -> l.isRelevant(event)).forEach(l -> l.event(event));
         }
     }
 
@@ -128,9 +149,17 @@ public class UpfComponentTest {
         component.mastershipService = new MastershipServiceAdapter() {
             @Override
             public boolean isLocalMaster(DeviceId deviceId) {
-                return true;
+                return master;
             }
         };
+        PiPipeconf bound = FakePiTranslations.pipeconf();
+        component.pipeconfService = new PiPipeconfServiceAdapter() {
+            @Override
+            public Optional<PiPipeconf> getPipeconf(DeviceId deviceId) {
+                return Optional.of(bound);
+            }
+        };
+        component.translationService = translations;
         component.activate();
         component.addInterface(new UpfInterface(S1, UpfInterface.Kind.ACCESS,
                                                 Ip4Prefix.valueOf("10.0.0.100/32")));
@@ -186,7 +215,7 @@ public class UpfComponentTest {
         component.addSessions(List.of(session(S1, "10.250.0.1")));
         long sessions = rules.added(UpfP4Names.UPLINK_SESSIONS);
         int cells = meters.submitted.size();
-        devices.listener.event(new DeviceEvent(DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED, DEVICE));
+        devices.post(new DeviceEvent(DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED, DEVICE));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (meters.submitted.size() < 2 * cells && System.nanoTime() < deadline) {
             Thread.sleep(10);
@@ -194,5 +223,51 @@ public class UpfComponentTest {
         assertEquals(sessions + 1, rules.added(UpfP4Names.UPLINK_SESSIONS));
         assertEquals(2 * cells, meters.submitted.size());
         assertEquals(2, rules.added(UpfP4Names.INTERFACES) - 2);
+    }
+
+    @Test
+    public void afterAnOnosRestartTheUpfEntriesAreKnownToOnosBeforeItReadsTheSwitch() {
+        // ONOS restarted: its PI translation and flow stores are empty, and
+        // its first read of the switch (on the availability event) deletes
+        // the entries they cannot account for. UpfComponent wrote them again
+        // only after that, on its worker. Now claimed on the device's first
+        // event (added, before it is available), on the event's thread.
+        component.addSessions(List.of(session(S1, "10.250.0.1")));
+        order.clear();
+        devices.post(new DeviceEvent(DeviceEvent.Type.DEVICE_ADDED, DEVICE));
+        List<Object> upfTables = List.of(UpfP4Names.INTERFACES, UpfP4Names.INTERFACES,
+                                         UpfP4Names.TUNNEL_PEERS, UpfP4Names.UPLINK_SESSIONS,
+                                         UpfP4Names.DOWNLINK_SESSIONS);
+        List<Object> learnt = translations.learnt.values().stream().map(FlowRule::table)
+                .collect(Collectors.toList());
+        assertTrue(learnt.toString(), learnt.containsAll(upfTables));
+        assertEquals(learnt.size(), rules.applied.size());
+        assertEquals(new HashSet<>(translations.learnt.values()), new HashSet<>(rules.applied));
+        // Every entry learnt before any is written to the flow store.
+        List<String> fromFirstWrite = order.subList(
+                order.indexOf("apply " + rules.applied.get(0).table()), order.size());
+        assertTrue(order.toString(), fromFirstWrite.stream().noneMatch(o -> o.startsWith("learn ")));
+    }
+
+    @Test
+    public void theUpfEntriesAreClaimedOnceOnly() {
+        component.addSessions(List.of(session(S1, "10.250.0.1")));
+        devices.post(new DeviceEvent(DeviceEvent.Type.DEVICE_ADDED, DEVICE));
+        int written = rules.applied.size();
+        assertTrue(written > 0);
+        order.clear();
+        devices.post(new DeviceEvent(DeviceEvent.Type.PORT_ADDED, DEVICE,
+                                     new DefaultPort(DEVICE, PortNumber.portNumber(1), true)));
+        assertEquals(List.of(), order);
+        assertEquals(written, rules.applied.size());
+    }
+
+    @Test
+    public void onlyTheMasterClaimsTheUpfEntries() {
+        component.addSessions(List.of(session(S1, "10.250.0.1")));
+        master = false;
+        devices.post(new DeviceEvent(DeviceEvent.Type.DEVICE_ADDED, DEVICE));
+        assertTrue(translations.learnt.isEmpty());
+        assertTrue(rules.applied.isEmpty());
     }
 }

@@ -5,23 +5,18 @@
 package org.flowbuf.app.apps.nfv;
 
 import com.google.common.util.concurrent.Striped;
-import org.flowbuf.api.BufferId;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
-import org.flowbuf.api.IntentId;
 import org.flowbuf.api.apps.NfvMigration;
 import org.flowbuf.api.apps.NfvMigrationService;
 import org.flowbuf.app.history.Retention;
 import org.flowbuf.app.store.DistributedIdRecords;
 import org.flowbuf.app.store.IdRecords;
 import org.flowbuf.app.store.InMemoryIdRecords;
-import org.onlab.util.KryoNamespace;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
-import org.onosproject.store.serializers.KryoNamespaces;
-import org.onosproject.store.service.Serializer;
 import org.onosproject.store.service.StorageService;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -44,11 +39,6 @@ public class NfvMigrationManager implements NfvMigrationService {
 
     /** The migrations' map in the cluster (its ids: a counter of the same name + "-ids"). */
     static final String MIGRATIONS = "flowbuf-nfv-migrations";
-    static final Serializer SERIALIZER = Serializer.using(
-            KryoNamespace.newBuilder().register(KryoNamespaces.API)
-                    .register(NfvMigration.class, NfvMigration.State.class, FlowFilter.class,
-                              BufferId.class, IntentId.class)
-                    .build("flowbuf-nfv"));
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected FlowBufIntentService intentService;
@@ -88,7 +78,8 @@ public class NfvMigrationManager implements NfvMigrationService {
 
     @Activate
     protected void activate() {
-        migrations = new DistributedIdRecords<>(storageService, MIGRATIONS, SERIALIZER);
+        migrations = new DistributedIdRecords<>(storageService, MIGRATIONS,
+                                              NfvMigrationCodec.SERIALIZER);
     }
 
     @Override

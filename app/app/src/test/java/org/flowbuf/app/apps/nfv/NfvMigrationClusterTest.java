@@ -57,7 +57,7 @@ public class NfvMigrationClusterTest {
 
     private NfvMigrationManager instance(ClusterStorage cluster) {
         return new NfvMigrationManager(intents(), new DistributedIdRecords<>(
-                cluster, NfvMigrationManager.MIGRATIONS, NfvMigrationManager.SERIALIZER));
+                cluster, NfvMigrationManager.MIGRATIONS, NfvMigrationCodec.SERIALIZER));
     }
 
     @Test
@@ -91,7 +91,7 @@ public class NfvMigrationClusterTest {
     }
 
     private static NfvMigration roundTrip(NfvMigration m) {
-        return NfvMigrationManager.SERIALIZER.decode(NfvMigrationManager.SERIALIZER.encode(m));
+        return NfvMigrationCodec.SERIALIZER.decode(NfvMigrationCodec.SERIALIZER.encode(m));
     }
 
     // NfvMigration has no equals: every field, one by one.

@@ -445,13 +445,19 @@ def test_the_commands_complete_in_onos_shell_over_ssh(lab, onos):
 
 
 def free_vports(rest):
-    """Every intent withdrawn and every buffer removed (what it held
-    discarded): the figures' flows then get both vports."""
+    """Every intent on the switch withdrawn and every buffer removed (what it
+    held discarded), each in its owner's name (an application's, such as
+    LMM's from an earlier module, refuses anyone else): the figures' flows
+    then get both vports."""
     for intent in rest.get("intents")["intents"]:
-        if intent["state"] == "INSTALLED":  # failed ones stay FAILED
-            rest.delete(f"intents/{intent['id']}")
+        if intent["state"] == "INSTALLED" and intent["deviceId"] == DEVICE:
+            rest.delete(f"intents/{intent['id']}?owner={owner_param(intent)}")
     for buffer in rest.get(f"buffers/{DEVICE}")["buffers"]:
-        rest.delete(f"buffers/{DEVICE}/{buffer['id']}?discard=true")
+        rest.delete(f"buffers/{DEVICE}/{buffer['id']}?discard=true&owner={owner_param(buffer)}")
+
+
+def owner_param(item):
+    return urllib.parse.quote(item["owner"], safe="")
 
 
 FIGURE_CYCLES = int(os.environ.get("FLOWBUF_ONOS_CYCLES", "50"))
@@ -714,11 +720,16 @@ def test_figures_pause_resume_and_rule_installs_through_onos_vs_embedded(forward
           f"{onos['rules_per_s']:.0f} vs embedded {embedded['rules_per_s']:.0f}")
 
 
-# What stays on the switch without FlowBuf: ONOS's packet intercepts
-# (ARP, LLDP, BDDP punted by the ACL) and the test's L2 rules.
-OTHERS = sorted(["table IngressPipeImpl.acl.acl_table IngressPipeImpl.acl.punt_to_cpu"] * 3
-                + ["table IngressPipeImpl.forwarding.l2_exact "
-                   "IngressPipeImpl.forwarding.set_egress_port"] * len(HOSTS))
+# What stays on the switch without FlowBuf: ONOS's packet intercepts (ARP,
+# LLDP, BDDP and whatever the apps active by then ask for, punted by the
+# ACL) and the test's L2 rules.
+PUNT = "table IngressPipeImpl.acl.acl_table IngressPipeImpl.acl.punt_to_cpu"
+L2 = "table IngressPipeImpl.forwarding.l2_exact IngressPipeImpl.forwarding.set_egress_port"
+
+
+def flowbufs(entities):
+    """The switch's entities less ONOS's intercepts and the test's L2 rules."""
+    return sorted(e for e in entities if e not in (PUNT, L2))
 
 
 def test_flowbuf_deactivated_and_uninstalled_leaves_no_rule_or_group_on_the_switch(
@@ -728,14 +739,15 @@ def test_flowbuf_deactivated_and_uninstalled_leaves_no_rule_or_group_on_the_swit
     assert any("flow_steering" in e for e in before) and "clone session 99" in before, before
     onos.deactivate(name)
     try:
-        wait(lambda: switch_entities(forwarding.p4rt_port) == OTHERS, 90,
+        wait(lambda: not flowbufs(switch_entities(forwarding.p4rt_port)), 90,
              "only the other apps' entries on the switch")
     except TimeoutError:
-        left = switch_entities(forwarding.p4rt_port)
-        pytest.fail(f"{len(left) - len(OTHERS)} of FlowBuf's {len(before) - len(OTHERS)} "
-                    f"entries left on the switch 90 s after deactivation: "
-                    f"{sorted(set(left) - set(OTHERS))}")
+        left = flowbufs(switch_entities(forwarding.p4rt_port))
+        pytest.fail(f"{len(left)} of FlowBuf's {len(flowbufs(before))} entries left on the "
+                    f"switch 90 s after deactivation: {left}")
     onos.uninstall(name)
     assert name not in onos.applications()
-    assert switch_entities(forwarding.p4rt_port) == OTHERS
-    print(f"deactivation removed {len(before) - len(OTHERS)} FlowBuf entries; left: {OTHERS}")
+    after = switch_entities(forwarding.p4rt_port)
+    # ONOS's own and the test's entries stay as they were.
+    assert not flowbufs(after) and after.count(L2) == before.count(L2), after
+    print(f"deactivation removed {len(flowbufs(before))} FlowBuf entries; left: {after}")

@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+import urllib.parse
 
 import pytest
 
@@ -120,8 +121,15 @@ def l2_rules(onos, lab):
 
 
 def forget(onos):
-    """ONOS without this lab: its netcfg and its devices removed, for the
-    modules that follow."""
+    """ONOS without this lab: LMM's intents on its devices withdrawn in LMM's
+    name (FlowBuf keeps intents across a device's removal, and the next
+    module's switch has the same device id), its netcfg and its devices
+    removed, for the modules that follow."""
+    devices = {device(sw) for sw in SWITCHES}
+    for intent in onos.flowbuf.get("intents")["intents"]:
+        if intent["state"] == "INSTALLED" and intent["deviceId"] in devices:
+            owner = urllib.parse.quote(intent["owner"], safe="")
+            onos.flowbuf.delete(f"intents/{intent['id']}?owner={owner}")
     onos.rest.delete("network/configuration")
     for sw in SWITCHES:
         try:

@@ -53,9 +53,9 @@ test-go: setup ## Go unit, fuzz-seed and namespace integration tests
 # searches for FUZZTIME each, and a failing input lands in testdata/fuzz.
 FUZZTIME ?= 30s
 FUZZ_TARGETS := ./buffer-agent/engine:FuzzFrameParsers ./buffer-agent/server:FuzzRequestHandlers \
-                ./pbswitch/p4rt:FuzzWrite ./pbswitch/p4rt:FuzzRead ./pbswitch/p4rt:FuzzWriteDecoder
+                ./pbswitch/p4rt:FuzzWrite ./pbswitch/p4rt:FuzzRead
 
-fuzz: setup ## Run each Go fuzz target for FUZZTIME (default 30s): agent request validation, P4Runtime Write/Read decoding, the fast Write codec against proto.Unmarshal, frame parsers
+fuzz: setup ## Run each Go fuzz target for FUZZTIME (default 30s): agent request validation, P4Runtime Write/Read decoding, frame parsers
 	@for t in $(FUZZ_TARGETS); do \
 	    pkg=$${t%%:*}; name=$${t##*:}; \
 	    echo "fuzz: $$name in $$pkg for $(FUZZTIME)"; \

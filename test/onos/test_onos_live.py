@@ -657,7 +657,8 @@ def test_onos_restarted_keeps_a_upf_sessions_entries_and_its_paused_downlink_los
         held_after = occupancy(lab.rest, buffer_id)
         deleted = deleted_by_onos(onos, mark, upf.UPF_TABLES)
         post_l2_rules(onos)  # the test's own, which ONOS deleted as unknown
-        resumed = lab.rest.post(f"upf/sessions/{added['id']}/resume", {})
+        # No body: ONOS's Jersey refuses a JSON one on this operation (415).
+        resumed = lab.rest.post(f"upf/sessions/{added['id']}/resume", None)
         time.sleep(2.0)
         send.send_signal(signal.SIGTERM)
         sent = json.loads(send.communicate(timeout=60)[0].strip().splitlines()[-1])["sent"]

@@ -4,8 +4,6 @@
  */
 package org.flowbuf.app.onos;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.upf.HeavyHitter;
 import org.flowbuf.api.upf.HeavyHitterSettings;
@@ -14,47 +12,28 @@ import org.flowbuf.pipeconf.FlowBufPipeconfs;
 import org.flowbuf.pipeconf.HhP4Names;
 import org.junit.After;
 import org.junit.Test;
-import org.onlab.packet.ChassisId;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.core.ApplicationId;
-import org.onosproject.core.CoreServiceAdapter;
 import org.onosproject.core.DefaultApplicationId;
-import org.onosproject.mastership.MastershipServiceAdapter;
 import org.onosproject.net.ConnectPoint;
-import org.onosproject.net.DefaultDevice;
-import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
-import org.onosproject.net.config.Config;
-import org.onosproject.net.config.NetworkConfigRegistryAdapter;
-import org.onosproject.net.device.DeviceEvent;
-import org.onosproject.net.device.DeviceListener;
-import org.onosproject.net.device.DeviceServiceAdapter;
 import org.onosproject.net.flow.FlowRule;
-import org.onosproject.net.flow.FlowRuleOperation;
-import org.onosproject.net.flow.FlowRuleOperations;
-import org.onosproject.net.flow.FlowRuleServiceAdapter;
 import org.onosproject.net.flow.instructions.PiInstruction;
 import org.onosproject.net.packet.DefaultInboundPacket;
 import org.onosproject.net.packet.DefaultOutboundPacket;
 import org.onosproject.net.packet.DefaultPacketContext;
 import org.onosproject.net.packet.PacketContext;
-import org.onosproject.net.packet.PacketProcessor;
-import org.onosproject.net.packet.PacketServiceAdapter;
-import org.onosproject.net.pi.PiPipeconfServiceAdapter;
 import org.onosproject.net.pi.model.PiActionParamId;
 import org.onosproject.net.pi.model.PiPipeconfId;
 import org.onosproject.net.pi.runtime.PiAction;
-import org.onosproject.net.provider.ProviderId;
 
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -74,117 +53,48 @@ import static org.junit.Assert.fail;
  */
 public class HeavyHitterComponentTest {
 
-    private static final ProviderId PID = new ProviderId("test", "org.flowbuf.test");
     private static final DeviceId S1 = DeviceId.deviceId("device:s1");
     private static final DeviceId S2 = DeviceId.deviceId("device:s2");
     private static final DeviceId OTHER = DeviceId.deviceId("device:other");
-    private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private final List<FlowRule> added = new CopyOnWriteArrayList<>();
-    private final List<DeviceListener> deviceListeners = new CopyOnWriteArrayList<>();
-    private final List<PacketProcessor> processors = new CopyOnWriteArrayList<>();
+    private final FakeFlowRules rules = new FakeFlowRules();
+    private final FakeDevices devices = new FakeDevices().with(S1, S2, OTHER);
+    private final OnosFakes.Packets packets = new OnosFakes.Packets();
     private final HeavyHitterComponent component = new HeavyHitterComponent();
-    private volatile boolean refuse;
 
-    private static Device device(DeviceId id) {
-        return new DefaultDevice(PID, id, Device.Type.SWITCH, "", "", "", "", new ChassisId(1));
-    }
-
-    private void start(String netcfg) throws Exception {
-        ObjectNode section = netcfg == null ? null : (ObjectNode) MAPPER.readTree(netcfg);
-        component.coreService = new CoreServiceAdapter() {
-            @Override
-            public ApplicationId registerApplication(String name) {
-                return new DefaultApplicationId(7, name);
-            }
-        };
-        component.flowRuleService = new FlowRuleServiceAdapter() {
-            @Override
-            public void apply(FlowRuleOperations ops) {
-                if (refuse) {
-                    ops.callback().onError(ops);
-                    return;
-                }
-                ops.stages().forEach(stage -> stage.stream()
-                        .filter(op -> op.type() == FlowRuleOperation.Type.ADD)
-                        .forEach(op -> added.add(op.rule())));
-                ops.callback().onSuccess(ops);
-            }
-        };
-        component.deviceService = new DeviceServiceAdapter() {
-            @Override
-            public Iterable<Device> getAvailableDevices() {
-                return List.of(device(S1), device(S2), device(OTHER));
-            }
-
-            @Override
-            public boolean isAvailable(DeviceId deviceId) {
-                return true;
-            }
-
-            @Override
-            public void addListener(DeviceListener listener) {
-                deviceListeners.add(listener);
-            }
-
-            @Override
-            public void removeListener(DeviceListener listener) {
-                deviceListeners.remove(listener);
-            }
-        };
-        component.mastershipService = new MastershipServiceAdapter() {
-            @Override
-            public boolean isLocalMaster(DeviceId deviceId) {
-                return true;
-            }
-        };
-        component.netcfgRegistry = new NetworkConfigRegistryAdapter() {
-            @Override
-            public <S, C extends Config<S>> C getConfig(S subject, Class<C> configClass) {
-                if (!configClass.equals(HeavyHitterAppConfig.class) || section == null) {
-                    return null;
-                }
-                HeavyHitterAppConfig config = new HeavyHitterAppConfig();
-                config.init((ApplicationId) subject, HeavyHitterAppConfig.CONFIG_KEY, section,
-                            MAPPER, c -> { });
-                return configClass.cast(config);
-            }
-        };
-        component.pipeconfService = new PiPipeconfServiceAdapter() {
-            @Override
-            public Optional<PiPipeconfId> ofDevice(DeviceId deviceId) {
-                // s2 runs the hybrid UPF's fast-path profile: the same program.
-                return Optional.of(OTHER.equals(deviceId) ? new PiPipeconfId("org.other")
-                                   : S2.equals(deviceId) ? FlowBufPipeconfs.UPF_FAST_ID
-                                   : FlowBufPipeconfs.PIPECONF_ID);
-            }
-        };
-        component.packetService = new PacketServiceAdapter() {
-            @Override
-            public void addProcessor(PacketProcessor processor, int priority) {
-                processors.add(processor);
-            }
-
-            @Override
-            public void removeProcessor(PacketProcessor processor) {
-                processors.remove(processor);
-            }
-        };
+    private void start(String section) {
+        FakeNetcfg<ApplicationId, HeavyHitterAppConfig> netcfg = new FakeNetcfg<>(
+                ApplicationId.class, HeavyHitterAppConfig.class,
+                (app, node) -> FakeNetcfg.config(HeavyHitterAppConfig::new, app,
+                                                 HeavyHitterAppConfig.CONFIG_KEY, node));
+        if (section != null) {
+            netcfg.with(new DefaultApplicationId(7, FlowBufManager.APP_NAME), section);
+        }
+        component.coreService = OnosFakes.core();
+        component.flowRuleService = rules;
+        component.deviceService = devices;
+        component.mastershipService = OnosFakes.mastership(() -> true);
+        component.netcfgRegistry = netcfg;
+        // s2 runs the hybrid UPF's fast-path profile: the same program.
+        component.pipeconfService = OnosFakes.pipeconfs(
+                d -> OTHER.equals(d) ? new PiPipeconfId("org.other")
+                        : S2.equals(d) ? FlowBufPipeconfs.UPF_FAST_ID : FlowBufPipeconfs.PIPECONF_ID);
+        component.packetService = packets;
         component.activate();
     }
 
     @After
     public void tearDown() {
         component.deactivate();
-        assertEquals(List.of(), deviceListeners);
-        assertEquals(List.of(), processors);
+        assertEquals(List.of(), devices.listeners);
+        assertEquals(List.of(), packets.processors);
     }
 
     /** The latest settings rule per device: [threshold, idle_us]. */
     private Map<DeviceId, List<Long>> written() {
         Map<DeviceId, List<Long>> latest = new TreeMap<>((a, b) -> a.toString()
                 .compareTo(b.toString()));
-        for (FlowRule rule : added) {
+        for (FlowRule rule : rules.added) {
             if (rule.table().equals(HhP4Names.OBSERVATION)
                     || rule.table().equals(HhP4Names.CPU_REPORT)) {
                 continue;  // written with each settings rule: see their tests
@@ -202,7 +112,7 @@ public class HeavyHitterComponentTest {
     private Map<DeviceId, List<Long>> observations() {
         Map<DeviceId, List<Long>> latest = new TreeMap<>((a, b) -> a.toString()
                 .compareTo(b.toString()));
-        for (FlowRule rule : added) {
+        for (FlowRule rule : rules.added) {
             if (rule.table().equals(HhP4Names.OBSERVATION)) {
                 PiAction a = (PiAction) ((PiInstruction) rule.treatment().allInstructions()
                         .get(0)).action();
@@ -220,13 +130,7 @@ public class HeavyHitterComponentTest {
     }
 
     private void waitFor(Map<DeviceId, List<Long>> expected) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 10_000;
-        while (!written().equals(expected)) {
-            if (System.currentTimeMillis() > deadline) {
-                fail("written " + written() + ", want " + expected);
-            }
-            Thread.sleep(10);
-        }
+        OnosFakes.waitFor("written " + expected, () -> written().equals(expected));
     }
 
     @Test
@@ -234,9 +138,8 @@ public class HeavyHitterComponentTest {
         start("{\"enabled\": true, \"rateBps\": 10000000, \"packetBytes\": 1250, \"idleMs\": 500}");
         List<Long> on = List.of(8000L, 500_000L);
         waitFor(Map.of(S1, on, S2, on));
-        added.clear();
-        deviceListeners.forEach(l -> l.event(new DeviceEvent(
-                DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED, device(S2))));
+        rules.added.clear();
+        devices.comesBack(S2);
         waitFor(Map.of(S2, on));
     }
 
@@ -248,7 +151,7 @@ public class HeavyHitterComponentTest {
         HeavyHitterSettings next = HeavyHitterSettings.of(true, 2_000_000, 1500, 1000);
         component.configure(next);
         waitFor(Map.of(S1, List.of(48_000L, 1_000_000L), S2, List.of(48_000L, 1_000_000L)));
-        refuse = true;
+        rules.refuse = true;
         try {
             component.configure(HeavyHitterSettings.defaults());
             fail("configured with switches refusing");
@@ -292,7 +195,7 @@ public class HeavyHitterComponentTest {
             public void send() {
             }
         };
-        processors.forEach(p -> p.process(context));
+        packets.processors.forEach(p -> p.process(context));
         return context.isHandled();
     }
 
@@ -301,7 +204,7 @@ public class HeavyHitterComponentTest {
         start("{\"enabled\": true, \"rateBps\": 10000000, \"packetBytes\": 1250, \"idleMs\": 500}");
         waitFor(Map.of(S1, List.of(8000L, 500_000L), S2, List.of(8000L, 500_000L)));
         for (DeviceId d : List.of(S1, S2)) {
-            List<FlowRule> mine = added.stream().filter(r -> r.deviceId().equals(d))
+            List<FlowRule> mine = rules.added.stream().filter(r -> r.deviceId().equals(d))
                     .collect(Collectors.toList());
             FlowRule first = mine.get(0);
             assertEquals(HhP4Names.CPU_REPORT, first.table());
@@ -311,7 +214,7 @@ public class HeavyHitterComponentTest {
             assertEquals(1L, param(a, HhP4Names.ENABLED));
         }
         assertTrue("not on another pipeconf's switch",
-                   added.stream().noneMatch(r -> r.deviceId().equals(OTHER)));
+                   rules.added.stream().noneMatch(r -> r.deviceId().equals(OTHER)));
     }
 
     @Test

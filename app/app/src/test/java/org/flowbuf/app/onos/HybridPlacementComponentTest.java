@@ -4,8 +4,6 @@
  */
 package org.flowbuf.app.onos;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flowbuf.api.Buffer;
 import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferService;
@@ -32,9 +30,7 @@ import org.onlab.packet.ChassisId;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.IpAddress;
 import org.onosproject.core.ApplicationId;
-import org.onosproject.core.CoreServiceAdapter;
 import org.onosproject.core.DefaultApplicationId;
-import org.onosproject.mastership.MastershipServiceAdapter;
 import org.onosproject.net.AnnotationKeys;
 import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DefaultAnnotations;
@@ -43,15 +39,8 @@ import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.Host;
 import org.onosproject.net.PortNumber;
-import org.onosproject.net.config.Config;
-import org.onosproject.net.config.NetworkConfigRegistryAdapter;
-import org.onosproject.net.device.DeviceEvent;
-import org.onosproject.net.device.DeviceListener;
-import org.onosproject.net.device.DeviceServiceAdapter;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.flow.FlowRuleOperation;
-import org.onosproject.net.flow.FlowRuleOperations;
-import org.onosproject.net.flow.FlowRuleServiceAdapter;
 import org.onosproject.net.flow.instructions.Instructions;
 import org.onosproject.net.flow.instructions.PiInstruction;
 import org.onosproject.net.host.HostServiceAdapter;
@@ -61,8 +50,6 @@ import org.onosproject.net.packet.DefaultOutboundPacket;
 import org.onosproject.net.packet.DefaultPacketContext;
 import org.onosproject.net.packet.OutboundPacket;
 import org.onosproject.net.packet.PacketContext;
-import org.onosproject.net.packet.PacketProcessor;
-import org.onosproject.net.packet.PacketServiceAdapter;
 import org.onosproject.net.pi.PiPipeconfServiceAdapter;
 import org.onosproject.net.pi.model.PiPipeconf;
 import org.onosproject.net.pi.model.PiPipeconfId;
@@ -91,7 +78,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
@@ -115,24 +101,22 @@ public class HybridPlacementComponentTest {
     private static final ProviderId PID = new ProviderId("p4runtime", "org.flowbuf.test");
     private static final DeviceId S1 = DeviceId.deviceId("device:s1");
     private static final DeviceId S2 = DeviceId.deviceId("device:s2");
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final String UE = "10.250.0.7";
     private static final String NETCFG = "{\"fastDevice\": \"device:s1\", \"slowDevice\": \"device:s2\","
             + " \"slowPort\": 3, \"dnPort\": 2, \"fastTableBudget\": 2, \"demoteIdleMs\": 200,"
             + " \"windowMs\": 50}";
 
-    private final List<FlowRuleOperation> ops = new CopyOnWriteArrayList<>();
-    private final List<OutboundPacket> emitted = new CopyOnWriteArrayList<>();
-    private final List<PacketProcessor> processors = new CopyOnWriteArrayList<>();
+    private final FakeFlowRules rules = new FakeFlowRules();
+    private final OnosFakes.Packets packets = new OnosFakes.Packets();
+    private final FakeDevices devices = new FakeDevices(
+            id -> device(id, S1.equals(id) ? 1 : 2)).with(S1, S2);
     private final List<Consumer<HeavyHitter>> hhListeners = new CopyOnWriteArrayList<>();
-    private final List<DeviceListener> deviceListeners = new CopyOnWriteArrayList<>();
     private final List<String> log = new CopyOnWriteArrayList<>();
     private final List<Long> readDeviceIds = new CopyOnWriteArrayList<>();
     private final List<PiCounterCellId> readCells = new CopyOnWriteArrayList<>();
     private final SharedStorage storage = new SharedStorage();
     private final HybridPlacementComponent component = new HybridPlacementComponent();
     private volatile boolean master = true;
-    private volatile boolean s1Known = true;
     private boolean started;
 
     /** ONOS's test maps, one per name, as ONOS's distributed primitives are. */
@@ -158,56 +142,13 @@ public class HybridPlacementComponentTest {
                                          "grpc://127.0.0.1:50001?device_id=" + p4DeviceId).build());
     }
 
-    private void start(String netcfg) throws Exception {
-        ObjectNode section = netcfg == null ? null : (ObjectNode) MAPPER.readTree(netcfg);
-        component.coreService = new CoreServiceAdapter() {
-            @Override
-            public ApplicationId registerApplication(String name) {
-                return new DefaultApplicationId(7, name);
-            }
-        };
-        component.flowRuleService = new FlowRuleServiceAdapter() {
-            @Override
-            public void apply(FlowRuleOperations operations) {
-                operations.stages().forEach(ops::addAll);
-                operations.callback().onSuccess(operations);
-            }
-        };
+    private void start(String section) {
+        component.coreService = OnosFakes.core();
+        component.flowRuleService = rules;
         component.meterService = new MeterServiceAdapter();
         component.storageService = storage;
-        component.deviceService = new DeviceServiceAdapter() {
-            @Override
-            public Device getDevice(DeviceId id) {
-                return S1.equals(id) && s1Known ? device(S1, 1)
-                        : S2.equals(id) ? device(S2, 2) : null;
-            }
-
-            @Override
-            public Iterable<Device> getAvailableDevices() {
-                return List.of(device(S1, 1), device(S2, 2));
-            }
-
-            @Override
-            public boolean isAvailable(DeviceId deviceId) {
-                return true;
-            }
-
-            @Override
-            public void addListener(DeviceListener listener) {
-                deviceListeners.add(listener);
-            }
-
-            @Override
-            public void removeListener(DeviceListener listener) {
-                deviceListeners.remove(listener);
-            }
-        };
-        component.mastershipService = new MastershipServiceAdapter() {
-            @Override
-            public boolean isLocalMaster(DeviceId deviceId) {
-                return master;
-            }
-        };
+        component.deviceService = devices;
+        component.mastershipService = OnosFakes.mastership(() -> master);
         component.pipeconfService = new PiPipeconfServiceAdapter() {
             @Override
             public Optional<PiPipeconfId> ofDevice(DeviceId deviceId) {
@@ -223,40 +164,21 @@ public class HybridPlacementComponentTest {
                         }));
             }
         };
-        component.packetService = new PacketServiceAdapter() {
-            @Override
-            public void addProcessor(PacketProcessor processor, int priority) {
-                processors.add(processor);
-            }
-
-            @Override
-            public void removeProcessor(PacketProcessor processor) {
-                processors.remove(processor);
-            }
-
-            @Override
-            public void emit(OutboundPacket packet) {
-                emitted.add(packet);
-            }
-        };
+        component.packetService = packets;
         component.hostService = new HostServiceAdapter() {
             @Override
             public Set<Host> getHostsByIp(IpAddress ip) {
                 return Set.of();
             }
         };
-        component.netcfgRegistry = new NetworkConfigRegistryAdapter() {
-            @Override
-            public <S, C extends Config<S>> C getConfig(S subject, Class<C> configClass) {
-                if (!configClass.equals(HybridAppConfig.class) || section == null) {
-                    return null;
-                }
-                HybridAppConfig config = new HybridAppConfig();
-                config.init((ApplicationId) subject, HybridAppConfig.CONFIG_KEY, section, MAPPER,
-                            c -> { });
-                return configClass.cast(config);
-            }
-        };
+        FakeNetcfg<ApplicationId, HybridAppConfig> netcfg = new FakeNetcfg<>(
+                ApplicationId.class, HybridAppConfig.class,
+                (app, node) -> FakeNetcfg.config(HybridAppConfig::new, app,
+                                                 HybridAppConfig.CONFIG_KEY, node));
+        if (section != null) {
+            netcfg.with(new DefaultApplicationId(7, FlowBufManager.APP_NAME), section);
+        }
+        component.netcfgRegistry = netcfg;
         component.p4RuntimeController = p4Runtime();
         component.intentService = intents();
         component.bufferService = buffers();
@@ -269,9 +191,9 @@ public class HybridPlacementComponentTest {
     public void tearDown() {
         if (started) {
             component.deactivate();
-            assertEquals(List.of(), processors);
+            assertEquals(List.of(), packets.processors);
             assertEquals(List.of(), hhListeners);
-            assertEquals(List.of(), deviceListeners);
+            assertEquals(List.of(), devices.listeners);
         }
     }
 
@@ -399,16 +321,6 @@ public class HybridPlacementComponentTest {
 
     // ---- helpers -------------------------------------------------------
 
-    private static void waitFor(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 10_000;
-        while (!condition.getAsBoolean()) {
-            if (System.currentTimeMillis() > deadline) {
-                fail("waited 10 s for " + what);
-            }
-            Thread.sleep(10);
-        }
-    }
-
     private UpfSessionRecord sessionOnSlowPath(String ue) {
         PduSession s = PduSession.builder().id(5).deviceId(S2).ueAddress(Ip4Address.valueOf(ue))
                 .n3Address(Ip4Address.valueOf("10.0.0.100")).uplinkTeid(105)
@@ -434,7 +346,7 @@ public class HybridPlacementComponentTest {
             public void send() {
             }
         };
-        processors.forEach(p -> p.process(context));
+        packets.processors.forEach(p -> p.process(context));
         return context.isHandled();
     }
 
@@ -459,14 +371,14 @@ public class HybridPlacementComponentTest {
     }
 
     private long count(FlowRuleOperation.Type type, DeviceId device, Object table) {
-        return ops.stream().filter(o -> o.type() == type && o.rule().deviceId().equals(device)
+        return rules.operations.stream().filter(o -> o.type() == type && o.rule().deviceId().equals(device)
                 && o.rule().table().equals(table)).count();
     }
 
     /** slow_path's default actions written to s1: the port, or 0 for NoAction. */
     private List<Long> slowPorts() {
         List<Long> out = new ArrayList<>();
-        for (FlowRuleOperation o : ops) {
+        for (FlowRuleOperation o : rules.operations) {
             FlowRule r = o.rule();
             if (r.deviceId().equals(S1) && r.table().equals(HybridP4Names.SLOW_PATH)) {
                 PiAction a = (PiAction) ((PiInstruction) r.treatment().allInstructions().get(0))
@@ -484,13 +396,13 @@ public class HybridPlacementComponentTest {
     @Test
     public void aReportPromotesTheMarkerReleasesAndAnIdleUeIsDemoted() throws Exception {
         start(NETCFG);
-        waitFor("the slow port on s1", () -> slowPorts().equals(List.of(3L)));
+        OnosFakes.waitFor("the slow port on s1", () -> slowPorts().equals(List.of(3L)));
         UpfSessionRecord record = sessionOnSlowPath(UE);
         assertEquals(UePlacement.Path.SLOW, placement(UE).orElseThrow().path());
 
         report(S1, UE);
-        waitFor("the end marker", () -> !emitted.isEmpty());
-        OutboundPacket marker = emitted.get(0);
+        OnosFakes.waitFor("the end marker", () -> !packets.emitted.isEmpty());
+        OutboundPacket marker = packets.emitted.get(0);
         assertEquals(S1, marker.sendThrough());
         assertEquals(List.of(Instructions.createOutput(PortNumber.portNumber(3))),
                      marker.treatment().allInstructions());
@@ -505,20 +417,20 @@ public class HybridPlacementComponentTest {
         assertFalse("a marker from the slow path itself is not the fast path's",
                     packetIn(S2, tunnelled(frame)));
         assertTrue("the marker back on the fast path is consumed", packetIn(S1, tunnelled(frame)));
-        waitFor("the promotion", () -> placement(UE).orElseThrow().path() == UePlacement.Path.FAST
+        OnosFakes.waitFor("the promotion", () -> placement(UE).orElseThrow().path() == UePlacement.Path.FAST
                 && !placement(UE).orElseThrow().moving());
         assertTrue(log.toString(), log.contains("move auto-1 FORWARDING"));
         assertEquals(1, placement(UE).orElseThrow().promotions());
 
         // The counter stays at 1,000 bytes: under the rate for 200 ms, demoted.
-        waitFor("the demotion", () -> placement(UE).orElseThrow().demotions() == 1);
+        OnosFakes.waitFor("the demotion", () -> placement(UE).orElseThrow().demotions() == 1);
         UePlacement after = placement(UE).orElseThrow();
         assertEquals(UePlacement.Path.SLOW, after.path());
         assertEquals(1, count(FlowRuleOperation.Type.REMOVE, S1, UpfP4Names.DOWNLINK_SESSIONS));
         assertTrue("read over P4Runtime with s1's device_id", readDeviceIds.contains(1L));
         assertEquals(List.of(PiCounterCellId.ofIndirect(UpfP4Names.SESSION_COUNTER,
                                                          record.downlinkCell())), readCells);
-        waitFor("the hold withdrawn", () -> log.contains("withdraw 1"));
+        OnosFakes.waitFor("the hold withdrawn", () -> log.contains("withdraw 1"));
         assertEquals(List.of(after), component.placements());
     }
 
@@ -526,25 +438,25 @@ public class HybridPlacementComponentTest {
     public void aReportOfASwitchAnotherInstanceMastersMovesNothing() throws Exception {
         master = false;
         start(NETCFG);
-        waitFor("the settings", () -> component.settings().enabled());
+        OnosFakes.waitFor("the settings", () -> component.settings().enabled());
         sessionOnSlowPath(UE);
         report(S1, UE);
         Thread.sleep(200);
         assertEquals(List.of(), log);
-        assertEquals(List.of(), emitted);
+        assertEquals(List.of(), packets.emitted);
         assertEquals(0, placement(UE).orElseThrow().promotions());
     }
 
     @Test
     public void aReportOfAnotherSwitchOrAUeWithoutASessionMovesNothing() throws Exception {
         start(NETCFG);
-        waitFor("the settings", () -> component.settings().enabled());
+        OnosFakes.waitFor("the settings", () -> component.settings().enabled());
         sessionOnSlowPath(UE);
         report(S2, UE);
         report(S1, "10.250.0.99");
         Thread.sleep(200);
         assertEquals(List.of(), log);
-        assertEquals(List.of(), emitted);
+        assertEquals(List.of(), packets.emitted);
         assertEquals(List.of(), component.placements());
     }
 
@@ -559,28 +471,24 @@ public class HybridPlacementComponentTest {
 
     @Test
     public void netcfgNamingASwitchNotYetKnownAppliesWhenItComes() throws Exception {
-        s1Known = false;
+        devices.available.remove(S1);
         start(NETCFG);
         Thread.sleep(200);
         assertEquals(HybridSettings.off(), component.settings());
         assertEquals(List.of(), slowPorts());
-        s1Known = true;
-        deviceListeners.forEach(l -> l.event(new DeviceEvent(DeviceEvent.Type.DEVICE_ADDED,
-                                                             device(S1, 1))));
-        waitFor("the slow port on s1", () -> slowPorts().equals(List.of(3L)));
+        devices.arrives(S1);
+        OnosFakes.waitFor("the slow port on s1", () -> slowPorts().equals(List.of(3L)));
         assertTrue(component.settings().enabled());
         assertEquals(3, component.settings().slowPort().toLong());
     }
 
     @Test
     public void restSettingsReplaceNetcfgStillWaitingForItsSwitch() throws Exception {
-        s1Known = false;
+        devices.available.remove(S1);
         start(NETCFG);
         Thread.sleep(200);
         component.configure(HybridSettings.off());
-        s1Known = true;
-        deviceListeners.forEach(l -> l.event(new DeviceEvent(DeviceEvent.Type.DEVICE_ADDED,
-                                                             device(S1, 1))));
+        devices.arrives(S1);
         Thread.sleep(300);
         assertEquals("the operator's off stays", HybridSettings.off(), component.settings());
         assertEquals(List.of(), slowPorts());

@@ -25,8 +25,6 @@ import org.onosproject.net.PortNumber;
 import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.device.DeviceEvent;
-import org.onosproject.net.device.DeviceListener;
-import org.onosproject.net.device.DeviceServiceAdapter;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.flow.FlowRuleOperation;
 import org.onosproject.net.flow.FlowRuleOperations;
@@ -65,7 +63,7 @@ public class UpfComponentTest {
     private final List<String> order = new CopyOnWriteArrayList<>();
     private final Rules rules = new Rules();
     private final Meters meters = new Meters();
-    private final Devices devices = new Devices();
+    private final FakeDevices devices = new FakeDevices(id -> DEVICE).with(S1);
     private final FakePiTranslations translations = new FakePiTranslations(order);
     private volatile boolean master = true;
     private final UpfComponent component = new UpfComponent();
@@ -102,35 +100,6 @@ public class UpfComponentTest {
             submitted.add(meter);
             meter.context().ifPresent(c -> c.onSuccess(meter));
             return null;
-        }
-    }
-
-    /** s1 exists; the listeners are kept, each event goes to them in order. */
-    private static final class Devices extends DeviceServiceAdapter {
-        private final List<DeviceListener> listeners = new CopyOnWriteArrayList<>();
-
-        @Override
-        public Device getDevice(DeviceId deviceId) {
-            return S1.equals(deviceId) ? DEVICE : null;
-        }
-
-        @Override
-        public boolean isAvailable(DeviceId deviceId) {
-            return S1.equals(deviceId);
-        }
-
-        @Override
-        public void addListener(DeviceListener l) {
-            listeners.add(l);
-        }
-
-        @Override
-        public void removeListener(DeviceListener l) {
-            listeners.remove(l);
-        }
-
-        void post(DeviceEvent event) {
-            listeners.stream().filter(l -> l.isRelevant(event)).forEach(l -> l.event(event));
         }
     }
 

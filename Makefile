@@ -24,7 +24,7 @@ help: ## List the targets
 setup: ## Install what is missing (apt, Go modules, Maven, Python venv); idempotent
 	@tools/setup.sh
 
-p4-build: ## Compile the P4 program with p4c where installed (bmv2.json, p4info.txt)
+p4-build: ## Compile the P4 program with p4c where installed (bmv2.json, p4info.txt; the engine's generated controls)
 	@tools/p4-build.sh
 
 p4-build-testdata: ## Compile pbswitch's engine test programs with p4c where installed (pbswitch/v1model/testdata)

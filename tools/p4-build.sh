@@ -44,3 +44,12 @@ for profile in "${!PROFILES[@]}"; do
   # shellcheck disable=SC2086 # the defines are words
   compile "$OUT/$profile" ${PROFILES[$profile]}
 done
+
+# The v1model engine's generated controls for these JSONs
+# (pbswitch/v1model/generated.go): straight Go code for the ingress and
+# egress graphs, used only for these exact files. Written beside the engine
+# for the committed build only.
+if [ "$OUT" = "$SRC/build" ]; then
+  (cd "$ROOT/pbswitch/v1model" && "${GO:-go}" generate ./)
+  echo "p4-build: wrote pbswitch/v1model/controls_flowbuf_gen.go"
+fi

@@ -14,17 +14,39 @@ import (
 	"github.com/flowbuf/flowbuf/pbswitch/pipeline"
 )
 
-// The specialised program (what Load builds) and the reference one
-// (Options.reference: no load-time specialisation of how values are
-// computed) answer every packet alike: the same verdict, metadata and
+// The specialised program (what Load builds: its controls the generated
+// code, generated.go) and the reference one (Options.reference: no
+// load-time specialisation of how values are computed, the node graph
+// interpreted) answer every packet alike: the same verdict, metadata and
 // frame out, on the FlowBuf program with the UPF's entries, over the
 // UPF's and the routed packets and thousands of mutations of them (bytes
 // flipped in their headers, other ingress ports), so the parser, the
-// controls and the deparser take many paths.
+// controls and the deparser take many paths. The same program with its
+// graph interpreted (Options.interpret) answers alike too, which holds the
+// generated controls alone to the nodes they replace; so does the UPF's
+// slow-path profile, whose generated code is shared.
 func TestSpecialisedProgramAgreesWithTheReference(t *testing.T) {
-	dir := filepath.Dir(flowbufJSON)
-	spec := upfFixtureOn(loadBuild(t, dir, Options{CPUPort: cpuPort}))
-	ref := upfFixtureOn(loadBuild(t, dir, Options{CPUPort: cpuPort, reference: true}))
+	for _, dir := range []string{filepath.Dir(flowbufJSON), filepath.Join(filepath.Dir(flowbufJSON), "upf-slow")} {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			spec := upfFixtureOn(loadBuild(t, dir, Options{CPUPort: cpuPort}))
+			ref := upfFixtureOn(loadBuild(t, dir, Options{CPUPort: cpuPort, reference: true}))
+			interp := upfFixtureOn(loadBuild(t, dir, Options{CPUPort: cpuPort, interpret: true}))
+			if spec.prog.genIngress == nil || spec.prog.genEgress == nil {
+				t.Fatal("the committed program does not run its generated controls (run go generate ./pbswitch/v1model)")
+			}
+			if ref.prog.genIngress != nil || interp.prog.genIngress != nil {
+				t.Fatal("the reference or the interpreted program runs generated controls")
+			}
+			agreeOnPackets(t, spec.prog, ref.prog, interp.prog)
+		})
+	}
+}
+
+// agreeOnPackets runs the UPF's and the routed packets and 4,000
+// mutations of them through progs[0] and each other program, and fails on
+// the first answer that differs.
+func agreeOnPackets(t *testing.T, progs ...*Program) {
+	t.Helper()
 	inner := ipv4UDP(upfUE, upfDN, 4000, 80, 64, make([]byte, 64))
 	seeds := []struct {
 		frame []byte
@@ -48,11 +70,13 @@ func TestSpecialisedProgramAgreesWithTheReference(t *testing.T) {
 				port = uint32(1 + r.IntN(4))
 			}
 		}
-		a, aok := runBoth(spec.prog, frame, port)
-		b, bok := runBoth(ref.prog, frame, port)
-		if aok != bok || a.Meta != b.Meta || !bytes.Equal(a.Frame, b.Frame) {
-			t.Fatalf("packet %x on port %d: specialised %v %+v %x, reference %v %+v %x",
-				frame, port, aok, a.Meta, a.Frame, bok, b.Meta, b.Frame)
+		a, aok := runBoth(progs[0], frame, port)
+		for i, other := range progs[1:] {
+			b, bok := runBoth(other, frame, port)
+			if aok != bok || a.Meta != b.Meta || !bytes.Equal(a.Frame, b.Frame) {
+				t.Fatalf("packet %x on port %d: program 0 %v %+v %x, program %d %v %+v %x",
+					frame, port, aok, a.Meta, a.Frame, i+1, bok, b.Meta, b.Frame)
+			}
 		}
 		if aok {
 			forwarded++

@@ -54,6 +54,12 @@ func loadBuild(t testing.TB, dir string, opts Options) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return &fixture{t: t, prog: prog, ids: idsOf(info), info: info}
+}
+
+// idsOf is the p4info's ids by name: tables, actions, and controller
+// packet metadata as header.field.
+func idsOf(info *p4info.P4Info) map[string]uint32 {
 	ids := map[string]uint32{}
 	for _, x := range info.Tables {
 		ids[x.Preamble.Name] = x.Preamble.Id
@@ -66,7 +72,7 @@ func loadBuild(t testing.TB, dir string, opts Options) *fixture {
 			ids[x.Preamble.Name+"."+m.Name] = m.Id
 		}
 	}
-	return &fixture{t: t, prog: prog, ids: ids, info: info}
+	return ids
 }
 
 func (f *fixture) table(name string) *pipeline.Table { return f.prog.objs.Tables[f.ids[name]] }

@@ -69,6 +69,7 @@ func Load(bmv2 []byte, info *p4info.P4Info, opts Options) (*Program, error) {
 	if err := c.compile(jp, info); err != nil {
 		return nil, err
 	}
+	p.bindGenerated(bmv2, generatedByHash)
 	p.pool.New = func() any { return p.newPHV() }
 	return p, nil
 }

@@ -28,6 +28,9 @@ type Options struct {
 	// change how a value is computed (constant folding): the generic
 	// semantics the differential tests hold the specialised program to.
 	reference bool
+	// interpret runs the controls' node graph even when generated code
+	// for the program exists (the tests' and benchmarks' comparison).
+	interpret bool
 }
 
 // FrameAllocator is the switch's frame pool.
@@ -53,7 +56,10 @@ type Program struct {
 	update  []*checksum
 	ingress node
 	egress  node
-	emit    []emitHeader
+	// genIngress and genEgress are the controls' generated code when
+	// Load found code for this JSON (generated.go), nil otherwise.
+	genIngress, genEgress func(*phv)
+	emit                  []emitHeader
 	// emitFixed: the deparser emits at most 64 headers, none varbit
 	// (deparseFixed applies).
 	emitFixed bool

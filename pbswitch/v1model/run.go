@@ -54,7 +54,7 @@ func (p *Program) Ingress(pk *pipeline.Packet) {
 			restoreList(s, p.fieldLists[restoreFrom], saved)
 			s.resubmitList = -1
 		}
-		runControl(p.ingress, s)
+		p.runIngress(s)
 		if s.resubmitList < 0 || round == maxResubmits {
 			break
 		}
@@ -162,7 +162,7 @@ func (p *Program) Egress(pk *pipeline.Packet) bool {
 	s.setStd(p.std.packetLength, uint64(s.pktLen))
 	s.cloneSpec = 0 // ingress's clone was made; egress may ask for its own
 	m.EgressClone, m.Recirculate = 0, false
-	runControl(p.egress, s)
+	p.runEgress(s)
 	if s.cloneSpec&cloneValid != 0 {
 		m.EgressClone = s.cloneSpec &^ cloneValid // cloned even when this copy is dropped, as BMv2 does
 	}

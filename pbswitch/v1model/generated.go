@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package v1model
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+)
+
+// Generated controls: Go code that cmd/p4gen writes at build time for a
+// given bmv2.json (controls_*_gen.go), one function per pipeline in which
+// the control's graph is straight code: its if-nodes are Go if statements
+// on resolved offsets, its tables and compiler-made action nodes direct
+// calls of the compiled nodes, its edges gotos. It removes the node loop's
+// interface dispatch, which led the engine's profile; parser, actions and
+// deparser are the engine's as before.
+//
+// The generic node graph stays the reference. Load takes the generated
+// code only when the JSON's SHA-256 is one it was generated from and the
+// graph the engine compiled has, node for node, the signature the code was
+// generated against (kinds, offsets, constants, successors), so a stale
+// file (another JSON, or an engine that compiles the same JSON otherwise)
+// is never run.
+
+// generatedControls is one generated file's code: the JSONs it serves and
+// its pipelines' code by name.
+type generatedControls struct {
+	hashes    []string // hex SHA-256 of each bmv2.json
+	pipelines map[string]generatedPipeline
+}
+
+// generatedPipeline is one control's code: the graph's signature it was
+// generated against and the function binding it to the compiled nodes
+// (in walk order).
+type generatedPipeline struct {
+	signature []string
+	bind      func(nodes []node) func(*phv)
+}
+
+// generatedByHash is every generated file's code by JSON hash (filled by
+// their init functions).
+var generatedByHash = map[string]*generatedControls{}
+
+// registerGenerated records a generated file's code.
+func registerGenerated(g *generatedControls) {
+	for _, h := range g.hashes {
+		generatedByHash[h] = g
+	}
+}
+
+// jsonHash is the key of generated code: the bmv2.json's SHA-256.
+func jsonHash(bmv2 []byte) string {
+	sum := sha256.Sum256(bmv2)
+	return hex.EncodeToString(sum[:])
+}
+
+// bindGenerated installs the generated code for the loaded JSON when there
+// is code for its hash and every pipeline's graph matches its signature;
+// otherwise the program keeps interpreting its graph.
+func (p *Program) bindGenerated(bmv2 []byte, registry map[string]*generatedControls) {
+	g := registry[jsonHash(bmv2)]
+	if g == nil || p.opts.reference || p.opts.interpret {
+		return
+	}
+	ingress, ok := g.pipelines["ingress"]
+	if !ok {
+		return
+	}
+	egress, ok := g.pipelines["egress"]
+	if !ok {
+		return
+	}
+	in, eg := walkControl(p.ingress), walkControl(p.egress)
+	if !slices.Equal(signature(in), ingress.signature) || !slices.Equal(signature(eg), egress.signature) {
+		return
+	}
+	p.genIngress, p.genEgress = ingress.bind(in), egress.bind(eg)
+}
+
+// runIngress and runEgress run a control: its generated code when bound,
+// else the node graph.
+func (p *Program) runIngress(s *phv) { p.runPipeline(p.genIngress, p.ingress, s) }
+func (p *Program) runEgress(s *phv)  { p.runPipeline(p.genEgress, p.egress, s) }
+
+func (p *Program) runPipeline(gen func(*phv), first node, s *phv) {
+	if gen == nil {
+		runControl(first, s)
+		return
+	}
+	s.exited = false
+	gen(s)
+	s.exited = false
+}
+
+// walkControl lists the nodes reachable from first, each once, in
+// depth-first preorder (the order generated code numbers them in).
+func walkControl(first node) []node {
+	var order []node
+	seen := map[node]bool{}
+	var visit func(n node)
+	visit = func(n node) {
+		if n == nil || seen[n] {
+			return
+		}
+		seen[n] = true
+		order = append(order, n)
+		for _, next := range successors(n) {
+			visit(next)
+		}
+	}
+	visit(first)
+	return order
+}
+
+// successors are a node's possible next nodes (nil: the control's end),
+// in a fixed order.
+func successors(n node) []node {
+	switch n := n.(type) {
+	case *tableNode:
+		if n.byHit {
+			return []node{n.hit, n.miss}
+		}
+		out := []node{n.baseNext}
+		for i := range n.acts {
+			out = append(out, n.acts[i].next)
+		}
+		return out
+	case *fixedNode:
+		return []node{n.next}
+	}
+	if br := branchOf(n); br != nil {
+		return []node{br.onTrue, br.onFalse}
+	}
+	return nil
+}
+
+// distinctSuccessors are a node's successors without repeats, nil (the
+// end) left out.
+func distinctSuccessors(n node) []node {
+	var out []node
+	for _, s := range successors(n) {
+		if s != nil && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// signature describes each node of a walked graph with what generated
+// code depends on: its kind, resolved offsets and constants, and its
+// successors by walk index (-1: the end).
+func signature(order []node) []string {
+	index := map[node]int{}
+	for i, n := range order {
+		index[n] = i
+	}
+	at := func(n node) int {
+		if n == nil {
+			return -1
+		}
+		return index[n]
+	}
+	var succ func(ns []node) []int
+	succ = func(ns []node) []int {
+		out := make([]int, len(ns))
+		for i, n := range ns {
+			out[i] = at(n)
+		}
+		return out
+	}
+	sig := make([]string, len(order))
+	for i, n := range order {
+		next := succ(successors(n))
+		switch n := n.(type) {
+		case *validNode:
+			sig[i] = fmt.Sprintf("valid hdr=%d next=%v", n.hdr, next)
+		case *flagNode:
+			sig[i] = fmt.Sprintf("flag slot=%d next=%v", n.slot, next)
+		case *slotEqNode:
+			sig[i] = fmt.Sprintf("slot== slot=%d k=%#x next=%v", n.slot, n.k, next)
+		case *fieldEqNode:
+			sig[i] = fmt.Sprintf("field== bit=%d width=%d slot=%d k=%#x next=%v", n.lv.bit, n.lv.width, n.lv.slot, n.k, next)
+		case *condNode:
+			sig[i] = fmt.Sprintf("cond next=%v", next)
+		case *tableNode:
+			sig[i] = fmt.Sprintf("table %s byhit=%v next=%v", n.name, n.byHit, next)
+		case *fixedNode:
+			sig[i] = fmt.Sprintf("action %s one=%v next=%v", n.a.name, n.one != nil, next)
+		default:
+			sig[i] = fmt.Sprintf("unknown %T", n)
+		}
+	}
+	return sig
+}
+
+//go:generate go run ../cmd/p4gen -root ../../pipeconf/p4src -o controls_flowbuf_gen.go ../../pipeconf/p4src/build ../../pipeconf/p4src/build/upf-fast ../../pipeconf/p4src/build/upf-slow

@@ -13,3 +13,13 @@ func DecodesFast(req *p4.WriteRequest) bool {
 	raw, err := proto.Marshal(req)
 	return err == nil && (&writeDecoder{}).request(raw, &p4.WriteRequest{})
 }
+
+// WritesExactly applies one update of te through the exact-match writer
+// alone (what Write tries first) and reports whether it took the update.
+func (s *Server) WritesExactly(typ p4.Update_Type, te *p4.TableEntry) (bool, error) {
+	objs, err := s.objects()
+	if err != nil {
+		return false, err
+	}
+	return (&exactWriter{}).write(objs, typ, te)
+}

@@ -44,6 +44,10 @@ type Controller struct {
 	info     *p4info.P4Info
 }
 
+// Conn is the client's gRPC connection, for a caller that sends messages
+// it encoded itself (a benchmark's pre-encoded Writes).
+func (c *Controller) Conn() grpc.ClientConnInterface { return c.conn }
+
 // Connect dials addr and becomes primary with election id 1.
 func Connect(addr string, deviceID uint64) (*Controller, error) {
 	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))

@@ -86,7 +86,11 @@ func loadInfo(t testing.TB) *p4info.P4Info {
 	return info
 }
 
-func newRig(t testing.TB) *rig {
+func newRig(t testing.TB) *rig { return newRigStore(t, false) }
+
+// newRigStore is newRig whose programs keep every table's entries as Go
+// objects when generic is set (pbswitch --table-store generic).
+func newRigStore(t testing.TB, generic bool) *rig {
 	dc, err := os.ReadFile("../../pipeconf/p4src/build/bmv2.json")
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +98,9 @@ func newRig(t testing.TB) *rig {
 	r := &rig{t: t, info: loadInfo(t), deviceConfig: dc, ports: map[uint32]*capture{}}
 	var srv *p4rt.Server
 	r.sw = dataplane.New(dataplane.Options{CPUPort: cpuPort, PacketIn: func(f []byte, m []pipeline.CtrlMeta) { srv.PacketIn(f, m) }})
-	srv = p4rt.New(deviceID, device.New(r.sw), nil)
+	dev := device.New(r.sw)
+	dev.GenericTables = generic
+	srv = p4rt.New(deviceID, dev, nil)
 	r.srv = srv
 	for _, id := range []uint32{1, 2, 3} {
 		c := newCapture()

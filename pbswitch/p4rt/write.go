@@ -33,8 +33,9 @@ func (s *Server) Write(_ context.Context, req *p4.WriteRequest) (*p4.WriteRespon
 	}
 	errs := make([]error, len(req.GetUpdates()))
 	failed := 0
+	var exact exactWriter // its buffers serve every update of the Write
 	for i, u := range req.GetUpdates() {
-		if errs[i] = applyUpdate(objs, u); errs[i] != nil {
+		if errs[i] = applyUpdate(objs, &exact, u); errs[i] != nil {
 			failed++
 		}
 	}
@@ -64,12 +65,15 @@ func batchError(errs []error, failed int) error {
 	return status.ErrorProto(p)
 }
 
-func applyUpdate(objs *pipeline.Objects, u *p4.Update) error {
+func applyUpdate(objs *pipeline.Objects, exact *exactWriter, u *p4.Update) error {
 	if u.GetType() == p4.Update_UNSPECIFIED {
 		return invalid("update type UNSPECIFIED")
 	}
 	switch e := u.GetEntity().GetEntity().(type) {
 	case *p4.Entity_TableEntry:
+		if handled, err := exact.write(objs, u.GetType(), e.TableEntry); handled {
+			return err
+		}
 		return writeTableEntry(objs, u.GetType(), e.TableEntry)
 	case *p4.Entity_PacketReplicationEngineEntry:
 		return writePRE(objs.PRE, u.GetType(), e.PacketReplicationEngineEntry)

@@ -38,6 +38,13 @@ func envInt(name string, def int) int {
 	return def
 }
 
+func envString(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
 // sessionsPerPeer downlink sessions share one gNodeB tunnel peer: a
 // gNodeB serving 1024 UEs, so that 1M sessions fit the program's 1024
 // tunnel peers.
@@ -64,7 +71,7 @@ func (b *bench) sessions() error {
 	if capacity := tableSize(pl.Info, ctl.TableDownlinkSessions); capacity < n {
 		return fmt.Errorf("the %s profile holds %d sessions, not %d", slowProfile, capacity, n)
 	}
-	cond := map[string]any{"transport": "gRPC over loopback TCP, one client, P4Runtime Write", "batch_sessions": sessionBatch, "writes_in_flight": writesInFlight,
+	cond := map[string]any{"transport": "gRPC over loopback TCP, one client, P4Runtime Write", "batch_sessions": sessionBatch, "writes_in_flight": writesInFlight, "client_encoding": clientEncoding(),
 		"load_average_at_start": loadAvg(), "gc": "Go default (GOGC 100, no memory limit) in pbswitch and the client",
 		"updates_per_session": 2, "entries": "downlink_sessions + downlink_terminations per UE, tunnel_peers one per " + strconv.Itoa(sessionsPerPeer) + " UEs (as test_upf.py writes them)",
 		"process": "pbswitch (separate process, no ports)", "profile": slowProfile + " (pipeconf/p4src/build/" + slowProfile + ")", "sessions": n}
@@ -91,7 +98,11 @@ func (b *bench) sessions() error {
 			"measures":          "CPU time (user + system, /proc/PID/stat) the pbswitch process used over the installs, per session: gRPC receive and protobuf decoding, the Write's checks and the table inserts, GC",
 			"sessions_per_core": float64(n) / r.cpu, "note": "independent of the other work on the machine, unlike the wall-clock rate"}))
 		b.Emit("upf_sessions_install_client_cpu_us_per_session"+suffix, r.clientCPU*1e6/float64(n), "µs", merge(c, map[string]any{
-			"measures": "CPU time of the bench process (the P4Runtime client: building the entries, protobuf encoding, gRPC) over the installs, per session"}))
+			"measures": "CPU time of the bench process (the P4Runtime client: gRPC, and building and encoding the entries when encoded while sending) over the installs, per session"}))
+		if preEncoded {
+			b.Emit("upf_sessions_install_client_encode_cpu_us_per_session"+suffix, r.encodeCPU*1e6/float64(n), "µs", merge(c, map[string]any{
+				"measures": "CPU time of the bench process building and encoding the Writes before the timer, per session (not in the wall-clock rate)"}))
+		}
 		b.Emit("upf_sessions_1m_bytes_per_session"+suffix, r.perSession(), "B", merge(c, map[string]any{
 			"rss_before_kib": r.rss0 / 1024, "rss_after_kib": r.rss1 / 1024, "measures": rss}))
 	}
@@ -152,6 +163,15 @@ type installed struct {
 	rss0, rss1 int64   // bytes
 	cpu        float64 // the pbswitch process's CPU seconds (user + system) over the installs
 	clientCPU  float64 // this process's (the client's) CPU seconds over the installs
+	encodeCPU  float64 // the client's CPU seconds encoding the Writes before the timer (0: encoded while sending)
+}
+
+// clientEncoding says in the figures' conditions when the client encodes.
+func clientEncoding() string {
+	if preEncoded {
+		return "pre-encoded: every Write built and encoded before the timer (its CPU reported apart), sent as bytes"
+	}
+	return "live: each Write built and encoded while sending (CLIENT_ENCODE=live)"
 }
 
 func (r installed) perSession() float64 { return float64(r.rss1-r.rss0) / float64(r.n) }
@@ -193,6 +213,21 @@ func install(bin string, pl ctl.Pipeline, store string, n int) (r installed, err
 		return r, err
 	}
 	w := newWriter(pl.Info)
+	var writes []encodedWrite
+	if preEncoded {
+		e0, err := cpuSeconds(os.Getpid())
+		if err != nil {
+			return r, err
+		}
+		if writes, err = encodeSessions(w, 0, n); err != nil {
+			return r, err
+		}
+		e1, err := cpuSeconds(os.Getpid())
+		if err != nil {
+			return r, err
+		}
+		r.encodeCPU = e1 - e0
+	}
 	time.Sleep(2 * time.Second)
 	if r.rss0, err = rss(cmd.Process.Pid); err != nil {
 		return r, err
@@ -206,7 +241,12 @@ func install(bin string, pl ctl.Pipeline, store string, n int) (r installed, err
 		return r, err
 	}
 	t0 := time.Now()
-	if err := writeSessions(c, w, 0, n); err != nil {
+	if preEncoded {
+		err = writeEncoded(c, writes, 0)
+	} else {
+		err = writeSessions(c, w, 0, n)
+	}
+	if err != nil {
 		return r, err
 	}
 	r.rate, r.n = float64(n)/time.Since(t0).Seconds(), n
@@ -230,11 +270,24 @@ func install(bin string, pl ctl.Pipeline, store string, n int) (r installed, err
 // controller sends its next batch without waiting for the last answer, as
 // ONOS's P4Runtime client does; the batches touch disjoint entries).
 func writeSessions(c *ctl.Controller, w *writer, from, to int) error {
+	return inFlight(batchesOf(from, to), func(k int) error {
+		lo := from + k*sessionBatch
+		return writeBatch(c, w, lo, min(lo+sessionBatch, to))
+	})
+}
+
+// batchesOf is the number of Writes sessions from..to-1 take.
+func batchesOf(from, to int) int { return (to - from + sessionBatch - 1) / sessionBatch }
+
+// inFlight calls send for batches 0..n-1 with writesInFlight of them
+// outstanding at once (each sender takes every writesInFlight-th batch),
+// and returns the first error.
+func inFlight(n int, send func(k int) error) error {
 	errs := make(chan error, writesInFlight)
-	for k := range writesInFlight {
+	for first := range writesInFlight {
 		go func() {
-			for i := from + k*sessionBatch; i < to; i += writesInFlight * sessionBatch {
-				if err := writeBatch(c, w, i, min(i+sessionBatch, to)); err != nil {
+			for k := first; k < n; k += writesInFlight {
+				if err := send(k); err != nil {
 					errs <- err
 					return
 				}
@@ -253,6 +306,14 @@ func writeSessions(c *ctl.Controller, w *writer, from, to int) error {
 
 // writeBatch writes sessions from..to-1 in one WriteRequest.
 func writeBatch(c *ctl.Controller, w *writer, from, to int) error {
+	if _, err := c.Client.Write(context.Background(), w.request(from, to)); err != nil {
+		return fmt.Errorf("sessions %d-%d: %w", from, to-1, err)
+	}
+	return nil
+}
+
+// request is the WriteRequest of sessions from..to-1.
+func (w *writer) request(from, to int) *p4.WriteRequest {
 	ups := make([]*p4.Update, 0, 2*(to-from)+1)
 	for j := from; j < to; j++ {
 		if j%sessionsPerPeer == 0 {
@@ -260,10 +321,7 @@ func writeBatch(c *ctl.Controller, w *writer, from, to int) error {
 		}
 		ups = append(ups, insert(w.downlinkSession(j)), insert(w.downlinkTermination(j)))
 	}
-	if _, err := c.Client.Write(context.Background(), &p4.WriteRequest{DeviceId: 1, ElectionId: &p4.Uint128{Low: 1}, Updates: ups}); err != nil {
-		return fmt.Errorf("sessions %d-%d: %w", from, to-1, err)
-	}
-	return nil
+	return &p4.WriteRequest{DeviceId: 1, ElectionId: &p4.Uint128{Low: 1}, Updates: ups}
 }
 
 func insert(e *p4.TableEntry) *p4.Update {

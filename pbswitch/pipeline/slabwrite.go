@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package pipeline
+
+import (
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// ExactWrite is an INSERT or MODIFY of an exact-match entry in the form a
+// slab stores: the key (every field's full-width value, in field order,
+// KeyWidth bytes), the action and its full-width parameters, the cookie.
+// A writer builds it in buffers of its own, reused from entry to entry:
+// the slab copies what it keeps, so no Entry, match or value is allocated.
+type ExactWrite struct {
+	Key    []byte
+	Action Action
+	Cookie uint64
+}
+
+// InsertExact is Insert for a write a slab table can take as it is. It
+// reports handled false, changing nothing, when the table does not keep
+// its entries in a slab, its entries are const, the key is not KeyWidth
+// bytes or the action or its parameters are not the table's: then the
+// caller builds an Entry and calls Insert, which gives the precise error.
+// Otherwise the answers are Insert's: ALREADY_EXISTS, RESOURCE_EXHAUSTED.
+func (t *Table) InsertExact(w *ExactWrite) (handled bool, err error) {
+	if !t.exactWritable(w) {
+		return false, nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.slab
+	if s == nil {
+		return false, nil
+	}
+	if s.n > 0 {
+		if b, _ := s.find(w.Key); b >= 0 {
+			return true, status.Errorf(codes.AlreadyExists, "table %s: entry already exists", t.Name)
+		}
+	}
+	if s.n >= t.Size {
+		return true, status.Errorf(codes.ResourceExhausted, "table %s: full (%d entries)", t.Name, t.Size)
+	}
+	s.insert(w.Key, s.actionIndex(w.Action.ID), w.Action.Params, w.Cookie)
+	t.count.Store(int64(s.n))
+	return true, nil
+}
+
+// ModifyExact is Modify for a write a slab table can take as it is, with
+// InsertExact's handled; NOT_FOUND when no entry has the key. The entry's
+// counter and meter stay.
+func (t *Table) ModifyExact(w *ExactWrite) (handled bool, err error) {
+	if !t.exactWritable(w) {
+		return false, nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.slab
+	if s == nil {
+		return false, nil
+	}
+	b, slot := -1, uint32(0)
+	if s.n > 0 {
+		b, slot = s.find(w.Key)
+	}
+	if b < 0 {
+		return true, status.Errorf(codes.NotFound, "table %s: no such entry to modify", t.Name)
+	}
+	s.set(slot, s.actionIndex(w.Action.ID), w.Action.Params, w.Cookie)
+	return true, nil
+}
+
+// exactWritable checks what Insert's validation would (the key's width,
+// the action's use and parameters) without building an error: a failure
+// sends the write to the path that explains it. The slab itself is
+// checked again under the lock.
+func (t *Table) exactWritable(w *ExactWrite) bool {
+	if t.ConstEntries || len(w.Key) != t.keyWidth {
+		return false
+	}
+	spec, ok := t.Actions[w.Action.ID]
+	if !ok || spec.DefaultOnly || len(w.Action.Params) != len(spec.ParamBits) {
+		return false
+	}
+	for i, bits := range spec.ParamBits {
+		if len(w.Action.Params[i]) != Width(bits) {
+			return false
+		}
+	}
+	return true
+}

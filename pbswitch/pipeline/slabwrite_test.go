@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package pipeline
+
+import (
+	"reflect"
+	"testing"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// exactWrite is session(i, ctr, peer) in ExactWrite form.
+func exactWrite(i uint32, ctr, peer uint64) *ExactWrite {
+	e := session(i, ctr, peer)
+	return &ExactWrite{Key: e.Match[0].Value, Action: e.Action, Cookie: e.Cookie}
+}
+
+// TestInsertExactStoresWhatInsertWould writes sessions through
+// InsertExact and ModifyExact and reads back what Insert and Modify of
+// the same entries give, with their codes for a duplicate, a full table
+// and a missing entry.
+func TestInsertExactStoresWhatInsertWould(t *testing.T) {
+	viaExact, viaEntry := sessionTable(2, true), sessionTable(2, true)
+	for i := uint32(1); i <= 2; i++ {
+		if handled, err := viaExact.InsertExact(exactWrite(i, uint64(10*i), 1)); !handled || err != nil {
+			t.Fatalf("InsertExact %d: handled %v, %v", i, handled, err)
+		}
+		if err := viaEntry.Insert(session(i, uint64(10*i), 1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, _ := hitWords(t, viaExact, 2)
+	h.Counter.Count(64) // ModifyExact keeps the counter
+	checks := []struct {
+		name  string
+		write func() (bool, error)
+		entry func() error
+		code  codes.Code
+	}{
+		{"duplicate", func() (bool, error) { return viaExact.InsertExact(exactWrite(1, 5, 5)) },
+			func() error { return viaEntry.Insert(session(1, 5, 5)) }, codes.AlreadyExists},
+		{"full", func() (bool, error) { return viaExact.InsertExact(exactWrite(3, 5, 5)) },
+			func() error { return viaEntry.Insert(session(3, 5, 5)) }, codes.ResourceExhausted},
+		{"modify", func() (bool, error) { return viaExact.ModifyExact(exactWrite(2, 7, 9)) },
+			func() error { return viaEntry.Modify(session(2, 7, 9)) }, codes.OK},
+		{"modify missing", func() (bool, error) { return viaExact.ModifyExact(exactWrite(4, 7, 9)) },
+			func() error { return viaEntry.Modify(session(4, 7, 9)) }, codes.NotFound},
+	}
+	for _, c := range checks {
+		handled, err := c.write()
+		want := c.entry()
+		if !handled || status.Code(err) != c.code || status.Convert(err).Message() != status.Convert(want).Message() {
+			t.Errorf("%s: handled %v, %v; Insert/Modify said %v", c.name, handled, err, want)
+		}
+	}
+	a, b := viaExact.Entries(), viaEntry.Entries()
+	if len(a) != 2 || len(b) != 2 {
+		t.Fatalf("%d and %d entries, want 2", len(a), len(b))
+	}
+	for i := range a {
+		if !reflect.DeepEqual(a[i].Match, b[i].Match) || !reflect.DeepEqual(a[i].Action, b[i].Action) || a[i].Cookie != b[i].Cookie {
+			t.Errorf("entry %d: %+v via ExactWrite, %+v via Entry", i, a[i], b[i])
+		}
+	}
+	if p, bytes := a[1].Counter.Read(); p != 1 || bytes != 64 {
+		t.Errorf("counter after ModifyExact: %d packets %d bytes, want 1, 64", p, bytes)
+	}
+}
+
+// TestInsertExactLeavesTheRest checks that what InsertExact cannot take
+// as it is comes back unhandled with nothing changed: the caller's
+// general path then explains the error.
+func TestInsertExactLeavesTheRest(t *testing.T) {
+	short := exactWrite(1, 1, 1)
+	short.Key = short.Key[:3]
+	defaultOnly := exactWrite(1, 1, 1)
+	defaultOnly.Action = Action{ID: actSessMis}
+	unknown := exactWrite(1, 1, 1)
+	unknown.Action.ID = 99
+	narrow := exactWrite(1, 1, 1)
+	narrow.Action.Params = [][]byte{{1}, {0, 0}, {0, 1}}
+	fewer := exactWrite(1, 1, 1)
+	fewer.Action.Params = fewer.Action.Params[:2]
+	for name, w := range map[string]*ExactWrite{"short key": short, "default-only action": defaultOnly,
+		"unknown action": unknown, "narrow parameter": narrow, "missing parameter": fewer} {
+		tb := sessionTable(4, true)
+		if handled, err := tb.InsertExact(w); handled || err != nil {
+			t.Errorf("%s: handled %v, %v", name, handled, err)
+		}
+		if tb.Len() != 0 {
+			t.Errorf("%s: %d entries", name, tb.Len())
+		}
+	}
+	generic := sessionTable(4, false)
+	if handled, _ := generic.InsertExact(exactWrite(1, 1, 1)); handled || generic.Len() != 0 {
+		t.Error("a table without a slab took an ExactWrite")
+	}
+	constant := sessionTable(4, true)
+	constant.ConstEntries = true
+	if handled, _ := constant.InsertExact(exactWrite(1, 1, 1)); handled || constant.Len() != 0 {
+		t.Error("a table of const entries took an ExactWrite")
+	}
+}

@@ -61,10 +61,16 @@ fb_single_queue_qct_vs_dt and fba_qct_vs_fb. The per-queue trace
     .venv/bin/python -m test.scenarios.fb --only multi_queue:90:75 --schemes fb,dt_ecn
     .venv/bin/python -m test.scenarios.fb --diagnose   # issue 44's question
     .venv/bin/python -m test.scenarios.fb --only multi_queue:90:75 --rate-mbps 50 --repeat 5
+    .venv/bin/python -m test.scenarios.fb --only multi_queue:90:75 --schemes fb,fba \
+        --rate-mbps 50 --fba-period-ms 100   # FBA re-tuned 10x a second
 
 --rate-mbps 50 gives the paper's ratio of a timeout to a query's transfer
 with Linux's 200 ms min RTO (a query of 75 % of B takes 11-57 ms alone to
 1/5 of the port, the paper's 6-30 ms against its 100 ms); B stays the same.
+
+The background's senders and sinks are Go (test/scenarios/fbtraffic); each
+run reports the load they offered and delivered and their CPU, so that a
+throughput figure says whether the generator kept up.
 """
 import argparse
 import json

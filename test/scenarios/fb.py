@@ -61,15 +61,22 @@ fb_single_queue_qct_vs_dt and fba_qct_vs_fb. The per-queue trace
     .venv/bin/python -m test.scenarios.fb --only multi_queue:90:75 --schemes fb,dt_ecn
     .venv/bin/python -m test.scenarios.fb --diagnose   # issue 44's question
     .venv/bin/python -m test.scenarios.fb --only multi_queue:90:75 --rate-mbps 50 --repeat 5
+    .venv/bin/python -m test.scenarios.fb --only multi_queue:90:75 --schemes fb,fba \
+        --rate-mbps 50 --fba-period-ms 100   # FBA re-tuned 10x a second
 
 --rate-mbps 50 gives the paper's ratio of a timeout to a query's transfer
 with Linux's 200 ms min RTO (a query of 75 % of B takes 11-57 ms alone to
 1/5 of the port, the paper's 6-30 ms against its 100 ms); B stays the same.
+
+The background's senders and sinks are Go (test/scenarios/fbtraffic); each
+run reports the load they offered and delivered and their CPU, so that a
+throughput figure says whether the generator kept up.
 """
 import argparse
 import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -112,6 +119,7 @@ SCHEMES = {"multi_queue": ("cs", "dt", "fb", "fba", "dt_ecn"),
 ECN_SCHEMES = ("dt_ecn",)             # the servers' TCP negotiates ECN in these runs only
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
 HOST_JAR = ROOT / "host" / "target" / "flowbuf-host.jar"
+FBTRAFFIC = ROOT / "bin" / "fbtraffic"  # the background's senders and sinks (Go)
 SINK_PORT, RESPONDER_PORT = 7100, 7000
 SEED_STEP = 100_000                   # a repetition's seeds: the first run's + rep x this
 
@@ -147,6 +155,7 @@ class FbLab:
     servers' sinks and responders."""
 
     def __init__(self, logs, cc=None, rto_min_ms=None, ecn_k=ECN_K, rate_bps=RATE_BPS):
+        build_traffic()
         self.logs = logs
         self.rate_bps = rate_bps
         self.ecn_k = ecn_k
@@ -177,10 +186,12 @@ class FbLab:
                 "--shared-buffer-bytes", str(BUFFER_BYTES), "--scheduler", "rr", *ports])
             wait_for_tcp("127.0.0.1", grpc_port, proc=self.switch.popen)
             self.program(f"127.0.0.1:{grpc_port}")
-            self.counts = {s: logs / f"sink-{s}.bytes" for s in self.hosts}
-            servers = [self.start(f"server-{s}", traffic(
-                "server", "--sink-port", str(SINK_PORT), "--responder-port",
-                str(RESPONDER_PORT), "--out", str(self.counts[s]), "--dscp", str(EF)),
+            self.counts = {s: logs / f"sink-{s}.json" for s in self.hosts}
+            servers = [self.start(f"sink-{s}", [str(FBTRAFFIC), "sink", "--port",
+                                                str(SINK_PORT), "--out", str(self.counts[s])],
+                                  self.hosts[s]) for s in self.hosts]
+            servers += [self.start(f"responder-{s}", traffic(
+                "responder", "--port", str(RESPONDER_PORT), "--dscp", str(EF)),
                 self.hosts[s]) for s in self.hosts]
             for proc in servers:
                 wait_listening(proc)
@@ -234,8 +245,17 @@ class FbLab:
         return sum(netstat(host.run("cat", "/proc/net/netstat").stdout)["IpExt"]["InCEPkts"]
                    for host in self.hosts.values())
 
+    def sinks(self):
+        """The sinks' counts: {"bytes": received, "cpu_s": their CPU time}, summed."""
+        out = {"bytes": 0, "cpu_s": 0.0}
+        for path in self.counts.values():
+            if path.exists():
+                for key, value in json.loads(path.read_text()).items():
+                    out[key] += value
+        return out
+
     def sink_bytes(self):
-        return sum(int(p.read_text()) for p in self.counts.values() if p.exists())
+        return self.sinks()["bytes"]
 
     def close(self):
         for proc in reversed(self.procs):
@@ -278,6 +298,24 @@ def wait_listening(proc, timeout=30.0):
     raise TimeoutError(f"a traffic server did not listen: {proc.log_tail()}")
 
 
+def build_traffic():
+    """Builds bin/fbtraffic (the Go cache makes this quick)."""
+    subprocess.run(["go", "build", "-o", str(FBTRAFFIC), "./test/scenarios/fbtraffic"],
+                   cwd=ROOT, check=True)
+
+
+def wait_fba_round(lab, timeout=60.0):
+    """Waits until FBA's tuner has set the queues' alphas once, so that a
+    run measures FBA from its start and not the JVM's start-up under DT
+    (under load that took seconds, issue 44)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if any("alpha" in q for port in lab.stats()["ports"].values() for q in port["queues"]):
+            return
+        time.sleep(0.05)
+    raise TimeoutError(f"FBA set no alpha within {timeout:.0f} s")
+
+
 def traffic(*args):
     return [PYTHON, "-m", "test.scenarios.fb_traffic", *args]
 
@@ -315,7 +353,8 @@ class Tracer(threading.Thread):
                                       "used": st["buffer"]["used_bytes"],
                                       "congested": st["buffer"]["congested"],
                                       "ports": {p: [{k: q[k] for k in ("bytes", "threshold_bytes",
-                                                                      "drops")}
+                                                                      "drops", "alpha")
+                                                     if k in q}
                                                     for q in v["queues"]
                                                     if q["queue"] in LOW_QUEUES + (HIGH_QUEUE,)]
                                                 for p, v in st["ports"].items()}}) + "\n")
@@ -338,7 +377,8 @@ class Tracer(threading.Thread):
         return out
 
 
-def run_once(lab, logs, scheme, variant, load, query, duration, legacy=False, rep=0):
+def run_once(lab, logs, scheme, variant, load, query, duration, legacy=False, rep=0,
+             fba_period_ms=FBA_PERIOD_MS, fba_jar=HOST_JAR):
     """One run of one scheme (rep: which repetition, which draws other
     arrivals and sizes); returns its figures."""
     tag = (f"{variant}-{int(load * 100)}-{int(query * 100)}-{scheme}"
@@ -348,9 +388,10 @@ def run_once(lab, logs, scheme, variant, load, query, duration, legacy=False, re
     ce0 = lab.ce_packets()
     tuner = None
     if scheme == "fba":
-        tuner = lab.start(f"{tag}-fba", ["java", "-cp", str(HOST_JAR),
+        tuner = lab.start(f"{tag}-fba", ["java", "-cp", str(fba_jar),
                                          "org.flowbuf.host.fba.FbaMain", lab.admin,
-                                         str(FBA_PERIOD_MS)])
+                                         str(fba_period_ms)])
+        wait_fba_round(lab)
     # Each server receives load x R on average: it sends as much, its
     # flows going to the others at random.
     flow_rate = load * lab.rate_bps / 8 / (web_search_mean() * SCALE)
@@ -359,11 +400,12 @@ def run_once(lab, logs, scheme, variant, load, query, duration, legacy=False, re
     else:  # the paper's four low-priority tags
         tags = ["--tags", ",".join(str(t) for t in LOW_TAGS)]
     bg_out = {s: logs / f"{tag}-bg-{s}.json" for s in lab.hosts}
-    senders = [lab.start(f"{tag}-bg-{s}", traffic(
-        "background", "--peers", ",".join(ip_of(o) for o in lab.hosts if o != s),
-        "--sink-port", str(SINK_PORT), "--rate", str(flow_rate), "--scale", str(SCALE),
+    sink0 = lab.sinks()
+    senders = [lab.start(f"{tag}-bg-{s}", [
+        str(FBTRAFFIC), "background", "--peers", ",".join(ip_of(o) for o in lab.hosts if o != s),
+        "--port", str(SINK_PORT), "--rate", str(flow_rate), "--scale", str(SCALE),
         "--duration", str(WARMUP_S + duration), "--out", str(bg_out[s]),
-        "--seed", str(SEED_STEP * rep + 1000 * s + int(load * 100)), *tags), lab.hosts[s])
+        "--seed", str(SEED_STEP * rep + 1000 * s + int(load * 100)), *tags], lab.hosts[s])
         for s in lab.hosts]
     time.sleep(WARMUP_S)
     qct_out = {s: logs / f"{tag}-qct-{s}.json" for s in lab.hosts}
@@ -383,13 +425,17 @@ def run_once(lab, logs, scheme, variant, load, query, duration, legacy=False, re
     tracer.finish()
     for proc in senders:
         proc.popen.wait(timeout=30)
+        if proc.popen.returncode:
+            raise RuntimeError(f"a background sender failed: {proc.log_tail()}")
+    sink1 = lab.sinks()
     if tuner:
         tuner.stop()
     time.sleep(0.5)  # the queues drain before the next scheme
     ce_marked = lab.ce_packets() - ce0
     lab.set_ecn(False)
     qcts = [q for s in lab.hosts for q in json.loads(qct_out[s].read_text())]
-    flows = [f for s in lab.hosts for f in json.loads(bg_out[s].read_text())]
+    generated = [json.loads(bg_out[s].read_text()) for s in lab.hosts]
+    flows = [f for g in generated for f in g["flows"]]
     short_fcts = [fct for size_, fct in flows if size_ < SHORT_BYTES]
     return {"qct_avg": statistics.mean(qcts), "qct_p99": p99(qcts), "queries": len(qcts),
             "throughput_pct": 100 * (b1 - b0) / (SERVERS * lab.rate_bps / 8 * (t1 - t0)),
@@ -398,7 +444,25 @@ def run_once(lab, logs, scheme, variant, load, query, duration, legacy=False, re
             "buffer_pct_p99": 100 * p99(tracer.used) / BUFFER_BYTES,
             "buffer_pct_avg": 100 * statistics.mean(tracer.used) / BUFFER_BYTES,
             "drops": tracer.drops(), "trace": str(tracer.path),
-            "machine_load": os.getloadavg()[0], "ce_packets": ce_marked}
+            "machine_load": os.getloadavg()[0], "ce_packets": ce_marked,
+            **generator_figures(generated, sink0, sink1, lab.rate_bps, WARMUP_S + duration)}
+
+
+def generator_figures(generated, sink0, sink1, rate_bps, arrivals_s):
+    """What the background's generator did over its whole run (arrivals
+    and grace): the load it offered (the sizes of the flows it started,
+    over its arrival window), what its sockets took and the sinks received,
+    how late flows started against their Poisson arrivals, and the CPU the
+    senders and sinks used, as a share of one core."""
+    wall = max(g["wall_s"] for g in generated)
+    capacity = SERVERS * rate_bps / 8
+    return {"offered_pct": 100 * sum(g["offered_bytes"] for g in generated)
+            / (capacity * arrivals_s),
+            "written_pct": 100 * sum(g["written_bytes"] for g in generated) / (capacity * wall),
+            "sink_pct": 100 * (sink1["bytes"] - sink0["bytes"]) / (capacity * wall),
+            "sender_lag_ms_max": max(g["lag_ms_max"] for g in generated),
+            "sender_cpu_pct": 100 * sum(g["cpu_s"] for g in generated) / wall,
+            "sink_cpu_pct": 100 * (sink1["cpu_s"] - sink0["cpu_s"]) / wall}
 
 
 def p99(values):
@@ -426,9 +490,16 @@ def emit_run(r, **cond):
     for cause, n in r["drops"].items():
         emit("fb_drops", n, "packets", cause=cause, **cond)
     emit("fb_ecn_ce_packets", r["ce_packets"], "packets", **cond)
+    emit("fb_background_offered_pct", round(r["offered_pct"], 1), "%", **cond)
+    emit("fb_background_delivered_pct", round(r["sink_pct"], 1), "%",
+         written_by_senders_pct=round(r["written_pct"], 1), **cond)
+    emit("fb_generator_cpu_pct", round(r["sender_cpu_pct"], 1), "% of a core",
+         sinks_pct=round(r["sink_cpu_pct"], 1), arrival_lag_ms_max=round(r["sender_lag_ms_max"], 1),
+         **cond)
 
 
-def run_all(lab, logs, duration, plan, repeat, first_run=0):
+def run_all(lab, logs, duration, plan, repeat, first_run=0, fba_period_ms=FBA_PERIOD_MS,
+            fba_jar=HOST_JAR):
     """Every (variant, load, query) of plan with its schemes, repeat times
     (each repetition runs every scheme once, DT first, so that a ratio
     compares runs made minutes apart, not a whole plan apart). first_run:
@@ -438,7 +509,8 @@ def run_all(lab, logs, duration, plan, repeat, first_run=0):
     for variant, load, query, schemes in plan:
         for rep in range(first_run, first_run + repeat):
             for scheme in schemes:
-                r = run_once(lab, logs, scheme, variant, load, query, duration, rep=rep)
+                r = run_once(lab, logs, scheme, variant, load, query, duration, rep=rep,
+                             fba_period_ms=fba_period_ms, fba_jar=fba_jar)
                 results[(variant, load, query, scheme, rep)] = r
                 emit_run(r, variant=variant, load_pct=int(load * 100),
                          query_pct_of_buffer=int(query * 100), scheme=scheme, run=rep)
@@ -582,12 +654,22 @@ def main(argv=None):
     parser.add_argument("--rate-mbps", type=float, default=RATE_BPS / 1e6,
                         help="R, each server's port (default %(default)g; B stays the paper's "
                              "bytes per port)")
+    parser.add_argument("--fba-period-ms", type=int, default=FBA_PERIOD_MS,
+                        help="FBA's re-tuning period (default %(default)s, the paper's)")
+    parser.add_argument("--fba-jar", type=Path, default=HOST_JAR,
+                        help="the jar FBA's tuner runs from (default the host's; another "
+                             "build's, to compare FBA's versions on the same seeds)")
     args = parser.parse_args(argv)
     duration = args.duration or (5.0 if args.quick else 12.0)
     repeat = args.repeat or (1 if args.quick else 3)
     if repeat < 1 or args.first_run < 0:
         parser.error("--repeat: at least 1; --first-run: at least 0")
     plan = make_plan(args, parser)
+    if args.fba_period_ms < 10:
+        parser.error("--fba-period-ms: at least 10 (FbaTuner's minimum)")
+    if any("fba" in schemes for *_, schemes in plan) and not args.fba_jar.is_file():
+        parser.error(f"--fba-jar: no file {args.fba_jar} (FBA's tuner runs from it; "
+                     "mvn -pl host -am package builds the host's)")
     if not 0.1 <= args.rate_mbps <= 1000:
         parser.error("--rate-mbps: 0.1 to 1000")
     rate_bps = int(args.rate_mbps * 1e6)
@@ -601,14 +683,16 @@ def main(argv=None):
     emit("fb_setup", BUFFER_BYTES, "bytes", servers=SERVERS, rate_bps=rate_bps,
          responders=RESPONDERS, flow_size_scale=SCALE, query_rate_per_s=QUERY_RATE,
          seconds_per_run=duration, repeat=repeat, first_run=args.first_run, cc=cc,
-         ecn_k_packets=args.ecn_k, rto_min_ms=args.rto_min_ms or 200)
+         ecn_k_packets=args.ecn_k, rto_min_ms=args.rto_min_ms or 200,
+         fba_period_ms=args.fba_period_ms, fba_jar=str(args.fba_jar), background="Go senders and sinks (fbtraffic)")
     lab = FbLab(logs, cc=cc, rto_min_ms=args.rto_min_ms, ecn_k=args.ecn_k, rate_bps=rate_bps)
     try:
         if args.diagnose:
             diagnose(lab, logs, duration)
             print(f"fb diagnosis: logs and traces in {logs}")
             return
-        results = run_all(lab, logs, duration, plan, repeat, args.first_run)
+        results = run_all(lab, logs, duration, plan, repeat, args.first_run, args.fba_period_ms,
+                          args.fba_jar)
     except BaseException:
         sys.stderr.write((logs / "pbswitch.log").read_text()[-3000:])
         raise

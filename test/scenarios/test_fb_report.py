@@ -69,3 +69,28 @@ def test_netstat_reads_the_ce_counter():
 def test_a_marking_threshold_outside_enq_qdepths_width_is_refused(k):
     with pytest.raises(SystemExit):
         fb.main(["--only", "multi_queue:90:75", "--ecn-k", k])
+
+
+def test_an_fba_period_below_the_tuners_minimum_is_refused():
+    with pytest.raises(SystemExit):
+        fb.main(["--only", "multi_queue:90:75", "--schemes", "fba", "--fba-period-ms", "5"])
+
+
+def test_the_generators_figures_are_shares_of_the_four_ports():
+    # Two senders over 10 s of arrivals and 12 s in all, at 10 Mbit/s a
+    # port: the four ports carry 5 MB/s, 50 MB in the arrivals' 10 s.
+    generated = [{"offered_bytes": 20_000_000, "written_bytes": 24_000_000, "lag_ms_max": 3.0,
+                  "cpu_s": 0.6, "wall_s": 12.0},
+                 {"offered_bytes": 25_000_000, "written_bytes": 24_000_000, "lag_ms_max": 7.5,
+                  "cpu_s": 1.2, "wall_s": 11.9}]
+    got = fb.generator_figures(generated, {"bytes": 1_000, "cpu_s": 1.0},
+                               {"bytes": 30_001_000, "cpu_s": 2.2}, 10_000_000, 10.0)
+    assert got == pytest.approx({"offered_pct": 90.0, "written_pct": 80.0, "sink_pct": 50.0,
+                                 "sender_lag_ms_max": 7.5, "sender_cpu_pct": 15.0,
+                                 "sink_cpu_pct": 10.0})
+
+
+def test_a_missing_fba_jar_is_refused(tmp_path):
+    with pytest.raises(SystemExit):
+        fb.main(["--only", "multi_queue:90:75", "--schemes", "fba",
+                 "--fba-jar", str(tmp_path / "none.jar")])

@@ -61,8 +61,7 @@ public final class PbswitchAdminControl implements DtQueueControl {
         stats.path("ports").fields().forEachRemaining(port -> {
             List<QueueSample> queues = new ArrayList<>();
             for (JsonNode q : port.getValue().path("queues")) {
-                queues.add(new QueueSample(q.path("bytes").asLong(),
-                                           q.path("dequeued_bytes").asLong()));
+                queues.add(new QueueSample(q.path("bytes").asLong()));
             }
             ports.put(Long.parseLong(port.getKey()), queues);
         });

@@ -38,20 +38,17 @@ public final class DtSnapshot {
         }
     }
 
-    /** One queue of a port: bytes held now, bytes sent so far. */
+    /** One queue of a port: the bytes it holds now. */
     public static final class QueueSample {
         final long lengthBytes;
-        final long dequeuedBytes;
 
         /**
          * A queue's sample.
          *
-         * @param lengthBytes   bytes it holds
-         * @param dequeuedBytes bytes it has sent since the port came up
+         * @param lengthBytes bytes it holds
          */
-        public QueueSample(long lengthBytes, long dequeuedBytes) {
+        public QueueSample(long lengthBytes) {
             this.lengthBytes = lengthBytes;
-            this.dequeuedBytes = dequeuedBytes;
         }
 
         boolean congested() {

@@ -18,15 +18,19 @@ import java.util.Map;
  * <li>N_p: the congested (non-empty) queues of the class's buffer priority
  * over all ports, the queue itself counted when it is empty (its next
  * packet would make it congested), as FB counts them.</li>
- * <li>gamma, the queue's normalised dequeue rate: for a congested queue,
- * its share of the bytes its port sent since the last snapshot (it had
- * packets to send, so that is what the scheduler gave it); for an empty
- * queue, or with no earlier snapshot or a port that sent nothing, inferred
- * from the port's scheduling: under strict priority 1 when no higher queue
- * of the port holds a packet, else 0; under round robin an equal share
- * with the port's congested queues, 1/(k + 1). An empty queue's measured
- * share says only that it had nothing to send.</li>
+ * <li>gamma, the queue's normalised dequeue rate, inferred from its port's
+ * scheduling and active queues as the paper's FBA does (§5.2, "infers the
+ * per-queue dequeue rate considering the scheduling algorithm per port and
+ * the number of active queues"), and as FB does per packet: under round
+ * robin an equal share with the port's other congested queues, 1/k, an
+ * empty queue counted as the next congested one, 1/(k + 1); under strict
+ * priority 1 when no higher queue of the port holds a packet, else 0.</li>
  * </ul>
+ * The bytes a queue sent over the last period are not its gamma: a burst's
+ * queue (the queries') holds packets for tens of ms of a 1 s period, and
+ * its share of the period's bytes (a few %) would set its alpha near the
+ * floor for the whole next period, dropping the next burst (issue 44: what
+ * the traces showed).
  */
 public final class FbaCalculator {
 
@@ -44,18 +48,16 @@ public final class FbaCalculator {
     /**
      * Every queue's alpha now.
      *
-     * @param before the previous snapshot, or null for the first period
-     * @param now    the snapshot now
+     * @param now the switch's queues now
      * @return an alpha for each queue of each port
      */
-    public static List<QueueAlpha> alphas(DtSnapshot before, DtSnapshot now) {
+    public static List<QueueAlpha> alphas(DtSnapshot now) {
         List<ClassSetting> classes = now.classes();
         int[] congested = congestedByPriority(now);
         List<QueueAlpha> out = new ArrayList<>();
         for (Map.Entry<Long, List<QueueSample>> port : now.ports().entrySet()) {
             List<QueueSample> queues = port.getValue();
-            double[] gamma = gammas(previous(before, port.getKey(), queues.size()), queues,
-                                    now.roundRobin());
+            double[] gamma = now.roundRobin() ? roundRobin(queues) : strictPriority(queues);
             for (int q = 0; q < queues.size(); q++) {
                 ClassSetting c = classes.get(q);
                 int np = congested[priority(c)] + (queues.get(q).congested() ? 0 : 1);
@@ -80,35 +82,6 @@ public final class FbaCalculator {
             }
         }
         return congested;
-    }
-
-    /** The port's queues in the previous snapshot, or null when unknown. */
-    private static List<QueueSample> previous(DtSnapshot before, long port, int size) {
-        if (before == null) {
-            return null;
-        }
-        List<QueueSample> queues = before.ports().get(port);
-        return queues != null && queues.size() == size ? queues : null;
-    }
-
-    private static double[] gammas(List<QueueSample> before, List<QueueSample> now,
-                                   boolean roundRobin) {
-        double[] gamma = roundRobin ? roundRobin(now) : strictPriority(now);
-        long[] sent = new long[now.size()];
-        long portSent = 0;
-        for (int q = 0; before != null && q < now.size(); q++) {
-            sent[q] = now.get(q).dequeuedBytes - before.get(q).dequeuedBytes;
-            if (sent[q] < 0) {
-                return gamma; // a counter went back: the port was re-added
-            }
-            portSent += sent[q];
-        }
-        for (int q = 0; portSent > 0 && q < now.size(); q++) {
-            if (now.get(q).congested()) {
-                gamma[q] = (double) sent[q] / portSent;
-            }
-        }
-        return gamma;
     }
 
     private static double[] roundRobin(List<QueueSample> now) {

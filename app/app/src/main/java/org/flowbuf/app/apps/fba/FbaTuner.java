@@ -35,7 +35,6 @@ public final class FbaTuner implements AutoCloseable {
     private final DtQueueControl control;
     private final Duration period;
     private final ScheduledExecutorService timer;
-    private DtSnapshot last;
     private volatile long rounds;
     private volatile long failures;
     private volatile long skipped;
@@ -74,17 +73,14 @@ public final class FbaTuner implements AutoCloseable {
         try {
             DtSnapshot now = control.read();
             if (!now.dynamicThresholds()) {
-                last = null;
                 skipped++;
                 return;
             }
-            List<QueueAlpha> alphas = FbaCalculator.alphas(last, now);
+            List<QueueAlpha> alphas = FbaCalculator.alphas(now);
             control.setAlphas(alphas);
-            last = now;
             lastAlphas = List.copyOf(alphas);
             rounds++;
         } catch (IOException | RuntimeException e) {
-            last = null;
             failures++;
             LOG.warn("FBA on {}: round failed: {}", name, e.getMessage());
         }

@@ -6,7 +6,7 @@
 /**
  * FBA (Apostolaki et al., FB, §5.2): FB's buffer sharing approximated on a
  * switch that only offers Dynamic Thresholds, by a controller that reads
- * the queue lengths and dequeued bytes every period and gives each queue
- * its own DT alpha = alpha_c * 1/N_p * gamma.
+ * the queue lengths every period and gives each queue its own DT alpha =
+ * alpha_c * 1/N_p * gamma, gamma inferred from the port's scheduling.
  */
 package org.flowbuf.app.apps.fba;

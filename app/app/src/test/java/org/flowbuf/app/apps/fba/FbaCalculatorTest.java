@@ -23,88 +23,70 @@ public class FbaCalculatorTest {
     static final List<ClassSetting> CLASSES =
             List.of(new ClassSetting(1, false), new ClassSetting(2, true));
 
-    static QueueSample q(long length, long dequeued) {
-        return new QueueSample(length, dequeued);
+    static QueueSample q(long length) {
+        return new QueueSample(length);
     }
 
     static DtSnapshot snapshot(List<QueueSample> port1, List<QueueSample> port2) {
         return new DtSnapshot(true, CLASSES, Map.of(1L, port1, 2L, port2));
     }
 
-    static final DtSnapshot BEFORE = snapshot(List.of(q(0, 0), q(0, 0)), List.of(q(0, 0), q(0, 0)));
-    // Port 1: both queues hold packets, and sent 1000 and 3000 bytes in the
-    // period (gamma 1/4 and 3/4); port 2: empty, sent nothing.
+    static final DtSnapshot BEFORE = snapshot(List.of(q(0), q(0)), List.of(q(0), q(0)));
+    // Port 1: both queues hold packets; port 2: empty.
     static final DtSnapshot NOW =
-            snapshot(List.of(q(3000, 1000), q(1000, 3000)), List.of(q(0, 0), q(0, 0)));
+            snapshot(List.of(q(3000), q(1000)), List.of(q(0), q(0)));
 
     @Test
-    public void alphaIsTheClassAlphaOverCongestedQueuesTimesTheMeasuredShare() {
+    public void underStrictPriorityGammaIsWhetherAHigherQueueHoldsPackets() {
         assertEquals(List.of(
-                // congested, the only low one: N_p 1; 1 * 1/4 / 1
-                new QueueAlpha(1, 0, 0.25),
-                // congested, the only high one: 2 * 3/4 / 1
-                new QueueAlpha(1, 1, 1.5),
-                // empty, so counted with port 1's low queue: N_p 2; port 2
-                // sent nothing, so gamma comes from strict priority: 1
+                // congested, the only low one: N_p 1; queue 1 above it holds
+                // packets: gamma 0, floored
+                new QueueAlpha(1, 0, FbaCalculator.MIN_ALPHA),
+                // congested, the only high one: N_p 1, gamma 1: 2
+                new QueueAlpha(1, 1, 2.0),
+                // empty, so counted with port 1's low queue: N_p 2, gamma 1
                 new QueueAlpha(2, 0, 0.5),
                 // empty high queue: N_p 2, gamma 1: 2 / 2
                 new QueueAlpha(2, 1, 1.0)),
-                     sorted(FbaCalculator.alphas(BEFORE, NOW)));
+                     sorted(FbaCalculator.alphas(NOW)));
     }
 
     @Test
-    public void withoutAnEarlierSnapshotGammaFollowsStrictPriority() {
+    public void aBurstQueueGetsItsRoundRobinShare() {
+        // Issue 44: a query queue congested at the snapshot gets its
+        // round-robin share (1/2 with the congested low queue), whatever
+        // little of the port's bytes it sent over the period.
+        DtSnapshot now = new DtSnapshot(true, true, CLASSES,
+                Map.of(1L, List.of(q(10), q(10)), 2L, List.of(q(0), q(0))));
         assertEquals(List.of(
-                // queue 1 above it holds packets: gamma 0, floored
-                new QueueAlpha(1, 0, FbaCalculator.MIN_ALPHA),
-                new QueueAlpha(1, 1, 2.0),
-                new QueueAlpha(2, 0, 0.5),
-                new QueueAlpha(2, 1, 1.0)),
-                     sorted(FbaCalculator.alphas(null, NOW)));
-    }
-
-    @Test
-    public void aCounterThatWentBackIsNoMeasure() {
-        // Port 1 was re-added: its queue 0 counter is below the last one.
-        DtSnapshot before = snapshot(List.of(q(0, 5000), q(0, 0)), List.of(q(0, 0), q(0, 0)));
-        assertEquals(sorted(FbaCalculator.alphas(null, NOW)),
-                     sorted(FbaCalculator.alphas(before, NOW)));
-    }
-
-    @Test
-    public void anEmptyQueueGetsTheShareItsSchedulerWouldGiveIt() {
-        // Both low queues congested; port 1 sent only from its low queue, so
-        // its empty high queue measured 0 but would have had the port: 1.
-        DtSnapshot now = snapshot(List.of(q(10, 100), q(0, 0)), List.of(q(10, 100), q(0, 0)));
-        assertEquals(List.of(
-                new QueueAlpha(1, 0, 0.5),  // low, N_p 2 (both low queues), gamma 1: 1/2
-                new QueueAlpha(1, 1, 2.0),  // high, empty: N_p 0 + itself, gamma 1: 2
-                new QueueAlpha(2, 0, 0.5),
-                new QueueAlpha(2, 1, 2.0)),
-                     sorted(FbaCalculator.alphas(BEFORE, now)));
+                new QueueAlpha(1, 0, 0.5),  // low, N_p 1, gamma 1/2: 1 * 1/2
+                new QueueAlpha(1, 1, 1.0),  // high, N_p 1, gamma 1/2: 2 * 1/2
+                new QueueAlpha(2, 0, 0.5),  // low, empty: N_p 1 + itself, gamma 1: 1/2
+                new QueueAlpha(2, 1, 1.0)), // high, empty: N_p 1 + itself, gamma 1: 2/2
+                     sorted(FbaCalculator.alphas(now)));
     }
 
     @Test
     public void underRoundRobinAnEmptyQueueGetsAnEqualShare() {
-        // Port 1's low queue congested, its high queue empty; no earlier
-        // snapshot. Round robin gives the low queue all of port 1 while it is
-        // alone, and a packet arriving at the high queue half; port 2 is
-        // empty: an arriving packet's queue would have it all.
+        // Port 1's low queue congested, its high queue empty. Round robin
+        // gives the low queue all of port 1 while it is alone, and a packet
+        // arriving at the high queue half; port 2 is empty: an arriving
+        // packet's queue would have it all.
         DtSnapshot now = new DtSnapshot(true, true, CLASSES,
-                Map.of(1L, List.of(q(10, 100), q(0, 0)), 2L, List.of(q(0, 0), q(0, 0))));
+                Map.of(1L, List.of(q(10), q(0)), 2L, List.of(q(0), q(0))));
         assertEquals(List.of(
                 new QueueAlpha(1, 0, 1.0),  // low, N_p 1, gamma 1: 1
                 new QueueAlpha(1, 1, 1.0),  // high, empty: N_p 1, gamma 1/2: 2 * 1/2
                 new QueueAlpha(2, 0, 0.5),  // low, empty: N_p 2, gamma 1: 1/2
                 new QueueAlpha(2, 1, 2.0)), // high, empty: N_p 1, gamma 1: 2
-                     sorted(FbaCalculator.alphas(null, now)));
+                     sorted(FbaCalculator.alphas(now)));
     }
 
     @Test
     public void snapshotsWithBadShapesAreRefused() {
         assertIllegal(() -> new ClassSetting(0, false));
         assertIllegal(() -> new ClassSetting(Double.NaN, false));
-        assertIllegal(() -> new DtSnapshot(true, CLASSES, Map.of(1L, List.of(q(0, 0)))));
+        assertIllegal(() -> new DtSnapshot(true, CLASSES, Map.of(1L, List.of(q(0)))));
     }
 
     static List<QueueAlpha> sorted(List<QueueAlpha> alphas) {

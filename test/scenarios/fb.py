@@ -684,7 +684,8 @@ def main(argv=None):
          responders=RESPONDERS, flow_size_scale=SCALE, query_rate_per_s=QUERY_RATE,
          seconds_per_run=duration, repeat=repeat, first_run=args.first_run, cc=cc,
          ecn_k_packets=args.ecn_k, rto_min_ms=args.rto_min_ms or 200,
-         fba_period_ms=args.fba_period_ms, fba_jar=str(args.fba_jar), background="Go senders and sinks (fbtraffic)")
+         fba_period_ms=args.fba_period_ms, fba_jar=str(args.fba_jar),
+         background="Go senders and sinks (fbtraffic)")
     lab = FbLab(logs, cc=cc, rto_min_ms=args.rto_min_ms, ecn_k=args.ecn_k, rate_bps=rate_bps)
     try:
         if args.diagnose:

@@ -16,6 +16,9 @@ import org.flowbuf.app.intent.SteeringRuleWriter;
 import org.flowbuf.app.pi.DriverGroups;
 import org.flowbuf.app.pi.FlowRuleServiceSteeringWriter;
 import org.flowbuf.app.pi.GroupServiceMulticastWriter;
+import org.flowbuf.app.store.DistributedIdRecords;
+import org.flowbuf.app.store.IdRecords;
+import org.flowbuf.app.store.InMemoryIdRecords;
 import org.flowbuf.app.task.StripedTurns;
 import com.google.common.util.concurrent.Striped;
 import org.onlab.util.Tools;
@@ -25,6 +28,7 @@ import org.onosproject.net.DeviceId;
 import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.group.GroupService;
+import org.onosproject.store.service.StorageService;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -38,12 +42,13 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * FMM sessions as an ONOS component (and, constructed directly, in the
@@ -59,6 +64,13 @@ import java.util.function.Supplier;
  * session; sessions of different UEs run in parallel with their calls. The
  * anchor's multicast groups are claimed without a lock
  * ({@link GroupReservations}).
+ *
+ * <p>The sessions' records live in a store: in ONOS the cluster's
+ * distributed map (every instance lists the same sessions, gives out no id
+ * another gave, refuses a second session of a downlink and a group another
+ * instance's session holds), in the embedded host memory. A session's run
+ * (its intents, triggers and the sync under way) stays with the instance
+ * that opened it, which alone takes its steps.
  */
 @Component(immediate = true, service = FmmService.class)
 public class FmmManager implements FmmService {
@@ -67,6 +79,8 @@ public class FmmManager implements FmmService {
     static final int FIRST_GROUP = 0x1000;
     static final int LAST_GROUP = 0xffff;
     private static final String APP_NAME = "org.flowbuf.app";
+    /** The sessions' map in ONOS's cluster (its ids: SESSIONS-ids). */
+    static final String SESSIONS = "flowbuf-fmm-sessions";
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected FlowBufIntentService intentService;
@@ -86,10 +100,13 @@ public class FmmManager implements FmmService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected DeviceService deviceService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected StorageService storageService;
+
     private AnchorMulticast anchor;
+    private PlanCheck planCheck;
     private ExecutorService syncWorker;
-    private final AtomicLong nextId = new AtomicLong(1);
-    private final Map<Long, FmmSession> sessions = new ConcurrentHashMap<>();
+    private IdRecords<FmmSession> sessions = new InMemoryIdRecords<>();
     // Closed sessions beyond these are forgotten; failed ones are kept.
     private final Retention<Long> closed = new Retention<>(Retention.DEFAULT_KEPT);
     private final Map<Long, FmmRun> runs = new ConcurrentHashMap<>();
@@ -117,15 +134,27 @@ public class FmmManager implements FmmService {
     // As above, with another worker for the syncs (tests).
     FmmManager(FlowBufIntentService intentService, BufferService bufferService,
                SteeringRuleWriter rules, MulticastGroupWriter groups, ExecutorService syncWorker) {
+        this(intentService, bufferService, rules, groups, syncWorker, new InMemoryIdRecords<>());
+    }
+
+    // As above, on a given store (tests: two instances on one cluster's storage).
+    FmmManager(FlowBufIntentService intentService, BufferService bufferService,
+               SteeringRuleWriter rules, MulticastGroupWriter groups, ExecutorService syncWorker,
+               IdRecords<FmmSession> sessions) {
+        this.sessions = sessions;
         this.intentService = intentService;
         this.bufferService = bufferService;
         this.anchor = new AnchorMulticast(rules, groups);
         this.syncWorker = syncWorker;
+        // The embedded host has no model of a switch's ports: the agents only.
+        this.planCheck = new PlanCheck(PlanCheck.Network.ANY, bufferService::getDevices);
     }
 
     @Activate
     protected void activate() {
         ApplicationId appId = coreService.registerApplication(APP_NAME);
+        sessions = new DistributedIdRecords<>(storageService, SESSIONS,
+                                              FmmSessionSerializer.SERIALIZER);
         Duration wait = Duration.ofSeconds(5);
         anchor = new AnchorMulticast(new FlowRuleServiceSteeringWriter(appId, flowRuleService,
                                                                        wait),
@@ -133,6 +162,7 @@ public class FmmManager implements FmmService {
                                                                      new DriverGroups(deviceService),
                                                                      wait));
         syncWorker = newSyncWorker();
+        planCheck = new PlanCheck(PlanCheck.Network.of(deviceService), bufferService::getDevices);
     }
 
     private static ExecutorService newSyncWorker() {
@@ -154,13 +184,15 @@ public class FmmManager implements FmmService {
     }
 
     private FmmSession openInTurn(FmmPlan plan) {
+        // Before any step: an undo leaves withdrawn intents and rewritten rules.
+        planCheck.check(plan);
         boolean busy = sessions.values().stream().anyMatch(
                 s -> s.plan().downlink().equals(plan.downlink()) && isOpen(s));
         if (busy) {
             throw FlowBufException.conflict("an FMM session of %s is open", plan.downlink());
         }
-        int group = anchorGroups.claim(plan.anchor());
-        long id = nextId.getAndIncrement();
+        int group = anchorGroups.claim(plan.anchor(), groupsOfOpenSessions(plan.anchor()));
+        long id = sessions.nextId();
         FmmRun run = new FmmRun(id, plan, intentService, bufferService, syncWorker);
         Rollback undo = new Rollback();
         try {
@@ -250,9 +282,16 @@ public class FmmManager implements FmmService {
                                         "close: " + String.join("; ", failures)));
     }
 
+    // The groups the open sessions of every instance hold on the anchor.
+    private Set<Integer> groupsOfOpenSessions(DeviceId anchor) {
+        return sessions.values().stream()
+                .filter(s -> isOpen(s) && s.plan().anchor().equals(anchor))
+                .map(FmmSession::multicastGroup).collect(Collectors.toSet());
+    }
+
     @Override
     public Optional<FmmSession> session(long id) {
-        return Optional.ofNullable(sessions.get(id));
+        return sessions.get(id);
     }
 
     @Override
@@ -272,8 +311,12 @@ public class FmmManager implements FmmService {
     private FmmSession open(long id) {
         FmmSession s = session(id).orElseThrow(
                 () -> FlowBufException.notFound("no FMM session %d", id));
-        if (!isOpen(s) || !runs.containsKey(id)) {
+        if (!isOpen(s)) {
             throw FlowBufException.conflict("FMM session %d is %s", id, s.state());
+        }
+        if (!runs.containsKey(id)) {
+            throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE, String.format(
+                    "FMM session %d is driven by the ONOS instance that opened it", id));
         }
         return s;
     }

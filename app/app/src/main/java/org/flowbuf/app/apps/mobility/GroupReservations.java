@@ -37,14 +37,16 @@ final class GroupReservations {
     /**
      * Claims the lowest group of the anchor no one holds.
      *
-     * @param anchor the anchor switch
+     * @param anchor    the anchor switch
+     * @param heldThere groups held beyond these reservations (the open
+     *                  sessions of a cluster's other instances)
      * @return the group
      * @throws FlowBufException CONFLICT when every group is held
      */
-    int claim(DeviceId anchor) {
+    int claim(DeviceId anchor, Set<Integer> heldThere) {
         Set<Integer> held = taken.computeIfAbsent(anchor, d -> ConcurrentHashMap.newKeySet());
         for (int group = first; group <= last; group++) {
-            if (held.add(group)) {
+            if (!heldThere.contains(group) && held.add(group)) {
                 return group;
             }
         }

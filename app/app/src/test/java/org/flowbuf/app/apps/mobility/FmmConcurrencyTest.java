@@ -86,6 +86,9 @@ public class FmmConcurrencyTest {
                             return null;
                         case "getStatistics":
                             return Optional.of(BufferStatistics.builder().build());
+                        case "getDevices":
+                            return Set.of(DeviceId.deviceId("device:s1"),
+                                          DeviceId.deviceId("device:s2"));
                         default:
                             throw new UnsupportedOperationException(method.getName());
                     }

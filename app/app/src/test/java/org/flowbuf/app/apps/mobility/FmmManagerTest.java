@@ -81,6 +81,8 @@ public class FmmManagerTest {
     private final Map<DeviceId, Integer> triggerPolls = new ConcurrentHashMap<>();
     private int lateSignalPolls;
     private int nextIntent;
+    /** The devices with a buffer agent, as the Buffer Service knows them. */
+    private Set<DeviceId> agentDevices = Set.of(S1, S2, S3);
     // Syncs on the caller's thread: a handoff returns once its sync is made.
     private final FmmManager fmm = new FmmManager(intents(), buffers(), rules(), groups(),
                                                   MoreExecutors.newDirectExecutorService());
@@ -181,6 +183,8 @@ public class FmmManagerTest {
                         case "disarm":
                             record("disarm " + args[0] + " " + args[1]);
                             return disarmed((DeviceId) args[0]);
+                        case "getDevices":
+                            return agentDevices;
                         case "purgeToSyncPoint":
                             record("purge " + args[0] + " to sync point " + args[3]);
                             if (purgeMisses > 0) {
@@ -277,6 +281,19 @@ public class FmmManagerTest {
         assertTrue(fmm.sessions().isEmpty());
         failOn = null;
         assertEquals(FmmSession.State.ATTACHED, fmm.open(plan(S1)).state());
+    }
+
+    // Live under ONOS (2026-11-29): a plan whose second cell had no agent
+    // was refused only after the first cell's buffer and intents were made
+    // (the undo left withdrawn intents and rules written and removed).
+    @Test
+    public void aCellWithoutABufferAgentIsRefusedBeforeAnyStep() {
+        agentDevices = Set.of(S1, S2);
+        assertReason(() -> fmm.open(plan(S1)), FlowBufException.Reason.NOT_FOUND);
+        assertEquals(List.of(), calls);
+        assertTrue(fmm.sessions().isEmpty());
+        agentDevices = Set.of(S1, S2, S3);
+        assertEquals(FmmManager.FIRST_GROUP, fmm.open(plan(S1)).multicastGroup());
     }
 
     @Test

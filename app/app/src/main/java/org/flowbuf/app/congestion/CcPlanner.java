@@ -108,6 +108,17 @@ final class CcPlanner {
         return limits;
     }
 
+    /**
+     * The switch a flow enters the network at: its source host's.
+     *
+     * @param request the request
+     * @return the switch
+     * @throws FlowBufException NOT_FOUND when the host is not known
+     */
+    DeviceId source(CcFlowRequest request) {
+        return endpoint(request.srcHost(), "srcHost").location().deviceId();
+    }
+
     private CcHosts.Endpoint endpoint(String host, String field) {
         return hosts.find(host).orElseThrow(
                 () -> FlowBufException.notFound("%s: no host %s", field, host));

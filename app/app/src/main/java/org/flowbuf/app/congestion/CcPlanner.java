@@ -52,7 +52,7 @@ final class CcPlanner {
         CcPath primary;
         CcPath backup = null;
         if (request.mode() == CongestionMode.NOCC) {
-            primary = path(from == to ? List.of() : paths.shortest(from, to).orElseThrow(
+            primary = path(from.equals(to) ? List.of() : paths.shortest(from, to).orElseThrow(
                     () -> FlowBufException.notFound("no path from %s to %s", from, to)),
                            dst.location());
         } else {

@@ -164,6 +164,11 @@ def cc_entries():
             for t in CC_TABLES}
 
 
+def entries_if_all(entries):
+    """The entries when every table holds some, else None (not yet)."""
+    return entries if all(entries.values()) else None
+
+
 def cc_body():
     return {"srcHost": "h1", "dstHost": "h2", "budgetUs": 1_000_000, "m": 3, "mode": "NOCC",
             "filter": {"ipv4Dst": ip_of("h2") + "/32", "ipProto": 17, "l4DstPort": CC_PORT}}
@@ -205,7 +210,7 @@ def test_a_congestion_flow_registered_through_the_master_is_listed_by_every_inst
         backup.flowbuf.delete(f"congestion/flows/{flow['id']}")
     assert refused.value.status == 503 and "master" in refused.value.body, refused.value
     # ONOS's flow rule service writes them asynchronously to the answer.
-    registered["entries"] = wait(lambda: (e := cc_entries()) if all(e.values()) else None, 60,
+    registered["entries"] = wait(lambda: entries_if_all(cc_entries()), 60,
                                  "the flow's entries on the switch")
     print(f"congestion flow {flow['id']} registered through {master.host}, listed by all "
           f"{SIZE}; switch entries {registered['entries']}")

@@ -10,6 +10,11 @@ instance killed with kill -9 while the flow is held, and the flow resumed
 through the new master's REST: the buffer's record survives in ONOS's
 distributed store, the held packets on the switch, and nothing is lost or
 reordered. Prints the failover figures as JSON lines.
+
+Congestion avoidance in the same cluster: a flow registered through the
+switch's master is listed by every instance (ONOS's distributed store),
+refused on another instance, and after the master's kill -9 served by the
+new master with its entries still on the switch, which then removes it.
 """
 import json
 import os
@@ -21,9 +26,9 @@ import pytest
 
 from test.demo import service_demo
 from test.lab.servicelab import (DEVICE, HOSTS, ROOT, RestError, ServiceLab, ensure_built,
-                                 mac_of)
+                                 ip_of, mac_of)
 from test.onos.onos import (HTTP_PORT, flowbuf_components, missing, oar_app, oar_path,
-                            scr_states, wait)
+                            scr_states, switch_entities, wait)
 
 REASON = missing()
 if REASON:
@@ -32,6 +37,14 @@ if REASON:
 from test.onos.cluster import SIZE, OnosCluster  # noqa: E402  (after the skip: paramiko)
 
 L2_EXACT = "IngressPipeImpl.forwarding.l2_exact"
+P4RT_PORT = 28511
+# ONOS's provider of hosts from the netcfg: congestion avoidance finds its hosts there.
+HOSTS_APP = "org.onosproject.netcfghostprovider"
+CC_TABLES = ("cc_ingress.cc_flows", "cc_ingress.cc_paths")
+# The congestion flow's packets: a UDP port no other test of the module sends to.
+CC_PORT = 5207
+# The congestion flow registered before the master's kill, for the test after it.
+registered = {}
 
 
 def emit(metric, value, unit, **conditions):
@@ -81,7 +94,7 @@ class ClusterSwitchLab(ServiceLab):
     control the switch. `rest` is FlowBuf's REST on the instance given."""
 
     def __init__(self, member):
-        super().__init__(p4rt_port=28511, agent_port=28512, rest_port=HTTP_PORT, prefix="fbo-")
+        super().__init__(p4rt_port=P4RT_PORT, agent_port=28512, rest_port=HTTP_PORT, prefix="fbo-")
         self.rest = member.flowbuf
 
     def _start(self):
@@ -142,6 +155,65 @@ def test_the_switch_has_one_master_that_all_instances_agree_on(cluster, lab):
         backup.flowbuf.post(f"buffers/{DEVICE}", {"id": "probe", "state": "BUFFERING"})
     assert refused.value.status >= 400 and "master" in refused.value.body, refused.value
     assert "probe" not in [b["id"] for b in master.flowbuf.get(f"buffers/{DEVICE}")["buffers"]]
+
+
+def cc_entries():
+    """{table: entries} of the congestion flows' tables on the switch, read over P4Runtime."""
+    entries = switch_entities(P4RT_PORT)
+    return {t: sum(1 for e in entries if e.split()[1] == t or e.split()[1].endswith("." + t))
+            for t in CC_TABLES}
+
+
+def entries_if_all(entries):
+    """The entries when every table holds some, else None (not yet)."""
+    return entries if all(entries.values()) else None
+
+
+def cc_body():
+    return {"srcHost": "h1", "dstHost": "h2", "budgetUs": 1_000_000, "m": 3, "mode": "NOCC",
+            "filter": {"ipv4Dst": ip_of("h2") + "/32", "ipProto": 17, "l4DstPort": CC_PORT}}
+
+
+@pytest.fixture(scope="module")
+def hosts_known(cluster, lab):
+    """ONOS's netcfg host provider active: the lab's hosts (in its netcfg) known
+    to every instance, as congestion avoidance finds them."""
+    first = cluster.members[0]
+    apps = first.applications()
+    if HOSTS_APP not in apps:
+        pytest.skip(f"this ONOS has no app {HOSTS_APP}")
+    if apps[HOSTS_APP]["state"] != "ACTIVE":
+        first.activate(HOSTS_APP)
+    for member in cluster.members:
+        wait(lambda: {mac_of(h).upper() for h in HOSTS} <= {
+            h["mac"].upper() for h in member.rest.get("hosts")["hosts"]}, 120,
+             f"the lab's hosts known to {member.host}")
+
+
+def test_a_congestion_flow_registered_through_the_master_is_listed_by_every_instance(
+        cluster, lab, hosts_known):
+    """The flow's record in ONOS's distributed store: every instance lists it;
+    only the master of its source switch registers and changes it."""
+    master = cluster.member_of_node(master_of(cluster.members[0], DEVICE))
+    backup = next(m for m in cluster.members if m is not master)
+    with pytest.raises(RestError) as refused:
+        backup.flowbuf.post("congestion/flows", cc_body())
+    assert refused.value.status == 503 and "master" in refused.value.body, refused.value
+    assert backup.flowbuf.get("congestion/flows")["flows"] == []
+    flow = master.flowbuf.post("congestion/flows", cc_body())
+    registered.update(flow=flow, master=master.host)
+    for member in cluster.members:
+        listed = member.flowbuf.get(f"congestion/flows/{flow['id']}")
+        assert (listed["index"], listed["primary"]) == (flow["index"], flow["primary"]), (
+            member.host, listed)
+    with pytest.raises(RestError) as refused:
+        backup.flowbuf.delete(f"congestion/flows/{flow['id']}")
+    assert refused.value.status == 503 and "master" in refused.value.body, refused.value
+    # ONOS's flow rule service writes them asynchronously to the answer.
+    registered["entries"] = wait(lambda: entries_if_all(cc_entries()), 60,
+                                 "the flow's entries on the switch")
+    print(f"congestion flow {flow['id']} registered through {master.host}, listed by all "
+          f"{SIZE}; switch entries {registered['entries']}")
 
 
 def test_master_killed_mid_pause_the_new_master_resumes_and_nothing_is_lost(cluster, lab):
@@ -222,3 +294,30 @@ def cluster_node_host(member, node_id):
 
 def occupancy(member, buffer_id):
     return member.flowbuf.get(f"buffers/{DEVICE}/{buffer_id}")["occupancyPackets"]
+
+
+def test_after_the_master_died_the_new_master_serves_the_congestion_flow_and_its_entries_stay(
+        cluster, lab):
+    """After the kill -9 above: the flow's record survives in the cluster's
+    store, its entries on the switch (ONOS's distributed flow store keeps
+    them), and the new master of its source switch acts for it: it removes it."""
+    assert "flow" in registered, "the congestion flow was not registered before the kill"
+    flow = registered["flow"]
+    alive = [m for m in cluster.members if m.shell is not None]
+    assert registered["master"] not in [m.host for m in alive], (
+        "the congestion flow's master is the one killed", registered["master"])
+    new = cluster.member_of_node(master_of(alive[0], DEVICE))
+    for member in alive:
+        listed = member.flowbuf.get(f"congestion/flows/{flow['id']}")
+        assert (listed["index"], listed["primary"]) == (flow["index"], flow["primary"]), (
+            member.host, listed)
+    # ONOS's reconciliation on the new master must not have removed them.
+    time.sleep(2.0)
+    assert cc_entries() == registered["entries"]
+    new.flowbuf.delete(f"congestion/flows/{flow['id']}")
+    wait(lambda: not any(cc_entries().values()), 60, "the flow's entries removed by the new master")
+    for member in alive:
+        assert member.flowbuf.get("congestion/flows")["flows"] == [], member.host
+    print(f"congestion flow {flow['id']} after {registered['master']}'s kill: listed by "
+          f"{[m.host for m in alive]}, entries kept {registered['entries']}, removed through "
+          f"the new master {new.host}")

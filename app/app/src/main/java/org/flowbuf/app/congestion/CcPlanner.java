@@ -52,7 +52,7 @@ final class CcPlanner {
         CcPath primary;
         CcPath backup = null;
         if (request.mode() == CongestionMode.NOCC) {
-            primary = path(from == to ? List.of() : paths.shortest(from, to).orElseThrow(
+            primary = path(from.equals(to) ? List.of() : paths.shortest(from, to).orElseThrow(
                     () -> FlowBufException.notFound("no path from %s to %s", from, to)),
                            dst.location());
         } else {
@@ -106,6 +106,17 @@ final class CcPlanner {
         }
         limits.putAll(policy.derive(primary, request.budgetUs(), x, request.m()));
         return limits;
+    }
+
+    /**
+     * The switch a flow enters the network at: its source host's.
+     *
+     * @param request the request
+     * @return the switch
+     * @throws FlowBufException NOT_FOUND when the host is not known
+     */
+    DeviceId source(CcFlowRequest request) {
+        return endpoint(request.srcHost(), "srcHost").location().deviceId();
     }
 
     private CcHosts.Endpoint endpoint(String host, String field) {

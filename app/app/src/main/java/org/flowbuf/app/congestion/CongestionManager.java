@@ -30,16 +30,15 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -62,12 +61,12 @@ public final class CongestionManager implements CongestionService {
     private final Consumer<SwitchOver> switchOvers;
     private final OrderedMerges merges;
     private final ProbeScheduler probes;
-    private final Map<Long, Registered> flows = new ConcurrentSkipListMap<>();
-    private final AtomicLong nextId = new AtomicLong(1);
+    /** The flows, their indexes and ids: in ONOS, the cluster's. */
+    private final CcFlowStore store;
+    /** Whether this instance acts for a flow's source switch (in ONOS: masters it). */
+    private final Predicate<DeviceId> leads;
     private final AtomicLong generations =
             new AtomicLong(new SecureRandom().nextInt() & 0xffffffffL);
-    /** Flow indexes held by registered flows and registrations under way. */
-    private final Set<Integer> indexes = ConcurrentHashMap.newKeySet();
     /**
      * Turns (Guava striped locks): a registration takes its 5-tuple's and
      * its id's, every later change of a flow its id's; one flow's changes
@@ -89,7 +88,8 @@ public final class CongestionManager implements CongestionService {
     public CongestionManager(ApplicationId appId, CcHosts hosts, DisjointPathFinder paths,
                              ThresholdPolicy policy, CcWriter writer, Clock clock,
                              Consumer<SwitchOver> switchOvers) {
-        this(appId, hosts, paths, policy, writer, clock, switchOvers, null, null);
+        this(appId, hosts, paths, policy, writer, clock, switchOvers, null, null,
+             new InMemoryCcFlowStore(), device -> true);
     }
 
     /**
@@ -108,7 +108,8 @@ public final class CongestionManager implements CongestionService {
     public CongestionManager(ApplicationId appId, CcHosts hosts, DisjointPathFinder paths,
                              ThresholdPolicy policy, CcWriter writer, Clock clock,
                              Consumer<SwitchOver> switchOvers, ProbeScheduler probes) {
-        this(appId, hosts, paths, policy, writer, clock, switchOvers, null, probes);
+        this(appId, hosts, paths, policy, writer, clock, switchOvers, null, probes,
+             new InMemoryCcFlowStore(), device -> true);
     }
 
     /**
@@ -136,14 +137,67 @@ public final class CongestionManager implements CongestionService {
                              BufferService buffers, FlowBufIntentService intents,
                              Supplier<List<Link>> links, LongSupplier boundMs) {
         this(appId, hosts, paths, policy, writer, clock, switchOvers,
-             new OrderedMerges(buffers, intents, OrderedMerges.peersOf(links), boundMs), probes);
+             new OrderedMerges(buffers, intents, OrderedMerges.peersOf(links), boundMs), probes,
+             new InMemoryCcFlowStore(), device -> true);
+    }
+
+    /**
+     * Creates the service as ONOS runs it: its flows in a given store (the
+     * cluster's), acting only for the flows whose source switch it leads.
+     *
+     * @param appId       owner of the entries
+     * @param hosts       where hosts are
+     * @param paths       the path computation
+     * @param policy      the threshold derivation
+     * @param writer      the switches' writer
+     * @param clock       time of switch-overs
+     * @param switchOvers told of every switch-over (an event sink)
+     * @param probes      the probe scheduler
+     * @param buffers     the Buffer Service
+     * @param intents     its intent level
+     * @param links       the topology's links
+     * @param boundMs     how long a merge buffer waits for an end marker
+     * @param store       the flows, their indexes and ids
+     * @param leads       whether this instance acts for a source switch (its master)
+     */
+    public CongestionManager(ApplicationId appId, CcHosts hosts, DisjointPathFinder paths,
+                             ThresholdPolicy policy, CcWriter writer, Clock clock,
+                             Consumer<SwitchOver> switchOvers, ProbeScheduler probes,
+                             BufferService buffers, FlowBufIntentService intents,
+                             Supplier<List<Link>> links, LongSupplier boundMs,
+                             CcFlowStore store, Predicate<DeviceId> leads) {
+        this(appId, hosts, paths, policy, writer, clock, switchOvers,
+             new OrderedMerges(buffers, intents, OrderedMerges.peersOf(links), boundMs), probes,
+             store, leads);
+    }
+
+    /**
+     * Creates the service without merge buffers on a given store, acting for
+     * the source switches it leads (tests: instances of one cluster).
+     *
+     * @param appId       owner of the entries
+     * @param hosts       where hosts are
+     * @param paths       the path computation
+     * @param policy      the threshold derivation
+     * @param writer      the switches' writer
+     * @param clock       time of switch-overs
+     * @param store       the flows, their indexes and ids
+     * @param leads       whether this instance acts for a source switch
+     */
+    CongestionManager(ApplicationId appId, CcHosts hosts, DisjointPathFinder paths,
+                      ThresholdPolicy policy, CcWriter writer, Clock clock, CcFlowStore store,
+                      Predicate<DeviceId> leads) {
+        this(appId, hosts, paths, policy, writer, clock, s -> { }, null, null, store, leads);
     }
 
     private CongestionManager(ApplicationId appId, CcHosts hosts, DisjointPathFinder paths,
                               ThresholdPolicy policy, CcWriter writer, Clock clock,
                               Consumer<SwitchOver> switchOvers, OrderedMerges merges,
-                              ProbeScheduler probes) {
+                              ProbeScheduler probes, CcFlowStore store,
+                              Predicate<DeviceId> leads) {
         CcRules rules = new CcRules(appId);
+        this.store = store;
+        this.leads = leads;
         this.planner = new CcPlanner(hosts, paths, policy);
         this.installer = new CcInstaller(rules, writer);
         this.clock = clock;
@@ -162,22 +216,23 @@ public final class CongestionManager implements CongestionService {
                                                    + "this controller has not");
         }
         FlowFilter packets = request.filter().withoutInPort();
-        long id = nextId.getAndIncrement();
+        mustLead(planner.source(request), "registers a flow from it");
+        long id = store.nextId();
         return StripedTurns.inTurns(turns, List.of(List.of("5-tuple", packets), id),
                                     () -> registerInTurn(request, packets, id));
     }
 
     private LatencyCriticalFlow registerInTurn(CcFlowRequest request, FlowFilter packets,
                                                long id) {
-        flows.values().stream().filter(r -> r.layout.filter().equals(packets)).findFirst()
+        store.values().stream().filter(r -> r.layout().filter().equals(packets)).findFirst()
                 .ifPresent(r -> {
-                    throw FlowBufException.conflict("flow %d has the same 5-tuple", r.flow.id());
+                    throw FlowBufException.conflict("flow %d has the same 5-tuple", r.id());
                 });
-        int index = claimIndex();
+        int index = claimIndex(id);
         try {
             return install(request, id, index);
         } catch (RuntimeException e) {
-            indexes.remove(index);
+            store.releaseIndex(index);
             throw e;
         }
     }
@@ -198,15 +253,54 @@ public final class CongestionManager implements CongestionService {
         LatencyCriticalFlow flow = new LatencyCriticalFlow(
                 id, index, request, layout.primary(), layout.backup().orElse(null),
                 layout.thresholds(), List.of());
-        flows.put(flow.id(), new Registered(flow, layout));
+        CcRecord record = new CcRecord(flow, layout);
+        store.put(record);
         if (request.mode() == CongestionMode.PROBING) {
-            probes.start(flow.id(), index, layout.filter(), layout.dstMac(),
-                         request.probeIntervalMs(), request.budgetUs(), layout.source(),
-                         layout.primary().first().outPort());
+            startProbes(record);
         }
         LOG.info("latency-critical flow {} (index {}): primary {}, backup {}", flow.id(), index,
                  flow.primary(), flow.backup().map(Object::toString).orElse("none"));
-        return withState(flows.get(flow.id()));
+        return withState(record);
+    }
+
+    private void startProbes(CcRecord r) {
+        CcLayout layout = r.layout();
+        probes.start(r.id(), layout.index(), layout.filter(), layout.dstMac(),
+                     r.flow().request().probeIntervalMs(), r.flow().request().budgetUs(),
+                     layout.source(), layout.primary().first().outPort());
+    }
+
+    /**
+     * This instance leads a flow's source switch now (it became its master:
+     * the one before died, or ONOS restarted): it takes on what only the
+     * leader runs, the probes of its PROBING flows there. Their records,
+     * paths and indexes are the store's already; a flow it probes is left.
+     *
+     * @param source the source switch
+     * @return how many flows it took on
+     */
+    public int takeOver(DeviceId source) {
+        if (probes == null || !leads.test(source)) {
+            return 0;
+        }
+        int taken = 0;
+        for (CcRecord r : store.values()) {
+            if (r.layout().source().equals(source) && r.layout().mode() == CongestionMode.PROBING
+                    && probes.stats(r.id()).isEmpty()) {
+                startProbes(r);
+                taken++;
+            }
+        }
+        return taken;
+    }
+
+    /** Only the instance that leads a flow's source switch changes the flow. */
+    private void mustLead(DeviceId source, String what) {
+        if (!leads.test(source)) {
+            throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE, String.format(
+                    "this instance is not the master of %s, the flow's source switch; only its "
+                            + "master %s: ask that instance", source, what));
+        }
     }
 
     /** The layout of an ordered flow, its merge buffer set up. */
@@ -223,8 +317,8 @@ public final class CongestionManager implements CongestionService {
     }
 
     // The flow as registered, with what its probes and its merge buffer found now.
-    private LatencyCriticalFlow withState(Registered r) {
-        LatencyCriticalFlow flow = r.flow;
+    private LatencyCriticalFlow withState(CcRecord r) {
+        LatencyCriticalFlow flow = r.flow();
         if (probes != null) {
             flow = probes.stats(flow.id()).map(flow::withProbes).orElse(flow);
         }
@@ -243,16 +337,15 @@ public final class CongestionManager implements CongestionService {
     }
 
     private void removeInTurn(long id) {
-        Registered r = flows.get(id);
-        if (r == null) {
-            throw FlowBufException.notFound("no latency-critical flow %d", id);
-        }
+        CcRecord r = store.get(id).orElseThrow(
+                () -> FlowBufException.notFound("no latency-critical flow %d", id));
+        mustLead(r.layout().source(), "removes it");
         if (probes != null) {
             probes.stop(id);
         }
-        installer.remove(r.layout);
-        flows.remove(id);
-        indexes.remove(r.layout.index());
+        installer.remove(r.layout());
+        store.remove(id);
+        store.releaseIndex(r.layout().index());
         if (merges != null) {
             merges.close(id);
         }
@@ -260,13 +353,14 @@ public final class CongestionManager implements CongestionService {
 
     @Override
     public Optional<LatencyCriticalFlow> flow(long id) {
-        return Optional.ofNullable(flows.get(id)).map(this::withState);
+        return store.get(id).map(this::withState);
     }
 
     @Override
     public Collection<LatencyCriticalFlow> flows() {
         List<LatencyCriticalFlow> all = new ArrayList<>();
-        flows.values().forEach(r -> all.add(withState(r)));
+        store.values().forEach(r -> all.add(withState(r)));
+        all.sort(Comparator.comparingLong(LatencyCriticalFlow::id));
         return all;
     }
 
@@ -294,16 +388,21 @@ public final class CongestionManager implements CongestionService {
      * @param came   when it came, on this manager's clock
      */
     public void switchedOver(DeviceId device, CcDigest digest, Instant came) {
-        Optional<Registered> found = flows.values().stream()
-                .filter(r -> r.layout.index() == digest.index()).findFirst();
+        Optional<CcRecord> found = store.values().stream()
+                .filter(r -> r.layout().index() == digest.index()).findFirst();
         if (found.isEmpty()) {
             LOG.warn("{}: switch-over digest for no registered flow: {}", device, digest);
             return;
         }
-        long id = found.get().flow.id();
+        long id = found.get().id();
+        if (!leads.test(found.get().layout().source())) {
+            LOG.warn("{}: switch-over digest for flow {}, whose source another instance "
+                             + "leads: {}", device, id, digest);
+            return;
+        }
         StripedTurns.inTurn(turns, id, () -> {
-            Registered r = flows.get(id);
-            if (r == null || r.layout.index() != digest.index()) {
+            CcRecord r = store.get(id).orElse(null);
+            if (r == null || r.layout().index() != digest.index()) {
                 LOG.warn("{}: switch-over digest for flow {}, removed since: {}", device, id,
                          digest);
             } else {
@@ -313,14 +412,14 @@ public final class CongestionManager implements CongestionService {
         });
     }
 
-    private void switchedOverInTurn(Registered r, DeviceId device, CcDigest digest,
+    private void switchedOverInTurn(CcRecord r, DeviceId device, CcDigest digest,
                                     Instant came) {
-        CcLayout old = r.layout;
+        CcLayout old = r.layout();
         if (!device.equals(old.source()) || old.backup().isEmpty()
                 || digest.slot() == old.slot() || old.mode() == CongestionMode.PROBING) {
             // Not the source, or already handled: only the source has two slots.
             LOG.warn("{}: switch-over digest that changes nothing for flow {}: {}", device,
-                     r.flow.id(), digest);
+                     r.id(), digest);
             return;
         }
         moveToBackup(r, device, digest.queueUs(), digest.procUs(), SwitchOver.Cause.DIGEST, came);
@@ -359,35 +458,35 @@ public final class CongestionManager implements CongestionService {
     }
 
     private void rerouteInTurn(long id, SwitchOver.Cause cause, long delayUs, Instant at) {
-        Registered r = flows.get(id);
-        if (r == null || r.layout.mode() != CongestionMode.PROBING) {
+        CcRecord r = store.get(id).orElse(null);
+        if (r == null || r.layout().mode() != CongestionMode.PROBING) {
             return;  // removed while the probe was out
         }
-        if (r.layout.backup().isEmpty()) {
+        if (r.layout().backup().isEmpty()) {
             LOG.warn("latency-critical flow {}: {} but no backup to move to", id, cause);
             return;
         }
-        moveToBackup(r, r.layout.source(), delayUs, 0, cause, at);
-        probes.route(id, r.layout.source(), r.layout.primary().first().outPort());
+        CcLayout now = moveToBackup(r, r.layout().source(), delayUs, 0, cause, at);
+        probes.route(id, now.source(), now.primary().first().outPort());
     }
 
     /** The flow's backup is its primary now; a new backup where there is one; recorded. */
-    private void moveToBackup(Registered r, DeviceId device, long queueUs, long procUs,
-                              SwitchOver.Cause cause, Instant at) {
-        CcPath primary = r.layout.backup().get();
+    private CcLayout moveToBackup(CcRecord r, DeviceId device, long queueUs, long procUs,
+                                  SwitchOver.Cause cause, Instant at) {
+        CcPath primary = r.layout().backup().get();
         CcPath backup = planner.backupFor(primary).orElse(null);
         CcLayout next = promote(r, primary, backup);
         SwitchOver record = new SwitchOver(device, queueUs, procUs, at,
                                            next.backup().isPresent(), cause);
-        r.layout = next;
-        r.flow = r.flow.switchedOver(next.primary(), next.backup().orElse(null),
-                                     next.thresholds(), record);
-        LOG.info("latency-critical flow {}: {}; primary now {}, backup {}", r.flow.id(), record,
+        store.put(r.with(r.flow().switchedOver(next.primary(), next.backup().orElse(null),
+                                               next.thresholds(), record), next));
+        LOG.info("latency-critical flow {}: {}; primary now {}, backup {}", r.id(), record,
                  next.primary(), next.backup().map(Object::toString).orElse("none"));
         if (merges != null && next.sink().isPresent()) {
-            merges.switchedOver(r.flow.id(), next);
+            merges.switchedOver(r.id(), next);
         }
         switchOvers.accept(record);
+        return next;
     }
 
     /**
@@ -401,7 +500,8 @@ public final class CongestionManager implements CongestionService {
      */
     public int restore(DeviceId device) {
         int restored = 0;
-        for (long id : flows.keySet()) {
+        for (CcRecord each : store.values()) {
+            long id = each.id();
             boolean written = StripedTurns.inTurn(turns, id, () -> restoreInTurn(id, device));
             restored += written ? 1 : 0;
         }
@@ -417,25 +517,26 @@ public final class CongestionManager implements CongestionService {
      */
     public List<FlowRule> entries(DeviceId device) {
         List<FlowRule> entries = new ArrayList<>();
-        flows.values().forEach(r -> entries.addAll(installer.entries(r.layout, device)));
+        store.values().forEach(r -> entries.addAll(installer.entries(r.layout(), device)));
         return entries;
     }
 
     // One flow written again, in its turn (it may have been removed meanwhile).
     private boolean restoreInTurn(long id, DeviceId device) {
-        Registered r = flows.get(id);
+        CcRecord r = store.get(id).orElse(null);
         if (r == null) {
             return false;
         }
-        CcLayout layout = device.equals(r.layout.source()) ? r.layout.inSlotZero() : r.layout;
+        CcLayout layout = device.equals(r.layout().source()) ? r.layout().inSlotZero()
+                : r.layout();
         try {
             if (installer.restore(layout, device)) {
-                r.layout = layout;
+                store.put(r.with(layout));
                 return true;
             }
         } catch (FlowBufException e) {
-            LOG.warn("{}: latency-critical flow {} not written again: {}", device,
-                     r.flow.id(), e.getMessage());
+            LOG.warn("{}: latency-critical flow {} not written again: {}", device, r.id(),
+                     e.getMessage());
         }
         return false;
     }
@@ -446,8 +547,8 @@ public final class CongestionManager implements CongestionService {
      * its new primary either way). The data plane moved a DATAPLANE flow
      * to the other slot; the controller moves a PROBING one within its slot.
      */
-    private CcLayout promote(Registered r, CcPath primary, CcPath backup) {
-        CcLayout old = r.layout;
+    private CcLayout promote(CcRecord r, CcPath primary, CcPath backup) {
+        CcLayout old = r.layout();
         boolean bySlot = old.mode() != CongestionMode.PROBING;
         if (backup != null) {
             Map<DeviceId, CcThresholds> limits = thresholds(r, primary, backup);
@@ -456,7 +557,7 @@ public final class CongestionManager implements CongestionService {
                 installer.change(old, next);
                 return next;
             } catch (FlowBufException e) {
-                LOG.warn("flow {}: new backup {} not installed: {}", r.flow.id(), backup,
+                LOG.warn("flow {}: new backup {} not installed: {}", r.id(), backup,
                          e.getMessage());
             }
         }
@@ -466,13 +567,13 @@ public final class CongestionManager implements CongestionService {
         return next;
     }
 
-    private Map<DeviceId, CcThresholds> thresholds(Registered r, CcPath primary, CcPath backup) {
+    private Map<DeviceId, CcThresholds> thresholds(CcRecord r, CcPath primary, CcPath backup) {
         try {
-            return planner.thresholds(r.flow.request(), primary, backup);
+            return planner.thresholds(r.flow().request(), primary, backup);
         } catch (FlowBufException e) {
             // The budget no longer fits the new path at idle: keep the flow, say so.
-            LOG.warn("flow {}: {}; thresholds kept at the budget", r.flow.id(), e.getMessage());
-            return r.layout.thresholds();
+            LOG.warn("flow {}: {}; thresholds kept at the budget", r.id(), e.getMessage());
+            return r.layout().thresholds();
         }
     }
 
@@ -492,27 +593,15 @@ public final class CongestionManager implements CongestionService {
         return generations.getAndUpdate(g -> (g + 1) & 0xffffffffL);
     }
 
-    // The lowest index no flow holds, claimed with one atomic add.
-    private int claimIndex() {
+    // The lowest index no flow holds, claimed atomically (cluster-wide in ONOS).
+    private int claimIndex(long id) {
         for (int i = 0; i < CcP4Names.FLOW_CELLS; i++) {
-            if (indexes.add(i)) {
+            if (store.claimIndex(i, id)) {
                 return i;
             }
         }
         throw new FlowBufException(FlowBufException.Reason.EXHAUSTED, String.format(
                 "every one of the %d latency-critical flow indexes is in use",
                 CcP4Names.FLOW_CELLS));
-    }
-
-    /** A flow and how it is laid out now. */
-    private static final class Registered {
-        // Changed in the flow's turn, read without it.
-        private volatile LatencyCriticalFlow flow;
-        private volatile CcLayout layout;
-
-        Registered(LatencyCriticalFlow flow, CcLayout layout) {
-            this.flow = flow;
-            this.layout = layout;
-        }
     }
 }

@@ -17,6 +17,7 @@ import org.flowbuf.app.config.NetcfgIdleDelays;
 import org.flowbuf.app.congestion.CcDigest;
 import org.flowbuf.app.congestion.CcReport;
 import org.flowbuf.app.congestion.CongestionManager;
+import org.flowbuf.app.congestion.DistributedCcFlowStore;
 import org.flowbuf.app.congestion.HostServiceCcHosts;
 import org.flowbuf.app.congestion.PathServiceDisjointPathFinder;
 import org.flowbuf.app.congestion.ProbeScheduler;
@@ -29,6 +30,8 @@ import org.flowbuf.app.pi.FlowRuleServiceCcWriter;
 import org.flowbuf.app.pi.GroupWrites;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
+import org.onosproject.mastership.MastershipEvent;
+import org.onosproject.mastership.MastershipListener;
 import org.onosproject.mastership.MastershipService;
 import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
@@ -47,6 +50,7 @@ import org.onosproject.net.packet.PacketService;
 import org.onosproject.net.pi.service.PiPipeconfService;
 import org.onosproject.net.pi.service.PiTranslationService;
 import org.onosproject.net.topology.PathService;
+import org.onosproject.store.service.StorageService;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -77,9 +81,13 @@ import static org.slf4j.LoggerFactory.getLogger;
  * sessions through the GroupService, probes by packet-out and packet-in.
  * ONOS 2.7's P4Runtime driver delivers no digests, so each switch sends its
  * switch-overs as packet-in reports (cc_report_t) as well, and they take the
- * digest's way into the manager. The flows are this instance's (not
- * distributed); the factor X is read at each registration and the marker
- * bound at each switch-over, so that a netcfg change applies without a restart.
+ * digest's way into the manager. The flows are in ONOS's distributed
+ * store (every instance lists them; they outlive an instance and a restart);
+ * only the master of a flow's source switch changes a flow (registers,
+ * removes, switches it over, probes it), as only a device's master drives
+ * its buffers; another instance refuses with a message naming the switch.
+ * The factor X is read at each registration and the marker bound at each
+ * switch-over, so that a netcfg change applies without a restart.
  */
 @Component(immediate = true, service = CongestionService.class)
 public final class CongestionComponent implements CongestionService {
@@ -130,6 +138,9 @@ public final class CongestionComponent implements CongestionService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected PiTranslationService translationService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected StorageService storageService;
+
     private final ConfigFactory<ApplicationId, CongestionAppConfig> appConfig =
             new ConfigFactory<>(APP_SUBJECT_FACTORY, CongestionAppConfig.class,
                                 CongestionAppConfig.CONFIG_KEY) {
@@ -147,6 +158,7 @@ public final class CongestionComponent implements CongestionService {
                 }
             };
     private final PacketProcessor packets = this::process;
+    private final MastershipListener newMasters = new NewMasters();
     private final Clock clock = Clock.systemUTC();
     private ApplicationId appId;
     private ExecutorService worker;
@@ -176,7 +188,8 @@ public final class CongestionComponent implements CongestionService {
                 new ProbeScheduler(new PacketServiceEmitter(packetService),
                                    ProbeTimer.of(probeThread), System::nanoTime),
                 bufferService, intentService, () -> ImmutableList.copyOf(linkService.getActiveLinks()),
-                () -> settings().markerBoundMs());
+                () -> settings().markerBoundMs(), new DistributedCcFlowStore(storageService),
+                mastershipService::isLocalMaster);
         switches = new OnosCcSwitches(appId, new FlowRuleBatches(flowRuleService,
                                                                  FlowBufManager.DEADLINE),
                                       new GroupWrites(appId, groupService,
@@ -195,11 +208,13 @@ public final class CongestionComponent implements CongestionService {
                 deviceService, MasteredSwitches.masteredFlowBuf(mastershipService, pipeconfService),
                 worker, this::takeOn, log, "congestion avoidance not prepared");
         mastered.start(true);
+        mastershipService.addListener(newMasters);
         log.info("Started");
     }
 
     @Deactivate
     protected void deactivate() {
+        mastershipService.removeListener(newMasters);
         deviceService.removeListener(claims);
         mastered.stop();
         packetService.removeProcessor(packets);
@@ -219,12 +234,41 @@ public final class CongestionComponent implements CongestionService {
     }
 
     // A switch this instance masters: what congestion.p4 needs, then (when
-    // it comes back: after a restart of the switch) the flows' entries again.
+    // it comes back: after a restart of the switch) the flows' entries again,
+    // and what the master runs for the flows that start there.
     private void takeOn(DeviceId device, boolean restore) {
         switches.prepare(device);
         if (restore) {
             int flows = manager.restore(device);
             log.info("{}: {} latency-critical flows written again", device, flows);
+        }
+        takeOver(device);
+    }
+
+    private void takeOver(DeviceId device) {
+        int flows = manager.takeOver(device);
+        if (flows > 0) {
+            log.info("{}: probes of {} latency-critical flows taken over", device, flows);
+        }
+    }
+
+    /** This instance became a switch's master (the one before died): it leads its flows. */
+    private final class NewMasters implements MastershipListener {
+        @Override
+        public boolean isRelevant(MastershipEvent event) {
+            return event.type() == MastershipEvent.Type.MASTER_CHANGED
+                    && mastershipService.isLocalMaster(event.subject());
+        }
+
+        @Override
+        public void event(MastershipEvent event) {
+            worker.execute(() -> {
+                try {
+                    takeOver(event.subject());
+                } catch (RuntimeException e) {
+                    log.warn("{}: flows not taken over: {}", event.subject(), e.getMessage());
+                }
+            });
         }
     }
 

@@ -50,6 +50,7 @@ import static org.flowbuf.pipeconf.CcP4Names.PATHS;
 import static org.flowbuf.pipeconf.CcP4Names.THRESHOLDS;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotEquals;
+import static org.junit.Assert.assertNotSame;
 import static org.junit.Assert.assertFalse;
 import static org.flowbuf.app.congestion.Thrown.assertThrows;
 import static org.junit.Assert.assertTrue;
@@ -138,6 +139,35 @@ public class CongestionManagerTest {
             assertEquals(0, writer.count(sw(s), THRESHOLDS));
             assertEquals(0, writer.count(sw(s), ALTERNATES));
         }
+    }
+
+    @Test
+    public void noccBetweenTwoHostsOfOneSwitchWritesTheSwitchsPortWithoutAskingForAPath() {
+        // Found live under ONOS: the hosts' switch ids are two equal DeviceId
+        // objects there, the planner compared them with ==, asked ONOS's
+        // PathService for a path from s1 to s1 and got its "List of path
+        // links cannot be empty" (400).
+        DeviceId at = DeviceId.deviceId("device:s1");
+        DeviceId same = DeviceId.deviceId("device:s1");
+        assertNotSame(at, same);
+        CcHosts hosts = name -> Optional.of(new CcHosts.Endpoint(
+                name.equals("h1") ? H1 : H2, new ConnectPoint(name.equals("h1") ? at : same,
+                                                              PortNumber.portNumber(
+                                                                      name.equals("h1") ? 1 : 2))));
+        // ONOS's PathService from a switch to itself.
+        DisjointPathFinder onos = (DisjointPathFinder) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[]{DisjointPathFinder.class},
+                (proxy, method, args) -> {
+                    throw new IllegalArgumentException("List of path links cannot be empty");
+                });
+        CongestionManager manager = new CongestionManager(
+                new DefaultApplicationId(1, "test"), hosts, onos,
+                new ThresholdPolicy(5, (d, p) -> new IdleDelay(10, 40)), writer,
+                Clock.fixed(NOW, ZoneOffset.UTC), events::add);
+        LatencyCriticalFlow flow = manager.register(request().mode(CongestionMode.NOCC).build());
+        assertEquals(List.of(at), devicesOf(flow.primary()));
+        assertEquals(PortNumber.portNumber(2), flow.primary().first().outPort());
+        assertEquals(Set.of(at), writer.entries.keySet());
     }
 
     @Test

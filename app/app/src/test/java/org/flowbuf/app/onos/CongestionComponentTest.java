@@ -16,6 +16,7 @@ import org.flowbuf.api.congestion.CcPath;
 import org.flowbuf.api.congestion.LatencyCriticalFlow;
 import org.flowbuf.app.config.CcSettings;
 import org.flowbuf.app.config.CongestionAppConfig;
+import org.flowbuf.app.store.ClusterStorage;
 import org.flowbuf.pipeconf.CcP4Names;
 import org.flowbuf.pipeconf.FlowBufPipeconfs;
 import org.junit.After;
@@ -127,6 +128,8 @@ public class CongestionComponentTest {
     private final FakePiTranslations translations = new FakePiTranslations(order);
     private volatile boolean master = true;
     private final CongestionComponent component = new CongestionComponent();
+    /** The cluster's storage: kept across an ONOS restart (its data/). */
+    private final ClusterStorage storage = new ClusterStorage();
     /** ONOS's netcfg apps."org.flowbuf.app".congestion; empty: none. */
     private final ObjectNode congestion = MAPPER.createObjectNode();
 
@@ -309,6 +312,7 @@ public class CongestionComponentTest {
         component.translationService = translations;
         component.bufferService = unused(BufferService.class);
         component.intentService = unused(FlowBufIntentService.class);
+        component.storageService = storage;
         component.activate();
     }
 
@@ -524,5 +528,54 @@ public class CongestionComponentTest {
         firstEvent(S1);
         assertEquals(List.of(), order);
         assertEquals(written, applied.size());
+    }
+
+    @Test
+    public void aFlowOutlivesAnOnosRestartAndItsEntriesAreClaimedOnTheSwitchsFirstEvent() {
+        // The flows are in the cluster's store, which ONOS keeps across a
+        // restart (data/): the restarted component lists the flow, claims
+        // its entries before ONOS's first read of a switch, and removes it.
+        prepared();
+        LatencyCriticalFlow flow = component.register(request().build());
+        List<FlowRule> s4 = added.stream().filter(r -> r.deviceId().equals(S4))
+                .collect(Collectors.toList());
+        component.deactivate();
+        component.activate();
+        assertEquals(List.of(flow.id()), component.flows().stream()
+                .map(LatencyCriticalFlow::id).collect(Collectors.toList()));
+        applied.clear();
+        firstEvent(S4);
+        assertTrue(applied.containsAll(s4.stream().filter(r -> !r.table().equals(CcP4Names.SWITCH))
+                                               .collect(Collectors.toList())));
+        component.remove(flow.id());
+        assertEquals(List.of(), List.copyOf(component.flows()));
+    }
+
+    @Test
+    public void anInstanceThatIsNotTheSourcesMasterListsAFlowButRefusesToChangeIt() {
+        prepared();
+        LatencyCriticalFlow flow = component.register(request().build());
+        int written = added.size();
+        master = false;  // s1's mastership moved to another instance
+        assertEquals(flow.primary(), component.flow(flow.id()).orElseThrow().primary());
+        try {
+            component.remove(flow.id());
+            fail("only the source's master removes a flow");
+        } catch (FlowBufException e) {
+            assertEquals(FlowBufException.Reason.UNAVAILABLE, e.reason());
+            assertTrue(e.getMessage(), e.getMessage().contains("master of " + S1));
+        }
+        try {
+            component.register(request().filter(FlowFilter.builder()
+                    .ipv4Dst(IpPrefix.valueOf("10.0.0.2/32")).ipProto(17).l4DstPort(5001)
+                    .build()).build());
+            fail("only the source's master registers a flow");
+        } catch (FlowBufException e) {
+            assertEquals(FlowBufException.Reason.UNAVAILABLE, e.reason());
+        }
+        assertEquals(written, added.size());
+        master = true;  // and back: it acts again
+        component.remove(flow.id());
+        assertEquals(List.of(), List.copyOf(component.flows()));
     }
 }

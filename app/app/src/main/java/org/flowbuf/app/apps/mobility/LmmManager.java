@@ -282,6 +282,14 @@ public class LmmManager implements LmmService {
     private LmmHandoff attachInTurn(long id) {
         LmmHandoff h = in(id, LmmHandoff.State.DETACHED);
         HandoffRun run = runs.get(id);
+        if (run == null && h.plan().buffering() != HandoffPlan.Buffering.NONE) {
+            // Another instance of the cluster started it and holds its run.
+            throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE, String.format(
+                    "handoff %d is run by the instance that started it (the master of %s, "
+                            + "which drives its buffers and holds their marker watches): "
+                            + "attach it through that instance", id,
+                    h.plan().sourceIn().deviceId()));
+        }
         if (h.plan().buffering() == HandoffPlan.Buffering.NONE) {
             runs.remove(id);
             return record(h.with(LmmHandoff.State.COMPLETED));

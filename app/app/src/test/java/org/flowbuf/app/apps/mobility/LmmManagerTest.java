@@ -287,6 +287,37 @@ public class LmmManagerTest {
     }
 
     @Test
+    public void anotherInstanceRefusesToAttachAHandoffItDoesNotRunAndChangesNothing()
+            throws InterruptedException {
+        // Found under a cluster: the attach reached an instance without the
+        // handoff's run (its marker watches are the starter's) and failed
+        // with a NullPointerException (a 500). Now a reason, and nothing changes.
+        ClusterStorage cluster = new ClusterStorage();
+        lmm.deactivate();
+        lmm = manager(LmmManager.MARKER_TIMEOUT_MS, new DistributedLmmStore(cluster));
+        LmmManager other = manager(LmmManager.MARKER_TIMEOUT_MS, new DistributedLmmStore(cluster));
+        try {
+            LmmHandoff h = lmm.start(plan("device:s1", "device:s2"));
+            int mark = calls.size();
+            try {
+                other.attach(h.id());
+                fail("an instance without the handoff's run must refuse to attach it");
+            } catch (FlowBufException e) {
+                assertEquals(FlowBufException.Reason.UNAVAILABLE, e.reason());
+                assertTrue(e.getMessage(), e.getMessage().contains("device:s1"));
+            }
+            assertEquals(List.of(), callsSince(mark));
+            assertEquals(LmmHandoff.State.DETACHED, other.handoff(h.id()).orElseThrow().state());
+            // The instance that runs it attaches it as before.
+            lmm.attach(h.id());
+            markerCallbacks.forEach(Runnable::run);
+            awaitState(h.id(), LmmHandoff.State.COMPLETED);
+        } finally {
+            other.deactivate();
+        }
+    }
+
+    @Test
     public void aPlanWhoseSourceIsNotWhereTheDownlinkLivesIsRefusedAndChangesNothing()
             throws InterruptedException {
         LmmHandoff first = lmm.start(plan("device:s1", "device:s2"));

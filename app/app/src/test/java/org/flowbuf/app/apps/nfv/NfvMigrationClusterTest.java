@@ -80,6 +80,47 @@ public class NfvMigrationClusterTest {
         assertEquals(3, calls.size());
     }
 
+    /** An instance's intent service as FlowBufManager's: only the device's master acts. */
+    private FlowBufIntentService mastered(FlowBufIntentService intents, String node) {
+        return (FlowBufIntentService) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[]{FlowBufIntentService.class},
+                (proxy, method, args) -> {
+                    if (!node.equals(master)) {
+                        throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE,
+                                                   "this instance is not the master of " + S1
+                                                           + "; only the master drives its agent");
+                    }
+                    return method.invoke(intents, args);
+                });
+    }
+
+    private String master = "onos-1";
+
+    @Test
+    public void onlyTheDevicesMasterActsAndTheNewOneCompletesAfterTheOldDied() {
+        ClusterStorage cluster = new ClusterStorage();
+        NfvMigrationManager first = new NfvMigrationManager(
+                mastered(intents(), "onos-1"), new DistributedIdRecords<>(
+                cluster, NfvMigrationManager.MIGRATIONS, NfvMigrationCodec.SERIALIZER));
+        NfvMigrationManager second = new NfvMigrationManager(
+                mastered(intents(), "onos-2"), new DistributedIdRecords<>(
+                cluster, NfvMigrationManager.MIGRATIONS, NfvMigrationCodec.SERIALIZER));
+        NfvMigration begun = first.begin(S1, PortNumber.portNumber(1), FLOW);
+        // A backup refuses with the Buffer Service's reason and records nothing.
+        assertReason(() -> second.begin(S1, PortNumber.portNumber(2), FLOW),
+                     FlowBufException.Reason.UNAVAILABLE);
+        assertReason(() -> second.complete(begun.id(), PortNumber.portNumber(3)),
+                     FlowBufException.Reason.UNAVAILABLE);
+        assertEquals(1, second.migrations().size());
+        assertEquals(NfvMigration.State.HOLDING,
+                     second.migrations().iterator().next().state());
+        // The master dies; the new one completes the migration the old began.
+        master = "onos-2";
+        assertEquals(NfvMigration.State.COMPLETED,
+                     second.complete(begun.id(), PortNumber.portNumber(3)).state());
+        assertEquals(List.of("pause 1", "resume 3"), calls);
+    }
+
     @Test
     public void aMigrationSurvivesTheClustersSerializer() {
         NfvMigration m = new NfvMigration(4, S1, PortNumber.portNumber(1), FLOW,

@@ -20,8 +20,6 @@ import org.flowbuf.app.task.StripedTurns;
 import com.google.common.util.concurrent.Striped;
 import org.onlab.util.Tools;
 import org.onosproject.core.CoreService;
-import org.onosproject.net.ConnectPoint;
-import org.onosproject.net.DeviceId;
 import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.packet.PacketService;
@@ -197,7 +195,7 @@ public class LmmManager implements LmmService {
         start(new FlowRuleServiceSteeringWriter(coreService.registerApplication(APP_NAME),
                                                 flowRuleService, Duration.ofSeconds(5)),
               new PacketServiceEmitter(packetService), new DistributedLmmStore(storageService),
-              new OnosNetwork(deviceService));
+              PlanCheck.Network.of(deviceService));
     }
 
     private void start(SteeringRuleWriter rules, PacketEmitter emitter, LmmStore lmmStore,
@@ -395,25 +393,6 @@ public class LmmManager implements LmmService {
             throw FlowBufException.conflict("handoff %d is %s, not %s", id, h.state(), expected);
         }
         return h;
-    }
-
-    /** ONOS's devices and their ports (from the device drivers: gNMI for Stratum). */
-    private static final class OnosNetwork implements PlanCheck.Network {
-        private final DeviceService devices;
-
-        OnosNetwork(DeviceService devices) {
-            this.devices = devices;
-        }
-
-        @Override
-        public boolean hasDevice(DeviceId device) {
-            return devices.getDevice(device) != null;
-        }
-
-        @Override
-        public boolean hasPort(ConnectPoint port) {
-            return devices.getPort(port) != null;
-        }
     }
 
     private LmmHandoff record(LmmHandoff h) {

@@ -23,26 +23,20 @@ import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
 import org.onlab.graph.ScalarWeight;
-import org.onlab.packet.ChassisId;
 import org.onlab.packet.IpAddress;
 import org.onlab.packet.IpPrefix;
 import org.onlab.packet.MacAddress;
 import org.onlab.packet.VlanId;
 import org.onlab.util.ImmutableByteSequence;
 import org.onosproject.core.ApplicationId;
-import org.onosproject.core.CoreServiceAdapter;
-import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.core.GroupId;
-import org.onosproject.mastership.MastershipServiceAdapter;
 import org.onosproject.net.AnnotationKeys;
 import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DefaultAnnotations;
-import org.onosproject.net.DefaultDevice;
 import org.onosproject.net.DefaultDisjointPath;
 import org.onosproject.net.DefaultHost;
 import org.onosproject.net.DefaultLink;
 import org.onosproject.net.DefaultPath;
-import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.DisjointPath;
 import org.onosproject.net.Host;
@@ -53,8 +47,6 @@ import org.onosproject.net.PortNumber;
 import org.onosproject.net.config.Config;
 import org.onosproject.net.config.NetworkConfigRegistryAdapter;
 import org.onosproject.net.device.DeviceEvent;
-import org.onosproject.net.device.DeviceListener;
-import org.onosproject.net.device.DeviceServiceAdapter;
 import org.onosproject.net.flow.DefaultTrafficTreatment;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.flow.FlowRuleOperation;
@@ -72,8 +64,6 @@ import org.onosproject.net.packet.DefaultInboundPacket;
 import org.onosproject.net.packet.DefaultOutboundPacket;
 import org.onosproject.net.packet.DefaultPacketContext;
 import org.onosproject.net.packet.PacketContext;
-import org.onosproject.net.packet.PacketProcessor;
-import org.onosproject.net.packet.PacketServiceAdapter;
 import org.onosproject.net.pi.PiPipeconfServiceAdapter;
 import org.onosproject.net.pi.model.PiPipeconf;
 import org.onosproject.net.pi.model.PiPipeconfId;
@@ -121,8 +111,8 @@ public class CongestionComponentTest {
                                              link(3, 11, 4, 11), link(4, 11, 3, 11));
     private final List<FlowRule> added = new CopyOnWriteArrayList<>();
     private final Map<DeviceId, Map<GroupKey, Group>> groups = new ConcurrentHashMap<>();
-    private final List<PacketProcessor> processors = new CopyOnWriteArrayList<>();
-    private final List<DeviceListener> deviceListeners = new CopyOnWriteArrayList<>();
+    private final OnosFakes.Packets packets = new OnosFakes.Packets();
+    private final FakeDevices devices = new FakeDevices().with(S1, sw(2), sw(3), S4, OTHER);
     private final List<String> order = new CopyOnWriteArrayList<>();
     private final List<FlowRule> applied = new CopyOnWriteArrayList<>();
     private final FakePiTranslations translations = new FakePiTranslations(order);
@@ -163,10 +153,6 @@ public class CongestionComponentTest {
                                DefaultAnnotations.builder().set(AnnotationKeys.NAME, name).build());
     }
 
-    private static Device device(DeviceId id) {
-        return new DefaultDevice(PID, id, Device.Type.SWITCH, "", "", "", "", new ChassisId(1));
-    }
-
     private static <T> T unused(Class<T> type) {
         return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[]{type},
                 (proxy, method, args) -> {
@@ -176,12 +162,7 @@ public class CongestionComponentTest {
 
     @Before
     public void setUp() {
-        component.coreService = new CoreServiceAdapter() {
-            @Override
-            public ApplicationId registerApplication(String name) {
-                return new DefaultApplicationId(7, name);
-            }
-        };
+        component.coreService = OnosFakes.core();
         component.flowRuleService = new FlowRuleServiceAdapter() {
             @Override
             public void apply(FlowRuleOperations ops) {
@@ -244,45 +225,9 @@ public class CongestionComponentTest {
                 return links;
             }
         };
-        component.deviceService = new DeviceServiceAdapter() {
-            @Override
-            public Iterable<Device> getAvailableDevices() {
-                return List.of(device(S1), device(sw(2)), device(sw(3)), device(S4),
-                               device(OTHER));
-            }
-
-            @Override
-            public boolean isAvailable(DeviceId deviceId) {
-                return true;
-            }
-
-            @Override
-            public void addListener(DeviceListener listener) {
-                deviceListeners.add(listener);
-            }
-
-            @Override
-            public void removeListener(DeviceListener listener) {
-                deviceListeners.remove(listener);
-            }
-        };
-        component.mastershipService = new MastershipServiceAdapter() {
-            @Override
-            public boolean isLocalMaster(DeviceId deviceId) {
-                return master;
-            }
-        };
-        component.packetService = new PacketServiceAdapter() {
-            @Override
-            public void addProcessor(PacketProcessor processor, int priority) {
-                processors.add(processor);
-            }
-
-            @Override
-            public void removeProcessor(PacketProcessor processor) {
-                processors.remove(processor);
-            }
-        };
+        component.deviceService = devices;
+        component.mastershipService = OnosFakes.mastership(() -> master);
+        component.packetService = packets;
         component.netcfgRegistry = new NetworkConfigRegistryAdapter() {
             @Override
             public <S, C extends Config<S>> C getConfig(S subject, Class<C> configClass) {
@@ -319,8 +264,8 @@ public class CongestionComponentTest {
     @After
     public void tearDown() {
         component.deactivate();
-        assertEquals(List.of(), processors);
-        assertEquals(List.of(), deviceListeners);
+        assertEquals(List.of(), packets.processors);
+        assertEquals(List.of(), devices.listeners);
     }
 
     private static void await(String what, BooleanSupplier done) {
@@ -404,7 +349,7 @@ public class CongestionComponentTest {
             public void send() {
             }
         };
-        processors.forEach(p -> p.process(context));
+        packets.processors.forEach(p -> p.process(context));
         return context.isHandled();
     }
 
@@ -469,9 +414,7 @@ public class CongestionComponentTest {
     }
 
     private void comesBack(DeviceId device) {
-        DeviceEvent event = new DeviceEvent(DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED,
-                                            device(device));
-        deviceListeners.stream().filter(l -> l.isRelevant(event)).forEach(l -> l.event(event));
+        devices.comesBack(device);
     }
 
     @Test
@@ -488,8 +431,7 @@ public class CongestionComponentTest {
     }
 
     private void firstEvent(DeviceId device) {
-        DeviceEvent event = new DeviceEvent(DeviceEvent.Type.DEVICE_ADDED, device(device));
-        deviceListeners.stream().filter(l -> l.isRelevant(event)).forEach(l -> l.event(event));
+        devices.post(DeviceEvent.Type.DEVICE_ADDED, device);
     }
 
     @Test

@@ -678,7 +678,8 @@ def test_onos_restarted_keeps_a_upf_sessions_entries_and_its_paused_downlink_los
     print("ONOS restart with a UPF session:", json.dumps({
         "onos_away_s": round(away_s, 1), "driver_bundles_restarted": onos.reloaded_drivers,
         "held_before_restart": held_before, "held_after_restart": held_after,
-        "resume": resumed["state"], "sent": sent, **got,
+        # gtp-recv counts "lost" against its --expect bound; lost is what was sent and not received.
+        "resume": resumed["state"], "sent": sent, **got, "lost": sent - got["received"],
         "upf_entries_onos_deleted_as_unknown": deleted}))
     assert held_after > held_before, (held_before, held_after)
     assert sum(deleted.values()) == 0, f"ONOS deleted the UPF's entries as unknown: {deleted}"

@@ -121,15 +121,23 @@ def l2_rules(onos, lab):
 
 
 def forget(onos):
-    """ONOS without this lab: LMM's intents on its devices withdrawn in LMM's
-    name (FlowBuf keeps intents across a device's removal, and the next
-    module's switch has the same device id), its netcfg and its devices
-    removed, for the modules that follow."""
+    """ONOS without this lab: the intents on its devices withdrawn and their
+    buffers removed, each in its owner's name (FlowBuf keeps both across a
+    device's removal, and the next module's switch has the same device id),
+    its netcfg and its devices removed, for the modules that follow."""
     devices = {device(sw) for sw in SWITCHES}
     for intent in onos.flowbuf.get("intents")["intents"]:
         if intent["state"] == "INSTALLED" and intent["deviceId"] in devices:
             owner = urllib.parse.quote(intent["owner"], safe="")
             onos.flowbuf.delete(f"intents/{intent['id']}?owner={owner}")
+    for dev in devices:  # FlowBuf keeps buffers by device id too: they would hold its vports
+        try:
+            held = onos.flowbuf.get(f"buffers/{dev}")["buffers"]
+        except RestError:
+            continue
+        for buffer in held:
+            owner = urllib.parse.quote(buffer["owner"], safe="")
+            onos.flowbuf.delete(f"buffers/{dev}/{buffer['id']}?discard=true&owner={owner}")
     onos.rest.delete("network/configuration")
     for sw in SWITCHES:
         try:

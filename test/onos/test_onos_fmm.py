@@ -16,13 +16,12 @@ message, and change nothing: the sessions, the eNBs' buffers, FlowBuf's
 intents and every switch's entries are read back the same.
 """
 import json
-import os
 import time
 
 import pytest
 
 from test.lab.mobilitylab import SWITCHES, cp, device, fmm_plan
-from test.lab.servicelab import RestError, ensure_built
+from test.lab.servicelab import RestError
 from test.onos.onos import missing, switch_entities, wait
 
 REASON = missing()
@@ -30,9 +29,8 @@ if REASON:
     pytest.skip(REASON, allow_module_level=True)
 
 # The shared lab and helpers of the LMM module (one topology, one prefix).
-from test.onos.test_onos_mobility import (ENBS, DWELL_S, PPS, OnosMobilityLab,  # noqa: E402
-                                          buffers, forget, l2_rules, last_json, receiver,
-                                          sender)
+from test.onos.test_onos_mobility import (ENBS, DWELL_S, buffers, last_json,  # noqa: E402
+                                          onos_mobility_lab, receiver, sender)
 from test.scenarios.fmm import FmmDriver  # noqa: E402
 
 HANDOFFS = ("s2", "s1", "s2", "s1")
@@ -51,29 +49,8 @@ def close_open_sessions(lab):
 
 @pytest.fixture(scope="module")
 def fmm_lab(onos, flowbuf):
-    """The mobility lab under ONOS: switches available, both eNBs' agents
-    known to FlowBuf, the L2 rules on the switches."""
-    if os.geteuid() != 0:
-        pytest.skip("the namespace lab needs root")
-    ensure_built()
-    with OnosMobilityLab(onos) as lab:
-        mark = onos.log_mark()
-        onos.push_netcfg(lab.netcfg())
-        try:
-            try:
-                wait(lambda: all(onos.rest.get(f"devices/{device(s)}").get("available")
-                                 for s in SWITCHES), 300, "the three switches available")
-                wait(lambda: all(lab.rest.get(f"buffers/{device(s)}") is not None
-                                 for s in ENBS), 120, "both eNBs' agents known to FlowBuf")
-                l2_rules(onos, lab)
-            except TimeoutError as e:
-                pytest.fail(f"{e}; ONOS's log says:\n{onos.log_problems(mark)}")
-            yield lab
-        finally:
-            try:
-                close_open_sessions(lab)
-            finally:
-                forget(onos)
+    with onos_mobility_lab(onos, close_open_sessions) as lab:
+        yield lab
 
 
 def snapshot(lab):

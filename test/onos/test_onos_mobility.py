@@ -17,6 +17,7 @@ an ONOS packet-out and each eNB's agent reports it.
                    3 -- 1 s2 (eNB 2) 2 ~~ radio r2 ~~  UE
                           s1 3 ---- X2 ---- 3 s2
 """
+import contextlib
 import json
 import os
 import shutil
@@ -146,10 +147,11 @@ def forget(onos):
             pass
 
 
-@pytest.fixture(scope="module")
-def mob_lab(onos, flowbuf):
+@contextlib.contextmanager
+def onos_mobility_lab(onos, cleanup=lambda lab: None):
     """The lab under ONOS: switches available, both eNBs' agents known to
-    FlowBuf, the L2 rules on the switches."""
+    FlowBuf, the L2 rules on the switches; on leaving, `cleanup` (an
+    application's own, in its name) and then `forget`."""
     if os.geteuid() != 0:
         pytest.skip("the namespace lab needs root")
     ensure_built()
@@ -169,7 +171,16 @@ def mob_lab(onos, flowbuf):
                 pytest.fail(f"{e}; ONOS's log says:\n{onos.log_problems(mark)}")
             yield lab
         finally:
-            forget(onos)
+            try:
+                cleanup(lab)
+            finally:
+                forget(onos)
+
+
+@pytest.fixture(scope="module")
+def mob_lab(onos, flowbuf):
+    with onos_mobility_lab(onos) as lab:
+        yield lab
 
 
 def receiver(lab):

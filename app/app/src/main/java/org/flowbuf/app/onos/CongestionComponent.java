@@ -252,7 +252,12 @@ public final class CongestionComponent implements CongestionService {
         }
     }
 
-    /** This instance became a switch's master (the one before died): it leads its flows. */
+    /**
+     * This instance became a switch's master (the one before died): it writes
+     * the flows' entries there again (ONOS's flow store may not have had the
+     * dead master's last writes, and the new master's first read removes what
+     * its store lacks) and leads its flows.
+     */
     private final class NewMasters implements MastershipListener {
         @Override
         public boolean isRelevant(MastershipEvent event) {
@@ -264,7 +269,7 @@ public final class CongestionComponent implements CongestionService {
         public void event(MastershipEvent event) {
             worker.execute(() -> {
                 try {
-                    takeOver(event.subject());
+                    takeOn(event.subject(), true);
                 } catch (RuntimeException e) {
                     log.warn("{}: flows not taken over: {}", event.subject(), e.getMessage());
                 }

@@ -116,7 +116,7 @@ public class CongestionComponentTest {
     private final List<String> order = new CopyOnWriteArrayList<>();
     private final List<FlowRule> applied = new CopyOnWriteArrayList<>();
     private final FakePiTranslations translations = new FakePiTranslations(order);
-    private volatile boolean master = true;
+    private final OnosFakes.Mastership mastership = new OnosFakes.Mastership();
     private final CongestionComponent component = new CongestionComponent();
     /** The cluster's storage: kept across an ONOS restart (its data/). */
     private final ClusterStorage storage = new ClusterStorage();
@@ -226,7 +226,7 @@ public class CongestionComponentTest {
             }
         };
         component.deviceService = devices;
-        component.mastershipService = OnosFakes.mastership(() -> master);
+        component.mastershipService = mastership;
         component.packetService = packets;
         component.netcfgRegistry = new NetworkConfigRegistryAdapter() {
             @Override
@@ -466,7 +466,7 @@ public class CongestionComponentTest {
         firstEvent(S4);
         assertEquals(List.of(), order);
         firstEvent(OTHER);  // not a FlowBuf switch
-        master = false;
+        mastership.master = false;
         firstEvent(S1);
         assertEquals(List.of(), order);
         assertEquals(written, applied.size());
@@ -494,11 +494,27 @@ public class CongestionComponentTest {
     }
 
     @Test
+    public void aNewMasterWritesTheFlowsEntriesOnItsSwitchAgain() {
+        // The dead master's last writes may not have reached ONOS's flow
+        // store, and the new master's first read of the switch removes what
+        // the store lacks: the new master writes the flows' entries again.
+        prepared();
+        component.register(request().build());
+        List<FlowRule> s4 = added.stream().filter(r -> r.deviceId().equals(S4)
+                && !r.table().equals(CcP4Names.SWITCH)).collect(Collectors.toList());
+        assertFalse(s4.isEmpty());
+        added.clear();
+        mastership.master = false;
+        mastership.becomesMaster(S4);
+        await("s4's flow entries written again", () -> added.containsAll(s4));
+    }
+
+    @Test
     public void anInstanceThatIsNotTheSourcesMasterListsAFlowButRefusesToChangeIt() {
         prepared();
         LatencyCriticalFlow flow = component.register(request().build());
         int written = added.size();
-        master = false;  // s1's mastership moved to another instance
+        mastership.master = false;  // s1's mastership moved to another instance
         assertEquals(flow.primary(), component.flow(flow.id()).orElseThrow().primary());
         try {
             component.remove(flow.id());
@@ -516,7 +532,7 @@ public class CongestionComponentTest {
             assertEquals(FlowBufException.Reason.UNAVAILABLE, e.reason());
         }
         assertEquals(written, added.size());
-        master = true;  // and back: it acts again
+        mastership.master = true;  // and back: it acts again
         component.remove(flow.id());
         assertEquals(List.of(), List.copyOf(component.flows()));
     }

@@ -8,6 +8,9 @@ import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
 import org.onosproject.core.CoreServiceAdapter;
 import org.onosproject.core.DefaultApplicationId;
+import org.onosproject.mastership.MastershipEvent;
+import org.onosproject.mastership.MastershipInfo;
+import org.onosproject.mastership.MastershipListener;
 import org.onosproject.mastership.MastershipService;
 import org.onosproject.mastership.MastershipServiceAdapter;
 import org.onosproject.net.DeviceId;
@@ -50,6 +53,35 @@ final class OnosFakes {
                 return master.getAsBoolean();
             }
         };
+    }
+
+    /** ONOS's mastership: this instance masters every device while {@code master} is set. */
+    static final class Mastership extends MastershipServiceAdapter {
+        final List<MastershipListener> listeners = new CopyOnWriteArrayList<>();
+        volatile boolean master = true;
+
+        @Override
+        public boolean isLocalMaster(DeviceId deviceId) {
+            return master;
+        }
+
+        @Override
+        public void addListener(MastershipListener listener) {
+            listeners.add(listener);
+        }
+
+        @Override
+        public void removeListener(MastershipListener listener) {
+            listeners.remove(listener);
+        }
+
+        /** This instance became the device's master (the one before died). */
+        void becomesMaster(DeviceId device) {
+            master = true;
+            MastershipEvent e = new MastershipEvent(MastershipEvent.Type.MASTER_CHANGED, device,
+                                                    new MastershipInfo());
+            listeners.stream().filter(l -> l.isRelevant(e)).forEach(l -> l.event(e));
+        }
     }
 
     /** The pipeconf ONOS says each device runs. */

@@ -73,15 +73,35 @@ final class AgentLifecycle {
      * @param deviceId device
      */
     void deviceSeen(DeviceId deviceId) {
-        if (!agents.devices().contains(deviceId) || !isMaster.test(deviceId)) {
+        if (!drives(deviceId)) {
             return;
         }
-        List<FlowRule> rules = Stream.concat(
+        claims.claim(deviceId, entries(deviceId), "steering and vport rules");
+    }
+
+    /**
+     * Whether this instance drives the device: a FlowBuf device it masters.
+     *
+     * @param deviceId device
+     * @return whether it does
+     */
+    boolean drives(DeviceId deviceId) {
+        return agents.devices().contains(deviceId) && isMaster.test(deviceId);
+    }
+
+    /**
+     * The device's entries as FlowBuf wants them: its installed intents'
+     * steering rules and its configured vport_ports rules.
+     *
+     * @param deviceId device
+     * @return the flow rules
+     */
+    List<FlowRule> entries(DeviceId deviceId) {
+        return Stream.concat(
                 installedRules.apply(deviceId).stream()
                         .map(rule -> SteeringFlowRules.toFlowRule(appId, deviceId, rule)),
                 configuredVportRules(deviceId).stream())
                 .collect(Collectors.toList());
-        claims.claim(deviceId, rules, "steering and vport rules");
     }
 
     /**

@@ -128,6 +128,7 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
     private EventFanout<BufferEvent, BufferListener> bufferEvents;
     private ConfiguredAgentDirectory agents;
     private FlowBufCore core;
+    private NewMasterClaims newMasters;
 
     @Activate
     protected void activate() {
@@ -145,14 +146,16 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
                                new DistributedIntentStore(storageService),
                                new FlowRuleServiceSteeringWriter(appId, flowRuleService, DEADLINE),
                                bufferEvents, intentEventManager);
+        PiTranslationClaims claims = new PiTranslationClaims(pipeconfService, translationService,
+                                                             flowRuleService);
         lifecycle = new AgentLifecycle(appId, agents, core.buffers(), flowRuleService,
-                                       core::installedRules,
-                                       new PiTranslationClaims(pipeconfService,
-                                                               translationService,
-                                                               flowRuleService),
+                                       core::installedRules, claims,
                                        mastershipService::isLocalMaster, eventExecutor);
+        newMasters = new NewMasterClaims(lifecycle::drives, lifecycle::entries, claims,
+                                         "steering and vport rules");
         netcfgRegistry.addListener(configListener);
         deviceService.addListener(deviceListener);
+        mastershipService.addListener(newMasters);
         agents.devices().stream().filter(deviceService::isAvailable)
                 .forEach(lifecycle::deviceReady);
         log.info("Started {}", appId.id());
@@ -160,6 +163,7 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
 
     @Deactivate
     protected void deactivate() {
+        mastershipService.removeListener(newMasters);
         deviceService.removeListener(deviceListener);
         netcfgRegistry.removeListener(configListener);
         netcfgRegistry.unregisterConfigFactory(configFactory);

@@ -5,6 +5,8 @@
 package org.flowbuf.app.onos;
 
 import org.onosproject.net.DeviceId;
+import org.onosproject.net.flow.FlowEntry;
+import org.onosproject.net.flow.FlowId;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.pi.model.PiPipeconf;
@@ -18,9 +20,13 @@ import org.onosproject.net.pi.service.PiTranslationService;
 import org.slf4j.Logger;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 import static org.slf4j.LoggerFactory.getLogger;
 
@@ -76,6 +82,40 @@ final class PiTranslationClaims {
                      deviceId, unknown.size(), what);
         }
         return unknown.size();
+    }
+
+    /**
+     * As {@link #claim}, and also writes again the rules ONOS's flow store
+     * lacks or holds with another action: for a new master, whose flow
+     * store may miss the dead master's last writes ({@link NewMasterClaims}).
+     *
+     * @param deviceId device
+     * @param rules    flow rules of that device, as they should be there
+     * @param what     what the rules are, for the log
+     * @return how many rules were written
+     */
+    int restore(DeviceId deviceId, List<FlowRule> rules, String what) {
+        if (rules.isEmpty()) {
+            return 0;
+        }
+        Map<FlowId, FlowEntry> stored = new HashMap<>();
+        flowRules.getFlowEntries(deviceId).forEach(entry -> stored.put(entry.id(), entry));
+        Set<FlowRule> write = new LinkedHashSet<>(learn(deviceId, rules));
+        rules.stream().filter(rule -> !storedAsIs(stored.get(rule.id()), rule))
+                .forEach(write::add);
+        if (!write.isEmpty()) {
+            flowRules.applyFlowRules(write.toArray(new FlowRule[0]));
+            log.info("{}: {} {} written again for this new master, of {}", deviceId,
+                     write.size(), what, rules.size());
+        }
+        return write.size();
+    }
+
+    // A rule the flow store holds with the same action, not on its way out.
+    private static boolean storedAsIs(FlowEntry entry, FlowRule rule) {
+        return entry != null && entry.exactMatch(rule)
+                && entry.state() != FlowEntry.FlowEntryState.PENDING_REMOVE
+                && entry.state() != FlowEntry.FlowEntryState.REMOVED;
     }
 
     /** The rules ONOS's translation store did not know, learnt now where it can. */

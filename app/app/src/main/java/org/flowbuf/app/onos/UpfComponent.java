@@ -93,6 +93,7 @@ public final class UpfComponent implements UpfService {
 
     private ExecutorService executor;
     private DeviceEventClaims claims;
+    private NewMasterClaims newMasters;
     private UpfManager upf;
     private MasteredSwitches mastered;
 
@@ -105,11 +106,14 @@ public final class UpfComponent implements UpfService {
                                                           FlowBufManager.DEADLINE),
                              id -> deviceService.getDevice(id) != null, intentService,
                              bufferService);
+        PiTranslationClaims translationClaims =
+                new PiTranslationClaims(pipeconfService, translationService, flowRuleService);
         claims = new DeviceEventClaims(MasteredSwitches.mastered(mastershipService), upf::entries,
-                                       new PiTranslationClaims(pipeconfService, translationService,
-                                                               flowRuleService),
-                                       "UPF entries");
+                                       translationClaims, "UPF entries");
         deviceService.addListener(claims);
+        newMasters = new NewMasterClaims(MasteredSwitches.mastered(mastershipService),
+                                         upf::entries, translationClaims, "UPF entries");
+        mastershipService.addListener(newMasters);
         // A device that is available again gets its UPF state from its master.
         mastered = new MasteredSwitches(deviceService,
                                         MasteredSwitches.mastered(mastershipService), executor,
@@ -121,6 +125,7 @@ public final class UpfComponent implements UpfService {
 
     @Deactivate
     protected void deactivate() {
+        mastershipService.removeListener(newMasters);
         deviceService.removeListener(claims);
         mastered.stop();
         executor.shutdown();

@@ -29,6 +29,9 @@ import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreServiceAdapter;
 import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.grpc.api.GrpcChannelController;
+import org.onosproject.mastership.MastershipEvent;
+import org.onosproject.mastership.MastershipInfo;
+import org.onosproject.mastership.MastershipListener;
 import org.onosproject.mastership.MastershipServiceAdapter;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
@@ -44,6 +47,8 @@ import org.onosproject.net.device.DeviceEvent;
 import org.onosproject.net.device.DeviceListener;
 import org.onosproject.net.device.DeviceServiceAdapter;
 import org.onosproject.net.flow.DefaultFlowEntry;
+import org.onosproject.net.flow.DefaultFlowRule;
+import org.onosproject.net.flow.DefaultTrafficTreatment;
 import org.onosproject.net.flow.FlowEntry;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.flow.FlowRuleOperation;
@@ -100,7 +105,35 @@ public class FlowBufManagerTest {
     private volatile boolean pipeconfBound = true;
     private final FlowBufManager manager = new FlowBufManager();
     private final IntentEventManager intentEvents = new IntentEventManager();
+    private final Mastership mastership = new Mastership();
     private String serverName;
+
+    /** This instance masters S1 only; the listeners are kept for mastership events. */
+    private static final class Mastership extends MastershipServiceAdapter {
+        private final List<MastershipListener> listeners = new CopyOnWriteArrayList<>();
+
+        @Override
+        public boolean isLocalMaster(DeviceId deviceId) {
+            return S1.equals(deviceId);
+        }
+
+        @Override
+        public void addListener(MastershipListener listener) {
+            listeners.add(listener);
+        }
+
+        @Override
+        public void removeListener(MastershipListener listener) {
+            listeners.remove(listener);
+        }
+
+        /** The device's master changed (the one before died). */
+        void masterChanged(DeviceId device) {
+            MastershipEvent e = new MastershipEvent(MastershipEvent.Type.MASTER_CHANGED, device,
+                                                    new MastershipInfo());
+            listeners.stream().filter(l -> l.isRelevant(e)).forEach(l -> l.event(e));
+        }
+    }
 
     /** Netcfg with configs set by the test and the listener kept. */
     private static final class Netcfg extends NetworkConfigRegistryAdapter {
@@ -287,12 +320,7 @@ public class FlowBufManagerTest {
         manager.netcfgRegistry = netcfg;
         manager.flowRuleService = rules;
         manager.deviceService = devices;
-        manager.mastershipService = new MastershipServiceAdapter() {
-            @Override
-            public boolean isLocalMaster(DeviceId deviceId) {
-                return S1.equals(deviceId);
-            }
-        };
+        manager.mastershipService = mastership;
         manager.grpcChannelController = channels;
         manager.storageService = new TestStorageService();
         PiPipeconf bound = FakePiTranslations.pipeconf();
@@ -452,6 +480,62 @@ public class FlowBufManagerTest {
         order.clear();
         devices.listener.event(new DeviceEvent(DeviceEvent.Type.DEVICE_ADDED, device(S2)));
         assertEquals(List.of(), order);
+    }
+
+    @Test
+    public void aNewMasterWritesTheSteeringRulesItsFlowStoreLacksBeforeTheEventReturns() {
+        // ONOS live, three instances: the master killed (-9) just after a
+        // pause; the new master's flow store lacked the paused flow's rule
+        // (ONOS backs flows up periodically), its first read of the switch
+        // deleted it, and the flow went straight to h2 while its held
+        // packets waited: the resume delivered 553 of them behind newer ones.
+        FlowFilter filter = FlowFilter.builder().ipProto(17).l4DstPort(9000).build();
+        manager.pause(S1, PortNumber.portNumber(1), filter, Optional.empty(), "app");
+        List<FlowRule> paused = rules.steering();
+        assertEquals(1, paused.size());
+        rules.stored.clear();
+        rules.applied.clear();
+        translations.learnt.clear();
+        order.clear();
+        mastership.masterChanged(S1);
+        assertEquals(List.of("learn " + FlowBufP4Names.FLOW_STEERING,
+                             "learn " + FlowBufP4Names.VPORT_PORTS,
+                             "apply " + FlowBufP4Names.FLOW_STEERING,
+                             "apply " + FlowBufP4Names.VPORT_PORTS), order);
+        assertEquals(paused, rules.steering());
+        // Known to the translation store but not to the flow store: written too.
+        rules.stored.clear();
+        rules.applied.clear();
+        order.clear();
+        mastership.masterChanged(S1);
+        assertEquals(paused, rules.steering());
+        assertEquals(1, rules.vportPorts(rules.applied).size());
+        // Stored as they should be: nothing is written again.
+        rules.applied.clear();
+        mastership.masterChanged(S1);
+        assertEquals(List.of(), rules.applied);
+        // Another instance's device: left alone.
+        mastership.masterChanged(S2);
+        assertEquals(List.of(), rules.applied);
+    }
+
+    @Test
+    public void aNewMasterWritesAgainARuleItsFlowStoreHoldsWithAnotherAction() {
+        FlowFilter filter = FlowFilter.builder().ipProto(17).l4DstPort(9000).build();
+        manager.pause(S1, PortNumber.portNumber(1), filter, Optional.empty(), "app");
+        FlowRule paused = rules.steering().get(0);
+        // The store's copy is the rule before the pause changed it (another action).
+        FlowRule stale = DefaultFlowRule.builder().forDevice(S1).forTable(paused.table())
+                .withSelector(paused.selector()).withPriority(paused.priority())
+                .fromApp(new DefaultApplicationId(42, FlowBufManager.APP_NAME)).makePermanent()
+                .withTreatment(DefaultTrafficTreatment.builder().drop().build()).build();
+        assertEquals(paused.id(), stale.id());
+        rules.stored.removeIf(e -> e.id().equals(paused.id()));
+        rules.stored.add(new DefaultFlowEntry(stale));
+        rules.applied.clear();
+        mastership.masterChanged(S1);
+        assertEquals(List.of(paused), rules.steering());
+        assertTrue(rules.steering().get(0).exactMatch(paused));
     }
 
     @Test

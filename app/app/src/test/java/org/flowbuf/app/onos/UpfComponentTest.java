@@ -18,13 +18,13 @@ import org.onlab.packet.Ip4Prefix;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreServiceAdapter;
 import org.onosproject.core.DefaultApplicationId;
-import org.onosproject.mastership.MastershipServiceAdapter;
 import org.onosproject.net.DefaultDevice;
 import org.onosproject.net.DefaultPort;
 import org.onosproject.net.PortNumber;
 import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.device.DeviceEvent;
+import org.onosproject.net.flow.FlowEntry;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.flow.FlowRuleOperation;
 import org.onosproject.net.flow.FlowRuleOperations;
@@ -65,7 +65,7 @@ public class UpfComponentTest {
     private final Meters meters = new Meters();
     private final FakeDevices devices = new FakeDevices(id -> DEVICE).with(S1);
     private final FakePiTranslations translations = new FakePiTranslations(order);
-    private volatile boolean master = true;
+    private final OnosFakes.Mastership mastership = new OnosFakes.Mastership();
     private final UpfComponent component = new UpfComponent();
 
     /** Confirms every batch and records its operations, and the rules applied outside one. */
@@ -77,6 +77,12 @@ public class UpfComponentTest {
         public void applyFlowRules(FlowRule... flowRules) {
             List.of(flowRules).forEach(r -> order.add("apply " + r.table()));
             applied.addAll(List.of(flowRules));
+        }
+
+        // A new master's flow store that lacks the dead master's writes.
+        @Override
+        public Iterable<FlowEntry> getFlowEntries(DeviceId deviceId) {
+            return List.of();
         }
 
         @Override
@@ -115,12 +121,7 @@ public class UpfComponentTest {
         component.meterService = meters;
         component.storageService = new TestStorageService();
         component.deviceService = devices;
-        component.mastershipService = new MastershipServiceAdapter() {
-            @Override
-            public boolean isLocalMaster(DeviceId deviceId) {
-                return master;
-            }
-        };
+        component.mastershipService = mastership;
         PiPipeconf bound = FakePiTranslations.pipeconf();
         component.pipeconfService = new PiPipeconfServiceAdapter() {
             @Override
@@ -232,9 +233,24 @@ public class UpfComponentTest {
     }
 
     @Test
+    public void aNewMasterWritesTheUpfEntriesItsFlowStoreLacks() {
+        // The master died (kill -9): this instance's flow store may lack its
+        // last writes, and its first read of the switch deletes what it lacks.
+        component.addSessions(List.of(session(S1, "10.250.0.1")));
+        devices.post(new DeviceEvent(DeviceEvent.Type.DEVICE_ADDED, DEVICE));
+        rules.applied.clear();
+        mastership.becomesMaster(S1);
+        List<Object> written = rules.applied.stream().map(FlowRule::table)
+                .collect(Collectors.toList());
+        assertTrue(written.toString(), written.containsAll(List.of(
+                UpfP4Names.INTERFACES, UpfP4Names.TUNNEL_PEERS, UpfP4Names.UPLINK_SESSIONS,
+                UpfP4Names.DOWNLINK_SESSIONS)));
+    }
+
+    @Test
     public void onlyTheMasterClaimsTheUpfEntries() {
         component.addSessions(List.of(session(S1, "10.250.0.1")));
-        master = false;
+        mastership.master = false;
         devices.post(new DeviceEvent(DeviceEvent.Type.DEVICE_ADDED, DEVICE));
         assertTrue(translations.learnt.isEmpty());
         assertTrue(rules.applied.isEmpty());

@@ -1,0 +1,63 @@
+/*
+ * Copyright 2026 FlowBuf authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.flowbuf.app.onos;
+
+import org.onosproject.mastership.MastershipEvent;
+import org.onosproject.mastership.MastershipListener;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.flow.FlowRule;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * A component's table entries of a device, restored in ONOS's stores when
+ * this instance becomes the device's master (the one before died), on the
+ * event's own thread. ONOS backs a device's flow rules up to the other
+ * instances only periodically, so the dead master's last writes may be
+ * missing from the new master's flow store, and the new master's first
+ * read of the device deletes what its store lacks. Seen live (three
+ * instances, the master killed with kill -9 just after a pause): the
+ * paused flow's steering rule was deleted, the flow went straight to its
+ * destination while its held packets were still in the buffer, and the
+ * resume delivered 553 of them behind newer ones.
+ */
+final class NewMasterClaims implements MastershipListener {
+
+    private final Predicate<DeviceId> master;
+    private final Function<DeviceId, List<FlowRule>> entries;
+    private final PiTranslationClaims claims;
+    private final String what;
+
+    /**
+     * @param master  whether this instance masters a device (and the
+     *                component has entries there)
+     * @param entries the component's entries of a device, as they should be there
+     * @param claims  where they are restored
+     * @param what    what they are, for the log
+     */
+    NewMasterClaims(Predicate<DeviceId> master, Function<DeviceId, List<FlowRule>> entries,
+                    PiTranslationClaims claims, String what) {
+        this.master = Objects.requireNonNull(master);
+        this.entries = Objects.requireNonNull(entries);
+        this.claims = Objects.requireNonNull(claims);
+        this.what = Objects.requireNonNull(what);
+    }
+
+    @Override
+    public boolean isRelevant(MastershipEvent event) {
+        return event.type() == MastershipEvent.Type.MASTER_CHANGED;
+    }
+
+    @Override
+    public void event(MastershipEvent event) {
+        DeviceId deviceId = event.subject();
+        if (master.test(deviceId)) {
+            claims.restore(deviceId, entries.apply(deviceId), what);
+        }
+    }
+}

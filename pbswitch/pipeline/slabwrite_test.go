@@ -102,3 +102,62 @@ func TestInsertExactLeavesTheRest(t *testing.T) {
 		t.Error("a table of const entries took an ExactWrite")
 	}
 }
+
+// BenchmarkSlabWrite is the table's work for one write into a slab table
+// of 4,096 sessions: InsertExact, ModifyExact and their Insert/Modify of
+// an Entry (the entries built outside the timer), and InsertExact's
+// answer to a duplicate (ALREADY_EXISTS, an error built per write). The
+// table is emptied (outside the timer) before it would fill.
+func BenchmarkSlabWrite(b *testing.B) {
+	const n = 4096
+	writes := make([]*ExactWrite, n)
+	entries := make([]*Entry, n)
+	for i := range n {
+		writes[i] = exactWrite(uint32(i+1), uint64(i), 1)
+		entries[i] = session(uint32(i+1), uint64(i), 1)
+	}
+	// fill inserts every write whose index is below upto (none: 0).
+	fill := func(tb *Table, upto int) {
+		tb.Clear()
+		for _, w := range writes[:upto] {
+			if _, err := tb.InsertExact(w); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	cases := []struct {
+		name   string
+		filled bool // the table holds every entry before each round
+		write  func(tb *Table, i int) error
+		want   codes.Code
+	}{
+		{"InsertExact", false, func(tb *Table, i int) error { _, err := tb.InsertExact(writes[i]); return err }, codes.OK},
+		{"Insert", false, func(tb *Table, i int) error { return tb.Insert(entries[i]) }, codes.OK},
+		{"ModifyExact", true, func(tb *Table, i int) error { _, err := tb.ModifyExact(writes[i]); return err }, codes.OK},
+		{"Modify", true, func(tb *Table, i int) error { return tb.Modify(entries[i]) }, codes.OK},
+		{"InsertExactDuplicate", true, func(tb *Table, i int) error { _, err := tb.InsertExact(writes[i]); return err }, codes.AlreadyExists},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			tb := sessionTable(n, true)
+			upto := 0
+			if c.filled {
+				upto = n
+			}
+			fill(tb, upto)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				k := i % n
+				if k == 0 && i > 0 && !c.filled {
+					b.StopTimer()
+					fill(tb, 0)
+					b.StartTimer()
+				}
+				if err := c.write(tb, k); status.Code(err) != c.want {
+					b.Fatalf("write %d: %v, want %v", k, err, c.want)
+				}
+			}
+		})
+	}
+}

@@ -2,11 +2,6 @@
 
 package pipeline
 
-import (
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
-)
-
 // ExactWrite is an INSERT or MODIFY of an exact-match entry in the form a
 // slab stores: the key (every field's full-width value, in field order,
 // KeyWidth bytes), the action and its full-width parameters, the cookie.
@@ -36,11 +31,11 @@ func (t *Table) InsertExact(w *ExactWrite) (handled bool, err error) {
 	}
 	if s.n > 0 {
 		if b, _ := s.find(w.Key); b >= 0 {
-			return true, status.Errorf(codes.AlreadyExists, "table %s: entry already exists", t.Name)
+			return true, t.errAlreadyExists()
 		}
 	}
 	if s.n >= t.Size {
-		return true, status.Errorf(codes.ResourceExhausted, "table %s: full (%d entries)", t.Name, t.Size)
+		return true, t.errFull()
 	}
 	s.insert(w.Key, s.actionIndex(w.Action.ID), w.Action.Params, w.Cookie)
 	t.count.Store(int64(s.n))
@@ -65,7 +60,7 @@ func (t *Table) ModifyExact(w *ExactWrite) (handled bool, err error) {
 		b, slot = s.find(w.Key)
 	}
 	if b < 0 {
-		return true, status.Errorf(codes.NotFound, "table %s: no such entry to modify", t.Name)
+		return true, t.errNoEntryToModify()
 	}
 	s.set(slot, s.actionIndex(w.Action.ID), w.Action.Params, w.Cookie)
 	return true, nil

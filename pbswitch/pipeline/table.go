@@ -424,7 +424,7 @@ func (t *Table) SetMeter(e *Entry, m *Meter) error {
 	if t.slab != nil {
 		b, slot := t.slab.find(concatValues(e))
 		if b < 0 || t.slab.n == 0 {
-			return t.noEntry()
+			return t.errNoEntry()
 		}
 		if m == nil {
 			delete(t.slab.meters, slot)
@@ -435,7 +435,7 @@ func (t *Table) SetMeter(e *Entry, m *Meter) error {
 	}
 	old, ok := t.entries[entryKey(e)]
 	if !ok {
-		return t.noEntry()
+		return t.errNoEntry()
 	}
 	old.Meter = m
 	return nil
@@ -449,7 +449,7 @@ func (t *Table) SetCounter(e *Entry, packets, bytes uint64) error {
 	if t.slab != nil {
 		b, slot := t.slab.find(concatValues(e))
 		if b < 0 || t.slab.n == 0 {
-			return t.noEntry()
+			return t.errNoEntry()
 		}
 		if t.slab.counted {
 			t.slab.counter(slot).Set(packets, bytes)
@@ -458,21 +458,45 @@ func (t *Table) SetCounter(e *Entry, packets, bytes uint64) error {
 	}
 	old, ok := t.entries[entryKey(e)]
 	if !ok {
-		return t.noEntry()
+		return t.errNoEntry()
 	}
 	old.Counter.Set(packets, bytes)
 	return nil
 }
 
-func (t *Table) noEntry() error {
+// The errors of the table's writes, one function each: every path a
+// write may take (Insert or InsertExact, Modify or ModifyExact, into the
+// generic store or a slab) answers the same to the byte.
+
+func (t *Table) errConstEntries() error {
+	return status.Errorf(codes.PermissionDenied, "table %s: its entries are const in the P4 program", t.Name)
+}
+
+func (t *Table) errNoEntry() error {
 	return status.Errorf(codes.NotFound, "table %s: no such entry", t.Name)
+}
+
+func (t *Table) errAlreadyExists() error {
+	return status.Errorf(codes.AlreadyExists, "table %s: entry already exists", t.Name)
+}
+
+func (t *Table) errFull() error {
+	return status.Errorf(codes.ResourceExhausted, "table %s: full (%d entries)", t.Name, t.Size)
+}
+
+func (t *Table) errNoEntryToModify() error {
+	return status.Errorf(codes.NotFound, "table %s: no such entry to modify", t.Name)
+}
+
+func (t *Table) errNoEntryToDelete() error {
+	return status.Errorf(codes.NotFound, "table %s: no such entry to delete", t.Name)
 }
 
 // Insert adds e. ALREADY_EXISTS when an entry with the same match and
 // priority exists, RESOURCE_EXHAUSTED when the table is full.
 func (t *Table) Insert(e *Entry) error {
 	if t.ConstEntries {
-		return status.Errorf(codes.PermissionDenied, "table %s: its entries are const in the P4 program", t.Name)
+		return t.errConstEntries()
 	}
 	if err := t.validate(e); err != nil {
 		return err
@@ -484,10 +508,10 @@ func (t *Table) Insert(e *Entry) error {
 	}
 	e.key = entryKey(e)
 	if _, dup := t.entries[e.key]; dup {
-		return status.Errorf(codes.AlreadyExists, "table %s: entry already exists", t.Name)
+		return t.errAlreadyExists()
 	}
 	if len(t.entries) >= t.Size {
-		return status.Errorf(codes.ResourceExhausted, "table %s: full (%d entries)", t.Name, t.Size)
+		return t.errFull()
 	}
 	if err := t.acquire(e); err != nil {
 		return err
@@ -505,11 +529,11 @@ func (t *Table) slabInsert(e *Entry) error {
 	key := concatValues(e)
 	if s.n > 0 {
 		if b, _ := s.find(key); b >= 0 {
-			return status.Errorf(codes.AlreadyExists, "table %s: entry already exists", t.Name)
+			return t.errAlreadyExists()
 		}
 	}
 	if s.n >= t.Size {
-		return status.Errorf(codes.ResourceExhausted, "table %s: full (%d entries)", t.Name, t.Size)
+		return t.errFull()
 	}
 	s.insert(key, s.actionIndex(e.Action.ID), e.Action.Params, e.Cookie)
 	if e.Meter != nil {
@@ -524,7 +548,7 @@ func (t *Table) slabInsert(e *Entry) error {
 // NOT_FOUND when there is none.
 func (t *Table) Modify(e *Entry) error {
 	if t.ConstEntries {
-		return status.Errorf(codes.PermissionDenied, "table %s: its entries are const in the P4 program", t.Name)
+		return t.errConstEntries()
 	}
 	if err := t.validate(e); err != nil {
 		return err
@@ -536,7 +560,7 @@ func (t *Table) Modify(e *Entry) error {
 	}
 	old, ok := t.entries[entryKey(e)]
 	if !ok {
-		return status.Errorf(codes.NotFound, "table %s: no such entry to modify", t.Name)
+		return t.errNoEntryToModify()
 	}
 	if err := t.acquire(e); err != nil {
 		return err
@@ -561,7 +585,7 @@ func (t *Table) slabModify(e *Entry) error {
 		b, slot = s.find(concatValues(e))
 	}
 	if b < 0 {
-		return status.Errorf(codes.NotFound, "table %s: no such entry to modify", t.Name)
+		return t.errNoEntryToModify()
 	}
 	s.set(slot, s.actionIndex(e.Action.ID), e.Action.Params, e.Cookie)
 	if e.Meter != nil {
@@ -574,7 +598,7 @@ func (t *Table) slabModify(e *Entry) error {
 // there is none.
 func (t *Table) Delete(e *Entry) error {
 	if t.ConstEntries {
-		return status.Errorf(codes.PermissionDenied, "table %s: its entries are const in the P4 program", t.Name)
+		return t.errConstEntries()
 	}
 	if err := t.validateMatch(e); err != nil {
 		return err
@@ -587,7 +611,7 @@ func (t *Table) Delete(e *Entry) error {
 	key := entryKey(e)
 	old, ok := t.entries[key]
 	if !ok {
-		return status.Errorf(codes.NotFound, "table %s: no such entry to delete", t.Name)
+		return t.errNoEntryToDelete()
 	}
 	delete(t.entries, key)
 	t.index.remove(old)
@@ -604,7 +628,7 @@ func (t *Table) slabDelete(e *Entry) error {
 		b, slot = s.find(concatValues(e))
 	}
 	if b < 0 {
-		return status.Errorf(codes.NotFound, "table %s: no such entry to delete", t.Name)
+		return t.errNoEntryToDelete()
 	}
 	s.remove(b, slot)
 	t.count.Store(int64(s.n))

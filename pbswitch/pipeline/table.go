@@ -525,22 +525,14 @@ func (t *Table) Insert(e *Entry) error {
 
 // slabInsert is Insert in a slab (under the write lock).
 func (t *Table) slabInsert(e *Entry) error {
-	s := t.slab
 	key := concatValues(e)
-	if s.n > 0 {
-		if b, _ := s.find(key); b >= 0 {
-			return t.errAlreadyExists()
-		}
+	if err := t.slabInsertRecord(key, e.Action, e.Cookie); err != nil {
+		return err
 	}
-	if s.n >= t.Size {
-		return t.errFull()
-	}
-	s.insert(key, s.actionIndex(e.Action.ID), e.Action.Params, e.Cookie)
 	if e.Meter != nil {
-		_, slot := s.find(key)
-		s.meters[slot] = e.Meter
+		_, slot := t.slab.find(key)
+		t.slab.meters[slot] = e.Meter
 	}
-	t.count.Store(int64(s.n))
 	return nil
 }
 
@@ -579,17 +571,12 @@ func (t *Table) Modify(e *Entry) error {
 // slabModify is Modify in a slab (under the write lock): the action,
 // cookie and a given meter change, the counter stays.
 func (t *Table) slabModify(e *Entry) error {
-	s := t.slab
-	b, slot := -1, uint32(0)
-	if s.n > 0 {
-		b, slot = s.find(concatValues(e))
+	slot, err := t.slabModifyRecord(concatValues(e), e.Action, e.Cookie)
+	if err != nil {
+		return err
 	}
-	if b < 0 {
-		return t.errNoEntryToModify()
-	}
-	s.set(slot, s.actionIndex(e.Action.ID), e.Action.Params, e.Cookie)
 	if e.Meter != nil {
-		s.meters[slot] = e.Meter
+		t.slab.meters[slot] = e.Meter
 	}
 	return nil
 }

@@ -161,3 +161,37 @@ func BenchmarkSlabWrite(b *testing.B) {
 		})
 	}
 }
+
+// TestBadParametersExplainedAndLeft pins Insert's answers to an action's
+// parameters that are not the table's (checkParams), in the generic store
+// and a slab, and checks that InsertExact leaves each of them to Insert:
+// the same check decides both.
+func TestBadParametersExplainedAndLeft(t *testing.T) {
+	two := []byte{0, 1}
+	for _, c := range []struct {
+		name   string
+		params [][]byte
+		want   string
+	}{
+		{"missing", [][]byte{two, two}, "table sessions: action 1 takes 3 parameters, got 2"},
+		{"extra", [][]byte{two, two, two, two}, "table sessions: action 1 takes 3 parameters, got 4"},
+		{"narrow", [][]byte{two, {1}, two}, "table sessions: action 1 parameter 2 is 1 bytes, want 2"},
+		{"wide", [][]byte{two, two, {0, 0, 1}}, "table sessions: action 1 parameter 3 is 3 bytes, want 2"},
+	} {
+		for _, slab := range []bool{false, true} {
+			tb := sessionTable(4, slab)
+			e := session(1, 1, 1)
+			e.Action.Params = c.params
+			if handled, err := tb.InsertExact(&ExactWrite{Key: e.Match[0].Value, Action: e.Action}); handled || err != nil {
+				t.Errorf("%s (slab %v): InsertExact handled %v, %v", c.name, slab, handled, err)
+			}
+			err := tb.Insert(e)
+			if status.Code(err) != codes.InvalidArgument || status.Convert(err).Message() != c.want {
+				t.Errorf("%s (slab %v): %v, want INVALID_ARGUMENT %q", c.name, slab, err, c.want)
+			}
+			if tb.Len() != 0 {
+				t.Errorf("%s (slab %v): %d entries", c.name, slab, tb.Len())
+			}
+		}
+	}
+}

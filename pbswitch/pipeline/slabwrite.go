@@ -91,13 +91,5 @@ func (t *Table) exactWritable(w *ExactWrite) bool {
 		return false
 	}
 	spec, ok := t.Actions[w.Action.ID]
-	if !ok || spec.DefaultOnly || len(w.Action.Params) != len(spec.ParamBits) {
-		return false
-	}
-	for i, bits := range spec.ParamBits {
-		if len(w.Action.Params[i]) != Width(bits) {
-			return false
-		}
-	}
-	return true
+	return ok && !spec.DefaultOnly && spec.paramMisfit(w.Action) < 0
 }

@@ -832,15 +832,30 @@ func (t *Table) validateAction(a Action, asDefault bool) error {
 // "action profile", and its name; joined only on error, as this runs for
 // every entry written).
 func (spec ActionSpec) checkParams(kind, name string, a Action) error {
-	if len(a.Params) != len(spec.ParamBits) {
+	i := spec.paramMisfit(a)
+	switch {
+	case i < 0:
+		return nil
+	case i == len(spec.ParamBits):
 		return status.Errorf(codes.InvalidArgument, "%s %s: action %d takes %d parameters, got %d", kind, name, a.ID, len(spec.ParamBits), len(a.Params))
+	}
+	return status.Errorf(codes.InvalidArgument, "%s %s: action %d parameter %d is %d bytes, want %d", kind, name, a.ID, i+1, len(a.Params[i]), Width(spec.ParamBits[i]))
+}
+
+// paramMisfit is checkParams without an error (InsertExact's check, which
+// must refuse what checkParams would): -1 when a's parameters fit the
+// spec, len(spec.ParamBits) when a has not as many, else the index of the
+// first one not at its full width.
+func (spec ActionSpec) paramMisfit(a Action) int {
+	if len(a.Params) != len(spec.ParamBits) {
+		return len(spec.ParamBits)
 	}
 	for i, bits := range spec.ParamBits {
 		if len(a.Params[i]) != Width(bits) {
-			return status.Errorf(codes.InvalidArgument, "%s %s: action %d parameter %d is %d bytes, want %d", kind, name, a.ID, i+1, len(a.Params[i]), Width(bits))
+			return i
 		}
 	}
-	return nil
+	return -1
 }
 
 // entryKey encodes an entry's identity: every field's match plus priority.

@@ -2,11 +2,6 @@
 
 package pipeline
 
-import (
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
-)
-
 // ExactWrite is an INSERT or MODIFY of an exact-match entry in the form a
 // slab stores: the key (every field's full-width value, in field order,
 // KeyWidth bytes), the action and its full-width parameters, the cookie.
@@ -25,50 +20,66 @@ type ExactWrite struct {
 // caller builds an Entry and calls Insert, which gives the precise error.
 // Otherwise the answers are Insert's: ALREADY_EXISTS, RESOURCE_EXHAUSTED.
 func (t *Table) InsertExact(w *ExactWrite) (handled bool, err error) {
-	if !t.exactWritable(w) {
-		return false, nil
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := t.slab
-	if s == nil {
-		return false, nil
-	}
-	if s.n > 0 {
-		if b, _ := s.find(w.Key); b >= 0 {
-			return true, status.Errorf(codes.AlreadyExists, "table %s: entry already exists", t.Name)
-		}
-	}
-	if s.n >= t.Size {
-		return true, status.Errorf(codes.ResourceExhausted, "table %s: full (%d entries)", t.Name, t.Size)
-	}
-	s.insert(w.Key, s.actionIndex(w.Action.ID), w.Action.Params, w.Cookie)
-	t.count.Store(int64(s.n))
-	return true, nil
+	return t.writeExact(w, false)
 }
 
 // ModifyExact is Modify for a write a slab table can take as it is, with
 // InsertExact's handled; NOT_FOUND when no entry has the key. The entry's
 // counter and meter stay.
 func (t *Table) ModifyExact(w *ExactWrite) (handled bool, err error) {
+	return t.writeExact(w, true)
+}
+
+// writeExact is ModifyExact when modify is set, else InsertExact.
+func (t *Table) writeExact(w *ExactWrite, modify bool) (handled bool, err error) {
 	if !t.exactWritable(w) {
 		return false, nil
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s := t.slab
-	if s == nil {
+	if t.slab == nil {
 		return false, nil
 	}
-	b, slot := -1, uint32(0)
+	if modify {
+		_, err = t.slabModifyRecord(w.Key, w.Action, w.Cookie)
+	} else {
+		err = t.slabInsertRecord(w.Key, w.Action, w.Cookie)
+	}
+	return true, err
+}
+
+// slabInsertRecord adds key's record with action a and cookie to the slab
+// (under the write lock): Insert's slab path and InsertExact, whose
+// checks and answers must be the same.
+func (t *Table) slabInsertRecord(key []byte, a Action, cookie uint64) error {
+	s := t.slab
 	if s.n > 0 {
-		b, slot = s.find(w.Key)
+		if b, _ := s.find(key); b >= 0 {
+			return t.errAlreadyExists()
+		}
+	}
+	if s.n >= t.Size {
+		return t.errFull()
+	}
+	s.insert(key, s.actionIndex(a.ID), a.Params, cookie)
+	t.count.Store(int64(s.n))
+	return nil
+}
+
+// slabModifyRecord sets the action a and cookie of key's record in the
+// slab (under the write lock), and gives its slot: Modify's slab path and
+// ModifyExact. The counter stays.
+func (t *Table) slabModifyRecord(key []byte, a Action, cookie uint64) (slot uint32, err error) {
+	s := t.slab
+	b := -1
+	if s.n > 0 {
+		b, slot = s.find(key)
 	}
 	if b < 0 {
-		return true, status.Errorf(codes.NotFound, "table %s: no such entry to modify", t.Name)
+		return 0, t.errNoEntryToModify()
 	}
-	s.set(slot, s.actionIndex(w.Action.ID), w.Action.Params, w.Cookie)
-	return true, nil
+	s.set(slot, s.actionIndex(a.ID), a.Params, cookie)
+	return slot, nil
 }
 
 // exactWritable checks what Insert's validation would (the key's width,
@@ -80,13 +91,5 @@ func (t *Table) exactWritable(w *ExactWrite) bool {
 		return false
 	}
 	spec, ok := t.Actions[w.Action.ID]
-	if !ok || spec.DefaultOnly || len(w.Action.Params) != len(spec.ParamBits) {
-		return false
-	}
-	for i, bits := range spec.ParamBits {
-		if len(w.Action.Params[i]) != Width(bits) {
-			return false
-		}
-	}
-	return true
+	return ok && !spec.DefaultOnly && spec.paramMisfit(w.Action) < 0
 }

@@ -102,3 +102,96 @@ func TestInsertExactLeavesTheRest(t *testing.T) {
 		t.Error("a table of const entries took an ExactWrite")
 	}
 }
+
+// BenchmarkSlabWrite is the table's work for one write into a slab table
+// of 4,096 sessions: InsertExact, ModifyExact and their Insert/Modify of
+// an Entry (the entries built outside the timer), and InsertExact's
+// answer to a duplicate (ALREADY_EXISTS, an error built per write). The
+// table is emptied (outside the timer) before it would fill.
+func BenchmarkSlabWrite(b *testing.B) {
+	const n = 4096
+	writes := make([]*ExactWrite, n)
+	entries := make([]*Entry, n)
+	for i := range n {
+		writes[i] = exactWrite(uint32(i+1), uint64(i), 1)
+		entries[i] = session(uint32(i+1), uint64(i), 1)
+	}
+	// fill inserts every write whose index is below upto (none: 0).
+	fill := func(tb *Table, upto int) {
+		tb.Clear()
+		for _, w := range writes[:upto] {
+			if _, err := tb.InsertExact(w); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	cases := []struct {
+		name   string
+		filled bool // the table holds every entry before each round
+		write  func(tb *Table, i int) error
+		want   codes.Code
+	}{
+		{"InsertExact", false, func(tb *Table, i int) error { _, err := tb.InsertExact(writes[i]); return err }, codes.OK},
+		{"Insert", false, func(tb *Table, i int) error { return tb.Insert(entries[i]) }, codes.OK},
+		{"ModifyExact", true, func(tb *Table, i int) error { _, err := tb.ModifyExact(writes[i]); return err }, codes.OK},
+		{"Modify", true, func(tb *Table, i int) error { return tb.Modify(entries[i]) }, codes.OK},
+		{"InsertExactDuplicate", true, func(tb *Table, i int) error { _, err := tb.InsertExact(writes[i]); return err }, codes.AlreadyExists},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			tb := sessionTable(n, true)
+			upto := 0
+			if c.filled {
+				upto = n
+			}
+			fill(tb, upto)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				k := i % n
+				if k == 0 && i > 0 && !c.filled {
+					b.StopTimer()
+					fill(tb, 0)
+					b.StartTimer()
+				}
+				if err := c.write(tb, k); status.Code(err) != c.want {
+					b.Fatalf("write %d: %v, want %v", k, err, c.want)
+				}
+			}
+		})
+	}
+}
+
+// TestBadParametersExplainedAndLeft pins Insert's answers to an action's
+// parameters that are not the table's (checkParams), in the generic store
+// and a slab, and checks that InsertExact leaves each of them to Insert:
+// the same check decides both.
+func TestBadParametersExplainedAndLeft(t *testing.T) {
+	two := []byte{0, 1}
+	for _, c := range []struct {
+		name   string
+		params [][]byte
+		want   string
+	}{
+		{"missing", [][]byte{two, two}, "table sessions: action 1 takes 3 parameters, got 2"},
+		{"extra", [][]byte{two, two, two, two}, "table sessions: action 1 takes 3 parameters, got 4"},
+		{"narrow", [][]byte{two, {1}, two}, "table sessions: action 1 parameter 2 is 1 bytes, want 2"},
+		{"wide", [][]byte{two, two, {0, 0, 1}}, "table sessions: action 1 parameter 3 is 3 bytes, want 2"},
+	} {
+		for _, slab := range []bool{false, true} {
+			tb := sessionTable(4, slab)
+			e := session(1, 1, 1)
+			e.Action.Params = c.params
+			if handled, err := tb.InsertExact(&ExactWrite{Key: e.Match[0].Value, Action: e.Action}); handled || err != nil {
+				t.Errorf("%s (slab %v): InsertExact handled %v, %v", c.name, slab, handled, err)
+			}
+			err := tb.Insert(e)
+			if status.Code(err) != codes.InvalidArgument || status.Convert(err).Message() != c.want {
+				t.Errorf("%s (slab %v): %v, want INVALID_ARGUMENT %q", c.name, slab, err, c.want)
+			}
+			if tb.Len() != 0 {
+				t.Errorf("%s (slab %v): %d entries", c.name, slab, tb.Len())
+			}
+		}
+	}
+}

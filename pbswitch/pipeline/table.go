@@ -424,7 +424,7 @@ func (t *Table) SetMeter(e *Entry, m *Meter) error {
 	if t.slab != nil {
 		b, slot := t.slab.find(concatValues(e))
 		if b < 0 || t.slab.n == 0 {
-			return t.noEntry()
+			return t.errNoEntry()
 		}
 		if m == nil {
 			delete(t.slab.meters, slot)
@@ -435,7 +435,7 @@ func (t *Table) SetMeter(e *Entry, m *Meter) error {
 	}
 	old, ok := t.entries[entryKey(e)]
 	if !ok {
-		return t.noEntry()
+		return t.errNoEntry()
 	}
 	old.Meter = m
 	return nil
@@ -449,7 +449,7 @@ func (t *Table) SetCounter(e *Entry, packets, bytes uint64) error {
 	if t.slab != nil {
 		b, slot := t.slab.find(concatValues(e))
 		if b < 0 || t.slab.n == 0 {
-			return t.noEntry()
+			return t.errNoEntry()
 		}
 		if t.slab.counted {
 			t.slab.counter(slot).Set(packets, bytes)
@@ -458,21 +458,45 @@ func (t *Table) SetCounter(e *Entry, packets, bytes uint64) error {
 	}
 	old, ok := t.entries[entryKey(e)]
 	if !ok {
-		return t.noEntry()
+		return t.errNoEntry()
 	}
 	old.Counter.Set(packets, bytes)
 	return nil
 }
 
-func (t *Table) noEntry() error {
+// The errors of the table's writes, one function each: every path a
+// write may take (Insert or InsertExact, Modify or ModifyExact, into the
+// generic store or a slab) answers the same to the byte.
+
+func (t *Table) errConstEntries() error {
+	return status.Errorf(codes.PermissionDenied, "table %s: its entries are const in the P4 program", t.Name)
+}
+
+func (t *Table) errNoEntry() error {
 	return status.Errorf(codes.NotFound, "table %s: no such entry", t.Name)
+}
+
+func (t *Table) errAlreadyExists() error {
+	return status.Errorf(codes.AlreadyExists, "table %s: entry already exists", t.Name)
+}
+
+func (t *Table) errFull() error {
+	return status.Errorf(codes.ResourceExhausted, "table %s: full (%d entries)", t.Name, t.Size)
+}
+
+func (t *Table) errNoEntryToModify() error {
+	return status.Errorf(codes.NotFound, "table %s: no such entry to modify", t.Name)
+}
+
+func (t *Table) errNoEntryToDelete() error {
+	return status.Errorf(codes.NotFound, "table %s: no such entry to delete", t.Name)
 }
 
 // Insert adds e. ALREADY_EXISTS when an entry with the same match and
 // priority exists, RESOURCE_EXHAUSTED when the table is full.
 func (t *Table) Insert(e *Entry) error {
 	if t.ConstEntries {
-		return status.Errorf(codes.PermissionDenied, "table %s: its entries are const in the P4 program", t.Name)
+		return t.errConstEntries()
 	}
 	if err := t.validate(e); err != nil {
 		return err
@@ -484,10 +508,10 @@ func (t *Table) Insert(e *Entry) error {
 	}
 	e.key = entryKey(e)
 	if _, dup := t.entries[e.key]; dup {
-		return status.Errorf(codes.AlreadyExists, "table %s: entry already exists", t.Name)
+		return t.errAlreadyExists()
 	}
 	if len(t.entries) >= t.Size {
-		return status.Errorf(codes.ResourceExhausted, "table %s: full (%d entries)", t.Name, t.Size)
+		return t.errFull()
 	}
 	if err := t.acquire(e); err != nil {
 		return err
@@ -501,22 +525,14 @@ func (t *Table) Insert(e *Entry) error {
 
 // slabInsert is Insert in a slab (under the write lock).
 func (t *Table) slabInsert(e *Entry) error {
-	s := t.slab
 	key := concatValues(e)
-	if s.n > 0 {
-		if b, _ := s.find(key); b >= 0 {
-			return status.Errorf(codes.AlreadyExists, "table %s: entry already exists", t.Name)
-		}
+	if err := t.slabInsertRecord(key, e.Action, e.Cookie); err != nil {
+		return err
 	}
-	if s.n >= t.Size {
-		return status.Errorf(codes.ResourceExhausted, "table %s: full (%d entries)", t.Name, t.Size)
-	}
-	s.insert(key, s.actionIndex(e.Action.ID), e.Action.Params, e.Cookie)
 	if e.Meter != nil {
-		_, slot := s.find(key)
-		s.meters[slot] = e.Meter
+		_, slot := t.slab.find(key)
+		t.slab.meters[slot] = e.Meter
 	}
-	t.count.Store(int64(s.n))
 	return nil
 }
 
@@ -524,7 +540,7 @@ func (t *Table) slabInsert(e *Entry) error {
 // NOT_FOUND when there is none.
 func (t *Table) Modify(e *Entry) error {
 	if t.ConstEntries {
-		return status.Errorf(codes.PermissionDenied, "table %s: its entries are const in the P4 program", t.Name)
+		return t.errConstEntries()
 	}
 	if err := t.validate(e); err != nil {
 		return err
@@ -536,7 +552,7 @@ func (t *Table) Modify(e *Entry) error {
 	}
 	old, ok := t.entries[entryKey(e)]
 	if !ok {
-		return status.Errorf(codes.NotFound, "table %s: no such entry to modify", t.Name)
+		return t.errNoEntryToModify()
 	}
 	if err := t.acquire(e); err != nil {
 		return err
@@ -555,17 +571,12 @@ func (t *Table) Modify(e *Entry) error {
 // slabModify is Modify in a slab (under the write lock): the action,
 // cookie and a given meter change, the counter stays.
 func (t *Table) slabModify(e *Entry) error {
-	s := t.slab
-	b, slot := -1, uint32(0)
-	if s.n > 0 {
-		b, slot = s.find(concatValues(e))
+	slot, err := t.slabModifyRecord(concatValues(e), e.Action, e.Cookie)
+	if err != nil {
+		return err
 	}
-	if b < 0 {
-		return status.Errorf(codes.NotFound, "table %s: no such entry to modify", t.Name)
-	}
-	s.set(slot, s.actionIndex(e.Action.ID), e.Action.Params, e.Cookie)
 	if e.Meter != nil {
-		s.meters[slot] = e.Meter
+		t.slab.meters[slot] = e.Meter
 	}
 	return nil
 }
@@ -574,7 +585,7 @@ func (t *Table) slabModify(e *Entry) error {
 // there is none.
 func (t *Table) Delete(e *Entry) error {
 	if t.ConstEntries {
-		return status.Errorf(codes.PermissionDenied, "table %s: its entries are const in the P4 program", t.Name)
+		return t.errConstEntries()
 	}
 	if err := t.validateMatch(e); err != nil {
 		return err
@@ -587,7 +598,7 @@ func (t *Table) Delete(e *Entry) error {
 	key := entryKey(e)
 	old, ok := t.entries[key]
 	if !ok {
-		return status.Errorf(codes.NotFound, "table %s: no such entry to delete", t.Name)
+		return t.errNoEntryToDelete()
 	}
 	delete(t.entries, key)
 	t.index.remove(old)
@@ -604,7 +615,7 @@ func (t *Table) slabDelete(e *Entry) error {
 		b, slot = s.find(concatValues(e))
 	}
 	if b < 0 {
-		return status.Errorf(codes.NotFound, "table %s: no such entry to delete", t.Name)
+		return t.errNoEntryToDelete()
 	}
 	s.remove(b, slot)
 	t.count.Store(int64(s.n))
@@ -821,15 +832,30 @@ func (t *Table) validateAction(a Action, asDefault bool) error {
 // "action profile", and its name; joined only on error, as this runs for
 // every entry written).
 func (spec ActionSpec) checkParams(kind, name string, a Action) error {
-	if len(a.Params) != len(spec.ParamBits) {
+	i := spec.paramMisfit(a)
+	switch {
+	case i < 0:
+		return nil
+	case i == len(spec.ParamBits):
 		return status.Errorf(codes.InvalidArgument, "%s %s: action %d takes %d parameters, got %d", kind, name, a.ID, len(spec.ParamBits), len(a.Params))
+	}
+	return status.Errorf(codes.InvalidArgument, "%s %s: action %d parameter %d is %d bytes, want %d", kind, name, a.ID, i+1, len(a.Params[i]), Width(spec.ParamBits[i]))
+}
+
+// paramMisfit is checkParams without an error (InsertExact's check, which
+// must refuse what checkParams would): -1 when a's parameters fit the
+// spec, len(spec.ParamBits) when a has not as many, else the index of the
+// first one not at its full width.
+func (spec ActionSpec) paramMisfit(a Action) int {
+	if len(a.Params) != len(spec.ParamBits) {
+		return len(spec.ParamBits)
 	}
 	for i, bits := range spec.ParamBits {
 		if len(a.Params[i]) != Width(bits) {
-			return status.Errorf(codes.InvalidArgument, "%s %s: action %d parameter %d is %d bytes, want %d", kind, name, a.ID, i+1, len(a.Params[i]), Width(bits))
+			return i
 		}
 	}
-	return nil
+	return -1
 }
 
 // entryKey encodes an entry's identity: every field's match plus priority.

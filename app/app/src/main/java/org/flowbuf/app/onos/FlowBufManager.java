@@ -151,8 +151,8 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
         lifecycle = new AgentLifecycle(appId, agents, core.buffers(), flowRuleService,
                                        core::installedRules, claims,
                                        mastershipService::isLocalMaster, eventExecutor);
-        newMasters = new NewMasterClaims(lifecycle::drives, lifecycle::entries, claims,
-                                         "steering and vport rules");
+        newMasters = new NewMasterClaims(lifecycle::drives, deviceService::isAvailable,
+                                         lifecycle::entries, claims, "steering and vport rules");
         netcfgRegistry.addListener(configListener);
         deviceService.addListener(deviceListener);
         mastershipService.addListener(newMasters);

@@ -25,10 +25,17 @@ import java.util.function.Predicate;
  * paused flow's steering rule was deleted, the flow went straight to its
  * destination while its held packets were still in the buffer, and the
  * resume delivered 553 of them behind newer ones.
+ *
+ * <p>Only while the device is available, as it stays through a failover:
+ * after an ONOS restart the first mastership events come before the device
+ * is connected, and rules written then went out as inserts the switch
+ * refused (ALREADY_EXISTS) before ONOS's first read; that case is the
+ * device events' ({@link DeviceEventClaims}, FlowBuf's device listener).
  */
 final class NewMasterClaims implements MastershipListener {
 
     private final Predicate<DeviceId> master;
+    private final Predicate<DeviceId> available;
     private final Function<DeviceId, List<FlowRule>> entries;
     private final PiTranslationClaims claims;
     private final String what;
@@ -36,13 +43,16 @@ final class NewMasterClaims implements MastershipListener {
     /**
      * @param master  whether this instance masters a device (and the
      *                component has entries there)
+     * @param available whether the device is available (connected) now
      * @param entries the component's entries of a device, as they should be there
      * @param claims  where they are restored
      * @param what    what they are, for the log
      */
-    NewMasterClaims(Predicate<DeviceId> master, Function<DeviceId, List<FlowRule>> entries,
-                    PiTranslationClaims claims, String what) {
+    NewMasterClaims(Predicate<DeviceId> master, Predicate<DeviceId> available,
+                    Function<DeviceId, List<FlowRule>> entries, PiTranslationClaims claims,
+                    String what) {
         this.master = Objects.requireNonNull(master);
+        this.available = Objects.requireNonNull(available);
         this.entries = Objects.requireNonNull(entries);
         this.claims = Objects.requireNonNull(claims);
         this.what = Objects.requireNonNull(what);
@@ -56,7 +66,7 @@ final class NewMasterClaims implements MastershipListener {
     @Override
     public void event(MastershipEvent event) {
         DeviceId deviceId = event.subject();
-        if (master.test(deviceId)) {
+        if (master.test(deviceId) && available.test(deviceId)) {
             claims.restore(deviceId, entries.apply(deviceId), what);
         }
     }

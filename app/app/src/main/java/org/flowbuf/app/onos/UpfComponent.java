@@ -112,7 +112,8 @@ public final class UpfComponent implements UpfService {
                                        translationClaims, "UPF entries");
         deviceService.addListener(claims);
         newMasters = new NewMasterClaims(MasteredSwitches.mastered(mastershipService),
-                                         upf::entries, translationClaims, "UPF entries");
+                                         deviceService::isAvailable, upf::entries,
+                                         translationClaims, "UPF entries");
         mastershipService.addListener(newMasters);
         // A device that is available again gets its UPF state from its master.
         mastered = new MasteredSwitches(deviceService,

@@ -497,6 +497,10 @@ public class FlowBufManagerTest {
         rules.applied.clear();
         translations.learnt.clear();
         order.clear();
+        // Not connected (after an ONOS restart): left to the device's events.
+        mastership.masterChanged(S1);
+        assertEquals(List.of(), order);
+        devices.available.add(S1);
         mastership.masterChanged(S1);
         assertEquals(List.of("learn " + FlowBufP4Names.FLOW_STEERING,
                              "learn " + FlowBufP4Names.VPORT_PORTS,
@@ -524,6 +528,7 @@ public class FlowBufManagerTest {
         FlowFilter filter = FlowFilter.builder().ipProto(17).l4DstPort(9000).build();
         manager.pause(S1, PortNumber.portNumber(1), filter, Optional.empty(), "app");
         FlowRule paused = rules.steering().get(0);
+        devices.available.add(S1);
         // The store's copy is the rule before the pause changed it (another action).
         FlowRule stale = DefaultFlowRule.builder().forDevice(S1).forTable(paused.table())
                 .withSelector(paused.selector()).withPriority(paused.priority())

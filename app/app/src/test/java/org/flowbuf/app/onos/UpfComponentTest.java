@@ -239,6 +239,10 @@ public class UpfComponentTest {
         component.addSessions(List.of(session(S1, "10.250.0.1")));
         devices.post(new DeviceEvent(DeviceEvent.Type.DEVICE_ADDED, DEVICE));
         rules.applied.clear();
+        devices.available.remove(S1);
+        mastership.becomesMaster(S1);
+        assertEquals(List.of(), rules.applied);
+        devices.available.add(S1);
         mastership.becomesMaster(S1);
         List<Object> written = rules.applied.stream().map(FlowRule::table)
                 .collect(Collectors.toList());

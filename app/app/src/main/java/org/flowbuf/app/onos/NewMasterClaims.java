@@ -8,11 +8,14 @@ import org.onosproject.mastership.MastershipEvent;
 import org.onosproject.mastership.MastershipListener;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowRule;
+import org.slf4j.Logger;
 
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Predicate;
+
+import static org.slf4j.LoggerFactory.getLogger;
 
 /**
  * A component's table entries of a device, restored in ONOS's stores when
@@ -34,6 +37,7 @@ import java.util.function.Predicate;
  */
 final class NewMasterClaims implements MastershipListener {
 
+    private final Logger log = getLogger(getClass());
     private final Predicate<DeviceId> master;
     private final Predicate<DeviceId> available;
     private final Function<DeviceId, List<FlowRule>> entries;
@@ -66,8 +70,14 @@ final class NewMasterClaims implements MastershipListener {
     @Override
     public void event(MastershipEvent event) {
         DeviceId deviceId = event.subject();
-        if (master.test(deviceId) && available.test(deviceId)) {
+        if (!master.test(deviceId)) {
+            return;
+        }
+        if (available.test(deviceId)) {
             claims.restore(deviceId, entries.apply(deviceId), what);
+        } else {
+            log.info("{}: master now, not yet connected: its {} are left to its device events",
+                     deviceId, what);
         }
     }
 }

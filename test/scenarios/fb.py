@@ -20,8 +20,10 @@ Single-queue: every port one queue (pbswitch's single_queue).
 
 Schemes in the same run, switched through pbswitch's admin API: CS, DT,
 FB, FBA (DT whose per-queue alphas the controller's FBA re-tunes every
-second, host/.../fba/FbaMain; multi-queue only: the paper, §5.2, "FBA
-cannot approximate FB if only a single queue is available per port"), and
+period, host/.../fba/FbaMain; one scheme per period of --fba-periods,
+default the paper's 1 s, "fba", and 100 ms, "fba_100ms"; multi-queue only:
+the paper, §5.2, "FBA cannot approximate FB if only a single queue is
+available per port"), and
 DT+ECN, the paper's DCTCP rows as far as this kernel allows: DT, the P4
 program marking CE from ECN_K packets ahead in a queue (include/ecn.p4,
 RED with min = max = K as the paper's), the servers' TCP asking for ECN
@@ -54,7 +56,9 @@ ports), fb_short_fct_ms_p99 (background flows under SHORT_BYTES),
 fb_buffer_pct_p99 and _avg (occupancy of B, sampled every POLL_S; the
 paper's BUF is the average), fb_drops (per
 cause and class); then fb_qct_vs_dt, fb_throughput_vs_dt,
-fb_single_queue_qct_vs_dt and fba_qct_vs_fb. The per-queue trace
+fb_single_queue_qct_vs_dt, and FBA's QCT against FB's per period,
+fba_qct_vs_fb (1 s) and fba_100ms_qct_vs_fb (100 ms), the period in their
+conditions. The per-queue trace
 (thresholds, lengths, drops over time) of each run is in the logs.
 
     .venv/bin/python -m test.scenarios.fb [--quick] [--variants single_queue] [--repeat N]
@@ -62,7 +66,7 @@ fb_single_queue_qct_vs_dt and fba_qct_vs_fb. The per-queue trace
     .venv/bin/python -m test.scenarios.fb --diagnose   # issue 44's question
     .venv/bin/python -m test.scenarios.fb --only multi_queue:90:75 --rate-mbps 50 --repeat 5
     .venv/bin/python -m test.scenarios.fb --only multi_queue:90:75 --schemes fb,fba \
-        --rate-mbps 50 --fba-period-ms 100   # FBA re-tuned 10x a second
+        --rate-mbps 50 --fba-periods 1000,250,100   # FBA at three periods
 
 --rate-mbps 50 gives the paper's ratio of a timeout to a query's transfer
 with Linux's 200 ms min RTO (a query of 75 % of B takes 11-57 ms alone to
@@ -108,6 +112,10 @@ LOW_TAGS = {0: 0, 8: 1, 16: 2, 24: 3}  # DSCP: queue, the paper's four low-prior
 LOW_QUEUES = tuple(LOW_TAGS.values())
 ALPHA_L, ALPHA_H = 0.5, 20.0          # the paper's
 FBA_PERIOD_MS = 1000                  # the paper's
+# FBA's schemes in one run: the paper's period and 10x faster, where FBA
+# approaches FB as the paper expects (issue 44: 1.59 against 1.15 x FB's QCT).
+FBA_PERIODS_MS = (FBA_PERIOD_MS, 100)
+FBA_MIN_PERIOD_MS, FBA_MAX_PERIOD_MS = 10, 3_600_000  # FbaSetting's bounds
 # DT+ECN: CE from ECN_K packets ahead in a queue. The paper's K = 20 with
 # B = 1 MB, scaled as B (20 x 95 KB / 1 MB, about 2): at 20 DT's own
 # per-queue threshold (at most 32 frames here) drops before ECN marks.
@@ -135,10 +143,41 @@ def mac_of(port):
     return f"02:fb:00:00:00:{port:02x}"
 
 
+def fba_scheme(period_ms):
+    """The scheme name of FBA at a period: "fba" at the paper's 1 s (the
+    name its figures always had), "fba_100ms" and so on otherwise."""
+    return "fba" if period_ms == FBA_PERIOD_MS else f"fba_{period_ms}ms"
+
+
+def fba_period_ms(scheme):
+    """The period of an FBA scheme (fba_scheme's inverse), None for the
+    other schemes."""
+    if scheme == "fba":
+        return FBA_PERIOD_MS
+    digits = scheme[len("fba_"):-len("ms")]
+    if scheme.startswith("fba_") and scheme.endswith("ms") and digits.isdigit():
+        return int(digits)
+    return None
+
+
+def scheme_label(scheme):
+    """A scheme's name in plots and the summary: FBA with its period."""
+    period = fba_period_ms(scheme)
+    if period is None:
+        return scheme.upper()
+    return f"FBA {period / 1000:g} s" if period >= 1000 else f"FBA {period} ms"
+
+
+def scheme_conditions(scheme):
+    """What a scheme's figures add to their conditions: FBA's period."""
+    period = fba_period_ms(scheme)
+    return {} if period is None else {"fba_period_ms": period}
+
+
 def setting(scheme, variant, legacy=False):
     """The admin API's buffer setting of a scheme (FBA runs on DT). legacy:
     the issue's first scenario, one queue and alpha 1 for everything."""
-    algorithm = "dt" if scheme in ("fba", "dt_ecn") else scheme
+    algorithm = "dt" if fba_period_ms(scheme) or scheme == "dt_ecn" else scheme
     if legacy:
         return {"algorithm": algorithm, "single_queue": True}
     low = [{"queue": q, "alpha": ALPHA_L} for q in LOW_QUEUES]
@@ -378,19 +417,20 @@ class Tracer(threading.Thread):
 
 
 def run_once(lab, logs, scheme, variant, load, query, duration, legacy=False, rep=0,
-             fba_period_ms=FBA_PERIOD_MS, fba_jar=HOST_JAR):
+             fba_jar=HOST_JAR):
     """One run of one scheme (rep: which repetition, which draws other
-    arrivals and sizes); returns its figures."""
+    arrivals and sizes; an FBA scheme's name gives its period); returns
+    its figures."""
     tag = (f"{variant}-{int(load * 100)}-{int(query * 100)}-{scheme}"
            + ("-legacy" if legacy else "") + (f"-r{rep}" if rep else ""))
     lab.set_buffer(setting(scheme, variant, legacy))
     lab.set_ecn(scheme in ECN_SCHEMES)
     ce0 = lab.ce_packets()
     tuner = None
-    if scheme == "fba":
+    if fba_period_ms(scheme):
         tuner = lab.start(f"{tag}-fba", ["java", "-cp", str(fba_jar),
                                          "org.flowbuf.host.fba.FbaMain", lab.admin,
-                                         str(fba_period_ms)])
+                                         str(fba_period_ms(scheme))])
         wait_fba_round(lab)
     # Each server receives load x R on average: it sends as much, its
     # flows going to the others at random.
@@ -498,8 +538,7 @@ def emit_run(r, **cond):
          **cond)
 
 
-def run_all(lab, logs, duration, plan, repeat, first_run=0, fba_period_ms=FBA_PERIOD_MS,
-            fba_jar=HOST_JAR):
+def run_all(lab, logs, duration, plan, repeat, first_run=0, fba_jar=HOST_JAR):
     """Every (variant, load, query) of plan with its schemes, repeat times
     (each repetition runs every scheme once, DT first, so that a ratio
     compares runs made minutes apart, not a whole plan apart). first_run:
@@ -510,16 +549,18 @@ def run_all(lab, logs, duration, plan, repeat, first_run=0, fba_period_ms=FBA_PE
         for rep in range(first_run, first_run + repeat):
             for scheme in schemes:
                 r = run_once(lab, logs, scheme, variant, load, query, duration, rep=rep,
-                             fba_period_ms=fba_period_ms, fba_jar=fba_jar)
+                             fba_jar=fba_jar)
                 results[(variant, load, query, scheme, rep)] = r
                 emit_run(r, variant=variant, load_pct=int(load * 100),
-                         query_pct_of_buffer=int(query * 100), scheme=scheme, run=rep)
+                         query_pct_of_buffer=int(query * 100), scheme=scheme, run=rep,
+                         **scheme_conditions(scheme))
     return results
 
 
 def ratios(results):
     """Per (variant, load, query, scheme, metric): each repetition's ratio
-    against DT (FBA's also against FB) of the same repetition."""
+    against DT (each FBA period's also against FB: fba_qct_vs_fb at the
+    paper's 1 s, fba_100ms_qct_vs_fb at 100 ms) of the same repetition."""
     out = {}
     for (variant, load, query, scheme, rep), mine in results.items():
         if scheme == "dt":
@@ -532,9 +573,9 @@ def ratios(results):
         dt_ecn = results.get((variant, load, query, "dt_ecn", rep))
         if scheme == "fb" and dt_ecn:  # the paper's FB (TCP) against DT with DCTCP
             found["fb_qct_vs_dt_ecn"] = mine["qct_avg"] / dt_ecn["qct_avg"]
-        if scheme == "fba":
-            found["fba_qct_vs_fb"] = mine["qct_avg"] / results[(variant, load, query, "fb",
-                                                                 rep)]["qct_avg"]
+        fb_run = results.get((variant, load, query, "fb", rep))
+        if fba_period_ms(scheme) and fb_run:
+            found[f"{scheme}_qct_vs_fb"] = mine["qct_avg"] / fb_run["qct_avg"]
         for metric, value in found.items():
             out.setdefault((variant, load, query, scheme, metric), []).append(value)
     return out
@@ -545,7 +586,8 @@ def emit_ratios(results):
     for (variant, load, query, scheme, metric), values in sorted(ratios(results).items()):
         emit(metric, round(statistics.median(values), 3), "ratio", variant=variant,
              load_pct=int(load * 100), query_pct_of_buffer=int(query * 100), scheme=scheme,
-             runs=len(values), min=round(min(values), 3), max=round(max(values), 3))
+             **scheme_conditions(scheme), runs=len(values), min=round(min(values), 3),
+             max=round(max(values), 3))
 
 
 def medians(results):
@@ -604,8 +646,34 @@ def parse_only(text, parser):
     return out
 
 
+def parse_fba_periods(text, parser):
+    """--fba-periods' "ms,ms,..." as a tuple of periods, each one FBA
+    scheme in the same run."""
+    try:
+        periods = tuple(int(t) for t in text.split(","))
+    except ValueError:
+        parser.error(f"--fba-periods: {text!r} is not a list of whole milliseconds "
+                     "(1000,100)")
+    bad = [p for p in periods if not FBA_MIN_PERIOD_MS <= p <= FBA_MAX_PERIOD_MS]
+    if bad:
+        parser.error(f"--fba-periods: {bad[0]} ms is outside FBA's {FBA_MIN_PERIOD_MS}.."
+                     f"{FBA_MAX_PERIOD_MS} ms")
+    if len(set(periods)) != len(periods):
+        parser.error(f"--fba-periods: {text!r} names a period twice")
+    return periods
+
+
+def expand_fba(schemes, periods):
+    """A variant's schemes with "fba" replaced by one FBA scheme per period."""
+    out = []
+    for scheme in schemes:
+        out += [fba_scheme(p) for p in periods] if scheme == "fba" else [scheme]
+    return tuple(out)
+
+
 def make_plan(args, parser):
-    """[(variant, load, query, schemes)] the options ask for."""
+    """[(variant, load, query, schemes)] the options ask for ("fba" in
+    --schemes stands for FBA at every period of --fba-periods)."""
     variants = [v for v in args.variants.split(",") if v]
     if set(variants) - set(VARIANTS):
         parser.error(f"--variants: want some of {','.join(VARIANTS)}")
@@ -619,7 +687,7 @@ def make_plan(args, parser):
             if wanted - set(schemes):
                 parser.error(f"--schemes: {variant} has {','.join(schemes)}")
             schemes = tuple(s for s in schemes if s in wanted)
-        plan.append((variant, load, query, schemes))
+        plan.append((variant, load, query, expand_fba(schemes, args.fba_periods)))
     return plan
 
 
@@ -654,8 +722,10 @@ def main(argv=None):
     parser.add_argument("--rate-mbps", type=float, default=RATE_BPS / 1e6,
                         help="R, each server's port (default %(default)g; B stays the paper's "
                              "bytes per port)")
-    parser.add_argument("--fba-period-ms", type=int, default=FBA_PERIOD_MS,
-                        help="FBA's re-tuning period (default %(default)s, the paper's)")
+    parser.add_argument("--fba-periods", default=",".join(map(str, FBA_PERIODS_MS)),
+                        help="FBA's re-tuning periods in ms, each an FBA scheme of the same "
+                             "run (default %(default)s: the paper's 1 s, named fba, and "
+                             "100 ms, named fba_100ms)")
     parser.add_argument("--fba-jar", type=Path, default=HOST_JAR,
                         help="the jar FBA's tuner runs from (default the host's; another "
                              "build's, to compare FBA's versions on the same seeds)")
@@ -664,10 +734,10 @@ def main(argv=None):
     repeat = args.repeat or (1 if args.quick else 3)
     if repeat < 1 or args.first_run < 0:
         parser.error("--repeat: at least 1; --first-run: at least 0")
+    args.fba_periods = parse_fba_periods(args.fba_periods, parser)
     plan = make_plan(args, parser)
-    if args.fba_period_ms < 10:
-        parser.error("--fba-period-ms: at least 10 (FbaTuner's minimum)")
-    if any("fba" in schemes for *_, schemes in plan) and not args.fba_jar.is_file():
+    if any(fba_period_ms(s) for *_, schemes in plan for s in schemes) \
+            and not args.fba_jar.is_file():
         parser.error(f"--fba-jar: no file {args.fba_jar} (FBA's tuner runs from it; "
                      "mvn -pl host -am package builds the host's)")
     if not 0.1 <= args.rate_mbps <= 1000:
@@ -684,7 +754,7 @@ def main(argv=None):
          responders=RESPONDERS, flow_size_scale=SCALE, query_rate_per_s=QUERY_RATE,
          seconds_per_run=duration, repeat=repeat, first_run=args.first_run, cc=cc,
          ecn_k_packets=args.ecn_k, rto_min_ms=args.rto_min_ms or 200,
-         fba_period_ms=args.fba_period_ms, fba_jar=str(args.fba_jar),
+         fba_periods_ms=list(args.fba_periods), fba_jar=str(args.fba_jar),
          background="Go senders and sinks (fbtraffic)")
     lab = FbLab(logs, cc=cc, rto_min_ms=args.rto_min_ms, ecn_k=args.ecn_k, rate_bps=rate_bps)
     try:
@@ -692,41 +762,64 @@ def main(argv=None):
             diagnose(lab, logs, duration)
             print(f"fb diagnosis: logs and traces in {logs}")
             return
-        results = run_all(lab, logs, duration, plan, repeat, args.first_run, args.fba_period_ms,
-                          args.fba_jar)
+        results = run_all(lab, logs, duration, plan, repeat, args.first_run, args.fba_jar)
     except BaseException:
         sys.stderr.write((logs / "pbswitch.log").read_text()[-3000:])
         raise
     finally:
         lab.close()
     emit_ratios(results)
-    plot(medians(results))
+    plot(medians(results), ratios(results))
     print(summary(results, repeat) + f"; logs in {logs}")
 
 
 def summary(results, repeat):
+    """One line: FB/DT's QCT per condition, and each FBA period's QCT
+    against FB's."""
     parts = []
     for (variant, load, query, scheme, metric), values in sorted(ratios(results).items()):
         if metric.endswith("qct_vs_dt") and scheme == "fb":
-            parts.append(f"{variant} {int(load * 100)}% q{int(query * 100)}: FB/DT QCT "
-                         f"{statistics.median(values):.2f} [{min(values):.2f}-{max(values):.2f}]")
+            name = "FB/DT"
+        elif metric.endswith("_qct_vs_fb"):
+            name = f"{scheme_label(scheme)}/FB"
+        else:
+            continue
+        parts.append(f"{variant} {int(load * 100)}% q{int(query * 100)}: {name} QCT "
+                     f"{statistics.median(values):.2f} [{min(values):.2f}-{max(values):.2f}]")
     return (f"fb scenario ({repeat} run(s) each, median [min-max]): " + ", ".join(parts)
-            + " (paper: 0.33 multi-queue 90%, 0.17 single 20%)")
+            + " (paper: FB/DT 0.33 multi-queue 90%, 0.17 single 20%; FBA 1 s/FB 2.09 TCP, "
+              "1.28 DCTCP)")
 
 
-def plot(figures):
-    """Fig. 8a/9a-like: median average QCT per load, one bar per scheme."""
+def plot_schemes(figures, variant):
+    """The schemes of a variant that ran, in SCHEMES' order with FBA's
+    periods in place of "fba"."""
+    ran = {s for (v, _, _, s) in figures if v == variant}
+    order = expand_fba(SCHEMES[variant], sorted((fba_period_ms(s) for s in ran
+                                                 if fba_period_ms(s)), reverse=True))
+    return [s for s in order if s in ran]
+
+
+def plot(figures, ratio_values=None):
+    """Fig. 8a/9a-like: median average QCT per load, one bar per scheme;
+    an FBA bar carries its QCT against FB's (median of the runs)."""
+    ratio_values = ratio_values or {}
     variants = sorted({v for (v, *_rest) in figures})
     fig, axes = subplots(1, len(variants), figsize=(5 * len(variants), 4), squeeze=False)
     for ax, variant in zip(axes[0], variants):
         conds = sorted({(lo, q) for (v, lo, q, _) in figures if v == variant})
-        schemes = [s for s in SCHEMES[variant]
-                   if any((variant, lo, q, s) in figures for lo, q in conds)]
+        schemes = plot_schemes(figures, variant)
         width = 0.8 / len(schemes)
         for i, scheme in enumerate(schemes):
-            ax.bar([x + i * width for x in range(len(conds))],
-                   [figures.get((variant, lo, q, scheme), {}).get("qct_avg", 0)
-                    for lo, q in conds], width, label=scheme.upper())
+            xs = [x + i * width for x in range(len(conds))]
+            heights = [figures.get((variant, lo, q, scheme), {}).get("qct_avg", 0)
+                       for lo, q in conds]
+            ax.bar(xs, heights, width, label=scheme_label(scheme))
+            for x, h, (lo, q) in zip(xs, heights, conds):
+                vs_fb = ratio_values.get((variant, lo, q, scheme, f"{scheme}_qct_vs_fb"))
+                if vs_fb:
+                    ax.annotate(f"{statistics.median(vs_fb):.2f}x FB", (x, h), ha="center",
+                                va="bottom", fontsize=7)
         ax.set_xticks([x + 0.4 - width / 2 for x in range(len(conds))])
         ax.set_xticklabels([f"{int(lo * 100)}%, q{int(q * 100)}" for lo, q in conds])
         ax.set_ylabel("average QCT (ms, median of runs)")

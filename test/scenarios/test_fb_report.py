@@ -2,6 +2,9 @@
 """The FB scenario's figures without a lab: a ratio compares each run with
 DT's run of the same repetition and is reported as the median of the
 repetitions with its spread; the options refuse what they cannot run."""
+import argparse
+import json
+
 import pytest
 
 from test.scenarios import fb
@@ -52,9 +55,8 @@ def test_ecn_runs_are_refused_under_bbr():
 
 
 def test_the_plan_keeps_dt_for_the_ratios():
-    import argparse
     args = argparse.Namespace(variants="multi_queue", only="multi_queue:90:75", schemes="fb",
-                              quick=False)
+                              quick=False, fba_periods=fb.FBA_PERIODS_MS)
     assert fb.make_plan(args, argparse.ArgumentParser()) == [
         ("multi_queue", 0.9, 0.75, ("dt", "fb"))]
 
@@ -71,9 +73,23 @@ def test_a_marking_threshold_outside_enq_qdepths_width_is_refused(k):
         fb.main(["--only", "multi_queue:90:75", "--ecn-k", k])
 
 
-def test_an_fba_period_below_the_tuners_minimum_is_refused():
-    with pytest.raises(SystemExit):
-        fb.main(["--only", "multi_queue:90:75", "--schemes", "fba", "--fba-period-ms", "5"])
+@pytest.mark.parametrize("periods, says", [
+    ("5", "5 ms is outside FBA's 10..3600000 ms"),
+    ("1000,5", "5 ms is outside"),
+    ("3600001", "3600001 ms is outside"),
+    ("-100", "-100 ms is outside"),
+    ("", "is not a list of whole milliseconds"),
+    ("1000,", "is not a list of whole milliseconds"),
+    ("1s", "is not a list of whole milliseconds"),
+    ("100.5", "is not a list of whole milliseconds"),
+    ("100,1000,100", "names a period twice"),
+])
+def test_bad_fba_periods_are_refused_with_what_is_wrong(periods, says, capsys):
+    with pytest.raises(SystemExit) as exited:
+        fb.main(["--only", "multi_queue:90:75", "--schemes", "fba", "--fba-periods", periods])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "--fba-periods" in err and says in err, err
 
 
 def test_the_generators_figures_are_shares_of_the_four_ports():
@@ -94,3 +110,94 @@ def test_a_missing_fba_jar_is_refused(tmp_path):
     with pytest.raises(SystemExit):
         fb.main(["--only", "multi_queue:90:75", "--schemes", "fba",
                  "--fba-jar", str(tmp_path / "none.jar")])
+
+
+def plan_of(*argv):
+    return fb.make_plan(plan_args(*argv), argparse.ArgumentParser())
+
+
+def plan_args(*argv):
+    """main's options after parsing, as make_plan gets them."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--variants", default=",".join(fb.VARIANTS))
+    parser.add_argument("--only", default="")
+    parser.add_argument("--schemes", default="")
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--fba-periods", default="1000,100")
+    args = parser.parse_args(argv)
+    args.fba_periods = fb.parse_fba_periods(args.fba_periods, parser)
+    return args
+
+
+def test_the_multi_queue_run_carries_fba_at_the_papers_period_and_at_100ms():
+    # The default: both periods, single-queue without FBA (the paper, §5.2).
+    assert plan_of("--quick") == [
+        ("multi_queue", 0.9, 0.75, ("cs", "dt", "fb", "fba", "fba_100ms", "dt_ecn")),
+        ("single_queue", 0.2, 0.75, ("cs", "dt", "fb", "dt_ecn"))]
+
+
+def test_fba_in_schemes_stands_for_every_period_asked_for():
+    assert plan_of("--only", "multi_queue:90:75", "--schemes", "fb,fba",
+                   "--fba-periods", "100,250,1000") == [
+        ("multi_queue", 0.9, 0.75, ("dt", "fb", "fba_100ms", "fba_250ms", "fba"))]
+    assert plan_of("--only", "multi_queue:90:75", "--schemes", "fba", "--fba-periods",
+                   "100") == [("multi_queue", 0.9, 0.75, ("dt", "fba_100ms"))]
+
+
+def test_an_fba_period_is_not_a_scheme_name_of_its_own():
+    with pytest.raises(SystemExit):
+        plan_of("--only", "multi_queue:90:75", "--schemes", "fba_100ms")
+
+
+def test_an_fba_schemes_name_says_its_period_and_runs_on_dt():
+    assert [fb.fba_scheme(p) for p in (1000, 100, 2500)] == ["fba", "fba_100ms", "fba_2500ms"]
+    assert [fb.fba_period_ms(s) for s in ("fba", "fba_100ms", "fba_2500ms")] == [1000, 100, 2500]
+    assert [fb.fba_period_ms(s) for s in ("fb", "dt", "dt_ecn", "fba_ms", "fba_xms")] == [
+        None] * 5
+    assert fb.setting("fba_100ms", "multi_queue")["algorithm"] == "dt"
+    assert fb.setting("fba", "multi_queue") == fb.setting("dt", "multi_queue")
+    assert [fb.scheme_label(s) for s in ("fb", "fba", "fba_100ms", "fba_2500ms")] == [
+        "FB", "FBA 1 s", "FBA 100 ms", "FBA 2.5 s"]
+
+
+def emitted(capsys):
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def test_each_fba_period_is_compared_with_fb_of_the_same_repetition(capsys):
+    r = results({"dt": [100, 100, 100], "fb": [40, 50, 20], "fba": [60, 100, 20],
+                 "fba_100ms": [44, 50, 30]})
+    fb.emit_ratios(r)
+    got = {(m["metric"], m["conditions"]["scheme"]): m for m in emitted(capsys)}
+    slow, fast = got[("fba_qct_vs_fb", "fba")], got[("fba_100ms_qct_vs_fb", "fba_100ms")]
+    assert (slow["value"], slow["conditions"]["min"], slow["conditions"]["max"]) == (1.5, 1.0, 2.0)
+    assert (fast["value"], fast["conditions"]["min"], fast["conditions"]["max"]) == (1.1, 1.0, 1.5)
+    assert slow["conditions"]["fba_period_ms"] == 1000
+    assert fast["conditions"]["fba_period_ms"] == 100
+    assert "fba_period_ms" not in got[("fb_qct_vs_dt", "fb")]["conditions"]
+    # FBA against DT too, per period.
+    assert got[("fb_qct_vs_dt", "fba_100ms")]["value"] == 0.44
+
+
+def test_fba_without_fb_in_the_plan_has_no_ratio_to_fb():
+    ratios = fb.ratios(results({"dt": [100], "fba_100ms": [50]}))
+    assert set(ratios) == {(*COND, "fba_100ms", "fb_qct_vs_dt"),
+                           (*COND, "fba_100ms", "fb_throughput_vs_dt")}
+
+
+def test_the_summary_line_gives_fb_against_dt_and_each_fba_period_against_fb():
+    line = fb.summary(results({"dt": [100], "fb": [40], "fba": [60], "fba_100ms": [46]}), 1)
+    assert "multi_queue 90% q75: FB/DT QCT 0.40 [0.40-0.40]" in line
+    assert "multi_queue 90% q75: FBA 1 s/FB QCT 1.50 [1.50-1.50]" in line
+    assert "multi_queue 90% q75: FBA 100 ms/FB QCT 1.15 [1.15-1.15]" in line
+
+
+def test_the_plot_has_a_bar_per_fba_period_marked_with_its_ratio_to_fb(monkeypatch):
+    saved = {}
+    monkeypatch.setattr(fb, "save", lambda fig, name: saved.update(fig=fig, name=name))
+    r = results({"dt": [100], "fb": [40], "fba": [60], "fba_100ms": [46], "dt_ecn": [80]})
+    fb.plot(fb.medians(r), fb.ratios(r))
+    ax = saved["fig"].axes[0]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "DT", "FB", "FBA 1 s", "FBA 100 ms", "DT_ECN"]
+    assert sorted(t.get_text() for t in ax.texts) == ["1.15x FB", "1.50x FB"]

@@ -421,6 +421,7 @@ def run_once(lab, logs, scheme, variant, load, query, duration, legacy=False, re
     """One run of one scheme (rep: which repetition, which draws other
     arrivals and sizes; an FBA scheme's name gives its period); returns
     its figures."""
+    started = time.monotonic()
     tag = (f"{variant}-{int(load * 100)}-{int(query * 100)}-{scheme}"
            + ("-legacy" if legacy else "") + (f"-r{rep}" if rep else ""))
     lab.set_buffer(setting(scheme, variant, legacy))
@@ -485,6 +486,7 @@ def run_once(lab, logs, scheme, variant, load, query, duration, legacy=False, re
             "buffer_pct_avg": 100 * statistics.mean(tracer.used) / BUFFER_BYTES,
             "drops": tracer.drops(), "trace": str(tracer.path),
             "machine_load": os.getloadavg()[0], "ce_packets": ce_marked,
+            "wall_s": time.monotonic() - started,
             **generator_figures(generated, sink0, sink1, lab.rate_bps, WARMUP_S + duration)}
 
 
@@ -520,7 +522,8 @@ def conditions(variant, quick):
 
 def emit_run(r, **cond):
     emit("fb_qct_ms_avg", round(r["qct_avg"], 2), "ms", queries=r["queries"],
-         machine_load_avg_1min=round(r["machine_load"], 1), **cond)
+         machine_load_avg_1min=round(r["machine_load"], 1),
+         run_wall_s=round(r["wall_s"], 1), **cond)
     emit("fb_qct_ms_p99", round(r["qct_p99"], 2), "ms", queries=r["queries"], **cond)
     emit("fb_throughput_pct", round(r["throughput_pct"], 1), "%", **cond)
     emit("fb_short_fct_ms_p99", round(r["short_fct_p99"], 2), "ms", flows=r["short_flows"],

@@ -47,9 +47,9 @@ Scaled from the paper's (1 Gbit/s ports, 1 MB for 44 ports, 40 responders,
 RTT 200 us, min RTO 100 ms): R = 50 Mbit/s multi-queue, 10 Mbit/s
 single-queue (--rate-mbps, each rate on a lab of its own); B keeps the
 paper's bytes per port (1 MiB / 44 = 23.8 KB, 16 MTU frames); per Gbit/s it
-would be 238 bytes per port at 10 Mbit/s, less than a frame. N = 8; flow sizes / 10; the lab's
-RTT is what veths and pbswitch give (no netem here) and Linux's min RTO
-200 ms.
+would be 238 bytes per port at 10 Mbit/s, less than a frame. N = 8; flow
+sizes / 10; the lab's RTT is what veths and pbswitch give (no netem here)
+and Linux's min RTO 200 ms.
 
 Metrics per variant (its rate_mbps in every line), load, query size and
 scheme (JSON lines): fb_qct_ms_avg
@@ -637,7 +637,8 @@ def emit_ratios(results):
     rates = variant_rates(results)
     for (variant, load, query, scheme, metric), values in sorted(ratios(results).items()):
         emit(metric, round(statistics.median(values), 3), "ratio", variant=variant,
-             rate_mbps=mbps(rates[variant]), load_pct=int(load * 100), query_pct_of_buffer=int(query * 100), scheme=scheme,
+             rate_mbps=mbps(rates[variant]), load_pct=int(load * 100),
+             query_pct_of_buffer=int(query * 100), scheme=scheme,
              **scheme_conditions(scheme), runs=len(values), min=round(min(values), 3),
              max=round(max(values), 3))
 

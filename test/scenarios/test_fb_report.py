@@ -32,8 +32,8 @@ def test_the_median_and_spread_of_the_repetitions_are_emitted(capsys):
     fb.emit_ratios(r)
     lines = capsys.readouterr().out
     assert ('"fb_qct_vs_dt", "value": 0.4, "unit": "ratio", "conditions": {"variant": '
-            '"multi_queue", "rate_mbps": 50, "load_pct": 90, "query_pct_of_buffer": 75, "scheme": "fb", '
-            '"runs": 3, "min": 0.3, "max": 0.6}') in lines
+            '"multi_queue", "rate_mbps": 50, "load_pct": 90, "query_pct_of_buffer": 75, '
+            '"scheme": "fb", "runs": 3, "min": 0.3, "max": 0.6}') in lines
     assert '"fba_qct_vs_fb", "value": 1.5' in lines  # 60/40, the median of 2, 1, 1.5
     assert '"fb_qct_vs_dt_ecn", "value": 0.5' in lines  # 40/80
 

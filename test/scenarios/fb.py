@@ -20,8 +20,10 @@ Single-queue: every port one queue (pbswitch's single_queue).
 
 Schemes in the same run, switched through pbswitch's admin API: CS, DT,
 FB, FBA (DT whose per-queue alphas the controller's FBA re-tunes every
-second, host/.../fba/FbaMain; multi-queue only: the paper, §5.2, "FBA
-cannot approximate FB if only a single queue is available per port"), and
+period, host/.../fba/FbaMain; one scheme per period of --fba-periods,
+default the paper's 1 s, "fba", and 100 ms, "fba_100ms"; multi-queue only:
+the paper, §5.2, "FBA cannot approximate FB if only a single queue is
+available per port"), and
 DT+ECN, the paper's DCTCP rows as far as this kernel allows: DT, the P4
 program marking CE from ECN_K packets ahead in a queue (include/ecn.p4,
 RED with min = max = K as the paper's), the servers' TCP asking for ECN
@@ -42,31 +44,38 @@ mark as the device's classifier would (queries and background flows under
 SHORT_BYTES), alpha_L 0.5 for the rest.
 
 Scaled from the paper's (1 Gbit/s ports, 1 MB for 44 ports, 40 responders,
-RTT 200 us, min RTO 100 ms): R = 10 Mbit/s; B keeps the paper's bytes per
-port (1 MiB / 44 = 23.8 KB, 16 MTU frames); per Gbit/s it would be 238
-bytes per port at R, less than a frame. N = 8; flow sizes / 10; the lab's
-RTT is what veths and pbswitch give (no netem here) and Linux's min RTO
-200 ms.
+RTT 200 us, min RTO 100 ms): R = 50 Mbit/s multi-queue, 10 Mbit/s
+single-queue (--rate-mbps, each rate on a lab of its own); B keeps the
+paper's bytes per port (1 MiB / 44 = 23.8 KB, 16 MTU frames); per Gbit/s it
+would be 238 bytes per port at 10 Mbit/s, less than a frame. N = 8; flow
+sizes / 10; the lab's RTT is what veths and pbswitch give (no netem here)
+and Linux's min RTO 200 ms.
 
-Metrics per variant, load, query size and scheme (JSON lines): fb_qct_ms_avg
+Metrics per variant (its rate_mbps in every line), load, query size and
+scheme (JSON lines): fb_qct_ms_avg
 and _p99, fb_throughput_pct (the background's share of the servers'
 ports), fb_short_fct_ms_p99 (background flows under SHORT_BYTES),
 fb_buffer_pct_p99 and _avg (occupancy of B, sampled every POLL_S; the
 paper's BUF is the average), fb_drops (per
 cause and class); then fb_qct_vs_dt, fb_throughput_vs_dt,
-fb_single_queue_qct_vs_dt and fba_qct_vs_fb. The per-queue trace
+fb_single_queue_qct_vs_dt, and FBA's QCT against FB's per period,
+fba_qct_vs_fb (1 s) and fba_100ms_qct_vs_fb (100 ms), the period in their
+conditions. The per-queue trace
 (thresholds, lengths, drops over time) of each run is in the logs.
 
     .venv/bin/python -m test.scenarios.fb [--quick] [--variants single_queue] [--repeat N]
     .venv/bin/python -m test.scenarios.fb --only multi_queue:90:75 --schemes fb,dt_ecn
     .venv/bin/python -m test.scenarios.fb --diagnose   # issue 44's question
-    .venv/bin/python -m test.scenarios.fb --only multi_queue:90:75 --rate-mbps 50 --repeat 5
+    .venv/bin/python -m test.scenarios.fb --only multi_queue:90:75 --repeat 5
     .venv/bin/python -m test.scenarios.fb --only multi_queue:90:75 --schemes fb,fba \
-        --rate-mbps 50 --fba-period-ms 100   # FBA re-tuned 10x a second
+        --fba-periods 1000,250,100   # FBA at three periods
+    .venv/bin/python -m test.scenarios.fb --quick --rate-mbps 10   # every variant at 10
+    .venv/bin/python -m test.scenarios.fb --rate-mbps single_queue=50  # multi-queue's default
 
---rate-mbps 50 gives the paper's ratio of a timeout to a query's transfer
-with Linux's 200 ms min RTO (a query of 75 % of B takes 11-57 ms alone to
-1/5 of the port, the paper's 6-30 ms against its 100 ms); B stays the same.
+Multi-queue at 50 Mbit/s has the paper's ratio of a timeout to a query's
+transfer with Linux's 200 ms min RTO (a query of 75 % of B takes 11-57 ms
+alone to 1/5 of the port, the paper's 6-30 ms against its 100 ms); B stays
+the same at every rate.
 
 The background's senders and sinks are Go (test/scenarios/fbtraffic); each
 run reports the load they offered and delivered and their CPU, so that a
@@ -93,7 +102,14 @@ from test.scenarios.fb_traffic import web_search_mean
 from test.scenarios.report import emit, save, subplots
 
 PREFIX = "fbq-"
-RATE_BPS = 10_000_000                 # R, each server's port (--rate-mbps)
+RATE_BPS = 10_000_000                 # R of a lab made without one (test_fb's)
+# R per variant (--rate-mbps), each variant on a lab of its own: multi-queue
+# at 50 Mbit/s, where Linux's 200 ms min RTO costs a query 3.5-17x its
+# transfer, as the paper's 100 ms does (at 10 Mbit/s the queries wait for
+# their share of a slow port under every scheme); single-queue at 10 Mbit/s,
+# the rate of its figures so far (docs/apps/fb.md).
+DEFAULT_RATES_MBPS = {"multi_queue": 50, "single_queue": 10}
+MIN_RATE_MBPS, MAX_RATE_MBPS = 0.1, 1000
 SERVERS = 4
 BUFFER_BYTES = SERVERS * (1 << 20) // 44  # B: the paper's 1 MiB / 44 ports, per port
 RESPONDERS = 8                        # N (the paper's 40)
@@ -108,6 +124,10 @@ LOW_TAGS = {0: 0, 8: 1, 16: 2, 24: 3}  # DSCP: queue, the paper's four low-prior
 LOW_QUEUES = tuple(LOW_TAGS.values())
 ALPHA_L, ALPHA_H = 0.5, 20.0          # the paper's
 FBA_PERIOD_MS = 1000                  # the paper's
+# FBA's schemes in one run: the paper's period and 10x faster, where FBA
+# approaches FB as the paper expects (issue 44: 1.59 against 1.15 x FB's QCT).
+FBA_PERIODS_MS = (FBA_PERIOD_MS, 100)
+FBA_MIN_PERIOD_MS, FBA_MAX_PERIOD_MS = 10, 3_600_000  # FbaSetting's bounds
 # DT+ECN: CE from ECN_K packets ahead in a queue. The paper's K = 20 with
 # B = 1 MB, scaled as B (20 x 95 KB / 1 MB, about 2): at 20 DT's own
 # per-queue threshold (at most 32 frames here) drops before ECN marks.
@@ -135,10 +155,41 @@ def mac_of(port):
     return f"02:fb:00:00:00:{port:02x}"
 
 
+def fba_scheme(period_ms):
+    """The scheme name of FBA at a period: "fba" at the paper's 1 s (the
+    name its figures always had), "fba_100ms" and so on otherwise."""
+    return "fba" if period_ms == FBA_PERIOD_MS else f"fba_{period_ms}ms"
+
+
+def fba_period_ms(scheme):
+    """The period of an FBA scheme (fba_scheme's inverse), None for the
+    other schemes."""
+    if scheme == "fba":
+        return FBA_PERIOD_MS
+    digits = scheme[len("fba_"):-len("ms")]
+    if scheme.startswith("fba_") and scheme.endswith("ms") and digits.isdigit():
+        return int(digits)
+    return None
+
+
+def scheme_label(scheme):
+    """A scheme's name in plots and the summary: FBA with its period."""
+    period = fba_period_ms(scheme)
+    if period is None:
+        return scheme.upper()
+    return f"FBA {period / 1000:g} s" if period >= 1000 else f"FBA {period} ms"
+
+
+def scheme_conditions(scheme):
+    """What a scheme's figures add to their conditions: FBA's period."""
+    period = fba_period_ms(scheme)
+    return {} if period is None else {"fba_period_ms": period}
+
+
 def setting(scheme, variant, legacy=False):
     """The admin API's buffer setting of a scheme (FBA runs on DT). legacy:
     the issue's first scenario, one queue and alpha 1 for everything."""
-    algorithm = "dt" if scheme in ("fba", "dt_ecn") else scheme
+    algorithm = "dt" if fba_period_ms(scheme) or scheme == "dt_ecn" else scheme
     if legacy:
         return {"algorithm": algorithm, "single_queue": True}
     low = [{"queue": q, "alpha": ALPHA_L} for q in LOW_QUEUES]
@@ -378,19 +429,21 @@ class Tracer(threading.Thread):
 
 
 def run_once(lab, logs, scheme, variant, load, query, duration, legacy=False, rep=0,
-             fba_period_ms=FBA_PERIOD_MS, fba_jar=HOST_JAR):
+             fba_jar=HOST_JAR):
     """One run of one scheme (rep: which repetition, which draws other
-    arrivals and sizes); returns its figures."""
+    arrivals and sizes; an FBA scheme's name gives its period); returns
+    its figures."""
+    started = time.monotonic()
     tag = (f"{variant}-{int(load * 100)}-{int(query * 100)}-{scheme}"
            + ("-legacy" if legacy else "") + (f"-r{rep}" if rep else ""))
     lab.set_buffer(setting(scheme, variant, legacy))
     lab.set_ecn(scheme in ECN_SCHEMES)
     ce0 = lab.ce_packets()
     tuner = None
-    if scheme == "fba":
+    if fba_period_ms(scheme):
         tuner = lab.start(f"{tag}-fba", ["java", "-cp", str(fba_jar),
                                          "org.flowbuf.host.fba.FbaMain", lab.admin,
-                                         str(fba_period_ms)])
+                                         str(fba_period_ms(scheme))])
         wait_fba_round(lab)
     # Each server receives load x R on average: it sends as much, its
     # flows going to the others at random.
@@ -445,6 +498,7 @@ def run_once(lab, logs, scheme, variant, load, query, duration, legacy=False, re
             "buffer_pct_avg": 100 * statistics.mean(tracer.used) / BUFFER_BYTES,
             "drops": tracer.drops(), "trace": str(tracer.path),
             "machine_load": os.getloadavg()[0], "ce_packets": ce_marked,
+            "wall_s": time.monotonic() - started, "rate_bps": lab.rate_bps,
             **generator_figures(generated, sink0, sink1, lab.rate_bps, WARMUP_S + duration)}
 
 
@@ -480,7 +534,8 @@ def conditions(variant, quick):
 
 def emit_run(r, **cond):
     emit("fb_qct_ms_avg", round(r["qct_avg"], 2), "ms", queries=r["queries"],
-         machine_load_avg_1min=round(r["machine_load"], 1), **cond)
+         machine_load_avg_1min=round(r["machine_load"], 1),
+         run_wall_s=round(r["wall_s"], 1), **cond)
     emit("fb_qct_ms_p99", round(r["qct_p99"], 2), "ms", queries=r["queries"], **cond)
     emit("fb_throughput_pct", round(r["throughput_pct"], 1), "%", **cond)
     emit("fb_short_fct_ms_p99", round(r["short_fct_p99"], 2), "ms", flows=r["short_flows"],
@@ -498,8 +553,7 @@ def emit_run(r, **cond):
          **cond)
 
 
-def run_all(lab, logs, duration, plan, repeat, first_run=0, fba_period_ms=FBA_PERIOD_MS,
-            fba_jar=HOST_JAR):
+def run_all(lab, logs, duration, plan, repeat, first_run=0, fba_jar=HOST_JAR):
     """Every (variant, load, query) of plan with its schemes, repeat times
     (each repetition runs every scheme once, DT first, so that a ratio
     compares runs made minutes apart, not a whole plan apart). first_run:
@@ -510,16 +564,54 @@ def run_all(lab, logs, duration, plan, repeat, first_run=0, fba_period_ms=FBA_PE
         for rep in range(first_run, first_run + repeat):
             for scheme in schemes:
                 r = run_once(lab, logs, scheme, variant, load, query, duration, rep=rep,
-                             fba_period_ms=fba_period_ms, fba_jar=fba_jar)
+                             fba_jar=fba_jar)
                 results[(variant, load, query, scheme, rep)] = r
-                emit_run(r, variant=variant, load_pct=int(load * 100),
-                         query_pct_of_buffer=int(query * 100), scheme=scheme, run=rep)
+                emit_run(r, variant=variant, rate_mbps=mbps(lab.rate_bps),
+                         load_pct=int(load * 100),
+                         query_pct_of_buffer=int(query * 100), scheme=scheme, run=rep,
+                         **scheme_conditions(scheme))
     return results
+
+
+def run_plan(plan, rates, logs, args, duration, repeat):
+    """run_all on one lab per port rate (lab_groups), each lab closed
+    before the next opens (they share the namespaces' prefix)."""
+    results = {}
+    for rate_bps, part in lab_groups(plan, rates):
+        lab = open_lab(logs, args, rate_bps)
+        try:
+            results.update(run_all(lab, lab.logs, duration, part, repeat, args.first_run,
+                                   args.fba_jar))
+        except BaseException:
+            sys.stderr.write(pbswitch_log_tail(lab))
+            raise
+        finally:
+            lab.close()
+    return results
+
+
+def open_lab(logs, args, rate_bps):
+    """A lab at one port rate, its logs in a directory of their own."""
+    lab_logs = logs / f"{mbps(rate_bps)}mbps"
+    lab_logs.mkdir()
+    return FbLab(lab_logs, cc=args.cc, rto_min_ms=args.rto_min_ms, ecn_k=args.ecn_k,
+                 rate_bps=rate_bps)
+
+
+def pbswitch_log_tail(lab):
+    path = lab.logs / "pbswitch.log"
+    return path.read_text()[-3000:] if path.exists() else ""
+
+
+def variant_rates(results):
+    """{variant: the port rate its runs had} (one lab, one rate a variant)."""
+    return {variant: r["rate_bps"] for (variant, *_), r in results.items()}
 
 
 def ratios(results):
     """Per (variant, load, query, scheme, metric): each repetition's ratio
-    against DT (FBA's also against FB) of the same repetition."""
+    against DT (each FBA period's also against FB: fba_qct_vs_fb at the
+    paper's 1 s, fba_100ms_qct_vs_fb at 100 ms) of the same repetition."""
     out = {}
     for (variant, load, query, scheme, rep), mine in results.items():
         if scheme == "dt":
@@ -532,9 +624,9 @@ def ratios(results):
         dt_ecn = results.get((variant, load, query, "dt_ecn", rep))
         if scheme == "fb" and dt_ecn:  # the paper's FB (TCP) against DT with DCTCP
             found["fb_qct_vs_dt_ecn"] = mine["qct_avg"] / dt_ecn["qct_avg"]
-        if scheme == "fba":
-            found["fba_qct_vs_fb"] = mine["qct_avg"] / results[(variant, load, query, "fb",
-                                                                 rep)]["qct_avg"]
+        fb_run = results.get((variant, load, query, "fb", rep))
+        if fba_period_ms(scheme) and fb_run:
+            found[f"{scheme}_qct_vs_fb"] = mine["qct_avg"] / fb_run["qct_avg"]
         for metric, value in found.items():
             out.setdefault((variant, load, query, scheme, metric), []).append(value)
     return out
@@ -542,10 +634,13 @@ def ratios(results):
 
 def emit_ratios(results):
     """Each ratio as the median of its repetitions, with their spread."""
+    rates = variant_rates(results)
     for (variant, load, query, scheme, metric), values in sorted(ratios(results).items()):
         emit(metric, round(statistics.median(values), 3), "ratio", variant=variant,
-             load_pct=int(load * 100), query_pct_of_buffer=int(query * 100), scheme=scheme,
-             runs=len(values), min=round(min(values), 3), max=round(max(values), 3))
+             rate_mbps=mbps(rates[variant]), load_pct=int(load * 100),
+             query_pct_of_buffer=int(query * 100), scheme=scheme,
+             **scheme_conditions(scheme), runs=len(values), min=round(min(values), 3),
+             max=round(max(values), 3))
 
 
 def medians(results):
@@ -568,7 +663,8 @@ def diagnose(lab, logs, duration):
         for scheme in ("dt", "fb"):
             r = run_once(lab, logs, scheme, "single_queue", 0.4, 0.75, duration, legacy)
             thresholds, lengths = query_port_thresholds(r["trace"])
-            cond = {"variant": "single_queue", "setting": "legacy" if legacy else "paper",
+            cond = {"variant": "single_queue", "rate_mbps": mbps(lab.rate_bps),
+                    "setting": "legacy" if legacy else "paper",
                     "load_pct": 40, "query_pct_of_buffer": 75, "scheme": scheme}
             emit_run(r, **cond)
             emit("fb_diag_query_threshold_kb_median", round(thresholds / 1e3, 1), "KB", **cond)
@@ -604,8 +700,83 @@ def parse_only(text, parser):
     return out
 
 
+def parse_fba_periods(text, parser):
+    """--fba-periods' "ms,ms,..." as a tuple of periods, each one FBA
+    scheme in the same run."""
+    try:
+        periods = tuple(int(t) for t in text.split(","))
+    except ValueError:
+        parser.error(f"--fba-periods: {text!r} is not a list of whole milliseconds "
+                     "(1000,100)")
+    bad = [p for p in periods if not FBA_MIN_PERIOD_MS <= p <= FBA_MAX_PERIOD_MS]
+    if bad:
+        parser.error(f"--fba-periods: {bad[0]} ms is outside FBA's {FBA_MIN_PERIOD_MS}.."
+                     f"{FBA_MAX_PERIOD_MS} ms")
+    if len(set(periods)) != len(periods):
+        parser.error(f"--fba-periods: {text!r} names a period twice")
+    return periods
+
+
+def parse_rates(text, parser):
+    """--rate-mbps as {variant: bits/s}: one rate for every variant ("50")
+    or rates per variant ("multi_queue=50,single_queue=10"; a variant not
+    named keeps its default, DEFAULT_RATES_MBPS)."""
+    if "=" not in text:
+        return {v: rate_bps_of(text, parser) for v in VARIANTS}
+    rates = {v: int(r * 1e6) for v, r in DEFAULT_RATES_MBPS.items()}
+    named = set()
+    for item in text.split(","):
+        variant, _, value = item.partition("=")
+        if variant not in VARIANTS:
+            parser.error(f"--rate-mbps: {item!r} is not variant=Mbit/s with a variant of "
+                         f"{','.join(VARIANTS)} (multi_queue=50,single_queue=10)")
+        if variant in named:
+            parser.error(f"--rate-mbps: {text!r} names {variant} twice")
+        named.add(variant)
+        rates[variant] = rate_bps_of(value, parser)
+    return rates
+
+
+def rate_bps_of(text, parser):
+    """One --rate-mbps value, Mbit/s, as bits/s."""
+    try:
+        rate = float(text)
+    except ValueError:
+        parser.error(f"--rate-mbps: {text!r} is not a rate in Mbit/s (50)")
+    if not MIN_RATE_MBPS <= rate <= MAX_RATE_MBPS:  # NaN too
+        parser.error(f"--rate-mbps: {text} Mbit/s is outside {MIN_RATE_MBPS:g}.."
+                     f"{MAX_RATE_MBPS:g} Mbit/s")
+    return int(rate * 1e6)
+
+
+def mbps(rate_bps):
+    """A port rate in Mbit/s as the figures' conditions carry it (50, 0.5)."""
+    rate = rate_bps / 1e6
+    return int(rate) if rate == int(rate) else rate
+
+
+def lab_groups(plan, rates):
+    """The plan split by its variants' port rates, in the plan's order:
+    [(rate_bps, plan items)]. Each rate gets a lab of its own, since
+    pbswitch's port rates are fixed when it starts (a fresh lab also
+    carries no queue, connection or FBA state from the other rate)."""
+    groups = {}
+    for item in plan:
+        groups.setdefault(rates[item[0]], []).append(item)
+    return list(groups.items())
+
+
+def expand_fba(schemes, periods):
+    """A variant's schemes with "fba" replaced by one FBA scheme per period."""
+    out = []
+    for scheme in schemes:
+        out += [fba_scheme(p) for p in periods] if scheme == "fba" else [scheme]
+    return tuple(out)
+
+
 def make_plan(args, parser):
-    """[(variant, load, query, schemes)] the options ask for."""
+    """[(variant, load, query, schemes)] the options ask for ("fba" in
+    --schemes stands for FBA at every period of --fba-periods)."""
     variants = [v for v in args.variants.split(",") if v]
     if set(variants) - set(VARIANTS):
         parser.error(f"--variants: want some of {','.join(VARIANTS)}")
@@ -619,11 +790,11 @@ def make_plan(args, parser):
             if wanted - set(schemes):
                 parser.error(f"--schemes: {variant} has {','.join(schemes)}")
             schemes = tuple(s for s in schemes if s in wanted)
-        plan.append((variant, load, query, schemes))
+        plan.append((variant, load, query, expand_fba(schemes, args.fba_periods)))
     return plan
 
 
-def main(argv=None):
+def build_parser():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
@@ -651,28 +822,35 @@ def main(argv=None):
     parser.add_argument("--first-run", type=int, default=0,
                         help="the first repetition's index (its seeds), to split repetitions "
                              "over several invocations")
-    parser.add_argument("--rate-mbps", type=float, default=RATE_BPS / 1e6,
-                        help="R, each server's port (default %(default)g; B stays the paper's "
-                             "bytes per port)")
-    parser.add_argument("--fba-period-ms", type=int, default=FBA_PERIOD_MS,
-                        help="FBA's re-tuning period (default %(default)s, the paper's)")
+    parser.add_argument("--rate-mbps",
+                        default=",".join(f"{v}={r}" for v, r in DEFAULT_RATES_MBPS.items()),
+                        help="R, each server's port, in Mbit/s: one rate for every variant "
+                             "(50) or per variant (default %(default)s; each rate a lab of "
+                             "its own; B stays the paper's bytes per port)")
+    parser.add_argument("--fba-periods", default=",".join(map(str, FBA_PERIODS_MS)),
+                        help="FBA's re-tuning periods in ms, each an FBA scheme of the same "
+                             "run (default %(default)s: the paper's 1 s, named fba, and "
+                             "100 ms, named fba_100ms)")
     parser.add_argument("--fba-jar", type=Path, default=HOST_JAR,
                         help="the jar FBA's tuner runs from (default the host's; another "
                              "build's, to compare FBA's versions on the same seeds)")
+    return parser
+
+
+def main(argv=None):
+    parser = build_parser()
     args = parser.parse_args(argv)
     duration = args.duration or (5.0 if args.quick else 12.0)
     repeat = args.repeat or (1 if args.quick else 3)
     if repeat < 1 or args.first_run < 0:
         parser.error("--repeat: at least 1; --first-run: at least 0")
+    args.fba_periods = parse_fba_periods(args.fba_periods, parser)
+    rates = parse_rates(args.rate_mbps, parser)
     plan = make_plan(args, parser)
-    if args.fba_period_ms < 10:
-        parser.error("--fba-period-ms: at least 10 (FbaTuner's minimum)")
-    if any("fba" in schemes for *_, schemes in plan) and not args.fba_jar.is_file():
+    if any(fba_period_ms(s) for *_, schemes in plan for s in schemes) \
+            and not args.fba_jar.is_file():
         parser.error(f"--fba-jar: no file {args.fba_jar} (FBA's tuner runs from it; "
                      "mvn -pl host -am package builds the host's)")
-    if not 0.1 <= args.rate_mbps <= 1000:
-        parser.error("--rate-mbps: 0.1 to 1000")
-    rate_bps = int(args.rate_mbps * 1e6)
     cc = args.cc
     if not 0 <= args.ecn_k < 1 << 19:
         parser.error("--ecn-k: 0 to 2^19 - 1 packets (enq_qdepth's width)")
@@ -680,59 +858,95 @@ def main(argv=None):
         parser.error("DT+ECN needs a congestion control that reacts to CE marks (BBR does "
                      "not): --cc reno, or --schemes without dt_ecn")
     logs = Path(tempfile.mkdtemp(prefix="fb-scenario-"))
-    emit("fb_setup", BUFFER_BYTES, "bytes", servers=SERVERS, rate_bps=rate_bps,
+    ran = ("single_queue",) if args.diagnose else [v for v, *_ in plan]
+    emit("fb_setup", BUFFER_BYTES, "bytes", servers=SERVERS,
+         rate_mbps={v: mbps(rates[v]) for v in VARIANTS if v in ran},
          responders=RESPONDERS, flow_size_scale=SCALE, query_rate_per_s=QUERY_RATE,
          seconds_per_run=duration, repeat=repeat, first_run=args.first_run, cc=cc,
          ecn_k_packets=args.ecn_k, rto_min_ms=args.rto_min_ms or 200,
-         fba_period_ms=args.fba_period_ms, fba_jar=str(args.fba_jar),
+         fba_periods_ms=list(args.fba_periods), fba_jar=str(args.fba_jar),
          background="Go senders and sinks (fbtraffic)")
-    lab = FbLab(logs, cc=cc, rto_min_ms=args.rto_min_ms, ecn_k=args.ecn_k, rate_bps=rate_bps)
-    try:
-        if args.diagnose:
-            diagnose(lab, logs, duration)
-            print(f"fb diagnosis: logs and traces in {logs}")
-            return
-        results = run_all(lab, logs, duration, plan, repeat, args.first_run, args.fba_period_ms,
-                          args.fba_jar)
-    except BaseException:
-        sys.stderr.write((logs / "pbswitch.log").read_text()[-3000:])
-        raise
-    finally:
-        lab.close()
+    if args.diagnose:
+        lab = open_lab(logs, args, rates["single_queue"])
+        try:
+            diagnose(lab, lab.logs, duration)
+        finally:
+            lab.close()
+        print(f"fb diagnosis: logs and traces in {logs}")
+        return
+    results = run_plan(plan, rates, logs, args, duration, repeat)
     emit_ratios(results)
-    plot(medians(results))
+    plot(medians(results), ratios(results), variant_rates(results))
     print(summary(results, repeat) + f"; logs in {logs}")
 
 
 def summary(results, repeat):
+    """One line: FB/DT's QCT per condition, and each FBA period's QCT
+    against FB's."""
     parts = []
+    rates = variant_rates(results)
     for (variant, load, query, scheme, metric), values in sorted(ratios(results).items()):
         if metric.endswith("qct_vs_dt") and scheme == "fb":
-            parts.append(f"{variant} {int(load * 100)}% q{int(query * 100)}: FB/DT QCT "
-                         f"{statistics.median(values):.2f} [{min(values):.2f}-{max(values):.2f}]")
+            name = "FB/DT"
+        elif metric.endswith("_qct_vs_fb"):
+            name = f"{scheme_label(scheme)}/FB"
+        else:
+            continue
+        parts.append(f"{variant} {mbps(rates[variant])} Mbit/s {int(load * 100)}% "
+                     f"q{int(query * 100)}: {name} QCT "
+                     f"{statistics.median(values):.2f} [{min(values):.2f}-{max(values):.2f}]")
     return (f"fb scenario ({repeat} run(s) each, median [min-max]): " + ", ".join(parts)
-            + " (paper: 0.33 multi-queue 90%, 0.17 single 20%)")
+            + " (paper: FB/DT 0.33 multi-queue 90%, 0.17 single 20%; FBA 1 s/FB 2.09 TCP, "
+              "1.28 DCTCP)")
 
 
-def plot(figures):
-    """Fig. 8a/9a-like: median average QCT per load, one bar per scheme."""
-    variants = sorted({v for (v, *_rest) in figures})
-    fig, axes = subplots(1, len(variants), figsize=(5 * len(variants), 4), squeeze=False)
-    for ax, variant in zip(axes[0], variants):
-        conds = sorted({(lo, q) for (v, lo, q, _) in figures if v == variant})
-        schemes = [s for s in SCHEMES[variant]
-                   if any((variant, lo, q, s) in figures for lo, q in conds)]
-        width = 0.8 / len(schemes)
-        for i, scheme in enumerate(schemes):
-            ax.bar([x + i * width for x in range(len(conds))],
-                   [figures.get((variant, lo, q, scheme), {}).get("qct_avg", 0)
-                    for lo, q in conds], width, label=scheme.upper())
-        ax.set_xticks([x + 0.4 - width / 2 for x in range(len(conds))])
-        ax.set_xticklabels([f"{int(lo * 100)}%, q{int(q * 100)}" for lo, q in conds])
-        ax.set_ylabel("average QCT (ms, median of runs)")
-        ax.set_title(variant.replace("_", " ") + " (load, query % of B)")
-        ax.legend()
-    save(fig, "fb_qct")
+def plot_schemes(figures, variant):
+    """The schemes of a variant that ran, in SCHEMES' order with FBA's
+    periods in place of "fba"."""
+    ran = {s for (v, _, _, s) in figures if v == variant}
+    order = expand_fba(SCHEMES[variant], sorted((fba_period_ms(s) for s in ran
+                                                 if fba_period_ms(s)), reverse=True))
+    return [s for s in order if s in ran]
+
+
+def plot(figures, ratio_values, rates):
+    """Fig. 8a/9a-like, one figure per variant at its port rate
+    (test/artifacts/fb_qct_<variant>_<rate>mbps.png, so that runs at other
+    rates keep theirs): median average QCT per load, one bar per scheme;
+    an FBA bar carries its QCT against FB's (median of the runs). Returns
+    the figures' paths."""
+    paths = []
+    for variant in sorted({v for (v, *_rest) in figures}):
+        fig, ax = subplots(figsize=(5, 4))
+        plot_variant(ax, figures, ratio_values, variant, rates[variant])
+        paths.append(save(fig, plot_name(variant, rates[variant])))
+    return paths
+
+
+def plot_name(variant, rate_bps):
+    return f"fb_qct_{variant}_{mbps(rate_bps)}mbps"
+
+
+def plot_variant(ax, figures, ratio_values, variant, rate_bps):
+    conds = sorted({(lo, q) for (v, lo, q, _) in figures if v == variant})
+    schemes = plot_schemes(figures, variant)
+    width = 0.8 / len(schemes)
+    for i, scheme in enumerate(schemes):
+        xs = [x + i * width for x in range(len(conds))]
+        heights = [figures.get((variant, lo, q, scheme), {}).get("qct_avg", 0)
+                   for lo, q in conds]
+        ax.bar(xs, heights, width, label=scheme_label(scheme))
+        for x, h, (lo, q) in zip(xs, heights, conds):
+            vs_fb = ratio_values.get((variant, lo, q, scheme, f"{scheme}_qct_vs_fb"))
+            if vs_fb:
+                ax.annotate(f"{statistics.median(vs_fb):.2f}x FB", (x, h), ha="center",
+                            va="bottom", fontsize=7)
+    ax.set_xticks([x + 0.4 - width / 2 for x in range(len(conds))])
+    ax.set_xticklabels([f"{int(lo * 100)}%, q{int(q * 100)}" for lo, q in conds])
+    ax.set_ylabel("average QCT (ms, median of runs)")
+    ax.set_title(f"{variant.replace('_', ' ')}, {mbps(rate_bps)} Mbit/s ports "
+                 "(load, query % of B)")
+    ax.legend()
 
 
 if __name__ == "__main__":

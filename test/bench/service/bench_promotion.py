@@ -28,7 +28,8 @@ and each step's p50 (host log) in the conditions. The machine is shared:
 the load average is in the conditions.
 
 Run as root:  .venv/bin/python -m test.bench.service.bench_promotion [--quick]
-              [--ready-buffers N] [--baseline-jar JAR [--baseline-ready-buffers N]]
+              [--ready-buffers N] [--jar JAR]
+              [--baseline-jar JAR [--baseline-ready-buffers N]]
 (--baseline-jar: another build of the host, measured first on a lab of its
 own in the same run; the ratios this build / baseline follow.)
 Own lab: prefix fpm-, REST 8237, P4Runtime 28971-28972, buffer API 28981.
@@ -57,10 +58,15 @@ HEAVY = {"enabled": True, "rateBps": 200_000, "packetBytes": FRAME_BYTES, "idleM
 HOLD_MS = 600_000
 FULL = {"ues": 120, "group": 8, "gap_ms": 300, "group_gap_ms": 1200, "pps": 1000, "ms": 150}
 QUICK = {"ues": 40, "group": 8, "gap_ms": 300, "group_gap_ms": 1200, "pps": 1000, "ms": 150}
-STEP_LINE = re.compile(r"(\S+) promoted: (?:digest in flight (-?\d+) us, )?begun (-?\d+) us, "
-                       r"held (-?\d+) us, written \(active\) (-?\d+) us, marker sent (-?\d+) us, "
-                       r"marker back (-?\d+) us, released (-?\d+) us")
-STEPS = ("in_flight", "begun", "held", "written", "marker_sent", "marker_back", "released")
+# One line per promotion: "<ue> promoted: <step> <us> us, <step> <us> us, ..." (an
+# older host logs fewer steps, in another order: each is read by its name).
+STEP_LINE = re.compile(r"(\S+) promoted: (.*)")
+STEP_FIELD = re.compile(r"([a-z][a-z ()]*?) (-?\d+) us")
+STEP_NAMES = {"digest in flight": "in_flight", "dispatched": "dispatched", "begun": "begun",
+              "held": "held", "marker sent": "marker_sent", "written (active)": "written",
+              "marker back": "marker_back", "released": "released"}
+STEPS = ("in_flight", "dispatched", "begun", "held", "marker_sent", "written", "marker_back",
+         "released")
 
 
 def emit(metric, value, unit, **conditions):
@@ -98,8 +104,11 @@ def steps_since(log_path, offset):
         for line in f:
             m = STEP_LINE.search(line)
             if m:
-                values = [int(v) if v is not None else -1 for v in m.groups()[1:]]
-                out[m.group(1)] = dict(zip(STEPS, values))
+                steps = dict.fromkeys(STEPS, -1)
+                for name, us in STEP_FIELD.findall(m.group(2)):
+                    if name.strip() in STEP_NAMES:
+                        steps[STEP_NAMES[name.strip()]] = int(us)
+                out[m.group(1)] = steps
     return out
 
 
@@ -161,9 +170,10 @@ def report(phase, r, cond):
         if values:
             step_p50[step] = round(percentile(values, 50) / 1000, 2)
     emit(f"promotion_steps_{phase}_ms_p50", step_p50, "ms since the digest came", **c,
-         steps="in_flight: emitted -> received; begun: the wait and an eviction; held: the "
-               "hold (buffer, steering rule); written: the session active; marker sent/back; "
-               "released")
+         steps="in_flight: emitted -> received; dispatched: a promoter took it; begun: its "
+               "session found, an eviction; held: the hold (buffer, steering rule); marker sent "
+               "(before the Write since the marker went early); written: the session active; "
+               "marker back; released")
     emit(f"promotion_lost_{phase}", r["lost"], "packets", **c, sent=r["sent"])
     emit(f"promotion_reordered_{phase}", r["reordered"], "packets", **c,
          duplicates=r["duplicates"], sent=r["sent"])
@@ -205,6 +215,9 @@ def main():
                         help="another build of the host, measured first in the same run "
                              "(a before/after comparison)")
     parser.add_argument("--baseline-ready-buffers", type=int, default=0)
+    parser.add_argument("--jar", default=str(HOST_JAR),
+                        help="the build of the host measured as this build (default: the "
+                             "worktree's; a copy lets another build go on meanwhile)")
     args = parser.parse_args()
     p = QUICK if args.quick else FULL
     ensure_built()
@@ -212,7 +225,7 @@ def main():
     runs = []
     if args.baseline_jar:
         runs.append(("baseline", args.baseline_jar, args.baseline_ready_buffers))
-    runs.append(("this build", str(HOST_JAR), args.ready_buffers))
+    runs.append(("this build", args.jar, args.ready_buffers))
     results = {}
     lines = []
     for name, jar, ready in runs:

@@ -62,7 +62,8 @@ final class UpfQosWiring implements AutoCloseable {
                          e.getMessage());
             }
         }
-        hh.addListener(manager::heavyHitter);
+        // Reports come on a switch's stream, which must not wait for a reroute's Write.
+        hh.addListener(report -> sweeper.execute(() -> manager.heavyHitter(report)));
         sweeper.scheduleWithFixedDelay(this::sweep, SWEEP.toMillis(), SWEEP.toMillis(),
                                        TimeUnit.MILLISECONDS);
     }

@@ -38,7 +38,9 @@ public interface HeavyHitterService {
 
     /**
      * Calls a listener with every report from now on (a placement step
-     * promotes the UE), on the thread that delivers reports.
+     * promotes the UE), on the thread that delivers reports: in the
+     * embedded host a switch's P4Runtime stream, so a listener that calls a
+     * switch hands the report to a thread of its own.
      *
      * @param listener listener
      */

@@ -38,8 +38,13 @@ final class ReadyBuffers {
     static final String ID_PREFIX = "ready-";
     /** What a ready buffer is made as: what a pause asks for. */
     static final BufferSpec SPEC = BufferSpec.defaults();
-    /** How long a top-up waits after it was asked for. */
-    static final long TOP_UP_DELAY_MS = 10;
+    /**
+     * How long a top-up waits after it was asked for: longer than a hybrid
+     * promotion's hold, session Write and end marker on a loaded 2-core
+     * machine (10-30 ms), which a top-up 10 ms after the hold shared the
+     * cores and the switch with.
+     */
+    static final long TOP_UP_DELAY_MS = 50;
 
     private final AtomicLong serial = new AtomicLong();
     private final BufferStore store;

@@ -8,6 +8,7 @@ import org.flowbuf.api.upf.FirewallRule;
 import org.flowbuf.api.upf.UpfApplication;
 import org.flowbuf.api.upf.UpfInterface;
 import org.flowbuf.api.upf.UpfQueue;
+import org.onlab.packet.Ip4Address;
 import org.onosproject.net.DeviceId;
 
 import java.util.ArrayList;
@@ -24,6 +25,8 @@ public final class InMemoryUpfStore implements UpfStore {
 
     private final AtomicLong ids = new AtomicLong();
     private final Map<Long, UpfSessionRecord> sessions = new ConcurrentSkipListMap<>();
+    /** Session ids by device and UE address (sessionOf without a look through all). */
+    private final Map<List<Object>, Long> byUe = new ConcurrentHashMap<>();
     private final Map<String, UpfApplication> applications = new ConcurrentHashMap<>();
     private final Map<Long, FirewallRule> firewall = new ConcurrentSkipListMap<>();
     private final Map<UpfInterface, Boolean> interfaces = new ConcurrentHashMap<>();
@@ -61,12 +64,33 @@ public final class InMemoryUpfStore implements UpfStore {
 
     @Override
     public void putSessions(Collection<UpfSessionRecord> records) {
-        records.forEach(r -> sessions.put(r.session().id(), r));
+        for (UpfSessionRecord r : records) {
+            UpfSessionRecord before = sessions.put(r.session().id(), r);
+            if (before != null) {
+                byUe.remove(ueKey(before), before.session().id());
+            }
+            byUe.put(ueKey(r), r.session().id());
+        }
     }
 
     @Override
     public void removeSession(long id) {
-        sessions.remove(id);
+        UpfSessionRecord removed = sessions.remove(id);
+        if (removed != null) {
+            byUe.remove(ueKey(removed), id);
+        }
+    }
+
+    @Override
+    public Optional<UpfSessionRecord> sessionOf(DeviceId deviceId, Ip4Address ue) {
+        Long id = byUe.get(List.of(deviceId, ue));
+        return Optional.ofNullable(id == null ? null : sessions.get(id))
+                .filter(r -> r.session().deviceId().equals(deviceId)
+                        && r.session().ueAddress().equals(ue));
+    }
+
+    private static List<Object> ueKey(UpfSessionRecord r) {
+        return List.of(r.session().deviceId(), r.session().ueAddress());
     }
 
     @Override

@@ -8,6 +8,7 @@ import org.flowbuf.api.upf.FirewallRule;
 import org.flowbuf.api.upf.UpfApplication;
 import org.flowbuf.api.upf.UpfInterface;
 import org.flowbuf.api.upf.UpfQueue;
+import org.onlab.packet.Ip4Address;
 import org.onosproject.net.DeviceId;
 
 import java.util.Collection;
@@ -41,6 +42,20 @@ public interface UpfStore {
      * @return the session
      */
     Optional<UpfSessionRecord> session(long id);
+
+    /**
+     * The session of a UE on a device (a hybrid promotion looks one up
+     * among the slow path's millions). A store without an index by UE
+     * looks through every session.
+     *
+     * @param deviceId the device
+     * @param ue       the UE's address
+     * @return its session there
+     */
+    default Optional<UpfSessionRecord> sessionOf(DeviceId deviceId, Ip4Address ue) {
+        return sessions().stream().filter(r -> r.session().deviceId().equals(deviceId)
+                && r.session().ueAddress().equals(ue)).findFirst();
+    }
 
     /**
      * Stores sessions.

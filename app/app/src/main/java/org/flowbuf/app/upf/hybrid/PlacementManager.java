@@ -76,8 +76,10 @@ import java.util.stream.Collectors;
  * path's session counters) is demoted first; a promoted UE under the
  * heavy-hitter rate for the demotion idle time is demoted.
  *
- * <p>Each UE's moves run in its turn (a striped lock, with its tunnel
- * peer's); the budget is counted under a lock held for no switch call.
+ * <p>Each UE's moves run in its turn (a striped lock). Its tunnel peer's
+ * turn is taken after it, and held through a Write only by the move that
+ * inserts or removes the peer's entry: the UEs of one gNodeB are promoted
+ * at once. The budget is counted under a lock held for no switch call.
  */
 public final class PlacementManager implements HybridPlacementService, AutoCloseable {
 
@@ -112,6 +114,8 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
     /** UEs whose report is being promoted: a second report of one waits for nothing. */
     private final Set<Ip4Address> reported = ConcurrentHashMap.newKeySet();
     private final Striped<Lock> turns = Striped.lock(256);
+    /** Tunnel peers' turns, always taken after a UE's (never the other way round). */
+    private final Striped<Lock> peerTurns = Striped.lock(64);
     private final Map<Ip4Address, UeState> ues = new ConcurrentHashMap<>();
     /** Fast-path tunnel peers by id: the entry and how many promoted UEs name it. */
     private final Map<Integer, PeerUse> peers = new ConcurrentHashMap<>();
@@ -375,10 +379,11 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         try {
             // Its move is timed from the digest's arrival: the time it waited
             // behind other reports counts.
+            long dispatched = nanos.getAsLong();
             long waited = Math.max(0, Duration.between(report.reportedAt(), wall.instant()).toNanos());
             long inFlight = report.emittedAt()
                     .map(made -> Duration.between(made, report.reportedAt()).toNanos()).orElse(-1L);
-            promote(report.ueAddress(), nanos.getAsLong() - waited, inFlight);
+            promote(report.ueAddress(), new Timing(dispatched - waited, dispatched, inFlight));
         } catch (RuntimeException e) {
             LOG.warn("{}: heavy hitter {} not placed: {}", report.deviceId(), report.ueAddress(),
                      e.toString());
@@ -409,8 +414,9 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
     /** Stamps the marker's return (before the release waits for the timer thread). */
     private void markerBack(Ip4Address ue) {
         UeState s = ues.get(ue);
-        if (s != null && s.phase == UeState.Phase.PROMOTING) {
+        if (s != null && s.phase == UeState.Phase.PROMOTING && !s.markerReturned) {
             s.markerBackNanos = nanos.getAsLong();
+            s.markerReturned = true;
         }
     }
 
@@ -423,14 +429,12 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
      * @param ue the UE
      */
     public void promote(Ip4Address ue) {
-        promote(ue, nanos.getAsLong(), -1);
+        long now = nanos.getAsLong();
+        promote(ue, new Timing(now, now, -1));
     }
 
-    /**
-     * Promotes a UE, its move timed from start (ns); inFlight is its report's
-     * time from the switch to the controller (ns, -1 unknown), for the log.
-     */
-    private void promote(Ip4Address ue, long start, long inFlight) {
+    /** Promotes a UE, its move timed as the report's timing says. */
+    private void promote(Ip4Address ue, Timing timing) {
         Optional<UpfSessionRecord> record = sessionOf(ue);
         if (record.isEmpty()) {
             LOG.debug("heavy hitter {} has no session on the slow path: not promoted", ue);
@@ -440,7 +444,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         if (s.phase != UeState.Phase.SLOW) {
             return;
         }
-        long begun = nanos.getAsLong();
+        timing.begun = nanos.getAsLong();
         if (!takeBudget(ue)) {
             LOG.warn("{} not promoted: the fast path's {} sessions are all moving", ue,
                      settings.fastTableBudget());
@@ -448,8 +452,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         }
         boolean started = false;
         try {
-            started = inTurns(ue, record.get().tunnelPeer(),
-                              () -> startPromotion(s, record.get(), start, begun, inFlight));
+            started = inTurn(ue, () -> startPromotion(s, record.get(), timing));
         } catch (FlowBufException e) {
             LOG.warn("{} not promoted: {}", ue, e.getMessage());
         } finally {
@@ -471,55 +474,117 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         return budget.take(ue);
     }
 
-    private boolean startPromotion(UeState s, UpfSessionRecord record, long start, long begun,
-                                   long inFlight) {
+    private boolean startPromotion(UeState s, UpfSessionRecord record, Timing timing) {
         if (s.phase != UeState.Phase.SLOW || s.cleanupPending && !letGo(s)) {
             return false;
         }
         HybridSettings set = settings;
         DeviceId fast = set.fastDevice().orElseThrow();
+        // Built before the hold, so that the hold and the sessions' Write follow each other.
+        List<FlowRule> downlink = entries.downlink(fast, record);
         FlowBufIntent pause = intents.pause(fast, set.dnPort(), toUe(s.ue), Optional.empty(), OWNER);
         s.pause = pause.id();
         s.buffer = pause.bufferId().orElseThrow();
-        s.begunNanos = begun;
-        s.reportInFlightNanos = inFlight;
+        s.dispatchedNanos = timing.dispatched;
+        s.begunNanos = timing.begun;
+        s.reportInFlightNanos = timing.inFlight;
         s.heldNanos = nanos.getAsLong();
-        s.markerBackNanos = 0;
         try {
-            UpfWrite write = new UpfWrite();
-            List<FlowRule> downlink = entries.downlink(fast, record);
-            write.inserts().addAll(downlink);
-            PeerUse peer = peers.get(record.tunnelPeer());
-            if (peer == null) {
-                peer = new PeerUse(entries.tunnelPeer(fast, record));
-                write.inserts().add(peer.rule);
-            }
-            writer.write(fast, write);
-            s.writtenNanos = nanos.getAsLong();
-            peer.users++;
-            peers.put(record.tunnelPeer(), peer);
-            s.fastRules = downlink;
-            s.cell = record.downlinkCell();
-            s.tunnelPeer = record.tunnelPeer();
-            s.moveSeq = moveSeq.incrementAndGet();
-            s.moveStartNanos = start;
-            s.phase = UeState.Phase.PROMOTING;
-            // The deadline before the marker: it may come back at once.
-            s.markerTimeout = timer.schedule(() -> release(s.ue, true), MARKER_WAIT_MS,
-                                             TimeUnit.MILLISECONDS);
-            MacAddress gnb = macOf.apply(record.session().gnbAddress()).orElse(EndMarkers.DST_MAC);
-            packets.emit(fast, set.slowPort(), EndMarkers.frame(s.ue, s.moveSeq, gnb));
-            s.markerSentNanos = nanos.getAsLong();
-            return true;
+            joinPeerAndWrite(fast, record, downlink);
         } catch (RuntimeException e) {
-            if (s.phase == UeState.Phase.PROMOTING) {
-                // Written but no marker sent: the deadline releases it, in order or not.
-                LOG.warn("{}: end marker not sent ({}); released at the deadline", s.ue,
-                         e.getMessage());
-                return true;
-            }
             unpause(s);
             throw e;
+        }
+        s.writtenNanos = nanos.getAsLong();
+        s.fastRules = downlink;
+        s.cell = record.downlinkCell();
+        s.tunnelPeer = record.tunnelPeer();
+        s.moveSeq = moveSeq.incrementAndGet();
+        s.moveStartNanos = timing.start;
+        s.markerBackNanos = 0;
+        s.markerReturned = false;
+        s.phase = UeState.Phase.PROMOTING;
+        // The deadline before the marker: it may come back at once.
+        s.markerTimeout = timer.schedule(() -> release(s.ue, true), MARKER_WAIT_MS,
+                                         TimeUnit.MILLISECONDS);
+        // After the Write, not overlapping it: on two loaded cores the
+        // marker's trip through both switches slowed the Write (the session
+        // active 3 ms later) more than it shortened the release.
+        sendMarker(s, record, set);
+        return true;
+    }
+
+    /** Sends the end marker down the slow path; without it, the deadline releases. */
+    private void sendMarker(UeState s, UpfSessionRecord record, HybridSettings set) {
+        s.markerSentNanos = -1;
+        try {
+            MacAddress gnb = macOf.apply(record.session().gnbAddress()).orElse(EndMarkers.DST_MAC);
+            packets.emit(set.fastDevice().orElseThrow(), set.slowPort(),
+                         EndMarkers.frame(s.ue, s.moveSeq, gnb));
+            s.markerSentNanos = nanos.getAsLong();
+        } catch (RuntimeException e) {
+            LOG.warn("{}: end marker not sent ({}); released at the deadline", s.ue, e.getMessage());
+        }
+    }
+
+    /**
+     * Writes the UE's downlink to the fast path, with its tunnel peer's
+     * entry when no promoted UE has put it there. Only that first UE holds
+     * the peer's turn through its Write; the others count themselves in and
+     * write at once (the entry stays while one counts).
+     */
+    private void joinPeerAndWrite(DeviceId fast, UpfSessionRecord record, List<FlowRule> downlink) {
+        int id = record.tunnelPeer();
+        Lock peerTurn = peerTurns.get(id);
+        peerTurn.lock();
+        PeerUse peer;
+        try {
+            peer = peers.get(id);
+            if (peer == null) {
+                PeerUse first = new PeerUse(entries.tunnelPeer(fast, record));
+                UpfWrite write = new UpfWrite();
+                write.inserts().addAll(downlink);
+                write.inserts().add(first.rule);
+                writer.write(fast, write);
+                first.users = 1;
+                peers.put(id, first);
+                return;
+            }
+            peer.users++;
+        } finally {
+            peerTurn.unlock();
+        }
+        try {
+            UpfWrite write = new UpfWrite();
+            write.inserts().addAll(downlink);
+            writer.write(fast, write);
+        } catch (RuntimeException e) {
+            leavePeer(fast, id);
+            throw e;
+        }
+    }
+
+    /** A UE that named the peer no longer does: the last one's leaving removes its entry. */
+    private void leavePeer(DeviceId fast, int id) {
+        Lock peerTurn = peerTurns.get(id);
+        peerTurn.lock();
+        try {
+            PeerUse peer = peers.get(id);
+            if (peer == null) {
+                return;
+            }
+            if (peer.users > 1) {
+                peer.users--;
+                return;
+            }
+            UpfWrite write = new UpfWrite();
+            write.removes().add(peer.rule);
+            writer.write(fast, write);
+            peers.remove(id);
+        } catch (FlowBufException e) {
+            LOG.warn("tunnel peer {} left on {}: {}", id, fast, e.getMessage());
+        } finally {
+            peerTurn.unlock();
         }
     }
 
@@ -531,31 +596,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         }
         try {
             inTurn(ue, () -> {
-                if (s.phase != UeState.Phase.PROMOTING) {
-                    return null;
-                }
-                ScheduledFuture<?> t = s.markerTimeout;
-                if (t != null && !deadline) {
-                    t.cancel(false);
-                }
-                buffers.moveBuffer(settings.fastDevice().orElseThrow(), s.buffer, OWNER,
-                                   BufferState.FORWARDING);
-                s.phase = UeState.Phase.FAST;
-                s.promotions++;
-                long released = nanos.getAsLong();
-                s.lastMoveMicros = (released - s.moveStartNanos) / 1000;
-                s.lastActiveMicros = (s.writtenNanos - s.moveStartNanos) / 1000;
-                logSteps(s, released);
-                s.rateBps = heavyRateBps.getAsLong();  // a heavy hitter until measured
-                s.rateMeasured = false;
-                s.lastBytes = -1;
-                s.underSinceNanos = -1;
-                if (deadline) {
-                    s.markerTimeouts++;
-                    markerTimeouts.incrementAndGet();
-                    LOG.warn("{}: no end marker within {} ms; released (order not guaranteed)",
-                             ue, MARKER_WAIT_MS);
-                }
+                releaseInTurn(s, deadline);
                 return null;
             });
         } catch (FlowBufException e) {
@@ -565,21 +606,52 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         }
     }
 
+    private void releaseInTurn(UeState s, boolean deadline) {
+        if (s.phase != UeState.Phase.PROMOTING) {
+            return;
+        }
+        ScheduledFuture<?> t = s.markerTimeout;
+        if (t != null && !deadline) {
+            t.cancel(false);
+        }
+        buffers.moveBuffer(settings.fastDevice().orElseThrow(), s.buffer, OWNER,
+                           BufferState.FORWARDING);
+        s.phase = UeState.Phase.FAST;
+        s.promotions++;
+        long released = nanos.getAsLong();
+        s.lastMoveMicros = (released - s.moveStartNanos) / 1000;
+        s.lastActiveMicros = (s.writtenNanos - s.moveStartNanos) / 1000;
+        logSteps(s, released);
+        s.rateBps = heavyRateBps.getAsLong();  // a heavy hitter until measured
+        s.rateMeasured = false;
+        s.lastBytes = -1;
+        s.underSinceNanos = -1;
+        if (deadline) {
+            s.markerTimeouts++;
+            markerTimeouts.incrementAndGet();
+            LOG.warn("{}: no end marker within {} ms; released (order not guaranteed)",
+                     s.ue, MARKER_WAIT_MS);
+        }
+    }
+
     /**
      * One line per promotion: the time of each step since the digest came
-     * (µs), cumulative, so that its figures show where the time goes (begun:
-     * the wait behind other reports, and an eviction's demotion).
+     * (µs), cumulative, so that its figures show where the time goes
+     * (dispatched: a promoter took the report; begun: its session found and
+     * an eviction's demotion done).
      */
     private void logSteps(UeState s, long released) {
         long t0 = s.moveStartNanos;
-        long back = s.markerBackNanos;
+        long back = s.markerReturned ? s.markerBackNanos : -1;
         long inFlight = s.reportInFlightNanos;
-        LOG.info("{} promoted: digest in flight {} us, begun {} us, held {} us, written (active) {} us, "
-                         + "marker sent {} us, marker back {} us, released {} us",
-                 s.ue, inFlight >= 0 ? inFlight / 1000 : -1, (s.begunNanos - t0) / 1000,
-                 (s.heldNanos - t0) / 1000, (s.writtenNanos - t0) / 1000,
-                 (s.markerSentNanos - t0) / 1000, back > 0 ? (back - t0) / 1000 : -1,
-                 (released - t0) / 1000);
+        long sent = s.markerSentNanos;  // -1: not sent
+        LOG.info("{} promoted: digest in flight {} us, dispatched {} us, begun {} us, held {} us, "
+                         + "written (active) {} us, marker sent {} us, marker back {} us, "
+                         + "released {} us",
+                 s.ue, inFlight >= 0 ? inFlight / 1000 : -1, (s.dispatchedNanos - t0) / 1000,
+                 (s.begunNanos - t0) / 1000, (s.heldNanos - t0) / 1000,
+                 (s.writtenNanos - t0) / 1000, sent >= 0 ? (sent - t0) / 1000 : -1,
+                 back >= 0 ? (back - t0) / 1000 : -1, (released - t0) / 1000);
     }
 
     // ---- demotion ----------------------------------------------------
@@ -623,7 +695,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
             return false;
         }
         try {
-            return inTurns(ue, s.tunnelPeer, () -> demoteInTurn(s, why));
+            return inTurn(ue, () -> demoteInTurn(s, why));
         } catch (FlowBufException e) {
             LOG.warn("{} not demoted ({}): {}", ue, why, e.getMessage());
             return false;
@@ -635,20 +707,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
             return false;
         }
         long start = nanos.getAsLong();
-        DeviceId fast = settings.fastDevice().orElseThrow();
-        UpfWrite write = new UpfWrite();
-        write.removes().addAll(s.fastRules);
-        PeerUse peer = peers.get(s.tunnelPeer);
-        boolean lastOfPeer = peer != null && peer.users <= 1;
-        if (lastOfPeer) {
-            write.removes().add(peer.rule);
-        }
-        writer.write(fast, write);
-        if (lastOfPeer) {
-            peers.remove(s.tunnelPeer);
-        } else if (peer != null) {
-            peer.users--;
-        }
+        removeFromFastPath(settings.fastDevice().orElseThrow(), s);
         s.phase = UeState.Phase.SLOW;
         s.demotions++;
         s.lastMoveMicros = (nanos.getAsLong() - start) / 1000;
@@ -657,6 +716,33 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         s.cleanupPending = !letGo(s);
         LOG.info("{} demoted to the slow path: {}", s.ue, why);
         return true;
+    }
+
+    /**
+     * Removes the UE's fast-path entries in one Write, with its tunnel
+     * peer's when it is the last UE naming it, in the peer's turn (a UE
+     * joining the peer meanwhile waits, then inserts it again).
+     */
+    private void removeFromFastPath(DeviceId fast, UeState s) {
+        Lock peerTurn = peerTurns.get(s.tunnelPeer);
+        peerTurn.lock();
+        try {
+            UpfWrite write = new UpfWrite();
+            write.removes().addAll(s.fastRules);
+            PeerUse peer = peers.get(s.tunnelPeer);
+            boolean lastOfPeer = peer != null && peer.users <= 1;
+            if (lastOfPeer) {
+                write.removes().add(peer.rule);
+            }
+            writer.write(fast, write);
+            if (lastOfPeer) {
+                peers.remove(s.tunnelPeer);
+            } else if (peer != null) {
+                peer.users--;
+            }
+        } finally {
+            peerTurn.unlock();
+        }
     }
 
     /** Withdraws the UE's pause once its buffer is empty, and removes the buffer. */
@@ -734,9 +820,9 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
                 fast.stream().map(s -> s.cell).collect(Collectors.toSet()));
         long now = nanos.getAsLong();
         long heavy = heavyRateBps.getAsLong();
-        Set<Ip4Address> withSession = slowSessions(set);
+        DeviceId slow = set.slowDevice().orElseThrow();
         for (UeState s : fast) {
-            if (!withSession.contains(s.ue)) {
+            if (store.sessionOf(slow, s.ue).isEmpty()) {
                 demote(s.ue, "its session was removed");
                 continue;
             }
@@ -772,17 +858,7 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         if (slow.isEmpty()) {
             return Optional.empty();
         }
-        return store.sessions().stream()
-                .filter(r -> r.session().deviceId().equals(slow.get())
-                        && r.session().ueAddress().equals(ue))
-                .findFirst();
-    }
-
-    private Set<Ip4Address> slowSessions(HybridSettings set) {
-        DeviceId slow = set.slowDevice().orElseThrow();
-        return store.sessions().stream().map(UpfSessionRecord::session)
-                .filter(p -> p.deviceId().equals(slow)).map(p -> p.ueAddress())
-                .collect(Collectors.toSet());
+        return store.sessionOf(slow.get(), ue);
     }
 
     private static FlowFilter toUe(Ip4Address ue) {
@@ -793,8 +869,22 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         return StripedTurns.inTurns(turns, List.of(ue), change);
     }
 
-    private <T> T inTurns(Ip4Address ue, int tunnelPeer, Supplier<T> change) {
-        return StripedTurns.inTurns(turns, List.of(ue, "peer " + tunnelPeer), change);
+
+    /** When a report came and was taken up (ns on the manager's clock), for the log. */
+    private static final class Timing {
+        /** The digest's arrival: the move is timed from it. */
+        final long start;
+        final long dispatched;
+        /** The report's trip from the switch to the controller (ns), -1 unknown. */
+        final long inFlight;
+        long begun;
+
+        Timing(long start, long dispatched, long inFlight) {
+            this.start = start;
+            this.dispatched = dispatched;
+            this.inFlight = inFlight;
+            this.begun = dispatched;
+        }
     }
 
     /** A fast-path tunnel peer entry and the promoted UEs that name it (in the peer's turn). */

@@ -46,6 +46,7 @@ final class UeState {
     volatile long moveStartNanos;
     volatile ScheduledFuture<?> markerTimeout;
     /** The promotion's steps done (ns, as moveStartNanos): where its time goes. */
+    volatile long dispatchedNanos;
     volatile long begunNanos;
     /** Its report's trip from the switch's making to the controller (ns), -1 unknown. */
     volatile long reportInFlightNanos = -1;
@@ -53,6 +54,8 @@ final class UeState {
     volatile long writtenNanos;
     volatile long markerSentNanos;
     volatile long markerBackNanos;
+    /** Its end marker came back (markerBackNanos is its time). */
+    volatile boolean markerReturned;
     /** Rate sampling on the fast path. */
     volatile long lastBytes = -1;
     volatile long lastSampleNanos;

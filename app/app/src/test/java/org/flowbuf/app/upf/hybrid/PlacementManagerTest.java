@@ -72,6 +72,8 @@ public class PlacementManagerTest {
     private int intentIds;
     /** When set, each pause counts down and waits for it (two promotions at once). */
     private volatile CountDownLatch pauseGate;
+    /** When set, each Write counts down and waits for it (two Writes at once). */
+    private volatile CountDownLatch writeGate;
     private ScheduledThreadPoolExecutor timer;
     private PlacementManager.Deps deps;
     private PlacementManager manager;
@@ -94,6 +96,15 @@ public class PlacementManagerTest {
         UpfWriter writer = new UpfWriter() {
             @Override
             public void write(DeviceId deviceId, UpfWrite write) {
+                CountDownLatch gate = writeGate;
+                if (gate != null) {
+                    gate.countDown();
+                    try {
+                        log.add("both writing: " + gate.await(5, TimeUnit.SECONDS));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
                 log.add("write " + deviceId + " -" + write.removes().size() + " +"
                                 + write.inserts().size());
                 now += writeNanos;
@@ -450,8 +461,7 @@ public class PlacementManagerTest {
 
     @Test
     public void reportsOfTwoUesArePromotedAtOnceOnThePromoters() throws Exception {
-        // Two gNodeBs: a promotion runs in its UE's turn and its tunnel
-        // peer's, so UEs of one gNodeB still move one after the other.
+        // Two gNodeBs: each first UE writes its peer's entry in the peer's turn.
         session("10.250.0.1", 1, 1);
         session("10.250.0.2", 2, 2);
         ExecutorService pool = promotingOnTwoThreads();
@@ -469,6 +479,47 @@ public class PlacementManagerTest {
             release("10.250.0.1");
             release("10.250.0.2");
             assertEquals(2, manager.fastSessionsUsed());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    public void ueOfOneGnodebArePromotedAtOnceOnceItsPeerIsOnTheFastPath() throws Exception {
+        // One gNodeB: the first UE writes the peer's entry with its session,
+        // in the peer's turn; the next two count themselves in and write at once.
+        session("10.250.0.1", 1, 1);
+        session("10.250.0.2", 2, 1);
+        session("10.250.0.3", 3, 1);
+        ExecutorService pool = promotingOnTwoThreads();
+        manager.configure(settings(3, 1000, 100));
+        try {
+            promoted("10.250.0.1");
+            assertTrue(logged().contains("write device:s1 -0 +3"));  // session, termination, peer
+            log.clear();
+            // Each Write waits until the other UE's Write has begun too: one
+            // after the other, the first would wait 5 s and say false.
+            writeGate = new CountDownLatch(2);
+            manager.heavyHitter(report("10.250.0.2"));
+            manager.heavyHitter(report("10.250.0.3"));
+            waitFor(() -> logged().stream().filter(l -> l.startsWith("write")).count() == 2);
+            writeGate = null;
+            assertEquals(List.of("both writing: true", "both writing: true"),
+                         logged().stream().filter(l -> l.startsWith("both writing")).collect(
+                                 java.util.stream.Collectors.toList()));
+            assertEquals(2, logged().stream().filter(l -> l.equals("write device:s1 -0 +2")).count());
+            release("10.250.0.2");
+            release("10.250.0.3");
+            assertEquals(3, manager.fastSessionsUsed());
+            // The peer's entry goes with the last UE that names it, not before.
+            log.clear();
+            assertTrue(manager.demote(Ip4Address.valueOf("10.250.0.1"), "test"));
+            assertTrue(manager.demote(Ip4Address.valueOf("10.250.0.2"), "test"));
+            assertTrue(manager.demote(Ip4Address.valueOf("10.250.0.3"), "test"));
+            assertEquals(List.of("write device:s1 -2 +0", "write device:s1 -2 +0",
+                                 "write device:s1 -3 +0"),
+                         logged().stream().filter(l -> l.startsWith("write")).collect(
+                                 java.util.stream.Collectors.toList()));
         } finally {
             pool.shutdownNow();
         }

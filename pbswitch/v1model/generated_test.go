@@ -98,6 +98,19 @@ func TestGeneratedControlsNeedTheirGraphsSignature(t *testing.T) {
 			t.Fatalf("code bound with its %s signature changed", pl)
 		}
 	}
+	// The actions' signature: one action's generated code changed.
+	p, err = Load(jb, info, Options{CPUPort: cpuPort, interpret: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.opts.interpret = false
+	stale := *committed
+	stale.actions.signature = slices.Clone(committed.actions.signature)
+	stale.actions.signature[len(stale.actions.signature)/2] += "0"
+	p.bindGenerated(jb, map[string]*generatedControls{jsonHash(jb): &stale})
+	if p.genIngress != nil || p.genEgress != nil || boundActions(p) != 0 {
+		t.Fatal("code bound with its actions' signature changed")
+	}
 }
 
 // The committed generated file is what p4gen makes of the committed p4c

@@ -67,6 +67,9 @@ type Program struct {
 	// condFlows are the if-conditions lowered into leaf nodes, kept for
 	// the test that holds each to its expression's closure.
 	condFlows []*condFlow
+	// actions are the compiled actions in the JSON's order (the order
+	// generated actions are bound in).
+	actions []*action
 
 	fieldLists map[int][]*lvalue
 	learn      map[int]*learnBinding

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package v1model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Generated actions and key building (p4gen, genemit.go): an action's
+// straight body as Go statements (genprims.go) with the closures of the
+// steps that have no generated form called in place; a compiler-made
+// action node's body inlined into its control; a table's key built by
+// stores at offsets resolved at generation time.
+
+// actionsCode writes the program's generated action bodies: a struct of
+// the closures their steps without a generated form call, a method per
+// action that has generated steps, and the bind function that sets each
+// such action's gen (the actions in the program's order).
+func actionsCode(bind, what string, acts []*action) string {
+	typ := "acts" + strings.TrimPrefix(strings.TrimSuffix(bind, "_actions"), "bind")
+	var fields, binds, methods strings.Builder
+	for i, a := range acts {
+		if !generatedAction(a) {
+			continue
+		}
+		fmt.Fprintf(&binds, "\tacts[%d].gen = g.a%d\n", i, i)
+		fmt.Fprintf(&methods, "// a%d is action %s.\nfunc (g *%s) a%d(s *phv) {\n", i, a.name, typ, i)
+		for k, code := range a.code {
+			if code != "" {
+				fmt.Fprintf(&methods, "%s\n", code)
+				continue
+			}
+			fmt.Fprintf(&fields, "\ta%d_%d func(*phv)\n", i, k)
+			fmt.Fprintf(&binds, "\tg.a%d_%d = acts[%d].straight[%d]\n", i, k, i, k)
+			fmt.Fprintf(&methods, "g.a%d_%d(s)\n", i, k)
+			if a.exits && k < len(a.code)-1 {
+				methods.WriteString("if s.exited {\nreturn\n}\n")
+			}
+		}
+		methods.WriteString("}\n\n")
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "// %s is the generated actions of %s: the closures of the steps without generated code.\n", typ, what)
+	fmt.Fprintf(&b, "type %s struct {\n%s}\n\n", typ, fields.String())
+	fmt.Fprintf(&b, "// %s binds the generated actions of %s.\nfunc %s(acts []*action) {\n\tg := &%s{}\n%s}\n\n", bind, what, bind, typ, binds.String())
+	b.WriteString(methods.String())
+	return b.String()
+}
+
+// generatedAction: a straight body with at least one generated step
+// gets a generated method.
+func generatedAction(a *action) bool {
+	if a.straight == nil || len(a.code) != len(a.straight) {
+		return false
+	}
+	for _, c := range a.code {
+		if c != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// inlinable: a compiler-made action node whose body the control runs in
+// place: straight, with generated steps, no data, no register locks and
+// no exit.
+func inlinable(n *fixedNode) bool {
+	return generatedAction(n.a) && n.a.registers == nil && !n.a.exits && len(n.words) == 0
+}
+
+// tableMethod is table node i's apply as a method of the control's struct
+// (CTL stands for its type): an empty table's default as tableNode.run
+// takes it, else the key built in place, the lookup, and apply.
+func (e *emitter) tableMethod(i int, n *tableNode) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "// table%d applies %s.\nfunc (g *CTL) table%d(s *phv) node {\n\tt := g.t%d\n", i, n.name, i, i)
+	b.WriteString("\tif h := t.t.EmptyDefault(); h != nil {\n\t\treturn t.runDefault(s, h)\n\t}\n")
+	fmt.Fprintf(&b, "\tkey := s.key[:%d]\n", n.t.KeyWidth())
+	for j, k := range n.keys {
+		b.WriteString(e.keyCode(i, j, k))
+		for x, m := range k.mask {
+			if m != 0xff {
+				fmt.Fprintf(&b, "\tkey[%d] &= %#x\n", k.off+x, m)
+			}
+		}
+	}
+	b.WriteString("\tvar found pipeline.Hit\n\tt.t.LookupHit(key, &found, s.paramBuf)\n\treturn t.apply(s, &found)\n}\n\n")
+	return b.String()
+}
+
+// keyCode writes key field j of table node i into key.
+func (e *emitter) keyCode(i, j int, k keyElem) string {
+	o, n := k.off, k.bytes
+	switch {
+	case k.read == nil:
+		switch n {
+		case 1:
+			return fmt.Sprintf("\tkey[%d] = s.hdr[%d]\n", o, k.src)
+		case 2:
+			return fmt.Sprintf("\tbinary.BigEndian.PutUint16(key[%d:], binary.BigEndian.Uint16(s.hdr[%d:]))\n", o, k.src)
+		case 4:
+			return fmt.Sprintf("\tbinary.BigEndian.PutUint32(key[%d:], binary.BigEndian.Uint32(s.hdr[%d:]))\n", o, k.src)
+		case 8:
+			return fmt.Sprintf("\tbinary.BigEndian.PutUint64(key[%d:], binary.BigEndian.Uint64(s.hdr[%d:]))\n", o, k.src)
+		}
+		return fmt.Sprintf("\tcopy(key[%d:%d], s.hdr[%d:%d])\n", o, o+n, k.src, k.src+n)
+	case k.slot >= 0:
+		v := fmt.Sprintf("s.slots[%d]", k.slot)
+		switch n {
+		case 1:
+			return fmt.Sprintf("\tkey[%d] = byte(%s)\n", o, v)
+		case 2:
+			return fmt.Sprintf("\tbinary.BigEndian.PutUint16(key[%d:], uint16(%s))\n", o, v)
+		case 4:
+			return fmt.Sprintf("\tbinary.BigEndian.PutUint32(key[%d:], uint32(%s))\n", o, v)
+		case 8:
+			return fmt.Sprintf("\tbinary.BigEndian.PutUint64(key[%d:], %s)\n", o, v)
+		}
+		return fmt.Sprintf("\tpipeline.PutUint(key[%d:%d], %s)\n", o, o+n, v)
+	}
+	read := e.bindField(fmt.Sprintf("k%d_%d", i, j), "func(*phv, []byte)", fmt.Sprintf("n[%d].(*tableNode).keys[%d].read", i, j))
+	return fmt.Sprintf("\t%s(s, key[%d:%d])\n", read, o, o+n)
+}

@@ -489,7 +489,213 @@ func init() {
 			"gnb260 straight=2 exits=false locks=false code=6e340b9cffb3",
 			"steering93 straight=4 exits=false locks=false code=144df9ae328b",
 		}},
+		deparser: generatedDeparser{bind: bind_build_deparser, signature: []string{
+			"headers=25 bytes=254",
+			"emit hdr=3 off=2 bytes=2",
+			"emit hdr=4 off=4 bytes=14",
+			"emit hdr=5 off=18 bytes=6",
+			"emit hdr=6 off=24 bytes=12",
+			"emit hdr=7 off=36 bytes=13",
+			"emit hdr=8 off=49 bytes=23",
+			"emit hdr=9 off=72 bytes=8",
+			"emit hdr=10 off=80 bytes=6",
+			"emit hdr=11 off=86 bytes=4",
+			"emit hdr=12 off=90 bytes=4",
+			"emit hdr=13 off=94 bytes=20",
+			"emit hdr=14 off=114 bytes=40",
+			"emit hdr=15 off=154 bytes=20",
+			"emit hdr=16 off=174 bytes=8",
+			"emit hdr=17 off=182 bytes=4",
+			"emit hdr=18 off=186 bytes=8",
+			"emit hdr=19 off=194 bytes=4",
+			"emit hdr=20 off=198 bytes=4",
+			"emit hdr=21 off=202 bytes=20",
+			"emit hdr=22 off=222 bytes=20",
+			"emit hdr=23 off=242 bytes=8",
+			"emit hdr=24 off=250 bytes=4",
+		}},
 	})
+}
+
+// dep_build is the generated deparser of build.
+type dep_build struct {
+	p *Program
+}
+
+// bind_build_deparser binds the generated deparser of build.
+func bind_build_deparser(p *Program) func(*phv, []byte) []byte {
+	return (&dep_build{p: p}).run
+}
+
+func (g *dep_build) run(s *phv, frame []byte) []byte {
+	v, h := s.valid[:25], s.hdr[:254]
+	size := 0
+	if v[3] {
+		size += 2
+	}
+	if v[4] {
+		size += 14
+	}
+	if v[5] {
+		size += 6
+	}
+	if v[6] {
+		size += 12
+	}
+	if v[7] {
+		size += 13
+	}
+	if v[8] {
+		size += 23
+	}
+	if v[9] {
+		size += 8
+	}
+	if v[10] {
+		size += 6
+	}
+	if v[11] {
+		size += 4
+	}
+	if v[12] {
+		size += 4
+	}
+	if v[13] {
+		size += 20
+	}
+	if v[14] {
+		size += 40
+	}
+	if v[15] {
+		size += 20
+	}
+	if v[16] {
+		size += 8
+	}
+	if v[17] {
+		size += 4
+	}
+	if v[18] {
+		size += 8
+	}
+	if v[19] {
+		size += 4
+	}
+	if v[20] {
+		size += 4
+	}
+	if v[21] {
+		size += 20
+	}
+	if v[22] {
+		size += 20
+	}
+	if v[23] {
+		size += 8
+	}
+	if v[24] {
+		size += 4
+	}
+	payload := frame[s.pos:]
+	out := frame
+	if size != s.pos {
+		out = g.p.opts.Frames.Get(size + len(payload))[:size+len(payload)]
+		copy(out[size:], payload)
+	}
+	at := 0
+	if v[3] {
+		*(*[2]byte)(out[at:]) = [2]byte(h[2:4])
+		at += 2
+	}
+	if v[4] {
+		*(*[14]byte)(out[at:]) = [14]byte(h[4:18])
+		at += 14
+	}
+	if v[5] {
+		*(*[6]byte)(out[at:]) = [6]byte(h[18:24])
+		at += 6
+	}
+	if v[6] {
+		*(*[12]byte)(out[at:]) = [12]byte(h[24:36])
+		at += 12
+	}
+	if v[7] {
+		*(*[13]byte)(out[at:]) = [13]byte(h[36:49])
+		at += 13
+	}
+	if v[8] {
+		*(*[23]byte)(out[at:]) = [23]byte(h[49:72])
+		at += 23
+	}
+	if v[9] {
+		*(*[8]byte)(out[at:]) = [8]byte(h[72:80])
+		at += 8
+	}
+	if v[10] {
+		*(*[6]byte)(out[at:]) = [6]byte(h[80:86])
+		at += 6
+	}
+	if v[11] {
+		*(*[4]byte)(out[at:]) = [4]byte(h[86:90])
+		at += 4
+	}
+	if v[12] {
+		*(*[4]byte)(out[at:]) = [4]byte(h[90:94])
+		at += 4
+	}
+	if v[13] {
+		*(*[20]byte)(out[at:]) = [20]byte(h[94:114])
+		at += 20
+	}
+	if v[14] {
+		*(*[40]byte)(out[at:]) = [40]byte(h[114:154])
+		at += 40
+	}
+	if v[15] {
+		*(*[20]byte)(out[at:]) = [20]byte(h[154:174])
+		at += 20
+	}
+	if v[16] {
+		*(*[8]byte)(out[at:]) = [8]byte(h[174:182])
+		at += 8
+	}
+	if v[17] {
+		*(*[4]byte)(out[at:]) = [4]byte(h[182:186])
+		at += 4
+	}
+	if v[18] {
+		*(*[8]byte)(out[at:]) = [8]byte(h[186:194])
+		at += 8
+	}
+	if v[19] {
+		*(*[4]byte)(out[at:]) = [4]byte(h[194:198])
+		at += 4
+	}
+	if v[20] {
+		*(*[4]byte)(out[at:]) = [4]byte(h[198:202])
+		at += 4
+	}
+	if v[21] {
+		*(*[20]byte)(out[at:]) = [20]byte(h[202:222])
+		at += 20
+	}
+	if v[22] {
+		*(*[20]byte)(out[at:]) = [20]byte(h[222:242])
+		at += 20
+	}
+	if v[23] {
+		*(*[8]byte)(out[at:]) = [8]byte(h[242:250])
+		at += 8
+	}
+	if v[24] {
+		*(*[4]byte)(out[at:]) = [4]byte(h[250:254])
+		at += 4
+	}
+	if size != s.pos {
+		g.p.opts.Frames.Put(frame)
+		s.data, s.pos = out, size
+	}
+	return out
 }
 
 // acts_build is the generated actions of build: the closures of the steps without generated code.

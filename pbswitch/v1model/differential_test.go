@@ -31,7 +31,7 @@ func TestSpecialisedProgramAgreesWithTheReference(t *testing.T) {
 			spec := upfFixtureOn(loadBuild(t, dir, Options{CPUPort: cpuPort}))
 			ref := upfFixtureOn(loadBuild(t, dir, Options{CPUPort: cpuPort, reference: true}))
 			interp := upfFixtureOn(loadBuild(t, dir, Options{CPUPort: cpuPort, interpret: true}))
-			if spec.prog.genIngress == nil || spec.prog.genEgress == nil {
+			if spec.prog.genIngress == nil || spec.prog.genEgress == nil || spec.prog.genDeparse == nil {
 				t.Fatal("the committed program does not run its generated controls (run go generate ./pbswitch/v1model)")
 			}
 			if ref.prog.genIngress != nil || interp.prog.genIngress != nil {

@@ -122,3 +122,44 @@ func (e *emitter) keyCode(i, j int, k keyElem) string {
 	read := e.bindField(fmt.Sprintf("k%d_%d", i, j), "func(*phv, []byte)", fmt.Sprintf("n[%d].(*tableNode).keys[%d].read", i, j))
 	return fmt.Sprintf("\t%s(s, key[%d:%d])\n", read, o, o+n)
 }
+
+// deparserCode writes the program's deparser as straight code: the emit
+// order's headers tested and copied one by one at the offsets resolved at
+// generation time (as deparseFixed does in two loops), the copies fixed-
+// size array moves. Empty when the program's deparser is not one
+// deparseFixed takes (varbit headers, long orders).
+func deparserCode(bind, what string, p *Program) string {
+	if !p.emitFixed {
+		return ""
+	}
+	typ := "dep" + strings.TrimPrefix(strings.TrimSuffix(bind, "_deparser"), "bind")
+	var b strings.Builder
+	fmt.Fprintf(&b, "// %s is the generated deparser of %s.\ntype %s struct {\n\tp *Program\n}\n\n", typ, what, typ)
+	fmt.Fprintf(&b, "// %s binds the generated deparser of %s.\nfunc %s(p *Program) func(*phv, []byte) []byte {\n\treturn (&%s{p: p}).run\n}\n\n", bind, what, bind, typ)
+	fmt.Fprintf(&b, "func (g *%s) run(s *phv, frame []byte) []byte {\n", typ)
+	fmt.Fprintf(&b, "\tv, h := s.valid[:%d], s.hdr[:%d]\n\tsize := 0\n", len(p.layout.headers), p.layout.hdrBytes)
+	for _, e := range p.emit {
+		fmt.Fprintf(&b, "\tif v[%d] {\n\t\tsize += %d\n\t}\n", e.hdr, e.bytes)
+	}
+	b.WriteString("\tpayload := frame[s.pos:]\n\tout := frame\n\tif size != s.pos {\n")
+	b.WriteString("\t\tout = g.p.opts.Frames.Get(size + len(payload))[:size+len(payload)]\n\t\tcopy(out[size:], payload)\n\t}\n\tat := 0\n")
+	for _, e := range p.emit {
+		fmt.Fprintf(&b, "\tif v[%d] {\n\t\t*(*[%d]byte)(out[at:]) = [%d]byte(h[%d:%d])\n\t\tat += %d\n\t}\n",
+			e.hdr, e.bytes, e.bytes, e.off, e.off+e.bytes, e.bytes)
+	}
+	b.WriteString("\tif size != s.pos {\n\t\tg.p.opts.Frames.Put(frame)\n\t\ts.data, s.pos = out, size\n\t}\n\treturn out\n}\n\n")
+	return b.String()
+}
+
+// deparserSignature is what the generated deparser depends on: the PHV's
+// sizes and each emitted header's index, offset and size.
+func deparserSignature(p *Program) []string {
+	if !p.emitFixed {
+		return nil
+	}
+	sig := []string{fmt.Sprintf("headers=%d bytes=%d", len(p.layout.headers), p.layout.hdrBytes)}
+	for _, e := range p.emit {
+		sig = append(sig, fmt.Sprintf("emit hdr=%d off=%d bytes=%d", e.hdr, e.off, e.bytes))
+	}
+	return sig
+}

@@ -35,6 +35,8 @@ func GenerateControls(sources []GenSource) ([]byte, error) {
 		sigs    map[string][]string
 		actions []*action
 		asig    []string
+		prog    *Program
+		dsig    []string
 	}
 	var groups []*group
 	for _, src := range sources {
@@ -44,15 +46,16 @@ func GenerateControls(sources []GenSource) ([]byte, error) {
 		}
 		graphs := map[string][]node{"ingress": walkControl(p.ingress), "egress": walkControl(p.egress)}
 		sigs := map[string][]string{"ingress": signature(graphs["ingress"]), "egress": signature(graphs["egress"])}
-		asig := actionSignature(p.actions)
+		asig, dsig := actionSignature(p.actions), deparserSignature(p)
 		var same *group
 		for _, g := range groups {
-			if slices.Equal(g.sigs["ingress"], sigs["ingress"]) && slices.Equal(g.sigs["egress"], sigs["egress"]) && slices.Equal(g.asig, asig) {
+			if slices.Equal(g.sigs["ingress"], sigs["ingress"]) && slices.Equal(g.sigs["egress"], sigs["egress"]) &&
+				slices.Equal(g.asig, asig) && slices.Equal(g.dsig, dsig) {
 				same = g
 			}
 		}
 		if same == nil {
-			same = &group{name: identifier(src.Name), graphs: graphs, sigs: sigs, actions: p.actions, asig: asig}
+			same = &group{name: identifier(src.Name), graphs: graphs, sigs: sigs, actions: p.actions, asig: asig, prog: p, dsig: dsig}
 			groups = append(groups, same)
 		}
 		same.hashes = append(same.hashes, jsonHash(src.BMv2))
@@ -78,7 +81,17 @@ func GenerateControls(sources []GenSource) ([]byte, error) {
 		for _, s := range g.asig {
 			fmt.Fprintf(&body, "\t\t\t%q,\n", s)
 		}
-		body.WriteString("\t\t}},\n\t})\n}\n\n")
+		body.WriteString("\t\t}},\n")
+		dep := deparserCode("bind_"+g.name+"_deparser", g.sources[0], g.prog)
+		if dep != "" {
+			fmt.Fprintf(&body, "\t\tdeparser: generatedDeparser{bind: bind_%s_deparser, signature: []string{\n", g.name)
+			for _, s := range g.dsig {
+				fmt.Fprintf(&body, "\t\t\t%q,\n", s)
+			}
+			body.WriteString("\t\t}},\n")
+		}
+		body.WriteString("\t})\n}\n\n")
+		body.WriteString(dep)
 		body.WriteString(actionsCode("bind_"+g.name+"_actions", g.sources[0], g.actions))
 		for _, pl := range []string{"ingress", "egress"} {
 			e := &emitter{order: g.graphs[pl]}

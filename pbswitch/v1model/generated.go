@@ -31,6 +31,15 @@ type generatedControls struct {
 	hashes    []string // hex SHA-256 of each bmv2.json
 	pipelines map[string]generatedPipeline
 	actions   generatedActions
+	deparser  generatedDeparser
+}
+
+// generatedDeparser is the program's deparser as straight code (nil bind
+// when the program has none): the emit order it was generated against
+// (deparserSignature) and the function binding it to the program.
+type generatedDeparser struct {
+	signature []string
+	bind      func(p *Program) func(*phv, []byte) []byte
 }
 
 // generatedActions is the program's generated action bodies: the
@@ -89,8 +98,14 @@ func (p *Program) bindGenerated(bmv2 []byte, registry map[string]*generatedContr
 	if g.actions.bind == nil || !slices.Equal(actionSignature(p.actions), g.actions.signature) {
 		return
 	}
+	if !slices.Equal(deparserSignature(p), g.deparser.signature) {
+		return
+	}
 	g.actions.bind(p.actions)
 	p.genIngress, p.genEgress = ingress.bind(in), egress.bind(eg)
+	if g.deparser.bind != nil {
+		p.genDeparse = g.deparser.bind(p)
+	}
 }
 
 // actionSignature describes each action with what its generated body and

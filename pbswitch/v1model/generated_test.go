@@ -111,6 +111,18 @@ func TestGeneratedControlsNeedTheirGraphsSignature(t *testing.T) {
 	if p.genIngress != nil || p.genEgress != nil || boundActions(p) != 0 {
 		t.Fatal("code bound with its actions' signature changed")
 	}
+	// The deparser's signature: one header's place changed.
+	stale = *committed
+	stale.deparser.signature = slices.Clone(committed.deparser.signature)
+	stale.deparser.signature[1] += "0"
+	p.bindGenerated(jb, map[string]*generatedControls{jsonHash(jb): &stale})
+	if p.genIngress != nil || p.genDeparse != nil || boundActions(p) != 0 {
+		t.Fatal("code bound with its deparser's signature changed")
+	}
+	p.bindGenerated(jb, generatedByHash)
+	if p.genDeparse == nil || boundActions(p) == 0 {
+		t.Fatal("the committed deparser or actions were not bound")
+	}
 }
 
 // The committed generated file is what p4gen makes of the committed p4c

@@ -59,7 +59,9 @@ type Program struct {
 	// genIngress and genEgress are the controls' generated code when
 	// Load found code for this JSON (generated.go), nil otherwise.
 	genIngress, genEgress func(*phv)
-	emit                  []emitHeader
+	// genDeparse is the generated deparser, bound with the controls.
+	genDeparse func(*phv, []byte) []byte
+	emit       []emitHeader
 	// emitFixed: the deparser emits at most 64 headers, none varbit
 	// (deparseFixed applies).
 	emitFixed bool

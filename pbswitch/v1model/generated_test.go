@@ -9,30 +9,9 @@ import (
 	"slices"
 	"testing"
 
-	p4info "github.com/p4lang/p4runtime/go/p4/config/v1"
-	"google.golang.org/protobuf/encoding/prototext"
-
 	names "github.com/flowbuf/flowbuf/pbswitch/ctl"
 	"github.com/flowbuf/flowbuf/pbswitch/pipeline"
 )
-
-// readBuild reads the bmv2.json and p4info p4c wrote into dir.
-func readBuild(t *testing.T, dir string) ([]byte, *p4info.P4Info) {
-	t.Helper()
-	jb, err := os.ReadFile(filepath.Join(dir, "bmv2.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ib, err := os.ReadFile(filepath.Join(dir, "p4info.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := &p4info.P4Info{}
-	if err := prototext.Unmarshal(ib, info); err != nil {
-		t.Fatal(err)
-	}
-	return jb, info
-}
 
 // A JSON other than the ones the code was generated from (one more byte:
 // another hash) runs its interpreted graph, and still forwards.

@@ -34,11 +34,11 @@ func init() {
 				"slot== slot=223 k=0x1ff next=[15 22]",
 				"flag slot=163 next=[16 -1]",
 				"table IngressPipeImpl.fb_admission.fb_buffer byhit=false key=0 next=[17 17]",
-				"action IngressPipeImpl.fb_admission.fb_read one=false words=0 code=b14d4a029663 next=[18]",
+				"action IngressPipeImpl.fb_admission.fb_read one=false words=0 code=216b36627a0b next=[18]",
 				"table IngressPipeImpl.fb_admission.fb_shift byhit=false key=9[0+1 slot166][1+4 slot171][5+4 slot172] next=[19 19]",
 				"cond next=[20 21]",
 				"action IngressPipeImpl.fb_admission.fb_drop one=false words=0 code=e082be2e9c26 next=[-1]",
-				"action IngressPipeImpl.fb_admission.fb_charge one=false words=0 code=efeed30c447a next=[-1]",
+				"action IngressPipeImpl.fb_admission.fb_charge one=false words=0 code=f09b9faf3d36 next=[-1]",
 				"slot== slot=233 k=0x0 next=[23 15]",
 				"table IngressPipeImpl.fb_admission.fb_classes byhit=false key=4[0+2 slot223][2+1 slot237][3+1 read] next=[15 15 15]",
 				"valid hdr=13 next=[25 27]",
@@ -63,21 +63,21 @@ func init() {
 				"flag slot=94 next=[44 68]",
 				"flag slot=94 next=[45 51]",
 				"flag slot=94 next=[9 46]",
-				"action upf509 one=false words=0 code=6e340b9cffb3 next=[47]",
+				"action upf509 one=false words=0 code=d9c1f3f9862a next=[47]",
 				"table IngressPipeImpl.upf.queues byhit=false key=1[0+1 slot158] next=[48 48 48]",
 				"slot== slot=142 k=0x1 next=[49 50]",
 				"action upf128 one=false words=0 code=d120780bc323 next=[9]",
-				"action upf154 one=false words=0 code=1118b31d691f next=[9]",
+				"action upf154 one=false words=0 code=7e6596c0cdc8 next=[9]",
 				"flag slot=161 next=[52 64]",
 				"slot== slot=142 k=0x2 next=[53 54]",
 				"flag slot=161 next=[54 63]",
 				"flag slot=161 next=[55 57]",
 				"flag slot=161 next=[56 45]",
 				"action upf504 one=false words=0 code=9b61ba12a113 next=[45]",
-				"action IngressPipeImpl.upf.meter_app one=false words=0 code=c27f539e8d94 next=[58]",
+				"action IngressPipeImpl.upf.meter_app one=false words=0 code=3b56265a3c02 next=[58]",
 				"slot== slot=84 k=0x2 next=[59 60]",
 				"action IngressPipeImpl.upf.drop one=false words=0 code=7c22a9ee1cad next=[55]",
-				"action IngressPipeImpl.upf.meter_session one=false words=0 code=1a756eb888c2 next=[61]",
+				"action IngressPipeImpl.upf.meter_session one=false words=0 code=ca7a926c21ed next=[61]",
 				"slot== slot=84 k=0x2 next=[62 55]",
 				"action IngressPipeImpl.upf.drop one=false words=0 code=31c9e26f4c9d next=[55]",
 				"table IngressPipeImpl.upf.tunnel_peers byhit=false key=2[0+2 slot153] next=[54 54 54]",
@@ -98,7 +98,7 @@ func init() {
 				"flag slot=83 next=[79 43]",
 				"flag slot=159 next=[80 81]",
 				"slot== slot=138 k=0x1 next=[43 81]",
-				"action upf471 one=false words=0 code=6e340b9cffb3 next=[43]",
+				"action upf471 one=false words=0 code=fd5fb32b8cef next=[43]",
 				"action act_4 one=true words=0 code=e55f459bad39 next=[77]",
 				"table IngressPipeImpl.upf.downlink_sessions byhit=true key=4[0+4 slot143] next=[84 88]",
 				"action act_5 one=true words=0 code=51eddd9524ab next=[85]",
@@ -106,7 +106,7 @@ func init() {
 				"flag slot=219 next=[87 77]",
 				"action upf463 one=false words=0 code=332669f91d94 next=[77]",
 				"action act_6 one=true words=0 code=e55f459bad39 next=[85]",
-				"action IngressPipeImpl.hh.update one=false words=0 code=662f89b03a93 next=[90]",
+				"action IngressPipeImpl.hh.update one=false words=0 code=2de0f70442f5 next=[90]",
 				"flag slot=204 next=[91 39]",
 				"action hh208 one=false words=0 code=f34adddc104b next=[92]",
 				"table IngressPipeImpl.hh.hh_cpu_report byhit=false key=0 next=[93 93]",
@@ -161,7 +161,7 @@ func init() {
 				"valid hdr=6 next=[142 173]",
 				"action congestion291 one=true words=0 code=9eb7459d18dc next=[143]",
 				"valid hdr=6 next=[144 171]",
-				"action IngressPipeImpl.cc_ingress.read_slot one=false words=0 code=96a296d224f2 next=[145]",
+				"action IngressPipeImpl.cc_ingress.read_slot one=false words=0 code=9b94f2e87b8a next=[145]",
 				"table IngressPipeImpl.cc_ingress.cc_alternates byhit=false key=3[0+2 slot176][2+1 slot180] next=[146 146 146]",
 				"valid hdr=6 next=[147 168]",
 				"action congestion317 one=true words=0 code=e3b0c44298fc next=[148]",
@@ -173,7 +173,7 @@ func init() {
 				"flag slot=140 next=[154 157]",
 				"cond next=[155 157]",
 				"flag slot=181 next=[156 164]",
-				"action IngressPipeImpl.cc_ingress.switch_on_notification one=false words=0 code=d6fd62f5ce53 next=[157]",
+				"action IngressPipeImpl.cc_ingress.switch_on_notification one=false words=0 code=c445703206b1 next=[157]",
 				"action congestion342 one=false words=0 code=e082be2e9c26 next=[158]",
 				"flag slot=140 next=[159 160]",
 				"table IngressPipeImpl.cc_ingress.cc_ordered byhit=false key=2[0+2 slot176] next=[160 160 160]",
@@ -181,13 +181,13 @@ func init() {
 				"action congestion349 one=false words=0 code=06b1e334d03f next=[162]",
 				"slot== slot=184 k=0x1 next=[163 7]",
 				"action IngressPipeImpl.cc_ingress.report_switch_over one=false words=0 code=d81191044786 next=[7]",
-				"action IngressPipeImpl.cc_ingress.read_in_port one=false words=0 code=709e80c88487 next=[165]",
+				"action IngressPipeImpl.cc_ingress.read_in_port one=false words=0 code=fd41d5f303f6 next=[165]",
 				"slot== slot=196 k=0x1 next=[166 157]",
 				"action congestion336 one=false words=0 code=8191b570c97f next=[157]",
 				"action congestion321 one=true words=0 code=7752c7d6d61b next=[151]",
 				"valid hdr=9 next=[147 169]",
-				"action IngressPipeImpl.cc_ingress.remember_in_port one=false words=0 code=709e80c88487 next=[170]",
-				"action IngressPipeImpl.cc_ingress.read_switch one=false words=0 code=837885c8f809 next=[147]",
+				"action IngressPipeImpl.cc_ingress.remember_in_port one=false words=0 code=eebdda039638 next=[170]",
+				"action IngressPipeImpl.cc_ingress.read_switch one=false words=0 code=7f85fbeeb147 next=[147]",
 				"valid hdr=9 next=[144 172]",
 				"flag slot=175 next=[144 7]",
 				"valid hdr=9 next=[174 177]",
@@ -196,9 +196,9 @@ func init() {
 				"action congestion297 one=false words=0 code=e3b0c44298fc next=[143]",
 				"valid hdr=13 next=[178 143]",
 				"table IngressPipeImpl.cc_ingress.cc_flows byhit=true key=13[0+4 hdr106][4+4 hdr110][8+1 slot137][9+2 slot135][11+2 slot136] next=[179 143]",
-				"action IngressPipeImpl.cc_ingress.read_generation one=false words=0 code=6e340b9cffb3 next=[180]",
+				"action IngressPipeImpl.cc_ingress.read_generation one=false words=0 code=408f2291298d next=[180]",
 				"cond next=[181 143]",
-				"action IngressPipeImpl.cc_ingress.start_generation one=false words=0 code=c90232586b80 next=[143]",
+				"action IngressPipeImpl.cc_ingress.start_generation one=false words=0 code=f6fbcc50b882 next=[143]",
 				"action act one=true words=0 code=e58d6a7a25d0 next=[183]",
 				"table IngressPipeImpl.gnb.ports byhit=false key=2[0+2 slot222] next=[184 184 184 184 184]",
 				"slot== slot=212 k=0x0 next=[185 186]",
@@ -209,7 +209,7 @@ func init() {
 				"action gnb239 one=true words=0 code=45730cc2464b next=[190]",
 				"slot== slot=90 k=0x0 next=[191 194]",
 				"action IngressPipeImpl.gnb.to_radio_frame one=false words=0 code=4345848c231f next=[192]",
-				"action IngressPipeImpl.gnb.next_sn one=false words=0 code=8855508aade1 next=[193]",
+				"action IngressPipeImpl.gnb.next_sn one=false words=0 code=4372641a97f8 next=[193]",
 				"action gnb243 one=false words=0 code=67771bdbfd5c next=[6]",
 				"slot== slot=90 k=0x1 next=[195 196]",
 				"action gnb247 one=true words=0 code=cd3ea3436d0c next=[6]",
@@ -242,7 +242,7 @@ func init() {
 				"field== bit=756 width=4 slot=-1 k=0x5 next=[223 228]",
 				"flag slot=91 next=[187 224]",
 				"table IngressPipeImpl.gnb.uplink_bearers byhit=true key=4[0+4 hdr82] next=[225 227]",
-				"action IngressPipeImpl.gnb.to_gtpu one=false words=0 code=c383988789f9 next=[226]",
+				"action IngressPipeImpl.gnb.to_gtpu one=false words=0 code=9f1659bc1bfc next=[226]",
 				"action gnb231 one=true words=0 code=45730cc2464b next=[227]",
 				"action gnb233 one=true words=0 code=3308d65ead5d next=[187]",
 				"action IngressPipeImpl.gnb.drop one=false words=0 code=f8dbd12d73ee next=[229]",
@@ -254,7 +254,7 @@ func init() {
 			}},
 			"egress": {bind: bind_build_egress, signature: []string{
 				"flag slot=164 next=[1 2]",
-				"action EgressPipeImpl.fb_release.fb_release one=false words=0 code=de47c9b27eb8 next=[2]",
+				"action EgressPipeImpl.fb_release.fb_release one=false words=0 code=6ca07956f754 next=[2]",
 				"slot== slot=233 k=0x0 next=[3 48]",
 				"slot== slot=224 k=0xff next=[4 8]",
 				"action packetio26 one=true words=0 code=eb8571629629 next=[5]",
@@ -272,7 +272,7 @@ func init() {
 				"field== bit=766 width=2 slot=-1 k=0x0 next=[17 22]",
 				"flag slot=218 next=[18 20]",
 				"slot== slot=225 k=0x0 next=[19 20]",
-				"action gnb260 one=false words=0 code=6e340b9cffb3 next=[20]",
+				"action gnb260 one=false words=0 code=2e15045bb26c next=[20]",
 				"slot== slot=139 k=0x0 next=[-1 21]",
 				"action steering93 one=false words=0 code=144df9ae328b next=[-1]",
 				"table EgressPipeImpl.ecn_marking.ecn_thresholds byhit=false key=2[0+2 slot224] next=[23 23 23]",
@@ -286,18 +286,18 @@ func init() {
 				"flag slot=190 next=[31 11]",
 				"action EgressPipeImpl.cc_egress.make_notification one=false words=0 code=2a3a4b13243d next=[11]",
 				"flag slot=193 next=[33 34]",
-				"action EgressPipeImpl.cc_egress.send_marker one=false words=0 code=6e340b9cffb3 next=[34]",
+				"action EgressPipeImpl.cc_egress.send_marker one=false words=0 code=7b4a7738c21d next=[34]",
 				"flag slot=175 next=[35 46]",
 				"table EgressPipeImpl.cc_egress.cc_thresholds byhit=true key=2[0+2 slot176] next=[36 45]",
 				"action act_7 one=true words=0 code=eeaa5909d507 next=[37]",
 				"action congestion540 one=true words=0 code=e3b0c44298fc next=[38]",
 				"flag slot=131 next=[39 11]",
-				"action EgressPipeImpl.cc_egress.measure one=false words=0 code=8ab0c65587cc next=[40]",
+				"action EgressPipeImpl.cc_egress.measure one=false words=0 code=bef0eae5261c next=[40]",
 				"flag slot=192 next=[41 11]",
 				"flag slot=181 next=[42 43]",
-				"action EgressPipeImpl.cc_egress.switch_over one=false words=0 code=d6fd62f5ce53 next=[11]",
+				"action EgressPipeImpl.cc_egress.switch_over one=false words=0 code=c9ae05c5cc80 next=[11]",
 				"flag slot=193 next=[11 44]",
-				"action EgressPipeImpl.cc_egress.notify_upstream one=false words=0 code=592550947abd next=[11]",
+				"action EgressPipeImpl.cc_egress.notify_upstream one=false words=0 code=f036cf09e485 next=[11]",
 				"action act_8 one=true words=0 code=9a83b511890b next=[37]",
 				"action congestion540_0 one=true words=0 code=c69bb890b066 next=[38]",
 				"action packetio27_0 one=true words=0 code=898d908c5856 next=[7]",
@@ -330,17 +330,17 @@ func init() {
 			"IngressPipeImpl.steering.steer_to_mcast_group straight=2 exits=false locks=false code=664d138df312",
 			"IngressPipeImpl.cc_ingress.set_switch_id straight=2 exits=false locks=false code=fb9459f679cf",
 			"IngressPipeImpl.cc_ingress.track straight=3 exits=false locks=false code=250d5a85ef87",
-			"IngressPipeImpl.cc_ingress.read_generation straight=2 exits=false locks=true code=6e340b9cffb3",
-			"IngressPipeImpl.cc_ingress.start_generation straight=22 exits=false locks=true code=c90232586b80",
-			"IngressPipeImpl.cc_ingress.read_slot straight=3 exits=false locks=true code=96a296d224f2",
-			"IngressPipeImpl.cc_ingress.read_switch straight=8 exits=false locks=true code=837885c8f809",
-			"IngressPipeImpl.cc_ingress.remember_in_port straight=4 exits=false locks=true code=709e80c88487",
-			"IngressPipeImpl.cc_ingress.read_in_port straight=4 exits=false locks=true code=709e80c88487",
+			"IngressPipeImpl.cc_ingress.read_generation straight=2 exits=false locks=true code=408f2291298d",
+			"IngressPipeImpl.cc_ingress.start_generation straight=22 exits=false locks=true code=f6fbcc50b882",
+			"IngressPipeImpl.cc_ingress.read_slot straight=3 exits=false locks=true code=9b94f2e87b8a",
+			"IngressPipeImpl.cc_ingress.read_switch straight=8 exits=false locks=true code=7f85fbeeb147",
+			"IngressPipeImpl.cc_ingress.remember_in_port straight=4 exits=false locks=true code=eebdda039638",
+			"IngressPipeImpl.cc_ingress.read_in_port straight=4 exits=false locks=true code=fd41d5f303f6",
 			"IngressPipeImpl.cc_ingress.forward straight=3 exits=false locks=false code=78377ae8141e",
 			"IngressPipeImpl.cc_ingress.alternate straight=1 exits=false locks=false code=f78d40280129",
-			"IngressPipeImpl.cc_ingress.check_out_port straight=17 exits=false locks=true code=c376582bfad5",
+			"IngressPipeImpl.cc_ingress.check_out_port straight=17 exits=false locks=true code=4b5451c7a384",
 			"IngressPipeImpl.cc_ingress.to_sink straight=3 exits=false locks=false code=69f8a9f858f6",
-			"IngressPipeImpl.cc_ingress.switch_on_notification straight=20 exits=false locks=true code=d6fd62f5ce53",
+			"IngressPipeImpl.cc_ingress.switch_on_notification straight=20 exits=false locks=true code=c445703206b1",
 			"IngressPipeImpl.cc_ingress.report_switch_over straight=3 exits=false locks=false code=d81191044786",
 			"IngressPipeImpl.upf_classifier.iface_access straight=1 exits=false locks=false code=f2e2cf5d22e2",
 			"IngressPipeImpl.upf_classifier.iface_core straight=1 exits=false locks=false code=6b1da505a280",
@@ -354,7 +354,7 @@ func init() {
 			"IngressPipeImpl.hh.set_hh_observation straight=2 exits=false locks=false code=3b9eb0932c8d",
 			"IngressPipeImpl.hh.set_hh_cpu_report straight=1 exits=false locks=false code=9f37dba7920d",
 			"IngressPipeImpl.hh.report_to_cpu straight=8 exits=false locks=false code=75bd918a33b2",
-			"IngressPipeImpl.hh.update straight=30 exits=false locks=true code=662f89b03a93",
+			"IngressPipeImpl.hh.update straight=30 exits=false locks=true code=2de0f70442f5",
 			"IngressPipeImpl.hybrid.to_slow_path straight=2 exits=false locks=false code=d17ec6edc80f",
 			"IngressPipeImpl.upf.drop straight=2 exits=false locks=false code=7c22a9ee1cad",
 			"IngressPipeImpl.upf.drop straight=2 exits=false locks=false code=31c9e26f4c9d",
@@ -376,23 +376,23 @@ func init() {
 			"IngressPipeImpl.upf.tunnel_peer_miss straight=2 exits=false locks=false code=3c4a45cbe3b1",
 			"IngressPipeImpl.upf.set_queue straight=1 exits=false locks=false code=5f1d7fa9e483",
 			"IngressPipeImpl.upf.send_to_buffer straight=2 exits=false locks=false code=43d7990a4d76",
-			"IngressPipeImpl.upf.meter_app straight=3 exits=false locks=false code=c27f539e8d94",
-			"IngressPipeImpl.upf.meter_session straight=3 exits=false locks=false code=1a756eb888c2",
+			"IngressPipeImpl.upf.meter_app straight=3 exits=false locks=false code=3b56265a3c02",
+			"IngressPipeImpl.upf.meter_session straight=3 exits=false locks=false code=ca7a926c21ed",
 			"IngressPipeImpl.forwarding.set_egress_port straight=2 exits=false locks=false code=856082de27e3",
 			"IngressPipeImpl.forwarding.set_mcast_group straight=2 exits=false locks=false code=664d138df312",
 			"IngressPipeImpl.forwarding.set_mcast_group straight=2 exits=false locks=false code=664d138df312",
 			"IngressPipeImpl.forwarding.drop straight=2 exits=false locks=false code=0de1a19af138",
 			"IngressPipeImpl.forwarding.drop straight=2 exits=false locks=false code=0de1a19af138",
-			"IngressPipeImpl.forwarding.route straight=5 exits=false locks=false code=0bb85a686b26",
+			"IngressPipeImpl.forwarding.route straight=5 exits=false locks=false code=ce13861fe1ff",
 			"IngressPipeImpl.acl.punt_to_cpu straight=2 exits=false locks=false code=6a8b48eeb86d",
 			"IngressPipeImpl.acl.copy_to_cpu straight=2 exits=false locks=false code=7eeb5ca7a9b7",
 			"IngressPipeImpl.acl.drop straight=1 exits=false locks=false code=7752c7d6d61b",
 			"IngressPipeImpl.qos.set_queue straight=1 exits=false locks=false code=5f1d7fa9e483",
 			"IngressPipeImpl.fb_admission.fb_class straight=4 exits=false locks=false code=e620be2a810d",
 			"IngressPipeImpl.fb_admission.set_buffer straight=1 exits=false locks=false code=49419d11fa09",
-			"IngressPipeImpl.fb_admission.fb_read straight=12 exits=false locks=true code=b14d4a029663",
+			"IngressPipeImpl.fb_admission.fb_read straight=12 exits=false locks=true code=216b36627a0b",
 			"IngressPipeImpl.fb_admission.set_shift straight=2 exits=false locks=false code=afa04b2e0e18",
-			"IngressPipeImpl.fb_admission.fb_charge straight=17 exits=false locks=true code=efeed30c447a",
+			"IngressPipeImpl.fb_admission.fb_charge straight=17 exits=false locks=true code=f09b9faf3d36",
 			"IngressPipeImpl.fb_admission.fb_drop straight=2 exits=false locks=false code=e082be2e9c26",
 			"IngressPipeImpl.gnb.drop straight=3 exits=false locks=false code=f8dbd12d73ee",
 			"IngressPipeImpl.gnb.drop straight=3 exits=false locks=false code=f8dbd12d73ee",
@@ -405,9 +405,9 @@ func init() {
 			"IngressPipeImpl.gnb.downlink_bearer_miss straight=3 exits=false locks=false code=f8dbd12d73ee",
 			"IngressPipeImpl.gnb.set_uplink_bearer straight=4 exits=false locks=false code=7c4b30253553",
 			"IngressPipeImpl.gnb.uplink_bearer_miss straight=3 exits=false locks=false code=f8dbd12d73ee",
-			"IngressPipeImpl.gnb.next_sn straight=6 exits=false locks=true code=8855508aade1",
+			"IngressPipeImpl.gnb.next_sn straight=6 exits=false locks=true code=4372641a97f8",
 			"IngressPipeImpl.gnb.to_radio_frame straight=17 exits=false locks=false code=4345848c231f",
-			"IngressPipeImpl.gnb.to_gtpu straight=21 exits=false locks=false code=c383988789f9",
+			"IngressPipeImpl.gnb.to_gtpu straight=21 exits=false locks=false code=9f1659bc1bfc",
 			"packetio14 straight=4 exits=true locks=false code=afc72e5dcaba",
 			"act straight=1 exits=false locks=false code=e58d6a7a25d0",
 			"gnb191 straight=1 exits=false locks=false code=3308d65ead5d",
@@ -456,21 +456,21 @@ func init() {
 			"act_5 straight=1 exits=false locks=false code=51eddd9524ab",
 			"act_6 straight=1 exits=false locks=false code=e55f459bad39",
 			"upf463 straight=4 exits=false locks=false code=332669f91d94",
-			"upf471 straight=2 exits=false locks=false code=6e340b9cffb3",
+			"upf471 straight=2 exits=false locks=false code=fd5fb32b8cef",
 			"upf476 straight=1 exits=false locks=false code=641e0ca40e4b",
 			"upf504 straight=4 exits=false locks=false code=9b61ba12a113",
-			"upf509 straight=2 exits=false locks=false code=6e340b9cffb3",
+			"upf509 straight=2 exits=false locks=false code=d9c1f3f9862a",
 			"upf128 straight=14 exits=false locks=false code=d120780bc323",
-			"upf154 straight=29 exits=false locks=false code=1118b31d691f",
+			"upf154 straight=29 exits=false locks=false code=7e6596c0cdc8",
 			"NoAction straight=0 exits=false locks=false code=e3b0c44298fc",
 			"NoAction straight=0 exits=false locks=false code=e3b0c44298fc",
-			"EgressPipeImpl.fb_release.fb_release straight=21 exits=false locks=true code=de47c9b27eb8",
+			"EgressPipeImpl.fb_release.fb_release straight=21 exits=false locks=true code=6ca07956f754",
 			"EgressPipeImpl.cc_egress.limits straight=3 exits=false locks=false code=1ebbd67d9e47",
-			"EgressPipeImpl.cc_egress.measure straight=11 exits=false locks=true code=8ab0c65587cc",
-			"EgressPipeImpl.cc_egress.switch_over straight=20 exits=false locks=true code=d6fd62f5ce53",
-			"EgressPipeImpl.cc_egress.notify_upstream straight=3 exits=false locks=false code=592550947abd",
+			"EgressPipeImpl.cc_egress.measure straight=11 exits=false locks=true code=bef0eae5261c",
+			"EgressPipeImpl.cc_egress.switch_over straight=20 exits=false locks=true code=c9ae05c5cc80",
+			"EgressPipeImpl.cc_egress.notify_upstream straight=3 exits=false locks=false code=f036cf09e485",
 			"EgressPipeImpl.cc_egress.make_notification straight=20 exits=false locks=false code=2a3a4b13243d",
-			"EgressPipeImpl.cc_egress.send_marker straight=2 exits=false locks=false code=6e340b9cffb3",
+			"EgressPipeImpl.cc_egress.send_marker straight=2 exits=false locks=false code=7b4a7738c21d",
 			"EgressPipeImpl.cc_egress.make_marker straight=19 exits=false locks=false code=4f7c9dd75fd6",
 			"EgressPipeImpl.cc_egress.make_report straight=23 exits=false locks=false code=0cd6e66072f5",
 			"EgressPipeImpl.hh_report.make_report straight=26 exits=false locks=false code=cdd6ff7094da",
@@ -486,7 +486,7 @@ func init() {
 			"congestion540_0 straight=1 exits=false locks=false code=c69bb890b066",
 			"ecn47 straight=1 exits=false locks=false code=e7a08d07d226",
 			"ecn23 straight=2 exits=false locks=false code=2cfe11d34dee",
-			"gnb260 straight=2 exits=false locks=false code=6e340b9cffb3",
+			"gnb260 straight=2 exits=false locks=false code=2e15045bb26c",
 			"steering93 straight=4 exits=false locks=false code=144df9ae328b",
 		}},
 		deparser: generatedDeparser{bind: bind_build_deparser, signature: []string{
@@ -700,20 +700,48 @@ func (g *dep_build) run(s *phv, frame []byte) []byte {
 
 // acts_build is the generated actions of build: the closures of the steps without generated code.
 type acts_build struct {
-	a32_0   func(*phv)
+	a24_1   func(*phv)
+	a25_1   func(*phv)
+	a25_3   func(*phv)
+	a25_5   func(*phv)
+	a25_7   func(*phv)
+	a25_9   func(*phv)
+	a25_11  func(*phv)
+	a25_13  func(*phv)
+	a25_15  func(*phv)
+	a25_17  func(*phv)
+	a25_19  func(*phv)
+	a25_21  func(*phv)
+	a26_1   func(*phv)
+	a26_2   func(*phv)
+	a27_1   func(*phv)
+	a27_3   func(*phv)
+	a27_5   func(*phv)
+	a27_7   func(*phv)
+	a28_1   func(*phv)
+	a28_3   func(*phv)
+	a29_1   func(*phv)
+	a29_3   func(*phv)
 	a32_1   func(*phv)
-	a32_2   func(*phv)
 	a32_3   func(*phv)
-	a32_4   func(*phv)
 	a32_5   func(*phv)
 	a32_7   func(*phv)
 	a32_8   func(*phv)
-	a32_11  func(*phv)
 	a32_12  func(*phv)
-	a32_13  func(*phv)
 	a32_14  func(*phv)
-	a32_15  func(*phv)
 	a32_16  func(*phv)
+	a34_1   func(*phv)
+	a34_3   func(*phv)
+	a34_5   func(*phv)
+	a34_7   func(*phv)
+	a34_8   func(*phv)
+	a34_9   func(*phv)
+	a34_11  func(*phv)
+	a34_12  func(*phv)
+	a34_14  func(*phv)
+	a34_15  func(*phv)
+	a34_17  func(*phv)
+	a34_19  func(*phv)
 	a35_2   func(*phv)
 	a47_7   func(*phv)
 	a48_1   func(*phv)
@@ -730,7 +758,6 @@ type acts_build struct {
 	a48_12  func(*phv)
 	a48_13  func(*phv)
 	a48_14  func(*phv)
-	a48_15  func(*phv)
 	a48_17  func(*phv)
 	a48_18  func(*phv)
 	a48_19  func(*phv)
@@ -743,37 +770,26 @@ type acts_build struct {
 	a48_27  func(*phv)
 	a48_28  func(*phv)
 	a48_29  func(*phv)
-	a70_0   func(*phv)
 	a70_1   func(*phv)
-	a71_0   func(*phv)
 	a71_1   func(*phv)
-	a77_3   func(*phv)
 	a79_1   func(*phv)
 	a84_0   func(*phv)
 	a84_1   func(*phv)
 	a84_2   func(*phv)
 	a84_3   func(*phv)
 	a84_5   func(*phv)
-	a84_6   func(*phv)
 	a84_7   func(*phv)
-	a84_8   func(*phv)
 	a84_9   func(*phv)
 	a84_10  func(*phv)
 	a84_11  func(*phv)
 	a86_0   func(*phv)
-	a86_1   func(*phv)
 	a86_2   func(*phv)
 	a86_3   func(*phv)
-	a86_4   func(*phv)
 	a86_5   func(*phv)
-	a86_6   func(*phv)
 	a86_7   func(*phv)
-	a86_8   func(*phv)
 	a86_9   func(*phv)
 	a86_10  func(*phv)
-	a86_11  func(*phv)
 	a86_12  func(*phv)
-	a86_13  func(*phv)
 	a86_14  func(*phv)
 	a86_15  func(*phv)
 	a87_1   func(*phv)
@@ -783,35 +799,60 @@ type acts_build struct {
 	a91_1   func(*phv)
 	a96_1   func(*phv)
 	a98_1   func(*phv)
-	a101_9  func(*phv)
-	a101_15 func(*phv)
-	a101_19 func(*phv)
+	a99_1   func(*phv)
+	a99_4   func(*phv)
+	a99_5   func(*phv)
 	a102_0  func(*phv)
 	a102_3  func(*phv)
 	a128_2  func(*phv)
 	a129_1  func(*phv)
 	a130_5  func(*phv)
 	a142_7  func(*phv)
+	a150_1  func(*phv)
 	a152_2  func(*phv)
-	a155_7  func(*phv)
-	a155_14 func(*phv)
-	a155_18 func(*phv)
+	a153_1  func(*phv)
+	a158_0  func(*phv)
+	a158_2  func(*phv)
+	a158_3  func(*phv)
+	a158_5  func(*phv)
+	a158_6  func(*phv)
+	a158_8  func(*phv)
+	a158_9  func(*phv)
+	a158_10 func(*phv)
+	a158_12 func(*phv)
+	a158_13 func(*phv)
+	a158_15 func(*phv)
+	a158_16 func(*phv)
+	a158_17 func(*phv)
+	a158_19 func(*phv)
+	a158_20 func(*phv)
 	a160_2  func(*phv)
-	a160_3  func(*phv)
 	a160_4  func(*phv)
 	a160_5  func(*phv)
 	a160_7  func(*phv)
 	a160_8  func(*phv)
-	a160_9  func(*phv)
 	a160_10 func(*phv)
-	a162_1  func(*phv)
+	a161_1  func(*phv)
+	a161_3  func(*phv)
+	a161_5  func(*phv)
+	a161_7  func(*phv)
+	a161_8  func(*phv)
+	a161_9  func(*phv)
+	a161_11 func(*phv)
+	a161_12 func(*phv)
+	a161_14 func(*phv)
+	a161_15 func(*phv)
+	a161_17 func(*phv)
+	a161_19 func(*phv)
 	a162_2  func(*phv)
 	a163_19 func(*phv)
+	a164_1  func(*phv)
 	a165_18 func(*phv)
 	a166_22 func(*phv)
 	a167_25 func(*phv)
 	a169_1  func(*phv)
 	a173_0  func(*phv)
+	a180_1  func(*phv)
 }
 
 // bind_build_actions binds the generated actions of build.
@@ -823,24 +864,59 @@ func bind_build_actions(acts []*action) {
 	acts[21].gen = g.a21
 	acts[22].gen = g.a22
 	acts[23].gen = g.a23
+	acts[24].gen = g.a24
+	g.a24_1 = acts[24].straight[1]
+	acts[25].gen = g.a25
+	g.a25_1 = acts[25].straight[1]
+	g.a25_3 = acts[25].straight[3]
+	g.a25_5 = acts[25].straight[5]
+	g.a25_7 = acts[25].straight[7]
+	g.a25_9 = acts[25].straight[9]
+	g.a25_11 = acts[25].straight[11]
+	g.a25_13 = acts[25].straight[13]
+	g.a25_15 = acts[25].straight[15]
+	g.a25_17 = acts[25].straight[17]
+	g.a25_19 = acts[25].straight[19]
+	g.a25_21 = acts[25].straight[21]
+	acts[26].gen = g.a26
+	g.a26_1 = acts[26].straight[1]
+	g.a26_2 = acts[26].straight[2]
+	acts[27].gen = g.a27
+	g.a27_1 = acts[27].straight[1]
+	g.a27_3 = acts[27].straight[3]
+	g.a27_5 = acts[27].straight[5]
+	g.a27_7 = acts[27].straight[7]
+	acts[28].gen = g.a28
+	g.a28_1 = acts[28].straight[1]
+	g.a28_3 = acts[28].straight[3]
+	acts[29].gen = g.a29
+	g.a29_1 = acts[29].straight[1]
+	g.a29_3 = acts[29].straight[3]
 	acts[30].gen = g.a30
 	acts[31].gen = g.a31
 	acts[32].gen = g.a32
-	g.a32_0 = acts[32].straight[0]
 	g.a32_1 = acts[32].straight[1]
-	g.a32_2 = acts[32].straight[2]
 	g.a32_3 = acts[32].straight[3]
-	g.a32_4 = acts[32].straight[4]
 	g.a32_5 = acts[32].straight[5]
 	g.a32_7 = acts[32].straight[7]
 	g.a32_8 = acts[32].straight[8]
-	g.a32_11 = acts[32].straight[11]
 	g.a32_12 = acts[32].straight[12]
-	g.a32_13 = acts[32].straight[13]
 	g.a32_14 = acts[32].straight[14]
-	g.a32_15 = acts[32].straight[15]
 	g.a32_16 = acts[32].straight[16]
 	acts[33].gen = g.a33
+	acts[34].gen = g.a34
+	g.a34_1 = acts[34].straight[1]
+	g.a34_3 = acts[34].straight[3]
+	g.a34_5 = acts[34].straight[5]
+	g.a34_7 = acts[34].straight[7]
+	g.a34_8 = acts[34].straight[8]
+	g.a34_9 = acts[34].straight[9]
+	g.a34_11 = acts[34].straight[11]
+	g.a34_12 = acts[34].straight[12]
+	g.a34_14 = acts[34].straight[14]
+	g.a34_15 = acts[34].straight[15]
+	g.a34_17 = acts[34].straight[17]
+	g.a34_19 = acts[34].straight[19]
 	acts[35].gen = g.a35
 	g.a35_2 = acts[35].straight[2]
 	acts[36].gen = g.a36
@@ -870,7 +946,6 @@ func bind_build_actions(acts []*action) {
 	g.a48_12 = acts[48].straight[12]
 	g.a48_13 = acts[48].straight[13]
 	g.a48_14 = acts[48].straight[14]
-	g.a48_15 = acts[48].straight[15]
 	g.a48_17 = acts[48].straight[17]
 	g.a48_18 = acts[48].straight[18]
 	g.a48_19 = acts[48].straight[19]
@@ -905,10 +980,8 @@ func bind_build_actions(acts []*action) {
 	acts[68].gen = g.a68
 	acts[69].gen = g.a69
 	acts[70].gen = g.a70
-	g.a70_0 = acts[70].straight[0]
 	g.a70_1 = acts[70].straight[1]
 	acts[71].gen = g.a71
-	g.a71_0 = acts[71].straight[0]
 	g.a71_1 = acts[71].straight[1]
 	acts[72].gen = g.a72
 	acts[73].gen = g.a73
@@ -916,7 +989,6 @@ func bind_build_actions(acts []*action) {
 	acts[75].gen = g.a75
 	acts[76].gen = g.a76
 	acts[77].gen = g.a77
-	g.a77_3 = acts[77].straight[3]
 	acts[78].gen = g.a78
 	acts[79].gen = g.a79
 	g.a79_1 = acts[79].straight[1]
@@ -930,28 +1002,20 @@ func bind_build_actions(acts []*action) {
 	g.a84_2 = acts[84].straight[2]
 	g.a84_3 = acts[84].straight[3]
 	g.a84_5 = acts[84].straight[5]
-	g.a84_6 = acts[84].straight[6]
 	g.a84_7 = acts[84].straight[7]
-	g.a84_8 = acts[84].straight[8]
 	g.a84_9 = acts[84].straight[9]
 	g.a84_10 = acts[84].straight[10]
 	g.a84_11 = acts[84].straight[11]
 	acts[85].gen = g.a85
 	acts[86].gen = g.a86
 	g.a86_0 = acts[86].straight[0]
-	g.a86_1 = acts[86].straight[1]
 	g.a86_2 = acts[86].straight[2]
 	g.a86_3 = acts[86].straight[3]
-	g.a86_4 = acts[86].straight[4]
 	g.a86_5 = acts[86].straight[5]
-	g.a86_6 = acts[86].straight[6]
 	g.a86_7 = acts[86].straight[7]
-	g.a86_8 = acts[86].straight[8]
 	g.a86_9 = acts[86].straight[9]
 	g.a86_10 = acts[86].straight[10]
-	g.a86_11 = acts[86].straight[11]
 	g.a86_12 = acts[86].straight[12]
-	g.a86_13 = acts[86].straight[13]
 	g.a86_14 = acts[86].straight[14]
 	g.a86_15 = acts[86].straight[15]
 	acts[87].gen = g.a87
@@ -973,11 +1037,12 @@ func bind_build_actions(acts []*action) {
 	acts[97].gen = g.a97
 	acts[98].gen = g.a98
 	g.a98_1 = acts[98].straight[1]
+	acts[99].gen = g.a99
+	g.a99_1 = acts[99].straight[1]
+	g.a99_4 = acts[99].straight[4]
+	g.a99_5 = acts[99].straight[5]
 	acts[100].gen = g.a100
 	acts[101].gen = g.a101
-	g.a101_9 = acts[101].straight[9]
-	g.a101_15 = acts[101].straight[15]
-	g.a101_19 = acts[101].straight[19]
 	acts[102].gen = g.a102
 	g.a102_0 = acts[102].straight[0]
 	g.a102_3 = acts[102].straight[3]
@@ -1029,29 +1094,58 @@ func bind_build_actions(acts []*action) {
 	acts[147].gen = g.a147
 	acts[148].gen = g.a148
 	acts[149].gen = g.a149
+	acts[150].gen = g.a150
+	g.a150_1 = acts[150].straight[1]
 	acts[151].gen = g.a151
 	acts[152].gen = g.a152
 	g.a152_2 = acts[152].straight[2]
+	acts[153].gen = g.a153
+	g.a153_1 = acts[153].straight[1]
 	acts[154].gen = g.a154
 	acts[155].gen = g.a155
-	g.a155_7 = acts[155].straight[7]
-	g.a155_14 = acts[155].straight[14]
-	g.a155_18 = acts[155].straight[18]
+	acts[158].gen = g.a158
+	g.a158_0 = acts[158].straight[0]
+	g.a158_2 = acts[158].straight[2]
+	g.a158_3 = acts[158].straight[3]
+	g.a158_5 = acts[158].straight[5]
+	g.a158_6 = acts[158].straight[6]
+	g.a158_8 = acts[158].straight[8]
+	g.a158_9 = acts[158].straight[9]
+	g.a158_10 = acts[158].straight[10]
+	g.a158_12 = acts[158].straight[12]
+	g.a158_13 = acts[158].straight[13]
+	g.a158_15 = acts[158].straight[15]
+	g.a158_16 = acts[158].straight[16]
+	g.a158_17 = acts[158].straight[17]
+	g.a158_19 = acts[158].straight[19]
+	g.a158_20 = acts[158].straight[20]
 	acts[159].gen = g.a159
 	acts[160].gen = g.a160
 	g.a160_2 = acts[160].straight[2]
-	g.a160_3 = acts[160].straight[3]
 	g.a160_4 = acts[160].straight[4]
 	g.a160_5 = acts[160].straight[5]
 	g.a160_7 = acts[160].straight[7]
 	g.a160_8 = acts[160].straight[8]
-	g.a160_9 = acts[160].straight[9]
 	g.a160_10 = acts[160].straight[10]
+	acts[161].gen = g.a161
+	g.a161_1 = acts[161].straight[1]
+	g.a161_3 = acts[161].straight[3]
+	g.a161_5 = acts[161].straight[5]
+	g.a161_7 = acts[161].straight[7]
+	g.a161_8 = acts[161].straight[8]
+	g.a161_9 = acts[161].straight[9]
+	g.a161_11 = acts[161].straight[11]
+	g.a161_12 = acts[161].straight[12]
+	g.a161_14 = acts[161].straight[14]
+	g.a161_15 = acts[161].straight[15]
+	g.a161_17 = acts[161].straight[17]
+	g.a161_19 = acts[161].straight[19]
 	acts[162].gen = g.a162
-	g.a162_1 = acts[162].straight[1]
 	g.a162_2 = acts[162].straight[2]
 	acts[163].gen = g.a163
 	g.a163_19 = acts[163].straight[19]
+	acts[164].gen = g.a164
+	g.a164_1 = acts[164].straight[1]
 	acts[165].gen = g.a165
 	g.a165_18 = acts[165].straight[18]
 	acts[166].gen = g.a166
@@ -1071,6 +1165,8 @@ func bind_build_actions(acts []*action) {
 	acts[177].gen = g.a177
 	acts[178].gen = g.a178
 	acts[179].gen = g.a179
+	acts[180].gen = g.a180
+	g.a180_1 = acts[180].straight[1]
 	acts[181].gen = g.a181
 }
 
@@ -1111,6 +1207,73 @@ func (g *acts_build) a23(s *phv) {
 	s.slots[177] = s.params[1] & 0xffffffff
 }
 
+// a24 is action IngressPipeImpl.cc_ingress.read_generation.
+func (g *acts_build) a24(s *phv) {
+	s.slots[1] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a24_1(s)
+}
+
+// a25 is action IngressPipeImpl.cc_ingress.start_generation.
+func (g *acts_build) a25(s *phv) {
+	s.slots[2] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a25_1(s)
+	s.slots[3] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a25_3(s)
+	s.slots[4] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a25_5(s)
+	s.slots[5] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a25_7(s)
+	s.slots[6] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a25_9(s)
+	s.slots[7] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a25_11(s)
+	s.slots[8] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a25_13(s)
+	s.slots[9] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a25_15(s)
+	s.slots[10] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a25_17(s)
+	s.slots[11] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a25_19(s)
+	s.slots[12] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a25_21(s)
+}
+
+// a26 is action IngressPipeImpl.cc_ingress.read_slot.
+func (g *acts_build) a26(s *phv) {
+	s.slots[13] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a26_1(s)
+	g.a26_2(s)
+}
+
+// a27 is action IngressPipeImpl.cc_ingress.read_switch.
+func (g *acts_build) a27(s *phv) {
+	s.slots[14] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a27_1(s)
+	s.slots[15] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a27_3(s)
+	s.slots[16] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a27_5(s)
+	s.slots[17] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a27_7(s)
+}
+
+// a28 is action IngressPipeImpl.cc_ingress.remember_in_port.
+func (g *acts_build) a28(s *phv) {
+	s.slots[18] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a28_1(s)
+	s.slots[19] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a28_3(s)
+}
+
+// a29 is action IngressPipeImpl.cc_ingress.read_in_port.
+func (g *acts_build) a29(s *phv) {
+	s.slots[20] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a29_1(s)
+	s.slots[21] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a29_3(s)
+}
+
 // a30 is action IngressPipeImpl.cc_ingress.forward.
 func (g *acts_build) a30(s *phv) {
 	s.slots[223] = s.params[0] & 0x1ff
@@ -1125,22 +1288,22 @@ func (g *acts_build) a31(s *phv) {
 
 // a32 is action IngressPipeImpl.cc_ingress.check_out_port.
 func (g *acts_build) a32(s *phv) {
-	g.a32_0(s)
+	s.slots[22] = (s.slots[176] & 0xffffffff) & 0xffffffff
 	g.a32_1(s)
-	g.a32_2(s)
+	s.slots[23] = (s.slots[176] & 0xffffffff) & 0xffffffff
 	g.a32_3(s)
-	g.a32_4(s)
+	s.slots[24] = (s.slots[176] & 0xffffffff) & 0xffffffff
 	g.a32_5(s)
 	s.slots[193] = 0x0
 	g.a32_7(s)
 	g.a32_8(s)
 	s.slots[194] = s.slots[71] & 0xffffffff
 	s.slots[195] = s.slots[70] & 0x1ff
-	g.a32_11(s)
+	s.slots[25] = (s.slots[176] & 0xffffffff) & 0xffffffff
 	g.a32_12(s)
-	g.a32_13(s)
+	s.slots[26] = (s.slots[176] & 0xffffffff) & 0xffffffff
 	g.a32_14(s)
-	g.a32_15(s)
+	s.slots[27] = (s.slots[176] & 0xffffffff) & 0xffffffff
 	g.a32_16(s)
 }
 
@@ -1149,6 +1312,30 @@ func (g *acts_build) a33(s *phv) {
 	s.slots[223] = s.params[0] & 0x1ff
 	s.slots[139] = s.params[1] & 0xffffffff
 	s.slots[140] = 0x1
+}
+
+// a34 is action IngressPipeImpl.cc_ingress.switch_on_notification.
+func (g *acts_build) a34(s *phv) {
+	s.slots[28] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a34_1(s)
+	s.slots[29] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a34_3(s)
+	s.slots[30] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a34_5(s)
+	s.slots[31] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a34_7(s)
+	g.a34_8(s)
+	g.a34_9(s)
+	s.slots[32] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a34_11(s)
+	g.a34_12(s)
+	s.slots[34] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a34_14(s)
+	g.a34_15(s)
+	s.slots[36] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a34_17(s)
+	s.slots[37] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a34_19(s)
 }
 
 // a35 is action IngressPipeImpl.cc_ingress.report_switch_over.
@@ -1248,7 +1435,7 @@ func (g *acts_build) a48(s *phv) {
 	g.a48_12(s)
 	g.a48_13(s)
 	g.a48_14(s)
-	g.a48_15(s)
+	s.slots[82] = ((s.slots[82] + (uint64(binary.BigEndian.Uint16(s.hdr[96:])) & 0xffffffffffff)) & 0xffffffffffff) & 0xffffffffffff
 	s.slots[204] = 0x0
 	g.a48_17(s)
 	g.a48_18(s)
@@ -1401,14 +1588,14 @@ func (g *acts_build) a69(s *phv) {
 
 // a70 is action IngressPipeImpl.upf.meter_app.
 func (g *acts_build) a70(s *phv) {
-	g.a70_0(s)
+	s.slots[39] = (s.slots[152] & 0xffffffff) & 0xffffffff
 	g.a70_1(s)
 	s.slots[84] = s.slots[95] & 0x3
 }
 
 // a71 is action IngressPipeImpl.upf.meter_session.
 func (g *acts_build) a71(s *phv) {
-	g.a71_0(s)
+	s.slots[40] = (s.slots[150] & 0xffffffff) & 0xffffffff
 	g.a71_1(s)
 	s.slots[84] = s.slots[96] & 0x3
 }
@@ -1450,7 +1637,7 @@ func (g *acts_build) a77(s *phv) {
 	s.slots[223] = s.params[0] & 0x1ff
 	put48(s.hdr[10:16], s.params[1])
 	put48(s.hdr[4:10], s.params[2])
-	g.a77_3(s)
+	s.hdr[102] = byte(((uint64(s.hdr[102]) + 0xff) & 0xff))
 	s.slots[140] = 0x1
 }
 
@@ -1498,9 +1685,9 @@ func (g *acts_build) a84(s *phv) {
 	g.a84_3(s)
 	s.slots[170] = 0x0
 	g.a84_5(s)
-	g.a84_6(s)
+	s.slots[42] = (s.slots[165] & 0xffffffff) & 0xffffffff
 	g.a84_7(s)
-	g.a84_8(s)
+	s.slots[43] = (s.slots[223] & 0xffffffff) & 0xffffffff
 	g.a84_9(s)
 	g.a84_10(s)
 	g.a84_11(s)
@@ -1515,19 +1702,19 @@ func (g *acts_build) a85(s *phv) {
 // a86 is action IngressPipeImpl.fb_admission.fb_charge.
 func (g *acts_build) a86(s *phv) {
 	g.a86_0(s)
-	g.a86_1(s)
+	s.slots[44] = ((s.slots[86] + 0x1) & 0xffffffff) & 0xffffffff
 	g.a86_2(s)
 	g.a86_3(s)
-	g.a86_4(s)
+	s.slots[45] = ((s.slots[87] + 0x1) & 0xffffffff) & 0xffffffff
 	g.a86_5(s)
-	g.a86_6(s)
+	s.slots[46] = (s.slots[165] & 0xffffffff) & 0xffffffff
 	g.a86_7(s)
-	g.a86_8(s)
+	s.slots[47] = (s.slots[165] & 0xffffffff) & 0xffffffff
 	g.a86_9(s)
 	g.a86_10(s)
-	g.a86_11(s)
+	s.slots[49] = (s.slots[223] & 0xffffffff) & 0xffffffff
 	g.a86_12(s)
-	g.a86_13(s)
+	s.slots[50] = (s.slots[223] & 0xffffffff) & 0xffffffff
 	g.a86_14(s)
 	g.a86_15(s)
 	s.slots[164] = 0x1
@@ -1619,6 +1806,16 @@ func (g *acts_build) a98(s *phv) {
 	s.slots[140] = 0x1
 }
 
+// a99 is action IngressPipeImpl.gnb.next_sn.
+func (g *acts_build) a99(s *phv) {
+	s.slots[52] = (s.slots[214] & 0xffffffff) & 0xffffffff
+	g.a99_1(s)
+	s.slots[53] = (s.slots[214] & 0xffffffff) & 0xffffffff
+	s.slots[54] = (((s.slots[89] + 0x1) & 0xffffffff) & 0x3ffff) & 0xffffffff
+	g.a99_4(s)
+	g.a99_5(s)
+}
+
 // a100 is action IngressPipeImpl.gnb.to_radio_frame.
 func (g *acts_build) a100(s *phv) {
 	copy(s.hdr[94:114], s.hdr[202:222])
@@ -1704,7 +1901,7 @@ func (g *acts_build) a101(s *phv) {
 	s.hdr[16] = 0x8
 	s.hdr[17] = 0x0
 	s.hdr[94] = 0x45
-	g.a101_9(s)
+	binary.BigEndian.PutUint16(s.hdr[96:], uint16(((0x1c + ((0x8 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff)) & 0xffff)))
 	s.hdr[98] = 0x0
 	s.hdr[99] = 0x0
 	s.hdr[100] = 0x0
@@ -1724,7 +1921,7 @@ func (g *acts_build) a101(s *phv) {
 	s.hdr[175] = 0x68
 	s.hdr[176] = 0x8
 	s.hdr[177] = 0x68
-	g.a101_15(s)
+	binary.BigEndian.PutUint16(s.hdr[178:], uint16(((0x8 + ((0x8 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff)) & 0xffff)))
 	binary.BigEndian.PutUint16(s.hdr[180:], uint16(0x0))
 	if !s.valid[18] {
 		clear(s.hdr[186:194])
@@ -1733,7 +1930,7 @@ func (g *acts_build) a101(s *phv) {
 	}
 	s.hdr[186] = 0x30
 	s.hdr[187] = 0xff
-	g.a101_19(s)
+	binary.BigEndian.PutUint16(s.hdr[188:], uint16(((((0x8 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff) + 0xfff8) & 0xffff)))
 	binary.BigEndian.PutUint32(s.hdr[190:], uint32(s.slots[157]))
 }
 
@@ -1998,6 +2195,12 @@ func (g *acts_build) a149(s *phv) {
 	s.slots[94] = 0x1
 }
 
+// a150 is action upf471.
+func (g *acts_build) a150(s *phv) {
+	s.slots[67] = (s.slots[149] & 0xffffffff) & 0xffffffff
+	g.a150_1(s)
+}
+
 // a151 is action upf476.
 func (g *acts_build) a151(s *phv) {
 	s.slots[94] = 0x1
@@ -2010,6 +2213,12 @@ func (g *acts_build) a152(s *phv) {
 	s.slots[140] = 0x1
 	g.a152_2(s)
 	s.slots[94] = 0x1
+}
+
+// a153 is action upf509.
+func (g *acts_build) a153(s *phv) {
+	s.slots[68] = (s.slots[151] & 0xffffffff) & 0xffffffff
+	g.a153_1(s)
 }
 
 // a154 is action upf128.
@@ -2074,7 +2283,7 @@ func (g *acts_build) a155(s *phv) {
 		s.pktLen -= 4
 	}
 	s.hdr[94] = 0x45
-	g.a155_7(s)
+	binary.BigEndian.PutUint16(s.hdr[96:], uint16(((0x1c + ((0x10 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff)) & 0xffff)))
 	s.hdr[98] = 0x0
 	s.hdr[99] = 0x0
 	s.hdr[100] = 0x0
@@ -2092,7 +2301,7 @@ func (g *acts_build) a155(s *phv) {
 	}
 	binary.BigEndian.PutUint16(s.hdr[174:], uint16(s.slots[156]))
 	binary.BigEndian.PutUint16(s.hdr[176:], uint16(0x868))
-	g.a155_14(s)
+	binary.BigEndian.PutUint16(s.hdr[178:], uint16(((0x8 + ((0x10 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff)) & 0xffff)))
 	binary.BigEndian.PutUint16(s.hdr[180:], uint16(0x0))
 	if !s.valid[18] {
 		clear(s.hdr[186:194])
@@ -2101,7 +2310,7 @@ func (g *acts_build) a155(s *phv) {
 	}
 	s.hdr[186] = 0x34
 	s.hdr[187] = 0xff
-	g.a155_18(s)
+	binary.BigEndian.PutUint16(s.hdr[188:], uint16(((((0x10 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff) + 0xfff8) & 0xffff)))
 	binary.BigEndian.PutUint32(s.hdr[190:], uint32(s.slots[157]))
 	if !s.valid[19] {
 		clear(s.hdr[194:198])
@@ -2127,6 +2336,31 @@ func (g *acts_build) a155(s *phv) {
 	s.slots[136] = 0x868
 }
 
+// a158 is action EgressPipeImpl.fb_release.fb_release.
+func (g *acts_build) a158(s *phv) {
+	g.a158_0(s)
+	s.slots[100] = (s.slots[230] & 0xffffffff) & 0xffffffff
+	g.a158_2(s)
+	g.a158_3(s)
+	s.slots[124] = ((s.slots[124] + (s.slots[230] & 0xffffffff)) & 0xffffffff) & 0xffffffff
+	g.a158_5(s)
+	g.a158_6(s)
+	s.slots[101] = (s.slots[165] & 0xffffffff) & 0xffffffff
+	g.a158_8(s)
+	g.a158_9(s)
+	g.a158_10(s)
+	s.slots[102] = (s.slots[165] & 0xffffffff) & 0xffffffff
+	g.a158_12(s)
+	g.a158_13(s)
+	s.slots[104] = (s.slots[224] & 0xffffffff) & 0xffffffff
+	g.a158_15(s)
+	g.a158_16(s)
+	g.a158_17(s)
+	s.slots[105] = (s.slots[224] & 0xffffffff) & 0xffffffff
+	g.a158_19(s)
+	g.a158_20(s)
+}
+
 // a159 is action EgressPipeImpl.cc_egress.limits.
 func (g *acts_build) a159(s *phv) {
 	s.slots[185] = s.params[0] & 0xffffffff
@@ -2139,20 +2373,44 @@ func (g *acts_build) a160(s *phv) {
 	s.slots[188] = s.slots[229] & 0xffffffff
 	s.slots[189] = 0x0
 	g.a160_2(s)
-	g.a160_3(s)
+	s.slots[107] = (s.slots[176] & 0xffffffff) & 0xffffffff
 	g.a160_4(s)
 	g.a160_5(s)
 	s.slots[192] = 0x0
 	g.a160_7(s)
 	g.a160_8(s)
-	g.a160_9(s)
+	s.slots[108] = (s.slots[176] & 0xffffffff) & 0xffffffff
 	g.a160_10(s)
+}
+
+// a161 is action EgressPipeImpl.cc_egress.switch_over.
+func (g *acts_build) a161(s *phv) {
+	s.slots[109] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a161_1(s)
+	s.slots[110] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a161_3(s)
+	s.slots[111] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a161_5(s)
+	s.slots[112] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a161_7(s)
+	g.a161_8(s)
+	g.a161_9(s)
+	s.slots[113] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a161_11(s)
+	g.a161_12(s)
+	s.slots[115] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a161_14(s)
+	g.a161_15(s)
+	s.slots[117] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a161_17(s)
+	s.slots[118] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a161_19(s)
 }
 
 // a162 is action EgressPipeImpl.cc_egress.notify_upstream.
 func (g *acts_build) a162(s *phv) {
 	s.slots[190] = 0x1
-	g.a162_1(s)
+	s.slots[119] = ((0x3e8 + (s.slots[222] & 0xffffffff)) & 0xffffffff) & 0xffffffff
 	g.a162_2(s)
 }
 
@@ -2221,6 +2479,12 @@ func (g *acts_build) a163(s *phv) {
 		s.pktLen -= 4
 	}
 	g.a163_19(s)
+}
+
+// a164 is action EgressPipeImpl.cc_egress.send_marker.
+func (g *acts_build) a164(s *phv) {
+	s.slots[120] = ((0x7d0 + (s.slots[195] & 0xffffffff)) & 0xffffffff) & 0xffffffff
+	g.a164_1(s)
 }
 
 // a165 is action EgressPipeImpl.cc_egress.make_marker.
@@ -2508,6 +2772,12 @@ func (g *acts_build) a179(s *phv) {
 	s.slots[134] = 0x0
 }
 
+// a180 is action gnb260.
+func (g *acts_build) a180(s *phv) {
+	s.slots[121] = ((0xbb8 + (s.slots[216] & 0xffffffff)) & 0xffffffff) & 0xffffffff
+	g.a180_1(s)
+}
+
 // a181 is action steering93.
 func (g *acts_build) a181(s *phv) {
 	if !s.valid[5] {
@@ -2539,15 +2809,10 @@ type ctl_build_ingress struct {
 	cond25      func(*phv) bool
 	t26         *tableNode
 	t28         *tableNode
-	f46         *fixedNode
+	f46_1       func(*phv)
 	t47         *tableNode
-	f50_7       func(*phv)
-	f50_14      func(*phv)
-	f50_18      func(*phv)
 	f56_2       func(*phv)
-	f57_0       func(*phv)
 	f57_1       func(*phv)
-	f60_0       func(*phv)
 	f60_1       func(*phv)
 	t63         *tableNode
 	t64         *tableNode
@@ -2556,7 +2821,7 @@ type ctl_build_ingress struct {
 	t75         *tableNode
 	next75_76   node
 	next75_82   node
-	f81         *fixedNode
+	f81_1       func(*phv)
 	t83         *tableNode
 	next83_84   node
 	next83_88   node
@@ -2617,9 +2882,6 @@ type ctl_build_ingress struct {
 	t224        *tableNode
 	next224_225 node
 	next224_227 node
-	f225_9      func(*phv)
-	f225_15     func(*phv)
-	f225_19     func(*phv)
 	f228_1      func(*phv)
 	f231_1      func(*phv)
 }
@@ -2644,15 +2906,10 @@ func bind_build_ingress(n []node) func(*phv) {
 		cond25:      n[25].(*condNode).cond,
 		t26:         n[26].(*tableNode),
 		t28:         n[28].(*tableNode),
-		f46:         n[46].(*fixedNode),
+		f46_1:       n[46].(*fixedNode).a.straight[1],
 		t47:         n[47].(*tableNode),
-		f50_7:       n[50].(*fixedNode).a.straight[7],
-		f50_14:      n[50].(*fixedNode).a.straight[14],
-		f50_18:      n[50].(*fixedNode).a.straight[18],
 		f56_2:       n[56].(*fixedNode).a.straight[2],
-		f57_0:       n[57].(*fixedNode).a.straight[0],
 		f57_1:       n[57].(*fixedNode).a.straight[1],
-		f60_0:       n[60].(*fixedNode).a.straight[0],
 		f60_1:       n[60].(*fixedNode).a.straight[1],
 		t63:         n[63].(*tableNode),
 		t64:         n[64].(*tableNode),
@@ -2661,7 +2918,7 @@ func bind_build_ingress(n []node) func(*phv) {
 		t75:         n[75].(*tableNode),
 		next75_76:   n[76],
 		next75_82:   n[82],
-		f81:         n[81].(*fixedNode),
+		f81_1:       n[81].(*fixedNode).a.straight[1],
 		t83:         n[83].(*tableNode),
 		next83_84:   n[84],
 		next83_88:   n[88],
@@ -2722,9 +2979,6 @@ func bind_build_ingress(n []node) func(*phv) {
 		t224:        n[224].(*tableNode),
 		next224_225: n[225],
 		next224_227: n[227],
-		f225_9:      n[225].(*fixedNode).a.straight[9],
-		f225_15:     n[225].(*fixedNode).a.straight[15],
-		f225_19:     n[225].(*fixedNode).a.straight[19],
 		f228_1:      n[228].(*fixedNode).a.straight[1],
 		f231_1:      n[231].(*fixedNode).a.straight[1],
 	}
@@ -2934,9 +3188,8 @@ n45:
 		goto n9
 	}
 	// 46: action upf509
-	if g.f46.run(s) == nil {
-		return
-	}
+	s.slots[68] = (s.slots[151] & 0xffffffff) & 0xffffffff
+	g.f46_1(s)
 	// 47: table IngressPipeImpl.upf.queues
 	if g.table47(s) == nil {
 		return
@@ -3005,7 +3258,7 @@ n50:
 		s.pktLen -= 4
 	}
 	s.hdr[94] = 0x45
-	g.f50_7(s)
+	binary.BigEndian.PutUint16(s.hdr[96:], uint16(((0x1c + ((0x10 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff)) & 0xffff)))
 	s.hdr[98] = 0x0
 	s.hdr[99] = 0x0
 	s.hdr[100] = 0x0
@@ -3023,7 +3276,7 @@ n50:
 	}
 	binary.BigEndian.PutUint16(s.hdr[174:], uint16(s.slots[156]))
 	binary.BigEndian.PutUint16(s.hdr[176:], uint16(0x868))
-	g.f50_14(s)
+	binary.BigEndian.PutUint16(s.hdr[178:], uint16(((0x8 + ((0x10 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff)) & 0xffff)))
 	binary.BigEndian.PutUint16(s.hdr[180:], uint16(0x0))
 	if !s.valid[18] {
 		clear(s.hdr[186:194])
@@ -3032,7 +3285,7 @@ n50:
 	}
 	s.hdr[186] = 0x34
 	s.hdr[187] = 0xff
-	g.f50_18(s)
+	binary.BigEndian.PutUint16(s.hdr[188:], uint16(((((0x10 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff) + 0xfff8) & 0xffff)))
 	binary.BigEndian.PutUint32(s.hdr[190:], uint32(s.slots[157]))
 	if !s.valid[19] {
 		clear(s.hdr[194:198])
@@ -3090,7 +3343,7 @@ n55:
 	goto n45
 n57:
 	// 57: action IngressPipeImpl.upf.meter_app
-	g.f57_0(s)
+	s.slots[39] = (s.slots[152] & 0xffffffff) & 0xffffffff
 	g.f57_1(s)
 	s.slots[84] = s.slots[95] & 0x3
 	// 58: slot== slot=84 k=0x2
@@ -3103,7 +3356,7 @@ n57:
 	goto n55
 n60:
 	// 60: action IngressPipeImpl.upf.meter_session
-	g.f60_0(s)
+	s.slots[40] = (s.slots[150] & 0xffffffff) & 0xffffffff
 	g.f60_1(s)
 	s.slots[84] = s.slots[96] & 0x3
 	// 61: slot== slot=84 k=0x2
@@ -3197,9 +3450,8 @@ n77:
 	}
 n81:
 	// 81: action upf471
-	if g.f81.run(s) == nil {
-		return
-	}
+	s.slots[67] = (s.slots[149] & 0xffffffff) & 0xffffffff
+	g.f81_1(s)
 	goto n43
 n82:
 	// 82: action act_4
@@ -3926,7 +4178,7 @@ n223:
 	s.hdr[16] = 0x8
 	s.hdr[17] = 0x0
 	s.hdr[94] = 0x45
-	g.f225_9(s)
+	binary.BigEndian.PutUint16(s.hdr[96:], uint16(((0x1c + ((0x8 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff)) & 0xffff)))
 	s.hdr[98] = 0x0
 	s.hdr[99] = 0x0
 	s.hdr[100] = 0x0
@@ -3946,7 +4198,7 @@ n223:
 	s.hdr[175] = 0x68
 	s.hdr[176] = 0x8
 	s.hdr[177] = 0x68
-	g.f225_15(s)
+	binary.BigEndian.PutUint16(s.hdr[178:], uint16(((0x8 + ((0x8 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff)) & 0xffff)))
 	binary.BigEndian.PutUint16(s.hdr[180:], uint16(0x0))
 	if !s.valid[18] {
 		clear(s.hdr[186:194])
@@ -3955,7 +4207,7 @@ n223:
 	}
 	s.hdr[186] = 0x30
 	s.hdr[187] = 0xff
-	g.f225_19(s)
+	binary.BigEndian.PutUint16(s.hdr[188:], uint16(((((0x8 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff) + 0xfff8) & 0xffff)))
 	binary.BigEndian.PutUint32(s.hdr[190:], uint32(s.slots[157]))
 	// 226: action gnb231
 	s.slots[140] = 0x1
@@ -4430,20 +4682,19 @@ type ctl_build_egress struct {
 	f7_0      func(*phv)
 	f10_22    func(*phv)
 	get16     func(*phv) uint64
-	f19       *fixedNode
+	f19_1     func(*phv)
 	t22       *tableNode
 	cond24    func(*phv) bool
 	f26_25    func(*phv)
 	f29_18    func(*phv)
 	f31_19    func(*phv)
-	f33       *fixedNode
+	f33_1     func(*phv)
 	t35       *tableNode
 	next35_36 node
 	next35_45 node
 	one37     func(*phv)
 	f39       *fixedNode
 	f42       *fixedNode
-	f44_1     func(*phv)
 	f44_2     func(*phv)
 	cond48    func(*phv) bool
 	f49       *fixedNode
@@ -4456,20 +4707,19 @@ func bind_build_egress(n []node) func(*phv) {
 		f7_0:      n[7].(*fixedNode).a.straight[0],
 		f10_22:    n[10].(*fixedNode).a.straight[22],
 		get16:     n[16].(*fieldEqNode).get,
-		f19:       n[19].(*fixedNode),
+		f19_1:     n[19].(*fixedNode).a.straight[1],
 		t22:       n[22].(*tableNode),
 		cond24:    n[24].(*condNode).cond,
 		f26_25:    n[26].(*fixedNode).a.straight[25],
 		f29_18:    n[29].(*fixedNode).a.straight[18],
 		f31_19:    n[31].(*fixedNode).a.straight[19],
-		f33:       n[33].(*fixedNode),
+		f33_1:     n[33].(*fixedNode).a.straight[1],
 		t35:       n[35].(*tableNode),
 		next35_36: n[36],
 		next35_45: n[45],
 		one37:     n[37].(*fixedNode).one,
 		f39:       n[39].(*fixedNode),
 		f42:       n[42].(*fixedNode),
-		f44_1:     n[44].(*fixedNode).a.straight[1],
 		f44_2:     n[44].(*fixedNode).a.straight[2],
 		cond48:    n[48].(*condNode).cond,
 		f49:       n[49].(*fixedNode),
@@ -4626,9 +4876,8 @@ n17:
 		goto n20
 	}
 	// 19: action gnb260
-	if g.f19.run(s) == nil {
-		return
-	}
+	s.slots[121] = ((0xbb8 + (s.slots[216] & 0xffffffff)) & 0xffffffff) & 0xffffffff
+	g.f19_1(s)
 n20:
 	// 20: slot== slot=139 k=0x0
 	if s.slots[139] == 0x0 {
@@ -4890,9 +5139,8 @@ n32:
 		goto n34
 	}
 	// 33: action EgressPipeImpl.cc_egress.send_marker
-	if g.f33.run(s) == nil {
-		return
-	}
+	s.slots[120] = ((0x7d0 + (s.slots[195] & 0xffffffff)) & 0xffffffff) & 0xffffffff
+	g.f33_1(s)
 n34:
 	// 34: flag slot=175
 	if !(s.slots[175] != 0) {
@@ -4940,7 +5188,7 @@ n43:
 	}
 	// 44: action EgressPipeImpl.cc_egress.notify_upstream
 	s.slots[190] = 0x1
-	g.f44_1(s)
+	s.slots[119] = ((0x3e8 + (s.slots[222] & 0xffffffff)) & 0xffffffff) & 0xffffffff
 	g.f44_2(s)
 	goto n11
 n45:

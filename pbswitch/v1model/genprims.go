@@ -109,20 +109,58 @@ func (c *compiler) assignCode(dst, src *bmv2json.TypedValue, x *exprCtx) string 
 	switch {
 	case v.kind == kBool && v.isK:
 		read = fmt.Sprintf("%#x", v.k.Uint64()&1)
-	case v.kind != kData || v.wide || v.signed:
+	case v.kind != kData || v.wide:
 		return ""
 	case v.isK:
 		read = fmt.Sprintf("%#x", v.u(nil)&mask64(lv.width))
-	case v.param > 0:
-		read = fmt.Sprintf("s.params[%d]", v.param-1)
-	case v.lv != nil && plainField(v.lv) && !v.lv.signed:
-		if read = readCode(v.lv); read == "" {
+	default:
+		if read = c.valueCode(src, x); read == "" {
 			return ""
 		}
+	}
+	return storeCode(lv, read)
+}
+
+// valueCode is a data value of at most 64 bits as a uint64 Go expression,
+// as its closure computes it ("" when it has no form here): a constant, an
+// action parameter, a plain field, or +, -, &, |, ^ of such values (on
+// 64-bit words, wrapping, as the closures compute them whatever the
+// operands' signs; a write cuts the result to the field's width).
+func (c *compiler) valueCode(tv *bmv2json.TypedValue, x *exprCtx) string {
+	v, err := c.expr(tv, x)
+	if err != nil || v.kind != kData || v.wide {
+		return ""
+	}
+	switch {
+	case v.isK:
+		return fmt.Sprintf("%#x", v.u(nil))
+	case v.param > 0:
+		return fmt.Sprintf("s.params[%d]", v.param-1)
+	case v.lv != nil:
+		if !plainField(v.lv) {
+			return ""
+		}
+		return readCode(v.lv)
+	case tv.Type != "expression":
+		return ""
+	}
+	if inner, ok := tv.Wrapped(); ok {
+		return c.valueCode(inner, x)
+	}
+	e, err := tv.Expression()
+	if err != nil || e.Left == nil || e.Right == nil {
+		return ""
+	}
+	switch e.Op {
+	case "+", "-", "&", "|", "^":
 	default:
 		return ""
 	}
-	return storeCode(lv, read)
+	l, r := c.valueCode(e.Left, x), c.valueCode(e.Right, x)
+	if l == "" || r == "" {
+		return ""
+	}
+	return "(" + l + " " + e.Op + " " + r + ")"
 }
 
 // plainField is a field of at most 64 bits at a fixed place.

@@ -68,6 +68,16 @@ func (a *action) exec(s *phv) {
 	}
 }
 
+// runAction runs a bound action: its generated body directly when it has
+// one and holds no register lock, else exec.
+func runAction(a *action, s *phv) {
+	if a.gen != nil && a.registers == nil {
+		a.gen(s)
+		return
+	}
+	a.exec(s)
+}
+
 // runStraight runs a body without jumps, checking for exit only when the
 // body may exit.
 func runStraight(a *action, s *phv) {

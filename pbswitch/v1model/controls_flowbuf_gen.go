@@ -19,9 +19,9 @@ func init() {
 			"ingress": {bind: bind_build_ingress, signature: []string{
 				"valid hdr=2 next=[1 2]",
 				"action packetio14 one=false words=0 code=afc72e5dcaba next=[2]",
-				"table IngressPipeImpl.steering.vport_ports byhit=false key=2[0+2 slot222] next=[3 3 3]",
+				"table IngressPipeImpl.steering.vport_ports byhit=false plain=false key=2[0+2 slot222] next=[3 3 3]",
 				"valid hdr=13 next=[4 5]",
-				"table IngressPipeImpl.steering.flow_steering byhit=false key=16[0+1 slot138][1+2 slot222][3+4 hdr106][7+4 hdr110][11+1 slot137][12+2 slot135][14+2 slot136] next=[5 5 5 5 5]",
+				"table IngressPipeImpl.steering.flow_steering byhit=false plain=false key=16[0+1 slot138][1+2 slot222][3+4 hdr106][7+4 hdr110][11+1 slot137][12+2 slot135][14+2 slot136] next=[5 5 5 5 5]",
 				"flag slot=140 next=[6 182]",
 				"flag slot=140 next=[7 140]",
 				"flag slot=140 next=[8 132]",
@@ -29,23 +29,23 @@ func init() {
 				"flag slot=140 next=[10 24]",
 				"valid hdr=13 next=[11 13]",
 				"slot== slot=142 k=0x0 next=[12 13]",
-				"table IngressPipeImpl.qos.dscp_queues byhit=false key=1[0+1 read] next=[13 13 13]",
-				"table IngressPipeImpl.acl.acl_table byhit=false key=29[0+2 slot222][2+6 hdr4][8+6 hdr10][14+2 hdr16][16+4 hdr106][20+4 hdr110][24+1 slot137][25+2 slot135][27+2 slot136] next=[14 14 14 14 14]",
+				"table IngressPipeImpl.qos.dscp_queues byhit=false plain=true key=1[0+1 read] next=[13 13 13]",
+				"table IngressPipeImpl.acl.acl_table byhit=false plain=false key=29[0+2 slot222][2+6 hdr4][8+6 hdr10][14+2 hdr16][16+4 hdr106][20+4 hdr110][24+1 slot137][25+2 slot135][27+2 slot136] next=[14 14 14 14 14]",
 				"slot== slot=223 k=0x1ff next=[15 22]",
 				"flag slot=163 next=[16 -1]",
-				"table IngressPipeImpl.fb_admission.fb_buffer byhit=false key=0 next=[17 17]",
+				"table IngressPipeImpl.fb_admission.fb_buffer byhit=false plain=true key=0 next=[17 17]",
 				"action IngressPipeImpl.fb_admission.fb_read one=false words=0 code=216b36627a0b next=[18]",
-				"table IngressPipeImpl.fb_admission.fb_shift byhit=false key=9[0+1 slot166][1+4 slot171][5+4 slot172] next=[19 19]",
+				"table IngressPipeImpl.fb_admission.fb_shift byhit=false plain=true key=9[0+1 slot166][1+4 slot171][5+4 slot172] next=[19 19]",
 				"cond next=[20 21]",
 				"action IngressPipeImpl.fb_admission.fb_drop one=false words=0 code=e082be2e9c26 next=[-1]",
 				"action IngressPipeImpl.fb_admission.fb_charge one=false words=0 code=f09b9faf3d36 next=[-1]",
 				"slot== slot=233 k=0x0 next=[23 15]",
-				"table IngressPipeImpl.fb_admission.fb_classes byhit=false key=4[0+2 slot223][2+1 slot237][3+1 read] next=[15 15 15]",
+				"table IngressPipeImpl.fb_admission.fb_classes byhit=false plain=true key=4[0+2 slot223][2+1 slot237][3+1 read] next=[15 15 15]",
 				"valid hdr=13 next=[25 27]",
 				"cond next=[26 27]",
-				"table IngressPipeImpl.forwarding.routing_v4 byhit=false key=4[0+4 hdr110] next=[27 27 27 27 27]",
+				"table IngressPipeImpl.forwarding.routing_v4 byhit=false plain=false key=4[0+4 hdr110] next=[27 27 27 27 27]",
 				"flag slot=140 next=[10 28]",
-				"table IngressPipeImpl.forwarding.l2_exact byhit=false key=6[0+6 hdr4] next=[10 10 10 10 10]",
+				"table IngressPipeImpl.forwarding.l2_exact byhit=false plain=false key=6[0+6 hdr4] next=[10 10 10 10 10]",
 				"action act_0 one=true words=0 code=bf63f1c1462b next=[30]",
 				"valid hdr=13 next=[31 131]",
 				"flag slot=92 next=[32 103]",
@@ -64,7 +64,7 @@ func init() {
 				"flag slot=94 next=[45 51]",
 				"flag slot=94 next=[9 46]",
 				"action upf509 one=false words=0 code=d9c1f3f9862a next=[47]",
-				"table IngressPipeImpl.upf.queues byhit=false key=1[0+1 slot158] next=[48 48 48]",
+				"table IngressPipeImpl.upf.queues byhit=false plain=true key=1[0+1 slot158] next=[48 48 48]",
 				"slot== slot=142 k=0x1 next=[49 50]",
 				"action upf128 one=false words=0 code=d120780bc323 next=[9]",
 				"action upf154 one=false words=0 code=7e6596c0cdc8 next=[9]",
@@ -80,11 +80,11 @@ func init() {
 				"action IngressPipeImpl.upf.meter_session one=false words=0 code=ca7a926c21ed next=[61]",
 				"slot== slot=84 k=0x2 next=[62 55]",
 				"action IngressPipeImpl.upf.drop one=false words=0 code=31c9e26f4c9d next=[55]",
-				"table IngressPipeImpl.upf.tunnel_peers byhit=false key=2[0+2 slot153] next=[54 54 54]",
-				"table IngressPipeImpl.upf.applications byhit=false key=13[0+4 slot143][4+4 slot144][8+1 slot145][9+2 slot146][11+2 slot147] next=[65 65 65]",
+				"table IngressPipeImpl.upf.tunnel_peers byhit=false plain=true key=2[0+2 slot153] next=[54 54 54]",
+				"table IngressPipeImpl.upf.applications byhit=false plain=true key=13[0+4 slot143][4+4 slot144][8+1 slot145][9+2 slot146][11+2 slot147] next=[65 65 65]",
 				"slot== slot=142 k=0x1 next=[66 67]",
-				"table IngressPipeImpl.upf.uplink_terminations byhit=false key=5[0+4 slot143][4+1 slot148] next=[52 52 52 52]",
-				"table IngressPipeImpl.upf.downlink_terminations byhit=false key=5[0+4 slot143][4+1 slot148] next=[52 52 52 52]",
+				"table IngressPipeImpl.upf.uplink_terminations byhit=false plain=true key=5[0+4 slot143][4+1 slot148] next=[52 52 52 52]",
+				"table IngressPipeImpl.upf.downlink_terminations byhit=false plain=true key=5[0+4 slot143][4+1 slot148] next=[52 52 52 52]",
 				"flag slot=159 next=[69 44]",
 				"slot== slot=138 k=0x0 next=[70 44]",
 				"flag slot=161 next=[44 71]",
@@ -92,7 +92,7 @@ func init() {
 				"action upf476 one=true words=0 code=641e0ca40e4b next=[44]",
 				"flag slot=161 next=[43 74]",
 				"slot== slot=142 k=0x1 next=[75 83]",
-				"table IngressPipeImpl.upf.uplink_sessions byhit=true key=8[0+4 hdr110][4+4 hdr190] next=[76 82]",
+				"table IngressPipeImpl.upf.uplink_sessions byhit=true plain=true key=8[0+4 hdr110][4+4 hdr190] next=[76 82]",
 				"action act_3 one=true words=0 code=51eddd9524ab next=[77]",
 				"flag slot=94 next=[43 78]",
 				"flag slot=83 next=[79 43]",
@@ -100,7 +100,7 @@ func init() {
 				"slot== slot=138 k=0x1 next=[43 81]",
 				"action upf471 one=false words=0 code=fd5fb32b8cef next=[43]",
 				"action act_4 one=true words=0 code=e55f459bad39 next=[77]",
-				"table IngressPipeImpl.upf.downlink_sessions byhit=true key=4[0+4 slot143] next=[84 88]",
+				"table IngressPipeImpl.upf.downlink_sessions byhit=true plain=true key=4[0+4 slot143] next=[84 88]",
 				"action act_5 one=true words=0 code=51eddd9524ab next=[85]",
 				"flag slot=83 next=[77 86]",
 				"flag slot=219 next=[87 77]",
@@ -109,18 +109,18 @@ func init() {
 				"action IngressPipeImpl.hh.update one=false words=0 code=2de0f70442f5 next=[90]",
 				"flag slot=204 next=[91 39]",
 				"action hh208 one=false words=0 code=f34adddc104b next=[92]",
-				"table IngressPipeImpl.hh.hh_cpu_report byhit=false key=0 next=[93 93]",
+				"table IngressPipeImpl.hh.hh_cpu_report byhit=false plain=true key=0 next=[93 93]",
 				"slot== slot=205 k=0x1 next=[94 39]",
 				"action IngressPipeImpl.hh.report_to_cpu one=false words=0 code=75bd918a33b2 next=[39]",
-				"table IngressPipeImpl.hh.hh_settings byhit=false key=0 next=[96 96]",
-				"table IngressPipeImpl.hh.hh_observation byhit=false key=0 next=[97 97]",
+				"table IngressPipeImpl.hh.hh_settings byhit=false plain=true key=0 next=[96 96]",
+				"table IngressPipeImpl.hh.hh_observation byhit=false plain=true key=0 next=[97 97]",
 				"slot== slot=198 k=0x0 next=[98 99]",
 				"action hh204 one=true words=0 code=60f6cc167291 next=[38]",
 				"cond next=[98 38]",
 				"slot== slot=138 k=0x1 next=[36 37]",
 				"flag slot=161 next=[33 102]",
-				"table IngressPipeImpl.firewall.rules byhit=false key=14[0+1 slot142][1+4 slot143][5+4 slot144][9+1 slot145][10+2 slot146][12+2 slot147] next=[33 33 33 33]",
-				"table IngressPipeImpl.upf_classifier.interfaces byhit=false key=4[0+4 hdr110] next=[104 104 104 104]",
+				"table IngressPipeImpl.firewall.rules byhit=false plain=false key=14[0+1 slot142][1+4 slot143][5+4 slot144][9+1 slot145][10+2 slot146][12+2 slot147] next=[33 33 33 33]",
+				"table IngressPipeImpl.upf_classifier.interfaces byhit=false plain=true key=4[0+4 hdr110] next=[104 104 104 104]",
 				"slot== slot=142 k=0x1 next=[105 125]",
 				"valid hdr=16 next=[106 124]",
 				"field== bit=1408 width=16 slot=-1 k=0x868 next=[107 124]",
@@ -150,22 +150,22 @@ func init() {
 				"action IngressPipeImpl.upf_classifier.downlink_keys one=false words=0 code=9f78a7df31cb next=[32]",
 				"action upf79 one=true words=0 code=b965a3c678f6 next=[31]",
 				"valid hdr=13 next=[133 8]",
-				"table IngressPipeImpl.hybrid.slow_path byhit=false key=0 next=[134 134 134]",
+				"table IngressPipeImpl.hybrid.slow_path byhit=false plain=true key=0 next=[134 134 134]",
 				"flag slot=219 next=[135 8]",
 				"cond next=[136 8]",
 				"valid hdr=23 next=[137 8]",
 				"field== bit=1712 width=32 slot=-1 k=0x0 next=[138 8]",
 				"field== bit=1952 width=16 slot=-1 k=0xfb0e next=[139 8]",
 				"action hybrid54 one=false words=0 code=4221b0d22de9 next=[8]",
-				"table IngressPipeImpl.cc_ingress.cc_switch byhit=false key=0 next=[141 141]",
+				"table IngressPipeImpl.cc_ingress.cc_switch byhit=false plain=true key=0 next=[141 141]",
 				"valid hdr=6 next=[142 173]",
 				"action congestion291 one=true words=0 code=9eb7459d18dc next=[143]",
 				"valid hdr=6 next=[144 171]",
 				"action IngressPipeImpl.cc_ingress.read_slot one=false words=0 code=9b94f2e87b8a next=[145]",
-				"table IngressPipeImpl.cc_ingress.cc_alternates byhit=false key=3[0+2 slot176][2+1 slot180] next=[146 146 146]",
+				"table IngressPipeImpl.cc_ingress.cc_alternates byhit=false plain=true key=3[0+2 slot176][2+1 slot180] next=[146 146 146]",
 				"valid hdr=6 next=[147 168]",
 				"action congestion317 one=true words=0 code=e3b0c44298fc next=[148]",
-				"table IngressPipeImpl.cc_ingress.cc_paths byhit=false key=3[0+2 slot176][2+1 slot179] next=[149 149 149]",
+				"table IngressPipeImpl.cc_ingress.cc_paths byhit=false plain=true key=3[0+2 slot176][2+1 slot179] next=[149 149 149]",
 				"valid hdr=9 next=[150 152]",
 				"flag slot=140 next=[151 167]",
 				"action congestion323 one=false words=0 code=e3b0c44298fc next=[152]",
@@ -176,7 +176,7 @@ func init() {
 				"action IngressPipeImpl.cc_ingress.switch_on_notification one=false words=0 code=c445703206b1 next=[157]",
 				"action congestion342 one=false words=0 code=e082be2e9c26 next=[158]",
 				"flag slot=140 next=[159 160]",
-				"table IngressPipeImpl.cc_ingress.cc_ordered byhit=false key=2[0+2 slot176] next=[160 160 160]",
+				"table IngressPipeImpl.cc_ingress.cc_ordered byhit=false plain=true key=2[0+2 slot176] next=[160 160 160]",
 				"slot== slot=182 k=0x1 next=[161 7]",
 				"action congestion349 one=false words=0 code=06b1e334d03f next=[162]",
 				"slot== slot=184 k=0x1 next=[163 7]",
@@ -192,15 +192,15 @@ func init() {
 				"flag slot=175 next=[144 7]",
 				"valid hdr=9 next=[174 177]",
 				"action congestion295 one=true words=0 code=576af0acb03e next=[175]",
-				"table IngressPipeImpl.cc_ingress.cc_marker_sinks byhit=true key=2[0+2 hdr72] next=[176 143]",
+				"table IngressPipeImpl.cc_ingress.cc_marker_sinks byhit=true plain=true key=2[0+2 hdr72] next=[176 143]",
 				"action congestion297 one=false words=0 code=e3b0c44298fc next=[143]",
 				"valid hdr=13 next=[178 143]",
-				"table IngressPipeImpl.cc_ingress.cc_flows byhit=true key=13[0+4 hdr106][4+4 hdr110][8+1 slot137][9+2 slot135][11+2 slot136] next=[179 143]",
+				"table IngressPipeImpl.cc_ingress.cc_flows byhit=true plain=true key=13[0+4 hdr106][4+4 hdr110][8+1 slot137][9+2 slot135][11+2 slot136] next=[179 143]",
 				"action IngressPipeImpl.cc_ingress.read_generation one=false words=0 code=408f2291298d next=[180]",
 				"cond next=[181 143]",
 				"action IngressPipeImpl.cc_ingress.start_generation one=false words=0 code=f6fbcc50b882 next=[143]",
 				"action act one=true words=0 code=e58d6a7a25d0 next=[183]",
-				"table IngressPipeImpl.gnb.ports byhit=false key=2[0+2 slot222] next=[184 184 184 184 184]",
+				"table IngressPipeImpl.gnb.ports byhit=false plain=true key=2[0+2 slot222] next=[184 184 184 184 184]",
 				"slot== slot=212 k=0x0 next=[185 186]",
 				"action gnb191 one=true words=0 code=3308d65ead5d next=[186]",
 				"flag slot=91 next=[187 199]",
@@ -214,7 +214,7 @@ func init() {
 				"slot== slot=90 k=0x1 next=[195 196]",
 				"action gnb247 one=true words=0 code=cd3ea3436d0c next=[6]",
 				"action gnb249 one=true words=0 code=06fec71ef4bf next=[6]",
-				"table IngressPipeImpl.gnb.downlink_bearers byhit=true key=4[0+4 slot213] next=[188 198]",
+				"table IngressPipeImpl.gnb.downlink_bearers byhit=true plain=true key=4[0+4 slot213] next=[188 198]",
 				"action gnb237 one=true words=0 code=3308d65ead5d next=[188]",
 				"slot== slot=212 k=0x1 next=[200 208]",
 				"valid hdr=18 next=[201 207]",
@@ -241,7 +241,7 @@ func init() {
 				"field== bit=752 width=4 slot=-1 k=0x4 next=[222 228]",
 				"field== bit=756 width=4 slot=-1 k=0x5 next=[223 228]",
 				"flag slot=91 next=[187 224]",
-				"table IngressPipeImpl.gnb.uplink_bearers byhit=true key=4[0+4 hdr82] next=[225 227]",
+				"table IngressPipeImpl.gnb.uplink_bearers byhit=true plain=true key=4[0+4 hdr82] next=[225 227]",
 				"action IngressPipeImpl.gnb.to_gtpu one=false words=0 code=9f1659bc1bfc next=[226]",
 				"action gnb231 one=true words=0 code=45730cc2464b next=[227]",
 				"action gnb233 one=true words=0 code=3308d65ead5d next=[187]",
@@ -275,7 +275,7 @@ func init() {
 				"action gnb260 one=false words=0 code=2e15045bb26c next=[20]",
 				"slot== slot=139 k=0x0 next=[-1 21]",
 				"action steering93 one=false words=0 code=144df9ae328b next=[-1]",
-				"table EgressPipeImpl.ecn_marking.ecn_thresholds byhit=false key=2[0+2 slot224] next=[23 23 23]",
+				"table EgressPipeImpl.ecn_marking.ecn_thresholds byhit=false plain=true key=2[0+2 slot224] next=[23 23 23]",
 				"flag slot=134 next=[24 17]",
 				"cond next=[25 17]",
 				"action ecn47 one=true words=0 code=e7a08d07d226 next=[17]",
@@ -288,7 +288,7 @@ func init() {
 				"flag slot=193 next=[33 34]",
 				"action EgressPipeImpl.cc_egress.send_marker one=false words=0 code=7b4a7738c21d next=[34]",
 				"flag slot=175 next=[35 46]",
-				"table EgressPipeImpl.cc_egress.cc_thresholds byhit=true key=2[0+2 slot176] next=[36 45]",
+				"table EgressPipeImpl.cc_egress.cc_thresholds byhit=true plain=true key=2[0+2 slot176] next=[36 45]",
 				"action act_7 one=true words=0 code=eeaa5909d507 next=[37]",
 				"action congestion540 one=true words=0 code=e3b0c44298fc next=[38]",
 				"flag slot=131 next=[39 11]",
@@ -4247,7 +4247,20 @@ n233:
 func (g *ctl_build_ingress) table2(s *phv) node {
 	t := g.t2
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:2]
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[222]))
@@ -4260,7 +4273,20 @@ func (g *ctl_build_ingress) table2(s *phv) node {
 func (g *ctl_build_ingress) table4(s *phv) node {
 	t := g.t4
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:16]
 	key[0] = byte(s.slots[138])
@@ -4279,20 +4305,65 @@ func (g *ctl_build_ingress) table4(s *phv) node {
 func (g *ctl_build_ingress) table12(s *phv) node {
 	t := g.t12
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:1]
 	g.k12_0(s, key[0:1])
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
 }
 
 // table13 applies IngressPipeImpl.acl.acl_table.
 func (g *ctl_build_ingress) table13(s *phv) node {
 	t := g.t13
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:29]
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[222]))
@@ -4313,19 +4384,64 @@ func (g *ctl_build_ingress) table13(s *phv) node {
 func (g *ctl_build_ingress) table16(s *phv) node {
 	t := g.t16
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:0]
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
 }
 
 // table18 applies IngressPipeImpl.fb_admission.fb_shift.
 func (g *ctl_build_ingress) table18(s *phv) node {
 	t := g.t18
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:9]
 	key[0] = byte(s.slots[166])
@@ -4333,14 +4449,46 @@ func (g *ctl_build_ingress) table18(s *phv) node {
 	binary.BigEndian.PutUint32(key[5:], uint32(s.slots[172]))
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
 }
 
 // table23 applies IngressPipeImpl.fb_admission.fb_classes.
 func (g *ctl_build_ingress) table23(s *phv) node {
 	t := g.t23
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:4]
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[223]))
@@ -4348,14 +4496,46 @@ func (g *ctl_build_ingress) table23(s *phv) node {
 	g.k23_2(s, key[3:4])
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
 }
 
 // table26 applies IngressPipeImpl.forwarding.routing_v4.
 func (g *ctl_build_ingress) table26(s *phv) node {
 	t := g.t26
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:4]
 	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(s.hdr[110:]))
@@ -4368,7 +4548,20 @@ func (g *ctl_build_ingress) table26(s *phv) node {
 func (g *ctl_build_ingress) table28(s *phv) node {
 	t := g.t28
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:6]
 	copy(key[0:6], s.hdr[4:10])
@@ -4381,33 +4574,110 @@ func (g *ctl_build_ingress) table28(s *phv) node {
 func (g *ctl_build_ingress) table47(s *phv) node {
 	t := g.t47
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:1]
 	key[0] = byte(s.slots[158])
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
 }
 
 // table63 applies IngressPipeImpl.upf.tunnel_peers.
 func (g *ctl_build_ingress) table63(s *phv) node {
 	t := g.t63
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:2]
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[153]))
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
 }
 
 // table64 applies IngressPipeImpl.upf.applications.
 func (g *ctl_build_ingress) table64(s *phv) node {
 	t := g.t64
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:13]
 	binary.BigEndian.PutUint32(key[0:], uint32(s.slots[143]))
@@ -4417,105 +4687,361 @@ func (g *ctl_build_ingress) table64(s *phv) node {
 	binary.BigEndian.PutUint16(key[11:], uint16(s.slots[147]))
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
 }
 
 // table66 applies IngressPipeImpl.upf.uplink_terminations.
 func (g *ctl_build_ingress) table66(s *phv) node {
 	t := g.t66
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:5]
 	binary.BigEndian.PutUint32(key[0:], uint32(s.slots[143]))
 	key[4] = byte(s.slots[148])
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
 }
 
 // table67 applies IngressPipeImpl.upf.downlink_terminations.
 func (g *ctl_build_ingress) table67(s *phv) node {
 	t := g.t67
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:5]
 	binary.BigEndian.PutUint32(key[0:], uint32(s.slots[143]))
 	key[4] = byte(s.slots[148])
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
 }
 
 // table75 applies IngressPipeImpl.upf.uplink_sessions.
 func (g *ctl_build_ingress) table75(s *phv) node {
 	t := g.t75
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return t.miss
 	}
 	key := s.key[:8]
 	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(s.hdr[110:]))
 	binary.BigEndian.PutUint32(key[4:], binary.BigEndian.Uint32(s.hdr[190:]))
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if found.Matched {
+		return t.hit
+	}
+	return t.miss
 }
 
 // table83 applies IngressPipeImpl.upf.downlink_sessions.
 func (g *ctl_build_ingress) table83(s *phv) node {
 	t := g.t83
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return t.miss
 	}
 	key := s.key[:4]
 	binary.BigEndian.PutUint32(key[0:], uint32(s.slots[143]))
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if found.Matched {
+		return t.hit
+	}
+	return t.miss
 }
 
 // table92 applies IngressPipeImpl.hh.hh_cpu_report.
 func (g *ctl_build_ingress) table92(s *phv) node {
 	t := g.t92
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:0]
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
 }
 
 // table95 applies IngressPipeImpl.hh.hh_settings.
 func (g *ctl_build_ingress) table95(s *phv) node {
 	t := g.t95
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:0]
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
 }
 
 // table96 applies IngressPipeImpl.hh.hh_observation.
 func (g *ctl_build_ingress) table96(s *phv) node {
 	t := g.t96
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:0]
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
 }
 
 // table102 applies IngressPipeImpl.firewall.rules.
 func (g *ctl_build_ingress) table102(s *phv) node {
 	t := g.t102
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:14]
 	key[0] = byte(s.slots[142])
@@ -4533,98 +5059,335 @@ func (g *ctl_build_ingress) table102(s *phv) node {
 func (g *ctl_build_ingress) table103(s *phv) node {
 	t := g.t103
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:4]
 	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(s.hdr[110:]))
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
 }
 
 // table133 applies IngressPipeImpl.hybrid.slow_path.
 func (g *ctl_build_ingress) table133(s *phv) node {
 	t := g.t133
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:0]
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
 }
 
 // table140 applies IngressPipeImpl.cc_ingress.cc_switch.
 func (g *ctl_build_ingress) table140(s *phv) node {
 	t := g.t140
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:0]
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
 }
 
 // table145 applies IngressPipeImpl.cc_ingress.cc_alternates.
 func (g *ctl_build_ingress) table145(s *phv) node {
 	t := g.t145
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:3]
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[176]))
 	key[2] = byte(s.slots[180])
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
 }
 
 // table148 applies IngressPipeImpl.cc_ingress.cc_paths.
 func (g *ctl_build_ingress) table148(s *phv) node {
 	t := g.t148
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:3]
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[176]))
 	key[2] = byte(s.slots[179])
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
 }
 
 // table159 applies IngressPipeImpl.cc_ingress.cc_ordered.
 func (g *ctl_build_ingress) table159(s *phv) node {
 	t := g.t159
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:2]
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[176]))
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
 }
 
 // table175 applies IngressPipeImpl.cc_ingress.cc_marker_sinks.
 func (g *ctl_build_ingress) table175(s *phv) node {
 	t := g.t175
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return t.miss
 	}
 	key := s.key[:2]
 	binary.BigEndian.PutUint16(key[0:], binary.BigEndian.Uint16(s.hdr[72:]))
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if found.Matched {
+		return t.hit
+	}
+	return t.miss
 }
 
 // table178 applies IngressPipeImpl.cc_ingress.cc_flows.
 func (g *ctl_build_ingress) table178(s *phv) node {
 	t := g.t178
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return t.miss
 	}
 	key := s.key[:13]
 	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(s.hdr[106:]))
@@ -4634,46 +5397,161 @@ func (g *ctl_build_ingress) table178(s *phv) node {
 	binary.BigEndian.PutUint16(key[11:], uint16(s.slots[136]))
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if found.Matched {
+		return t.hit
+	}
+	return t.miss
 }
 
 // table183 applies IngressPipeImpl.gnb.ports.
 func (g *ctl_build_ingress) table183(s *phv) node {
 	t := g.t183
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:2]
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[222]))
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
 }
 
 // table197 applies IngressPipeImpl.gnb.downlink_bearers.
 func (g *ctl_build_ingress) table197(s *phv) node {
 	t := g.t197
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return t.miss
 	}
 	key := s.key[:4]
 	binary.BigEndian.PutUint32(key[0:], uint32(s.slots[213]))
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if found.Matched {
+		return t.hit
+	}
+	return t.miss
 }
 
 // table224 applies IngressPipeImpl.gnb.uplink_bearers.
 func (g *ctl_build_ingress) table224(s *phv) node {
 	t := g.t224
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return t.miss
 	}
 	key := s.key[:4]
 	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(s.hdr[82:]))
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if found.Matched {
+		return t.hit
+	}
+	return t.miss
 }
 
 // ctl_build_egress is the generated build egress: the compiled nodes and closures it calls.
@@ -5219,24 +6097,88 @@ n48:
 func (g *ctl_build_egress) table22(s *phv) node {
 	t := g.t22
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
 	}
 	key := s.key[:2]
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[224]))
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
 }
 
 // table35 applies EgressPipeImpl.cc_egress.cc_thresholds.
 func (g *ctl_build_egress) table35(s *phv) node {
 	t := g.t35
 	if h := t.t.EmptyDefault(); h != nil {
-		return t.runDefault(s, h)
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return t.miss
 	}
 	key := s.key[:2]
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[176]))
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
-	return t.apply(s, &found)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if found.Matched {
+		return t.hit
+	}
+	return t.miss
 }

@@ -75,7 +75,7 @@ func inlinable(n *fixedNode) bool {
 func (e *emitter) tableMethod(i int, n *tableNode) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "// table%d applies %s.\nfunc (g *CTL) table%d(s *phv) node {\n\tt := g.t%d\n", i, n.name, i, i)
-	b.WriteString("\tif h := t.t.EmptyDefault(); h != nil {\n\t\treturn t.runDefault(s, h)\n\t}\n")
+	b.WriteString(emptyDefaultCode(n))
 	fmt.Fprintf(&b, "\tkey := s.key[:%d]\n", n.t.KeyWidth())
 	for j, k := range n.keys {
 		b.WriteString(e.keyCode(i, j, k))
@@ -85,8 +85,73 @@ func (e *emitter) tableMethod(i int, n *tableNode) string {
 			}
 		}
 	}
-	b.WriteString("\tvar found pipeline.Hit\n\tt.t.LookupHit(key, &found, s.paramBuf)\n\treturn t.apply(s, &found)\n}\n\n")
+	b.WriteString("\tvar found pipeline.Hit\n\tt.t.LookupHit(key, &found, s.paramBuf)\n")
+	b.WriteString(hitCode(n))
+	b.WriteString("}\n\n")
 	return b.String()
+}
+
+// emptyDefaultCode is tableNode.runDefault in place: an empty table runs
+// its bound default action (none when it does nothing; its data set only
+// when it has some) and goes to its successor, known here for a table
+// whose successor is by hit or miss.
+func emptyDefaultCode(n *tableNode) string {
+	next := "bc.ba.next"
+	if n.byHit {
+		next = "t.miss"
+	}
+	return `	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return ` + next + `
+	}
+`
+}
+
+// plainTable: no action profile, direct counter or meter, so a hit is its
+// bound action and successor alone.
+func plainTable(n *tableNode) bool {
+	return n.profile == nil && !n.counts && n.meter == nil
+}
+
+// hitCode is tableNode.apply in place for a plain table's bound entries
+// (the rest go through apply).
+func hitCode(n *tableNode) string {
+	if !plainTable(n) {
+		return "\treturn t.apply(s, &found)\n"
+	}
+	next := "if ba == nil {\n\t\treturn nil\n\t}\n\treturn ba.next\n"
+	if n.byHit {
+		next = "if found.Matched {\n\t\treturn t.hit\n\t}\n\treturn t.miss\n"
+	}
+	return `	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	` + next
 }
 
 // keyCode writes key field j of table node i into key.

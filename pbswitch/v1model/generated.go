@@ -253,7 +253,7 @@ func signature(order []node) []string {
 		case *condNode:
 			sig[i] = fmt.Sprintf("cond next=%v", next)
 		case *tableNode:
-			sig[i] = fmt.Sprintf("table %s byhit=%v key=%d%s next=%v", n.name, n.byHit, n.t.KeyWidth(), keySignature(n.keys), next)
+			sig[i] = fmt.Sprintf("table %s byhit=%v plain=%v key=%d%s next=%v", n.name, n.byHit, plainTable(n), n.t.KeyWidth(), keySignature(n.keys), next)
 		case *fixedNode:
 			sig[i] = fmt.Sprintf("action %s one=%v words=%d code=%s next=%v", n.a.name, n.one != nil, len(n.words), codeHash(n.a.code), next)
 		default:

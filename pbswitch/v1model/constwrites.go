@@ -68,7 +68,7 @@ func constRunBytes(ws []constWrite) (lo int, mask, val []byte) {
 // header writes in a straight action body by one constRun. consts[i] says
 // whether body[i] is one (and which).
 func mergeConstWrites(body []func(*phv), consts []*constWrite) []func(*phv) {
-	var out []func(*phv)
+	out := []func(*phv){} // an empty body stays a straight one (action.empty)
 	for i := 0; i < len(body); {
 		j := i
 		for j < len(body) && consts[j] != nil {

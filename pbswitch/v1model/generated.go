@@ -15,15 +15,20 @@ import (
 // the control's graph is straight code: its if-nodes are Go if statements
 // on resolved offsets, its tables and compiler-made action nodes direct
 // calls of the compiled nodes, its edges gotos. It removes the node loop's
-// interface dispatch, which led the engine's profile; parser, actions and
-// deparser are the engine's as before.
+// interface dispatch, which led the engine's profile. With them: each
+// table's key building, empty-table default and plain hit in place; each
+// straight action's body as Go statements (genprims.go; the steps without
+// a generated form call their closures), a compiler-made action node's
+// inlined into its control; the deparser's emit order as straight code
+// (genactions.go). The parser is the engine's.
 //
 // The generic node graph stays the reference. Load takes the generated
 // code only when the JSON's SHA-256 is one it was generated from and the
 // graph the engine compiled has, node for node, the signature the code was
-// generated against (kinds, offsets, constants, successors), so a stale
-// file (another JSON, or an engine that compiles the same JSON otherwise)
-// is never run.
+// generated against (kinds, offsets, constants, key layouts, successors),
+// and the actions and deparser theirs (each action's generated code by
+// hash; the emit order), all or nothing, so a stale file (another JSON, or
+// an engine that compiles the same JSON otherwise) is never run.
 
 // generatedControls is one generated file's code: the JSONs it serves and
 // its pipelines' code by name.

@@ -27,6 +27,11 @@ type action struct {
 	// exits: the body may end the control (exit, a failed assert or
 	// assume); only then is s.exited checked between its primitives.
 	exits bool
+	// code is the generated Go of each straight step ("": none, the
+	// step's closure runs), genprims.go; gen the generated body when
+	// Load bound one (generated.go), run in place of straight.
+	code []string
+	gen  func(*phv)
 }
 
 // privateActionID marks the ids of actions that are not in the p4info.
@@ -63,9 +68,23 @@ func (a *action) exec(s *phv) {
 	}
 }
 
+// runAction runs a bound action: its generated body directly when it has
+// one and holds no register lock, else exec.
+func runAction(a *action, s *phv) {
+	if a.gen != nil && a.registers == nil {
+		a.gen(s)
+		return
+	}
+	a.exec(s)
+}
+
 // runStraight runs a body without jumps, checking for exit only when the
 // body may exit.
 func runStraight(a *action, s *phv) {
+	if a.gen != nil {
+		a.gen(s)
+		return
+	}
 	if !a.exits {
 		for _, run := range a.straight {
 			run(s)
@@ -126,9 +145,11 @@ func (c *compiler) action(ja *bmv2json.Action) (*action, error) {
 	c.maxParamWords = max(c.maxParamWords, a.words)
 	c.touched.take()
 	var consts []*constWrite // per step: a constant header write, or nil
+	var codes []string       // per step: its generated Go, or ""
 	for i := range ja.Primitives {
 		p := &ja.Primitives[i]
 		x := &exprCtx{params: a.params, si: p.SourceInfo}
+		codes = append(codes, c.primitiveCode(p, x))
 		if w, ok := c.constHeaderWrite(p, x); ok {
 			consts = append(consts, &w)
 		} else {
@@ -163,6 +184,7 @@ func (c *compiler) action(ja *bmv2json.Action) (*action, error) {
 	}
 	if a.straight != nil {
 		a.straight = mergeConstWrites(a.straight, consts)
+		a.code = mergeConstCodes(codes, consts)
 	}
 	a.registers = c.touched.take()
 	a.empty = a.straight != nil && len(a.straight) == 0 && a.registers == nil

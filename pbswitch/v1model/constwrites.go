@@ -38,16 +38,8 @@ func (c *compiler) constHeaderWrite(p *bmv2json.Primitive, x *exprCtx) (constWri
 // over the bytes they touch, applied in their order: later writes win
 // where they overlap, as they would one by one.
 func constRun(ws []constWrite) func(*phv) {
-	lo, hi := ws[0].bit/8, (ws[0].bit+ws[0].width+7)/8
-	for _, w := range ws[1:] {
-		lo, hi = min(lo, w.bit/8), max(hi, (w.bit+w.width+7)/8)
-	}
-	mask, val := make([]byte, hi-lo), make([]byte, hi-lo)
-	for _, w := range ws {
-		off := w.bit - 8*lo
-		writeBits(mask, off, w.width, mask64(w.width))
-		writeBits(val, off, w.width, w.v)
-	}
+	lo, mask, val := constRunBytes(ws)
+	hi := lo + len(mask)
 	return func(s *phv) {
 		h := s.hdr[lo:hi]
 		for i, m := range mask {
@@ -56,11 +48,27 @@ func constRun(ws []constWrite) func(*phv) {
 	}
 }
 
+// constRunBytes is a run's masked store: its first byte in phv.hdr, and
+// the mask and value of each byte from there.
+func constRunBytes(ws []constWrite) (lo int, mask, val []byte) {
+	lo, hi := ws[0].bit/8, (ws[0].bit+ws[0].width+7)/8
+	for _, w := range ws[1:] {
+		lo, hi = min(lo, w.bit/8), max(hi, (w.bit+w.width+7)/8)
+	}
+	mask, val = make([]byte, hi-lo), make([]byte, hi-lo)
+	for _, w := range ws {
+		off := w.bit - 8*lo
+		writeBits(mask, off, w.width, mask64(w.width))
+		writeBits(val, off, w.width, w.v)
+	}
+	return lo, mask, val
+}
+
 // mergeConstWrites replaces each run of two or more consecutive constant
 // header writes in a straight action body by one constRun. consts[i] says
 // whether body[i] is one (and which).
 func mergeConstWrites(body []func(*phv), consts []*constWrite) []func(*phv) {
-	var out []func(*phv)
+	out := []func(*phv){} // an empty body stays a straight one (action.empty)
 	for i := 0; i < len(body); {
 		j := i
 		for j < len(body) && consts[j] != nil {

@@ -63,6 +63,9 @@ type keyElem struct {
 	src        int
 	read       func(s *phv, dst []byte)
 	mask       []byte // static mask, nil: none
+	// slot is the metadata word read gives (-1: another read), which
+	// generated key building stores directly.
+	slot int
 }
 
 // boundCall is one of the table's actions with its data decoded, what the
@@ -591,11 +594,14 @@ func (c *compiler) tableKey(jt *bmv2json.Table, n *tableNode) error {
 		if v.width != f.Bits {
 			return invalid(jt.SourceInfo, "table %s key %s is %d bits in the JSON and %d in the p4info", jt.Name, f.Name, v.width, f.Bits)
 		}
-		ke := keyElem{off: t.FieldOffset(i), bytes: pipeline.Width(f.Bits)}
+		ke := keyElem{off: t.FieldOffset(i), bytes: pipeline.Width(f.Bits), slot: -1}
 		if lv := v.lv; hf[1] != "$valid$" && lv != nil && lv.bit >= 0 && lv.dyn == nil && lv.bit%8 == 0 && lv.width%8 == 0 {
 			ke.src = lv.bit / 8 // copied as it sits in the packet
 		} else {
 			ke.read = keyReader(v, hf[1] == "$valid$")
+			if hf[1] != "$valid$" && lv != nil && lv.slot >= 0 && lv.dyn == nil && lv.words == 1 {
+				ke.slot = lv.slot
+			}
 		}
 		if k.Mask != nil {
 			m, err := bmv2json.Hex(*k.Mask)

@@ -2,7 +2,10 @@
 
 package v1model
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"github.com/flowbuf/flowbuf/pbswitch/pipeline"
+)
 
 // The controls of build, build/upf-fast, build/upf-slow.
 func init() {
@@ -15,10 +18,10 @@ func init() {
 		pipelines: map[string]generatedPipeline{
 			"ingress": {bind: bind_build_ingress, signature: []string{
 				"valid hdr=2 next=[1 2]",
-				"action packetio14 one=false next=[2]",
-				"table IngressPipeImpl.steering.vport_ports byhit=false next=[3 3 3]",
+				"action packetio14 one=false words=0 code=afc72e5dcaba next=[2]",
+				"table IngressPipeImpl.steering.vport_ports byhit=false plain=false key=2[0+2 slot222] next=[3 3 3]",
 				"valid hdr=13 next=[4 5]",
-				"table IngressPipeImpl.steering.flow_steering byhit=false next=[5 5 5 5 5]",
+				"table IngressPipeImpl.steering.flow_steering byhit=false plain=false key=16[0+1 slot138][1+2 slot222][3+4 hdr106][7+4 hdr110][11+1 slot137][12+2 slot135][14+2 slot136] next=[5 5 5 5 5]",
 				"flag slot=140 next=[6 182]",
 				"flag slot=140 next=[7 140]",
 				"flag slot=140 next=[8 132]",
@@ -26,283 +29,2765 @@ func init() {
 				"flag slot=140 next=[10 24]",
 				"valid hdr=13 next=[11 13]",
 				"slot== slot=142 k=0x0 next=[12 13]",
-				"table IngressPipeImpl.qos.dscp_queues byhit=false next=[13 13 13]",
-				"table IngressPipeImpl.acl.acl_table byhit=false next=[14 14 14 14 14]",
+				"table IngressPipeImpl.qos.dscp_queues byhit=false plain=true key=1[0+1 read] next=[13 13 13]",
+				"table IngressPipeImpl.acl.acl_table byhit=false plain=false key=29[0+2 slot222][2+6 hdr4][8+6 hdr10][14+2 hdr16][16+4 hdr106][20+4 hdr110][24+1 slot137][25+2 slot135][27+2 slot136] next=[14 14 14 14 14]",
 				"slot== slot=223 k=0x1ff next=[15 22]",
 				"flag slot=163 next=[16 -1]",
-				"table IngressPipeImpl.fb_admission.fb_buffer byhit=false next=[17 17]",
-				"action IngressPipeImpl.fb_admission.fb_read one=false next=[18]",
-				"table IngressPipeImpl.fb_admission.fb_shift byhit=false next=[19 19]",
+				"table IngressPipeImpl.fb_admission.fb_buffer byhit=false plain=true key=0 next=[17 17]",
+				"action IngressPipeImpl.fb_admission.fb_read one=false words=0 code=216b36627a0b next=[18]",
+				"table IngressPipeImpl.fb_admission.fb_shift byhit=false plain=true key=9[0+1 slot166][1+4 slot171][5+4 slot172] next=[19 19]",
 				"cond next=[20 21]",
-				"action IngressPipeImpl.fb_admission.fb_drop one=false next=[-1]",
-				"action IngressPipeImpl.fb_admission.fb_charge one=false next=[-1]",
+				"action IngressPipeImpl.fb_admission.fb_drop one=false words=0 code=e082be2e9c26 next=[-1]",
+				"action IngressPipeImpl.fb_admission.fb_charge one=false words=0 code=f09b9faf3d36 next=[-1]",
 				"slot== slot=233 k=0x0 next=[23 15]",
-				"table IngressPipeImpl.fb_admission.fb_classes byhit=false next=[15 15 15]",
+				"table IngressPipeImpl.fb_admission.fb_classes byhit=false plain=true key=4[0+2 slot223][2+1 slot237][3+1 read] next=[15 15 15]",
 				"valid hdr=13 next=[25 27]",
 				"cond next=[26 27]",
-				"table IngressPipeImpl.forwarding.routing_v4 byhit=false next=[27 27 27 27 27]",
+				"table IngressPipeImpl.forwarding.routing_v4 byhit=false plain=false key=4[0+4 hdr110] next=[27 27 27 27 27]",
 				"flag slot=140 next=[10 28]",
-				"table IngressPipeImpl.forwarding.l2_exact byhit=false next=[10 10 10 10 10]",
-				"action act_0 one=true next=[30]",
+				"table IngressPipeImpl.forwarding.l2_exact byhit=false plain=false key=6[0+6 hdr4] next=[10 10 10 10 10]",
+				"action act_0 one=true words=0 code=bf63f1c1462b next=[30]",
 				"valid hdr=13 next=[31 131]",
 				"flag slot=92 next=[32 103]",
 				"slot== slot=142 k=0x0 next=[33 101]",
-				"action act_1 one=true next=[34]",
+				"action act_1 one=true words=0 code=6c7b7568b40c next=[34]",
 				"slot== slot=142 k=0x2 next=[35 36]",
 				"flag slot=161 next=[36 100]",
-				"action hh198 one=true next=[37]",
+				"action hh198 one=true words=0 code=60f6cc167291 next=[37]",
 				"flag slot=93 next=[38 95]",
 				"flag slot=93 next=[39 89]",
-				"action act_2 one=true next=[40]",
+				"action act_2 one=true words=0 code=d6a1ecf64480 next=[40]",
 				"slot== slot=142 k=0x0 next=[41 42]",
-				"action upf452 one=true next=[42]",
+				"action upf452 one=true words=0 code=641e0ca40e4b next=[42]",
 				"flag slot=94 next=[43 73]",
 				"flag slot=94 next=[44 68]",
 				"flag slot=94 next=[45 51]",
 				"flag slot=94 next=[9 46]",
-				"action upf509 one=false next=[47]",
-				"table IngressPipeImpl.upf.queues byhit=false next=[48 48 48]",
+				"action upf509 one=false words=0 code=d9c1f3f9862a next=[47]",
+				"table IngressPipeImpl.upf.queues byhit=false plain=true key=1[0+1 slot158] next=[48 48 48]",
 				"slot== slot=142 k=0x1 next=[49 50]",
-				"action upf128 one=false next=[9]",
-				"action upf154 one=false next=[9]",
+				"action upf128 one=false words=0 code=d120780bc323 next=[9]",
+				"action upf154 one=false words=0 code=7e6596c0cdc8 next=[9]",
 				"flag slot=161 next=[52 64]",
 				"slot== slot=142 k=0x2 next=[53 54]",
 				"flag slot=161 next=[54 63]",
 				"flag slot=161 next=[55 57]",
 				"flag slot=161 next=[56 45]",
-				"action upf504 one=false next=[45]",
-				"action IngressPipeImpl.upf.meter_app one=false next=[58]",
+				"action upf504 one=false words=0 code=9b61ba12a113 next=[45]",
+				"action IngressPipeImpl.upf.meter_app one=false words=0 code=3b56265a3c02 next=[58]",
 				"slot== slot=84 k=0x2 next=[59 60]",
-				"action IngressPipeImpl.upf.drop one=false next=[55]",
-				"action IngressPipeImpl.upf.meter_session one=false next=[61]",
+				"action IngressPipeImpl.upf.drop one=false words=0 code=7c22a9ee1cad next=[55]",
+				"action IngressPipeImpl.upf.meter_session one=false words=0 code=ca7a926c21ed next=[61]",
 				"slot== slot=84 k=0x2 next=[62 55]",
-				"action IngressPipeImpl.upf.drop one=false next=[55]",
-				"table IngressPipeImpl.upf.tunnel_peers byhit=false next=[54 54 54]",
-				"table IngressPipeImpl.upf.applications byhit=false next=[65 65 65]",
+				"action IngressPipeImpl.upf.drop one=false words=0 code=31c9e26f4c9d next=[55]",
+				"table IngressPipeImpl.upf.tunnel_peers byhit=false plain=true key=2[0+2 slot153] next=[54 54 54]",
+				"table IngressPipeImpl.upf.applications byhit=false plain=true key=13[0+4 slot143][4+4 slot144][8+1 slot145][9+2 slot146][11+2 slot147] next=[65 65 65]",
 				"slot== slot=142 k=0x1 next=[66 67]",
-				"table IngressPipeImpl.upf.uplink_terminations byhit=false next=[52 52 52 52]",
-				"table IngressPipeImpl.upf.downlink_terminations byhit=false next=[52 52 52 52]",
+				"table IngressPipeImpl.upf.uplink_terminations byhit=false plain=true key=5[0+4 slot143][4+1 slot148] next=[52 52 52 52]",
+				"table IngressPipeImpl.upf.downlink_terminations byhit=false plain=true key=5[0+4 slot143][4+1 slot148] next=[52 52 52 52]",
 				"flag slot=159 next=[69 44]",
 				"slot== slot=138 k=0x0 next=[70 44]",
 				"flag slot=161 next=[44 71]",
-				"action IngressPipeImpl.upf.send_to_buffer one=false next=[72]",
-				"action upf476 one=true next=[44]",
+				"action IngressPipeImpl.upf.send_to_buffer one=false words=0 code=43d7990a4d76 next=[72]",
+				"action upf476 one=true words=0 code=641e0ca40e4b next=[44]",
 				"flag slot=161 next=[43 74]",
 				"slot== slot=142 k=0x1 next=[75 83]",
-				"table IngressPipeImpl.upf.uplink_sessions byhit=true next=[76 82]",
-				"action act_3 one=true next=[77]",
+				"table IngressPipeImpl.upf.uplink_sessions byhit=true plain=true key=8[0+4 hdr110][4+4 hdr190] next=[76 82]",
+				"action act_3 one=true words=0 code=51eddd9524ab next=[77]",
 				"flag slot=94 next=[43 78]",
 				"flag slot=83 next=[79 43]",
 				"flag slot=159 next=[80 81]",
 				"slot== slot=138 k=0x1 next=[43 81]",
-				"action upf471 one=false next=[43]",
-				"action act_4 one=true next=[77]",
-				"table IngressPipeImpl.upf.downlink_sessions byhit=true next=[84 88]",
-				"action act_5 one=true next=[85]",
+				"action upf471 one=false words=0 code=fd5fb32b8cef next=[43]",
+				"action act_4 one=true words=0 code=e55f459bad39 next=[77]",
+				"table IngressPipeImpl.upf.downlink_sessions byhit=true plain=true key=4[0+4 slot143] next=[84 88]",
+				"action act_5 one=true words=0 code=51eddd9524ab next=[85]",
 				"flag slot=83 next=[77 86]",
 				"flag slot=219 next=[87 77]",
-				"action upf463 one=false next=[77]",
-				"action act_6 one=true next=[85]",
-				"action IngressPipeImpl.hh.update one=false next=[90]",
+				"action upf463 one=false words=0 code=332669f91d94 next=[77]",
+				"action act_6 one=true words=0 code=e55f459bad39 next=[85]",
+				"action IngressPipeImpl.hh.update one=false words=0 code=2de0f70442f5 next=[90]",
 				"flag slot=204 next=[91 39]",
-				"action hh208 one=false next=[92]",
-				"table IngressPipeImpl.hh.hh_cpu_report byhit=false next=[93 93]",
+				"action hh208 one=false words=0 code=f34adddc104b next=[92]",
+				"table IngressPipeImpl.hh.hh_cpu_report byhit=false plain=true key=0 next=[93 93]",
 				"slot== slot=205 k=0x1 next=[94 39]",
-				"action IngressPipeImpl.hh.report_to_cpu one=false next=[39]",
-				"table IngressPipeImpl.hh.hh_settings byhit=false next=[96 96]",
-				"table IngressPipeImpl.hh.hh_observation byhit=false next=[97 97]",
+				"action IngressPipeImpl.hh.report_to_cpu one=false words=0 code=75bd918a33b2 next=[39]",
+				"table IngressPipeImpl.hh.hh_settings byhit=false plain=true key=0 next=[96 96]",
+				"table IngressPipeImpl.hh.hh_observation byhit=false plain=true key=0 next=[97 97]",
 				"slot== slot=198 k=0x0 next=[98 99]",
-				"action hh204 one=true next=[38]",
+				"action hh204 one=true words=0 code=60f6cc167291 next=[38]",
 				"cond next=[98 38]",
 				"slot== slot=138 k=0x1 next=[36 37]",
 				"flag slot=161 next=[33 102]",
-				"table IngressPipeImpl.firewall.rules byhit=false next=[33 33 33 33]",
-				"table IngressPipeImpl.upf_classifier.interfaces byhit=false next=[104 104 104 104]",
+				"table IngressPipeImpl.firewall.rules byhit=false plain=false key=14[0+1 slot142][1+4 slot143][5+4 slot144][9+1 slot145][10+2 slot146][12+2 slot147] next=[33 33 33 33]",
+				"table IngressPipeImpl.upf_classifier.interfaces byhit=false plain=true key=4[0+4 hdr110] next=[104 104 104 104]",
 				"slot== slot=142 k=0x1 next=[105 125]",
 				"valid hdr=16 next=[106 124]",
 				"field== bit=1408 width=16 slot=-1 k=0x868 next=[107 124]",
 				"flag slot=92 next=[108 114]",
 				"flag slot=92 next=[32 109]",
-				"action IngressPipeImpl.upf_classifier.uplink_keys one=false next=[110]",
+				"action IngressPipeImpl.upf_classifier.uplink_keys one=false words=0 code=0008590dc03d next=[110]",
 				"valid hdr=22 next=[111 112]",
-				"action upf104 one=false next=[32]",
+				"action upf104 one=false words=0 code=2568b9864338 next=[32]",
 				"valid hdr=23 next=[113 32]",
-				"action upf107 one=false next=[32]",
+				"action upf107 one=false words=0 code=e5a3f76b1342 next=[32]",
 				"slot== slot=236 k=0x0 next=[115 120]",
 				"valid hdr=21 next=[116 120]",
 				"field== bit=1616 width=4 slot=-1 k=0x4 next=[117 120]",
 				"field== bit=1620 width=4 slot=-1 k=0x5 next=[118 120]",
 				"field== bit=756 width=4 slot=-1 k=0x5 next=[119 120]",
 				"cond next=[120 122]",
-				"action IngressPipeImpl.upf_classifier.drop one=false next=[121]",
-				"action upf100 one=true next=[108]",
+				"action IngressPipeImpl.upf_classifier.drop one=false words=0 code=c9983b17a2a6 next=[121]",
+				"action upf100 one=true words=0 code=b965a3c678f6 next=[108]",
 				"cond next=[120 123]",
 				"cond next=[120 108]",
-				"action upf85 one=false next=[107]",
+				"action upf85 one=false words=0 code=9ee9d948687f next=[107]",
 				"slot== slot=142 k=0x2 next=[126 32]",
 				"valid hdr=18 next=[127 129]",
-				"action IngressPipeImpl.upf_classifier.drop one=false next=[128]",
-				"action upf115 one=true next=[129]",
+				"action IngressPipeImpl.upf_classifier.drop one=false words=0 code=d37a04969268 next=[128]",
+				"action upf115 one=true words=0 code=b965a3c678f6 next=[129]",
 				"flag slot=92 next=[32 130]",
-				"action IngressPipeImpl.upf_classifier.downlink_keys one=false next=[32]",
-				"action upf79 one=true next=[31]",
+				"action IngressPipeImpl.upf_classifier.downlink_keys one=false words=0 code=9f78a7df31cb next=[32]",
+				"action upf79 one=true words=0 code=b965a3c678f6 next=[31]",
 				"valid hdr=13 next=[133 8]",
-				"table IngressPipeImpl.hybrid.slow_path byhit=false next=[134 134 134]",
+				"table IngressPipeImpl.hybrid.slow_path byhit=false plain=true key=0 next=[134 134 134]",
 				"flag slot=219 next=[135 8]",
 				"cond next=[136 8]",
 				"valid hdr=23 next=[137 8]",
 				"field== bit=1712 width=32 slot=-1 k=0x0 next=[138 8]",
 				"field== bit=1952 width=16 slot=-1 k=0xfb0e next=[139 8]",
-				"action hybrid54 one=false next=[8]",
-				"table IngressPipeImpl.cc_ingress.cc_switch byhit=false next=[141 141]",
+				"action hybrid54 one=false words=0 code=4221b0d22de9 next=[8]",
+				"table IngressPipeImpl.cc_ingress.cc_switch byhit=false plain=true key=0 next=[141 141]",
 				"valid hdr=6 next=[142 173]",
-				"action congestion291 one=true next=[143]",
+				"action congestion291 one=true words=0 code=9eb7459d18dc next=[143]",
 				"valid hdr=6 next=[144 171]",
-				"action IngressPipeImpl.cc_ingress.read_slot one=false next=[145]",
-				"table IngressPipeImpl.cc_ingress.cc_alternates byhit=false next=[146 146 146]",
+				"action IngressPipeImpl.cc_ingress.read_slot one=false words=0 code=9b94f2e87b8a next=[145]",
+				"table IngressPipeImpl.cc_ingress.cc_alternates byhit=false plain=true key=3[0+2 slot176][2+1 slot180] next=[146 146 146]",
 				"valid hdr=6 next=[147 168]",
-				"action congestion317 one=true next=[148]",
-				"table IngressPipeImpl.cc_ingress.cc_paths byhit=false next=[149 149 149]",
+				"action congestion317 one=true words=0 code=e3b0c44298fc next=[148]",
+				"table IngressPipeImpl.cc_ingress.cc_paths byhit=false plain=true key=3[0+2 slot176][2+1 slot179] next=[149 149 149]",
 				"valid hdr=9 next=[150 152]",
 				"flag slot=140 next=[151 167]",
-				"action congestion323 one=false next=[152]",
+				"action congestion323 one=false words=0 code=e3b0c44298fc next=[152]",
 				"valid hdr=6 next=[153 158]",
 				"flag slot=140 next=[154 157]",
 				"cond next=[155 157]",
 				"flag slot=181 next=[156 164]",
-				"action IngressPipeImpl.cc_ingress.switch_on_notification one=false next=[157]",
-				"action congestion342 one=false next=[158]",
+				"action IngressPipeImpl.cc_ingress.switch_on_notification one=false words=0 code=c445703206b1 next=[157]",
+				"action congestion342 one=false words=0 code=e082be2e9c26 next=[158]",
 				"flag slot=140 next=[159 160]",
-				"table IngressPipeImpl.cc_ingress.cc_ordered byhit=false next=[160 160 160]",
+				"table IngressPipeImpl.cc_ingress.cc_ordered byhit=false plain=true key=2[0+2 slot176] next=[160 160 160]",
 				"slot== slot=182 k=0x1 next=[161 7]",
-				"action congestion349 one=false next=[162]",
+				"action congestion349 one=false words=0 code=06b1e334d03f next=[162]",
 				"slot== slot=184 k=0x1 next=[163 7]",
-				"action IngressPipeImpl.cc_ingress.report_switch_over one=false next=[7]",
-				"action IngressPipeImpl.cc_ingress.read_in_port one=false next=[165]",
+				"action IngressPipeImpl.cc_ingress.report_switch_over one=false words=0 code=d81191044786 next=[7]",
+				"action IngressPipeImpl.cc_ingress.read_in_port one=false words=0 code=fd41d5f303f6 next=[165]",
 				"slot== slot=196 k=0x1 next=[166 157]",
-				"action congestion336 one=false next=[157]",
-				"action congestion321 one=true next=[151]",
+				"action congestion336 one=false words=0 code=8191b570c97f next=[157]",
+				"action congestion321 one=true words=0 code=7752c7d6d61b next=[151]",
 				"valid hdr=9 next=[147 169]",
-				"action IngressPipeImpl.cc_ingress.remember_in_port one=false next=[170]",
-				"action IngressPipeImpl.cc_ingress.read_switch one=false next=[147]",
+				"action IngressPipeImpl.cc_ingress.remember_in_port one=false words=0 code=eebdda039638 next=[170]",
+				"action IngressPipeImpl.cc_ingress.read_switch one=false words=0 code=7f85fbeeb147 next=[147]",
 				"valid hdr=9 next=[144 172]",
 				"flag slot=175 next=[144 7]",
 				"valid hdr=9 next=[174 177]",
-				"action congestion295 one=true next=[175]",
-				"table IngressPipeImpl.cc_ingress.cc_marker_sinks byhit=true next=[176 143]",
-				"action congestion297 one=false next=[143]",
+				"action congestion295 one=true words=0 code=576af0acb03e next=[175]",
+				"table IngressPipeImpl.cc_ingress.cc_marker_sinks byhit=true plain=true key=2[0+2 hdr72] next=[176 143]",
+				"action congestion297 one=false words=0 code=e3b0c44298fc next=[143]",
 				"valid hdr=13 next=[178 143]",
-				"table IngressPipeImpl.cc_ingress.cc_flows byhit=true next=[179 143]",
-				"action IngressPipeImpl.cc_ingress.read_generation one=false next=[180]",
+				"table IngressPipeImpl.cc_ingress.cc_flows byhit=true plain=true key=13[0+4 hdr106][4+4 hdr110][8+1 slot137][9+2 slot135][11+2 slot136] next=[179 143]",
+				"action IngressPipeImpl.cc_ingress.read_generation one=false words=0 code=408f2291298d next=[180]",
 				"cond next=[181 143]",
-				"action IngressPipeImpl.cc_ingress.start_generation one=false next=[143]",
-				"action act one=true next=[183]",
-				"table IngressPipeImpl.gnb.ports byhit=false next=[184 184 184 184 184]",
+				"action IngressPipeImpl.cc_ingress.start_generation one=false words=0 code=f6fbcc50b882 next=[143]",
+				"action act one=true words=0 code=e58d6a7a25d0 next=[183]",
+				"table IngressPipeImpl.gnb.ports byhit=false plain=true key=2[0+2 slot222] next=[184 184 184 184 184]",
 				"slot== slot=212 k=0x0 next=[185 186]",
-				"action gnb191 one=true next=[186]",
+				"action gnb191 one=true words=0 code=3308d65ead5d next=[186]",
 				"flag slot=91 next=[187 199]",
 				"flag slot=91 next=[188 197]",
 				"flag slot=91 next=[6 189]",
-				"action gnb239 one=true next=[190]",
+				"action gnb239 one=true words=0 code=45730cc2464b next=[190]",
 				"slot== slot=90 k=0x0 next=[191 194]",
-				"action IngressPipeImpl.gnb.to_radio_frame one=false next=[192]",
-				"action IngressPipeImpl.gnb.next_sn one=false next=[193]",
-				"action gnb243 one=false next=[6]",
+				"action IngressPipeImpl.gnb.to_radio_frame one=false words=0 code=4345848c231f next=[192]",
+				"action IngressPipeImpl.gnb.next_sn one=false words=0 code=4372641a97f8 next=[193]",
+				"action gnb243 one=false words=0 code=67771bdbfd5c next=[6]",
 				"slot== slot=90 k=0x1 next=[195 196]",
-				"action gnb247 one=true next=[6]",
-				"action gnb249 one=true next=[6]",
-				"table IngressPipeImpl.gnb.downlink_bearers byhit=true next=[188 198]",
-				"action gnb237 one=true next=[188]",
+				"action gnb247 one=true words=0 code=cd3ea3436d0c next=[6]",
+				"action gnb249 one=true words=0 code=06fec71ef4bf next=[6]",
+				"table IngressPipeImpl.gnb.downlink_bearers byhit=true plain=true key=4[0+4 slot213] next=[188 198]",
+				"action gnb237 one=true words=0 code=3308d65ead5d next=[188]",
 				"slot== slot=212 k=0x1 next=[200 208]",
 				"valid hdr=18 next=[201 207]",
 				"flag slot=91 next=[202 204]",
 				"flag slot=91 next=[187 203]",
-				"action gnb204 one=false next=[187]",
+				"action gnb204 one=false words=0 code=891ce31d92c6 next=[187]",
 				"valid hdr=21 next=[202 205]",
-				"action IngressPipeImpl.gnb.drop one=false next=[206]",
-				"action gnb202 one=true next=[202]",
-				"action gnb198 one=true next=[201]",
+				"action IngressPipeImpl.gnb.drop one=false words=0 code=f8dbd12d73ee next=[206]",
+				"action gnb202 one=true words=0 code=3308d65ead5d next=[202]",
+				"action gnb198 one=true words=0 code=3308d65ead5d next=[201]",
 				"valid hdr=10 next=[209 233]",
 				"flag slot=91 next=[210 230]",
 				"flag slot=91 next=[187 211]",
-				"action gnb214 one=true next=[212]",
+				"action gnb214 one=true words=0 code=8aae0f88d13f next=[212]",
 				"slot== slot=212 k=0x3 next=[213 218]",
 				"field== bit=688 width=1 slot=-1 k=0x1 next=[214 216]",
 				"flag slot=91 next=[187 215]",
-				"action gnb221 one=true next=[187]",
-				"action IngressPipeImpl.gnb.drop one=false next=[217]",
-				"action gnb219 one=true next=[214]",
+				"action gnb221 one=true words=0 code=e434df26f177 next=[187]",
+				"action IngressPipeImpl.gnb.drop one=false words=0 code=f8dbd12d73ee next=[217]",
+				"action gnb219 one=true words=0 code=3308d65ead5d next=[214]",
 				"field== bit=688 width=1 slot=-1 k=0x0 next=[219 220]",
-				"action gnb223 one=true next=[187]",
+				"action gnb223 one=true words=0 code=909fc78d0a93 next=[187]",
 				"valid hdr=13 next=[221 228]",
 				"field== bit=752 width=4 slot=-1 k=0x4 next=[222 228]",
 				"field== bit=756 width=4 slot=-1 k=0x5 next=[223 228]",
 				"flag slot=91 next=[187 224]",
-				"table IngressPipeImpl.gnb.uplink_bearers byhit=true next=[225 227]",
-				"action IngressPipeImpl.gnb.to_gtpu one=false next=[226]",
-				"action gnb231 one=true next=[227]",
-				"action gnb233 one=true next=[187]",
-				"action IngressPipeImpl.gnb.drop one=false next=[229]",
-				"action gnb227 one=true next=[223]",
+				"table IngressPipeImpl.gnb.uplink_bearers byhit=true plain=true key=4[0+4 hdr82] next=[225 227]",
+				"action IngressPipeImpl.gnb.to_gtpu one=false words=0 code=9f1659bc1bfc next=[226]",
+				"action gnb231 one=true words=0 code=45730cc2464b next=[227]",
+				"action gnb233 one=true words=0 code=3308d65ead5d next=[187]",
+				"action IngressPipeImpl.gnb.drop one=false words=0 code=f8dbd12d73ee next=[229]",
+				"action gnb227 one=true words=0 code=3308d65ead5d next=[223]",
 				"valid hdr=11 next=[210 231]",
-				"action IngressPipeImpl.gnb.drop one=false next=[232]",
-				"action gnb212 one=true next=[210]",
-				"action gnb208 one=true next=[209]",
+				"action IngressPipeImpl.gnb.drop one=false words=0 code=f8dbd12d73ee next=[232]",
+				"action gnb212 one=true words=0 code=3308d65ead5d next=[210]",
+				"action gnb208 one=true words=0 code=3308d65ead5d next=[209]",
 			}},
 			"egress": {bind: bind_build_egress, signature: []string{
 				"flag slot=164 next=[1 2]",
-				"action EgressPipeImpl.fb_release.fb_release one=false next=[2]",
+				"action EgressPipeImpl.fb_release.fb_release one=false words=0 code=6ca07956f754 next=[2]",
 				"slot== slot=233 k=0x0 next=[3 48]",
 				"slot== slot=224 k=0xff next=[4 8]",
-				"action packetio26 one=true next=[5]",
+				"action packetio26 one=true words=0 code=eb8571629629 next=[5]",
 				"slot== slot=225 k=0x0 next=[6 47]",
-				"action packetio27 one=true next=[7]",
-				"action packetio27_1 one=false next=[8]",
+				"action packetio27 one=true words=0 code=233ef58187f7 next=[7]",
+				"action packetio27_1 one=false words=0 code=40b3ce6033e6 next=[8]",
 				"slot== slot=225 k=0x1 next=[9 27]",
 				"flag slot=191 next=[10 27]",
-				"action EgressPipeImpl.cc_egress.make_report one=false next=[11]",
+				"action EgressPipeImpl.cc_egress.make_report one=false words=0 code=0cd6e66072f5 next=[11]",
 				"slot== slot=225 k=0x1 next=[12 14]",
 				"flag slot=206 next=[13 14]",
 				"flag slot=191 next=[14 26]",
-				"action ecn23 one=false next=[15]",
+				"action ecn23 one=false words=0 code=2cfe11d34dee next=[15]",
 				"valid hdr=13 next=[16 17]",
 				"field== bit=766 width=2 slot=-1 k=0x0 next=[17 22]",
 				"flag slot=218 next=[18 20]",
 				"slot== slot=225 k=0x0 next=[19 20]",
-				"action gnb260 one=false next=[20]",
+				"action gnb260 one=false words=0 code=2e15045bb26c next=[20]",
 				"slot== slot=139 k=0x0 next=[-1 21]",
-				"action steering93 one=false next=[-1]",
-				"table EgressPipeImpl.ecn_marking.ecn_thresholds byhit=false next=[23 23 23]",
+				"action steering93 one=false words=0 code=144df9ae328b next=[-1]",
+				"table EgressPipeImpl.ecn_marking.ecn_thresholds byhit=false plain=true key=2[0+2 slot224] next=[23 23 23]",
 				"flag slot=134 next=[24 17]",
 				"cond next=[25 17]",
-				"action ecn47 one=true next=[17]",
-				"action EgressPipeImpl.hh_report.make_report one=false next=[14]",
+				"action ecn47 one=true words=0 code=e7a08d07d226 next=[17]",
+				"action EgressPipeImpl.hh_report.make_report one=false words=0 code=cdd6ff7094da next=[14]",
 				"slot== slot=225 k=0x2 next=[28 32]",
 				"flag slot=193 next=[29 30]",
-				"action EgressPipeImpl.cc_egress.make_marker one=false next=[11]",
+				"action EgressPipeImpl.cc_egress.make_marker one=false words=0 code=4f7c9dd75fd6 next=[11]",
 				"flag slot=190 next=[31 11]",
-				"action EgressPipeImpl.cc_egress.make_notification one=false next=[11]",
+				"action EgressPipeImpl.cc_egress.make_notification one=false words=0 code=2a3a4b13243d next=[11]",
 				"flag slot=193 next=[33 34]",
-				"action EgressPipeImpl.cc_egress.send_marker one=false next=[34]",
+				"action EgressPipeImpl.cc_egress.send_marker one=false words=0 code=7b4a7738c21d next=[34]",
 				"flag slot=175 next=[35 46]",
-				"table EgressPipeImpl.cc_egress.cc_thresholds byhit=true next=[36 45]",
-				"action act_7 one=true next=[37]",
-				"action congestion540 one=true next=[38]",
+				"table EgressPipeImpl.cc_egress.cc_thresholds byhit=true plain=true key=2[0+2 slot176] next=[36 45]",
+				"action act_7 one=true words=0 code=eeaa5909d507 next=[37]",
+				"action congestion540 one=true words=0 code=e3b0c44298fc next=[38]",
 				"flag slot=131 next=[39 11]",
-				"action EgressPipeImpl.cc_egress.measure one=false next=[40]",
+				"action EgressPipeImpl.cc_egress.measure one=false words=0 code=bef0eae5261c next=[40]",
 				"flag slot=192 next=[41 11]",
 				"flag slot=181 next=[42 43]",
-				"action EgressPipeImpl.cc_egress.switch_over one=false next=[11]",
+				"action EgressPipeImpl.cc_egress.switch_over one=false words=0 code=c9ae05c5cc80 next=[11]",
 				"flag slot=193 next=[11 44]",
-				"action EgressPipeImpl.cc_egress.notify_upstream one=false next=[11]",
-				"action act_8 one=true next=[37]",
-				"action congestion540_0 one=true next=[38]",
-				"action packetio27_0 one=true next=[7]",
+				"action EgressPipeImpl.cc_egress.notify_upstream one=false words=0 code=f036cf09e485 next=[11]",
+				"action act_8 one=true words=0 code=9a83b511890b next=[37]",
+				"action congestion540_0 one=true words=0 code=c69bb890b066 next=[38]",
+				"action packetio27_0 one=true words=0 code=898d908c5856 next=[7]",
 				"cond next=[49 3]",
-				"action main97 one=false next=[3]",
+				"action main97 one=false words=0 code=e082be2e9c26 next=[3]",
 			}},
 		},
+		actions: generatedActions{bind: bind_build_actions, signature: []string{
+			"NoAction straight=0 exits=false locks=false code=e3b0c44298fc",
+			"NoAction straight=0 exits=false locks=false code=e3b0c44298fc",
+			"NoAction straight=0 exits=false locks=false code=e3b0c44298fc",
+			"NoAction straight=0 exits=false locks=false code=e3b0c44298fc",
+			"NoAction straight=0 exits=false locks=false code=e3b0c44298fc",
+			"NoAction straight=0 exits=false locks=false code=e3b0c44298fc",
+			"NoAction straight=0 exits=false locks=false code=e3b0c44298fc",
+			"NoAction straight=0 exits=false locks=false code=e3b0c44298fc",
+			"NoAction straight=0 exits=false locks=false code=e3b0c44298fc",
+			"NoAction straight=0 exits=false locks=false code=e3b0c44298fc",
+			"NoAction straight=0 exits=false locks=false code=e3b0c44298fc",
+			"NoAction straight=0 exits=false locks=false code=e3b0c44298fc",
+			"NoAction straight=0 exits=false locks=false code=e3b0c44298fc",
+			"NoAction straight=0 exits=false locks=false code=e3b0c44298fc",
+			"NoAction straight=0 exits=false locks=false code=e3b0c44298fc",
+			"NoAction straight=0 exits=false locks=false code=e3b0c44298fc",
+			"NoAction straight=0 exits=false locks=false code=e3b0c44298fc",
+			"NoAction straight=0 exits=false locks=false code=e3b0c44298fc",
+			"IngressPipeImpl.steering.mark_from_vport straight=1 exits=false locks=false code=9dc9520ea766",
+			"IngressPipeImpl.steering.steer_to_port straight=2 exits=false locks=false code=856082de27e3",
+			"IngressPipeImpl.steering.steer_to_buffer straight=3 exits=false locks=false code=69f8a9f858f6",
+			"IngressPipeImpl.steering.steer_to_mcast_group straight=2 exits=false locks=false code=664d138df312",
+			"IngressPipeImpl.cc_ingress.set_switch_id straight=2 exits=false locks=false code=fb9459f679cf",
+			"IngressPipeImpl.cc_ingress.track straight=3 exits=false locks=false code=250d5a85ef87",
+			"IngressPipeImpl.cc_ingress.read_generation straight=2 exits=false locks=true code=408f2291298d",
+			"IngressPipeImpl.cc_ingress.start_generation straight=22 exits=false locks=true code=f6fbcc50b882",
+			"IngressPipeImpl.cc_ingress.read_slot straight=3 exits=false locks=true code=9b94f2e87b8a",
+			"IngressPipeImpl.cc_ingress.read_switch straight=8 exits=false locks=true code=7f85fbeeb147",
+			"IngressPipeImpl.cc_ingress.remember_in_port straight=4 exits=false locks=true code=eebdda039638",
+			"IngressPipeImpl.cc_ingress.read_in_port straight=4 exits=false locks=true code=fd41d5f303f6",
+			"IngressPipeImpl.cc_ingress.forward straight=3 exits=false locks=false code=78377ae8141e",
+			"IngressPipeImpl.cc_ingress.alternate straight=1 exits=false locks=false code=f78d40280129",
+			"IngressPipeImpl.cc_ingress.check_out_port straight=17 exits=false locks=true code=4b5451c7a384",
+			"IngressPipeImpl.cc_ingress.to_sink straight=3 exits=false locks=false code=69f8a9f858f6",
+			"IngressPipeImpl.cc_ingress.switch_on_notification straight=20 exits=false locks=true code=c445703206b1",
+			"IngressPipeImpl.cc_ingress.report_switch_over straight=3 exits=false locks=false code=d81191044786",
+			"IngressPipeImpl.upf_classifier.iface_access straight=1 exits=false locks=false code=f2e2cf5d22e2",
+			"IngressPipeImpl.upf_classifier.iface_core straight=1 exits=false locks=false code=6b1da505a280",
+			"IngressPipeImpl.upf_classifier.drop straight=2 exits=false locks=false code=c9983b17a2a6",
+			"IngressPipeImpl.upf_classifier.drop straight=2 exits=false locks=false code=d37a04969268",
+			"IngressPipeImpl.upf_classifier.uplink_keys straight=3 exits=false locks=false code=0008590dc03d",
+			"IngressPipeImpl.upf_classifier.downlink_keys straight=5 exits=false locks=false code=9f78a7df31cb",
+			"IngressPipeImpl.firewall.allow straight=0 exits=false locks=false code=e3b0c44298fc",
+			"IngressPipeImpl.firewall.deny straight=2 exits=false locks=false code=83a76d02504e",
+			"IngressPipeImpl.hh.set_hh straight=2 exits=false locks=false code=66d3cd27984e",
+			"IngressPipeImpl.hh.set_hh_observation straight=2 exits=false locks=false code=3b9eb0932c8d",
+			"IngressPipeImpl.hh.set_hh_cpu_report straight=1 exits=false locks=false code=9f37dba7920d",
+			"IngressPipeImpl.hh.report_to_cpu straight=8 exits=false locks=false code=75bd918a33b2",
+			"IngressPipeImpl.hh.update straight=30 exits=false locks=true code=2de0f70442f5",
+			"IngressPipeImpl.hybrid.to_slow_path straight=2 exits=false locks=false code=d17ec6edc80f",
+			"IngressPipeImpl.upf.drop straight=2 exits=false locks=false code=7c22a9ee1cad",
+			"IngressPipeImpl.upf.drop straight=2 exits=false locks=false code=31c9e26f4c9d",
+			"IngressPipeImpl.upf.set_uplink_session straight=2 exits=false locks=false code=cf36892ed0d9",
+			"IngressPipeImpl.upf.uplink_session_drop straight=3 exits=false locks=false code=8c6c0e0ef884",
+			"IngressPipeImpl.upf.uplink_session_miss straight=2 exits=false locks=false code=6c1b9a7eaa4b",
+			"IngressPipeImpl.upf.set_downlink_session straight=3 exits=false locks=false code=e07742cc343a",
+			"IngressPipeImpl.upf.set_downlink_session_buf straight=5 exits=false locks=false code=bc223a1a0da0",
+			"IngressPipeImpl.upf.downlink_session_drop straight=3 exits=false locks=false code=8c6c0e0ef884",
+			"IngressPipeImpl.upf.downlink_session_miss straight=2 exits=false locks=false code=9dd04e696baa",
+			"IngressPipeImpl.upf.set_app_id straight=1 exits=false locks=false code=13e4e7116eff",
+			"IngressPipeImpl.upf.uplink_term_fwd straight=3 exits=false locks=false code=4693fbe50276",
+			"IngressPipeImpl.upf.downlink_term_fwd straight=4 exits=false locks=false code=3d83acff1c31",
+			"IngressPipeImpl.upf.term_drop straight=2 exits=false locks=false code=cd97efde8d9c",
+			"IngressPipeImpl.upf.term_drop straight=2 exits=false locks=false code=cd97efde8d9c",
+			"IngressPipeImpl.upf.term_miss straight=2 exits=false locks=false code=52a7b1e6666a",
+			"IngressPipeImpl.upf.term_miss straight=2 exits=false locks=false code=52a7b1e6666a",
+			"IngressPipeImpl.upf.set_tunnel_peer straight=3 exits=false locks=false code=2af0e3acc573",
+			"IngressPipeImpl.upf.tunnel_peer_miss straight=2 exits=false locks=false code=3c4a45cbe3b1",
+			"IngressPipeImpl.upf.set_queue straight=1 exits=false locks=false code=5f1d7fa9e483",
+			"IngressPipeImpl.upf.send_to_buffer straight=2 exits=false locks=false code=43d7990a4d76",
+			"IngressPipeImpl.upf.meter_app straight=3 exits=false locks=false code=3b56265a3c02",
+			"IngressPipeImpl.upf.meter_session straight=3 exits=false locks=false code=ca7a926c21ed",
+			"IngressPipeImpl.forwarding.set_egress_port straight=2 exits=false locks=false code=856082de27e3",
+			"IngressPipeImpl.forwarding.set_mcast_group straight=2 exits=false locks=false code=664d138df312",
+			"IngressPipeImpl.forwarding.set_mcast_group straight=2 exits=false locks=false code=664d138df312",
+			"IngressPipeImpl.forwarding.drop straight=2 exits=false locks=false code=0de1a19af138",
+			"IngressPipeImpl.forwarding.drop straight=2 exits=false locks=false code=0de1a19af138",
+			"IngressPipeImpl.forwarding.route straight=5 exits=false locks=false code=ce13861fe1ff",
+			"IngressPipeImpl.acl.punt_to_cpu straight=2 exits=false locks=false code=6a8b48eeb86d",
+			"IngressPipeImpl.acl.copy_to_cpu straight=2 exits=false locks=false code=7eeb5ca7a9b7",
+			"IngressPipeImpl.acl.drop straight=1 exits=false locks=false code=7752c7d6d61b",
+			"IngressPipeImpl.qos.set_queue straight=1 exits=false locks=false code=5f1d7fa9e483",
+			"IngressPipeImpl.fb_admission.fb_class straight=4 exits=false locks=false code=e620be2a810d",
+			"IngressPipeImpl.fb_admission.set_buffer straight=1 exits=false locks=false code=49419d11fa09",
+			"IngressPipeImpl.fb_admission.fb_read straight=12 exits=false locks=true code=216b36627a0b",
+			"IngressPipeImpl.fb_admission.set_shift straight=2 exits=false locks=false code=afa04b2e0e18",
+			"IngressPipeImpl.fb_admission.fb_charge straight=17 exits=false locks=true code=f09b9faf3d36",
+			"IngressPipeImpl.fb_admission.fb_drop straight=2 exits=false locks=false code=e082be2e9c26",
+			"IngressPipeImpl.gnb.drop straight=3 exits=false locks=false code=f8dbd12d73ee",
+			"IngressPipeImpl.gnb.drop straight=3 exits=false locks=false code=f8dbd12d73ee",
+			"IngressPipeImpl.gnb.drop straight=3 exits=false locks=false code=f8dbd12d73ee",
+			"IngressPipeImpl.gnb.drop straight=3 exits=false locks=false code=f8dbd12d73ee",
+			"IngressPipeImpl.gnb.from_upf straight=1 exits=false locks=false code=ba7bd4bafb32",
+			"IngressPipeImpl.gnb.from_radio straight=1 exits=false locks=false code=572440d96adc",
+			"IngressPipeImpl.gnb.from_baas straight=1 exits=false locks=false code=a85efc0c37fa",
+			"IngressPipeImpl.gnb.set_downlink_bearer straight=4 exits=false locks=false code=9587dcb5205b",
+			"IngressPipeImpl.gnb.downlink_bearer_miss straight=3 exits=false locks=false code=f8dbd12d73ee",
+			"IngressPipeImpl.gnb.set_uplink_bearer straight=4 exits=false locks=false code=7c4b30253553",
+			"IngressPipeImpl.gnb.uplink_bearer_miss straight=3 exits=false locks=false code=f8dbd12d73ee",
+			"IngressPipeImpl.gnb.next_sn straight=6 exits=false locks=true code=4372641a97f8",
+			"IngressPipeImpl.gnb.to_radio_frame straight=17 exits=false locks=false code=4345848c231f",
+			"IngressPipeImpl.gnb.to_gtpu straight=21 exits=false locks=false code=9f1659bc1bfc",
+			"packetio14 straight=4 exits=true locks=false code=afc72e5dcaba",
+			"act straight=1 exits=false locks=false code=e58d6a7a25d0",
+			"gnb191 straight=1 exits=false locks=false code=3308d65ead5d",
+			"gnb198 straight=1 exits=false locks=false code=3308d65ead5d",
+			"gnb202 straight=1 exits=false locks=false code=3308d65ead5d",
+			"gnb204 straight=2 exits=false locks=false code=891ce31d92c6",
+			"gnb208 straight=1 exits=false locks=false code=3308d65ead5d",
+			"gnb212 straight=1 exits=false locks=false code=3308d65ead5d",
+			"gnb219 straight=1 exits=false locks=false code=3308d65ead5d",
+			"gnb221 straight=1 exits=false locks=false code=e434df26f177",
+			"gnb223 straight=1 exits=false locks=false code=909fc78d0a93",
+			"gnb227 straight=1 exits=false locks=false code=3308d65ead5d",
+			"gnb231 straight=1 exits=false locks=false code=45730cc2464b",
+			"gnb233 straight=1 exits=false locks=false code=3308d65ead5d",
+			"gnb214 straight=1 exits=false locks=false code=8aae0f88d13f",
+			"gnb237 straight=1 exits=false locks=false code=3308d65ead5d",
+			"gnb243 straight=3 exits=false locks=false code=67771bdbfd5c",
+			"gnb247 straight=1 exits=false locks=false code=cd3ea3436d0c",
+			"gnb249 straight=1 exits=false locks=false code=06fec71ef4bf",
+			"gnb239 straight=1 exits=false locks=false code=45730cc2464b",
+			"congestion291 straight=1 exits=false locks=false code=9eb7459d18dc",
+			"congestion297 straight=1 exits=true locks=false code=e3b0c44298fc",
+			"congestion295 straight=1 exits=false locks=false code=576af0acb03e",
+			"congestion317 straight=1 exits=false locks=false code=e3b0c44298fc",
+			"congestion321 straight=1 exits=false locks=false code=7752c7d6d61b",
+			"congestion323 straight=1 exits=true locks=false code=e3b0c44298fc",
+			"congestion336 straight=3 exits=true locks=false code=8191b570c97f",
+			"congestion342 straight=2 exits=true locks=false code=e082be2e9c26",
+			"congestion349 straight=6 exits=false locks=false code=06b1e334d03f",
+			"hybrid54 straight=2 exits=false locks=false code=4221b0d22de9",
+			"upf79 straight=1 exits=false locks=false code=b965a3c678f6",
+			"act_0 straight=1 exits=false locks=false code=bf63f1c1462b",
+			"upf85 straight=2 exits=false locks=false code=9ee9d948687f",
+			"upf100 straight=1 exits=false locks=false code=b965a3c678f6",
+			"upf104 straight=2 exits=false locks=false code=2568b9864338",
+			"upf107 straight=2 exits=false locks=false code=e5a3f76b1342",
+			"upf115 straight=1 exits=false locks=false code=b965a3c678f6",
+			"hh198 straight=1 exits=false locks=false code=60f6cc167291",
+			"act_1 straight=1 exits=false locks=false code=6c7b7568b40c",
+			"hh204 straight=1 exits=false locks=false code=60f6cc167291",
+			"hh208 straight=8 exits=false locks=false code=f34adddc104b",
+			"upf452 straight=1 exits=false locks=false code=641e0ca40e4b",
+			"act_2 straight=1 exits=false locks=false code=d6a1ecf64480",
+			"act_3 straight=1 exits=false locks=false code=51eddd9524ab",
+			"act_4 straight=1 exits=false locks=false code=e55f459bad39",
+			"act_5 straight=1 exits=false locks=false code=51eddd9524ab",
+			"act_6 straight=1 exits=false locks=false code=e55f459bad39",
+			"upf463 straight=4 exits=false locks=false code=332669f91d94",
+			"upf471 straight=2 exits=false locks=false code=fd5fb32b8cef",
+			"upf476 straight=1 exits=false locks=false code=641e0ca40e4b",
+			"upf504 straight=4 exits=false locks=false code=9b61ba12a113",
+			"upf509 straight=2 exits=false locks=false code=d9c1f3f9862a",
+			"upf128 straight=14 exits=false locks=false code=d120780bc323",
+			"upf154 straight=29 exits=false locks=false code=7e6596c0cdc8",
+			"NoAction straight=0 exits=false locks=false code=e3b0c44298fc",
+			"NoAction straight=0 exits=false locks=false code=e3b0c44298fc",
+			"EgressPipeImpl.fb_release.fb_release straight=21 exits=false locks=true code=6ca07956f754",
+			"EgressPipeImpl.cc_egress.limits straight=3 exits=false locks=false code=1ebbd67d9e47",
+			"EgressPipeImpl.cc_egress.measure straight=11 exits=false locks=true code=bef0eae5261c",
+			"EgressPipeImpl.cc_egress.switch_over straight=20 exits=false locks=true code=c9ae05c5cc80",
+			"EgressPipeImpl.cc_egress.notify_upstream straight=3 exits=false locks=false code=f036cf09e485",
+			"EgressPipeImpl.cc_egress.make_notification straight=20 exits=false locks=false code=2a3a4b13243d",
+			"EgressPipeImpl.cc_egress.send_marker straight=2 exits=false locks=false code=7b4a7738c21d",
+			"EgressPipeImpl.cc_egress.make_marker straight=19 exits=false locks=false code=4f7c9dd75fd6",
+			"EgressPipeImpl.cc_egress.make_report straight=23 exits=false locks=false code=0cd6e66072f5",
+			"EgressPipeImpl.hh_report.make_report straight=26 exits=false locks=false code=cdd6ff7094da",
+			"EgressPipeImpl.ecn_marking.mark_above straight=2 exits=false locks=false code=268e2454a6ea",
+			"main97 straight=2 exits=true locks=false code=e082be2e9c26",
+			"packetio27 straight=1 exits=false locks=false code=233ef58187f7",
+			"packetio27_0 straight=1 exits=false locks=false code=898d908c5856",
+			"packetio26 straight=1 exits=false locks=false code=eb8571629629",
+			"packetio27_1 straight=2 exits=false locks=false code=40b3ce6033e6",
+			"act_7 straight=1 exits=false locks=false code=eeaa5909d507",
+			"act_8 straight=1 exits=false locks=false code=9a83b511890b",
+			"congestion540 straight=1 exits=false locks=false code=e3b0c44298fc",
+			"congestion540_0 straight=1 exits=false locks=false code=c69bb890b066",
+			"ecn47 straight=1 exits=false locks=false code=e7a08d07d226",
+			"ecn23 straight=2 exits=false locks=false code=2cfe11d34dee",
+			"gnb260 straight=2 exits=false locks=false code=2e15045bb26c",
+			"steering93 straight=4 exits=false locks=false code=144df9ae328b",
+		}},
+		deparser: generatedDeparser{bind: bind_build_deparser, signature: []string{
+			"headers=25 bytes=254",
+			"emit hdr=3 off=2 bytes=2",
+			"emit hdr=4 off=4 bytes=14",
+			"emit hdr=5 off=18 bytes=6",
+			"emit hdr=6 off=24 bytes=12",
+			"emit hdr=7 off=36 bytes=13",
+			"emit hdr=8 off=49 bytes=23",
+			"emit hdr=9 off=72 bytes=8",
+			"emit hdr=10 off=80 bytes=6",
+			"emit hdr=11 off=86 bytes=4",
+			"emit hdr=12 off=90 bytes=4",
+			"emit hdr=13 off=94 bytes=20",
+			"emit hdr=14 off=114 bytes=40",
+			"emit hdr=15 off=154 bytes=20",
+			"emit hdr=16 off=174 bytes=8",
+			"emit hdr=17 off=182 bytes=4",
+			"emit hdr=18 off=186 bytes=8",
+			"emit hdr=19 off=194 bytes=4",
+			"emit hdr=20 off=198 bytes=4",
+			"emit hdr=21 off=202 bytes=20",
+			"emit hdr=22 off=222 bytes=20",
+			"emit hdr=23 off=242 bytes=8",
+			"emit hdr=24 off=250 bytes=4",
+		}},
 	})
+}
+
+// dep_build is the generated deparser of build.
+type dep_build struct {
+	p *Program
+}
+
+// bind_build_deparser binds the generated deparser of build.
+func bind_build_deparser(p *Program) func(*phv, []byte) []byte {
+	return (&dep_build{p: p}).run
+}
+
+func (g *dep_build) run(s *phv, frame []byte) []byte {
+	v, h := s.valid[:25], s.hdr[:254]
+	size := 0
+	if v[3] {
+		size += 2
+	}
+	if v[4] {
+		size += 14
+	}
+	if v[5] {
+		size += 6
+	}
+	if v[6] {
+		size += 12
+	}
+	if v[7] {
+		size += 13
+	}
+	if v[8] {
+		size += 23
+	}
+	if v[9] {
+		size += 8
+	}
+	if v[10] {
+		size += 6
+	}
+	if v[11] {
+		size += 4
+	}
+	if v[12] {
+		size += 4
+	}
+	if v[13] {
+		size += 20
+	}
+	if v[14] {
+		size += 40
+	}
+	if v[15] {
+		size += 20
+	}
+	if v[16] {
+		size += 8
+	}
+	if v[17] {
+		size += 4
+	}
+	if v[18] {
+		size += 8
+	}
+	if v[19] {
+		size += 4
+	}
+	if v[20] {
+		size += 4
+	}
+	if v[21] {
+		size += 20
+	}
+	if v[22] {
+		size += 20
+	}
+	if v[23] {
+		size += 8
+	}
+	if v[24] {
+		size += 4
+	}
+	payload := frame[s.pos:]
+	out := frame
+	if size != s.pos {
+		out = g.p.opts.Frames.Get(size + len(payload))[:size+len(payload)]
+		copy(out[size:], payload)
+	}
+	at := 0
+	if v[3] {
+		*(*[2]byte)(out[at:]) = [2]byte(h[2:4])
+		at += 2
+	}
+	if v[4] {
+		*(*[14]byte)(out[at:]) = [14]byte(h[4:18])
+		at += 14
+	}
+	if v[5] {
+		*(*[6]byte)(out[at:]) = [6]byte(h[18:24])
+		at += 6
+	}
+	if v[6] {
+		*(*[12]byte)(out[at:]) = [12]byte(h[24:36])
+		at += 12
+	}
+	if v[7] {
+		*(*[13]byte)(out[at:]) = [13]byte(h[36:49])
+		at += 13
+	}
+	if v[8] {
+		*(*[23]byte)(out[at:]) = [23]byte(h[49:72])
+		at += 23
+	}
+	if v[9] {
+		*(*[8]byte)(out[at:]) = [8]byte(h[72:80])
+		at += 8
+	}
+	if v[10] {
+		*(*[6]byte)(out[at:]) = [6]byte(h[80:86])
+		at += 6
+	}
+	if v[11] {
+		*(*[4]byte)(out[at:]) = [4]byte(h[86:90])
+		at += 4
+	}
+	if v[12] {
+		*(*[4]byte)(out[at:]) = [4]byte(h[90:94])
+		at += 4
+	}
+	if v[13] {
+		*(*[20]byte)(out[at:]) = [20]byte(h[94:114])
+		at += 20
+	}
+	if v[14] {
+		*(*[40]byte)(out[at:]) = [40]byte(h[114:154])
+		at += 40
+	}
+	if v[15] {
+		*(*[20]byte)(out[at:]) = [20]byte(h[154:174])
+		at += 20
+	}
+	if v[16] {
+		*(*[8]byte)(out[at:]) = [8]byte(h[174:182])
+		at += 8
+	}
+	if v[17] {
+		*(*[4]byte)(out[at:]) = [4]byte(h[182:186])
+		at += 4
+	}
+	if v[18] {
+		*(*[8]byte)(out[at:]) = [8]byte(h[186:194])
+		at += 8
+	}
+	if v[19] {
+		*(*[4]byte)(out[at:]) = [4]byte(h[194:198])
+		at += 4
+	}
+	if v[20] {
+		*(*[4]byte)(out[at:]) = [4]byte(h[198:202])
+		at += 4
+	}
+	if v[21] {
+		*(*[20]byte)(out[at:]) = [20]byte(h[202:222])
+		at += 20
+	}
+	if v[22] {
+		*(*[20]byte)(out[at:]) = [20]byte(h[222:242])
+		at += 20
+	}
+	if v[23] {
+		*(*[8]byte)(out[at:]) = [8]byte(h[242:250])
+		at += 8
+	}
+	if v[24] {
+		*(*[4]byte)(out[at:]) = [4]byte(h[250:254])
+		at += 4
+	}
+	if size != s.pos {
+		g.p.opts.Frames.Put(frame)
+		s.data, s.pos = out, size
+	}
+	return out
+}
+
+// acts_build is the generated actions of build: the closures of the steps without generated code.
+type acts_build struct {
+	a24_1   func(*phv)
+	a25_1   func(*phv)
+	a25_3   func(*phv)
+	a25_5   func(*phv)
+	a25_7   func(*phv)
+	a25_9   func(*phv)
+	a25_11  func(*phv)
+	a25_13  func(*phv)
+	a25_15  func(*phv)
+	a25_17  func(*phv)
+	a25_19  func(*phv)
+	a25_21  func(*phv)
+	a26_1   func(*phv)
+	a26_2   func(*phv)
+	a27_1   func(*phv)
+	a27_3   func(*phv)
+	a27_5   func(*phv)
+	a27_7   func(*phv)
+	a28_1   func(*phv)
+	a28_3   func(*phv)
+	a29_1   func(*phv)
+	a29_3   func(*phv)
+	a32_1   func(*phv)
+	a32_3   func(*phv)
+	a32_5   func(*phv)
+	a32_7   func(*phv)
+	a32_8   func(*phv)
+	a32_12  func(*phv)
+	a32_14  func(*phv)
+	a32_16  func(*phv)
+	a34_1   func(*phv)
+	a34_3   func(*phv)
+	a34_5   func(*phv)
+	a34_7   func(*phv)
+	a34_8   func(*phv)
+	a34_9   func(*phv)
+	a34_11  func(*phv)
+	a34_12  func(*phv)
+	a34_14  func(*phv)
+	a34_15  func(*phv)
+	a34_17  func(*phv)
+	a34_19  func(*phv)
+	a35_2   func(*phv)
+	a47_7   func(*phv)
+	a48_1   func(*phv)
+	a48_2   func(*phv)
+	a48_3   func(*phv)
+	a48_4   func(*phv)
+	a48_5   func(*phv)
+	a48_6   func(*phv)
+	a48_7   func(*phv)
+	a48_8   func(*phv)
+	a48_9   func(*phv)
+	a48_10  func(*phv)
+	a48_11  func(*phv)
+	a48_12  func(*phv)
+	a48_13  func(*phv)
+	a48_14  func(*phv)
+	a48_17  func(*phv)
+	a48_18  func(*phv)
+	a48_19  func(*phv)
+	a48_20  func(*phv)
+	a48_21  func(*phv)
+	a48_22  func(*phv)
+	a48_24  func(*phv)
+	a48_25  func(*phv)
+	a48_26  func(*phv)
+	a48_27  func(*phv)
+	a48_28  func(*phv)
+	a48_29  func(*phv)
+	a70_1   func(*phv)
+	a71_1   func(*phv)
+	a79_1   func(*phv)
+	a84_0   func(*phv)
+	a84_1   func(*phv)
+	a84_2   func(*phv)
+	a84_3   func(*phv)
+	a84_5   func(*phv)
+	a84_7   func(*phv)
+	a84_9   func(*phv)
+	a84_10  func(*phv)
+	a84_11  func(*phv)
+	a86_0   func(*phv)
+	a86_2   func(*phv)
+	a86_3   func(*phv)
+	a86_5   func(*phv)
+	a86_7   func(*phv)
+	a86_9   func(*phv)
+	a86_10  func(*phv)
+	a86_12  func(*phv)
+	a86_14  func(*phv)
+	a86_15  func(*phv)
+	a87_1   func(*phv)
+	a88_1   func(*phv)
+	a89_1   func(*phv)
+	a90_1   func(*phv)
+	a91_1   func(*phv)
+	a96_1   func(*phv)
+	a98_1   func(*phv)
+	a99_1   func(*phv)
+	a99_4   func(*phv)
+	a99_5   func(*phv)
+	a102_0  func(*phv)
+	a102_3  func(*phv)
+	a128_2  func(*phv)
+	a129_1  func(*phv)
+	a130_5  func(*phv)
+	a142_7  func(*phv)
+	a150_1  func(*phv)
+	a152_2  func(*phv)
+	a153_1  func(*phv)
+	a158_0  func(*phv)
+	a158_2  func(*phv)
+	a158_3  func(*phv)
+	a158_5  func(*phv)
+	a158_6  func(*phv)
+	a158_8  func(*phv)
+	a158_9  func(*phv)
+	a158_10 func(*phv)
+	a158_12 func(*phv)
+	a158_13 func(*phv)
+	a158_15 func(*phv)
+	a158_16 func(*phv)
+	a158_17 func(*phv)
+	a158_19 func(*phv)
+	a158_20 func(*phv)
+	a160_2  func(*phv)
+	a160_4  func(*phv)
+	a160_5  func(*phv)
+	a160_7  func(*phv)
+	a160_8  func(*phv)
+	a160_10 func(*phv)
+	a161_1  func(*phv)
+	a161_3  func(*phv)
+	a161_5  func(*phv)
+	a161_7  func(*phv)
+	a161_8  func(*phv)
+	a161_9  func(*phv)
+	a161_11 func(*phv)
+	a161_12 func(*phv)
+	a161_14 func(*phv)
+	a161_15 func(*phv)
+	a161_17 func(*phv)
+	a161_19 func(*phv)
+	a162_2  func(*phv)
+	a163_19 func(*phv)
+	a164_1  func(*phv)
+	a165_18 func(*phv)
+	a166_22 func(*phv)
+	a167_25 func(*phv)
+	a169_1  func(*phv)
+	a173_0  func(*phv)
+	a180_1  func(*phv)
+}
+
+// bind_build_actions binds the generated actions of build.
+func bind_build_actions(acts []*action) {
+	g := &acts_build{}
+	acts[18].gen = g.a18
+	acts[19].gen = g.a19
+	acts[20].gen = g.a20
+	acts[21].gen = g.a21
+	acts[22].gen = g.a22
+	acts[23].gen = g.a23
+	acts[24].gen = g.a24
+	g.a24_1 = acts[24].straight[1]
+	acts[25].gen = g.a25
+	g.a25_1 = acts[25].straight[1]
+	g.a25_3 = acts[25].straight[3]
+	g.a25_5 = acts[25].straight[5]
+	g.a25_7 = acts[25].straight[7]
+	g.a25_9 = acts[25].straight[9]
+	g.a25_11 = acts[25].straight[11]
+	g.a25_13 = acts[25].straight[13]
+	g.a25_15 = acts[25].straight[15]
+	g.a25_17 = acts[25].straight[17]
+	g.a25_19 = acts[25].straight[19]
+	g.a25_21 = acts[25].straight[21]
+	acts[26].gen = g.a26
+	g.a26_1 = acts[26].straight[1]
+	g.a26_2 = acts[26].straight[2]
+	acts[27].gen = g.a27
+	g.a27_1 = acts[27].straight[1]
+	g.a27_3 = acts[27].straight[3]
+	g.a27_5 = acts[27].straight[5]
+	g.a27_7 = acts[27].straight[7]
+	acts[28].gen = g.a28
+	g.a28_1 = acts[28].straight[1]
+	g.a28_3 = acts[28].straight[3]
+	acts[29].gen = g.a29
+	g.a29_1 = acts[29].straight[1]
+	g.a29_3 = acts[29].straight[3]
+	acts[30].gen = g.a30
+	acts[31].gen = g.a31
+	acts[32].gen = g.a32
+	g.a32_1 = acts[32].straight[1]
+	g.a32_3 = acts[32].straight[3]
+	g.a32_5 = acts[32].straight[5]
+	g.a32_7 = acts[32].straight[7]
+	g.a32_8 = acts[32].straight[8]
+	g.a32_12 = acts[32].straight[12]
+	g.a32_14 = acts[32].straight[14]
+	g.a32_16 = acts[32].straight[16]
+	acts[33].gen = g.a33
+	acts[34].gen = g.a34
+	g.a34_1 = acts[34].straight[1]
+	g.a34_3 = acts[34].straight[3]
+	g.a34_5 = acts[34].straight[5]
+	g.a34_7 = acts[34].straight[7]
+	g.a34_8 = acts[34].straight[8]
+	g.a34_9 = acts[34].straight[9]
+	g.a34_11 = acts[34].straight[11]
+	g.a34_12 = acts[34].straight[12]
+	g.a34_14 = acts[34].straight[14]
+	g.a34_15 = acts[34].straight[15]
+	g.a34_17 = acts[34].straight[17]
+	g.a34_19 = acts[34].straight[19]
+	acts[35].gen = g.a35
+	g.a35_2 = acts[35].straight[2]
+	acts[36].gen = g.a36
+	acts[37].gen = g.a37
+	acts[38].gen = g.a38
+	acts[39].gen = g.a39
+	acts[40].gen = g.a40
+	acts[41].gen = g.a41
+	acts[43].gen = g.a43
+	acts[44].gen = g.a44
+	acts[45].gen = g.a45
+	acts[46].gen = g.a46
+	acts[47].gen = g.a47
+	g.a47_7 = acts[47].straight[7]
+	acts[48].gen = g.a48
+	g.a48_1 = acts[48].straight[1]
+	g.a48_2 = acts[48].straight[2]
+	g.a48_3 = acts[48].straight[3]
+	g.a48_4 = acts[48].straight[4]
+	g.a48_5 = acts[48].straight[5]
+	g.a48_6 = acts[48].straight[6]
+	g.a48_7 = acts[48].straight[7]
+	g.a48_8 = acts[48].straight[8]
+	g.a48_9 = acts[48].straight[9]
+	g.a48_10 = acts[48].straight[10]
+	g.a48_11 = acts[48].straight[11]
+	g.a48_12 = acts[48].straight[12]
+	g.a48_13 = acts[48].straight[13]
+	g.a48_14 = acts[48].straight[14]
+	g.a48_17 = acts[48].straight[17]
+	g.a48_18 = acts[48].straight[18]
+	g.a48_19 = acts[48].straight[19]
+	g.a48_20 = acts[48].straight[20]
+	g.a48_21 = acts[48].straight[21]
+	g.a48_22 = acts[48].straight[22]
+	g.a48_24 = acts[48].straight[24]
+	g.a48_25 = acts[48].straight[25]
+	g.a48_26 = acts[48].straight[26]
+	g.a48_27 = acts[48].straight[27]
+	g.a48_28 = acts[48].straight[28]
+	g.a48_29 = acts[48].straight[29]
+	acts[49].gen = g.a49
+	acts[50].gen = g.a50
+	acts[51].gen = g.a51
+	acts[52].gen = g.a52
+	acts[53].gen = g.a53
+	acts[54].gen = g.a54
+	acts[55].gen = g.a55
+	acts[56].gen = g.a56
+	acts[57].gen = g.a57
+	acts[58].gen = g.a58
+	acts[59].gen = g.a59
+	acts[60].gen = g.a60
+	acts[61].gen = g.a61
+	acts[62].gen = g.a62
+	acts[63].gen = g.a63
+	acts[64].gen = g.a64
+	acts[65].gen = g.a65
+	acts[66].gen = g.a66
+	acts[67].gen = g.a67
+	acts[68].gen = g.a68
+	acts[69].gen = g.a69
+	acts[70].gen = g.a70
+	g.a70_1 = acts[70].straight[1]
+	acts[71].gen = g.a71
+	g.a71_1 = acts[71].straight[1]
+	acts[72].gen = g.a72
+	acts[73].gen = g.a73
+	acts[74].gen = g.a74
+	acts[75].gen = g.a75
+	acts[76].gen = g.a76
+	acts[77].gen = g.a77
+	acts[78].gen = g.a78
+	acts[79].gen = g.a79
+	g.a79_1 = acts[79].straight[1]
+	acts[80].gen = g.a80
+	acts[81].gen = g.a81
+	acts[82].gen = g.a82
+	acts[83].gen = g.a83
+	acts[84].gen = g.a84
+	g.a84_0 = acts[84].straight[0]
+	g.a84_1 = acts[84].straight[1]
+	g.a84_2 = acts[84].straight[2]
+	g.a84_3 = acts[84].straight[3]
+	g.a84_5 = acts[84].straight[5]
+	g.a84_7 = acts[84].straight[7]
+	g.a84_9 = acts[84].straight[9]
+	g.a84_10 = acts[84].straight[10]
+	g.a84_11 = acts[84].straight[11]
+	acts[85].gen = g.a85
+	acts[86].gen = g.a86
+	g.a86_0 = acts[86].straight[0]
+	g.a86_2 = acts[86].straight[2]
+	g.a86_3 = acts[86].straight[3]
+	g.a86_5 = acts[86].straight[5]
+	g.a86_7 = acts[86].straight[7]
+	g.a86_9 = acts[86].straight[9]
+	g.a86_10 = acts[86].straight[10]
+	g.a86_12 = acts[86].straight[12]
+	g.a86_14 = acts[86].straight[14]
+	g.a86_15 = acts[86].straight[15]
+	acts[87].gen = g.a87
+	g.a87_1 = acts[87].straight[1]
+	acts[88].gen = g.a88
+	g.a88_1 = acts[88].straight[1]
+	acts[89].gen = g.a89
+	g.a89_1 = acts[89].straight[1]
+	acts[90].gen = g.a90
+	g.a90_1 = acts[90].straight[1]
+	acts[91].gen = g.a91
+	g.a91_1 = acts[91].straight[1]
+	acts[92].gen = g.a92
+	acts[93].gen = g.a93
+	acts[94].gen = g.a94
+	acts[95].gen = g.a95
+	acts[96].gen = g.a96
+	g.a96_1 = acts[96].straight[1]
+	acts[97].gen = g.a97
+	acts[98].gen = g.a98
+	g.a98_1 = acts[98].straight[1]
+	acts[99].gen = g.a99
+	g.a99_1 = acts[99].straight[1]
+	g.a99_4 = acts[99].straight[4]
+	g.a99_5 = acts[99].straight[5]
+	acts[100].gen = g.a100
+	acts[101].gen = g.a101
+	acts[102].gen = g.a102
+	g.a102_0 = acts[102].straight[0]
+	g.a102_3 = acts[102].straight[3]
+	acts[103].gen = g.a103
+	acts[104].gen = g.a104
+	acts[105].gen = g.a105
+	acts[106].gen = g.a106
+	acts[107].gen = g.a107
+	acts[108].gen = g.a108
+	acts[109].gen = g.a109
+	acts[110].gen = g.a110
+	acts[111].gen = g.a111
+	acts[112].gen = g.a112
+	acts[113].gen = g.a113
+	acts[114].gen = g.a114
+	acts[115].gen = g.a115
+	acts[116].gen = g.a116
+	acts[117].gen = g.a117
+	acts[118].gen = g.a118
+	acts[119].gen = g.a119
+	acts[120].gen = g.a120
+	acts[121].gen = g.a121
+	acts[122].gen = g.a122
+	acts[124].gen = g.a124
+	acts[126].gen = g.a126
+	acts[128].gen = g.a128
+	g.a128_2 = acts[128].straight[2]
+	acts[129].gen = g.a129
+	g.a129_1 = acts[129].straight[1]
+	acts[130].gen = g.a130
+	g.a130_5 = acts[130].straight[5]
+	acts[131].gen = g.a131
+	acts[132].gen = g.a132
+	acts[133].gen = g.a133
+	acts[134].gen = g.a134
+	acts[135].gen = g.a135
+	acts[136].gen = g.a136
+	acts[137].gen = g.a137
+	acts[138].gen = g.a138
+	acts[139].gen = g.a139
+	acts[140].gen = g.a140
+	acts[141].gen = g.a141
+	acts[142].gen = g.a142
+	g.a142_7 = acts[142].straight[7]
+	acts[143].gen = g.a143
+	acts[144].gen = g.a144
+	acts[145].gen = g.a145
+	acts[146].gen = g.a146
+	acts[147].gen = g.a147
+	acts[148].gen = g.a148
+	acts[149].gen = g.a149
+	acts[150].gen = g.a150
+	g.a150_1 = acts[150].straight[1]
+	acts[151].gen = g.a151
+	acts[152].gen = g.a152
+	g.a152_2 = acts[152].straight[2]
+	acts[153].gen = g.a153
+	g.a153_1 = acts[153].straight[1]
+	acts[154].gen = g.a154
+	acts[155].gen = g.a155
+	acts[158].gen = g.a158
+	g.a158_0 = acts[158].straight[0]
+	g.a158_2 = acts[158].straight[2]
+	g.a158_3 = acts[158].straight[3]
+	g.a158_5 = acts[158].straight[5]
+	g.a158_6 = acts[158].straight[6]
+	g.a158_8 = acts[158].straight[8]
+	g.a158_9 = acts[158].straight[9]
+	g.a158_10 = acts[158].straight[10]
+	g.a158_12 = acts[158].straight[12]
+	g.a158_13 = acts[158].straight[13]
+	g.a158_15 = acts[158].straight[15]
+	g.a158_16 = acts[158].straight[16]
+	g.a158_17 = acts[158].straight[17]
+	g.a158_19 = acts[158].straight[19]
+	g.a158_20 = acts[158].straight[20]
+	acts[159].gen = g.a159
+	acts[160].gen = g.a160
+	g.a160_2 = acts[160].straight[2]
+	g.a160_4 = acts[160].straight[4]
+	g.a160_5 = acts[160].straight[5]
+	g.a160_7 = acts[160].straight[7]
+	g.a160_8 = acts[160].straight[8]
+	g.a160_10 = acts[160].straight[10]
+	acts[161].gen = g.a161
+	g.a161_1 = acts[161].straight[1]
+	g.a161_3 = acts[161].straight[3]
+	g.a161_5 = acts[161].straight[5]
+	g.a161_7 = acts[161].straight[7]
+	g.a161_8 = acts[161].straight[8]
+	g.a161_9 = acts[161].straight[9]
+	g.a161_11 = acts[161].straight[11]
+	g.a161_12 = acts[161].straight[12]
+	g.a161_14 = acts[161].straight[14]
+	g.a161_15 = acts[161].straight[15]
+	g.a161_17 = acts[161].straight[17]
+	g.a161_19 = acts[161].straight[19]
+	acts[162].gen = g.a162
+	g.a162_2 = acts[162].straight[2]
+	acts[163].gen = g.a163
+	g.a163_19 = acts[163].straight[19]
+	acts[164].gen = g.a164
+	g.a164_1 = acts[164].straight[1]
+	acts[165].gen = g.a165
+	g.a165_18 = acts[165].straight[18]
+	acts[166].gen = g.a166
+	g.a166_22 = acts[166].straight[22]
+	acts[167].gen = g.a167
+	g.a167_25 = acts[167].straight[25]
+	acts[168].gen = g.a168
+	acts[169].gen = g.a169
+	g.a169_1 = acts[169].straight[1]
+	acts[170].gen = g.a170
+	acts[171].gen = g.a171
+	acts[172].gen = g.a172
+	acts[173].gen = g.a173
+	g.a173_0 = acts[173].straight[0]
+	acts[174].gen = g.a174
+	acts[175].gen = g.a175
+	acts[177].gen = g.a177
+	acts[178].gen = g.a178
+	acts[179].gen = g.a179
+	acts[180].gen = g.a180
+	g.a180_1 = acts[180].straight[1]
+	acts[181].gen = g.a181
+}
+
+// a18 is action IngressPipeImpl.steering.mark_from_vport.
+func (g *acts_build) a18(s *phv) {
+	s.slots[138] = 0x1
+}
+
+// a19 is action IngressPipeImpl.steering.steer_to_port.
+func (g *acts_build) a19(s *phv) {
+	s.slots[223] = s.params[0] & 0x1ff
+	s.slots[140] = 0x1
+}
+
+// a20 is action IngressPipeImpl.steering.steer_to_buffer.
+func (g *acts_build) a20(s *phv) {
+	s.slots[223] = s.params[0] & 0x1ff
+	s.slots[139] = s.params[1] & 0xffffffff
+	s.slots[140] = 0x1
+}
+
+// a21 is action IngressPipeImpl.steering.steer_to_mcast_group.
+func (g *acts_build) a21(s *phv) {
+	s.slots[233] = s.params[0] & 0xffff
+	s.slots[140] = 0x1
+}
+
+// a22 is action IngressPipeImpl.cc_ingress.set_switch_id.
+func (g *acts_build) a22(s *phv) {
+	s.slots[183] = s.params[0] & 0xffff
+	s.slots[184] = s.params[1] & 0x1
+}
+
+// a23 is action IngressPipeImpl.cc_ingress.track.
+func (g *acts_build) a23(s *phv) {
+	s.slots[175] = 0x1
+	s.slots[176] = s.params[0] & 0xffff
+	s.slots[177] = s.params[1] & 0xffffffff
+}
+
+// a24 is action IngressPipeImpl.cc_ingress.read_generation.
+func (g *acts_build) a24(s *phv) {
+	s.slots[1] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a24_1(s)
+}
+
+// a25 is action IngressPipeImpl.cc_ingress.start_generation.
+func (g *acts_build) a25(s *phv) {
+	s.slots[2] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a25_1(s)
+	s.slots[3] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a25_3(s)
+	s.slots[4] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a25_5(s)
+	s.slots[5] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a25_7(s)
+	s.slots[6] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a25_9(s)
+	s.slots[7] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a25_11(s)
+	s.slots[8] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a25_13(s)
+	s.slots[9] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a25_15(s)
+	s.slots[10] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a25_17(s)
+	s.slots[11] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a25_19(s)
+	s.slots[12] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a25_21(s)
+}
+
+// a26 is action IngressPipeImpl.cc_ingress.read_slot.
+func (g *acts_build) a26(s *phv) {
+	s.slots[13] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a26_1(s)
+	g.a26_2(s)
+}
+
+// a27 is action IngressPipeImpl.cc_ingress.read_switch.
+func (g *acts_build) a27(s *phv) {
+	s.slots[14] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a27_1(s)
+	s.slots[15] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a27_3(s)
+	s.slots[16] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a27_5(s)
+	s.slots[17] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a27_7(s)
+}
+
+// a28 is action IngressPipeImpl.cc_ingress.remember_in_port.
+func (g *acts_build) a28(s *phv) {
+	s.slots[18] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a28_1(s)
+	s.slots[19] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a28_3(s)
+}
+
+// a29 is action IngressPipeImpl.cc_ingress.read_in_port.
+func (g *acts_build) a29(s *phv) {
+	s.slots[20] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a29_1(s)
+	s.slots[21] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a29_3(s)
+}
+
+// a30 is action IngressPipeImpl.cc_ingress.forward.
+func (g *acts_build) a30(s *phv) {
+	s.slots[223] = s.params[0] & 0x1ff
+	put48(s.hdr[4:10], s.params[1])
+	s.slots[140] = 0x1
+}
+
+// a31 is action IngressPipeImpl.cc_ingress.alternate.
+func (g *acts_build) a31(s *phv) {
+	s.slots[181] = 0x1
+}
+
+// a32 is action IngressPipeImpl.cc_ingress.check_out_port.
+func (g *acts_build) a32(s *phv) {
+	s.slots[22] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a32_1(s)
+	s.slots[23] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a32_3(s)
+	s.slots[24] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a32_5(s)
+	s.slots[193] = 0x0
+	g.a32_7(s)
+	g.a32_8(s)
+	s.slots[194] = s.slots[71] & 0xffffffff
+	s.slots[195] = s.slots[70] & 0x1ff
+	s.slots[25] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a32_12(s)
+	s.slots[26] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a32_14(s)
+	s.slots[27] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a32_16(s)
+}
+
+// a33 is action IngressPipeImpl.cc_ingress.to_sink.
+func (g *acts_build) a33(s *phv) {
+	s.slots[223] = s.params[0] & 0x1ff
+	s.slots[139] = s.params[1] & 0xffffffff
+	s.slots[140] = 0x1
+}
+
+// a34 is action IngressPipeImpl.cc_ingress.switch_on_notification.
+func (g *acts_build) a34(s *phv) {
+	s.slots[28] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a34_1(s)
+	s.slots[29] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a34_3(s)
+	s.slots[30] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a34_5(s)
+	s.slots[31] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a34_7(s)
+	g.a34_8(s)
+	g.a34_9(s)
+	s.slots[32] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a34_11(s)
+	g.a34_12(s)
+	s.slots[34] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a34_14(s)
+	g.a34_15(s)
+	s.slots[36] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a34_17(s)
+	s.slots[37] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a34_19(s)
+}
+
+// a35 is action IngressPipeImpl.cc_ingress.report_switch_over.
+func (g *acts_build) a35(s *phv) {
+	s.slots[191] = 0x1
+	s.slots[141] = s.slots[222] & 0x1ff
+	g.a35_2(s)
+}
+
+// a36 is action IngressPipeImpl.upf_classifier.iface_access.
+func (g *acts_build) a36(s *phv) {
+	s.slots[142] = 0x1
+}
+
+// a37 is action IngressPipeImpl.upf_classifier.iface_core.
+func (g *acts_build) a37(s *phv) {
+	s.slots[142] = 0x2
+}
+
+// a38 is action IngressPipeImpl.upf_classifier.drop.
+func (g *acts_build) a38(s *phv) {
+	s.slots[161] = 0x1
+	s.slots[162] = 0x0
+}
+
+// a39 is action IngressPipeImpl.upf_classifier.drop.
+func (g *acts_build) a39(s *phv) {
+	s.slots[161] = 0x1
+	s.slots[162] = 0xa
+}
+
+// a40 is action IngressPipeImpl.upf_classifier.uplink_keys.
+func (g *acts_build) a40(s *phv) {
+	s.slots[143] = uint64(binary.BigEndian.Uint32(s.hdr[214:])) & 0xffffffff
+	s.slots[144] = uint64(binary.BigEndian.Uint32(s.hdr[218:])) & 0xffffffff
+	s.slots[145] = uint64(s.hdr[211]) & 0xff
+}
+
+// a41 is action IngressPipeImpl.upf_classifier.downlink_keys.
+func (g *acts_build) a41(s *phv) {
+	s.slots[143] = uint64(binary.BigEndian.Uint32(s.hdr[110:])) & 0xffffffff
+	s.slots[144] = uint64(binary.BigEndian.Uint32(s.hdr[106:])) & 0xffffffff
+	s.slots[145] = s.slots[137] & 0xff
+	s.slots[146] = s.slots[136] & 0xffff
+	s.slots[147] = s.slots[135] & 0xffff
+}
+
+// a43 is action IngressPipeImpl.firewall.deny.
+func (g *acts_build) a43(s *phv) {
+	s.slots[161] = 0x1
+	s.slots[162] = 0x9
+}
+
+// a44 is action IngressPipeImpl.hh.set_hh.
+func (g *acts_build) a44(s *phv) {
+	s.slots[198] = s.params[0] & 0xffffffff
+	s.slots[199] = s.params[1] & 0xffffffff
+}
+
+// a45 is action IngressPipeImpl.hh.set_hh_observation.
+func (g *acts_build) a45(s *phv) {
+	s.slots[201] = s.params[0] & 0xffffffff
+	s.slots[202] = s.params[1] & 0xffffffffffff
+}
+
+// a46 is action IngressPipeImpl.hh.set_hh_cpu_report.
+func (g *acts_build) a46(s *phv) {
+	s.slots[205] = s.params[0] & 0x1
+}
+
+// a47 is action IngressPipeImpl.hh.report_to_cpu.
+func (g *acts_build) a47(s *phv) {
+	s.slots[206] = 0x1
+	s.slots[207] = s.slots[143] & 0xffffffff
+	s.slots[208] = s.slots[144] & 0xffffffff
+	s.slots[209] = s.slots[145] & 0xff
+	s.slots[210] = s.slots[146] & 0xffff
+	s.slots[211] = s.slots[147] & 0xffff
+	s.slots[141] = s.slots[222] & 0x1ff
+	g.a47_7(s)
+}
+
+// a48 is action IngressPipeImpl.hh.update.
+func (g *acts_build) a48(s *phv) {
+	s.slots[38] = s.slots[143] & 0xffffffff
+	g.a48_1(s)
+	g.a48_2(s)
+	g.a48_3(s)
+	g.a48_4(s)
+	g.a48_5(s)
+	g.a48_6(s)
+	g.a48_7(s)
+	g.a48_8(s)
+	g.a48_9(s)
+	g.a48_10(s)
+	g.a48_11(s)
+	g.a48_12(s)
+	g.a48_13(s)
+	g.a48_14(s)
+	s.slots[82] = ((s.slots[82] + (uint64(binary.BigEndian.Uint16(s.hdr[96:])) & 0xffffffffffff)) & 0xffffffffffff) & 0xffffffffffff
+	s.slots[204] = 0x0
+	g.a48_17(s)
+	g.a48_18(s)
+	g.a48_19(s)
+	g.a48_20(s)
+	g.a48_21(s)
+	g.a48_22(s)
+	s.slots[203] = s.slots[79] & 0xffffffffffff
+	g.a48_24(s)
+	g.a48_25(s)
+	g.a48_26(s)
+	g.a48_27(s)
+	g.a48_28(s)
+	g.a48_29(s)
+}
+
+// a49 is action IngressPipeImpl.hybrid.to_slow_path.
+func (g *acts_build) a49(s *phv) {
+	s.slots[219] = 0x1
+	s.slots[220] = s.params[0] & 0x1ff
+}
+
+// a50 is action IngressPipeImpl.upf.drop.
+func (g *acts_build) a50(s *phv) {
+	s.slots[161] = 0x1
+	s.slots[162] = 0x8
+}
+
+// a51 is action IngressPipeImpl.upf.drop.
+func (g *acts_build) a51(s *phv) {
+	s.slots[161] = 0x1
+	s.slots[162] = 0x7
+}
+
+// a52 is action IngressPipeImpl.upf.set_uplink_session.
+func (g *acts_build) a52(s *phv) {
+	s.slots[149] = s.params[0] & 0xffff
+	s.slots[150] = s.params[1] & 0xffff
+}
+
+// a53 is action IngressPipeImpl.upf.uplink_session_drop.
+func (g *acts_build) a53(s *phv) {
+	s.slots[149] = s.params[0] & 0xffff
+	s.slots[161] = 0x1
+	s.slots[162] = 0x3
+}
+
+// a54 is action IngressPipeImpl.upf.uplink_session_miss.
+func (g *acts_build) a54(s *phv) {
+	s.slots[161] = 0x1
+	s.slots[162] = 0x1
+}
+
+// a55 is action IngressPipeImpl.upf.set_downlink_session.
+func (g *acts_build) a55(s *phv) {
+	s.slots[149] = s.params[0] & 0xffff
+	s.slots[150] = s.params[1] & 0xffff
+	s.slots[153] = s.params[2] & 0xffff
+}
+
+// a56 is action IngressPipeImpl.upf.set_downlink_session_buf.
+func (g *acts_build) a56(s *phv) {
+	s.slots[149] = s.params[0] & 0xffff
+	s.slots[150] = s.params[1] & 0xffff
+	s.slots[153] = s.params[2] & 0xffff
+	s.slots[160] = s.params[3] & 0x1ff
+	s.slots[159] = 0x1
+}
+
+// a57 is action IngressPipeImpl.upf.downlink_session_drop.
+func (g *acts_build) a57(s *phv) {
+	s.slots[149] = s.params[0] & 0xffff
+	s.slots[161] = 0x1
+	s.slots[162] = 0x3
+}
+
+// a58 is action IngressPipeImpl.upf.downlink_session_miss.
+func (g *acts_build) a58(s *phv) {
+	s.slots[161] = 0x1
+	s.slots[162] = 0x2
+}
+
+// a59 is action IngressPipeImpl.upf.set_app_id.
+func (g *acts_build) a59(s *phv) {
+	s.slots[148] = s.params[0] & 0xff
+}
+
+// a60 is action IngressPipeImpl.upf.uplink_term_fwd.
+func (g *acts_build) a60(s *phv) {
+	s.slots[151] = s.params[0] & 0xffff
+	s.slots[152] = s.params[1] & 0xffff
+	s.slots[158] = s.params[2] & 0x3f
+}
+
+// a61 is action IngressPipeImpl.upf.downlink_term_fwd.
+func (g *acts_build) a61(s *phv) {
+	s.slots[151] = s.params[0] & 0xffff
+	s.slots[152] = s.params[1] & 0xffff
+	s.slots[157] = s.params[2] & 0xffffffff
+	s.slots[158] = s.params[3] & 0x3f
+}
+
+// a62 is action IngressPipeImpl.upf.term_drop.
+func (g *acts_build) a62(s *phv) {
+	s.slots[161] = 0x1
+	s.slots[162] = 0x5
+}
+
+// a63 is action IngressPipeImpl.upf.term_drop.
+func (g *acts_build) a63(s *phv) {
+	s.slots[161] = 0x1
+	s.slots[162] = 0x5
+}
+
+// a64 is action IngressPipeImpl.upf.term_miss.
+func (g *acts_build) a64(s *phv) {
+	s.slots[161] = 0x1
+	s.slots[162] = 0x4
+}
+
+// a65 is action IngressPipeImpl.upf.term_miss.
+func (g *acts_build) a65(s *phv) {
+	s.slots[161] = 0x1
+	s.slots[162] = 0x4
+}
+
+// a66 is action IngressPipeImpl.upf.set_tunnel_peer.
+func (g *acts_build) a66(s *phv) {
+	s.slots[154] = s.params[0] & 0xffffffff
+	s.slots[155] = s.params[1] & 0xffffffff
+	s.slots[156] = s.params[2] & 0xffff
+}
+
+// a67 is action IngressPipeImpl.upf.tunnel_peer_miss.
+func (g *acts_build) a67(s *phv) {
+	s.slots[161] = 0x1
+	s.slots[162] = 0x6
+}
+
+// a68 is action IngressPipeImpl.upf.set_queue.
+func (g *acts_build) a68(s *phv) {
+	s.slots[237] = s.params[0] & 0x7
+}
+
+// a69 is action IngressPipeImpl.upf.send_to_buffer.
+func (g *acts_build) a69(s *phv) {
+	s.slots[223] = s.slots[160] & 0x1ff
+	s.slots[140] = 0x1
+}
+
+// a70 is action IngressPipeImpl.upf.meter_app.
+func (g *acts_build) a70(s *phv) {
+	s.slots[39] = (s.slots[152] & 0xffffffff) & 0xffffffff
+	g.a70_1(s)
+	s.slots[84] = s.slots[95] & 0x3
+}
+
+// a71 is action IngressPipeImpl.upf.meter_session.
+func (g *acts_build) a71(s *phv) {
+	s.slots[40] = (s.slots[150] & 0xffffffff) & 0xffffffff
+	g.a71_1(s)
+	s.slots[84] = s.slots[96] & 0x3
+}
+
+// a72 is action IngressPipeImpl.forwarding.set_egress_port.
+func (g *acts_build) a72(s *phv) {
+	s.slots[223] = s.params[0] & 0x1ff
+	s.slots[140] = 0x1
+}
+
+// a73 is action IngressPipeImpl.forwarding.set_mcast_group.
+func (g *acts_build) a73(s *phv) {
+	s.slots[233] = s.params[0] & 0xffff
+	s.slots[140] = 0x1
+}
+
+// a74 is action IngressPipeImpl.forwarding.set_mcast_group.
+func (g *acts_build) a74(s *phv) {
+	s.slots[233] = s.params[0] & 0xffff
+	s.slots[140] = 0x1
+}
+
+// a75 is action IngressPipeImpl.forwarding.drop.
+func (g *acts_build) a75(s *phv) {
+	s.slots[223] = 0x1ff
+	s.slots[233] = 0
+	s.slots[140] = 0x1
+}
+
+// a76 is action IngressPipeImpl.forwarding.drop.
+func (g *acts_build) a76(s *phv) {
+	s.slots[223] = 0x1ff
+	s.slots[233] = 0
+	s.slots[140] = 0x1
+}
+
+// a77 is action IngressPipeImpl.forwarding.route.
+func (g *acts_build) a77(s *phv) {
+	s.slots[223] = s.params[0] & 0x1ff
+	put48(s.hdr[10:16], s.params[1])
+	put48(s.hdr[4:10], s.params[2])
+	s.hdr[102] = byte(((uint64(s.hdr[102]) + 0xff) & 0xff))
+	s.slots[140] = 0x1
+}
+
+// a78 is action IngressPipeImpl.acl.punt_to_cpu.
+func (g *acts_build) a78(s *phv) {
+	s.slots[223] = 0xff
+	s.slots[233] = 0x0
+}
+
+// a79 is action IngressPipeImpl.acl.copy_to_cpu.
+func (g *acts_build) a79(s *phv) {
+	s.slots[141] = s.slots[222] & 0x1ff
+	g.a79_1(s)
+}
+
+// a80 is action IngressPipeImpl.acl.drop.
+func (g *acts_build) a80(s *phv) {
+	s.slots[223] = 0x1ff
+	s.slots[233] = 0
+}
+
+// a81 is action IngressPipeImpl.qos.set_queue.
+func (g *acts_build) a81(s *phv) {
+	s.slots[237] = s.params[0] & 0x7
+}
+
+// a82 is action IngressPipeImpl.fb_admission.fb_class.
+func (g *acts_build) a82(s *phv) {
+	s.slots[237] = s.params[0] & 0x7
+	s.slots[163] = 0x1
+	s.slots[166] = s.params[1] & 0xff
+	s.slots[165] = s.params[2] & 0x1
+}
+
+// a83 is action IngressPipeImpl.fb_admission.set_buffer.
+func (g *acts_build) a83(s *phv) {
+	s.slots[167] = s.params[0] & 0xffffffff
+}
+
+// a84 is action IngressPipeImpl.fb_admission.fb_read.
+func (g *acts_build) a84(s *phv) {
+	g.a84_0(s)
+	g.a84_1(s)
+	g.a84_2(s)
+	g.a84_3(s)
+	s.slots[170] = 0x0
+	g.a84_5(s)
+	s.slots[42] = (s.slots[165] & 0xffffffff) & 0xffffffff
+	g.a84_7(s)
+	s.slots[43] = (s.slots[223] & 0xffffffff) & 0xffffffff
+	g.a84_9(s)
+	g.a84_10(s)
+	g.a84_11(s)
+}
+
+// a85 is action IngressPipeImpl.fb_admission.set_shift.
+func (g *acts_build) a85(s *phv) {
+	s.slots[173] = s.params[0] & 0xff
+	s.slots[174] = s.params[1] & 0xff
+}
+
+// a86 is action IngressPipeImpl.fb_admission.fb_charge.
+func (g *acts_build) a86(s *phv) {
+	g.a86_0(s)
+	s.slots[44] = ((s.slots[86] + 0x1) & 0xffffffff) & 0xffffffff
+	g.a86_2(s)
+	g.a86_3(s)
+	s.slots[45] = ((s.slots[87] + 0x1) & 0xffffffff) & 0xffffffff
+	g.a86_5(s)
+	s.slots[46] = (s.slots[165] & 0xffffffff) & 0xffffffff
+	g.a86_7(s)
+	s.slots[47] = (s.slots[165] & 0xffffffff) & 0xffffffff
+	g.a86_9(s)
+	g.a86_10(s)
+	s.slots[49] = (s.slots[223] & 0xffffffff) & 0xffffffff
+	g.a86_12(s)
+	s.slots[50] = (s.slots[223] & 0xffffffff) & 0xffffffff
+	g.a86_14(s)
+	g.a86_15(s)
+	s.slots[164] = 0x1
+}
+
+// a87 is action IngressPipeImpl.fb_admission.fb_drop.
+func (g *acts_build) a87(s *phv) {
+	s.slots[223] = 0x1ff
+	s.slots[233] = 0
+	g.a87_1(s)
+}
+
+// a88 is action IngressPipeImpl.gnb.drop.
+func (g *acts_build) a88(s *phv) {
+	s.slots[223] = 0x1ff
+	s.slots[233] = 0
+	g.a88_1(s)
+	s.slots[140] = 0x1
+}
+
+// a89 is action IngressPipeImpl.gnb.drop.
+func (g *acts_build) a89(s *phv) {
+	s.slots[223] = 0x1ff
+	s.slots[233] = 0
+	g.a89_1(s)
+	s.slots[140] = 0x1
+}
+
+// a90 is action IngressPipeImpl.gnb.drop.
+func (g *acts_build) a90(s *phv) {
+	s.slots[223] = 0x1ff
+	s.slots[233] = 0
+	g.a90_1(s)
+	s.slots[140] = 0x1
+}
+
+// a91 is action IngressPipeImpl.gnb.drop.
+func (g *acts_build) a91(s *phv) {
+	s.slots[223] = 0x1ff
+	s.slots[233] = 0
+	g.a91_1(s)
+	s.slots[140] = 0x1
+}
+
+// a92 is action IngressPipeImpl.gnb.from_upf.
+func (g *acts_build) a92(s *phv) {
+	s.slots[212] = 0x1
+}
+
+// a93 is action IngressPipeImpl.gnb.from_radio.
+func (g *acts_build) a93(s *phv) {
+	s.slots[212] = 0x2
+}
+
+// a94 is action IngressPipeImpl.gnb.from_baas.
+func (g *acts_build) a94(s *phv) {
+	s.slots[212] = 0x3
+}
+
+// a95 is action IngressPipeImpl.gnb.set_downlink_bearer.
+func (g *acts_build) a95(s *phv) {
+	s.slots[214] = s.params[0] & 0xffff
+	s.slots[215] = s.params[1] & 0x1ff
+	s.slots[216] = s.params[2] & 0x1ff
+	s.slots[217] = s.params[3] & 0xffffffffffff
+}
+
+// a96 is action IngressPipeImpl.gnb.downlink_bearer_miss.
+func (g *acts_build) a96(s *phv) {
+	s.slots[223] = 0x1ff
+	s.slots[233] = 0
+	g.a96_1(s)
+	s.slots[140] = 0x1
+}
+
+// a97 is action IngressPipeImpl.gnb.set_uplink_bearer.
+func (g *acts_build) a97(s *phv) {
+	s.slots[157] = s.params[0] & 0xffffffff
+	s.slots[154] = s.params[1] & 0xffffffff
+	s.slots[155] = s.params[2] & 0xffffffff
+	s.slots[223] = s.params[3] & 0x1ff
+}
+
+// a98 is action IngressPipeImpl.gnb.uplink_bearer_miss.
+func (g *acts_build) a98(s *phv) {
+	s.slots[223] = 0x1ff
+	s.slots[233] = 0
+	g.a98_1(s)
+	s.slots[140] = 0x1
+}
+
+// a99 is action IngressPipeImpl.gnb.next_sn.
+func (g *acts_build) a99(s *phv) {
+	s.slots[52] = (s.slots[214] & 0xffffffff) & 0xffffffff
+	g.a99_1(s)
+	s.slots[53] = (s.slots[214] & 0xffffffff) & 0xffffffff
+	s.slots[54] = (((s.slots[89] + 0x1) & 0xffffffff) & 0x3ffff) & 0xffffffff
+	g.a99_4(s)
+	g.a99_5(s)
+}
+
+// a100 is action IngressPipeImpl.gnb.to_radio_frame.
+func (g *acts_build) a100(s *phv) {
+	copy(s.hdr[94:114], s.hdr[202:222])
+	s.valid[13] = s.valid[21]
+	copy(s.hdr[174:182], s.hdr[242:250])
+	s.valid[16] = s.valid[23]
+	copy(s.hdr[154:174], s.hdr[222:242])
+	s.valid[15] = s.valid[22]
+	copy(s.hdr[182:186], s.hdr[250:254])
+	s.valid[17] = s.valid[24]
+	if s.valid[18] {
+		s.valid[18] = false
+		s.pktLen -= 8
+	}
+	if s.valid[19] {
+		s.valid[19] = false
+		s.pktLen -= 4
+	}
+	if s.valid[20] {
+		s.valid[20] = false
+		s.pktLen -= 4
+	}
+	if s.valid[21] {
+		s.valid[21] = false
+		s.pktLen -= 20
+	}
+	if s.valid[23] {
+		s.valid[23] = false
+		s.pktLen -= 8
+	}
+	if s.valid[22] {
+		s.valid[22] = false
+		s.pktLen -= 20
+	}
+	if s.valid[24] {
+		s.valid[24] = false
+		s.pktLen -= 4
+	}
+	binary.BigEndian.PutUint16(s.hdr[16:], uint16(0x88b5))
+	if !s.valid[10] {
+		clear(s.hdr[80:86])
+		s.valid[10] = true
+		s.pktLen += 6
+	}
+	s.hdr[80] = 0x52
+	s.hdr[81] = 0x1
+	binary.BigEndian.PutUint32(s.hdr[82:], uint32(s.slots[213]))
+	if !s.valid[11] {
+		clear(s.hdr[86:90])
+		s.valid[11] = true
+		s.pktLen += 4
+	}
+	s.hdr[86] = 0x80
+	s.hdr[87] = s.hdr[87]&^0xfc | 0x0
+}
+
+// a101 is action IngressPipeImpl.gnb.to_gtpu.
+func (g *acts_build) a101(s *phv) {
+	copy(s.hdr[202:222], s.hdr[94:114])
+	s.valid[21] = s.valid[13]
+	copy(s.hdr[242:250], s.hdr[174:182])
+	s.valid[23] = s.valid[16]
+	copy(s.hdr[222:242], s.hdr[154:174])
+	s.valid[22] = s.valid[15]
+	copy(s.hdr[250:254], s.hdr[182:186])
+	s.valid[24] = s.valid[17]
+	if s.valid[15] {
+		s.valid[15] = false
+		s.pktLen -= 20
+	}
+	if s.valid[17] {
+		s.valid[17] = false
+		s.pktLen -= 4
+	}
+	if s.valid[10] {
+		s.valid[10] = false
+		s.pktLen -= 6
+	}
+	if s.valid[11] {
+		s.valid[11] = false
+		s.pktLen -= 4
+	}
+	s.hdr[16] = 0x8
+	s.hdr[17] = 0x0
+	s.hdr[94] = 0x45
+	binary.BigEndian.PutUint16(s.hdr[96:], uint16(((0x1c + ((0x8 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff)) & 0xffff)))
+	s.hdr[98] = 0x0
+	s.hdr[99] = 0x0
+	s.hdr[100] = 0x0
+	s.hdr[101] = 0x0
+	s.hdr[102] = 0x40
+	s.hdr[103] = 0x11
+	s.hdr[104] = 0x0
+	s.hdr[105] = 0x0
+	binary.BigEndian.PutUint32(s.hdr[106:], uint32(s.slots[154]))
+	binary.BigEndian.PutUint32(s.hdr[110:], uint32(s.slots[155]))
+	if !s.valid[16] {
+		clear(s.hdr[174:182])
+		s.valid[16] = true
+		s.pktLen += 8
+	}
+	s.hdr[174] = 0x8
+	s.hdr[175] = 0x68
+	s.hdr[176] = 0x8
+	s.hdr[177] = 0x68
+	binary.BigEndian.PutUint16(s.hdr[178:], uint16(((0x8 + ((0x8 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff)) & 0xffff)))
+	binary.BigEndian.PutUint16(s.hdr[180:], uint16(0x0))
+	if !s.valid[18] {
+		clear(s.hdr[186:194])
+		s.valid[18] = true
+		s.pktLen += 8
+	}
+	s.hdr[186] = 0x30
+	s.hdr[187] = 0xff
+	binary.BigEndian.PutUint16(s.hdr[188:], uint16(((((0x8 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff) + 0xfff8) & 0xffff)))
+	binary.BigEndian.PutUint32(s.hdr[190:], uint32(s.slots[157]))
+}
+
+// a102 is action packetio14.
+func (g *acts_build) a102(s *phv) {
+	g.a102_0(s)
+	if s.exited {
+		return
+	}
+	if s.valid[2] {
+		s.valid[2] = false
+		s.pktLen -= 2
+	}
+	s.slots[140] = 0x1
+	g.a102_3(s)
+}
+
+// a103 is action act.
+func (g *acts_build) a103(s *phv) {
+	s.slots[91] = 0x0
+}
+
+// a104 is action gnb191.
+func (g *acts_build) a104(s *phv) {
+	s.slots[91] = 0x1
+}
+
+// a105 is action gnb198.
+func (g *acts_build) a105(s *phv) {
+	s.slots[91] = 0x1
+}
+
+// a106 is action gnb202.
+func (g *acts_build) a106(s *phv) {
+	s.slots[91] = 0x1
+}
+
+// a107 is action gnb204.
+func (g *acts_build) a107(s *phv) {
+	s.slots[213] = uint64(binary.BigEndian.Uint32(s.hdr[190:])) & 0xffffffff
+	s.slots[90] = 0x0
+}
+
+// a108 is action gnb208.
+func (g *acts_build) a108(s *phv) {
+	s.slots[91] = 0x1
+}
+
+// a109 is action gnb212.
+func (g *acts_build) a109(s *phv) {
+	s.slots[91] = 0x1
+}
+
+// a110 is action gnb219.
+func (g *acts_build) a110(s *phv) {
+	s.slots[91] = 0x1
+}
+
+// a111 is action gnb221.
+func (g *acts_build) a111(s *phv) {
+	s.slots[90] = 0x1
+}
+
+// a112 is action gnb223.
+func (g *acts_build) a112(s *phv) {
+	s.slots[90] = 0x2
+}
+
+// a113 is action gnb227.
+func (g *acts_build) a113(s *phv) {
+	s.slots[91] = 0x1
+}
+
+// a114 is action gnb231.
+func (g *acts_build) a114(s *phv) {
+	s.slots[140] = 0x1
+}
+
+// a115 is action gnb233.
+func (g *acts_build) a115(s *phv) {
+	s.slots[91] = 0x1
+}
+
+// a116 is action gnb214.
+func (g *acts_build) a116(s *phv) {
+	s.slots[213] = uint64(binary.BigEndian.Uint32(s.hdr[82:])) & 0xffffffff
+}
+
+// a117 is action gnb237.
+func (g *acts_build) a117(s *phv) {
+	s.slots[91] = 0x1
+}
+
+// a118 is action gnb243.
+func (g *acts_build) a118(s *phv) {
+	put48(s.hdr[4:10], s.slots[217])
+	s.slots[223] = s.slots[215] & 0x1ff
+	s.slots[218] = 0x1
+}
+
+// a119 is action gnb247.
+func (g *acts_build) a119(s *phv) {
+	s.slots[223] = s.slots[215] & 0x1ff
+}
+
+// a120 is action gnb249.
+func (g *acts_build) a120(s *phv) {
+	s.slots[223] = s.slots[216] & 0x1ff
+}
+
+// a121 is action gnb239.
+func (g *acts_build) a121(s *phv) {
+	s.slots[140] = 0x1
+}
+
+// a122 is action congestion291.
+func (g *acts_build) a122(s *phv) {
+	s.slots[176] = uint64(binary.BigEndian.Uint16(s.hdr[24:])) & 0xffff
+}
+
+// a124 is action congestion295.
+func (g *acts_build) a124(s *phv) {
+	s.slots[176] = uint64(binary.BigEndian.Uint16(s.hdr[72:])) & 0xffff
+}
+
+// a126 is action congestion321.
+func (g *acts_build) a126(s *phv) {
+	s.slots[223] = 0x1ff
+	s.slots[233] = 0
+}
+
+// a128 is action congestion336.
+func (g *acts_build) a128(s *phv) {
+	s.slots[223] = s.slots[197] & 0x1ff
+	put48(s.hdr[4:10], s.slots[76])
+	g.a128_2(s)
+}
+
+// a129 is action congestion342.
+func (g *acts_build) a129(s *phv) {
+	s.slots[223] = 0x1ff
+	s.slots[233] = 0
+	g.a129_1(s)
+}
+
+// a130 is action congestion349.
+func (g *acts_build) a130(s *phv) {
+	s.slots[55] = s.slots[176] & 0xffff
+	s.slots[56] = s.slots[183] & 0xffff
+	s.slots[57] = s.slots[179] & 0x1
+	s.slots[58] = s.slots[188] & 0xffffffff
+	s.slots[59] = s.slots[189] & 0xffffffff
+	g.a130_5(s)
+}
+
+// a131 is action hybrid54.
+func (g *acts_build) a131(s *phv) {
+	s.slots[223] = 0xff
+	s.slots[140] = 0x1
+}
+
+// a132 is action upf79.
+func (g *acts_build) a132(s *phv) {
+	s.slots[92] = 0x1
+}
+
+// a133 is action act_0.
+func (g *acts_build) a133(s *phv) {
+	s.slots[92] = 0x0
+}
+
+// a134 is action upf85.
+func (g *acts_build) a134(s *phv) {
+	s.slots[142] = 0x0
+	s.slots[92] = 0x1
+}
+
+// a135 is action upf100.
+func (g *acts_build) a135(s *phv) {
+	s.slots[92] = 0x1
+}
+
+// a136 is action upf104.
+func (g *acts_build) a136(s *phv) {
+	s.slots[146] = uint64(binary.BigEndian.Uint16(s.hdr[222:])) & 0xffff
+	s.slots[147] = uint64(binary.BigEndian.Uint16(s.hdr[224:])) & 0xffff
+}
+
+// a137 is action upf107.
+func (g *acts_build) a137(s *phv) {
+	s.slots[146] = uint64(binary.BigEndian.Uint16(s.hdr[242:])) & 0xffff
+	s.slots[147] = uint64(binary.BigEndian.Uint16(s.hdr[244:])) & 0xffff
+}
+
+// a138 is action upf115.
+func (g *acts_build) a138(s *phv) {
+	s.slots[92] = 0x1
+}
+
+// a139 is action hh198.
+func (g *acts_build) a139(s *phv) {
+	s.slots[93] = 0x1
+}
+
+// a140 is action act_1.
+func (g *acts_build) a140(s *phv) {
+	s.slots[93] = 0x0
+}
+
+// a141 is action hh204.
+func (g *acts_build) a141(s *phv) {
+	s.slots[93] = 0x1
+}
+
+// a142 is action hh208.
+func (g *acts_build) a142(s *phv) {
+	s.slots[60] = s.slots[143] & 0xffffffff
+	s.slots[61] = s.slots[144] & 0xffffffff
+	s.slots[62] = s.slots[145] & 0xff
+	s.slots[63] = s.slots[146] & 0xffff
+	s.slots[64] = s.slots[147] & 0xffff
+	s.slots[65] = s.slots[203] & 0xffffffffffff
+	s.slots[66] = s.slots[200] & 0xffffffff
+	g.a142_7(s)
+}
+
+// a143 is action upf452.
+func (g *acts_build) a143(s *phv) {
+	s.slots[94] = 0x1
+}
+
+// a144 is action act_2.
+func (g *acts_build) a144(s *phv) {
+	s.slots[94] = 0x0
+}
+
+// a145 is action act_3.
+func (g *acts_build) a145(s *phv) {
+	s.slots[83] = 0x1
+}
+
+// a146 is action act_4.
+func (g *acts_build) a146(s *phv) {
+	s.slots[83] = 0x0
+}
+
+// a147 is action act_5.
+func (g *acts_build) a147(s *phv) {
+	s.slots[83] = 0x1
+}
+
+// a148 is action act_6.
+func (g *acts_build) a148(s *phv) {
+	s.slots[83] = 0x0
+}
+
+// a149 is action upf463.
+func (g *acts_build) a149(s *phv) {
+	s.slots[161] = 0x0
+	s.slots[223] = s.slots[220] & 0x1ff
+	s.slots[140] = 0x1
+	s.slots[94] = 0x1
+}
+
+// a150 is action upf471.
+func (g *acts_build) a150(s *phv) {
+	s.slots[67] = (s.slots[149] & 0xffffffff) & 0xffffffff
+	g.a150_1(s)
+}
+
+// a151 is action upf476.
+func (g *acts_build) a151(s *phv) {
+	s.slots[94] = 0x1
+}
+
+// a152 is action upf504.
+func (g *acts_build) a152(s *phv) {
+	s.slots[223] = 0x1ff
+	s.slots[233] = 0
+	s.slots[140] = 0x1
+	g.a152_2(s)
+	s.slots[94] = 0x1
+}
+
+// a153 is action upf509.
+func (g *acts_build) a153(s *phv) {
+	s.slots[68] = (s.slots[151] & 0xffffffff) & 0xffffffff
+	g.a153_1(s)
+}
+
+// a154 is action upf128.
+func (g *acts_build) a154(s *phv) {
+	copy(s.hdr[94:114], s.hdr[202:222])
+	s.valid[13] = s.valid[21]
+	copy(s.hdr[174:182], s.hdr[242:250])
+	s.valid[16] = s.valid[23]
+	copy(s.hdr[154:174], s.hdr[222:242])
+	s.valid[15] = s.valid[22]
+	copy(s.hdr[182:186], s.hdr[250:254])
+	s.valid[17] = s.valid[24]
+	if s.valid[18] {
+		s.valid[18] = false
+		s.pktLen -= 8
+	}
+	if s.valid[19] {
+		s.valid[19] = false
+		s.pktLen -= 4
+	}
+	if s.valid[20] {
+		s.valid[20] = false
+		s.pktLen -= 4
+	}
+	if s.valid[21] {
+		s.valid[21] = false
+		s.pktLen -= 20
+	}
+	if s.valid[23] {
+		s.valid[23] = false
+		s.pktLen -= 8
+	}
+	if s.valid[22] {
+		s.valid[22] = false
+		s.pktLen -= 20
+	}
+	if s.valid[24] {
+		s.valid[24] = false
+		s.pktLen -= 4
+	}
+	s.slots[137] = s.slots[145] & 0xff
+	s.slots[135] = s.slots[146] & 0xffff
+	s.slots[136] = s.slots[147] & 0xffff
+}
+
+// a155 is action upf154.
+func (g *acts_build) a155(s *phv) {
+	copy(s.hdr[202:222], s.hdr[94:114])
+	s.valid[21] = s.valid[13]
+	copy(s.hdr[242:250], s.hdr[174:182])
+	s.valid[23] = s.valid[16]
+	copy(s.hdr[222:242], s.hdr[154:174])
+	s.valid[22] = s.valid[15]
+	copy(s.hdr[250:254], s.hdr[182:186])
+	s.valid[24] = s.valid[17]
+	if s.valid[15] {
+		s.valid[15] = false
+		s.pktLen -= 20
+	}
+	if s.valid[17] {
+		s.valid[17] = false
+		s.pktLen -= 4
+	}
+	s.hdr[94] = 0x45
+	binary.BigEndian.PutUint16(s.hdr[96:], uint16(((0x1c + ((0x10 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff)) & 0xffff)))
+	s.hdr[98] = 0x0
+	s.hdr[99] = 0x0
+	s.hdr[100] = 0x0
+	s.hdr[101] = 0x0
+	s.hdr[102] = 0x40
+	s.hdr[103] = 0x11
+	s.hdr[104] = 0x0
+	s.hdr[105] = 0x0
+	binary.BigEndian.PutUint32(s.hdr[106:], uint32(s.slots[154]))
+	binary.BigEndian.PutUint32(s.hdr[110:], uint32(s.slots[155]))
+	if !s.valid[16] {
+		clear(s.hdr[174:182])
+		s.valid[16] = true
+		s.pktLen += 8
+	}
+	binary.BigEndian.PutUint16(s.hdr[174:], uint16(s.slots[156]))
+	binary.BigEndian.PutUint16(s.hdr[176:], uint16(0x868))
+	binary.BigEndian.PutUint16(s.hdr[178:], uint16(((0x8 + ((0x10 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff)) & 0xffff)))
+	binary.BigEndian.PutUint16(s.hdr[180:], uint16(0x0))
+	if !s.valid[18] {
+		clear(s.hdr[186:194])
+		s.valid[18] = true
+		s.pktLen += 8
+	}
+	s.hdr[186] = 0x34
+	s.hdr[187] = 0xff
+	binary.BigEndian.PutUint16(s.hdr[188:], uint16(((((0x10 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff) + 0xfff8) & 0xffff)))
+	binary.BigEndian.PutUint32(s.hdr[190:], uint32(s.slots[157]))
+	if !s.valid[19] {
+		clear(s.hdr[194:198])
+		s.valid[19] = true
+		s.pktLen += 4
+	}
+	s.hdr[194] = 0x0
+	s.hdr[195] = 0x0
+	s.hdr[196] = 0x0
+	s.hdr[197] = 0x85
+	if !s.valid[20] {
+		clear(s.hdr[198:202])
+		s.valid[20] = true
+		s.pktLen += 4
+	}
+	s.hdr[198] = 0x1
+	s.hdr[199] = 0x0
+	s.hdr[200] = s.hdr[200]&^0xc0 | 0x0
+	s.hdr[200] = s.hdr[200]&^0x3f | byte(s.slots[158])<<0&0x3f
+	s.hdr[201] = byte(0x0)
+	s.slots[137] = 0x11
+	s.slots[135] = s.slots[156] & 0xffff
+	s.slots[136] = 0x868
+}
+
+// a158 is action EgressPipeImpl.fb_release.fb_release.
+func (g *acts_build) a158(s *phv) {
+	g.a158_0(s)
+	s.slots[100] = (s.slots[230] & 0xffffffff) & 0xffffffff
+	g.a158_2(s)
+	g.a158_3(s)
+	s.slots[124] = ((s.slots[124] + (s.slots[230] & 0xffffffff)) & 0xffffffff) & 0xffffffff
+	g.a158_5(s)
+	g.a158_6(s)
+	s.slots[101] = (s.slots[165] & 0xffffffff) & 0xffffffff
+	g.a158_8(s)
+	g.a158_9(s)
+	g.a158_10(s)
+	s.slots[102] = (s.slots[165] & 0xffffffff) & 0xffffffff
+	g.a158_12(s)
+	g.a158_13(s)
+	s.slots[104] = (s.slots[224] & 0xffffffff) & 0xffffffff
+	g.a158_15(s)
+	g.a158_16(s)
+	g.a158_17(s)
+	s.slots[105] = (s.slots[224] & 0xffffffff) & 0xffffffff
+	g.a158_19(s)
+	g.a158_20(s)
+}
+
+// a159 is action EgressPipeImpl.cc_egress.limits.
+func (g *acts_build) a159(s *phv) {
+	s.slots[185] = s.params[0] & 0xffffffff
+	s.slots[186] = s.params[1] & 0xffffffff
+	s.slots[187] = s.params[2] & 0xffffffff
+}
+
+// a160 is action EgressPipeImpl.cc_egress.measure.
+func (g *acts_build) a160(s *phv) {
+	s.slots[188] = s.slots[229] & 0xffffffff
+	s.slots[189] = 0x0
+	g.a160_2(s)
+	s.slots[107] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a160_4(s)
+	g.a160_5(s)
+	s.slots[192] = 0x0
+	g.a160_7(s)
+	g.a160_8(s)
+	s.slots[108] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a160_10(s)
+}
+
+// a161 is action EgressPipeImpl.cc_egress.switch_over.
+func (g *acts_build) a161(s *phv) {
+	s.slots[109] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a161_1(s)
+	s.slots[110] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a161_3(s)
+	s.slots[111] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a161_5(s)
+	s.slots[112] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a161_7(s)
+	g.a161_8(s)
+	g.a161_9(s)
+	s.slots[113] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a161_11(s)
+	g.a161_12(s)
+	s.slots[115] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a161_14(s)
+	g.a161_15(s)
+	s.slots[117] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a161_17(s)
+	s.slots[118] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	g.a161_19(s)
+}
+
+// a162 is action EgressPipeImpl.cc_egress.notify_upstream.
+func (g *acts_build) a162(s *phv) {
+	s.slots[190] = 0x1
+	s.slots[119] = ((0x3e8 + (s.slots[222] & 0xffffffff)) & 0xffffffff) & 0xffffffff
+	g.a162_2(s)
+}
+
+// a163 is action EgressPipeImpl.cc_egress.make_notification.
+func (g *acts_build) a163(s *phv) {
+	if !s.valid[6] {
+		clear(s.hdr[24:36])
+		s.valid[6] = true
+		s.pktLen += 12
+	}
+	binary.BigEndian.PutUint16(s.hdr[24:], uint16(s.slots[176]))
+	binary.BigEndian.PutUint16(s.hdr[26:], uint16(s.slots[183]))
+	binary.BigEndian.PutUint32(s.hdr[28:], uint32(s.slots[188]))
+	binary.BigEndian.PutUint32(s.hdr[32:], uint32(s.slots[189]))
+	binary.BigEndian.PutUint16(s.hdr[16:], uint16(0x88b6))
+	if s.valid[12] {
+		s.valid[12] = false
+		s.pktLen -= 4
+	}
+	if s.valid[13] {
+		s.valid[13] = false
+		s.pktLen -= 20
+	}
+	if s.valid[14] {
+		s.valid[14] = false
+		s.pktLen -= 40
+	}
+	if s.valid[15] {
+		s.valid[15] = false
+		s.pktLen -= 20
+	}
+	if s.valid[16] {
+		s.valid[16] = false
+		s.pktLen -= 8
+	}
+	if s.valid[17] {
+		s.valid[17] = false
+		s.pktLen -= 4
+	}
+	if s.valid[18] {
+		s.valid[18] = false
+		s.pktLen -= 8
+	}
+	if s.valid[19] {
+		s.valid[19] = false
+		s.pktLen -= 4
+	}
+	if s.valid[20] {
+		s.valid[20] = false
+		s.pktLen -= 4
+	}
+	if s.valid[21] {
+		s.valid[21] = false
+		s.pktLen -= 20
+	}
+	if s.valid[22] {
+		s.valid[22] = false
+		s.pktLen -= 20
+	}
+	if s.valid[23] {
+		s.valid[23] = false
+		s.pktLen -= 8
+	}
+	if s.valid[24] {
+		s.valid[24] = false
+		s.pktLen -= 4
+	}
+	g.a163_19(s)
+}
+
+// a164 is action EgressPipeImpl.cc_egress.send_marker.
+func (g *acts_build) a164(s *phv) {
+	s.slots[120] = ((0x7d0 + (s.slots[195] & 0xffffffff)) & 0xffffffff) & 0xffffffff
+	g.a164_1(s)
+}
+
+// a165 is action EgressPipeImpl.cc_egress.make_marker.
+func (g *acts_build) a165(s *phv) {
+	if !s.valid[9] {
+		clear(s.hdr[72:80])
+		s.valid[9] = true
+		s.pktLen += 8
+	}
+	binary.BigEndian.PutUint16(s.hdr[72:], uint16(s.slots[176]))
+	binary.BigEndian.PutUint16(s.hdr[74:], uint16(s.slots[183]))
+	binary.BigEndian.PutUint32(s.hdr[76:], uint32(s.slots[194]))
+	binary.BigEndian.PutUint16(s.hdr[16:], uint16(0x88b7))
+	if s.valid[12] {
+		s.valid[12] = false
+		s.pktLen -= 4
+	}
+	if s.valid[13] {
+		s.valid[13] = false
+		s.pktLen -= 20
+	}
+	if s.valid[14] {
+		s.valid[14] = false
+		s.pktLen -= 40
+	}
+	if s.valid[15] {
+		s.valid[15] = false
+		s.pktLen -= 20
+	}
+	if s.valid[16] {
+		s.valid[16] = false
+		s.pktLen -= 8
+	}
+	if s.valid[17] {
+		s.valid[17] = false
+		s.pktLen -= 4
+	}
+	if s.valid[18] {
+		s.valid[18] = false
+		s.pktLen -= 8
+	}
+	if s.valid[19] {
+		s.valid[19] = false
+		s.pktLen -= 4
+	}
+	if s.valid[20] {
+		s.valid[20] = false
+		s.pktLen -= 4
+	}
+	if s.valid[21] {
+		s.valid[21] = false
+		s.pktLen -= 20
+	}
+	if s.valid[22] {
+		s.valid[22] = false
+		s.pktLen -= 20
+	}
+	if s.valid[23] {
+		s.valid[23] = false
+		s.pktLen -= 8
+	}
+	if s.valid[24] {
+		s.valid[24] = false
+		s.pktLen -= 4
+	}
+	g.a165_18(s)
+}
+
+// a166 is action EgressPipeImpl.cc_egress.make_report.
+func (g *acts_build) a166(s *phv) {
+	if !s.valid[7] {
+		clear(s.hdr[36:49])
+		s.valid[7] = true
+		s.pktLen += 13
+	}
+	binary.BigEndian.PutUint16(s.hdr[36:], uint16(s.slots[176]))
+	binary.BigEndian.PutUint16(s.hdr[38:], uint16(s.slots[183]))
+	binary.BigEndian.PutUint32(s.hdr[40:], uint32(s.slots[188]))
+	binary.BigEndian.PutUint32(s.hdr[44:], uint32(s.slots[189]))
+	s.hdr[48] = s.hdr[48]&^0xfe | byte(0x0)<<1&0xfe
+	s.hdr[48] = s.hdr[48]&^0x1 | byte(s.slots[179])<<0&0x1
+	binary.BigEndian.PutUint16(s.hdr[16:], uint16(0x88b6))
+	if s.valid[5] {
+		s.valid[5] = false
+		s.pktLen -= 6
+	}
+	if s.valid[12] {
+		s.valid[12] = false
+		s.pktLen -= 4
+	}
+	if s.valid[13] {
+		s.valid[13] = false
+		s.pktLen -= 20
+	}
+	if s.valid[14] {
+		s.valid[14] = false
+		s.pktLen -= 40
+	}
+	if s.valid[15] {
+		s.valid[15] = false
+		s.pktLen -= 20
+	}
+	if s.valid[16] {
+		s.valid[16] = false
+		s.pktLen -= 8
+	}
+	if s.valid[17] {
+		s.valid[17] = false
+		s.pktLen -= 4
+	}
+	if s.valid[18] {
+		s.valid[18] = false
+		s.pktLen -= 8
+	}
+	if s.valid[19] {
+		s.valid[19] = false
+		s.pktLen -= 4
+	}
+	if s.valid[20] {
+		s.valid[20] = false
+		s.pktLen -= 4
+	}
+	if s.valid[21] {
+		s.valid[21] = false
+		s.pktLen -= 20
+	}
+	if s.valid[22] {
+		s.valid[22] = false
+		s.pktLen -= 20
+	}
+	if s.valid[23] {
+		s.valid[23] = false
+		s.pktLen -= 8
+	}
+	if s.valid[24] {
+		s.valid[24] = false
+		s.pktLen -= 4
+	}
+	g.a166_22(s)
+}
+
+// a167 is action EgressPipeImpl.hh_report.make_report.
+func (g *acts_build) a167(s *phv) {
+	if !s.valid[8] {
+		clear(s.hdr[49:72])
+		s.valid[8] = true
+		s.pktLen += 23
+	}
+	binary.BigEndian.PutUint32(s.hdr[49:], uint32(s.slots[207]))
+	binary.BigEndian.PutUint32(s.hdr[53:], uint32(s.slots[208]))
+	s.hdr[57] = byte(s.slots[209])
+	binary.BigEndian.PutUint16(s.hdr[58:], uint16(s.slots[210]))
+	binary.BigEndian.PutUint16(s.hdr[60:], uint16(s.slots[211]))
+	put48(s.hdr[62:68], s.slots[203])
+	binary.BigEndian.PutUint32(s.hdr[68:], uint32(s.slots[200]))
+	binary.BigEndian.PutUint16(s.hdr[16:], uint16(0x88b8))
+	if s.valid[5] {
+		s.valid[5] = false
+		s.pktLen -= 6
+	}
+	if s.valid[6] {
+		s.valid[6] = false
+		s.pktLen -= 12
+	}
+	if s.valid[9] {
+		s.valid[9] = false
+		s.pktLen -= 8
+	}
+	if s.valid[12] {
+		s.valid[12] = false
+		s.pktLen -= 4
+	}
+	if s.valid[13] {
+		s.valid[13] = false
+		s.pktLen -= 20
+	}
+	if s.valid[14] {
+		s.valid[14] = false
+		s.pktLen -= 40
+	}
+	if s.valid[15] {
+		s.valid[15] = false
+		s.pktLen -= 20
+	}
+	if s.valid[16] {
+		s.valid[16] = false
+		s.pktLen -= 8
+	}
+	if s.valid[17] {
+		s.valid[17] = false
+		s.pktLen -= 4
+	}
+	if s.valid[18] {
+		s.valid[18] = false
+		s.pktLen -= 8
+	}
+	if s.valid[19] {
+		s.valid[19] = false
+		s.pktLen -= 4
+	}
+	if s.valid[20] {
+		s.valid[20] = false
+		s.pktLen -= 4
+	}
+	if s.valid[21] {
+		s.valid[21] = false
+		s.pktLen -= 20
+	}
+	if s.valid[22] {
+		s.valid[22] = false
+		s.pktLen -= 20
+	}
+	if s.valid[23] {
+		s.valid[23] = false
+		s.pktLen -= 8
+	}
+	if s.valid[24] {
+		s.valid[24] = false
+		s.pktLen -= 4
+	}
+	g.a167_25(s)
+}
+
+// a168 is action EgressPipeImpl.ecn_marking.mark_above.
+func (g *acts_build) a168(s *phv) {
+	s.slots[133] = s.params[0] & 0x7ffff
+	s.slots[134] = 0x1
+}
+
+// a169 is action main97.
+func (g *acts_build) a169(s *phv) {
+	s.slots[223] = 0x1ff
+	s.slots[233] = 0
+	g.a169_1(s)
+}
+
+// a170 is action packetio27.
+func (g *acts_build) a170(s *phv) {
+	s.slots[122] = s.slots[222] & 0x1ff
+}
+
+// a171 is action packetio27_0.
+func (g *acts_build) a171(s *phv) {
+	s.slots[122] = s.slots[141] & 0x1ff
+}
+
+// a172 is action packetio26.
+func (g *acts_build) a172(s *phv) {
+	if !s.valid[3] {
+		clear(s.hdr[2:4])
+		s.valid[3] = true
+		s.pktLen += 2
+	}
+}
+
+// a173 is action packetio27_1.
+func (g *acts_build) a173(s *phv) {
+	g.a173_0(s)
+	s.hdr[3] = s.hdr[3]&^0x7f | byte(0x0)<<0&0x7f
+}
+
+// a174 is action act_7.
+func (g *acts_build) a174(s *phv) {
+	s.slots[132] = 0x1
+}
+
+// a175 is action act_8.
+func (g *acts_build) a175(s *phv) {
+	s.slots[132] = 0x0
+}
+
+// a177 is action congestion540_0.
+func (g *acts_build) a177(s *phv) {
+	s.slots[131] = 0x0
+}
+
+// a178 is action ecn47.
+func (g *acts_build) a178(s *phv) {
+	s.hdr[95] = s.hdr[95]&^0x3 | byte(0x3)<<0&0x3
+}
+
+// a179 is action ecn23.
+func (g *acts_build) a179(s *phv) {
+	s.slots[133] = 0x0
+	s.slots[134] = 0x0
+}
+
+// a180 is action gnb260.
+func (g *acts_build) a180(s *phv) {
+	s.slots[121] = ((0xbb8 + (s.slots[216] & 0xffffffff)) & 0xffffffff) & 0xffffffff
+	g.a180_1(s)
+}
+
+// a181 is action steering93.
+func (g *acts_build) a181(s *phv) {
+	if !s.valid[5] {
+		clear(s.hdr[18:24])
+		s.valid[5] = true
+		s.pktLen += 6
+	}
+	binary.BigEndian.PutUint32(s.hdr[18:], uint32(s.slots[139]))
+	binary.BigEndian.PutUint16(s.hdr[22:], uint16(uint64(binary.BigEndian.Uint16(s.hdr[16:]))))
+	binary.BigEndian.PutUint16(s.hdr[16:], uint16(0x88b5))
 }
 
 // ctl_build_ingress is the generated build ingress: the compiled nodes and closures it calls.
@@ -311,80 +2796,53 @@ type ctl_build_ingress struct {
 	t2          *tableNode
 	t4          *tableNode
 	t12         *tableNode
+	k12_0       func(*phv, []byte)
 	t13         *tableNode
 	t16         *tableNode
 	f17         *fixedNode
 	t18         *tableNode
 	cond19      func(*phv) bool
-	f20         *fixedNode
+	f20_1       func(*phv)
 	f21         *fixedNode
 	t23         *tableNode
+	k23_2       func(*phv, []byte)
 	cond25      func(*phv) bool
 	t26         *tableNode
 	t28         *tableNode
-	one29       func(*phv)
-	one33       func(*phv)
-	one36       func(*phv)
-	one39       func(*phv)
-	one41       func(*phv)
-	f46         *fixedNode
+	f46_1       func(*phv)
 	t47         *tableNode
-	f49         *fixedNode
-	f50         *fixedNode
-	f56         *fixedNode
-	f57         *fixedNode
-	f59         *fixedNode
-	f60         *fixedNode
-	f62         *fixedNode
+	f56_2       func(*phv)
+	f57_1       func(*phv)
+	f60_1       func(*phv)
 	t63         *tableNode
 	t64         *tableNode
 	t66         *tableNode
 	t67         *tableNode
-	f71         *fixedNode
-	one72       func(*phv)
 	t75         *tableNode
 	next75_76   node
 	next75_82   node
-	one76       func(*phv)
-	f81         *fixedNode
-	one82       func(*phv)
+	f81_1       func(*phv)
 	t83         *tableNode
 	next83_84   node
 	next83_88   node
-	one84       func(*phv)
-	f87         *fixedNode
-	one88       func(*phv)
 	f89         *fixedNode
-	f91         *fixedNode
+	f91_7       func(*phv)
 	t92         *tableNode
-	f94         *fixedNode
+	f94_7       func(*phv)
 	t95         *tableNode
 	t96         *tableNode
-	one98       func(*phv)
 	cond99      func(*phv) bool
 	t102        *tableNode
 	t103        *tableNode
-	f109        *fixedNode
-	f111        *fixedNode
-	f113        *fixedNode
 	get116      func(*phv) uint64
 	get117      func(*phv) uint64
 	get118      func(*phv) uint64
 	cond119     func(*phv) bool
-	f120        *fixedNode
-	one121      func(*phv)
 	cond122     func(*phv) bool
 	cond123     func(*phv) bool
-	f124        *fixedNode
-	f127        *fixedNode
-	one128      func(*phv)
-	f130        *fixedNode
-	one131      func(*phv)
 	t133        *tableNode
 	cond135     func(*phv) bool
-	f139        *fixedNode
 	t140        *tableNode
-	one142      func(*phv)
 	f144        *fixedNode
 	t145        *tableNode
 	one147      func(*phv)
@@ -394,14 +2852,12 @@ type ctl_build_ingress struct {
 	f156        *fixedNode
 	f157        *fixedNode
 	t159        *tableNode
-	f161        *fixedNode
-	f163        *fixedNode
+	f161_5      func(*phv)
+	f163_2      func(*phv)
 	f164        *fixedNode
 	f166        *fixedNode
-	one167      func(*phv)
 	f169        *fixedNode
 	f170        *fixedNode
-	one174      func(*phv)
 	t175        *tableNode
 	next175_176 node
 	next175_143 node
@@ -412,43 +2868,22 @@ type ctl_build_ingress struct {
 	f179        *fixedNode
 	cond180     func(*phv) bool
 	f181        *fixedNode
-	one182      func(*phv)
 	t183        *tableNode
-	one185      func(*phv)
-	one189      func(*phv)
-	f191        *fixedNode
 	f192        *fixedNode
-	f193        *fixedNode
-	one195      func(*phv)
-	one196      func(*phv)
 	t197        *tableNode
 	next197_188 node
 	next197_198 node
-	one198      func(*phv)
-	f203        *fixedNode
-	f205        *fixedNode
-	one206      func(*phv)
-	one207      func(*phv)
-	one211      func(*phv)
+	f205_1      func(*phv)
 	get213      func(*phv) uint64
-	one215      func(*phv)
-	f216        *fixedNode
-	one217      func(*phv)
+	f216_1      func(*phv)
 	get218      func(*phv) uint64
-	one219      func(*phv)
 	get221      func(*phv) uint64
 	get222      func(*phv) uint64
 	t224        *tableNode
 	next224_225 node
 	next224_227 node
-	f225        *fixedNode
-	one226      func(*phv)
-	one227      func(*phv)
-	f228        *fixedNode
-	one229      func(*phv)
-	f231        *fixedNode
-	one232      func(*phv)
-	one233      func(*phv)
+	f228_1      func(*phv)
+	f231_1      func(*phv)
 }
 
 // bind_build_ingress binds the generated build ingress to its compiled nodes.
@@ -458,80 +2893,53 @@ func bind_build_ingress(n []node) func(*phv) {
 		t2:          n[2].(*tableNode),
 		t4:          n[4].(*tableNode),
 		t12:         n[12].(*tableNode),
+		k12_0:       n[12].(*tableNode).keys[0].read,
 		t13:         n[13].(*tableNode),
 		t16:         n[16].(*tableNode),
 		f17:         n[17].(*fixedNode),
 		t18:         n[18].(*tableNode),
 		cond19:      n[19].(*condNode).cond,
-		f20:         n[20].(*fixedNode),
+		f20_1:       n[20].(*fixedNode).a.straight[1],
 		f21:         n[21].(*fixedNode),
 		t23:         n[23].(*tableNode),
+		k23_2:       n[23].(*tableNode).keys[2].read,
 		cond25:      n[25].(*condNode).cond,
 		t26:         n[26].(*tableNode),
 		t28:         n[28].(*tableNode),
-		one29:       n[29].(*fixedNode).one,
-		one33:       n[33].(*fixedNode).one,
-		one36:       n[36].(*fixedNode).one,
-		one39:       n[39].(*fixedNode).one,
-		one41:       n[41].(*fixedNode).one,
-		f46:         n[46].(*fixedNode),
+		f46_1:       n[46].(*fixedNode).a.straight[1],
 		t47:         n[47].(*tableNode),
-		f49:         n[49].(*fixedNode),
-		f50:         n[50].(*fixedNode),
-		f56:         n[56].(*fixedNode),
-		f57:         n[57].(*fixedNode),
-		f59:         n[59].(*fixedNode),
-		f60:         n[60].(*fixedNode),
-		f62:         n[62].(*fixedNode),
+		f56_2:       n[56].(*fixedNode).a.straight[2],
+		f57_1:       n[57].(*fixedNode).a.straight[1],
+		f60_1:       n[60].(*fixedNode).a.straight[1],
 		t63:         n[63].(*tableNode),
 		t64:         n[64].(*tableNode),
 		t66:         n[66].(*tableNode),
 		t67:         n[67].(*tableNode),
-		f71:         n[71].(*fixedNode),
-		one72:       n[72].(*fixedNode).one,
 		t75:         n[75].(*tableNode),
 		next75_76:   n[76],
 		next75_82:   n[82],
-		one76:       n[76].(*fixedNode).one,
-		f81:         n[81].(*fixedNode),
-		one82:       n[82].(*fixedNode).one,
+		f81_1:       n[81].(*fixedNode).a.straight[1],
 		t83:         n[83].(*tableNode),
 		next83_84:   n[84],
 		next83_88:   n[88],
-		one84:       n[84].(*fixedNode).one,
-		f87:         n[87].(*fixedNode),
-		one88:       n[88].(*fixedNode).one,
 		f89:         n[89].(*fixedNode),
-		f91:         n[91].(*fixedNode),
+		f91_7:       n[91].(*fixedNode).a.straight[7],
 		t92:         n[92].(*tableNode),
-		f94:         n[94].(*fixedNode),
+		f94_7:       n[94].(*fixedNode).a.straight[7],
 		t95:         n[95].(*tableNode),
 		t96:         n[96].(*tableNode),
-		one98:       n[98].(*fixedNode).one,
 		cond99:      n[99].(*condNode).cond,
 		t102:        n[102].(*tableNode),
 		t103:        n[103].(*tableNode),
-		f109:        n[109].(*fixedNode),
-		f111:        n[111].(*fixedNode),
-		f113:        n[113].(*fixedNode),
 		get116:      n[116].(*fieldEqNode).get,
 		get117:      n[117].(*fieldEqNode).get,
 		get118:      n[118].(*fieldEqNode).get,
 		cond119:     n[119].(*condNode).cond,
-		f120:        n[120].(*fixedNode),
-		one121:      n[121].(*fixedNode).one,
 		cond122:     n[122].(*condNode).cond,
 		cond123:     n[123].(*condNode).cond,
-		f124:        n[124].(*fixedNode),
-		f127:        n[127].(*fixedNode),
-		one128:      n[128].(*fixedNode).one,
-		f130:        n[130].(*fixedNode),
-		one131:      n[131].(*fixedNode).one,
 		t133:        n[133].(*tableNode),
 		cond135:     n[135].(*condNode).cond,
-		f139:        n[139].(*fixedNode),
 		t140:        n[140].(*tableNode),
-		one142:      n[142].(*fixedNode).one,
 		f144:        n[144].(*fixedNode),
 		t145:        n[145].(*tableNode),
 		one147:      n[147].(*fixedNode).one,
@@ -541,14 +2949,12 @@ func bind_build_ingress(n []node) func(*phv) {
 		f156:        n[156].(*fixedNode),
 		f157:        n[157].(*fixedNode),
 		t159:        n[159].(*tableNode),
-		f161:        n[161].(*fixedNode),
-		f163:        n[163].(*fixedNode),
+		f161_5:      n[161].(*fixedNode).a.straight[5],
+		f163_2:      n[163].(*fixedNode).a.straight[2],
 		f164:        n[164].(*fixedNode),
 		f166:        n[166].(*fixedNode),
-		one167:      n[167].(*fixedNode).one,
 		f169:        n[169].(*fixedNode),
 		f170:        n[170].(*fixedNode),
-		one174:      n[174].(*fixedNode).one,
 		t175:        n[175].(*tableNode),
 		next175_176: n[176],
 		next175_143: n[143],
@@ -559,43 +2965,22 @@ func bind_build_ingress(n []node) func(*phv) {
 		f179:        n[179].(*fixedNode),
 		cond180:     n[180].(*condNode).cond,
 		f181:        n[181].(*fixedNode),
-		one182:      n[182].(*fixedNode).one,
 		t183:        n[183].(*tableNode),
-		one185:      n[185].(*fixedNode).one,
-		one189:      n[189].(*fixedNode).one,
-		f191:        n[191].(*fixedNode),
 		f192:        n[192].(*fixedNode),
-		f193:        n[193].(*fixedNode),
-		one195:      n[195].(*fixedNode).one,
-		one196:      n[196].(*fixedNode).one,
 		t197:        n[197].(*tableNode),
 		next197_188: n[188],
 		next197_198: n[198],
-		one198:      n[198].(*fixedNode).one,
-		f203:        n[203].(*fixedNode),
-		f205:        n[205].(*fixedNode),
-		one206:      n[206].(*fixedNode).one,
-		one207:      n[207].(*fixedNode).one,
-		one211:      n[211].(*fixedNode).one,
+		f205_1:      n[205].(*fixedNode).a.straight[1],
 		get213:      n[213].(*fieldEqNode).get,
-		one215:      n[215].(*fixedNode).one,
-		f216:        n[216].(*fixedNode),
-		one217:      n[217].(*fixedNode).one,
+		f216_1:      n[216].(*fixedNode).a.straight[1],
 		get218:      n[218].(*fieldEqNode).get,
-		one219:      n[219].(*fixedNode).one,
 		get221:      n[221].(*fieldEqNode).get,
 		get222:      n[222].(*fieldEqNode).get,
 		t224:        n[224].(*tableNode),
 		next224_225: n[225],
 		next224_227: n[227],
-		f225:        n[225].(*fixedNode),
-		one226:      n[226].(*fixedNode).one,
-		one227:      n[227].(*fixedNode).one,
-		f228:        n[228].(*fixedNode),
-		one229:      n[229].(*fixedNode).one,
-		f231:        n[231].(*fixedNode),
-		one232:      n[232].(*fixedNode).one,
-		one233:      n[233].(*fixedNode).one,
+		f228_1:      n[228].(*fixedNode).a.straight[1],
+		f231_1:      n[231].(*fixedNode).a.straight[1],
 	}
 	return g.run
 }
@@ -611,7 +2996,7 @@ func (g *ctl_build_ingress) run(s *phv) {
 	}
 n2:
 	// 2: table IngressPipeImpl.steering.vport_ports
-	if g.t2.run(s) == nil {
+	if g.table2(s) == nil {
 		return
 	}
 	// 3: valid hdr=13
@@ -619,7 +3004,7 @@ n2:
 		goto n5
 	}
 	// 4: table IngressPipeImpl.steering.flow_steering
-	if g.t4.run(s) == nil {
+	if g.table4(s) == nil {
 		return
 	}
 n5:
@@ -657,12 +3042,12 @@ n10:
 		goto n13
 	}
 	// 12: table IngressPipeImpl.qos.dscp_queues
-	if g.t12.run(s) == nil {
+	if g.table12(s) == nil {
 		return
 	}
 n13:
 	// 13: table IngressPipeImpl.acl.acl_table
-	if g.t13.run(s) == nil {
+	if g.table13(s) == nil {
 		return
 	}
 	// 14: slot== slot=223 k=0x1ff
@@ -675,7 +3060,7 @@ n15:
 		return
 	}
 	// 16: table IngressPipeImpl.fb_admission.fb_buffer
-	if g.t16.run(s) == nil {
+	if g.table16(s) == nil {
 		return
 	}
 	// 17: action IngressPipeImpl.fb_admission.fb_read
@@ -683,7 +3068,7 @@ n15:
 		return
 	}
 	// 18: table IngressPipeImpl.fb_admission.fb_shift
-	if g.t18.run(s) == nil {
+	if g.table18(s) == nil {
 		return
 	}
 	// 19: cond
@@ -691,7 +3076,9 @@ n15:
 		goto n21
 	}
 	// 20: action IngressPipeImpl.fb_admission.fb_drop
-	g.f20.run(s)
+	s.slots[223] = 0x1ff
+	s.slots[233] = 0
+	g.f20_1(s)
 	return
 n21:
 	// 21: action IngressPipeImpl.fb_admission.fb_charge
@@ -703,7 +3090,7 @@ n22:
 		goto n15
 	}
 	// 23: table IngressPipeImpl.fb_admission.fb_classes
-	if g.t23.run(s) == nil {
+	if g.table23(s) == nil {
 		return
 	}
 	goto n15
@@ -717,7 +3104,7 @@ n24:
 		goto n27
 	}
 	// 26: table IngressPipeImpl.forwarding.routing_v4
-	if g.t26.run(s) == nil {
+	if g.table26(s) == nil {
 		return
 	}
 n27:
@@ -726,13 +3113,13 @@ n27:
 		goto n10
 	}
 	// 28: table IngressPipeImpl.forwarding.l2_exact
-	if g.t28.run(s) == nil {
+	if g.table28(s) == nil {
 		return
 	}
 	goto n10
 n29:
 	// 29: action act_0
-	g.one29(s)
+	s.slots[92] = 0x0
 	// 30: valid hdr=13
 	if !(s.valid[13]) {
 		goto n131
@@ -749,7 +3136,7 @@ n32:
 	}
 n33:
 	// 33: action act_1
-	g.one33(s)
+	s.slots[93] = 0x0
 	// 34: slot== slot=142 k=0x2
 	if !(s.slots[142] == 0x2) {
 		goto n36
@@ -760,7 +3147,7 @@ n33:
 	}
 n36:
 	// 36: action hh198
-	g.one36(s)
+	s.slots[93] = 0x1
 n37:
 	// 37: flag slot=93
 	if !(s.slots[93] != 0) {
@@ -773,13 +3160,13 @@ n38:
 	}
 n39:
 	// 39: action act_2
-	g.one39(s)
+	s.slots[94] = 0x0
 	// 40: slot== slot=142 k=0x0
 	if !(s.slots[142] == 0x0) {
 		goto n42
 	}
 	// 41: action upf452
-	g.one41(s)
+	s.slots[94] = 0x1
 n42:
 	// 42: flag slot=94
 	if !(s.slots[94] != 0) {
@@ -801,11 +3188,10 @@ n45:
 		goto n9
 	}
 	// 46: action upf509
-	if g.f46.run(s) == nil {
-		return
-	}
+	s.slots[68] = (s.slots[151] & 0xffffffff) & 0xffffffff
+	g.f46_1(s)
 	// 47: table IngressPipeImpl.upf.queues
-	if g.t47.run(s) == nil {
+	if g.table47(s) == nil {
 		return
 	}
 	// 48: slot== slot=142 k=0x1
@@ -813,15 +3199,116 @@ n45:
 		goto n50
 	}
 	// 49: action upf128
-	if g.f49.run(s) == nil {
-		return
+	copy(s.hdr[94:114], s.hdr[202:222])
+	s.valid[13] = s.valid[21]
+	copy(s.hdr[174:182], s.hdr[242:250])
+	s.valid[16] = s.valid[23]
+	copy(s.hdr[154:174], s.hdr[222:242])
+	s.valid[15] = s.valid[22]
+	copy(s.hdr[182:186], s.hdr[250:254])
+	s.valid[17] = s.valid[24]
+	if s.valid[18] {
+		s.valid[18] = false
+		s.pktLen -= 8
 	}
+	if s.valid[19] {
+		s.valid[19] = false
+		s.pktLen -= 4
+	}
+	if s.valid[20] {
+		s.valid[20] = false
+		s.pktLen -= 4
+	}
+	if s.valid[21] {
+		s.valid[21] = false
+		s.pktLen -= 20
+	}
+	if s.valid[23] {
+		s.valid[23] = false
+		s.pktLen -= 8
+	}
+	if s.valid[22] {
+		s.valid[22] = false
+		s.pktLen -= 20
+	}
+	if s.valid[24] {
+		s.valid[24] = false
+		s.pktLen -= 4
+	}
+	s.slots[137] = s.slots[145] & 0xff
+	s.slots[135] = s.slots[146] & 0xffff
+	s.slots[136] = s.slots[147] & 0xffff
 	goto n9
 n50:
 	// 50: action upf154
-	if g.f50.run(s) == nil {
-		return
+	copy(s.hdr[202:222], s.hdr[94:114])
+	s.valid[21] = s.valid[13]
+	copy(s.hdr[242:250], s.hdr[174:182])
+	s.valid[23] = s.valid[16]
+	copy(s.hdr[222:242], s.hdr[154:174])
+	s.valid[22] = s.valid[15]
+	copy(s.hdr[250:254], s.hdr[182:186])
+	s.valid[24] = s.valid[17]
+	if s.valid[15] {
+		s.valid[15] = false
+		s.pktLen -= 20
 	}
+	if s.valid[17] {
+		s.valid[17] = false
+		s.pktLen -= 4
+	}
+	s.hdr[94] = 0x45
+	binary.BigEndian.PutUint16(s.hdr[96:], uint16(((0x1c + ((0x10 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff)) & 0xffff)))
+	s.hdr[98] = 0x0
+	s.hdr[99] = 0x0
+	s.hdr[100] = 0x0
+	s.hdr[101] = 0x0
+	s.hdr[102] = 0x40
+	s.hdr[103] = 0x11
+	s.hdr[104] = 0x0
+	s.hdr[105] = 0x0
+	binary.BigEndian.PutUint32(s.hdr[106:], uint32(s.slots[154]))
+	binary.BigEndian.PutUint32(s.hdr[110:], uint32(s.slots[155]))
+	if !s.valid[16] {
+		clear(s.hdr[174:182])
+		s.valid[16] = true
+		s.pktLen += 8
+	}
+	binary.BigEndian.PutUint16(s.hdr[174:], uint16(s.slots[156]))
+	binary.BigEndian.PutUint16(s.hdr[176:], uint16(0x868))
+	binary.BigEndian.PutUint16(s.hdr[178:], uint16(((0x8 + ((0x10 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff)) & 0xffff)))
+	binary.BigEndian.PutUint16(s.hdr[180:], uint16(0x0))
+	if !s.valid[18] {
+		clear(s.hdr[186:194])
+		s.valid[18] = true
+		s.pktLen += 8
+	}
+	s.hdr[186] = 0x34
+	s.hdr[187] = 0xff
+	binary.BigEndian.PutUint16(s.hdr[188:], uint16(((((0x10 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff) + 0xfff8) & 0xffff)))
+	binary.BigEndian.PutUint32(s.hdr[190:], uint32(s.slots[157]))
+	if !s.valid[19] {
+		clear(s.hdr[194:198])
+		s.valid[19] = true
+		s.pktLen += 4
+	}
+	s.hdr[194] = 0x0
+	s.hdr[195] = 0x0
+	s.hdr[196] = 0x0
+	s.hdr[197] = 0x85
+	if !s.valid[20] {
+		clear(s.hdr[198:202])
+		s.valid[20] = true
+		s.pktLen += 4
+	}
+	s.hdr[198] = 0x1
+	s.hdr[199] = 0x0
+	s.hdr[200] = s.hdr[200]&^0xc0 | 0x0
+	s.hdr[200] = s.hdr[200]&^0x3f | byte(s.slots[158])<<0&0x3f
+	s.hdr[201] = byte(0x0)
+	s.slots[137] = 0x11
+	s.slots[135] = s.slots[156] & 0xffff
+	s.slots[136] = 0x868
 	goto n9
 n51:
 	// 51: flag slot=161
@@ -848,47 +3335,47 @@ n55:
 		goto n45
 	}
 	// 56: action upf504
-	if g.f56.run(s) == nil {
-		return
-	}
+	s.slots[223] = 0x1ff
+	s.slots[233] = 0
+	s.slots[140] = 0x1
+	g.f56_2(s)
+	s.slots[94] = 0x1
 	goto n45
 n57:
 	// 57: action IngressPipeImpl.upf.meter_app
-	if g.f57.run(s) == nil {
-		return
-	}
+	s.slots[39] = (s.slots[152] & 0xffffffff) & 0xffffffff
+	g.f57_1(s)
+	s.slots[84] = s.slots[95] & 0x3
 	// 58: slot== slot=84 k=0x2
 	if !(s.slots[84] == 0x2) {
 		goto n60
 	}
 	// 59: action IngressPipeImpl.upf.drop
-	if g.f59.run(s) == nil {
-		return
-	}
+	s.slots[161] = 0x1
+	s.slots[162] = 0x8
 	goto n55
 n60:
 	// 60: action IngressPipeImpl.upf.meter_session
-	if g.f60.run(s) == nil {
-		return
-	}
+	s.slots[40] = (s.slots[150] & 0xffffffff) & 0xffffffff
+	g.f60_1(s)
+	s.slots[84] = s.slots[96] & 0x3
 	// 61: slot== slot=84 k=0x2
 	if !(s.slots[84] == 0x2) {
 		goto n55
 	}
 	// 62: action IngressPipeImpl.upf.drop
-	if g.f62.run(s) == nil {
-		return
-	}
+	s.slots[161] = 0x1
+	s.slots[162] = 0x7
 	goto n55
 n63:
 	// 63: table IngressPipeImpl.upf.tunnel_peers
-	if g.t63.run(s) == nil {
+	if g.table63(s) == nil {
 		return
 	}
 	goto n54
 n64:
 	// 64: table IngressPipeImpl.upf.applications
-	if g.t64.run(s) == nil {
+	if g.table64(s) == nil {
 		return
 	}
 	// 65: slot== slot=142 k=0x1
@@ -896,13 +3383,13 @@ n64:
 		goto n67
 	}
 	// 66: table IngressPipeImpl.upf.uplink_terminations
-	if g.t66.run(s) == nil {
+	if g.table66(s) == nil {
 		return
 	}
 	goto n52
 n67:
 	// 67: table IngressPipeImpl.upf.downlink_terminations
-	if g.t67.run(s) == nil {
+	if g.table67(s) == nil {
 		return
 	}
 	goto n52
@@ -920,11 +3407,10 @@ n68:
 		goto n44
 	}
 	// 71: action IngressPipeImpl.upf.send_to_buffer
-	if g.f71.run(s) == nil {
-		return
-	}
+	s.slots[223] = s.slots[160] & 0x1ff
+	s.slots[140] = 0x1
 	// 72: action upf476
-	g.one72(s)
+	s.slots[94] = 0x1
 	goto n44
 n73:
 	// 73: flag slot=161
@@ -936,7 +3422,7 @@ n73:
 		goto n83
 	}
 	// 75: table IngressPipeImpl.upf.uplink_sessions
-	switch g.t75.run(s) {
+	switch g.table75(s) {
 	case g.next75_76:
 	case g.next75_82:
 		goto n82
@@ -944,7 +3430,7 @@ n73:
 		return
 	}
 	// 76: action act_3
-	g.one76(s)
+	s.slots[83] = 0x1
 n77:
 	// 77: flag slot=94
 	if s.slots[94] != 0 {
@@ -964,17 +3450,16 @@ n77:
 	}
 n81:
 	// 81: action upf471
-	if g.f81.run(s) == nil {
-		return
-	}
+	s.slots[67] = (s.slots[149] & 0xffffffff) & 0xffffffff
+	g.f81_1(s)
 	goto n43
 n82:
 	// 82: action act_4
-	g.one82(s)
+	s.slots[83] = 0x0
 	goto n77
 n83:
 	// 83: table IngressPipeImpl.upf.downlink_sessions
-	switch g.t83.run(s) {
+	switch g.table83(s) {
 	case g.next83_84:
 	case g.next83_88:
 		goto n88
@@ -982,7 +3467,7 @@ n83:
 		return
 	}
 	// 84: action act_5
-	g.one84(s)
+	s.slots[83] = 0x1
 n85:
 	// 85: flag slot=83
 	if s.slots[83] != 0 {
@@ -993,13 +3478,14 @@ n85:
 		goto n77
 	}
 	// 87: action upf463
-	if g.f87.run(s) == nil {
-		return
-	}
+	s.slots[161] = 0x0
+	s.slots[223] = s.slots[220] & 0x1ff
+	s.slots[140] = 0x1
+	s.slots[94] = 0x1
 	goto n77
 n88:
 	// 88: action act_6
-	g.one88(s)
+	s.slots[83] = 0x0
 	goto n85
 n89:
 	// 89: action IngressPipeImpl.hh.update
@@ -1011,11 +3497,16 @@ n89:
 		goto n39
 	}
 	// 91: action hh208
-	if g.f91.run(s) == nil {
-		return
-	}
+	s.slots[60] = s.slots[143] & 0xffffffff
+	s.slots[61] = s.slots[144] & 0xffffffff
+	s.slots[62] = s.slots[145] & 0xff
+	s.slots[63] = s.slots[146] & 0xffff
+	s.slots[64] = s.slots[147] & 0xffff
+	s.slots[65] = s.slots[203] & 0xffffffffffff
+	s.slots[66] = s.slots[200] & 0xffffffff
+	g.f91_7(s)
 	// 92: table IngressPipeImpl.hh.hh_cpu_report
-	if g.t92.run(s) == nil {
+	if g.table92(s) == nil {
 		return
 	}
 	// 93: slot== slot=205 k=0x1
@@ -1023,17 +3514,22 @@ n89:
 		goto n39
 	}
 	// 94: action IngressPipeImpl.hh.report_to_cpu
-	if g.f94.run(s) == nil {
-		return
-	}
+	s.slots[206] = 0x1
+	s.slots[207] = s.slots[143] & 0xffffffff
+	s.slots[208] = s.slots[144] & 0xffffffff
+	s.slots[209] = s.slots[145] & 0xff
+	s.slots[210] = s.slots[146] & 0xffff
+	s.slots[211] = s.slots[147] & 0xffff
+	s.slots[141] = s.slots[222] & 0x1ff
+	g.f94_7(s)
 	goto n39
 n95:
 	// 95: table IngressPipeImpl.hh.hh_settings
-	if g.t95.run(s) == nil {
+	if g.table95(s) == nil {
 		return
 	}
 	// 96: table IngressPipeImpl.hh.hh_observation
-	if g.t96.run(s) == nil {
+	if g.table96(s) == nil {
 		return
 	}
 	// 97: slot== slot=198 k=0x0
@@ -1042,7 +3538,7 @@ n95:
 	}
 n98:
 	// 98: action hh204
-	g.one98(s)
+	s.slots[93] = 0x1
 	goto n38
 n99:
 	// 99: cond
@@ -1062,13 +3558,13 @@ n101:
 		goto n33
 	}
 	// 102: table IngressPipeImpl.firewall.rules
-	if g.t102.run(s) == nil {
+	if g.table102(s) == nil {
 		return
 	}
 	goto n33
 n103:
 	// 103: table IngressPipeImpl.upf_classifier.interfaces
-	if g.t103.run(s) == nil {
+	if g.table103(s) == nil {
 		return
 	}
 	// 104: slot== slot=142 k=0x1
@@ -1094,17 +3590,16 @@ n108:
 		goto n32
 	}
 	// 109: action IngressPipeImpl.upf_classifier.uplink_keys
-	if g.f109.run(s) == nil {
-		return
-	}
+	s.slots[143] = uint64(binary.BigEndian.Uint32(s.hdr[214:])) & 0xffffffff
+	s.slots[144] = uint64(binary.BigEndian.Uint32(s.hdr[218:])) & 0xffffffff
+	s.slots[145] = uint64(s.hdr[211]) & 0xff
 	// 110: valid hdr=22
 	if !(s.valid[22]) {
 		goto n112
 	}
 	// 111: action upf104
-	if g.f111.run(s) == nil {
-		return
-	}
+	s.slots[146] = uint64(binary.BigEndian.Uint16(s.hdr[222:])) & 0xffff
+	s.slots[147] = uint64(binary.BigEndian.Uint16(s.hdr[224:])) & 0xffff
 	goto n32
 n112:
 	// 112: valid hdr=23
@@ -1112,9 +3607,8 @@ n112:
 		goto n32
 	}
 	// 113: action upf107
-	if g.f113.run(s) == nil {
-		return
-	}
+	s.slots[146] = uint64(binary.BigEndian.Uint16(s.hdr[242:])) & 0xffff
+	s.slots[147] = uint64(binary.BigEndian.Uint16(s.hdr[244:])) & 0xffff
 	goto n32
 n114:
 	// 114: slot== slot=236 k=0x0
@@ -1143,11 +3637,10 @@ n114:
 	}
 n120:
 	// 120: action IngressPipeImpl.upf_classifier.drop
-	if g.f120.run(s) == nil {
-		return
-	}
+	s.slots[161] = 0x1
+	s.slots[162] = 0x0
 	// 121: action upf100
-	g.one121(s)
+	s.slots[92] = 0x1
 	goto n108
 n122:
 	// 122: cond
@@ -1161,9 +3654,8 @@ n122:
 	goto n108
 n124:
 	// 124: action upf85
-	if g.f124.run(s) == nil {
-		return
-	}
+	s.slots[142] = 0x0
+	s.slots[92] = 0x1
 	goto n107
 n125:
 	// 125: slot== slot=142 k=0x2
@@ -1175,24 +3667,25 @@ n125:
 		goto n129
 	}
 	// 127: action IngressPipeImpl.upf_classifier.drop
-	if g.f127.run(s) == nil {
-		return
-	}
+	s.slots[161] = 0x1
+	s.slots[162] = 0xa
 	// 128: action upf115
-	g.one128(s)
+	s.slots[92] = 0x1
 n129:
 	// 129: flag slot=92
 	if s.slots[92] != 0 {
 		goto n32
 	}
 	// 130: action IngressPipeImpl.upf_classifier.downlink_keys
-	if g.f130.run(s) == nil {
-		return
-	}
+	s.slots[143] = uint64(binary.BigEndian.Uint32(s.hdr[110:])) & 0xffffffff
+	s.slots[144] = uint64(binary.BigEndian.Uint32(s.hdr[106:])) & 0xffffffff
+	s.slots[145] = s.slots[137] & 0xff
+	s.slots[146] = s.slots[136] & 0xffff
+	s.slots[147] = s.slots[135] & 0xffff
 	goto n32
 n131:
 	// 131: action upf79
-	g.one131(s)
+	s.slots[92] = 0x1
 	goto n31
 n132:
 	// 132: valid hdr=13
@@ -1200,7 +3693,7 @@ n132:
 		goto n8
 	}
 	// 133: table IngressPipeImpl.hybrid.slow_path
-	if g.t133.run(s) == nil {
+	if g.table133(s) == nil {
 		return
 	}
 	// 134: flag slot=219
@@ -1224,13 +3717,12 @@ n132:
 		goto n8
 	}
 	// 139: action hybrid54
-	if g.f139.run(s) == nil {
-		return
-	}
+	s.slots[223] = 0xff
+	s.slots[140] = 0x1
 	goto n8
 n140:
 	// 140: table IngressPipeImpl.cc_ingress.cc_switch
-	if g.t140.run(s) == nil {
+	if g.table140(s) == nil {
 		return
 	}
 	// 141: valid hdr=6
@@ -1238,7 +3730,7 @@ n140:
 		goto n173
 	}
 	// 142: action congestion291
-	g.one142(s)
+	s.slots[176] = uint64(binary.BigEndian.Uint16(s.hdr[24:])) & 0xffff
 n143:
 	// 143: valid hdr=6
 	if !(s.valid[6]) {
@@ -1250,7 +3742,7 @@ n144:
 		return
 	}
 	// 145: table IngressPipeImpl.cc_ingress.cc_alternates
-	if g.t145.run(s) == nil {
+	if g.table145(s) == nil {
 		return
 	}
 	// 146: valid hdr=6
@@ -1261,7 +3753,7 @@ n147:
 	// 147: action congestion317
 	g.one147(s)
 	// 148: table IngressPipeImpl.cc_ingress.cc_paths
-	if g.t148.run(s) == nil {
+	if g.table148(s) == nil {
 		return
 	}
 	// 149: valid hdr=9
@@ -1309,7 +3801,7 @@ n158:
 		goto n160
 	}
 	// 159: table IngressPipeImpl.cc_ingress.cc_ordered
-	if g.t159.run(s) == nil {
+	if g.table159(s) == nil {
 		return
 	}
 n160:
@@ -1318,17 +3810,20 @@ n160:
 		goto n7
 	}
 	// 161: action congestion349
-	if g.f161.run(s) == nil {
-		return
-	}
+	s.slots[55] = s.slots[176] & 0xffff
+	s.slots[56] = s.slots[183] & 0xffff
+	s.slots[57] = s.slots[179] & 0x1
+	s.slots[58] = s.slots[188] & 0xffffffff
+	s.slots[59] = s.slots[189] & 0xffffffff
+	g.f161_5(s)
 	// 162: slot== slot=184 k=0x1
 	if !(s.slots[184] == 0x1) {
 		goto n7
 	}
 	// 163: action IngressPipeImpl.cc_ingress.report_switch_over
-	if g.f163.run(s) == nil {
-		return
-	}
+	s.slots[191] = 0x1
+	s.slots[141] = s.slots[222] & 0x1ff
+	g.f163_2(s)
 	goto n7
 n164:
 	// 164: action IngressPipeImpl.cc_ingress.read_in_port
@@ -1346,7 +3841,8 @@ n164:
 	goto n157
 n167:
 	// 167: action congestion321
-	g.one167(s)
+	s.slots[223] = 0x1ff
+	s.slots[233] = 0
 	goto n151
 n168:
 	// 168: valid hdr=9
@@ -1378,9 +3874,9 @@ n173:
 		goto n177
 	}
 	// 174: action congestion295
-	g.one174(s)
+	s.slots[176] = uint64(binary.BigEndian.Uint16(s.hdr[72:])) & 0xffff
 	// 175: table IngressPipeImpl.cc_ingress.cc_marker_sinks
-	switch g.t175.run(s) {
+	switch g.table175(s) {
 	case g.next175_176:
 	case g.next175_143:
 		goto n143
@@ -1398,7 +3894,7 @@ n177:
 		goto n143
 	}
 	// 178: table IngressPipeImpl.cc_ingress.cc_flows
-	switch g.t178.run(s) {
+	switch g.table178(s) {
 	case g.next178_179:
 	case g.next178_143:
 		goto n143
@@ -1420,9 +3916,9 @@ n177:
 	goto n143
 n182:
 	// 182: action act
-	g.one182(s)
+	s.slots[91] = 0x0
 	// 183: table IngressPipeImpl.gnb.ports
-	if g.t183.run(s) == nil {
+	if g.table183(s) == nil {
 		return
 	}
 	// 184: slot== slot=212 k=0x0
@@ -1430,7 +3926,7 @@ n182:
 		goto n186
 	}
 	// 185: action gnb191
-	g.one185(s)
+	s.slots[91] = 0x1
 n186:
 	// 186: flag slot=91
 	if !(s.slots[91] != 0) {
@@ -1447,23 +3943,72 @@ n188:
 		goto n6
 	}
 	// 189: action gnb239
-	g.one189(s)
+	s.slots[140] = 0x1
 	// 190: slot== slot=90 k=0x0
 	if !(s.slots[90] == 0x0) {
 		goto n194
 	}
 	// 191: action IngressPipeImpl.gnb.to_radio_frame
-	if g.f191.run(s) == nil {
-		return
+	copy(s.hdr[94:114], s.hdr[202:222])
+	s.valid[13] = s.valid[21]
+	copy(s.hdr[174:182], s.hdr[242:250])
+	s.valid[16] = s.valid[23]
+	copy(s.hdr[154:174], s.hdr[222:242])
+	s.valid[15] = s.valid[22]
+	copy(s.hdr[182:186], s.hdr[250:254])
+	s.valid[17] = s.valid[24]
+	if s.valid[18] {
+		s.valid[18] = false
+		s.pktLen -= 8
 	}
+	if s.valid[19] {
+		s.valid[19] = false
+		s.pktLen -= 4
+	}
+	if s.valid[20] {
+		s.valid[20] = false
+		s.pktLen -= 4
+	}
+	if s.valid[21] {
+		s.valid[21] = false
+		s.pktLen -= 20
+	}
+	if s.valid[23] {
+		s.valid[23] = false
+		s.pktLen -= 8
+	}
+	if s.valid[22] {
+		s.valid[22] = false
+		s.pktLen -= 20
+	}
+	if s.valid[24] {
+		s.valid[24] = false
+		s.pktLen -= 4
+	}
+	binary.BigEndian.PutUint16(s.hdr[16:], uint16(0x88b5))
+	if !s.valid[10] {
+		clear(s.hdr[80:86])
+		s.valid[10] = true
+		s.pktLen += 6
+	}
+	s.hdr[80] = 0x52
+	s.hdr[81] = 0x1
+	binary.BigEndian.PutUint32(s.hdr[82:], uint32(s.slots[213]))
+	if !s.valid[11] {
+		clear(s.hdr[86:90])
+		s.valid[11] = true
+		s.pktLen += 4
+	}
+	s.hdr[86] = 0x80
+	s.hdr[87] = s.hdr[87]&^0xfc | 0x0
 	// 192: action IngressPipeImpl.gnb.next_sn
 	if g.f192.run(s) == nil {
 		return
 	}
 	// 193: action gnb243
-	if g.f193.run(s) == nil {
-		return
-	}
+	put48(s.hdr[4:10], s.slots[217])
+	s.slots[223] = s.slots[215] & 0x1ff
+	s.slots[218] = 0x1
 	goto n6
 n194:
 	// 194: slot== slot=90 k=0x1
@@ -1471,15 +4016,15 @@ n194:
 		goto n196
 	}
 	// 195: action gnb247
-	g.one195(s)
+	s.slots[223] = s.slots[215] & 0x1ff
 	goto n6
 n196:
 	// 196: action gnb249
-	g.one196(s)
+	s.slots[223] = s.slots[216] & 0x1ff
 	goto n6
 n197:
 	// 197: table IngressPipeImpl.gnb.downlink_bearers
-	switch g.t197.run(s) {
+	switch g.table197(s) {
 	case g.next197_188:
 		goto n188
 	case g.next197_198:
@@ -1487,7 +4032,7 @@ n197:
 		return
 	}
 	// 198: action gnb237
-	g.one198(s)
+	s.slots[91] = 0x1
 	goto n188
 n199:
 	// 199: slot== slot=212 k=0x1
@@ -1509,9 +4054,8 @@ n202:
 		goto n187
 	}
 	// 203: action gnb204
-	if g.f203.run(s) == nil {
-		return
-	}
+	s.slots[213] = uint64(binary.BigEndian.Uint32(s.hdr[190:])) & 0xffffffff
+	s.slots[90] = 0x0
 	goto n187
 n204:
 	// 204: valid hdr=21
@@ -1519,15 +4063,16 @@ n204:
 		goto n202
 	}
 	// 205: action IngressPipeImpl.gnb.drop
-	if g.f205.run(s) == nil {
-		return
-	}
+	s.slots[223] = 0x1ff
+	s.slots[233] = 0
+	g.f205_1(s)
+	s.slots[140] = 0x1
 	// 206: action gnb202
-	g.one206(s)
+	s.slots[91] = 0x1
 	goto n202
 n207:
 	// 207: action gnb198
-	g.one207(s)
+	s.slots[91] = 0x1
 	goto n201
 n208:
 	// 208: valid hdr=10
@@ -1545,7 +4090,7 @@ n210:
 		goto n187
 	}
 	// 211: action gnb214
-	g.one211(s)
+	s.slots[213] = uint64(binary.BigEndian.Uint32(s.hdr[82:])) & 0xffffffff
 	// 212: slot== slot=212 k=0x3
 	if !(s.slots[212] == 0x3) {
 		goto n218
@@ -1560,15 +4105,16 @@ n214:
 		goto n187
 	}
 	// 215: action gnb221
-	g.one215(s)
+	s.slots[90] = 0x1
 	goto n187
 n216:
 	// 216: action IngressPipeImpl.gnb.drop
-	if g.f216.run(s) == nil {
-		return
-	}
+	s.slots[223] = 0x1ff
+	s.slots[233] = 0
+	g.f216_1(s)
+	s.slots[140] = 0x1
 	// 217: action gnb219
-	g.one217(s)
+	s.slots[91] = 0x1
 	goto n214
 n218:
 	// 218: field== bit=688 width=1 slot=-1 k=0x0
@@ -1576,7 +4122,7 @@ n218:
 		goto n220
 	}
 	// 219: action gnb223
-	g.one219(s)
+	s.slots[90] = 0x2
 	goto n187
 n220:
 	// 220: valid hdr=13
@@ -1597,7 +4143,7 @@ n223:
 		goto n187
 	}
 	// 224: table IngressPipeImpl.gnb.uplink_bearers
-	switch g.t224.run(s) {
+	switch g.table224(s) {
 	case g.next224_225:
 	case g.next224_227:
 		goto n227
@@ -1605,22 +4151,78 @@ n223:
 		return
 	}
 	// 225: action IngressPipeImpl.gnb.to_gtpu
-	if g.f225.run(s) == nil {
-		return
+	copy(s.hdr[202:222], s.hdr[94:114])
+	s.valid[21] = s.valid[13]
+	copy(s.hdr[242:250], s.hdr[174:182])
+	s.valid[23] = s.valid[16]
+	copy(s.hdr[222:242], s.hdr[154:174])
+	s.valid[22] = s.valid[15]
+	copy(s.hdr[250:254], s.hdr[182:186])
+	s.valid[24] = s.valid[17]
+	if s.valid[15] {
+		s.valid[15] = false
+		s.pktLen -= 20
 	}
+	if s.valid[17] {
+		s.valid[17] = false
+		s.pktLen -= 4
+	}
+	if s.valid[10] {
+		s.valid[10] = false
+		s.pktLen -= 6
+	}
+	if s.valid[11] {
+		s.valid[11] = false
+		s.pktLen -= 4
+	}
+	s.hdr[16] = 0x8
+	s.hdr[17] = 0x0
+	s.hdr[94] = 0x45
+	binary.BigEndian.PutUint16(s.hdr[96:], uint16(((0x1c + ((0x8 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff)) & 0xffff)))
+	s.hdr[98] = 0x0
+	s.hdr[99] = 0x0
+	s.hdr[100] = 0x0
+	s.hdr[101] = 0x0
+	s.hdr[102] = 0x40
+	s.hdr[103] = 0x11
+	s.hdr[104] = 0x0
+	s.hdr[105] = 0x0
+	binary.BigEndian.PutUint32(s.hdr[106:], uint32(s.slots[154]))
+	binary.BigEndian.PutUint32(s.hdr[110:], uint32(s.slots[155]))
+	if !s.valid[16] {
+		clear(s.hdr[174:182])
+		s.valid[16] = true
+		s.pktLen += 8
+	}
+	s.hdr[174] = 0x8
+	s.hdr[175] = 0x68
+	s.hdr[176] = 0x8
+	s.hdr[177] = 0x68
+	binary.BigEndian.PutUint16(s.hdr[178:], uint16(((0x8 + ((0x8 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff)) & 0xffff)))
+	binary.BigEndian.PutUint16(s.hdr[180:], uint16(0x0))
+	if !s.valid[18] {
+		clear(s.hdr[186:194])
+		s.valid[18] = true
+		s.pktLen += 8
+	}
+	s.hdr[186] = 0x30
+	s.hdr[187] = 0xff
+	binary.BigEndian.PutUint16(s.hdr[188:], uint16(((((0x8 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff) + 0xfff8) & 0xffff)))
+	binary.BigEndian.PutUint32(s.hdr[190:], uint32(s.slots[157]))
 	// 226: action gnb231
-	g.one226(s)
+	s.slots[140] = 0x1
 n227:
 	// 227: action gnb233
-	g.one227(s)
+	s.slots[91] = 0x1
 	goto n187
 n228:
 	// 228: action IngressPipeImpl.gnb.drop
-	if g.f228.run(s) == nil {
-		return
-	}
+	s.slots[223] = 0x1ff
+	s.slots[233] = 0
+	g.f228_1(s)
+	s.slots[140] = 0x1
 	// 229: action gnb227
-	g.one229(s)
+	s.slots[91] = 0x1
 	goto n223
 n230:
 	// 230: valid hdr=11
@@ -1628,47 +4230,1350 @@ n230:
 		goto n210
 	}
 	// 231: action IngressPipeImpl.gnb.drop
-	if g.f231.run(s) == nil {
-		return
-	}
+	s.slots[223] = 0x1ff
+	s.slots[233] = 0
+	g.f231_1(s)
+	s.slots[140] = 0x1
 	// 232: action gnb212
-	g.one232(s)
+	s.slots[91] = 0x1
 	goto n210
 n233:
 	// 233: action gnb208
-	g.one233(s)
+	s.slots[91] = 0x1
 	goto n209
+}
+
+// table2 applies IngressPipeImpl.steering.vport_ports.
+func (g *ctl_build_ingress) table2(s *phv) node {
+	t := g.t2
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:2]
+	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[222]))
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	return t.apply(s, &found)
+}
+
+// table4 applies IngressPipeImpl.steering.flow_steering.
+func (g *ctl_build_ingress) table4(s *phv) node {
+	t := g.t4
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:16]
+	key[0] = byte(s.slots[138])
+	binary.BigEndian.PutUint16(key[1:], uint16(s.slots[222]))
+	binary.BigEndian.PutUint32(key[3:], binary.BigEndian.Uint32(s.hdr[106:]))
+	binary.BigEndian.PutUint32(key[7:], binary.BigEndian.Uint32(s.hdr[110:]))
+	key[11] = byte(s.slots[137])
+	binary.BigEndian.PutUint16(key[12:], uint16(s.slots[135]))
+	binary.BigEndian.PutUint16(key[14:], uint16(s.slots[136]))
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	return t.apply(s, &found)
+}
+
+// table12 applies IngressPipeImpl.qos.dscp_queues.
+func (g *ctl_build_ingress) table12(s *phv) node {
+	t := g.t12
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:1]
+	g.k12_0(s, key[0:1])
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
+}
+
+// table13 applies IngressPipeImpl.acl.acl_table.
+func (g *ctl_build_ingress) table13(s *phv) node {
+	t := g.t13
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:29]
+	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[222]))
+	copy(key[2:8], s.hdr[4:10])
+	copy(key[8:14], s.hdr[10:16])
+	binary.BigEndian.PutUint16(key[14:], binary.BigEndian.Uint16(s.hdr[16:]))
+	binary.BigEndian.PutUint32(key[16:], binary.BigEndian.Uint32(s.hdr[106:]))
+	binary.BigEndian.PutUint32(key[20:], binary.BigEndian.Uint32(s.hdr[110:]))
+	key[24] = byte(s.slots[137])
+	binary.BigEndian.PutUint16(key[25:], uint16(s.slots[135]))
+	binary.BigEndian.PutUint16(key[27:], uint16(s.slots[136]))
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	return t.apply(s, &found)
+}
+
+// table16 applies IngressPipeImpl.fb_admission.fb_buffer.
+func (g *ctl_build_ingress) table16(s *phv) node {
+	t := g.t16
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:0]
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
+}
+
+// table18 applies IngressPipeImpl.fb_admission.fb_shift.
+func (g *ctl_build_ingress) table18(s *phv) node {
+	t := g.t18
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:9]
+	key[0] = byte(s.slots[166])
+	binary.BigEndian.PutUint32(key[1:], uint32(s.slots[171]))
+	binary.BigEndian.PutUint32(key[5:], uint32(s.slots[172]))
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
+}
+
+// table23 applies IngressPipeImpl.fb_admission.fb_classes.
+func (g *ctl_build_ingress) table23(s *phv) node {
+	t := g.t23
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:4]
+	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[223]))
+	key[2] = byte(s.slots[237])
+	g.k23_2(s, key[3:4])
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
+}
+
+// table26 applies IngressPipeImpl.forwarding.routing_v4.
+func (g *ctl_build_ingress) table26(s *phv) node {
+	t := g.t26
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:4]
+	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(s.hdr[110:]))
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	return t.apply(s, &found)
+}
+
+// table28 applies IngressPipeImpl.forwarding.l2_exact.
+func (g *ctl_build_ingress) table28(s *phv) node {
+	t := g.t28
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:6]
+	copy(key[0:6], s.hdr[4:10])
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	return t.apply(s, &found)
+}
+
+// table47 applies IngressPipeImpl.upf.queues.
+func (g *ctl_build_ingress) table47(s *phv) node {
+	t := g.t47
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:1]
+	key[0] = byte(s.slots[158])
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
+}
+
+// table63 applies IngressPipeImpl.upf.tunnel_peers.
+func (g *ctl_build_ingress) table63(s *phv) node {
+	t := g.t63
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:2]
+	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[153]))
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
+}
+
+// table64 applies IngressPipeImpl.upf.applications.
+func (g *ctl_build_ingress) table64(s *phv) node {
+	t := g.t64
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:13]
+	binary.BigEndian.PutUint32(key[0:], uint32(s.slots[143]))
+	binary.BigEndian.PutUint32(key[4:], uint32(s.slots[144]))
+	key[8] = byte(s.slots[145])
+	binary.BigEndian.PutUint16(key[9:], uint16(s.slots[146]))
+	binary.BigEndian.PutUint16(key[11:], uint16(s.slots[147]))
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
+}
+
+// table66 applies IngressPipeImpl.upf.uplink_terminations.
+func (g *ctl_build_ingress) table66(s *phv) node {
+	t := g.t66
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:5]
+	binary.BigEndian.PutUint32(key[0:], uint32(s.slots[143]))
+	key[4] = byte(s.slots[148])
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
+}
+
+// table67 applies IngressPipeImpl.upf.downlink_terminations.
+func (g *ctl_build_ingress) table67(s *phv) node {
+	t := g.t67
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:5]
+	binary.BigEndian.PutUint32(key[0:], uint32(s.slots[143]))
+	key[4] = byte(s.slots[148])
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
+}
+
+// table75 applies IngressPipeImpl.upf.uplink_sessions.
+func (g *ctl_build_ingress) table75(s *phv) node {
+	t := g.t75
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return t.miss
+	}
+	key := s.key[:8]
+	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(s.hdr[110:]))
+	binary.BigEndian.PutUint32(key[4:], binary.BigEndian.Uint32(s.hdr[190:]))
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if found.Matched {
+		return t.hit
+	}
+	return t.miss
+}
+
+// table83 applies IngressPipeImpl.upf.downlink_sessions.
+func (g *ctl_build_ingress) table83(s *phv) node {
+	t := g.t83
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return t.miss
+	}
+	key := s.key[:4]
+	binary.BigEndian.PutUint32(key[0:], uint32(s.slots[143]))
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if found.Matched {
+		return t.hit
+	}
+	return t.miss
+}
+
+// table92 applies IngressPipeImpl.hh.hh_cpu_report.
+func (g *ctl_build_ingress) table92(s *phv) node {
+	t := g.t92
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:0]
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
+}
+
+// table95 applies IngressPipeImpl.hh.hh_settings.
+func (g *ctl_build_ingress) table95(s *phv) node {
+	t := g.t95
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:0]
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
+}
+
+// table96 applies IngressPipeImpl.hh.hh_observation.
+func (g *ctl_build_ingress) table96(s *phv) node {
+	t := g.t96
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:0]
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
+}
+
+// table102 applies IngressPipeImpl.firewall.rules.
+func (g *ctl_build_ingress) table102(s *phv) node {
+	t := g.t102
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:14]
+	key[0] = byte(s.slots[142])
+	binary.BigEndian.PutUint32(key[1:], uint32(s.slots[143]))
+	binary.BigEndian.PutUint32(key[5:], uint32(s.slots[144]))
+	key[9] = byte(s.slots[145])
+	binary.BigEndian.PutUint16(key[10:], uint16(s.slots[146]))
+	binary.BigEndian.PutUint16(key[12:], uint16(s.slots[147]))
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	return t.apply(s, &found)
+}
+
+// table103 applies IngressPipeImpl.upf_classifier.interfaces.
+func (g *ctl_build_ingress) table103(s *phv) node {
+	t := g.t103
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:4]
+	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(s.hdr[110:]))
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
+}
+
+// table133 applies IngressPipeImpl.hybrid.slow_path.
+func (g *ctl_build_ingress) table133(s *phv) node {
+	t := g.t133
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:0]
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
+}
+
+// table140 applies IngressPipeImpl.cc_ingress.cc_switch.
+func (g *ctl_build_ingress) table140(s *phv) node {
+	t := g.t140
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:0]
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
+}
+
+// table145 applies IngressPipeImpl.cc_ingress.cc_alternates.
+func (g *ctl_build_ingress) table145(s *phv) node {
+	t := g.t145
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:3]
+	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[176]))
+	key[2] = byte(s.slots[180])
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
+}
+
+// table148 applies IngressPipeImpl.cc_ingress.cc_paths.
+func (g *ctl_build_ingress) table148(s *phv) node {
+	t := g.t148
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:3]
+	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[176]))
+	key[2] = byte(s.slots[179])
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
+}
+
+// table159 applies IngressPipeImpl.cc_ingress.cc_ordered.
+func (g *ctl_build_ingress) table159(s *phv) node {
+	t := g.t159
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:2]
+	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[176]))
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
+}
+
+// table175 applies IngressPipeImpl.cc_ingress.cc_marker_sinks.
+func (g *ctl_build_ingress) table175(s *phv) node {
+	t := g.t175
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return t.miss
+	}
+	key := s.key[:2]
+	binary.BigEndian.PutUint16(key[0:], binary.BigEndian.Uint16(s.hdr[72:]))
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if found.Matched {
+		return t.hit
+	}
+	return t.miss
+}
+
+// table178 applies IngressPipeImpl.cc_ingress.cc_flows.
+func (g *ctl_build_ingress) table178(s *phv) node {
+	t := g.t178
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return t.miss
+	}
+	key := s.key[:13]
+	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(s.hdr[106:]))
+	binary.BigEndian.PutUint32(key[4:], binary.BigEndian.Uint32(s.hdr[110:]))
+	key[8] = byte(s.slots[137])
+	binary.BigEndian.PutUint16(key[9:], uint16(s.slots[135]))
+	binary.BigEndian.PutUint16(key[11:], uint16(s.slots[136]))
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if found.Matched {
+		return t.hit
+	}
+	return t.miss
+}
+
+// table183 applies IngressPipeImpl.gnb.ports.
+func (g *ctl_build_ingress) table183(s *phv) node {
+	t := g.t183
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:2]
+	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[222]))
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
+}
+
+// table197 applies IngressPipeImpl.gnb.downlink_bearers.
+func (g *ctl_build_ingress) table197(s *phv) node {
+	t := g.t197
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return t.miss
+	}
+	key := s.key[:4]
+	binary.BigEndian.PutUint32(key[0:], uint32(s.slots[213]))
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if found.Matched {
+		return t.hit
+	}
+	return t.miss
+}
+
+// table224 applies IngressPipeImpl.gnb.uplink_bearers.
+func (g *ctl_build_ingress) table224(s *phv) node {
+	t := g.t224
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return t.miss
+	}
+	key := s.key[:4]
+	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(s.hdr[82:]))
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if found.Matched {
+		return t.hit
+	}
+	return t.miss
 }
 
 // ctl_build_egress is the generated build egress: the compiled nodes and closures it calls.
 type ctl_build_egress struct {
 	f1        *fixedNode
-	one4      func(*phv)
-	one6      func(*phv)
-	f7        *fixedNode
-	f10       *fixedNode
-	f14       *fixedNode
+	f7_0      func(*phv)
+	f10_22    func(*phv)
 	get16     func(*phv) uint64
-	f19       *fixedNode
-	f21       *fixedNode
+	f19_1     func(*phv)
 	t22       *tableNode
 	cond24    func(*phv) bool
-	one25     func(*phv)
-	f26       *fixedNode
-	f29       *fixedNode
-	f31       *fixedNode
-	f33       *fixedNode
+	f26_25    func(*phv)
+	f29_18    func(*phv)
+	f31_19    func(*phv)
+	f33_1     func(*phv)
 	t35       *tableNode
 	next35_36 node
 	next35_45 node
-	one36     func(*phv)
 	one37     func(*phv)
 	f39       *fixedNode
 	f42       *fixedNode
-	f44       *fixedNode
-	one45     func(*phv)
-	one46     func(*phv)
-	one47     func(*phv)
+	f44_2     func(*phv)
 	cond48    func(*phv) bool
 	f49       *fixedNode
 }
@@ -1677,32 +5582,23 @@ type ctl_build_egress struct {
 func bind_build_egress(n []node) func(*phv) {
 	g := &ctl_build_egress{
 		f1:        n[1].(*fixedNode),
-		one4:      n[4].(*fixedNode).one,
-		one6:      n[6].(*fixedNode).one,
-		f7:        n[7].(*fixedNode),
-		f10:       n[10].(*fixedNode),
-		f14:       n[14].(*fixedNode),
+		f7_0:      n[7].(*fixedNode).a.straight[0],
+		f10_22:    n[10].(*fixedNode).a.straight[22],
 		get16:     n[16].(*fieldEqNode).get,
-		f19:       n[19].(*fixedNode),
-		f21:       n[21].(*fixedNode),
+		f19_1:     n[19].(*fixedNode).a.straight[1],
 		t22:       n[22].(*tableNode),
 		cond24:    n[24].(*condNode).cond,
-		one25:     n[25].(*fixedNode).one,
-		f26:       n[26].(*fixedNode),
-		f29:       n[29].(*fixedNode),
-		f31:       n[31].(*fixedNode),
-		f33:       n[33].(*fixedNode),
+		f26_25:    n[26].(*fixedNode).a.straight[25],
+		f29_18:    n[29].(*fixedNode).a.straight[18],
+		f31_19:    n[31].(*fixedNode).a.straight[19],
+		f33_1:     n[33].(*fixedNode).a.straight[1],
 		t35:       n[35].(*tableNode),
 		next35_36: n[36],
 		next35_45: n[45],
-		one36:     n[36].(*fixedNode).one,
 		one37:     n[37].(*fixedNode).one,
 		f39:       n[39].(*fixedNode),
 		f42:       n[42].(*fixedNode),
-		f44:       n[44].(*fixedNode),
-		one45:     n[45].(*fixedNode).one,
-		one46:     n[46].(*fixedNode).one,
-		one47:     n[47].(*fixedNode).one,
+		f44_2:     n[44].(*fixedNode).a.straight[2],
 		cond48:    n[48].(*condNode).cond,
 		f49:       n[49].(*fixedNode),
 	}
@@ -1729,18 +5625,21 @@ n3:
 		goto n8
 	}
 	// 4: action packetio26
-	g.one4(s)
+	if !s.valid[3] {
+		clear(s.hdr[2:4])
+		s.valid[3] = true
+		s.pktLen += 2
+	}
 	// 5: slot== slot=225 k=0x0
 	if !(s.slots[225] == 0x0) {
 		goto n47
 	}
 	// 6: action packetio27
-	g.one6(s)
+	s.slots[122] = s.slots[222] & 0x1ff
 n7:
 	// 7: action packetio27_1
-	if g.f7.run(s) == nil {
-		return
-	}
+	g.f7_0(s)
+	s.hdr[3] = s.hdr[3]&^0x7f | byte(0x0)<<0&0x7f
 n8:
 	// 8: slot== slot=225 k=0x1
 	if !(s.slots[225] == 0x1) {
@@ -1751,9 +5650,75 @@ n8:
 		goto n27
 	}
 	// 10: action EgressPipeImpl.cc_egress.make_report
-	if g.f10.run(s) == nil {
-		return
+	if !s.valid[7] {
+		clear(s.hdr[36:49])
+		s.valid[7] = true
+		s.pktLen += 13
 	}
+	binary.BigEndian.PutUint16(s.hdr[36:], uint16(s.slots[176]))
+	binary.BigEndian.PutUint16(s.hdr[38:], uint16(s.slots[183]))
+	binary.BigEndian.PutUint32(s.hdr[40:], uint32(s.slots[188]))
+	binary.BigEndian.PutUint32(s.hdr[44:], uint32(s.slots[189]))
+	s.hdr[48] = s.hdr[48]&^0xfe | byte(0x0)<<1&0xfe
+	s.hdr[48] = s.hdr[48]&^0x1 | byte(s.slots[179])<<0&0x1
+	binary.BigEndian.PutUint16(s.hdr[16:], uint16(0x88b6))
+	if s.valid[5] {
+		s.valid[5] = false
+		s.pktLen -= 6
+	}
+	if s.valid[12] {
+		s.valid[12] = false
+		s.pktLen -= 4
+	}
+	if s.valid[13] {
+		s.valid[13] = false
+		s.pktLen -= 20
+	}
+	if s.valid[14] {
+		s.valid[14] = false
+		s.pktLen -= 40
+	}
+	if s.valid[15] {
+		s.valid[15] = false
+		s.pktLen -= 20
+	}
+	if s.valid[16] {
+		s.valid[16] = false
+		s.pktLen -= 8
+	}
+	if s.valid[17] {
+		s.valid[17] = false
+		s.pktLen -= 4
+	}
+	if s.valid[18] {
+		s.valid[18] = false
+		s.pktLen -= 8
+	}
+	if s.valid[19] {
+		s.valid[19] = false
+		s.pktLen -= 4
+	}
+	if s.valid[20] {
+		s.valid[20] = false
+		s.pktLen -= 4
+	}
+	if s.valid[21] {
+		s.valid[21] = false
+		s.pktLen -= 20
+	}
+	if s.valid[22] {
+		s.valid[22] = false
+		s.pktLen -= 20
+	}
+	if s.valid[23] {
+		s.valid[23] = false
+		s.pktLen -= 8
+	}
+	if s.valid[24] {
+		s.valid[24] = false
+		s.pktLen -= 4
+	}
+	g.f10_22(s)
 n11:
 	// 11: slot== slot=225 k=0x1
 	if !(s.slots[225] == 0x1) {
@@ -1769,9 +5734,8 @@ n11:
 	}
 n14:
 	// 14: action ecn23
-	if g.f14.run(s) == nil {
-		return
-	}
+	s.slots[133] = 0x0
+	s.slots[134] = 0x0
 	// 15: valid hdr=13
 	if !(s.valid[13]) {
 		goto n17
@@ -1790,20 +5754,26 @@ n17:
 		goto n20
 	}
 	// 19: action gnb260
-	if g.f19.run(s) == nil {
-		return
-	}
+	s.slots[121] = ((0xbb8 + (s.slots[216] & 0xffffffff)) & 0xffffffff) & 0xffffffff
+	g.f19_1(s)
 n20:
 	// 20: slot== slot=139 k=0x0
 	if s.slots[139] == 0x0 {
 		return
 	}
 	// 21: action steering93
-	g.f21.run(s)
+	if !s.valid[5] {
+		clear(s.hdr[18:24])
+		s.valid[5] = true
+		s.pktLen += 6
+	}
+	binary.BigEndian.PutUint32(s.hdr[18:], uint32(s.slots[139]))
+	binary.BigEndian.PutUint16(s.hdr[22:], uint16(uint64(binary.BigEndian.Uint16(s.hdr[16:]))))
+	binary.BigEndian.PutUint16(s.hdr[16:], uint16(0x88b5))
 	return
 n22:
 	// 22: table EgressPipeImpl.ecn_marking.ecn_thresholds
-	if g.t22.run(s) == nil {
+	if g.table22(s) == nil {
 		return
 	}
 	// 23: flag slot=134
@@ -1815,13 +5785,88 @@ n22:
 		goto n17
 	}
 	// 25: action ecn47
-	g.one25(s)
+	s.hdr[95] = s.hdr[95]&^0x3 | byte(0x3)<<0&0x3
 	goto n17
 n26:
 	// 26: action EgressPipeImpl.hh_report.make_report
-	if g.f26.run(s) == nil {
-		return
+	if !s.valid[8] {
+		clear(s.hdr[49:72])
+		s.valid[8] = true
+		s.pktLen += 23
 	}
+	binary.BigEndian.PutUint32(s.hdr[49:], uint32(s.slots[207]))
+	binary.BigEndian.PutUint32(s.hdr[53:], uint32(s.slots[208]))
+	s.hdr[57] = byte(s.slots[209])
+	binary.BigEndian.PutUint16(s.hdr[58:], uint16(s.slots[210]))
+	binary.BigEndian.PutUint16(s.hdr[60:], uint16(s.slots[211]))
+	put48(s.hdr[62:68], s.slots[203])
+	binary.BigEndian.PutUint32(s.hdr[68:], uint32(s.slots[200]))
+	binary.BigEndian.PutUint16(s.hdr[16:], uint16(0x88b8))
+	if s.valid[5] {
+		s.valid[5] = false
+		s.pktLen -= 6
+	}
+	if s.valid[6] {
+		s.valid[6] = false
+		s.pktLen -= 12
+	}
+	if s.valid[9] {
+		s.valid[9] = false
+		s.pktLen -= 8
+	}
+	if s.valid[12] {
+		s.valid[12] = false
+		s.pktLen -= 4
+	}
+	if s.valid[13] {
+		s.valid[13] = false
+		s.pktLen -= 20
+	}
+	if s.valid[14] {
+		s.valid[14] = false
+		s.pktLen -= 40
+	}
+	if s.valid[15] {
+		s.valid[15] = false
+		s.pktLen -= 20
+	}
+	if s.valid[16] {
+		s.valid[16] = false
+		s.pktLen -= 8
+	}
+	if s.valid[17] {
+		s.valid[17] = false
+		s.pktLen -= 4
+	}
+	if s.valid[18] {
+		s.valid[18] = false
+		s.pktLen -= 8
+	}
+	if s.valid[19] {
+		s.valid[19] = false
+		s.pktLen -= 4
+	}
+	if s.valid[20] {
+		s.valid[20] = false
+		s.pktLen -= 4
+	}
+	if s.valid[21] {
+		s.valid[21] = false
+		s.pktLen -= 20
+	}
+	if s.valid[22] {
+		s.valid[22] = false
+		s.pktLen -= 20
+	}
+	if s.valid[23] {
+		s.valid[23] = false
+		s.pktLen -= 8
+	}
+	if s.valid[24] {
+		s.valid[24] = false
+		s.pktLen -= 4
+	}
+	g.f26_25(s)
 	goto n14
 n27:
 	// 27: slot== slot=225 k=0x2
@@ -1833,9 +5878,68 @@ n27:
 		goto n30
 	}
 	// 29: action EgressPipeImpl.cc_egress.make_marker
-	if g.f29.run(s) == nil {
-		return
+	if !s.valid[9] {
+		clear(s.hdr[72:80])
+		s.valid[9] = true
+		s.pktLen += 8
 	}
+	binary.BigEndian.PutUint16(s.hdr[72:], uint16(s.slots[176]))
+	binary.BigEndian.PutUint16(s.hdr[74:], uint16(s.slots[183]))
+	binary.BigEndian.PutUint32(s.hdr[76:], uint32(s.slots[194]))
+	binary.BigEndian.PutUint16(s.hdr[16:], uint16(0x88b7))
+	if s.valid[12] {
+		s.valid[12] = false
+		s.pktLen -= 4
+	}
+	if s.valid[13] {
+		s.valid[13] = false
+		s.pktLen -= 20
+	}
+	if s.valid[14] {
+		s.valid[14] = false
+		s.pktLen -= 40
+	}
+	if s.valid[15] {
+		s.valid[15] = false
+		s.pktLen -= 20
+	}
+	if s.valid[16] {
+		s.valid[16] = false
+		s.pktLen -= 8
+	}
+	if s.valid[17] {
+		s.valid[17] = false
+		s.pktLen -= 4
+	}
+	if s.valid[18] {
+		s.valid[18] = false
+		s.pktLen -= 8
+	}
+	if s.valid[19] {
+		s.valid[19] = false
+		s.pktLen -= 4
+	}
+	if s.valid[20] {
+		s.valid[20] = false
+		s.pktLen -= 4
+	}
+	if s.valid[21] {
+		s.valid[21] = false
+		s.pktLen -= 20
+	}
+	if s.valid[22] {
+		s.valid[22] = false
+		s.pktLen -= 20
+	}
+	if s.valid[23] {
+		s.valid[23] = false
+		s.pktLen -= 8
+	}
+	if s.valid[24] {
+		s.valid[24] = false
+		s.pktLen -= 4
+	}
+	g.f29_18(s)
 	goto n11
 n30:
 	// 30: flag slot=190
@@ -1843,9 +5947,69 @@ n30:
 		goto n11
 	}
 	// 31: action EgressPipeImpl.cc_egress.make_notification
-	if g.f31.run(s) == nil {
-		return
+	if !s.valid[6] {
+		clear(s.hdr[24:36])
+		s.valid[6] = true
+		s.pktLen += 12
 	}
+	binary.BigEndian.PutUint16(s.hdr[24:], uint16(s.slots[176]))
+	binary.BigEndian.PutUint16(s.hdr[26:], uint16(s.slots[183]))
+	binary.BigEndian.PutUint32(s.hdr[28:], uint32(s.slots[188]))
+	binary.BigEndian.PutUint32(s.hdr[32:], uint32(s.slots[189]))
+	binary.BigEndian.PutUint16(s.hdr[16:], uint16(0x88b6))
+	if s.valid[12] {
+		s.valid[12] = false
+		s.pktLen -= 4
+	}
+	if s.valid[13] {
+		s.valid[13] = false
+		s.pktLen -= 20
+	}
+	if s.valid[14] {
+		s.valid[14] = false
+		s.pktLen -= 40
+	}
+	if s.valid[15] {
+		s.valid[15] = false
+		s.pktLen -= 20
+	}
+	if s.valid[16] {
+		s.valid[16] = false
+		s.pktLen -= 8
+	}
+	if s.valid[17] {
+		s.valid[17] = false
+		s.pktLen -= 4
+	}
+	if s.valid[18] {
+		s.valid[18] = false
+		s.pktLen -= 8
+	}
+	if s.valid[19] {
+		s.valid[19] = false
+		s.pktLen -= 4
+	}
+	if s.valid[20] {
+		s.valid[20] = false
+		s.pktLen -= 4
+	}
+	if s.valid[21] {
+		s.valid[21] = false
+		s.pktLen -= 20
+	}
+	if s.valid[22] {
+		s.valid[22] = false
+		s.pktLen -= 20
+	}
+	if s.valid[23] {
+		s.valid[23] = false
+		s.pktLen -= 8
+	}
+	if s.valid[24] {
+		s.valid[24] = false
+		s.pktLen -= 4
+	}
+	g.f31_19(s)
 	goto n11
 n32:
 	// 32: flag slot=193
@@ -1853,16 +6017,15 @@ n32:
 		goto n34
 	}
 	// 33: action EgressPipeImpl.cc_egress.send_marker
-	if g.f33.run(s) == nil {
-		return
-	}
+	s.slots[120] = ((0x7d0 + (s.slots[195] & 0xffffffff)) & 0xffffffff) & 0xffffffff
+	g.f33_1(s)
 n34:
 	// 34: flag slot=175
 	if !(s.slots[175] != 0) {
 		goto n46
 	}
 	// 35: table EgressPipeImpl.cc_egress.cc_thresholds
-	switch g.t35.run(s) {
+	switch g.table35(s) {
 	case g.next35_36:
 	case g.next35_45:
 		goto n45
@@ -1870,7 +6033,7 @@ n34:
 		return
 	}
 	// 36: action act_7
-	g.one36(s)
+	s.slots[132] = 0x1
 n37:
 	// 37: action congestion540
 	g.one37(s)
@@ -1902,21 +6065,21 @@ n43:
 		goto n11
 	}
 	// 44: action EgressPipeImpl.cc_egress.notify_upstream
-	if g.f44.run(s) == nil {
-		return
-	}
+	s.slots[190] = 0x1
+	s.slots[119] = ((0x3e8 + (s.slots[222] & 0xffffffff)) & 0xffffffff) & 0xffffffff
+	g.f44_2(s)
 	goto n11
 n45:
 	// 45: action act_8
-	g.one45(s)
+	s.slots[132] = 0x0
 	goto n37
 n46:
 	// 46: action congestion540_0
-	g.one46(s)
+	s.slots[131] = 0x0
 	goto n38
 n47:
 	// 47: action packetio27_0
-	g.one47(s)
+	s.slots[122] = s.slots[141] & 0x1ff
 	goto n7
 n48:
 	// 48: cond
@@ -1928,4 +6091,94 @@ n48:
 		return
 	}
 	goto n3
+}
+
+// table22 applies EgressPipeImpl.ecn_marking.ecn_thresholds.
+func (g *ctl_build_egress) table22(s *phv) node {
+	t := g.t22
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return bc.ba.next
+	}
+	key := s.key[:2]
+	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[224]))
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if ba == nil {
+		return nil
+	}
+	return ba.next
+}
+
+// table35 applies EgressPipeImpl.cc_egress.cc_thresholds.
+func (g *ctl_build_egress) table35(s *phv) node {
+	t := g.t35
+	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return t.miss
+	}
+	key := s.key[:2]
+	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[176]))
+	var found pipeline.Hit
+	t.t.LookupHit(key, &found, s.paramBuf)
+	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	if found.Matched {
+		return t.hit
+	}
+	return t.miss
 }

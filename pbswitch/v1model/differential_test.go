@@ -31,15 +31,30 @@ func TestSpecialisedProgramAgreesWithTheReference(t *testing.T) {
 			spec := upfFixtureOn(loadBuild(t, dir, Options{CPUPort: cpuPort}))
 			ref := upfFixtureOn(loadBuild(t, dir, Options{CPUPort: cpuPort, reference: true}))
 			interp := upfFixtureOn(loadBuild(t, dir, Options{CPUPort: cpuPort, interpret: true}))
-			if spec.prog.genIngress == nil || spec.prog.genEgress == nil {
+			if spec.prog.genIngress == nil || spec.prog.genEgress == nil || spec.prog.genDeparse == nil {
 				t.Fatal("the committed program does not run its generated controls (run go generate ./pbswitch/v1model)")
 			}
 			if ref.prog.genIngress != nil || interp.prog.genIngress != nil {
 				t.Fatal("the reference or the interpreted program runs generated controls")
 			}
+			if boundActions(spec.prog) == 0 || boundActions(ref.prog)+boundActions(interp.prog) != 0 {
+				t.Fatalf("generated action bodies: %d bound on the program, %d on the reference and interpreted ones",
+					boundActions(spec.prog), boundActions(ref.prog)+boundActions(interp.prog))
+			}
 			agreeOnPackets(t, spec.prog, ref.prog, interp.prog)
 		})
 	}
+}
+
+// boundActions counts a program's actions that run generated bodies.
+func boundActions(p *Program) int {
+	n := 0
+	for _, a := range p.actions {
+		if a.gen != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // agreeOnPackets runs the UPF's and the routed packets and 4,000

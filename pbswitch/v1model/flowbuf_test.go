@@ -38,6 +38,17 @@ func loadFlowBuf(t testing.TB) *fixture {
 // profile's).
 func loadBuild(t testing.TB, dir string, opts Options) *fixture {
 	t.Helper()
+	jb, info := readBuild(t, dir)
+	prog, err := Load(jb, info, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{t: t, prog: prog, ids: idsOf(info), info: info}
+}
+
+// readBuild reads the bmv2.json and p4info p4c wrote into dir.
+func readBuild(t testing.TB, dir string) ([]byte, *p4info.P4Info) {
+	t.Helper()
 	jb, err := os.ReadFile(filepath.Join(dir, "bmv2.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -50,11 +61,7 @@ func loadBuild(t testing.TB, dir string, opts Options) *fixture {
 	if err := prototext.Unmarshal(ib, info); err != nil {
 		t.Fatal(err)
 	}
-	prog, err := Load(jb, info, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &fixture{t: t, prog: prog, ids: idsOf(info), info: info}
+	return jb, info
 }
 
 // idsOf is the p4info's ids by name: tables, actions, and controller

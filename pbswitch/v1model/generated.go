@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Generated controls: Go code that cmd/p4gen writes at build time for a
@@ -14,21 +15,44 @@ import (
 // the control's graph is straight code: its if-nodes are Go if statements
 // on resolved offsets, its tables and compiler-made action nodes direct
 // calls of the compiled nodes, its edges gotos. It removes the node loop's
-// interface dispatch, which led the engine's profile; parser, actions and
-// deparser are the engine's as before.
+// interface dispatch, which led the engine's profile. With them: each
+// table's key building, empty-table default and plain hit in place; each
+// straight action's body as Go statements (genprims.go; the steps without
+// a generated form call their closures), a compiler-made action node's
+// inlined into its control; the deparser's emit order as straight code
+// (genactions.go). The parser is the engine's.
 //
 // The generic node graph stays the reference. Load takes the generated
 // code only when the JSON's SHA-256 is one it was generated from and the
 // graph the engine compiled has, node for node, the signature the code was
-// generated against (kinds, offsets, constants, successors), so a stale
-// file (another JSON, or an engine that compiles the same JSON otherwise)
-// is never run.
+// generated against (kinds, offsets, constants, key layouts, successors),
+// and the actions and deparser theirs (each action's generated code by
+// hash; the emit order), all or nothing, so a stale file (another JSON, or
+// an engine that compiles the same JSON otherwise) is never run.
 
 // generatedControls is one generated file's code: the JSONs it serves and
 // its pipelines' code by name.
 type generatedControls struct {
 	hashes    []string // hex SHA-256 of each bmv2.json
 	pipelines map[string]generatedPipeline
+	actions   generatedActions
+	deparser  generatedDeparser
+}
+
+// generatedDeparser is the program's deparser as straight code (nil bind
+// when the program has none): the emit order it was generated against
+// (deparserSignature) and the function binding it to the program.
+type generatedDeparser struct {
+	signature []string
+	bind      func(p *Program) func(*phv, []byte) []byte
+}
+
+// generatedActions is the program's generated action bodies: the
+// actions' signature they were generated against (actionSignature) and
+// the function setting each generated action's gen.
+type generatedActions struct {
+	signature []string
+	bind      func(acts []*action)
 }
 
 // generatedPipeline is one control's code: the graph's signature it was
@@ -76,7 +100,56 @@ func (p *Program) bindGenerated(bmv2 []byte, registry map[string]*generatedContr
 	if !slices.Equal(signature(in), ingress.signature) || !slices.Equal(signature(eg), egress.signature) {
 		return
 	}
+	if g.actions.bind == nil || !slices.Equal(actionSignature(p.actions), g.actions.signature) {
+		return
+	}
+	if !slices.Equal(deparserSignature(p), g.deparser.signature) {
+		return
+	}
+	g.actions.bind(p.actions)
 	p.genIngress, p.genEgress = ingress.bind(in), egress.bind(eg)
+	if g.deparser.bind != nil {
+		p.genDeparse = g.deparser.bind(p)
+	}
+}
+
+// actionSignature describes each action with what its generated body and
+// the controls' inlined copies depend on: its steps' generated code (by
+// hash), whether it is straight, may exit or holds register locks.
+func actionSignature(acts []*action) []string {
+	sig := make([]string, len(acts))
+	for i, a := range acts {
+		sig[i] = fmt.Sprintf("%s straight=%d exits=%v locks=%v code=%s", a.name, len(a.straight), a.exits, a.registers != nil, codeHash(a.code))
+	}
+	return sig
+}
+
+// codeHash is a short digest of an action's generated code.
+func codeHash(code []string) string {
+	sum := sha256.Sum256([]byte(strings.Join(code, "\x00")))
+	return hex.EncodeToString(sum[:6])
+}
+
+// keySignature describes a table's key building: each field's place in
+// the key, its source (a header byte, a metadata slot or a closure) and
+// its static mask.
+func keySignature(keys []keyElem) string {
+	var b strings.Builder
+	for _, k := range keys {
+		switch {
+		case k.read == nil:
+			fmt.Fprintf(&b, "[%d+%d hdr%d", k.off, k.bytes, k.src)
+		case k.slot >= 0:
+			fmt.Fprintf(&b, "[%d+%d slot%d", k.off, k.bytes, k.slot)
+		default:
+			fmt.Fprintf(&b, "[%d+%d read", k.off, k.bytes)
+		}
+		if k.mask != nil {
+			fmt.Fprintf(&b, " &%x", k.mask)
+		}
+		b.WriteString("]")
+	}
+	return b.String()
 }
 
 // runIngress and runEgress run a control: its generated code when bound,
@@ -185,9 +258,9 @@ func signature(order []node) []string {
 		case *condNode:
 			sig[i] = fmt.Sprintf("cond next=%v", next)
 		case *tableNode:
-			sig[i] = fmt.Sprintf("table %s byhit=%v next=%v", n.name, n.byHit, next)
+			sig[i] = fmt.Sprintf("table %s byhit=%v plain=%v key=%d%s next=%v", n.name, n.byHit, plainTable(n), n.t.KeyWidth(), keySignature(n.keys), next)
 		case *fixedNode:
-			sig[i] = fmt.Sprintf("action %s one=%v next=%v", n.a.name, n.one != nil, next)
+			sig[i] = fmt.Sprintf("action %s one=%v words=%d code=%s next=%v", n.a.name, n.one != nil, len(n.words), codeHash(n.a.code), next)
 		default:
 			sig[i] = fmt.Sprintf("unknown %T", n)
 		}

@@ -9,30 +9,9 @@ import (
 	"slices"
 	"testing"
 
-	p4info "github.com/p4lang/p4runtime/go/p4/config/v1"
-	"google.golang.org/protobuf/encoding/prototext"
-
 	names "github.com/flowbuf/flowbuf/pbswitch/ctl"
 	"github.com/flowbuf/flowbuf/pbswitch/pipeline"
 )
-
-// readBuild reads the bmv2.json and p4info p4c wrote into dir.
-func readBuild(t *testing.T, dir string) ([]byte, *p4info.P4Info) {
-	t.Helper()
-	jb, err := os.ReadFile(filepath.Join(dir, "bmv2.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ib, err := os.ReadFile(filepath.Join(dir, "p4info.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := &p4info.P4Info{}
-	if err := prototext.Unmarshal(ib, info); err != nil {
-		t.Fatal(err)
-	}
-	return jb, info
-}
 
 // A JSON other than the ones the code was generated from (one more byte:
 // another hash) runs its interpreted graph, and still forwards.
@@ -97,6 +76,31 @@ func TestGeneratedControlsNeedTheirGraphsSignature(t *testing.T) {
 		if p.genIngress != nil || p.genEgress != nil {
 			t.Fatalf("code bound with its %s signature changed", pl)
 		}
+	}
+	// The actions' signature: one action's generated code changed.
+	p, err = Load(jb, info, Options{CPUPort: cpuPort, interpret: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.opts.interpret = false
+	stale := *committed
+	stale.actions.signature = slices.Clone(committed.actions.signature)
+	stale.actions.signature[len(stale.actions.signature)/2] += "0"
+	p.bindGenerated(jb, map[string]*generatedControls{jsonHash(jb): &stale})
+	if p.genIngress != nil || p.genEgress != nil || boundActions(p) != 0 {
+		t.Fatal("code bound with its actions' signature changed")
+	}
+	// The deparser's signature: one header's place changed.
+	stale = *committed
+	stale.deparser.signature = slices.Clone(committed.deparser.signature)
+	stale.deparser.signature[1] += "0"
+	p.bindGenerated(jb, map[string]*generatedControls{jsonHash(jb): &stale})
+	if p.genIngress != nil || p.genDeparse != nil || boundActions(p) != 0 {
+		t.Fatal("code bound with its deparser's signature changed")
+	}
+	p.bindGenerated(jb, generatedByHash)
+	if p.genDeparse == nil || boundActions(p) == 0 {
+		t.Fatal("the committed deparser or actions were not bound")
 	}
 }
 

@@ -59,7 +59,9 @@ type Program struct {
 	// genIngress and genEgress are the controls' generated code when
 	// Load found code for this JSON (generated.go), nil otherwise.
 	genIngress, genEgress func(*phv)
-	emit                  []emitHeader
+	// genDeparse is the generated deparser, bound with the controls.
+	genDeparse func(*phv, []byte) []byte
+	emit       []emitHeader
 	// emitFixed: the deparser emits at most 64 headers, none varbit
 	// (deparseFixed applies).
 	emitFixed bool
@@ -67,6 +69,9 @@ type Program struct {
 	// condFlows are the if-conditions lowered into leaf nodes, kept for
 	// the test that holds each to its expression's closure.
 	condFlows []*condFlow
+	// actions are the compiled actions in the JSON's order (the order
+	// generated actions are bound in).
+	actions []*action
 
 	fieldLists map[int][]*lvalue
 	learn      map[int]*learnBinding

@@ -185,6 +185,9 @@ func (p *Program) Egress(pk *pipeline.Packet) bool {
 // payload. When the headers take the bytes the parser consumed, they are
 // written over them in place; otherwise into a new frame.
 func (p *Program) deparse(s *phv, frame []byte) []byte {
+	if p.genDeparse != nil {
+		return p.genDeparse(s, frame)
+	}
 	if p.emitFixed {
 		return p.deparseFixed(s, frame)
 	}

@@ -192,3 +192,23 @@ func specialisationPrograms(t *testing.T) map[string]*Program {
 	}
 	return progs
 }
+
+// An action with no primitives (NoAction) is empty, so an empty table
+// whose default it is runs nothing (it once compiled to a nil straight
+// body and went through exec's step loop on every packet).
+func TestActionWithoutPrimitivesIsEmpty(t *testing.T) {
+	f := loadFlowBuf(t)
+	found := 0
+	for _, a := range f.prog.actions {
+		if a.name != "NoAction" {
+			continue
+		}
+		found++
+		if !a.empty || a.straight == nil {
+			t.Errorf("NoAction: empty %v, straight %v", a.empty, a.straight != nil)
+		}
+	}
+	if found == 0 {
+		t.Fatal("FlowBuf's program has no NoAction")
+	}
+}

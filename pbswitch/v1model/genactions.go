@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package v1model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Generated actions and key building (p4gen, genemit.go): an action's
+// straight body as Go statements (genprims.go) with the closures of the
+// steps that have no generated form called in place; a compiler-made
+// action node's body inlined into its control; a table's key built by
+// stores at offsets resolved at generation time.
+
+// actionsCode writes the program's generated action bodies: a struct of
+// the closures their steps without a generated form call, a method per
+// action that has generated steps, and the bind function that sets each
+// such action's gen (the actions in the program's order).
+func actionsCode(bind, what string, acts []*action) string {
+	typ := "acts" + strings.TrimPrefix(strings.TrimSuffix(bind, "_actions"), "bind")
+	var fields, binds, methods strings.Builder
+	for i, a := range acts {
+		if !generatedAction(a) {
+			continue
+		}
+		fmt.Fprintf(&binds, "\tacts[%d].gen = g.a%d\n", i, i)
+		fmt.Fprintf(&methods, "// a%d is action %s.\nfunc (g *%s) a%d(s *phv) {\n", i, a.name, typ, i)
+		for k, code := range a.code {
+			if code != "" {
+				fmt.Fprintf(&methods, "%s\n", code)
+				continue
+			}
+			fmt.Fprintf(&fields, "\ta%d_%d func(*phv)\n", i, k)
+			fmt.Fprintf(&binds, "\tg.a%d_%d = acts[%d].straight[%d]\n", i, k, i, k)
+			fmt.Fprintf(&methods, "g.a%d_%d(s)\n", i, k)
+			if a.exits && k < len(a.code)-1 {
+				methods.WriteString("if s.exited {\nreturn\n}\n")
+			}
+		}
+		methods.WriteString("}\n\n")
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "// %s is the generated actions of %s: the closures of the steps without generated code.\n", typ, what)
+	fmt.Fprintf(&b, "type %s struct {\n%s}\n\n", typ, fields.String())
+	fmt.Fprintf(&b, "// %s binds the generated actions of %s.\nfunc %s(acts []*action) {\n\tg := &%s{}\n%s}\n\n", bind, what, bind, typ, binds.String())
+	b.WriteString(methods.String())
+	return b.String()
+}
+
+// generatedAction: a straight body with at least one generated step
+// gets a generated method.
+func generatedAction(a *action) bool {
+	if a.straight == nil || len(a.code) != len(a.straight) {
+		return false
+	}
+	for _, c := range a.code {
+		if c != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// inlinable: a compiler-made action node whose body the control runs in
+// place: straight, with generated steps, no data, no register locks and
+// no exit.
+func inlinable(n *fixedNode) bool {
+	return generatedAction(n.a) && n.a.registers == nil && !n.a.exits && len(n.words) == 0
+}
+
+// tableMethod is table node i's apply as a method of the control's struct
+// (CTL stands for its type): an empty table's default as tableNode.run
+// takes it, else the key built in place, the lookup, and apply.
+func (e *emitter) tableMethod(i int, n *tableNode) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "// table%d applies %s.\nfunc (g *CTL) table%d(s *phv) node {\n\tt := g.t%d\n", i, n.name, i, i)
+	b.WriteString(emptyDefaultCode(n))
+	fmt.Fprintf(&b, "\tkey := s.key[:%d]\n", n.t.KeyWidth())
+	for j, k := range n.keys {
+		b.WriteString(e.keyCode(i, j, k))
+		for x, m := range k.mask {
+			if m != 0xff {
+				fmt.Fprintf(&b, "\tkey[%d] &= %#x\n", k.off+x, m)
+			}
+		}
+	}
+	b.WriteString("\tvar found pipeline.Hit\n\tt.t.LookupHit(key, &found, s.paramBuf)\n")
+	b.WriteString(hitCode(n))
+	b.WriteString("}\n\n")
+	return b.String()
+}
+
+// emptyDefaultCode is tableNode.runDefault in place: an empty table runs
+// its bound default action (none when it does nothing; its data set only
+// when it has some) and goes to its successor, known here for a table
+// whose successor is by hit or miss.
+func emptyDefaultCode(n *tableNode) string {
+	next := "bc.ba.next"
+	if n.byHit {
+		next = "t.miss"
+	}
+	return `	if h := t.t.EmptyDefault(); h != nil {
+		bc, ok := h.Bound.(*boundCall)
+		if !ok || bc.ba == nil {
+			return t.apply(s, h)
+		}
+		if a := bc.ba.a; !a.empty {
+			if a.words != 0 {
+				s.params = bc.words
+			}
+			runAction(a, s)
+			if s.exited {
+				return nil
+			}
+		}
+		return ` + next + `
+	}
+`
+}
+
+// plainTable: no action profile, direct counter or meter, so a hit is its
+// bound action and successor alone.
+func plainTable(n *tableNode) bool {
+	return n.profile == nil && !n.counts && n.meter == nil
+}
+
+// hitCode is tableNode.apply in place for a plain table's bound entries
+// (the rest go through apply).
+func hitCode(n *tableNode) string {
+	if !plainTable(n) {
+		return "\treturn t.apply(s, &found)\n"
+	}
+	next := "if ba == nil {\n\t\treturn nil\n\t}\n\treturn ba.next\n"
+	if n.byHit {
+		next = "if found.Matched {\n\t\treturn t.hit\n\t}\n\treturn t.miss\n"
+	}
+	return `	bc, ok := found.Bound.(*boundCall)
+	if !ok {
+		return t.apply(s, &found)
+	}
+	ba := bc.ba
+	if ba != nil && !ba.a.empty {
+		if found.Words != nil { // a slab table's entry: its own words
+			s.params = found.Words
+		} else {
+			s.params = bc.words
+		}
+		runAction(ba.a, s)
+		if s.exited {
+			return nil
+		}
+	}
+	` + next
+}
+
+// keyCode writes key field j of table node i into key.
+func (e *emitter) keyCode(i, j int, k keyElem) string {
+	o, n := k.off, k.bytes
+	switch {
+	case k.read == nil:
+		switch n {
+		case 1:
+			return fmt.Sprintf("\tkey[%d] = s.hdr[%d]\n", o, k.src)
+		case 2:
+			return fmt.Sprintf("\tbinary.BigEndian.PutUint16(key[%d:], binary.BigEndian.Uint16(s.hdr[%d:]))\n", o, k.src)
+		case 4:
+			return fmt.Sprintf("\tbinary.BigEndian.PutUint32(key[%d:], binary.BigEndian.Uint32(s.hdr[%d:]))\n", o, k.src)
+		case 8:
+			return fmt.Sprintf("\tbinary.BigEndian.PutUint64(key[%d:], binary.BigEndian.Uint64(s.hdr[%d:]))\n", o, k.src)
+		}
+		return fmt.Sprintf("\tcopy(key[%d:%d], s.hdr[%d:%d])\n", o, o+n, k.src, k.src+n)
+	case k.slot >= 0:
+		v := fmt.Sprintf("s.slots[%d]", k.slot)
+		switch n {
+		case 1:
+			return fmt.Sprintf("\tkey[%d] = byte(%s)\n", o, v)
+		case 2:
+			return fmt.Sprintf("\tbinary.BigEndian.PutUint16(key[%d:], uint16(%s))\n", o, v)
+		case 4:
+			return fmt.Sprintf("\tbinary.BigEndian.PutUint32(key[%d:], uint32(%s))\n", o, v)
+		case 8:
+			return fmt.Sprintf("\tbinary.BigEndian.PutUint64(key[%d:], %s)\n", o, v)
+		}
+		return fmt.Sprintf("\tpipeline.PutUint(key[%d:%d], %s)\n", o, o+n, v)
+	}
+	read := e.bindField(fmt.Sprintf("k%d_%d", i, j), "func(*phv, []byte)", fmt.Sprintf("n[%d].(*tableNode).keys[%d].read", i, j))
+	return fmt.Sprintf("\t%s(s, key[%d:%d])\n", read, o, o+n)
+}
+
+// deparserCode writes the program's deparser as straight code: the emit
+// order's headers tested and copied one by one at the offsets resolved at
+// generation time (as deparseFixed does in two loops), the copies fixed-
+// size array moves. Empty when the program's deparser is not one
+// deparseFixed takes (varbit headers, long orders).
+func deparserCode(bind, what string, p *Program) string {
+	if !p.emitFixed {
+		return ""
+	}
+	typ := "dep" + strings.TrimPrefix(strings.TrimSuffix(bind, "_deparser"), "bind")
+	var b strings.Builder
+	fmt.Fprintf(&b, "// %s is the generated deparser of %s.\ntype %s struct {\n\tp *Program\n}\n\n", typ, what, typ)
+	fmt.Fprintf(&b, "// %s binds the generated deparser of %s.\nfunc %s(p *Program) func(*phv, []byte) []byte {\n\treturn (&%s{p: p}).run\n}\n\n", bind, what, bind, typ)
+	fmt.Fprintf(&b, "func (g *%s) run(s *phv, frame []byte) []byte {\n", typ)
+	fmt.Fprintf(&b, "\tv, h := s.valid[:%d], s.hdr[:%d]\n\tsize := 0\n", len(p.layout.headers), p.layout.hdrBytes)
+	for _, e := range p.emit {
+		fmt.Fprintf(&b, "\tif v[%d] {\n\t\tsize += %d\n\t}\n", e.hdr, e.bytes)
+	}
+	b.WriteString("\tpayload := frame[s.pos:]\n\tout := frame\n\tif size != s.pos {\n")
+	b.WriteString("\t\tout = g.p.opts.Frames.Get(size + len(payload))[:size+len(payload)]\n\t\tcopy(out[size:], payload)\n\t}\n\tat := 0\n")
+	for _, e := range p.emit {
+		fmt.Fprintf(&b, "\tif v[%d] {\n\t\t*(*[%d]byte)(out[at:]) = [%d]byte(h[%d:%d])\n\t\tat += %d\n\t}\n",
+			e.hdr, e.bytes, e.bytes, e.off, e.off+e.bytes, e.bytes)
+	}
+	b.WriteString("\tif size != s.pos {\n\t\tg.p.opts.Frames.Put(frame)\n\t\ts.data, s.pos = out, size\n\t}\n\treturn out\n}\n\n")
+	return b.String()
+}
+
+// deparserSignature is what the generated deparser depends on: the PHV's
+// sizes and each emitted header's index, offset and size.
+func deparserSignature(p *Program) []string {
+	if !p.emitFixed {
+		return nil
+	}
+	sig := []string{fmt.Sprintf("headers=%d bytes=%d", len(p.layout.headers), p.layout.hdrBytes)}
+	for _, e := range p.emit {
+		sig = append(sig, fmt.Sprintf("emit hdr=%d off=%d bytes=%d", e.hdr, e.off, e.bytes))
+	}
+	return sig
+}

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package v1model
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/flowbuf/flowbuf/pbswitch/bmv2json"
+	"github.com/flowbuf/flowbuf/pbswitch/pipeline"
+)
+
+// Generated primitives: the Go statements p4gen writes for an action's
+// primitive in place of its closure (genemit.go). The compiler derives
+// them at load from the same resolved operands as the closure, so the
+// code and the signature that guards it (actionSignature) say exactly
+// what the engine compiled. A primitive without a form here ("") keeps
+// its closure, which the generated action calls.
+//
+// The forms: writes of a constant, an action parameter, a metadata field
+// or a fixed header field into a metadata field or a fixed header field
+// of at most 64 bits (each unsigned); a run of constant header writes
+// (constRun); mark_to_drop; add_header, remove_header and copy_header of
+// fixed headers that are not metadata, in no union and without a varbit
+// field.
+
+// primitiveCode is the Go source of primitive p of a straight action body,
+// or "" when it has no generated form.
+func (c *compiler) primitiveCode(p *bmv2json.Primitive, x *exprCtx) string {
+	ps := p.Parameters
+	switch p.Op {
+	case "assign", "modify_field":
+		if len(ps) != 2 || ps[0].Type != "field" {
+			return ""
+		}
+		return c.assignCode(&ps[0], &ps[1], x)
+	case "mark_to_drop", "drop":
+		code := fmt.Sprintf("s.slots[%d] = %#x", c.std.egressSpec, uint64(pipeline.DropPort))
+		if c.std.mcastGrp >= 0 {
+			code += fmt.Sprintf("\ns.slots[%d] = 0", c.std.mcastGrp)
+		}
+		return code
+	case "add_header", "add_header_fast", "remove_header":
+		h, ok := c.plainHeader(ps, 1, 0)
+		if !ok {
+			return ""
+		}
+		hi := &c.l.headers[h]
+		n := hi.bits / 8
+		if p.Op == "remove_header" {
+			return fmt.Sprintf("if s.valid[%d] {\ns.valid[%d] = false\ns.pktLen -= %d\n}", h, h, n)
+		}
+		return fmt.Sprintf("if !s.valid[%d] {\nclear(s.hdr[%d:%d])\ns.valid[%d] = true\ns.pktLen += %d\n}",
+			h, hi.byteOff, hi.byteOff+n, h, n)
+	case "assign_header", "copy_header":
+		d, ok := c.plainHeader(ps, 2, 0)
+		if !ok {
+			return ""
+		}
+		o, ok := c.plainHeader(ps, 2, 1)
+		if !ok || c.l.headers[d].typ != c.l.headers[o].typ {
+			return ""
+		}
+		n := c.l.headers[d].bits / 8
+		db, ob := c.l.headers[d].byteOff, c.l.headers[o].byteOff
+		return fmt.Sprintf("copy(s.hdr[%d:%d], s.hdr[%d:%d])\ns.valid[%d] = s.valid[%d]", db, db+n, ob, ob+n, d, o)
+	}
+	return ""
+}
+
+// plainHeader is parameter i of ps (of n) when it names a header the
+// generated forms handle: fixed, not metadata, in no union, no varbit.
+func (c *compiler) plainHeader(ps []bmv2json.TypedValue, n, i int) (int, bool) {
+	if len(ps) != n || ps[i].Type != "header" {
+		return 0, false
+	}
+	name, err := ps[i].String()
+	if err != nil {
+		return 0, false
+	}
+	h, ok := c.l.header(name)
+	if !ok {
+		return 0, false
+	}
+	hi := &c.l.headers[h]
+	if hi.metadata || hi.union >= 0 || hi.vlOff >= 0 || hi.stack >= 0 {
+		return 0, false
+	}
+	return h, true
+}
+
+// assignCode is a write's statement: the source read by readCode, stored
+// by storeCode, as the closure writer and assign build it.
+func (c *compiler) assignCode(dst, src *bmv2json.TypedValue, x *exprCtx) string {
+	switch src.Type {
+	case "hexstr", "bool", "runtime_data", "field", "expression":
+	default:
+		return ""
+	}
+	lv, err := c.lvalueOf(dst, x)
+	if err != nil || !plainField(lv) {
+		return ""
+	}
+	v, err := c.expr(src, x)
+	if err != nil {
+		return ""
+	}
+	var read string
+	switch {
+	case v.kind == kBool && v.isK:
+		read = fmt.Sprintf("%#x", v.k.Uint64()&1)
+	case v.kind != kData || v.wide:
+		return ""
+	case v.isK:
+		read = fmt.Sprintf("%#x", v.u(nil)&mask64(lv.width))
+	default:
+		if read = c.valueCode(src, x); read == "" {
+			return ""
+		}
+	}
+	return storeCode(lv, read)
+}
+
+// valueCode is a data value of at most 64 bits as a uint64 Go expression,
+// as its closure computes it ("" when it has no form here): a constant, an
+// action parameter, a plain field, or +, -, &, |, ^ of such values (on
+// 64-bit words, wrapping, as the closures compute them whatever the
+// operands' signs; a write cuts the result to the field's width).
+func (c *compiler) valueCode(tv *bmv2json.TypedValue, x *exprCtx) string {
+	v, err := c.expr(tv, x)
+	if err != nil || v.kind != kData || v.wide {
+		return ""
+	}
+	switch {
+	case v.isK:
+		return fmt.Sprintf("%#x", v.u(nil))
+	case v.param > 0:
+		return fmt.Sprintf("s.params[%d]", v.param-1)
+	case v.lv != nil:
+		if !plainField(v.lv) {
+			return ""
+		}
+		return readCode(v.lv)
+	case tv.Type != "expression":
+		return ""
+	}
+	if inner, ok := tv.Wrapped(); ok {
+		return c.valueCode(inner, x)
+	}
+	e, err := tv.Expression()
+	if err != nil || e.Left == nil || e.Right == nil {
+		return ""
+	}
+	switch e.Op {
+	case "+", "-", "&", "|", "^":
+	default:
+		return ""
+	}
+	l, r := c.valueCode(e.Left, x), c.valueCode(e.Right, x)
+	if l == "" || r == "" {
+		return ""
+	}
+	return "(" + l + " " + e.Op + " " + r + ")"
+}
+
+// plainField is a field of at most 64 bits at a fixed place.
+func plainField(lv *lvalue) bool {
+	return lv.dyn == nil && lv.vl == nil && lv.width <= 64 && lv.words <= 1 && (lv.slot >= 0 || lv.bit >= 0)
+}
+
+// readCode reads a plain field as a uint64 expression ("" when its
+// place has no form here).
+func readCode(lv *lvalue) string {
+	if lv.slot >= 0 {
+		return fmt.Sprintf("s.slots[%d]", lv.slot)
+	}
+	bit, w := lv.bit, lv.width
+	if bit%8 == 0 {
+		b := bit / 8
+		switch w {
+		case 8:
+			return fmt.Sprintf("uint64(s.hdr[%d])", b)
+		case 16:
+			return fmt.Sprintf("uint64(binary.BigEndian.Uint16(s.hdr[%d:]))", b)
+		case 32:
+			return fmt.Sprintf("uint64(binary.BigEndian.Uint32(s.hdr[%d:]))", b)
+		case 64:
+			return fmt.Sprintf("binary.BigEndian.Uint64(s.hdr[%d:])", b)
+		}
+	}
+	if shift := bit % 8; shift+w <= 8 {
+		return fmt.Sprintf("uint64(s.hdr[%d]>>%d&%#x)", bit/8, 8-shift-w, mask64(w))
+	}
+	return ""
+}
+
+// storeCode writes the uint64 expression v into a plain field, cut to
+// its width.
+func storeCode(lv *lvalue, v string) string {
+	w, m := lv.width, mask64(lv.width)
+	if lv.slot >= 0 {
+		if strings.HasPrefix(v, "0x") || v == "0" { // a constant, cut already
+			return fmt.Sprintf("s.slots[%d] = %s", lv.slot, v)
+		}
+		return fmt.Sprintf("s.slots[%d] = %s & %#x", lv.slot, v, m)
+	}
+	bit := lv.bit
+	if bit%8 == 0 {
+		b := bit / 8
+		switch w {
+		case 8:
+			return fmt.Sprintf("s.hdr[%d] = byte(%s)", b, v)
+		case 16:
+			return fmt.Sprintf("binary.BigEndian.PutUint16(s.hdr[%d:], uint16(%s))", b, v)
+		case 32:
+			return fmt.Sprintf("binary.BigEndian.PutUint32(s.hdr[%d:], uint32(%s))", b, v)
+		case 48:
+			return fmt.Sprintf("put48(s.hdr[%d:%d], %s)", b, b+6, v)
+		case 64:
+			return fmt.Sprintf("binary.BigEndian.PutUint64(s.hdr[%d:], %s)", b, v)
+		}
+	}
+	if shift := bit % 8; shift+w <= 8 {
+		pos := 8 - shift - w
+		m8 := byte(m) << pos
+		return fmt.Sprintf("s.hdr[%d] = s.hdr[%d]&^%#x | byte(%s)<<%d&%#x", bit/8, bit/8, m8, v, pos, m8)
+	}
+	return ""
+}
+
+// constRunCode is constRun's masked store written out byte by byte.
+func constRunCode(ws []constWrite) string {
+	lo, mask, val := constRunBytes(ws)
+	var b strings.Builder
+	for i, m := range mask {
+		switch m {
+		case 0:
+		case 0xff:
+			fmt.Fprintf(&b, "s.hdr[%d] = %#x\n", lo+i, val[i])
+		default:
+			fmt.Fprintf(&b, "s.hdr[%d] = s.hdr[%d]&^%#x | %#x\n", lo+i, lo+i, m, val[i])
+		}
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// mergeConstCodes is mergeConstWrites on the steps' generated code: the
+// same runs become one constRunCode each.
+func mergeConstCodes(codes []string, consts []*constWrite) []string {
+	var out []string
+	for i := 0; i < len(codes); {
+		j := i
+		for j < len(codes) && consts[j] != nil {
+			j++
+		}
+		if j-i < 2 {
+			out = append(out, codes[i])
+			i++
+			continue
+		}
+		run := make([]constWrite, 0, j-i)
+		for _, w := range consts[i:j] {
+			run = append(run, *w)
+		}
+		out = append(out, constRunCode(run))
+		i = j
+	}
+	return out
+}

@@ -164,6 +164,7 @@ public final class FlowBufManager implements BufferService, FlowBufIntentService
     @Deactivate
     protected void deactivate() {
         mastershipService.removeListener(newMasters);
+        newMasters.close();
         deviceService.removeListener(deviceListener);
         netcfgRegistry.removeListener(configListener);
         netcfgRegistry.unregisterConfigFactory(configFactory);

@@ -12,9 +12,13 @@ import org.slf4j.Logger;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
+import static org.onlab.util.Tools.groupedThreads;
 import static org.slf4j.LoggerFactory.getLogger;
 
 /**
@@ -34,10 +38,22 @@ import static org.slf4j.LoggerFactory.getLogger;
  * is connected, and rules written then went out as inserts the switch
  * refused (ALREADY_EXISTS) before ONOS's first read; that case is the
  * device events' ({@link DeviceEventClaims}, FlowBuf's device listener).
+ *
+ * <p>Until the new master's flow store has taken the device's new term
+ * over, it may still send the device's reads to the dead master and fail
+ * (seen live: "Connection refused" from the killed instance, 250 ms before
+ * "Synchronizing device flows"); the restore is then tried again every
+ * {@value #RETRY_MS} ms, for as long as this instance stays the connected
+ * device's master, up to {@value #ATTEMPTS} times.
  */
 final class NewMasterClaims implements MastershipListener {
 
+    static final long RETRY_MS = 100;
+    static final int ATTEMPTS = 50;
+
     private final Logger log = getLogger(getClass());
+    private final ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor(
+            groupedThreads("flowbuf", "new-master-claims", getLogger(NewMasterClaims.class)));
     private final Predicate<DeviceId> master;
     private final Predicate<DeviceId> available;
     private final Function<DeviceId, List<FlowRule>> entries;
@@ -74,10 +90,32 @@ final class NewMasterClaims implements MastershipListener {
             return;
         }
         if (available.test(deviceId)) {
-            claims.restore(deviceId, entries.apply(deviceId), what);
+            restore(deviceId, 1);
         } else {
             log.info("{}: master now, not yet connected: its {} are left to its device events",
                      deviceId, what);
+        }
+    }
+
+    /** Stops the retries pending. */
+    void close() {
+        retries.shutdownNow();
+    }
+
+    private void restore(DeviceId deviceId, int attempt) {
+        if (!master.test(deviceId) || !available.test(deviceId)) {
+            return;
+        }
+        try {
+            claims.restore(deviceId, entries.apply(deviceId), what);
+        } catch (RuntimeException e) {
+            if (attempt >= ATTEMPTS || retries.isShutdown()) {
+                log.warn("{}: {} not restored for this new master: {}", deviceId, what,
+                         e.getMessage());
+                return;
+            }
+            retries.schedule(() -> restore(deviceId, attempt + 1), RETRY_MS,
+                             TimeUnit.MILLISECONDS);
         }
     }
 }

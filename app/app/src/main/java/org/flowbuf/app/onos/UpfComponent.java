@@ -127,6 +127,7 @@ public final class UpfComponent implements UpfService {
     @Deactivate
     protected void deactivate() {
         mastershipService.removeListener(newMasters);
+        newMasters.close();
         deviceService.removeListener(claims);
         mastered.stop();
         executor.shutdown();

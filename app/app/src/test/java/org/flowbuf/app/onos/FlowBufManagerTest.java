@@ -54,6 +54,7 @@ import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.flow.FlowRuleOperation;
 import org.onosproject.net.flow.FlowRuleOperations;
 import org.onosproject.net.flow.FlowRuleServiceAdapter;
+import org.onosproject.net.flow.FlowRuleStoreException;
 import org.onosproject.net.provider.ProviderId;
 import org.onlab.packet.ChassisId;
 import org.flowbuf.pipeconf.FlowBufP4Names;
@@ -74,6 +75,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertEquals;
@@ -205,8 +207,14 @@ public class FlowBufManagerTest {
         private final List<FlowRule> removed = new CopyOnWriteArrayList<>();
         private final List<FlowEntry> stored = new CopyOnWriteArrayList<>();
 
+        /** How many reads fail next, as a new master's before its term is synchronized. */
+        private final AtomicInteger failingReads = new AtomicInteger();
+
         @Override
         public Iterable<FlowEntry> getFlowEntries(DeviceId deviceId) {
+            if (failingReads.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                throw new FlowRuleStoreException("Connection refused: the dead master");
+            }
             return stored.stream().filter(e -> e.deviceId().equals(deviceId))
                     .collect(Collectors.toList());
         }
@@ -521,6 +529,29 @@ public class FlowBufManagerTest {
         // Another instance's device: left alone.
         mastership.masterChanged(S2);
         assertEquals(List.of(), rules.applied);
+    }
+
+    @Test
+    public void aNewMasterWhoseFlowStoreStillAsksTheDeadMasterTriesAgain()
+            throws InterruptedException {
+        // ONOS live, three instances: the new master's first read went to
+        // the killed instance ("Connection refused") and threw, 250 ms
+        // before its store synchronized the device's new term.
+        FlowFilter filter = FlowFilter.builder().ipProto(17).l4DstPort(9000).build();
+        manager.pause(S1, PortNumber.portNumber(1), filter, Optional.empty(), "app");
+        List<FlowRule> paused = rules.steering();
+        rules.stored.clear();
+        rules.applied.clear();
+        devices.available.add(S1);
+        rules.failingReads.set(3);
+        mastership.masterChanged(S1);
+        assertEquals(List.of(), rules.applied);
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (rules.steering().isEmpty() && System.currentTimeMillis() < deadline) {
+            Thread.sleep(20);
+        }
+        assertEquals(paused, rules.steering());
+        assertEquals(0, rules.failingReads.get());
     }
 
     @Test

@@ -56,10 +56,14 @@ FUZZ_TARGETS := ./buffer-agent/engine:FuzzFrameParsers ./buffer-agent/server:Fuz
                 ./pbswitch/p4rt:FuzzWrite ./pbswitch/p4rt:FuzzRead
 
 fuzz: setup ## Run each Go fuzz target for FUZZTIME (default 30s): agent request validation, P4Runtime Write/Read decoding, frame parsers
-	@for t in $(FUZZ_TARGETS); do \
+	@# go test's own status decides (a pipe into the filter would hide a failing target).
+	@log=$$(mktemp); trap 'rm -f $$log' EXIT; \
+	for t in $(FUZZ_TARGETS); do \
 	    pkg=$${t%%:*}; name=$${t##*:}; \
 	    echo "fuzz: $$name in $$pkg for $(FUZZTIME)"; \
-	    $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg 2>&1 | { grep -v ' INFO pipeline config ' || true; }; \
+	    rc=0; $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg > $$log 2>&1 || rc=$$?; \
+	    grep -v ' INFO pipeline config ' $$log || true; \
+	    if [ $$rc -ne 0 ]; then echo "fuzz: $$name failed (exit $$rc)"; exit $$rc; fi; \
 	done
 
 test-java: setup build-go ## Java unit and component tests (some against bin/pbswitch), checkstyle, .oar packaging

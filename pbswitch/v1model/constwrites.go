@@ -68,14 +68,22 @@ func constRunBytes(ws []constWrite) (lo int, mask, val []byte) {
 // header writes in a straight action body by one constRun. consts[i] says
 // whether body[i] is one (and which).
 func mergeConstWrites(body []func(*phv), consts []*constWrite) []func(*phv) {
-	out := []func(*phv){} // an empty body stays a straight one (action.empty)
-	for i := 0; i < len(body); {
+	return mergeConstRuns(body, consts, func(run []constWrite) func(*phv) { return constRun(run) })
+}
+
+// mergeConstRuns replaces each run of two or more consecutive items that
+// are constant header writes (consts[i] says whether items[i] is one, and
+// which) by merge of the run: the body's closures and the steps' generated
+// code are merged alike.
+func mergeConstRuns[T any](items []T, consts []*constWrite, merge func([]constWrite) T) []T {
+	out := make([]T, 0, len(items)) // not nil: an empty body stays a straight one (action.empty)
+	for i := 0; i < len(items); {
 		j := i
-		for j < len(body) && consts[j] != nil {
+		for j < len(items) && consts[j] != nil {
 			j++
 		}
 		if j-i < 2 {
-			out = append(out, body[i])
+			out = append(out, items[i])
 			i++
 			continue
 		}
@@ -83,7 +91,7 @@ func mergeConstWrites(body []func(*phv), consts []*constWrite) []func(*phv) {
 		for _, w := range consts[i:j] {
 			run = append(run, *w)
 		}
-		out = append(out, constRun(run))
+		out = append(out, merge(run))
 		i = j
 	}
 	return out

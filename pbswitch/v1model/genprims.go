@@ -247,23 +247,5 @@ func constRunCode(ws []constWrite) string {
 // mergeConstCodes is mergeConstWrites on the steps' generated code: the
 // same runs become one constRunCode each.
 func mergeConstCodes(codes []string, consts []*constWrite) []string {
-	var out []string
-	for i := 0; i < len(codes); {
-		j := i
-		for j < len(codes) && consts[j] != nil {
-			j++
-		}
-		if j-i < 2 {
-			out = append(out, codes[i])
-			i++
-			continue
-		}
-		run := make([]constWrite, 0, j-i)
-		for _, w := range consts[i:j] {
-			run = append(run, *w)
-		}
-		out = append(out, constRunCode(run))
-		i = j
-	}
-	return out
+	return mergeConstRuns(codes, consts, constRunCode)
 }

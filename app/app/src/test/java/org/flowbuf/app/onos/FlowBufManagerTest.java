@@ -29,10 +29,6 @@ import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreServiceAdapter;
 import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.grpc.api.GrpcChannelController;
-import org.onosproject.mastership.MastershipEvent;
-import org.onosproject.mastership.MastershipInfo;
-import org.onosproject.mastership.MastershipListener;
-import org.onosproject.mastership.MastershipServiceAdapter;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 import org.onosproject.net.config.Config;
@@ -110,30 +106,11 @@ public class FlowBufManagerTest {
     private final Mastership mastership = new Mastership();
     private String serverName;
 
-    /** This instance masters S1 only; the listeners are kept for mastership events. */
-    private static final class Mastership extends MastershipServiceAdapter {
-        private final List<MastershipListener> listeners = new CopyOnWriteArrayList<>();
-
+    /** This instance masters S1 only. */
+    private static final class Mastership extends OnosFakes.Mastership {
         @Override
         public boolean isLocalMaster(DeviceId deviceId) {
             return S1.equals(deviceId);
-        }
-
-        @Override
-        public void addListener(MastershipListener listener) {
-            listeners.add(listener);
-        }
-
-        @Override
-        public void removeListener(MastershipListener listener) {
-            listeners.remove(listener);
-        }
-
-        /** The device's master changed (the one before died). */
-        void masterChanged(DeviceId device) {
-            MastershipEvent e = new MastershipEvent(MastershipEvent.Type.MASTER_CHANGED, device,
-                                                    new MastershipInfo());
-            listeners.stream().filter(l -> l.isRelevant(e)).forEach(l -> l.event(e));
         }
     }
 
@@ -506,10 +483,10 @@ public class FlowBufManagerTest {
         translations.learnt.clear();
         order.clear();
         // Not connected (after an ONOS restart): left to the device's events.
-        mastership.masterChanged(S1);
+        mastership.becomesMaster(S1);
         assertEquals(List.of(), order);
         devices.available.add(S1);
-        mastership.masterChanged(S1);
+        mastership.becomesMaster(S1);
         assertEquals(List.of("learn " + FlowBufP4Names.FLOW_STEERING,
                              "learn " + FlowBufP4Names.VPORT_PORTS,
                              "apply " + FlowBufP4Names.FLOW_STEERING,
@@ -519,15 +496,15 @@ public class FlowBufManagerTest {
         rules.stored.clear();
         rules.applied.clear();
         order.clear();
-        mastership.masterChanged(S1);
+        mastership.becomesMaster(S1);
         assertEquals(paused, rules.steering());
         assertEquals(1, rules.vportPorts(rules.applied).size());
         // Stored as they should be: nothing is written again.
         rules.applied.clear();
-        mastership.masterChanged(S1);
+        mastership.becomesMaster(S1);
         assertEquals(List.of(), rules.applied);
         // Another instance's device: left alone.
-        mastership.masterChanged(S2);
+        mastership.becomesMaster(S2);
         assertEquals(List.of(), rules.applied);
     }
 
@@ -544,7 +521,7 @@ public class FlowBufManagerTest {
         rules.applied.clear();
         devices.available.add(S1);
         rules.failingReads.set(3);
-        mastership.masterChanged(S1);
+        mastership.becomesMaster(S1);
         assertEquals(List.of(), rules.applied);
         long deadline = System.currentTimeMillis() + 10_000;
         while (rules.steering().isEmpty() && System.currentTimeMillis() < deadline) {
@@ -569,7 +546,7 @@ public class FlowBufManagerTest {
         rules.stored.removeIf(e -> e.id().equals(paused.id()));
         rules.stored.add(new DefaultFlowEntry(stale));
         rules.applied.clear();
-        mastership.masterChanged(S1);
+        mastership.becomesMaster(S1);
         assertEquals(List.of(paused), rules.steering());
         assertTrue(rules.steering().get(0).exactMatch(paused));
     }

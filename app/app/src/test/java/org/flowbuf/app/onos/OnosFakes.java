@@ -56,7 +56,7 @@ final class OnosFakes {
     }
 
     /** ONOS's mastership: this instance masters every device while {@code master} is set. */
-    static final class Mastership extends MastershipServiceAdapter {
+    static class Mastership extends MastershipServiceAdapter {
         final List<MastershipListener> listeners = new CopyOnWriteArrayList<>();
         volatile boolean master = true;
 

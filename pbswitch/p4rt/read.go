@@ -3,6 +3,7 @@
 package p4rt
 
 import (
+	"iter"
 	"slices"
 	"time"
 
@@ -189,16 +190,21 @@ func readPRE(pre *pipeline.PRE, e *p4.PacketReplicationEngineEntry, emit func(*p
 	return nil
 }
 
-// indexes is the cells a read names: one, or all when index is unset.
-func indexes(idx *p4.Index, size int) []int64 {
-	if idx != nil {
-		return []int64{idx.GetIndex()}
+// indexes yields the cells a read names: the one index it gives, or every
+// cell of the array, one at a time (a register array of FlowBuf's program
+// holds hundreds of thousands; a client may stop after the first response).
+func indexes(idx *p4.Index, size int) iter.Seq[int64] {
+	return func(yield func(int64) bool) {
+		if idx != nil {
+			yield(idx.GetIndex())
+			return
+		}
+		for i := int64(0); i < int64(size); i++ {
+			if !yield(i) {
+				return
+			}
+		}
 	}
-	out := make([]int64, size)
-	for i := range out {
-		out[i] = int64(i)
-	}
-	return out
 }
 
 func readCounters(objs *pipeline.Objects, ce *p4.CounterEntry, emit func(*p4.Entity) error) error {
@@ -211,7 +217,7 @@ func readCounters(objs *pipeline.Objects, ce *p4.CounterEntry, emit func(*p4.Ent
 	}
 	for _, id := range ids {
 		c := objs.Counters[id]
-		for _, i := range indexes(ce.GetIndex(), c.Size()) {
+		for i := range indexes(ce.GetIndex(), c.Size()) {
 			cell, err := c.Cell(i)
 			if err != nil {
 				return err
@@ -259,7 +265,7 @@ func readMeters(objs *pipeline.Objects, me *p4.MeterEntry, emit func(*p4.Entity)
 	}
 	for _, id := range ids {
 		m := objs.Meters[id]
-		for _, i := range indexes(me.GetIndex(), m.Size()) {
+		for i := range indexes(me.GetIndex(), m.Size()) {
 			cell, err := m.Cell(i)
 			if err != nil {
 				return err
@@ -286,7 +292,7 @@ func readRegisters(objs *pipeline.Objects, re *p4.RegisterEntry, emit func(*p4.E
 	}
 	for _, id := range ids {
 		r := objs.Registers[id]
-		for _, i := range indexes(re.GetIndex(), r.Size()) {
+		for i := range indexes(re.GetIndex(), r.Size()) {
 			v, err := r.Read(i)
 			if err != nil {
 				return err

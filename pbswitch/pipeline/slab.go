@@ -117,7 +117,11 @@ func (s *exactSlab) actionOf(slot uint32) int { return int(s.record(slot)[s.keyW
 // words and returns them.
 // A packet's hit runs it: the common widths are one load each.
 func (s *exactSlab) decode(slot uint32, words []uint64) []uint64 {
-	rec := s.record(slot)
+	return s.decodeRecord(s.record(slot), words)
+}
+
+// decodeRecord is decode of a slot's record.
+func (s *exactSlab) decodeRecord(rec []byte, words []uint64) []uint64 {
 	widths := s.widths[int(rec[s.keyWidth])-1]
 	words = words[:len(widths)]
 	p := rec[s.keyWidth+1:]

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"math/rand"
 	"reflect"
+	"slices"
 	"testing"
 
 	"google.golang.org/grpc/codes"
@@ -202,8 +203,11 @@ func TestSlabAgainstGeneric(t *testing.T) {
 func slabVsGeneric(t *testing.T, seed int64, ops, keys int) {
 	t.Helper()
 	ref, got := sessionTable(keys/2, false), sessionTable(keys/2, true)
+	for _, tb := range []*Table{ref, got} {
+		tb.SetBinder(func(a Action) any { return a.ID })
+	}
 	rng := rand.New(rand.NewSource(seed))
-	words := make([]uint64, 8)
+	words, plainWords := make([]uint64, 8), make([]uint64, 8)
 	for op := 0; op < ops; op++ {
 		k := uint32(rng.Intn(keys))
 		var e func() *Entry
@@ -233,6 +237,14 @@ func slabVsGeneric(t *testing.T, seed int64, ops, keys int) {
 		key := ue(k)[0].Value
 		ref.LookupHit(key, &hr, nil)
 		got.LookupHit(key, &hg, words)
+		// LookupPlain answers as LookupHit on both stores.
+		for i, tb := range []*Table{ref, got} {
+			h := []Hit{hr, hg}[i]
+			b, w, m := tb.LookupPlain(key, plainWords)
+			if b != h.Bound || m != h.Matched || !slices.Equal(w, h.Words) || (w == nil) != (h.Words == nil) {
+				t.Fatalf("seed %d op %d: LookupPlain %v %v %v, LookupHit %+v", seed, op, b, w, m, h)
+			}
+		}
 		if hr.Matched != hg.Matched || hr.Action.ID != hg.Action.ID {
 			t.Fatalf("seed %d op %d: lookup generic %+v, slab %+v", seed, op, hr, hg)
 		}

@@ -4621,16 +4621,17 @@ func (g *ctl_build_ingress) table12(s *phv) node {
 	}
 	key := s.key[:1]
 	g.k12_0(s, key[0:1])
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -4699,16 +4700,17 @@ func (g *ctl_build_ingress) table16(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:0]
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -4746,16 +4748,17 @@ func (g *ctl_build_ingress) table18(s *phv) node {
 	key[0] = byte(s.slots[166])
 	binary.BigEndian.PutUint32(key[1:], uint32(s.slots[171]))
 	binary.BigEndian.PutUint32(key[5:], uint32(s.slots[172]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -4793,16 +4796,17 @@ func (g *ctl_build_ingress) table23(s *phv) node {
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[223]))
 	key[2] = byte(s.slots[237])
 	g.k23_2(s, key[3:4])
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -4890,16 +4894,17 @@ func (g *ctl_build_ingress) table47(s *phv) node {
 	}
 	key := s.key[:1]
 	key[0] = byte(s.slots[158])
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -4935,16 +4940,17 @@ func (g *ctl_build_ingress) table63(s *phv) node {
 	}
 	key := s.key[:2]
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[153]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -4984,16 +4990,17 @@ func (g *ctl_build_ingress) table64(s *phv) node {
 	key[8] = byte(s.slots[145])
 	binary.BigEndian.PutUint16(key[9:], uint16(s.slots[146]))
 	binary.BigEndian.PutUint16(key[11:], uint16(s.slots[147]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5030,16 +5037,17 @@ func (g *ctl_build_ingress) table66(s *phv) node {
 	key := s.key[:5]
 	binary.BigEndian.PutUint32(key[0:], uint32(s.slots[143]))
 	key[4] = byte(s.slots[148])
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5076,16 +5084,17 @@ func (g *ctl_build_ingress) table67(s *phv) node {
 	key := s.key[:5]
 	binary.BigEndian.PutUint32(key[0:], uint32(s.slots[143]))
 	key[4] = byte(s.slots[148])
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5122,16 +5131,17 @@ func (g *ctl_build_ingress) table75(s *phv) node {
 	key := s.key[:8]
 	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(s.hdr[110:]))
 	binary.BigEndian.PutUint32(key[4:], binary.BigEndian.Uint32(s.hdr[190:]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5140,7 +5150,7 @@ func (g *ctl_build_ingress) table75(s *phv) node {
 			return nil
 		}
 	}
-	if found.Matched {
+	if matched {
 		return t.hit
 	}
 	return t.miss
@@ -5167,16 +5177,17 @@ func (g *ctl_build_ingress) table83(s *phv) node {
 	}
 	key := s.key[:4]
 	binary.BigEndian.PutUint32(key[0:], uint32(s.slots[143]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5185,7 +5196,7 @@ func (g *ctl_build_ingress) table83(s *phv) node {
 			return nil
 		}
 	}
-	if found.Matched {
+	if matched {
 		return t.hit
 	}
 	return t.miss
@@ -5211,16 +5222,17 @@ func (g *ctl_build_ingress) table92(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:0]
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5255,16 +5267,17 @@ func (g *ctl_build_ingress) table95(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:0]
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5299,16 +5312,17 @@ func (g *ctl_build_ingress) table96(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:0]
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5375,16 +5389,17 @@ func (g *ctl_build_ingress) table103(s *phv) node {
 	}
 	key := s.key[:4]
 	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(s.hdr[110:]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5419,16 +5434,17 @@ func (g *ctl_build_ingress) table133(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:0]
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5463,16 +5479,17 @@ func (g *ctl_build_ingress) table140(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:0]
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5509,16 +5526,17 @@ func (g *ctl_build_ingress) table145(s *phv) node {
 	key := s.key[:3]
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[176]))
 	key[2] = byte(s.slots[180])
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5555,16 +5573,17 @@ func (g *ctl_build_ingress) table148(s *phv) node {
 	key := s.key[:3]
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[176]))
 	key[2] = byte(s.slots[179])
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5600,16 +5619,17 @@ func (g *ctl_build_ingress) table159(s *phv) node {
 	}
 	key := s.key[:2]
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[176]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5645,16 +5665,17 @@ func (g *ctl_build_ingress) table175(s *phv) node {
 	}
 	key := s.key[:2]
 	binary.BigEndian.PutUint16(key[0:], binary.BigEndian.Uint16(s.hdr[72:]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5663,7 +5684,7 @@ func (g *ctl_build_ingress) table175(s *phv) node {
 			return nil
 		}
 	}
-	if found.Matched {
+	if matched {
 		return t.hit
 	}
 	return t.miss
@@ -5694,16 +5715,17 @@ func (g *ctl_build_ingress) table178(s *phv) node {
 	key[8] = byte(s.slots[137])
 	binary.BigEndian.PutUint16(key[9:], uint16(s.slots[135]))
 	binary.BigEndian.PutUint16(key[11:], uint16(s.slots[136]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5712,7 +5734,7 @@ func (g *ctl_build_ingress) table178(s *phv) node {
 			return nil
 		}
 	}
-	if found.Matched {
+	if matched {
 		return t.hit
 	}
 	return t.miss
@@ -5739,16 +5761,17 @@ func (g *ctl_build_ingress) table183(s *phv) node {
 	}
 	key := s.key[:2]
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[222]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5784,16 +5807,17 @@ func (g *ctl_build_ingress) table197(s *phv) node {
 	}
 	key := s.key[:4]
 	binary.BigEndian.PutUint32(key[0:], uint32(s.slots[213]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5802,7 +5826,7 @@ func (g *ctl_build_ingress) table197(s *phv) node {
 			return nil
 		}
 	}
-	if found.Matched {
+	if matched {
 		return t.hit
 	}
 	return t.miss
@@ -5829,16 +5853,17 @@ func (g *ctl_build_ingress) table224(s *phv) node {
 	}
 	key := s.key[:4]
 	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(s.hdr[82:]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5847,7 +5872,7 @@ func (g *ctl_build_ingress) table224(s *phv) node {
 			return nil
 		}
 	}
-	if found.Matched {
+	if matched {
 		return t.hit
 	}
 	return t.miss
@@ -6413,16 +6438,17 @@ func (g *ctl_build_egress) table22(s *phv) node {
 	}
 	key := s.key[:2]
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[224]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -6458,16 +6484,17 @@ func (g *ctl_build_egress) table35(s *phv) node {
 	}
 	key := s.key[:2]
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[176]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -6476,7 +6503,7 @@ func (g *ctl_build_egress) table35(s *phv) node {
 			return nil
 		}
 	}
-	if found.Matched {
+	if matched {
 		return t.hit
 	}
 	return t.miss

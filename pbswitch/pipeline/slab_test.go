@@ -344,3 +344,42 @@ func TestSlabHitDuringModifies(t *testing.T) {
 		}
 	}
 }
+
+// A hit decodes every parameter width (1 to 64 bits, odd byte counts
+// included) to the value written, for entries all through a chunk, its
+// last record (whose 8-byte loads run into the chunk's slack) and the
+// next chunk's first.
+func TestSlabDecodesEveryWidth(t *testing.T) {
+	bits := []int{1, 9, 24, 48, 64, 40, 56, 8, 0, 17}
+	tb := NewTable(21, "widths", []KeyField{{ID: 1, Name: "k", Bits: 32, Kind: Exact}}, 2*slabChunk,
+		map[uint32]ActionSpec{1: {ParamBits: bits}, 2: {ParamBits: []int{7}}}, Action{ID: 2, Params: [][]byte{{0}}}, false)
+	if !tb.UseSlab(true) {
+		t.Fatal("the table refused a slab")
+	}
+	r := rand.New(rand.NewSource(5))
+	want := map[uint32][]uint64{}
+	for k := uint32(0); k < slabChunk+2; k++ {
+		var params [][]byte
+		var vals []uint64
+		for _, b := range bits {
+			v := r.Uint64() & (1<<b - 1)
+			if b == 64 {
+				v = r.Uint64() | 1<<63
+			}
+			p := make([]byte, Width(b))
+			PutUint(p, v)
+			params, vals = append(params, p), append(vals, v)
+		}
+		if err := tb.Insert(&Entry{Match: ue(k), Action: Action{ID: 1, Params: params}}); err != nil {
+			t.Fatal(err)
+		}
+		want[k] = vals
+	}
+	words := make([]uint64, len(bits))
+	for _, k := range []uint32{0, 1, slabChunk / 2, slabChunk - 2, slabChunk - 1, slabChunk, slabChunk + 1} {
+		_, got, matched := tb.LookupPlain(ue(k)[0].Value, words)
+		if !matched || !slices.Equal(got, want[k]) {
+			t.Fatalf("key %d: %x, want %x", k, got, want[k])
+		}
+	}
+}

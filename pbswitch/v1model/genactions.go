@@ -160,28 +160,14 @@ func (e *emitter) keyCode(i, j int, k keyElem) string {
 	o, n := k.off, k.bytes
 	switch {
 	case k.read == nil:
-		switch n {
-		case 1:
-			return fmt.Sprintf("\tkey[%d] = s.hdr[%d]\n", o, k.src)
-		case 2:
-			return fmt.Sprintf("\tbinary.BigEndian.PutUint16(key[%d:], binary.BigEndian.Uint16(s.hdr[%d:]))\n", o, k.src)
-		case 4:
-			return fmt.Sprintf("\tbinary.BigEndian.PutUint32(key[%d:], binary.BigEndian.Uint32(s.hdr[%d:]))\n", o, k.src)
-		case 8:
-			return fmt.Sprintf("\tbinary.BigEndian.PutUint64(key[%d:], binary.BigEndian.Uint64(s.hdr[%d:]))\n", o, k.src)
+		if store := beStore("key", o, n, beLoad("s.hdr", k.src, n)); store != "" {
+			return "\t" + store + "\n"
 		}
 		return fmt.Sprintf("\tcopy(key[%d:%d], s.hdr[%d:%d])\n", o, o+n, k.src, k.src+n)
 	case k.slot >= 0:
 		v := fmt.Sprintf("s.slots[%d]", k.slot)
-		switch n {
-		case 1:
-			return fmt.Sprintf("\tkey[%d] = byte(%s)\n", o, v)
-		case 2:
-			return fmt.Sprintf("\tbinary.BigEndian.PutUint16(key[%d:], uint16(%s))\n", o, v)
-		case 4:
-			return fmt.Sprintf("\tbinary.BigEndian.PutUint32(key[%d:], uint32(%s))\n", o, v)
-		case 8:
-			return fmt.Sprintf("\tbinary.BigEndian.PutUint64(key[%d:], %s)\n", o, v)
+		if store := beStore("key", o, n, fromUint64(n, v)); store != "" {
+			return "\t" + store + "\n"
 		}
 		return fmt.Sprintf("\tpipeline.PutUint(key[%d:%d], %s)\n", o, o+n, v)
 	}

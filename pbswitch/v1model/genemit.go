@@ -267,16 +267,8 @@ func (e *emitter) condition(i int, n node) string {
 	case *slotEqNode:
 		return fmt.Sprintf("s.slots[%d] == %#x", n.slot, n.k)
 	case *fieldEqNode:
-		if n.lv.bit%8 == 0 {
-			b := n.lv.bit / 8
-			switch n.lv.width {
-			case 8:
-				return fmt.Sprintf("s.hdr[%d] == %#x", b, n.k)
-			case 16:
-				return fmt.Sprintf("binary.BigEndian.Uint16(s.hdr[%d:]) == %#x", b, n.k)
-			case 32:
-				return fmt.Sprintf("binary.BigEndian.Uint32(s.hdr[%d:]) == %#x", b, n.k)
-			}
+		if w := n.lv.width; n.lv.bit%8 == 0 && (w == 8 || w == 16 || w == 32) {
+			return fmt.Sprintf("%s == %#x", beLoad("s.hdr", n.lv.bit/8, w/8), n.k)
 		}
 		get := e.bindField(fmt.Sprintf("get%d", i), "func(*phv) uint64", fmt.Sprintf("n[%d].(*fieldEqNode).get", i))
 		return fmt.Sprintf("%s(s) == %#x", get, n.k)

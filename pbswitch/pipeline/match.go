@@ -35,8 +35,7 @@ func newMatcher(fields []KeyField, offsets []int, width int) matcher {
 	if lpm < 0 {
 		return &exactMatcher{m: map[string]*Entry{}}
 	}
-	return &lpmMatcher{field: lpm, bits: fields[lpm].Bits, off: offsets[lpm], width: width,
-		byLen: map[int]map[string]*Entry{}}
+	return &lpmMatcher{field: lpm, bits: fields[lpm].Bits, off: offsets[lpm], width: width}
 }
 
 // newMasked is the index of a key with a ternary, optional or second LPM
@@ -68,12 +67,34 @@ func (x *exactMatcher) lookup(key []byte) *Entry { return x.m[string(key)] }
 
 // lpmMatcher keeps one map per prefix length of the LPM field; the map key
 // is the lookup key with the LPM field masked to that length. A wildcard
-// LPM field is prefix length 0.
+// LPM field is prefix length 0. The lengths present are a slice, longest
+// first, each with its mask and map, so a lookup walks only them. A key of
+// at most 8 bytes (an IPv4 route's, say) is a big-endian uint64 in
+// uint64-keyed maps, masked in one AND.
 type lpmMatcher struct {
 	field, bits, off, width int
-	byLen                   map[int]map[string]*Entry
-	lens                    []int // present prefix lengths, longest first
-	masks                   map[int][]byte
+	levels                  []*lpmLevel // the prefix lengths present, longest first
+}
+
+// lpmLevel is one prefix length's entries.
+type lpmLevel struct {
+	n      int
+	mask   []byte            // the LPM field's mask for length n
+	mask64 uint64            // the whole key's mask, when the key is narrow
+	m      map[string]*Entry // wide keys
+	m64    map[uint64]*Entry // narrow keys
+}
+
+// narrow says whether the matcher keys its maps by uint64.
+func (x *lpmMatcher) narrow() bool { return x.width <= 8 }
+
+// key64 is a key of at most 8 bytes as a big-endian uint64.
+func key64(b []byte) uint64 {
+	var k uint64
+	for _, c := range b {
+		k = k<<8 | uint64(c)
+	}
+	return k
 }
 
 func (x *lpmMatcher) plen(e *Entry) int {
@@ -95,31 +116,64 @@ func (x *lpmMatcher) entryKey(e *Entry) string {
 	return string(b)
 }
 
-func (x *lpmMatcher) add(e *Entry) {
-	n := x.plen(e)
-	m, ok := x.byLen[n]
-	if !ok {
-		m = map[string]*Entry{}
-		x.byLen[n] = m
-		x.lens = append(x.lens, n)
-		sort.Sort(sort.Reverse(sort.IntSlice(x.lens)))
-		if x.masks == nil {
-			x.masks = map[int][]byte{}
+// level is prefix length n's level, made when add is true and it is
+// missing.
+func (x *lpmMatcher) level(n int, add bool) *lpmLevel {
+	i := 0
+	for ; i < len(x.levels) && x.levels[i].n >= n; i++ {
+		if x.levels[i].n == n {
+			return x.levels[i]
 		}
-		x.masks[n] = prefixMask(x.bits, n)
 	}
-	m[x.entryKey(e)] = e
+	if !add {
+		return nil
+	}
+	l := &lpmLevel{n: n, mask: prefixMask(x.bits, n)}
+	if x.narrow() {
+		l.m64 = map[uint64]*Entry{}
+		whole := make([]byte, x.width)
+		for j := range whole {
+			whole[j] = 0xff
+		}
+		copy(whole[x.off:], l.mask)
+		l.mask64 = key64(whole)
+	} else {
+		l.m = map[string]*Entry{}
+	}
+	x.levels = append(x.levels, nil)
+	copy(x.levels[i+1:], x.levels[i:])
+	x.levels[i] = l
+	return l
+}
+
+func (x *lpmMatcher) add(e *Entry) {
+	l, k := x.level(x.plen(e), true), x.entryKey(e)
+	if l.m64 != nil {
+		if len(k) == x.width {
+			l.m64[key64([]byte(k))] = e
+		}
+		return
+	}
+	l.m[k] = e
 }
 
 func (x *lpmMatcher) remove(e *Entry) {
-	n := x.plen(e)
-	m := x.byLen[n]
-	delete(m, x.entryKey(e))
-	if len(m) == 0 {
-		delete(x.byLen, n)
-		for i, l := range x.lens {
-			if l == n {
-				x.lens = append(x.lens[:i], x.lens[i+1:]...)
+	l := x.level(x.plen(e), false)
+	if l == nil {
+		return
+	}
+	k := x.entryKey(e)
+	if l.m64 != nil {
+		if len(k) == x.width {
+			delete(l.m64, key64([]byte(k)))
+		}
+	} else {
+		delete(l.m, k)
+	}
+	if len(l.m)+len(l.m64) == 0 {
+		for i := range x.levels {
+			if x.levels[i] == l {
+				x.levels = append(x.levels[:i], x.levels[i+1:]...)
 				break
 			}
 		}
@@ -127,6 +181,18 @@ func (x *lpmMatcher) remove(e *Entry) {
 }
 
 func (x *lpmMatcher) lookup(key []byte) *Entry {
+	if x.narrow() {
+		if len(key) != x.width {
+			return nil // no entry's key has another length
+		}
+		k := key64(key)
+		for _, l := range x.levels {
+			if e, ok := l.m64[k&l.mask64]; ok {
+				return e
+			}
+		}
+		return nil
+	}
 	var stack [64]byte
 	var masked []byte
 	if len(key) <= len(stack) {
@@ -136,12 +202,12 @@ func (x *lpmMatcher) lookup(key []byte) *Entry {
 	}
 	copy(masked, key)
 	w := Width(x.bits)
-	for _, n := range x.lens {
-		mask := x.masks[n]
+	for _, l := range x.levels {
+		mask := l.mask
 		for i := 0; i < w; i++ {
 			masked[x.off+i] = key[x.off+i] & mask[i]
 		}
-		if e, ok := x.byLen[n][string(masked)]; ok {
+		if e, ok := l.m[string(masked)]; ok {
 			return e
 		}
 	}

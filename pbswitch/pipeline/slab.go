@@ -117,27 +117,26 @@ func (s *exactSlab) actionOf(slot uint32) int { return int(s.record(slot)[s.keyW
 // words and returns them.
 // A packet's hit runs it: the common widths are one load each.
 func (s *exactSlab) decode(slot uint32, words []uint64) []uint64 {
-	rec := s.record(slot)
+	return s.decodeRecord(s.record(slot), words)
+}
+
+// decodeRecord is decode of a slot's record: each parameter one 8-byte
+// big-endian load shifted down to its width (the chunk ends in
+// slabSlack bytes, so the load past the last record stays in it).
+func (s *exactSlab) decodeRecord(rec []byte, words []uint64) []uint64 {
 	widths := s.widths[int(rec[s.keyWidth])-1]
 	words = words[:len(widths)]
-	p := rec[s.keyWidth+1:]
+	p := rec[s.keyWidth+1 : cap(rec)]
 	for i, w := range widths {
-		switch w {
-		case 1:
-			words[i] = uint64(p[0])
-		case 2:
-			words[i] = uint64(binary.BigEndian.Uint16(p))
-		case 4:
-			words[i] = uint64(binary.BigEndian.Uint32(p))
-		case 8:
-			words[i] = binary.BigEndian.Uint64(p)
-		default:
-			words[i] = Uint(p[:w])
-		}
+		words[i] = binary.BigEndian.Uint64(p) >> (64 - 8*uint(w)) // w 0..8 (a parameter is at most 64 bits)
 		p = p[w:]
 	}
 	return words
 }
+
+// slabSlack is the bytes a chunk has after its last record, for
+// decodeRecord's 8-byte loads.
+const slabSlack = 8
 
 func (s *exactSlab) counter(slot uint32) *CounterCell {
 	return &s.counters[slot/slabChunk][slot%slabChunk]
@@ -182,7 +181,7 @@ func (s *exactSlab) allocSlot() uint32 {
 	}
 	slot := uint32(s.slots)
 	if s.slots%slabChunk == 0 {
-		s.records = append(s.records, make([]byte, slabChunk*s.recWidth))
+		s.records = append(s.records, make([]byte, slabChunk*s.recWidth+slabSlack))
 		if s.counted {
 			s.counters = append(s.counters, new([slabChunk]CounterCell))
 		}

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"math/rand"
 	"reflect"
+	"slices"
 	"testing"
 
 	"google.golang.org/grpc/codes"
@@ -202,8 +203,11 @@ func TestSlabAgainstGeneric(t *testing.T) {
 func slabVsGeneric(t *testing.T, seed int64, ops, keys int) {
 	t.Helper()
 	ref, got := sessionTable(keys/2, false), sessionTable(keys/2, true)
+	for _, tb := range []*Table{ref, got} {
+		tb.SetBinder(func(a Action) any { return a.ID })
+	}
 	rng := rand.New(rand.NewSource(seed))
-	words := make([]uint64, 8)
+	words, plainWords := make([]uint64, 8), make([]uint64, 8)
 	for op := 0; op < ops; op++ {
 		k := uint32(rng.Intn(keys))
 		var e func() *Entry
@@ -233,6 +237,14 @@ func slabVsGeneric(t *testing.T, seed int64, ops, keys int) {
 		key := ue(k)[0].Value
 		ref.LookupHit(key, &hr, nil)
 		got.LookupHit(key, &hg, words)
+		// LookupPlain answers as LookupHit on both stores.
+		for i, tb := range []*Table{ref, got} {
+			h := []Hit{hr, hg}[i]
+			b, w, m := tb.LookupPlain(key, plainWords)
+			if b != h.Bound || m != h.Matched || !slices.Equal(w, h.Words) || (w == nil) != (h.Words == nil) {
+				t.Fatalf("seed %d op %d: LookupPlain %v %v %v, LookupHit %+v", seed, op, b, w, m, h)
+			}
+		}
 		if hr.Matched != hg.Matched || hr.Action.ID != hg.Action.ID {
 			t.Fatalf("seed %d op %d: lookup generic %+v, slab %+v", seed, op, hr, hg)
 		}
@@ -329,6 +341,45 @@ func TestSlabHitDuringModifies(t *testing.T) {
 			}
 		default:
 			t.Fatalf("a miss while the entry is there: %+v", h)
+		}
+	}
+}
+
+// A hit decodes every parameter width (1 to 64 bits, odd byte counts
+// included) to the value written, for entries all through a chunk, its
+// last record (whose 8-byte loads run into the chunk's slack) and the
+// next chunk's first.
+func TestSlabDecodesEveryWidth(t *testing.T) {
+	bits := []int{1, 9, 24, 48, 64, 40, 56, 8, 0, 17}
+	tb := NewTable(21, "widths", []KeyField{{ID: 1, Name: "k", Bits: 32, Kind: Exact}}, 2*slabChunk,
+		map[uint32]ActionSpec{1: {ParamBits: bits}, 2: {ParamBits: []int{7}}}, Action{ID: 2, Params: [][]byte{{0}}}, false)
+	if !tb.UseSlab(true) {
+		t.Fatal("the table refused a slab")
+	}
+	r := rand.New(rand.NewSource(5))
+	want := map[uint32][]uint64{}
+	for k := uint32(0); k < slabChunk+2; k++ {
+		var params [][]byte
+		var vals []uint64
+		for _, b := range bits {
+			v := r.Uint64() & (1<<b - 1)
+			if b == 64 {
+				v = r.Uint64() | 1<<63
+			}
+			p := make([]byte, Width(b))
+			PutUint(p, v)
+			params, vals = append(params, p), append(vals, v)
+		}
+		if err := tb.Insert(&Entry{Match: ue(k), Action: Action{ID: 1, Params: params}}); err != nil {
+			t.Fatal(err)
+		}
+		want[k] = vals
+	}
+	words := make([]uint64, len(bits))
+	for _, k := range []uint32{0, 1, slabChunk / 2, slabChunk - 2, slabChunk - 1, slabChunk, slabChunk + 1} {
+		_, got, matched := tb.LookupPlain(ue(k)[0].Value, words)
+		if !matched || !slices.Equal(got, want[k]) {
+			t.Fatalf("key %d: %x, want %x", k, got, want[k])
 		}
 	}
 }

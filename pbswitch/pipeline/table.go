@@ -308,6 +308,36 @@ func (t *Table) LookupHit(key []byte, h *Hit, words []uint64) {
 	t.mu.RUnlock()
 }
 
+// LookupPlain is LookupHit for a caller that needs of the hit only its
+// bound action, its parameter words and whether an entry matched (what a
+// table without action profile, direct counter or direct meter runs):
+// the same answer, without filling a Hit. A slab table's entry decodes
+// its parameters into words under the lock; params is nil for other
+// tables' entries and for the default (as Hit.Words is).
+func (t *Table) LookupPlain(key []byte, words []uint64) (bound any, params []uint64, matched bool) {
+	if d := t.EmptyDefault(); d != nil {
+		return d.Bound, d.Words, d.Matched
+	}
+	t.mu.RLock()
+	if s := t.slab; s != nil {
+		if slot, ok := s.lookup(key); ok {
+			rec := s.record(slot)
+			ai := int(rec[s.keyWidth]) - 1
+			bound, params, matched = t.slabBound[ai], s.decodeRecord(rec, words), true
+		} else {
+			d := t.defHit.Load()
+			bound, params, matched = d.Bound, d.Words, d.Matched
+		}
+	} else if e := t.index.lookup(key); e != nil {
+		bound, matched = e.bound, true // read under the lock: Modify replaces it
+	} else {
+		d := t.defHit.Load()
+		bound, params, matched = d.Bound, d.Words, d.Matched
+	}
+	t.mu.RUnlock()
+	return bound, params, matched
+}
+
 // slabHit is LookupHit in a slab (under the read lock).
 func (t *Table) slabHit(key []byte, h *Hit, words []uint64) {
 	s := t.slab

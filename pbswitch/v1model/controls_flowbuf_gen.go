@@ -514,7 +514,306 @@ func init() {
 			"emit hdr=23 off=242 bytes=8",
 			"emit hdr=24 off=250 bytes=4",
 		}},
+		parser: generatedParser{bind: bind_build_parser, signature: []string{
+			"states=21 closures=1 code=e6680db6bdf2",
+		}},
 	})
+}
+
+// parse_build is the generated parser of build.
+type parse_build struct {
+	p   *Program
+	ops []func(*phv)
+}
+
+// bind_build_parser binds the generated parser of build.
+func bind_build_parser(p *Program) func(*phv) {
+	return (&parse_build{p: p, ops: parserClosures(p)}).run
+}
+
+func (g *parse_build) run(s *phv) {
+	pe := &g.p.perr
+	var k uint64
+	_ = k
+	// start
+	k = s.slots[222] & 0x1ff
+	if k == 0xff {
+		goto state1
+	}
+	goto state2
+state1: // parse_packet_out
+	if s.pos+2 > len(s.data) {
+		pe.raise(s, pe.tooShort)
+		return
+	}
+	*(*[2]byte)(s.hdr[0:]) = [2]byte(s.data[s.pos:])
+	s.valid[2] = true
+	s.pos += 2
+	goto state2
+state2: // parse_ethernet
+	if s.pos+14 > len(s.data) {
+		pe.raise(s, pe.tooShort)
+		return
+	}
+	*(*[14]byte)(s.hdr[4:]) = [14]byte(s.data[s.pos:])
+	s.valid[4] = true
+	s.pos += 14
+	k = uint64(binary.BigEndian.Uint16(s.hdr[16:])) & 0xffff
+	if k == 0x8100 {
+		goto state8
+	}
+	if k == 0x800 {
+		goto state9
+	}
+	if k == 0x86dd {
+		goto state10
+	}
+	if k == 0x88b6 {
+		goto state6
+	}
+	if k == 0x88b7 {
+		goto state7
+	}
+	if k == 0x88b5 {
+		goto state3
+	}
+	return
+state3: // parse_radio
+	g.ops[0](s) // op 0
+	if s.parserErr {
+		return
+	}
+	k = s.slots[0] & 0xff
+	if k == 0x52 {
+		goto state4
+	}
+	return
+state4: // parse_rlc
+	if s.pos+6 > len(s.data) {
+		pe.raise(s, pe.tooShort)
+		return
+	}
+	*(*[6]byte)(s.hdr[80:]) = [6]byte(s.data[s.pos:])
+	s.valid[10] = true
+	s.pos += 6
+	k = uint64(s.hdr[81]) & 0xff
+	if k == 0x1 {
+		goto state5
+	}
+	return
+state5: // parse_pdcp
+	if s.pos+4 > len(s.data) {
+		pe.raise(s, pe.tooShort)
+		return
+	}
+	*(*[4]byte)(s.hdr[86:]) = [4]byte(s.data[s.pos:])
+	s.valid[11] = true
+	s.pos += 4
+	k = uint64(s.hdr[86]>>7&0x1) & 0x1
+	if k == 0x1 {
+		goto state9
+	}
+	return
+state6: // parse_cc_notify
+	if s.pos+12 > len(s.data) {
+		pe.raise(s, pe.tooShort)
+		return
+	}
+	*(*[12]byte)(s.hdr[24:]) = [12]byte(s.data[s.pos:])
+	s.valid[6] = true
+	s.pos += 12
+	return
+state7: // parse_cc_marker
+	if s.pos+8 > len(s.data) {
+		pe.raise(s, pe.tooShort)
+		return
+	}
+	*(*[8]byte)(s.hdr[72:]) = [8]byte(s.data[s.pos:])
+	s.valid[9] = true
+	s.pos += 8
+	return
+state8: // parse_vlan
+	if s.pos+4 > len(s.data) {
+		pe.raise(s, pe.tooShort)
+		return
+	}
+	*(*[4]byte)(s.hdr[90:]) = [4]byte(s.data[s.pos:])
+	s.valid[12] = true
+	s.pos += 4
+	k = uint64(binary.BigEndian.Uint16(s.hdr[92:])) & 0xffff
+	if k == 0x800 {
+		goto state9
+	}
+	if k == 0x86dd {
+		goto state10
+	}
+	return
+state9: // parse_ipv4
+	if s.pos+20 > len(s.data) {
+		pe.raise(s, pe.tooShort)
+		return
+	}
+	*(*[20]byte)(s.hdr[94:]) = [20]byte(s.data[s.pos:])
+	s.valid[13] = true
+	s.pos += 20
+	s.slots[137] = uint64(s.hdr[103]) & 0xff
+	k = uint64(s.hdr[103]) & 0xff
+	if k == 0x6 {
+		goto state11
+	}
+	if k == 0x11 {
+		goto state12
+	}
+	if k == 0x1 {
+		goto state13
+	}
+	return
+state10: // parse_ipv6
+	if s.pos+40 > len(s.data) {
+		pe.raise(s, pe.tooShort)
+		return
+	}
+	*(*[40]byte)(s.hdr[114:]) = [40]byte(s.data[s.pos:])
+	s.valid[14] = true
+	s.pos += 40
+	s.slots[137] = uint64(s.hdr[120]) & 0xff
+	k = uint64(s.hdr[120]) & 0xff
+	if k == 0x6 {
+		goto state11
+	}
+	if k == 0x11 {
+		goto state12
+	}
+	if k == 0x3a {
+		goto state13
+	}
+	return
+state11: // parse_tcp
+	if s.pos+20 > len(s.data) {
+		pe.raise(s, pe.tooShort)
+		return
+	}
+	*(*[20]byte)(s.hdr[154:]) = [20]byte(s.data[s.pos:])
+	s.valid[15] = true
+	s.pos += 20
+	s.slots[135] = uint64(binary.BigEndian.Uint16(s.hdr[154:])) & 0xffff
+	s.slots[136] = uint64(binary.BigEndian.Uint16(s.hdr[156:])) & 0xffff
+	return
+state12: // parse_udp
+	if s.pos+8 > len(s.data) {
+		pe.raise(s, pe.tooShort)
+		return
+	}
+	*(*[8]byte)(s.hdr[174:]) = [8]byte(s.data[s.pos:])
+	s.valid[16] = true
+	s.pos += 8
+	s.slots[135] = uint64(binary.BigEndian.Uint16(s.hdr[174:])) & 0xffff
+	s.slots[136] = uint64(binary.BigEndian.Uint16(s.hdr[176:])) & 0xffff
+	k = uint64(binary.BigEndian.Uint16(s.hdr[176:])) & 0xffff
+	if k == 0x868 {
+		goto state14
+	}
+	return
+state13: // parse_icmp
+	if s.pos+4 > len(s.data) {
+		pe.raise(s, pe.tooShort)
+		return
+	}
+	*(*[4]byte)(s.hdr[182:]) = [4]byte(s.data[s.pos:])
+	s.valid[17] = true
+	s.pos += 4
+	return
+state14: // parse_gtpu
+	if s.pos+8 > len(s.data) {
+		pe.raise(s, pe.tooShort)
+		return
+	}
+	*(*[8]byte)(s.hdr[186:]) = [8]byte(s.data[s.pos:])
+	s.valid[18] = true
+	s.pos += 8
+	k = (((((uint64(s.hdr[186]>>5&0x7)&0x7)<<8|uint64(s.hdr[186]>>4&0x1)&0x1)<<8|uint64(s.hdr[187])&0xff)<<8|uint64(s.hdr[186]>>2&0x1)&0x1)<<8|uint64(s.hdr[186]>>1&0x1)&0x1)<<8 | uint64(s.hdr[186]>>0&0x1)&0x1
+	if k == 0x101ff000000 {
+		goto state17
+	}
+	if k&0x701ff000000 == 0x101ff000000 {
+		goto state15
+	}
+	return
+state15: // parse_gtpu_options
+	if s.pos+4 > len(s.data) {
+		pe.raise(s, pe.tooShort)
+		return
+	}
+	*(*[4]byte)(s.hdr[194:]) = [4]byte(s.data[s.pos:])
+	s.valid[19] = true
+	s.pos += 4
+	k = (uint64(s.hdr[186]>>2&0x1)&0x1)<<8 | uint64(s.hdr[197])&0xff
+	if k&0x100 == 0x0 {
+		goto state17
+	}
+	if k == 0x185 {
+		goto state16
+	}
+	return
+state16: // parse_gtpu_psc
+	if s.pos+4 > len(s.data) {
+		pe.raise(s, pe.tooShort)
+		return
+	}
+	*(*[4]byte)(s.hdr[198:]) = [4]byte(s.data[s.pos:])
+	s.valid[20] = true
+	s.pos += 4
+	k = (uint64(s.hdr[198])&0xff)<<8 | uint64(s.hdr[201])&0xff
+	if k == 0x100 {
+		goto state17
+	}
+	return
+state17: // parse_inner_ipv4
+	if s.pos+20 > len(s.data) {
+		pe.raise(s, pe.tooShort)
+		return
+	}
+	*(*[20]byte)(s.hdr[202:]) = [20]byte(s.data[s.pos:])
+	s.valid[21] = true
+	s.pos += 20
+	k = uint64(s.hdr[211]) & 0xff
+	if k == 0x6 {
+		goto state18
+	}
+	if k == 0x11 {
+		goto state19
+	}
+	if k == 0x1 {
+		goto state20
+	}
+	return
+state18: // parse_inner_tcp
+	if s.pos+20 > len(s.data) {
+		pe.raise(s, pe.tooShort)
+		return
+	}
+	*(*[20]byte)(s.hdr[222:]) = [20]byte(s.data[s.pos:])
+	s.valid[22] = true
+	s.pos += 20
+	return
+state19: // parse_inner_udp
+	if s.pos+8 > len(s.data) {
+		pe.raise(s, pe.tooShort)
+		return
+	}
+	*(*[8]byte)(s.hdr[242:]) = [8]byte(s.data[s.pos:])
+	s.valid[23] = true
+	s.pos += 8
+	return
+state20: // parse_inner_icmp
+	if s.pos+4 > len(s.data) {
+		pe.raise(s, pe.tooShort)
+		return
+	}
+	*(*[4]byte)(s.hdr[250:]) = [4]byte(s.data[s.pos:])
+	s.valid[24] = true
+	s.pos += 4
+	return
 }
 
 // dep_build is the generated deparser of build.
@@ -4322,16 +4621,17 @@ func (g *ctl_build_ingress) table12(s *phv) node {
 	}
 	key := s.key[:1]
 	g.k12_0(s, key[0:1])
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -4400,16 +4700,17 @@ func (g *ctl_build_ingress) table16(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:0]
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -4447,16 +4748,17 @@ func (g *ctl_build_ingress) table18(s *phv) node {
 	key[0] = byte(s.slots[166])
 	binary.BigEndian.PutUint32(key[1:], uint32(s.slots[171]))
 	binary.BigEndian.PutUint32(key[5:], uint32(s.slots[172]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -4494,16 +4796,17 @@ func (g *ctl_build_ingress) table23(s *phv) node {
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[223]))
 	key[2] = byte(s.slots[237])
 	g.k23_2(s, key[3:4])
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -4591,16 +4894,17 @@ func (g *ctl_build_ingress) table47(s *phv) node {
 	}
 	key := s.key[:1]
 	key[0] = byte(s.slots[158])
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -4636,16 +4940,17 @@ func (g *ctl_build_ingress) table63(s *phv) node {
 	}
 	key := s.key[:2]
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[153]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -4685,16 +4990,17 @@ func (g *ctl_build_ingress) table64(s *phv) node {
 	key[8] = byte(s.slots[145])
 	binary.BigEndian.PutUint16(key[9:], uint16(s.slots[146]))
 	binary.BigEndian.PutUint16(key[11:], uint16(s.slots[147]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -4731,16 +5037,17 @@ func (g *ctl_build_ingress) table66(s *phv) node {
 	key := s.key[:5]
 	binary.BigEndian.PutUint32(key[0:], uint32(s.slots[143]))
 	key[4] = byte(s.slots[148])
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -4777,16 +5084,17 @@ func (g *ctl_build_ingress) table67(s *phv) node {
 	key := s.key[:5]
 	binary.BigEndian.PutUint32(key[0:], uint32(s.slots[143]))
 	key[4] = byte(s.slots[148])
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -4823,16 +5131,17 @@ func (g *ctl_build_ingress) table75(s *phv) node {
 	key := s.key[:8]
 	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(s.hdr[110:]))
 	binary.BigEndian.PutUint32(key[4:], binary.BigEndian.Uint32(s.hdr[190:]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -4841,7 +5150,7 @@ func (g *ctl_build_ingress) table75(s *phv) node {
 			return nil
 		}
 	}
-	if found.Matched {
+	if matched {
 		return t.hit
 	}
 	return t.miss
@@ -4868,16 +5177,17 @@ func (g *ctl_build_ingress) table83(s *phv) node {
 	}
 	key := s.key[:4]
 	binary.BigEndian.PutUint32(key[0:], uint32(s.slots[143]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -4886,7 +5196,7 @@ func (g *ctl_build_ingress) table83(s *phv) node {
 			return nil
 		}
 	}
-	if found.Matched {
+	if matched {
 		return t.hit
 	}
 	return t.miss
@@ -4912,16 +5222,17 @@ func (g *ctl_build_ingress) table92(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:0]
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -4956,16 +5267,17 @@ func (g *ctl_build_ingress) table95(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:0]
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5000,16 +5312,17 @@ func (g *ctl_build_ingress) table96(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:0]
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5076,16 +5389,17 @@ func (g *ctl_build_ingress) table103(s *phv) node {
 	}
 	key := s.key[:4]
 	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(s.hdr[110:]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5120,16 +5434,17 @@ func (g *ctl_build_ingress) table133(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:0]
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5164,16 +5479,17 @@ func (g *ctl_build_ingress) table140(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:0]
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5210,16 +5526,17 @@ func (g *ctl_build_ingress) table145(s *phv) node {
 	key := s.key[:3]
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[176]))
 	key[2] = byte(s.slots[180])
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5256,16 +5573,17 @@ func (g *ctl_build_ingress) table148(s *phv) node {
 	key := s.key[:3]
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[176]))
 	key[2] = byte(s.slots[179])
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5301,16 +5619,17 @@ func (g *ctl_build_ingress) table159(s *phv) node {
 	}
 	key := s.key[:2]
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[176]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5346,16 +5665,17 @@ func (g *ctl_build_ingress) table175(s *phv) node {
 	}
 	key := s.key[:2]
 	binary.BigEndian.PutUint16(key[0:], binary.BigEndian.Uint16(s.hdr[72:]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5364,7 +5684,7 @@ func (g *ctl_build_ingress) table175(s *phv) node {
 			return nil
 		}
 	}
-	if found.Matched {
+	if matched {
 		return t.hit
 	}
 	return t.miss
@@ -5395,16 +5715,17 @@ func (g *ctl_build_ingress) table178(s *phv) node {
 	key[8] = byte(s.slots[137])
 	binary.BigEndian.PutUint16(key[9:], uint16(s.slots[135]))
 	binary.BigEndian.PutUint16(key[11:], uint16(s.slots[136]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5413,7 +5734,7 @@ func (g *ctl_build_ingress) table178(s *phv) node {
 			return nil
 		}
 	}
-	if found.Matched {
+	if matched {
 		return t.hit
 	}
 	return t.miss
@@ -5440,16 +5761,17 @@ func (g *ctl_build_ingress) table183(s *phv) node {
 	}
 	key := s.key[:2]
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[222]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5485,16 +5807,17 @@ func (g *ctl_build_ingress) table197(s *phv) node {
 	}
 	key := s.key[:4]
 	binary.BigEndian.PutUint32(key[0:], uint32(s.slots[213]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5503,7 +5826,7 @@ func (g *ctl_build_ingress) table197(s *phv) node {
 			return nil
 		}
 	}
-	if found.Matched {
+	if matched {
 		return t.hit
 	}
 	return t.miss
@@ -5530,16 +5853,17 @@ func (g *ctl_build_ingress) table224(s *phv) node {
 	}
 	key := s.key[:4]
 	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(s.hdr[82:]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -5548,7 +5872,7 @@ func (g *ctl_build_ingress) table224(s *phv) node {
 			return nil
 		}
 	}
-	if found.Matched {
+	if matched {
 		return t.hit
 	}
 	return t.miss
@@ -6114,16 +6438,17 @@ func (g *ctl_build_egress) table22(s *phv) node {
 	}
 	key := s.key[:2]
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[224]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -6159,16 +6484,17 @@ func (g *ctl_build_egress) table35(s *phv) node {
 	}
 	key := s.key[:2]
 	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[176]))
-	var found pipeline.Hit
-	t.t.LookupHit(key, &found, s.paramBuf)
-	bc, ok := found.Bound.(*boundCall)
+	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
+		var found pipeline.Hit
+		t.t.LookupHit(key, &found, s.paramBuf)
 		return t.apply(s, &found)
 	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -6177,7 +6503,7 @@ func (g *ctl_build_egress) table35(s *phv) node {
 			return nil
 		}
 	}
-	if found.Matched {
+	if matched {
 		return t.hit
 	}
 	return t.miss

@@ -58,8 +58,9 @@ func boundActions(p *Program) int {
 }
 
 // agreeOnPackets runs the UPF's and the routed packets and 4,000
-// mutations of them through progs[0] and each other program, and fails on
-// the first answer that differs.
+// mutations of them, and parserVariants whole and cut short, through
+// progs[0] and each other program, and fails on the first answer that
+// differs.
 func agreeOnPackets(t *testing.T, progs ...*Program) {
 	t.Helper()
 	inner := ipv4UDP(upfUE, upfDN, 4000, 80, 64, make([]byte, 64))
@@ -95,6 +96,21 @@ func agreeOnPackets(t *testing.T, progs ...*Program) {
 		}
 		if aok {
 			forwarded++
+		}
+	}
+	// The parser's other paths (parserVariants), whole and cut short.
+	for _, whole := range parserVariants() {
+		for _, n := range []int{len(whole), r.IntN(len(whole) + 1), r.IntN(len(whole) + 1)} {
+			for _, port := range []uint32{1, 2, cpuPort} {
+				a, aok := runBoth(progs[0], whole[:n], port)
+				for i, other := range progs[1:] {
+					b, bok := runBoth(other, whole[:n], port)
+					if aok != bok || a.Meta != b.Meta || !bytes.Equal(a.Frame, b.Frame) {
+						t.Fatalf("packet %x on port %d: program 0 %v %+v %x, program %d %v %+v %x",
+							whole[:n], port, aok, a.Meta, a.Frame, i+1, bok, b.Meta, b.Frame)
+					}
+				}
+			}
 		}
 	}
 	if forwarded < 1000 {

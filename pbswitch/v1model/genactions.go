@@ -85,7 +85,6 @@ func (e *emitter) tableMethod(i int, n *tableNode) string {
 			}
 		}
 	}
-	b.WriteString("\tvar found pipeline.Hit\n\tt.t.LookupHit(key, &found, s.paramBuf)\n")
 	b.WriteString(hitCode(n))
 	b.WriteString("}\n\n")
 	return b.String()
@@ -125,24 +124,26 @@ func plainTable(n *tableNode) bool {
 	return n.profile == nil && !n.counts && n.meter == nil
 }
 
-// hitCode is tableNode.apply in place for a plain table's bound entries
-// (the rest go through apply).
+// hitCode is the lookup and tableNode.apply in place for a plain table's
+// bound entries (Table.LookupPlain: no Hit filled); anything else, and a
+// hit whose action is not bound, goes through LookupHit and apply.
 func hitCode(n *tableNode) string {
+	const full = "\tvar found pipeline.Hit\n\tt.t.LookupHit(key, &found, s.paramBuf)\n\treturn t.apply(s, &found)\n"
 	if !plainTable(n) {
-		return "\treturn t.apply(s, &found)\n"
+		return full
 	}
-	next := "if ba == nil {\n\t\treturn nil\n\t}\n\treturn ba.next\n"
+	next, matched := "if ba == nil {\n\t\treturn nil\n\t}\n\treturn ba.next\n", "_"
 	if n.byHit {
-		next = "if found.Matched {\n\t\treturn t.hit\n\t}\n\treturn t.miss\n"
+		next, matched = "if matched {\n\t\treturn t.hit\n\t}\n\treturn t.miss\n", "matched"
 	}
-	return `	bc, ok := found.Bound.(*boundCall)
+	return `	bound, words, ` + matched + ` := t.t.LookupPlain(key, s.paramBuf)
+	bc, ok := bound.(*boundCall)
 	if !ok {
-		return t.apply(s, &found)
-	}
+	` + full + `	}
 	ba := bc.ba
 	if ba != nil && !ba.a.empty {
-		if found.Words != nil { // a slab table's entry: its own words
-			s.params = found.Words
+		if words != nil { // a slab table's entry: its own words
+			s.params = words
 		} else {
 			s.params = bc.words
 		}
@@ -159,28 +160,14 @@ func (e *emitter) keyCode(i, j int, k keyElem) string {
 	o, n := k.off, k.bytes
 	switch {
 	case k.read == nil:
-		switch n {
-		case 1:
-			return fmt.Sprintf("\tkey[%d] = s.hdr[%d]\n", o, k.src)
-		case 2:
-			return fmt.Sprintf("\tbinary.BigEndian.PutUint16(key[%d:], binary.BigEndian.Uint16(s.hdr[%d:]))\n", o, k.src)
-		case 4:
-			return fmt.Sprintf("\tbinary.BigEndian.PutUint32(key[%d:], binary.BigEndian.Uint32(s.hdr[%d:]))\n", o, k.src)
-		case 8:
-			return fmt.Sprintf("\tbinary.BigEndian.PutUint64(key[%d:], binary.BigEndian.Uint64(s.hdr[%d:]))\n", o, k.src)
+		if store := beStore("key", o, n, beLoad("s.hdr", k.src, n)); store != "" {
+			return "\t" + store + "\n"
 		}
 		return fmt.Sprintf("\tcopy(key[%d:%d], s.hdr[%d:%d])\n", o, o+n, k.src, k.src+n)
 	case k.slot >= 0:
 		v := fmt.Sprintf("s.slots[%d]", k.slot)
-		switch n {
-		case 1:
-			return fmt.Sprintf("\tkey[%d] = byte(%s)\n", o, v)
-		case 2:
-			return fmt.Sprintf("\tbinary.BigEndian.PutUint16(key[%d:], uint16(%s))\n", o, v)
-		case 4:
-			return fmt.Sprintf("\tbinary.BigEndian.PutUint32(key[%d:], uint32(%s))\n", o, v)
-		case 8:
-			return fmt.Sprintf("\tbinary.BigEndian.PutUint64(key[%d:], %s)\n", o, v)
+		if store := beStore("key", o, n, fromUint64(n, v)); store != "" {
+			return "\t" + store + "\n"
 		}
 		return fmt.Sprintf("\tpipeline.PutUint(key[%d:%d], %s)\n", o, o+n, v)
 	}

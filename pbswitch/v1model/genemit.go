@@ -37,6 +37,7 @@ func GenerateControls(sources []GenSource) ([]byte, error) {
 		asig    []string
 		prog    *Program
 		dsig    []string
+		psig    []string
 	}
 	var groups []*group
 	for _, src := range sources {
@@ -46,16 +47,16 @@ func GenerateControls(sources []GenSource) ([]byte, error) {
 		}
 		graphs := map[string][]node{"ingress": walkControl(p.ingress), "egress": walkControl(p.egress)}
 		sigs := map[string][]string{"ingress": signature(graphs["ingress"]), "egress": signature(graphs["egress"])}
-		asig, dsig := actionSignature(p.actions), deparserSignature(p)
+		asig, dsig, psig := actionSignature(p.actions), deparserSignature(p), parserSignature(p)
 		var same *group
 		for _, g := range groups {
 			if slices.Equal(g.sigs["ingress"], sigs["ingress"]) && slices.Equal(g.sigs["egress"], sigs["egress"]) &&
-				slices.Equal(g.asig, asig) && slices.Equal(g.dsig, dsig) {
+				slices.Equal(g.asig, asig) && slices.Equal(g.dsig, dsig) && slices.Equal(g.psig, psig) {
 				same = g
 			}
 		}
 		if same == nil {
-			same = &group{name: identifier(src.Name), graphs: graphs, sigs: sigs, actions: p.actions, asig: asig, prog: p, dsig: dsig}
+			same = &group{name: identifier(src.Name), graphs: graphs, sigs: sigs, actions: p.actions, asig: asig, prog: p, dsig: dsig, psig: psig}
 			groups = append(groups, same)
 		}
 		same.hashes = append(same.hashes, jsonHash(src.BMv2))
@@ -90,7 +91,16 @@ func GenerateControls(sources []GenSource) ([]byte, error) {
 			}
 			body.WriteString("\t\t}},\n")
 		}
+		par := parserGenCode("bind_"+g.name+"_parser", g.sources[0], g.prog)
+		if par != "" {
+			fmt.Fprintf(&body, "\t\tparser: generatedParser{bind: bind_%s_parser, signature: []string{\n", g.name)
+			for _, s := range g.psig {
+				fmt.Fprintf(&body, "\t\t\t%q,\n", s)
+			}
+			body.WriteString("\t\t}},\n")
+		}
 		body.WriteString("\t})\n}\n\n")
+		body.WriteString(par)
 		body.WriteString(dep)
 		body.WriteString(actionsCode("bind_"+g.name+"_actions", g.sources[0], g.actions))
 		for _, pl := range []string{"ingress", "egress"} {
@@ -257,16 +267,8 @@ func (e *emitter) condition(i int, n node) string {
 	case *slotEqNode:
 		return fmt.Sprintf("s.slots[%d] == %#x", n.slot, n.k)
 	case *fieldEqNode:
-		if n.lv.bit%8 == 0 {
-			b := n.lv.bit / 8
-			switch n.lv.width {
-			case 8:
-				return fmt.Sprintf("s.hdr[%d] == %#x", b, n.k)
-			case 16:
-				return fmt.Sprintf("binary.BigEndian.Uint16(s.hdr[%d:]) == %#x", b, n.k)
-			case 32:
-				return fmt.Sprintf("binary.BigEndian.Uint32(s.hdr[%d:]) == %#x", b, n.k)
-			}
+		if w := n.lv.width; n.lv.bit%8 == 0 && (w == 8 || w == 16 || w == 32) {
+			return fmt.Sprintf("%s == %#x", beLoad("s.hdr", n.lv.bit/8, w/8), n.k)
 		}
 		get := e.bindField(fmt.Sprintf("get%d", i), "func(*phv) uint64", fmt.Sprintf("n[%d].(*fieldEqNode).get", i))
 		return fmt.Sprintf("%s(s) == %#x", get, n.k)

@@ -20,15 +20,17 @@ import (
 // straight action's body as Go statements (genprims.go; the steps without
 // a generated form call their closures), a compiler-made action node's
 // inlined into its control; the deparser's emit order as straight code
-// (genactions.go). The parser is the engine's.
+// (genactions.go); the parser's states as one function of labels and
+// gotos (genparser.go).
 //
 // The generic node graph stays the reference. Load takes the generated
 // code only when the JSON's SHA-256 is one it was generated from and the
 // graph the engine compiled has, node for node, the signature the code was
 // generated against (kinds, offsets, constants, key layouts, successors),
-// and the actions and deparser theirs (each action's generated code by
-// hash; the emit order), all or nothing, so a stale file (another JSON, or
-// an engine that compiles the same JSON otherwise) is never run.
+// and the actions, deparser and parser theirs (each action's generated
+// code by hash; the emit order; the parser's code by hash), all or
+// nothing, so a stale file (another JSON, or an engine that compiles the
+// same JSON otherwise) is never run.
 
 // generatedControls is one generated file's code: the JSONs it serves and
 // its pipelines' code by name.
@@ -37,6 +39,16 @@ type generatedControls struct {
 	pipelines map[string]generatedPipeline
 	actions   generatedActions
 	deparser  generatedDeparser
+	parser    generatedParser
+}
+
+// generatedParser is the program's parser as straight code (nil bind when
+// the program's parser has no generated form, genparser.go): the
+// signature it was generated against (parserSignature) and the function
+// binding it to the program.
+type generatedParser struct {
+	signature []string
+	bind      func(p *Program) func(*phv)
 }
 
 // generatedDeparser is the program's deparser as straight code (nil bind
@@ -106,7 +118,13 @@ func (p *Program) bindGenerated(bmv2 []byte, registry map[string]*generatedContr
 	if !slices.Equal(deparserSignature(p), g.deparser.signature) {
 		return
 	}
+	if !slices.Equal(parserSignature(p), g.parser.signature) {
+		return
+	}
 	g.actions.bind(p.actions)
+	if g.parser.bind != nil {
+		p.genParse = g.parser.bind(p)
+	}
 	p.genIngress, p.genEgress = ingress.bind(in), egress.bind(eg)
 	if g.deparser.bind != nil {
 		p.genDeparse = g.deparser.bind(p)

@@ -98,9 +98,19 @@ func TestGeneratedControlsNeedTheirGraphsSignature(t *testing.T) {
 	if p.genIngress != nil || p.genDeparse != nil || boundActions(p) != 0 {
 		t.Fatal("code bound with its deparser's signature changed")
 	}
+	// The parser's signature: its code changed.
+	stale = *committed
+	if len(committed.parser.signature) != 1 {
+		t.Fatalf("the committed parser's signature: %q", committed.parser.signature)
+	}
+	stale.parser.signature = []string{committed.parser.signature[0] + "0"}
+	p.bindGenerated(jb, map[string]*generatedControls{jsonHash(jb): &stale})
+	if p.genIngress != nil || p.genParse != nil || boundActions(p) != 0 {
+		t.Fatal("code bound with its parser's signature changed")
+	}
 	p.bindGenerated(jb, generatedByHash)
-	if p.genDeparse == nil || boundActions(p) == 0 {
-		t.Fatal("the committed deparser or actions were not bound")
+	if p.genDeparse == nil || p.genParse == nil || boundActions(p) == 0 {
+		t.Fatal("the committed parser, deparser or actions were not bound")
 	}
 }
 

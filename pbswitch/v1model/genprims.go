@@ -175,23 +175,65 @@ func readCode(lv *lvalue) string {
 		return fmt.Sprintf("s.slots[%d]", lv.slot)
 	}
 	bit, w := lv.bit, lv.width
-	if bit%8 == 0 {
-		b := bit / 8
-		switch w {
-		case 8:
-			return fmt.Sprintf("uint64(s.hdr[%d])", b)
-		case 16:
-			return fmt.Sprintf("uint64(binary.BigEndian.Uint16(s.hdr[%d:]))", b)
-		case 32:
-			return fmt.Sprintf("uint64(binary.BigEndian.Uint32(s.hdr[%d:]))", b)
-		case 64:
-			return fmt.Sprintf("binary.BigEndian.Uint64(s.hdr[%d:])", b)
-		}
+	if load := beLoad("s.hdr", bit/8, w/8); bit%8 == 0 && w%8 == 0 && load != "" {
+		return toUint64(w/8, load)
 	}
 	if shift := bit % 8; shift+w <= 8 {
 		return fmt.Sprintf("uint64(s.hdr[%d]>>%d&%#x)", bit/8, 8-shift-w, mask64(w))
 	}
 	return ""
+}
+
+// The generated code's big-endian accesses of 1, 2, 4 or 8 bytes, shared
+// by the reads and writes of fields, the key building and the
+// conditions: a byte indexed, or binary.BigEndian's UintN / PutUintN.
+
+// beLoad reads n bytes big-endian at buf[at:] as an expression of type
+// uintType(n) ("" for other n).
+func beLoad(buf string, at, n int) string {
+	switch n {
+	case 1:
+		return fmt.Sprintf("%s[%d]", buf, at)
+	case 2, 4, 8:
+		return fmt.Sprintf("binary.BigEndian.Uint%d(%s[%d:])", 8*n, buf, at)
+	}
+	return ""
+}
+
+// beStore writes v, an expression of type uintType(n), as n bytes
+// big-endian at buf[at:] ("" for other n).
+func beStore(buf string, at, n int, v string) string {
+	switch n {
+	case 1:
+		return fmt.Sprintf("%s[%d] = %s", buf, at, v)
+	case 2, 4, 8:
+		return fmt.Sprintf("binary.BigEndian.PutUint%d(%s[%d:], %s)", 8*n, buf, at, v)
+	}
+	return ""
+}
+
+// uintType is the Go type of n bytes: byte, uint16, uint32 or uint64.
+func uintType(n int) string {
+	if n == 1 {
+		return "byte"
+	}
+	return fmt.Sprintf("uint%d", 8*n)
+}
+
+// fromUint64 cuts v, a uint64 expression, to uintType(n).
+func fromUint64(n int, v string) string {
+	if n == 8 {
+		return v
+	}
+	return uintType(n) + "(" + v + ")"
+}
+
+// toUint64 widens v, an expression of type uintType(n), to uint64.
+func toUint64(n int, v string) string {
+	if n == 8 {
+		return v
+	}
+	return "uint64(" + v + ")"
 }
 
 // storeCode writes the uint64 expression v into a plain field, cut to
@@ -205,20 +247,11 @@ func storeCode(lv *lvalue, v string) string {
 		return fmt.Sprintf("s.slots[%d] = %s & %#x", lv.slot, v, m)
 	}
 	bit := lv.bit
-	if bit%8 == 0 {
-		b := bit / 8
-		switch w {
-		case 8:
-			return fmt.Sprintf("s.hdr[%d] = byte(%s)", b, v)
-		case 16:
-			return fmt.Sprintf("binary.BigEndian.PutUint16(s.hdr[%d:], uint16(%s))", b, v)
-		case 32:
-			return fmt.Sprintf("binary.BigEndian.PutUint32(s.hdr[%d:], uint32(%s))", b, v)
-		case 48:
-			return fmt.Sprintf("put48(s.hdr[%d:%d], %s)", b, b+6, v)
-		case 64:
-			return fmt.Sprintf("binary.BigEndian.PutUint64(s.hdr[%d:], %s)", b, v)
-		}
+	if b := bit / 8; bit%8 == 0 && w == 48 {
+		return fmt.Sprintf("put48(s.hdr[%d:%d], %s)", b, b+6, v)
+	}
+	if store := beStore("s.hdr", bit/8, w/8, fromUint64(w/8, v)); bit%8 == 0 && w%8 == 0 && store != "" {
+		return store
 	}
 	if shift := bit % 8; shift+w <= 8 {
 		pos := 8 - shift - w

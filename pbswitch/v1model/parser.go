@@ -3,6 +3,7 @@
 package v1model
 
 import (
+	"fmt"
 	"math/big"
 
 	"github.com/flowbuf/flowbuf/pbswitch/bmv2json"
@@ -19,6 +20,12 @@ type parseState struct {
 	// noMatch: no case matched and there is no default.
 
 	keyWidths []int // the select key elements' widths in bits
+
+	// For the generated parser (genparser.go): each op's Go statements
+	// ("" where the op keeps its closure) and the select key as a uint64
+	// expression ("" when it has no form there).
+	opCodes []string
+	keyCode string
 }
 
 type parseCase struct {
@@ -38,8 +45,11 @@ type parserErrors struct {
 
 func (c *compiler) parser(p *bmv2json.Parser) (*parseState, error) {
 	states := map[string]*parseState{}
+	c.prog.states = nil
 	for i := range p.ParseStates {
-		states[p.ParseStates[i].Name] = &parseState{name: p.ParseStates[i].Name}
+		st := &parseState{name: p.ParseStates[i].Name}
+		states[st.name] = st
+		c.prog.states = append(c.prog.states, st)
 	}
 	for i := range p.ParseStates {
 		js := &p.ParseStates[i]
@@ -50,6 +60,7 @@ func (c *compiler) parser(p *bmv2json.Parser) (*parseState, error) {
 				return nil, err
 			}
 			st.ops = append(st.ops, op)
+			st.opCodes = append(st.opCodes, c.parserOpCode(&js.ParserOps[j]))
 		}
 		if err := c.selectKey(st, js); err != nil {
 			return nil, err
@@ -165,6 +176,28 @@ func (c *compiler) selectKey(st *parseState, js *bmv2json.ParseState) error {
 		st.keyWidths = append(st.keyWidths, v.width)
 		total += n
 	}
+	if total <= 8 {
+		// The generated parser's key: the same elements, each cut to its
+		// width, concatenated at whole bytes.
+		st.keyCode = "0"
+		for _, e := range elems {
+			if e.v.lv == nil || !plainField(e.v.lv) || e.v.wide {
+				st.keyCode = ""
+				break
+			}
+			read := readCode(e.v.lv)
+			if read == "" {
+				st.keyCode = ""
+				break
+			}
+			part := fmt.Sprintf("%s&%#x", read, mask64(e.v.width))
+			if st.keyCode == "0" {
+				st.keyCode = part
+			} else {
+				st.keyCode = fmt.Sprintf("(%s)<<%d | %s", st.keyCode, 8*e.bytes, part)
+			}
+		}
+	}
 	switch {
 	case len(elems) == 0:
 		st.key = func(*phv) uint64 { return 0 }
@@ -214,6 +247,10 @@ func (pe *parserErrors) raise(s *phv, code uint64) {
 }
 
 func (p *Program) parse(s *phv) {
+	if p.genParse != nil {
+		p.genParse(s)
+		return
+	}
 	st := p.start
 	for st != nil {
 		for _, op := range st.ops {

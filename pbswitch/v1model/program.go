@@ -47,15 +47,19 @@ func (heapFrames) Put([]byte)       {}
 // Program is a compiled P4 program bound to its p4info and runtime
 // objects. Ingress, Egress and Replicate are safe for concurrent use.
 type Program struct {
-	objs    *pipeline.Objects
-	layout  *layout
-	opts    Options
-	start   *parseState
-	perr    parserErrors
-	verify  []*checksum
-	update  []*checksum
-	ingress node
-	egress  node
+	objs   *pipeline.Objects
+	layout *layout
+	opts   Options
+	start  *parseState
+	// states are the parser's states in the JSON's order.
+	states []*parseState
+	// genParse is the generated parser, bound with the controls.
+	genParse func(*phv)
+	perr     parserErrors
+	verify   []*checksum
+	update   []*checksum
+	ingress  node
+	egress   node
 	// genIngress and genEgress are the controls' generated code when
 	// Load found code for this JSON (generated.go), nil otherwise.
 	genIngress, genEgress func(*phv)

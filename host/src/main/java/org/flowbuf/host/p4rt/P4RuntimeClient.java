@@ -14,6 +14,7 @@ import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.StreamObserver;
 import p4.config.v1.P4InfoOuterClass.ControllerPacketMetadata;
 import p4.v1.P4RuntimeGrpc;
+import p4.v1.P4RuntimeOuterClass.CapabilitiesRequest;
 import p4.v1.P4RuntimeOuterClass.CounterEntry;
 import p4.v1.P4RuntimeOuterClass.DigestList;
 import p4.v1.P4RuntimeOuterClass.DigestListAck;
@@ -304,6 +305,45 @@ public final class P4RuntimeClient implements AutoCloseable {
         entries.forEach(e -> entities.add(Entity.newBuilder()
                                                   .setPacketReplicationEngineEntry(e).build()));
         writeEntities(type, entities);
+    }
+
+    /**
+     * Sends Writes without updates one after the other, so that the JIT
+     * compiles the path of a Write (gRPC, Netty, protobuf) before the ones
+     * that count. A host writes rarely (a hybrid UPF's promotion writes
+     * twice): without this, its Writes ran interpreted, and a Write's
+     * round trip on loopback took 0.9-1.5 ms at p50 instead of 0.2-0.7 ms.
+     * A Write without updates changes nothing (P4Runtime targets answer it
+     * OK); a target that refuses it gets Capabilities requests instead,
+     * answered or not (their round trip is much the same). Stops early when
+     * the target is unreachable or the thread is interrupted.
+     *
+     * @param calls how many round trips
+     * @return how many were made
+     */
+    public int warmUp(int calls) {
+        boolean writes = true;
+        for (int i = 0; i < calls; i++) {
+            if (Thread.currentThread().isInterrupted()) {
+                return i;
+            }
+            try {
+                if (writes) {
+                    blocking().write(WriteRequest.newBuilder().setDeviceId(deviceId)
+                                             .setElectionId(electionId).build());
+                } else {
+                    blocking().capabilities(CapabilitiesRequest.getDefaultInstance());
+                }
+            } catch (StatusRuntimeException e) {
+                Status.Code code = e.getStatus().getCode();
+                if (code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED
+                        || code == Status.Code.CANCELLED) {
+                    return i + 1;
+                }
+                writes = false;
+            }
+        }
+        return calls;
     }
 
     /**

@@ -234,6 +234,17 @@ public final class SwitchSession implements AutoCloseable {
                 .collect(Collectors.toList());
     }
 
+    /**
+     * Warms the call path of this session's Writes up (see
+     * {@link P4RuntimeClient#warmUp}).
+     *
+     * @param calls how many round trips
+     * @return how many were sent
+     */
+    public int warmUp(int calls) {
+        return client.warmUp(calls);
+    }
+
     @Override
     public void close() {
         writes.close();

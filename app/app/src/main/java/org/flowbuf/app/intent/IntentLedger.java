@@ -117,32 +117,21 @@ final class IntentLedger {
         record(old.with(FlowBufIntent.State.WITHDRAWN, old.bufferId().orElse(null), null));
     }
 
-    // The buffer of the latest installed pause with this filter (in-port
-    // ignored). Only installed intents hold a rule, so this looks at those,
-    // not at the whole history, which grows with every pause ever made.
-    // The installed pause of the flow at that in-port: its rule is the one
-    // a pause of the same flow there would write.
+    // The latest installed pause of the flow at that in-port: its rule is
+    // the one a pause of the same flow there would write. Only installed
+    // intents hold a rule; the store finds them by device and filter
+    // (in-port ignored) without scanning the history or every rule.
     Optional<FlowBufIntent> installedPause(DeviceId deviceId, PortNumber inPort,
                                            FlowFilter filter) {
-        FlowFilter wanted = filter.withoutInPort();
-        return store.rules().keySet().stream()
-                .map(store::get).flatMap(Optional::stream)
-                .filter(i -> i.type() == FlowBufIntent.Type.PAUSE
-                        && i.state() == FlowBufIntent.State.INSTALLED
-                        && i.deviceId().equals(deviceId)
-                        && i.port().equals(inPort)
-                        && i.filter().withoutInPort().equals(wanted))
+        return store.installedPauses(deviceId, filter).stream()
+                .filter(i -> i.port().equals(inPort))
                 .max(Comparator.comparing(i -> i.id().id()));
     }
 
+    // The buffer of the latest installed pause with this filter (in-port
+    // ignored).
     Optional<BufferId> pausedBuffer(DeviceId deviceId, FlowFilter filter) {
-        FlowFilter wanted = filter.withoutInPort();
-        return store.rules().keySet().stream()
-                .map(store::get).flatMap(Optional::stream)
-                .filter(i -> i.type() == FlowBufIntent.Type.PAUSE
-                        && i.state() == FlowBufIntent.State.INSTALLED
-                        && i.deviceId().equals(deviceId)
-                        && i.filter().withoutInPort().equals(wanted))
+        return store.installedPauses(deviceId, filter).stream()
                 .max(Comparator.comparing(i -> i.id().id()))
                 .map(i -> i.bufferId().orElseThrow());
     }

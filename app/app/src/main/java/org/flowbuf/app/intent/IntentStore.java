@@ -5,11 +5,14 @@
 package org.flowbuf.app.intent;
 
 import org.flowbuf.api.FlowBufIntent;
+import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentId;
 import org.onosproject.net.DeviceId;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * Where intents and the steering rules of installed intents are kept: in
@@ -87,4 +90,36 @@ public interface IntentStore {
      * @return the owner, if an installed intent has this rule
      */
     Optional<IntentId> ruleOwner(DeviceId deviceId, SteeringRule rule);
+
+    /**
+     * The installed pauses on a device whose filter, in-port ignored, is
+     * this one, and which hold a rule (every pause asks). This one copies
+     * and scans the rules of every installed intent; a store may keep an
+     * index instead.
+     *
+     * @param deviceId device
+     * @param filter   filter (its in-port is ignored)
+     * @return those intents, in no particular order
+     */
+    default List<FlowBufIntent> installedPauses(DeviceId deviceId, FlowFilter filter) {
+        FlowFilter wanted = filter.withoutInPort();
+        return rules().keySet().stream().map(this::get).flatMap(Optional::stream)
+                .filter(i -> isInstalledPause(i, deviceId, wanted))
+                .collect(Collectors.toList());
+    }
+
+    /**
+     * Whether an intent is an installed pause on a device with a filter.
+     *
+     * @param intent   intent
+     * @param deviceId device
+     * @param wanted   filter without in-port
+     * @return true if so
+     */
+    static boolean isInstalledPause(FlowBufIntent intent, DeviceId deviceId, FlowFilter wanted) {
+        return intent.type() == FlowBufIntent.Type.PAUSE
+                && intent.state() == FlowBufIntent.State.INSTALLED
+                && intent.deviceId().equals(deviceId)
+                && intent.filter().withoutInPort().equals(wanted);
+    }
 }

@@ -15,6 +15,7 @@ import org.flowbuf.api.upf.UpfMeter;
 import org.flowbuf.api.upf.UpfQueue;
 import org.flowbuf.app.upf.UpfSessionRecord;
 import org.flowbuf.app.upf.UpfStore;
+import org.onlab.packet.Ip4Address;
 import org.onlab.util.KryoNamespace;
 import org.onosproject.net.DeviceId;
 import org.onosproject.store.serializers.KryoNamespaces;
@@ -44,6 +45,8 @@ public final class DistributedUpfStore implements UpfStore {
                     .build("flowbuf-upf"));
 
     private final ConsistentMap<Long, UpfSessionRecord> sessions;
+    /** Session ids by "device#UE" (sessionOf without a look through every session). */
+    private final ConsistentMap<String, Long> byUe;
     private final ConsistentMap<String, UpfApplication> applications;
     private final ConsistentMap<Long, FirewallRule> firewall;
     private final ConsistentMap<String, UpfInterface> interfaces;
@@ -58,6 +61,8 @@ public final class DistributedUpfStore implements UpfStore {
     public DistributedUpfStore(StorageService storage) {
         this.sessions = storage.<Long, UpfSessionRecord>consistentMapBuilder()
                 .withName("flowbuf-upf-sessions").withSerializer(SERIALIZER).build();
+        this.byUe = storage.<String, Long>consistentMapBuilder()
+                .withName("flowbuf-upf-sessions-by-ue").withSerializer(SERIALIZER).build();
         this.applications = storage.<String, UpfApplication>consistentMapBuilder()
                 .withName("flowbuf-upf-applications").withSerializer(SERIALIZER).build();
         this.firewall = storage.<Long, FirewallRule>consistentMapBuilder()
@@ -88,14 +93,59 @@ public final class DistributedUpfStore implements UpfStore {
         return Optional.ofNullable(Versioned.valueOrNull(sessions.get(id)));
     }
 
+    /**
+     * The session of a UE on a device, through the index by UE. The index
+     * is written after its session and checked against it: an entry left by
+     * a session removed or moved to another UE finds nothing. A UE the
+     * index does not know (sessions stored by a version without the index,
+     * or an instance that stopped between the two writes) is looked for
+     * among every session, and the index repaired.
+     */
+    @Override
+    public Optional<UpfSessionRecord> sessionOf(DeviceId deviceId, Ip4Address ue) {
+        String key = ueKey(deviceId, ue);
+        Long id = Versioned.valueOrNull(byUe.get(key));
+        if (id != null) {
+            Optional<UpfSessionRecord> found = session(id).filter(r -> isOf(r, deviceId, ue));
+            if (found.isPresent()) {
+                return found;
+            }
+        }
+        Optional<UpfSessionRecord> scanned = UpfStore.super.sessionOf(deviceId, ue);
+        scanned.ifPresent(r -> byUe.put(key, r.session().id()));
+        return scanned;
+    }
+
+    private static boolean isOf(UpfSessionRecord r, DeviceId deviceId, Ip4Address ue) {
+        return r.session().deviceId().equals(deviceId) && r.session().ueAddress().equals(ue);
+    }
+
     @Override
     public void putSessions(Collection<UpfSessionRecord> records) {
-        records.forEach(r -> sessions.put(r.session().id(), r));
+        for (UpfSessionRecord r : records) {
+            long id = r.session().id();
+            UpfSessionRecord before = Versioned.valueOrNull(sessions.put(id, r));
+            if (before != null && !isOf(before, r.session().deviceId(), r.session().ueAddress())) {
+                byUe.remove(ueKey(before), Long.valueOf(id));  // the value, not a version
+            }
+            byUe.put(ueKey(r), id);
+        }
     }
 
     @Override
     public void removeSession(long id) {
-        sessions.remove(id);
+        UpfSessionRecord removed = Versioned.valueOrNull(sessions.remove(id));
+        if (removed != null) {
+            byUe.remove(ueKey(removed), Long.valueOf(id));
+        }
+    }
+
+    private static String ueKey(UpfSessionRecord r) {
+        return ueKey(r.session().deviceId(), r.session().ueAddress());
+    }
+
+    private static String ueKey(DeviceId deviceId, Ip4Address ue) {
+        return deviceId + "#" + ue;
     }
 
     @Override

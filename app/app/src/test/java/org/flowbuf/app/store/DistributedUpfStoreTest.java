@@ -17,11 +17,15 @@ import org.junit.Test;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 import org.onosproject.net.DeviceId;
+import org.onosproject.store.service.ConsistentMap;
 import org.onosproject.store.service.TestStorageService;
 
 import java.util.List;
+import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
 
 /** What one instance stores, another reads back: the serializer and the maps. */
 public class DistributedUpfStoreTest {
@@ -68,5 +72,56 @@ public class DistributedUpfStoreTest {
         assertEquals(List.of(iface), List.copyOf(store.interfaces()));
         store.removeInterface(iface);
         assertEquals(0, store.interfaces().size());
+    }
+
+    private static UpfSessionRecord sessionFor(long id, DeviceId device, String ue) {
+        return new UpfSessionRecord(PduSession.builder().id(id).deviceId(device)
+                .ueAddress(Ip4Address.valueOf(ue)).n3Address(Ip4Address.valueOf("10.0.0.100"))
+                .uplinkTeid(id).gnbAddress(Ip4Address.valueOf("10.0.0.1")).downlinkTeid(id)
+                .build(), 1, 1);
+    }
+
+    @Test
+    public void aUesSessionIsFoundThroughTheIndexOnEveryInstance() {
+        ClusterStorage cluster = new ClusterStorage();
+        DistributedUpfStore one = new DistributedUpfStore(cluster);
+        DistributedUpfStore other = new DistributedUpfStore(cluster);
+        DeviceId s2 = DeviceId.deviceId("device:s2");
+        Ip4Address ue = Ip4Address.valueOf("10.250.0.7");
+        one.putSessions(List.of(sessionFor(1, S1, "10.250.0.7"), sessionFor(2, s2, "10.250.0.7"),
+                                sessionFor(3, S1, "10.250.0.8")));
+        assertEquals(1, other.sessionOf(S1, ue).get().session().id());
+        assertEquals(2, other.sessionOf(s2, ue).get().session().id());
+        assertEquals(Long.valueOf(1), indexOf(cluster).get(S1 + "#" + ue).value());
+        // The session moved to another UE: the old UE has none, the new one has it.
+        other.putSessions(List.of(sessionFor(1, S1, "10.250.0.9")));
+        assertTrue(one.sessionOf(S1, ue).isEmpty());
+        assertEquals(1, one.sessionOf(S1, Ip4Address.valueOf("10.250.0.9")).get().session().id());
+        assertNull(indexOf(cluster).get(S1 + "#" + ue));
+        one.removeSession(1);
+        assertTrue(other.sessionOf(S1, Ip4Address.valueOf("10.250.0.9")).isEmpty());
+        assertEquals(List.of(S1 + "#10.250.0.8", s2 + "#" + ue),
+                     indexOf(cluster).keySet().stream().sorted().collect(Collectors.toList()));
+    }
+
+    @Test
+    public void aSessionTheIndexMissesIsFoundByALookAndIndexed() {
+        ClusterStorage cluster = new ClusterStorage();
+        DistributedUpfStore store = new DistributedUpfStore(cluster);
+        // Stored by a version without the index: only the sessions' map has it.
+        ConsistentMap<Long, UpfSessionRecord> sessions = cluster.<Long, UpfSessionRecord>
+                consistentMapBuilder().withName("flowbuf-upf-sessions")
+                .withSerializer(DistributedUpfStore.SERIALIZER).build();
+        sessions.put(4L, sessionFor(4, S1, "10.250.0.4"));
+        assertEquals(4, store.sessionOf(S1, Ip4Address.valueOf("10.250.0.4")).get().session().id());
+        assertEquals(Long.valueOf(4), indexOf(cluster).get(S1 + "#10.250.0.4").value());
+        // An index entry whose session is gone finds nothing.
+        sessions.remove(4L);
+        assertTrue(store.sessionOf(S1, Ip4Address.valueOf("10.250.0.4")).isEmpty());
+    }
+
+    private static ConsistentMap<String, Long> indexOf(ClusterStorage cluster) {
+        return cluster.<String, Long>consistentMapBuilder().withName("flowbuf-upf-sessions-by-ue")
+                .withSerializer(DistributedUpfStore.SERIALIZER).build();
     }
 }

@@ -19,10 +19,15 @@ import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 import org.onosproject.store.service.TestStorageService;
 
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotEquals;
@@ -125,5 +130,108 @@ public class IntentStoreTest {
         SteeringRule rule = new SteeringRule(FILTER, true, null, 2, 200);
         assertEquals(rule, DistributedIntentStore.SERIALIZER.decode(
                 DistributedIntentStore.SERIALIZER.encode(rule)));
+    }
+
+    private static final DeviceId S1 = DeviceId.deviceId("device:s1");
+
+    private static FlowBufIntent pause(IntentId id, DeviceId device, long port, FlowFilter filter,
+                                       FlowBufIntent.State state) {
+        return new FlowBufIntent(id, FlowBufIntent.Type.PAUSE, device, PortNumber.portNumber(port),
+                                 filter, BufferId.bufferId("b" + id.id()), state, "app", null);
+    }
+
+    private Set<IntentId> pausesOf(DeviceId device, FlowFilter filter) {
+        return store.installedPauses(device, filter).stream().map(FlowBufIntent::id)
+                .collect(Collectors.toSet());
+    }
+
+    // The paths of IntentLedger: opened, installed with its rule, failed,
+    // superseded (rule removed, then withdrawn), forgotten.
+    @Test
+    public void installedPausesFollowInstallWithdrawFailAndRemove() {
+        FlowFilter atPort2 = FlowFilter.builder().inPort(PortNumber.portNumber(2))
+                .ipv4Src(IpPrefix.valueOf("10.0.0.1/32")).ipProto(17).l4DstPort(9000).build();
+        SteeringRule rule = new SteeringRule(FILTER, false, 1L, 100, 100);
+        IntentId a = store.nextId();
+        store.put(pause(a, S1, 1, FILTER, FlowBufIntent.State.REQUESTED));
+        assertEquals("a requested pause holds no rule", Set.of(), pausesOf(S1, FILTER));
+        store.putRule(a, S1, rule);
+        store.put(pause(a, S1, 1, FILTER, FlowBufIntent.State.INSTALLED));
+        assertEquals(Set.of(a), pausesOf(S1, FILTER));
+        assertEquals("the in-port is ignored", Set.of(a), pausesOf(S1, atPort2));
+        assertEquals(Set.of(), pausesOf(DeviceId.deviceId("device:s2"), FILTER));
+        assertEquals(Set.of(), pausesOf(S1, FlowFilter.builder().ipProto(6).build()));
+
+        IntentId b = store.nextId();  // the same flow at another port
+        store.putRule(b, S1, new SteeringRule(atPort2, false, 2L, 100, 100));
+        store.put(pause(b, S1, 2, atPort2, FlowBufIntent.State.INSTALLED));
+        assertEquals(Set.of(a, b), pausesOf(S1, FILTER));
+
+        IntentId c = store.nextId();  // refused: never installed
+        store.put(pause(c, S1, 1, FILTER, FlowBufIntent.State.REQUESTED));
+        store.put(pause(c, S1, 1, FILTER, FlowBufIntent.State.FAILED));
+        assertEquals(Set.of(a, b), pausesOf(S1, FILTER));
+
+        store.removeRule(a);  // superseded: the rule goes first
+        assertEquals("an intent without its rule is not counted", Set.of(b), pausesOf(S1, FILTER));
+        store.put(pause(a, S1, 1, FILTER, FlowBufIntent.State.WITHDRAWN));
+        assertEquals(Set.of(b), pausesOf(S1, FILTER));
+        store.put(pause(b, S1, 2, atPort2, FlowBufIntent.State.FAILED));  // rule kept, intent failed
+        assertEquals(Set.of(), pausesOf(S1, FILTER));
+        store.put(pause(b, S1, 2, atPort2, FlowBufIntent.State.INSTALLED));
+        assertEquals(Set.of(b), pausesOf(S1, FILTER));
+        store.remove(b);
+        assertEquals("a forgotten intent is not counted", Set.of(), pausesOf(S1, FILTER));
+        store.put(new FlowBufIntent(c, FlowBufIntent.Type.RESUME, S1, PortNumber.portNumber(1),
+                                    FILTER, null, FlowBufIntent.State.INSTALLED, "app", null));
+        store.putRule(c, S1, rule);
+        assertEquals("a resume is not a pause", Set.of(), pausesOf(S1, FILTER));
+    }
+
+    // Random steps on both stores, each answer compared with a scan of every
+    // installed rule (the interface's default).
+    @Test
+    public void installedPausesAgreeWithAScanOfTheRules() {
+        Random random = new Random(40);
+        List<FlowFilter> filters = new ArrayList<>();
+        for (int f = 0; f < 4; f++) {
+            filters.add(FlowFilter.builder().ipv4Src(IpPrefix.valueOf("10.0.0." + f + "/32"))
+                                .build());
+        }
+        List<DeviceId> devices = List.of(S1, DeviceId.deviceId("device:s2"));
+        FlowBufIntent.State[] states = FlowBufIntent.State.values();
+        List<IntentId> ids = new ArrayList<>();
+        for (int step = 0; step < 3000; step++) {
+            IntentId id = ids.isEmpty() || random.nextInt(4) == 0 ? store.nextId()
+                    : ids.get(random.nextInt(ids.size()));
+            if (!ids.contains(id)) {
+                ids.add(id);
+            }
+            DeviceId device = devices.get((int) (id.id() % devices.size()));
+            FlowFilter filter = filters.get((int) (id.id() / 2 % filters.size()));
+            switch (random.nextInt(4)) {
+                case 0:
+                    store.putRule(id, device, new SteeringRule(filter, false, 1L, 100, 100));
+                    break;
+                case 1:
+                    store.removeRule(id);
+                    break;
+                case 2:
+                    store.remove(id);
+                    break;
+                default:
+                    store.put(pause(id, device, 1 + id.id() % 3, filter,
+                                    states[random.nextInt(states.length)]));
+            }
+            for (DeviceId d : devices) {
+                for (FlowFilter f : filters) {
+                    Set<IntentId> scanned = new HashSet<>();
+                    store.rules().keySet().forEach(r -> store.get(r)
+                            .filter(i -> IntentStore.isInstalledPause(i, d, f))
+                            .ifPresent(i -> scanned.add(i.id())));
+                    assertEquals("step " + step, scanned, pausesOf(d, f));
+                }
+            }
+        }
     }
 }

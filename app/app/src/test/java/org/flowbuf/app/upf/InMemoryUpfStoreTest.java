@@ -5,22 +5,53 @@
 package org.flowbuf.app.upf;
 
 import org.flowbuf.api.upf.PduSession;
+import org.flowbuf.app.store.ClusterStorage;
+import org.flowbuf.app.store.DistributedUpfStore;
 import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.junit.runners.Parameterized;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.net.DeviceId;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import static org.junit.Assert.assertEquals;
 
-/** The store's look-up of a UE's session by its index, as sessions change. */
+/**
+ * The store's look-up of a UE's session by its index, as sessions change:
+ * the embedded host's store and ONOS's answer alike.
+ */
+@RunWith(Parameterized.class)
 public class InMemoryUpfStoreTest {
 
     private static final DeviceId S1 = DeviceId.deviceId("device:s1");
     private static final DeviceId S2 = DeviceId.deviceId("device:s2");
 
-    private final InMemoryUpfStore store = new InMemoryUpfStore();
+    private final UpfStore store;
+
+    /**
+     * Runs the tests on a store.
+     *
+     * @param name  the store's name
+     * @param store makes the store
+     */
+    public InMemoryUpfStoreTest(String name, Supplier<UpfStore> store) {
+        this.store = store.get();
+    }
+
+    /**
+     * The stores.
+     *
+     * @return name and maker of each
+     */
+    @Parameterized.Parameters(name = "{0}")
+    public static List<Object[]> stores() {
+        Supplier<UpfStore> inMemory = InMemoryUpfStore::new;
+        Supplier<UpfStore> distributed = () -> new DistributedUpfStore(new ClusterStorage());
+        return List.of(new Object[]{"embedded", inMemory}, new Object[]{"ONOS", distributed});
+    }
 
     private static UpfSessionRecord record(long id, DeviceId device, String ue) {
         PduSession s = PduSession.builder().id(id).deviceId(device).ueAddress(Ip4Address.valueOf(ue))

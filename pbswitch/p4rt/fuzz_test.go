@@ -329,24 +329,25 @@ func FuzzRead(f *testing.F) {
 // the fixture built once (as in a fuzz worker).
 func BenchmarkFuzzWriteSeeds(b *testing.B) {
 	rigs := newFuzzRigs(b)
-	seeds := writeSeeds(b, rigs)
-	b.ResetTimer()
-	for b.Loop() {
-		for _, s := range seeds {
-			writeInput(b, rigs, s.program, s.data)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(seeds)), "ns/input")
+	benchmarkSeeds(b, writeSeeds(b, rigs), func(tb testing.TB, program uint8, data []byte) {
+		writeInput(tb, rigs, program, data)
+	})
 }
 
 // BenchmarkFuzzReadSeeds is the same for FuzzRead.
 func BenchmarkFuzzReadSeeds(b *testing.B) {
 	rigs := readRigs(b)
-	seeds := readSeeds(b, rigs)
+	benchmarkSeeds(b, readSeeds(b, rigs), func(tb testing.TB, program uint8, data []byte) {
+		readInput(tb, rigs, program, data)
+	})
+}
+
+// benchmarkSeeds runs every seed per iteration and reports the time an input.
+func benchmarkSeeds(b *testing.B, seeds []fuzzSeed, input func(testing.TB, uint8, []byte)) {
 	b.ResetTimer()
 	for b.Loop() {
 		for _, s := range seeds {
-			readInput(b, rigs, s.program, s.data)
+			input(b, s.program, s.data)
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(seeds)), "ns/input")

@@ -78,26 +78,15 @@ func GenerateControls(sources []GenSource) ([]byte, error) {
 			}
 			body.WriteString("\t\t\t}},\n")
 		}
-		fmt.Fprintf(&body, "\t\t},\n\t\tactions: generatedActions{bind: bind_%s_actions, signature: []string{\n", g.name)
-		for _, s := range g.asig {
-			fmt.Fprintf(&body, "\t\t\t%q,\n", s)
-		}
-		body.WriteString("\t\t}},\n")
+		body.WriteString("\t\t},\n")
+		writeBinding(&body, "actions", "generatedActions", g.name, g.asig)
 		dep := deparserCode("bind_"+g.name+"_deparser", g.sources[0], g.prog)
 		if dep != "" {
-			fmt.Fprintf(&body, "\t\tdeparser: generatedDeparser{bind: bind_%s_deparser, signature: []string{\n", g.name)
-			for _, s := range g.dsig {
-				fmt.Fprintf(&body, "\t\t\t%q,\n", s)
-			}
-			body.WriteString("\t\t}},\n")
+			writeBinding(&body, "deparser", "generatedDeparser", g.name, g.dsig)
 		}
 		par := parserGenCode("bind_"+g.name+"_parser", g.sources[0], g.prog)
 		if par != "" {
-			fmt.Fprintf(&body, "\t\tparser: generatedParser{bind: bind_%s_parser, signature: []string{\n", g.name)
-			for _, s := range g.psig {
-				fmt.Fprintf(&body, "\t\t\t%q,\n", s)
-			}
-			body.WriteString("\t\t}},\n")
+			writeBinding(&body, "parser", "generatedParser", g.name, g.psig)
 		}
 		body.WriteString("\t})\n}\n\n")
 		body.WriteString(par)
@@ -124,6 +113,16 @@ func GenerateControls(sources []GenSource) ([]byte, error) {
 		return nil, fmt.Errorf("generated code does not parse: %w", err)
 	}
 	return out, nil
+}
+
+// writeBinding writes one generated part's registration: the field, the
+// struct binding its code and the signature the code was generated against.
+func writeBinding(body *bytes.Buffer, field, kind, group string, signature []string) {
+	fmt.Fprintf(body, "\t\t%s: %s{bind: bind_%s_%s, signature: []string{\n", field, kind, group, field)
+	for _, s := range signature {
+		fmt.Fprintf(body, "\t\t\t%q,\n", s)
+	}
+	body.WriteString("\t\t}},\n")
 }
 
 // identifier makes a source's name a Go identifier's part.

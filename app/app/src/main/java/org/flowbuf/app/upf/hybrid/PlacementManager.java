@@ -616,7 +616,6 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         }
         buffers.moveBuffer(settings.fastDevice().orElseThrow(), s.buffer, OWNER,
                            BufferState.FORWARDING);
-        s.phase = UeState.Phase.FAST;
         s.promotions++;
         long released = nanos.getAsLong();
         s.lastMoveMicros = (released - s.moveStartNanos) / 1000;
@@ -626,6 +625,8 @@ public final class PlacementManager implements HybridPlacementService, AutoClose
         s.rateMeasured = false;
         s.lastBytes = -1;
         s.underSinceNanos = -1;
+        // Published last: a reader that sees FAST sees this move's figures.
+        s.phase = UeState.Phase.FAST;
         if (deadline) {
             s.markerTimeouts++;
             markerTimeouts.incrementAndGet();

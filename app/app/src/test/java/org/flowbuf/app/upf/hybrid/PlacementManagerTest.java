@@ -64,7 +64,7 @@ public class PlacementManagerTest {
     private final Map<Integer, Long> counters = new HashMap<>();
     private final InMemoryUpfStore store = new InMemoryUpfStore();
     private final Map<String, Long> held = new HashMap<>();
-    private long now;
+    private volatile long now;
     /** How long the fake switch takes to acknowledge a Write (ns on the test's clock). */
     private long writeNanos;
     /** The wall clock reports arrive on: a report arrives when it is made, unless a test says. */
@@ -293,6 +293,9 @@ public class PlacementManagerTest {
         manager.heavyHitter(new HeavyHitter(FAST, Ip4Address.valueOf("10.250.0.1"),
                                             Ip4Address.valueOf("10.0.2.2"), 17, 4000, 8080, 100, 1,
                                             Instant.EPOCH.minusMillis(3)));
+        // The promoter sends the marker after it took the Write's time; the
+        // clock moves on only then (it raced with the promoter's thread).
+        waitFor(() -> logged().stream().anyMatch(l -> l.startsWith("marker ")));
         now += 2_000_000;
         release("10.250.0.1");
         UePlacement p = placement("10.250.0.1");

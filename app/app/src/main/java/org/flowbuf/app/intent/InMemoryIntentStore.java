@@ -43,10 +43,10 @@ public final class InMemoryIntentStore implements IntentStore {
     @Override
     public Optional<FlowBufIntent> put(FlowBufIntent intent) {
         FlowBufIntent previous = intents.put(intent.id(), intent);
-        if (previous != null && installedPause(previous)) {
+        if (previous != null && IntentStore.isInstalledPause(previous)) {
             unindex(previous);
         }
-        if (installedPause(intent)) {
+        if (IntentStore.isInstalledPause(intent)) {
             pauses.compute(PauseKey.of(intent), (k, ids) -> {
                 Set<IntentId> more = ids == null ? new HashSet<>() : new HashSet<>(ids);
                 more.add(intent.id());
@@ -64,14 +64,9 @@ public final class InMemoryIntentStore implements IntentStore {
     @Override
     public void remove(IntentId id) {
         FlowBufIntent removed = intents.remove(id);
-        if (removed != null && installedPause(removed)) {
+        if (removed != null && IntentStore.isInstalledPause(removed)) {
             unindex(removed);
         }
-    }
-
-    private static boolean installedPause(FlowBufIntent intent) {
-        return intent.type() == FlowBufIntent.Type.PAUSE
-                && intent.state() == FlowBufIntent.State.INSTALLED;
     }
 
     private void unindex(FlowBufIntent intent) {

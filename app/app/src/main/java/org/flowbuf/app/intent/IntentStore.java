@@ -117,9 +117,19 @@ public interface IntentStore {
      * @return true if so
      */
     static boolean isInstalledPause(FlowBufIntent intent, DeviceId deviceId, FlowFilter wanted) {
-        return intent.type() == FlowBufIntent.Type.PAUSE
-                && intent.state() == FlowBufIntent.State.INSTALLED
+        return isInstalledPause(intent)
                 && intent.deviceId().equals(deviceId)
                 && intent.filter().withoutInPort().equals(wanted);
+    }
+
+    /**
+     * Whether an intent is an installed pause.
+     *
+     * @param intent intent
+     * @return true if so
+     */
+    static boolean isInstalledPause(FlowBufIntent intent) {
+        return intent.type() == FlowBufIntent.Type.PAUSE
+                && intent.state() == FlowBufIntent.State.INSTALLED;
     }
 }

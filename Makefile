@@ -51,9 +51,13 @@ test-go: setup ## Go unit, fuzz-seed and namespace integration tests
 # Go fuzz targets as package:Name. Their seeds (in the code and committed
 # under each package's testdata/fuzz/Name) run in every `go test`; `make fuzz`
 # searches for FUZZTIME each, and a failing input lands in testdata/fuzz.
+# Minimizing a new input is bounded by FUZZMINIMIZETIME: go test's default
+# (60 s an input) ran past FUZZTIME when FuzzRead found inputs late.
 FUZZTIME ?= 30s
+FUZZMINIMIZETIME ?= 5s
 FUZZ_TARGETS := ./buffer-agent/engine:FuzzFrameParsers ./buffer-agent/server:FuzzRequestHandlers \
-                ./pbswitch/p4rt:FuzzWrite ./pbswitch/p4rt:FuzzRead
+                ./pbswitch/p4rt:FuzzWrite ./pbswitch/p4rt:FuzzRead ./pbswitch/p4rt:FuzzWriteDecoder \
+                ./pbswitch/p4rt:FuzzExactWriterMatchesGeneric ./pbswitch/pipeline:FuzzSlabAgainstGeneric
 
 fuzz: setup ## Run each Go fuzz target for FUZZTIME (default 30s): agent request validation, P4Runtime Write/Read decoding, frame parsers
 	@# go test's own status decides (a pipe into the filter would hide a failing target).
@@ -61,7 +65,7 @@ fuzz: setup ## Run each Go fuzz target for FUZZTIME (default 30s): agent request
 	for t in $(FUZZ_TARGETS); do \
 	    pkg=$${t%%:*}; name=$${t##*:}; \
 	    echo "fuzz: $$name in $$pkg for $(FUZZTIME)"; \
-	    rc=0; $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg > $$log 2>&1 || rc=$$?; \
+	    rc=0; $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZETIME) $$pkg > $$log 2>&1 || rc=$$?; \
 	    grep -v ' INFO pipeline config ' $$log || true; \
 	    if [ $$rc -ne 0 ]; then echo "fuzz: $$name failed (exit $$rc)"; exit $$rc; fi; \
 	done

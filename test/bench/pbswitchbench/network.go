@@ -7,7 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"github.com/flowbuf/flowbuf/test/bench/benchreport"
+	"os"
+	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"time"
 
 	"github.com/vishvananda/netlink"
@@ -160,6 +163,19 @@ func (b *bench) network() (err error) {
 	return b.inprocBuffer(l)
 }
 
+// inprocOnly builds the lab and runs the in-process buffer hop alone.
+func (b *bench) inprocOnly() (err error) {
+	if !nslab.IsRoot() {
+		return errors.New("needs root for network namespaces")
+	}
+	l := &netLab{lab: nslab.New("pbswb-")}
+	defer func() { err = errors.Join(err, l.close()) }()
+	if err := l.build(); err != nil {
+		return err
+	}
+	return b.inprocBuffer(l)
+}
+
 func with(m map[string]any, k string, v any) map[string]any {
 	out := map[string]any{k: v}
 	for a, b := range m {
@@ -185,11 +201,20 @@ func (b *bench) inprocBuffer(l *netLab) error {
 	var direct, buffered float64
 	per := b.dur / throughputRounds
 	for r := 0; r < throughputRounds; r++ {
+		stop, err := profile("direct", r)
+		if err != nil {
+			return err
+		}
 		direct += rate(l.h1Tx, l.out, per) / throughputRounds
+		stop()
 		if err := c.Insert(steer); err != nil {
 			return err
 		}
+		if stop, err = profile("buffered", r); err != nil {
+			return err
+		}
 		buffered += rate(l.h1Tx, l.out, per) / throughputRounds
+		stop()
 		if err := c.Delete(steer); err != nil {
 			return err
 		}
@@ -199,6 +224,24 @@ func (b *bench) inprocBuffer(l *netLab) error {
 	b.Emit("pbswitch_inproc_buffer_vs_direct", buffered/direct, "ratio", map[string]any{"direct_mpps": benchreport.Round(direct / 1e6),
 		"baseline": "same flow routed directly by the same switch, alternating rounds"})
 	return nil
+}
+
+// profile writes a CPU profile of one round to $PROFILE/<path>-<round>.pprof
+// when PROFILE names a directory (go tool pprof merges the rounds).
+func profile(path string, round int) (stop func(), err error) {
+	dir := os.Getenv("PROFILE")
+	if dir == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s-%d.pprof", path, round)))
+	if err != nil {
+		return nil, fmt.Errorf("profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("profile: %w", err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // forwardingBuffer creates a buffer bound to an RX+TX in-process vport on

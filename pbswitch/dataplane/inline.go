@@ -55,6 +55,17 @@ func (p *port) endTurn() {
 	}
 }
 
+// waitWake waits until the port's worker is kicked (true) or the port
+// closes (false).
+func (p *port) waitWake() bool {
+	select {
+	case <-p.q.wake:
+		return true
+	case <-p.q.done:
+		return false
+	}
+}
+
 // drainInlinePorts drains every inline port's queue on the calling
 // goroutine (see InlineSink).
 func (s *Switch) drainInlinePorts() {

@@ -139,6 +139,50 @@ func TestInlinePortKeepsEachSourcesOrderUnderConcurrentFeeders(t *testing.T) {
 	}
 }
 
+// Replays into a full inline queue wait for room and kick the worker, so
+// the worker and the drainers take turns at the queue all along: each
+// source's order holds, nothing is lost, and nothing is left behind when
+// the feeders stop.
+func TestInlinePortWorkerAndDrainersTakeTurns(t *testing.T) {
+	for round := 0; round < 20; round++ {
+		sw := New(Options{CPUPort: 255, QueueLen: 8})
+		sw.SetProgram(toPort{port: 100, objs: &pipeline.Objects{PRE: pipeline.NewPRE()}})
+		sink := &inlineSink{pause: 5 * time.Microsecond}
+		if err := sw.AddPort(100, sink, 0, nil); err != nil {
+			t.Fatal(err)
+		}
+		const sources, batches, size = 3, 40, 8
+		var wg sync.WaitGroup
+		for src := uint32(1); src <= sources; src++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for b := 0; b < batches; b++ {
+					sw.ReceiveLossless(src, tagged(src, b*size, size))
+				}
+			}()
+		}
+		wg.Wait()
+		sink.wait(t, sources*batches*size)
+		next := map[uint32]int{}
+		sink.mu.Lock()
+		for _, call := range sink.calls {
+			for _, v := range call {
+				src, seq := uint32(v>>32), int(uint32(v))
+				if seq != next[src] {
+					t.Fatalf("source %d: frame %d left after frame %d (reordered)", src, seq, next[src]-1)
+				}
+				next[src]++
+			}
+		}
+		sink.mu.Unlock()
+		if d := sw.Stats().Drops; d[DropQueueFull.String()] != 0 {
+			t.Fatalf("drops: %v", d)
+		}
+		sw.Close()
+	}
+}
+
 // A shaped inline port holds packets back; the drainer leaves them to the
 // worker, which waits for the port rate, and none is lost.
 func TestInlinePortLeavesWhatItsRateHoldsToTheWorker(t *testing.T) {

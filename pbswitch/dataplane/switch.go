@@ -621,12 +621,13 @@ func (s *Switch) egressWorker(p *port) {
 	defer close(p.done)
 	batch := make([]*pipeline.Packet, egressBatch)
 	frames := make([][]byte, 0, egressBatch)
+	if p.inline != nil && !p.waitWake() {
+		return // an inline port's worker serves only when kicked
+	}
 	for {
 		if !p.takeTurn() {
 			// A drainer serves the queue; it looks again when it is done.
-			select {
-			case <-p.q.wake:
-			case <-p.q.done:
+			if !p.waitWake() {
 				return
 			}
 			continue
@@ -641,9 +642,7 @@ func (s *Switch) egressWorker(p *port) {
 			if p.inline != nil && p.q.Depth() > 0 {
 				continue // queued while this worker had the turn: no wake-up came
 			}
-			select {
-			case <-p.q.wake:
-			case <-p.q.done:
+			if !p.waitWake() {
 				return
 			}
 			continue

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -98,8 +97,6 @@ type Switch struct {
 	// clones, digests and recirculations happen) and is dropped when it
 	// would be transmitted, counted as no_port.
 	unattached *port
-	// inlinePorts are the ports whose sink is an InlineSink (inline.go).
-	inlinePorts atomic.Pointer[[]*port]
 }
 
 type procBox struct{ p Processor }
@@ -116,8 +113,6 @@ type port struct {
 	added  time.Time
 	done   chan struct{}
 	closer func() error
-	// inline is set when the sink is an InlineSink (inline.go).
-	inline *inlinePort
 }
 
 // New makes a switch with no ports but the CPU port and no program. It
@@ -140,7 +135,6 @@ func New(opts Options) *Switch {
 	s.pool.New = func() any { return new(pipeline.Packet) }
 	empty := map[uint32]*port{}
 	s.ports.Store(&empty)
-	s.inlinePorts.Store(&[]*port{})
 	cpu := SinkFunc(func([][]byte) error { return nil }) // egress hands CPU frames to PacketIn itself
 	cpuQueueLen := opts.CPUQueueLen
 	if cpuQueueLen <= 0 {
@@ -196,11 +190,6 @@ func (s *Switch) addPort(id uint32, sink Sink, rateBps uint64, queueLen int, sha
 	}
 	p := &port{id: id, sink: sink, q: newQueue(queueLen, rateBps, shared), link: lk, added: time.Now(), done: make(chan struct{}), closer: closer}
 	p.q.sched = s.opts.Scheduler
-	if isInline(sink) {
-		p.inline = &inlinePort{batch: make([]*pipeline.Packet, egressBatch), frames: make([][]byte, 0, egressBatch)}
-		p.q.inline = true
-		s.inlinePorts.Store(inlineOf(append(slices.Clone(*s.inlinePorts.Load()), p)))
-	}
 	next := make(map[uint32]*port, len(old)+1)
 	for k, v := range old {
 		next[k] = v
@@ -227,9 +216,6 @@ func (s *Switch) RemovePort(id uint32) error {
 		}
 	}
 	s.ports.Store(&next)
-	if p.inline != nil {
-		s.inlinePorts.Store(inlineOf(slices.DeleteFunc(slices.Clone(*s.inlinePorts.Load()), func(o *port) bool { return o == p })))
-	}
 	s.mu.Unlock()
 	var err error
 	if p.closer != nil {
@@ -453,7 +439,6 @@ func (s *Switch) receive(inPort uint32, frames [][]byte, lossless bool) {
 		box.p.Ingress(pk)
 		s.dispatch(box.p, ports, pk, lossless)
 	}
-	s.drainInlinePorts()
 }
 
 // PacketOut injects a frame from the controller (ingress port: the CPU
@@ -467,7 +452,6 @@ func (s *Switch) PacketOut(frame []byte, meta []pipeline.CtrlMeta) error {
 	pk.PacketOut = meta
 	box.p.Ingress(pk)
 	s.dispatch(box.p, *s.ports.Load(), pk, false)
-	s.drainInlinePorts()
 	return nil
 }
 
@@ -532,9 +516,7 @@ func (s *Switch) enqueueWaiting(ports map[uint32]*port, pk *pipeline.Packet) {
 			return
 		}
 		// The egress worker drains a full queue in batches; a short sleep
-		// lets it catch up without spinning a core. (An inline port's
-		// queue does not wake its worker by itself.)
-		p.q.kick()
+		// lets it catch up without spinning a core.
 		time.Sleep(20 * time.Microsecond)
 	}
 }
@@ -615,94 +597,67 @@ func (s *Switch) recirculate(proc Processor, pk *pipeline.Packet) {
 const egressBatch = 64
 
 // egressWorker serves one port's queues: dequeue (strict priority, within
-// the port rate), egress program, transmit. An inline port's worker serves
-// only when no drainer does (inline.go).
+// the port rate), egress program, transmit.
 func (s *Switch) egressWorker(p *port) {
 	defer close(p.done)
 	batch := make([]*pipeline.Packet, egressBatch)
 	frames := make([][]byte, 0, egressBatch)
-	if p.inline != nil && !p.waitWake() {
-		return // an inline port's worker serves only when kicked
-	}
 	for {
-		if !p.takeTurn() {
-			// A drainer serves the queue; it looks again when it is done.
-			if !p.waitWake() {
-				return
-			}
-			continue
-		}
 		n, wait := p.q.dequeue(batch, time.Now(), s.nowUs())
 		if n == 0 {
-			p.endTurn()
 			if wait > 0 {
 				time.Sleep(wait)
 				continue
 			}
-			if p.inline != nil && p.q.Depth() > 0 {
-				continue // queued while this worker had the turn: no wake-up came
-			}
-			if !p.waitWake() {
+			select {
+			case <-p.q.wake:
+			case <-p.q.done:
 				return
 			}
 			continue
 		}
-		frames = s.egressRound(p, batch[:n], frames)
-		p.endTurn()
-	}
-}
-
-// egressRound runs the egress program on a dequeued batch and sends what
-// it leaves to p's sink. frames is scratch space, returned empty.
-func (s *Switch) egressRound(p *port, batch []*pipeline.Packet, frames [][]byte) [][]byte {
-	box := s.prog.Load()
-	requeued := false
-	for _, pk := range batch {
-		if box == nil {
-			s.discard(pk, DropEgress)
-			continue
-		}
-		stampEgress(&pk.Meta, s.nowUs64())
-		sent := box.p.Egress(pk)
-		if pk.Meta.EgressClone != 0 {
-			s.cloneTo(box.p, *s.ports.Load(), pk, pk.Meta.EgressClone, pipeline.CopyEgressClone, pipeline.InstanceEgressClone)
-			requeued = true
-		}
-		switch {
-		case !sent:
-			s.discard(pk, DropEgress)
-			continue
-		case pk.Meta.Recirculate:
-			s.recirculate(box.p, pk)
-			requeued = true
-			continue
-		}
-		if p.id == s.opts.CPUPort && p != s.unattached {
-			if s.opts.PacketIn != nil {
-				s.opts.PacketIn(pk.Frame, pk.PacketIn)
+		box := s.prog.Load()
+		for _, pk := range batch[:n] {
+			if box == nil {
+				s.discard(pk, DropEgress)
+				continue
 			}
-			p.tx.Add(1)
+			stampEgress(&pk.Meta, s.nowUs64())
+			sent := box.p.Egress(pk)
+			if pk.Meta.EgressClone != 0 {
+				s.cloneTo(box.p, *s.ports.Load(), pk, pk.Meta.EgressClone, pipeline.CopyEgressClone, pipeline.InstanceEgressClone)
+			}
+			switch {
+			case !sent:
+				s.discard(pk, DropEgress)
+				continue
+			case pk.Meta.Recirculate:
+				s.recirculate(box.p, pk)
+				continue
+			}
+			if p.id == s.opts.CPUPort && p != s.unattached {
+				if s.opts.PacketIn != nil {
+					s.opts.PacketIn(pk.Frame, pk.PacketIn)
+				}
+				p.tx.Add(1)
+				s.release(pk)
+				continue
+			}
+			frames = append(frames, pk.Frame)
 			s.release(pk)
-			continue
 		}
-		frames = append(frames, pk.Frame)
-		s.release(pk)
-	}
-	clear(batch)
-	if len(frames) > 0 {
-		t := tally(frames) // before Send, which takes the frames
-		if err := p.sink.Send(frames); err != nil {
-			s.cnt.drop(DropTxError, len(frames))
-			p.wire.txErrors.Add(uint64(len(frames)))
-		} else {
-			p.tx.Add(uint64(len(frames)))
-			p.wire.addTx(t)
+		clear(batch[:n])
+		if len(frames) > 0 {
+			t := tally(frames) // before Send, which takes the frames
+			if err := p.sink.Send(frames); err != nil {
+				s.cnt.drop(DropTxError, len(frames))
+				p.wire.txErrors.Add(uint64(len(frames)))
+			} else {
+				p.tx.Add(uint64(len(frames)))
+				p.wire.addTx(t)
+			}
+			clear(frames)
+			frames = frames[:0]
 		}
-		clear(frames)
-		frames = frames[:0]
 	}
-	if requeued {
-		s.drainInlinePorts()
-	}
-	return frames
 }

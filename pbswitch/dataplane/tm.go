@@ -77,9 +77,6 @@ type queue struct {
 	wake     chan struct{} // capacity 1: "there may be work"; never closed
 	done     chan struct{} // closed by close(): the worker stops
 	closed   bool
-	// inline: enqueue does not wake the worker (the port's sink is an
-	// InlineSink: whoever queues drains; see inline.go).
-	inline bool
 
 	rateBps float64 // 0: line rate
 	delayUs uint32  // 0: none
@@ -198,19 +195,13 @@ func (q *queue) enqueue(pk *pipeline.Packet, nowUs uint32) DropCause {
 	q.nonEmpty |= 1 << prio
 	q.depth++
 	q.mu.Unlock()
-	if !q.inline {
-		q.kick()
-	}
-	return admitted
-}
-
-// kick wakes the port's worker. wake is never closed (close() closes
-// done), so a port removed meanwhile cannot make this send panic.
-func (q *queue) kick() {
+	// wake is never closed (close() closes done), so a port removed
+	// meanwhile cannot make this send panic.
 	select {
 	case q.wake <- struct{}{}:
 	default:
 	}
+	return admitted
 }
 
 // admissionOf is what the shared buffer weighs to admit a packet of class

@@ -85,14 +85,6 @@ func (s *slot) Send(frames [][]byte) error {
 	return nil
 }
 
-// SendsInline implements dataplane.InlineSink: the switch hands a vport
-// port its frames on the goroutine that carried them through ingress (the
-// port's reader, or a replay), a batch in one call, rather than through
-// the port's egress worker. In FORWARDING the engine replays the batch
-// into the switch at once (pass-through), so a batch crosses the buffer
-// and the pipeline's second pass with no goroutine hand-off.
-func (s *slot) SendsInline() {}
-
 // Open implements engine.BackendFactory for IN_PROCESS vports.
 func (v *Vports) Open(vportID string, spec engine.BackendSpec, in engine.Ingress) (engine.Backend, error) {
 	v.mu.Lock()

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"syscall"
 	"time"
 
 	"github.com/vishvananda/netlink"
@@ -199,13 +200,14 @@ func (b *bench) inprocBuffer(l *netLab) error {
 	}
 	steer := c.SteerDst(labDst, vportPort, 10)
 	var direct, buffered float64
+	var cpuDirect, cpuBuffered cpuPerFrame
 	per := b.dur / throughputRounds
 	for r := 0; r < throughputRounds; r++ {
 		stop, err := profile("direct", r)
 		if err != nil {
 			return err
 		}
-		direct += rate(l.h1Tx, l.out, per) / throughputRounds
+		direct += cpuDirect.rate(l.h1Tx, l.out, per) / throughputRounds
 		stop()
 		if err := c.Insert(steer); err != nil {
 			return err
@@ -213,7 +215,7 @@ func (b *bench) inprocBuffer(l *netLab) error {
 		if stop, err = profile("buffered", r); err != nil {
 			return err
 		}
-		buffered += rate(l.h1Tx, l.out, per) / throughputRounds
+		buffered += cpuBuffered.rate(l.h1Tx, l.out, per) / throughputRounds
 		stop()
 		if err := c.Delete(steer); err != nil {
 			return err
@@ -222,8 +224,42 @@ func (b *bench) inprocBuffer(l *netLab) error {
 	b.Emit("pbswitch_inproc_buffer_fwd_mpps_64b", buffered/1e6, "Mpps", map[string]any{"frame_bytes": frame64,
 		"path": "veth -> pbswitch -> in-process buffer (FORWARDING) -> pbswitch -> veth", "rounds": throughputRounds})
 	b.Emit("pbswitch_inproc_buffer_vs_direct", buffered/direct, "ratio", map[string]any{"direct_mpps": benchreport.Round(direct / 1e6),
-		"baseline": "same flow routed directly by the same switch, alternating rounds"})
+		"baseline":                "same flow routed directly by the same switch, alternating rounds",
+		"cpu_us_per_frame_direct": benchreport.Round(cpuDirect.us()), "cpu_us_per_frame_buffered": benchreport.Round(cpuBuffered.us()),
+		"cpu_note": "this process's CPU time (generator, switch, sink; user and system) per frame delivered"})
 	return nil
+}
+
+// cpuPerFrame sums this process's CPU time and the frames delivered over
+// the rounds of one path.
+type cpuPerFrame struct {
+	cpu    time.Duration
+	frames float64
+}
+
+func (c *cpuPerFrame) rate(tx *netio.Socket, k *sink, dur time.Duration) float64 {
+	c0 := processCPU()
+	r := rate(tx, k, dur)
+	// rate counts over dur after a warm-up at the same load (and then
+	// stops sending while the queues drain): the CPU time covers both.
+	c.cpu += processCPU() - c0
+	c.frames += r * (dur + rateWarmUp).Seconds()
+	return r
+}
+
+func (c *cpuPerFrame) us() float64 {
+	if c.frames == 0 {
+		return 0
+	}
+	return float64(c.cpu.Microseconds()) / c.frames
+}
+
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // profile writes a CPU profile of one round to $PROFILE/<path>-<round>.pprof

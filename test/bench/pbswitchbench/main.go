@@ -13,7 +13,8 @@
 // generic tables, the push time, P4Runtime writes). The ceiling reports
 // pbswitch twice: under the generator's full rate (overload) and at the
 // highest paced rate it forwards with under 1 % loss; PBSWITCH=path runs
-// that binary instead of building one.
+// that binary instead of building one. ONLY=inproc runs the in-process
+// buffer hop alone (root).
 package main
 
 import (
@@ -82,6 +83,13 @@ func main() {
 	if os.Getenv("ONLY") == "ceiling" {
 		if err := b.ceiling(); err != nil {
 			fmt.Fprintln(os.Stderr, "pbswitchbench: forwarding ceiling:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if os.Getenv("ONLY") == "inproc" { // the in-process buffer hop alone
+		if err := b.inprocOnly(); err != nil {
+			fmt.Fprintln(os.Stderr, "pbswitchbench: in-process buffer hop:", err)
 			os.Exit(1)
 		}
 		return

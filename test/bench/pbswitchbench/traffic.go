@@ -74,18 +74,25 @@ func (k *sink) stop() {
 	k.sock.Close()
 }
 
+// rate's warm-up before it counts and its pause after, for the queues to
+// drain.
+const (
+	rateWarmUp = 300 * time.Millisecond
+	rateDrain  = 100 * time.Millisecond
+)
+
 // rate is frames per second reaching k while tx blasts, after a warm-up.
 func rate(tx *netio.Socket, k *sink, dur time.Duration) float64 {
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); blast(ctx, tx) }()
-	time.Sleep(300 * time.Millisecond)
+	time.Sleep(rateWarmUp)
 	c0, t0 := k.count.Load(), time.Now()
 	time.Sleep(dur)
 	c1, t1 := k.count.Load(), time.Now()
 	cancel()
 	wg.Wait()
-	time.Sleep(100 * time.Millisecond) // let queues drain before the next round
+	time.Sleep(rateDrain) // let queues drain before the next round
 	return float64(c1-c0) / t1.Sub(t0).Seconds()
 }

@@ -383,3 +383,77 @@ func TestSlabDecodesEveryWidth(t *testing.T) {
 		}
 	}
 }
+
+// A slab hashes and compares keys of at most 8 bytes as one word: for
+// every key width from 1 to 10 bytes (one field, and two fields), keys
+// that differ in a single byte (first, middle or last) are told apart, and
+// every lookup, present or not, answers as the generic store does after
+// random inserts and deletes.
+func TestSlabShortKeysOfEveryWidth(t *testing.T) {
+	acts := map[uint32]ActionSpec{1: {ParamBits: []int{32}}, 2: {DefaultOnly: true}}
+	for width := 1; width <= 10; width++ {
+		for _, fields := range [][]KeyField{
+			{{ID: 1, Name: "k", Bits: 8 * width, Kind: Exact}},
+			{{ID: 1, Name: "a", Bits: 8 * ((width + 1) / 2), Kind: Exact}, {ID: 2, Name: "b", Bits: 8 * (width / 2), Kind: Exact}},
+		} {
+			if fields[len(fields)-1].Bits == 0 {
+				fields = fields[:1]
+			}
+			ref := NewTable(30, "short", fields, 400, acts, Action{ID: 2}, true)
+			got := NewTable(30, "short", fields, 400, acts, Action{ID: 2}, true)
+			if !got.UseSlab(false) {
+				t.Fatal("the table refused a slab")
+			}
+			split := func(k []byte) []FieldMatch {
+				var m []FieldMatch
+				for i := range fields {
+					o := ref.FieldOffset(i)
+					m = append(m, FieldMatch{Value: slices.Clone(k[o : o+Width(fields[i].Bits)])})
+				}
+				return m
+			}
+			rng := rand.New(rand.NewSource(int64(width)))
+			var keys [][]byte
+			for len(keys) < 150 {
+				k := make([]byte, width)
+				rng.Read(k)
+				keys = append(keys, k)
+				// Its neighbours: one byte changed at the start, middle, end.
+				for _, at := range []int{0, width / 2, width - 1} {
+					n := slices.Clone(k)
+					n[at] ^= byte(1 + rng.Intn(255))
+					keys = append(keys, n)
+				}
+			}
+			for i, k := range keys {
+				e := func() *Entry {
+					return &Entry{Match: split(k), Action: Action{ID: 1, Params: [][]byte{binary.BigEndian.AppendUint32(nil, uint32(i))}}}
+				}
+				if rng.Intn(3) == 0 {
+					continue // never inserted: must miss
+				}
+				errRef, errGot := ref.Insert(e()), got.Insert(e())
+				if status.Code(errRef) != status.Code(errGot) {
+					t.Fatalf("width %d key %x: generic %v, slab %v", width, k, errRef, errGot)
+				}
+				if rng.Intn(4) == 0 {
+					if err := got.Delete(e()); err != nil {
+						t.Fatal(err)
+					}
+					if err := ref.Delete(e()); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			words := make([]uint64, 1)
+			for _, k := range keys {
+				var hr Hit
+				ref.LookupHit(k, &hr, nil)
+				_, w, m := got.LookupPlain(k, words)
+				if m != hr.Matched || (m && w[0] != Uint(hr.Action.Params[0])) {
+					t.Fatalf("width %d (%d fields) key %x: slab matched %v %v, generic %v %x", width, len(fields), k, m, w, hr.Matched, hr.Action.Params)
+				}
+			}
+		}
+	}
+}

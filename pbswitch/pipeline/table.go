@@ -320,8 +320,11 @@ func (t *Table) LookupPlain(key []byte, words []uint64) (bound any, params []uin
 	}
 	t.mu.RLock()
 	if s := t.slab; s != nil {
-		if slot, ok := s.lookup(key); ok {
-			rec := s.record(slot)
+		var rec []byte
+		if s.n != 0 {
+			_, _, rec = s.findRecord(key)
+		}
+		if rec != nil {
 			ai := int(rec[s.keyWidth]) - 1
 			bound, params, matched = t.slabBound[ai], s.decodeRecord(rec, words), true
 		} else {

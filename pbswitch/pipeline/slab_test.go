@@ -208,6 +208,7 @@ func slabVsGeneric(t *testing.T, seed int64, ops, keys int) {
 	}
 	rng := rand.New(rand.NewSource(seed))
 	words, plainWords := make([]uint64, 8), make([]uint64, 8)
+	var slabBytes [SlabParamBytes]byte
 	for op := 0; op < ops; op++ {
 		k := uint32(rng.Intn(keys))
 		var e func() *Entry
@@ -248,6 +249,15 @@ func slabVsGeneric(t *testing.T, seed int64, ops, keys int) {
 		if hr.Matched != hg.Matched || hr.Action.ID != hg.Action.ID {
 			t.Fatalf("seed %d op %d: lookup generic %+v, slab %+v", seed, op, hr, hg)
 		}
+		// LookupSlab too, its parameter bytes those LookupHit decodes.
+		if _, _, ok := ref.LookupSlab(key, &slabBytes); ok {
+			t.Fatalf("seed %d op %d: LookupSlab answered for the generic store", seed, op)
+		}
+		if b, m, ok := got.LookupSlab(key, &slabBytes); ok != (got.Len() != 0) || (ok && (b != hg.Bound || m != hg.Matched)) {
+			t.Fatalf("seed %d op %d: LookupSlab %v %v %v, LookupHit %+v", seed, op, b, m, ok, hg)
+		} else if ok && m && !slices.Equal(packedWords(slabBytes[:], sessionActions[hg.Action.ID].ParamBits), hg.Words) {
+			t.Fatalf("seed %d op %d: LookupSlab's bytes %x, LookupHit's words %v", seed, op, slabBytes, hg.Words)
+		}
 		for i, p := range hr.Action.Params {
 			if Uint(p) != hg.Words[i] {
 				t.Fatalf("seed %d op %d: parameter %d generic %x, slab %d", seed, op, i, p, hg.Words[i])
@@ -263,6 +273,16 @@ func slabVsGeneric(t *testing.T, seed int64, ops, keys int) {
 			t.Fatalf("seed %d entry %d: generic %+v, slab %+v", seed, i, re[i], ge[i])
 		}
 	}
+}
+
+// packedWords decodes parameters packed at their byte widths.
+func packedWords(b []byte, bits []int) []uint64 {
+	var w []uint64
+	for _, n := range bits {
+		w = append(w, Uint(b[:Width(n)]))
+		b = b[Width(n):]
+	}
+	return w
 }
 
 // FuzzSlabAgainstGeneric is TestSlabAgainstGeneric from fuzzed seeds and
@@ -341,6 +361,57 @@ func TestSlabHitDuringModifies(t *testing.T) {
 			}
 		default:
 			t.Fatalf("a miss while the entry is there: %+v", h)
+		}
+	}
+}
+
+// LookupSlab copies a hit's parameter bytes under the lock: a Modify at
+// the same time never gives a packet one action with another's bytes, or
+// half of one write's bytes and half of another's.
+func TestLookupSlabDuringModifies(t *testing.T) {
+	tb := sessionTable(4, true)
+	tb.SetBinder(func(a Action) any { return a.ID })
+	if err := tb.Insert(session(7, 0x101, 0x101)); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := uint64(0); i < 3000; i++ {
+			v := 0x101 * (i % 200) // both bytes equal
+			e := session(7, v, v)  // ctr_idx == peer
+			if i%3 == 0 {
+				e.Action = Action{ID: actDrop, Params: [][]byte{{0xaa, 0xaa}}}
+			}
+			if err := tb.Modify(e); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	key := ue(7)[0].Value
+	var b [SlabParamBytes]byte
+	for {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		bound, matched, ok := tb.LookupSlab(key, &b)
+		if !ok || !matched {
+			t.Fatalf("LookupSlab %v %v while the entry is there", matched, ok)
+		}
+		switch bound {
+		case uint32(actSession):
+			if b[0] != b[1] || b[0] != b[4] || b[4] != b[5] || b[2] != 0 || b[3] != 0 {
+				t.Fatalf("torn session bytes %x", b[:6])
+			}
+		case uint32(actDrop):
+			if b[0] != 0xaa || b[1] != 0xaa {
+				t.Fatalf("torn drop bytes %x", b[:2])
+			}
+		default:
+			t.Fatalf("bound %v", bound)
 		}
 	}
 }

@@ -341,6 +341,41 @@ func (t *Table) LookupPlain(key []byte, words []uint64) (bound any, params []uin
 	return bound, params, matched
 }
 
+// SlabParamBytes is the most parameter bytes LookupSlab copies.
+const SlabParamBytes = 48
+
+// LookupSlab is LookupPlain for a slab table whose caller decodes the hit
+// entry's parameters itself: under the read lock it copies the entry's
+// parameter bytes (packed in order at their byte widths, as Insert got
+// them) into params and returns its action's bound form with matched
+// true; a miss returns the default's bound form (whose data, if any, the
+// caller takes from it) with matched false. ok is false, and nothing else
+// set, when the table keeps no slab, is empty, or its entries' parameters
+// need more than SlabParamBytes: the caller looks up with LookupPlain.
+func (t *Table) LookupSlab(key []byte, params *[SlabParamBytes]byte) (bound any, matched, ok bool) {
+	if t.count.Load() == 0 {
+		return nil, false, false
+	}
+	t.mu.RLock()
+	s := t.slab
+	if s == nil || s.recWidth-s.keyWidth-1 > SlabParamBytes {
+		t.mu.RUnlock()
+		return nil, false, false
+	}
+	var rec []byte
+	if s.n != 0 {
+		_, _, rec = s.findRecord(key)
+	}
+	if rec != nil {
+		bound, matched = t.slabBound[int(rec[s.keyWidth])-1], true
+		copy(params[:], rec[s.keyWidth+1:])
+	} else {
+		bound = t.defHit.Load().Bound
+	}
+	t.mu.RUnlock()
+	return bound, matched, true
+}
+
 // slabHit is LookupHit in a slab (under the read lock).
 func (t *Table) slabHit(key []byte, h *Hit, words []uint64) {
 	s := t.slab

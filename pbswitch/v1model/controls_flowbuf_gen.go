@@ -4804,6 +4804,7 @@ func (g *ctl_build_ingress) table4(s *phv) node {
 
 // table12 applies IngressPipeImpl.qos.dscp_queues.
 func (g *ctl_build_ingress) table12(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t12
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -4823,6 +4824,29 @@ func (g *ctl_build_ingress) table12(s *phv) node {
 	}
 	key := s.key[:1]
 	g.k12_0(s, key[0:1])
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 81: // IngressPipeImpl.qos.set_queue
+					phvSlots[237] = uint64(s.slabParams[0]) & 0x7
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -4886,6 +4910,7 @@ func (g *ctl_build_ingress) table13(s *phv) node {
 
 // table16 applies IngressPipeImpl.fb_admission.fb_buffer.
 func (g *ctl_build_ingress) table16(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t16
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -4904,6 +4929,29 @@ func (g *ctl_build_ingress) table16(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:0]
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 83: // IngressPipeImpl.fb_admission.set_buffer
+					phvSlots[167] = uint64(binary.BigEndian.Uint32(s.slabParams[0:])) & 0xffffffff
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5103,6 +5151,29 @@ func (g *ctl_build_ingress) table47(s *phv) node {
 	}
 	key := s.key[:1]
 	key[0] = byte(phvSlots[158])
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 68: // IngressPipeImpl.upf.set_queue
+					phvSlots[237] = uint64(s.slabParams[0]) & 0x7
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5150,6 +5221,35 @@ func (g *ctl_build_ingress) table63(s *phv) node {
 	}
 	key := s.key[:2]
 	binary.BigEndian.PutUint16(key[0:], uint16(phvSlots[153]))
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 66: // IngressPipeImpl.upf.set_tunnel_peer
+					phvSlots[154] = uint64(binary.BigEndian.Uint32(s.slabParams[0:])) & 0xffffffff
+					phvSlots[155] = uint64(binary.BigEndian.Uint32(s.slabParams[4:])) & 0xffffffff
+					phvSlots[156] = uint64(binary.BigEndian.Uint16(s.slabParams[8:])) & 0xffff
+					return bc.ba.next
+				case 67: // IngressPipeImpl.upf.tunnel_peer_miss
+					phvSlots[161] = 0x1
+					phvSlots[162] = 0x6
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5249,6 +5349,39 @@ func (g *ctl_build_ingress) table66(s *phv) node {
 	key := s.key[:5]
 	binary.BigEndian.PutUint32(key[0:], uint32(phvSlots[143]))
 	key[4] = byte(phvSlots[148])
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 60: // IngressPipeImpl.upf.uplink_term_fwd
+					phvSlots[151] = uint64(binary.BigEndian.Uint16(s.slabParams[0:])) & 0xffff
+					phvSlots[152] = uint64(binary.BigEndian.Uint16(s.slabParams[2:])) & 0xffff
+					phvSlots[158] = uint64(s.slabParams[4]) & 0x3f
+					return bc.ba.next
+				case 62: // IngressPipeImpl.upf.term_drop
+					phvSlots[161] = 0x1
+					phvSlots[162] = 0x5
+					return bc.ba.next
+				case 64: // IngressPipeImpl.upf.term_miss
+					phvSlots[161] = 0x1
+					phvSlots[162] = 0x4
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5297,6 +5430,40 @@ func (g *ctl_build_ingress) table67(s *phv) node {
 	key := s.key[:5]
 	binary.BigEndian.PutUint32(key[0:], uint32(phvSlots[143]))
 	key[4] = byte(phvSlots[148])
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 61: // IngressPipeImpl.upf.downlink_term_fwd
+					phvSlots[151] = uint64(binary.BigEndian.Uint16(s.slabParams[0:])) & 0xffff
+					phvSlots[152] = uint64(binary.BigEndian.Uint16(s.slabParams[2:])) & 0xffff
+					phvSlots[157] = uint64(binary.BigEndian.Uint32(s.slabParams[4:])) & 0xffffffff
+					phvSlots[158] = uint64(s.slabParams[8]) & 0x3f
+					return bc.ba.next
+				case 63: // IngressPipeImpl.upf.term_drop
+					phvSlots[161] = 0x1
+					phvSlots[162] = 0x5
+					return bc.ba.next
+				case 65: // IngressPipeImpl.upf.term_miss
+					phvSlots[161] = 0x1
+					phvSlots[162] = 0x4
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5325,6 +5492,7 @@ func (g *ctl_build_ingress) table67(s *phv) node {
 // table75 applies IngressPipeImpl.upf.uplink_sessions.
 func (g *ctl_build_ingress) table75(s *phv) node {
 	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t75
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5345,6 +5513,39 @@ func (g *ctl_build_ingress) table75(s *phv) node {
 	key := s.key[:8]
 	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(phvHdr[110:]))
 	binary.BigEndian.PutUint32(key[4:], binary.BigEndian.Uint32(phvHdr[190:]))
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return t.miss
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 52: // IngressPipeImpl.upf.set_uplink_session
+					phvSlots[149] = uint64(binary.BigEndian.Uint16(s.slabParams[0:])) & 0xffff
+					phvSlots[150] = uint64(binary.BigEndian.Uint16(s.slabParams[2:])) & 0xffff
+					return t.hit
+				case 53: // IngressPipeImpl.upf.uplink_session_drop
+					phvSlots[149] = uint64(binary.BigEndian.Uint16(s.slabParams[0:])) & 0xffff
+					phvSlots[161] = 0x1
+					phvSlots[162] = 0x3
+					return t.hit
+				case 54: // IngressPipeImpl.upf.uplink_session_miss
+					phvSlots[161] = 0x1
+					phvSlots[162] = 0x1
+					return t.hit
+				}
+			}
+		}
+	}
 	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5392,6 +5593,47 @@ func (g *ctl_build_ingress) table83(s *phv) node {
 	}
 	key := s.key[:4]
 	binary.BigEndian.PutUint32(key[0:], uint32(phvSlots[143]))
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return t.miss
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 55: // IngressPipeImpl.upf.set_downlink_session
+					phvSlots[149] = uint64(binary.BigEndian.Uint16(s.slabParams[0:])) & 0xffff
+					phvSlots[150] = uint64(binary.BigEndian.Uint16(s.slabParams[2:])) & 0xffff
+					phvSlots[153] = uint64(binary.BigEndian.Uint16(s.slabParams[4:])) & 0xffff
+					return t.hit
+				case 56: // IngressPipeImpl.upf.set_downlink_session_buf
+					phvSlots[149] = uint64(binary.BigEndian.Uint16(s.slabParams[0:])) & 0xffff
+					phvSlots[150] = uint64(binary.BigEndian.Uint16(s.slabParams[2:])) & 0xffff
+					phvSlots[153] = uint64(binary.BigEndian.Uint16(s.slabParams[4:])) & 0xffff
+					phvSlots[160] = uint64(binary.BigEndian.Uint16(s.slabParams[6:])) & 0x1ff
+					phvSlots[159] = 0x1
+					return t.hit
+				case 57: // IngressPipeImpl.upf.downlink_session_drop
+					phvSlots[149] = uint64(binary.BigEndian.Uint16(s.slabParams[0:])) & 0xffff
+					phvSlots[161] = 0x1
+					phvSlots[162] = 0x3
+					return t.hit
+				case 58: // IngressPipeImpl.upf.downlink_session_miss
+					phvSlots[161] = 0x1
+					phvSlots[162] = 0x2
+					return t.hit
+				}
+			}
+		}
+	}
 	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5419,6 +5661,7 @@ func (g *ctl_build_ingress) table83(s *phv) node {
 
 // table92 applies IngressPipeImpl.hh.hh_cpu_report.
 func (g *ctl_build_ingress) table92(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t92
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5437,6 +5680,29 @@ func (g *ctl_build_ingress) table92(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:0]
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 46: // IngressPipeImpl.hh.set_hh_cpu_report
+					phvSlots[205] = uint64(s.slabParams[0]) & 0x1
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5464,6 +5730,7 @@ func (g *ctl_build_ingress) table92(s *phv) node {
 
 // table95 applies IngressPipeImpl.hh.hh_settings.
 func (g *ctl_build_ingress) table95(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t95
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5482,6 +5749,30 @@ func (g *ctl_build_ingress) table95(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:0]
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 44: // IngressPipeImpl.hh.set_hh
+					phvSlots[198] = uint64(binary.BigEndian.Uint32(s.slabParams[0:])) & 0xffffffff
+					phvSlots[199] = uint64(binary.BigEndian.Uint32(s.slabParams[4:])) & 0xffffffff
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5509,6 +5800,7 @@ func (g *ctl_build_ingress) table95(s *phv) node {
 
 // table96 applies IngressPipeImpl.hh.hh_observation.
 func (g *ctl_build_ingress) table96(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t96
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5527,6 +5819,30 @@ func (g *ctl_build_ingress) table96(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:0]
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 45: // IngressPipeImpl.hh.set_hh_observation
+					phvSlots[201] = uint64(binary.BigEndian.Uint32(s.slabParams[0:])) & 0xffffffff
+					phvSlots[202] = (binary.BigEndian.Uint64(s.slabParams[4:]) >> 16) & 0xffffffffffff
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5633,6 +5949,7 @@ func (g *ctl_build_ingress) table103(s *phv) node {
 
 // table133 applies IngressPipeImpl.hybrid.slow_path.
 func (g *ctl_build_ingress) table133(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t133
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5651,6 +5968,30 @@ func (g *ctl_build_ingress) table133(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:0]
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 49: // IngressPipeImpl.hybrid.to_slow_path
+					phvSlots[219] = 0x1
+					phvSlots[220] = uint64(binary.BigEndian.Uint16(s.slabParams[0:])) & 0x1ff
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5678,6 +6019,7 @@ func (g *ctl_build_ingress) table133(s *phv) node {
 
 // table140 applies IngressPipeImpl.cc_ingress.cc_switch.
 func (g *ctl_build_ingress) table140(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t140
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5696,6 +6038,30 @@ func (g *ctl_build_ingress) table140(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:0]
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 22: // IngressPipeImpl.cc_ingress.set_switch_id
+					phvSlots[183] = uint64(binary.BigEndian.Uint16(s.slabParams[0:])) & 0xffff
+					phvSlots[184] = uint64(s.slabParams[2]) & 0x1
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5744,6 +6110,29 @@ func (g *ctl_build_ingress) table145(s *phv) node {
 	key := s.key[:3]
 	binary.BigEndian.PutUint16(key[0:], uint16(phvSlots[176]))
 	key[2] = byte(phvSlots[180])
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 31: // IngressPipeImpl.cc_ingress.alternate
+					phvSlots[181] = 0x1
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5771,6 +6160,7 @@ func (g *ctl_build_ingress) table145(s *phv) node {
 
 // table148 applies IngressPipeImpl.cc_ingress.cc_paths.
 func (g *ctl_build_ingress) table148(s *phv) node {
+	phvHdr := (*[254]byte)(s.hdr)
 	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t148
 	if h := t.t.EmptyDefault(); h != nil {
@@ -5792,6 +6182,31 @@ func (g *ctl_build_ingress) table148(s *phv) node {
 	key := s.key[:3]
 	binary.BigEndian.PutUint16(key[0:], uint16(phvSlots[176]))
 	key[2] = byte(phvSlots[179])
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 30: // IngressPipeImpl.cc_ingress.forward
+					phvSlots[223] = uint64(binary.BigEndian.Uint16(s.slabParams[0:])) & 0x1ff
+					put48(phvHdr[4:10], (binary.BigEndian.Uint64(s.slabParams[2:]) >> 16))
+					phvSlots[140] = 0x1
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5867,6 +6282,7 @@ func (g *ctl_build_ingress) table159(s *phv) node {
 // table175 applies IngressPipeImpl.cc_ingress.cc_marker_sinks.
 func (g *ctl_build_ingress) table175(s *phv) node {
 	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t175
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5886,6 +6302,31 @@ func (g *ctl_build_ingress) table175(s *phv) node {
 	}
 	key := s.key[:2]
 	binary.BigEndian.PutUint16(key[0:], binary.BigEndian.Uint16(phvHdr[72:]))
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return t.miss
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 33: // IngressPipeImpl.cc_ingress.to_sink
+					phvSlots[223] = uint64(binary.BigEndian.Uint16(s.slabParams[0:])) & 0x1ff
+					phvSlots[139] = uint64(binary.BigEndian.Uint32(s.slabParams[2:])) & 0xffffffff
+					phvSlots[140] = 0x1
+					return t.hit
+				}
+			}
+		}
+	}
 	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5985,6 +6426,35 @@ func (g *ctl_build_ingress) table183(s *phv) node {
 	}
 	key := s.key[:2]
 	binary.BigEndian.PutUint16(key[0:], uint16(phvSlots[222]))
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 92: // IngressPipeImpl.gnb.from_upf
+					phvSlots[212] = 0x1
+					return bc.ba.next
+				case 93: // IngressPipeImpl.gnb.from_radio
+					phvSlots[212] = 0x2
+					return bc.ba.next
+				case 94: // IngressPipeImpl.gnb.from_baas
+					phvSlots[212] = 0x3
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -6032,6 +6502,32 @@ func (g *ctl_build_ingress) table197(s *phv) node {
 	}
 	key := s.key[:4]
 	binary.BigEndian.PutUint32(key[0:], uint32(phvSlots[213]))
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return t.miss
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 95: // IngressPipeImpl.gnb.set_downlink_bearer
+					phvSlots[214] = uint64(binary.BigEndian.Uint16(s.slabParams[0:])) & 0xffff
+					phvSlots[215] = uint64(binary.BigEndian.Uint16(s.slabParams[2:])) & 0x1ff
+					phvSlots[216] = uint64(binary.BigEndian.Uint16(s.slabParams[4:])) & 0x1ff
+					phvSlots[217] = (binary.BigEndian.Uint64(s.slabParams[6:]) >> 16) & 0xffffffffffff
+					return t.hit
+				}
+			}
+		}
+	}
 	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -6060,6 +6556,7 @@ func (g *ctl_build_ingress) table197(s *phv) node {
 // table224 applies IngressPipeImpl.gnb.uplink_bearers.
 func (g *ctl_build_ingress) table224(s *phv) node {
 	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t224
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -6079,6 +6576,32 @@ func (g *ctl_build_ingress) table224(s *phv) node {
 	}
 	key := s.key[:4]
 	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(phvHdr[82:]))
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return t.miss
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 97: // IngressPipeImpl.gnb.set_uplink_bearer
+					phvSlots[157] = uint64(binary.BigEndian.Uint32(s.slabParams[0:])) & 0xffffffff
+					phvSlots[154] = uint64(binary.BigEndian.Uint32(s.slabParams[4:])) & 0xffffffff
+					phvSlots[155] = uint64(binary.BigEndian.Uint32(s.slabParams[8:])) & 0xffffffff
+					phvSlots[223] = uint64(binary.BigEndian.Uint16(s.slabParams[12:])) & 0x1ff
+					return t.hit
+				}
+			}
+		}
+	}
 	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -6668,6 +7191,30 @@ func (g *ctl_build_egress) table22(s *phv) node {
 	}
 	key := s.key[:2]
 	binary.BigEndian.PutUint16(key[0:], uint16(phvSlots[224]))
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 168: // EgressPipeImpl.ecn_marking.mark_above
+					phvSlots[133] = (binary.BigEndian.Uint64(s.slabParams[0:]) >> 40) & 0x7ffff
+					phvSlots[134] = 0x1
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -6715,6 +7262,31 @@ func (g *ctl_build_egress) table35(s *phv) node {
 	}
 	key := s.key[:2]
 	binary.BigEndian.PutUint16(key[0:], uint16(phvSlots[176]))
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return t.miss
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 159: // EgressPipeImpl.cc_egress.limits
+					phvSlots[185] = uint64(binary.BigEndian.Uint32(s.slabParams[0:])) & 0xffffffff
+					phvSlots[186] = uint64(binary.BigEndian.Uint32(s.slabParams[4:])) & 0xffffffff
+					phvSlots[187] = uint64(binary.BigEndian.Uint32(s.slabParams[8:])) & 0xffffffff
+					return t.hit
+				}
+			}
+		}
+	}
 	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {

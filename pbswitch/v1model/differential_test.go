@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/flowbuf/flowbuf/pbswitch/bmv2json"
@@ -29,6 +30,10 @@ func TestSpecialisedProgramAgreesWithTheReference(t *testing.T) {
 	for _, dir := range []string{filepath.Dir(flowbufJSON), filepath.Join(filepath.Dir(flowbufJSON), "upf-slow")} {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			spec := upfFixtureOn(loadBuild(t, dir, Options{CPUPort: cpuPort}))
+			// The generated code with every table on the generic store:
+			// its slab lookups (Table.LookupSlab) answer no, so the plain
+			// lookups run.
+			specGeneric := upfFixtureOn(loadBuild(t, dir, Options{CPUPort: cpuPort, GenericTables: true}))
 			ref := upfFixtureOn(loadBuild(t, dir, Options{CPUPort: cpuPort, reference: true}))
 			interp := upfFixtureOn(loadBuild(t, dir, Options{CPUPort: cpuPort, interpret: true}))
 			if spec.prog.genIngress == nil || spec.prog.genEgress == nil || spec.prog.genDeparse == nil {
@@ -41,10 +46,33 @@ func TestSpecialisedProgramAgreesWithTheReference(t *testing.T) {
 				t.Fatalf("generated action bodies: %d bound on the program, %d on the reference and interpreted ones",
 					boundActions(spec.prog), boundActions(ref.prog)+boundActions(interp.prog))
 			}
-			agreeOnPackets(t, spec.prog, ref.prog, interp.prog)
+			if specGeneric.prog.genIngress == nil {
+				t.Fatal("the generated controls are not bound with generic tables")
+			}
+			// The UPF's slab tables hit through fused generated bodies.
+			fused := 0
+			for _, n := range walkControl(spec.prog.ingress) {
+				tn, ok := n.(*tableNode)
+				if !ok || !slices.Contains(fusedUpfTables, tn.name) {
+					continue
+				}
+				if !tn.t.UsesSlab() || slabHitCode(tn) == "" {
+					t.Errorf("%s: slab %v, fused hits %v", tn.name, tn.t.UsesSlab(), slabHitCode(tn) != "")
+				}
+				fused++
+			}
+			if fused != len(fusedUpfTables) {
+				t.Errorf("%d of the UPF's %d exact tables found", fused, len(fusedUpfTables))
+			}
+			agreeOnPackets(t, spec.prog, ref.prog, interp.prog, specGeneric.prog)
 		})
 	}
 }
+
+// fusedUpfTables are the UPF's exact-match tables, whose hits the generated
+// code decodes from the slab's record (slabHitCode).
+var fusedUpfTables = []string{"IngressPipeImpl.upf.uplink_sessions", "IngressPipeImpl.upf.downlink_sessions",
+	"IngressPipeImpl.upf.uplink_terminations", "IngressPipeImpl.upf.downlink_terminations", "IngressPipeImpl.upf.tunnel_peers"}
 
 // boundActions counts a program's actions that run generated bodies.
 func boundActions(p *Program) int {

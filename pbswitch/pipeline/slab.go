@@ -26,9 +26,11 @@ const slabChunk = 4096
 type exactSlab struct {
 	keyWidth int
 	recWidth int // keyWidth + 1 (action index + 1; 0: a free slot) + the widest parameters
-	stride   int // the most parameters of an action (words a hit gives)
-	actions  []uint32
-	bits     [][]int // each action's parameter widths
+	// paramBytes is the widest action's parameter bytes.
+	paramBytes int
+	stride     int // the most parameters of an action (words a hit gives)
+	actions    []uint32
+	bits       [][]int // each action's parameter widths
 	// params is each action's parameters as a hit decodes them: where
 	// each starts in the record and the shift that cuts its 8-byte load
 	// to its width.
@@ -96,7 +98,7 @@ func newExactSlab(t *Table, counted bool) *exactSlab {
 		s.params = append(s.params, at)
 		paramBytes = max(paramBytes, n)
 	}
-	s.recWidth = s.keyWidth + 1 + paramBytes
+	s.recWidth, s.paramBytes = s.keyWidth+1+paramBytes, paramBytes
 	s.seed64 = maphash.Bytes(s.seed, []byte("slab seed64"))
 	return s
 }
@@ -147,8 +149,8 @@ func (s *exactSlab) decodeRecord(rec []byte, words []uint64) []uint64 {
 }
 
 // slabSlack is the bytes a chunk has after its last record, for
-// decodeRecord's 8-byte loads.
-const slabSlack = 8
+// decodeRecord's 8-byte loads and LookupSlab's 16-byte moves.
+const slabSlack = 16
 
 func (s *exactSlab) counter(slot uint32) *CounterCell {
 	return &s.counters[slot/slabChunk][slot%slabChunk]

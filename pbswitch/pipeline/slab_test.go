@@ -528,3 +528,24 @@ func TestSlabShortKeysOfEveryWidth(t *testing.T) {
 		}
 	}
 }
+
+// LookupSlab's fixed-size move of a hit's parameter bytes stays in the
+// chunk for its last record (it reads into the chunk's slack) and gives
+// every record's own bytes, through two chunks.
+func TestLookupSlabAtChunkEnds(t *testing.T) {
+	tb := sessionTable(2*slabChunk, true)
+	tb.SetBinder(func(a Action) any { return a.ID })
+	for k := uint32(0); k < slabChunk+2; k++ {
+		if err := tb.Insert(session(k, uint64(k), uint64(k)^0xffff)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var b [SlabParamBytes]byte
+	for _, k := range []uint32{0, 1, slabChunk - 2, slabChunk - 1, slabChunk, slabChunk + 1} {
+		bound, matched, ok := tb.LookupSlab(ue(k)[0].Value, &b)
+		want := []uint64{uint64(k), 0, uint64(k) ^ 0xffff}
+		if !ok || !matched || bound != uint32(actSession) || !slices.Equal(packedWords(b[:6], []int{16, 16, 16}), want) {
+			t.Fatalf("key %d: %v %v %v %x, want %v", k, bound, matched, ok, b[:6], want)
+		}
+	}
+}

@@ -358,7 +358,7 @@ func (t *Table) LookupSlab(key []byte, params *[SlabParamBytes]byte) (bound any,
 	}
 	t.mu.RLock()
 	s := t.slab
-	if s == nil || s.recWidth-s.keyWidth-1 > SlabParamBytes {
+	if s == nil || s.paramBytes > SlabParamBytes {
 		t.mu.RUnlock()
 		return nil, false, false
 	}
@@ -367,8 +367,15 @@ func (t *Table) LookupSlab(key []byte, params *[SlabParamBytes]byte) (bound any,
 		_, _, rec = s.findRecord(key)
 	}
 	if rec != nil {
-		bound, matched = t.slabBound[int(rec[s.keyWidth])-1], true
-		copy(params[:], rec[s.keyWidth+1:])
+		kw := s.keyWidth
+		bound, matched = t.slabBound[int(rec[kw])-1], true
+		if s.paramBytes <= 16 {
+			// One fixed-size move (the bytes after the parameters are the
+			// next record's or the chunk's slack, which no one decodes).
+			*(*[16]byte)(params[:]) = [16]byte(rec[kw+1 : kw+17])
+		} else {
+			copy(params[:], rec[kw+1:])
+		}
 	} else {
 		bound = t.defHit.Load().Bound
 	}

@@ -38,7 +38,7 @@ func init() {
 				"action IngressPipeImpl.fb_admission.fb_read one=false words=0 code=216b36627a0b next=[18]",
 				"table IngressPipeImpl.fb_admission.fb_shift byhit=false plain=true key=9[0+1 slot166][1+4 slot171][5+4 slot172] next=[19 19]",
 				"cond next=[20 21]",
-				"action IngressPipeImpl.fb_admission.fb_drop one=false words=0 code=e082be2e9c26 next=[-1]",
+				"action IngressPipeImpl.fb_admission.fb_drop one=false words=0 code=eabfb998983d next=[-1]",
 				"action IngressPipeImpl.fb_admission.fb_charge one=false words=0 code=f09b9faf3d36 next=[-1]",
 				"slot== slot=233 k=0x0 next=[23 15]",
 				"table IngressPipeImpl.fb_admission.fb_classes byhit=false plain=true key=4[0+2 slot223][2+1 slot237][3+1 read] next=[15 15 15]",
@@ -64,7 +64,7 @@ func init() {
 				"flag slot=94 next=[44 68]",
 				"flag slot=94 next=[45 51]",
 				"flag slot=94 next=[9 46]",
-				"action upf509 one=false words=0 code=d9c1f3f9862a next=[47]",
+				"action upf509 one=false words=0 code=d19a44936539 next=[47]",
 				"table IngressPipeImpl.upf.queues byhit=false plain=true key=1[0+1 slot158] next=[48 48 48]",
 				"slot== slot=142 k=0x1 next=[49 50]",
 				"action upf128 one=false words=0 code=d120780bc323 next=[9]",
@@ -74,11 +74,11 @@ func init() {
 				"flag slot=161 next=[54 63]",
 				"flag slot=161 next=[55 57]",
 				"flag slot=161 next=[56 45]",
-				"action upf504 one=false words=0 code=9b61ba12a113 next=[45]",
-				"action IngressPipeImpl.upf.meter_app one=false words=0 code=3b56265a3c02 next=[58]",
+				"action upf504 one=false words=0 code=df03f7a625bb next=[45]",
+				"action IngressPipeImpl.upf.meter_app one=false words=0 code=14334419ea61 next=[58]",
 				"slot== slot=84 k=0x2 next=[59 60]",
 				"action IngressPipeImpl.upf.drop one=false words=0 code=7c22a9ee1cad next=[55]",
-				"action IngressPipeImpl.upf.meter_session one=false words=0 code=ca7a926c21ed next=[61]",
+				"action IngressPipeImpl.upf.meter_session one=false words=0 code=1bfff522d45a next=[61]",
 				"slot== slot=84 k=0x2 next=[62 55]",
 				"action IngressPipeImpl.upf.drop one=false words=0 code=31c9e26f4c9d next=[55]",
 				"table IngressPipeImpl.upf.tunnel_peers byhit=false plain=true key=2[0+2 slot153] next=[54 54 54]",
@@ -99,7 +99,7 @@ func init() {
 				"flag slot=83 next=[79 43]",
 				"flag slot=159 next=[80 81]",
 				"slot== slot=138 k=0x1 next=[43 81]",
-				"action upf471 one=false words=0 code=fd5fb32b8cef next=[43]",
+				"action upf471 one=false words=0 code=ec2c45497259 next=[43]",
 				"action act_4 one=true words=0 code=e55f459bad39 next=[77]",
 				"table IngressPipeImpl.upf.downlink_sessions byhit=true plain=true key=4[0+4 slot143] next=[84 88]",
 				"action act_5 one=true words=0 code=51eddd9524ab next=[85]",
@@ -223,7 +223,7 @@ func init() {
 				"flag slot=91 next=[187 203]",
 				"action gnb204 one=false words=0 code=891ce31d92c6 next=[187]",
 				"valid hdr=21 next=[202 205]",
-				"action IngressPipeImpl.gnb.drop one=false words=0 code=f8dbd12d73ee next=[206]",
+				"action IngressPipeImpl.gnb.drop one=false words=0 code=7d237a26beb1 next=[206]",
 				"action gnb202 one=true words=0 code=3308d65ead5d next=[202]",
 				"action gnb198 one=true words=0 code=3308d65ead5d next=[201]",
 				"valid hdr=10 next=[209 233]",
@@ -234,7 +234,7 @@ func init() {
 				"field== bit=688 width=1 slot=-1 k=0x1 next=[214 216]",
 				"flag slot=91 next=[187 215]",
 				"action gnb221 one=true words=0 code=e434df26f177 next=[187]",
-				"action IngressPipeImpl.gnb.drop one=false words=0 code=f8dbd12d73ee next=[217]",
+				"action IngressPipeImpl.gnb.drop one=false words=0 code=7d237a26beb1 next=[217]",
 				"action gnb219 one=true words=0 code=3308d65ead5d next=[214]",
 				"field== bit=688 width=1 slot=-1 k=0x0 next=[219 220]",
 				"action gnb223 one=true words=0 code=909fc78d0a93 next=[187]",
@@ -246,10 +246,10 @@ func init() {
 				"action IngressPipeImpl.gnb.to_gtpu one=false words=0 code=9f1659bc1bfc next=[226]",
 				"action gnb231 one=true words=0 code=45730cc2464b next=[227]",
 				"action gnb233 one=true words=0 code=3308d65ead5d next=[187]",
-				"action IngressPipeImpl.gnb.drop one=false words=0 code=f8dbd12d73ee next=[229]",
+				"action IngressPipeImpl.gnb.drop one=false words=0 code=7d237a26beb1 next=[229]",
 				"action gnb227 one=true words=0 code=3308d65ead5d next=[223]",
 				"valid hdr=11 next=[210 231]",
-				"action IngressPipeImpl.gnb.drop one=false words=0 code=f8dbd12d73ee next=[232]",
+				"action IngressPipeImpl.gnb.drop one=false words=0 code=7d237a26beb1 next=[232]",
 				"action gnb212 one=true words=0 code=3308d65ead5d next=[210]",
 				"action gnb208 one=true words=0 code=3308d65ead5d next=[209]",
 			}},
@@ -377,8 +377,8 @@ func init() {
 			"IngressPipeImpl.upf.tunnel_peer_miss straight=2 exits=false locks=false code=3c4a45cbe3b1",
 			"IngressPipeImpl.upf.set_queue straight=1 exits=false locks=false code=5f1d7fa9e483",
 			"IngressPipeImpl.upf.send_to_buffer straight=2 exits=false locks=false code=43d7990a4d76",
-			"IngressPipeImpl.upf.meter_app straight=3 exits=false locks=false code=3b56265a3c02",
-			"IngressPipeImpl.upf.meter_session straight=3 exits=false locks=false code=ca7a926c21ed",
+			"IngressPipeImpl.upf.meter_app straight=3 exits=false locks=false code=14334419ea61",
+			"IngressPipeImpl.upf.meter_session straight=3 exits=false locks=false code=1bfff522d45a",
 			"IngressPipeImpl.forwarding.set_egress_port straight=2 exits=false locks=false code=856082de27e3",
 			"IngressPipeImpl.forwarding.set_mcast_group straight=2 exits=false locks=false code=664d138df312",
 			"IngressPipeImpl.forwarding.set_mcast_group straight=2 exits=false locks=false code=664d138df312",
@@ -394,18 +394,18 @@ func init() {
 			"IngressPipeImpl.fb_admission.fb_read straight=12 exits=false locks=true code=216b36627a0b",
 			"IngressPipeImpl.fb_admission.set_shift straight=2 exits=false locks=false code=afa04b2e0e18",
 			"IngressPipeImpl.fb_admission.fb_charge straight=17 exits=false locks=true code=f09b9faf3d36",
-			"IngressPipeImpl.fb_admission.fb_drop straight=2 exits=false locks=false code=e082be2e9c26",
-			"IngressPipeImpl.gnb.drop straight=3 exits=false locks=false code=f8dbd12d73ee",
-			"IngressPipeImpl.gnb.drop straight=3 exits=false locks=false code=f8dbd12d73ee",
-			"IngressPipeImpl.gnb.drop straight=3 exits=false locks=false code=f8dbd12d73ee",
-			"IngressPipeImpl.gnb.drop straight=3 exits=false locks=false code=f8dbd12d73ee",
+			"IngressPipeImpl.fb_admission.fb_drop straight=2 exits=false locks=false code=eabfb998983d",
+			"IngressPipeImpl.gnb.drop straight=3 exits=false locks=false code=7d237a26beb1",
+			"IngressPipeImpl.gnb.drop straight=3 exits=false locks=false code=7d237a26beb1",
+			"IngressPipeImpl.gnb.drop straight=3 exits=false locks=false code=7d237a26beb1",
+			"IngressPipeImpl.gnb.drop straight=3 exits=false locks=false code=7d237a26beb1",
 			"IngressPipeImpl.gnb.from_upf straight=1 exits=false locks=false code=ba7bd4bafb32",
 			"IngressPipeImpl.gnb.from_radio straight=1 exits=false locks=false code=572440d96adc",
 			"IngressPipeImpl.gnb.from_baas straight=1 exits=false locks=false code=a85efc0c37fa",
 			"IngressPipeImpl.gnb.set_downlink_bearer straight=4 exits=false locks=false code=9587dcb5205b",
-			"IngressPipeImpl.gnb.downlink_bearer_miss straight=3 exits=false locks=false code=f8dbd12d73ee",
+			"IngressPipeImpl.gnb.downlink_bearer_miss straight=3 exits=false locks=false code=ff016cf0ae25",
 			"IngressPipeImpl.gnb.set_uplink_bearer straight=4 exits=false locks=false code=7c4b30253553",
-			"IngressPipeImpl.gnb.uplink_bearer_miss straight=3 exits=false locks=false code=f8dbd12d73ee",
+			"IngressPipeImpl.gnb.uplink_bearer_miss straight=3 exits=false locks=false code=8e077acb9485",
 			"IngressPipeImpl.gnb.next_sn straight=6 exits=false locks=true code=4372641a97f8",
 			"IngressPipeImpl.gnb.to_radio_frame straight=17 exits=false locks=false code=4345848c231f",
 			"IngressPipeImpl.gnb.to_gtpu straight=21 exits=false locks=false code=9f1659bc1bfc",
@@ -457,10 +457,10 @@ func init() {
 			"act_5 straight=1 exits=false locks=false code=51eddd9524ab",
 			"act_6 straight=1 exits=false locks=false code=e55f459bad39",
 			"upf463 straight=4 exits=false locks=false code=332669f91d94",
-			"upf471 straight=2 exits=false locks=false code=fd5fb32b8cef",
+			"upf471 straight=2 exits=false locks=false code=ec2c45497259",
 			"upf476 straight=1 exits=false locks=false code=641e0ca40e4b",
-			"upf504 straight=4 exits=false locks=false code=9b61ba12a113",
-			"upf509 straight=2 exits=false locks=false code=d9c1f3f9862a",
+			"upf504 straight=4 exits=false locks=false code=df03f7a625bb",
+			"upf509 straight=2 exits=false locks=false code=d19a44936539",
 			"upf128 straight=14 exits=false locks=false code=d120780bc323",
 			"upf154 straight=29 exits=false locks=false code=7e6596c0cdc8",
 			"NoAction straight=0 exits=false locks=false code=e3b0c44298fc",
@@ -1075,8 +1075,6 @@ type acts_build struct {
 	a48_27  func(*phv)
 	a48_28  func(*phv)
 	a48_29  func(*phv)
-	a70_1   func(*phv)
-	a71_1   func(*phv)
 	a79_1   func(*phv)
 	a84_0   func(*phv)
 	a84_1   func(*phv)
@@ -1097,13 +1095,6 @@ type acts_build struct {
 	a86_12  func(*phv)
 	a86_14  func(*phv)
 	a86_15  func(*phv)
-	a87_1   func(*phv)
-	a88_1   func(*phv)
-	a89_1   func(*phv)
-	a90_1   func(*phv)
-	a91_1   func(*phv)
-	a96_1   func(*phv)
-	a98_1   func(*phv)
 	a99_1   func(*phv)
 	a99_4   func(*phv)
 	a99_5   func(*phv)
@@ -1113,9 +1104,6 @@ type acts_build struct {
 	a129_1  func(*phv)
 	a130_5  func(*phv)
 	a142_7  func(*phv)
-	a150_1  func(*phv)
-	a152_2  func(*phv)
-	a153_1  func(*phv)
 	a158_0  func(*phv)
 	a158_2  func(*phv)
 	a158_3  func(*phv)
@@ -1285,9 +1273,7 @@ func bind_build_actions(acts []*action) {
 	acts[68].gen = g.a68
 	acts[69].gen = g.a69
 	acts[70].gen = g.a70
-	g.a70_1 = acts[70].straight[1]
 	acts[71].gen = g.a71
-	g.a71_1 = acts[71].straight[1]
 	acts[72].gen = g.a72
 	acts[73].gen = g.a73
 	acts[74].gen = g.a74
@@ -1324,24 +1310,17 @@ func bind_build_actions(acts []*action) {
 	g.a86_14 = acts[86].straight[14]
 	g.a86_15 = acts[86].straight[15]
 	acts[87].gen = g.a87
-	g.a87_1 = acts[87].straight[1]
 	acts[88].gen = g.a88
-	g.a88_1 = acts[88].straight[1]
 	acts[89].gen = g.a89
-	g.a89_1 = acts[89].straight[1]
 	acts[90].gen = g.a90
-	g.a90_1 = acts[90].straight[1]
 	acts[91].gen = g.a91
-	g.a91_1 = acts[91].straight[1]
 	acts[92].gen = g.a92
 	acts[93].gen = g.a93
 	acts[94].gen = g.a94
 	acts[95].gen = g.a95
 	acts[96].gen = g.a96
-	g.a96_1 = acts[96].straight[1]
 	acts[97].gen = g.a97
 	acts[98].gen = g.a98
-	g.a98_1 = acts[98].straight[1]
 	acts[99].gen = g.a99
 	g.a99_1 = acts[99].straight[1]
 	g.a99_4 = acts[99].straight[4]
@@ -1400,12 +1379,9 @@ func bind_build_actions(acts []*action) {
 	acts[148].gen = g.a148
 	acts[149].gen = g.a149
 	acts[150].gen = g.a150
-	g.a150_1 = acts[150].straight[1]
 	acts[151].gen = g.a151
 	acts[152].gen = g.a152
-	g.a152_2 = acts[152].straight[2]
 	acts[153].gen = g.a153
-	g.a153_1 = acts[153].straight[1]
 	acts[154].gen = g.a154
 	acts[155].gen = g.a155
 	acts[158].gen = g.a158
@@ -1950,7 +1926,7 @@ func (g *acts_build) a69(s *phv) {
 func (g *acts_build) a70(s *phv) {
 	phvSlots := (*[239]uint64)(s.slots)
 	phvSlots[39] = (phvSlots[152] & 0xffffffff) & 0xffffffff
-	g.a70_1(s)
+	phvSlots[95] = uint64(s.prog.meterRefs[0].ExecuteAt(phvSlots[39], int64(s.ingressLen))) & 0x3 // IngressPipeImpl.upf.app_meter
 	phvSlots[84] = phvSlots[95] & 0x3
 }
 
@@ -1958,7 +1934,7 @@ func (g *acts_build) a70(s *phv) {
 func (g *acts_build) a71(s *phv) {
 	phvSlots := (*[239]uint64)(s.slots)
 	phvSlots[40] = (phvSlots[150] & 0xffffffff) & 0xffffffff
-	g.a71_1(s)
+	phvSlots[96] = uint64(s.prog.meterRefs[1].ExecuteAt(phvSlots[40], int64(s.ingressLen))) & 0x3 // IngressPipeImpl.upf.session_meter
 	phvSlots[84] = phvSlots[96] & 0x3
 }
 
@@ -2103,7 +2079,7 @@ func (g *acts_build) a87(s *phv) {
 	phvSlots := (*[239]uint64)(s.slots)
 	phvSlots[223] = 0x1ff
 	phvSlots[233] = 0
-	g.a87_1(s)
+	s.prog.counterRefs[0].CountAt(phvSlots[168], s.ingressLen) // IngressPipeImpl.fb_admission.fb_drops
 }
 
 // a88 is action IngressPipeImpl.gnb.drop.
@@ -2111,7 +2087,7 @@ func (g *acts_build) a88(s *phv) {
 	phvSlots := (*[239]uint64)(s.slots)
 	phvSlots[223] = 0x1ff
 	phvSlots[233] = 0
-	g.a88_1(s)
+	s.prog.counterRefs[1].CountAt(0x0, s.ingressLen) // IngressPipeImpl.gnb.drops
 	phvSlots[140] = 0x1
 }
 
@@ -2120,7 +2096,7 @@ func (g *acts_build) a89(s *phv) {
 	phvSlots := (*[239]uint64)(s.slots)
 	phvSlots[223] = 0x1ff
 	phvSlots[233] = 0
-	g.a89_1(s)
+	s.prog.counterRefs[1].CountAt(0x0, s.ingressLen) // IngressPipeImpl.gnb.drops
 	phvSlots[140] = 0x1
 }
 
@@ -2129,7 +2105,7 @@ func (g *acts_build) a90(s *phv) {
 	phvSlots := (*[239]uint64)(s.slots)
 	phvSlots[223] = 0x1ff
 	phvSlots[233] = 0
-	g.a90_1(s)
+	s.prog.counterRefs[1].CountAt(0x0, s.ingressLen) // IngressPipeImpl.gnb.drops
 	phvSlots[140] = 0x1
 }
 
@@ -2138,7 +2114,7 @@ func (g *acts_build) a91(s *phv) {
 	phvSlots := (*[239]uint64)(s.slots)
 	phvSlots[223] = 0x1ff
 	phvSlots[233] = 0
-	g.a91_1(s)
+	s.prog.counterRefs[1].CountAt(0x0, s.ingressLen) // IngressPipeImpl.gnb.drops
 	phvSlots[140] = 0x1
 }
 
@@ -2174,7 +2150,7 @@ func (g *acts_build) a96(s *phv) {
 	phvSlots := (*[239]uint64)(s.slots)
 	phvSlots[223] = 0x1ff
 	phvSlots[233] = 0
-	g.a96_1(s)
+	s.prog.counterRefs[1].CountAt(0x1, s.ingressLen) // IngressPipeImpl.gnb.drops
 	phvSlots[140] = 0x1
 }
 
@@ -2192,7 +2168,7 @@ func (g *acts_build) a98(s *phv) {
 	phvSlots := (*[239]uint64)(s.slots)
 	phvSlots[223] = 0x1ff
 	phvSlots[233] = 0
-	g.a98_1(s)
+	s.prog.counterRefs[1].CountAt(0x2, s.ingressLen) // IngressPipeImpl.gnb.drops
 	phvSlots[140] = 0x1
 }
 
@@ -2650,7 +2626,7 @@ func (g *acts_build) a149(s *phv) {
 func (g *acts_build) a150(s *phv) {
 	phvSlots := (*[239]uint64)(s.slots)
 	phvSlots[67] = (phvSlots[149] & 0xffffffff) & 0xffffffff
-	g.a150_1(s)
+	s.prog.counterRefs[2].CountAt(phvSlots[67], s.ingressLen) // IngressPipeImpl.upf.session_counter
 }
 
 // a151 is action upf476.
@@ -2665,7 +2641,7 @@ func (g *acts_build) a152(s *phv) {
 	phvSlots[223] = 0x1ff
 	phvSlots[233] = 0
 	phvSlots[140] = 0x1
-	g.a152_2(s)
+	s.prog.counterRefs[3].CountAt(phvSlots[162], s.ingressLen) // IngressPipeImpl.upf.drops
 	phvSlots[94] = 0x1
 }
 
@@ -2673,7 +2649,7 @@ func (g *acts_build) a152(s *phv) {
 func (g *acts_build) a153(s *phv) {
 	phvSlots := (*[239]uint64)(s.slots)
 	phvSlots[68] = (phvSlots[151] & 0xffffffff) & 0xffffffff
-	g.a153_1(s)
+	s.prog.counterRefs[4].CountAt(phvSlots[68], s.ingressLen) // IngressPipeImpl.upf.termination_counter
 }
 
 // a154 is action upf128.
@@ -3297,18 +3273,13 @@ type ctl_build_ingress struct {
 	f17         *fixedNode
 	t18         *tableNode
 	cond19      func(*phv) bool
-	f20_1       func(*phv)
 	f21         *fixedNode
 	t23         *tableNode
 	k23_2       func(*phv, []byte)
 	cond25      func(*phv) bool
 	t26         *tableNode
 	t28         *tableNode
-	f46_1       func(*phv)
 	t47         *tableNode
-	f56_2       func(*phv)
-	f57_1       func(*phv)
-	f60_1       func(*phv)
 	t63         *tableNode
 	t64         *tableNode
 	t66         *tableNode
@@ -3316,7 +3287,6 @@ type ctl_build_ingress struct {
 	t75         *tableNode
 	next75_76   node
 	next75_82   node
-	f81_1       func(*phv)
 	t83         *tableNode
 	next83_84   node
 	next83_88   node
@@ -3368,17 +3338,13 @@ type ctl_build_ingress struct {
 	t197        *tableNode
 	next197_188 node
 	next197_198 node
-	f205_1      func(*phv)
 	get213      func(*phv) uint64
-	f216_1      func(*phv)
 	get218      func(*phv) uint64
 	get221      func(*phv) uint64
 	get222      func(*phv) uint64
 	t224        *tableNode
 	next224_225 node
 	next224_227 node
-	f228_1      func(*phv)
-	f231_1      func(*phv)
 }
 
 // bind_build_ingress binds the generated build ingress to its compiled nodes.
@@ -3394,18 +3360,13 @@ func bind_build_ingress(n []node) func(*phv) {
 		f17:         n[17].(*fixedNode),
 		t18:         n[18].(*tableNode),
 		cond19:      n[19].(*condNode).cond,
-		f20_1:       n[20].(*fixedNode).a.straight[1],
 		f21:         n[21].(*fixedNode),
 		t23:         n[23].(*tableNode),
 		k23_2:       n[23].(*tableNode).keys[2].read,
 		cond25:      n[25].(*condNode).cond,
 		t26:         n[26].(*tableNode),
 		t28:         n[28].(*tableNode),
-		f46_1:       n[46].(*fixedNode).a.straight[1],
 		t47:         n[47].(*tableNode),
-		f56_2:       n[56].(*fixedNode).a.straight[2],
-		f57_1:       n[57].(*fixedNode).a.straight[1],
-		f60_1:       n[60].(*fixedNode).a.straight[1],
 		t63:         n[63].(*tableNode),
 		t64:         n[64].(*tableNode),
 		t66:         n[66].(*tableNode),
@@ -3413,7 +3374,6 @@ func bind_build_ingress(n []node) func(*phv) {
 		t75:         n[75].(*tableNode),
 		next75_76:   n[76],
 		next75_82:   n[82],
-		f81_1:       n[81].(*fixedNode).a.straight[1],
 		t83:         n[83].(*tableNode),
 		next83_84:   n[84],
 		next83_88:   n[88],
@@ -3465,17 +3425,13 @@ func bind_build_ingress(n []node) func(*phv) {
 		t197:        n[197].(*tableNode),
 		next197_188: n[188],
 		next197_198: n[198],
-		f205_1:      n[205].(*fixedNode).a.straight[1],
 		get213:      n[213].(*fieldEqNode).get,
-		f216_1:      n[216].(*fixedNode).a.straight[1],
 		get218:      n[218].(*fieldEqNode).get,
 		get221:      n[221].(*fieldEqNode).get,
 		get222:      n[222].(*fieldEqNode).get,
 		t224:        n[224].(*tableNode),
 		next224_225: n[225],
 		next224_227: n[227],
-		f228_1:      n[228].(*fixedNode).a.straight[1],
-		f231_1:      n[231].(*fixedNode).a.straight[1],
 	}
 	return g.run
 }
@@ -3576,7 +3532,7 @@ n15:
 	// 20: action IngressPipeImpl.fb_admission.fb_drop
 	phvSlots[223] = 0x1ff
 	phvSlots[233] = 0
-	g.f20_1(s)
+	s.prog.counterRefs[0].CountAt(phvSlots[168], s.ingressLen) // IngressPipeImpl.fb_admission.fb_drops
 	return
 n21:
 	// 21: action IngressPipeImpl.fb_admission.fb_charge
@@ -3687,7 +3643,7 @@ n45:
 	}
 	// 46: action upf509
 	phvSlots[68] = (phvSlots[151] & 0xffffffff) & 0xffffffff
-	g.f46_1(s)
+	s.prog.counterRefs[4].CountAt(phvSlots[68], s.ingressLen) // IngressPipeImpl.upf.termination_counter
 	// 47: table IngressPipeImpl.upf.queues
 	if g.table47(s) == nil {
 		return
@@ -3836,13 +3792,13 @@ n55:
 	phvSlots[223] = 0x1ff
 	phvSlots[233] = 0
 	phvSlots[140] = 0x1
-	g.f56_2(s)
+	s.prog.counterRefs[3].CountAt(phvSlots[162], s.ingressLen) // IngressPipeImpl.upf.drops
 	phvSlots[94] = 0x1
 	goto n45
 n57:
 	// 57: action IngressPipeImpl.upf.meter_app
 	phvSlots[39] = (phvSlots[152] & 0xffffffff) & 0xffffffff
-	g.f57_1(s)
+	phvSlots[95] = uint64(s.prog.meterRefs[0].ExecuteAt(phvSlots[39], int64(s.ingressLen))) & 0x3 // IngressPipeImpl.upf.app_meter
 	phvSlots[84] = phvSlots[95] & 0x3
 	// 58: slot== slot=84 k=0x2
 	if !(phvSlots[84] == 0x2) {
@@ -3855,7 +3811,7 @@ n57:
 n60:
 	// 60: action IngressPipeImpl.upf.meter_session
 	phvSlots[40] = (phvSlots[150] & 0xffffffff) & 0xffffffff
-	g.f60_1(s)
+	phvSlots[96] = uint64(s.prog.meterRefs[1].ExecuteAt(phvSlots[40], int64(s.ingressLen))) & 0x3 // IngressPipeImpl.upf.session_meter
 	phvSlots[84] = phvSlots[96] & 0x3
 	// 61: slot== slot=84 k=0x2
 	if !(phvSlots[84] == 0x2) {
@@ -3949,7 +3905,7 @@ n77:
 n81:
 	// 81: action upf471
 	phvSlots[67] = (phvSlots[149] & 0xffffffff) & 0xffffffff
-	g.f81_1(s)
+	s.prog.counterRefs[2].CountAt(phvSlots[67], s.ingressLen) // IngressPipeImpl.upf.session_counter
 	goto n43
 n82:
 	// 82: action act_4
@@ -4563,7 +4519,7 @@ n204:
 	// 205: action IngressPipeImpl.gnb.drop
 	phvSlots[223] = 0x1ff
 	phvSlots[233] = 0
-	g.f205_1(s)
+	s.prog.counterRefs[1].CountAt(0x0, s.ingressLen) // IngressPipeImpl.gnb.drops
 	phvSlots[140] = 0x1
 	// 206: action gnb202
 	phvSlots[91] = 0x1
@@ -4609,7 +4565,7 @@ n216:
 	// 216: action IngressPipeImpl.gnb.drop
 	phvSlots[223] = 0x1ff
 	phvSlots[233] = 0
-	g.f216_1(s)
+	s.prog.counterRefs[1].CountAt(0x0, s.ingressLen) // IngressPipeImpl.gnb.drops
 	phvSlots[140] = 0x1
 	// 217: action gnb219
 	phvSlots[91] = 0x1
@@ -4717,7 +4673,7 @@ n228:
 	// 228: action IngressPipeImpl.gnb.drop
 	phvSlots[223] = 0x1ff
 	phvSlots[233] = 0
-	g.f228_1(s)
+	s.prog.counterRefs[1].CountAt(0x0, s.ingressLen) // IngressPipeImpl.gnb.drops
 	phvSlots[140] = 0x1
 	// 229: action gnb227
 	phvSlots[91] = 0x1
@@ -4730,7 +4686,7 @@ n230:
 	// 231: action IngressPipeImpl.gnb.drop
 	phvSlots[223] = 0x1ff
 	phvSlots[233] = 0
-	g.f231_1(s)
+	s.prog.counterRefs[1].CountAt(0x0, s.ingressLen) // IngressPipeImpl.gnb.drops
 	phvSlots[140] = 0x1
 	// 232: action gnb212
 	phvSlots[91] = 0x1
@@ -6524,6 +6480,12 @@ func (g *ctl_build_ingress) table197(s *phv) node {
 					phvSlots[216] = uint64(binary.BigEndian.Uint16(s.slabParams[4:])) & 0x1ff
 					phvSlots[217] = (binary.BigEndian.Uint64(s.slabParams[6:]) >> 16) & 0xffffffffffff
 					return t.hit
+				case 96: // IngressPipeImpl.gnb.downlink_bearer_miss
+					phvSlots[223] = 0x1ff
+					phvSlots[233] = 0
+					s.prog.counterRefs[1].CountAt(0x1, s.ingressLen) // IngressPipeImpl.gnb.drops
+					phvSlots[140] = 0x1
+					return t.hit
 				}
 			}
 		}
@@ -6597,6 +6559,12 @@ func (g *ctl_build_ingress) table224(s *phv) node {
 					phvSlots[154] = uint64(binary.BigEndian.Uint32(s.slabParams[4:])) & 0xffffffff
 					phvSlots[155] = uint64(binary.BigEndian.Uint32(s.slabParams[8:])) & 0xffffffff
 					phvSlots[223] = uint64(binary.BigEndian.Uint16(s.slabParams[12:])) & 0x1ff
+					return t.hit
+				case 98: // IngressPipeImpl.gnb.uplink_bearer_miss
+					phvSlots[223] = 0x1ff
+					phvSlots[233] = 0
+					s.prog.counterRefs[1].CountAt(0x2, s.ingressLen) // IngressPipeImpl.gnb.drops
+					phvSlots[140] = 0x1
 					return t.hit
 				}
 			}

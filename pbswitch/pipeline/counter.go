@@ -47,6 +47,14 @@ func NewCounterArray(id uint32, name string, size int) *CounterArray {
 // Size is the number of cells.
 func (c *CounterArray) Size() int { return len(c.cells) }
 
+// CountAt counts a packet of n bytes in cell i; an index outside the array
+// counts nothing (where Cell gives an error).
+func (c *CounterArray) CountAt(i uint64, n int) {
+	if i < uint64(len(c.cells)) {
+		c.cells[i].Count(n)
+	}
+}
+
 // Cell returns cell i or a NOT_FOUND/OUT_OF_RANGE error.
 func (c *CounterArray) Cell(i int64) (*CounterCell, error) {
 	if i < 0 || i >= int64(len(c.cells)) {

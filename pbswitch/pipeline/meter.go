@@ -158,6 +158,16 @@ func NewMeterArray(id uint32, name string, size int, packets bool) *MeterArray {
 // Size is the number of meters.
 func (a *MeterArray) Size() int { return len(a.cells) }
 
+// ExecuteAt is cell i's colour for a packet of size (bytes, or 1 for a
+// packets meter); an index outside the array is green (where Cell gives an
+// error).
+func (a *MeterArray) ExecuteAt(i uint64, size int64) Color {
+	if i >= uint64(len(a.cells)) {
+		return Green
+	}
+	return a.cells[i].ExecuteNow(size)
+}
+
 // Cell returns meter i.
 func (a *MeterArray) Cell(i int64) (*Meter, error) {
 	if i < 0 || i >= int64(len(a.cells)) {

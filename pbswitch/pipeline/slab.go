@@ -26,11 +26,15 @@ const slabChunk = 4096
 type exactSlab struct {
 	keyWidth int
 	recWidth int // keyWidth + 1 (action index + 1; 0: a free slot) + the widest parameters
-	stride   int // the most parameters of an action (words a hit gives)
-	actions  []uint32
-	bits     [][]int // each action's parameter widths
-	// widths is each action's parameters' byte widths, what a hit decodes.
-	widths [][]uint8
+	// paramBytes is the widest action's parameter bytes.
+	paramBytes int
+	stride     int // the most parameters of an action (words a hit gives)
+	actions    []uint32
+	bits       [][]int // each action's parameter widths
+	// params is each action's parameters as a hit decodes them: where
+	// each starts in the record and the shift that cuts its 8-byte load
+	// to its width.
+	params [][]paramAt
 
 	records  [][]byte
 	counters []*[slabChunk]CounterCell // nil without a direct counter
@@ -40,6 +44,8 @@ type exactSlab struct {
 
 	index []uint32 // slot+1 per bucket, 0: empty; len a power of two
 	seed  maphash.Seed
+	// seed64 keys the hash of keys of at most 8 bytes (hashShort).
+	seed64 uint64
 	// hashKey replaces the seeded hash (tests force collisions with it).
 	hashKey func([]byte) uint64
 	slots   int // slots handed out (the high-water mark)
@@ -83,16 +89,25 @@ func newExactSlab(t *Table, counted bool) *exactSlab {
 		s.bits = append(s.bits, bits)
 		s.stride = max(s.stride, len(bits))
 		n := 0
-		var widths []uint8
+		var at []paramAt
 		for _, b := range bits {
-			n += Width(b)
-			widths = append(widths, uint8(Width(b)))
+			w := Width(b)
+			at = append(at, paramAt{off: uint16(s.keyWidth + 1 + n), shift: uint8(64 - 8*w)}) // w 0..8
+			n += w
 		}
-		s.widths = append(s.widths, widths)
+		s.params = append(s.params, at)
 		paramBytes = max(paramBytes, n)
 	}
-	s.recWidth = s.keyWidth + 1 + paramBytes
+	s.recWidth, s.paramBytes = s.keyWidth+1+paramBytes, paramBytes
+	s.seed64 = maphash.Bytes(s.seed, []byte("slab seed64"))
 	return s
+}
+
+// paramAt is where a hit finds one parameter in a record: an 8-byte
+// big-endian load at off, shifted right by shift (64 for a 0-bit one).
+type paramAt struct {
+	off   uint16
+	shift uint8
 }
 
 // actionIndex is id's position among the table's actions (-1: none).
@@ -121,22 +136,21 @@ func (s *exactSlab) decode(slot uint32, words []uint64) []uint64 {
 }
 
 // decodeRecord is decode of a slot's record: each parameter one 8-byte
-// big-endian load shifted down to its width (the chunk ends in
-// slabSlack bytes, so the load past the last record stays in it).
+// big-endian load at its offset shifted down to its width (the chunk ends
+// in slabSlack bytes, so the load past the last record stays in it).
 func (s *exactSlab) decodeRecord(rec []byte, words []uint64) []uint64 {
-	widths := s.widths[int(rec[s.keyWidth])-1]
-	words = words[:len(widths)]
-	p := rec[s.keyWidth+1 : cap(rec)]
-	for i, w := range widths {
-		words[i] = binary.BigEndian.Uint64(p) >> (64 - 8*uint(w)) // w 0..8 (a parameter is at most 64 bits)
-		p = p[w:]
+	at := s.params[int(rec[s.keyWidth])-1]
+	words = words[:len(at)]
+	rec = rec[:cap(rec)]
+	for i, p := range at {
+		words[i] = binary.BigEndian.Uint64(rec[p.off:]) >> p.shift
 	}
 	return words
 }
 
 // slabSlack is the bytes a chunk has after its last record, for
-// decodeRecord's 8-byte loads.
-const slabSlack = 8
+// decodeRecord's 8-byte loads and LookupSlab's 16-byte moves.
+const slabSlack = 16
 
 func (s *exactSlab) counter(slot uint32) *CounterCell {
 	return &s.counters[slot/slabChunk][slot%slabChunk]
@@ -146,19 +160,65 @@ func (s *exactSlab) hash(key []byte) uint64 {
 	if s.hashKey != nil {
 		return s.hashKey(key)
 	}
+	if len(key) <= 8 {
+		return hashShort(shortKey(key), s.seed64)
+	}
 	return maphash.Bytes(s.seed, key)
+}
+
+// shortKey packs a key of 1 to 8 bytes into a word that tells apart any two
+// keys of its length (loads that may overlap, as wyhash reads short keys).
+func shortKey(b []byte) uint64 {
+	switch n := len(b); {
+	case n >= 4:
+		return uint64(binary.BigEndian.Uint32(b))<<32 | uint64(binary.BigEndian.Uint32(b[n-4:]))
+	case n > 0:
+		return uint64(b[0])<<16 | uint64(b[n/2])<<8 | uint64(b[n-1])
+	}
+	return 0
+}
+
+// hashShort mixes a short key's word with the slab's seed (splitmix64's
+// finaliser: every bit of the word reaches the low bits the index uses).
+func hashShort(k, seed uint64) uint64 {
+	k ^= seed
+	k ^= k >> 30
+	k *= 0xbf58476d1ce4e5b9
+	k ^= k >> 27
+	k *= 0x94d049bb133111eb
+	return k ^ k>>31
 }
 
 // find is the bucket holding key's slot, or -1.
 func (s *exactSlab) find(key []byte) (bucket int, slot uint32) {
+	b, slot, _ := s.findRecord(key)
+	return b, slot
+}
+
+// findRecord is find that also gives the slot's record (nil: no slot).
+func (s *exactSlab) findRecord(key []byte) (bucket int, slot uint32, rec []byte) {
 	mask := len(s.index) - 1
+	kw := s.keyWidth
+	if kw <= 8 && s.hashKey == nil && len(key) == kw {
+		// A short key is compared as its word.
+		k := shortKey(key)
+		for b := int(hashShort(k, s.seed64)) & mask; ; b = (b + 1) & mask {
+			v := s.index[b]
+			if v == 0 {
+				return -1, 0, nil
+			}
+			if r := s.record(v - 1); shortKey(r[:kw]) == k {
+				return b, v - 1, r
+			}
+		}
+	}
 	for b := int(s.hash(key)) & mask; ; b = (b + 1) & mask {
 		v := s.index[b]
 		if v == 0 {
-			return -1, 0
+			return -1, 0, nil
 		}
-		if bytes.Equal(s.record(v - 1)[:s.keyWidth], key) {
-			return b, v - 1
+		if r := s.record(v - 1); bytes.Equal(r[:kw], key) {
+			return b, v - 1, r
 		}
 	}
 }

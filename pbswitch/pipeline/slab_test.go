@@ -208,6 +208,7 @@ func slabVsGeneric(t *testing.T, seed int64, ops, keys int) {
 	}
 	rng := rand.New(rand.NewSource(seed))
 	words, plainWords := make([]uint64, 8), make([]uint64, 8)
+	var slabBytes [SlabParamBytes]byte
 	for op := 0; op < ops; op++ {
 		k := uint32(rng.Intn(keys))
 		var e func() *Entry
@@ -248,6 +249,15 @@ func slabVsGeneric(t *testing.T, seed int64, ops, keys int) {
 		if hr.Matched != hg.Matched || hr.Action.ID != hg.Action.ID {
 			t.Fatalf("seed %d op %d: lookup generic %+v, slab %+v", seed, op, hr, hg)
 		}
+		// LookupSlab too, its parameter bytes those LookupHit decodes.
+		if _, _, ok := ref.LookupSlab(key, &slabBytes); ok {
+			t.Fatalf("seed %d op %d: LookupSlab answered for the generic store", seed, op)
+		}
+		if b, m, ok := got.LookupSlab(key, &slabBytes); ok != (got.Len() != 0) || (ok && (b != hg.Bound || m != hg.Matched)) {
+			t.Fatalf("seed %d op %d: LookupSlab %v %v %v, LookupHit %+v", seed, op, b, m, ok, hg)
+		} else if ok && m && !slices.Equal(packedWords(slabBytes[:], sessionActions[hg.Action.ID].ParamBits), hg.Words) {
+			t.Fatalf("seed %d op %d: LookupSlab's bytes %x, LookupHit's words %v", seed, op, slabBytes, hg.Words)
+		}
 		for i, p := range hr.Action.Params {
 			if Uint(p) != hg.Words[i] {
 				t.Fatalf("seed %d op %d: parameter %d generic %x, slab %d", seed, op, i, p, hg.Words[i])
@@ -263,6 +273,16 @@ func slabVsGeneric(t *testing.T, seed int64, ops, keys int) {
 			t.Fatalf("seed %d entry %d: generic %+v, slab %+v", seed, i, re[i], ge[i])
 		}
 	}
+}
+
+// packedWords decodes parameters packed at their byte widths.
+func packedWords(b []byte, bits []int) []uint64 {
+	var w []uint64
+	for _, n := range bits {
+		w = append(w, Uint(b[:Width(n)]))
+		b = b[Width(n):]
+	}
+	return w
 }
 
 // FuzzSlabAgainstGeneric is TestSlabAgainstGeneric from fuzzed seeds and
@@ -345,6 +365,57 @@ func TestSlabHitDuringModifies(t *testing.T) {
 	}
 }
 
+// LookupSlab copies a hit's parameter bytes under the lock: a Modify at
+// the same time never gives a packet one action with another's bytes, or
+// half of one write's bytes and half of another's.
+func TestLookupSlabDuringModifies(t *testing.T) {
+	tb := sessionTable(4, true)
+	tb.SetBinder(func(a Action) any { return a.ID })
+	if err := tb.Insert(session(7, 0x101, 0x101)); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := uint64(0); i < 3000; i++ {
+			v := 0x101 * (i % 200) // both bytes equal
+			e := session(7, v, v)  // ctr_idx == peer
+			if i%3 == 0 {
+				e.Action = Action{ID: actDrop, Params: [][]byte{{0xaa, 0xaa}}}
+			}
+			if err := tb.Modify(e); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	key := ue(7)[0].Value
+	var b [SlabParamBytes]byte
+	for {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		bound, matched, ok := tb.LookupSlab(key, &b)
+		if !ok || !matched {
+			t.Fatalf("LookupSlab %v %v while the entry is there", matched, ok)
+		}
+		switch bound {
+		case uint32(actSession):
+			if b[0] != b[1] || b[0] != b[4] || b[4] != b[5] || b[2] != 0 || b[3] != 0 {
+				t.Fatalf("torn session bytes %x", b[:6])
+			}
+		case uint32(actDrop):
+			if b[0] != 0xaa || b[1] != 0xaa {
+				t.Fatalf("torn drop bytes %x", b[:2])
+			}
+		default:
+			t.Fatalf("bound %v", bound)
+		}
+	}
+}
+
 // A hit decodes every parameter width (1 to 64 bits, odd byte counts
 // included) to the value written, for entries all through a chunk, its
 // last record (whose 8-byte loads run into the chunk's slack) and the
@@ -380,6 +451,101 @@ func TestSlabDecodesEveryWidth(t *testing.T) {
 		_, got, matched := tb.LookupPlain(ue(k)[0].Value, words)
 		if !matched || !slices.Equal(got, want[k]) {
 			t.Fatalf("key %d: %x, want %x", k, got, want[k])
+		}
+	}
+}
+
+// A slab hashes and compares keys of at most 8 bytes as one word: for
+// every key width from 1 to 10 bytes (one field, and two fields), keys
+// that differ in a single byte (first, middle or last) are told apart, and
+// every lookup, present or not, answers as the generic store does after
+// random inserts and deletes.
+func TestSlabShortKeysOfEveryWidth(t *testing.T) {
+	acts := map[uint32]ActionSpec{1: {ParamBits: []int{32}}, 2: {DefaultOnly: true}}
+	for width := 1; width <= 10; width++ {
+		for _, fields := range [][]KeyField{
+			{{ID: 1, Name: "k", Bits: 8 * width, Kind: Exact}},
+			{{ID: 1, Name: "a", Bits: 8 * ((width + 1) / 2), Kind: Exact}, {ID: 2, Name: "b", Bits: 8 * (width / 2), Kind: Exact}},
+		} {
+			if fields[len(fields)-1].Bits == 0 {
+				fields = fields[:1]
+			}
+			ref := NewTable(30, "short", fields, 400, acts, Action{ID: 2}, true)
+			got := NewTable(30, "short", fields, 400, acts, Action{ID: 2}, true)
+			if !got.UseSlab(false) {
+				t.Fatal("the table refused a slab")
+			}
+			split := func(k []byte) []FieldMatch {
+				var m []FieldMatch
+				for i := range fields {
+					o := ref.FieldOffset(i)
+					m = append(m, FieldMatch{Value: slices.Clone(k[o : o+Width(fields[i].Bits)])})
+				}
+				return m
+			}
+			rng := rand.New(rand.NewSource(int64(width)))
+			var keys [][]byte
+			for len(keys) < 150 {
+				k := make([]byte, width)
+				rng.Read(k)
+				keys = append(keys, k)
+				// Its neighbours: one byte changed at the start, middle, end.
+				for _, at := range []int{0, width / 2, width - 1} {
+					n := slices.Clone(k)
+					n[at] ^= byte(1 + rng.Intn(255))
+					keys = append(keys, n)
+				}
+			}
+			for i, k := range keys {
+				e := func() *Entry {
+					return &Entry{Match: split(k), Action: Action{ID: 1, Params: [][]byte{binary.BigEndian.AppendUint32(nil, uint32(i))}}}
+				}
+				if rng.Intn(3) == 0 {
+					continue // never inserted: must miss
+				}
+				errRef, errGot := ref.Insert(e()), got.Insert(e())
+				if status.Code(errRef) != status.Code(errGot) {
+					t.Fatalf("width %d key %x: generic %v, slab %v", width, k, errRef, errGot)
+				}
+				if rng.Intn(4) == 0 {
+					if err := got.Delete(e()); err != nil {
+						t.Fatal(err)
+					}
+					if err := ref.Delete(e()); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			words := make([]uint64, 1)
+			for _, k := range keys {
+				var hr Hit
+				ref.LookupHit(k, &hr, nil)
+				_, w, m := got.LookupPlain(k, words)
+				if m != hr.Matched || (m && w[0] != Uint(hr.Action.Params[0])) {
+					t.Fatalf("width %d (%d fields) key %x: slab matched %v %v, generic %v %x", width, len(fields), k, m, w, hr.Matched, hr.Action.Params)
+				}
+			}
+		}
+	}
+}
+
+// LookupSlab's fixed-size move of a hit's parameter bytes stays in the
+// chunk for its last record (it reads into the chunk's slack) and gives
+// every record's own bytes, through two chunks.
+func TestLookupSlabAtChunkEnds(t *testing.T) {
+	tb := sessionTable(2*slabChunk, true)
+	tb.SetBinder(func(a Action) any { return a.ID })
+	for k := uint32(0); k < slabChunk+2; k++ {
+		if err := tb.Insert(session(k, uint64(k), uint64(k)^0xffff)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var b [SlabParamBytes]byte
+	for _, k := range []uint32{0, 1, slabChunk - 2, slabChunk - 1, slabChunk, slabChunk + 1} {
+		bound, matched, ok := tb.LookupSlab(ue(k)[0].Value, &b)
+		want := []uint64{uint64(k), 0, uint64(k) ^ 0xffff}
+		if !ok || !matched || bound != uint32(actSession) || !slices.Equal(packedWords(b[:6], []int{16, 16, 16}), want) {
+			t.Fatalf("key %d: %v %v %v %x, want %v", k, bound, matched, ok, b[:6], want)
 		}
 	}
 }

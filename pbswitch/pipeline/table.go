@@ -320,8 +320,11 @@ func (t *Table) LookupPlain(key []byte, words []uint64) (bound any, params []uin
 	}
 	t.mu.RLock()
 	if s := t.slab; s != nil {
-		if slot, ok := s.lookup(key); ok {
-			rec := s.record(slot)
+		var rec []byte
+		if s.n != 0 {
+			_, _, rec = s.findRecord(key)
+		}
+		if rec != nil {
 			ai := int(rec[s.keyWidth]) - 1
 			bound, params, matched = t.slabBound[ai], s.decodeRecord(rec, words), true
 		} else {
@@ -336,6 +339,48 @@ func (t *Table) LookupPlain(key []byte, words []uint64) (bound any, params []uin
 	}
 	t.mu.RUnlock()
 	return bound, params, matched
+}
+
+// SlabParamBytes is the most parameter bytes LookupSlab copies.
+const SlabParamBytes = 48
+
+// LookupSlab is LookupPlain for a slab table whose caller decodes the hit
+// entry's parameters itself: under the read lock it copies the entry's
+// parameter bytes (packed in order at their byte widths, as Insert got
+// them) into params and returns its action's bound form with matched
+// true; a miss returns the default's bound form (whose data, if any, the
+// caller takes from it) with matched false. ok is false, and nothing else
+// set, when the table keeps no slab, is empty, or its entries' parameters
+// need more than SlabParamBytes: the caller looks up with LookupPlain.
+func (t *Table) LookupSlab(key []byte, params *[SlabParamBytes]byte) (bound any, matched, ok bool) {
+	if t.count.Load() == 0 {
+		return nil, false, false
+	}
+	t.mu.RLock()
+	s := t.slab
+	if s == nil || s.paramBytes > SlabParamBytes {
+		t.mu.RUnlock()
+		return nil, false, false
+	}
+	var rec []byte
+	if s.n != 0 {
+		_, _, rec = s.findRecord(key)
+	}
+	if rec != nil {
+		kw := s.keyWidth
+		bound, matched = t.slabBound[int(rec[kw])-1], true
+		if s.paramBytes <= 16 {
+			// One fixed-size move (the bytes after the parameters are the
+			// next record's or the chunk's slack, which no one decodes).
+			*(*[16]byte)(params[:]) = [16]byte(rec[kw+1 : kw+17])
+		} else {
+			copy(params[:], rec[kw+1:])
+		}
+	} else {
+		bound = t.defHit.Load().Bound
+	}
+	t.mu.RUnlock()
+	return bound, matched, true
 }
 
 // slabHit is LookupHit in a slab (under the read lock).

@@ -32,6 +32,9 @@ type action struct {
 	// Load bound one (generated.go), run in place of straight.
 	code []string
 	gen  func(*phv)
+	// index is the action's place in the program's actions (the JSON's
+	// order), by which generated code names it.
+	index int
 }
 
 // privateActionID marks the ids of actions that are not in the p4info.

@@ -73,6 +73,10 @@ type keyElem struct {
 type boundCall struct {
 	ba    *boundAction // nil: not one of the node's actions
 	words []uint64
+	// packed: the action's parameters are written at the byte widths of
+	// its JSON runtime data, so a slab record's parameter bytes
+	// (Table.LookupSlab) are where generated code decodes them.
+	packed bool
 }
 
 // bind is the table's pipeline.Binder.
@@ -81,7 +85,21 @@ func (n *tableNode) bind(a pipeline.Action) any {
 	if ba == nil {
 		return &boundCall{}
 	}
-	return &boundCall{ba: ba, words: ba.a.decoded(a.Params)}
+	return &boundCall{ba: ba, words: ba.a.decoded(a.Params), packed: ba.a.packedAs(a.Params)}
+}
+
+// packedAs reports whether params are a's runtime data at their byte
+// widths, each at most 64 bits (slabParamAt's layout).
+func (a *action) packedAs(params [][]byte) bool {
+	if len(params) != len(a.params) {
+		return false
+	}
+	for i, p := range a.params {
+		if p.width > 64 || len(params[i]) != (p.width+7)/8 {
+			return false
+		}
+	}
+	return true
 }
 
 // buildKey writes the lookup key into s.key.

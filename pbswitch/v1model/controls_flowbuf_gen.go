@@ -15,6 +15,7 @@ func init() {
 			"1f76771e73cb11404b75e3184d5c7ac0ad61ba3babaaaf12603d67a073bddcaa", // build/upf-fast
 			"8463dcc5a64a091d4099a4287d690faba755a12f26b5823f8fe2214bfbe96b19", // build/upf-slow
 		},
+		layout: "words=239 headers=25 bytes=254",
 		pipelines: map[string]generatedPipeline{
 			"ingress": {bind: bind_build_ingress, signature: []string{
 				"valid hdr=2 next=[1 2]",
@@ -37,7 +38,7 @@ func init() {
 				"action IngressPipeImpl.fb_admission.fb_read one=false words=0 code=216b36627a0b next=[18]",
 				"table IngressPipeImpl.fb_admission.fb_shift byhit=false plain=true key=9[0+1 slot166][1+4 slot171][5+4 slot172] next=[19 19]",
 				"cond next=[20 21]",
-				"action IngressPipeImpl.fb_admission.fb_drop one=false words=0 code=e082be2e9c26 next=[-1]",
+				"action IngressPipeImpl.fb_admission.fb_drop one=false words=0 code=eabfb998983d next=[-1]",
 				"action IngressPipeImpl.fb_admission.fb_charge one=false words=0 code=f09b9faf3d36 next=[-1]",
 				"slot== slot=233 k=0x0 next=[23 15]",
 				"table IngressPipeImpl.fb_admission.fb_classes byhit=false plain=true key=4[0+2 slot223][2+1 slot237][3+1 read] next=[15 15 15]",
@@ -63,7 +64,7 @@ func init() {
 				"flag slot=94 next=[44 68]",
 				"flag slot=94 next=[45 51]",
 				"flag slot=94 next=[9 46]",
-				"action upf509 one=false words=0 code=d9c1f3f9862a next=[47]",
+				"action upf509 one=false words=0 code=d19a44936539 next=[47]",
 				"table IngressPipeImpl.upf.queues byhit=false plain=true key=1[0+1 slot158] next=[48 48 48]",
 				"slot== slot=142 k=0x1 next=[49 50]",
 				"action upf128 one=false words=0 code=d120780bc323 next=[9]",
@@ -73,11 +74,11 @@ func init() {
 				"flag slot=161 next=[54 63]",
 				"flag slot=161 next=[55 57]",
 				"flag slot=161 next=[56 45]",
-				"action upf504 one=false words=0 code=9b61ba12a113 next=[45]",
-				"action IngressPipeImpl.upf.meter_app one=false words=0 code=3b56265a3c02 next=[58]",
+				"action upf504 one=false words=0 code=df03f7a625bb next=[45]",
+				"action IngressPipeImpl.upf.meter_app one=false words=0 code=14334419ea61 next=[58]",
 				"slot== slot=84 k=0x2 next=[59 60]",
 				"action IngressPipeImpl.upf.drop one=false words=0 code=7c22a9ee1cad next=[55]",
-				"action IngressPipeImpl.upf.meter_session one=false words=0 code=ca7a926c21ed next=[61]",
+				"action IngressPipeImpl.upf.meter_session one=false words=0 code=1bfff522d45a next=[61]",
 				"slot== slot=84 k=0x2 next=[62 55]",
 				"action IngressPipeImpl.upf.drop one=false words=0 code=31c9e26f4c9d next=[55]",
 				"table IngressPipeImpl.upf.tunnel_peers byhit=false plain=true key=2[0+2 slot153] next=[54 54 54]",
@@ -98,7 +99,7 @@ func init() {
 				"flag slot=83 next=[79 43]",
 				"flag slot=159 next=[80 81]",
 				"slot== slot=138 k=0x1 next=[43 81]",
-				"action upf471 one=false words=0 code=fd5fb32b8cef next=[43]",
+				"action upf471 one=false words=0 code=ec2c45497259 next=[43]",
 				"action act_4 one=true words=0 code=e55f459bad39 next=[77]",
 				"table IngressPipeImpl.upf.downlink_sessions byhit=true plain=true key=4[0+4 slot143] next=[84 88]",
 				"action act_5 one=true words=0 code=51eddd9524ab next=[85]",
@@ -222,7 +223,7 @@ func init() {
 				"flag slot=91 next=[187 203]",
 				"action gnb204 one=false words=0 code=891ce31d92c6 next=[187]",
 				"valid hdr=21 next=[202 205]",
-				"action IngressPipeImpl.gnb.drop one=false words=0 code=f8dbd12d73ee next=[206]",
+				"action IngressPipeImpl.gnb.drop one=false words=0 code=7d237a26beb1 next=[206]",
 				"action gnb202 one=true words=0 code=3308d65ead5d next=[202]",
 				"action gnb198 one=true words=0 code=3308d65ead5d next=[201]",
 				"valid hdr=10 next=[209 233]",
@@ -233,7 +234,7 @@ func init() {
 				"field== bit=688 width=1 slot=-1 k=0x1 next=[214 216]",
 				"flag slot=91 next=[187 215]",
 				"action gnb221 one=true words=0 code=e434df26f177 next=[187]",
-				"action IngressPipeImpl.gnb.drop one=false words=0 code=f8dbd12d73ee next=[217]",
+				"action IngressPipeImpl.gnb.drop one=false words=0 code=7d237a26beb1 next=[217]",
 				"action gnb219 one=true words=0 code=3308d65ead5d next=[214]",
 				"field== bit=688 width=1 slot=-1 k=0x0 next=[219 220]",
 				"action gnb223 one=true words=0 code=909fc78d0a93 next=[187]",
@@ -245,10 +246,10 @@ func init() {
 				"action IngressPipeImpl.gnb.to_gtpu one=false words=0 code=9f1659bc1bfc next=[226]",
 				"action gnb231 one=true words=0 code=45730cc2464b next=[227]",
 				"action gnb233 one=true words=0 code=3308d65ead5d next=[187]",
-				"action IngressPipeImpl.gnb.drop one=false words=0 code=f8dbd12d73ee next=[229]",
+				"action IngressPipeImpl.gnb.drop one=false words=0 code=7d237a26beb1 next=[229]",
 				"action gnb227 one=true words=0 code=3308d65ead5d next=[223]",
 				"valid hdr=11 next=[210 231]",
-				"action IngressPipeImpl.gnb.drop one=false words=0 code=f8dbd12d73ee next=[232]",
+				"action IngressPipeImpl.gnb.drop one=false words=0 code=7d237a26beb1 next=[232]",
 				"action gnb212 one=true words=0 code=3308d65ead5d next=[210]",
 				"action gnb208 one=true words=0 code=3308d65ead5d next=[209]",
 			}},
@@ -376,8 +377,8 @@ func init() {
 			"IngressPipeImpl.upf.tunnel_peer_miss straight=2 exits=false locks=false code=3c4a45cbe3b1",
 			"IngressPipeImpl.upf.set_queue straight=1 exits=false locks=false code=5f1d7fa9e483",
 			"IngressPipeImpl.upf.send_to_buffer straight=2 exits=false locks=false code=43d7990a4d76",
-			"IngressPipeImpl.upf.meter_app straight=3 exits=false locks=false code=3b56265a3c02",
-			"IngressPipeImpl.upf.meter_session straight=3 exits=false locks=false code=ca7a926c21ed",
+			"IngressPipeImpl.upf.meter_app straight=3 exits=false locks=false code=14334419ea61",
+			"IngressPipeImpl.upf.meter_session straight=3 exits=false locks=false code=1bfff522d45a",
 			"IngressPipeImpl.forwarding.set_egress_port straight=2 exits=false locks=false code=856082de27e3",
 			"IngressPipeImpl.forwarding.set_mcast_group straight=2 exits=false locks=false code=664d138df312",
 			"IngressPipeImpl.forwarding.set_mcast_group straight=2 exits=false locks=false code=664d138df312",
@@ -393,18 +394,18 @@ func init() {
 			"IngressPipeImpl.fb_admission.fb_read straight=12 exits=false locks=true code=216b36627a0b",
 			"IngressPipeImpl.fb_admission.set_shift straight=2 exits=false locks=false code=afa04b2e0e18",
 			"IngressPipeImpl.fb_admission.fb_charge straight=17 exits=false locks=true code=f09b9faf3d36",
-			"IngressPipeImpl.fb_admission.fb_drop straight=2 exits=false locks=false code=e082be2e9c26",
-			"IngressPipeImpl.gnb.drop straight=3 exits=false locks=false code=f8dbd12d73ee",
-			"IngressPipeImpl.gnb.drop straight=3 exits=false locks=false code=f8dbd12d73ee",
-			"IngressPipeImpl.gnb.drop straight=3 exits=false locks=false code=f8dbd12d73ee",
-			"IngressPipeImpl.gnb.drop straight=3 exits=false locks=false code=f8dbd12d73ee",
+			"IngressPipeImpl.fb_admission.fb_drop straight=2 exits=false locks=false code=eabfb998983d",
+			"IngressPipeImpl.gnb.drop straight=3 exits=false locks=false code=7d237a26beb1",
+			"IngressPipeImpl.gnb.drop straight=3 exits=false locks=false code=7d237a26beb1",
+			"IngressPipeImpl.gnb.drop straight=3 exits=false locks=false code=7d237a26beb1",
+			"IngressPipeImpl.gnb.drop straight=3 exits=false locks=false code=7d237a26beb1",
 			"IngressPipeImpl.gnb.from_upf straight=1 exits=false locks=false code=ba7bd4bafb32",
 			"IngressPipeImpl.gnb.from_radio straight=1 exits=false locks=false code=572440d96adc",
 			"IngressPipeImpl.gnb.from_baas straight=1 exits=false locks=false code=a85efc0c37fa",
 			"IngressPipeImpl.gnb.set_downlink_bearer straight=4 exits=false locks=false code=9587dcb5205b",
-			"IngressPipeImpl.gnb.downlink_bearer_miss straight=3 exits=false locks=false code=f8dbd12d73ee",
+			"IngressPipeImpl.gnb.downlink_bearer_miss straight=3 exits=false locks=false code=ff016cf0ae25",
 			"IngressPipeImpl.gnb.set_uplink_bearer straight=4 exits=false locks=false code=7c4b30253553",
-			"IngressPipeImpl.gnb.uplink_bearer_miss straight=3 exits=false locks=false code=f8dbd12d73ee",
+			"IngressPipeImpl.gnb.uplink_bearer_miss straight=3 exits=false locks=false code=8e077acb9485",
 			"IngressPipeImpl.gnb.next_sn straight=6 exits=false locks=true code=4372641a97f8",
 			"IngressPipeImpl.gnb.to_radio_frame straight=17 exits=false locks=false code=4345848c231f",
 			"IngressPipeImpl.gnb.to_gtpu straight=21 exits=false locks=false code=9f1659bc1bfc",
@@ -456,10 +457,10 @@ func init() {
 			"act_5 straight=1 exits=false locks=false code=51eddd9524ab",
 			"act_6 straight=1 exits=false locks=false code=e55f459bad39",
 			"upf463 straight=4 exits=false locks=false code=332669f91d94",
-			"upf471 straight=2 exits=false locks=false code=fd5fb32b8cef",
+			"upf471 straight=2 exits=false locks=false code=ec2c45497259",
 			"upf476 straight=1 exits=false locks=false code=641e0ca40e4b",
-			"upf504 straight=4 exits=false locks=false code=9b61ba12a113",
-			"upf509 straight=2 exits=false locks=false code=d9c1f3f9862a",
+			"upf504 straight=4 exits=false locks=false code=df03f7a625bb",
+			"upf509 straight=2 exits=false locks=false code=d19a44936539",
 			"upf128 straight=14 exits=false locks=false code=d120780bc323",
 			"upf154 straight=29 exits=false locks=false code=7e6596c0cdc8",
 			"NoAction straight=0 exits=false locks=false code=e3b0c44298fc",
@@ -532,11 +533,14 @@ func bind_build_parser(p *Program) func(*phv) {
 }
 
 func (g *parse_build) run(s *phv) {
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvValid := (*[25]bool)(s.valid)
 	pe := &g.p.perr
 	var k uint64
 	_ = k
 	// start
-	k = s.slots[222] & 0x1ff
+	k = phvSlots[222] & 0x1ff
 	if k == 0xff {
 		goto state1
 	}
@@ -546,8 +550,8 @@ state1: // parse_packet_out
 		pe.raise(s, pe.tooShort)
 		return
 	}
-	*(*[2]byte)(s.hdr[0:]) = [2]byte(s.data[s.pos:])
-	s.valid[2] = true
+	*(*[2]byte)(phvHdr[0:]) = [2]byte(s.data[s.pos:])
+	phvValid[2] = true
 	s.pos += 2
 	goto state2
 state2: // parse_ethernet
@@ -555,10 +559,10 @@ state2: // parse_ethernet
 		pe.raise(s, pe.tooShort)
 		return
 	}
-	*(*[14]byte)(s.hdr[4:]) = [14]byte(s.data[s.pos:])
-	s.valid[4] = true
+	*(*[14]byte)(phvHdr[4:]) = [14]byte(s.data[s.pos:])
+	phvValid[4] = true
 	s.pos += 14
-	k = uint64(binary.BigEndian.Uint16(s.hdr[16:])) & 0xffff
+	k = uint64(binary.BigEndian.Uint16(phvHdr[16:])) & 0xffff
 	if k == 0x8100 {
 		goto state8
 	}
@@ -583,7 +587,7 @@ state3: // parse_radio
 	if s.parserErr {
 		return
 	}
-	k = s.slots[0] & 0xff
+	k = phvSlots[0] & 0xff
 	if k == 0x52 {
 		goto state4
 	}
@@ -593,10 +597,10 @@ state4: // parse_rlc
 		pe.raise(s, pe.tooShort)
 		return
 	}
-	*(*[6]byte)(s.hdr[80:]) = [6]byte(s.data[s.pos:])
-	s.valid[10] = true
+	*(*[6]byte)(phvHdr[80:]) = [6]byte(s.data[s.pos:])
+	phvValid[10] = true
 	s.pos += 6
-	k = uint64(s.hdr[81]) & 0xff
+	k = uint64(phvHdr[81]) & 0xff
 	if k == 0x1 {
 		goto state5
 	}
@@ -606,10 +610,10 @@ state5: // parse_pdcp
 		pe.raise(s, pe.tooShort)
 		return
 	}
-	*(*[4]byte)(s.hdr[86:]) = [4]byte(s.data[s.pos:])
-	s.valid[11] = true
+	*(*[4]byte)(phvHdr[86:]) = [4]byte(s.data[s.pos:])
+	phvValid[11] = true
 	s.pos += 4
-	k = uint64(s.hdr[86]>>7&0x1) & 0x1
+	k = uint64(phvHdr[86]>>7&0x1) & 0x1
 	if k == 0x1 {
 		goto state9
 	}
@@ -619,8 +623,8 @@ state6: // parse_cc_notify
 		pe.raise(s, pe.tooShort)
 		return
 	}
-	*(*[12]byte)(s.hdr[24:]) = [12]byte(s.data[s.pos:])
-	s.valid[6] = true
+	*(*[12]byte)(phvHdr[24:]) = [12]byte(s.data[s.pos:])
+	phvValid[6] = true
 	s.pos += 12
 	return
 state7: // parse_cc_marker
@@ -628,8 +632,8 @@ state7: // parse_cc_marker
 		pe.raise(s, pe.tooShort)
 		return
 	}
-	*(*[8]byte)(s.hdr[72:]) = [8]byte(s.data[s.pos:])
-	s.valid[9] = true
+	*(*[8]byte)(phvHdr[72:]) = [8]byte(s.data[s.pos:])
+	phvValid[9] = true
 	s.pos += 8
 	return
 state8: // parse_vlan
@@ -637,10 +641,10 @@ state8: // parse_vlan
 		pe.raise(s, pe.tooShort)
 		return
 	}
-	*(*[4]byte)(s.hdr[90:]) = [4]byte(s.data[s.pos:])
-	s.valid[12] = true
+	*(*[4]byte)(phvHdr[90:]) = [4]byte(s.data[s.pos:])
+	phvValid[12] = true
 	s.pos += 4
-	k = uint64(binary.BigEndian.Uint16(s.hdr[92:])) & 0xffff
+	k = uint64(binary.BigEndian.Uint16(phvHdr[92:])) & 0xffff
 	if k == 0x800 {
 		goto state9
 	}
@@ -653,11 +657,11 @@ state9: // parse_ipv4
 		pe.raise(s, pe.tooShort)
 		return
 	}
-	*(*[20]byte)(s.hdr[94:]) = [20]byte(s.data[s.pos:])
-	s.valid[13] = true
+	*(*[20]byte)(phvHdr[94:]) = [20]byte(s.data[s.pos:])
+	phvValid[13] = true
 	s.pos += 20
-	s.slots[137] = uint64(s.hdr[103]) & 0xff
-	k = uint64(s.hdr[103]) & 0xff
+	phvSlots[137] = uint64(phvHdr[103]) & 0xff
+	k = uint64(phvHdr[103]) & 0xff
 	if k == 0x6 {
 		goto state11
 	}
@@ -673,11 +677,11 @@ state10: // parse_ipv6
 		pe.raise(s, pe.tooShort)
 		return
 	}
-	*(*[40]byte)(s.hdr[114:]) = [40]byte(s.data[s.pos:])
-	s.valid[14] = true
+	*(*[40]byte)(phvHdr[114:]) = [40]byte(s.data[s.pos:])
+	phvValid[14] = true
 	s.pos += 40
-	s.slots[137] = uint64(s.hdr[120]) & 0xff
-	k = uint64(s.hdr[120]) & 0xff
+	phvSlots[137] = uint64(phvHdr[120]) & 0xff
+	k = uint64(phvHdr[120]) & 0xff
 	if k == 0x6 {
 		goto state11
 	}
@@ -693,23 +697,23 @@ state11: // parse_tcp
 		pe.raise(s, pe.tooShort)
 		return
 	}
-	*(*[20]byte)(s.hdr[154:]) = [20]byte(s.data[s.pos:])
-	s.valid[15] = true
+	*(*[20]byte)(phvHdr[154:]) = [20]byte(s.data[s.pos:])
+	phvValid[15] = true
 	s.pos += 20
-	s.slots[135] = uint64(binary.BigEndian.Uint16(s.hdr[154:])) & 0xffff
-	s.slots[136] = uint64(binary.BigEndian.Uint16(s.hdr[156:])) & 0xffff
+	phvSlots[135] = uint64(binary.BigEndian.Uint16(phvHdr[154:])) & 0xffff
+	phvSlots[136] = uint64(binary.BigEndian.Uint16(phvHdr[156:])) & 0xffff
 	return
 state12: // parse_udp
 	if s.pos+8 > len(s.data) {
 		pe.raise(s, pe.tooShort)
 		return
 	}
-	*(*[8]byte)(s.hdr[174:]) = [8]byte(s.data[s.pos:])
-	s.valid[16] = true
+	*(*[8]byte)(phvHdr[174:]) = [8]byte(s.data[s.pos:])
+	phvValid[16] = true
 	s.pos += 8
-	s.slots[135] = uint64(binary.BigEndian.Uint16(s.hdr[174:])) & 0xffff
-	s.slots[136] = uint64(binary.BigEndian.Uint16(s.hdr[176:])) & 0xffff
-	k = uint64(binary.BigEndian.Uint16(s.hdr[176:])) & 0xffff
+	phvSlots[135] = uint64(binary.BigEndian.Uint16(phvHdr[174:])) & 0xffff
+	phvSlots[136] = uint64(binary.BigEndian.Uint16(phvHdr[176:])) & 0xffff
+	k = uint64(binary.BigEndian.Uint16(phvHdr[176:])) & 0xffff
 	if k == 0x868 {
 		goto state14
 	}
@@ -719,8 +723,8 @@ state13: // parse_icmp
 		pe.raise(s, pe.tooShort)
 		return
 	}
-	*(*[4]byte)(s.hdr[182:]) = [4]byte(s.data[s.pos:])
-	s.valid[17] = true
+	*(*[4]byte)(phvHdr[182:]) = [4]byte(s.data[s.pos:])
+	phvValid[17] = true
 	s.pos += 4
 	return
 state14: // parse_gtpu
@@ -728,10 +732,10 @@ state14: // parse_gtpu
 		pe.raise(s, pe.tooShort)
 		return
 	}
-	*(*[8]byte)(s.hdr[186:]) = [8]byte(s.data[s.pos:])
-	s.valid[18] = true
+	*(*[8]byte)(phvHdr[186:]) = [8]byte(s.data[s.pos:])
+	phvValid[18] = true
 	s.pos += 8
-	k = (((((uint64(s.hdr[186]>>5&0x7)&0x7)<<8|uint64(s.hdr[186]>>4&0x1)&0x1)<<8|uint64(s.hdr[187])&0xff)<<8|uint64(s.hdr[186]>>2&0x1)&0x1)<<8|uint64(s.hdr[186]>>1&0x1)&0x1)<<8 | uint64(s.hdr[186]>>0&0x1)&0x1
+	k = (((((uint64(phvHdr[186]>>5&0x7)&0x7)<<8|uint64(phvHdr[186]>>4&0x1)&0x1)<<8|uint64(phvHdr[187])&0xff)<<8|uint64(phvHdr[186]>>2&0x1)&0x1)<<8|uint64(phvHdr[186]>>1&0x1)&0x1)<<8 | uint64(phvHdr[186]>>0&0x1)&0x1
 	if k == 0x101ff000000 {
 		goto state17
 	}
@@ -744,10 +748,10 @@ state15: // parse_gtpu_options
 		pe.raise(s, pe.tooShort)
 		return
 	}
-	*(*[4]byte)(s.hdr[194:]) = [4]byte(s.data[s.pos:])
-	s.valid[19] = true
+	*(*[4]byte)(phvHdr[194:]) = [4]byte(s.data[s.pos:])
+	phvValid[19] = true
 	s.pos += 4
-	k = (uint64(s.hdr[186]>>2&0x1)&0x1)<<8 | uint64(s.hdr[197])&0xff
+	k = (uint64(phvHdr[186]>>2&0x1)&0x1)<<8 | uint64(phvHdr[197])&0xff
 	if k&0x100 == 0x0 {
 		goto state17
 	}
@@ -760,10 +764,10 @@ state16: // parse_gtpu_psc
 		pe.raise(s, pe.tooShort)
 		return
 	}
-	*(*[4]byte)(s.hdr[198:]) = [4]byte(s.data[s.pos:])
-	s.valid[20] = true
+	*(*[4]byte)(phvHdr[198:]) = [4]byte(s.data[s.pos:])
+	phvValid[20] = true
 	s.pos += 4
-	k = (uint64(s.hdr[198])&0xff)<<8 | uint64(s.hdr[201])&0xff
+	k = (uint64(phvHdr[198])&0xff)<<8 | uint64(phvHdr[201])&0xff
 	if k == 0x100 {
 		goto state17
 	}
@@ -773,10 +777,10 @@ state17: // parse_inner_ipv4
 		pe.raise(s, pe.tooShort)
 		return
 	}
-	*(*[20]byte)(s.hdr[202:]) = [20]byte(s.data[s.pos:])
-	s.valid[21] = true
+	*(*[20]byte)(phvHdr[202:]) = [20]byte(s.data[s.pos:])
+	phvValid[21] = true
 	s.pos += 20
-	k = uint64(s.hdr[211]) & 0xff
+	k = uint64(phvHdr[211]) & 0xff
 	if k == 0x6 {
 		goto state18
 	}
@@ -792,8 +796,8 @@ state18: // parse_inner_tcp
 		pe.raise(s, pe.tooShort)
 		return
 	}
-	*(*[20]byte)(s.hdr[222:]) = [20]byte(s.data[s.pos:])
-	s.valid[22] = true
+	*(*[20]byte)(phvHdr[222:]) = [20]byte(s.data[s.pos:])
+	phvValid[22] = true
 	s.pos += 20
 	return
 state19: // parse_inner_udp
@@ -801,8 +805,8 @@ state19: // parse_inner_udp
 		pe.raise(s, pe.tooShort)
 		return
 	}
-	*(*[8]byte)(s.hdr[242:]) = [8]byte(s.data[s.pos:])
-	s.valid[23] = true
+	*(*[8]byte)(phvHdr[242:]) = [8]byte(s.data[s.pos:])
+	phvValid[23] = true
 	s.pos += 8
 	return
 state20: // parse_inner_icmp
@@ -810,8 +814,8 @@ state20: // parse_inner_icmp
 		pe.raise(s, pe.tooShort)
 		return
 	}
-	*(*[4]byte)(s.hdr[250:]) = [4]byte(s.data[s.pos:])
-	s.valid[24] = true
+	*(*[4]byte)(phvHdr[250:]) = [4]byte(s.data[s.pos:])
+	phvValid[24] = true
 	s.pos += 4
 	return
 }
@@ -827,7 +831,9 @@ func bind_build_deparser(p *Program) func(*phv, []byte) []byte {
 }
 
 func (g *dep_build) run(s *phv, frame []byte) []byte {
-	v, h := s.valid[:25], s.hdr[:254]
+	phvHdr := (*[254]byte)(s.hdr)
+	phvValid := (*[25]bool)(s.valid)
+	v, h := phvValid[:25], phvHdr[:254]
 	size := 0
 	if v[3] {
 		size += 2
@@ -1069,8 +1075,6 @@ type acts_build struct {
 	a48_27  func(*phv)
 	a48_28  func(*phv)
 	a48_29  func(*phv)
-	a70_1   func(*phv)
-	a71_1   func(*phv)
 	a79_1   func(*phv)
 	a84_0   func(*phv)
 	a84_1   func(*phv)
@@ -1091,13 +1095,6 @@ type acts_build struct {
 	a86_12  func(*phv)
 	a86_14  func(*phv)
 	a86_15  func(*phv)
-	a87_1   func(*phv)
-	a88_1   func(*phv)
-	a89_1   func(*phv)
-	a90_1   func(*phv)
-	a91_1   func(*phv)
-	a96_1   func(*phv)
-	a98_1   func(*phv)
 	a99_1   func(*phv)
 	a99_4   func(*phv)
 	a99_5   func(*phv)
@@ -1107,9 +1104,6 @@ type acts_build struct {
 	a129_1  func(*phv)
 	a130_5  func(*phv)
 	a142_7  func(*phv)
-	a150_1  func(*phv)
-	a152_2  func(*phv)
-	a153_1  func(*phv)
 	a158_0  func(*phv)
 	a158_2  func(*phv)
 	a158_3  func(*phv)
@@ -1279,9 +1273,7 @@ func bind_build_actions(acts []*action) {
 	acts[68].gen = g.a68
 	acts[69].gen = g.a69
 	acts[70].gen = g.a70
-	g.a70_1 = acts[70].straight[1]
 	acts[71].gen = g.a71
-	g.a71_1 = acts[71].straight[1]
 	acts[72].gen = g.a72
 	acts[73].gen = g.a73
 	acts[74].gen = g.a74
@@ -1318,24 +1310,17 @@ func bind_build_actions(acts []*action) {
 	g.a86_14 = acts[86].straight[14]
 	g.a86_15 = acts[86].straight[15]
 	acts[87].gen = g.a87
-	g.a87_1 = acts[87].straight[1]
 	acts[88].gen = g.a88
-	g.a88_1 = acts[88].straight[1]
 	acts[89].gen = g.a89
-	g.a89_1 = acts[89].straight[1]
 	acts[90].gen = g.a90
-	g.a90_1 = acts[90].straight[1]
 	acts[91].gen = g.a91
-	g.a91_1 = acts[91].straight[1]
 	acts[92].gen = g.a92
 	acts[93].gen = g.a93
 	acts[94].gen = g.a94
 	acts[95].gen = g.a95
 	acts[96].gen = g.a96
-	g.a96_1 = acts[96].straight[1]
 	acts[97].gen = g.a97
 	acts[98].gen = g.a98
-	g.a98_1 = acts[98].straight[1]
 	acts[99].gen = g.a99
 	g.a99_1 = acts[99].straight[1]
 	g.a99_4 = acts[99].straight[4]
@@ -1394,12 +1379,9 @@ func bind_build_actions(acts []*action) {
 	acts[148].gen = g.a148
 	acts[149].gen = g.a149
 	acts[150].gen = g.a150
-	g.a150_1 = acts[150].straight[1]
 	acts[151].gen = g.a151
 	acts[152].gen = g.a152
-	g.a152_2 = acts[152].straight[2]
 	acts[153].gen = g.a153
-	g.a153_1 = acts[153].straight[1]
 	acts[154].gen = g.a154
 	acts[155].gen = g.a155
 	acts[158].gen = g.a158
@@ -1471,255 +1453,289 @@ func bind_build_actions(acts []*action) {
 
 // a18 is action IngressPipeImpl.steering.mark_from_vport.
 func (g *acts_build) a18(s *phv) {
-	s.slots[138] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[138] = 0x1
 }
 
 // a19 is action IngressPipeImpl.steering.steer_to_port.
 func (g *acts_build) a19(s *phv) {
-	s.slots[223] = s.params[0] & 0x1ff
-	s.slots[140] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = s.params[0] & 0x1ff
+	phvSlots[140] = 0x1
 }
 
 // a20 is action IngressPipeImpl.steering.steer_to_buffer.
 func (g *acts_build) a20(s *phv) {
-	s.slots[223] = s.params[0] & 0x1ff
-	s.slots[139] = s.params[1] & 0xffffffff
-	s.slots[140] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = s.params[0] & 0x1ff
+	phvSlots[139] = s.params[1] & 0xffffffff
+	phvSlots[140] = 0x1
 }
 
 // a21 is action IngressPipeImpl.steering.steer_to_mcast_group.
 func (g *acts_build) a21(s *phv) {
-	s.slots[233] = s.params[0] & 0xffff
-	s.slots[140] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[233] = s.params[0] & 0xffff
+	phvSlots[140] = 0x1
 }
 
 // a22 is action IngressPipeImpl.cc_ingress.set_switch_id.
 func (g *acts_build) a22(s *phv) {
-	s.slots[183] = s.params[0] & 0xffff
-	s.slots[184] = s.params[1] & 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[183] = s.params[0] & 0xffff
+	phvSlots[184] = s.params[1] & 0x1
 }
 
 // a23 is action IngressPipeImpl.cc_ingress.track.
 func (g *acts_build) a23(s *phv) {
-	s.slots[175] = 0x1
-	s.slots[176] = s.params[0] & 0xffff
-	s.slots[177] = s.params[1] & 0xffffffff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[175] = 0x1
+	phvSlots[176] = s.params[0] & 0xffff
+	phvSlots[177] = s.params[1] & 0xffffffff
 }
 
 // a24 is action IngressPipeImpl.cc_ingress.read_generation.
 func (g *acts_build) a24(s *phv) {
-	s.slots[1] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[1] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a24_1(s)
 }
 
 // a25 is action IngressPipeImpl.cc_ingress.start_generation.
 func (g *acts_build) a25(s *phv) {
-	s.slots[2] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[2] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a25_1(s)
-	s.slots[3] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[3] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a25_3(s)
-	s.slots[4] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[4] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a25_5(s)
-	s.slots[5] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[5] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a25_7(s)
-	s.slots[6] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[6] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a25_9(s)
-	s.slots[7] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[7] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a25_11(s)
-	s.slots[8] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[8] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a25_13(s)
-	s.slots[9] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[9] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a25_15(s)
-	s.slots[10] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[10] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a25_17(s)
-	s.slots[11] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[11] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a25_19(s)
-	s.slots[12] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[12] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a25_21(s)
 }
 
 // a26 is action IngressPipeImpl.cc_ingress.read_slot.
 func (g *acts_build) a26(s *phv) {
-	s.slots[13] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[13] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a26_1(s)
 	g.a26_2(s)
 }
 
 // a27 is action IngressPipeImpl.cc_ingress.read_switch.
 func (g *acts_build) a27(s *phv) {
-	s.slots[14] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[14] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a27_1(s)
-	s.slots[15] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[15] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a27_3(s)
-	s.slots[16] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[16] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a27_5(s)
-	s.slots[17] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[17] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a27_7(s)
 }
 
 // a28 is action IngressPipeImpl.cc_ingress.remember_in_port.
 func (g *acts_build) a28(s *phv) {
-	s.slots[18] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[18] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a28_1(s)
-	s.slots[19] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[19] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a28_3(s)
 }
 
 // a29 is action IngressPipeImpl.cc_ingress.read_in_port.
 func (g *acts_build) a29(s *phv) {
-	s.slots[20] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[20] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a29_1(s)
-	s.slots[21] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[21] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a29_3(s)
 }
 
 // a30 is action IngressPipeImpl.cc_ingress.forward.
 func (g *acts_build) a30(s *phv) {
-	s.slots[223] = s.params[0] & 0x1ff
-	put48(s.hdr[4:10], s.params[1])
-	s.slots[140] = 0x1
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = s.params[0] & 0x1ff
+	put48(phvHdr[4:10], s.params[1])
+	phvSlots[140] = 0x1
 }
 
 // a31 is action IngressPipeImpl.cc_ingress.alternate.
 func (g *acts_build) a31(s *phv) {
-	s.slots[181] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[181] = 0x1
 }
 
 // a32 is action IngressPipeImpl.cc_ingress.check_out_port.
 func (g *acts_build) a32(s *phv) {
-	s.slots[22] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[22] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a32_1(s)
-	s.slots[23] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[23] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a32_3(s)
-	s.slots[24] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[24] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a32_5(s)
-	s.slots[193] = 0x0
+	phvSlots[193] = 0x0
 	g.a32_7(s)
 	g.a32_8(s)
-	s.slots[194] = s.slots[71] & 0xffffffff
-	s.slots[195] = s.slots[70] & 0x1ff
-	s.slots[25] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[194] = phvSlots[71] & 0xffffffff
+	phvSlots[195] = phvSlots[70] & 0x1ff
+	phvSlots[25] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a32_12(s)
-	s.slots[26] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[26] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a32_14(s)
-	s.slots[27] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[27] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a32_16(s)
 }
 
 // a33 is action IngressPipeImpl.cc_ingress.to_sink.
 func (g *acts_build) a33(s *phv) {
-	s.slots[223] = s.params[0] & 0x1ff
-	s.slots[139] = s.params[1] & 0xffffffff
-	s.slots[140] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = s.params[0] & 0x1ff
+	phvSlots[139] = s.params[1] & 0xffffffff
+	phvSlots[140] = 0x1
 }
 
 // a34 is action IngressPipeImpl.cc_ingress.switch_on_notification.
 func (g *acts_build) a34(s *phv) {
-	s.slots[28] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[28] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a34_1(s)
-	s.slots[29] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[29] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a34_3(s)
-	s.slots[30] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[30] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a34_5(s)
-	s.slots[31] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[31] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a34_7(s)
 	g.a34_8(s)
 	g.a34_9(s)
-	s.slots[32] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[32] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a34_11(s)
 	g.a34_12(s)
-	s.slots[34] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[34] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a34_14(s)
 	g.a34_15(s)
-	s.slots[36] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[36] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a34_17(s)
-	s.slots[37] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[37] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a34_19(s)
 }
 
 // a35 is action IngressPipeImpl.cc_ingress.report_switch_over.
 func (g *acts_build) a35(s *phv) {
-	s.slots[191] = 0x1
-	s.slots[141] = s.slots[222] & 0x1ff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[191] = 0x1
+	phvSlots[141] = phvSlots[222] & 0x1ff
 	g.a35_2(s)
 }
 
 // a36 is action IngressPipeImpl.upf_classifier.iface_access.
 func (g *acts_build) a36(s *phv) {
-	s.slots[142] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[142] = 0x1
 }
 
 // a37 is action IngressPipeImpl.upf_classifier.iface_core.
 func (g *acts_build) a37(s *phv) {
-	s.slots[142] = 0x2
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[142] = 0x2
 }
 
 // a38 is action IngressPipeImpl.upf_classifier.drop.
 func (g *acts_build) a38(s *phv) {
-	s.slots[161] = 0x1
-	s.slots[162] = 0x0
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[161] = 0x1
+	phvSlots[162] = 0x0
 }
 
 // a39 is action IngressPipeImpl.upf_classifier.drop.
 func (g *acts_build) a39(s *phv) {
-	s.slots[161] = 0x1
-	s.slots[162] = 0xa
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[161] = 0x1
+	phvSlots[162] = 0xa
 }
 
 // a40 is action IngressPipeImpl.upf_classifier.uplink_keys.
 func (g *acts_build) a40(s *phv) {
-	s.slots[143] = uint64(binary.BigEndian.Uint32(s.hdr[214:])) & 0xffffffff
-	s.slots[144] = uint64(binary.BigEndian.Uint32(s.hdr[218:])) & 0xffffffff
-	s.slots[145] = uint64(s.hdr[211]) & 0xff
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[143] = uint64(binary.BigEndian.Uint32(phvHdr[214:])) & 0xffffffff
+	phvSlots[144] = uint64(binary.BigEndian.Uint32(phvHdr[218:])) & 0xffffffff
+	phvSlots[145] = uint64(phvHdr[211]) & 0xff
 }
 
 // a41 is action IngressPipeImpl.upf_classifier.downlink_keys.
 func (g *acts_build) a41(s *phv) {
-	s.slots[143] = uint64(binary.BigEndian.Uint32(s.hdr[110:])) & 0xffffffff
-	s.slots[144] = uint64(binary.BigEndian.Uint32(s.hdr[106:])) & 0xffffffff
-	s.slots[145] = s.slots[137] & 0xff
-	s.slots[146] = s.slots[136] & 0xffff
-	s.slots[147] = s.slots[135] & 0xffff
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[143] = uint64(binary.BigEndian.Uint32(phvHdr[110:])) & 0xffffffff
+	phvSlots[144] = uint64(binary.BigEndian.Uint32(phvHdr[106:])) & 0xffffffff
+	phvSlots[145] = phvSlots[137] & 0xff
+	phvSlots[146] = phvSlots[136] & 0xffff
+	phvSlots[147] = phvSlots[135] & 0xffff
 }
 
 // a43 is action IngressPipeImpl.firewall.deny.
 func (g *acts_build) a43(s *phv) {
-	s.slots[161] = 0x1
-	s.slots[162] = 0x9
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[161] = 0x1
+	phvSlots[162] = 0x9
 }
 
 // a44 is action IngressPipeImpl.hh.set_hh.
 func (g *acts_build) a44(s *phv) {
-	s.slots[198] = s.params[0] & 0xffffffff
-	s.slots[199] = s.params[1] & 0xffffffff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[198] = s.params[0] & 0xffffffff
+	phvSlots[199] = s.params[1] & 0xffffffff
 }
 
 // a45 is action IngressPipeImpl.hh.set_hh_observation.
 func (g *acts_build) a45(s *phv) {
-	s.slots[201] = s.params[0] & 0xffffffff
-	s.slots[202] = s.params[1] & 0xffffffffffff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[201] = s.params[0] & 0xffffffff
+	phvSlots[202] = s.params[1] & 0xffffffffffff
 }
 
 // a46 is action IngressPipeImpl.hh.set_hh_cpu_report.
 func (g *acts_build) a46(s *phv) {
-	s.slots[205] = s.params[0] & 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[205] = s.params[0] & 0x1
 }
 
 // a47 is action IngressPipeImpl.hh.report_to_cpu.
 func (g *acts_build) a47(s *phv) {
-	s.slots[206] = 0x1
-	s.slots[207] = s.slots[143] & 0xffffffff
-	s.slots[208] = s.slots[144] & 0xffffffff
-	s.slots[209] = s.slots[145] & 0xff
-	s.slots[210] = s.slots[146] & 0xffff
-	s.slots[211] = s.slots[147] & 0xffff
-	s.slots[141] = s.slots[222] & 0x1ff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[206] = 0x1
+	phvSlots[207] = phvSlots[143] & 0xffffffff
+	phvSlots[208] = phvSlots[144] & 0xffffffff
+	phvSlots[209] = phvSlots[145] & 0xff
+	phvSlots[210] = phvSlots[146] & 0xffff
+	phvSlots[211] = phvSlots[147] & 0xffff
+	phvSlots[141] = phvSlots[222] & 0x1ff
 	g.a47_7(s)
 }
 
 // a48 is action IngressPipeImpl.hh.update.
 func (g *acts_build) a48(s *phv) {
-	s.slots[38] = s.slots[143] & 0xffffffff
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[38] = phvSlots[143] & 0xffffffff
 	g.a48_1(s)
 	g.a48_2(s)
 	g.a48_3(s)
@@ -1734,15 +1750,15 @@ func (g *acts_build) a48(s *phv) {
 	g.a48_12(s)
 	g.a48_13(s)
 	g.a48_14(s)
-	s.slots[82] = ((s.slots[82] + (uint64(binary.BigEndian.Uint16(s.hdr[96:])) & 0xffffffffffff)) & 0xffffffffffff) & 0xffffffffffff
-	s.slots[204] = 0x0
+	phvSlots[82] = ((phvSlots[82] + (uint64(binary.BigEndian.Uint16(phvHdr[96:])) & 0xffffffffffff)) & 0xffffffffffff) & 0xffffffffffff
+	phvSlots[204] = 0x0
 	g.a48_17(s)
 	g.a48_18(s)
 	g.a48_19(s)
 	g.a48_20(s)
 	g.a48_21(s)
 	g.a48_22(s)
-	s.slots[203] = s.slots[79] & 0xffffffffffff
+	phvSlots[203] = phvSlots[79] & 0xffffffffffff
 	g.a48_24(s)
 	g.a48_25(s)
 	g.a48_26(s)
@@ -1753,240 +1769,277 @@ func (g *acts_build) a48(s *phv) {
 
 // a49 is action IngressPipeImpl.hybrid.to_slow_path.
 func (g *acts_build) a49(s *phv) {
-	s.slots[219] = 0x1
-	s.slots[220] = s.params[0] & 0x1ff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[219] = 0x1
+	phvSlots[220] = s.params[0] & 0x1ff
 }
 
 // a50 is action IngressPipeImpl.upf.drop.
 func (g *acts_build) a50(s *phv) {
-	s.slots[161] = 0x1
-	s.slots[162] = 0x8
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[161] = 0x1
+	phvSlots[162] = 0x8
 }
 
 // a51 is action IngressPipeImpl.upf.drop.
 func (g *acts_build) a51(s *phv) {
-	s.slots[161] = 0x1
-	s.slots[162] = 0x7
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[161] = 0x1
+	phvSlots[162] = 0x7
 }
 
 // a52 is action IngressPipeImpl.upf.set_uplink_session.
 func (g *acts_build) a52(s *phv) {
-	s.slots[149] = s.params[0] & 0xffff
-	s.slots[150] = s.params[1] & 0xffff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[149] = s.params[0] & 0xffff
+	phvSlots[150] = s.params[1] & 0xffff
 }
 
 // a53 is action IngressPipeImpl.upf.uplink_session_drop.
 func (g *acts_build) a53(s *phv) {
-	s.slots[149] = s.params[0] & 0xffff
-	s.slots[161] = 0x1
-	s.slots[162] = 0x3
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[149] = s.params[0] & 0xffff
+	phvSlots[161] = 0x1
+	phvSlots[162] = 0x3
 }
 
 // a54 is action IngressPipeImpl.upf.uplink_session_miss.
 func (g *acts_build) a54(s *phv) {
-	s.slots[161] = 0x1
-	s.slots[162] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[161] = 0x1
+	phvSlots[162] = 0x1
 }
 
 // a55 is action IngressPipeImpl.upf.set_downlink_session.
 func (g *acts_build) a55(s *phv) {
-	s.slots[149] = s.params[0] & 0xffff
-	s.slots[150] = s.params[1] & 0xffff
-	s.slots[153] = s.params[2] & 0xffff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[149] = s.params[0] & 0xffff
+	phvSlots[150] = s.params[1] & 0xffff
+	phvSlots[153] = s.params[2] & 0xffff
 }
 
 // a56 is action IngressPipeImpl.upf.set_downlink_session_buf.
 func (g *acts_build) a56(s *phv) {
-	s.slots[149] = s.params[0] & 0xffff
-	s.slots[150] = s.params[1] & 0xffff
-	s.slots[153] = s.params[2] & 0xffff
-	s.slots[160] = s.params[3] & 0x1ff
-	s.slots[159] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[149] = s.params[0] & 0xffff
+	phvSlots[150] = s.params[1] & 0xffff
+	phvSlots[153] = s.params[2] & 0xffff
+	phvSlots[160] = s.params[3] & 0x1ff
+	phvSlots[159] = 0x1
 }
 
 // a57 is action IngressPipeImpl.upf.downlink_session_drop.
 func (g *acts_build) a57(s *phv) {
-	s.slots[149] = s.params[0] & 0xffff
-	s.slots[161] = 0x1
-	s.slots[162] = 0x3
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[149] = s.params[0] & 0xffff
+	phvSlots[161] = 0x1
+	phvSlots[162] = 0x3
 }
 
 // a58 is action IngressPipeImpl.upf.downlink_session_miss.
 func (g *acts_build) a58(s *phv) {
-	s.slots[161] = 0x1
-	s.slots[162] = 0x2
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[161] = 0x1
+	phvSlots[162] = 0x2
 }
 
 // a59 is action IngressPipeImpl.upf.set_app_id.
 func (g *acts_build) a59(s *phv) {
-	s.slots[148] = s.params[0] & 0xff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[148] = s.params[0] & 0xff
 }
 
 // a60 is action IngressPipeImpl.upf.uplink_term_fwd.
 func (g *acts_build) a60(s *phv) {
-	s.slots[151] = s.params[0] & 0xffff
-	s.slots[152] = s.params[1] & 0xffff
-	s.slots[158] = s.params[2] & 0x3f
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[151] = s.params[0] & 0xffff
+	phvSlots[152] = s.params[1] & 0xffff
+	phvSlots[158] = s.params[2] & 0x3f
 }
 
 // a61 is action IngressPipeImpl.upf.downlink_term_fwd.
 func (g *acts_build) a61(s *phv) {
-	s.slots[151] = s.params[0] & 0xffff
-	s.slots[152] = s.params[1] & 0xffff
-	s.slots[157] = s.params[2] & 0xffffffff
-	s.slots[158] = s.params[3] & 0x3f
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[151] = s.params[0] & 0xffff
+	phvSlots[152] = s.params[1] & 0xffff
+	phvSlots[157] = s.params[2] & 0xffffffff
+	phvSlots[158] = s.params[3] & 0x3f
 }
 
 // a62 is action IngressPipeImpl.upf.term_drop.
 func (g *acts_build) a62(s *phv) {
-	s.slots[161] = 0x1
-	s.slots[162] = 0x5
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[161] = 0x1
+	phvSlots[162] = 0x5
 }
 
 // a63 is action IngressPipeImpl.upf.term_drop.
 func (g *acts_build) a63(s *phv) {
-	s.slots[161] = 0x1
-	s.slots[162] = 0x5
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[161] = 0x1
+	phvSlots[162] = 0x5
 }
 
 // a64 is action IngressPipeImpl.upf.term_miss.
 func (g *acts_build) a64(s *phv) {
-	s.slots[161] = 0x1
-	s.slots[162] = 0x4
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[161] = 0x1
+	phvSlots[162] = 0x4
 }
 
 // a65 is action IngressPipeImpl.upf.term_miss.
 func (g *acts_build) a65(s *phv) {
-	s.slots[161] = 0x1
-	s.slots[162] = 0x4
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[161] = 0x1
+	phvSlots[162] = 0x4
 }
 
 // a66 is action IngressPipeImpl.upf.set_tunnel_peer.
 func (g *acts_build) a66(s *phv) {
-	s.slots[154] = s.params[0] & 0xffffffff
-	s.slots[155] = s.params[1] & 0xffffffff
-	s.slots[156] = s.params[2] & 0xffff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[154] = s.params[0] & 0xffffffff
+	phvSlots[155] = s.params[1] & 0xffffffff
+	phvSlots[156] = s.params[2] & 0xffff
 }
 
 // a67 is action IngressPipeImpl.upf.tunnel_peer_miss.
 func (g *acts_build) a67(s *phv) {
-	s.slots[161] = 0x1
-	s.slots[162] = 0x6
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[161] = 0x1
+	phvSlots[162] = 0x6
 }
 
 // a68 is action IngressPipeImpl.upf.set_queue.
 func (g *acts_build) a68(s *phv) {
-	s.slots[237] = s.params[0] & 0x7
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[237] = s.params[0] & 0x7
 }
 
 // a69 is action IngressPipeImpl.upf.send_to_buffer.
 func (g *acts_build) a69(s *phv) {
-	s.slots[223] = s.slots[160] & 0x1ff
-	s.slots[140] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = phvSlots[160] & 0x1ff
+	phvSlots[140] = 0x1
 }
 
 // a70 is action IngressPipeImpl.upf.meter_app.
 func (g *acts_build) a70(s *phv) {
-	s.slots[39] = (s.slots[152] & 0xffffffff) & 0xffffffff
-	g.a70_1(s)
-	s.slots[84] = s.slots[95] & 0x3
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[39] = (phvSlots[152] & 0xffffffff) & 0xffffffff
+	phvSlots[95] = uint64(s.prog.meterRefs[0].ExecuteAt(phvSlots[39], int64(s.ingressLen))) & 0x3 // IngressPipeImpl.upf.app_meter
+	phvSlots[84] = phvSlots[95] & 0x3
 }
 
 // a71 is action IngressPipeImpl.upf.meter_session.
 func (g *acts_build) a71(s *phv) {
-	s.slots[40] = (s.slots[150] & 0xffffffff) & 0xffffffff
-	g.a71_1(s)
-	s.slots[84] = s.slots[96] & 0x3
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[40] = (phvSlots[150] & 0xffffffff) & 0xffffffff
+	phvSlots[96] = uint64(s.prog.meterRefs[1].ExecuteAt(phvSlots[40], int64(s.ingressLen))) & 0x3 // IngressPipeImpl.upf.session_meter
+	phvSlots[84] = phvSlots[96] & 0x3
 }
 
 // a72 is action IngressPipeImpl.forwarding.set_egress_port.
 func (g *acts_build) a72(s *phv) {
-	s.slots[223] = s.params[0] & 0x1ff
-	s.slots[140] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = s.params[0] & 0x1ff
+	phvSlots[140] = 0x1
 }
 
 // a73 is action IngressPipeImpl.forwarding.set_mcast_group.
 func (g *acts_build) a73(s *phv) {
-	s.slots[233] = s.params[0] & 0xffff
-	s.slots[140] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[233] = s.params[0] & 0xffff
+	phvSlots[140] = 0x1
 }
 
 // a74 is action IngressPipeImpl.forwarding.set_mcast_group.
 func (g *acts_build) a74(s *phv) {
-	s.slots[233] = s.params[0] & 0xffff
-	s.slots[140] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[233] = s.params[0] & 0xffff
+	phvSlots[140] = 0x1
 }
 
 // a75 is action IngressPipeImpl.forwarding.drop.
 func (g *acts_build) a75(s *phv) {
-	s.slots[223] = 0x1ff
-	s.slots[233] = 0
-	s.slots[140] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = 0x1ff
+	phvSlots[233] = 0
+	phvSlots[140] = 0x1
 }
 
 // a76 is action IngressPipeImpl.forwarding.drop.
 func (g *acts_build) a76(s *phv) {
-	s.slots[223] = 0x1ff
-	s.slots[233] = 0
-	s.slots[140] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = 0x1ff
+	phvSlots[233] = 0
+	phvSlots[140] = 0x1
 }
 
 // a77 is action IngressPipeImpl.forwarding.route.
 func (g *acts_build) a77(s *phv) {
-	s.slots[223] = s.params[0] & 0x1ff
-	put48(s.hdr[10:16], s.params[1])
-	put48(s.hdr[4:10], s.params[2])
-	s.hdr[102] = byte(((uint64(s.hdr[102]) + 0xff) & 0xff))
-	s.slots[140] = 0x1
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = s.params[0] & 0x1ff
+	put48(phvHdr[10:16], s.params[1])
+	put48(phvHdr[4:10], s.params[2])
+	phvHdr[102] = byte(((uint64(phvHdr[102]) + 0xff) & 0xff))
+	phvSlots[140] = 0x1
 }
 
 // a78 is action IngressPipeImpl.acl.punt_to_cpu.
 func (g *acts_build) a78(s *phv) {
-	s.slots[223] = 0xff
-	s.slots[233] = 0x0
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = 0xff
+	phvSlots[233] = 0x0
 }
 
 // a79 is action IngressPipeImpl.acl.copy_to_cpu.
 func (g *acts_build) a79(s *phv) {
-	s.slots[141] = s.slots[222] & 0x1ff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[141] = phvSlots[222] & 0x1ff
 	g.a79_1(s)
 }
 
 // a80 is action IngressPipeImpl.acl.drop.
 func (g *acts_build) a80(s *phv) {
-	s.slots[223] = 0x1ff
-	s.slots[233] = 0
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = 0x1ff
+	phvSlots[233] = 0
 }
 
 // a81 is action IngressPipeImpl.qos.set_queue.
 func (g *acts_build) a81(s *phv) {
-	s.slots[237] = s.params[0] & 0x7
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[237] = s.params[0] & 0x7
 }
 
 // a82 is action IngressPipeImpl.fb_admission.fb_class.
 func (g *acts_build) a82(s *phv) {
-	s.slots[237] = s.params[0] & 0x7
-	s.slots[163] = 0x1
-	s.slots[166] = s.params[1] & 0xff
-	s.slots[165] = s.params[2] & 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[237] = s.params[0] & 0x7
+	phvSlots[163] = 0x1
+	phvSlots[166] = s.params[1] & 0xff
+	phvSlots[165] = s.params[2] & 0x1
 }
 
 // a83 is action IngressPipeImpl.fb_admission.set_buffer.
 func (g *acts_build) a83(s *phv) {
-	s.slots[167] = s.params[0] & 0xffffffff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[167] = s.params[0] & 0xffffffff
 }
 
 // a84 is action IngressPipeImpl.fb_admission.fb_read.
 func (g *acts_build) a84(s *phv) {
+	phvSlots := (*[239]uint64)(s.slots)
 	g.a84_0(s)
 	g.a84_1(s)
 	g.a84_2(s)
 	g.a84_3(s)
-	s.slots[170] = 0x0
+	phvSlots[170] = 0x0
 	g.a84_5(s)
-	s.slots[42] = (s.slots[165] & 0xffffffff) & 0xffffffff
+	phvSlots[42] = (phvSlots[165] & 0xffffffff) & 0xffffffff
 	g.a84_7(s)
-	s.slots[43] = (s.slots[223] & 0xffffffff) & 0xffffffff
+	phvSlots[43] = (phvSlots[223] & 0xffffffff) & 0xffffffff
 	g.a84_9(s)
 	g.a84_10(s)
 	g.a84_11(s)
@@ -1994,787 +2047,880 @@ func (g *acts_build) a84(s *phv) {
 
 // a85 is action IngressPipeImpl.fb_admission.set_shift.
 func (g *acts_build) a85(s *phv) {
-	s.slots[173] = s.params[0] & 0xff
-	s.slots[174] = s.params[1] & 0xff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[173] = s.params[0] & 0xff
+	phvSlots[174] = s.params[1] & 0xff
 }
 
 // a86 is action IngressPipeImpl.fb_admission.fb_charge.
 func (g *acts_build) a86(s *phv) {
+	phvSlots := (*[239]uint64)(s.slots)
 	g.a86_0(s)
-	s.slots[44] = ((s.slots[86] + 0x1) & 0xffffffff) & 0xffffffff
+	phvSlots[44] = ((phvSlots[86] + 0x1) & 0xffffffff) & 0xffffffff
 	g.a86_2(s)
 	g.a86_3(s)
-	s.slots[45] = ((s.slots[87] + 0x1) & 0xffffffff) & 0xffffffff
+	phvSlots[45] = ((phvSlots[87] + 0x1) & 0xffffffff) & 0xffffffff
 	g.a86_5(s)
-	s.slots[46] = (s.slots[165] & 0xffffffff) & 0xffffffff
+	phvSlots[46] = (phvSlots[165] & 0xffffffff) & 0xffffffff
 	g.a86_7(s)
-	s.slots[47] = (s.slots[165] & 0xffffffff) & 0xffffffff
+	phvSlots[47] = (phvSlots[165] & 0xffffffff) & 0xffffffff
 	g.a86_9(s)
 	g.a86_10(s)
-	s.slots[49] = (s.slots[223] & 0xffffffff) & 0xffffffff
+	phvSlots[49] = (phvSlots[223] & 0xffffffff) & 0xffffffff
 	g.a86_12(s)
-	s.slots[50] = (s.slots[223] & 0xffffffff) & 0xffffffff
+	phvSlots[50] = (phvSlots[223] & 0xffffffff) & 0xffffffff
 	g.a86_14(s)
 	g.a86_15(s)
-	s.slots[164] = 0x1
+	phvSlots[164] = 0x1
 }
 
 // a87 is action IngressPipeImpl.fb_admission.fb_drop.
 func (g *acts_build) a87(s *phv) {
-	s.slots[223] = 0x1ff
-	s.slots[233] = 0
-	g.a87_1(s)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = 0x1ff
+	phvSlots[233] = 0
+	s.prog.counterRefs[0].CountAt(phvSlots[168], s.ingressLen) // IngressPipeImpl.fb_admission.fb_drops
 }
 
 // a88 is action IngressPipeImpl.gnb.drop.
 func (g *acts_build) a88(s *phv) {
-	s.slots[223] = 0x1ff
-	s.slots[233] = 0
-	g.a88_1(s)
-	s.slots[140] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = 0x1ff
+	phvSlots[233] = 0
+	s.prog.counterRefs[1].CountAt(0x0, s.ingressLen) // IngressPipeImpl.gnb.drops
+	phvSlots[140] = 0x1
 }
 
 // a89 is action IngressPipeImpl.gnb.drop.
 func (g *acts_build) a89(s *phv) {
-	s.slots[223] = 0x1ff
-	s.slots[233] = 0
-	g.a89_1(s)
-	s.slots[140] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = 0x1ff
+	phvSlots[233] = 0
+	s.prog.counterRefs[1].CountAt(0x0, s.ingressLen) // IngressPipeImpl.gnb.drops
+	phvSlots[140] = 0x1
 }
 
 // a90 is action IngressPipeImpl.gnb.drop.
 func (g *acts_build) a90(s *phv) {
-	s.slots[223] = 0x1ff
-	s.slots[233] = 0
-	g.a90_1(s)
-	s.slots[140] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = 0x1ff
+	phvSlots[233] = 0
+	s.prog.counterRefs[1].CountAt(0x0, s.ingressLen) // IngressPipeImpl.gnb.drops
+	phvSlots[140] = 0x1
 }
 
 // a91 is action IngressPipeImpl.gnb.drop.
 func (g *acts_build) a91(s *phv) {
-	s.slots[223] = 0x1ff
-	s.slots[233] = 0
-	g.a91_1(s)
-	s.slots[140] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = 0x1ff
+	phvSlots[233] = 0
+	s.prog.counterRefs[1].CountAt(0x0, s.ingressLen) // IngressPipeImpl.gnb.drops
+	phvSlots[140] = 0x1
 }
 
 // a92 is action IngressPipeImpl.gnb.from_upf.
 func (g *acts_build) a92(s *phv) {
-	s.slots[212] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[212] = 0x1
 }
 
 // a93 is action IngressPipeImpl.gnb.from_radio.
 func (g *acts_build) a93(s *phv) {
-	s.slots[212] = 0x2
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[212] = 0x2
 }
 
 // a94 is action IngressPipeImpl.gnb.from_baas.
 func (g *acts_build) a94(s *phv) {
-	s.slots[212] = 0x3
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[212] = 0x3
 }
 
 // a95 is action IngressPipeImpl.gnb.set_downlink_bearer.
 func (g *acts_build) a95(s *phv) {
-	s.slots[214] = s.params[0] & 0xffff
-	s.slots[215] = s.params[1] & 0x1ff
-	s.slots[216] = s.params[2] & 0x1ff
-	s.slots[217] = s.params[3] & 0xffffffffffff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[214] = s.params[0] & 0xffff
+	phvSlots[215] = s.params[1] & 0x1ff
+	phvSlots[216] = s.params[2] & 0x1ff
+	phvSlots[217] = s.params[3] & 0xffffffffffff
 }
 
 // a96 is action IngressPipeImpl.gnb.downlink_bearer_miss.
 func (g *acts_build) a96(s *phv) {
-	s.slots[223] = 0x1ff
-	s.slots[233] = 0
-	g.a96_1(s)
-	s.slots[140] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = 0x1ff
+	phvSlots[233] = 0
+	s.prog.counterRefs[1].CountAt(0x1, s.ingressLen) // IngressPipeImpl.gnb.drops
+	phvSlots[140] = 0x1
 }
 
 // a97 is action IngressPipeImpl.gnb.set_uplink_bearer.
 func (g *acts_build) a97(s *phv) {
-	s.slots[157] = s.params[0] & 0xffffffff
-	s.slots[154] = s.params[1] & 0xffffffff
-	s.slots[155] = s.params[2] & 0xffffffff
-	s.slots[223] = s.params[3] & 0x1ff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[157] = s.params[0] & 0xffffffff
+	phvSlots[154] = s.params[1] & 0xffffffff
+	phvSlots[155] = s.params[2] & 0xffffffff
+	phvSlots[223] = s.params[3] & 0x1ff
 }
 
 // a98 is action IngressPipeImpl.gnb.uplink_bearer_miss.
 func (g *acts_build) a98(s *phv) {
-	s.slots[223] = 0x1ff
-	s.slots[233] = 0
-	g.a98_1(s)
-	s.slots[140] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = 0x1ff
+	phvSlots[233] = 0
+	s.prog.counterRefs[1].CountAt(0x2, s.ingressLen) // IngressPipeImpl.gnb.drops
+	phvSlots[140] = 0x1
 }
 
 // a99 is action IngressPipeImpl.gnb.next_sn.
 func (g *acts_build) a99(s *phv) {
-	s.slots[52] = (s.slots[214] & 0xffffffff) & 0xffffffff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[52] = (phvSlots[214] & 0xffffffff) & 0xffffffff
 	g.a99_1(s)
-	s.slots[53] = (s.slots[214] & 0xffffffff) & 0xffffffff
-	s.slots[54] = (((s.slots[89] + 0x1) & 0xffffffff) & 0x3ffff) & 0xffffffff
+	phvSlots[53] = (phvSlots[214] & 0xffffffff) & 0xffffffff
+	phvSlots[54] = (((phvSlots[89] + 0x1) & 0xffffffff) & 0x3ffff) & 0xffffffff
 	g.a99_4(s)
 	g.a99_5(s)
 }
 
 // a100 is action IngressPipeImpl.gnb.to_radio_frame.
 func (g *acts_build) a100(s *phv) {
-	copy(s.hdr[94:114], s.hdr[202:222])
-	s.valid[13] = s.valid[21]
-	copy(s.hdr[174:182], s.hdr[242:250])
-	s.valid[16] = s.valid[23]
-	copy(s.hdr[154:174], s.hdr[222:242])
-	s.valid[15] = s.valid[22]
-	copy(s.hdr[182:186], s.hdr[250:254])
-	s.valid[17] = s.valid[24]
-	if s.valid[18] {
-		s.valid[18] = false
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvValid := (*[25]bool)(s.valid)
+	copy(phvHdr[94:114], phvHdr[202:222])
+	phvValid[13] = phvValid[21]
+	copy(phvHdr[174:182], phvHdr[242:250])
+	phvValid[16] = phvValid[23]
+	copy(phvHdr[154:174], phvHdr[222:242])
+	phvValid[15] = phvValid[22]
+	copy(phvHdr[182:186], phvHdr[250:254])
+	phvValid[17] = phvValid[24]
+	if phvValid[18] {
+		phvValid[18] = false
 		s.pktLen -= 8
 	}
-	if s.valid[19] {
-		s.valid[19] = false
+	if phvValid[19] {
+		phvValid[19] = false
 		s.pktLen -= 4
 	}
-	if s.valid[20] {
-		s.valid[20] = false
+	if phvValid[20] {
+		phvValid[20] = false
 		s.pktLen -= 4
 	}
-	if s.valid[21] {
-		s.valid[21] = false
+	if phvValid[21] {
+		phvValid[21] = false
 		s.pktLen -= 20
 	}
-	if s.valid[23] {
-		s.valid[23] = false
+	if phvValid[23] {
+		phvValid[23] = false
 		s.pktLen -= 8
 	}
-	if s.valid[22] {
-		s.valid[22] = false
+	if phvValid[22] {
+		phvValid[22] = false
 		s.pktLen -= 20
 	}
-	if s.valid[24] {
-		s.valid[24] = false
+	if phvValid[24] {
+		phvValid[24] = false
 		s.pktLen -= 4
 	}
-	binary.BigEndian.PutUint16(s.hdr[16:], uint16(0x88b5))
-	if !s.valid[10] {
-		clear(s.hdr[80:86])
-		s.valid[10] = true
+	binary.BigEndian.PutUint16(phvHdr[16:], uint16(0x88b5))
+	if !phvValid[10] {
+		clear(phvHdr[80:86])
+		phvValid[10] = true
 		s.pktLen += 6
 	}
-	s.hdr[80] = 0x52
-	s.hdr[81] = 0x1
-	binary.BigEndian.PutUint32(s.hdr[82:], uint32(s.slots[213]))
-	if !s.valid[11] {
-		clear(s.hdr[86:90])
-		s.valid[11] = true
+	phvHdr[80] = 0x52
+	phvHdr[81] = 0x1
+	binary.BigEndian.PutUint32(phvHdr[82:], uint32(phvSlots[213]))
+	if !phvValid[11] {
+		clear(phvHdr[86:90])
+		phvValid[11] = true
 		s.pktLen += 4
 	}
-	s.hdr[86] = 0x80
-	s.hdr[87] = s.hdr[87]&^0xfc | 0x0
+	phvHdr[86] = 0x80
+	phvHdr[87] = phvHdr[87]&^0xfc | 0x0
 }
 
 // a101 is action IngressPipeImpl.gnb.to_gtpu.
 func (g *acts_build) a101(s *phv) {
-	copy(s.hdr[202:222], s.hdr[94:114])
-	s.valid[21] = s.valid[13]
-	copy(s.hdr[242:250], s.hdr[174:182])
-	s.valid[23] = s.valid[16]
-	copy(s.hdr[222:242], s.hdr[154:174])
-	s.valid[22] = s.valid[15]
-	copy(s.hdr[250:254], s.hdr[182:186])
-	s.valid[24] = s.valid[17]
-	if s.valid[15] {
-		s.valid[15] = false
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvValid := (*[25]bool)(s.valid)
+	copy(phvHdr[202:222], phvHdr[94:114])
+	phvValid[21] = phvValid[13]
+	copy(phvHdr[242:250], phvHdr[174:182])
+	phvValid[23] = phvValid[16]
+	copy(phvHdr[222:242], phvHdr[154:174])
+	phvValid[22] = phvValid[15]
+	copy(phvHdr[250:254], phvHdr[182:186])
+	phvValid[24] = phvValid[17]
+	if phvValid[15] {
+		phvValid[15] = false
 		s.pktLen -= 20
 	}
-	if s.valid[17] {
-		s.valid[17] = false
+	if phvValid[17] {
+		phvValid[17] = false
 		s.pktLen -= 4
 	}
-	if s.valid[10] {
-		s.valid[10] = false
+	if phvValid[10] {
+		phvValid[10] = false
 		s.pktLen -= 6
 	}
-	if s.valid[11] {
-		s.valid[11] = false
+	if phvValid[11] {
+		phvValid[11] = false
 		s.pktLen -= 4
 	}
-	s.hdr[16] = 0x8
-	s.hdr[17] = 0x0
-	s.hdr[94] = 0x45
-	binary.BigEndian.PutUint16(s.hdr[96:], uint16(((0x1c + ((0x8 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff)) & 0xffff)))
-	s.hdr[98] = 0x0
-	s.hdr[99] = 0x0
-	s.hdr[100] = 0x0
-	s.hdr[101] = 0x0
-	s.hdr[102] = 0x40
-	s.hdr[103] = 0x11
-	s.hdr[104] = 0x0
-	s.hdr[105] = 0x0
-	binary.BigEndian.PutUint32(s.hdr[106:], uint32(s.slots[154]))
-	binary.BigEndian.PutUint32(s.hdr[110:], uint32(s.slots[155]))
-	if !s.valid[16] {
-		clear(s.hdr[174:182])
-		s.valid[16] = true
+	phvHdr[16] = 0x8
+	phvHdr[17] = 0x0
+	phvHdr[94] = 0x45
+	binary.BigEndian.PutUint16(phvHdr[96:], uint16(((0x1c + ((0x8 + uint64(binary.BigEndian.Uint16(phvHdr[204:]))) & 0xffff)) & 0xffff)))
+	phvHdr[98] = 0x0
+	phvHdr[99] = 0x0
+	phvHdr[100] = 0x0
+	phvHdr[101] = 0x0
+	phvHdr[102] = 0x40
+	phvHdr[103] = 0x11
+	phvHdr[104] = 0x0
+	phvHdr[105] = 0x0
+	binary.BigEndian.PutUint32(phvHdr[106:], uint32(phvSlots[154]))
+	binary.BigEndian.PutUint32(phvHdr[110:], uint32(phvSlots[155]))
+	if !phvValid[16] {
+		clear(phvHdr[174:182])
+		phvValid[16] = true
 		s.pktLen += 8
 	}
-	s.hdr[174] = 0x8
-	s.hdr[175] = 0x68
-	s.hdr[176] = 0x8
-	s.hdr[177] = 0x68
-	binary.BigEndian.PutUint16(s.hdr[178:], uint16(((0x8 + ((0x8 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff)) & 0xffff)))
-	binary.BigEndian.PutUint16(s.hdr[180:], uint16(0x0))
-	if !s.valid[18] {
-		clear(s.hdr[186:194])
-		s.valid[18] = true
+	phvHdr[174] = 0x8
+	phvHdr[175] = 0x68
+	phvHdr[176] = 0x8
+	phvHdr[177] = 0x68
+	binary.BigEndian.PutUint16(phvHdr[178:], uint16(((0x8 + ((0x8 + uint64(binary.BigEndian.Uint16(phvHdr[204:]))) & 0xffff)) & 0xffff)))
+	binary.BigEndian.PutUint16(phvHdr[180:], uint16(0x0))
+	if !phvValid[18] {
+		clear(phvHdr[186:194])
+		phvValid[18] = true
 		s.pktLen += 8
 	}
-	s.hdr[186] = 0x30
-	s.hdr[187] = 0xff
-	binary.BigEndian.PutUint16(s.hdr[188:], uint16(((((0x8 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff) + 0xfff8) & 0xffff)))
-	binary.BigEndian.PutUint32(s.hdr[190:], uint32(s.slots[157]))
+	phvHdr[186] = 0x30
+	phvHdr[187] = 0xff
+	binary.BigEndian.PutUint16(phvHdr[188:], uint16(((((0x8 + uint64(binary.BigEndian.Uint16(phvHdr[204:]))) & 0xffff) + 0xfff8) & 0xffff)))
+	binary.BigEndian.PutUint32(phvHdr[190:], uint32(phvSlots[157]))
 }
 
 // a102 is action packetio14.
 func (g *acts_build) a102(s *phv) {
+	phvSlots := (*[239]uint64)(s.slots)
+	phvValid := (*[25]bool)(s.valid)
 	g.a102_0(s)
 	if s.exited {
 		return
 	}
-	if s.valid[2] {
-		s.valid[2] = false
+	if phvValid[2] {
+		phvValid[2] = false
 		s.pktLen -= 2
 	}
-	s.slots[140] = 0x1
+	phvSlots[140] = 0x1
 	g.a102_3(s)
 }
 
 // a103 is action act.
 func (g *acts_build) a103(s *phv) {
-	s.slots[91] = 0x0
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[91] = 0x0
 }
 
 // a104 is action gnb191.
 func (g *acts_build) a104(s *phv) {
-	s.slots[91] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[91] = 0x1
 }
 
 // a105 is action gnb198.
 func (g *acts_build) a105(s *phv) {
-	s.slots[91] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[91] = 0x1
 }
 
 // a106 is action gnb202.
 func (g *acts_build) a106(s *phv) {
-	s.slots[91] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[91] = 0x1
 }
 
 // a107 is action gnb204.
 func (g *acts_build) a107(s *phv) {
-	s.slots[213] = uint64(binary.BigEndian.Uint32(s.hdr[190:])) & 0xffffffff
-	s.slots[90] = 0x0
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[213] = uint64(binary.BigEndian.Uint32(phvHdr[190:])) & 0xffffffff
+	phvSlots[90] = 0x0
 }
 
 // a108 is action gnb208.
 func (g *acts_build) a108(s *phv) {
-	s.slots[91] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[91] = 0x1
 }
 
 // a109 is action gnb212.
 func (g *acts_build) a109(s *phv) {
-	s.slots[91] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[91] = 0x1
 }
 
 // a110 is action gnb219.
 func (g *acts_build) a110(s *phv) {
-	s.slots[91] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[91] = 0x1
 }
 
 // a111 is action gnb221.
 func (g *acts_build) a111(s *phv) {
-	s.slots[90] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[90] = 0x1
 }
 
 // a112 is action gnb223.
 func (g *acts_build) a112(s *phv) {
-	s.slots[90] = 0x2
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[90] = 0x2
 }
 
 // a113 is action gnb227.
 func (g *acts_build) a113(s *phv) {
-	s.slots[91] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[91] = 0x1
 }
 
 // a114 is action gnb231.
 func (g *acts_build) a114(s *phv) {
-	s.slots[140] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[140] = 0x1
 }
 
 // a115 is action gnb233.
 func (g *acts_build) a115(s *phv) {
-	s.slots[91] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[91] = 0x1
 }
 
 // a116 is action gnb214.
 func (g *acts_build) a116(s *phv) {
-	s.slots[213] = uint64(binary.BigEndian.Uint32(s.hdr[82:])) & 0xffffffff
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[213] = uint64(binary.BigEndian.Uint32(phvHdr[82:])) & 0xffffffff
 }
 
 // a117 is action gnb237.
 func (g *acts_build) a117(s *phv) {
-	s.slots[91] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[91] = 0x1
 }
 
 // a118 is action gnb243.
 func (g *acts_build) a118(s *phv) {
-	put48(s.hdr[4:10], s.slots[217])
-	s.slots[223] = s.slots[215] & 0x1ff
-	s.slots[218] = 0x1
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	put48(phvHdr[4:10], phvSlots[217])
+	phvSlots[223] = phvSlots[215] & 0x1ff
+	phvSlots[218] = 0x1
 }
 
 // a119 is action gnb247.
 func (g *acts_build) a119(s *phv) {
-	s.slots[223] = s.slots[215] & 0x1ff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = phvSlots[215] & 0x1ff
 }
 
 // a120 is action gnb249.
 func (g *acts_build) a120(s *phv) {
-	s.slots[223] = s.slots[216] & 0x1ff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = phvSlots[216] & 0x1ff
 }
 
 // a121 is action gnb239.
 func (g *acts_build) a121(s *phv) {
-	s.slots[140] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[140] = 0x1
 }
 
 // a122 is action congestion291.
 func (g *acts_build) a122(s *phv) {
-	s.slots[176] = uint64(binary.BigEndian.Uint16(s.hdr[24:])) & 0xffff
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[176] = uint64(binary.BigEndian.Uint16(phvHdr[24:])) & 0xffff
 }
 
 // a124 is action congestion295.
 func (g *acts_build) a124(s *phv) {
-	s.slots[176] = uint64(binary.BigEndian.Uint16(s.hdr[72:])) & 0xffff
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[176] = uint64(binary.BigEndian.Uint16(phvHdr[72:])) & 0xffff
 }
 
 // a126 is action congestion321.
 func (g *acts_build) a126(s *phv) {
-	s.slots[223] = 0x1ff
-	s.slots[233] = 0
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = 0x1ff
+	phvSlots[233] = 0
 }
 
 // a128 is action congestion336.
 func (g *acts_build) a128(s *phv) {
-	s.slots[223] = s.slots[197] & 0x1ff
-	put48(s.hdr[4:10], s.slots[76])
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = phvSlots[197] & 0x1ff
+	put48(phvHdr[4:10], phvSlots[76])
 	g.a128_2(s)
 }
 
 // a129 is action congestion342.
 func (g *acts_build) a129(s *phv) {
-	s.slots[223] = 0x1ff
-	s.slots[233] = 0
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = 0x1ff
+	phvSlots[233] = 0
 	g.a129_1(s)
 }
 
 // a130 is action congestion349.
 func (g *acts_build) a130(s *phv) {
-	s.slots[55] = s.slots[176] & 0xffff
-	s.slots[56] = s.slots[183] & 0xffff
-	s.slots[57] = s.slots[179] & 0x1
-	s.slots[58] = s.slots[188] & 0xffffffff
-	s.slots[59] = s.slots[189] & 0xffffffff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[55] = phvSlots[176] & 0xffff
+	phvSlots[56] = phvSlots[183] & 0xffff
+	phvSlots[57] = phvSlots[179] & 0x1
+	phvSlots[58] = phvSlots[188] & 0xffffffff
+	phvSlots[59] = phvSlots[189] & 0xffffffff
 	g.a130_5(s)
 }
 
 // a131 is action hybrid54.
 func (g *acts_build) a131(s *phv) {
-	s.slots[223] = 0xff
-	s.slots[140] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = 0xff
+	phvSlots[140] = 0x1
 }
 
 // a132 is action upf79.
 func (g *acts_build) a132(s *phv) {
-	s.slots[92] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[92] = 0x1
 }
 
 // a133 is action act_0.
 func (g *acts_build) a133(s *phv) {
-	s.slots[92] = 0x0
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[92] = 0x0
 }
 
 // a134 is action upf85.
 func (g *acts_build) a134(s *phv) {
-	s.slots[142] = 0x0
-	s.slots[92] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[142] = 0x0
+	phvSlots[92] = 0x1
 }
 
 // a135 is action upf100.
 func (g *acts_build) a135(s *phv) {
-	s.slots[92] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[92] = 0x1
 }
 
 // a136 is action upf104.
 func (g *acts_build) a136(s *phv) {
-	s.slots[146] = uint64(binary.BigEndian.Uint16(s.hdr[222:])) & 0xffff
-	s.slots[147] = uint64(binary.BigEndian.Uint16(s.hdr[224:])) & 0xffff
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[146] = uint64(binary.BigEndian.Uint16(phvHdr[222:])) & 0xffff
+	phvSlots[147] = uint64(binary.BigEndian.Uint16(phvHdr[224:])) & 0xffff
 }
 
 // a137 is action upf107.
 func (g *acts_build) a137(s *phv) {
-	s.slots[146] = uint64(binary.BigEndian.Uint16(s.hdr[242:])) & 0xffff
-	s.slots[147] = uint64(binary.BigEndian.Uint16(s.hdr[244:])) & 0xffff
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[146] = uint64(binary.BigEndian.Uint16(phvHdr[242:])) & 0xffff
+	phvSlots[147] = uint64(binary.BigEndian.Uint16(phvHdr[244:])) & 0xffff
 }
 
 // a138 is action upf115.
 func (g *acts_build) a138(s *phv) {
-	s.slots[92] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[92] = 0x1
 }
 
 // a139 is action hh198.
 func (g *acts_build) a139(s *phv) {
-	s.slots[93] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[93] = 0x1
 }
 
 // a140 is action act_1.
 func (g *acts_build) a140(s *phv) {
-	s.slots[93] = 0x0
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[93] = 0x0
 }
 
 // a141 is action hh204.
 func (g *acts_build) a141(s *phv) {
-	s.slots[93] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[93] = 0x1
 }
 
 // a142 is action hh208.
 func (g *acts_build) a142(s *phv) {
-	s.slots[60] = s.slots[143] & 0xffffffff
-	s.slots[61] = s.slots[144] & 0xffffffff
-	s.slots[62] = s.slots[145] & 0xff
-	s.slots[63] = s.slots[146] & 0xffff
-	s.slots[64] = s.slots[147] & 0xffff
-	s.slots[65] = s.slots[203] & 0xffffffffffff
-	s.slots[66] = s.slots[200] & 0xffffffff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[60] = phvSlots[143] & 0xffffffff
+	phvSlots[61] = phvSlots[144] & 0xffffffff
+	phvSlots[62] = phvSlots[145] & 0xff
+	phvSlots[63] = phvSlots[146] & 0xffff
+	phvSlots[64] = phvSlots[147] & 0xffff
+	phvSlots[65] = phvSlots[203] & 0xffffffffffff
+	phvSlots[66] = phvSlots[200] & 0xffffffff
 	g.a142_7(s)
 }
 
 // a143 is action upf452.
 func (g *acts_build) a143(s *phv) {
-	s.slots[94] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[94] = 0x1
 }
 
 // a144 is action act_2.
 func (g *acts_build) a144(s *phv) {
-	s.slots[94] = 0x0
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[94] = 0x0
 }
 
 // a145 is action act_3.
 func (g *acts_build) a145(s *phv) {
-	s.slots[83] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[83] = 0x1
 }
 
 // a146 is action act_4.
 func (g *acts_build) a146(s *phv) {
-	s.slots[83] = 0x0
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[83] = 0x0
 }
 
 // a147 is action act_5.
 func (g *acts_build) a147(s *phv) {
-	s.slots[83] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[83] = 0x1
 }
 
 // a148 is action act_6.
 func (g *acts_build) a148(s *phv) {
-	s.slots[83] = 0x0
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[83] = 0x0
 }
 
 // a149 is action upf463.
 func (g *acts_build) a149(s *phv) {
-	s.slots[161] = 0x0
-	s.slots[223] = s.slots[220] & 0x1ff
-	s.slots[140] = 0x1
-	s.slots[94] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[161] = 0x0
+	phvSlots[223] = phvSlots[220] & 0x1ff
+	phvSlots[140] = 0x1
+	phvSlots[94] = 0x1
 }
 
 // a150 is action upf471.
 func (g *acts_build) a150(s *phv) {
-	s.slots[67] = (s.slots[149] & 0xffffffff) & 0xffffffff
-	g.a150_1(s)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[67] = (phvSlots[149] & 0xffffffff) & 0xffffffff
+	s.prog.counterRefs[2].CountAt(phvSlots[67], s.ingressLen) // IngressPipeImpl.upf.session_counter
 }
 
 // a151 is action upf476.
 func (g *acts_build) a151(s *phv) {
-	s.slots[94] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[94] = 0x1
 }
 
 // a152 is action upf504.
 func (g *acts_build) a152(s *phv) {
-	s.slots[223] = 0x1ff
-	s.slots[233] = 0
-	s.slots[140] = 0x1
-	g.a152_2(s)
-	s.slots[94] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = 0x1ff
+	phvSlots[233] = 0
+	phvSlots[140] = 0x1
+	s.prog.counterRefs[3].CountAt(phvSlots[162], s.ingressLen) // IngressPipeImpl.upf.drops
+	phvSlots[94] = 0x1
 }
 
 // a153 is action upf509.
 func (g *acts_build) a153(s *phv) {
-	s.slots[68] = (s.slots[151] & 0xffffffff) & 0xffffffff
-	g.a153_1(s)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[68] = (phvSlots[151] & 0xffffffff) & 0xffffffff
+	s.prog.counterRefs[4].CountAt(phvSlots[68], s.ingressLen) // IngressPipeImpl.upf.termination_counter
 }
 
 // a154 is action upf128.
 func (g *acts_build) a154(s *phv) {
-	copy(s.hdr[94:114], s.hdr[202:222])
-	s.valid[13] = s.valid[21]
-	copy(s.hdr[174:182], s.hdr[242:250])
-	s.valid[16] = s.valid[23]
-	copy(s.hdr[154:174], s.hdr[222:242])
-	s.valid[15] = s.valid[22]
-	copy(s.hdr[182:186], s.hdr[250:254])
-	s.valid[17] = s.valid[24]
-	if s.valid[18] {
-		s.valid[18] = false
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvValid := (*[25]bool)(s.valid)
+	copy(phvHdr[94:114], phvHdr[202:222])
+	phvValid[13] = phvValid[21]
+	copy(phvHdr[174:182], phvHdr[242:250])
+	phvValid[16] = phvValid[23]
+	copy(phvHdr[154:174], phvHdr[222:242])
+	phvValid[15] = phvValid[22]
+	copy(phvHdr[182:186], phvHdr[250:254])
+	phvValid[17] = phvValid[24]
+	if phvValid[18] {
+		phvValid[18] = false
 		s.pktLen -= 8
 	}
-	if s.valid[19] {
-		s.valid[19] = false
+	if phvValid[19] {
+		phvValid[19] = false
 		s.pktLen -= 4
 	}
-	if s.valid[20] {
-		s.valid[20] = false
+	if phvValid[20] {
+		phvValid[20] = false
 		s.pktLen -= 4
 	}
-	if s.valid[21] {
-		s.valid[21] = false
+	if phvValid[21] {
+		phvValid[21] = false
 		s.pktLen -= 20
 	}
-	if s.valid[23] {
-		s.valid[23] = false
+	if phvValid[23] {
+		phvValid[23] = false
 		s.pktLen -= 8
 	}
-	if s.valid[22] {
-		s.valid[22] = false
+	if phvValid[22] {
+		phvValid[22] = false
 		s.pktLen -= 20
 	}
-	if s.valid[24] {
-		s.valid[24] = false
+	if phvValid[24] {
+		phvValid[24] = false
 		s.pktLen -= 4
 	}
-	s.slots[137] = s.slots[145] & 0xff
-	s.slots[135] = s.slots[146] & 0xffff
-	s.slots[136] = s.slots[147] & 0xffff
+	phvSlots[137] = phvSlots[145] & 0xff
+	phvSlots[135] = phvSlots[146] & 0xffff
+	phvSlots[136] = phvSlots[147] & 0xffff
 }
 
 // a155 is action upf154.
 func (g *acts_build) a155(s *phv) {
-	copy(s.hdr[202:222], s.hdr[94:114])
-	s.valid[21] = s.valid[13]
-	copy(s.hdr[242:250], s.hdr[174:182])
-	s.valid[23] = s.valid[16]
-	copy(s.hdr[222:242], s.hdr[154:174])
-	s.valid[22] = s.valid[15]
-	copy(s.hdr[250:254], s.hdr[182:186])
-	s.valid[24] = s.valid[17]
-	if s.valid[15] {
-		s.valid[15] = false
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvValid := (*[25]bool)(s.valid)
+	copy(phvHdr[202:222], phvHdr[94:114])
+	phvValid[21] = phvValid[13]
+	copy(phvHdr[242:250], phvHdr[174:182])
+	phvValid[23] = phvValid[16]
+	copy(phvHdr[222:242], phvHdr[154:174])
+	phvValid[22] = phvValid[15]
+	copy(phvHdr[250:254], phvHdr[182:186])
+	phvValid[24] = phvValid[17]
+	if phvValid[15] {
+		phvValid[15] = false
 		s.pktLen -= 20
 	}
-	if s.valid[17] {
-		s.valid[17] = false
+	if phvValid[17] {
+		phvValid[17] = false
 		s.pktLen -= 4
 	}
-	s.hdr[94] = 0x45
-	binary.BigEndian.PutUint16(s.hdr[96:], uint16(((0x1c + ((0x10 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff)) & 0xffff)))
-	s.hdr[98] = 0x0
-	s.hdr[99] = 0x0
-	s.hdr[100] = 0x0
-	s.hdr[101] = 0x0
-	s.hdr[102] = 0x40
-	s.hdr[103] = 0x11
-	s.hdr[104] = 0x0
-	s.hdr[105] = 0x0
-	binary.BigEndian.PutUint32(s.hdr[106:], uint32(s.slots[154]))
-	binary.BigEndian.PutUint32(s.hdr[110:], uint32(s.slots[155]))
-	if !s.valid[16] {
-		clear(s.hdr[174:182])
-		s.valid[16] = true
+	phvHdr[94] = 0x45
+	binary.BigEndian.PutUint16(phvHdr[96:], uint16(((0x1c + ((0x10 + uint64(binary.BigEndian.Uint16(phvHdr[204:]))) & 0xffff)) & 0xffff)))
+	phvHdr[98] = 0x0
+	phvHdr[99] = 0x0
+	phvHdr[100] = 0x0
+	phvHdr[101] = 0x0
+	phvHdr[102] = 0x40
+	phvHdr[103] = 0x11
+	phvHdr[104] = 0x0
+	phvHdr[105] = 0x0
+	binary.BigEndian.PutUint32(phvHdr[106:], uint32(phvSlots[154]))
+	binary.BigEndian.PutUint32(phvHdr[110:], uint32(phvSlots[155]))
+	if !phvValid[16] {
+		clear(phvHdr[174:182])
+		phvValid[16] = true
 		s.pktLen += 8
 	}
-	binary.BigEndian.PutUint16(s.hdr[174:], uint16(s.slots[156]))
-	binary.BigEndian.PutUint16(s.hdr[176:], uint16(0x868))
-	binary.BigEndian.PutUint16(s.hdr[178:], uint16(((0x8 + ((0x10 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff)) & 0xffff)))
-	binary.BigEndian.PutUint16(s.hdr[180:], uint16(0x0))
-	if !s.valid[18] {
-		clear(s.hdr[186:194])
-		s.valid[18] = true
+	binary.BigEndian.PutUint16(phvHdr[174:], uint16(phvSlots[156]))
+	binary.BigEndian.PutUint16(phvHdr[176:], uint16(0x868))
+	binary.BigEndian.PutUint16(phvHdr[178:], uint16(((0x8 + ((0x10 + uint64(binary.BigEndian.Uint16(phvHdr[204:]))) & 0xffff)) & 0xffff)))
+	binary.BigEndian.PutUint16(phvHdr[180:], uint16(0x0))
+	if !phvValid[18] {
+		clear(phvHdr[186:194])
+		phvValid[18] = true
 		s.pktLen += 8
 	}
-	s.hdr[186] = 0x34
-	s.hdr[187] = 0xff
-	binary.BigEndian.PutUint16(s.hdr[188:], uint16(((((0x10 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff) + 0xfff8) & 0xffff)))
-	binary.BigEndian.PutUint32(s.hdr[190:], uint32(s.slots[157]))
-	if !s.valid[19] {
-		clear(s.hdr[194:198])
-		s.valid[19] = true
+	phvHdr[186] = 0x34
+	phvHdr[187] = 0xff
+	binary.BigEndian.PutUint16(phvHdr[188:], uint16(((((0x10 + uint64(binary.BigEndian.Uint16(phvHdr[204:]))) & 0xffff) + 0xfff8) & 0xffff)))
+	binary.BigEndian.PutUint32(phvHdr[190:], uint32(phvSlots[157]))
+	if !phvValid[19] {
+		clear(phvHdr[194:198])
+		phvValid[19] = true
 		s.pktLen += 4
 	}
-	s.hdr[194] = 0x0
-	s.hdr[195] = 0x0
-	s.hdr[196] = 0x0
-	s.hdr[197] = 0x85
-	if !s.valid[20] {
-		clear(s.hdr[198:202])
-		s.valid[20] = true
+	phvHdr[194] = 0x0
+	phvHdr[195] = 0x0
+	phvHdr[196] = 0x0
+	phvHdr[197] = 0x85
+	if !phvValid[20] {
+		clear(phvHdr[198:202])
+		phvValid[20] = true
 		s.pktLen += 4
 	}
-	s.hdr[198] = 0x1
-	s.hdr[199] = 0x0
-	s.hdr[200] = s.hdr[200]&^0xc0 | 0x0
-	s.hdr[200] = s.hdr[200]&^0x3f | byte(s.slots[158])<<0&0x3f
-	s.hdr[201] = byte(0x0)
-	s.slots[137] = 0x11
-	s.slots[135] = s.slots[156] & 0xffff
-	s.slots[136] = 0x868
+	phvHdr[198] = 0x1
+	phvHdr[199] = 0x0
+	phvHdr[200] = phvHdr[200]&^0xc0 | 0x0
+	phvHdr[200] = phvHdr[200]&^0x3f | byte(phvSlots[158])<<0&0x3f
+	phvHdr[201] = byte(0x0)
+	phvSlots[137] = 0x11
+	phvSlots[135] = phvSlots[156] & 0xffff
+	phvSlots[136] = 0x868
 }
 
 // a158 is action EgressPipeImpl.fb_release.fb_release.
 func (g *acts_build) a158(s *phv) {
+	phvSlots := (*[239]uint64)(s.slots)
 	g.a158_0(s)
-	s.slots[100] = (s.slots[230] & 0xffffffff) & 0xffffffff
+	phvSlots[100] = (phvSlots[230] & 0xffffffff) & 0xffffffff
 	g.a158_2(s)
 	g.a158_3(s)
-	s.slots[124] = ((s.slots[124] + (s.slots[230] & 0xffffffff)) & 0xffffffff) & 0xffffffff
+	phvSlots[124] = ((phvSlots[124] + (phvSlots[230] & 0xffffffff)) & 0xffffffff) & 0xffffffff
 	g.a158_5(s)
 	g.a158_6(s)
-	s.slots[101] = (s.slots[165] & 0xffffffff) & 0xffffffff
+	phvSlots[101] = (phvSlots[165] & 0xffffffff) & 0xffffffff
 	g.a158_8(s)
 	g.a158_9(s)
 	g.a158_10(s)
-	s.slots[102] = (s.slots[165] & 0xffffffff) & 0xffffffff
+	phvSlots[102] = (phvSlots[165] & 0xffffffff) & 0xffffffff
 	g.a158_12(s)
 	g.a158_13(s)
-	s.slots[104] = (s.slots[224] & 0xffffffff) & 0xffffffff
+	phvSlots[104] = (phvSlots[224] & 0xffffffff) & 0xffffffff
 	g.a158_15(s)
 	g.a158_16(s)
 	g.a158_17(s)
-	s.slots[105] = (s.slots[224] & 0xffffffff) & 0xffffffff
+	phvSlots[105] = (phvSlots[224] & 0xffffffff) & 0xffffffff
 	g.a158_19(s)
 	g.a158_20(s)
 }
 
 // a159 is action EgressPipeImpl.cc_egress.limits.
 func (g *acts_build) a159(s *phv) {
-	s.slots[185] = s.params[0] & 0xffffffff
-	s.slots[186] = s.params[1] & 0xffffffff
-	s.slots[187] = s.params[2] & 0xffffffff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[185] = s.params[0] & 0xffffffff
+	phvSlots[186] = s.params[1] & 0xffffffff
+	phvSlots[187] = s.params[2] & 0xffffffff
 }
 
 // a160 is action EgressPipeImpl.cc_egress.measure.
 func (g *acts_build) a160(s *phv) {
-	s.slots[188] = s.slots[229] & 0xffffffff
-	s.slots[189] = 0x0
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[188] = phvSlots[229] & 0xffffffff
+	phvSlots[189] = 0x0
 	g.a160_2(s)
-	s.slots[107] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[107] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a160_4(s)
 	g.a160_5(s)
-	s.slots[192] = 0x0
+	phvSlots[192] = 0x0
 	g.a160_7(s)
 	g.a160_8(s)
-	s.slots[108] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[108] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a160_10(s)
 }
 
 // a161 is action EgressPipeImpl.cc_egress.switch_over.
 func (g *acts_build) a161(s *phv) {
-	s.slots[109] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[109] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a161_1(s)
-	s.slots[110] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[110] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a161_3(s)
-	s.slots[111] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[111] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a161_5(s)
-	s.slots[112] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[112] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a161_7(s)
 	g.a161_8(s)
 	g.a161_9(s)
-	s.slots[113] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[113] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a161_11(s)
 	g.a161_12(s)
-	s.slots[115] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[115] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a161_14(s)
 	g.a161_15(s)
-	s.slots[117] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[117] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a161_17(s)
-	s.slots[118] = (s.slots[176] & 0xffffffff) & 0xffffffff
+	phvSlots[118] = (phvSlots[176] & 0xffffffff) & 0xffffffff
 	g.a161_19(s)
 }
 
 // a162 is action EgressPipeImpl.cc_egress.notify_upstream.
 func (g *acts_build) a162(s *phv) {
-	s.slots[190] = 0x1
-	s.slots[119] = ((0x3e8 + (s.slots[222] & 0xffffffff)) & 0xffffffff) & 0xffffffff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[190] = 0x1
+	phvSlots[119] = ((0x3e8 + (phvSlots[222] & 0xffffffff)) & 0xffffffff) & 0xffffffff
 	g.a162_2(s)
 }
 
 // a163 is action EgressPipeImpl.cc_egress.make_notification.
 func (g *acts_build) a163(s *phv) {
-	if !s.valid[6] {
-		clear(s.hdr[24:36])
-		s.valid[6] = true
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvValid := (*[25]bool)(s.valid)
+	if !phvValid[6] {
+		clear(phvHdr[24:36])
+		phvValid[6] = true
 		s.pktLen += 12
 	}
-	binary.BigEndian.PutUint16(s.hdr[24:], uint16(s.slots[176]))
-	binary.BigEndian.PutUint16(s.hdr[26:], uint16(s.slots[183]))
-	binary.BigEndian.PutUint32(s.hdr[28:], uint32(s.slots[188]))
-	binary.BigEndian.PutUint32(s.hdr[32:], uint32(s.slots[189]))
-	binary.BigEndian.PutUint16(s.hdr[16:], uint16(0x88b6))
-	if s.valid[12] {
-		s.valid[12] = false
+	binary.BigEndian.PutUint16(phvHdr[24:], uint16(phvSlots[176]))
+	binary.BigEndian.PutUint16(phvHdr[26:], uint16(phvSlots[183]))
+	binary.BigEndian.PutUint32(phvHdr[28:], uint32(phvSlots[188]))
+	binary.BigEndian.PutUint32(phvHdr[32:], uint32(phvSlots[189]))
+	binary.BigEndian.PutUint16(phvHdr[16:], uint16(0x88b6))
+	if phvValid[12] {
+		phvValid[12] = false
 		s.pktLen -= 4
 	}
-	if s.valid[13] {
-		s.valid[13] = false
+	if phvValid[13] {
+		phvValid[13] = false
 		s.pktLen -= 20
 	}
-	if s.valid[14] {
-		s.valid[14] = false
+	if phvValid[14] {
+		phvValid[14] = false
 		s.pktLen -= 40
 	}
-	if s.valid[15] {
-		s.valid[15] = false
+	if phvValid[15] {
+		phvValid[15] = false
 		s.pktLen -= 20
 	}
-	if s.valid[16] {
-		s.valid[16] = false
+	if phvValid[16] {
+		phvValid[16] = false
 		s.pktLen -= 8
 	}
-	if s.valid[17] {
-		s.valid[17] = false
+	if phvValid[17] {
+		phvValid[17] = false
 		s.pktLen -= 4
 	}
-	if s.valid[18] {
-		s.valid[18] = false
+	if phvValid[18] {
+		phvValid[18] = false
 		s.pktLen -= 8
 	}
-	if s.valid[19] {
-		s.valid[19] = false
+	if phvValid[19] {
+		phvValid[19] = false
 		s.pktLen -= 4
 	}
-	if s.valid[20] {
-		s.valid[20] = false
+	if phvValid[20] {
+		phvValid[20] = false
 		s.pktLen -= 4
 	}
-	if s.valid[21] {
-		s.valid[21] = false
+	if phvValid[21] {
+		phvValid[21] = false
 		s.pktLen -= 20
 	}
-	if s.valid[22] {
-		s.valid[22] = false
+	if phvValid[22] {
+		phvValid[22] = false
 		s.pktLen -= 20
 	}
-	if s.valid[23] {
-		s.valid[23] = false
+	if phvValid[23] {
+		phvValid[23] = false
 		s.pktLen -= 8
 	}
-	if s.valid[24] {
-		s.valid[24] = false
+	if phvValid[24] {
+		phvValid[24] = false
 		s.pktLen -= 4
 	}
 	g.a163_19(s)
@@ -2782,71 +2928,75 @@ func (g *acts_build) a163(s *phv) {
 
 // a164 is action EgressPipeImpl.cc_egress.send_marker.
 func (g *acts_build) a164(s *phv) {
-	s.slots[120] = ((0x7d0 + (s.slots[195] & 0xffffffff)) & 0xffffffff) & 0xffffffff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[120] = ((0x7d0 + (phvSlots[195] & 0xffffffff)) & 0xffffffff) & 0xffffffff
 	g.a164_1(s)
 }
 
 // a165 is action EgressPipeImpl.cc_egress.make_marker.
 func (g *acts_build) a165(s *phv) {
-	if !s.valid[9] {
-		clear(s.hdr[72:80])
-		s.valid[9] = true
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvValid := (*[25]bool)(s.valid)
+	if !phvValid[9] {
+		clear(phvHdr[72:80])
+		phvValid[9] = true
 		s.pktLen += 8
 	}
-	binary.BigEndian.PutUint16(s.hdr[72:], uint16(s.slots[176]))
-	binary.BigEndian.PutUint16(s.hdr[74:], uint16(s.slots[183]))
-	binary.BigEndian.PutUint32(s.hdr[76:], uint32(s.slots[194]))
-	binary.BigEndian.PutUint16(s.hdr[16:], uint16(0x88b7))
-	if s.valid[12] {
-		s.valid[12] = false
+	binary.BigEndian.PutUint16(phvHdr[72:], uint16(phvSlots[176]))
+	binary.BigEndian.PutUint16(phvHdr[74:], uint16(phvSlots[183]))
+	binary.BigEndian.PutUint32(phvHdr[76:], uint32(phvSlots[194]))
+	binary.BigEndian.PutUint16(phvHdr[16:], uint16(0x88b7))
+	if phvValid[12] {
+		phvValid[12] = false
 		s.pktLen -= 4
 	}
-	if s.valid[13] {
-		s.valid[13] = false
+	if phvValid[13] {
+		phvValid[13] = false
 		s.pktLen -= 20
 	}
-	if s.valid[14] {
-		s.valid[14] = false
+	if phvValid[14] {
+		phvValid[14] = false
 		s.pktLen -= 40
 	}
-	if s.valid[15] {
-		s.valid[15] = false
+	if phvValid[15] {
+		phvValid[15] = false
 		s.pktLen -= 20
 	}
-	if s.valid[16] {
-		s.valid[16] = false
+	if phvValid[16] {
+		phvValid[16] = false
 		s.pktLen -= 8
 	}
-	if s.valid[17] {
-		s.valid[17] = false
+	if phvValid[17] {
+		phvValid[17] = false
 		s.pktLen -= 4
 	}
-	if s.valid[18] {
-		s.valid[18] = false
+	if phvValid[18] {
+		phvValid[18] = false
 		s.pktLen -= 8
 	}
-	if s.valid[19] {
-		s.valid[19] = false
+	if phvValid[19] {
+		phvValid[19] = false
 		s.pktLen -= 4
 	}
-	if s.valid[20] {
-		s.valid[20] = false
+	if phvValid[20] {
+		phvValid[20] = false
 		s.pktLen -= 4
 	}
-	if s.valid[21] {
-		s.valid[21] = false
+	if phvValid[21] {
+		phvValid[21] = false
 		s.pktLen -= 20
 	}
-	if s.valid[22] {
-		s.valid[22] = false
+	if phvValid[22] {
+		phvValid[22] = false
 		s.pktLen -= 20
 	}
-	if s.valid[23] {
-		s.valid[23] = false
+	if phvValid[23] {
+		phvValid[23] = false
 		s.pktLen -= 8
 	}
-	if s.valid[24] {
-		s.valid[24] = false
+	if phvValid[24] {
+		phvValid[24] = false
 		s.pktLen -= 4
 	}
 	g.a165_18(s)
@@ -2854,72 +3004,75 @@ func (g *acts_build) a165(s *phv) {
 
 // a166 is action EgressPipeImpl.cc_egress.make_report.
 func (g *acts_build) a166(s *phv) {
-	if !s.valid[7] {
-		clear(s.hdr[36:49])
-		s.valid[7] = true
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvValid := (*[25]bool)(s.valid)
+	if !phvValid[7] {
+		clear(phvHdr[36:49])
+		phvValid[7] = true
 		s.pktLen += 13
 	}
-	binary.BigEndian.PutUint16(s.hdr[36:], uint16(s.slots[176]))
-	binary.BigEndian.PutUint16(s.hdr[38:], uint16(s.slots[183]))
-	binary.BigEndian.PutUint32(s.hdr[40:], uint32(s.slots[188]))
-	binary.BigEndian.PutUint32(s.hdr[44:], uint32(s.slots[189]))
-	s.hdr[48] = s.hdr[48]&^0xfe | byte(0x0)<<1&0xfe
-	s.hdr[48] = s.hdr[48]&^0x1 | byte(s.slots[179])<<0&0x1
-	binary.BigEndian.PutUint16(s.hdr[16:], uint16(0x88b6))
-	if s.valid[5] {
-		s.valid[5] = false
+	binary.BigEndian.PutUint16(phvHdr[36:], uint16(phvSlots[176]))
+	binary.BigEndian.PutUint16(phvHdr[38:], uint16(phvSlots[183]))
+	binary.BigEndian.PutUint32(phvHdr[40:], uint32(phvSlots[188]))
+	binary.BigEndian.PutUint32(phvHdr[44:], uint32(phvSlots[189]))
+	phvHdr[48] = phvHdr[48]&^0xfe | byte(0x0)<<1&0xfe
+	phvHdr[48] = phvHdr[48]&^0x1 | byte(phvSlots[179])<<0&0x1
+	binary.BigEndian.PutUint16(phvHdr[16:], uint16(0x88b6))
+	if phvValid[5] {
+		phvValid[5] = false
 		s.pktLen -= 6
 	}
-	if s.valid[12] {
-		s.valid[12] = false
+	if phvValid[12] {
+		phvValid[12] = false
 		s.pktLen -= 4
 	}
-	if s.valid[13] {
-		s.valid[13] = false
+	if phvValid[13] {
+		phvValid[13] = false
 		s.pktLen -= 20
 	}
-	if s.valid[14] {
-		s.valid[14] = false
+	if phvValid[14] {
+		phvValid[14] = false
 		s.pktLen -= 40
 	}
-	if s.valid[15] {
-		s.valid[15] = false
+	if phvValid[15] {
+		phvValid[15] = false
 		s.pktLen -= 20
 	}
-	if s.valid[16] {
-		s.valid[16] = false
+	if phvValid[16] {
+		phvValid[16] = false
 		s.pktLen -= 8
 	}
-	if s.valid[17] {
-		s.valid[17] = false
+	if phvValid[17] {
+		phvValid[17] = false
 		s.pktLen -= 4
 	}
-	if s.valid[18] {
-		s.valid[18] = false
+	if phvValid[18] {
+		phvValid[18] = false
 		s.pktLen -= 8
 	}
-	if s.valid[19] {
-		s.valid[19] = false
+	if phvValid[19] {
+		phvValid[19] = false
 		s.pktLen -= 4
 	}
-	if s.valid[20] {
-		s.valid[20] = false
+	if phvValid[20] {
+		phvValid[20] = false
 		s.pktLen -= 4
 	}
-	if s.valid[21] {
-		s.valid[21] = false
+	if phvValid[21] {
+		phvValid[21] = false
 		s.pktLen -= 20
 	}
-	if s.valid[22] {
-		s.valid[22] = false
+	if phvValid[22] {
+		phvValid[22] = false
 		s.pktLen -= 20
 	}
-	if s.valid[23] {
-		s.valid[23] = false
+	if phvValid[23] {
+		phvValid[23] = false
 		s.pktLen -= 8
 	}
-	if s.valid[24] {
-		s.valid[24] = false
+	if phvValid[24] {
+		phvValid[24] = false
 		s.pktLen -= 4
 	}
 	g.a166_22(s)
@@ -2927,81 +3080,84 @@ func (g *acts_build) a166(s *phv) {
 
 // a167 is action EgressPipeImpl.hh_report.make_report.
 func (g *acts_build) a167(s *phv) {
-	if !s.valid[8] {
-		clear(s.hdr[49:72])
-		s.valid[8] = true
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvValid := (*[25]bool)(s.valid)
+	if !phvValid[8] {
+		clear(phvHdr[49:72])
+		phvValid[8] = true
 		s.pktLen += 23
 	}
-	binary.BigEndian.PutUint32(s.hdr[49:], uint32(s.slots[207]))
-	binary.BigEndian.PutUint32(s.hdr[53:], uint32(s.slots[208]))
-	s.hdr[57] = byte(s.slots[209])
-	binary.BigEndian.PutUint16(s.hdr[58:], uint16(s.slots[210]))
-	binary.BigEndian.PutUint16(s.hdr[60:], uint16(s.slots[211]))
-	put48(s.hdr[62:68], s.slots[203])
-	binary.BigEndian.PutUint32(s.hdr[68:], uint32(s.slots[200]))
-	binary.BigEndian.PutUint16(s.hdr[16:], uint16(0x88b8))
-	if s.valid[5] {
-		s.valid[5] = false
+	binary.BigEndian.PutUint32(phvHdr[49:], uint32(phvSlots[207]))
+	binary.BigEndian.PutUint32(phvHdr[53:], uint32(phvSlots[208]))
+	phvHdr[57] = byte(phvSlots[209])
+	binary.BigEndian.PutUint16(phvHdr[58:], uint16(phvSlots[210]))
+	binary.BigEndian.PutUint16(phvHdr[60:], uint16(phvSlots[211]))
+	put48(phvHdr[62:68], phvSlots[203])
+	binary.BigEndian.PutUint32(phvHdr[68:], uint32(phvSlots[200]))
+	binary.BigEndian.PutUint16(phvHdr[16:], uint16(0x88b8))
+	if phvValid[5] {
+		phvValid[5] = false
 		s.pktLen -= 6
 	}
-	if s.valid[6] {
-		s.valid[6] = false
+	if phvValid[6] {
+		phvValid[6] = false
 		s.pktLen -= 12
 	}
-	if s.valid[9] {
-		s.valid[9] = false
+	if phvValid[9] {
+		phvValid[9] = false
 		s.pktLen -= 8
 	}
-	if s.valid[12] {
-		s.valid[12] = false
+	if phvValid[12] {
+		phvValid[12] = false
 		s.pktLen -= 4
 	}
-	if s.valid[13] {
-		s.valid[13] = false
+	if phvValid[13] {
+		phvValid[13] = false
 		s.pktLen -= 20
 	}
-	if s.valid[14] {
-		s.valid[14] = false
+	if phvValid[14] {
+		phvValid[14] = false
 		s.pktLen -= 40
 	}
-	if s.valid[15] {
-		s.valid[15] = false
+	if phvValid[15] {
+		phvValid[15] = false
 		s.pktLen -= 20
 	}
-	if s.valid[16] {
-		s.valid[16] = false
+	if phvValid[16] {
+		phvValid[16] = false
 		s.pktLen -= 8
 	}
-	if s.valid[17] {
-		s.valid[17] = false
+	if phvValid[17] {
+		phvValid[17] = false
 		s.pktLen -= 4
 	}
-	if s.valid[18] {
-		s.valid[18] = false
+	if phvValid[18] {
+		phvValid[18] = false
 		s.pktLen -= 8
 	}
-	if s.valid[19] {
-		s.valid[19] = false
+	if phvValid[19] {
+		phvValid[19] = false
 		s.pktLen -= 4
 	}
-	if s.valid[20] {
-		s.valid[20] = false
+	if phvValid[20] {
+		phvValid[20] = false
 		s.pktLen -= 4
 	}
-	if s.valid[21] {
-		s.valid[21] = false
+	if phvValid[21] {
+		phvValid[21] = false
 		s.pktLen -= 20
 	}
-	if s.valid[22] {
-		s.valid[22] = false
+	if phvValid[22] {
+		phvValid[22] = false
 		s.pktLen -= 20
 	}
-	if s.valid[23] {
-		s.valid[23] = false
+	if phvValid[23] {
+		phvValid[23] = false
 		s.pktLen -= 8
 	}
-	if s.valid[24] {
-		s.valid[24] = false
+	if phvValid[24] {
+		phvValid[24] = false
 		s.pktLen -= 4
 	}
 	g.a167_25(s)
@@ -3009,84 +3165,100 @@ func (g *acts_build) a167(s *phv) {
 
 // a168 is action EgressPipeImpl.ecn_marking.mark_above.
 func (g *acts_build) a168(s *phv) {
-	s.slots[133] = s.params[0] & 0x7ffff
-	s.slots[134] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[133] = s.params[0] & 0x7ffff
+	phvSlots[134] = 0x1
 }
 
 // a169 is action main97.
 func (g *acts_build) a169(s *phv) {
-	s.slots[223] = 0x1ff
-	s.slots[233] = 0
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[223] = 0x1ff
+	phvSlots[233] = 0
 	g.a169_1(s)
 }
 
 // a170 is action packetio27.
 func (g *acts_build) a170(s *phv) {
-	s.slots[122] = s.slots[222] & 0x1ff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[122] = phvSlots[222] & 0x1ff
 }
 
 // a171 is action packetio27_0.
 func (g *acts_build) a171(s *phv) {
-	s.slots[122] = s.slots[141] & 0x1ff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[122] = phvSlots[141] & 0x1ff
 }
 
 // a172 is action packetio26.
 func (g *acts_build) a172(s *phv) {
-	if !s.valid[3] {
-		clear(s.hdr[2:4])
-		s.valid[3] = true
+	phvHdr := (*[254]byte)(s.hdr)
+	phvValid := (*[25]bool)(s.valid)
+	if !phvValid[3] {
+		clear(phvHdr[2:4])
+		phvValid[3] = true
 		s.pktLen += 2
 	}
 }
 
 // a173 is action packetio27_1.
 func (g *acts_build) a173(s *phv) {
+	phvHdr := (*[254]byte)(s.hdr)
 	g.a173_0(s)
-	s.hdr[3] = s.hdr[3]&^0x7f | byte(0x0)<<0&0x7f
+	phvHdr[3] = phvHdr[3]&^0x7f | byte(0x0)<<0&0x7f
 }
 
 // a174 is action act_7.
 func (g *acts_build) a174(s *phv) {
-	s.slots[132] = 0x1
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[132] = 0x1
 }
 
 // a175 is action act_8.
 func (g *acts_build) a175(s *phv) {
-	s.slots[132] = 0x0
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[132] = 0x0
 }
 
 // a177 is action congestion540_0.
 func (g *acts_build) a177(s *phv) {
-	s.slots[131] = 0x0
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[131] = 0x0
 }
 
 // a178 is action ecn47.
 func (g *acts_build) a178(s *phv) {
-	s.hdr[95] = s.hdr[95]&^0x3 | byte(0x3)<<0&0x3
+	phvHdr := (*[254]byte)(s.hdr)
+	phvHdr[95] = phvHdr[95]&^0x3 | byte(0x3)<<0&0x3
 }
 
 // a179 is action ecn23.
 func (g *acts_build) a179(s *phv) {
-	s.slots[133] = 0x0
-	s.slots[134] = 0x0
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[133] = 0x0
+	phvSlots[134] = 0x0
 }
 
 // a180 is action gnb260.
 func (g *acts_build) a180(s *phv) {
-	s.slots[121] = ((0xbb8 + (s.slots[216] & 0xffffffff)) & 0xffffffff) & 0xffffffff
+	phvSlots := (*[239]uint64)(s.slots)
+	phvSlots[121] = ((0xbb8 + (phvSlots[216] & 0xffffffff)) & 0xffffffff) & 0xffffffff
 	g.a180_1(s)
 }
 
 // a181 is action steering93.
 func (g *acts_build) a181(s *phv) {
-	if !s.valid[5] {
-		clear(s.hdr[18:24])
-		s.valid[5] = true
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvValid := (*[25]bool)(s.valid)
+	if !phvValid[5] {
+		clear(phvHdr[18:24])
+		phvValid[5] = true
 		s.pktLen += 6
 	}
-	binary.BigEndian.PutUint32(s.hdr[18:], uint32(s.slots[139]))
-	binary.BigEndian.PutUint16(s.hdr[22:], uint16(uint64(binary.BigEndian.Uint16(s.hdr[16:]))))
-	binary.BigEndian.PutUint16(s.hdr[16:], uint16(0x88b5))
+	binary.BigEndian.PutUint32(phvHdr[18:], uint32(phvSlots[139]))
+	binary.BigEndian.PutUint16(phvHdr[22:], uint16(uint64(binary.BigEndian.Uint16(phvHdr[16:]))))
+	binary.BigEndian.PutUint16(phvHdr[16:], uint16(0x88b5))
 }
 
 // ctl_build_ingress is the generated build ingress: the compiled nodes and closures it calls.
@@ -3101,18 +3273,13 @@ type ctl_build_ingress struct {
 	f17         *fixedNode
 	t18         *tableNode
 	cond19      func(*phv) bool
-	f20_1       func(*phv)
 	f21         *fixedNode
 	t23         *tableNode
 	k23_2       func(*phv, []byte)
 	cond25      func(*phv) bool
 	t26         *tableNode
 	t28         *tableNode
-	f46_1       func(*phv)
 	t47         *tableNode
-	f56_2       func(*phv)
-	f57_1       func(*phv)
-	f60_1       func(*phv)
 	t63         *tableNode
 	t64         *tableNode
 	t66         *tableNode
@@ -3120,7 +3287,6 @@ type ctl_build_ingress struct {
 	t75         *tableNode
 	next75_76   node
 	next75_82   node
-	f81_1       func(*phv)
 	t83         *tableNode
 	next83_84   node
 	next83_88   node
@@ -3172,17 +3338,13 @@ type ctl_build_ingress struct {
 	t197        *tableNode
 	next197_188 node
 	next197_198 node
-	f205_1      func(*phv)
 	get213      func(*phv) uint64
-	f216_1      func(*phv)
 	get218      func(*phv) uint64
 	get221      func(*phv) uint64
 	get222      func(*phv) uint64
 	t224        *tableNode
 	next224_225 node
 	next224_227 node
-	f228_1      func(*phv)
-	f231_1      func(*phv)
 }
 
 // bind_build_ingress binds the generated build ingress to its compiled nodes.
@@ -3198,18 +3360,13 @@ func bind_build_ingress(n []node) func(*phv) {
 		f17:         n[17].(*fixedNode),
 		t18:         n[18].(*tableNode),
 		cond19:      n[19].(*condNode).cond,
-		f20_1:       n[20].(*fixedNode).a.straight[1],
 		f21:         n[21].(*fixedNode),
 		t23:         n[23].(*tableNode),
 		k23_2:       n[23].(*tableNode).keys[2].read,
 		cond25:      n[25].(*condNode).cond,
 		t26:         n[26].(*tableNode),
 		t28:         n[28].(*tableNode),
-		f46_1:       n[46].(*fixedNode).a.straight[1],
 		t47:         n[47].(*tableNode),
-		f56_2:       n[56].(*fixedNode).a.straight[2],
-		f57_1:       n[57].(*fixedNode).a.straight[1],
-		f60_1:       n[60].(*fixedNode).a.straight[1],
 		t63:         n[63].(*tableNode),
 		t64:         n[64].(*tableNode),
 		t66:         n[66].(*tableNode),
@@ -3217,7 +3374,6 @@ func bind_build_ingress(n []node) func(*phv) {
 		t75:         n[75].(*tableNode),
 		next75_76:   n[76],
 		next75_82:   n[82],
-		f81_1:       n[81].(*fixedNode).a.straight[1],
 		t83:         n[83].(*tableNode),
 		next83_84:   n[84],
 		next83_88:   n[88],
@@ -3269,24 +3425,23 @@ func bind_build_ingress(n []node) func(*phv) {
 		t197:        n[197].(*tableNode),
 		next197_188: n[188],
 		next197_198: n[198],
-		f205_1:      n[205].(*fixedNode).a.straight[1],
 		get213:      n[213].(*fieldEqNode).get,
-		f216_1:      n[216].(*fixedNode).a.straight[1],
 		get218:      n[218].(*fieldEqNode).get,
 		get221:      n[221].(*fieldEqNode).get,
 		get222:      n[222].(*fieldEqNode).get,
 		t224:        n[224].(*tableNode),
 		next224_225: n[225],
 		next224_227: n[227],
-		f228_1:      n[228].(*fixedNode).a.straight[1],
-		f231_1:      n[231].(*fixedNode).a.straight[1],
 	}
 	return g.run
 }
 
 func (g *ctl_build_ingress) run(s *phv) {
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvValid := (*[25]bool)(s.valid)
 	// 0: valid hdr=2
-	if !(s.valid[2]) {
+	if !(phvValid[2]) {
 		goto n2
 	}
 	// 1: action packetio14
@@ -3299,7 +3454,7 @@ n2:
 		return
 	}
 	// 3: valid hdr=13
-	if !(s.valid[13]) {
+	if !(phvValid[13]) {
 		goto n5
 	}
 	// 4: table IngressPipeImpl.steering.flow_steering
@@ -3308,36 +3463,36 @@ n2:
 	}
 n5:
 	// 5: flag slot=140
-	if !(s.slots[140] != 0) {
+	if !(phvSlots[140] != 0) {
 		goto n182
 	}
 n6:
 	// 6: flag slot=140
-	if !(s.slots[140] != 0) {
+	if !(phvSlots[140] != 0) {
 		goto n140
 	}
 n7:
 	// 7: flag slot=140
-	if !(s.slots[140] != 0) {
+	if !(phvSlots[140] != 0) {
 		goto n132
 	}
 n8:
 	// 8: flag slot=140
-	if !(s.slots[140] != 0) {
+	if !(phvSlots[140] != 0) {
 		goto n29
 	}
 n9:
 	// 9: flag slot=140
-	if !(s.slots[140] != 0) {
+	if !(phvSlots[140] != 0) {
 		goto n24
 	}
 n10:
 	// 10: valid hdr=13
-	if !(s.valid[13]) {
+	if !(phvValid[13]) {
 		goto n13
 	}
 	// 11: slot== slot=142 k=0x0
-	if !(s.slots[142] == 0x0) {
+	if !(phvSlots[142] == 0x0) {
 		goto n13
 	}
 	// 12: table IngressPipeImpl.qos.dscp_queues
@@ -3350,12 +3505,12 @@ n13:
 		return
 	}
 	// 14: slot== slot=223 k=0x1ff
-	if !(s.slots[223] == 0x1ff) {
+	if !(phvSlots[223] == 0x1ff) {
 		goto n22
 	}
 n15:
 	// 15: flag slot=163
-	if !(s.slots[163] != 0) {
+	if !(phvSlots[163] != 0) {
 		return
 	}
 	// 16: table IngressPipeImpl.fb_admission.fb_buffer
@@ -3375,9 +3530,9 @@ n15:
 		goto n21
 	}
 	// 20: action IngressPipeImpl.fb_admission.fb_drop
-	s.slots[223] = 0x1ff
-	s.slots[233] = 0
-	g.f20_1(s)
+	phvSlots[223] = 0x1ff
+	phvSlots[233] = 0
+	s.prog.counterRefs[0].CountAt(phvSlots[168], s.ingressLen) // IngressPipeImpl.fb_admission.fb_drops
 	return
 n21:
 	// 21: action IngressPipeImpl.fb_admission.fb_charge
@@ -3385,7 +3540,7 @@ n21:
 	return
 n22:
 	// 22: slot== slot=233 k=0x0
-	if !(s.slots[233] == 0x0) {
+	if !(phvSlots[233] == 0x0) {
 		goto n15
 	}
 	// 23: table IngressPipeImpl.fb_admission.fb_classes
@@ -3395,7 +3550,7 @@ n22:
 	goto n15
 n24:
 	// 24: valid hdr=13
-	if !(s.valid[13]) {
+	if !(phvValid[13]) {
 		goto n27
 	}
 	// 25: cond
@@ -3408,7 +3563,7 @@ n24:
 	}
 n27:
 	// 27: flag slot=140
-	if s.slots[140] != 0 {
+	if phvSlots[140] != 0 {
 		goto n10
 	}
 	// 28: table IngressPipeImpl.forwarding.l2_exact
@@ -3418,253 +3573,253 @@ n27:
 	goto n10
 n29:
 	// 29: action act_0
-	s.slots[92] = 0x0
+	phvSlots[92] = 0x0
 	// 30: valid hdr=13
-	if !(s.valid[13]) {
+	if !(phvValid[13]) {
 		goto n131
 	}
 n31:
 	// 31: flag slot=92
-	if !(s.slots[92] != 0) {
+	if !(phvSlots[92] != 0) {
 		goto n103
 	}
 n32:
 	// 32: slot== slot=142 k=0x0
-	if !(s.slots[142] == 0x0) {
+	if !(phvSlots[142] == 0x0) {
 		goto n101
 	}
 n33:
 	// 33: action act_1
-	s.slots[93] = 0x0
+	phvSlots[93] = 0x0
 	// 34: slot== slot=142 k=0x2
-	if !(s.slots[142] == 0x2) {
+	if !(phvSlots[142] == 0x2) {
 		goto n36
 	}
 	// 35: flag slot=161
-	if !(s.slots[161] != 0) {
+	if !(phvSlots[161] != 0) {
 		goto n100
 	}
 n36:
 	// 36: action hh198
-	s.slots[93] = 0x1
+	phvSlots[93] = 0x1
 n37:
 	// 37: flag slot=93
-	if !(s.slots[93] != 0) {
+	if !(phvSlots[93] != 0) {
 		goto n95
 	}
 n38:
 	// 38: flag slot=93
-	if !(s.slots[93] != 0) {
+	if !(phvSlots[93] != 0) {
 		goto n89
 	}
 n39:
 	// 39: action act_2
-	s.slots[94] = 0x0
+	phvSlots[94] = 0x0
 	// 40: slot== slot=142 k=0x0
-	if !(s.slots[142] == 0x0) {
+	if !(phvSlots[142] == 0x0) {
 		goto n42
 	}
 	// 41: action upf452
-	s.slots[94] = 0x1
+	phvSlots[94] = 0x1
 n42:
 	// 42: flag slot=94
-	if !(s.slots[94] != 0) {
+	if !(phvSlots[94] != 0) {
 		goto n73
 	}
 n43:
 	// 43: flag slot=94
-	if !(s.slots[94] != 0) {
+	if !(phvSlots[94] != 0) {
 		goto n68
 	}
 n44:
 	// 44: flag slot=94
-	if !(s.slots[94] != 0) {
+	if !(phvSlots[94] != 0) {
 		goto n51
 	}
 n45:
 	// 45: flag slot=94
-	if s.slots[94] != 0 {
+	if phvSlots[94] != 0 {
 		goto n9
 	}
 	// 46: action upf509
-	s.slots[68] = (s.slots[151] & 0xffffffff) & 0xffffffff
-	g.f46_1(s)
+	phvSlots[68] = (phvSlots[151] & 0xffffffff) & 0xffffffff
+	s.prog.counterRefs[4].CountAt(phvSlots[68], s.ingressLen) // IngressPipeImpl.upf.termination_counter
 	// 47: table IngressPipeImpl.upf.queues
 	if g.table47(s) == nil {
 		return
 	}
 	// 48: slot== slot=142 k=0x1
-	if !(s.slots[142] == 0x1) {
+	if !(phvSlots[142] == 0x1) {
 		goto n50
 	}
 	// 49: action upf128
-	copy(s.hdr[94:114], s.hdr[202:222])
-	s.valid[13] = s.valid[21]
-	copy(s.hdr[174:182], s.hdr[242:250])
-	s.valid[16] = s.valid[23]
-	copy(s.hdr[154:174], s.hdr[222:242])
-	s.valid[15] = s.valid[22]
-	copy(s.hdr[182:186], s.hdr[250:254])
-	s.valid[17] = s.valid[24]
-	if s.valid[18] {
-		s.valid[18] = false
+	copy(phvHdr[94:114], phvHdr[202:222])
+	phvValid[13] = phvValid[21]
+	copy(phvHdr[174:182], phvHdr[242:250])
+	phvValid[16] = phvValid[23]
+	copy(phvHdr[154:174], phvHdr[222:242])
+	phvValid[15] = phvValid[22]
+	copy(phvHdr[182:186], phvHdr[250:254])
+	phvValid[17] = phvValid[24]
+	if phvValid[18] {
+		phvValid[18] = false
 		s.pktLen -= 8
 	}
-	if s.valid[19] {
-		s.valid[19] = false
+	if phvValid[19] {
+		phvValid[19] = false
 		s.pktLen -= 4
 	}
-	if s.valid[20] {
-		s.valid[20] = false
+	if phvValid[20] {
+		phvValid[20] = false
 		s.pktLen -= 4
 	}
-	if s.valid[21] {
-		s.valid[21] = false
+	if phvValid[21] {
+		phvValid[21] = false
 		s.pktLen -= 20
 	}
-	if s.valid[23] {
-		s.valid[23] = false
+	if phvValid[23] {
+		phvValid[23] = false
 		s.pktLen -= 8
 	}
-	if s.valid[22] {
-		s.valid[22] = false
+	if phvValid[22] {
+		phvValid[22] = false
 		s.pktLen -= 20
 	}
-	if s.valid[24] {
-		s.valid[24] = false
+	if phvValid[24] {
+		phvValid[24] = false
 		s.pktLen -= 4
 	}
-	s.slots[137] = s.slots[145] & 0xff
-	s.slots[135] = s.slots[146] & 0xffff
-	s.slots[136] = s.slots[147] & 0xffff
+	phvSlots[137] = phvSlots[145] & 0xff
+	phvSlots[135] = phvSlots[146] & 0xffff
+	phvSlots[136] = phvSlots[147] & 0xffff
 	goto n9
 n50:
 	// 50: action upf154
-	copy(s.hdr[202:222], s.hdr[94:114])
-	s.valid[21] = s.valid[13]
-	copy(s.hdr[242:250], s.hdr[174:182])
-	s.valid[23] = s.valid[16]
-	copy(s.hdr[222:242], s.hdr[154:174])
-	s.valid[22] = s.valid[15]
-	copy(s.hdr[250:254], s.hdr[182:186])
-	s.valid[24] = s.valid[17]
-	if s.valid[15] {
-		s.valid[15] = false
+	copy(phvHdr[202:222], phvHdr[94:114])
+	phvValid[21] = phvValid[13]
+	copy(phvHdr[242:250], phvHdr[174:182])
+	phvValid[23] = phvValid[16]
+	copy(phvHdr[222:242], phvHdr[154:174])
+	phvValid[22] = phvValid[15]
+	copy(phvHdr[250:254], phvHdr[182:186])
+	phvValid[24] = phvValid[17]
+	if phvValid[15] {
+		phvValid[15] = false
 		s.pktLen -= 20
 	}
-	if s.valid[17] {
-		s.valid[17] = false
+	if phvValid[17] {
+		phvValid[17] = false
 		s.pktLen -= 4
 	}
-	s.hdr[94] = 0x45
-	binary.BigEndian.PutUint16(s.hdr[96:], uint16(((0x1c + ((0x10 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff)) & 0xffff)))
-	s.hdr[98] = 0x0
-	s.hdr[99] = 0x0
-	s.hdr[100] = 0x0
-	s.hdr[101] = 0x0
-	s.hdr[102] = 0x40
-	s.hdr[103] = 0x11
-	s.hdr[104] = 0x0
-	s.hdr[105] = 0x0
-	binary.BigEndian.PutUint32(s.hdr[106:], uint32(s.slots[154]))
-	binary.BigEndian.PutUint32(s.hdr[110:], uint32(s.slots[155]))
-	if !s.valid[16] {
-		clear(s.hdr[174:182])
-		s.valid[16] = true
+	phvHdr[94] = 0x45
+	binary.BigEndian.PutUint16(phvHdr[96:], uint16(((0x1c + ((0x10 + uint64(binary.BigEndian.Uint16(phvHdr[204:]))) & 0xffff)) & 0xffff)))
+	phvHdr[98] = 0x0
+	phvHdr[99] = 0x0
+	phvHdr[100] = 0x0
+	phvHdr[101] = 0x0
+	phvHdr[102] = 0x40
+	phvHdr[103] = 0x11
+	phvHdr[104] = 0x0
+	phvHdr[105] = 0x0
+	binary.BigEndian.PutUint32(phvHdr[106:], uint32(phvSlots[154]))
+	binary.BigEndian.PutUint32(phvHdr[110:], uint32(phvSlots[155]))
+	if !phvValid[16] {
+		clear(phvHdr[174:182])
+		phvValid[16] = true
 		s.pktLen += 8
 	}
-	binary.BigEndian.PutUint16(s.hdr[174:], uint16(s.slots[156]))
-	binary.BigEndian.PutUint16(s.hdr[176:], uint16(0x868))
-	binary.BigEndian.PutUint16(s.hdr[178:], uint16(((0x8 + ((0x10 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff)) & 0xffff)))
-	binary.BigEndian.PutUint16(s.hdr[180:], uint16(0x0))
-	if !s.valid[18] {
-		clear(s.hdr[186:194])
-		s.valid[18] = true
+	binary.BigEndian.PutUint16(phvHdr[174:], uint16(phvSlots[156]))
+	binary.BigEndian.PutUint16(phvHdr[176:], uint16(0x868))
+	binary.BigEndian.PutUint16(phvHdr[178:], uint16(((0x8 + ((0x10 + uint64(binary.BigEndian.Uint16(phvHdr[204:]))) & 0xffff)) & 0xffff)))
+	binary.BigEndian.PutUint16(phvHdr[180:], uint16(0x0))
+	if !phvValid[18] {
+		clear(phvHdr[186:194])
+		phvValid[18] = true
 		s.pktLen += 8
 	}
-	s.hdr[186] = 0x34
-	s.hdr[187] = 0xff
-	binary.BigEndian.PutUint16(s.hdr[188:], uint16(((((0x10 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff) + 0xfff8) & 0xffff)))
-	binary.BigEndian.PutUint32(s.hdr[190:], uint32(s.slots[157]))
-	if !s.valid[19] {
-		clear(s.hdr[194:198])
-		s.valid[19] = true
+	phvHdr[186] = 0x34
+	phvHdr[187] = 0xff
+	binary.BigEndian.PutUint16(phvHdr[188:], uint16(((((0x10 + uint64(binary.BigEndian.Uint16(phvHdr[204:]))) & 0xffff) + 0xfff8) & 0xffff)))
+	binary.BigEndian.PutUint32(phvHdr[190:], uint32(phvSlots[157]))
+	if !phvValid[19] {
+		clear(phvHdr[194:198])
+		phvValid[19] = true
 		s.pktLen += 4
 	}
-	s.hdr[194] = 0x0
-	s.hdr[195] = 0x0
-	s.hdr[196] = 0x0
-	s.hdr[197] = 0x85
-	if !s.valid[20] {
-		clear(s.hdr[198:202])
-		s.valid[20] = true
+	phvHdr[194] = 0x0
+	phvHdr[195] = 0x0
+	phvHdr[196] = 0x0
+	phvHdr[197] = 0x85
+	if !phvValid[20] {
+		clear(phvHdr[198:202])
+		phvValid[20] = true
 		s.pktLen += 4
 	}
-	s.hdr[198] = 0x1
-	s.hdr[199] = 0x0
-	s.hdr[200] = s.hdr[200]&^0xc0 | 0x0
-	s.hdr[200] = s.hdr[200]&^0x3f | byte(s.slots[158])<<0&0x3f
-	s.hdr[201] = byte(0x0)
-	s.slots[137] = 0x11
-	s.slots[135] = s.slots[156] & 0xffff
-	s.slots[136] = 0x868
+	phvHdr[198] = 0x1
+	phvHdr[199] = 0x0
+	phvHdr[200] = phvHdr[200]&^0xc0 | 0x0
+	phvHdr[200] = phvHdr[200]&^0x3f | byte(phvSlots[158])<<0&0x3f
+	phvHdr[201] = byte(0x0)
+	phvSlots[137] = 0x11
+	phvSlots[135] = phvSlots[156] & 0xffff
+	phvSlots[136] = 0x868
 	goto n9
 n51:
 	// 51: flag slot=161
-	if !(s.slots[161] != 0) {
+	if !(phvSlots[161] != 0) {
 		goto n64
 	}
 n52:
 	// 52: slot== slot=142 k=0x2
-	if !(s.slots[142] == 0x2) {
+	if !(phvSlots[142] == 0x2) {
 		goto n54
 	}
 	// 53: flag slot=161
-	if !(s.slots[161] != 0) {
+	if !(phvSlots[161] != 0) {
 		goto n63
 	}
 n54:
 	// 54: flag slot=161
-	if !(s.slots[161] != 0) {
+	if !(phvSlots[161] != 0) {
 		goto n57
 	}
 n55:
 	// 55: flag slot=161
-	if !(s.slots[161] != 0) {
+	if !(phvSlots[161] != 0) {
 		goto n45
 	}
 	// 56: action upf504
-	s.slots[223] = 0x1ff
-	s.slots[233] = 0
-	s.slots[140] = 0x1
-	g.f56_2(s)
-	s.slots[94] = 0x1
+	phvSlots[223] = 0x1ff
+	phvSlots[233] = 0
+	phvSlots[140] = 0x1
+	s.prog.counterRefs[3].CountAt(phvSlots[162], s.ingressLen) // IngressPipeImpl.upf.drops
+	phvSlots[94] = 0x1
 	goto n45
 n57:
 	// 57: action IngressPipeImpl.upf.meter_app
-	s.slots[39] = (s.slots[152] & 0xffffffff) & 0xffffffff
-	g.f57_1(s)
-	s.slots[84] = s.slots[95] & 0x3
+	phvSlots[39] = (phvSlots[152] & 0xffffffff) & 0xffffffff
+	phvSlots[95] = uint64(s.prog.meterRefs[0].ExecuteAt(phvSlots[39], int64(s.ingressLen))) & 0x3 // IngressPipeImpl.upf.app_meter
+	phvSlots[84] = phvSlots[95] & 0x3
 	// 58: slot== slot=84 k=0x2
-	if !(s.slots[84] == 0x2) {
+	if !(phvSlots[84] == 0x2) {
 		goto n60
 	}
 	// 59: action IngressPipeImpl.upf.drop
-	s.slots[161] = 0x1
-	s.slots[162] = 0x8
+	phvSlots[161] = 0x1
+	phvSlots[162] = 0x8
 	goto n55
 n60:
 	// 60: action IngressPipeImpl.upf.meter_session
-	s.slots[40] = (s.slots[150] & 0xffffffff) & 0xffffffff
-	g.f60_1(s)
-	s.slots[84] = s.slots[96] & 0x3
+	phvSlots[40] = (phvSlots[150] & 0xffffffff) & 0xffffffff
+	phvSlots[96] = uint64(s.prog.meterRefs[1].ExecuteAt(phvSlots[40], int64(s.ingressLen))) & 0x3 // IngressPipeImpl.upf.session_meter
+	phvSlots[84] = phvSlots[96] & 0x3
 	// 61: slot== slot=84 k=0x2
-	if !(s.slots[84] == 0x2) {
+	if !(phvSlots[84] == 0x2) {
 		goto n55
 	}
 	// 62: action IngressPipeImpl.upf.drop
-	s.slots[161] = 0x1
-	s.slots[162] = 0x7
+	phvSlots[161] = 0x1
+	phvSlots[162] = 0x7
 	goto n55
 n63:
 	// 63: table IngressPipeImpl.upf.tunnel_peers
@@ -3678,7 +3833,7 @@ n64:
 		return
 	}
 	// 65: slot== slot=142 k=0x1
-	if !(s.slots[142] == 0x1) {
+	if !(phvSlots[142] == 0x1) {
 		goto n67
 	}
 	// 66: table IngressPipeImpl.upf.uplink_terminations
@@ -3694,30 +3849,30 @@ n67:
 	goto n52
 n68:
 	// 68: flag slot=159
-	if !(s.slots[159] != 0) {
+	if !(phvSlots[159] != 0) {
 		goto n44
 	}
 	// 69: slot== slot=138 k=0x0
-	if !(s.slots[138] == 0x0) {
+	if !(phvSlots[138] == 0x0) {
 		goto n44
 	}
 	// 70: flag slot=161
-	if s.slots[161] != 0 {
+	if phvSlots[161] != 0 {
 		goto n44
 	}
 	// 71: action IngressPipeImpl.upf.send_to_buffer
-	s.slots[223] = s.slots[160] & 0x1ff
-	s.slots[140] = 0x1
+	phvSlots[223] = phvSlots[160] & 0x1ff
+	phvSlots[140] = 0x1
 	// 72: action upf476
-	s.slots[94] = 0x1
+	phvSlots[94] = 0x1
 	goto n44
 n73:
 	// 73: flag slot=161
-	if s.slots[161] != 0 {
+	if phvSlots[161] != 0 {
 		goto n43
 	}
 	// 74: slot== slot=142 k=0x1
-	if !(s.slots[142] == 0x1) {
+	if !(phvSlots[142] == 0x1) {
 		goto n83
 	}
 	// 75: table IngressPipeImpl.upf.uplink_sessions
@@ -3729,32 +3884,32 @@ n73:
 		return
 	}
 	// 76: action act_3
-	s.slots[83] = 0x1
+	phvSlots[83] = 0x1
 n77:
 	// 77: flag slot=94
-	if s.slots[94] != 0 {
+	if phvSlots[94] != 0 {
 		goto n43
 	}
 	// 78: flag slot=83
-	if !(s.slots[83] != 0) {
+	if !(phvSlots[83] != 0) {
 		goto n43
 	}
 	// 79: flag slot=159
-	if !(s.slots[159] != 0) {
+	if !(phvSlots[159] != 0) {
 		goto n81
 	}
 	// 80: slot== slot=138 k=0x1
-	if s.slots[138] == 0x1 {
+	if phvSlots[138] == 0x1 {
 		goto n43
 	}
 n81:
 	// 81: action upf471
-	s.slots[67] = (s.slots[149] & 0xffffffff) & 0xffffffff
-	g.f81_1(s)
+	phvSlots[67] = (phvSlots[149] & 0xffffffff) & 0xffffffff
+	s.prog.counterRefs[2].CountAt(phvSlots[67], s.ingressLen) // IngressPipeImpl.upf.session_counter
 	goto n43
 n82:
 	// 82: action act_4
-	s.slots[83] = 0x0
+	phvSlots[83] = 0x0
 	goto n77
 n83:
 	// 83: table IngressPipeImpl.upf.downlink_sessions
@@ -3766,25 +3921,25 @@ n83:
 		return
 	}
 	// 84: action act_5
-	s.slots[83] = 0x1
+	phvSlots[83] = 0x1
 n85:
 	// 85: flag slot=83
-	if s.slots[83] != 0 {
+	if phvSlots[83] != 0 {
 		goto n77
 	}
 	// 86: flag slot=219
-	if !(s.slots[219] != 0) {
+	if !(phvSlots[219] != 0) {
 		goto n77
 	}
 	// 87: action upf463
-	s.slots[161] = 0x0
-	s.slots[223] = s.slots[220] & 0x1ff
-	s.slots[140] = 0x1
-	s.slots[94] = 0x1
+	phvSlots[161] = 0x0
+	phvSlots[223] = phvSlots[220] & 0x1ff
+	phvSlots[140] = 0x1
+	phvSlots[94] = 0x1
 	goto n77
 n88:
 	// 88: action act_6
-	s.slots[83] = 0x0
+	phvSlots[83] = 0x0
 	goto n85
 n89:
 	// 89: action IngressPipeImpl.hh.update
@@ -3792,34 +3947,34 @@ n89:
 		return
 	}
 	// 90: flag slot=204
-	if !(s.slots[204] != 0) {
+	if !(phvSlots[204] != 0) {
 		goto n39
 	}
 	// 91: action hh208
-	s.slots[60] = s.slots[143] & 0xffffffff
-	s.slots[61] = s.slots[144] & 0xffffffff
-	s.slots[62] = s.slots[145] & 0xff
-	s.slots[63] = s.slots[146] & 0xffff
-	s.slots[64] = s.slots[147] & 0xffff
-	s.slots[65] = s.slots[203] & 0xffffffffffff
-	s.slots[66] = s.slots[200] & 0xffffffff
+	phvSlots[60] = phvSlots[143] & 0xffffffff
+	phvSlots[61] = phvSlots[144] & 0xffffffff
+	phvSlots[62] = phvSlots[145] & 0xff
+	phvSlots[63] = phvSlots[146] & 0xffff
+	phvSlots[64] = phvSlots[147] & 0xffff
+	phvSlots[65] = phvSlots[203] & 0xffffffffffff
+	phvSlots[66] = phvSlots[200] & 0xffffffff
 	g.f91_7(s)
 	// 92: table IngressPipeImpl.hh.hh_cpu_report
 	if g.table92(s) == nil {
 		return
 	}
 	// 93: slot== slot=205 k=0x1
-	if !(s.slots[205] == 0x1) {
+	if !(phvSlots[205] == 0x1) {
 		goto n39
 	}
 	// 94: action IngressPipeImpl.hh.report_to_cpu
-	s.slots[206] = 0x1
-	s.slots[207] = s.slots[143] & 0xffffffff
-	s.slots[208] = s.slots[144] & 0xffffffff
-	s.slots[209] = s.slots[145] & 0xff
-	s.slots[210] = s.slots[146] & 0xffff
-	s.slots[211] = s.slots[147] & 0xffff
-	s.slots[141] = s.slots[222] & 0x1ff
+	phvSlots[206] = 0x1
+	phvSlots[207] = phvSlots[143] & 0xffffffff
+	phvSlots[208] = phvSlots[144] & 0xffffffff
+	phvSlots[209] = phvSlots[145] & 0xff
+	phvSlots[210] = phvSlots[146] & 0xffff
+	phvSlots[211] = phvSlots[147] & 0xffff
+	phvSlots[141] = phvSlots[222] & 0x1ff
 	g.f94_7(s)
 	goto n39
 n95:
@@ -3832,12 +3987,12 @@ n95:
 		return
 	}
 	// 97: slot== slot=198 k=0x0
-	if !(s.slots[198] == 0x0) {
+	if !(phvSlots[198] == 0x0) {
 		goto n99
 	}
 n98:
 	// 98: action hh204
-	s.slots[93] = 0x1
+	phvSlots[93] = 0x1
 	goto n38
 n99:
 	// 99: cond
@@ -3847,13 +4002,13 @@ n99:
 	goto n38
 n100:
 	// 100: slot== slot=138 k=0x1
-	if s.slots[138] == 0x1 {
+	if phvSlots[138] == 0x1 {
 		goto n36
 	}
 	goto n37
 n101:
 	// 101: flag slot=161
-	if s.slots[161] != 0 {
+	if phvSlots[161] != 0 {
 		goto n33
 	}
 	// 102: table IngressPipeImpl.firewall.rules
@@ -3867,55 +4022,55 @@ n103:
 		return
 	}
 	// 104: slot== slot=142 k=0x1
-	if !(s.slots[142] == 0x1) {
+	if !(phvSlots[142] == 0x1) {
 		goto n125
 	}
 	// 105: valid hdr=16
-	if !(s.valid[16]) {
+	if !(phvValid[16]) {
 		goto n124
 	}
 	// 106: field== bit=1408 width=16 slot=-1 k=0x868
-	if !(binary.BigEndian.Uint16(s.hdr[176:]) == 0x868) {
+	if !(binary.BigEndian.Uint16(phvHdr[176:]) == 0x868) {
 		goto n124
 	}
 n107:
 	// 107: flag slot=92
-	if !(s.slots[92] != 0) {
+	if !(phvSlots[92] != 0) {
 		goto n114
 	}
 n108:
 	// 108: flag slot=92
-	if s.slots[92] != 0 {
+	if phvSlots[92] != 0 {
 		goto n32
 	}
 	// 109: action IngressPipeImpl.upf_classifier.uplink_keys
-	s.slots[143] = uint64(binary.BigEndian.Uint32(s.hdr[214:])) & 0xffffffff
-	s.slots[144] = uint64(binary.BigEndian.Uint32(s.hdr[218:])) & 0xffffffff
-	s.slots[145] = uint64(s.hdr[211]) & 0xff
+	phvSlots[143] = uint64(binary.BigEndian.Uint32(phvHdr[214:])) & 0xffffffff
+	phvSlots[144] = uint64(binary.BigEndian.Uint32(phvHdr[218:])) & 0xffffffff
+	phvSlots[145] = uint64(phvHdr[211]) & 0xff
 	// 110: valid hdr=22
-	if !(s.valid[22]) {
+	if !(phvValid[22]) {
 		goto n112
 	}
 	// 111: action upf104
-	s.slots[146] = uint64(binary.BigEndian.Uint16(s.hdr[222:])) & 0xffff
-	s.slots[147] = uint64(binary.BigEndian.Uint16(s.hdr[224:])) & 0xffff
+	phvSlots[146] = uint64(binary.BigEndian.Uint16(phvHdr[222:])) & 0xffff
+	phvSlots[147] = uint64(binary.BigEndian.Uint16(phvHdr[224:])) & 0xffff
 	goto n32
 n112:
 	// 112: valid hdr=23
-	if !(s.valid[23]) {
+	if !(phvValid[23]) {
 		goto n32
 	}
 	// 113: action upf107
-	s.slots[146] = uint64(binary.BigEndian.Uint16(s.hdr[242:])) & 0xffff
-	s.slots[147] = uint64(binary.BigEndian.Uint16(s.hdr[244:])) & 0xffff
+	phvSlots[146] = uint64(binary.BigEndian.Uint16(phvHdr[242:])) & 0xffff
+	phvSlots[147] = uint64(binary.BigEndian.Uint16(phvHdr[244:])) & 0xffff
 	goto n32
 n114:
 	// 114: slot== slot=236 k=0x0
-	if !(s.slots[236] == 0x0) {
+	if !(phvSlots[236] == 0x0) {
 		goto n120
 	}
 	// 115: valid hdr=21
-	if !(s.valid[21]) {
+	if !(phvValid[21]) {
 		goto n120
 	}
 	// 116: field== bit=1616 width=4 slot=-1 k=0x4
@@ -3936,10 +4091,10 @@ n114:
 	}
 n120:
 	// 120: action IngressPipeImpl.upf_classifier.drop
-	s.slots[161] = 0x1
-	s.slots[162] = 0x0
+	phvSlots[161] = 0x1
+	phvSlots[162] = 0x0
 	// 121: action upf100
-	s.slots[92] = 0x1
+	phvSlots[92] = 0x1
 	goto n108
 n122:
 	// 122: cond
@@ -3953,42 +4108,42 @@ n122:
 	goto n108
 n124:
 	// 124: action upf85
-	s.slots[142] = 0x0
-	s.slots[92] = 0x1
+	phvSlots[142] = 0x0
+	phvSlots[92] = 0x1
 	goto n107
 n125:
 	// 125: slot== slot=142 k=0x2
-	if !(s.slots[142] == 0x2) {
+	if !(phvSlots[142] == 0x2) {
 		goto n32
 	}
 	// 126: valid hdr=18
-	if !(s.valid[18]) {
+	if !(phvValid[18]) {
 		goto n129
 	}
 	// 127: action IngressPipeImpl.upf_classifier.drop
-	s.slots[161] = 0x1
-	s.slots[162] = 0xa
+	phvSlots[161] = 0x1
+	phvSlots[162] = 0xa
 	// 128: action upf115
-	s.slots[92] = 0x1
+	phvSlots[92] = 0x1
 n129:
 	// 129: flag slot=92
-	if s.slots[92] != 0 {
+	if phvSlots[92] != 0 {
 		goto n32
 	}
 	// 130: action IngressPipeImpl.upf_classifier.downlink_keys
-	s.slots[143] = uint64(binary.BigEndian.Uint32(s.hdr[110:])) & 0xffffffff
-	s.slots[144] = uint64(binary.BigEndian.Uint32(s.hdr[106:])) & 0xffffffff
-	s.slots[145] = s.slots[137] & 0xff
-	s.slots[146] = s.slots[136] & 0xffff
-	s.slots[147] = s.slots[135] & 0xffff
+	phvSlots[143] = uint64(binary.BigEndian.Uint32(phvHdr[110:])) & 0xffffffff
+	phvSlots[144] = uint64(binary.BigEndian.Uint32(phvHdr[106:])) & 0xffffffff
+	phvSlots[145] = phvSlots[137] & 0xff
+	phvSlots[146] = phvSlots[136] & 0xffff
+	phvSlots[147] = phvSlots[135] & 0xffff
 	goto n32
 n131:
 	// 131: action upf79
-	s.slots[92] = 0x1
+	phvSlots[92] = 0x1
 	goto n31
 n132:
 	// 132: valid hdr=13
-	if !(s.valid[13]) {
+	if !(phvValid[13]) {
 		goto n8
 	}
 	// 133: table IngressPipeImpl.hybrid.slow_path
@@ -3996,7 +4151,7 @@ n132:
 		return
 	}
 	// 134: flag slot=219
-	if !(s.slots[219] != 0) {
+	if !(phvSlots[219] != 0) {
 		goto n8
 	}
 	// 135: cond
@@ -4004,20 +4159,20 @@ n132:
 		goto n8
 	}
 	// 136: valid hdr=23
-	if !(s.valid[23]) {
+	if !(phvValid[23]) {
 		goto n8
 	}
 	// 137: field== bit=1712 width=32 slot=-1 k=0x0
-	if !(binary.BigEndian.Uint32(s.hdr[214:]) == 0x0) {
+	if !(binary.BigEndian.Uint32(phvHdr[214:]) == 0x0) {
 		goto n8
 	}
 	// 138: field== bit=1952 width=16 slot=-1 k=0xfb0e
-	if !(binary.BigEndian.Uint16(s.hdr[244:]) == 0xfb0e) {
+	if !(binary.BigEndian.Uint16(phvHdr[244:]) == 0xfb0e) {
 		goto n8
 	}
 	// 139: action hybrid54
-	s.slots[223] = 0xff
-	s.slots[140] = 0x1
+	phvSlots[223] = 0xff
+	phvSlots[140] = 0x1
 	goto n8
 n140:
 	// 140: table IngressPipeImpl.cc_ingress.cc_switch
@@ -4025,14 +4180,14 @@ n140:
 		return
 	}
 	// 141: valid hdr=6
-	if !(s.valid[6]) {
+	if !(phvValid[6]) {
 		goto n173
 	}
 	// 142: action congestion291
-	s.slots[176] = uint64(binary.BigEndian.Uint16(s.hdr[24:])) & 0xffff
+	phvSlots[176] = uint64(binary.BigEndian.Uint16(phvHdr[24:])) & 0xffff
 n143:
 	// 143: valid hdr=6
-	if !(s.valid[6]) {
+	if !(phvValid[6]) {
 		goto n171
 	}
 n144:
@@ -4045,7 +4200,7 @@ n144:
 		return
 	}
 	// 146: valid hdr=6
-	if !(s.valid[6]) {
+	if !(phvValid[6]) {
 		goto n168
 	}
 n147:
@@ -4056,11 +4211,11 @@ n147:
 		return
 	}
 	// 149: valid hdr=9
-	if !(s.valid[9]) {
+	if !(phvValid[9]) {
 		goto n152
 	}
 	// 150: flag slot=140
-	if !(s.slots[140] != 0) {
+	if !(phvSlots[140] != 0) {
 		goto n167
 	}
 n151:
@@ -4070,11 +4225,11 @@ n151:
 	}
 n152:
 	// 152: valid hdr=6
-	if !(s.valid[6]) {
+	if !(phvValid[6]) {
 		goto n158
 	}
 	// 153: flag slot=140
-	if !(s.slots[140] != 0) {
+	if !(phvSlots[140] != 0) {
 		goto n157
 	}
 	// 154: cond
@@ -4082,7 +4237,7 @@ n152:
 		goto n157
 	}
 	// 155: flag slot=181
-	if !(s.slots[181] != 0) {
+	if !(phvSlots[181] != 0) {
 		goto n164
 	}
 	// 156: action IngressPipeImpl.cc_ingress.switch_on_notification
@@ -4096,7 +4251,7 @@ n157:
 	}
 n158:
 	// 158: flag slot=140
-	if !(s.slots[140] != 0) {
+	if !(phvSlots[140] != 0) {
 		goto n160
 	}
 	// 159: table IngressPipeImpl.cc_ingress.cc_ordered
@@ -4105,23 +4260,23 @@ n158:
 	}
 n160:
 	// 160: slot== slot=182 k=0x1
-	if !(s.slots[182] == 0x1) {
+	if !(phvSlots[182] == 0x1) {
 		goto n7
 	}
 	// 161: action congestion349
-	s.slots[55] = s.slots[176] & 0xffff
-	s.slots[56] = s.slots[183] & 0xffff
-	s.slots[57] = s.slots[179] & 0x1
-	s.slots[58] = s.slots[188] & 0xffffffff
-	s.slots[59] = s.slots[189] & 0xffffffff
+	phvSlots[55] = phvSlots[176] & 0xffff
+	phvSlots[56] = phvSlots[183] & 0xffff
+	phvSlots[57] = phvSlots[179] & 0x1
+	phvSlots[58] = phvSlots[188] & 0xffffffff
+	phvSlots[59] = phvSlots[189] & 0xffffffff
 	g.f161_5(s)
 	// 162: slot== slot=184 k=0x1
-	if !(s.slots[184] == 0x1) {
+	if !(phvSlots[184] == 0x1) {
 		goto n7
 	}
 	// 163: action IngressPipeImpl.cc_ingress.report_switch_over
-	s.slots[191] = 0x1
-	s.slots[141] = s.slots[222] & 0x1ff
+	phvSlots[191] = 0x1
+	phvSlots[141] = phvSlots[222] & 0x1ff
 	g.f163_2(s)
 	goto n7
 n164:
@@ -4130,7 +4285,7 @@ n164:
 		return
 	}
 	// 165: slot== slot=196 k=0x1
-	if !(s.slots[196] == 0x1) {
+	if !(phvSlots[196] == 0x1) {
 		goto n157
 	}
 	// 166: action congestion336
@@ -4140,12 +4295,12 @@ n164:
 	goto n157
 n167:
 	// 167: action congestion321
-	s.slots[223] = 0x1ff
-	s.slots[233] = 0
+	phvSlots[223] = 0x1ff
+	phvSlots[233] = 0
 	goto n151
 n168:
 	// 168: valid hdr=9
-	if s.valid[9] {
+	if phvValid[9] {
 		goto n147
 	}
 	// 169: action IngressPipeImpl.cc_ingress.remember_in_port
@@ -4159,21 +4314,21 @@ n168:
 	goto n147
 n171:
 	// 171: valid hdr=9
-	if s.valid[9] {
+	if phvValid[9] {
 		goto n144
 	}
 	// 172: flag slot=175
-	if s.slots[175] != 0 {
+	if phvSlots[175] != 0 {
 		goto n144
 	}
 	goto n7
 n173:
 	// 173: valid hdr=9
-	if !(s.valid[9]) {
+	if !(phvValid[9]) {
 		goto n177
 	}
 	// 174: action congestion295
-	s.slots[176] = uint64(binary.BigEndian.Uint16(s.hdr[72:])) & 0xffff
+	phvSlots[176] = uint64(binary.BigEndian.Uint16(phvHdr[72:])) & 0xffff
 	// 175: table IngressPipeImpl.cc_ingress.cc_marker_sinks
 	switch g.table175(s) {
 	case g.next175_176:
@@ -4189,7 +4344,7 @@ n173:
 	goto n143
 n177:
 	// 177: valid hdr=13
-	if !(s.valid[13]) {
+	if !(phvValid[13]) {
 		goto n143
 	}
 	// 178: table IngressPipeImpl.cc_ingress.cc_flows
@@ -4215,111 +4370,111 @@ n177:
 	goto n143
 n182:
 	// 182: action act
-	s.slots[91] = 0x0
+	phvSlots[91] = 0x0
 	// 183: table IngressPipeImpl.gnb.ports
 	if g.table183(s) == nil {
 		return
 	}
 	// 184: slot== slot=212 k=0x0
-	if !(s.slots[212] == 0x0) {
+	if !(phvSlots[212] == 0x0) {
 		goto n186
 	}
 	// 185: action gnb191
-	s.slots[91] = 0x1
+	phvSlots[91] = 0x1
 n186:
 	// 186: flag slot=91
-	if !(s.slots[91] != 0) {
+	if !(phvSlots[91] != 0) {
 		goto n199
 	}
 n187:
 	// 187: flag slot=91
-	if !(s.slots[91] != 0) {
+	if !(phvSlots[91] != 0) {
 		goto n197
 	}
 n188:
 	// 188: flag slot=91
-	if s.slots[91] != 0 {
+	if phvSlots[91] != 0 {
 		goto n6
 	}
 	// 189: action gnb239
-	s.slots[140] = 0x1
+	phvSlots[140] = 0x1
 	// 190: slot== slot=90 k=0x0
-	if !(s.slots[90] == 0x0) {
+	if !(phvSlots[90] == 0x0) {
 		goto n194
 	}
 	// 191: action IngressPipeImpl.gnb.to_radio_frame
-	copy(s.hdr[94:114], s.hdr[202:222])
-	s.valid[13] = s.valid[21]
-	copy(s.hdr[174:182], s.hdr[242:250])
-	s.valid[16] = s.valid[23]
-	copy(s.hdr[154:174], s.hdr[222:242])
-	s.valid[15] = s.valid[22]
-	copy(s.hdr[182:186], s.hdr[250:254])
-	s.valid[17] = s.valid[24]
-	if s.valid[18] {
-		s.valid[18] = false
+	copy(phvHdr[94:114], phvHdr[202:222])
+	phvValid[13] = phvValid[21]
+	copy(phvHdr[174:182], phvHdr[242:250])
+	phvValid[16] = phvValid[23]
+	copy(phvHdr[154:174], phvHdr[222:242])
+	phvValid[15] = phvValid[22]
+	copy(phvHdr[182:186], phvHdr[250:254])
+	phvValid[17] = phvValid[24]
+	if phvValid[18] {
+		phvValid[18] = false
 		s.pktLen -= 8
 	}
-	if s.valid[19] {
-		s.valid[19] = false
+	if phvValid[19] {
+		phvValid[19] = false
 		s.pktLen -= 4
 	}
-	if s.valid[20] {
-		s.valid[20] = false
+	if phvValid[20] {
+		phvValid[20] = false
 		s.pktLen -= 4
 	}
-	if s.valid[21] {
-		s.valid[21] = false
+	if phvValid[21] {
+		phvValid[21] = false
 		s.pktLen -= 20
 	}
-	if s.valid[23] {
-		s.valid[23] = false
+	if phvValid[23] {
+		phvValid[23] = false
 		s.pktLen -= 8
 	}
-	if s.valid[22] {
-		s.valid[22] = false
+	if phvValid[22] {
+		phvValid[22] = false
 		s.pktLen -= 20
 	}
-	if s.valid[24] {
-		s.valid[24] = false
+	if phvValid[24] {
+		phvValid[24] = false
 		s.pktLen -= 4
 	}
-	binary.BigEndian.PutUint16(s.hdr[16:], uint16(0x88b5))
-	if !s.valid[10] {
-		clear(s.hdr[80:86])
-		s.valid[10] = true
+	binary.BigEndian.PutUint16(phvHdr[16:], uint16(0x88b5))
+	if !phvValid[10] {
+		clear(phvHdr[80:86])
+		phvValid[10] = true
 		s.pktLen += 6
 	}
-	s.hdr[80] = 0x52
-	s.hdr[81] = 0x1
-	binary.BigEndian.PutUint32(s.hdr[82:], uint32(s.slots[213]))
-	if !s.valid[11] {
-		clear(s.hdr[86:90])
-		s.valid[11] = true
+	phvHdr[80] = 0x52
+	phvHdr[81] = 0x1
+	binary.BigEndian.PutUint32(phvHdr[82:], uint32(phvSlots[213]))
+	if !phvValid[11] {
+		clear(phvHdr[86:90])
+		phvValid[11] = true
 		s.pktLen += 4
 	}
-	s.hdr[86] = 0x80
-	s.hdr[87] = s.hdr[87]&^0xfc | 0x0
+	phvHdr[86] = 0x80
+	phvHdr[87] = phvHdr[87]&^0xfc | 0x0
 	// 192: action IngressPipeImpl.gnb.next_sn
 	if g.f192.run(s) == nil {
 		return
 	}
 	// 193: action gnb243
-	put48(s.hdr[4:10], s.slots[217])
-	s.slots[223] = s.slots[215] & 0x1ff
-	s.slots[218] = 0x1
+	put48(phvHdr[4:10], phvSlots[217])
+	phvSlots[223] = phvSlots[215] & 0x1ff
+	phvSlots[218] = 0x1
 	goto n6
 n194:
 	// 194: slot== slot=90 k=0x1
-	if !(s.slots[90] == 0x1) {
+	if !(phvSlots[90] == 0x1) {
 		goto n196
 	}
 	// 195: action gnb247
-	s.slots[223] = s.slots[215] & 0x1ff
+	phvSlots[223] = phvSlots[215] & 0x1ff
 	goto n6
 n196:
 	// 196: action gnb249
-	s.slots[223] = s.slots[216] & 0x1ff
+	phvSlots[223] = phvSlots[216] & 0x1ff
 	goto n6
 n197:
 	// 197: table IngressPipeImpl.gnb.downlink_bearers
@@ -4331,67 +4486,67 @@ n197:
 		return
 	}
 	// 198: action gnb237
-	s.slots[91] = 0x1
+	phvSlots[91] = 0x1
 	goto n188
 n199:
 	// 199: slot== slot=212 k=0x1
-	if !(s.slots[212] == 0x1) {
+	if !(phvSlots[212] == 0x1) {
 		goto n208
 	}
 	// 200: valid hdr=18
-	if !(s.valid[18]) {
+	if !(phvValid[18]) {
 		goto n207
 	}
 n201:
 	// 201: flag slot=91
-	if !(s.slots[91] != 0) {
+	if !(phvSlots[91] != 0) {
 		goto n204
 	}
 n202:
 	// 202: flag slot=91
-	if s.slots[91] != 0 {
+	if phvSlots[91] != 0 {
 		goto n187
 	}
 	// 203: action gnb204
-	s.slots[213] = uint64(binary.BigEndian.Uint32(s.hdr[190:])) & 0xffffffff
-	s.slots[90] = 0x0
+	phvSlots[213] = uint64(binary.BigEndian.Uint32(phvHdr[190:])) & 0xffffffff
+	phvSlots[90] = 0x0
 	goto n187
 n204:
 	// 204: valid hdr=21
-	if s.valid[21] {
+	if phvValid[21] {
 		goto n202
 	}
 	// 205: action IngressPipeImpl.gnb.drop
-	s.slots[223] = 0x1ff
-	s.slots[233] = 0
-	g.f205_1(s)
-	s.slots[140] = 0x1
+	phvSlots[223] = 0x1ff
+	phvSlots[233] = 0
+	s.prog.counterRefs[1].CountAt(0x0, s.ingressLen) // IngressPipeImpl.gnb.drops
+	phvSlots[140] = 0x1
 	// 206: action gnb202
-	s.slots[91] = 0x1
+	phvSlots[91] = 0x1
 	goto n202
 n207:
 	// 207: action gnb198
-	s.slots[91] = 0x1
+	phvSlots[91] = 0x1
 	goto n201
 n208:
 	// 208: valid hdr=10
-	if !(s.valid[10]) {
+	if !(phvValid[10]) {
 		goto n233
 	}
 n209:
 	// 209: flag slot=91
-	if !(s.slots[91] != 0) {
+	if !(phvSlots[91] != 0) {
 		goto n230
 	}
 n210:
 	// 210: flag slot=91
-	if s.slots[91] != 0 {
+	if phvSlots[91] != 0 {
 		goto n187
 	}
 	// 211: action gnb214
-	s.slots[213] = uint64(binary.BigEndian.Uint32(s.hdr[82:])) & 0xffffffff
+	phvSlots[213] = uint64(binary.BigEndian.Uint32(phvHdr[82:])) & 0xffffffff
 	// 212: slot== slot=212 k=0x3
-	if !(s.slots[212] == 0x3) {
+	if !(phvSlots[212] == 0x3) {
 		goto n218
 	}
 	// 213: field== bit=688 width=1 slot=-1 k=0x1
@@ -4400,20 +4555,20 @@ n210:
 	}
 n214:
 	// 214: flag slot=91
-	if s.slots[91] != 0 {
+	if phvSlots[91] != 0 {
 		goto n187
 	}
 	// 215: action gnb221
-	s.slots[90] = 0x1
+	phvSlots[90] = 0x1
 	goto n187
 n216:
 	// 216: action IngressPipeImpl.gnb.drop
-	s.slots[223] = 0x1ff
-	s.slots[233] = 0
-	g.f216_1(s)
-	s.slots[140] = 0x1
+	phvSlots[223] = 0x1ff
+	phvSlots[233] = 0
+	s.prog.counterRefs[1].CountAt(0x0, s.ingressLen) // IngressPipeImpl.gnb.drops
+	phvSlots[140] = 0x1
 	// 217: action gnb219
-	s.slots[91] = 0x1
+	phvSlots[91] = 0x1
 	goto n214
 n218:
 	// 218: field== bit=688 width=1 slot=-1 k=0x0
@@ -4421,11 +4576,11 @@ n218:
 		goto n220
 	}
 	// 219: action gnb223
-	s.slots[90] = 0x2
+	phvSlots[90] = 0x2
 	goto n187
 n220:
 	// 220: valid hdr=13
-	if !(s.valid[13]) {
+	if !(phvValid[13]) {
 		goto n228
 	}
 	// 221: field== bit=752 width=4 slot=-1 k=0x4
@@ -4438,7 +4593,7 @@ n220:
 	}
 n223:
 	// 223: flag slot=91
-	if s.slots[91] != 0 {
+	if phvSlots[91] != 0 {
 		goto n187
 	}
 	// 224: table IngressPipeImpl.gnb.uplink_bearers
@@ -4450,100 +4605,101 @@ n223:
 		return
 	}
 	// 225: action IngressPipeImpl.gnb.to_gtpu
-	copy(s.hdr[202:222], s.hdr[94:114])
-	s.valid[21] = s.valid[13]
-	copy(s.hdr[242:250], s.hdr[174:182])
-	s.valid[23] = s.valid[16]
-	copy(s.hdr[222:242], s.hdr[154:174])
-	s.valid[22] = s.valid[15]
-	copy(s.hdr[250:254], s.hdr[182:186])
-	s.valid[24] = s.valid[17]
-	if s.valid[15] {
-		s.valid[15] = false
+	copy(phvHdr[202:222], phvHdr[94:114])
+	phvValid[21] = phvValid[13]
+	copy(phvHdr[242:250], phvHdr[174:182])
+	phvValid[23] = phvValid[16]
+	copy(phvHdr[222:242], phvHdr[154:174])
+	phvValid[22] = phvValid[15]
+	copy(phvHdr[250:254], phvHdr[182:186])
+	phvValid[24] = phvValid[17]
+	if phvValid[15] {
+		phvValid[15] = false
 		s.pktLen -= 20
 	}
-	if s.valid[17] {
-		s.valid[17] = false
+	if phvValid[17] {
+		phvValid[17] = false
 		s.pktLen -= 4
 	}
-	if s.valid[10] {
-		s.valid[10] = false
+	if phvValid[10] {
+		phvValid[10] = false
 		s.pktLen -= 6
 	}
-	if s.valid[11] {
-		s.valid[11] = false
+	if phvValid[11] {
+		phvValid[11] = false
 		s.pktLen -= 4
 	}
-	s.hdr[16] = 0x8
-	s.hdr[17] = 0x0
-	s.hdr[94] = 0x45
-	binary.BigEndian.PutUint16(s.hdr[96:], uint16(((0x1c + ((0x8 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff)) & 0xffff)))
-	s.hdr[98] = 0x0
-	s.hdr[99] = 0x0
-	s.hdr[100] = 0x0
-	s.hdr[101] = 0x0
-	s.hdr[102] = 0x40
-	s.hdr[103] = 0x11
-	s.hdr[104] = 0x0
-	s.hdr[105] = 0x0
-	binary.BigEndian.PutUint32(s.hdr[106:], uint32(s.slots[154]))
-	binary.BigEndian.PutUint32(s.hdr[110:], uint32(s.slots[155]))
-	if !s.valid[16] {
-		clear(s.hdr[174:182])
-		s.valid[16] = true
+	phvHdr[16] = 0x8
+	phvHdr[17] = 0x0
+	phvHdr[94] = 0x45
+	binary.BigEndian.PutUint16(phvHdr[96:], uint16(((0x1c + ((0x8 + uint64(binary.BigEndian.Uint16(phvHdr[204:]))) & 0xffff)) & 0xffff)))
+	phvHdr[98] = 0x0
+	phvHdr[99] = 0x0
+	phvHdr[100] = 0x0
+	phvHdr[101] = 0x0
+	phvHdr[102] = 0x40
+	phvHdr[103] = 0x11
+	phvHdr[104] = 0x0
+	phvHdr[105] = 0x0
+	binary.BigEndian.PutUint32(phvHdr[106:], uint32(phvSlots[154]))
+	binary.BigEndian.PutUint32(phvHdr[110:], uint32(phvSlots[155]))
+	if !phvValid[16] {
+		clear(phvHdr[174:182])
+		phvValid[16] = true
 		s.pktLen += 8
 	}
-	s.hdr[174] = 0x8
-	s.hdr[175] = 0x68
-	s.hdr[176] = 0x8
-	s.hdr[177] = 0x68
-	binary.BigEndian.PutUint16(s.hdr[178:], uint16(((0x8 + ((0x8 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff)) & 0xffff)))
-	binary.BigEndian.PutUint16(s.hdr[180:], uint16(0x0))
-	if !s.valid[18] {
-		clear(s.hdr[186:194])
-		s.valid[18] = true
+	phvHdr[174] = 0x8
+	phvHdr[175] = 0x68
+	phvHdr[176] = 0x8
+	phvHdr[177] = 0x68
+	binary.BigEndian.PutUint16(phvHdr[178:], uint16(((0x8 + ((0x8 + uint64(binary.BigEndian.Uint16(phvHdr[204:]))) & 0xffff)) & 0xffff)))
+	binary.BigEndian.PutUint16(phvHdr[180:], uint16(0x0))
+	if !phvValid[18] {
+		clear(phvHdr[186:194])
+		phvValid[18] = true
 		s.pktLen += 8
 	}
-	s.hdr[186] = 0x30
-	s.hdr[187] = 0xff
-	binary.BigEndian.PutUint16(s.hdr[188:], uint16(((((0x8 + uint64(binary.BigEndian.Uint16(s.hdr[204:]))) & 0xffff) + 0xfff8) & 0xffff)))
-	binary.BigEndian.PutUint32(s.hdr[190:], uint32(s.slots[157]))
+	phvHdr[186] = 0x30
+	phvHdr[187] = 0xff
+	binary.BigEndian.PutUint16(phvHdr[188:], uint16(((((0x8 + uint64(binary.BigEndian.Uint16(phvHdr[204:]))) & 0xffff) + 0xfff8) & 0xffff)))
+	binary.BigEndian.PutUint32(phvHdr[190:], uint32(phvSlots[157]))
 	// 226: action gnb231
-	s.slots[140] = 0x1
+	phvSlots[140] = 0x1
 n227:
 	// 227: action gnb233
-	s.slots[91] = 0x1
+	phvSlots[91] = 0x1
 	goto n187
 n228:
 	// 228: action IngressPipeImpl.gnb.drop
-	s.slots[223] = 0x1ff
-	s.slots[233] = 0
-	g.f228_1(s)
-	s.slots[140] = 0x1
+	phvSlots[223] = 0x1ff
+	phvSlots[233] = 0
+	s.prog.counterRefs[1].CountAt(0x0, s.ingressLen) // IngressPipeImpl.gnb.drops
+	phvSlots[140] = 0x1
 	// 229: action gnb227
-	s.slots[91] = 0x1
+	phvSlots[91] = 0x1
 	goto n223
 n230:
 	// 230: valid hdr=11
-	if s.valid[11] {
+	if phvValid[11] {
 		goto n210
 	}
 	// 231: action IngressPipeImpl.gnb.drop
-	s.slots[223] = 0x1ff
-	s.slots[233] = 0
-	g.f231_1(s)
-	s.slots[140] = 0x1
+	phvSlots[223] = 0x1ff
+	phvSlots[233] = 0
+	s.prog.counterRefs[1].CountAt(0x0, s.ingressLen) // IngressPipeImpl.gnb.drops
+	phvSlots[140] = 0x1
 	// 232: action gnb212
-	s.slots[91] = 0x1
+	phvSlots[91] = 0x1
 	goto n210
 n233:
 	// 233: action gnb208
-	s.slots[91] = 0x1
+	phvSlots[91] = 0x1
 	goto n209
 }
 
 // table2 applies IngressPipeImpl.steering.vport_ports.
 func (g *ctl_build_ingress) table2(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t2
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -4562,7 +4718,7 @@ func (g *ctl_build_ingress) table2(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:2]
-	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[222]))
+	binary.BigEndian.PutUint16(key[0:], uint16(phvSlots[222]))
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
 	return t.apply(s, &found)
@@ -4570,6 +4726,8 @@ func (g *ctl_build_ingress) table2(s *phv) node {
 
 // table4 applies IngressPipeImpl.steering.flow_steering.
 func (g *ctl_build_ingress) table4(s *phv) node {
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t4
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -4588,13 +4746,13 @@ func (g *ctl_build_ingress) table4(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:16]
-	key[0] = byte(s.slots[138])
-	binary.BigEndian.PutUint16(key[1:], uint16(s.slots[222]))
-	binary.BigEndian.PutUint32(key[3:], binary.BigEndian.Uint32(s.hdr[106:]))
-	binary.BigEndian.PutUint32(key[7:], binary.BigEndian.Uint32(s.hdr[110:]))
-	key[11] = byte(s.slots[137])
-	binary.BigEndian.PutUint16(key[12:], uint16(s.slots[135]))
-	binary.BigEndian.PutUint16(key[14:], uint16(s.slots[136]))
+	key[0] = byte(phvSlots[138])
+	binary.BigEndian.PutUint16(key[1:], uint16(phvSlots[222]))
+	binary.BigEndian.PutUint32(key[3:], binary.BigEndian.Uint32(phvHdr[106:]))
+	binary.BigEndian.PutUint32(key[7:], binary.BigEndian.Uint32(phvHdr[110:]))
+	key[11] = byte(phvSlots[137])
+	binary.BigEndian.PutUint16(key[12:], uint16(phvSlots[135]))
+	binary.BigEndian.PutUint16(key[14:], uint16(phvSlots[136]))
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
 	return t.apply(s, &found)
@@ -4602,6 +4760,7 @@ func (g *ctl_build_ingress) table4(s *phv) node {
 
 // table12 applies IngressPipeImpl.qos.dscp_queues.
 func (g *ctl_build_ingress) table12(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t12
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -4621,6 +4780,29 @@ func (g *ctl_build_ingress) table12(s *phv) node {
 	}
 	key := s.key[:1]
 	g.k12_0(s, key[0:1])
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 81: // IngressPipeImpl.qos.set_queue
+					phvSlots[237] = uint64(s.slabParams[0]) & 0x7
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -4648,6 +4830,8 @@ func (g *ctl_build_ingress) table12(s *phv) node {
 
 // table13 applies IngressPipeImpl.acl.acl_table.
 func (g *ctl_build_ingress) table13(s *phv) node {
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t13
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -4666,15 +4850,15 @@ func (g *ctl_build_ingress) table13(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:29]
-	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[222]))
-	copy(key[2:8], s.hdr[4:10])
-	copy(key[8:14], s.hdr[10:16])
-	binary.BigEndian.PutUint16(key[14:], binary.BigEndian.Uint16(s.hdr[16:]))
-	binary.BigEndian.PutUint32(key[16:], binary.BigEndian.Uint32(s.hdr[106:]))
-	binary.BigEndian.PutUint32(key[20:], binary.BigEndian.Uint32(s.hdr[110:]))
-	key[24] = byte(s.slots[137])
-	binary.BigEndian.PutUint16(key[25:], uint16(s.slots[135]))
-	binary.BigEndian.PutUint16(key[27:], uint16(s.slots[136]))
+	binary.BigEndian.PutUint16(key[0:], uint16(phvSlots[222]))
+	copy(key[2:8], phvHdr[4:10])
+	copy(key[8:14], phvHdr[10:16])
+	binary.BigEndian.PutUint16(key[14:], binary.BigEndian.Uint16(phvHdr[16:]))
+	binary.BigEndian.PutUint32(key[16:], binary.BigEndian.Uint32(phvHdr[106:]))
+	binary.BigEndian.PutUint32(key[20:], binary.BigEndian.Uint32(phvHdr[110:]))
+	key[24] = byte(phvSlots[137])
+	binary.BigEndian.PutUint16(key[25:], uint16(phvSlots[135]))
+	binary.BigEndian.PutUint16(key[27:], uint16(phvSlots[136]))
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
 	return t.apply(s, &found)
@@ -4682,6 +4866,7 @@ func (g *ctl_build_ingress) table13(s *phv) node {
 
 // table16 applies IngressPipeImpl.fb_admission.fb_buffer.
 func (g *ctl_build_ingress) table16(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t16
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -4700,6 +4885,29 @@ func (g *ctl_build_ingress) table16(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:0]
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 83: // IngressPipeImpl.fb_admission.set_buffer
+					phvSlots[167] = uint64(binary.BigEndian.Uint32(s.slabParams[0:])) & 0xffffffff
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -4727,6 +4935,7 @@ func (g *ctl_build_ingress) table16(s *phv) node {
 
 // table18 applies IngressPipeImpl.fb_admission.fb_shift.
 func (g *ctl_build_ingress) table18(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t18
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -4745,9 +4954,9 @@ func (g *ctl_build_ingress) table18(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:9]
-	key[0] = byte(s.slots[166])
-	binary.BigEndian.PutUint32(key[1:], uint32(s.slots[171]))
-	binary.BigEndian.PutUint32(key[5:], uint32(s.slots[172]))
+	key[0] = byte(phvSlots[166])
+	binary.BigEndian.PutUint32(key[1:], uint32(phvSlots[171]))
+	binary.BigEndian.PutUint32(key[5:], uint32(phvSlots[172]))
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -4775,6 +4984,7 @@ func (g *ctl_build_ingress) table18(s *phv) node {
 
 // table23 applies IngressPipeImpl.fb_admission.fb_classes.
 func (g *ctl_build_ingress) table23(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t23
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -4793,8 +5003,8 @@ func (g *ctl_build_ingress) table23(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:4]
-	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[223]))
-	key[2] = byte(s.slots[237])
+	binary.BigEndian.PutUint16(key[0:], uint16(phvSlots[223]))
+	key[2] = byte(phvSlots[237])
 	g.k23_2(s, key[3:4])
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
@@ -4823,6 +5033,7 @@ func (g *ctl_build_ingress) table23(s *phv) node {
 
 // table26 applies IngressPipeImpl.forwarding.routing_v4.
 func (g *ctl_build_ingress) table26(s *phv) node {
+	phvHdr := (*[254]byte)(s.hdr)
 	t := g.t26
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -4841,7 +5052,7 @@ func (g *ctl_build_ingress) table26(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:4]
-	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(s.hdr[110:]))
+	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(phvHdr[110:]))
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
 	return t.apply(s, &found)
@@ -4849,6 +5060,7 @@ func (g *ctl_build_ingress) table26(s *phv) node {
 
 // table28 applies IngressPipeImpl.forwarding.l2_exact.
 func (g *ctl_build_ingress) table28(s *phv) node {
+	phvHdr := (*[254]byte)(s.hdr)
 	t := g.t28
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -4867,7 +5079,7 @@ func (g *ctl_build_ingress) table28(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:6]
-	copy(key[0:6], s.hdr[4:10])
+	copy(key[0:6], phvHdr[4:10])
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
 	return t.apply(s, &found)
@@ -4875,6 +5087,7 @@ func (g *ctl_build_ingress) table28(s *phv) node {
 
 // table47 applies IngressPipeImpl.upf.queues.
 func (g *ctl_build_ingress) table47(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t47
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -4893,7 +5106,30 @@ func (g *ctl_build_ingress) table47(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:1]
-	key[0] = byte(s.slots[158])
+	key[0] = byte(phvSlots[158])
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 68: // IngressPipeImpl.upf.set_queue
+					phvSlots[237] = uint64(s.slabParams[0]) & 0x7
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -4921,6 +5157,7 @@ func (g *ctl_build_ingress) table47(s *phv) node {
 
 // table63 applies IngressPipeImpl.upf.tunnel_peers.
 func (g *ctl_build_ingress) table63(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t63
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -4939,7 +5176,36 @@ func (g *ctl_build_ingress) table63(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:2]
-	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[153]))
+	binary.BigEndian.PutUint16(key[0:], uint16(phvSlots[153]))
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 66: // IngressPipeImpl.upf.set_tunnel_peer
+					phvSlots[154] = uint64(binary.BigEndian.Uint32(s.slabParams[0:])) & 0xffffffff
+					phvSlots[155] = uint64(binary.BigEndian.Uint32(s.slabParams[4:])) & 0xffffffff
+					phvSlots[156] = uint64(binary.BigEndian.Uint16(s.slabParams[8:])) & 0xffff
+					return bc.ba.next
+				case 67: // IngressPipeImpl.upf.tunnel_peer_miss
+					phvSlots[161] = 0x1
+					phvSlots[162] = 0x6
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -4967,6 +5233,7 @@ func (g *ctl_build_ingress) table63(s *phv) node {
 
 // table64 applies IngressPipeImpl.upf.applications.
 func (g *ctl_build_ingress) table64(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t64
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -4985,11 +5252,11 @@ func (g *ctl_build_ingress) table64(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:13]
-	binary.BigEndian.PutUint32(key[0:], uint32(s.slots[143]))
-	binary.BigEndian.PutUint32(key[4:], uint32(s.slots[144]))
-	key[8] = byte(s.slots[145])
-	binary.BigEndian.PutUint16(key[9:], uint16(s.slots[146]))
-	binary.BigEndian.PutUint16(key[11:], uint16(s.slots[147]))
+	binary.BigEndian.PutUint32(key[0:], uint32(phvSlots[143]))
+	binary.BigEndian.PutUint32(key[4:], uint32(phvSlots[144]))
+	key[8] = byte(phvSlots[145])
+	binary.BigEndian.PutUint16(key[9:], uint16(phvSlots[146]))
+	binary.BigEndian.PutUint16(key[11:], uint16(phvSlots[147]))
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5017,6 +5284,7 @@ func (g *ctl_build_ingress) table64(s *phv) node {
 
 // table66 applies IngressPipeImpl.upf.uplink_terminations.
 func (g *ctl_build_ingress) table66(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t66
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5035,8 +5303,41 @@ func (g *ctl_build_ingress) table66(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:5]
-	binary.BigEndian.PutUint32(key[0:], uint32(s.slots[143]))
-	key[4] = byte(s.slots[148])
+	binary.BigEndian.PutUint32(key[0:], uint32(phvSlots[143]))
+	key[4] = byte(phvSlots[148])
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 60: // IngressPipeImpl.upf.uplink_term_fwd
+					phvSlots[151] = uint64(binary.BigEndian.Uint16(s.slabParams[0:])) & 0xffff
+					phvSlots[152] = uint64(binary.BigEndian.Uint16(s.slabParams[2:])) & 0xffff
+					phvSlots[158] = uint64(s.slabParams[4]) & 0x3f
+					return bc.ba.next
+				case 62: // IngressPipeImpl.upf.term_drop
+					phvSlots[161] = 0x1
+					phvSlots[162] = 0x5
+					return bc.ba.next
+				case 64: // IngressPipeImpl.upf.term_miss
+					phvSlots[161] = 0x1
+					phvSlots[162] = 0x4
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5064,6 +5365,7 @@ func (g *ctl_build_ingress) table66(s *phv) node {
 
 // table67 applies IngressPipeImpl.upf.downlink_terminations.
 func (g *ctl_build_ingress) table67(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t67
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5082,8 +5384,42 @@ func (g *ctl_build_ingress) table67(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:5]
-	binary.BigEndian.PutUint32(key[0:], uint32(s.slots[143]))
-	key[4] = byte(s.slots[148])
+	binary.BigEndian.PutUint32(key[0:], uint32(phvSlots[143]))
+	key[4] = byte(phvSlots[148])
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 61: // IngressPipeImpl.upf.downlink_term_fwd
+					phvSlots[151] = uint64(binary.BigEndian.Uint16(s.slabParams[0:])) & 0xffff
+					phvSlots[152] = uint64(binary.BigEndian.Uint16(s.slabParams[2:])) & 0xffff
+					phvSlots[157] = uint64(binary.BigEndian.Uint32(s.slabParams[4:])) & 0xffffffff
+					phvSlots[158] = uint64(s.slabParams[8]) & 0x3f
+					return bc.ba.next
+				case 63: // IngressPipeImpl.upf.term_drop
+					phvSlots[161] = 0x1
+					phvSlots[162] = 0x5
+					return bc.ba.next
+				case 65: // IngressPipeImpl.upf.term_miss
+					phvSlots[161] = 0x1
+					phvSlots[162] = 0x4
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5111,6 +5447,8 @@ func (g *ctl_build_ingress) table67(s *phv) node {
 
 // table75 applies IngressPipeImpl.upf.uplink_sessions.
 func (g *ctl_build_ingress) table75(s *phv) node {
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t75
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5129,8 +5467,41 @@ func (g *ctl_build_ingress) table75(s *phv) node {
 		return t.miss
 	}
 	key := s.key[:8]
-	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(s.hdr[110:]))
-	binary.BigEndian.PutUint32(key[4:], binary.BigEndian.Uint32(s.hdr[190:]))
+	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(phvHdr[110:]))
+	binary.BigEndian.PutUint32(key[4:], binary.BigEndian.Uint32(phvHdr[190:]))
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return t.miss
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 52: // IngressPipeImpl.upf.set_uplink_session
+					phvSlots[149] = uint64(binary.BigEndian.Uint16(s.slabParams[0:])) & 0xffff
+					phvSlots[150] = uint64(binary.BigEndian.Uint16(s.slabParams[2:])) & 0xffff
+					return t.hit
+				case 53: // IngressPipeImpl.upf.uplink_session_drop
+					phvSlots[149] = uint64(binary.BigEndian.Uint16(s.slabParams[0:])) & 0xffff
+					phvSlots[161] = 0x1
+					phvSlots[162] = 0x3
+					return t.hit
+				case 54: // IngressPipeImpl.upf.uplink_session_miss
+					phvSlots[161] = 0x1
+					phvSlots[162] = 0x1
+					return t.hit
+				}
+			}
+		}
+	}
 	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5158,6 +5529,7 @@ func (g *ctl_build_ingress) table75(s *phv) node {
 
 // table83 applies IngressPipeImpl.upf.downlink_sessions.
 func (g *ctl_build_ingress) table83(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t83
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5176,7 +5548,48 @@ func (g *ctl_build_ingress) table83(s *phv) node {
 		return t.miss
 	}
 	key := s.key[:4]
-	binary.BigEndian.PutUint32(key[0:], uint32(s.slots[143]))
+	binary.BigEndian.PutUint32(key[0:], uint32(phvSlots[143]))
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return t.miss
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 55: // IngressPipeImpl.upf.set_downlink_session
+					phvSlots[149] = uint64(binary.BigEndian.Uint16(s.slabParams[0:])) & 0xffff
+					phvSlots[150] = uint64(binary.BigEndian.Uint16(s.slabParams[2:])) & 0xffff
+					phvSlots[153] = uint64(binary.BigEndian.Uint16(s.slabParams[4:])) & 0xffff
+					return t.hit
+				case 56: // IngressPipeImpl.upf.set_downlink_session_buf
+					phvSlots[149] = uint64(binary.BigEndian.Uint16(s.slabParams[0:])) & 0xffff
+					phvSlots[150] = uint64(binary.BigEndian.Uint16(s.slabParams[2:])) & 0xffff
+					phvSlots[153] = uint64(binary.BigEndian.Uint16(s.slabParams[4:])) & 0xffff
+					phvSlots[160] = uint64(binary.BigEndian.Uint16(s.slabParams[6:])) & 0x1ff
+					phvSlots[159] = 0x1
+					return t.hit
+				case 57: // IngressPipeImpl.upf.downlink_session_drop
+					phvSlots[149] = uint64(binary.BigEndian.Uint16(s.slabParams[0:])) & 0xffff
+					phvSlots[161] = 0x1
+					phvSlots[162] = 0x3
+					return t.hit
+				case 58: // IngressPipeImpl.upf.downlink_session_miss
+					phvSlots[161] = 0x1
+					phvSlots[162] = 0x2
+					return t.hit
+				}
+			}
+		}
+	}
 	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5204,6 +5617,7 @@ func (g *ctl_build_ingress) table83(s *phv) node {
 
 // table92 applies IngressPipeImpl.hh.hh_cpu_report.
 func (g *ctl_build_ingress) table92(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t92
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5222,6 +5636,29 @@ func (g *ctl_build_ingress) table92(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:0]
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 46: // IngressPipeImpl.hh.set_hh_cpu_report
+					phvSlots[205] = uint64(s.slabParams[0]) & 0x1
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5249,6 +5686,7 @@ func (g *ctl_build_ingress) table92(s *phv) node {
 
 // table95 applies IngressPipeImpl.hh.hh_settings.
 func (g *ctl_build_ingress) table95(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t95
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5267,6 +5705,30 @@ func (g *ctl_build_ingress) table95(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:0]
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 44: // IngressPipeImpl.hh.set_hh
+					phvSlots[198] = uint64(binary.BigEndian.Uint32(s.slabParams[0:])) & 0xffffffff
+					phvSlots[199] = uint64(binary.BigEndian.Uint32(s.slabParams[4:])) & 0xffffffff
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5294,6 +5756,7 @@ func (g *ctl_build_ingress) table95(s *phv) node {
 
 // table96 applies IngressPipeImpl.hh.hh_observation.
 func (g *ctl_build_ingress) table96(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t96
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5312,6 +5775,30 @@ func (g *ctl_build_ingress) table96(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:0]
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 45: // IngressPipeImpl.hh.set_hh_observation
+					phvSlots[201] = uint64(binary.BigEndian.Uint32(s.slabParams[0:])) & 0xffffffff
+					phvSlots[202] = (binary.BigEndian.Uint64(s.slabParams[4:]) >> 16) & 0xffffffffffff
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5339,6 +5826,7 @@ func (g *ctl_build_ingress) table96(s *phv) node {
 
 // table102 applies IngressPipeImpl.firewall.rules.
 func (g *ctl_build_ingress) table102(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t102
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5357,12 +5845,12 @@ func (g *ctl_build_ingress) table102(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:14]
-	key[0] = byte(s.slots[142])
-	binary.BigEndian.PutUint32(key[1:], uint32(s.slots[143]))
-	binary.BigEndian.PutUint32(key[5:], uint32(s.slots[144]))
-	key[9] = byte(s.slots[145])
-	binary.BigEndian.PutUint16(key[10:], uint16(s.slots[146]))
-	binary.BigEndian.PutUint16(key[12:], uint16(s.slots[147]))
+	key[0] = byte(phvSlots[142])
+	binary.BigEndian.PutUint32(key[1:], uint32(phvSlots[143]))
+	binary.BigEndian.PutUint32(key[5:], uint32(phvSlots[144]))
+	key[9] = byte(phvSlots[145])
+	binary.BigEndian.PutUint16(key[10:], uint16(phvSlots[146]))
+	binary.BigEndian.PutUint16(key[12:], uint16(phvSlots[147]))
 	var found pipeline.Hit
 	t.t.LookupHit(key, &found, s.paramBuf)
 	return t.apply(s, &found)
@@ -5370,6 +5858,7 @@ func (g *ctl_build_ingress) table102(s *phv) node {
 
 // table103 applies IngressPipeImpl.upf_classifier.interfaces.
 func (g *ctl_build_ingress) table103(s *phv) node {
+	phvHdr := (*[254]byte)(s.hdr)
 	t := g.t103
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5388,7 +5877,7 @@ func (g *ctl_build_ingress) table103(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:4]
-	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(s.hdr[110:]))
+	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(phvHdr[110:]))
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5416,6 +5905,7 @@ func (g *ctl_build_ingress) table103(s *phv) node {
 
 // table133 applies IngressPipeImpl.hybrid.slow_path.
 func (g *ctl_build_ingress) table133(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t133
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5434,6 +5924,30 @@ func (g *ctl_build_ingress) table133(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:0]
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 49: // IngressPipeImpl.hybrid.to_slow_path
+					phvSlots[219] = 0x1
+					phvSlots[220] = uint64(binary.BigEndian.Uint16(s.slabParams[0:])) & 0x1ff
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5461,6 +5975,7 @@ func (g *ctl_build_ingress) table133(s *phv) node {
 
 // table140 applies IngressPipeImpl.cc_ingress.cc_switch.
 func (g *ctl_build_ingress) table140(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t140
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5479,6 +5994,30 @@ func (g *ctl_build_ingress) table140(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:0]
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 22: // IngressPipeImpl.cc_ingress.set_switch_id
+					phvSlots[183] = uint64(binary.BigEndian.Uint16(s.slabParams[0:])) & 0xffff
+					phvSlots[184] = uint64(s.slabParams[2]) & 0x1
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5506,6 +6045,7 @@ func (g *ctl_build_ingress) table140(s *phv) node {
 
 // table145 applies IngressPipeImpl.cc_ingress.cc_alternates.
 func (g *ctl_build_ingress) table145(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t145
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5524,8 +6064,31 @@ func (g *ctl_build_ingress) table145(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:3]
-	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[176]))
-	key[2] = byte(s.slots[180])
+	binary.BigEndian.PutUint16(key[0:], uint16(phvSlots[176]))
+	key[2] = byte(phvSlots[180])
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 31: // IngressPipeImpl.cc_ingress.alternate
+					phvSlots[181] = 0x1
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5553,6 +6116,8 @@ func (g *ctl_build_ingress) table145(s *phv) node {
 
 // table148 applies IngressPipeImpl.cc_ingress.cc_paths.
 func (g *ctl_build_ingress) table148(s *phv) node {
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t148
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5571,8 +6136,33 @@ func (g *ctl_build_ingress) table148(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:3]
-	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[176]))
-	key[2] = byte(s.slots[179])
+	binary.BigEndian.PutUint16(key[0:], uint16(phvSlots[176]))
+	key[2] = byte(phvSlots[179])
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 30: // IngressPipeImpl.cc_ingress.forward
+					phvSlots[223] = uint64(binary.BigEndian.Uint16(s.slabParams[0:])) & 0x1ff
+					put48(phvHdr[4:10], (binary.BigEndian.Uint64(s.slabParams[2:]) >> 16))
+					phvSlots[140] = 0x1
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5600,6 +6190,7 @@ func (g *ctl_build_ingress) table148(s *phv) node {
 
 // table159 applies IngressPipeImpl.cc_ingress.cc_ordered.
 func (g *ctl_build_ingress) table159(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t159
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5618,7 +6209,7 @@ func (g *ctl_build_ingress) table159(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:2]
-	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[176]))
+	binary.BigEndian.PutUint16(key[0:], uint16(phvSlots[176]))
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5646,6 +6237,8 @@ func (g *ctl_build_ingress) table159(s *phv) node {
 
 // table175 applies IngressPipeImpl.cc_ingress.cc_marker_sinks.
 func (g *ctl_build_ingress) table175(s *phv) node {
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t175
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5664,7 +6257,32 @@ func (g *ctl_build_ingress) table175(s *phv) node {
 		return t.miss
 	}
 	key := s.key[:2]
-	binary.BigEndian.PutUint16(key[0:], binary.BigEndian.Uint16(s.hdr[72:]))
+	binary.BigEndian.PutUint16(key[0:], binary.BigEndian.Uint16(phvHdr[72:]))
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return t.miss
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 33: // IngressPipeImpl.cc_ingress.to_sink
+					phvSlots[223] = uint64(binary.BigEndian.Uint16(s.slabParams[0:])) & 0x1ff
+					phvSlots[139] = uint64(binary.BigEndian.Uint32(s.slabParams[2:])) & 0xffffffff
+					phvSlots[140] = 0x1
+					return t.hit
+				}
+			}
+		}
+	}
 	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5692,6 +6310,8 @@ func (g *ctl_build_ingress) table175(s *phv) node {
 
 // table178 applies IngressPipeImpl.cc_ingress.cc_flows.
 func (g *ctl_build_ingress) table178(s *phv) node {
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t178
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5710,11 +6330,11 @@ func (g *ctl_build_ingress) table178(s *phv) node {
 		return t.miss
 	}
 	key := s.key[:13]
-	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(s.hdr[106:]))
-	binary.BigEndian.PutUint32(key[4:], binary.BigEndian.Uint32(s.hdr[110:]))
-	key[8] = byte(s.slots[137])
-	binary.BigEndian.PutUint16(key[9:], uint16(s.slots[135]))
-	binary.BigEndian.PutUint16(key[11:], uint16(s.slots[136]))
+	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(phvHdr[106:]))
+	binary.BigEndian.PutUint32(key[4:], binary.BigEndian.Uint32(phvHdr[110:]))
+	key[8] = byte(phvSlots[137])
+	binary.BigEndian.PutUint16(key[9:], uint16(phvSlots[135]))
+	binary.BigEndian.PutUint16(key[11:], uint16(phvSlots[136]))
 	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5742,6 +6362,7 @@ func (g *ctl_build_ingress) table178(s *phv) node {
 
 // table183 applies IngressPipeImpl.gnb.ports.
 func (g *ctl_build_ingress) table183(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t183
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5760,7 +6381,36 @@ func (g *ctl_build_ingress) table183(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:2]
-	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[222]))
+	binary.BigEndian.PutUint16(key[0:], uint16(phvSlots[222]))
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 92: // IngressPipeImpl.gnb.from_upf
+					phvSlots[212] = 0x1
+					return bc.ba.next
+				case 93: // IngressPipeImpl.gnb.from_radio
+					phvSlots[212] = 0x2
+					return bc.ba.next
+				case 94: // IngressPipeImpl.gnb.from_baas
+					phvSlots[212] = 0x3
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5788,6 +6438,7 @@ func (g *ctl_build_ingress) table183(s *phv) node {
 
 // table197 applies IngressPipeImpl.gnb.downlink_bearers.
 func (g *ctl_build_ingress) table197(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t197
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5806,7 +6457,39 @@ func (g *ctl_build_ingress) table197(s *phv) node {
 		return t.miss
 	}
 	key := s.key[:4]
-	binary.BigEndian.PutUint32(key[0:], uint32(s.slots[213]))
+	binary.BigEndian.PutUint32(key[0:], uint32(phvSlots[213]))
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return t.miss
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 95: // IngressPipeImpl.gnb.set_downlink_bearer
+					phvSlots[214] = uint64(binary.BigEndian.Uint16(s.slabParams[0:])) & 0xffff
+					phvSlots[215] = uint64(binary.BigEndian.Uint16(s.slabParams[2:])) & 0x1ff
+					phvSlots[216] = uint64(binary.BigEndian.Uint16(s.slabParams[4:])) & 0x1ff
+					phvSlots[217] = (binary.BigEndian.Uint64(s.slabParams[6:]) >> 16) & 0xffffffffffff
+					return t.hit
+				case 96: // IngressPipeImpl.gnb.downlink_bearer_miss
+					phvSlots[223] = 0x1ff
+					phvSlots[233] = 0
+					s.prog.counterRefs[1].CountAt(0x1, s.ingressLen) // IngressPipeImpl.gnb.drops
+					phvSlots[140] = 0x1
+					return t.hit
+				}
+			}
+		}
+	}
 	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5834,6 +6517,8 @@ func (g *ctl_build_ingress) table197(s *phv) node {
 
 // table224 applies IngressPipeImpl.gnb.uplink_bearers.
 func (g *ctl_build_ingress) table224(s *phv) node {
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t224
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5852,7 +6537,39 @@ func (g *ctl_build_ingress) table224(s *phv) node {
 		return t.miss
 	}
 	key := s.key[:4]
-	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(s.hdr[82:]))
+	binary.BigEndian.PutUint32(key[0:], binary.BigEndian.Uint32(phvHdr[82:]))
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return t.miss
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 97: // IngressPipeImpl.gnb.set_uplink_bearer
+					phvSlots[157] = uint64(binary.BigEndian.Uint32(s.slabParams[0:])) & 0xffffffff
+					phvSlots[154] = uint64(binary.BigEndian.Uint32(s.slabParams[4:])) & 0xffffffff
+					phvSlots[155] = uint64(binary.BigEndian.Uint32(s.slabParams[8:])) & 0xffffffff
+					phvSlots[223] = uint64(binary.BigEndian.Uint16(s.slabParams[12:])) & 0x1ff
+					return t.hit
+				case 98: // IngressPipeImpl.gnb.uplink_bearer_miss
+					phvSlots[223] = 0x1ff
+					phvSlots[233] = 0
+					s.prog.counterRefs[1].CountAt(0x2, s.ingressLen) // IngressPipeImpl.gnb.drops
+					phvSlots[140] = 0x1
+					return t.hit
+				}
+			}
+		}
+	}
 	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -5930,8 +6647,11 @@ func bind_build_egress(n []node) func(*phv) {
 }
 
 func (g *ctl_build_egress) run(s *phv) {
+	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
+	phvValid := (*[25]bool)(s.valid)
 	// 0: flag slot=164
-	if !(s.slots[164] != 0) {
+	if !(phvSlots[164] != 0) {
 		goto n2
 	}
 	// 1: action EgressPipeImpl.fb_release.fb_release
@@ -5940,128 +6660,128 @@ func (g *ctl_build_egress) run(s *phv) {
 	}
 n2:
 	// 2: slot== slot=233 k=0x0
-	if !(s.slots[233] == 0x0) {
+	if !(phvSlots[233] == 0x0) {
 		goto n48
 	}
 n3:
 	// 3: slot== slot=224 k=0xff
-	if !(s.slots[224] == 0xff) {
+	if !(phvSlots[224] == 0xff) {
 		goto n8
 	}
 	// 4: action packetio26
-	if !s.valid[3] {
-		clear(s.hdr[2:4])
-		s.valid[3] = true
+	if !phvValid[3] {
+		clear(phvHdr[2:4])
+		phvValid[3] = true
 		s.pktLen += 2
 	}
 	// 5: slot== slot=225 k=0x0
-	if !(s.slots[225] == 0x0) {
+	if !(phvSlots[225] == 0x0) {
 		goto n47
 	}
 	// 6: action packetio27
-	s.slots[122] = s.slots[222] & 0x1ff
+	phvSlots[122] = phvSlots[222] & 0x1ff
 n7:
 	// 7: action packetio27_1
 	g.f7_0(s)
-	s.hdr[3] = s.hdr[3]&^0x7f | byte(0x0)<<0&0x7f
+	phvHdr[3] = phvHdr[3]&^0x7f | byte(0x0)<<0&0x7f
 n8:
 	// 8: slot== slot=225 k=0x1
-	if !(s.slots[225] == 0x1) {
+	if !(phvSlots[225] == 0x1) {
 		goto n27
 	}
 	// 9: flag slot=191
-	if !(s.slots[191] != 0) {
+	if !(phvSlots[191] != 0) {
 		goto n27
 	}
 	// 10: action EgressPipeImpl.cc_egress.make_report
-	if !s.valid[7] {
-		clear(s.hdr[36:49])
-		s.valid[7] = true
+	if !phvValid[7] {
+		clear(phvHdr[36:49])
+		phvValid[7] = true
 		s.pktLen += 13
 	}
-	binary.BigEndian.PutUint16(s.hdr[36:], uint16(s.slots[176]))
-	binary.BigEndian.PutUint16(s.hdr[38:], uint16(s.slots[183]))
-	binary.BigEndian.PutUint32(s.hdr[40:], uint32(s.slots[188]))
-	binary.BigEndian.PutUint32(s.hdr[44:], uint32(s.slots[189]))
-	s.hdr[48] = s.hdr[48]&^0xfe | byte(0x0)<<1&0xfe
-	s.hdr[48] = s.hdr[48]&^0x1 | byte(s.slots[179])<<0&0x1
-	binary.BigEndian.PutUint16(s.hdr[16:], uint16(0x88b6))
-	if s.valid[5] {
-		s.valid[5] = false
+	binary.BigEndian.PutUint16(phvHdr[36:], uint16(phvSlots[176]))
+	binary.BigEndian.PutUint16(phvHdr[38:], uint16(phvSlots[183]))
+	binary.BigEndian.PutUint32(phvHdr[40:], uint32(phvSlots[188]))
+	binary.BigEndian.PutUint32(phvHdr[44:], uint32(phvSlots[189]))
+	phvHdr[48] = phvHdr[48]&^0xfe | byte(0x0)<<1&0xfe
+	phvHdr[48] = phvHdr[48]&^0x1 | byte(phvSlots[179])<<0&0x1
+	binary.BigEndian.PutUint16(phvHdr[16:], uint16(0x88b6))
+	if phvValid[5] {
+		phvValid[5] = false
 		s.pktLen -= 6
 	}
-	if s.valid[12] {
-		s.valid[12] = false
+	if phvValid[12] {
+		phvValid[12] = false
 		s.pktLen -= 4
 	}
-	if s.valid[13] {
-		s.valid[13] = false
+	if phvValid[13] {
+		phvValid[13] = false
 		s.pktLen -= 20
 	}
-	if s.valid[14] {
-		s.valid[14] = false
+	if phvValid[14] {
+		phvValid[14] = false
 		s.pktLen -= 40
 	}
-	if s.valid[15] {
-		s.valid[15] = false
+	if phvValid[15] {
+		phvValid[15] = false
 		s.pktLen -= 20
 	}
-	if s.valid[16] {
-		s.valid[16] = false
+	if phvValid[16] {
+		phvValid[16] = false
 		s.pktLen -= 8
 	}
-	if s.valid[17] {
-		s.valid[17] = false
+	if phvValid[17] {
+		phvValid[17] = false
 		s.pktLen -= 4
 	}
-	if s.valid[18] {
-		s.valid[18] = false
+	if phvValid[18] {
+		phvValid[18] = false
 		s.pktLen -= 8
 	}
-	if s.valid[19] {
-		s.valid[19] = false
+	if phvValid[19] {
+		phvValid[19] = false
 		s.pktLen -= 4
 	}
-	if s.valid[20] {
-		s.valid[20] = false
+	if phvValid[20] {
+		phvValid[20] = false
 		s.pktLen -= 4
 	}
-	if s.valid[21] {
-		s.valid[21] = false
+	if phvValid[21] {
+		phvValid[21] = false
 		s.pktLen -= 20
 	}
-	if s.valid[22] {
-		s.valid[22] = false
+	if phvValid[22] {
+		phvValid[22] = false
 		s.pktLen -= 20
 	}
-	if s.valid[23] {
-		s.valid[23] = false
+	if phvValid[23] {
+		phvValid[23] = false
 		s.pktLen -= 8
 	}
-	if s.valid[24] {
-		s.valid[24] = false
+	if phvValid[24] {
+		phvValid[24] = false
 		s.pktLen -= 4
 	}
 	g.f10_22(s)
 n11:
 	// 11: slot== slot=225 k=0x1
-	if !(s.slots[225] == 0x1) {
+	if !(phvSlots[225] == 0x1) {
 		goto n14
 	}
 	// 12: flag slot=206
-	if !(s.slots[206] != 0) {
+	if !(phvSlots[206] != 0) {
 		goto n14
 	}
 	// 13: flag slot=191
-	if !(s.slots[191] != 0) {
+	if !(phvSlots[191] != 0) {
 		goto n26
 	}
 n14:
 	// 14: action ecn23
-	s.slots[133] = 0x0
-	s.slots[134] = 0x0
+	phvSlots[133] = 0x0
+	phvSlots[134] = 0x0
 	// 15: valid hdr=13
-	if !(s.valid[13]) {
+	if !(phvValid[13]) {
 		goto n17
 	}
 	// 16: field== bit=766 width=2 slot=-1 k=0x0
@@ -6070,30 +6790,30 @@ n14:
 	}
 n17:
 	// 17: flag slot=218
-	if !(s.slots[218] != 0) {
+	if !(phvSlots[218] != 0) {
 		goto n20
 	}
 	// 18: slot== slot=225 k=0x0
-	if !(s.slots[225] == 0x0) {
+	if !(phvSlots[225] == 0x0) {
 		goto n20
 	}
 	// 19: action gnb260
-	s.slots[121] = ((0xbb8 + (s.slots[216] & 0xffffffff)) & 0xffffffff) & 0xffffffff
+	phvSlots[121] = ((0xbb8 + (phvSlots[216] & 0xffffffff)) & 0xffffffff) & 0xffffffff
 	g.f19_1(s)
 n20:
 	// 20: slot== slot=139 k=0x0
-	if s.slots[139] == 0x0 {
+	if phvSlots[139] == 0x0 {
 		return
 	}
 	// 21: action steering93
-	if !s.valid[5] {
-		clear(s.hdr[18:24])
-		s.valid[5] = true
+	if !phvValid[5] {
+		clear(phvHdr[18:24])
+		phvValid[5] = true
 		s.pktLen += 6
 	}
-	binary.BigEndian.PutUint32(s.hdr[18:], uint32(s.slots[139]))
-	binary.BigEndian.PutUint16(s.hdr[22:], uint16(uint64(binary.BigEndian.Uint16(s.hdr[16:]))))
-	binary.BigEndian.PutUint16(s.hdr[16:], uint16(0x88b5))
+	binary.BigEndian.PutUint32(phvHdr[18:], uint32(phvSlots[139]))
+	binary.BigEndian.PutUint16(phvHdr[22:], uint16(uint64(binary.BigEndian.Uint16(phvHdr[16:]))))
+	binary.BigEndian.PutUint16(phvHdr[16:], uint16(0x88b5))
 	return
 n22:
 	// 22: table EgressPipeImpl.ecn_marking.ecn_thresholds
@@ -6101,7 +6821,7 @@ n22:
 		return
 	}
 	// 23: flag slot=134
-	if !(s.slots[134] != 0) {
+	if !(phvSlots[134] != 0) {
 		goto n17
 	}
 	// 24: cond
@@ -6109,243 +6829,243 @@ n22:
 		goto n17
 	}
 	// 25: action ecn47
-	s.hdr[95] = s.hdr[95]&^0x3 | byte(0x3)<<0&0x3
+	phvHdr[95] = phvHdr[95]&^0x3 | byte(0x3)<<0&0x3
 	goto n17
 n26:
 	// 26: action EgressPipeImpl.hh_report.make_report
-	if !s.valid[8] {
-		clear(s.hdr[49:72])
-		s.valid[8] = true
+	if !phvValid[8] {
+		clear(phvHdr[49:72])
+		phvValid[8] = true
 		s.pktLen += 23
 	}
-	binary.BigEndian.PutUint32(s.hdr[49:], uint32(s.slots[207]))
-	binary.BigEndian.PutUint32(s.hdr[53:], uint32(s.slots[208]))
-	s.hdr[57] = byte(s.slots[209])
-	binary.BigEndian.PutUint16(s.hdr[58:], uint16(s.slots[210]))
-	binary.BigEndian.PutUint16(s.hdr[60:], uint16(s.slots[211]))
-	put48(s.hdr[62:68], s.slots[203])
-	binary.BigEndian.PutUint32(s.hdr[68:], uint32(s.slots[200]))
-	binary.BigEndian.PutUint16(s.hdr[16:], uint16(0x88b8))
-	if s.valid[5] {
-		s.valid[5] = false
+	binary.BigEndian.PutUint32(phvHdr[49:], uint32(phvSlots[207]))
+	binary.BigEndian.PutUint32(phvHdr[53:], uint32(phvSlots[208]))
+	phvHdr[57] = byte(phvSlots[209])
+	binary.BigEndian.PutUint16(phvHdr[58:], uint16(phvSlots[210]))
+	binary.BigEndian.PutUint16(phvHdr[60:], uint16(phvSlots[211]))
+	put48(phvHdr[62:68], phvSlots[203])
+	binary.BigEndian.PutUint32(phvHdr[68:], uint32(phvSlots[200]))
+	binary.BigEndian.PutUint16(phvHdr[16:], uint16(0x88b8))
+	if phvValid[5] {
+		phvValid[5] = false
 		s.pktLen -= 6
 	}
-	if s.valid[6] {
-		s.valid[6] = false
+	if phvValid[6] {
+		phvValid[6] = false
 		s.pktLen -= 12
 	}
-	if s.valid[9] {
-		s.valid[9] = false
+	if phvValid[9] {
+		phvValid[9] = false
 		s.pktLen -= 8
 	}
-	if s.valid[12] {
-		s.valid[12] = false
+	if phvValid[12] {
+		phvValid[12] = false
 		s.pktLen -= 4
 	}
-	if s.valid[13] {
-		s.valid[13] = false
+	if phvValid[13] {
+		phvValid[13] = false
 		s.pktLen -= 20
 	}
-	if s.valid[14] {
-		s.valid[14] = false
+	if phvValid[14] {
+		phvValid[14] = false
 		s.pktLen -= 40
 	}
-	if s.valid[15] {
-		s.valid[15] = false
+	if phvValid[15] {
+		phvValid[15] = false
 		s.pktLen -= 20
 	}
-	if s.valid[16] {
-		s.valid[16] = false
+	if phvValid[16] {
+		phvValid[16] = false
 		s.pktLen -= 8
 	}
-	if s.valid[17] {
-		s.valid[17] = false
+	if phvValid[17] {
+		phvValid[17] = false
 		s.pktLen -= 4
 	}
-	if s.valid[18] {
-		s.valid[18] = false
+	if phvValid[18] {
+		phvValid[18] = false
 		s.pktLen -= 8
 	}
-	if s.valid[19] {
-		s.valid[19] = false
+	if phvValid[19] {
+		phvValid[19] = false
 		s.pktLen -= 4
 	}
-	if s.valid[20] {
-		s.valid[20] = false
+	if phvValid[20] {
+		phvValid[20] = false
 		s.pktLen -= 4
 	}
-	if s.valid[21] {
-		s.valid[21] = false
+	if phvValid[21] {
+		phvValid[21] = false
 		s.pktLen -= 20
 	}
-	if s.valid[22] {
-		s.valid[22] = false
+	if phvValid[22] {
+		phvValid[22] = false
 		s.pktLen -= 20
 	}
-	if s.valid[23] {
-		s.valid[23] = false
+	if phvValid[23] {
+		phvValid[23] = false
 		s.pktLen -= 8
 	}
-	if s.valid[24] {
-		s.valid[24] = false
+	if phvValid[24] {
+		phvValid[24] = false
 		s.pktLen -= 4
 	}
 	g.f26_25(s)
 	goto n14
 n27:
 	// 27: slot== slot=225 k=0x2
-	if !(s.slots[225] == 0x2) {
+	if !(phvSlots[225] == 0x2) {
 		goto n32
 	}
 	// 28: flag slot=193
-	if !(s.slots[193] != 0) {
+	if !(phvSlots[193] != 0) {
 		goto n30
 	}
 	// 29: action EgressPipeImpl.cc_egress.make_marker
-	if !s.valid[9] {
-		clear(s.hdr[72:80])
-		s.valid[9] = true
+	if !phvValid[9] {
+		clear(phvHdr[72:80])
+		phvValid[9] = true
 		s.pktLen += 8
 	}
-	binary.BigEndian.PutUint16(s.hdr[72:], uint16(s.slots[176]))
-	binary.BigEndian.PutUint16(s.hdr[74:], uint16(s.slots[183]))
-	binary.BigEndian.PutUint32(s.hdr[76:], uint32(s.slots[194]))
-	binary.BigEndian.PutUint16(s.hdr[16:], uint16(0x88b7))
-	if s.valid[12] {
-		s.valid[12] = false
+	binary.BigEndian.PutUint16(phvHdr[72:], uint16(phvSlots[176]))
+	binary.BigEndian.PutUint16(phvHdr[74:], uint16(phvSlots[183]))
+	binary.BigEndian.PutUint32(phvHdr[76:], uint32(phvSlots[194]))
+	binary.BigEndian.PutUint16(phvHdr[16:], uint16(0x88b7))
+	if phvValid[12] {
+		phvValid[12] = false
 		s.pktLen -= 4
 	}
-	if s.valid[13] {
-		s.valid[13] = false
+	if phvValid[13] {
+		phvValid[13] = false
 		s.pktLen -= 20
 	}
-	if s.valid[14] {
-		s.valid[14] = false
+	if phvValid[14] {
+		phvValid[14] = false
 		s.pktLen -= 40
 	}
-	if s.valid[15] {
-		s.valid[15] = false
+	if phvValid[15] {
+		phvValid[15] = false
 		s.pktLen -= 20
 	}
-	if s.valid[16] {
-		s.valid[16] = false
+	if phvValid[16] {
+		phvValid[16] = false
 		s.pktLen -= 8
 	}
-	if s.valid[17] {
-		s.valid[17] = false
+	if phvValid[17] {
+		phvValid[17] = false
 		s.pktLen -= 4
 	}
-	if s.valid[18] {
-		s.valid[18] = false
+	if phvValid[18] {
+		phvValid[18] = false
 		s.pktLen -= 8
 	}
-	if s.valid[19] {
-		s.valid[19] = false
+	if phvValid[19] {
+		phvValid[19] = false
 		s.pktLen -= 4
 	}
-	if s.valid[20] {
-		s.valid[20] = false
+	if phvValid[20] {
+		phvValid[20] = false
 		s.pktLen -= 4
 	}
-	if s.valid[21] {
-		s.valid[21] = false
+	if phvValid[21] {
+		phvValid[21] = false
 		s.pktLen -= 20
 	}
-	if s.valid[22] {
-		s.valid[22] = false
+	if phvValid[22] {
+		phvValid[22] = false
 		s.pktLen -= 20
 	}
-	if s.valid[23] {
-		s.valid[23] = false
+	if phvValid[23] {
+		phvValid[23] = false
 		s.pktLen -= 8
 	}
-	if s.valid[24] {
-		s.valid[24] = false
+	if phvValid[24] {
+		phvValid[24] = false
 		s.pktLen -= 4
 	}
 	g.f29_18(s)
 	goto n11
 n30:
 	// 30: flag slot=190
-	if !(s.slots[190] != 0) {
+	if !(phvSlots[190] != 0) {
 		goto n11
 	}
 	// 31: action EgressPipeImpl.cc_egress.make_notification
-	if !s.valid[6] {
-		clear(s.hdr[24:36])
-		s.valid[6] = true
+	if !phvValid[6] {
+		clear(phvHdr[24:36])
+		phvValid[6] = true
 		s.pktLen += 12
 	}
-	binary.BigEndian.PutUint16(s.hdr[24:], uint16(s.slots[176]))
-	binary.BigEndian.PutUint16(s.hdr[26:], uint16(s.slots[183]))
-	binary.BigEndian.PutUint32(s.hdr[28:], uint32(s.slots[188]))
-	binary.BigEndian.PutUint32(s.hdr[32:], uint32(s.slots[189]))
-	binary.BigEndian.PutUint16(s.hdr[16:], uint16(0x88b6))
-	if s.valid[12] {
-		s.valid[12] = false
+	binary.BigEndian.PutUint16(phvHdr[24:], uint16(phvSlots[176]))
+	binary.BigEndian.PutUint16(phvHdr[26:], uint16(phvSlots[183]))
+	binary.BigEndian.PutUint32(phvHdr[28:], uint32(phvSlots[188]))
+	binary.BigEndian.PutUint32(phvHdr[32:], uint32(phvSlots[189]))
+	binary.BigEndian.PutUint16(phvHdr[16:], uint16(0x88b6))
+	if phvValid[12] {
+		phvValid[12] = false
 		s.pktLen -= 4
 	}
-	if s.valid[13] {
-		s.valid[13] = false
+	if phvValid[13] {
+		phvValid[13] = false
 		s.pktLen -= 20
 	}
-	if s.valid[14] {
-		s.valid[14] = false
+	if phvValid[14] {
+		phvValid[14] = false
 		s.pktLen -= 40
 	}
-	if s.valid[15] {
-		s.valid[15] = false
+	if phvValid[15] {
+		phvValid[15] = false
 		s.pktLen -= 20
 	}
-	if s.valid[16] {
-		s.valid[16] = false
+	if phvValid[16] {
+		phvValid[16] = false
 		s.pktLen -= 8
 	}
-	if s.valid[17] {
-		s.valid[17] = false
+	if phvValid[17] {
+		phvValid[17] = false
 		s.pktLen -= 4
 	}
-	if s.valid[18] {
-		s.valid[18] = false
+	if phvValid[18] {
+		phvValid[18] = false
 		s.pktLen -= 8
 	}
-	if s.valid[19] {
-		s.valid[19] = false
+	if phvValid[19] {
+		phvValid[19] = false
 		s.pktLen -= 4
 	}
-	if s.valid[20] {
-		s.valid[20] = false
+	if phvValid[20] {
+		phvValid[20] = false
 		s.pktLen -= 4
 	}
-	if s.valid[21] {
-		s.valid[21] = false
+	if phvValid[21] {
+		phvValid[21] = false
 		s.pktLen -= 20
 	}
-	if s.valid[22] {
-		s.valid[22] = false
+	if phvValid[22] {
+		phvValid[22] = false
 		s.pktLen -= 20
 	}
-	if s.valid[23] {
-		s.valid[23] = false
+	if phvValid[23] {
+		phvValid[23] = false
 		s.pktLen -= 8
 	}
-	if s.valid[24] {
-		s.valid[24] = false
+	if phvValid[24] {
+		phvValid[24] = false
 		s.pktLen -= 4
 	}
 	g.f31_19(s)
 	goto n11
 n32:
 	// 32: flag slot=193
-	if !(s.slots[193] != 0) {
+	if !(phvSlots[193] != 0) {
 		goto n34
 	}
 	// 33: action EgressPipeImpl.cc_egress.send_marker
-	s.slots[120] = ((0x7d0 + (s.slots[195] & 0xffffffff)) & 0xffffffff) & 0xffffffff
+	phvSlots[120] = ((0x7d0 + (phvSlots[195] & 0xffffffff)) & 0xffffffff) & 0xffffffff
 	g.f33_1(s)
 n34:
 	// 34: flag slot=175
-	if !(s.slots[175] != 0) {
+	if !(phvSlots[175] != 0) {
 		goto n46
 	}
 	// 35: table EgressPipeImpl.cc_egress.cc_thresholds
@@ -6357,13 +7077,13 @@ n34:
 		return
 	}
 	// 36: action act_7
-	s.slots[132] = 0x1
+	phvSlots[132] = 0x1
 n37:
 	// 37: action congestion540
 	g.one37(s)
 n38:
 	// 38: flag slot=131
-	if !(s.slots[131] != 0) {
+	if !(phvSlots[131] != 0) {
 		goto n11
 	}
 	// 39: action EgressPipeImpl.cc_egress.measure
@@ -6371,11 +7091,11 @@ n38:
 		return
 	}
 	// 40: flag slot=192
-	if !(s.slots[192] != 0) {
+	if !(phvSlots[192] != 0) {
 		goto n11
 	}
 	// 41: flag slot=181
-	if !(s.slots[181] != 0) {
+	if !(phvSlots[181] != 0) {
 		goto n43
 	}
 	// 42: action EgressPipeImpl.cc_egress.switch_over
@@ -6385,25 +7105,25 @@ n38:
 	goto n11
 n43:
 	// 43: flag slot=193
-	if s.slots[193] != 0 {
+	if phvSlots[193] != 0 {
 		goto n11
 	}
 	// 44: action EgressPipeImpl.cc_egress.notify_upstream
-	s.slots[190] = 0x1
-	s.slots[119] = ((0x3e8 + (s.slots[222] & 0xffffffff)) & 0xffffffff) & 0xffffffff
+	phvSlots[190] = 0x1
+	phvSlots[119] = ((0x3e8 + (phvSlots[222] & 0xffffffff)) & 0xffffffff) & 0xffffffff
 	g.f44_2(s)
 	goto n11
 n45:
 	// 45: action act_8
-	s.slots[132] = 0x0
+	phvSlots[132] = 0x0
 	goto n37
 n46:
 	// 46: action congestion540_0
-	s.slots[131] = 0x0
+	phvSlots[131] = 0x0
 	goto n38
 n47:
 	// 47: action packetio27_0
-	s.slots[122] = s.slots[141] & 0x1ff
+	phvSlots[122] = phvSlots[141] & 0x1ff
 	goto n7
 n48:
 	// 48: cond
@@ -6419,6 +7139,7 @@ n48:
 
 // table22 applies EgressPipeImpl.ecn_marking.ecn_thresholds.
 func (g *ctl_build_egress) table22(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t22
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -6437,7 +7158,31 @@ func (g *ctl_build_egress) table22(s *phv) node {
 		return bc.ba.next
 	}
 	key := s.key[:2]
-	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[224]))
+	binary.BigEndian.PutUint16(key[0:], uint16(phvSlots[224]))
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return bc.ba.next
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 168: // EgressPipeImpl.ecn_marking.mark_above
+					phvSlots[133] = (binary.BigEndian.Uint64(s.slabParams[0:]) >> 40) & 0x7ffff
+					phvSlots[134] = 0x1
+					return bc.ba.next
+				}
+			}
+		}
+	}
 	bound, words, _ := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {
@@ -6465,6 +7210,7 @@ func (g *ctl_build_egress) table22(s *phv) node {
 
 // table35 applies EgressPipeImpl.cc_egress.cc_thresholds.
 func (g *ctl_build_egress) table35(s *phv) node {
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t35
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -6483,7 +7229,32 @@ func (g *ctl_build_egress) table35(s *phv) node {
 		return t.miss
 	}
 	key := s.key[:2]
-	binary.BigEndian.PutUint16(key[0:], uint16(s.slots[176]))
+	binary.BigEndian.PutUint16(key[0:], uint16(phvSlots[176]))
+	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return t.miss
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+				case 159: // EgressPipeImpl.cc_egress.limits
+					phvSlots[185] = uint64(binary.BigEndian.Uint32(s.slabParams[0:])) & 0xffffffff
+					phvSlots[186] = uint64(binary.BigEndian.Uint32(s.slabParams[4:])) & 0xffffffff
+					phvSlots[187] = uint64(binary.BigEndian.Uint32(s.slabParams[8:])) & 0xffffffff
+					return t.hit
+				}
+			}
+		}
+	}
 	bound, words, matched := t.t.LookupPlain(key, s.paramBuf)
 	bc, ok := bound.(*boundCall)
 	if !ok {

@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/flowbuf/flowbuf/pbswitch/bmv2json"
@@ -29,6 +31,10 @@ func TestSpecialisedProgramAgreesWithTheReference(t *testing.T) {
 	for _, dir := range []string{filepath.Dir(flowbufJSON), filepath.Join(filepath.Dir(flowbufJSON), "upf-slow")} {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			spec := upfFixtureOn(loadBuild(t, dir, Options{CPUPort: cpuPort}))
+			// The generated code with every table on the generic store:
+			// its slab lookups (Table.LookupSlab) answer no, so the plain
+			// lookups run.
+			specGeneric := upfFixtureOn(loadBuild(t, dir, Options{CPUPort: cpuPort, GenericTables: true}))
 			ref := upfFixtureOn(loadBuild(t, dir, Options{CPUPort: cpuPort, reference: true}))
 			interp := upfFixtureOn(loadBuild(t, dir, Options{CPUPort: cpuPort, interpret: true}))
 			if spec.prog.genIngress == nil || spec.prog.genEgress == nil || spec.prog.genDeparse == nil {
@@ -41,10 +47,33 @@ func TestSpecialisedProgramAgreesWithTheReference(t *testing.T) {
 				t.Fatalf("generated action bodies: %d bound on the program, %d on the reference and interpreted ones",
 					boundActions(spec.prog), boundActions(ref.prog)+boundActions(interp.prog))
 			}
-			agreeOnPackets(t, spec.prog, ref.prog, interp.prog)
+			if specGeneric.prog.genIngress == nil {
+				t.Fatal("the generated controls are not bound with generic tables")
+			}
+			// The UPF's slab tables hit through fused generated bodies.
+			fused := 0
+			for _, n := range walkControl(spec.prog.ingress) {
+				tn, ok := n.(*tableNode)
+				if !ok || !slices.Contains(fusedUpfTables, tn.name) {
+					continue
+				}
+				if !tn.t.UsesSlab() || slabHitCode(tn) == "" {
+					t.Errorf("%s: slab %v, fused hits %v", tn.name, tn.t.UsesSlab(), slabHitCode(tn) != "")
+				}
+				fused++
+			}
+			if fused != len(fusedUpfTables) {
+				t.Errorf("%d of the UPF's %d exact tables found", fused, len(fusedUpfTables))
+			}
+			agreeOnPackets(t, spec.prog, ref.prog, interp.prog, specGeneric.prog)
 		})
 	}
 }
+
+// fusedUpfTables are the UPF's exact-match tables, whose hits the generated
+// code decodes from the slab's record (slabHitCode).
+var fusedUpfTables = []string{"IngressPipeImpl.upf.uplink_sessions", "IngressPipeImpl.upf.downlink_sessions",
+	"IngressPipeImpl.upf.uplink_terminations", "IngressPipeImpl.upf.downlink_terminations", "IngressPipeImpl.upf.tunnel_peers"}
 
 // boundActions counts a program's actions that run generated bodies.
 func boundActions(p *Program) int {
@@ -243,4 +272,82 @@ func expressionsIn(t *testing.T, doc any) []*bmv2json.TypedValue {
 	}
 	walk(doc)
 	return out
+}
+
+// The generated count and execute_meter code (genprims.go) counts and
+// colours as the reference's closures: the UPF's packets (and ones to an
+// unknown UE, whose drops are counted by reason) run through the generated
+// and the reference program with the UPF's meters unconfigured (green),
+// its application meter yellow and its session meter red, and its
+// application meter red; every answer and then every indirect counter's
+// every cell agree, and the meters' drops were counted.
+func TestGeneratedCountersAndMetersAsTheReference(t *testing.T) {
+	spec := upfFixtureOn(loadBuild(t, filepath.Dir(flowbufJSON), Options{CPUPort: cpuPort}))
+	ref := upfFixtureOn(loadBuild(t, filepath.Dir(flowbufJSON), Options{CPUPort: cpuPort, reference: true}))
+	if len(spec.prog.counterRefs) == 0 || len(spec.prog.meterRefs) == 0 {
+		t.Fatal("no generated count or execute_meter code")
+	}
+	inner := ipv4UDP(upfUE, upfDN, 4000, 80, 64, make([]byte, 64))
+	frames := []struct {
+		frame []byte
+		port  uint32
+	}{
+		{ether(ipv4UDP(upfGNB, upfN3, 2152, 2152, 64, gtpu(upfTEIDUp, inner))), 1},
+		{ether(ipv4UDP(upfDN, upfUE, 80, 4000, 64, make([]byte, 64))), 2},
+		{ether(ipv4UDP(upfDN, [4]byte{10, 250, 9, 9}, 80, 4000, 64, make([]byte, 100))), 2},
+		{ether(ipv4UDP(upfGNB, upfN3, 2152, 2152, 64, gtpu(upfTEIDUp+1, inner))), 1},
+	}
+	meter := func(p *Program, name string, cfg pipeline.MeterConfig) {
+		for _, m := range p.objs.Meters {
+			if m.Name == name {
+				cell, err := m.Cell(0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := cell.Configure(cfg); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+		}
+		t.Fatalf("no meter %s", name)
+	}
+	none, yellow := pipeline.MeterConfig{}, pipeline.MeterConfig{PIR: 1, PBurst: 1 << 40}
+	for _, phase := range []struct{ app, session *pipeline.MeterConfig }{{nil, nil}, {&yellow, &none}, {&none, nil}} {
+		for _, p := range []*Program{spec.prog, ref.prog} {
+			if phase.app != nil {
+				meter(p, "IngressPipeImpl.upf.app_meter", *phase.app)
+			}
+			if phase.session != nil {
+				meter(p, "IngressPipeImpl.upf.session_meter", *phase.session)
+			}
+		}
+		for i := 0; i < 20; i++ {
+			f := frames[i%len(frames)]
+			a, aok := runBoth(spec.prog, f.frame, f.port)
+			b, bok := runBoth(ref.prog, f.frame, f.port)
+			if aok != bok || a.Meta != b.Meta || !bytes.Equal(a.Frame, b.Frame) {
+				t.Fatalf("packet %d: generated %v %+v, reference %v %+v", i, aok, a.Meta, bok, b.Meta)
+			}
+		}
+	}
+	counted := 0
+	for id, arr := range spec.prog.objs.Counters {
+		other := ref.prog.objs.Counters[id]
+		for i := 0; i < arr.Size(); i++ {
+			c, _ := arr.Cell(int64(i))
+			o, _ := other.Cell(int64(i))
+			cp, cb := c.Read()
+			op, ob := o.Read()
+			if cp != op || cb != ob {
+				t.Fatalf("counter %s[%d]: generated %d packets %d bytes, reference %d %d", arr.Name, i, cp, cb, op, ob)
+			}
+			if strings.HasSuffix(arr.Name, "upf.drops") && (i == 7 || i == 8) && cp != 0 {
+				counted++ // UPF_DROP_SESSION_METER, UPF_DROP_APP_METER
+			}
+		}
+	}
+	if counted != 2 {
+		t.Fatalf("the meters' drops were counted in %d of their 2 cells", counted)
+	}
 }

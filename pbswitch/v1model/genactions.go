@@ -4,7 +4,10 @@ package v1model
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
+
+	"github.com/flowbuf/flowbuf/pbswitch/pipeline"
 )
 
 // Generated actions and key building (p4gen, genemit.go): an action's
@@ -85,9 +88,126 @@ func (e *emitter) tableMethod(i int, n *tableNode) string {
 			}
 		}
 	}
+	b.WriteString(slabHitCode(n))
 	b.WriteString(hitCode(n))
 	b.WriteString("}\n\n")
 	return b.String()
+}
+
+// slabHitCode is a plain exact-match table's lookup when the table keeps a
+// slab (Table.LookupSlab): a miss runs the default as hitCode does; a hit
+// whose action has a fused body (fusedBody) runs it on the entry's
+// parameter bytes, decoded at offsets fixed at generation time, without
+// runtime data words. Anything else (no slab, an action without a fused
+// body, parameters not at the JSON's widths) goes on to hitCode's lookup.
+func slabHitCode(n *tableNode) string {
+	if !plainTable(n) {
+		return ""
+	}
+	for _, f := range n.t.Fields {
+		if f.Kind != pipeline.Exact {
+			return ""
+		}
+	}
+	var cases strings.Builder
+	next := "bc.ba.next"
+	if n.byHit {
+		next = "t.hit"
+	}
+	for _, ba := range n.acts {
+		if body, ok := fusedBody(ba.a); ok {
+			fmt.Fprintf(&cases, "\t\t\tcase %d: // %s\n%s\t\t\t\treturn %s\n", ba.a.index, ba.a.name, body, next)
+		}
+	}
+	if cases.Len() == 0 {
+		return ""
+	}
+	miss := "bc.ba.next"
+	if n.byHit {
+		miss = "t.miss"
+	}
+	return `	if bound, matched, ok := t.t.LookupSlab(key, &s.slabParams); ok {
+		if bc, isCall := bound.(*boundCall); isCall && bc.ba != nil {
+			if !matched {
+				if a := bc.ba.a; !a.empty {
+					if a.words != 0 {
+						s.params = bc.words
+					}
+					runAction(a, s)
+					if s.exited {
+						return nil
+					}
+				}
+				return ` + miss + `
+			}
+			if bc.packed {
+				switch bc.ba.a.index {
+` + cases.String() + `				}
+			}
+		}
+	}
+`
+}
+
+// slabParamRef is a generated step's read of a runtime data word.
+var slabParamRef = regexp.MustCompile(`s\.params\[(\d+)\]`)
+
+// fusedBody is a's straight body with each runtime data word read as its
+// parameter's bytes in s.slabParams (packed in order at their byte widths,
+// as a slab keeps them): for an action whose every step has generated
+// code, which holds no register locks, cannot exit, and whose parameters
+// (each at most 64 bits) leave room for an 8-byte load past the last.
+func fusedBody(a *action) (string, bool) {
+	if a.empty || !generatedAction(a) || a.registers != nil || a.exits {
+		return "", false
+	}
+	byWord := map[int]string{}
+	off := 0
+	for _, p := range a.params {
+		w := (p.width + 7) / 8
+		if p.width > 64 {
+			return "", false
+		}
+		var read string
+		switch w {
+		case 0:
+			read = "uint64(0)"
+		case 1:
+			read = fmt.Sprintf("uint64(s.slabParams[%d])", off)
+		case 2:
+			read = fmt.Sprintf("uint64(binary.BigEndian.Uint16(s.slabParams[%d:]))", off)
+		case 4:
+			read = fmt.Sprintf("uint64(binary.BigEndian.Uint32(s.slabParams[%d:]))", off)
+		case 8:
+			read = fmt.Sprintf("binary.BigEndian.Uint64(s.slabParams[%d:])", off)
+		default:
+			read = fmt.Sprintf("(binary.BigEndian.Uint64(s.slabParams[%d:]) >> %d)", off, 64-8*w)
+		}
+		byWord[p.word] = read
+		off += w
+	}
+	if off+8 > pipeline.SlabParamBytes {
+		return "", false
+	}
+	var b strings.Builder
+	for _, code := range a.code {
+		if code == "" {
+			return "", false
+		}
+		fused := slabParamRef.ReplaceAllStringFunc(code, func(m string) string {
+			var w int
+			fmt.Sscanf(slabParamRef.FindStringSubmatch(m)[1], "%d", &w)
+			if r, ok := byWord[w]; ok {
+				return r
+			}
+			return m
+		})
+		if strings.Contains(fused, "s.params") {
+			return "", false
+		}
+		b.WriteString(fused + "\n")
+	}
+	return b.String(), true
 }
 
 // emptyDefaultCode is tableNode.runDefault in place: an empty table runs

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -38,6 +39,7 @@ func GenerateControls(sources []GenSource) ([]byte, error) {
 		prog    *Program
 		dsig    []string
 		psig    []string
+		lsig    string
 	}
 	var groups []*group
 	for _, src := range sources {
@@ -47,16 +49,16 @@ func GenerateControls(sources []GenSource) ([]byte, error) {
 		}
 		graphs := map[string][]node{"ingress": walkControl(p.ingress), "egress": walkControl(p.egress)}
 		sigs := map[string][]string{"ingress": signature(graphs["ingress"]), "egress": signature(graphs["egress"])}
-		asig, dsig, psig := actionSignature(p.actions), deparserSignature(p), parserSignature(p)
+		asig, dsig, psig, lsig := actionSignature(p.actions), deparserSignature(p), parserSignature(p), layoutSignature(p.layout)
 		var same *group
 		for _, g := range groups {
 			if slices.Equal(g.sigs["ingress"], sigs["ingress"]) && slices.Equal(g.sigs["egress"], sigs["egress"]) &&
-				slices.Equal(g.asig, asig) && slices.Equal(g.dsig, dsig) && slices.Equal(g.psig, psig) {
+				slices.Equal(g.asig, asig) && slices.Equal(g.dsig, dsig) && slices.Equal(g.psig, psig) && g.lsig == lsig {
 				same = g
 			}
 		}
 		if same == nil {
-			same = &group{name: identifier(src.Name), graphs: graphs, sigs: sigs, actions: p.actions, asig: asig, prog: p, dsig: dsig, psig: psig}
+			same = &group{name: identifier(src.Name), graphs: graphs, sigs: sigs, actions: p.actions, asig: asig, prog: p, dsig: dsig, psig: psig, lsig: lsig}
 			groups = append(groups, same)
 		}
 		same.hashes = append(same.hashes, jsonHash(src.BMv2))
@@ -70,7 +72,7 @@ func GenerateControls(sources []GenSource) ([]byte, error) {
 		for i, h := range g.hashes {
 			fmt.Fprintf(&body, "\t\t\t%q, // %s\n", h, g.sources[i])
 		}
-		body.WriteString("\t\t},\n\t\tpipelines: map[string]generatedPipeline{\n")
+		fmt.Fprintf(&body, "\t\t},\n\t\tlayout: %q,\n\t\tpipelines: map[string]generatedPipeline{\n", g.lsig)
 		for _, pl := range []string{"ingress", "egress"} {
 			fmt.Fprintf(&body, "\t\t\t%q: {bind: bind_%s_%s, signature: []string{\n", pl, g.name, pl)
 			for _, s := range g.sigs[pl] {
@@ -89,13 +91,20 @@ func GenerateControls(sources []GenSource) ([]byte, error) {
 			writeBinding(&body, "parser", "generatedParser", g.name, g.psig)
 		}
 		body.WriteString("\t})\n}\n\n")
-		body.WriteString(par)
-		body.WriteString(dep)
-		body.WriteString(actionsCode("bind_"+g.name+"_actions", g.sources[0], g.actions))
+		var code strings.Builder
+		code.WriteString(par)
+		code.WriteString(dep)
+		code.WriteString(actionsCode("bind_"+g.name+"_actions", g.sources[0], g.actions))
 		for _, pl := range []string{"ingress", "egress"} {
 			e := &emitter{order: g.graphs[pl]}
-			body.WriteString(e.function("bind_"+g.name+"_"+pl, g.sources[0]+" "+pl))
+			code.WriteString(e.function("bind_"+g.name+"_"+pl, g.sources[0]+" "+pl))
 		}
+		// gofmt first: then a line "}" is a function's end.
+		formatted, err := format.Source([]byte(code.String()))
+		if err != nil {
+			return nil, fmt.Errorf("generated code of %s does not parse: %w", g.sources[0], err)
+		}
+		body.WriteString(phvArrays(string(formatted), g.prog.layout))
 	}
 	var imports []string
 	if bytes.Contains(body.Bytes(), []byte("binary.")) {
@@ -113,6 +122,56 @@ func GenerateControls(sources []GenSource) ([]byte, error) {
 		return nil, fmt.Errorf("generated code does not parse: %w", err)
 	}
 	return out, nil
+}
+
+// phvRef is a generated statement's access to the PHV's slices, and
+// phvFunc a generated method on a PHV.
+var (
+	phvRef  = regexp.MustCompile(`\bs\.(hdr|slots|valid)\[`)
+	phvFunc = regexp.MustCompile(`^func \(g \*\w+\) \w+\(s \*phv[,)].*\{$`)
+)
+
+// phvArrays makes each generated method (code as gofmt writes it) that indexes the PHV's metadata
+// words, header bytes or validity bits see them as arrays of the layout's
+// sizes (one length check at its start, converting the slice to an array
+// pointer), so that the compiler drops the bounds check of every access at
+// a constant offset: the generated code's offsets are constants below
+// those sizes, which the bound program's layout must have
+// (layoutSignature).
+func phvArrays(code string, l *layout) string {
+	arrays := map[string]string{
+		"hdr":   fmt.Sprintf("phvHdr := (*[%d]byte)(s.hdr)", l.hdrBytes),
+		"slots": fmt.Sprintf("phvSlots := (*[%d]uint64)(s.slots)", l.words),
+		"valid": fmt.Sprintf("phvValid := (*[%d]bool)(s.valid)", len(l.headers)),
+	}
+	names := map[string]string{"hdr": "phvHdr[", "slots": "phvSlots[", "valid": "phvValid["}
+	lines := strings.SplitAfter(code, "\n")
+	var b strings.Builder
+	for i := 0; i < len(lines); i++ {
+		b.WriteString(lines[i])
+		if !phvFunc.MatchString(strings.TrimSuffix(lines[i], "\n")) {
+			continue
+		}
+		end := i + 1
+		for end < len(lines) && lines[end] != "}\n" {
+			end++
+		}
+		body := strings.Join(lines[i+1:end], "")
+		used := map[string]bool{}
+		body = phvRef.ReplaceAllStringFunc(body, func(m string) string {
+			f := phvRef.FindStringSubmatch(m)[1]
+			used[f] = true
+			return names[f]
+		})
+		for _, f := range []string{"hdr", "slots", "valid"} {
+			if used[f] {
+				b.WriteString("\t" + arrays[f] + "\n")
+			}
+		}
+		b.WriteString(body)
+		i = end - 1
+	}
+	return b.String()
 }
 
 // writeBinding writes one generated part's registration: the field, the

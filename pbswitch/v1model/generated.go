@@ -35,7 +35,11 @@ import (
 // generatedControls is one generated file's code: the JSONs it serves and
 // its pipelines' code by name.
 type generatedControls struct {
-	hashes    []string // hex SHA-256 of each bmv2.json
+	hashes []string // hex SHA-256 of each bmv2.json
+	// layout is the PHV's sizes the code was generated for
+	// (layoutSignature): its functions see the PHV's metadata words, header
+	// bytes and validity bits as arrays of these sizes.
+	layout    string
 	pipelines map[string]generatedPipeline
 	actions   generatedActions
 	deparser  generatedDeparser
@@ -100,6 +104,9 @@ func (p *Program) bindGenerated(bmv2 []byte, registry map[string]*generatedContr
 	if g == nil || p.opts.reference || p.opts.interpret {
 		return
 	}
+	if g.layout != layoutSignature(p.layout) {
+		return
+	}
 	ingress, ok := g.pipelines["ingress"]
 	if !ok {
 		return
@@ -129,6 +136,12 @@ func (p *Program) bindGenerated(bmv2 []byte, registry map[string]*generatedContr
 	if g.deparser.bind != nil {
 		p.genDeparse = g.deparser.bind(p)
 	}
+}
+
+// layoutSignature is the PHV's sizes: the generated code's array views
+// (phvArrays) are these long.
+func layoutSignature(l *layout) string {
+	return fmt.Sprintf("words=%d headers=%d bytes=%d", l.words, len(l.headers), l.hdrBytes)
 }
 
 // actionSignature describes each action with what its generated body and

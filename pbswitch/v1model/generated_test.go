@@ -108,6 +108,16 @@ func TestGeneratedControlsNeedTheirGraphsSignature(t *testing.T) {
 	if p.genIngress != nil || p.genParse != nil || boundActions(p) != 0 {
 		t.Fatal("code bound with its parser's signature changed")
 	}
+	// The PHV's sizes, which the code's array views assume.
+	stale = *committed
+	if stale.layout != layoutSignature(p.layout) {
+		t.Fatalf("the committed layout %q, the program's %q", stale.layout, layoutSignature(p.layout))
+	}
+	stale.layout = layoutSignature(&layout{words: p.layout.words - 1, headers: p.layout.headers, hdrBytes: p.layout.hdrBytes})
+	p.bindGenerated(jb, map[string]*generatedControls{jsonHash(jb): &stale})
+	if p.genIngress != nil || p.genParse != nil || p.genDeparse != nil || boundActions(p) != 0 {
+		t.Fatal("code bound with its layout changed")
+	}
 	p.bindGenerated(jb, generatedByHash)
 	if p.genDeparse == nil || p.genParse == nil || boundActions(p) == 0 {
 		t.Fatal("the committed parser, deparser or actions were not bound")

@@ -4,6 +4,7 @@ package v1model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/flowbuf/flowbuf/pbswitch/bmv2json"
@@ -64,6 +65,48 @@ func (c *compiler) primitiveCode(p *bmv2json.Primitive, x *exprCtx) string {
 		n := c.l.headers[d].bits / 8
 		db, ob := c.l.headers[d].byteOff, c.l.headers[o].byteOff
 		return fmt.Sprintf("copy(s.hdr[%d:%d], s.hdr[%d:%d])\ns.valid[%d] = s.valid[%d]", db, db+n, ob, ob+n, d, o)
+	case "count":
+		// As compiler.count: an index outside the array counts nothing.
+		if len(ps) != 2 {
+			return ""
+		}
+		name, err := ps[0].String()
+		arr, ok := c.counters[name]
+		idx := c.valueCode(&ps[1], x)
+		if err != nil || !ok || idx == "" {
+			return ""
+		}
+		k := slices.Index(c.prog.counterRefs, arr)
+		if k < 0 {
+			k = len(c.prog.counterRefs)
+			c.prog.counterRefs = append(c.prog.counterRefs, arr)
+		}
+		return fmt.Sprintf("s.prog.counterRefs[%d].CountAt(%s, s.ingressLen) // %s", k, idx, name)
+	case "execute_meter":
+		// As compiler.executeMeter: an index outside the array is green.
+		if len(ps) != 3 {
+			return ""
+		}
+		name, err := ps[0].String()
+		arr, ok := c.meters[name]
+		idx := c.valueCode(&ps[1], x)
+		if err != nil || !ok || idx == "" {
+			return ""
+		}
+		lv, err := c.lvalueOf(&ps[2], x)
+		if err != nil || !plainField(lv) {
+			return ""
+		}
+		k := slices.Index(c.prog.meterRefs, arr)
+		if k < 0 {
+			k = len(c.prog.meterRefs)
+			c.prog.meterRefs = append(c.prog.meterRefs, arr)
+		}
+		size := "int64(s.ingressLen)"
+		if arr.Packets {
+			size = "1"
+		}
+		return storeCode(lv, fmt.Sprintf("uint64(s.prog.meterRefs[%d].ExecuteAt(%s, %s))", k, idx, size)) + " // " + name
 	}
 	return ""
 }

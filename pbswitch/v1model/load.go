@@ -225,6 +225,7 @@ func (c *compiler) bindActions(jp *bmv2json.Program, info *p4info.P4Info) error 
 			a.p4id, a.inInfo = privateActionID|uint32(jp.Actions[i].ID), false
 		}
 		c.actions[jp.Actions[i].ID] = a
+		a.index = len(c.prog.actions)
 		c.prog.actions = append(c.prog.actions, a)
 	}
 	return nil

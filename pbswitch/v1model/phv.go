@@ -32,7 +32,10 @@ type phv struct {
 	// entry's decoded words (read only) or paramBuf.
 	params   []uint64
 	paramBuf []uint64
-	exited   bool // exit() in the running control
+	// slabParams is a slab entry's parameter bytes, as generated code's
+	// table lookups take them (pipeline.Table.LookupSlab).
+	slabParams [pipeline.SlabParamBytes]byte
+	exited     bool // exit() in the running control
 
 	cloneSpec     uint32 // clone session | cloneValid; 0: none
 	cloneList     int    // field list preserved by the clone

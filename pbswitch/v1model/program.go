@@ -76,6 +76,12 @@ type Program struct {
 	// actions are the compiled actions in the JSON's order (the order
 	// generated actions are bound in).
 	actions []*action
+	// counterRefs and meterRefs are the indirect counter and meter arrays
+	// generated count and execute_meter code names by index (in the order
+	// the compiler first met them: the code's hash covers the index and
+	// the array's name).
+	counterRefs []*pipeline.CounterArray
+	meterRefs   []*pipeline.MeterArray
 
 	fieldLists map[int][]*lvalue
 	learn      map[int]*learnBinding

@@ -27,9 +27,10 @@ const (
 )
 
 // Socket is an AF_PACKET socket on one interface with a TPACKET_V2 RX ring
-// and TX ring, with virtio-net headers (PACKET_VNET_HDR, see putVnetHdr). TPACKET_V2 rather than V3: V3 hands frames over a block at a
-// time, after a block timeout of at least 1 ms when traffic is light, while
-// V2 wakes the reader per frame and still batches whatever is ready, which
+// and TX ring, with virtio-net headers (PACKET_VNET_HDR, see putVnetHdr).
+// TPACKET_V2 rather than V3: V3 hands frames over a block at a time,
+// after a block timeout of at least 1 ms when traffic is light, while V2
+// wakes the reader per frame and still batches whatever is ready, which
 // keeps the added latency in microseconds. The socket ignores its host's
 // outgoing frames (PACKET_IGNORE_OUTGOING), so it never reads back what it
 // sent, and transmits past the qdisc (PACKET_QDISC_BYPASS). The reader

@@ -127,3 +127,66 @@ func TestFramesOfEverySizeCrossTheRingsIntact(t *testing.T) {
 		}
 	}
 }
+
+// A Socket sends through a TX socket of its own and receives through
+// another: what it sends leaves the interface and is never read back by
+// its receive side, and what arrives is read once, by the receive side
+// only (the TX socket, bound with protocol 0, holds no frames).
+func TestASocketReadsWhatArrivesAndNotWhatItSends(t *testing.T) {
+	if !nslab.IsRoot() {
+		t.Skip("needs root to create network namespaces and veth pairs")
+	}
+	lab := nslab.New("fbag-own-")
+	t.Cleanup(func() {
+		if err := lab.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	a, err := lab.NS("a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := lab.NS("b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.Veth(a, "a-eth", b, "b-eth"); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := nslab.Socket(a, "a-eth", 1500, 256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := nslab.Socket(b, "b-eth", 1500, 256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ra, rb := startReceiver(sa), startReceiver(sb)
+	t.Cleanup(ra.stop)
+	t.Cleanup(rb.stop)
+	const n = 100
+	send := func(s *netio.Socket, from uint32) {
+		t.Helper()
+		frames := make([][]byte, n)
+		for i := range frames {
+			frames[i] = nslab.Frame(make([]byte, nslab.MinFrame), nslab.MinFrame, from+uint32(i), 0)
+		}
+		if err := s.Send(frames); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(sa, 0)    // a -> b
+	send(sb, 1000) // b -> a
+	gotB := rb.waitFor(n, time.Second)
+	gotA := ra.waitFor(n, time.Second)
+	if lost, re, dup := lostAndReordered(gotB, 0, n); len(gotB) != n || lost+re+dup != 0 {
+		t.Errorf("b read %d frames (%d lost, %d reordered, %d twice), want a's %d in order", len(gotB), lost, re, dup, n)
+	}
+	if lost, re, dup := lostAndReordered(gotA, 1000, n); len(gotA) != n || lost+re+dup != 0 {
+		t.Errorf("a read %d frames (%d lost, %d reordered, %d twice), want b's %d in order", len(gotA), lost, re, dup, n)
+	}
+	// Two AF_PACKET sockets a side; only the receive side's takes frames.
+	if got := packetSockets(t, a, "a-eth"); got != 2 {
+		t.Errorf("%d AF_PACKET sockets bound to a-eth, want 2 (RX and TX)", got)
+	}
+}

@@ -21,6 +21,34 @@ const (
 	txDataOffset = 32
 )
 
+// With PACKET_VNET_HDR, a struct virtio_net_hdr (linux/virtio_net.h)
+// precedes each frame: in a TX slot the socket writes it before the frame;
+// in an RX slot the kernel writes it before tp_mac, which Recv reads
+// from, so the receive side does not look at it.
+const (
+	vnetHdrLen    = 10
+	vnetHdrHdrLen = 2 // hdr_len: bytes the kernel copies into the skb's linear part
+	// txLinearMax is the largest frame sent whole in the skb's linear
+	// part. Without a virtio-net header the kernel copies only the
+	// Ethernet header and attaches the rest of the TX slot's page as a
+	// fragment (zero copy); a veth must then copy that fragment into a new
+	// page to hand the skb to its peer (skb_copy_ubufs: a page allocated,
+	// copied and freed a frame). A larger frame keeps the fragment: its
+	// copy is paid over more bytes, and a NIC sends it from the ring.
+	txLinearMax = 1536
+)
+
+// putVnetHdr writes the virtio-net header of an n-byte frame into hdr: no
+// checksum offload, no segmentation, and a frame of up to txLinearMax bytes
+// copied whole into the skb. Its 16-bit fields are in host byte order
+// (virtio's legacy order for the host's own packet sockets).
+func putVnetHdr(hdr []byte, n int) {
+	clear(hdr[:vnetHdrLen])
+	if n <= txLinearMax {
+		*(*uint16)(unsafe.Pointer(&hdr[vnetHdrHdrLen])) = uint16(n)
+	}
+}
+
 // ring is one TPACKET_V2 ring inside the socket's mapping: frameNr slots of
 // frameSize bytes, each starting with a tpacket2_hdr whose status word is
 // the hand-off between kernel and user space.

@@ -27,9 +27,10 @@ const (
 )
 
 // Socket is an AF_PACKET socket on one interface with a TPACKET_V2 RX ring
-// and TX ring. TPACKET_V2 rather than V3: V3 hands frames over a block at a
-// time, after a block timeout of at least 1 ms when traffic is light, while
-// V2 wakes the reader per frame and still batches whatever is ready, which
+// and TX ring, with virtio-net headers (PACKET_VNET_HDR, see putVnetHdr).
+// TPACKET_V2 rather than V3: V3 hands frames over a block at a time,
+// after a block timeout of at least 1 ms when traffic is light, while V2
+// wakes the reader per frame and still batches whatever is ready, which
 // keeps the added latency in microseconds. The socket ignores its host's
 // outgoing frames (PACKET_IGNORE_OUTGOING), so it never reads back what it
 // sent, and transmits past the qdisc (PACKET_QDISC_BYPASS). The reader
@@ -39,8 +40,15 @@ type Socket struct {
 	fd     int
 	file   *os.File        // owns fd once set; registered with the poller
 	rc     syscall.RawConn // waits for readiness without a thread per socket
-	mem    []byte
+	mem    []byte          // the RX ring
 	rx, tx ring
+	// txFd is the socket of the TX ring, bound to the interface with
+	// protocol 0 (it hears nothing) and in no poller. The kernel wakes a
+	// socket's waiters for every sent frame it frees (sock_def_write_space):
+	// on the reader's socket, which waits in the poller, that took 8 % of
+	// pbswitch's CPU at 64 B; on a socket nobody waits on it costs a test.
+	txFd   int
+	txMem  []byte
 	txMu   sync.Mutex
 	closed atomic.Bool
 
@@ -67,48 +75,93 @@ func OpenSocketSlots(ifindex, mtu, rxSlots, txSlots int) (*Socket, error) {
 	if err != nil {
 		return nil, fmt.Errorf("AF_PACKET socket: %w", err)
 	}
-	s := &Socket{fd: fd}
-	if err := s.setup(ifindex, mtu, rxSlots, txSlots); err != nil {
+	s := &Socket{fd: fd, txFd: -1}
+	if s.txFd, err = unix.Socket(unix.AF_PACKET, unix.SOCK_RAW|unix.SOCK_CLOEXEC, 0); err != nil {
+		s.release()
+		return nil, fmt.Errorf("AF_PACKET socket: %w", err)
+	}
+	if err := s.setupTx(ifindex, mtu, txSlots); err != nil {
+		s.release()
+		return nil, err
+	}
+	if err := s.setup(ifindex, mtu, rxSlots); err != nil {
 		s.release()
 		return nil, err
 	}
 	return s, nil
 }
 
-func (s *Socket) setup(ifindex, mtu, rxSlots, txSlots int) error {
-	opts := []struct {
-		name string
-		opt  int
-		val  int
-	}{
-		{"PACKET_VERSION", unix.PACKET_VERSION, unix.TPACKET_V2},
-		{"PACKET_IGNORE_OUTGOING", unix.PACKET_IGNORE_OUTGOING, 1},
-		{"PACKET_QDISC_BYPASS", unix.PACKET_QDISC_BYPASS, 1},
-	}
+type sockOpt struct {
+	name string
+	opt  int
+	val  int
+}
+
+func setOpts(fd int, opts []sockOpt) error {
 	for _, o := range opts {
-		if err := unix.SetsockoptInt(s.fd, unix.SOL_PACKET, o.opt, o.val); err != nil {
+		if err := unix.SetsockoptInt(fd, unix.SOL_PACKET, o.opt, o.val); err != nil {
 			return fmt.Errorf("setsockopt %s: %w", o.name, err)
 		}
 	}
-	rxReq, txReq := ringGeometry(mtu, rxSlots), ringGeometry(mtu, txSlots)
+	return nil
+}
+
+// mapRing maps a ring of bytes bytes of fd.
+func mapRing(fd, bytes int) ([]byte, error) {
+	mem, err := unix.Mmap(fd, 0, bytes, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED|unix.MAP_LOCKED)
+	if err != nil {
+		// MAP_LOCKED needs memlock headroom; fall back to a pageable ring.
+		mem, err = unix.Mmap(fd, 0, bytes, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
+		if err != nil {
+			return nil, fmt.Errorf("mmap ring: %w", err)
+		}
+	}
+	return mem, nil
+}
+
+// setupTx readies the TX socket: its ring, bound to the interface with
+// protocol 0 (it takes no frames).
+func (s *Socket) setupTx(ifindex, mtu, txSlots int) error {
+	err := setOpts(s.txFd, []sockOpt{
+		{"PACKET_VERSION", unix.PACKET_VERSION, unix.TPACKET_V2},
+		{"PACKET_QDISC_BYPASS", unix.PACKET_QDISC_BYPASS, 1},
+		{"PACKET_VNET_HDR", unix.PACKET_VNET_HDR, 1}, // before the ring: EBUSY after
+	})
+	if err != nil {
+		return err
+	}
+	txReq := ringGeometry(mtu, txSlots)
+	if err := unix.SetsockoptTpacketReq(s.txFd, unix.SOL_PACKET, unix.PACKET_TX_RING, &txReq); err != nil {
+		return fmt.Errorf("setsockopt PACKET_TX_RING: %w", err)
+	}
+	s.tx = ring{frameSize: int(txReq.Frame_size), frameNr: int(txReq.Frame_nr)}
+	if s.txMem, err = mapRing(s.txFd, s.tx.bytes()); err != nil {
+		return err
+	}
+	s.tx.mem = s.txMem
+	if err := unix.Bind(s.txFd, &unix.SockaddrLinklayer{Ifindex: ifindex}); err != nil {
+		return fmt.Errorf("bind TX socket to ifindex %d: %w", ifindex, err)
+	}
+	return nil
+}
+
+func (s *Socket) setup(ifindex, mtu, rxSlots int) error {
+	err := setOpts(s.fd, []sockOpt{
+		{"PACKET_VERSION", unix.PACKET_VERSION, unix.TPACKET_V2},
+		{"PACKET_IGNORE_OUTGOING", unix.PACKET_IGNORE_OUTGOING, 1},
+	})
+	if err != nil {
+		return err
+	}
+	rxReq := ringGeometry(mtu, rxSlots)
 	if err := unix.SetsockoptTpacketReq(s.fd, unix.SOL_PACKET, unix.PACKET_RX_RING, &rxReq); err != nil {
 		return fmt.Errorf("setsockopt PACKET_RX_RING: %w", err)
 	}
-	if err := unix.SetsockoptTpacketReq(s.fd, unix.SOL_PACKET, unix.PACKET_TX_RING, &txReq); err != nil {
-		return fmt.Errorf("setsockopt PACKET_TX_RING: %w", err)
-	}
 	s.rx = ring{frameSize: int(rxReq.Frame_size), frameNr: int(rxReq.Frame_nr)}
-	s.tx = ring{frameSize: int(txReq.Frame_size), frameNr: int(txReq.Frame_nr)}
-	mem, err := unix.Mmap(s.fd, 0, s.rx.bytes()+s.tx.bytes(), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED|unix.MAP_LOCKED)
-	if err != nil {
-		// MAP_LOCKED needs memlock headroom; fall back to pageable rings.
-		mem, err = unix.Mmap(s.fd, 0, s.rx.bytes()+s.tx.bytes(), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
-		if err != nil {
-			return fmt.Errorf("mmap rings: %w", err)
-		}
+	if s.mem, err = mapRing(s.fd, s.rx.bytes()); err != nil {
+		return err
 	}
-	s.mem = mem
-	s.rx.mem, s.tx.mem = mem[:s.rx.bytes()], mem[s.rx.bytes():]
+	s.rx.mem = s.mem
 	sa := &unix.SockaddrLinklayer{Protocol: htons(unix.ETH_P_ALL), Ifindex: ifindex}
 	if err := unix.Bind(s.fd, sa); err != nil {
 		return fmt.Errorf("bind to ifindex %d: %w", ifindex, err)
@@ -211,7 +264,7 @@ func (s *Socket) Send(frames [][]byte) error {
 	}
 	pending := 0
 	for _, f := range frames {
-		if len(f) > s.tx.frameSize-txDataOffset {
+		if len(f) > s.tx.frameSize-txDataOffset-vnetHdrLen {
 			s.TxErrors.Add(1)
 			continue
 		}
@@ -225,8 +278,9 @@ func (s *Socket) Send(frames [][]byte) error {
 				return err
 			}
 		}
-		copy(slot[txDataOffset:], f)
-		putU32(slot, hdrLen, uint32(len(f)))
+		putVnetHdr(slot[txDataOffset:], len(f))
+		copy(slot[txDataOffset+vnetHdrLen:], f)
+		putU32(slot, hdrLen, uint32(vnetHdrLen+len(f)))
 		setStatus(slot, unix.TP_STATUS_SEND_REQUEST)
 		s.tx.next = (s.tx.next + 1) % s.tx.frameNr
 		pending++
@@ -243,7 +297,7 @@ func (s *Socket) Send(frames [][]byte) error {
 func (s *Socket) flush() error {
 	deadline := time.Now().Add(txStall)
 	for {
-		err := kick(s.fd)
+		err := kick(s.txFd)
 		switch {
 		case err == nil:
 			return nil
@@ -253,7 +307,7 @@ func (s *Socket) flush() error {
 			if time.Now().After(deadline) {
 				return fmt.Errorf("flush TX ring: stalled for %v: %w", txStall, err)
 			}
-			fds := []unix.PollFd{{Fd: int32(s.fd), Events: unix.POLLOUT}}
+			fds := []unix.PollFd{{Fd: int32(s.txFd), Events: unix.POLLOUT}}
 			_, _ = unix.Poll(fds, 1)
 		default:
 			return fmt.Errorf("flush TX ring: %w", err)
@@ -293,7 +347,7 @@ func (s *Socket) waitSlot(slot []byte) error {
 			setStatus(slot, unix.TP_STATUS_AVAILABLE)
 			return nil
 		}
-		fds := []unix.PollFd{{Fd: int32(s.fd), Events: unix.POLLOUT}}
+		fds := []unix.PollFd{{Fd: int32(s.txFd), Events: unix.POLLOUT}}
 		if _, err := unix.Poll(fds, 1); err != nil && err != unix.EINTR {
 			return fmt.Errorf("poll for TX slot: %w", err)
 		}
@@ -359,6 +413,14 @@ func (s *Socket) release() {
 	if s.mem != nil {
 		_ = unix.Munmap(s.mem)
 		s.mem = nil
+	}
+	if s.txMem != nil {
+		_ = unix.Munmap(s.txMem)
+		s.txMem = nil
+	}
+	if s.txFd >= 0 {
+		unix.Close(s.txFd)
+		s.txFd = -1
 	}
 	switch {
 	case s.file != nil:

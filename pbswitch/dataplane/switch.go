@@ -378,10 +378,12 @@ func (s *Switch) nowUs() uint32 { return uint32(time.Since(s.start).Microseconds
 // global timestamps count.
 func (s *Switch) nowUs64() uint64 { return uint64(time.Since(s.start).Microseconds()) }
 
-func (s *Switch) packet(frame []byte, inPort uint32) *pipeline.Packet {
+// packet takes a packet from the pool for frame arriving on inPort at
+// ingressUs (the switch's clock).
+func (s *Switch) packet(frame []byte, inPort uint32, ingressUs uint64) *pipeline.Packet {
 	pk := s.pool.Get().(*pipeline.Packet)
 	pk.Frame, pk.Meta, pk.PacketOut = frame, pipeline.StdMeta{IngressPort: inPort}, nil
-	pk.Meta.IngressUs = s.nowUs64()
+	pk.Meta.IngressUs = ingressUs
 	pk.PacketIn = pk.PacketIn[:0]
 	return pk
 }
@@ -434,8 +436,11 @@ func (s *Switch) receive(inPort uint32, frames [][]byte, lossless bool) {
 		engine.PutFrames(frames)
 		return
 	}
+	// One clock read a batch: every frame of it had arrived when the
+	// batch was taken, which is what ingress_global_timestamp stamps.
+	now := s.nowUs64()
 	for _, f := range frames {
-		pk := s.packet(f, inPort)
+		pk := s.packet(f, inPort, now)
 		box.p.Ingress(pk)
 		s.dispatch(box.p, ports, pk, lossless)
 	}
@@ -448,7 +453,7 @@ func (s *Switch) PacketOut(frame []byte, meta []pipeline.CtrlMeta) error {
 	if box == nil {
 		return fmt.Errorf("no pipeline program is running")
 	}
-	pk := s.packet(frame, s.opts.CPUPort)
+	pk := s.packet(frame, s.opts.CPUPort, s.nowUs64())
 	pk.PacketOut = meta
 	box.p.Ingress(pk)
 	s.dispatch(box.p, *s.ports.Load(), pk, false)
@@ -527,7 +532,7 @@ func (s *Switch) copyPacket(proc Processor, pk *pipeline.Packet, kind pipeline.C
 	n := len(pk.Frame)
 	f := engine.GetFrame(n)[:n]
 	copy(f, pk.Frame)
-	c := s.packet(f, pk.Meta.IngressPort)
+	c := s.packet(f, pk.Meta.IngressPort, pk.Meta.IngressUs)
 	c.Meta = pk.Meta
 	proc.Replicate(c, pk, kind)
 	return c
@@ -603,7 +608,11 @@ func (s *Switch) egressWorker(p *port) {
 	batch := make([]*pipeline.Packet, egressBatch)
 	frames := make([][]byte, 0, egressBatch)
 	for {
-		n, wait := p.q.dequeue(batch, time.Now(), s.nowUs())
+		// One clock read a batch: its copies leave their queues now, the
+		// instant egress_global_timestamp and deq_timedelta stamp.
+		now := time.Now()
+		nowUs := uint64(now.Sub(s.start).Microseconds())
+		n, wait := p.q.dequeue(batch, now, uint32(nowUs))
 		if n == 0 {
 			if wait > 0 {
 				time.Sleep(wait)
@@ -622,7 +631,7 @@ func (s *Switch) egressWorker(p *port) {
 				s.discard(pk, DropEgress)
 				continue
 			}
-			stampEgress(&pk.Meta, s.nowUs64())
+			stampEgress(&pk.Meta, nowUs)
 			sent := box.p.Egress(pk)
 			if pk.Meta.EgressClone != 0 {
 				s.cloneTo(box.p, *s.ports.Load(), pk, pk.Meta.EgressClone, pipeline.CopyEgressClone, pipeline.InstanceEgressClone)

@@ -189,3 +189,44 @@ func TestRecirculatedPacketHasNoIngressTimestamp(t *testing.T) {
 			first.IngressUs, second.IngressUs, second.InstanceType)
 	}
 }
+
+// TestTimestampsOneClockReadABatch: the switch reads its clock once for a
+// batch of frames taken from a port and once for a batch of copies taken
+// from a queue. Every frame of a received batch had arrived when the batch
+// was taken, so all carry that instant as ingress_global_timestamp, even
+// when ingress takes time on each; every copy of a dequeued batch left its
+// queue at one instant, its egress_global_timestamp, while enq_timestamp
+// is still each copy's own.
+func TestTimestampsOneClockReadABatch(t *testing.T) {
+	const n, work = 8, 200 * time.Microsecond
+	sw := New(Options{CPUPort: 255})
+	defer sw.Close()
+	rec := &recorder{objs: &pipeline.Objects{PRE: pipeline.NewPRE()}}
+	sw.SetProgram(rec)
+	gate := newGateSink()
+	if err := sw.AddPort(1, gate, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	sw.Receive(2, burst(1)) // the plug: its Send holds the port's worker
+	<-gate.entered
+	rec.ingressWork = work
+	sw.Receive(2, burst(n))
+	close(gate.open)
+	waitFor(t, "the queued packets to leave", func() bool { return rec.count() == n+1 })
+
+	batch := rec.egressed[1:]
+	for i, m := range batch {
+		if m.IngressUs != batch[0].IngressUs {
+			t.Errorf("packet %d: ingress_global_timestamp %d, the batch's first %d: want one stamp a batch", i, m.IngressUs, batch[0].IngressUs)
+		}
+		if m.EgressUs != batch[0].EgressUs {
+			t.Errorf("packet %d: egress_global_timestamp %d, the batch's first %d: want one stamp a dequeue", i, m.EgressUs, batch[0].EgressUs)
+		}
+		if i > 0 && m.EnqTimestampUs < batch[i-1].EnqTimestampUs+uint32(work.Microseconds()) {
+			t.Errorf("packet %d: enq_timestamp %d, %d after the one before; ingress takes %v each", i, m.EnqTimestampUs, m.EnqTimestampUs-batch[i-1].EnqTimestampUs, work)
+		}
+	}
+	if last := batch[n-1]; last.EnqTimestampUs-uint32(last.IngressUs) < uint32((n * work).Microseconds()) {
+		t.Errorf("the last packet was queued %d µs after its batch's stamp; the batch's ingress took %v", last.EnqTimestampUs-uint32(last.IngressUs), n*work)
+	}
+}

@@ -57,8 +57,15 @@ func (b *bench) ceiling() (err error) {
 	}
 	defer cleanup()
 	var lossless searchResult
+	var stackSW, stackShare float64
 	sw, swShare, err := measureSwitch(l, frame, b.dur, pbswitchCommand(bin, l.Switch.Path, "127.0.0.1:29559"), "127.0.0.1:29559",
-		func() (err error) { lossless, err = b.losslessRate(l, frame, gen); return err })
+		func(pid int) (err error) {
+			if lossless, err = b.losslessRate(l, frame, gen); err != nil {
+				return err
+			}
+			stackSW, stackShare, err = stackSinkRate(l, pid, frame, b.dur)
+			return err
+		})
 	if err != nil {
 		return fmt.Errorf("pbswitch: %w", err)
 	}
@@ -69,6 +76,10 @@ func (b *bench) ceiling() (err error) {
 	b.Emit("pbswitch_lossless_mpps_64b_1core", lossless.rate/1e6, "Mpps", with(with(with(pbCond,
 		"load", fmt.Sprintf("paced generator, highest rate with < %.0f %% loss, bisection in %d steps of %.1f s", maxLoss*100, searchSteps, b.stepDur().Seconds())),
 		"loss_at_rate", lossless.loss), "steps", lossless.steps))
+	stackCond := with(with(pbCond, "load", "the generator's full rate (overload: what the switch keeps)"), "sink",
+		"h2-eth's stack (no XDP program: no copy of each frame into a page), counted by its receive counter; the sink's receive still runs in the switch's context")
+	b.Emit("pbswitch_stack_sink_fwd_mpps_64b_1core", stackSW/1e6, "Mpps", stackCond)
+	b.emitCPU("pbswitch_stack_sink", stackSW, stackShare, stackCond)
 
 	bmv2Bin, err := exec.LookPath("simple_switch_grpc")
 	if err != nil {
@@ -110,12 +121,27 @@ func bmv2Command(bin, netns, addr string) *exec.Cmd {
 		"-i", "1@"+xdpgen.SwitchIn, "-i", "2@"+xdpgen.SwitchOut, "--", "--grpc-server-addr", addr, "--cpu-port", "255")
 }
 
+// stackSinkRate measures what the switch (process pid) forwards under the
+// generator's full rate into the stack sink, and its CPU share meanwhile;
+// the XDP sink is back afterwards. The XDP sink's counter makes the veth
+// copy every frame into a page in the switch's context (a fifth of its CPU
+// in a profile); the stack sink drops them at IP receive instead. Both are
+// measured on the same switch process in the same run.
+func stackSinkRate(l *xdpgen.Lab, pid int, frame []byte, dur time.Duration) (rate, share float64, err error) {
+	if err := l.SetSink(xdpgen.SinkStack); err != nil {
+		return 0, 0, err
+	}
+	defer func() { err = errors.Join(err, l.SetSink(xdpgen.SinkXDP)) }()
+	share, err = xdpgen.CPUShare(pid, func() (err error) { rate, err = l.ForwardRate(frame, dur); return err })
+	return rate, share, err
+}
+
 // measureSwitch starts a P4Runtime switch, pushes the FlowBuf program with
 // the lab route and measures what it forwards under the generator's full
 // rate, and the share of its core the switch process used meanwhile (cmd
 // execs the switch: taskset and nsenter keep the pid); then it runs more
-// (nil: nothing) on the same switch.
-func measureSwitch(l *xdpgen.Lab, frame []byte, dur time.Duration, cmd *exec.Cmd, addr string, more func() error) (rate, share float64, err error) {
+// (nil: nothing) on the same switch, given the switch's pid.
+func measureSwitch(l *xdpgen.Lab, frame []byte, dur time.Duration, cmd *exec.Cmd, addr string, more func(pid int) error) (rate, share float64, err error) {
 	if err := cmd.Start(); err != nil {
 		return 0, 0, err
 	}
@@ -132,7 +158,7 @@ func measureSwitch(l *xdpgen.Lab, frame []byte, dur time.Duration, cmd *exec.Cmd
 	if err != nil || more == nil {
 		return rate, share, err
 	}
-	return rate, share, more()
+	return rate, share, more(cmd.Process.Pid)
 }
 
 // emitCPU reports the share of its core switch (pbswitch, bmv2) used while

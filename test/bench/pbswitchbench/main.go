@@ -71,6 +71,8 @@ var networkMetrics = []struct{ name, unit string }{
 	{"pbswitch_vs_bridge_64b_1core", "ratio"}, {"pbswitch_lossless_mpps_64b_1core", "Mpps"}, {"bmv2_fwd_mpps_64b_1core", "Mpps"},
 	{"pbswitch_cpu_share_1core", "ratio"}, {"pbswitch_fwd_mpps_per_cpu_second", "Mpps"},
 	{"bmv2_cpu_share_1core", "ratio"}, {"bmv2_fwd_mpps_per_cpu_second", "Mpps"},
+	{"pbswitch_stack_sink_fwd_mpps_64b_1core", "Mpps"}, {"pbswitch_stack_sink_cpu_share_1core", "ratio"},
+	{"pbswitch_stack_sink_fwd_mpps_per_cpu_second", "Mpps"},
 }
 
 func main() {
@@ -134,11 +136,11 @@ var goals = []benchreport.Goal{
 
 func (b *bench) summary(took time.Duration) string {
 	met, missed := b.Goals(goals)
-	return fmt.Sprintf("pbswitchbench (%s, %.0fs): pbswitch %.3f Mpps vs bridge %.3f Mpps (generator %.3f); ceiling on one core (XDP generator %.3f Mpps): pbswitch %.3f overloaded (%.0f %% of its core: %.3f Mpps per CPU-second), %.3f with < 1 %% loss, bridge %.3f, BMv2 %.3f Mpps; engine %.0f ns/packet (generic tables %.0f: ratio %.2f), push %.1f ms, P4Runtime %.0f entries/s; goals met: %s; goals missed: %s",
+	return fmt.Sprintf("pbswitchbench (%s, %.0fs): pbswitch %.3f Mpps vs bridge %.3f Mpps (generator %.3f); ceiling on one core (XDP generator %.3f Mpps): pbswitch %.3f overloaded (%.0f %% of its core: %.3f Mpps per CPU-second; into the stack sink %.3f per CPU-second), %.3f with < 1 %% loss, bridge %.3f, BMv2 %.3f Mpps; engine %.0f ns/packet (generic tables %.0f: ratio %.2f), push %.1f ms, P4Runtime %.0f entries/s; goals met: %s; goals missed: %s",
 		map[bool]string{true: "QUICK", false: "full"}[b.quick], took.Seconds(),
 		b.Value("pbswitch_fwd_mpps_64b"), b.Value("baseline_fwd_mpps_64b"), b.Value("generator_max_mpps_64b"),
 		b.Value("generator_mpps_64b"), b.Value("pbswitch_fwd_mpps_64b_1core"), 100*b.Value("pbswitch_cpu_share_1core"), b.Value("pbswitch_fwd_mpps_per_cpu_second"),
-		b.Value("pbswitch_lossless_mpps_64b_1core"), b.Value("bridge_fwd_mpps_64b_1core"), b.Value("bmv2_fwd_mpps_64b_1core"),
+		b.Value("pbswitch_stack_sink_fwd_mpps_per_cpu_second"), b.Value("pbswitch_lossless_mpps_64b_1core"), b.Value("bridge_fwd_mpps_64b_1core"), b.Value("bmv2_fwd_mpps_64b_1core"),
 		b.Value("engine_pipeline_ns_per_packet"), b.Value("engine_pipeline_ns_per_packet_generic_tables"),
 		b.Value("engine_slab_vs_generic_tables"), b.Value("pipeline_push_ms"),
 		b.Value("p4rt_write_entries_per_s"), met, missed)

@@ -4,6 +4,7 @@ package xdpgen
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/vishvananda/netlink"
@@ -17,15 +18,57 @@ import (
 //	gen:g-eth  <-> sink:s-eth                                 the generator alone
 //	gen:h1-eth <-> sw:sw-in [switch under test] sw:sw-out <-> sink:h2-eth
 //
-// Frames are sent with Send on the generator's CPU and counted by XDP at
-// s-eth and h2-eth (then dropped). What joins sw-in and sw-out (a bridge,
-// a switch process in the sw namespace) is the caller's.
+// Frames are sent with Send on the generator's CPU and counted at s-eth by
+// XDP and at h2-eth as the lab's Sink says (XDP at first). What joins sw-in
+// and sw-out (a bridge, a switch process in the sw namespace) is the
+// caller's.
 type Lab struct {
 	lab              *nslab.Lab
 	Gen, Switch      netio.NS
 	sinkNS           netio.NS
 	genCPU           int
 	genSink, outSink *Counter
+	sink             Sink
+}
+
+// Sink is how the lab takes and counts the frames that leave the switch
+// (at h2-eth, the far end of sw-out). A veth delivers to its peer in the
+// sender's context: whatever the sink does to a frame runs on the
+// switch's CPU and is charged to the switch's process.
+type Sink int
+
+// Sinks.
+const (
+	// SinkXDP counts with an XDP program on h2-eth that drops the frames.
+	// Before the program runs, the veth copies each frame a packet socket
+	// sent (an skb with its data in a page fragment and no room for XDP's
+	// headroom) into a page of its own pool, on the switch's CPU.
+	SinkXDP Sink = iota
+	// SinkStack attaches no program: h2-eth's stack takes the frames and
+	// drops them at IP receive (they are addressed to another host's MAC).
+	// They are counted by h2-eth's receive counter: what the veth handed
+	// to the sink's stack (a frame it drops for a full backlog is counted
+	// as rx_dropped instead). The stack's receive runs on the switch's CPU.
+	SinkStack
+)
+
+var sinkNames = [...]string{SinkXDP: "xdp", SinkStack: "stack"}
+
+func (s Sink) String() string {
+	if int(s) < len(sinkNames) {
+		return sinkNames[s]
+	}
+	return fmt.Sprintf("Sink(%d)", int(s))
+}
+
+// ParseSink reads a Sink's name (xdp, stack).
+func ParseSink(name string) (Sink, error) {
+	for s, n := range sinkNames {
+		if n == name {
+			return Sink(s), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown sink %q: want one of %v", name, sinkNames)
 }
 
 // Switch port interfaces in the Switch namespace.
@@ -57,6 +100,49 @@ func NewLab(prefix string, genCPU int) (*Lab, error) {
 	return l, nil
 }
 
+// SetSink changes how the frames leaving the switch are taken and counted.
+func (l *Lab) SetSink(s Sink) error {
+	if s == l.sink {
+		return nil
+	}
+	if s < SinkXDP || s > SinkStack {
+		return fmt.Errorf("sink %v: no such sink", s)
+	}
+	var err error
+	switch {
+	case s == SinkXDP:
+		l.outSink, err = Attach(l.sinkNS, "h2-eth", false)
+	case l.sink == SinkXDP:
+		err = l.outSink.Close()
+		l.outSink = nil
+	}
+	if err != nil {
+		return fmt.Errorf("sink %v: %w", s, err)
+	}
+	l.sink = s
+	return nil
+}
+
+// outCount is what arrived at h2-eth so far, as the sink counts.
+func (l *Lab) outCount() (uint64, error) {
+	if l.sink == SinkXDP {
+		return l.outSink.Count()
+	}
+	var n uint64
+	err := l.sinkNS.Do(func() error {
+		link, err := netlink.LinkByName("h2-eth")
+		if err != nil {
+			return err
+		}
+		if st := link.Attrs().Statistics; st != nil {
+			n = st.RxPackets
+			return nil
+		}
+		return fmt.Errorf("h2-eth has no statistics")
+	})
+	return n, err
+}
+
 // Close removes the lab.
 func (l *Lab) Close() error {
 	var errs []error
@@ -71,7 +157,7 @@ func (l *Lab) Close() error {
 // GeneratorRate is the frames per second the generator delivers to a bare
 // veth peer: the most any forwarding figure here can show.
 func (l *Lab) GeneratorRate(frame []byte, dur time.Duration) (float64, error) {
-	return l.blastRate("g-eth", l.genSink, frame, dur)
+	return l.blastRate("g-eth", l.genSink.Count, frame, dur)
 }
 
 // ForwardRate is the frames per second that leave sw-out while the
@@ -83,7 +169,7 @@ func (l *Lab) ForwardRate(frame []byte, dur time.Duration) (float64, error) {
 		return 0, err
 	}
 	defer pass.Close()
-	return l.blastRate("h1-eth", l.outSink, frame, dur)
+	return l.blastRate("h1-eth", l.outCount, frame, dur)
 }
 
 // Bridge joins sw-in and sw-out with a Linux bridge; the returned func
@@ -103,11 +189,11 @@ func (l *Lab) Bridge() (func() error, error) {
 	}, nil
 }
 
-func (l *Lab) blastRate(ifname string, k *Counter, frame []byte, dur time.Duration) (float64, error) {
+func (l *Lab) blastRate(ifname string, count func() (uint64, error), frame []byte, dur time.Duration) (float64, error) {
 	if _, err := Send(l.Gen, ifname, frame, 200*time.Millisecond, l.genCPU); err != nil { // warm-up
 		return 0, err
 	}
-	c0, err := k.Count()
+	c0, err := count()
 	if err != nil {
 		return 0, err
 	}
@@ -116,7 +202,7 @@ func (l *Lab) blastRate(ifname string, k *Counter, frame []byte, dur time.Durati
 		return 0, err
 	}
 	time.Sleep(50 * time.Millisecond) // what is still in flight
-	c1, err := k.Count()
+	c1, err := count()
 	if err != nil {
 		return 0, err
 	}
@@ -150,7 +236,7 @@ func (l *Lab) ForwardAt(frame []byte, pps float64, dur time.Duration) (Offered, 
 		return Offered{}, err
 	}
 	defer pass.Close()
-	c0, err := l.outSink.Count()
+	c0, err := l.outCount()
 	if err != nil {
 		return Offered{}, err
 	}
@@ -168,11 +254,11 @@ func (l *Lab) ForwardAt(frame []byte, pps float64, dur time.Duration) (Offered, 
 // settledCount reads the sink's counter once it stops moving (the switch
 // has sent what it held), up to a second.
 func (l *Lab) settledCount() (uint64, error) {
-	prev, err := l.outSink.Count()
+	prev, err := l.outCount()
 	for i := 0; i < 20 && err == nil; i++ {
 		time.Sleep(50 * time.Millisecond)
 		var n uint64
-		if n, err = l.outSink.Count(); n == prev {
+		if n, err = l.outCount(); n == prev {
 			return n, err
 		}
 		prev = n

@@ -61,25 +61,45 @@ func (b *bench) ceiling(pl ctl.Pipeline) (err error) {
 	if err := programDownlink(pl, ceilingAddr); err != nil {
 		return fmt.Errorf("program the UPF: %w", err)
 	}
-	var down float64
-	share, err := xdpgen.CPUShare(cmd.Process.Pid, func() (err error) { down, err = l.ForwardRate(frame, dur); return err })
-	if err != nil {
-		return err
-	}
 	upCond := merge(cond, map[string]any{
 		"path": "veth -> pbswitch (FlowBuf program: UPF downlink, GTP-U encapsulation, 108 B out) -> veth; pbswitch on CPU 1, GOMAXPROCS=1"})
-	b.Emit("pbswitch_upf_fwd_mpps_64b_1core", down/1e6, "Mpps", upCond)
-	// The machine is shared: how much of CPU 1 pbswitch got, and the rate
-	// per CPU-second of it, say what limited the figure.
-	b.Emit("pbswitch_upf_cpu_share_1core", share, "ratio", merge(upCond, map[string]any{
+	// The XDP sink's counter makes the veth copy every frame into a page in
+	// the switch's context; the stack sink drops them at IP receive. Both
+	// on the same switch process, one after the other.
+	for _, sink := range []struct {
+		kind   xdpgen.Sink
+		prefix string
+		what   string
+	}{
+		{xdpgen.SinkXDP, "pbswitch_upf", "h2-eth's XDP program counts and drops each frame (the veth copies it into a page first)"},
+		{xdpgen.SinkStack, "pbswitch_upf_stack_sink", "h2-eth's stack (no XDP program) drops each frame, counted by its receive counter"},
+	} {
+		if err := l.SetSink(sink.kind); err != nil {
+			return err
+		}
+		var down float64
+		share, err := xdpgen.CPUShare(cmd.Process.Pid, func() (err error) { down, err = l.ForwardRate(frame, dur); return err })
+		if err != nil {
+			return fmt.Errorf("%v sink: %w", sink.kind, err)
+		}
+		b.emitCeiling(sink.prefix, down, share, merge(upCond, map[string]any{"sink": sink.what}))
+	}
+	return l.SetSink(xdpgen.SinkXDP)
+}
+
+// emitCeiling prints one sink's figures: the rate pbswitch kept at
+// overload, the share of CPU 1 it got (the machine is shared) and the rate
+// per CPU-second of it, which say what limited the figure.
+func (b *bench) emitCeiling(prefix string, rate, share float64, cond map[string]any) {
+	b.Emit(prefix+"_fwd_mpps_64b_1core", rate/1e6, "Mpps", cond)
+	b.Emit(prefix+"_cpu_share_1core", share, "ratio", merge(cond, map[string]any{
 		"what": "CPU time of the pbswitch process (user + system, softirq run in its context included) / wall time, during the run"}))
 	perCPU := 0.0
 	if share > 0 {
-		perCPU = down / share / 1e6
+		perCPU = rate / share / 1e6
 	}
-	b.Emit("pbswitch_upf_fwd_mpps_per_cpu_second", perCPU, "Mpps", merge(upCond, map[string]any{
+	b.Emit(prefix+"_fwd_mpps_per_cpu_second", perCPU, "Mpps", merge(cond, map[string]any{
 		"what": "the rate / pbswitch's CPU share: frames forwarded per CPU-second of pbswitch"}))
-	return nil
 }
 
 // programDownlink pushes the FlowBuf program to the pbswitch at addr once

@@ -105,7 +105,8 @@ func main() {
 		os.Exit(1)
 	}
 	if os.Geteuid() != 0 {
-		for _, m := range []struct{ name, unit string }{{"pbswitch_upf_fwd_mpps_64b_1core", "Mpps"}, {"pbswitch_upf_cpu_share_1core", "ratio"}, {"pbswitch_upf_fwd_mpps_per_cpu_second", "Mpps"}} {
+		for _, m := range []struct{ name, unit string }{{"pbswitch_upf_fwd_mpps_64b_1core", "Mpps"}, {"pbswitch_upf_cpu_share_1core", "ratio"}, {"pbswitch_upf_fwd_mpps_per_cpu_second", "Mpps"},
+			{"pbswitch_upf_stack_sink_fwd_mpps_64b_1core", "Mpps"}, {"pbswitch_upf_stack_sink_cpu_share_1core", "ratio"}, {"pbswitch_upf_stack_sink_fwd_mpps_per_cpu_second", "Mpps"}} {
 			b.Skip(m.name, m.unit, "needs root for network namespaces and XDP")
 		}
 	} else if err := b.ceiling(pl); err != nil {

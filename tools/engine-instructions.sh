@@ -4,7 +4,11 @@
 # FlowBuf packet, ingress + egress; BenchmarkUpf: GTP-U encapsulation and
 # decapsulation, each routed) run under valgrind at two packet counts, and
 # the difference over the difference in packets is one packet's cost, the
-# program load and the benchmark's setup cancelled out. Instruction counts do
+# program load and the benchmark's setup cancelled out. Every engine
+# benchmark takes its input the same way (benchFrames: a pool frame with the
+# input copied in, put back after), so two figures differ by the engines'
+# work only; BenchmarkFrameInput is that loop without the engine, the part of
+# each figure that is the benchmark's own (subtract it for the engine's). Instruction counts do
 # not depend on the machine's load, so a before/after on a shared machine
 # compares; they do not see cache misses, branch mispredictions or atomic
 # operations' latency, which wall-clock figures (make bench-pbswitch,
@@ -15,7 +19,8 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 command -v valgrind >/dev/null || { echo "engine-instructions: valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
-[ "$#" -gt 0 ] || set -- 'FlowBufRoute$' 'Upf/downlink$' 'Upf/uplink$'
+[ "$#" -gt 0 ] || set -- 'FlowBufRoute$' 'Upf/downlink$' 'Upf/uplink$' \
+	'FrameInput/routed$' 'FrameInput/downlink$' 'FrameInput/uplink$'
 LOW=2000 HIGH=42000
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

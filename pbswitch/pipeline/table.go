@@ -147,7 +147,16 @@ type Hit struct {
 	Words   []uint64
 	Counter *CounterCell
 	Meter   *Meter
+
+	// noOp: the default's Hit (EmptyDefault's) whose bound form says it
+	// does nothing (NoOper).
+	noOp bool
 }
+
+// NoOper is a binder's form of an action that can tell it does nothing:
+// an empty table whose default's form does nothing is skipped whole by
+// EmptyNoOp's callers.
+type NoOper interface{ NoOp() bool }
 
 // ActionSpec says where an action may be used in a table and the widths of
 // its parameters.
@@ -419,6 +428,15 @@ func (t *Table) EmptyDefault() *Hit {
 	return t.defHit.Load()
 }
 
+// EmptyNoOp reports whether the table has no entries and its default
+// action's bound form does nothing (NoOper), read without the lock like
+// EmptyDefault: applying the table would change nothing, so a caller whose
+// apply goes to the same place on a hit and a miss may skip it. A default
+// set at runtime to an action that does something makes it false at once.
+func (t *Table) EmptyNoOp() bool {
+	return t.count.Load() == 0 && t.defHit.Load().noOp
+}
+
 // SetBinder makes b prepare the table's actions: the default, the entries
 // it holds and every one written from now on.
 func (t *Table) SetBinder(b Binder) {
@@ -464,6 +482,9 @@ func (t *Table) storeDefault() {
 	h := &Hit{Action: t.def}
 	if t.binder != nil {
 		h.Bound = t.binder(t.def)
+		if n, ok := h.Bound.(NoOper); ok {
+			h.noOp = n.NoOp()
+		}
 	}
 	t.defHit.Store(h)
 }

@@ -79,6 +79,11 @@ type boundCall struct {
 	packed bool
 }
 
+// NoOp reports whether the call does nothing: one of the node's actions,
+// without primitives (runDefault skips it). pipeline.Table.EmptyNoOp reads
+// it from the default's form.
+func (b *boundCall) NoOp() bool { return b.ba != nil && b.ba.a.empty }
+
 // bind is the table's pipeline.Binder.
 func (n *tableNode) bind(a pipeline.Action) any {
 	ba := n.find(a.ID)

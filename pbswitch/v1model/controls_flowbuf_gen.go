@@ -3450,7 +3450,7 @@ func (g *ctl_build_ingress) run(s *phv) {
 	}
 n2:
 	// 2: table IngressPipeImpl.steering.vport_ports
-	if g.table2(s) == nil {
+	if !g.t2.t.EmptyNoOp() && g.table2(s) == nil {
 		return
 	}
 	// 3: valid hdr=13
@@ -3458,7 +3458,7 @@ n2:
 		goto n5
 	}
 	// 4: table IngressPipeImpl.steering.flow_steering
-	if g.table4(s) == nil {
+	if !g.t4.t.EmptyNoOp() && g.table4(s) == nil {
 		return
 	}
 n5:
@@ -3496,12 +3496,12 @@ n10:
 		goto n13
 	}
 	// 12: table IngressPipeImpl.qos.dscp_queues
-	if g.table12(s) == nil {
+	if !g.t12.t.EmptyNoOp() && g.table12(s) == nil {
 		return
 	}
 n13:
 	// 13: table IngressPipeImpl.acl.acl_table
-	if g.table13(s) == nil {
+	if !g.t13.t.EmptyNoOp() && g.table13(s) == nil {
 		return
 	}
 	// 14: slot== slot=223 k=0x1ff
@@ -3514,7 +3514,7 @@ n15:
 		return
 	}
 	// 16: table IngressPipeImpl.fb_admission.fb_buffer
-	if g.table16(s) == nil {
+	if !g.t16.t.EmptyNoOp() && g.table16(s) == nil {
 		return
 	}
 	// 17: action IngressPipeImpl.fb_admission.fb_read
@@ -3522,7 +3522,7 @@ n15:
 		return
 	}
 	// 18: table IngressPipeImpl.fb_admission.fb_shift
-	if g.table18(s) == nil {
+	if !g.t18.t.EmptyNoOp() && g.table18(s) == nil {
 		return
 	}
 	// 19: cond
@@ -3544,7 +3544,7 @@ n22:
 		goto n15
 	}
 	// 23: table IngressPipeImpl.fb_admission.fb_classes
-	if g.table23(s) == nil {
+	if !g.t23.t.EmptyNoOp() && g.table23(s) == nil {
 		return
 	}
 	goto n15
@@ -3558,7 +3558,7 @@ n24:
 		goto n27
 	}
 	// 26: table IngressPipeImpl.forwarding.routing_v4
-	if g.table26(s) == nil {
+	if !g.t26.t.EmptyNoOp() && g.table26(s) == nil {
 		return
 	}
 n27:
@@ -3567,7 +3567,7 @@ n27:
 		goto n10
 	}
 	// 28: table IngressPipeImpl.forwarding.l2_exact
-	if g.table28(s) == nil {
+	if !g.t28.t.EmptyNoOp() && g.table28(s) == nil {
 		return
 	}
 	goto n10
@@ -3645,7 +3645,7 @@ n45:
 	phvSlots[68] = (phvSlots[151] & 0xffffffff) & 0xffffffff
 	s.prog.counterRefs[4].CountAt(phvSlots[68], s.ingressLen) // IngressPipeImpl.upf.termination_counter
 	// 47: table IngressPipeImpl.upf.queues
-	if g.table47(s) == nil {
+	if !g.t47.t.EmptyNoOp() && g.table47(s) == nil {
 		return
 	}
 	// 48: slot== slot=142 k=0x1
@@ -3823,13 +3823,13 @@ n60:
 	goto n55
 n63:
 	// 63: table IngressPipeImpl.upf.tunnel_peers
-	if g.table63(s) == nil {
+	if !g.t63.t.EmptyNoOp() && g.table63(s) == nil {
 		return
 	}
 	goto n54
 n64:
 	// 64: table IngressPipeImpl.upf.applications
-	if g.table64(s) == nil {
+	if !g.t64.t.EmptyNoOp() && g.table64(s) == nil {
 		return
 	}
 	// 65: slot== slot=142 k=0x1
@@ -3837,13 +3837,13 @@ n64:
 		goto n67
 	}
 	// 66: table IngressPipeImpl.upf.uplink_terminations
-	if g.table66(s) == nil {
+	if !g.t66.t.EmptyNoOp() && g.table66(s) == nil {
 		return
 	}
 	goto n52
 n67:
 	// 67: table IngressPipeImpl.upf.downlink_terminations
-	if g.table67(s) == nil {
+	if !g.t67.t.EmptyNoOp() && g.table67(s) == nil {
 		return
 	}
 	goto n52
@@ -3960,7 +3960,7 @@ n89:
 	phvSlots[66] = phvSlots[200] & 0xffffffff
 	g.f91_7(s)
 	// 92: table IngressPipeImpl.hh.hh_cpu_report
-	if g.table92(s) == nil {
+	if !g.t92.t.EmptyNoOp() && g.table92(s) == nil {
 		return
 	}
 	// 93: slot== slot=205 k=0x1
@@ -3979,11 +3979,11 @@ n89:
 	goto n39
 n95:
 	// 95: table IngressPipeImpl.hh.hh_settings
-	if g.table95(s) == nil {
+	if !g.t95.t.EmptyNoOp() && g.table95(s) == nil {
 		return
 	}
 	// 96: table IngressPipeImpl.hh.hh_observation
-	if g.table96(s) == nil {
+	if !g.t96.t.EmptyNoOp() && g.table96(s) == nil {
 		return
 	}
 	// 97: slot== slot=198 k=0x0
@@ -4012,13 +4012,13 @@ n101:
 		goto n33
 	}
 	// 102: table IngressPipeImpl.firewall.rules
-	if g.table102(s) == nil {
+	if !g.t102.t.EmptyNoOp() && g.table102(s) == nil {
 		return
 	}
 	goto n33
 n103:
 	// 103: table IngressPipeImpl.upf_classifier.interfaces
-	if g.table103(s) == nil {
+	if !g.t103.t.EmptyNoOp() && g.table103(s) == nil {
 		return
 	}
 	// 104: slot== slot=142 k=0x1
@@ -4147,7 +4147,7 @@ n132:
 		goto n8
 	}
 	// 133: table IngressPipeImpl.hybrid.slow_path
-	if g.table133(s) == nil {
+	if !g.t133.t.EmptyNoOp() && g.table133(s) == nil {
 		return
 	}
 	// 134: flag slot=219
@@ -4176,7 +4176,7 @@ n132:
 	goto n8
 n140:
 	// 140: table IngressPipeImpl.cc_ingress.cc_switch
-	if g.table140(s) == nil {
+	if !g.t140.t.EmptyNoOp() && g.table140(s) == nil {
 		return
 	}
 	// 141: valid hdr=6
@@ -4196,7 +4196,7 @@ n144:
 		return
 	}
 	// 145: table IngressPipeImpl.cc_ingress.cc_alternates
-	if g.table145(s) == nil {
+	if !g.t145.t.EmptyNoOp() && g.table145(s) == nil {
 		return
 	}
 	// 146: valid hdr=6
@@ -4207,7 +4207,7 @@ n147:
 	// 147: action congestion317
 	g.one147(s)
 	// 148: table IngressPipeImpl.cc_ingress.cc_paths
-	if g.table148(s) == nil {
+	if !g.t148.t.EmptyNoOp() && g.table148(s) == nil {
 		return
 	}
 	// 149: valid hdr=9
@@ -4255,7 +4255,7 @@ n158:
 		goto n160
 	}
 	// 159: table IngressPipeImpl.cc_ingress.cc_ordered
-	if g.table159(s) == nil {
+	if !g.t159.t.EmptyNoOp() && g.table159(s) == nil {
 		return
 	}
 n160:
@@ -4372,7 +4372,7 @@ n182:
 	// 182: action act
 	phvSlots[91] = 0x0
 	// 183: table IngressPipeImpl.gnb.ports
-	if g.table183(s) == nil {
+	if !g.t183.t.EmptyNoOp() && g.table183(s) == nil {
 		return
 	}
 	// 184: slot== slot=212 k=0x0
@@ -6817,7 +6817,7 @@ n20:
 	return
 n22:
 	// 22: table EgressPipeImpl.ecn_marking.ecn_thresholds
-	if g.table22(s) == nil {
+	if !g.t22.t.EmptyNoOp() && g.table22(s) == nil {
 		return
 	}
 	// 23: flag slot=134

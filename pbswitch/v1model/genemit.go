@@ -344,11 +344,15 @@ func (e *emitter) table(i int, n *tableNode, fall node) string {
 	e.methods = append(e.methods, e.tableMethod(i, n))
 	next := distinctSuccessors(n)
 	run := fmt.Sprintf("g.table%d(s)", i)
+	// With one successor (or none) an empty table whose default does
+	// nothing is not applied at all (Table.EmptyNoOp): the table method
+	// would only return that successor.
+	skip := fmt.Sprintf("!g.t%d.t.EmptyNoOp()", i)
 	switch len(next) {
 	case 0:
-		fmt.Fprintf(&b, "\t\t%s\n\t\treturn\n", run)
+		fmt.Fprintf(&b, "\t\tif %s {\n\t\t\t%s\n\t\t}\n\t\treturn\n", skip, run)
 	case 1:
-		fmt.Fprintf(&b, "\t\tif %s == nil {\n\t\t\treturn\n\t\t}\n", run)
+		fmt.Fprintf(&b, "\t\tif %s && %s == nil {\n\t\t\treturn\n\t\t}\n", skip, run)
 		writeStmt(&b, e.jump(next[0], fall))
 	default:
 		fmt.Fprintf(&b, "\t\tswitch %s {\n", run)

@@ -359,3 +359,40 @@ func BenchmarkSteeringLookupOne(b *testing.B) {
 		})
 	}
 }
+
+// TestWordTableAgreesWithAMap: the two-word hash table under random puts
+// and removals (growing to thousands of keys, emptied and refilled) holds
+// what a Go map holds; removal's back-shifting keeps every key findable.
+func TestWordTableAgreesWithAMap(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	var tab wordTable
+	tab.init()
+	ref := map[[2]uint64][]tssItem{}
+	key := func() [2]uint64 { n := uint64(r.Intn(3000)); return [2]uint64{n % 7, n / 7 << 40} }
+	for step := 0; step < 60000; step++ {
+		k := key()
+		// Fill for the first 20,000 steps, then mostly remove, then mixed.
+		if p := r.Intn(10); (step < 20000 && p < 2) || (step >= 20000 && step < 40000 && p < 8) || (step >= 40000 && p < 5) {
+			tab.put(k, nil)
+			delete(ref, k)
+		} else {
+			list := []tssItem{{seq: uint64(step)}}
+			tab.put(k, list)
+			ref[k] = list
+		}
+		if tab.n != len(ref) {
+			t.Fatalf("step %d: %d keys, the map %d", step, tab.n, len(ref))
+		}
+		if step%100 == 0 {
+			for n := uint64(0); n < 3000; n++ {
+				k := [2]uint64{n % 7, n / 7 << 40}
+				if got, want := tab.get(k), ref[k]; len(got) != len(want) || (len(got) > 0 && got[0].seq != want[0].seq) {
+					t.Fatalf("step %d key %x: %v, the map %v", step, k, got, want)
+				}
+			}
+		}
+	}
+	if len(tab.slots) < 4096 {
+		t.Fatalf("the table never grew past %d slots", len(tab.slots))
+	}
+}

@@ -35,7 +35,12 @@ func (s *slowSink) Send(frames [][]byte) error {
 func burst(n int) [][]byte {
 	frames := make([][]byte, n)
 	for i := range frames {
+		// Zeroed: a pool frame keeps what it last carried, and the
+		// recorder program takes frame[0] as the packet's priority (left
+		// as it was, a burst's packets went to different priority queues
+		// and left out of order).
 		frames[i] = engine.GetFrame(64)[:64]
+		clear(frames[i])
 	}
 	return frames
 }

@@ -22,26 +22,7 @@ import (
 // ones (over 1,536 bytes) with their tail in the ring's page, both
 // sides of the boundary, a VLAN-tagged frame and a jumbo frame included.
 func TestFramesOfEverySizeCrossTheRingsIntact(t *testing.T) {
-	if !nslab.IsRoot() {
-		t.Skip("needs root to create network namespaces and veth pairs")
-	}
-	lab := nslab.New("fbag-sizes-")
-	t.Cleanup(func() {
-		if err := lab.Close(); err != nil {
-			t.Error(err)
-		}
-	})
-	a, err := lab.NS("a")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := lab.NS("b")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := lab.Veth(a, "a-eth", b, "b-eth"); err != nil {
-		t.Fatal(err)
-	}
+	a, b := vethPair(t, "fbag-sizes-")
 	const mtu = 9000
 	for _, side := range []struct {
 		ns   netio.NS
@@ -133,26 +114,7 @@ func TestFramesOfEverySizeCrossTheRingsIntact(t *testing.T) {
 // its receive side, and what arrives is read once, by the receive side
 // only (the TX socket, bound with protocol 0, holds no frames).
 func TestASocketReadsWhatArrivesAndNotWhatItSends(t *testing.T) {
-	if !nslab.IsRoot() {
-		t.Skip("needs root to create network namespaces and veth pairs")
-	}
-	lab := nslab.New("fbag-own-")
-	t.Cleanup(func() {
-		if err := lab.Close(); err != nil {
-			t.Error(err)
-		}
-	})
-	a, err := lab.NS("a")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := lab.NS("b")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := lab.Veth(a, "a-eth", b, "b-eth"); err != nil {
-		t.Fatal(err)
-	}
+	a, b := vethPair(t, "fbag-own-")
 	sa, err := nslab.Socket(a, "a-eth", 1500, 256)
 	if err != nil {
 		t.Fatal(err)
@@ -189,4 +151,31 @@ func TestASocketReadsWhatArrivesAndNotWhatItSends(t *testing.T) {
 	if got := packetSockets(t, a, "a-eth"); got != 2 {
 		t.Errorf("%d AF_PACKET sockets bound to a-eth, want 2 (RX and TX)", got)
 	}
+}
+
+// vethPair makes namespaces a and b (names starting with prefix) joined by
+// a veth pair, a-eth in a and b-eth in b, removed when the test ends; it
+// skips the test unless run as root.
+func vethPair(t *testing.T, prefix string) (a, b netio.NS) {
+	t.Helper()
+	if !nslab.IsRoot() {
+		t.Skip("needs root to create network namespaces and veth pairs")
+	}
+	lab := nslab.New(prefix)
+	t.Cleanup(func() {
+		if err := lab.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	var err error
+	if a, err = lab.NS("a"); err != nil {
+		t.Fatal(err)
+	}
+	if b, err = lab.NS("b"); err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.Veth(a, "a-eth", b, "b-eth"); err != nil {
+		t.Fatal(err)
+	}
+	return a, b
 }

@@ -59,6 +59,22 @@ type gateSink struct {
 	once          sync.Once
 }
 
+// plugged runs a recorder program on sw with port 1's sink held by a
+// first packet (the plug: its Send holds the port's worker), so that what
+// arrives next waits in port 1's queue until gate.open is closed.
+func plugged(t *testing.T, sw *Switch) (*recorder, *gateSink) {
+	t.Helper()
+	rec := &recorder{objs: &pipeline.Objects{PRE: pipeline.NewPRE()}}
+	sw.SetProgram(rec)
+	gate := newGateSink()
+	if err := sw.AddPort(1, gate, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	sw.Receive(2, burst(1))
+	<-gate.entered
+	return rec, gate
+}
+
 func newGateSink() *gateSink {
 	return &gateSink{entered: make(chan struct{}), open: make(chan struct{})}
 }
@@ -98,14 +114,7 @@ func TestQueueMetadataAsBMv2(t *testing.T) {
 	sw := New(Options{CPUPort: 255})
 	t1 := time.Now()
 	defer sw.Close()
-	rec := &recorder{objs: &pipeline.Objects{PRE: pipeline.NewPRE()}}
-	sw.SetProgram(rec)
-	gate := newGateSink()
-	if err := sw.AddPort(1, gate, 0, nil); err != nil {
-		t.Fatal(err)
-	}
-	sw.Receive(2, burst(1)) // the plug: its Send holds the port's worker
-	<-gate.entered
+	rec, gate := plugged(t, sw)
 	rec.ingressWork = work // only the queued packets; the worker is held
 	frames := burst(n)
 	for i, f := range frames {
@@ -201,14 +210,7 @@ func TestTimestampsOneClockReadABatch(t *testing.T) {
 	const n, work = 8, 200 * time.Microsecond
 	sw := New(Options{CPUPort: 255})
 	defer sw.Close()
-	rec := &recorder{objs: &pipeline.Objects{PRE: pipeline.NewPRE()}}
-	sw.SetProgram(rec)
-	gate := newGateSink()
-	if err := sw.AddPort(1, gate, 0, nil); err != nil {
-		t.Fatal(err)
-	}
-	sw.Receive(2, burst(1)) // the plug: its Send holds the port's worker
-	<-gate.entered
+	rec, gate := plugged(t, sw)
 	rec.ingressWork = work
 	sw.Receive(2, burst(n))
 	close(gate.open)

@@ -14,15 +14,7 @@ import (
 var tssShape = []KeyField{{Bits: 1, Kind: Ternary}, {Bits: 9, Kind: Ternary},
 	{Bits: 32, Kind: LPM}, {Bits: 8, Kind: Optional}}
 
-func shapeOffsets() ([]int, int) {
-	var offs []int
-	w := 0
-	for _, f := range tssShape {
-		offs = append(offs, w)
-		w += Width(f.Bits)
-	}
-	return offs, w
-}
+func shapeOffsets() ([]int, int) { return offsetsOf(tssShape) }
 
 // randomEntry draws from few values and masks, so that entries overlap,
 // share tuples and tie on priority.

@@ -63,6 +63,8 @@ import java.util.function.Consumer;
 public final class P4RuntimeClient implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(P4RuntimeClient.class);
+    /** How long a new stream waits for the one it replaces to end. */
+    static final Duration OLD_STREAM_WAIT = Duration.ofSeconds(2);
 
     private final ManagedChannel channel;
     private final long deviceId;
@@ -75,6 +77,7 @@ public final class P4RuntimeClient implements AutoCloseable {
     /** Receivers of digest lists by digest id. */
     private final Map<Integer, Consumer<DigestList>> digests = new ConcurrentHashMap<>();
     private StreamObserver<StreamMessageRequest> stream;
+    private ResponseObserver streamObserver;
 
     /**
      * Creates a client; nothing is sent until {@link #becomePrimary}.
@@ -107,9 +110,11 @@ public final class P4RuntimeClient implements AutoCloseable {
         this.arbitration = arbitration;
         if (stream != null) {
             stream.onCompleted();
+            awaitClosed(streamObserver);
         }
         channel.resetConnectBackoff();
-        stream = P4RuntimeGrpc.newStub(channel).streamChannel(new ResponseObserver(arbitration));
+        streamObserver = new ResponseObserver(arbitration);
+        stream = P4RuntimeGrpc.newStub(channel).streamChannel(streamObserver);
         stream.onNext(StreamMessageRequest.newBuilder().setArbitration(
                 MasterArbitrationUpdate.newBuilder().setDeviceId(deviceId)
                         .setElectionId(electionId)).build());
@@ -435,6 +440,22 @@ public final class P4RuntimeClient implements AutoCloseable {
         digests.put(digestId, Objects.requireNonNull(receiver));
     }
 
+    // A target holds a stream's election id until it has seen the stream
+    // end: a new stream's arbitration that overtakes the old stream's
+    // half-close is refused (P4Runtime: the id is in use by another client;
+    // seen once in CI against pbswitch). So the old stream's end is awaited,
+    // for at most OLD_STREAM_WAIT: a target that never ends it must not
+    // hold the new arbitration up for long.
+    private static void awaitClosed(ResponseObserver old) {
+        try {
+            old.closed.get(OLD_STREAM_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.debug("the replaced stream did not end in {}: {}", OLD_STREAM_WAIT, e.toString());
+        }
+    }
+
     @Override
     public synchronized void close() {
         arbitration = new CompletableFuture<>();  // the closing stream is no longer current
@@ -502,6 +523,8 @@ public final class P4RuntimeClient implements AutoCloseable {
     private final class ResponseObserver implements StreamObserver<StreamMessageResponse> {
 
         private final CompletableFuture<MasterArbitrationUpdate> arbitration;
+        /** Completes when the target has ended the stream, either way. */
+        private final CompletableFuture<Void> closed = new CompletableFuture<>();
 
         ResponseObserver(CompletableFuture<MasterArbitrationUpdate> arbitration) {
             this.arbitration = arbitration;
@@ -537,6 +560,7 @@ public final class P4RuntimeClient implements AutoCloseable {
 
         @Override
         public void onError(Throwable t) {
+            closed.complete(null);
             boolean wasPrimary = arbitration.isDone() && !arbitration.isCompletedExceptionally();
             arbitration.completeExceptionally(t);
             if (current()) {
@@ -549,6 +573,7 @@ public final class P4RuntimeClient implements AutoCloseable {
 
         @Override
         public void onCompleted() {
+            closed.complete(null);
             boolean wasPrimary = arbitration.isDone() && !arbitration.isCompletedExceptionally();
             arbitration.completeExceptionally(new IllegalStateException("stream closed"));
             if (current() && wasPrimary) {

@@ -40,15 +40,13 @@ type Socket struct {
 	fd     int
 	file   *os.File        // owns fd once set; registered with the poller
 	rc     syscall.RawConn // waits for readiness without a thread per socket
-	mem    []byte          // the RX ring
-	rx, tx ring
+	rx, tx ring            // each its own mapping of its socket
 	// txFd is the socket of the TX ring, bound to the interface with
 	// protocol 0 (it hears nothing) and in no poller. The kernel wakes a
 	// socket's waiters for every sent frame it frees (sock_def_write_space):
 	// on the reader's socket, which waits in the poller, that took 8 % of
 	// pbswitch's CPU at 64 B; on a socket nobody waits on it costs a test.
 	txFd   int
-	txMem  []byte
 	txMu   sync.Mutex
 	closed atomic.Bool
 
@@ -135,10 +133,9 @@ func (s *Socket) setupTx(ifindex, mtu, txSlots int) error {
 		return fmt.Errorf("setsockopt PACKET_TX_RING: %w", err)
 	}
 	s.tx = ring{frameSize: int(txReq.Frame_size), frameNr: int(txReq.Frame_nr)}
-	if s.txMem, err = mapRing(s.txFd, s.tx.bytes()); err != nil {
+	if s.tx.mem, err = mapRing(s.txFd, s.tx.bytes()); err != nil {
 		return err
 	}
-	s.tx.mem = s.txMem
 	if err := unix.Bind(s.txFd, &unix.SockaddrLinklayer{Ifindex: ifindex}); err != nil {
 		return fmt.Errorf("bind TX socket to ifindex %d: %w", ifindex, err)
 	}
@@ -158,10 +155,9 @@ func (s *Socket) setup(ifindex, mtu, rxSlots int) error {
 		return fmt.Errorf("setsockopt PACKET_RX_RING: %w", err)
 	}
 	s.rx = ring{frameSize: int(rxReq.Frame_size), frameNr: int(rxReq.Frame_nr)}
-	if s.mem, err = mapRing(s.fd, s.rx.bytes()); err != nil {
+	if s.rx.mem, err = mapRing(s.fd, s.rx.bytes()); err != nil {
 		return err
 	}
-	s.rx.mem = s.mem
 	sa := &unix.SockaddrLinklayer{Protocol: htons(unix.ETH_P_ALL), Ifindex: ifindex}
 	if err := unix.Bind(s.fd, sa); err != nil {
 		return fmt.Errorf("bind to ifindex %d: %w", ifindex, err)
@@ -410,13 +406,11 @@ func (s *Socket) Close() error {
 }
 
 func (s *Socket) release() {
-	if s.mem != nil {
-		_ = unix.Munmap(s.mem)
-		s.mem = nil
-	}
-	if s.txMem != nil {
-		_ = unix.Munmap(s.txMem)
-		s.txMem = nil
+	for _, r := range []*ring{&s.rx, &s.tx} {
+		if r.mem != nil {
+			_ = unix.Munmap(r.mem)
+			r.mem = nil
+		}
 	}
 	if s.txFd >= 0 {
 		unix.Close(s.txFd)

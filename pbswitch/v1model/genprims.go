@@ -76,11 +76,7 @@ func (c *compiler) primitiveCode(p *bmv2json.Primitive, x *exprCtx) string {
 		if err != nil || !ok || idx == "" {
 			return ""
 		}
-		k := slices.Index(c.prog.counterRefs, arr)
-		if k < 0 {
-			k = len(c.prog.counterRefs)
-			c.prog.counterRefs = append(c.prog.counterRefs, arr)
-		}
+		k := refIndex(&c.prog.counterRefs, arr)
 		return fmt.Sprintf("s.prog.counterRefs[%d].CountAt(%s, s.ingressLen) // %s", k, idx, name)
 	case "execute_meter":
 		// As compiler.executeMeter: an index outside the array is green.
@@ -97,11 +93,7 @@ func (c *compiler) primitiveCode(p *bmv2json.Primitive, x *exprCtx) string {
 		if err != nil || !plainField(lv) {
 			return ""
 		}
-		k := slices.Index(c.prog.meterRefs, arr)
-		if k < 0 {
-			k = len(c.prog.meterRefs)
-			c.prog.meterRefs = append(c.prog.meterRefs, arr)
-		}
+		k := refIndex(&c.prog.meterRefs, arr)
 		size := "int64(s.ingressLen)"
 		if arr.Packets {
 			size = "1"
@@ -324,4 +316,14 @@ func constRunCode(ws []constWrite) string {
 // same runs become one constRunCode each.
 func mergeConstCodes(codes []string, consts []*constWrite) []string {
 	return mergeConstRuns(codes, consts, constRunCode)
+}
+
+// refIndex is x's place in *refs (Program.counterRefs, meterRefs), appended
+// the first time: generated code names the array by it.
+func refIndex[T comparable](refs *[]T, x T) int {
+	if k := slices.Index(*refs, x); k >= 0 {
+		return k
+	}
+	*refs = append(*refs, x)
+	return len(*refs) - 1
 }

@@ -232,6 +232,15 @@ func (s *exactSlab) lookup(key []byte) (uint32, bool) {
 	return slot, b >= 0
 }
 
+// lookupRecord is the record of key's entry, nil when it has none.
+func (s *exactSlab) lookupRecord(key []byte) []byte {
+	if s.n == 0 {
+		return nil
+	}
+	_, _, rec := s.findRecord(key)
+	return rec
+}
+
 // allocSlot takes a free slot, or a new one (adding a chunk when needed).
 func (s *exactSlab) allocSlot() uint32 {
 	if n := len(s.free); n > 0 {

@@ -329,11 +329,7 @@ func (t *Table) LookupPlain(key []byte, words []uint64) (bound any, params []uin
 	}
 	t.mu.RLock()
 	if s := t.slab; s != nil {
-		var rec []byte
-		if s.n != 0 {
-			_, _, rec = s.findRecord(key)
-		}
-		if rec != nil {
+		if rec := s.lookupRecord(key); rec != nil {
 			ai := int(rec[s.keyWidth]) - 1
 			bound, params, matched = t.slabBound[ai], s.decodeRecord(rec, words), true
 		} else {
@@ -371,11 +367,7 @@ func (t *Table) LookupSlab(key []byte, params *[SlabParamBytes]byte) (bound any,
 		t.mu.RUnlock()
 		return nil, false, false
 	}
-	var rec []byte
-	if s.n != 0 {
-		_, _, rec = s.findRecord(key)
-	}
-	if rec != nil {
+	if rec := s.lookupRecord(key); rec != nil {
 		kw := s.keyWidth
 		bound, matched = t.slabBound[int(rec[kw])-1], true
 		if s.paramBytes <= 16 {

@@ -167,11 +167,7 @@ func measureSwitch(l *xdpgen.Lab, frame []byte, dur time.Duration, cmd *exec.Cmd
 // core it shared with the machine's other work.
 func (b *bench) emitCPU(switchName string, rate, share float64, cond map[string]any) {
 	b.Emit(switchName+"_cpu_share_1core", share, "ratio", with(cond, "what", "CPU time of the switch process (user + system, softirq run in its context included) / wall time, during the overload run"))
-	perCPU := 0.0
-	if share > 0 {
-		perCPU = rate / share / 1e6
-	}
-	b.Emit(switchName+"_fwd_mpps_per_cpu_second", perCPU, "Mpps", with(cond, "what", "the overload rate / the switch's CPU share: frames forwarded per CPU-second of the switch"))
+	b.Emit(switchName+"_fwd_mpps_per_cpu_second", xdpgen.MppsPerCPUSecond(rate, share), "Mpps", with(cond, "what", "the overload rate / the switch's CPU share: frames forwarded per CPU-second of the switch"))
 }
 
 // The lossless ceiling: a switch that is offered more than it forwards

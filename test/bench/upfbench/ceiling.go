@@ -94,11 +94,7 @@ func (b *bench) emitCeiling(prefix string, rate, share float64, cond map[string]
 	b.Emit(prefix+"_fwd_mpps_64b_1core", rate/1e6, "Mpps", cond)
 	b.Emit(prefix+"_cpu_share_1core", share, "ratio", merge(cond, map[string]any{
 		"what": "CPU time of the pbswitch process (user + system, softirq run in its context included) / wall time, during the run"}))
-	perCPU := 0.0
-	if share > 0 {
-		perCPU = rate / share / 1e6
-	}
-	b.Emit(prefix+"_fwd_mpps_per_cpu_second", perCPU, "Mpps", merge(cond, map[string]any{
+	b.Emit(prefix+"_fwd_mpps_per_cpu_second", xdpgen.MppsPerCPUSecond(rate, share), "Mpps", merge(cond, map[string]any{
 		"what": "the rate / pbswitch's CPU share: frames forwarded per CPU-second of pbswitch"}))
 }
 

@@ -73,3 +73,13 @@ func CPUShare(pid int, measure func() error) (float64, error) {
 	}
 	return (c1 - c0).Seconds() / wall.Seconds(), nil
 }
+
+// MppsPerCPUSecond is a rate in frames a second divided by the CPU share
+// it took, in Mpps: what a whole core would forward at the same cost a
+// frame (0 when the share is 0).
+func MppsPerCPUSecond(rate, share float64) float64 {
+	if share <= 0 {
+		return 0
+	}
+	return rate / share / 1e6
+}

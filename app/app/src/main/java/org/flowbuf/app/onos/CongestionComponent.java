@@ -158,7 +158,6 @@ public final class CongestionComponent implements CongestionService {
                 }
             };
     private final PacketProcessor packets = this::process;
-    private final MastershipListener newMasters = new NewMasters();
     private final Clock clock = Clock.systemUTC();
     private ApplicationId appId;
     private ExecutorService worker;
@@ -167,6 +166,7 @@ public final class CongestionComponent implements CongestionService {
     private CongestionManager manager;
     private MasteredSwitches mastered;
     private DeviceEventClaims claims;
+    private NewMasters newMasters;
 
     @Activate
     protected void activate() {
@@ -208,6 +208,7 @@ public final class CongestionComponent implements CongestionService {
                 deviceService, MasteredSwitches.masteredFlowBuf(mastershipService, pipeconfService),
                 worker, this::takeOn, log, "congestion avoidance not prepared");
         mastered.start(true);
+        newMasters = new NewMasters();
         mastershipService.addListener(newMasters);
         log.info("Started");
     }
@@ -215,6 +216,7 @@ public final class CongestionComponent implements CongestionService {
     @Deactivate
     protected void deactivate() {
         mastershipService.removeListener(newMasters);
+        newMasters.close();
         deviceService.removeListener(claims);
         mastered.stop();
         packetService.removeProcessor(packets);
@@ -256,9 +258,16 @@ public final class CongestionComponent implements CongestionService {
      * This instance became a switch's master (the one before died): it writes
      * the flows' entries there again (ONOS's flow store may not have had the
      * dead master's last writes, and the new master's first read removes what
-     * its store lacks) and leads its flows.
+     * its store lacks) and leads its flows. A switch not connected yet is left
+     * to its device events ({@link MasteredSwitches}); a write that fails is
+     * tried again ({@link NewMasterRetries}).
      */
     private final class NewMasters implements MastershipListener {
+        private final NewMasterRetries takeOns = new NewMasterRetries(
+                "cc-new-master", worker,
+                d -> mastershipService.isLocalMaster(d) && deviceService.isAvailable(d),
+                d -> takeOn(d, true), log, "latency-critical flows' entries");
+
         @Override
         public boolean isRelevant(MastershipEvent event) {
             return event.type() == MastershipEvent.Type.MASTER_CHANGED
@@ -267,13 +276,11 @@ public final class CongestionComponent implements CongestionService {
 
         @Override
         public void event(MastershipEvent event) {
-            worker.execute(() -> {
-                try {
-                    takeOn(event.subject(), true);
-                } catch (RuntimeException e) {
-                    log.warn("{}: flows not taken over: {}", event.subject(), e.getMessage());
-                }
-            });
+            worker.execute(() -> takeOns.attempt(event.subject()));
+        }
+
+        void close() {
+            takeOns.close();
         }
     }
 

@@ -12,13 +12,9 @@ import org.slf4j.Logger;
 
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
-import static org.onlab.util.Tools.groupedThreads;
 import static org.slf4j.LoggerFactory.getLogger;
 
 /**
@@ -39,26 +35,15 @@ import static org.slf4j.LoggerFactory.getLogger;
  * refused (ALREADY_EXISTS) before ONOS's first read; that case is the
  * device events' ({@link DeviceEventClaims}, FlowBuf's device listener).
  *
- * <p>Until the new master's flow store has taken the device's new term
- * over, it may still send the device's reads to the dead master and fail
- * (seen live: "Connection refused" from the killed instance, 250 ms before
- * "Synchronizing device flows"); the restore is then tried again every
- * {@value #RETRY_MS} ms, for as long as this instance stays the connected
- * device's master, up to {@value #ATTEMPTS} times.
+ * <p>A restore that fails is tried again ({@link NewMasterRetries}).
  */
 final class NewMasterClaims implements MastershipListener {
 
-    static final long RETRY_MS = 100;
-    static final int ATTEMPTS = 50;
-
     private final Logger log = getLogger(getClass());
-    private final ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor(
-            groupedThreads("flowbuf", "new-master-claims", getLogger(NewMasterClaims.class)));
     private final Predicate<DeviceId> master;
     private final Predicate<DeviceId> available;
-    private final Function<DeviceId, List<FlowRule>> entries;
-    private final PiTranslationClaims claims;
     private final String what;
+    private final NewMasterRetries restores;
 
     /**
      * @param master  whether this instance masters a device (and the
@@ -73,9 +58,12 @@ final class NewMasterClaims implements MastershipListener {
                     String what) {
         this.master = Objects.requireNonNull(master);
         this.available = Objects.requireNonNull(available);
-        this.entries = Objects.requireNonNull(entries);
-        this.claims = Objects.requireNonNull(claims);
         this.what = Objects.requireNonNull(what);
+        Objects.requireNonNull(entries);
+        Objects.requireNonNull(claims);
+        this.restores = new NewMasterRetries(
+                "new-master-claims", Runnable::run, d -> master.test(d) && available.test(d),
+                d -> claims.restore(d, entries.apply(d), what), log, what);
     }
 
     @Override
@@ -90,7 +78,7 @@ final class NewMasterClaims implements MastershipListener {
             return;
         }
         if (available.test(deviceId)) {
-            restore(deviceId, 1);
+            restores.attempt(deviceId);
         } else {
             log.info("{}: master now, not yet connected: its {} are left to its device events",
                      deviceId, what);
@@ -99,23 +87,6 @@ final class NewMasterClaims implements MastershipListener {
 
     /** Stops the retries pending. */
     void close() {
-        retries.shutdownNow();
-    }
-
-    private void restore(DeviceId deviceId, int attempt) {
-        if (!master.test(deviceId) || !available.test(deviceId)) {
-            return;
-        }
-        try {
-            claims.restore(deviceId, entries.apply(deviceId), what);
-        } catch (RuntimeException e) {
-            if (attempt >= ATTEMPTS || retries.isShutdown()) {
-                log.warn("{}: {} not restored for this new master: {}", deviceId, what,
-                         e.getMessage());
-                return;
-            }
-            retries.schedule(() -> restore(deviceId, attempt + 1), RETRY_MS,
-                             TimeUnit.MILLISECONDS);
-        }
+        restores.close();
     }
 }

@@ -52,6 +52,7 @@ import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.flow.FlowRuleOperation;
 import org.onosproject.net.flow.FlowRuleOperations;
 import org.onosproject.net.flow.FlowRuleServiceAdapter;
+import org.onosproject.net.flow.FlowRuleStoreException;
 import org.onosproject.net.flow.instructions.PiInstruction;
 import org.onosproject.net.group.DefaultGroup;
 import org.onosproject.net.group.Group;
@@ -80,6 +81,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
@@ -115,6 +117,8 @@ public class CongestionComponentTest {
     private final FakeDevices devices = new FakeDevices().with(S1, sw(2), sw(3), S4, OTHER);
     private final List<String> order = new CopyOnWriteArrayList<>();
     private final List<FlowRule> applied = new CopyOnWriteArrayList<>();
+    /** How many flow rule writes fail next, as a new master's before its term is synchronized. */
+    private final AtomicInteger failingWrites = new AtomicInteger();
     private final FakePiTranslations translations = new FakePiTranslations(order);
     private final OnosFakes.Mastership mastership = new OnosFakes.Mastership();
     private final CongestionComponent component = new CongestionComponent();
@@ -166,6 +170,9 @@ public class CongestionComponentTest {
         component.flowRuleService = new FlowRuleServiceAdapter() {
             @Override
             public void apply(FlowRuleOperations ops) {
+                if (failingWrites.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                    throw new FlowRuleStoreException("Connection refused: the dead master");
+                }
                 ops.stages().forEach(stage -> stage.stream()
                         .filter(op -> op.type() == FlowRuleOperation.Type.ADD)
                         .forEach(op -> added.add(op.rule())));
@@ -507,6 +514,40 @@ public class CongestionComponentTest {
         mastership.master = false;
         mastership.becomesMaster(S4);
         await("s4's flow entries written again", () -> added.containsAll(s4));
+    }
+
+    @Test
+    public void aNewMasterWhoseFlowStoreStillAsksTheDeadMasterTriesAgain() {
+        // ONOS live, three instances: the new master's flow store sent its
+        // first requests to the killed instance ("Connection refused") until
+        // it synchronized the device's new term.
+        prepared();
+        component.register(request().build());
+        List<FlowRule> s4 = added.stream().filter(r -> r.deviceId().equals(S4)
+                && !r.table().equals(CcP4Names.SWITCH)).collect(Collectors.toList());
+        added.clear();
+        failingWrites.set(3);
+        mastership.becomesMaster(S4);
+        await("s4's flow entries written again after three refused writes",
+              () -> added.containsAll(s4));
+        assertEquals(0, failingWrites.get());
+    }
+
+    @Test
+    public void aNewMasterOfASwitchNotConnectedLeavesItToItsDeviceEvents() {
+        prepared();
+        component.register(request().build());
+        List<FlowRule> s4 = added.stream().filter(r -> r.deviceId().equals(S4)
+                && !r.table().equals(CcP4Names.SWITCH)).collect(Collectors.toList());
+        added.clear();
+        devices.available.remove(S4);
+        mastership.becomesMaster(S4);
+        devices.available.add(S1);  // an event behind it on the same worker
+        mastership.becomesMaster(S1);
+        await("s1's flows taken on", () -> added.stream().anyMatch(r -> r.deviceId().equals(S1)));
+        assertTrue(added.stream().noneMatch(r -> r.deviceId().equals(S4)));
+        devices.comesBack(S4);
+        await("s4's flow entries written when it connects", () -> added.containsAll(s4));
     }
 
     @Test

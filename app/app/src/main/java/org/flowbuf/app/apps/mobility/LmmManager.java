@@ -19,7 +19,12 @@ import org.flowbuf.app.pi.FlowRuleServiceSteeringWriter;
 import org.flowbuf.app.task.StripedTurns;
 import com.google.common.util.concurrent.Striped;
 import org.onlab.util.Tools;
+import org.onosproject.cluster.ClusterService;
 import org.onosproject.core.CoreService;
+import org.onosproject.mastership.MastershipEvent;
+import org.onosproject.mastership.MastershipListener;
+import org.onosproject.mastership.MastershipService;
+import org.onosproject.net.DeviceId;
 import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.packet.PacketService;
@@ -29,6 +34,7 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.slf4j.Logger;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,6 +50,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Supplier;
 
+import static org.slf4j.LoggerFactory.getLogger;
+
 /**
  * LMM handoffs as an ONOS component (and, constructed directly, in the
  * embedded host). Steps that react to the end marker run on a few worker
@@ -54,6 +62,14 @@ import java.util.function.Supplier;
  * Guava striped lock keyed by the downlink), which orders the steps of one
  * UE and guards what a UE has (its handoff under way, the buffer it lives
  * in); handoffs of different UEs run in parallel with their calls.
+ *
+ * <p>In a cluster, a handoff's run (its marker watches) lives on the
+ * instance that started it. When that instance dies, the new master of the
+ * plan's source device adopts its buffered handoffs under way
+ * ({@link #takeOver}): a DETACHED one can then be attached through it, an
+ * ATTACHED one has its end marker sent and watched again and completes as
+ * one of its own would (or its marker times out and the new path is
+ * released without the ordering guarantee): nothing is held forever.
  */
 @Component(immediate = true, service = LmmService.class)
 public class LmmManager implements LmmService {
@@ -90,6 +106,14 @@ public class LmmManager implements LmmService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected StorageService storageService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected ClusterService clusterService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected MastershipService mastershipService;
+
+    private final Logger log = getLogger(getClass());
+
     private long markerTimeoutMs = MARKER_TIMEOUT_MS;
     private AnchorPaths anchor;
     private PlanCheck planCheck;
@@ -97,6 +121,10 @@ public class LmmManager implements LmmService {
     private ScheduledExecutorService worker;
     /** Handoff records and residents: in ONOS, the cluster's (another instance can take over). */
     private LmmStore store;
+    /** Who this instance is, who lives, what it masters: whose runs it adopts. */
+    private RunnerCluster cluster;
+    /** ONOS: adopts the runs of the devices this instance becomes master of. */
+    private MastershipListener newMasters;
     // Completed handoffs beyond these are forgotten; failed ones are kept
     // for the operator (they may have left something behind).
     private final Retention<Long> completed = new Retention<>(Retention.DEFAULT_KEPT);
@@ -176,18 +204,46 @@ public class LmmManager implements LmmService {
                ControllerBufferingService controllerBuffering, SteeringRuleWriter rules,
                PacketEmitter packets, long markerTimeoutMs, LmmStore store) {
         this(intentService, bufferService, controllerBuffering, rules, packets, markerTimeoutMs,
-             store, PlanCheck.Network.ANY);
+             store, RunnerCluster.SINGLE);
+    }
+
+    /**
+     * As above, as an instance of a cluster (tests: takeover by a new master).
+     *
+     * @param intentService   intent API
+     * @param bufferService   task API
+     * @param controllerBuffering the controller-buffering baseline
+     * @param rules           writer of the anchor's path rule
+     * @param packets         packet-out for the end marker
+     * @param markerTimeoutMs how long to wait for the end marker
+     * @param store           the handoffs' records and the residents
+     * @param cluster         this instance, the others' liveness, its mastership
+     */
+    LmmManager(FlowBufIntentService intentService, BufferService bufferService,
+               ControllerBufferingService controllerBuffering, SteeringRuleWriter rules,
+               PacketEmitter packets, long markerTimeoutMs, LmmStore store,
+               RunnerCluster cluster) {
+        this(intentService, bufferService, controllerBuffering, rules, packets, markerTimeoutMs,
+             store, PlanCheck.Network.ANY, cluster);
     }
 
     private LmmManager(FlowBufIntentService intentService, BufferService bufferService,
                        ControllerBufferingService controllerBuffering, SteeringRuleWriter rules,
                        PacketEmitter packets, long markerTimeoutMs, LmmStore store,
                        PlanCheck.Network network) {
+        this(intentService, bufferService, controllerBuffering, rules, packets, markerTimeoutMs,
+             store, network, RunnerCluster.SINGLE);
+    }
+
+    private LmmManager(FlowBufIntentService intentService, BufferService bufferService,
+                       ControllerBufferingService controllerBuffering, SteeringRuleWriter rules,
+                       PacketEmitter packets, long markerTimeoutMs, LmmStore store,
+                       PlanCheck.Network network, RunnerCluster cluster) {
         this.intentService = intentService;
         this.bufferService = bufferService;
         this.controllerBuffering = controllerBuffering;
         this.markerTimeoutMs = markerTimeoutMs;
-        start(rules, packets, store, network);
+        start(rules, packets, store, network, cluster);
     }
 
     @Activate
@@ -195,12 +251,19 @@ public class LmmManager implements LmmService {
         start(new FlowRuleServiceSteeringWriter(coreService.registerApplication(APP_NAME),
                                                 flowRuleService, Duration.ofSeconds(5)),
               new PacketServiceEmitter(packetService), new DistributedLmmStore(storageService),
-              PlanCheck.Network.of(deviceService));
+              PlanCheck.Network.of(deviceService),
+              RunnerCluster.of(clusterService, mastershipService));
+        newMasters = new NewMasters();
+        mastershipService.addListener(newMasters);
+        // Runs of this instance lost with the app's last deactivation here,
+        // or of an instance that died while this app was not active.
+        worker.execute(() -> cluster.mastered().forEach(this::takeOverLogged));
     }
 
     private void start(SteeringRuleWriter rules, PacketEmitter emitter, LmmStore lmmStore,
-                       PlanCheck.Network network) {
+                       PlanCheck.Network network, RunnerCluster runnerCluster) {
         this.store = lmmStore;
+        this.cluster = runnerCluster;
         this.anchor = new AnchorPaths(rules);
         this.planCheck = new PlanCheck(network, bufferService::getDevices);
         this.packets = emitter;
@@ -211,6 +274,9 @@ public class LmmManager implements LmmService {
     /** Stops the worker and ends every marker watch. */
     @Deactivate
     public void deactivate() {
+        if (newMasters != null) {
+            mastershipService.removeListener(newMasters);
+        }
         worker.shutdownNow();
         runs.values().forEach(HandoffRun::closeWatches);
     }
@@ -261,6 +327,7 @@ public class LmmManager implements LmmService {
             throw e;
         }
         runs.put(id, run);
+        store.putRunner(id, cluster.localNode());
         return record(new LmmHandoff(id, plan, LmmHandoff.State.DETACHED, run.sourceBuffer,
                                      run.forwardedBuffer, run.newPathBuffer, 0, null));
     }
@@ -371,6 +438,106 @@ public class LmmManager implements LmmService {
             Thread.currentThread().interrupt();
             run.closeWatches();
             record(h.failed("interrupted while completing"));
+        }
+    }
+
+    /**
+     * This instance is the master of a device now: it adopts the buffered
+     * handoffs under way whose source is that device and whose runner is
+     * gone (dead, or this instance's own run lost with a deactivation). A
+     * runner that lives keeps its run; an instance that is not the device's
+     * master adopts nothing.
+     *
+     * @param device the device
+     * @return how many handoffs it adopted
+     */
+    int takeOver(DeviceId device) {
+        if (!cluster.masters(device)) {
+            return 0;
+        }
+        int adopted = 0;
+        for (LmmHandoff h : store.handoffs()) {
+            if (h.plan().sourceIn().deviceId().equals(device) && underWay(h)
+                    && !runs.containsKey(h.id())) {
+                if (StripedTurns.inTurn(ueTurns, h.plan().downlink(), () -> adoptInTurn(h.id()))) {
+                    adopted++;
+                }
+            }
+        }
+        return adopted;
+    }
+
+    private void takeOverLogged(DeviceId device) {
+        try {
+            int adopted = takeOver(device);
+            if (adopted > 0) {
+                log.info("{}: {} LMM handoffs of a gone instance taken over", device, adopted);
+            }
+        } catch (RuntimeException e) {
+            log.warn("{}: LMM handoffs not taken over: {}", device, e.getMessage());
+        }
+    }
+
+    private static boolean underWay(LmmHandoff h) {
+        return h.state() == LmmHandoff.State.DETACHED || h.state() == LmmHandoff.State.ATTACHED;
+    }
+
+    private boolean adoptInTurn(long id) {
+        LmmHandoff h = store.get(id).orElse(null);
+        if (h == null || !underWay(h) || runs.containsKey(id)
+                || h.plan().buffering() == HandoffPlan.Buffering.NONE) {
+            // The no-buffering baseline has no run: any instance attaches it.
+            return false;
+        }
+        String runner = store.runner(id).orElse(null);
+        String self = cluster.localNode();
+        if (runner != null && !runner.equals(self) && cluster.alive(runner)) {
+            return false;
+        }
+        if (h.plan().buffering() == HandoffPlan.Buffering.CONTROLLER) {
+            record(h.failed("its instance (" + runner + ") is gone, and with it the packets "
+                                    + "it held in the controller; taken over by " + self));
+            return true;
+        }
+        HandoffRun run = HandoffRun.adopt(h, intentService, bufferService);
+        runs.put(id, run);
+        store.putRunner(id, self);
+        if (h.state() == LmmHandoff.State.ATTACHED) {
+            reattach(run, new LmmHandoff(id, h.plan(), LmmHandoff.State.ATTACHED,
+                                         run.sourceBuffer, run.forwardedBuffer,
+                                         run.newPathBuffer, 0, null));
+        }
+        return true;
+    }
+
+    // An adopted ATTACHED handoff: its marker watches died with its runner.
+    // The marker is sent again behind everything still on the old path (the
+    // anchor switched long ago) and both buffers watched again; the timeout
+    // releases the new path if it does not come, as for any handoff.
+    private void reattach(HandoffRun run, LmmHandoff fresh) {
+        record(fresh);
+        try {
+            run.attach(packets, () -> worker.execute(() -> markerSeen(fresh.id())));
+        } catch (FlowBufException e) {
+            run.closeWatches();
+            complete(fresh, "taken over from a gone instance, end marker not watched again ("
+                    + e.getMessage() + "); new path released without the ordering guarantee");
+            return;
+        }
+        worker.schedule(() -> markerTimedOut(fresh.id()), markerTimeoutMs, TimeUnit.MILLISECONDS);
+    }
+
+    /** MASTER_CHANGED to this instance: its handoffs adopted on the worker. */
+    private final class NewMasters implements MastershipListener {
+        @Override
+        public boolean isRelevant(MastershipEvent event) {
+            return event.type() == MastershipEvent.Type.MASTER_CHANGED
+                    && cluster.masters(event.subject());
+        }
+
+        @Override
+        public void event(MastershipEvent event) {
+            worker.execute(() -> takeOverLogged(event.subject()));
         }
     }
 

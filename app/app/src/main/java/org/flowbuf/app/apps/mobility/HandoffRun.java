@@ -85,7 +85,7 @@ final class HandoffRun {
         run.sourceBuffer = h.sourceBuffer().orElseThrow();
         run.forwardedBuffer = h.forwardedBuffer().orElseThrow();
         run.newPathBuffer = h.newPathBuffer().orElseThrow();
-        OwnedIntents owned = new OwnedIntents(intents, plan.downlink());
+        OwnedIntents owned = new OwnedIntents(intents, OWNER, plan.downlink());
         FlowBufIntent.Type pause = FlowBufIntent.Type.PAUSE;
         FlowBufIntent.Type resume = FlowBufIntent.Type.RESUME;
         run.sourcePause = owned.find(pause, plan.sourceIn(), run.sourceBuffer);

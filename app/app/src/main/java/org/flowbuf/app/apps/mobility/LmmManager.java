@@ -21,8 +21,6 @@ import com.google.common.util.concurrent.Striped;
 import org.onlab.util.Tools;
 import org.onosproject.cluster.ClusterService;
 import org.onosproject.core.CoreService;
-import org.onosproject.mastership.MastershipEvent;
-import org.onosproject.mastership.MastershipListener;
 import org.onosproject.mastership.MastershipService;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.device.DeviceService;
@@ -34,7 +32,6 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
-import org.slf4j.Logger;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,8 +46,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Supplier;
-
-import static org.slf4j.LoggerFactory.getLogger;
 
 /**
  * LMM handoffs as an ONOS component (and, constructed directly, in the
@@ -112,8 +107,6 @@ public class LmmManager implements LmmService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected MastershipService mastershipService;
 
-    private final Logger log = getLogger(getClass());
-
     private long markerTimeoutMs = MARKER_TIMEOUT_MS;
     private AnchorPaths anchor;
     private PlanCheck planCheck;
@@ -123,8 +116,8 @@ public class LmmManager implements LmmService {
     private LmmStore store;
     /** Who this instance is, who lives, what it masters: whose runs it adopts. */
     private RunnerCluster cluster;
-    /** ONOS: adopts the runs of the devices this instance becomes master of. */
-    private MastershipListener newMasters;
+    /** ONOS: when this instance adopts the runs of a gone one. */
+    private RunAdoptions adoptions;
     // Completed handoffs beyond these are forgotten; failed ones are kept
     // for the operator (they may have left something behind).
     private final Retention<Long> completed = new Retention<>(Retention.DEFAULT_KEPT);
@@ -253,11 +246,9 @@ public class LmmManager implements LmmService {
               new PacketServiceEmitter(packetService), new DistributedLmmStore(storageService),
               PlanCheck.Network.of(deviceService),
               RunnerCluster.of(clusterService, mastershipService));
-        newMasters = new NewMasters();
-        mastershipService.addListener(newMasters);
-        // Runs of this instance lost with the app's last deactivation here,
-        // or of an instance that died while this app was not active.
-        worker.execute(() -> cluster.mastered().forEach(this::takeOverLogged));
+        adoptions = new RunAdoptions(mastershipService, clusterService, cluster, this::takeOver,
+                                     "LMM handoffs");
+        adoptions.start();
     }
 
     private void start(SteeringRuleWriter rules, PacketEmitter emitter, LmmStore lmmStore,
@@ -274,8 +265,8 @@ public class LmmManager implements LmmService {
     /** Stops the worker and ends every marker watch. */
     @Deactivate
     public void deactivate() {
-        if (newMasters != null) {
-            mastershipService.removeListener(newMasters);
+        if (adoptions != null) {
+            adoptions.stop();
         }
         worker.shutdownNow();
         runs.values().forEach(HandoffRun::closeWatches);
@@ -467,17 +458,6 @@ public class LmmManager implements LmmService {
         return adopted;
     }
 
-    private void takeOverLogged(DeviceId device) {
-        try {
-            int adopted = takeOver(device);
-            if (adopted > 0) {
-                log.info("{}: {} LMM handoffs of a gone instance taken over", device, adopted);
-            }
-        } catch (RuntimeException e) {
-            log.warn("{}: LMM handoffs not taken over: {}", device, e.getMessage());
-        }
-    }
-
     private static boolean underWay(LmmHandoff h) {
         return h.state() == LmmHandoff.State.DETACHED || h.state() == LmmHandoff.State.ATTACHED;
     }
@@ -525,20 +505,6 @@ public class LmmManager implements LmmService {
             return;
         }
         worker.schedule(() -> markerTimedOut(fresh.id()), markerTimeoutMs, TimeUnit.MILLISECONDS);
-    }
-
-    /** MASTER_CHANGED to this instance: its handoffs adopted on the worker. */
-    private final class NewMasters implements MastershipListener {
-        @Override
-        public boolean isRelevant(MastershipEvent event) {
-            return event.type() == MastershipEvent.Type.MASTER_CHANGED
-                    && cluster.masters(event.subject());
-        }
-
-        @Override
-        public void event(MastershipEvent event) {
-            worker.execute(() -> takeOverLogged(event.subject()));
-        }
     }
 
     @Override

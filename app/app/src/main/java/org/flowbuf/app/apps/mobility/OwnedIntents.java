@@ -15,24 +15,23 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-import static org.flowbuf.api.apps.LmmService.OWNER;
-
 /**
- * LMM's intents of one downlink still in force, as the Buffer Service keeps
- * them (cluster-wide): where an adopted handoff finds the intents its dead
- * runner had put in place, by kind, place and buffer.
+ * An app's intents of one flow still in force, as the Buffer Service keeps
+ * them (cluster-wide): where an adopted LMM handoff or FMM session finds the
+ * intents its dead runner had put in place, by kind, place and buffer.
  */
 final class OwnedIntents {
 
     private final List<FlowBufIntent> live;
 
     /**
-     * @param intents  the intent service
-     * @param downlink the UE's downlink
+     * @param intents the intent service
+     * @param owner   the app
+     * @param flow    the flow (a UE's downlink, its attach signal)
      */
-    OwnedIntents(FlowBufIntentService intents, FlowFilter downlink) {
+    OwnedIntents(FlowBufIntentService intents, String owner, FlowFilter flow) {
         this.live = intents.getIntents().stream()
-                .filter(i -> OWNER.equals(i.owner()) && downlink.equals(i.filter())
+                .filter(i -> owner.equals(i.owner()) && flow.equals(i.filter())
                         && (i.state() == FlowBufIntent.State.INSTALLED
                         || i.state() == FlowBufIntent.State.REQUESTED))
                 .collect(Collectors.toList());

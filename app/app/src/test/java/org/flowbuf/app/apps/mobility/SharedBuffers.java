@@ -6,6 +6,7 @@ package org.flowbuf.app.apps.mobility;
 
 import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferService;
+import org.flowbuf.api.BufferState;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowBufIntentService;
@@ -32,13 +33,14 @@ import java.util.stream.Collectors;
  * open on the buffers, and the end markers sent but not yet arrived. Shared
  * by two LMM instances, it outlives the one that dies (its watches close
  * with it; its buffers and intents stay). A buffer's packets count as held
- * until a resume intent releases them.
+ * until it forwards: a resume intent or a move to FORWARDING releases them.
  */
 final class SharedBuffers {
 
     private final FlowFilter downlink;
     /** "device/buffer" to the packets it took in. */
     private final Map<String, Integer> buffers = new TreeMap<>();
+    private final Map<String, BufferState> modes = new TreeMap<>();
     private final Map<Long, FlowBufIntent> intents = new TreeMap<>();
     private final List<Watch> watches = new ArrayList<>();
     private int markersInFlight;
@@ -73,8 +75,18 @@ final class SharedBuffers {
                         switch (method.getName()) {
                             case "createBuffer":
                                 buffers.put(key(args[0], args[1]), 0);
+                                modes.put(key(args[0], args[1]), (BufferState) args[4]);
                                 return null;
+                            case "moveBuffer":
+                                if (!buffers.containsKey(key(args[0], args[1]))) {
+                                    throw FlowBufException.notFound("no buffer %s", args[1]);
+                                }
+                                modes.put(key(args[0], args[1]), (BufferState) args[3]);
+                                return null;
+                            case "getStatistics":
+                                return Optional.empty();
                             case "removeBuffer":
+                                modes.remove(key(args[0], args[1]));
                                 if (buffers.remove(key(args[0], args[1])) == null) {
                                     throw FlowBufException.notFound("no buffer %s", args[1]);
                                 }
@@ -125,6 +137,10 @@ final class SharedBuffers {
                                                 .orElseThrow(),
                                         FlowBufIntent.State.INSTALLED, (String) args[4], null);
                                 intents.put(id, i);
+                                if (i.type() == FlowBufIntent.Type.RESUME) {
+                                    modes.put(key(args[0], i.bufferId().orElseThrow()),
+                                              BufferState.FORWARDING);
+                                }
                                 return i;
                             default:
                                 throw new UnsupportedOperationException(method.getName());
@@ -173,14 +189,20 @@ final class SharedBuffers {
         return markersSent;
     }
 
-    /** @return packets in buffers no resume intent releases: held with nobody releasing them */
+    /** @return packets in buffers that do not forward: held with nobody releasing them */
     synchronized int held() {
         return buffers.entrySet().stream()
-                .filter(e -> intents.values().stream().noneMatch(
-                        i -> i.type() == FlowBufIntent.Type.RESUME
-                                && key(i.deviceId(), i.bufferId().orElseThrow())
-                                .equals(e.getKey())))
+                .filter(e -> modes.get(e.getKey()) != BufferState.FORWARDING)
                 .mapToInt(Map.Entry::getValue).sum();
+    }
+
+    /**
+     * @param device a device
+     * @param buffer a buffer there
+     * @return its mode, or null when it is not there
+     */
+    synchronized BufferState mode(String device, String buffer) {
+        return modes.get(key(device, buffer));
     }
 
     /** @return the buffers left, as "device/buffer" */

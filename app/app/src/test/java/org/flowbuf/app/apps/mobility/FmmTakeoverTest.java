@@ -23,6 +23,7 @@ import org.onosproject.net.PortNumber;
 
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 
@@ -131,6 +132,14 @@ public class FmmTakeoverTest {
                            S1, 1024);
     }
 
+    // The UE signals its attach and detach (UDP to port 9) and reports what it received.
+    private static FmmPlan planWithReports() {
+        FmmPlan p = plan();
+        return new FmmPlan(p.downlink(), p.anchorIn(), p.cells(), S1, p.windowPackets(),
+                           Optional.of(FlowFilter.builder().ipProto(17).l4DstPort(9).build()),
+                           true);
+    }
+
     private void firstDies() {
         first.deactivate();
         synchronized (dead) {
@@ -201,5 +210,25 @@ public class FmmTakeoverTest {
         assertReason(() -> second.handoff(s.id(), S2), FlowBufException.Reason.UNAVAILABLE);
         // Its own instance still takes its steps.
         assertEquals(FmmSession.State.DETACHED, first.handoff(s.id(), S2).state());
+    }
+
+    @Test
+    public void theNewMasterDisarmsWhatTheDeadRunnerArmedAndClosesTheTriggers() {
+        FmmSession s = first.open(planWithReports());
+        first.handoff(s.id(), S2);
+        // The dead runner armed the source's hold and the target's release.
+        assertEquals(2, cluster.armedTriggers().size());
+        firstDies();
+
+        assertEquals(1, second.takeOver(ANCHOR));
+        assertEquals(S2, second.attach(s.id()).serving());
+        // Nothing it armed may fire later.
+        assertEquals(Set.of(), cluster.armedTriggers());
+        assertEquals(BufferState.FORWARDING, cluster.mode("device:s2", window(s, S2)));
+        assertEquals(BufferState.BUFFERING, cluster.mode("device:s1", window(s, S1)));
+
+        assertEquals(FmmSession.State.CLOSED, second.close(s.id()).state());
+        assertEquals(Set.of(), cluster.bufferNames());
+        assertEquals(Set.of(), cluster.intentNames());
     }
 }

@@ -7,6 +7,7 @@ package org.flowbuf.app.apps.mobility;
 import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.BufferState;
+import org.flowbuf.api.Disarmed;
 import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowBufIntentService;
@@ -41,6 +42,8 @@ final class SharedBuffers {
     /** "device/buffer" to the packets it took in. */
     private final Map<String, Integer> buffers = new TreeMap<>();
     private final Map<String, BufferState> modes = new TreeMap<>();
+    /** Armed moves: "device/trigger" to the buffer it moves. */
+    private final Map<String, String> armed = new TreeMap<>();
     private final Map<Long, FlowBufIntent> intents = new TreeMap<>();
     private final List<Watch> watches = new ArrayList<>();
     private int markersInFlight;
@@ -85,6 +88,12 @@ final class SharedBuffers {
                                 return null;
                             case "getStatistics":
                                 return Optional.empty();
+                            case "armMove":
+                                armed.put(key(args[0], args[1]), String.valueOf(args[2]));
+                                return null;
+                            case "disarm":
+                                return armed.remove(key(args[0], args[1])) != null
+                                        ? Disarmed.stillArmed() : Disarmed.nothingArmed();
                             case "removeBuffer":
                                 modes.remove(key(args[0], args[1]));
                                 if (buffers.remove(key(args[0], args[1])) == null) {
@@ -203,6 +212,11 @@ final class SharedBuffers {
      */
     synchronized BufferState mode(String device, String buffer) {
         return modes.get(key(device, buffer));
+    }
+
+    /** @return the moves still armed, as "device/trigger" */
+    synchronized Set<String> armedTriggers() {
+        return new TreeSet<>(armed.keySet());
     }
 
     /** @return the buffers left, as "device/buffer" */

@@ -71,6 +71,8 @@ public class LmmManager implements LmmService {
 
     /** How long the end marker may take through both old-path buffers. */
     static final long MARKER_TIMEOUT_MS = 3000;
+    /** How soon an adopted handoff's buffers are watched again after a refusal. */
+    static final long REWATCH_MS = 100;
     /** Buffers that report the end marker: the source's and the target's first. */
     static final int MARKER_REPORTERS = 2;
     private static final String APP_NAME = "org.flowbuf.app";
@@ -496,15 +498,33 @@ public class LmmManager implements LmmService {
     // releases the new path if it does not come, as for any handoff.
     private void reattach(HandoffRun run, LmmHandoff fresh) {
         record(fresh);
-        try {
-            run.attach(packets, () -> worker.execute(() -> markerSeen(fresh.id())));
-        } catch (FlowBufException e) {
-            run.closeWatches();
-            complete(fresh, "taken over from a gone instance, end marker not watched again ("
-                    + e.getMessage() + "); new path released without the ordering guarantee");
+        watchAgain(fresh.id(), run, System.nanoTime() + markerTimeoutMs * 1_000_000);
+    }
+
+    // In the UE's turn. A new master's first calls to a buffer agent may be
+    // refused until its Buffer Service drives the agent: tried again every
+    // REWATCH_MS until the marker timeout, then the new path is released.
+    private void watchAgain(long id, HandoffRun run, long deadline) {
+        LmmHandoff h = store.get(id).orElse(null);
+        if (h == null || h.state() != LmmHandoff.State.ATTACHED || runs.get(id) != run) {
             return;
         }
-        worker.schedule(() -> markerTimedOut(fresh.id()), markerTimeoutMs, TimeUnit.MILLISECONDS);
+        try {
+            run.attach(packets, () -> worker.execute(() -> markerSeen(id)));
+        } catch (FlowBufException e) {
+            run.closeWatches();
+            if (System.nanoTime() < deadline) {
+                worker.schedule(() -> onWorker(id, () -> watchAgain(id, run, deadline)),
+                                REWATCH_MS, TimeUnit.MILLISECONDS);
+                return;
+            }
+            complete(h, String.format("taken over from a gone instance; its buffers not "
+                                              + "watched again within %d ms (%s): new path "
+                                              + "released without the ordering guarantee",
+                                      markerTimeoutMs, e.getMessage()));
+            return;
+        }
+        worker.schedule(() -> markerTimedOut(id), markerTimeoutMs, TimeUnit.MILLISECONDS);
     }
 
     @Override

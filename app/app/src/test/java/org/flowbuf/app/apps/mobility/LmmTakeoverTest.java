@@ -295,4 +295,40 @@ public class LmmTakeoverTest {
         // Not under way any more: a new handoff of the UE may start.
         assertEquals(0, second.takeOver(S1));
     }
+
+    @Test
+    public void theNewMasterWatchesAgainUntilTheAgentTakesItsCalls() throws InterruptedException {
+        LmmHandoff h = first.start(plan("device:s1", "device:s2"));
+        first.attach(h.id());
+        cluster.arrive("device:s2", "lmm-1-new", 3);
+        firstDies();
+        cluster.refuseWatches(3);
+        assertEquals(1, second.takeOver(S1));
+        assertEquals("no marker before both buffers are watched", 1, cluster.markersSent());
+        for (int i = 0; i < 300 && cluster.markersSent() < 2; i++) {
+            Thread.sleep(10);
+        }
+        assertEquals(2, cluster.markersSent());
+        cluster.markersArrive();
+        assertEquals(2, awaitState(second, h.id(), LmmHandoff.State.COMPLETED).markerReports());
+        assertOnlyTheNewPathIsLeft(h.id());
+    }
+
+    @Test
+    public void buffersNeverWatchedAgainStillReleaseTheNewPathAndSaySo()
+            throws InterruptedException {
+        second.deactivate();
+        second = instance("onos-2", 300);
+        LmmHandoff h = first.start(plan("device:s1", "device:s2"));
+        first.attach(h.id());
+        cluster.arrive("device:s2", "lmm-1-new", 3);
+        firstDies();
+        cluster.refuseWatches(Integer.MAX_VALUE);
+        assertEquals(1, second.takeOver(S1));
+        LmmHandoff failed = awaitState(second, h.id(), LmmHandoff.State.FAILED);
+        assertTrue(failed.failure().orElseThrow(),
+                   failed.failure().orElseThrow().contains("not watched again"));
+        assertEquals(1, cluster.markersSent());
+        assertOnlyTheNewPathIsLeft(h.id());
+    }
 }

@@ -46,6 +46,7 @@ final class SharedBuffers {
     private final Map<String, String> armed = new TreeMap<>();
     private final Map<Long, FlowBufIntent> intents = new TreeMap<>();
     private final List<Watch> watches = new ArrayList<>();
+    private int watchesToRefuse;
     private int markersInFlight;
     private int markersSent;
     private long nextIntent;
@@ -106,6 +107,12 @@ final class SharedBuffers {
                                 return Set.of(DeviceId.deviceId("device:s1"),
                                               DeviceId.deviceId("device:s2"));
                             case "watchMarker":
+                                if (watchesToRefuse > 0) {
+                                    watchesToRefuse--;
+                                    throw new FlowBufException(
+                                            FlowBufException.Reason.UNAVAILABLE,
+                                            "this instance does not drive " + args[0] + " yet");
+                                }
                                 Watch w = new Watch(key(args[0], args[1]), (Runnable) args[4]);
                                 watches.add(w);
                                 return (MarkerWatch) () -> {
@@ -191,6 +198,16 @@ final class SharedBuffers {
             }
         }
         seen.forEach(Runnable::run);
+    }
+
+    /**
+     * The next marker watches are refused (an agent this instance does not
+     * drive yet).
+     *
+     * @param n how many
+     */
+    synchronized void refuseWatches(int n) {
+        watchesToRefuse = n;
     }
 
     /** @return end markers sent so far */

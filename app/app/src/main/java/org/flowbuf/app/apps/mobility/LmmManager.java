@@ -343,10 +343,10 @@ public class LmmManager implements LmmService {
         if (run == null && h.plan().buffering() != HandoffPlan.Buffering.NONE) {
             // Another instance of the cluster started it and holds its run.
             throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE, String.format(
-                    "handoff %d is run by the instance that started it (the master of %s, "
-                            + "which drives its buffers and holds their marker watches): "
-                            + "attach it through that instance", id,
-                    h.plan().sourceIn().deviceId()));
+                    "handoff %d is run by instance %s, which holds its buffers' marker "
+                            + "watches: attach it through that instance; if it is gone, the "
+                            + "master of %s adopts the handoff, and attaches it", id,
+                    store.runner(id).orElse("that started it"), h.plan().sourceIn().deviceId()));
         }
         if (h.plan().buffering() == HandoffPlan.Buffering.NONE) {
             runs.remove(id);

@@ -215,8 +215,14 @@ public class LmmTakeoverTest {
         cluster.arrive("device:s2", "lmm-1-fwd", 5);
         cluster.arrive("device:s2", "lmm-1-new", 9);
         firstDies();
-        // Before the takeover, the attach finds no run on this instance.
-        assertReason(() -> second.attach(h.id()), FlowBufException.Reason.UNAVAILABLE);
+        // Before the takeover, the attach finds no run on this instance, and says whose it is.
+        try {
+            second.attach(h.id());
+            fail("no run here before the takeover");
+        } catch (FlowBufException e) {
+            assertEquals(FlowBufException.Reason.UNAVAILABLE, e.reason());
+            assertTrue(e.getMessage(), e.getMessage().contains("instance onos-1"));
+        }
 
         assertEquals(1, second.takeOver(S1));
         assertEquals(LmmHandoff.State.DETACHED, second.handoff(h.id()).orElseThrow().state());

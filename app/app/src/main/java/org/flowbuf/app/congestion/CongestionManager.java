@@ -273,21 +273,30 @@ public final class CongestionManager implements CongestionService {
     /**
      * This instance leads a flow's source switch now (it became its master:
      * the one before died, or ONOS restarted): it takes on what only the
-     * leader runs, the probes of its PROBING flows there. Their records,
-     * paths and indexes are the store's already; a flow it probes is left.
+     * leader runs, the probes of its PROBING flows there and the merge
+     * buffers of its ordered flows (their switch-over reports come here now).
+     * Their records, paths and indexes are the store's already; a flow it
+     * probes, or whose merge buffer it runs, is left.
      *
      * @param source the source switch
-     * @return how many flows it took on
+     * @return how many probes and merge buffers it took on
      */
     public int takeOver(DeviceId source) {
-        if (probes == null || !leads.test(source)) {
+        if (!leads.test(source)) {
             return 0;
         }
         int taken = 0;
         for (CcRecord r : store.values()) {
-            if (r.layout().source().equals(source) && r.layout().mode() == CongestionMode.PROBING
+            if (!r.layout().source().equals(source)) {
+                continue;
+            }
+            if (probes != null && r.layout().mode() == CongestionMode.PROBING
                     && probes.stats(r.id()).isEmpty()) {
                 startProbes(r);
+                taken++;
+            }
+            if (merges != null && r.layout().sink().isPresent()
+                    && merges.adopt(r.id(), r.layout())) {
                 taken++;
             }
         }

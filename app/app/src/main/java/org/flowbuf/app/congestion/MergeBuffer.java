@@ -4,6 +4,7 @@
  */
 package org.flowbuf.app.congestion;
 
+import org.flowbuf.api.Buffer;
 import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.BufferSpec;
@@ -11,6 +12,7 @@ import org.flowbuf.api.BufferState;
 import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.Disarmed;
 import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentId;
@@ -97,6 +99,49 @@ final class MergeBuffer {
         } catch (FlowBufException e) {
             close();
             throw e;
+        }
+    }
+
+    /**
+     * The merge buffer as the instance that ran it left it on the agent
+     * (it died; this one leads the flow's source now): its holds by name,
+     * their pauses from the Buffer Service's intents. What it had armed is
+     * disarmed; every hold but the backup's that still holds is released
+     * (as at a bound expiry: its marker may not come); the backup's port is
+     * armed again.
+     *
+     * @param backupIn the port the flow's backup enters by, empty when none
+     * @param drainMs  how long a hold that forwarded may take to drain
+     * @throws InterruptedException when interrupted
+     */
+    void adopt(Optional<PortNumber> backupIn, long drainMs) throws InterruptedException {
+        String prefix = name("hold-");
+        List<BufferId> released = new ArrayList<>();
+        for (Buffer b : buffers.getBuffers(merge)) {
+            if (b.id().id().startsWith(prefix)) {
+                PortNumber port = PortNumber.portNumber(
+                        Long.parseLong(b.id().id().substring(prefix.length())));
+                holds.put(port, b.id());
+                if (!b.state().transmits() && !backupIn.equals(Optional.of(port))) {
+                    released.add(b.id());
+                }
+            }
+        }
+        for (FlowBufIntent i : intents.getIntents()) {
+            if (OWNER.equals(i.owner()) && i.deviceId().equals(merge)
+                    && i.type() == FlowBufIntent.Type.PAUSE
+                    && i.state() == FlowBufIntent.State.INSTALLED
+                    && i.bufferId().filter(holds::containsValue).isPresent()) {
+                pauses.add(i.id());
+            }
+        }
+        buffers.disarm(merge, trigger, OWNER);
+        for (BufferId hold : released) {
+            buffers.moveBuffer(merge, hold, OWNER, BufferState.FORWARDING);
+            boundExpiries++;
+        }
+        if (backupIn.isPresent()) {
+            arm(backupIn.get(), drainMs);
         }
     }
 

@@ -118,6 +118,37 @@ final class OrderedMerges implements AutoCloseable {
     }
 
     /**
+     * Takes over an ordered flow's merge buffer after the instance that ran
+     * it died: rebuilt from its agent and re-armed for the flow's backup, on
+     * the worker (a switch-over reported meanwhile is settled after it).
+     *
+     * @param flowId the flow
+     * @param layout its layout now (ordered)
+     * @return whether it was taken over (false: this instance runs it already)
+     */
+    boolean adopt(long flowId, CcLayout layout) {
+        if (merges.containsKey(flowId)) {
+            return false;
+        }
+        DeviceId merge = layout.merge();
+        MergeBuffer m = new MergeBuffer(layout.index(), layout.filter(), merge, buffers, intents);
+        Optional<PortNumber> backupIn = layout.backup().map(b -> inPort(b, merge));
+        if (merges.putIfAbsent(flowId, m) != null) {
+            return false;
+        }
+        worker.execute(() -> {
+            try {
+                m.adopt(backupIn, bound());
+            } catch (FlowBufException e) {
+                LOG.warn("flow {}: merge buffer not taken over: {}", flowId, e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        return true;
+    }
+
+    /**
      * After a switch-over of an ordered flow: on the worker, its marker
      * awaited (at most the bound; not at all when a later switch-over is
      * already queued: the flow has moved on, what is held goes now), then

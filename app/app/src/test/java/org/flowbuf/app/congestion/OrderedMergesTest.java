@@ -71,6 +71,9 @@ public class OrderedMergesTest {
     /** Runs inside each moveBuffer call: a test's look at the state meanwhile. */
     private volatile Runnable onMove = () -> { };
     private int nextIntent;
+    /** What a dead instance left on the merge switch's agent, and its intents. */
+    private volatile List<Buffer> onAgent = List.of();
+    private volatile List<FlowBufIntent> intentsNow = List.of();
     private OrderedMerges merges = new OrderedMerges(buffers(), intents(),
                                                      out -> Optional.ofNullable(LINKS.get(out)),
                                                      () -> 50);
@@ -110,6 +113,8 @@ public class OrderedMergesTest {
                                                           BufferSpec.defaults(),
                                                           VportId.vportId("vp101.3"),
                                                           VportMode.RX, 0));
+                        case "getBuffers":
+                            return onAgent;
                         case "getVports":
                             return List.of(new Vport(VportId.vportId("vp101.3"), 101, 3, null,
                                                      VportMode.RX));
@@ -148,6 +153,9 @@ public class OrderedMergesTest {
                     if (method.getName().equals("withdraw")) {
                         calls.add("withdraw " + ((IntentId) args[0]).id());
                         return null;
+                    }
+                    if (method.getName().equals("getIntents")) {
+                        return intentsNow;
                     }
                     if (!method.getName().equals("pause")) {
                         throw new UnsupportedOperationException(method.getName());
@@ -304,5 +312,51 @@ public class OrderedMergesTest {
         assertEquals(List.of("create cc7-marker BUFFERING", "create cc7-hold-2 BUFFERING",
                              "remove cc7-hold-2", "remove cc7-marker"), calls);
         assertTrue(merges.state(1).isEmpty());
+    }
+
+    private static Buffer onAgent(String id, VportMode mode) {
+        return new Buffer(S4, BufferId.bufferId(id), MergeBuffer.OWNER, BufferSpec.defaults(),
+                          VportId.vportId("vp101.3"), mode, 0);
+    }
+
+    private static FlowBufIntent pauseOf(long id, long port, String hold) {
+        return new FlowBufIntent(IntentId.intentId(id), FlowBufIntent.Type.PAUSE, S4,
+                                 PortNumber.portNumber(port), FLOW, BufferId.bufferId(hold),
+                                 FlowBufIntent.State.INSTALLED, MergeBuffer.OWNER, null);
+    }
+
+    @Test
+    public void aNewMasterReleasesAHoldItsDeadInstanceLeftHoldingAndArmsTheBackup()
+            throws Exception {
+        // Switched over to LOWER (in by 2); the instance died before the
+        // marker released LOWER's hold and before it armed UPPER's port.
+        onAgent = List.of(onAgent("cc7-marker", VportMode.RX), onAgent("cc7-hold-2", VportMode.RX));
+        intentsNow = List.of(pauseOf(11, 2, "cc7-hold-2"));
+        nextIntent = 20;
+        assertTrue(merges.adopt(1, layout(LOWER, UPPER)));
+        assertEquals(new OrderedSwitchover(S4, 0, 1, true), awaitDisarmed());
+        assertEquals(List.of("disarm cc7-marker", "move cc7-hold-2 FORWARDING",
+                             "create cc7-hold-1 BUFFERING", "pause device:s4/1 cc7-hold-1",
+                             "arm cc7-marker -> cc7-hold-1 FORWARDING"), calls);
+        // Run here now: not taken over twice; its removal takes the dead
+        // instance's pause back too.
+        assertEquals(false, merges.adopt(1, layout(LOWER, UPPER)));
+        calls.clear();
+        merges.close(1);
+        assertTrue(calls.toString(), calls.containsAll(List.of("withdraw 11", "withdraw 21")));
+    }
+
+    @Test
+    public void aNewMasterRearmsTheBackupOfAFlowItsDeadInstanceLeftArmed() throws Exception {
+        onAgent = List.of(onAgent("cc7-marker", VportMode.RX), onAgent("cc7-hold-1", VportMode.TX),
+                          onAgent("cc7-hold-2", VportMode.RX));
+        intentsNow = List.of(pauseOf(11, 2, "cc7-hold-2"), pauseOf(12, 1, "cc7-hold-1"));
+        assertTrue(merges.adopt(1, layout(UPPER, LOWER)));
+        for (int i = 0; i < 2000 && !merges.state(1).orElseThrow().armed(); i++) {
+            Thread.sleep(1);
+        }
+        assertEquals(new OrderedSwitchover(S4, 0, 0, true), merges.state(1).orElseThrow());
+        assertEquals(List.of("disarm cc7-marker", "move cc7-hold-2 BUFFERING",
+                             "arm cc7-marker -> cc7-hold-2 FORWARDING"), calls);
     }
 }

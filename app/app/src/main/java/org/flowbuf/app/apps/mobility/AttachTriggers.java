@@ -11,6 +11,7 @@ import org.flowbuf.api.BufferState;
 import org.flowbuf.api.BufferStatistics;
 import org.flowbuf.api.Disarmed;
 import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentId;
@@ -78,6 +79,19 @@ final class AttachTriggers {
                                            OWNER).id();
             undo.add(() -> intents.withdraw(steer, OWNER));
             steering.put(enb, steer);
+        }
+    }
+
+    // An adopted session's triggers, as its dead runner made them; every
+    // one counts as armed, so that the next attach disarms what it armed.
+    void adopt(FmmPlan plan) {
+        OwnedIntents owned = new OwnedIntents(intents, OWNER, signal);
+        for (FmmPlan.Cell cell : plan.cells()) {
+            DeviceId enb = cell.enb();
+            BufferId trigger = BufferId.bufferId(FmmRun.bufferName(sessionId, enb) + "-attach");
+            triggers.put(enb, trigger);
+            steering.put(enb, owned.find(FlowBufIntent.Type.PAUSE, cell.ue(), trigger));
+            armed.add(enb);
         }
     }
 
@@ -161,7 +175,9 @@ final class AttachTriggers {
         for (DeviceId enb : triggers.keySet()) {
             try {
                 buffers.removeBuffer(enb, triggers.get(enb), OWNER, true);
-                intents.withdraw(steering.get(enb), OWNER);
+                if (steering.get(enb) != null) {
+                    intents.withdraw(steering.get(enb), OWNER);
+                }
             } catch (FlowBufException e) {
                 failures.add(enb + " attach trigger: " + e.getMessage());
             }

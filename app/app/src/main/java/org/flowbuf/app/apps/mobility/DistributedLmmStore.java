@@ -33,6 +33,7 @@ final class DistributedLmmStore implements LmmStore {
     static final String HANDOFFS = "flowbuf-lmm-handoffs";
     static final String RESIDENTS = "flowbuf-lmm-residents";
     static final String IDS = "flowbuf-lmm-ids";
+    static final String RUNNERS = "flowbuf-lmm-runners";
     static final Serializer SERIALIZER = Serializer.using(
             KryoNamespace.newBuilder().register(KryoNamespaces.API)
                     .register(LmmHandoff.class, LmmHandoff.State.class, HandoffPlan.class,
@@ -42,6 +43,7 @@ final class DistributedLmmStore implements LmmStore {
 
     private final ConsistentMap<Long, LmmHandoff> handoffs;
     private final ConsistentMap<FlowFilter, Resident> residents;
+    private final ConsistentMap<Long, String> runners;
     private final AtomicCounter ids;
 
     /**
@@ -54,6 +56,8 @@ final class DistributedLmmStore implements LmmStore {
                 .withSerializer(SERIALIZER).build();
         this.residents = storage.<FlowFilter, Resident>consistentMapBuilder()
                 .withName(RESIDENTS).withSerializer(SERIALIZER).build();
+        this.runners = storage.<Long, String>consistentMapBuilder().withName(RUNNERS)
+                .withSerializer(SERIALIZER).build();
         this.ids = storage.getAtomicCounter(IDS);
     }
 
@@ -73,8 +77,19 @@ final class DistributedLmmStore implements LmmStore {
     }
 
     @Override
+    public void putRunner(long id, String node) {
+        runners.put(id, node);
+    }
+
+    @Override
+    public Optional<String> runner(long id) {
+        return Optional.ofNullable(Versioned.valueOrNull(runners.get(id)));
+    }
+
+    @Override
     public void remove(long id) {
         handoffs.remove(id);
+        runners.remove(id);
     }
 
     @Override

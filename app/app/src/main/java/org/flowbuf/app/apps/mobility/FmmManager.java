@@ -22,12 +22,16 @@ import org.flowbuf.app.store.InMemoryIdRecords;
 import org.flowbuf.app.task.StripedTurns;
 import com.google.common.util.concurrent.Striped;
 import org.onlab.util.Tools;
+import org.onosproject.cluster.ClusterService;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.flow.FlowRuleService;
+import org.onosproject.mastership.MastershipService;
 import org.onosproject.net.group.GroupService;
+import org.onosproject.store.serializers.KryoNamespaces;
+import org.onosproject.store.service.Serializer;
 import org.onosproject.store.service.StorageService;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -70,7 +74,9 @@ import java.util.stream.Collectors;
  * another gave, refuses a second session of a downlink and a group another
  * instance's session holds), in the embedded host memory. A session's run
  * (its intents, triggers and the sync under way) stays with the instance
- * that opened it, which alone takes its steps.
+ * that opened it, which alone takes its steps. When that instance dies, the
+ * new master of the plan's anchor adopts its open sessions ({@link
+ * #takeOver}): their steps (handoff, attach, close) are then taken there.
  */
 @Component(immediate = true, service = FmmService.class)
 public class FmmManager implements FmmService {
@@ -81,6 +87,9 @@ public class FmmManager implements FmmService {
     private static final String APP_NAME = "org.flowbuf.app";
     /** The sessions' map in ONOS's cluster (its ids: SESSIONS-ids). */
     static final String SESSIONS = "flowbuf-fmm-sessions";
+    /** Which instance runs each open session, in ONOS's cluster. */
+    static final String RUNNERS = "flowbuf-fmm-runners";
+    static final Serializer RUNNERS_SERIALIZER = Serializer.using(KryoNamespaces.API);
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected FlowBufIntentService intentService;
@@ -103,10 +112,22 @@ public class FmmManager implements FmmService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected StorageService storageService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected ClusterService clusterService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected MastershipService mastershipService;
+
     private AnchorMulticast anchor;
     private PlanCheck planCheck;
     private ExecutorService syncWorker;
     private IdRecords<FmmSession> sessions = new InMemoryIdRecords<>();
+    /** The instance that runs each open session (by session id). */
+    private IdRecords<String> runners = new InMemoryIdRecords<>();
+    /** Who this instance is, who lives, what it masters: whose runs it adopts. */
+    private RunnerCluster cluster = RunnerCluster.SINGLE;
+    /** ONOS: when this instance adopts the sessions of a gone one. */
+    private RunAdoptions adoptions;
     // Closed sessions beyond these are forgotten; failed ones are kept.
     private final Retention<Long> closed = new Retention<>(Retention.DEFAULT_KEPT);
     private final Map<Long, FmmRun> runs = new ConcurrentHashMap<>();
@@ -141,7 +162,18 @@ public class FmmManager implements FmmService {
     FmmManager(FlowBufIntentService intentService, BufferService bufferService,
                SteeringRuleWriter rules, MulticastGroupWriter groups, ExecutorService syncWorker,
                IdRecords<FmmSession> sessions) {
+        this(intentService, bufferService, rules, groups, syncWorker, sessions,
+             new InMemoryIdRecords<>(), RunnerCluster.SINGLE);
+    }
+
+    // As above, as an instance of a cluster (tests: takeover by a new master).
+    FmmManager(FlowBufIntentService intentService, BufferService bufferService,
+               SteeringRuleWriter rules, MulticastGroupWriter groups, ExecutorService syncWorker,
+               IdRecords<FmmSession> sessions, IdRecords<String> runners,
+               RunnerCluster cluster) {
         this.sessions = sessions;
+        this.runners = runners;
+        this.cluster = cluster;
         this.intentService = intentService;
         this.bufferService = bufferService;
         this.anchor = new AnchorMulticast(rules, groups);
@@ -155,6 +187,8 @@ public class FmmManager implements FmmService {
         ApplicationId appId = coreService.registerApplication(APP_NAME);
         sessions = new DistributedIdRecords<>(storageService, SESSIONS,
                                               FmmSessionSerializer.SERIALIZER);
+        runners = new DistributedIdRecords<>(storageService, RUNNERS, RUNNERS_SERIALIZER);
+        cluster = RunnerCluster.of(clusterService, mastershipService);
         Duration wait = Duration.ofSeconds(5);
         anchor = new AnchorMulticast(new FlowRuleServiceSteeringWriter(appId, flowRuleService,
                                                                        wait),
@@ -163,6 +197,9 @@ public class FmmManager implements FmmService {
                                                                      wait));
         syncWorker = newSyncWorker();
         planCheck = new PlanCheck(PlanCheck.Network.of(deviceService), bufferService::getDevices);
+        adoptions = new RunAdoptions(mastershipService, clusterService, cluster, this::takeOver,
+                                     "FMM sessions");
+        adoptions.start();
     }
 
     private static ExecutorService newSyncWorker() {
@@ -175,6 +212,9 @@ public class FmmManager implements FmmService {
      */
     @Deactivate
     public void deactivate() {
+        if (adoptions != null) {
+            adoptions.stop();
+        }
         syncWorker.shutdown();
     }
 
@@ -204,6 +244,7 @@ public class FmmManager implements FmmService {
             throw e;
         }
         runs.put(id, run);
+        runners.put(id, cluster.localNode());
         return record(new FmmSession(id, plan, FmmSession.State.ATTACHED, plan.serving(), null,
                                      run.buffers(), group, FmmSession.Counters.NONE, null));
     }
@@ -282,6 +323,45 @@ public class FmmManager implements FmmService {
                                         "close: " + String.join("; ", failures)));
     }
 
+    /**
+     * This instance is the master of a device now: it adopts the open
+     * sessions anchored there whose runner is gone (dead, or this instance's
+     * own run lost with a deactivation). A runner that lives keeps its run;
+     * an instance that is not the anchor's master adopts nothing.
+     *
+     * @param device the device
+     * @return how many sessions it adopted
+     */
+    int takeOver(DeviceId device) {
+        if (!cluster.masters(device)) {
+            return 0;
+        }
+        int adopted = 0;
+        for (FmmSession s : sessions.values()) {
+            if (s.plan().anchor().equals(device) && isOpen(s) && !runs.containsKey(s.id())
+                    && StripedTurns.inTurn(ueTurns, s.plan().downlink(),
+                                           () -> adoptInTurn(s.id()))) {
+                adopted++;
+            }
+        }
+        return adopted;
+    }
+
+    private boolean adoptInTurn(long id) {
+        FmmSession s = sessions.get(id).orElse(null);
+        if (s == null || !isOpen(s) || runs.containsKey(id)) {
+            return false;
+        }
+        String runner = runners.get(id).orElse(null);
+        String self = cluster.localNode();
+        if (runner != null && !runner.equals(self) && cluster.alive(runner)) {
+            return false;
+        }
+        runs.put(id, FmmRun.adopt(s, intentService, bufferService, syncWorker));
+        runners.put(id, self);
+        return true;
+    }
+
     // The groups the open sessions of every instance hold on the anchor.
     private Set<Integer> groupsOfOpenSessions(DeviceId anchor) {
         return sessions.values().stream()
@@ -327,6 +407,9 @@ public class FmmManager implements FmmService {
 
     private FmmSession record(FmmSession s) {
         sessions.put(s.id(), s);
+        if (!isOpen(s)) {
+            runners.remove(s.id());
+        }
         if (s.state() == FmmSession.State.CLOSED) {
             closed.finished(s.id()).forEach(sessions::remove);
         }

@@ -9,10 +9,12 @@ import org.flowbuf.api.BufferService;
 import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.BufferState;
 import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.IntentId;
 import org.flowbuf.api.OverflowPolicy;
 import org.flowbuf.api.apps.FmmPlan;
+import org.flowbuf.api.apps.FmmSession;
 import org.onosproject.net.DeviceId;
 
 import java.util.ArrayList;
@@ -57,6 +59,34 @@ final class FmmRun {
         this.handoffs = plan.ueReports()
                 ? new ReportedHandoffs(this, triggers.orElseThrow())
                 : new SyncPointHandoffs(this, buffers, triggers, syncWorker);
+    }
+
+    /**
+     * An open session's run rebuilt on another instance after the one that
+     * opened it died: its windows from the record, their intents and the
+     * attach triggers' from the Buffer Service's (cluster-wide) intents.
+     * Whatever the dead runner had armed is disarmed at the next attach.
+     *
+     * @param s          the session's record (open)
+     * @param intents    the intent service
+     * @param buffers    the task-level Buffer Service
+     * @param syncWorker where handoffs sync
+     * @return the run
+     */
+    static FmmRun adopt(FmmSession s, FlowBufIntentService intents, BufferService buffers,
+                        Executor syncWorker) {
+        FmmPlan plan = s.plan();
+        FmmRun run = new FmmRun(s.id(), plan, intents, buffers, syncWorker);
+        OwnedIntents owned = new OwnedIntents(intents, OWNER, plan.downlink());
+        for (FmmPlan.Cell cell : plan.cells()) {
+            BufferId window = s.buffers().get(cell.enb());
+            run.cellBuffers.put(cell.enb(), window);
+            run.pauses.put(cell.enb(), owned.find(FlowBufIntent.Type.PAUSE, cell.in(), window));
+            run.resumes.put(cell.enb(), owned.find(FlowBufIntent.Type.RESUME, cell.ue(),
+                                                   window));
+        }
+        run.triggers.ifPresent(t -> t.adopt(plan));
+        return run;
     }
 
     // How the session's handoffs are made.
@@ -140,7 +170,7 @@ final class FmmRun {
         long deadline = System.nanoTime() + DRAIN_WAIT_MS * 1_000_000;
         while (true) {
             try {
-                intents.withdraw(pauses.get(enb), OWNER);
+                withdraw(pauses.get(enb));
                 break;
             } catch (FlowBufException e) {
                 if (e.reason() != FlowBufException.Reason.CONFLICT
@@ -150,14 +180,21 @@ final class FmmRun {
                 Thread.sleep(1);
             }
         }
-        intents.withdraw(resumes.get(enb), OWNER);
+        withdraw(resumes.get(enb));
         buffers.removeBuffer(enb, window(enb), OWNER, true);
     }
 
     // Holding buffer: its window is copies; drop them.
     private void closeHolding(DeviceId enb) {
-        intents.withdraw(resumes.get(enb), OWNER);
+        withdraw(resumes.get(enb));
         buffers.removeBuffer(enb, window(enb), OWNER, true);
-        intents.withdraw(pauses.get(enb), OWNER);
+        withdraw(pauses.get(enb));
+    }
+
+    // An adopted run has no id of an intent its dead runner never made.
+    private void withdraw(IntentId intent) {
+        if (intent != null) {
+            intents.withdraw(intent, OWNER);
+        }
     }
 }

@@ -9,18 +9,23 @@ import org.flowbuf.api.BufferId;
 import org.flowbuf.api.BufferService;
 import org.flowbuf.api.BufferSpec;
 import org.flowbuf.api.BufferState;
+import org.flowbuf.api.FlowBufException;
+import org.flowbuf.api.FlowBufIntent;
 import org.flowbuf.api.FlowBufIntentService;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.IntentId;
 import org.flowbuf.api.MarkerWatch;
 import org.flowbuf.api.apps.ControllerBufferingService;
 import org.flowbuf.api.apps.HandoffPlan;
+import org.flowbuf.api.apps.LmmHandoff;
 import org.flowbuf.app.packet.PacketEmitter;
 import org.onosproject.net.ConnectPoint;
+import org.onosproject.net.DeviceId;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 import static org.flowbuf.api.apps.LmmService.OWNER;
@@ -52,12 +57,44 @@ final class HandoffRun {
     private IntentId newPathResume;
     private long sourceHold;
     private long targetHold;
+    /** Rebuilt by another instance: part of the old path may be gone already. */
+    private boolean adopted;
 
     HandoffRun(long id, HandoffPlan plan, FlowBufIntentService intents, BufferService buffers) {
         this.id = id;
         this.plan = plan;
         this.intents = intents;
         this.buffers = buffers;
+    }
+
+    /**
+     * A buffered handoff's run rebuilt on another instance after the one
+     * that ran it died: its buffers from the record, its intents from the
+     * Buffer Service's (cluster-wide) intents of the downlink. An intent not
+     * found is one the dead runner had not made yet or had withdrawn.
+     *
+     * @param h       the handoff's record (buffered, under way)
+     * @param intents the intent service
+     * @param buffers the task-level Buffer Service
+     * @return the run, without marker watches
+     */
+    static HandoffRun adopt(LmmHandoff h, FlowBufIntentService intents, BufferService buffers) {
+        HandoffPlan plan = h.plan();
+        HandoffRun run = new HandoffRun(h.id(), plan, intents, buffers);
+        run.adopted = true;
+        run.sourceBuffer = h.sourceBuffer().orElseThrow();
+        run.forwardedBuffer = h.forwardedBuffer().orElseThrow();
+        run.newPathBuffer = h.newPathBuffer().orElseThrow();
+        OwnedIntents owned = new OwnedIntents(intents, OWNER, plan.downlink());
+        FlowBufIntent.Type pause = FlowBufIntent.Type.PAUSE;
+        FlowBufIntent.Type resume = FlowBufIntent.Type.RESUME;
+        run.sourcePause = owned.find(pause, plan.sourceIn(), run.sourceBuffer);
+        run.sourceResume = owned.find(resume, plan.sourceX2(), run.sourceBuffer);
+        run.forwardedPause = owned.find(pause, plan.targetX2(), run.forwardedBuffer);
+        run.forwardedResume = owned.find(resume, plan.targetUe(), run.forwardedBuffer);
+        run.newPathPause = owned.find(pause, plan.targetIn(), run.newPathBuffer);
+        run.newPathResume = owned.find(resume, plan.targetUe(), run.newPathBuffer);
+        return run;
     }
 
     private FlowFilter downlink() {
@@ -171,18 +208,32 @@ final class HandoffRun {
 
     /**
      * Re-attach: watch both old-path buffers for the end marker, let the
-     * forwarded packets flow to the UE, send the marker down the old path.
+     * forwarded packets flow to the UE (unless they already do: an adopted
+     * run), send the marker down the old path. Each buffer reports once: an
+     * adopted run's marker may follow its dead runner's one, and one buffer
+     * seeing both says nothing of the other.
      *
      * @param packets  packet-out
-     * @param onMarker called per marker report (on a transport thread)
+     * @param onMarker called per buffer's first marker report (on a transport thread)
      */
     void attach(PacketEmitter packets, Runnable onMarker) {
         watches.add(buffers.watchMarker(plan.source(), sourceBuffer, OWNER, EndMarker.PATTERN,
-                                        onMarker));
+                                        once(onMarker)));
         watches.add(buffers.watchMarker(plan.target(), forwardedBuffer, OWNER,
-                                        EndMarker.PATTERN, onMarker));
-        forwardedResume = resume(plan.targetUe(), forwardedBuffer);
+                                        EndMarker.PATTERN, once(onMarker)));
+        if (forwardedResume == null) {
+            forwardedResume = resume(plan.targetUe(), forwardedBuffer);
+        }
         packets.emit(plan.anchor(), plan.anchorToSource().port(), EndMarker.frame(downlink()));
+    }
+
+    private static Runnable once(Runnable onMarker) {
+        AtomicBoolean seen = new AtomicBoolean();
+        return () -> {
+            if (seen.compareAndSet(false, true)) {
+                onMarker.run();
+            }
+        };
     }
 
     /**
@@ -194,7 +245,9 @@ final class HandoffRun {
      */
     boolean releaseNewPath() throws InterruptedException {
         boolean drained = awaitEmpty(plan.targetX2(), forwardedBuffer);
-        newPathResume = resume(plan.targetUe(), newPathBuffer);
+        if (newPathResume == null) {
+            newPathResume = resume(plan.targetUe(), newPathBuffer);
+        }
         return drained;
     }
 
@@ -219,14 +272,38 @@ final class HandoffRun {
      */
     Resident retireOldPath() {
         closeWatches();
-        intents.withdraw(sourcePause, OWNER);
-        intents.withdraw(sourceResume, OWNER);
-        buffers.removeBuffer(plan.source(), sourceBuffer, OWNER, false);
-        intents.withdraw(forwardedPause, OWNER);
-        intents.withdraw(forwardedResume, OWNER);
-        buffers.removeBuffer(plan.target(), forwardedBuffer, OWNER, false);
+        withdraw(sourcePause);
+        withdraw(sourceResume);
+        removeBuffer(plan.source(), sourceBuffer);
+        withdraw(forwardedPause);
+        withdraw(forwardedResume);
+        removeBuffer(plan.target(), forwardedBuffer);
         return new Resident(plan.targetIn(), plan.targetUe(), newPathBuffer, newPathPause,
                             newPathResume);
+    }
+
+    // An adopted run skips what its dead runner had already retired.
+    private void withdraw(IntentId intent) {
+        if (intent == null && adopted) {
+            return;
+        }
+        try {
+            intents.withdraw(intent, OWNER);
+        } catch (FlowBufException e) {
+            if (!adopted || e.reason() != FlowBufException.Reason.NOT_FOUND) {
+                throw e;
+            }
+        }
+    }
+
+    private void removeBuffer(DeviceId device, BufferId buffer) {
+        try {
+            buffers.removeBuffer(device, buffer, OWNER, false);
+        } catch (FlowBufException e) {
+            if (!adopted || e.reason() != FlowBufException.Reason.NOT_FOUND) {
+                throw e;
+            }
+        }
     }
 
     void closeWatches() {

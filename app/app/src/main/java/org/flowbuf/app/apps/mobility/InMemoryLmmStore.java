@@ -20,6 +20,7 @@ final class InMemoryLmmStore implements LmmStore {
     private final AtomicLong nextId = new AtomicLong(1);
     private final Map<Long, LmmHandoff> handoffs = new ConcurrentHashMap<>();
     private final Map<FlowFilter, Resident> residents = new ConcurrentHashMap<>();
+    private final Map<Long, String> runners = new ConcurrentHashMap<>();
 
     @Override
     public long nextId() {
@@ -37,8 +38,19 @@ final class InMemoryLmmStore implements LmmStore {
     }
 
     @Override
+    public void putRunner(long id, String node) {
+        runners.put(id, node);
+    }
+
+    @Override
+    public Optional<String> runner(long id) {
+        return Optional.ofNullable(runners.get(id));
+    }
+
+    @Override
     public void remove(long id) {
         handoffs.remove(id);
+        runners.remove(id);
     }
 
     @Override

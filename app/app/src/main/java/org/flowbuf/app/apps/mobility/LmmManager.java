@@ -19,7 +19,10 @@ import org.flowbuf.app.pi.FlowRuleServiceSteeringWriter;
 import org.flowbuf.app.task.StripedTurns;
 import com.google.common.util.concurrent.Striped;
 import org.onlab.util.Tools;
+import org.onosproject.cluster.ClusterService;
 import org.onosproject.core.CoreService;
+import org.onosproject.mastership.MastershipService;
+import org.onosproject.net.DeviceId;
 import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.packet.PacketService;
@@ -54,12 +57,22 @@ import java.util.function.Supplier;
  * Guava striped lock keyed by the downlink), which orders the steps of one
  * UE and guards what a UE has (its handoff under way, the buffer it lives
  * in); handoffs of different UEs run in parallel with their calls.
+ *
+ * <p>In a cluster, a handoff's run (its marker watches) lives on the
+ * instance that started it. When that instance dies, the new master of the
+ * plan's source device adopts its buffered handoffs under way
+ * ({@link #takeOver}): a DETACHED one can then be attached through it, an
+ * ATTACHED one has its end marker sent and watched again and completes as
+ * one of its own would (or its marker times out and the new path is
+ * released without the ordering guarantee): nothing is held forever.
  */
 @Component(immediate = true, service = LmmService.class)
 public class LmmManager implements LmmService {
 
     /** How long the end marker may take through both old-path buffers. */
     static final long MARKER_TIMEOUT_MS = 3000;
+    /** How soon an adopted handoff's buffers are watched again after a refusal. */
+    static final long REWATCH_MS = 100;
     /** Buffers that report the end marker: the source's and the target's first. */
     static final int MARKER_REPORTERS = 2;
     private static final String APP_NAME = "org.flowbuf.app";
@@ -90,6 +103,12 @@ public class LmmManager implements LmmService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected StorageService storageService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected ClusterService clusterService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected MastershipService mastershipService;
+
     private long markerTimeoutMs = MARKER_TIMEOUT_MS;
     private AnchorPaths anchor;
     private PlanCheck planCheck;
@@ -97,6 +116,10 @@ public class LmmManager implements LmmService {
     private ScheduledExecutorService worker;
     /** Handoff records and residents: in ONOS, the cluster's (another instance can take over). */
     private LmmStore store;
+    /** Who this instance is, who lives, what it masters: whose runs it adopts. */
+    private RunnerCluster cluster;
+    /** ONOS: when this instance adopts the runs of a gone one. */
+    private RunAdoptions adoptions;
     // Completed handoffs beyond these are forgotten; failed ones are kept
     // for the operator (they may have left something behind).
     private final Retention<Long> completed = new Retention<>(Retention.DEFAULT_KEPT);
@@ -176,18 +199,46 @@ public class LmmManager implements LmmService {
                ControllerBufferingService controllerBuffering, SteeringRuleWriter rules,
                PacketEmitter packets, long markerTimeoutMs, LmmStore store) {
         this(intentService, bufferService, controllerBuffering, rules, packets, markerTimeoutMs,
-             store, PlanCheck.Network.ANY);
+             store, RunnerCluster.SINGLE);
+    }
+
+    /**
+     * As above, as an instance of a cluster (tests: takeover by a new master).
+     *
+     * @param intentService   intent API
+     * @param bufferService   task API
+     * @param controllerBuffering the controller-buffering baseline
+     * @param rules           writer of the anchor's path rule
+     * @param packets         packet-out for the end marker
+     * @param markerTimeoutMs how long to wait for the end marker
+     * @param store           the handoffs' records and the residents
+     * @param cluster         this instance, the others' liveness, its mastership
+     */
+    LmmManager(FlowBufIntentService intentService, BufferService bufferService,
+               ControllerBufferingService controllerBuffering, SteeringRuleWriter rules,
+               PacketEmitter packets, long markerTimeoutMs, LmmStore store,
+               RunnerCluster cluster) {
+        this(intentService, bufferService, controllerBuffering, rules, packets, markerTimeoutMs,
+             store, PlanCheck.Network.ANY, cluster);
     }
 
     private LmmManager(FlowBufIntentService intentService, BufferService bufferService,
                        ControllerBufferingService controllerBuffering, SteeringRuleWriter rules,
                        PacketEmitter packets, long markerTimeoutMs, LmmStore store,
                        PlanCheck.Network network) {
+        this(intentService, bufferService, controllerBuffering, rules, packets, markerTimeoutMs,
+             store, network, RunnerCluster.SINGLE);
+    }
+
+    private LmmManager(FlowBufIntentService intentService, BufferService bufferService,
+                       ControllerBufferingService controllerBuffering, SteeringRuleWriter rules,
+                       PacketEmitter packets, long markerTimeoutMs, LmmStore store,
+                       PlanCheck.Network network, RunnerCluster cluster) {
         this.intentService = intentService;
         this.bufferService = bufferService;
         this.controllerBuffering = controllerBuffering;
         this.markerTimeoutMs = markerTimeoutMs;
-        start(rules, packets, store, network);
+        start(rules, packets, store, network, cluster);
     }
 
     @Activate
@@ -195,12 +246,17 @@ public class LmmManager implements LmmService {
         start(new FlowRuleServiceSteeringWriter(coreService.registerApplication(APP_NAME),
                                                 flowRuleService, Duration.ofSeconds(5)),
               new PacketServiceEmitter(packetService), new DistributedLmmStore(storageService),
-              PlanCheck.Network.of(deviceService));
+              PlanCheck.Network.of(deviceService),
+              RunnerCluster.of(clusterService, mastershipService));
+        adoptions = new RunAdoptions(mastershipService, clusterService, cluster, this::takeOver,
+                                     "LMM handoffs");
+        adoptions.start();
     }
 
     private void start(SteeringRuleWriter rules, PacketEmitter emitter, LmmStore lmmStore,
-                       PlanCheck.Network network) {
+                       PlanCheck.Network network, RunnerCluster runnerCluster) {
         this.store = lmmStore;
+        this.cluster = runnerCluster;
         this.anchor = new AnchorPaths(rules);
         this.planCheck = new PlanCheck(network, bufferService::getDevices);
         this.packets = emitter;
@@ -211,6 +267,9 @@ public class LmmManager implements LmmService {
     /** Stops the worker and ends every marker watch. */
     @Deactivate
     public void deactivate() {
+        if (adoptions != null) {
+            adoptions.stop();
+        }
         worker.shutdownNow();
         runs.values().forEach(HandoffRun::closeWatches);
     }
@@ -261,6 +320,7 @@ public class LmmManager implements LmmService {
             throw e;
         }
         runs.put(id, run);
+        store.putRunner(id, cluster.localNode());
         return record(new LmmHandoff(id, plan, LmmHandoff.State.DETACHED, run.sourceBuffer,
                                      run.forwardedBuffer, run.newPathBuffer, 0, null));
     }
@@ -283,10 +343,10 @@ public class LmmManager implements LmmService {
         if (run == null && h.plan().buffering() != HandoffPlan.Buffering.NONE) {
             // Another instance of the cluster started it and holds its run.
             throw new FlowBufException(FlowBufException.Reason.UNAVAILABLE, String.format(
-                    "handoff %d is run by the instance that started it (the master of %s, "
-                            + "which drives its buffers and holds their marker watches): "
-                            + "attach it through that instance", id,
-                    h.plan().sourceIn().deviceId()));
+                    "handoff %d is run by instance %s, which holds its buffers' marker "
+                            + "watches: attach it through that instance; if it is gone, the "
+                            + "master of %s adopts the handoff, and attaches it", id,
+                    store.runner(id).orElse("that started it"), h.plan().sourceIn().deviceId()));
         }
         if (h.plan().buffering() == HandoffPlan.Buffering.NONE) {
             runs.remove(id);
@@ -372,6 +432,99 @@ public class LmmManager implements LmmService {
             run.closeWatches();
             record(h.failed("interrupted while completing"));
         }
+    }
+
+    /**
+     * This instance is the master of a device now: it adopts the buffered
+     * handoffs under way whose source is that device and whose runner is
+     * gone (dead, or this instance's own run lost with a deactivation). A
+     * runner that lives keeps its run; an instance that is not the device's
+     * master adopts nothing.
+     *
+     * @param device the device
+     * @return how many handoffs it adopted
+     */
+    int takeOver(DeviceId device) {
+        if (!cluster.masters(device)) {
+            return 0;
+        }
+        int adopted = 0;
+        for (LmmHandoff h : store.handoffs()) {
+            if (h.plan().sourceIn().deviceId().equals(device) && underWay(h)
+                    && !runs.containsKey(h.id())) {
+                if (StripedTurns.inTurn(ueTurns, h.plan().downlink(), () -> adoptInTurn(h.id()))) {
+                    adopted++;
+                }
+            }
+        }
+        return adopted;
+    }
+
+    private static boolean underWay(LmmHandoff h) {
+        return h.state() == LmmHandoff.State.DETACHED || h.state() == LmmHandoff.State.ATTACHED;
+    }
+
+    private boolean adoptInTurn(long id) {
+        LmmHandoff h = store.get(id).orElse(null);
+        if (h == null || !underWay(h) || runs.containsKey(id)
+                || h.plan().buffering() == HandoffPlan.Buffering.NONE) {
+            // The no-buffering baseline has no run: any instance attaches it.
+            return false;
+        }
+        String runner = store.runner(id).orElse(null);
+        String self = cluster.localNode();
+        if (runner != null && !runner.equals(self) && cluster.alive(runner)) {
+            return false;
+        }
+        if (h.plan().buffering() == HandoffPlan.Buffering.CONTROLLER) {
+            record(h.failed("its instance (" + runner + ") is gone, and with it the packets "
+                                    + "it held in the controller; taken over by " + self));
+            return true;
+        }
+        HandoffRun run = HandoffRun.adopt(h, intentService, bufferService);
+        runs.put(id, run);
+        store.putRunner(id, self);
+        if (h.state() == LmmHandoff.State.ATTACHED) {
+            reattach(run, new LmmHandoff(id, h.plan(), LmmHandoff.State.ATTACHED,
+                                         run.sourceBuffer, run.forwardedBuffer,
+                                         run.newPathBuffer, 0, null));
+        }
+        return true;
+    }
+
+    // An adopted ATTACHED handoff: its marker watches died with its runner.
+    // The marker is sent again behind everything still on the old path (the
+    // anchor switched long ago) and both buffers watched again; the timeout
+    // releases the new path if it does not come, as for any handoff.
+    private void reattach(HandoffRun run, LmmHandoff fresh) {
+        record(fresh);
+        watchAgain(fresh.id(), run, System.nanoTime() + markerTimeoutMs * 1_000_000);
+    }
+
+    // In the UE's turn. A new master's first calls to a buffer agent may be
+    // refused until its Buffer Service drives the agent: tried again every
+    // REWATCH_MS until the marker timeout, then the new path is released.
+    private void watchAgain(long id, HandoffRun run, long deadline) {
+        LmmHandoff h = store.get(id).orElse(null);
+        if (h == null || h.state() != LmmHandoff.State.ATTACHED || runs.get(id) != run) {
+            return;
+        }
+        try {
+            run.attach(packets, () -> worker.execute(() -> markerSeen(id)));
+        } catch (FlowBufException e) {
+            run.closeWatches();
+            if (System.nanoTime() < deadline) {
+                worker.schedule(() -> onWorker(id, () -> watchAgain(id, run, deadline)),
+                                REWATCH_MS, TimeUnit.MILLISECONDS);
+                return;
+            }
+            complete(h, String.format("taken over from a gone instance; its buffers not "
+                                              + "watched again within %d ms (%s): new path "
+                                              + "released without the ordering guarantee",
+                                      markerTimeoutMs, e.getMessage()));
+            return;
+        }
+        worker.schedule(() -> markerTimedOut(id), markerTimeoutMs, TimeUnit.MILLISECONDS);
     }
 
     @Override

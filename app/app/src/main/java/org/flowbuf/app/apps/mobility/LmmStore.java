@@ -40,7 +40,21 @@ interface LmmStore {
     Optional<LmmHandoff> get(long id);
 
     /**
-     * Forgets a handoff.
+     * Records which instance runs a handoff (holds its marker watches).
+     *
+     * @param id   the handoff's id
+     * @param node the instance's node id
+     */
+    void putRunner(long id, String node);
+
+    /**
+     * @param id a handoff id
+     * @return the instance that runs it, if recorded
+     */
+    Optional<String> runner(long id);
+
+    /**
+     * Forgets a handoff (and its runner).
      *
      * @param id its id
      */

@@ -87,4 +87,19 @@ public class DistributedLmmStoreTest {
         assertTrue(first.resident(DOWNLINK).isEmpty());
         assertTrue(first.get(a).isEmpty());
     }
+
+    @Test
+    public void anotherInstanceSeesWhoRunsAHandoffUntilItIsForgotten() {
+        ClusterStorage cluster = new ClusterStorage();
+        LmmStore first = new DistributedLmmStore(cluster);
+        LmmStore second = new DistributedLmmStore(cluster);
+        long id = first.nextId();
+        first.put(handoff(id, LmmHandoff.State.ATTACHED));
+        first.putRunner(id, "onos-1");
+        assertEquals(Optional.of("onos-1"), second.runner(id));
+        second.putRunner(id, "onos-2");
+        assertEquals(Optional.of("onos-2"), first.runner(id));
+        second.remove(id);
+        assertEquals(Optional.empty(), first.runner(id));
+    }
 }

@@ -368,6 +368,20 @@ public class LmmManagerTest {
     }
 
     @Test
+    public void aBufferReportsTheMarkerOnceEvenWhenItSeesTwo() throws InterruptedException {
+        // A taken-over handoff sends a second marker: the source seeing both
+        // says nothing of the forwarded buffer, which must report too.
+        lmm.deactivate();
+        lmm = manager(200);
+        LmmHandoff h = lmm.start(plan("device:s1", "device:s2"));
+        lmm.attach(h.id());
+        markerCallbacks.get(0).run();
+        markerCallbacks.get(0).run();
+        LmmHandoff failed = awaitState(h.id(), LmmHandoff.State.FAILED);
+        assertEquals(1, failed.markerReports());
+    }
+
+    @Test
     public void theNoBufferingBaselineOnlySwitchesTheAnchor() {
         HandoffPlan baseline = HandoffPlan.builder().downlink(DOWNLINK).buffered(false)
                 .anchor(cp("device:sa/1"), cp("device:sa/2"), cp("device:sa/3"))

@@ -388,12 +388,12 @@ func (s *Switch) packet(frame []byte, inPort uint32, ingressUs uint64) *pipeline
 	return pk
 }
 
+// release returns pk to the pool. Its program state stays with it: the
+// program reuses a packet's own state (v1model: its PHV, reset) when the
+// packet comes back, which spares a second pool's Get and Put per packet
+// (a frame through an in-process buffer crosses the switch twice).
 func (s *Switch) release(pk *pipeline.Packet) {
 	pk.Frame = nil
-	if pk.State != nil {
-		pk.State.Release()
-		pk.State = nil
-	}
 	s.pool.Put(pk)
 }
 
@@ -534,6 +534,10 @@ func (s *Switch) copyPacket(proc Processor, pk *pipeline.Packet, kind pipeline.C
 	copy(f, pk.Frame)
 	c := s.packet(f, pk.Meta.IngressPort, pk.Meta.IngressUs)
 	c.Meta = pk.Meta
+	if c.State != nil { // Replicate gives the copy state of its own
+		c.State.Release()
+		c.State = nil
+	}
 	proc.Replicate(c, pk, kind)
 	return c
 }

@@ -56,3 +56,38 @@ func TestPacketPoolAllocatesNothingWhenWarm(t *testing.T) {
 		t.Fatalf("%v allocations a batch, want 0", n)
 	}
 }
+
+// The ports index agrees with the ports map as ports come and go, for
+// numbers in the index and beyond it.
+func TestPortIndexFollowsPorts(t *testing.T) {
+	sw := New(Options{CPUPort: 255})
+	defer sw.Close()
+	drop := SinkFunc(func([][]byte) error { return nil })
+	check := func(when string) {
+		t.Helper()
+		ports := *sw.ports.Load()
+		for _, id := range []uint32{0, 1, 7, 255, 300, 510, 511, 512, 4000, 70000} {
+			want, wantOK := ports[id]
+			got, ok := sw.portByID(ports, id)
+			if got != want || ok != wantOK {
+				t.Errorf("%s: port %d: index gives %p %v, map %p %v", when, id, got, ok, want, wantOK)
+			}
+		}
+	}
+	check("new")
+	for _, id := range []uint32{1, 7, 300, 510, 4000} {
+		if err := sw.AddPort(id, drop, 0, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("added")
+	for _, id := range []uint32{7, 510, 4000} {
+		if err := sw.RemovePort(id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("removed")
+	if p := sw.egressQueue(*sw.ports.Load(), 7); p != sw.unattached {
+		t.Errorf("a removed port's copies go to %p, want the unattached queue", p)
+	}
+}

@@ -84,7 +84,8 @@ type Switch struct {
 	opts  Options
 	prog  atomic.Pointer[procBox]
 	ports atomic.Pointer[map[uint32]*port]
-	mu    sync.Mutex // serialises port changes
+	byID  atomic.Pointer[[]*port] // ports by number, below maxIndexedPort (setPorts)
+	mu    sync.Mutex              // serialises port changes
 	start time.Time
 	cnt   counters
 	pool  packetPool
@@ -133,7 +134,7 @@ func New(opts Options) *Switch {
 		s.shared = newSharedBuffer(opts.SharedBufferBytes, cfg)
 	}
 	empty := map[uint32]*port{}
-	s.ports.Store(&empty)
+	s.setPorts(&empty)
 	cpu := SinkFunc(func([][]byte) error { return nil }) // egress hands CPU frames to PacketIn itself
 	cpuQueueLen := opts.CPUQueueLen
 	if cpuQueueLen <= 0 {
@@ -194,7 +195,7 @@ func (s *Switch) addPort(id uint32, sink Sink, rateBps uint64, queueLen int, sha
 		next[k] = v
 	}
 	next[id] = p
-	s.ports.Store(&next)
+	s.setPorts(&next)
 	go s.egressWorker(p)
 	return nil
 }
@@ -214,7 +215,7 @@ func (s *Switch) RemovePort(id uint32) error {
 			next[k] = v
 		}
 	}
-	s.ports.Store(&next)
+	s.setPorts(&next)
 	s.mu.Unlock()
 	var err error
 	if p.closer != nil {
@@ -506,7 +507,7 @@ func (s *Switch) enqueue(ports map[uint32]*port, pk *pipeline.Packet) {
 // egressQueue is the port whose queue takes a copy leaving on id: the
 // port's own, or, for an id with no interface, the unattached queue.
 func (s *Switch) egressQueue(ports map[uint32]*port, id uint32) *port {
-	if p, ok := ports[id]; ok {
+	if p, ok := s.portByID(ports, id); ok {
 		return p
 	}
 	return s.unattached

@@ -84,10 +84,11 @@ type Switch struct {
 	opts  Options
 	prog  atomic.Pointer[procBox]
 	ports atomic.Pointer[map[uint32]*port]
-	mu    sync.Mutex // serialises port changes
+	byID  atomic.Pointer[[]*port] // ports by number, below maxIndexedPort (setPorts)
+	mu    sync.Mutex              // serialises port changes
 	start time.Time
 	cnt   counters
-	pool  sync.Pool
+	pool  packetPool
 	// shared is the buffer the ports' queues share (nil: none).
 	shared *sharedBuffer
 	// watchers learn of ports' state changes (WatchPorts).
@@ -132,9 +133,8 @@ func New(opts Options) *Switch {
 		}
 		s.shared = newSharedBuffer(opts.SharedBufferBytes, cfg)
 	}
-	s.pool.New = func() any { return new(pipeline.Packet) }
 	empty := map[uint32]*port{}
-	s.ports.Store(&empty)
+	s.setPorts(&empty)
 	cpu := SinkFunc(func([][]byte) error { return nil }) // egress hands CPU frames to PacketIn itself
 	cpuQueueLen := opts.CPUQueueLen
 	if cpuQueueLen <= 0 {
@@ -195,7 +195,7 @@ func (s *Switch) addPort(id uint32, sink Sink, rateBps uint64, queueLen int, sha
 		next[k] = v
 	}
 	next[id] = p
-	s.ports.Store(&next)
+	s.setPorts(&next)
 	go s.egressWorker(p)
 	return nil
 }
@@ -215,7 +215,7 @@ func (s *Switch) RemovePort(id uint32) error {
 			next[k] = v
 		}
 	}
-	s.ports.Store(&next)
+	s.setPorts(&next)
 	s.mu.Unlock()
 	var err error
 	if p.closer != nil {
@@ -381,20 +381,26 @@ func (s *Switch) nowUs64() uint64 { return uint64(time.Since(s.start).Microsecon
 // packet takes a packet from the pool for frame arriving on inPort at
 // ingressUs (the switch's clock).
 func (s *Switch) packet(frame []byte, inPort uint32, ingressUs uint64) *pipeline.Packet {
-	pk := s.pool.Get().(*pipeline.Packet)
+	var one [1]*pipeline.Packet
+	s.pool.take(one[:])
+	return initPacket(one[0], frame, inPort, ingressUs)
+}
+
+// initPacket readies a packet from the pool for frame.
+func initPacket(pk *pipeline.Packet, frame []byte, inPort uint32, ingressUs uint64) *pipeline.Packet {
 	pk.Frame, pk.Meta, pk.PacketOut = frame, pipeline.StdMeta{IngressPort: inPort}, nil
 	pk.Meta.IngressUs = ingressUs
 	pk.PacketIn = pk.PacketIn[:0]
 	return pk
 }
 
+// release returns pk to the pool. Its program state stays with it: the
+// program reuses a packet's own state (v1model: its PHV, reset) when the
+// packet comes back, which spares a second pool's Get and Put per packet
+// (a frame through an in-process buffer crosses the switch twice).
 func (s *Switch) release(pk *pipeline.Packet) {
 	pk.Frame = nil
-	if pk.State != nil {
-		pk.State.Release()
-		pk.State = nil
-	}
-	s.pool.Put(pk)
+	s.pool.give([]*pipeline.Packet{pk})
 }
 
 // discard drops pk, returning its frame to the frame pool.
@@ -439,10 +445,17 @@ func (s *Switch) receive(inPort uint32, frames [][]byte, lossless bool) {
 	// One clock read a batch: every frame of it had arrived when the
 	// batch was taken, which is what ingress_global_timestamp stamps.
 	now := s.nowUs64()
-	for _, f := range frames {
-		pk := s.packet(f, inPort, now)
-		box.p.Ingress(pk)
-		s.dispatch(box.p, ports, pk, lossless)
+	var pks [egressBatch]*pipeline.Packet // the batch's packets, taken at once
+	for len(frames) > 0 {
+		batch := frames[:min(len(frames), len(pks))]
+		frames = frames[len(batch):]
+		s.pool.take(pks[:len(batch)])
+		for i, f := range batch {
+			pk := initPacket(pks[i], f, inPort, now)
+			pks[i] = nil
+			box.p.Ingress(pk)
+			s.dispatch(box.p, ports, pk, lossless)
+		}
 	}
 }
 
@@ -494,7 +507,7 @@ func (s *Switch) enqueue(ports map[uint32]*port, pk *pipeline.Packet) {
 // egressQueue is the port whose queue takes a copy leaving on id: the
 // port's own, or, for an id with no interface, the unattached queue.
 func (s *Switch) egressQueue(ports map[uint32]*port, id uint32) *port {
-	if p, ok := ports[id]; ok {
+	if p, ok := s.portByID(ports, id); ok {
 		return p
 	}
 	return s.unattached
@@ -534,6 +547,10 @@ func (s *Switch) copyPacket(proc Processor, pk *pipeline.Packet, kind pipeline.C
 	copy(f, pk.Frame)
 	c := s.packet(f, pk.Meta.IngressPort, pk.Meta.IngressUs)
 	c.Meta = pk.Meta
+	if c.State != nil { // Replicate gives the copy state of its own
+		c.State.Release()
+		c.State = nil
+	}
 	proc.Replicate(c, pk, kind)
 	return c
 }
@@ -607,6 +624,7 @@ func (s *Switch) egressWorker(p *port) {
 	defer close(p.done)
 	batch := make([]*pipeline.Packet, egressBatch)
 	frames := make([][]byte, 0, egressBatch)
+	done := make([]*pipeline.Packet, 0, egressBatch) // back to the pool at the batch's end
 	for {
 		// One clock read a batch: its copies leave their queues now, the
 		// instant egress_global_timestamp and deq_timedelta stamp.
@@ -649,13 +667,18 @@ func (s *Switch) egressWorker(p *port) {
 					s.opts.PacketIn(pk.Frame, pk.PacketIn)
 				}
 				p.tx.Add(1)
-				s.release(pk)
+				pk.Frame = nil
+				done = append(done, pk)
 				continue
 			}
 			frames = append(frames, pk.Frame)
-			s.release(pk)
+			pk.Frame = nil
+			done = append(done, pk)
 		}
 		clear(batch[:n])
+		s.pool.give(done)
+		clear(done)
+		done = done[:0]
 		if len(frames) > 0 {
 			t := tally(frames) // before Send, which takes the frames
 			if err := p.sink.Send(frames); err != nil {

@@ -194,12 +194,19 @@ func (q *queue) enqueue(pk *pipeline.Packet, nowUs uint32) DropCause {
 	f.push(pk)
 	q.nonEmpty |= 1 << prio
 	q.depth++
+	first := q.depth == 1
 	q.mu.Unlock()
+	// Only a packet that finds the queues empty wakes the worker: the
+	// worker waits for a wake-up only after a dequeue (under mu) found
+	// nothing, no shaper and no delay holding packets back, that is with
+	// the queues empty; until then it comes back for more by itself.
 	// wake is never closed (close() closes done), so a port removed
 	// meanwhile cannot make this send panic.
-	select {
-	case q.wake <- struct{}{}:
-	default:
+	if first {
+		select {
+		case q.wake <- struct{}{}:
+		default:
+		}
 	}
 	return admitted
 }

@@ -81,8 +81,11 @@ type Packet struct {
 	State PacketState
 }
 
-// PacketState is a program's per-packet state. Release returns it to its
-// owner when the packet leaves the switch or is dropped.
+// PacketState is a program's per-packet state. The switch keeps it with
+// the packet when the packet goes back to the switch's pool, for the
+// program to reuse (it must reset it on Ingress); Release returns it to its
+// owner when the packet is to carry other state (a copy made by the
+// traffic manager).
 type PacketState interface {
 	Release()
 }

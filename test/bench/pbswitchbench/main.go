@@ -6,7 +6,8 @@
 // (ceiling.go: bridge, pbswitch, BMv2 where installed; ONLY=ceiling runs
 // just that), a flow
 // steered through an in-process buffer against the same flow forwarded
-// directly, and P4Runtime table-entry writes per second from one client. It
+// directly (hop.go: pbswitch on one core fed by the ceiling's generator),
+// and P4Runtime table-entry writes per second from one client. It
 // prints one JSON object per metric, then a one-line summary. QUICK=1 runs
 // in under a minute. The packet part needs root (network namespaces);
 // ONLY=engine runs the in-process figures alone (the engine on slab and
@@ -73,6 +74,7 @@ var networkMetrics = []struct{ name, unit string }{
 	{"bmv2_cpu_share_1core", "ratio"}, {"bmv2_fwd_mpps_per_cpu_second", "Mpps"},
 	{"pbswitch_stack_sink_fwd_mpps_64b_1core", "Mpps"}, {"pbswitch_stack_sink_cpu_share_1core", "ratio"},
 	{"pbswitch_stack_sink_fwd_mpps_per_cpu_second", "Mpps"},
+	{"pbswitch_inproc_buffer_fwd_mpps_64b_1core", "Mpps"}, {"pbswitch_inproc_buffer_vs_direct_rate", "ratio"},
 }
 
 func main() {
@@ -90,10 +92,11 @@ func main() {
 		return
 	}
 	if os.Getenv("ONLY") == "inproc" { // the in-process buffer hop alone
-		if err := b.inprocOnly(); err != nil {
+		if err := b.hop(); err != nil {
 			fmt.Fprintln(os.Stderr, "pbswitchbench: in-process buffer hop:", err)
 			os.Exit(1)
 		}
+		fmt.Println(b.hopSummary(time.Since(start)))
 		return
 	}
 	if os.Getenv("ONLY") == "engine" { // the in-process figures alone: no namespaces
@@ -107,6 +110,10 @@ func main() {
 		}
 		if err := b.ceiling(); err != nil {
 			fmt.Fprintln(os.Stderr, "pbswitchbench: forwarding ceiling:", err)
+			os.Exit(1)
+		}
+		if err := b.hop(); err != nil {
+			fmt.Fprintln(os.Stderr, "pbswitchbench: in-process buffer hop:", err)
 			os.Exit(1)
 		}
 	} else {
@@ -134,13 +141,20 @@ var goals = []benchreport.Goal{
 	{Metric: "pipeline_push_ms", AtLeast: false, Bound: 200},
 }
 
+func (b *bench) hopSummary(took time.Duration) string {
+	return fmt.Sprintf("pbswitchbench (%s, in-process buffer hop, %.0fs): pbswitch on one core under the XDP generator, buffered / direct: %.3f per CPU-second (goal >= 0.9), %.3f in rate; buffered %.3f Mpps",
+		map[bool]string{true: "QUICK", false: "full"}[b.quick], took.Seconds(), b.Value("pbswitch_inproc_buffer_vs_direct"),
+		b.Value("pbswitch_inproc_buffer_vs_direct_rate"), b.Value("pbswitch_inproc_buffer_fwd_mpps_64b_1core"))
+}
+
 func (b *bench) summary(took time.Duration) string {
 	met, missed := b.Goals(goals)
-	return fmt.Sprintf("pbswitchbench (%s, %.0fs): pbswitch %.3f Mpps vs bridge %.3f Mpps (generator %.3f); ceiling on one core (XDP generator %.3f Mpps): pbswitch %.3f overloaded (%.0f %% of its core: %.3f Mpps per CPU-second; into the stack sink %.3f per CPU-second), %.3f with < 1 %% loss, bridge %.3f, BMv2 %.3f Mpps; engine %.0f ns/packet (generic tables %.0f: ratio %.2f), push %.1f ms, P4Runtime %.0f entries/s; goals met: %s; goals missed: %s",
+	return fmt.Sprintf("pbswitchbench (%s, %.0fs): pbswitch %.3f Mpps vs bridge %.3f Mpps (generator %.3f); ceiling on one core (XDP generator %.3f Mpps): pbswitch %.3f overloaded (%.0f %% of its core: %.3f Mpps per CPU-second; into the stack sink %.3f per CPU-second), %.3f with < 1 %% loss, bridge %.3f, BMv2 %.3f Mpps; in-process buffer hop %.3f per CPU-second of direct; engine %.0f ns/packet (generic tables %.0f: ratio %.2f), push %.1f ms, P4Runtime %.0f entries/s; goals met: %s; goals missed: %s",
 		map[bool]string{true: "QUICK", false: "full"}[b.quick], took.Seconds(),
 		b.Value("pbswitch_fwd_mpps_64b"), b.Value("baseline_fwd_mpps_64b"), b.Value("generator_max_mpps_64b"),
 		b.Value("generator_mpps_64b"), b.Value("pbswitch_fwd_mpps_64b_1core"), 100*b.Value("pbswitch_cpu_share_1core"), b.Value("pbswitch_fwd_mpps_per_cpu_second"),
 		b.Value("pbswitch_stack_sink_fwd_mpps_per_cpu_second"), b.Value("pbswitch_lossless_mpps_64b_1core"), b.Value("bridge_fwd_mpps_64b_1core"), b.Value("bmv2_fwd_mpps_64b_1core"),
+		b.Value("pbswitch_inproc_buffer_vs_direct"),
 		b.Value("engine_pipeline_ns_per_packet"), b.Value("engine_pipeline_ns_per_packet_generic_tables"),
 		b.Value("engine_slab_vs_generic_tables"), b.Value("pipeline_push_ms"),
 		b.Value("p4rt_write_entries_per_s"), met, missed)

@@ -186,6 +186,15 @@ func (b *bench) emitSinkThread(prefix string, r xdpgen.Run, cond map[string]any)
 	b.emitCPU(prefix, r.Rate, r.Share, cond)
 	b.Emit(prefix+"_napi_thread_cpu_share", r.SinkThreadShare, "ratio", with(cond, "what", "CPU time of h2-eth's NAPI thread (on CPU 0) / wall time: the sink's receive, off pbswitch's CPU"))
 	b.Emit(prefix+"_softirq_share_1core", r.SoftirqShare, "ratio", with(cond, "what", "softirq time of CPU 1 (/proc/stat) / wall time, whichever task it interrupted"))
+	b.Emit(prefix+"_sink_dropped_ratio", dropped(r), "ratio", with(cond, "what", "frames the veth dropped for a full sink ring (sw-out's tx_dropped) / frames pbswitch sent: a sink thread that did not keep up"))
+}
+
+// dropped is the share of what the switch sent that the veth dropped.
+func dropped(r xdpgen.Run) float64 {
+	if r.Sent <= 0 {
+		return 0
+	}
+	return r.Dropped / r.Sent
 }
 
 // measureSwitch starts a P4Runtime switch, pushes the FlowBuf program with

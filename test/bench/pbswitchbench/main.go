@@ -79,7 +79,7 @@ func init() { // the runs with the sink's receive in a thread off the switch's C
 	for _, s := range sinkThreadSinks {
 		networkMetrics = append(networkMetrics, []struct{ name, unit string }{
 			{s.prefix + "_fwd_mpps_64b_1core", "Mpps"}, {s.prefix + "_cpu_share_1core", "ratio"}, {s.prefix + "_fwd_mpps_per_cpu_second", "Mpps"},
-			{s.prefix + "_napi_thread_cpu_share", "ratio"}, {s.prefix + "_softirq_share_1core", "ratio"}}...)
+			{s.prefix + "_napi_thread_cpu_share", "ratio"}, {s.prefix + "_softirq_share_1core", "ratio"}, {s.prefix + "_sink_dropped_ratio", "ratio"}}...)
 	}
 }
 

@@ -94,6 +94,12 @@ func (b *bench) ceiling(pl ctl.Pipeline) (err error) {
 		if sink.napiCPU >= 0 {
 			b.Emit(sink.prefix+"_napi_thread_cpu_share", r.SinkThreadShare, "ratio", merge(cond, map[string]any{
 				"what": "CPU time of h2-eth's NAPI thread (on CPU 0) / wall time: the sink's receive, off pbswitch's CPU"}))
+			var drop float64
+			if r.Sent > 0 {
+				drop = r.Dropped / r.Sent
+			}
+			b.Emit(sink.prefix+"_sink_dropped_ratio", drop, "ratio", merge(cond, map[string]any{
+				"what": "frames the veth dropped for a full sink ring (sw-out's tx_dropped) / frames pbswitch sent: a sink thread that did not keep up"}))
 		}
 		b.Emit(sink.prefix+"_softirq_share_1core", r.SoftirqShare, "ratio", merge(cond, map[string]any{
 			"what": "softirq time of CPU 1 (/proc/stat) / wall time, whichever task it interrupted"}))

@@ -57,13 +57,17 @@ func (b *bench) ceiling() (err error) {
 	}
 	defer cleanup()
 	var lossless searchResult
-	var stackSW, stackShare float64
+	var stack xdpgen.Run
+	var threaded []xdpgen.Run
 	sw, swShare, err := measureSwitch(l, frame, b.dur, pbswitchCommand(bin, l.Switch.Path, "127.0.0.1:29559"), "127.0.0.1:29559",
 		func(pid int) (err error) {
 			if lossless, err = b.losslessRate(l, frame, gen); err != nil {
 				return err
 			}
-			stackSW, stackShare, err = stackSinkRate(l, pid, frame, b.dur)
+			if stack, err = stackSinkRate(l, pid, frame, b.dur); err != nil {
+				return err
+			}
+			threaded, err = sinkThreadRuns(l, pid, frame, b.dur)
 			return err
 		})
 	if err != nil {
@@ -78,8 +82,12 @@ func (b *bench) ceiling() (err error) {
 		"loss_at_rate", lossless.loss), "steps", lossless.steps))
 	stackCond := with(with(pbCond, "load", "the generator's full rate (overload: what the switch keeps)"), "sink",
 		"h2-eth's stack (no XDP program: no copy of each frame into a page), counted by its receive counter; the sink's receive still runs in the switch's context")
-	b.Emit("pbswitch_stack_sink_fwd_mpps_64b_1core", stackSW/1e6, "Mpps", stackCond)
-	b.emitCPU("pbswitch_stack_sink", stackSW, stackShare, stackCond)
+	b.Emit("pbswitch_stack_sink_fwd_mpps_64b_1core", stack.Rate/1e6, "Mpps", stackCond)
+	b.emitCPU("pbswitch_stack_sink", stack.Rate, stack.Share, stackCond)
+	b.Emit("pbswitch_stack_sink_softirq_share_1core", stack.SoftirqShare, "ratio", with(stackCond, "what", "softirq time of CPU 1 (/proc/stat) / wall time: the sink's receive, run in pbswitch's context"))
+	for i, s := range sinkThreadSinks {
+		b.emitSinkThread(s.prefix, threaded[i], with(with(pbCond, "load", "the generator's full rate (overload: what the switch keeps)"), "sink", s.what))
+	}
 
 	bmv2Bin, err := exec.LookPath("simple_switch_grpc")
 	if err != nil {
@@ -127,13 +135,66 @@ func bmv2Command(bin, netns, addr string) *exec.Cmd {
 // copy every frame into a page in the switch's context (a fifth of its CPU
 // in a profile); the stack sink drops them at IP receive instead. Both are
 // measured on the same switch process in the same run.
-func stackSinkRate(l *xdpgen.Lab, pid int, frame []byte, dur time.Duration) (rate, share float64, err error) {
+func stackSinkRate(l *xdpgen.Lab, pid int, frame []byte, dur time.Duration) (r xdpgen.Run, err error) {
 	if err := l.SetSink(xdpgen.SinkStack); err != nil {
-		return 0, 0, err
+		return r, err
 	}
 	defer func() { err = errors.Join(err, l.SetSink(xdpgen.SinkXDP)) }()
-	share, err = xdpgen.CPUShare(pid, func() (err error) { rate, err = l.ForwardRate(frame, dur); return err })
-	return rate, share, err
+	return l.MeasureForward(pid, switchCPU, frame, dur)
+}
+
+// sinkThreadSinks are the sinks measured with their receive in a NAPI
+// thread on the generator's CPU (xdpgen.Lab.SetSinkCPU), off the switch's.
+var sinkThreadSinks = []struct {
+	kind         xdpgen.Sink
+	prefix, what string
+}{
+	{xdpgen.SinkXDP, "pbswitch_sink_thread", "h2-eth's XDP program counts and drops each frame, in h2-eth's threaded NAPI poll pinned to CPU 0 (off the switch's CPU)"},
+	{xdpgen.SinkStack, "pbswitch_stack_sink_thread", "h2-eth's stack drops each frame, in h2-eth's threaded NAPI poll (GRO on) pinned to CPU 0 (off the switch's CPU); counted by its receive counter"},
+}
+
+// sinkThreadRuns measures what the switch (process pid) forwards under the
+// generator's full rate into each of sinkThreadSinks, and where the CPU
+// went; the XDP sink in the sender's context is back afterwards.
+func sinkThreadRuns(l *xdpgen.Lab, pid int, frame []byte, dur time.Duration) (runs []xdpgen.Run, err error) {
+	defer func() {
+		_, e := l.SetSinkCPU(-1)
+		err = errors.Join(err, e, l.SetSink(xdpgen.SinkXDP))
+	}()
+	for _, s := range sinkThreadSinks {
+		if err := l.SetSink(s.kind); err != nil {
+			return nil, err
+		}
+		if _, err := l.SetSinkCPU(genCPU); err != nil {
+			return nil, err
+		}
+		r, err := l.MeasureForward(pid, switchCPU, frame, dur)
+		if err != nil {
+			return nil, fmt.Errorf("%v sink in a thread: %w", s.kind, err)
+		}
+		runs = append(runs, r)
+	}
+	return runs, nil
+}
+
+// emitSinkThread reports a run whose sink received in a thread of its own
+// on the generator's CPU: the rate, pbswitch's CPU share and the rate per
+// CPU-second of it, with the sink thread's share and CPU 1's softirq share
+// (what shows whether the sink's receive left the switch's CPU).
+func (b *bench) emitSinkThread(prefix string, r xdpgen.Run, cond map[string]any) {
+	b.Emit(prefix+"_fwd_mpps_64b_1core", r.Rate/1e6, "Mpps", cond)
+	b.emitCPU(prefix, r.Rate, r.Share, cond)
+	b.Emit(prefix+"_napi_thread_cpu_share", r.SinkThreadShare, "ratio", with(cond, "what", "CPU time of h2-eth's NAPI thread (on CPU 0) / wall time: the sink's receive, off pbswitch's CPU"))
+	b.Emit(prefix+"_softirq_share_1core", r.SoftirqShare, "ratio", with(cond, "what", "softirq time of CPU 1 (/proc/stat) / wall time, whichever task it interrupted"))
+	b.Emit(prefix+"_sink_dropped_ratio", dropped(r), "ratio", with(cond, "what", "frames the veth dropped for a full sink ring (sw-out's tx_dropped) / frames pbswitch sent: a sink thread that did not keep up"))
+}
+
+// dropped is the share of what the switch sent that the veth dropped.
+func dropped(r xdpgen.Run) float64 {
+	if r.Sent <= 0 {
+		return 0
+	}
+	return r.Dropped / r.Sent
 }
 
 // measureSwitch starts a P4Runtime switch, pushes the FlowBuf program with

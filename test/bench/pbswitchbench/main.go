@@ -73,8 +73,16 @@ var networkMetrics = []struct{ name, unit string }{
 	{"pbswitch_cpu_share_1core", "ratio"}, {"pbswitch_fwd_mpps_per_cpu_second", "Mpps"},
 	{"bmv2_cpu_share_1core", "ratio"}, {"bmv2_fwd_mpps_per_cpu_second", "Mpps"},
 	{"pbswitch_stack_sink_fwd_mpps_64b_1core", "Mpps"}, {"pbswitch_stack_sink_cpu_share_1core", "ratio"},
-	{"pbswitch_stack_sink_fwd_mpps_per_cpu_second", "Mpps"},
+	{"pbswitch_stack_sink_fwd_mpps_per_cpu_second", "Mpps"}, {"pbswitch_stack_sink_softirq_share_1core", "ratio"},
 	{"pbswitch_inproc_buffer_fwd_mpps_64b_1core", "Mpps"}, {"pbswitch_inproc_buffer_vs_direct_rate", "ratio"},
+}
+
+func init() { // the runs with the sink's receive in a thread off the switch's CPU
+	for _, s := range sinkThreadSinks {
+		networkMetrics = append(networkMetrics, []struct{ name, unit string }{
+			{s.prefix + "_fwd_mpps_64b_1core", "Mpps"}, {s.prefix + "_cpu_share_1core", "ratio"}, {s.prefix + "_fwd_mpps_per_cpu_second", "Mpps"},
+			{s.prefix + "_napi_thread_cpu_share", "ratio"}, {s.prefix + "_softirq_share_1core", "ratio"}, {s.prefix + "_sink_dropped_ratio", "ratio"}}...)
+	}
 }
 
 func main() {
@@ -89,6 +97,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, "pbswitchbench: forwarding ceiling:", err)
 			os.Exit(1)
 		}
+		fmt.Println(b.ceilingSummary(time.Since(start)))
 		return
 	}
 	if os.Getenv("ONLY") == "inproc" { // the in-process buffer hop alone
@@ -149,13 +158,37 @@ func (b *bench) hopSummary(took time.Duration) string {
 
 func (b *bench) summary(took time.Duration) string {
 	met, missed := b.Goals(goals)
-	return fmt.Sprintf("pbswitchbench (%s, %.0fs): pbswitch %.3f Mpps vs bridge %.3f Mpps (generator %.3f); ceiling on one core (XDP generator %.3f Mpps): pbswitch %.3f overloaded (%.0f %% of its core: %.3f Mpps per CPU-second; into the stack sink %.3f per CPU-second), %.3f with < 1 %% loss, bridge %.3f, BMv2 %.3f Mpps; in-process buffer hop %.3f per CPU-second of direct; engine %.0f ns/packet (generic tables %.0f: ratio %.2f), push %.1f ms, P4Runtime %.0f entries/s; goals met: %s; goals missed: %s",
+	return fmt.Sprintf("pbswitchbench (%s, %.0fs): pbswitch %.3f Mpps vs bridge %.3f Mpps (generator %.3f); ceiling on one core (XDP generator %.3f Mpps): pbswitch %.3f overloaded (%.0f %% of its core: %.3f Mpps per CPU-second; into the stack sink %.3f per CPU-second; with the sink's receive off its CPU %.3f / %.3f), %.3f with < 1 %% loss, bridge %.3f, BMv2 %.3f Mpps; in-process buffer hop %.3f per CPU-second of direct; engine %.0f ns/packet (generic tables %.0f: ratio %.2f), push %.1f ms, P4Runtime %.0f entries/s; goals met: %s; goals missed: %s",
 		map[bool]string{true: "QUICK", false: "full"}[b.quick], took.Seconds(),
 		b.Value("pbswitch_fwd_mpps_64b"), b.Value("baseline_fwd_mpps_64b"), b.Value("generator_max_mpps_64b"),
 		b.Value("generator_mpps_64b"), b.Value("pbswitch_fwd_mpps_64b_1core"), 100*b.Value("pbswitch_cpu_share_1core"), b.Value("pbswitch_fwd_mpps_per_cpu_second"),
-		b.Value("pbswitch_stack_sink_fwd_mpps_per_cpu_second"), b.Value("pbswitch_lossless_mpps_64b_1core"), b.Value("bridge_fwd_mpps_64b_1core"), b.Value("bmv2_fwd_mpps_64b_1core"),
+		b.Value("pbswitch_stack_sink_fwd_mpps_per_cpu_second"), b.Value("pbswitch_sink_thread_fwd_mpps_per_cpu_second"),
+		b.Value("pbswitch_stack_sink_thread_fwd_mpps_per_cpu_second"), b.Value("pbswitch_lossless_mpps_64b_1core"), b.Value("bridge_fwd_mpps_64b_1core"), b.Value("bmv2_fwd_mpps_64b_1core"),
 		b.Value("pbswitch_inproc_buffer_vs_direct"),
 		b.Value("engine_pipeline_ns_per_packet"), b.Value("engine_pipeline_ns_per_packet_generic_tables"),
 		b.Value("engine_slab_vs_generic_tables"), b.Value("pipeline_push_ms"),
 		b.Value("p4rt_write_entries_per_s"), met, missed)
+}
+
+// ceilingSummary is the one line of ONLY=ceiling: the figures, and what
+// limits them (pbswitch's CPU a frame, with the sink's receive in its
+// context and off its CPU, and the share of CPU 1 it got).
+func (b *bench) ceilingSummary(took time.Duration) string {
+	us := func(mppsPerCPUSecond float64) float64 {
+		if mppsPerCPUSecond <= 0 {
+			return 0
+		}
+		return 1 / mppsPerCPUSecond
+	}
+	best := max(b.Value("pbswitch_sink_thread_fwd_mpps_per_cpu_second"), b.Value("pbswitch_stack_sink_thread_fwd_mpps_per_cpu_second"))
+	return fmt.Sprintf("pbswitchbench ceiling (%.0fs): generator %.3f Mpps, bridge %.3f; pbswitch %.3f Mpps overloaded with %.0f %% of CPU 1 "+
+		"(%.3f Mpps per CPU-second, stack sink %.3f; with the sink's receive in a NAPI thread on CPU 0: %.3f / %.3f, CPU 1 softirq %.2f / %.2f), "+
+		"%.3f with < 1 %% loss, BMv2 %.3f; what limits it: pbswitch's CPU a frame, %.2f µs with the sink's receive in its context (XDP sink) and %.2f µs "+
+		"with it off its CPU (pbswitch's work and the kernel's transmit, one skb a frame), and the %.0f %% of CPU 1 it got on a shared machine",
+		took.Seconds(), b.Value("generator_mpps_64b"), b.Value("bridge_fwd_mpps_64b_1core"), b.Value("pbswitch_fwd_mpps_64b_1core"),
+		100*b.Value("pbswitch_cpu_share_1core"), b.Value("pbswitch_fwd_mpps_per_cpu_second"), b.Value("pbswitch_stack_sink_fwd_mpps_per_cpu_second"),
+		b.Value("pbswitch_sink_thread_fwd_mpps_per_cpu_second"), b.Value("pbswitch_stack_sink_thread_fwd_mpps_per_cpu_second"),
+		b.Value("pbswitch_sink_thread_softirq_share_1core"), b.Value("pbswitch_stack_sink_thread_softirq_share_1core"),
+		b.Value("pbswitch_lossless_mpps_64b_1core"), b.Value("bmv2_fwd_mpps_64b_1core"),
+		us(b.Value("pbswitch_fwd_mpps_per_cpu_second")), us(best), 100*b.Value("pbswitch_cpu_share_1core"))
 }

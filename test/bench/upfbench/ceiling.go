@@ -65,24 +65,47 @@ func (b *bench) ceiling(pl ctl.Pipeline) (err error) {
 		"path": "veth -> pbswitch (FlowBuf program: UPF downlink, GTP-U encapsulation, 108 B out) -> veth; pbswitch on CPU 1, GOMAXPROCS=1"})
 	// The XDP sink's counter makes the veth copy every frame into a page in
 	// the switch's context; the stack sink drops them at IP receive. Both
-	// on the same switch process, one after the other.
+	// on the same switch process, one after the other; then both again
+	// with the sink's receive in a NAPI thread on the generator's CPU (off
+	// the switch's: xdpgen.Lab.SetSinkCPU).
 	for _, sink := range []struct {
-		kind   xdpgen.Sink
-		prefix string
-		what   string
+		kind    xdpgen.Sink
+		napiCPU int
+		prefix  string
+		what    string
 	}{
-		{xdpgen.SinkXDP, "pbswitch_upf", "h2-eth's XDP program counts and drops each frame (the veth copies it into a page first)"},
-		{xdpgen.SinkStack, "pbswitch_upf_stack_sink", "h2-eth's stack (no XDP program) drops each frame, counted by its receive counter"},
+		{xdpgen.SinkXDP, -1, "pbswitch_upf", "h2-eth's XDP program counts and drops each frame (the veth copies it into a page first)"},
+		{xdpgen.SinkStack, -1, "pbswitch_upf_stack_sink", "h2-eth's stack (no XDP program) drops each frame, counted by its receive counter"},
+		{xdpgen.SinkXDP, ceilingGenCPU, "pbswitch_upf_sink_thread", "h2-eth's XDP program counts and drops each frame, in h2-eth's threaded NAPI poll pinned to CPU 0 (off the switch's CPU)"},
+		{xdpgen.SinkStack, ceilingGenCPU, "pbswitch_upf_stack_sink_thread", "h2-eth's stack drops each frame, in h2-eth's threaded NAPI poll (GRO on) pinned to CPU 0 (off the switch's CPU)"},
 	} {
 		if err := l.SetSink(sink.kind); err != nil {
 			return err
 		}
-		var down float64
-		share, err := xdpgen.CPUShare(cmd.Process.Pid, func() (err error) { down, err = l.ForwardRate(frame, dur); return err })
+		if _, err := l.SetSinkCPU(sink.napiCPU); err != nil {
+			return err
+		}
+		r, err := l.MeasureForward(cmd.Process.Pid, ceilingSwitchCPU, frame, dur)
 		if err != nil {
 			return fmt.Errorf("%v sink: %w", sink.kind, err)
 		}
-		b.emitCeiling(sink.prefix, down, share, merge(upCond, map[string]any{"sink": sink.what}))
+		cond := merge(upCond, map[string]any{"sink": sink.what})
+		b.emitCeiling(sink.prefix, r.Rate, r.Share, cond)
+		if sink.napiCPU >= 0 {
+			b.Emit(sink.prefix+"_napi_thread_cpu_share", r.SinkThreadShare, "ratio", merge(cond, map[string]any{
+				"what": "CPU time of h2-eth's NAPI thread (on CPU 0) / wall time: the sink's receive, off pbswitch's CPU"}))
+			var drop float64
+			if r.Sent > 0 {
+				drop = r.Dropped / r.Sent
+			}
+			b.Emit(sink.prefix+"_sink_dropped_ratio", drop, "ratio", merge(cond, map[string]any{
+				"what": "frames the veth dropped for a full sink ring (sw-out's tx_dropped) / frames pbswitch sent: a sink thread that did not keep up"}))
+		}
+		b.Emit(sink.prefix+"_softirq_share_1core", r.SoftirqShare, "ratio", merge(cond, map[string]any{
+			"what": "softirq time of CPU 1 (/proc/stat) / wall time, whichever task it interrupted"}))
+	}
+	if _, err := l.SetSinkCPU(-1); err != nil {
+		return err
 	}
 	return l.SetSink(xdpgen.SinkXDP)
 }
@@ -130,4 +153,25 @@ func programDownlink(pl ctl.Pipeline, addr string) error {
 		w.session.entry([][]byte{ue[:]}, []byte{1}, []byte{0}, []byte{0}),
 		w.termination.entry([][]byte{ue[:], {0}}, []byte{1}, []byte{0}, canon(b32(teidDown(0))), []byte{qfi}),
 		c.Route(gnb, 32, portGNB, mac, mac))
+}
+
+// ceilingSummary is the one line of ONLY=ceiling: the downlink figures
+// and what limits them (pbswitch's CPU a frame, with the sink's receive in
+// its context and off its CPU, and the share of CPU 1 it got).
+func (b *bench) ceilingSummary(took time.Duration) string {
+	us := func(mppsPerCPUSecond float64) float64 {
+		if mppsPerCPUSecond <= 0 {
+			return 0
+		}
+		return 1 / mppsPerCPUSecond
+	}
+	best := max(b.Value("pbswitch_upf_sink_thread_fwd_mpps_per_cpu_second"), b.Value("pbswitch_upf_stack_sink_thread_fwd_mpps_per_cpu_second"))
+	return fmt.Sprintf("upfbench ceiling (%.0fs): generator %.3f Mpps; pbswitch UPF downlink %.3f Mpps overloaded with %.0f %% of CPU 1 "+
+		"(%.3f Mpps per CPU-second, stack sink %.3f; with the sink's receive in a NAPI thread on CPU 0: %.3f / %.3f); "+
+		"what limits it: pbswitch's CPU a frame, %.2f µs with the sink's receive in its context (XDP sink) and %.2f µs with it off its CPU "+
+		"(pbswitch's work and the kernel's transmit, one skb a frame), and the %.0f %% of CPU 1 it got on a shared machine",
+		took.Seconds(), b.Value("generator_mpps_64b"), b.Value("pbswitch_upf_fwd_mpps_64b_1core"), 100*b.Value("pbswitch_upf_cpu_share_1core"),
+		b.Value("pbswitch_upf_fwd_mpps_per_cpu_second"), b.Value("pbswitch_upf_stack_sink_fwd_mpps_per_cpu_second"),
+		b.Value("pbswitch_upf_sink_thread_fwd_mpps_per_cpu_second"), b.Value("pbswitch_upf_stack_sink_thread_fwd_mpps_per_cpu_second"),
+		us(b.Value("pbswitch_upf_fwd_mpps_per_cpu_second")), us(best), 100*b.Value("pbswitch_upf_cpu_share_1core"))
 }

@@ -78,6 +78,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, "upfbench: forwarding ceiling:", err)
 			os.Exit(1)
 		}
+		fmt.Println(b.ceilingSummary(time.Since(start)))
 		return
 	}
 	if os.Getenv("ONLY") == "scale" { // the 1M figures alone
@@ -106,7 +107,9 @@ func main() {
 	}
 	if os.Geteuid() != 0 {
 		for _, m := range []struct{ name, unit string }{{"pbswitch_upf_fwd_mpps_64b_1core", "Mpps"}, {"pbswitch_upf_cpu_share_1core", "ratio"}, {"pbswitch_upf_fwd_mpps_per_cpu_second", "Mpps"},
-			{"pbswitch_upf_stack_sink_fwd_mpps_64b_1core", "Mpps"}, {"pbswitch_upf_stack_sink_cpu_share_1core", "ratio"}, {"pbswitch_upf_stack_sink_fwd_mpps_per_cpu_second", "Mpps"}} {
+			{"pbswitch_upf_stack_sink_fwd_mpps_64b_1core", "Mpps"}, {"pbswitch_upf_stack_sink_cpu_share_1core", "ratio"}, {"pbswitch_upf_stack_sink_fwd_mpps_per_cpu_second", "Mpps"},
+			{"pbswitch_upf_sink_thread_fwd_mpps_64b_1core", "Mpps"}, {"pbswitch_upf_sink_thread_cpu_share_1core", "ratio"}, {"pbswitch_upf_sink_thread_fwd_mpps_per_cpu_second", "Mpps"},
+			{"pbswitch_upf_stack_sink_thread_fwd_mpps_64b_1core", "Mpps"}, {"pbswitch_upf_stack_sink_thread_cpu_share_1core", "ratio"}, {"pbswitch_upf_stack_sink_thread_fwd_mpps_per_cpu_second", "Mpps"}} {
 			b.Skip(m.name, m.unit, "needs root for network namespaces and XDP")
 		}
 	} else if err := b.ceiling(pl); err != nil {

@@ -83,3 +83,98 @@ func MppsPerCPUSecond(rate, share float64) float64 {
 	}
 	return rate / share / 1e6
 }
+
+// CPUSoftirq is the time CPU cpu has spent in softirq since boot, whoever's
+// context it ran in (/proc/stat's seventh column).
+func CPUSoftirq(cpu int) (time.Duration, error) {
+	raw, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, err
+	}
+	return parseCPUSoftirq(string(raw), cpu)
+}
+
+func parseCPUSoftirq(stat string, cpu int) (time.Duration, error) {
+	name := fmt.Sprintf("cpu%d", cpu)
+	for _, line := range strings.Split(stat, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 8 || f[0] != name {
+			continue
+		}
+		ticks, err := strconv.ParseUint(f[7], 10, 64) // user nice system idle iowait irq softirq
+		if err != nil {
+			return 0, fmt.Errorf("/proc/stat %s: %w", name, err)
+		}
+		return time.Duration(ticks) * time.Second / clockTicks, nil
+	}
+	return 0, fmt.Errorf("/proc/stat: no line for %s", name)
+}
+
+// Run is one overload run through a switch and where the CPU went.
+type Run struct {
+	Rate  float64 // frames a second that left sw-out
+	Share float64 // the switch process's CPU time / wall time
+	// SinkThreadShare is the sink's NAPI thread's CPU time / wall time
+	// (0 when the sink's receive runs in the sender's context).
+	SinkThreadShare float64
+	// SoftirqShare is the share of the switch's CPU spent in softirq,
+	// whichever task it interrupted: the sink's receive when it runs in
+	// the switch's context.
+	SoftirqShare float64
+	// Sent is the frames the switch sent out of sw-out a second, and
+	// Dropped those of them the veth dropped (the sink's ring full: a
+	// sink that does not keep up).
+	Sent, Dropped float64
+}
+
+// MeasureForward runs ForwardRate with the switch process pid on CPU
+// switchCPU and reads where the CPU went meanwhile.
+func (l *Lab) MeasureForward(pid, switchCPU int, frame []byte, dur time.Duration) (Run, error) {
+	var r Run
+	thread := 0
+	if l.sinkCPU >= 0 {
+		var err error
+		if thread, err = l.SinkThread(); err != nil {
+			return r, err
+		}
+	}
+	threadCPU := func() (time.Duration, error) {
+		if thread == 0 {
+			return 0, nil
+		}
+		return ProcessCPU(thread)
+	}
+	si0, err := CPUSoftirq(switchCPU)
+	if err != nil {
+		return r, err
+	}
+	th0, err := threadCPU()
+	if err != nil {
+		return r, err
+	}
+	out0, err := l.switchOut()
+	if err != nil {
+		return r, err
+	}
+	t0 := time.Now()
+	r.Share, err = CPUShare(pid, func() (err error) { r.Rate, err = l.ForwardRate(frame, dur); return err })
+	if err != nil {
+		return r, err
+	}
+	wall := time.Since(t0).Seconds()
+	si1, err := CPUSoftirq(switchCPU)
+	if err != nil {
+		return r, err
+	}
+	th1, err := threadCPU()
+	if err != nil {
+		return r, err
+	}
+	out1, err := l.switchOut()
+	if err != nil {
+		return r, err
+	}
+	r.SoftirqShare, r.SinkThreadShare = (si1-si0).Seconds()/wall, (th1-th0).Seconds()/wall
+	r.Sent, r.Dropped = float64(out1.TxPackets-out0.TxPackets)/wall, float64(out1.TxDropped-out0.TxDropped)/wall
+	return r, nil
+}

@@ -38,3 +38,13 @@ func TestCPUShareCountsABusyLoop(t *testing.T) {
 		t.Fatalf("CPUShare of a 300 ms busy loop = %v, %v", share, err)
 	}
 }
+
+func TestParseCPUSoftirqReadsTheCPUsColumn(t *testing.T) {
+	stat := "cpu  10 0 20 30 0 0 99 0 0 0\ncpu0 1 0 2 3 0 0 40 0 0 0\ncpu1 5 0 6 7 0 0 250 0 0 0\nintr 1 2\n"
+	if d, err := parseCPUSoftirq(stat, 1); err != nil || d != 2500*time.Millisecond {
+		t.Fatalf("cpu1 softirq = %v, %v; want 2.5s", d, err)
+	}
+	if _, err := parseCPUSoftirq(stat, 2); err == nil {
+		t.Fatal("a CPU with no line was read")
+	}
+}

@@ -29,6 +29,7 @@ type Lab struct {
 	genCPU           int
 	genSink, outSink *Counter
 	sink             Sink
+	sinkCPU          int // -1: the sink's receive runs in the sender's context
 }
 
 // Sink is how the lab takes and counts the frames that leave the switch
@@ -80,7 +81,7 @@ const (
 // NewLab builds the lab with namespaces named with prefix; the generator
 // runs pinned to genCPU.
 func NewLab(prefix string, genCPU int) (*Lab, error) {
-	l := &Lab{lab: nslab.New(prefix), genCPU: genCPU}
+	l := &Lab{lab: nslab.New(prefix), genCPU: genCPU, sinkCPU: -1}
 	var err error
 	steps := []func() error{
 		func() error { l.Gen, err = l.lab.NS("gen"); return err },
@@ -120,6 +121,11 @@ func (l *Lab) SetSink(s Sink) error {
 		return fmt.Errorf("sink %v: %w", s, err)
 	}
 	l.sink = s
+	if l.sinkCPU >= 0 { // the veth's NAPI instance came or went with the program
+		if _, err := l.threadSink(l.sinkCPU); err != nil {
+			return fmt.Errorf("sink %v: %w", s, err)
+		}
+	}
 	return nil
 }
 
@@ -141,6 +147,23 @@ func (l *Lab) outCount() (uint64, error) {
 		return fmt.Errorf("h2-eth has no statistics")
 	})
 	return n, err
+}
+
+// switchOut is sw-out's counters: what the switch sent to the sink, and
+// what the veth dropped of it.
+func (l *Lab) switchOut() (st netlink.LinkStatistics, err error) {
+	err = l.Switch.Do(func() error {
+		link, err := netlink.LinkByName(SwitchOut)
+		if err != nil {
+			return err
+		}
+		if s := link.Attrs().Statistics; s != nil {
+			st = netlink.LinkStatistics(*s)
+			return nil
+		}
+		return fmt.Errorf("%s has no statistics", SwitchOut)
+	})
+	return st, err
 }
 
 // Close removes the lab.

@@ -105,13 +105,28 @@ const pacingTick = time.Millisecond
 // every tick, one call sends what the rate owes since the start, so a late
 // tick catches up and the average holds.
 func paced(pps float64, dur time.Duration, send func(n uint32) error) (uint64, error) {
+	return pacedOn(wallClock{}, pps, dur, send)
+}
+
+// clock is what paced reads and waits on: the wall clock, or a test's.
+type clock interface {
+	Now() time.Time
+	Sleep(d time.Duration)
+}
+
+type wallClock struct{}
+
+func (wallClock) Now() time.Time        { return time.Now() }
+func (wallClock) Sleep(d time.Duration) { time.Sleep(d) }
+
+func pacedOn(c clock, pps float64, dur time.Duration, send func(n uint32) error) (uint64, error) {
 	var sent uint64
-	start := time.Now()
+	start := c.Now()
 	for next := start; ; next = next.Add(pacingTick) {
-		if d := time.Until(next); d > 0 {
-			time.Sleep(d)
+		if d := next.Sub(c.Now()); d > 0 {
+			c.Sleep(d)
 		}
-		elapsed := time.Since(start)
+		elapsed := c.Now().Sub(start)
 		if elapsed >= dur {
 			return sent, nil
 		}

@@ -61,8 +61,10 @@ func TestSinksCountWhatLeavesTheSwitch(t *testing.T) {
 			}
 			// A few more frames than sent are the kernel's own: an interface
 			// of the lab that comes up sends IGMPv3 reports, and the bridge
-			// forwards them too.
-			if o.Sent < 1000 || o.Delivered < o.Sent || o.Delivered > o.Sent+igmpSlack {
+			// forwards them too. What is sent depends on how much of the
+			// 200 ms the sender got (461 of 4,000 at load 19): the test is
+			// the count, so any hundred frames will do.
+			if o.Sent < 100 || o.Delivered < o.Sent || o.Delivered > o.Sent+igmpSlack {
 				st, _ := l.switchOut()
 				t.Logf("sw-out: %d sent, %d dropped", st.TxPackets, st.TxDropped)
 				t.Fatalf("sink %v (NAPI thread on cpu %d), bridged: %d sent, %d counted; want all of them (and at most %d of the kernel's own)",

@@ -250,7 +250,7 @@ public final class CongestionComponent implements CongestionService {
     private void takeOver(DeviceId device) {
         int flows = manager.takeOver(device);
         if (flows > 0) {
-            log.info("{}: probes of {} latency-critical flows taken over", device, flows);
+            log.info("{}: {} probes and merge buffers of latency-critical flows taken over", device, flows);
         }
     }
 

@@ -228,14 +228,47 @@ func emptyDefaultCode(n *tableNode) string {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
-			}
-		}
+` + runActionCode(n, "a", "\t\t\t") + `		}
 		return ` + next + `
 	}
 `
+}
+
+// runActionCode is runAction(a, s) (then a nil return when the action
+// exited) for the action in variable a of table node n, with the bodies of
+// the table's actions that have one in place (inlineBody), so that the
+// common defaults and hits run without the two calls.
+func runActionCode(n *tableNode, a, indent string) string {
+	call := indent + "runAction(" + a + ", s)\n" + indent + "if s.exited {\n" + indent + "\treturn nil\n" + indent + "}\n"
+	var cases strings.Builder
+	seen := map[int]bool{}
+	for _, ba := range n.acts {
+		if body, ok := inlineBody(ba.a); ok && !seen[ba.a.index] {
+			seen[ba.a.index] = true
+			fmt.Fprintf(&cases, "%scase %d: // %s\n%s", indent, ba.a.index, ba.a.name, body)
+		}
+	}
+	if cases.Len() == 0 {
+		return call
+	}
+	return indent + "switch " + a + ".index {\n" + cases.String() + indent + "default:\n" + call + indent + "}\n"
+}
+
+// inlineBody is the generated body of an action a table method may run in
+// place of runAction: every step generated, no register locks (runAction
+// takes them through exec), no exit, not empty.
+func inlineBody(a *action) (string, bool) {
+	if a.empty || !generatedAction(a) || a.registers != nil || a.exits {
+		return "", false
+	}
+	var b strings.Builder
+	for _, code := range a.code {
+		if code == "" {
+			return "", false
+		}
+		b.WriteString(code + "\n")
+	}
+	return b.String(), true
 }
 
 // plainTable: no action profile, direct counter or meter, so a hit is its
@@ -267,11 +300,7 @@ func hitCode(n *tableNode) string {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
-		}
-	}
+` + runActionCode(n, "ba.a", "\t\t") + `	}
 	` + next
 }
 

@@ -901,11 +901,9 @@ func (g *dep_build) run(s *phv, frame []byte) []byte {
 	if v[24] {
 		size += 4
 	}
-	payload := frame[s.pos:]
-	out := frame
+	out, replaced := frame, false
 	if size != s.pos {
-		out = g.p.opts.Frames.Get(size + len(payload))[:size+len(payload)]
-		copy(out[size:], payload)
+		out, replaced = g.p.outFrame(frame, s.pos, size)
 	}
 	at := 0
 	if v[3] {
@@ -997,7 +995,9 @@ func (g *dep_build) run(s *phv, frame []byte) []byte {
 		at += 4
 	}
 	if size != s.pos {
-		g.p.opts.Frames.Put(frame)
+		if replaced {
+			g.p.opts.Frames.Put(frame)
+		}
 		s.data, s.pos = out, size
 	}
 	return out

@@ -342,13 +342,12 @@ func deparserCode(bind, what string, p *Program) string {
 	for _, e := range p.emit {
 		fmt.Fprintf(&b, "\tif v[%d] {\n\t\tsize += %d\n\t}\n", e.hdr, e.bytes)
 	}
-	b.WriteString("\tpayload := frame[s.pos:]\n\tout := frame\n\tif size != s.pos {\n")
-	b.WriteString("\t\tout = g.p.opts.Frames.Get(size + len(payload))[:size+len(payload)]\n\t\tcopy(out[size:], payload)\n\t}\n\tat := 0\n")
+	b.WriteString("\tout, replaced := frame, false\n\tif size != s.pos {\n\t\tout, replaced = g.p.outFrame(frame, s.pos, size)\n\t}\n\tat := 0\n")
 	for _, e := range p.emit {
 		fmt.Fprintf(&b, "\tif v[%d] {\n\t\t*(*[%d]byte)(out[at:]) = [%d]byte(h[%d:%d])\n\t\tat += %d\n\t}\n",
 			e.hdr, e.bytes, e.bytes, e.off, e.off+e.bytes, e.bytes)
 	}
-	b.WriteString("\tif size != s.pos {\n\t\tg.p.opts.Frames.Put(frame)\n\t\ts.data, s.pos = out, size\n\t}\n\treturn out\n}\n\n")
+	b.WriteString("\tif size != s.pos {\n\t\tif replaced {\n\t\t\tg.p.opts.Frames.Put(frame)\n\t\t}\n\t\ts.data, s.pos = out, size\n\t}\n\treturn out\n}\n\n")
 	return b.String()
 }
 

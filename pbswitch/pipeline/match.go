@@ -4,6 +4,7 @@ package pipeline
 
 import (
 	"bytes"
+	"encoding/binary"
 	"sort"
 )
 
@@ -74,7 +75,21 @@ func (x *exactMatcher) lookup(key []byte) *Entry { return x.m[string(key)] }
 type lpmMatcher struct {
 	field, bits, off, width int
 	levels                  []*lpmLevel // the prefix lengths present, longest first
+	// few is every entry, longest prefix first, while the key is narrow
+	// and there are at most lpmFew: lookup scans it (a masked compare an
+	// entry) instead of probing a map per level. Nil otherwise.
+	few []lpmFew
 }
+
+// lpmFew is one entry of a small narrow LPM table: the key a lookup's key
+// matches once masked.
+type lpmFew struct {
+	key, mask uint64
+	e         *Entry
+}
+
+// lpmFewMax is the most entries lookup scans; more take the levels' maps.
+const lpmFewMax = 8
 
 // lpmLevel is one prefix length's entries.
 type lpmLevel struct {
@@ -90,6 +105,12 @@ func (x *lpmMatcher) narrow() bool { return x.width <= 8 }
 
 // key64 is a key of at most 8 bytes as a big-endian uint64.
 func key64(b []byte) uint64 {
+	switch len(b) { // the common widths in one load
+	case 4:
+		return uint64(binary.BigEndian.Uint32(b))
+	case 8:
+		return binary.BigEndian.Uint64(b)
+	}
 	var k uint64
 	for _, c := range b {
 		k = k<<8 | uint64(c)
@@ -152,9 +173,31 @@ func (x *lpmMatcher) add(e *Entry) {
 		if len(k) == x.width {
 			l.m64[key64([]byte(k))] = e
 		}
+		x.listFew()
 		return
 	}
 	l.m[k] = e
+}
+
+// listFew rebuilds few from the levels after a change: every entry,
+// longest prefix first, when the key is narrow and there are at most
+// lpmFewMax (entries of one length are disjoint once masked, so their
+// order does not matter), nil otherwise.
+func (x *lpmMatcher) listFew() {
+	x.few = x.few[:0]
+	n := 0
+	for _, l := range x.levels {
+		n += len(l.m64)
+	}
+	if !x.narrow() || n > lpmFewMax {
+		x.few = nil
+		return
+	}
+	for _, l := range x.levels {
+		for k, e := range l.m64 {
+			x.few = append(x.few, lpmFew{key: k, mask: l.mask64, e: e})
+		}
+	}
 }
 
 func (x *lpmMatcher) remove(e *Entry) {
@@ -178,6 +221,9 @@ func (x *lpmMatcher) remove(e *Entry) {
 			}
 		}
 	}
+	if l.m64 != nil {
+		x.listFew()
+	}
 }
 
 func (x *lpmMatcher) lookup(key []byte) *Entry {
@@ -186,6 +232,14 @@ func (x *lpmMatcher) lookup(key []byte) *Entry {
 			return nil // no entry's key has another length
 		}
 		k := key64(key)
+		if x.few != nil {
+			for i := range x.few {
+				if f := &x.few[i]; k&f.mask == f.key {
+					return f.e
+				}
+			}
+			return nil
+		}
 		for _, l := range x.levels {
 			if e, ok := l.m64[k&l.mask64]; ok {
 				return e

@@ -13,8 +13,16 @@ import (
 // the key is at most 8 bytes) answers as a scan for the longest matching
 // prefix, through random inserts, deletes and lookups, on narrow keys (a
 // 32-bit LPM field alone, and with an exact byte before it) and wide ones
-// (a 128-bit field with an exact 16-bit one), wildcards included.
+// (a 128-bit field with an exact 16-bit one), wildcards included; and
+// kept small (0 to 10 entries, so a narrow key's lookup crosses between
+// the scan of lpmFewMax entries and the maps).
 func TestLPMMatcherFindsTheLongestPrefix(t *testing.T) {
+	for _, limit := range []int{0, 10} {
+		t.Run(fmt.Sprint("limit", limit), func(t *testing.T) { testLPMMatcher(t, limit) })
+	}
+}
+
+func testLPMMatcher(t *testing.T, limit int) {
 	for _, shape := range [][]KeyField{
 		{{Bits: 32, Kind: LPM}},
 		{{Bits: 8, Kind: Exact}, {Bits: 32, Kind: LPM}},
@@ -46,8 +54,21 @@ func TestLPMMatcherFindsTheLongestPrefix(t *testing.T) {
 				return v
 			}
 			live := map[string]*Entry{} // by key and prefix length
-			hits := 0
+			hits, scanned := 0, 0
 			for step := 0; step < 4000; step++ {
+				if limit > 0 && len(live) >= limit {
+					keep := r.Intn(limit) // down to 0..limit-1 entries
+					for id, old := range live {
+						if len(live) <= keep {
+							break
+						}
+						x.remove(old)
+						delete(live, id)
+					}
+				}
+				if lx := x.(*lpmMatcher); lx.few != nil {
+					scanned++
+				}
 				e := &Entry{}
 				for _, f := range shape {
 					m := FieldMatch{Value: value(f)}
@@ -91,8 +112,11 @@ func TestLPMMatcherFindsTheLongestPrefix(t *testing.T) {
 					hits++
 				}
 			}
-			if hits < 500 {
+			if minHits := map[bool]int{false: 500, true: 100}[limit > 0]; hits < minHits {
 				t.Fatalf("only %d of 4000 lookups hit", hits)
+			}
+			if narrow := width <= 8; limit > 0 && narrow && scanned < 1000 {
+				t.Fatalf("only %d of 4000 lookups scanned the few entries", scanned)
 			}
 		})
 	}

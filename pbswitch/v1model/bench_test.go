@@ -47,7 +47,7 @@ var (
 func BenchmarkFlowBufRoute(b *testing.B) {
 	f := loadFlowBuf(b)
 	pool := &framePool{free: make([][]byte, 0, 16)}
-	f.prog.opts.Frames = pool
+	f.prog.opts.Frames, f.prog.ownsFrames = pool, true // as Load with Options.Frames
 	f.insert(names.TableRoutingV4, &pipeline.Entry{
 		Match:  []pipeline.FieldMatch{{Value: []byte{10, 0, 2, 0}, PrefixLen: 24, Mask: []byte{255, 255, 255, 0}}},
 		Action: pipeline.Action{ID: f.ids[names.ActionRoute], Params: [][]byte{b16(2), make([]byte, 6), make([]byte, 6)}},
@@ -69,7 +69,7 @@ func BenchmarkUpf(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			f := upfFixture(b)
 			pool := &framePool{free: make([][]byte, 0, 16)}
-			f.prog.opts.Frames = pool
+			f.prog.opts.Frames, f.prog.ownsFrames = pool, true // as Load with Options.Frames
 			benchFrames(b, f.prog, pool, c.frame, c.port)
 		})
 	}

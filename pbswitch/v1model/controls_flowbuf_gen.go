@@ -901,11 +901,9 @@ func (g *dep_build) run(s *phv, frame []byte) []byte {
 	if v[24] {
 		size += 4
 	}
-	payload := frame[s.pos:]
-	out := frame
+	out, replaced := frame, false
 	if size != s.pos {
-		out = g.p.opts.Frames.Get(size + len(payload))[:size+len(payload)]
-		copy(out[size:], payload)
+		out, replaced = g.p.outFrame(frame, s.pos, size)
 	}
 	at := 0
 	if v[3] {
@@ -997,7 +995,9 @@ func (g *dep_build) run(s *phv, frame []byte) []byte {
 		at += 4
 	}
 	if size != s.pos {
-		g.p.opts.Frames.Put(frame)
+		if replaced {
+			g.p.opts.Frames.Put(frame)
+		}
 		s.data, s.pos = out, size
 	}
 	return out
@@ -4710,9 +4710,14 @@ func (g *ctl_build_ingress) table2(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 18: // IngressPipeImpl.steering.mark_from_vport
+				phvSlots[138] = 0x1
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -4738,9 +4743,22 @@ func (g *ctl_build_ingress) table4(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 19: // IngressPipeImpl.steering.steer_to_port
+				phvSlots[223] = s.params[0] & 0x1ff
+				phvSlots[140] = 0x1
+			case 20: // IngressPipeImpl.steering.steer_to_buffer
+				phvSlots[223] = s.params[0] & 0x1ff
+				phvSlots[139] = s.params[1] & 0xffffffff
+				phvSlots[140] = 0x1
+			case 21: // IngressPipeImpl.steering.steer_to_mcast_group
+				phvSlots[233] = s.params[0] & 0xffff
+				phvSlots[140] = 0x1
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -4771,9 +4789,14 @@ func (g *ctl_build_ingress) table12(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 81: // IngressPipeImpl.qos.set_queue
+				phvSlots[237] = s.params[0] & 0x7
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -4817,9 +4840,14 @@ func (g *ctl_build_ingress) table12(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 81: // IngressPipeImpl.qos.set_queue
+			phvSlots[237] = s.params[0] & 0x7
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if ba == nil {
@@ -4842,9 +4870,18 @@ func (g *ctl_build_ingress) table13(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 78: // IngressPipeImpl.acl.punt_to_cpu
+				phvSlots[223] = 0xff
+				phvSlots[233] = 0x0
+			case 80: // IngressPipeImpl.acl.drop
+				phvSlots[223] = 0x1ff
+				phvSlots[233] = 0
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -4877,9 +4914,14 @@ func (g *ctl_build_ingress) table16(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 83: // IngressPipeImpl.fb_admission.set_buffer
+				phvSlots[167] = s.params[0] & 0xffffffff
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -4922,9 +4964,14 @@ func (g *ctl_build_ingress) table16(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 83: // IngressPipeImpl.fb_admission.set_buffer
+			phvSlots[167] = s.params[0] & 0xffffffff
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if ba == nil {
@@ -4946,9 +4993,15 @@ func (g *ctl_build_ingress) table18(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 85: // IngressPipeImpl.fb_admission.set_shift
+				phvSlots[173] = s.params[0] & 0xff
+				phvSlots[174] = s.params[1] & 0xff
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -4971,9 +5024,15 @@ func (g *ctl_build_ingress) table18(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 85: // IngressPipeImpl.fb_admission.set_shift
+			phvSlots[173] = s.params[0] & 0xff
+			phvSlots[174] = s.params[1] & 0xff
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if ba == nil {
@@ -4995,9 +5054,17 @@ func (g *ctl_build_ingress) table23(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 82: // IngressPipeImpl.fb_admission.fb_class
+				phvSlots[237] = s.params[0] & 0x7
+				phvSlots[163] = 0x1
+				phvSlots[166] = s.params[1] & 0xff
+				phvSlots[165] = s.params[2] & 0x1
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -5020,9 +5087,17 @@ func (g *ctl_build_ingress) table23(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 82: // IngressPipeImpl.fb_admission.fb_class
+			phvSlots[237] = s.params[0] & 0x7
+			phvSlots[163] = 0x1
+			phvSlots[166] = s.params[1] & 0xff
+			phvSlots[165] = s.params[2] & 0x1
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if ba == nil {
@@ -5034,6 +5109,7 @@ func (g *ctl_build_ingress) table23(s *phv) node {
 // table26 applies IngressPipeImpl.forwarding.routing_v4.
 func (g *ctl_build_ingress) table26(s *phv) node {
 	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t26
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5044,9 +5120,25 @@ func (g *ctl_build_ingress) table26(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 77: // IngressPipeImpl.forwarding.route
+				phvSlots[223] = s.params[0] & 0x1ff
+				put48(phvHdr[10:16], s.params[1])
+				put48(phvHdr[4:10], s.params[2])
+				phvHdr[102] = byte(((uint64(phvHdr[102]) + 0xff) & 0xff))
+				phvSlots[140] = 0x1
+			case 74: // IngressPipeImpl.forwarding.set_mcast_group
+				phvSlots[233] = s.params[0] & 0xffff
+				phvSlots[140] = 0x1
+			case 76: // IngressPipeImpl.forwarding.drop
+				phvSlots[223] = 0x1ff
+				phvSlots[233] = 0
+				phvSlots[140] = 0x1
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -5061,6 +5153,7 @@ func (g *ctl_build_ingress) table26(s *phv) node {
 // table28 applies IngressPipeImpl.forwarding.l2_exact.
 func (g *ctl_build_ingress) table28(s *phv) node {
 	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t28
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5071,9 +5164,22 @@ func (g *ctl_build_ingress) table28(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 72: // IngressPipeImpl.forwarding.set_egress_port
+				phvSlots[223] = s.params[0] & 0x1ff
+				phvSlots[140] = 0x1
+			case 73: // IngressPipeImpl.forwarding.set_mcast_group
+				phvSlots[233] = s.params[0] & 0xffff
+				phvSlots[140] = 0x1
+			case 75: // IngressPipeImpl.forwarding.drop
+				phvSlots[223] = 0x1ff
+				phvSlots[233] = 0
+				phvSlots[140] = 0x1
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -5098,9 +5204,14 @@ func (g *ctl_build_ingress) table47(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 68: // IngressPipeImpl.upf.set_queue
+				phvSlots[237] = s.params[0] & 0x7
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -5144,9 +5255,14 @@ func (g *ctl_build_ingress) table47(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 68: // IngressPipeImpl.upf.set_queue
+			phvSlots[237] = s.params[0] & 0x7
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if ba == nil {
@@ -5168,9 +5284,19 @@ func (g *ctl_build_ingress) table63(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 66: // IngressPipeImpl.upf.set_tunnel_peer
+				phvSlots[154] = s.params[0] & 0xffffffff
+				phvSlots[155] = s.params[1] & 0xffffffff
+				phvSlots[156] = s.params[2] & 0xffff
+			case 67: // IngressPipeImpl.upf.tunnel_peer_miss
+				phvSlots[161] = 0x1
+				phvSlots[162] = 0x6
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -5220,9 +5346,19 @@ func (g *ctl_build_ingress) table63(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 66: // IngressPipeImpl.upf.set_tunnel_peer
+			phvSlots[154] = s.params[0] & 0xffffffff
+			phvSlots[155] = s.params[1] & 0xffffffff
+			phvSlots[156] = s.params[2] & 0xffff
+		case 67: // IngressPipeImpl.upf.tunnel_peer_miss
+			phvSlots[161] = 0x1
+			phvSlots[162] = 0x6
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if ba == nil {
@@ -5244,9 +5380,14 @@ func (g *ctl_build_ingress) table64(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 59: // IngressPipeImpl.upf.set_app_id
+				phvSlots[148] = s.params[0] & 0xff
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -5271,9 +5412,14 @@ func (g *ctl_build_ingress) table64(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 59: // IngressPipeImpl.upf.set_app_id
+			phvSlots[148] = s.params[0] & 0xff
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if ba == nil {
@@ -5295,9 +5441,22 @@ func (g *ctl_build_ingress) table66(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 60: // IngressPipeImpl.upf.uplink_term_fwd
+				phvSlots[151] = s.params[0] & 0xffff
+				phvSlots[152] = s.params[1] & 0xffff
+				phvSlots[158] = s.params[2] & 0x3f
+			case 62: // IngressPipeImpl.upf.term_drop
+				phvSlots[161] = 0x1
+				phvSlots[162] = 0x5
+			case 64: // IngressPipeImpl.upf.term_miss
+				phvSlots[161] = 0x1
+				phvSlots[162] = 0x4
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -5352,9 +5511,22 @@ func (g *ctl_build_ingress) table66(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 60: // IngressPipeImpl.upf.uplink_term_fwd
+			phvSlots[151] = s.params[0] & 0xffff
+			phvSlots[152] = s.params[1] & 0xffff
+			phvSlots[158] = s.params[2] & 0x3f
+		case 62: // IngressPipeImpl.upf.term_drop
+			phvSlots[161] = 0x1
+			phvSlots[162] = 0x5
+		case 64: // IngressPipeImpl.upf.term_miss
+			phvSlots[161] = 0x1
+			phvSlots[162] = 0x4
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if ba == nil {
@@ -5376,9 +5548,23 @@ func (g *ctl_build_ingress) table67(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 61: // IngressPipeImpl.upf.downlink_term_fwd
+				phvSlots[151] = s.params[0] & 0xffff
+				phvSlots[152] = s.params[1] & 0xffff
+				phvSlots[157] = s.params[2] & 0xffffffff
+				phvSlots[158] = s.params[3] & 0x3f
+			case 63: // IngressPipeImpl.upf.term_drop
+				phvSlots[161] = 0x1
+				phvSlots[162] = 0x5
+			case 65: // IngressPipeImpl.upf.term_miss
+				phvSlots[161] = 0x1
+				phvSlots[162] = 0x4
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -5434,9 +5620,23 @@ func (g *ctl_build_ingress) table67(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 61: // IngressPipeImpl.upf.downlink_term_fwd
+			phvSlots[151] = s.params[0] & 0xffff
+			phvSlots[152] = s.params[1] & 0xffff
+			phvSlots[157] = s.params[2] & 0xffffffff
+			phvSlots[158] = s.params[3] & 0x3f
+		case 63: // IngressPipeImpl.upf.term_drop
+			phvSlots[161] = 0x1
+			phvSlots[162] = 0x5
+		case 65: // IngressPipeImpl.upf.term_miss
+			phvSlots[161] = 0x1
+			phvSlots[162] = 0x4
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if ba == nil {
@@ -5459,9 +5659,22 @@ func (g *ctl_build_ingress) table75(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 52: // IngressPipeImpl.upf.set_uplink_session
+				phvSlots[149] = s.params[0] & 0xffff
+				phvSlots[150] = s.params[1] & 0xffff
+			case 53: // IngressPipeImpl.upf.uplink_session_drop
+				phvSlots[149] = s.params[0] & 0xffff
+				phvSlots[161] = 0x1
+				phvSlots[162] = 0x3
+			case 54: // IngressPipeImpl.upf.uplink_session_miss
+				phvSlots[161] = 0x1
+				phvSlots[162] = 0x1
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return t.miss
@@ -5516,9 +5729,22 @@ func (g *ctl_build_ingress) table75(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 52: // IngressPipeImpl.upf.set_uplink_session
+			phvSlots[149] = s.params[0] & 0xffff
+			phvSlots[150] = s.params[1] & 0xffff
+		case 53: // IngressPipeImpl.upf.uplink_session_drop
+			phvSlots[149] = s.params[0] & 0xffff
+			phvSlots[161] = 0x1
+			phvSlots[162] = 0x3
+		case 54: // IngressPipeImpl.upf.uplink_session_miss
+			phvSlots[161] = 0x1
+			phvSlots[162] = 0x1
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if matched {
@@ -5540,9 +5766,29 @@ func (g *ctl_build_ingress) table83(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 55: // IngressPipeImpl.upf.set_downlink_session
+				phvSlots[149] = s.params[0] & 0xffff
+				phvSlots[150] = s.params[1] & 0xffff
+				phvSlots[153] = s.params[2] & 0xffff
+			case 56: // IngressPipeImpl.upf.set_downlink_session_buf
+				phvSlots[149] = s.params[0] & 0xffff
+				phvSlots[150] = s.params[1] & 0xffff
+				phvSlots[153] = s.params[2] & 0xffff
+				phvSlots[160] = s.params[3] & 0x1ff
+				phvSlots[159] = 0x1
+			case 57: // IngressPipeImpl.upf.downlink_session_drop
+				phvSlots[149] = s.params[0] & 0xffff
+				phvSlots[161] = 0x1
+				phvSlots[162] = 0x3
+			case 58: // IngressPipeImpl.upf.downlink_session_miss
+				phvSlots[161] = 0x1
+				phvSlots[162] = 0x2
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return t.miss
@@ -5604,9 +5850,29 @@ func (g *ctl_build_ingress) table83(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 55: // IngressPipeImpl.upf.set_downlink_session
+			phvSlots[149] = s.params[0] & 0xffff
+			phvSlots[150] = s.params[1] & 0xffff
+			phvSlots[153] = s.params[2] & 0xffff
+		case 56: // IngressPipeImpl.upf.set_downlink_session_buf
+			phvSlots[149] = s.params[0] & 0xffff
+			phvSlots[150] = s.params[1] & 0xffff
+			phvSlots[153] = s.params[2] & 0xffff
+			phvSlots[160] = s.params[3] & 0x1ff
+			phvSlots[159] = 0x1
+		case 57: // IngressPipeImpl.upf.downlink_session_drop
+			phvSlots[149] = s.params[0] & 0xffff
+			phvSlots[161] = 0x1
+			phvSlots[162] = 0x3
+		case 58: // IngressPipeImpl.upf.downlink_session_miss
+			phvSlots[161] = 0x1
+			phvSlots[162] = 0x2
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if matched {
@@ -5628,9 +5894,14 @@ func (g *ctl_build_ingress) table92(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 46: // IngressPipeImpl.hh.set_hh_cpu_report
+				phvSlots[205] = s.params[0] & 0x1
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -5673,9 +5944,14 @@ func (g *ctl_build_ingress) table92(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 46: // IngressPipeImpl.hh.set_hh_cpu_report
+			phvSlots[205] = s.params[0] & 0x1
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if ba == nil {
@@ -5697,9 +5973,15 @@ func (g *ctl_build_ingress) table95(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 44: // IngressPipeImpl.hh.set_hh
+				phvSlots[198] = s.params[0] & 0xffffffff
+				phvSlots[199] = s.params[1] & 0xffffffff
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -5743,9 +6025,15 @@ func (g *ctl_build_ingress) table95(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 44: // IngressPipeImpl.hh.set_hh
+			phvSlots[198] = s.params[0] & 0xffffffff
+			phvSlots[199] = s.params[1] & 0xffffffff
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if ba == nil {
@@ -5767,9 +6055,15 @@ func (g *ctl_build_ingress) table96(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 45: // IngressPipeImpl.hh.set_hh_observation
+				phvSlots[201] = s.params[0] & 0xffffffff
+				phvSlots[202] = s.params[1] & 0xffffffffffff
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -5813,9 +6107,15 @@ func (g *ctl_build_ingress) table96(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 45: // IngressPipeImpl.hh.set_hh_observation
+			phvSlots[201] = s.params[0] & 0xffffffff
+			phvSlots[202] = s.params[1] & 0xffffffffffff
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if ba == nil {
@@ -5837,9 +6137,15 @@ func (g *ctl_build_ingress) table102(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 43: // IngressPipeImpl.firewall.deny
+				phvSlots[161] = 0x1
+				phvSlots[162] = 0x9
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -5859,6 +6165,7 @@ func (g *ctl_build_ingress) table102(s *phv) node {
 // table103 applies IngressPipeImpl.upf_classifier.interfaces.
 func (g *ctl_build_ingress) table103(s *phv) node {
 	phvHdr := (*[254]byte)(s.hdr)
+	phvSlots := (*[239]uint64)(s.slots)
 	t := g.t103
 	if h := t.t.EmptyDefault(); h != nil {
 		bc, ok := h.Bound.(*boundCall)
@@ -5869,9 +6176,16 @@ func (g *ctl_build_ingress) table103(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 36: // IngressPipeImpl.upf_classifier.iface_access
+				phvSlots[142] = 0x1
+			case 37: // IngressPipeImpl.upf_classifier.iface_core
+				phvSlots[142] = 0x2
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -5892,9 +6206,16 @@ func (g *ctl_build_ingress) table103(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 36: // IngressPipeImpl.upf_classifier.iface_access
+			phvSlots[142] = 0x1
+		case 37: // IngressPipeImpl.upf_classifier.iface_core
+			phvSlots[142] = 0x2
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if ba == nil {
@@ -5916,9 +6237,15 @@ func (g *ctl_build_ingress) table133(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 49: // IngressPipeImpl.hybrid.to_slow_path
+				phvSlots[219] = 0x1
+				phvSlots[220] = s.params[0] & 0x1ff
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -5962,9 +6289,15 @@ func (g *ctl_build_ingress) table133(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 49: // IngressPipeImpl.hybrid.to_slow_path
+			phvSlots[219] = 0x1
+			phvSlots[220] = s.params[0] & 0x1ff
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if ba == nil {
@@ -5986,9 +6319,15 @@ func (g *ctl_build_ingress) table140(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 22: // IngressPipeImpl.cc_ingress.set_switch_id
+				phvSlots[183] = s.params[0] & 0xffff
+				phvSlots[184] = s.params[1] & 0x1
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -6032,9 +6371,15 @@ func (g *ctl_build_ingress) table140(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 22: // IngressPipeImpl.cc_ingress.set_switch_id
+			phvSlots[183] = s.params[0] & 0xffff
+			phvSlots[184] = s.params[1] & 0x1
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if ba == nil {
@@ -6056,9 +6401,14 @@ func (g *ctl_build_ingress) table145(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 31: // IngressPipeImpl.cc_ingress.alternate
+				phvSlots[181] = 0x1
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -6103,9 +6453,14 @@ func (g *ctl_build_ingress) table145(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 31: // IngressPipeImpl.cc_ingress.alternate
+			phvSlots[181] = 0x1
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if ba == nil {
@@ -6128,9 +6483,16 @@ func (g *ctl_build_ingress) table148(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 30: // IngressPipeImpl.cc_ingress.forward
+				phvSlots[223] = s.params[0] & 0x1ff
+				put48(phvHdr[4:10], s.params[1])
+				phvSlots[140] = 0x1
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -6177,9 +6539,16 @@ func (g *ctl_build_ingress) table148(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 30: // IngressPipeImpl.cc_ingress.forward
+			phvSlots[223] = s.params[0] & 0x1ff
+			put48(phvHdr[4:10], s.params[1])
+			phvSlots[140] = 0x1
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if ba == nil {
@@ -6249,9 +6618,16 @@ func (g *ctl_build_ingress) table175(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 33: // IngressPipeImpl.cc_ingress.to_sink
+				phvSlots[223] = s.params[0] & 0x1ff
+				phvSlots[139] = s.params[1] & 0xffffffff
+				phvSlots[140] = 0x1
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return t.miss
@@ -6297,9 +6673,16 @@ func (g *ctl_build_ingress) table175(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 33: // IngressPipeImpl.cc_ingress.to_sink
+			phvSlots[223] = s.params[0] & 0x1ff
+			phvSlots[139] = s.params[1] & 0xffffffff
+			phvSlots[140] = 0x1
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if matched {
@@ -6322,9 +6705,16 @@ func (g *ctl_build_ingress) table178(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 23: // IngressPipeImpl.cc_ingress.track
+				phvSlots[175] = 0x1
+				phvSlots[176] = s.params[0] & 0xffff
+				phvSlots[177] = s.params[1] & 0xffffffff
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return t.miss
@@ -6349,9 +6739,16 @@ func (g *ctl_build_ingress) table178(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 23: // IngressPipeImpl.cc_ingress.track
+			phvSlots[175] = 0x1
+			phvSlots[176] = s.params[0] & 0xffff
+			phvSlots[177] = s.params[1] & 0xffffffff
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if matched {
@@ -6373,9 +6770,18 @@ func (g *ctl_build_ingress) table183(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 92: // IngressPipeImpl.gnb.from_upf
+				phvSlots[212] = 0x1
+			case 93: // IngressPipeImpl.gnb.from_radio
+				phvSlots[212] = 0x2
+			case 94: // IngressPipeImpl.gnb.from_baas
+				phvSlots[212] = 0x3
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -6425,9 +6831,18 @@ func (g *ctl_build_ingress) table183(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 92: // IngressPipeImpl.gnb.from_upf
+			phvSlots[212] = 0x1
+		case 93: // IngressPipeImpl.gnb.from_radio
+			phvSlots[212] = 0x2
+		case 94: // IngressPipeImpl.gnb.from_baas
+			phvSlots[212] = 0x3
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if ba == nil {
@@ -6449,9 +6864,22 @@ func (g *ctl_build_ingress) table197(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 95: // IngressPipeImpl.gnb.set_downlink_bearer
+				phvSlots[214] = s.params[0] & 0xffff
+				phvSlots[215] = s.params[1] & 0x1ff
+				phvSlots[216] = s.params[2] & 0x1ff
+				phvSlots[217] = s.params[3] & 0xffffffffffff
+			case 96: // IngressPipeImpl.gnb.downlink_bearer_miss
+				phvSlots[223] = 0x1ff
+				phvSlots[233] = 0
+				s.prog.counterRefs[1].CountAt(0x1, s.ingressLen) // IngressPipeImpl.gnb.drops
+				phvSlots[140] = 0x1
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return t.miss
@@ -6504,9 +6932,22 @@ func (g *ctl_build_ingress) table197(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 95: // IngressPipeImpl.gnb.set_downlink_bearer
+			phvSlots[214] = s.params[0] & 0xffff
+			phvSlots[215] = s.params[1] & 0x1ff
+			phvSlots[216] = s.params[2] & 0x1ff
+			phvSlots[217] = s.params[3] & 0xffffffffffff
+		case 96: // IngressPipeImpl.gnb.downlink_bearer_miss
+			phvSlots[223] = 0x1ff
+			phvSlots[233] = 0
+			s.prog.counterRefs[1].CountAt(0x1, s.ingressLen) // IngressPipeImpl.gnb.drops
+			phvSlots[140] = 0x1
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if matched {
@@ -6529,9 +6970,22 @@ func (g *ctl_build_ingress) table224(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 97: // IngressPipeImpl.gnb.set_uplink_bearer
+				phvSlots[157] = s.params[0] & 0xffffffff
+				phvSlots[154] = s.params[1] & 0xffffffff
+				phvSlots[155] = s.params[2] & 0xffffffff
+				phvSlots[223] = s.params[3] & 0x1ff
+			case 98: // IngressPipeImpl.gnb.uplink_bearer_miss
+				phvSlots[223] = 0x1ff
+				phvSlots[233] = 0
+				s.prog.counterRefs[1].CountAt(0x2, s.ingressLen) // IngressPipeImpl.gnb.drops
+				phvSlots[140] = 0x1
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return t.miss
@@ -6584,9 +7038,22 @@ func (g *ctl_build_ingress) table224(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 97: // IngressPipeImpl.gnb.set_uplink_bearer
+			phvSlots[157] = s.params[0] & 0xffffffff
+			phvSlots[154] = s.params[1] & 0xffffffff
+			phvSlots[155] = s.params[2] & 0xffffffff
+			phvSlots[223] = s.params[3] & 0x1ff
+		case 98: // IngressPipeImpl.gnb.uplink_bearer_miss
+			phvSlots[223] = 0x1ff
+			phvSlots[233] = 0
+			s.prog.counterRefs[1].CountAt(0x2, s.ingressLen) // IngressPipeImpl.gnb.drops
+			phvSlots[140] = 0x1
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if matched {
@@ -7150,9 +7617,15 @@ func (g *ctl_build_egress) table22(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 168: // EgressPipeImpl.ecn_marking.mark_above
+				phvSlots[133] = s.params[0] & 0x7ffff
+				phvSlots[134] = 0x1
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return bc.ba.next
@@ -7197,9 +7670,15 @@ func (g *ctl_build_egress) table22(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 168: // EgressPipeImpl.ecn_marking.mark_above
+			phvSlots[133] = s.params[0] & 0x7ffff
+			phvSlots[134] = 0x1
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if ba == nil {
@@ -7221,9 +7700,16 @@ func (g *ctl_build_egress) table35(s *phv) node {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
+			switch a.index {
+			case 159: // EgressPipeImpl.cc_egress.limits
+				phvSlots[185] = s.params[0] & 0xffffffff
+				phvSlots[186] = s.params[1] & 0xffffffff
+				phvSlots[187] = s.params[2] & 0xffffffff
+			default:
+				runAction(a, s)
+				if s.exited {
+					return nil
+				}
 			}
 		}
 		return t.miss
@@ -7269,9 +7755,16 @@ func (g *ctl_build_egress) table35(s *phv) node {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
+		switch ba.a.index {
+		case 159: // EgressPipeImpl.cc_egress.limits
+			phvSlots[185] = s.params[0] & 0xffffffff
+			phvSlots[186] = s.params[1] & 0xffffffff
+			phvSlots[187] = s.params[2] & 0xffffffff
+		default:
+			runAction(ba.a, s)
+			if s.exited {
+				return nil
+			}
 		}
 	}
 	if matched {

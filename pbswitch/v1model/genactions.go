@@ -228,14 +228,47 @@ func emptyDefaultCode(n *tableNode) string {
 			if a.words != 0 {
 				s.params = bc.words
 			}
-			runAction(a, s)
-			if s.exited {
-				return nil
-			}
-		}
+` + runActionCode(n, "a", "\t\t\t") + `		}
 		return ` + next + `
 	}
 `
+}
+
+// runActionCode is runAction(a, s) (then a nil return when the action
+// exited) for the action in variable a of table node n, with the bodies of
+// the table's actions that have one in place (inlineBody), so that the
+// common defaults and hits run without the two calls.
+func runActionCode(n *tableNode, a, indent string) string {
+	call := indent + "runAction(" + a + ", s)\n" + indent + "if s.exited {\n" + indent + "\treturn nil\n" + indent + "}\n"
+	var cases strings.Builder
+	seen := map[int]bool{}
+	for _, ba := range n.acts {
+		if body, ok := inlineBody(ba.a); ok && !seen[ba.a.index] {
+			seen[ba.a.index] = true
+			fmt.Fprintf(&cases, "%scase %d: // %s\n%s", indent, ba.a.index, ba.a.name, body)
+		}
+	}
+	if cases.Len() == 0 {
+		return call
+	}
+	return indent + "switch " + a + ".index {\n" + cases.String() + indent + "default:\n" + call + indent + "}\n"
+}
+
+// inlineBody is the generated body of an action a table method may run in
+// place of runAction: every step generated, no register locks (runAction
+// takes them through exec), no exit, not empty.
+func inlineBody(a *action) (string, bool) {
+	if a.empty || !generatedAction(a) || a.registers != nil || a.exits {
+		return "", false
+	}
+	var b strings.Builder
+	for _, code := range a.code {
+		if code == "" {
+			return "", false
+		}
+		b.WriteString(code + "\n")
+	}
+	return b.String(), true
 }
 
 // plainTable: no action profile, direct counter or meter, so a hit is its
@@ -267,11 +300,7 @@ func hitCode(n *tableNode) string {
 		} else {
 			s.params = bc.words
 		}
-		runAction(ba.a, s)
-		if s.exited {
-			return nil
-		}
-	}
+` + runActionCode(n, "ba.a", "\t\t") + `	}
 	` + next
 }
 
@@ -313,13 +342,12 @@ func deparserCode(bind, what string, p *Program) string {
 	for _, e := range p.emit {
 		fmt.Fprintf(&b, "\tif v[%d] {\n\t\tsize += %d\n\t}\n", e.hdr, e.bytes)
 	}
-	b.WriteString("\tpayload := frame[s.pos:]\n\tout := frame\n\tif size != s.pos {\n")
-	b.WriteString("\t\tout = g.p.opts.Frames.Get(size + len(payload))[:size+len(payload)]\n\t\tcopy(out[size:], payload)\n\t}\n\tat := 0\n")
+	b.WriteString("\tout, replaced := frame, false\n\tif size != s.pos {\n\t\tout, replaced = g.p.outFrame(frame, s.pos, size)\n\t}\n\tat := 0\n")
 	for _, e := range p.emit {
 		fmt.Fprintf(&b, "\tif v[%d] {\n\t\t*(*[%d]byte)(out[at:]) = [%d]byte(h[%d:%d])\n\t\tat += %d\n\t}\n",
 			e.hdr, e.bytes, e.bytes, e.off, e.off+e.bytes, e.bytes)
 	}
-	b.WriteString("\tif size != s.pos {\n\t\tg.p.opts.Frames.Put(frame)\n\t\ts.data, s.pos = out, size\n\t}\n\treturn out\n}\n\n")
+	b.WriteString("\tif size != s.pos {\n\t\tif replaced {\n\t\t\tg.p.opts.Frames.Put(frame)\n\t\t}\n\t\ts.data, s.pos = out, size\n\t}\n\treturn out\n}\n\n")
 	return b.String()
 }
 

@@ -47,7 +47,8 @@ func Load(bmv2 []byte, info *p4info.P4Info, opts Options) (*Program, error) {
 	if err != nil {
 		return nil, &ProgramError{What: err.Error()}
 	}
-	if opts.Frames == nil {
+	owns := opts.Frames != nil
+	if !owns {
 		opts.Frames = heapFrames{}
 	}
 	objs, err := pipeline.Build(info, opts.DigestOut)
@@ -61,7 +62,7 @@ func Load(bmv2 []byte, info *p4info.P4Info, opts Options) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Program{objs: objs, layout: l, opts: opts}
+	p := &Program{objs: objs, layout: l, opts: opts, ownsFrames: owns}
 	c := &compiler{prog: p, l: l, tables: map[string]*pipeline.Table{}, actions: map[int]*action{},
 		counters: map[string]*pipeline.CounterArray{}, meters: map[string]*pipeline.MeterArray{},
 		meterArrays: map[string]*bmv2json.MeterArray{}, registers: map[string]*pipeline.RegisterArray{}, vsets: map[string]*pipeline.ValueSet{},

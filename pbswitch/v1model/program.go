@@ -19,7 +19,12 @@ type Options struct {
 	// DigestOut receives digest lists.
 	DigestOut func(pipeline.DigestList)
 	// Frames allocates the frames egress deparses into when headers grow or
-	// shrink, and takes back the ones it replaces (nil: the Go heap).
+	// shrink, and takes back the ones it replaces (nil: the Go heap). With
+	// an allocator, the program owns each packet's frame to its capacity,
+	// as it may give the frame back to Put: when the headers grow or
+	// shrink it moves the payload within the frame where the capacity
+	// allows, instead of taking a new one. With the Go heap it never
+	// writes past a frame's length.
 	Frames FrameAllocator
 	// GenericTables keeps every table's entries as Go objects (the
 	// reference store) instead of packing exact-match tables into slabs.
@@ -50,7 +55,10 @@ type Program struct {
 	objs   *pipeline.Objects
 	layout *layout
 	opts   Options
-	start  *parseState
+	// ownsFrames: Options.Frames was given, so the deparser may use a
+	// frame's capacity (outFrame).
+	ownsFrames bool
+	start      *parseState
 	// states are the parser's states in the JSON's order.
 	states []*parseState
 	// genParse is the generated parser, bound with the controls.

@@ -208,11 +208,9 @@ func (p *Program) deparseFixed(s *phv, frame []byte) []byte {
 			size += emit[i].bytes
 		}
 	}
-	payload := frame[s.pos:]
-	out := frame
+	out, replaced := frame, false
 	if size != s.pos {
-		out = p.opts.Frames.Get(size + len(payload))[:size+len(payload)]
-		copy(out[size:], payload)
+		out, replaced = p.outFrame(frame, s.pos, size)
 	}
 	at, hdr := 0, s.hdr
 	for _, i := range valid[:n] {
@@ -220,10 +218,30 @@ func (p *Program) deparseFixed(s *phv, frame []byte) []byte {
 		at += copy(out[at:], hdr[e.off:e.off+e.bytes])
 	}
 	if size != s.pos {
-		p.opts.Frames.Put(frame)
+		if replaced {
+			p.opts.Frames.Put(frame)
+		}
 		s.data, s.pos = out, size
 	}
 	return out
+}
+
+// outFrame is the frame a deparser whose headers take size bytes, where
+// the parser consumed pos (size != pos), writes into: the payload
+// (frame[pos:]) moved to start at size within frame itself when the
+// program owns its frames and frame's capacity holds the result, else a
+// new frame from the allocator with the payload copied, replaced true
+// (the caller puts frame back once it has written the headers).
+func (p *Program) outFrame(frame []byte, pos, size int) (out []byte, replaced bool) {
+	n := size + len(frame) - pos
+	if p.ownsFrames && n <= cap(frame) {
+		out = frame[:n]
+		copy(out[size:], frame[pos:len(frame)]) // copy moves overlapping bytes as memmove does
+		return out, false
+	}
+	out = p.opts.Frames.Get(n)[:n]
+	copy(out[size:], frame[pos:])
+	return out, true
 }
 
 // deparseAny is deparse for any deparser (varbit headers, long orders):
@@ -247,11 +265,9 @@ func (p *Program) deparseAny(s *phv, frame []byte) []byte {
 		}
 		nValid++
 	}
-	payload := frame[s.pos:]
-	out := frame
+	out, replaced := frame, false
 	if size != s.pos {
-		out = p.opts.Frames.Get(size + len(payload))[:size+len(payload)]
-		copy(out[size:], payload)
+		out, replaced = p.outFrame(frame, s.pos, size)
 	}
 	if nValid <= len(valid) && len(p.emit) <= 256 {
 		at := 0
@@ -267,7 +283,9 @@ func (p *Program) deparseAny(s *phv, frame []byte) []byte {
 		}
 	}
 	if size != s.pos {
-		p.opts.Frames.Put(frame)
+		if replaced {
+			p.opts.Frames.Put(frame)
+		}
 		s.data, s.pos = out, size
 	}
 	return out

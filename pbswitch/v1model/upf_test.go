@@ -192,7 +192,7 @@ func TestUpfDownlinkEncapsulates(t *testing.T) {
 func TestUpfRunAllocatesNothing(t *testing.T) {
 	f := upfFixture(t)
 	pool := &framePool{free: make([][]byte, 0, 16)}
-	f.prog.opts.Frames = pool
+	f.prog.opts.Frames, f.prog.ownsFrames = pool, true // as Load with Options.Frames
 	inner := ipv4UDP(upfUE, upfDN, 4000, 80, 64, make([]byte, 64))
 	ins := []struct {
 		frame []byte
@@ -222,4 +222,67 @@ func TestUpfRunAllocatesNothing(t *testing.T) {
 	if allocs := testing.AllocsPerRun(200, run); allocs != 0 {
 		t.Fatalf("%.1f allocations per packet, want 0", allocs)
 	}
+}
+
+// A program with a frame allocator moves the payload within the frame when
+// the headers grow (the downlink's encapsulation) or shrink (the uplink's
+// decapsulation) and the frame's capacity allows, and otherwise deparses
+// into a new frame; every deparser (generated, deparseFixed, deparseAny)
+// gives the bytes a program on the Go heap gives, which never writes past
+// a frame's length.
+func TestDeparseMovesThePayloadInPlace(t *testing.T) {
+	heap := upfFixture(t)
+	f := upfFixture(t)
+	pool := &framePool{}
+	f.prog.opts.Frames, f.prog.ownsFrames = pool, true
+	gen := f.prog.genDeparse
+	if gen == nil {
+		t.Fatal("no generated deparser")
+	}
+	inner := ipv4UDP(upfUE, upfDN, 4000, 80, 64, make([]byte, 64))
+	ins := []struct {
+		name  string
+		frame []byte
+		port  uint32
+	}{
+		{"uplink", ether(ipv4UDP(upfGNB, upfN3, 2152, 2152, 64, gtpu(upfTEIDUp, inner))), 1},
+		{"downlink", ether(ipv4UDP(upfDN, upfUE, 80, 4000, 64, bytes.Repeat([]byte{1, 2, 3, 4, 5}, 20))), 2},
+		{"downlink, 1-byte payload", ether(ipv4UDP(upfDN, upfUE, 80, 4000, 64, []byte{7})), 2},
+	}
+	for _, deparser := range []string{"generated", "fixed", "any"} {
+		f.prog.genDeparse, f.prog.emitFixed = gen, true
+		switch deparser {
+		case "fixed":
+			f.prog.genDeparse = nil
+		case "any":
+			f.prog.genDeparse, f.prog.emitFixed = nil, false
+		}
+		for _, in := range ins {
+			hf := append(make([]byte, 0, len(in.frame)+64), in.frame...)
+			want := &pipeline.Packet{Frame: hf, Meta: pipeline.StdMeta{IngressPort: in.port}}
+			heap.prog.Ingress(want)
+			want.Meta.EgressPort = want.Meta.EgressSpec
+			if !heap.prog.Egress(want) || len(want.Frame) == len(in.frame) || &want.Frame[0] == &hf[0] {
+				t.Fatalf("%s: the heap program gave %d bytes from %d, in its input frame: %v",
+					in.name, len(want.Frame), len(in.frame), &want.Frame[0] == &hf[0])
+			}
+			for _, spare := range []int{0, 64} {
+				fr := make([]byte, len(in.frame), len(in.frame)+spare)
+				copy(fr, in.frame)
+				pk := &pipeline.Packet{Frame: fr, Meta: pipeline.StdMeta{IngressPort: in.port}}
+				f.prog.Ingress(pk)
+				pk.Meta.EgressPort = pk.Meta.EgressSpec
+				pool.free = pool.free[:0]
+				if !f.prog.Egress(pk) || !bytes.Equal(pk.Frame, want.Frame) {
+					t.Fatalf("%s, %s deparser, %d spare bytes:\n got %x\nwant %x", in.name, deparser, spare, pk.Frame, want.Frame)
+				}
+				inPlace := &pk.Frame[0] == &fr[0]
+				if fits := len(want.Frame) <= cap(fr); inPlace != fits || len(pool.free) != map[bool]int{true: 0, false: 1}[fits] {
+					t.Fatalf("%s, %s deparser, %d spare bytes: in place %v, %d frames put back; the frame fits: %v",
+						in.name, deparser, spare, inPlace, len(pool.free), fits)
+				}
+			}
+		}
+	}
+	f.prog.genDeparse, f.prog.emitFixed = gen, true
 }

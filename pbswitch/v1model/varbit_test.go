@@ -319,7 +319,7 @@ func (f *framePool) Put(b []byte) { f.free = append(f.free, b) }
 func TestVarbitPacketsDoNotAllocate(t *testing.T) {
 	tp := loadTestProgram(t, "varbit")
 	pool := &framePool{free: make([][]byte, 0, 16)}
-	tp.prog.opts.Frames = pool
+	tp.prog.opts.Frames, tp.prog.ownsFrames = pool, true // as Load with Options.Frames
 	pay := []byte{0xde, 0xad}
 	ins := [][]byte{
 		cat([]byte{1, 0, 0}, varbitIPv4([]byte{1, 1, 1, 0}, true), pay),

@@ -105,6 +105,12 @@ public final class InMemoryIntentStore implements IntentStore {
     }
 
     @Override
+    public Optional<SteeringRule> rule(IntentId id) {
+        DeviceRule key = rules.get(id);
+        return key == null ? Optional.empty() : Optional.of(key.rule());
+    }
+
+    @Override
     public Optional<IntentId> ruleOwner(DeviceId deviceId, SteeringRule rule) {
         return Optional.ofNullable(owners.get(new DeviceRule(deviceId, rule)));
     }

@@ -345,7 +345,7 @@ public final class IntentManager implements FlowBufIntentService {
             throw new FlowBufException(FlowBufException.Reason.FORBIDDEN,
                                        "intent " + id + " belongs to " + intent.owner());
         }
-        SteeringRule rule = ledger.store().rules().get(id);
+        SteeringRule rule = ledger.store().rule(id).orElse(null);
         if (intent.state() != FlowBufIntent.State.INSTALLED || rule == null) {
             throw FlowBufException.conflict("intent %s is %s, not INSTALLED", id, intent.state());
         }

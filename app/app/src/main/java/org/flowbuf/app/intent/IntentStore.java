@@ -82,6 +82,17 @@ public interface IntentStore {
     Map<IntentId, SteeringRule> rules();
 
     /**
+     * The rule of one installed intent, without copying the store (every
+     * withdrawal asks). This one copies the rules; a store may look it up.
+     *
+     * @param id intent id
+     * @return its rule, if it holds one
+     */
+    default Optional<SteeringRule> rule(IntentId id) {
+        return Optional.ofNullable(rules().get(id));
+    }
+
+    /**
      * Which installed intent owns a rule on a device, without copying the
      * store (every pause and resume asks).
      *

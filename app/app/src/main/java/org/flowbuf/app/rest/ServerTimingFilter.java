@@ -10,7 +10,6 @@ import javax.ws.rs.container.ContainerResponseContext;
 import javax.ws.rs.container.ContainerResponseFilter;
 import javax.ws.rs.container.PreMatching;
 import javax.ws.rs.ext.Provider;
-import java.util.Locale;
 
 /**
  * Tells the caller how long the controller worked on its request, as a W3C
@@ -63,6 +62,18 @@ public class ServerTimingFilter implements ContainerRequestFilter, ContainerResp
      * @return e.g. {@code app;dur=0.412}
      */
     static String header(long nanos) {
-        return String.format(Locale.ROOT, "%s;dur=%.3f", METRIC, nanos / 1e6);
+        // What String.format's %.3f of nanos / 1e6 gives (half up), without
+        // the formatter: it was 2 % of the host's CPU under mixed REST load.
+        long micros = (Math.abs(nanos) + 500) / 1000;
+        long fraction = micros % 1000;
+        StringBuilder b = new StringBuilder(24).append(METRIC).append(";dur=");
+        if (nanos < 0) {
+            b.append('-');
+        }
+        b.append(micros / 1000).append('.');
+        if (fraction < 100) {
+            b.append(fraction < 10 ? "00" : "0");
+        }
+        return b.append(fraction).toString();
     }
 }

@@ -110,6 +110,11 @@ public final class DistributedIntentStore implements IntentStore {
     }
 
     @Override
+    public Optional<SteeringRule> rule(IntentId id) {
+        return Optional.ofNullable(Versioned.valueOrNull(rules.get(id))).map(DeviceRule::rule);
+    }
+
+    @Override
     public Optional<IntentId> ruleOwner(DeviceId deviceId, SteeringRule rule) {
         return Optional.ofNullable(Versioned.valueOrNull(owners.get(new DeviceRule(deviceId, rule))));
     }

@@ -20,12 +20,15 @@ import org.onosproject.net.PortNumber;
 import org.onosproject.store.service.TestStorageService;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -223,6 +226,11 @@ public class IntentStoreTest {
                     store.put(pause(id, device, 1 + id.id() % 3, filter,
                                     states[random.nextInt(states.length)]));
             }
+            Map<IntentId, SteeringRule> rules = store.rules();
+            for (IntentId i : ids) {
+                assertEquals("step " + step + ", rule of " + i,
+                             Optional.ofNullable(rules.get(i)), store.rule(i));
+            }
             for (DeviceId d : devices) {
                 for (FlowFilter f : filters) {
                     Set<IntentId> scanned = new HashSet<>();
@@ -233,5 +241,66 @@ public class IntentStoreTest {
                 }
             }
         }
+    }
+
+    // Threads put and remove the rules of their own intents at once (some
+    // rules shared between them, as a superseding intent takes one over):
+    // each sees its own intent's rule by id as it left it, whatever the
+    // others do, and afterwards every id's rule is the one the copy of all
+    // rules gives.
+    @Test
+    public void ruleByIdAgreesWithTheCopyOfAllRulesUnderConcurrentChanges() throws Exception {
+        int threads = 4;
+        int steps = 2000;
+        List<SteeringRule> shared = new ArrayList<>();
+        for (int r = 0; r < 3; r++) {
+            shared.add(new SteeringRule(FILTER, false, (long) r + 1, 100, 100));
+        }
+        List<IntentId> all = new ArrayList<>();
+        List<Thread> running = new ArrayList<>();
+        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch go = new CountDownLatch(1);
+        for (int t = 0; t < threads; t++) {
+            List<IntentId> mine = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                mine.add(store.nextId());
+            }
+            all.addAll(mine);
+            int seed = t;
+            running.add(new Thread(() -> {
+                Random random = new Random(seed);
+                Map<IntentId, SteeringRule> expected = new HashMap<>();
+                try {
+                    go.await();
+                    for (int step = 0; step < steps; step++) {
+                        IntentId id = mine.get(random.nextInt(mine.size()));
+                        if (random.nextBoolean()) {
+                            SteeringRule rule = random.nextBoolean()
+                                    ? shared.get(random.nextInt(shared.size()))
+                                    : new SteeringRule(FILTER, true, 100L + seed, id.id(), 200);
+                            store.putRule(id, S1, rule);
+                            expected.put(id, rule);
+                        } else {
+                            store.removeRule(id);
+                            expected.remove(id);
+                        }
+                        assertEquals(Optional.ofNullable(expected.get(id)), store.rule(id));
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            }));
+        }
+        running.forEach(Thread::start);
+        go.countDown();
+        for (Thread t : running) {
+            t.join(60_000);
+        }
+        assertEquals(List.of(), failures);
+        Map<IntentId, SteeringRule> rules = store.rules();
+        for (IntentId id : all) {
+            assertEquals("rule of " + id, Optional.ofNullable(rules.get(id)), store.rule(id));
+        }
+        assertEquals(Optional.empty(), store.rule(store.nextId()));
     }
 }

@@ -30,8 +30,6 @@ import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.mastership.MastershipService;
 import org.onosproject.net.group.GroupService;
-import org.onosproject.store.serializers.KryoNamespaces;
-import org.onosproject.store.service.Serializer;
 import org.onosproject.store.service.StorageService;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -89,7 +87,6 @@ public class FmmManager implements FmmService {
     static final String SESSIONS = "flowbuf-fmm-sessions";
     /** Which instance runs each open session, in ONOS's cluster. */
     static final String RUNNERS = "flowbuf-fmm-runners";
-    static final Serializer RUNNERS_SERIALIZER = Serializer.using(KryoNamespaces.API);
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected FlowBufIntentService intentService;
@@ -187,7 +184,8 @@ public class FmmManager implements FmmService {
         ApplicationId appId = coreService.registerApplication(APP_NAME);
         sessions = new DistributedIdRecords<>(storageService, SESSIONS,
                                               FmmSessionSerializer.SERIALIZER);
-        runners = new DistributedIdRecords<>(storageService, RUNNERS, RUNNERS_SERIALIZER);
+        runners = new DistributedIdRecords<>(storageService, RUNNERS,
+                                             FmmSessionSerializer.RUNNERS_SERIALIZER);
         cluster = RunnerCluster.of(clusterService, mastershipService);
         Duration wait = Duration.ofSeconds(5);
         anchor = new AnchorMulticast(new FlowRuleServiceSteeringWriter(appId, flowRuleService,

@@ -13,7 +13,7 @@ import org.onosproject.store.serializers.KryoNamespaces;
 import org.onosproject.store.service.Serializer;
 
 /**
- * How FMM sessions are kept in the cluster's map. A class of its own so
+ * How FMM sessions and their runners are kept in the cluster's maps. A class of its own so
  * that only ONOS loads it: the embedded host has no ONOS store serializers.
  */
 final class FmmSessionSerializer {
@@ -24,6 +24,8 @@ final class FmmSessionSerializer {
                               FmmSession.Counters.class, FmmPlan.class, FmmPlan.Cell.class,
                               FlowFilter.class, BufferId.class)
                     .build("flowbuf-fmm"));
+    /** Which instance runs each open session (node ids as strings). */
+    static final Serializer RUNNERS_SERIALIZER = Serializer.using(KryoNamespaces.API);
 
     private FmmSessionSerializer() {
     }

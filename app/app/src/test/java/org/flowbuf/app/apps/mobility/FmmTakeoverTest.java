@@ -89,7 +89,7 @@ public class FmmTakeoverTest {
                               new DistributedIdRecords<>(storage, FmmManager.SESSIONS,
                                                          FmmSessionSerializer.SERIALIZER),
                               new DistributedIdRecords<>(storage, FmmManager.RUNNERS,
-                                                         FmmManager.RUNNERS_SERIALIZER),
+                                                         FmmSessionSerializer.RUNNERS_SERIALIZER),
                               view);
     }
 

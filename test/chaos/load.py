@@ -42,15 +42,13 @@ import os
 import pathlib
 import random
 import re
-import socket
 import subprocess
 import sys
 import threading
 import time
-import urllib.parse
 
 from test.lab import servicelab
-from test.lab.servicelab import (DEVICE, HOSTS, ROOT, Rest, RestError, ServiceLab, ensure_built,
+from test.lab.servicelab import (DEVICE, HOSTS, ROOT, RestError, ServiceLab, ensure_built,
                                  ip_of)
 
 PREFIX, REST_PORT, P4RT_PORT, AGENT_PORT = "fbl-", 8197, 28421, 28422
@@ -170,123 +168,6 @@ class Tally:
             self.statuses.clear()
             self.unexpected.clear()
             self.counting = counting
-
-
-class LoadRest:
-    """The clients' REST client: the same calls as the lab's Rest (one
-    keep-alive connection per thread, RestError for a non-2xx answer), but
-    HTTP/1.1 written and read by hand over the socket. http.client parses
-    every answer's headers with the email package and builds a message
-    object per call: at 32 clients the clients then used about as much CPU
-    per op as the host they were loading (see load_<mode>_cpu_cores)."""
-
-    IDLE_S = Rest.IDLE_S
-
-    def __init__(self, base):
-        url = urllib.parse.urlsplit(base.rstrip("/"))
-        self.addr = (url.hostname, url.port or 80)
-        self.prefix = url.path
-        self.host = f"Host: {url.netloc}\r\n"
-        self.local = threading.local()
-
-    def _socket(self):
-        local, now = self.local, time.monotonic()
-        sock = getattr(local, "sock", None)
-        if sock is None or now - local.used > self.IDLE_S:
-            if sock is not None:
-                sock.close()
-            sock = local.sock = socket.create_connection(self.addr, timeout=30)
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        local.used = now
-        return sock
-
-    def call(self, method, path, body=None):
-        head = f"{method} {self.prefix}/{path.lstrip('/')} HTTP/1.1\r\n{self.host}"
-        if body is None:
-            # No Content-Type without a body: Jersey refuses a GET that names one (415).
-            data = b""
-            if method in ("POST", "PUT"):
-                head += "Content-Length: 0\r\n"
-        else:
-            data = json.dumps(body).encode()
-            head += f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
-        sock = self._socket()
-        try:
-            sock.sendall((head + "\r\n").encode() + data)
-            status, text, close = self._answer(sock)
-        except (OSError, ValueError):
-            sock.close()
-            self.local.sock = None
-            raise
-        if close:
-            sock.close()
-            self.local.sock = None
-        if status >= 300:
-            raise RestError(status, text)
-        return json.loads(text) if text else None
-
-    @staticmethod
-    def _answer(sock):
-        """(status, body text, whether the server closes) of one answer."""
-        buf = b""
-        while True:
-            end = buf.find(b"\r\n\r\n")
-            if end >= 0:
-                break
-            chunk = sock.recv(65536)
-            if not chunk:
-                raise ConnectionResetError("the server closed the connection")
-            buf += chunk
-        lines = buf[:end].decode("latin-1").split("\r\n")
-        parts = lines[0].split(" ", 2)
-        if len(parts) < 2 or not parts[0].startswith("HTTP/"):
-            raise ValueError(f"not an HTTP answer: {lines[0]!r}")
-        status = int(parts[1])
-        length, chunked, close = None, False, False
-        for line in lines[1:]:
-            name, _, value = line.partition(":")
-            name = name.strip().lower()
-            if name == "content-length":
-                length = int(value)
-            elif name == "transfer-encoding":
-                chunked = "chunked" in value.lower()
-            elif name == "connection":
-                close = value.strip().lower() == "close"
-        rest = buf[end + 4:]
-
-        def fill(n):
-            nonlocal rest
-            while len(rest) < n:
-                chunk = sock.recv(65536)
-                if not chunk:
-                    raise ConnectionResetError("the server closed the connection mid-answer")
-                rest += chunk
-
-        if chunked:
-            body = b""
-            while True:
-                while b"\r\n" not in rest:
-                    fill(len(rest) + 1)
-                size_line, _, rest = rest.partition(b"\r\n")
-                size = int(size_line.split(b";")[0], 16)
-                fill(size + 2)
-                body += rest[:size]
-                rest = rest[size + 2:]
-                if size == 0:
-                    break
-        elif length is not None:
-            fill(length)
-            body = rest[:length]
-        elif status in (204, 304) or 100 <= status < 200:
-            body = b""
-        else:  # no length: the body runs to the end of the connection
-            while True:
-                chunk = sock.recv(65536)
-                if not chunk:
-                    break
-                rest += chunk
-            body, close = rest, True
-        return status, body.decode(), close
 
 
 class Refused(Exception):
@@ -551,14 +432,11 @@ def profile_top(pid, path, top=15):
             "layers": {name: round(c / n, 3) for name, c in layers.most_common()}}, n
 
 
-def run_mode(mode, clients, seconds, warmup_s, results, tag=None, profile=False,
-             http_client="lean"):
+def run_mode(mode, clients, seconds, warmup_s, results, tag=None, profile=False):
     """One lab, one load; emits the figures with the mode in their names'
     conditions and returns the dict of this mode's results (under
     results[tag], default the mode; metric names start load_<tag>_).
-    profile: record the host's CPU samples over the measured run.
-    http_client: "lean" (LoadRest) or "http.client" (the lab's Rest, the
-    clients of the figures before 2026-11-30) for the load's clients."""
+    profile: record the host's CPU samples over the measured run."""
     external = mode == "external"
     tag = tag or mode
     python = str(ROOT / ".venv" / "bin" / "python")
@@ -567,8 +445,6 @@ def run_mode(mode, clients, seconds, warmup_s, results, tag=None, profile=False,
                     p4rt_port=P4RT_PORT, agent_port=AGENT_PORT, vports=VPORTS) as lab:
         lab.keep_logs = True  # the results name the directory
         rest = lab.rest
-        load_rest = (LoadRest(f"http://127.0.0.1:{REST_PORT}/onos/flowbuf")
-                     if http_client == "lean" else rest)
         set_up(rest)
         pids = {"host": lab.host.popen.pid, "pbswitch": lab.switch.popen.pid}
         if external:
@@ -589,9 +465,9 @@ def run_mode(mode, clients, seconds, warmup_s, results, tag=None, profile=False,
                  str(LIVE_PPS), "--seconds", str(total_s + 5)]),
                 stdout=subprocess.PIPE, text=True, cwd=ROOT))
         tally, stop = Tally(), threading.Event()
-        live = [LiveClient(load_rest, tally, i, stop, sender, port)
+        live = [LiveClient(rest, tally, i, stop, sender, port)
                 for i, (sender, port) in enumerate(LIVE)]
-        churn = [Client(load_rest, tally, i, stop, clients) for i in range(len(LIVE), clients)]
+        churn = [Client(rest, tally, i, stop, clients) for i in range(len(LIVE), clients)]
         threads = [threading.Thread(target=c.run, daemon=True) for c in live + churn]
         sampler = Sampler(pids)
         try:
@@ -663,7 +539,7 @@ def run_mode(mode, clients, seconds, warmup_s, results, tag=None, profile=False,
             (expected if ok else unexpected)[f"{op}:{status}"] += n
     fivexx = sum(n for (op, status, ok), n in tally.statuses.items()
                  if isinstance(status, int) and status >= 500)
-    cond = {"mode": mode, "clients": clients, "http_client": http_client,
+    cond = {"mode": mode, "clients": clients,
             "seconds": round(elapsed, 1),
             "live_flows": len(LIVE), "vports": len(VPORTS),
             "note": "the client threads, the JVM, pbswitch (and the agent) share this "
@@ -775,10 +651,6 @@ def main(argv=None):
     parser.add_argument("--host-jar", help="the embedded host's jar to load (default: this "
                                            "tree's host/target/flowbuf-host.jar), e.g. "
                                            "another tree's build as a baseline")
-    parser.add_argument("--http-client", choices=("lean", "http.client"), default="lean",
-                        help="the clients' HTTP: lean (default; HTTP/1.1 by hand over "
-                             "keep-alive sockets) or http.client (the figures before "
-                             "2026-11-30)")
     args = parser.parse_args(argv)
     if args.host_jar:
         servicelab.HOST_JAR = pathlib.Path(args.host_jar).resolve()
@@ -795,7 +667,7 @@ def main(argv=None):
     for mode in modes:
         for n in counts:
             run_mode(mode, n, seconds, warmup_s, results, tag=run_name(mode, n, base),
-                     profile=args.profile and n == base, http_client=args.http_client)
+                     profile=args.profile and n == base)
     parts = []
     failed = False
     for mode in modes:

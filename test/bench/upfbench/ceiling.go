@@ -159,12 +159,7 @@ func programDownlink(pl ctl.Pipeline, addr string) error {
 // and what limits them (pbswitch's CPU a frame, with the sink's receive in
 // its context and off its CPU, and the share of CPU 1 it got).
 func (b *bench) ceilingSummary(took time.Duration) string {
-	us := func(mppsPerCPUSecond float64) float64 {
-		if mppsPerCPUSecond <= 0 {
-			return 0
-		}
-		return 1 / mppsPerCPUSecond
-	}
+	us := xdpgen.MicrosecondsPerFrame
 	best := max(b.Value("pbswitch_upf_sink_thread_fwd_mpps_per_cpu_second"), b.Value("pbswitch_upf_stack_sink_thread_fwd_mpps_per_cpu_second"))
 	return fmt.Sprintf("upfbench ceiling (%.0fs): generator %.3f Mpps; pbswitch UPF downlink %.3f Mpps overloaded with %.0f %% of CPU 1 "+
 		"(%.3f Mpps per CPU-second, stack sink %.3f; with the sink's receive in a NAPI thread on CPU 0: %.3f / %.3f); "+

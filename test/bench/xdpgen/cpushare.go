@@ -84,6 +84,15 @@ func MppsPerCPUSecond(rate, share float64) float64 {
 	return rate / share / 1e6
 }
 
+// MicrosecondsPerFrame is the CPU a frame costs at mppsPerCPUSecond, in µs
+// (0 for a rate of 0).
+func MicrosecondsPerFrame(mppsPerCPUSecond float64) float64 {
+	if mppsPerCPUSecond <= 0 {
+		return 0
+	}
+	return 1 / mppsPerCPUSecond
+}
+
 // CPUSoftirq is the time CPU cpu has spent in softirq since boot, whoever's
 // context it ran in (/proc/stat's seventh column).
 func CPUSoftirq(cpu int) (time.Duration, error) {

@@ -21,7 +21,6 @@ import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -49,8 +48,7 @@ public class FmmTakeoverTest {
     private final ClusterStorage storage = new ClusterStorage();
     private final SharedBuffers cluster = new SharedBuffers(DOWNLINK);
     /** Who masters the anchor now, and which instances died. */
-    private volatile String master = "onos-1";
-    private final Set<String> dead = new HashSet<>();
+    private final FakeRunnerCluster nodes = new FakeRunnerCluster(ANCHOR, "onos-1");
     private final FmmManager first = instance("onos-1");
     private final FmmManager second = instance("onos-2");
 
@@ -61,29 +59,7 @@ public class FmmTakeoverTest {
     }
 
     private FmmManager instance(String node) {
-        RunnerCluster view = new RunnerCluster() {
-            @Override
-            public String localNode() {
-                return node;
-            }
-
-            @Override
-            public boolean alive(String other) {
-                synchronized (dead) {
-                    return !dead.contains(other);
-                }
-            }
-
-            @Override
-            public boolean masters(DeviceId device) {
-                return node.equals(master);
-            }
-
-            @Override
-            public Set<DeviceId> mastered() {
-                return node.equals(master) ? Set.of(ANCHOR) : Set.of();
-            }
-        };
+        RunnerCluster view = nodes.viewOf(node);
         return new FmmManager(cluster.intents(), cluster.buffers(), rules(), groups(),
                               Executors.newSingleThreadExecutor(),
                               new DistributedIdRecords<>(storage, FmmManager.SESSIONS,
@@ -142,10 +118,8 @@ public class FmmTakeoverTest {
 
     private void firstDies() {
         first.deactivate();
-        synchronized (dead) {
-            dead.add("onos-1");
-        }
-        master = "onos-2";
+        nodes.kill("onos-1");
+        nodes.master("onos-2");
     }
 
     private String window(FmmSession s, DeviceId enb) {
@@ -193,10 +167,8 @@ public class FmmTakeoverTest {
         FmmSession s = first.open(plan());
         first.handoff(s.id(), S2);
         first.deactivate();
-        synchronized (dead) {
-            dead.add("onos-1");
-        }
-        master = "onos-3";
+        nodes.kill("onos-1");
+        nodes.master("onos-3");
         assertEquals(0, second.takeOver(ANCHOR));
         assertReason(() -> second.attach(s.id()), FlowBufException.Reason.UNAVAILABLE);
     }
@@ -205,7 +177,7 @@ public class FmmTakeoverTest {
     public void aSessionWhoseInstanceLivesIsNotAdopted() {
         FmmSession s = first.open(plan());
         assertEquals(0, first.takeOver(ANCHOR));
-        master = "onos-2";
+        nodes.master("onos-2");
         assertEquals(0, second.takeOver(ANCHOR));
         assertReason(() -> second.handoff(s.id(), S2), FlowBufException.Reason.UNAVAILABLE);
         // Its own instance still takes its steps.

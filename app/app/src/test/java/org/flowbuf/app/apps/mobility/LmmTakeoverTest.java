@@ -22,7 +22,6 @@ import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 
 import java.lang.reflect.Proxy;
-import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
 
@@ -47,8 +46,7 @@ public class LmmTakeoverTest {
     private final ClusterStorage storage = new ClusterStorage();
     private final SharedBuffers cluster = new SharedBuffers(DOWNLINK);
     /** Who masters s1 now, and which instances died. */
-    private volatile String master = "onos-1";
-    private final Set<String> dead = new HashSet<>();
+    private final FakeRunnerCluster nodes = new FakeRunnerCluster(S1, "onos-1");
     private final LmmManager first = instance("onos-1", LmmManager.MARKER_TIMEOUT_MS);
     private LmmManager second = instance("onos-2", LmmManager.MARKER_TIMEOUT_MS);
 
@@ -59,29 +57,7 @@ public class LmmTakeoverTest {
     }
 
     private LmmManager instance(String node, long markerTimeoutMs) {
-        RunnerCluster view = new RunnerCluster() {
-            @Override
-            public String localNode() {
-                return node;
-            }
-
-            @Override
-            public boolean alive(String other) {
-                synchronized (dead) {
-                    return !dead.contains(other);
-                }
-            }
-
-            @Override
-            public boolean masters(DeviceId device) {
-                return node.equals(master);
-            }
-
-            @Override
-            public Set<DeviceId> mastered() {
-                return node.equals(master) ? Set.of(S1) : Set.of();
-            }
-        };
+        RunnerCluster view = nodes.viewOf(node);
         return new LmmManager(cluster.intents(), cluster.buffers(), controller(), anchor(),
                               cluster.packets(), markerTimeoutMs, new DistributedLmmStore(storage),
                               view);
@@ -135,10 +111,8 @@ public class LmmTakeoverTest {
     // onos-1 dies: its runs go with it (watches closed), s1's mastership moves to onos-2.
     private void firstDies() {
         first.deactivate();
-        synchronized (dead) {
-            dead.add("onos-1");
-        }
-        master = "onos-2";
+        nodes.kill("onos-1");
+        nodes.master("onos-2");
     }
 
     private LmmHandoff awaitState(LmmManager lmm, long id, LmmHandoff.State state)
@@ -240,10 +214,8 @@ public class LmmTakeoverTest {
     public void anInstanceThatIsNotTheSourcesMasterAdoptsNothing() {
         LmmHandoff h = first.start(plan("device:s1", "device:s2"));
         first.deactivate();
-        synchronized (dead) {
-            dead.add("onos-1");
-        }
-        master = "onos-3";
+        nodes.kill("onos-1");
+        nodes.master("onos-3");
         Set<String> intents = cluster.intentNames();
 
         assertEquals(0, second.takeOver(S1));
@@ -259,7 +231,7 @@ public class LmmTakeoverTest {
         // Its own instance, master again, keeps its one run: no second marker.
         assertEquals(0, first.takeOver(S1));
         // Mastership moved (a rebalance) but onos-1 lives: it keeps its run.
-        master = "onos-2";
+        nodes.master("onos-2");
         assertEquals(0, second.takeOver(S1));
         assertEquals(1, cluster.markersSent());
 

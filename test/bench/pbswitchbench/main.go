@@ -144,7 +144,9 @@ func main() {
 
 // goals are the targets.
 var goals = []benchreport.Goal{
-	{Metric: "pbswitch_vs_bridge_64b", AtLeast: true, Bound: 0.6},
+	// Against the bridge on one core each: pbswitch_vs_bridge_64b compares
+	// setups that are not alike (its condition says why).
+	{Metric: "pbswitch_vs_bridge_64b_1core", AtLeast: true, Bound: 0.6},
 	{Metric: "pbswitch_fwd_mpps_64b_1core", AtLeast: true, Bound: 1.0},
 	{Metric: "pbswitch_inproc_buffer_vs_direct", AtLeast: true, Bound: 0.9},
 	{Metric: "p4rt_write_entries_per_s", AtLeast: true, Bound: 50000},

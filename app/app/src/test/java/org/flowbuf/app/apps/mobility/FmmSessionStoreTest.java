@@ -13,9 +13,6 @@ import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.apps.FmmPlan;
 import org.flowbuf.api.apps.FmmService;
 import org.flowbuf.api.apps.FmmSession;
-import org.flowbuf.app.intent.MulticastGroupWriter;
-import org.flowbuf.app.intent.SteeringRule;
-import org.flowbuf.app.intent.SteeringRuleWriter;
 import org.flowbuf.app.store.ClusterStorage;
 import org.flowbuf.app.store.DistributedIdRecords;
 import org.flowbuf.app.store.IdRecords;
@@ -24,7 +21,6 @@ import org.junit.Test;
 import org.onlab.packet.IpPrefix;
 import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
-import org.onosproject.net.PortNumber;
 
 import java.lang.reflect.Proxy;
 import java.util.List;
@@ -91,7 +87,7 @@ public class FmmSessionStoreTest {
     private FmmManager instance(IdRecords<FmmSession> store) {
         return new FmmManager(RecordingIntents.of(call -> { }, () -> ++nextIntent,
                                                   FmmService.OWNER, DOWNLINK),
-                              buffers(), rules(), groups(),
+                              buffers(), NoWrites.RULES, NoWrites.GROUPS,
                               MoreExecutors.newDirectExecutorService(), store);
     }
 
@@ -179,31 +175,4 @@ public class FmmSessionStoreTest {
                 });
     }
 
-    private static SteeringRuleWriter rules() {
-        return new SteeringRuleWriter() {
-            @Override
-            public void install(DeviceId deviceId, SteeringRule rule) {
-            }
-
-            @Override
-            public void modify(DeviceId deviceId, SteeringRule rule) {
-            }
-
-            @Override
-            public void remove(DeviceId deviceId, SteeringRule rule) {
-            }
-        };
-    }
-
-    private static MulticastGroupWriter groups() {
-        return new MulticastGroupWriter() {
-            @Override
-            public void write(DeviceId deviceId, int groupId, List<PortNumber> ports) {
-            }
-
-            @Override
-            public void remove(DeviceId deviceId, int groupId) {
-            }
-        };
-    }
 }

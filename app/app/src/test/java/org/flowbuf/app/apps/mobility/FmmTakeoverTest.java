@@ -9,9 +9,6 @@ import org.flowbuf.api.FlowBufException;
 import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.apps.FmmPlan;
 import org.flowbuf.api.apps.FmmSession;
-import org.flowbuf.app.intent.MulticastGroupWriter;
-import org.flowbuf.app.intent.SteeringRule;
-import org.flowbuf.app.intent.SteeringRuleWriter;
 import org.flowbuf.app.store.ClusterStorage;
 import org.flowbuf.app.store.DistributedIdRecords;
 import org.junit.After;
@@ -19,7 +16,6 @@ import org.junit.Test;
 import org.onlab.packet.IpPrefix;
 import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
-import org.onosproject.net.PortNumber;
 
 import java.util.List;
 import java.util.Optional;
@@ -60,41 +56,13 @@ public class FmmTakeoverTest {
 
     private FmmManager instance(String node) {
         RunnerCluster view = nodes.viewOf(node);
-        return new FmmManager(cluster.intents(), cluster.buffers(), rules(), groups(),
+        return new FmmManager(cluster.intents(), cluster.buffers(), NoWrites.RULES, NoWrites.GROUPS,
                               Executors.newSingleThreadExecutor(),
                               new DistributedIdRecords<>(storage, FmmManager.SESSIONS,
                                                          FmmSessionSerializer.SERIALIZER),
                               new DistributedIdRecords<>(storage, FmmManager.RUNNERS,
                                                          FmmSessionSerializer.RUNNERS_SERIALIZER),
                               view);
-    }
-
-    private static SteeringRuleWriter rules() {
-        return new SteeringRuleWriter() {
-            @Override
-            public void install(DeviceId deviceId, SteeringRule rule) {
-            }
-
-            @Override
-            public void modify(DeviceId deviceId, SteeringRule rule) {
-            }
-
-            @Override
-            public void remove(DeviceId deviceId, SteeringRule rule) {
-            }
-        };
-    }
-
-    private static MulticastGroupWriter groups() {
-        return new MulticastGroupWriter() {
-            @Override
-            public void write(DeviceId deviceId, int groupId, List<PortNumber> ports) {
-            }
-
-            @Override
-            public void remove(DeviceId deviceId, int groupId) {
-            }
-        };
     }
 
     private static ConnectPoint cp(String text) {

@@ -11,8 +11,6 @@ import org.flowbuf.api.apps.ControllerBufferingService;
 import org.flowbuf.api.apps.ControllerHold;
 import org.flowbuf.api.apps.HandoffPlan;
 import org.flowbuf.api.apps.LmmHandoff;
-import org.flowbuf.app.intent.SteeringRule;
-import org.flowbuf.app.intent.SteeringRuleWriter;
 import org.flowbuf.app.store.ClusterStorage;
 import org.junit.After;
 import org.junit.Test;
@@ -58,7 +56,7 @@ public class LmmTakeoverTest {
 
     private LmmManager instance(String node, long markerTimeoutMs) {
         RunnerCluster view = nodes.viewOf(node);
-        return new LmmManager(cluster.intents(), cluster.buffers(), controller(), anchor(),
+        return new LmmManager(cluster.intents(), cluster.buffers(), controller(), NoWrites.RULES,
                               cluster.packets(), markerTimeoutMs, new DistributedLmmStore(storage),
                               view);
     }
@@ -76,22 +74,6 @@ public class LmmTakeoverTest {
                     }
                     throw new UnsupportedOperationException(method.getName());
                 });
-    }
-
-    private static SteeringRuleWriter anchor() {
-        return new SteeringRuleWriter() {
-            @Override
-            public void install(DeviceId deviceId, SteeringRule rule) {
-            }
-
-            @Override
-            public void modify(DeviceId deviceId, SteeringRule rule) {
-            }
-
-            @Override
-            public void remove(DeviceId deviceId, SteeringRule rule) {
-            }
-        };
     }
 
     private static ConnectPoint cp(String text) {

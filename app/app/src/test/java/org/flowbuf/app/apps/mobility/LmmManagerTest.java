@@ -46,7 +46,7 @@ import static org.junit.Assert.fail;
  */
 public class LmmManagerTest {
 
-    private static final FlowFilter DOWNLINK = FlowFilter.builder()
+    static final FlowFilter DOWNLINK = FlowFilter.builder()
             .ipv4Dst(IpPrefix.valueOf("10.0.0.10/32")).build();
 
     /** The eNBs with a buffer agent. */
@@ -89,11 +89,12 @@ public class LmmManagerTest {
                               }, markerTimeoutMs, store);
     }
 
-    private static ConnectPoint cp(String text) {
+    static ConnectPoint cp(String text) {
         return ConnectPoint.deviceConnectPoint(text);
     }
 
-    private static HandoffPlan plan(String source, String target) {
+    /** A buffered handoff of DOWNLINK from source to target, anchored at device:sa. */
+    static HandoffPlan plan(String source, String target) {
         int toSource = source.equals("device:s1") ? 2 : 3;
         return HandoffPlan.builder().downlink(DOWNLINK)
                 .anchor(cp("device:sa/1"), cp("device:sa/" + toSource),

@@ -6,7 +6,6 @@ package org.flowbuf.app.apps.mobility;
 
 import org.flowbuf.api.BufferId;
 import org.flowbuf.api.FlowBufException;
-import org.flowbuf.api.FlowFilter;
 import org.flowbuf.api.apps.ControllerBufferingService;
 import org.flowbuf.api.apps.ControllerHold;
 import org.flowbuf.api.apps.HandoffPlan;
@@ -14,8 +13,6 @@ import org.flowbuf.api.apps.LmmHandoff;
 import org.flowbuf.app.store.ClusterStorage;
 import org.junit.After;
 import org.junit.Test;
-import org.onlab.packet.IpPrefix;
-import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 
@@ -24,6 +21,9 @@ import java.util.Optional;
 import java.util.Set;
 
 import static org.flowbuf.app.FlowBufAssert.assertReason;
+import static org.flowbuf.app.apps.mobility.LmmManagerTest.DOWNLINK;
+import static org.flowbuf.app.apps.mobility.LmmManagerTest.cp;
+import static org.flowbuf.app.apps.mobility.LmmManagerTest.plan;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
@@ -37,8 +37,6 @@ import static org.junit.Assert.fail;
  */
 public class LmmTakeoverTest {
 
-    private static final FlowFilter DOWNLINK = FlowFilter.builder()
-            .ipv4Dst(IpPrefix.valueOf("10.0.0.10/32")).build();
     private static final DeviceId S1 = DeviceId.deviceId("device:s1");
 
     private final ClusterStorage storage = new ClusterStorage();
@@ -74,20 +72,6 @@ public class LmmTakeoverTest {
                     }
                     throw new UnsupportedOperationException(method.getName());
                 });
-    }
-
-    private static ConnectPoint cp(String text) {
-        return ConnectPoint.deviceConnectPoint(text);
-    }
-
-    private static HandoffPlan plan(String source, String target) {
-        int toSource = source.equals("device:s1") ? 2 : 3;
-        return HandoffPlan.builder().downlink(DOWNLINK)
-                .anchor(cp("device:sa/1"), cp("device:sa/" + toSource),
-                        cp("device:sa/" + (5 - toSource)))
-                .source(cp(source + "/1"), cp(source + "/3"))
-                .target(cp(target + "/1"), cp(target + "/3"), cp(target + "/2"))
-                .build();
     }
 
     // onos-1 dies: its runs go with it (watches closed), s1's mastership moves to onos-2.
